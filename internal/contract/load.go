@@ -1,0 +1,488 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// LoadFile reads and validates the contract at path. Problems in the file are
+// returned as Problems; an unreadable file as a plain error.
+func LoadFile(path string) (*Contract, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(path, data)
+}
+
+// Load parses and validates a contract. file is the name used in positions.
+// On any problem it returns a nil contract and Problems listing all of them.
+func Load(file string, data []byte) (c *Contract, err error) {
+	l := &loader{file: file}
+	defer func() {
+		// The YAML parser is third-party code fed user input; whatever it does,
+		// the caller gets a positioned problem rather than a crash.
+		if r := recover(); r != nil {
+			c, err = nil, Problems{{File: file, Pos: Pos{1, 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)}}
+		}
+	}()
+	root := l.parse(data)
+	if root == nil {
+		return nil, l.result()
+	}
+	c = l.build(root)
+	if err := l.result(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+type loader struct {
+	file     string
+	problems Problems
+}
+
+func (l *loader) result() error {
+	if len(l.problems) == 0 {
+		return nil
+	}
+	l.problems.sort()
+	return l.problems
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parse returns the document's root mapping, or nil after reporting why there
+// is none.
+func (l *loader) parse(data []byte) *yaml.Node {
+	at := func(line int, msg string) {
+		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, 1}, Message: msg})
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			at(1, "the contract is empty; it needs at least the contract, origins, recovery_actions, same_arguments, side_effects, groups, kinds and fallback sections")
+			return nil
+		}
+		msg := err.Error()
+		line := 1
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		at(line, "not valid YAML: "+msg)
+		return nil
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		at(extra.Line, "the contract must be a single YAML document; remove the second one (after ---)")
+	}
+	if len(doc.Content) == 0 {
+		at(1, "the contract is empty")
+		return nil
+	}
+	root := deref(doc.Content[0])
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		at(1, "the contract is empty")
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		l.errorf(root, "the contract must be a mapping of sections, found %s", describeNode(root))
+		return nil
+	}
+	return root
+}
+
+var (
+	contractNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*([-_][a-z0-9]+)*$`)
+	valueNameRe    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([-_][A-Za-z0-9]+)*$`)
+	namingRes      = map[Naming]*regexp.Regexp{
+		SnakeCase:          regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`),
+		ScreamingSnakeCase: regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`),
+		PascalCase:         regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`),
+		KebabCase:          regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`),
+	}
+	namingExamples = map[Naming]string{
+		SnakeCase: "auth_failed", ScreamingSnakeCase: "AUTH_FAILED", PascalCase: "AuthFailed", KebabCase: "auth-failed",
+	}
+)
+
+// Top-level sections, in the order the README documents them.
+var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
+	"groups", "context_fields", "kinds", "fallback", "retired"}
+
+var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+
+func (l *loader) build(root *yaml.Node) *Contract {
+	top := l.asMapping(root, nil, "", "the contract")
+	c := &Contract{File: l.file, Wire: DefaultWire()}
+	section := func(name string, required bool) *mapping {
+		k, v := top.get(name)
+		if k == nil {
+			if required {
+				l.errorf(root, "missing required section %q", name)
+			}
+			return nil
+		}
+		m := l.asMapping(v, k, "", name)
+		if m != nil && len(m.keys) == 0 && required {
+			l.errorf(k, "section %q must not be empty", name)
+		}
+		return m
+	}
+	top.done(sections...)
+
+	if m := section("contract", true); m != nil {
+		l.header(c, m)
+	}
+	sideEffects := l.values(section("side_effects", true), "side_effects value")
+	for _, v := range sideEffects {
+		c.SideEffects = append(c.SideEffects, v.value)
+	}
+	for _, v := range l.values(section("recovery_actions", true), "recovery action") {
+		a := &Action{Value: *v.value}
+		if s, n := v.m.str("step", true); n != nil {
+			if !contains(Steps, Step(s)) {
+				l.errorf(n, "%sunknown step %q%s; steps: %s", v.m.what, s, suggest(s, stepNames()), joinPlain(stepNames()))
+			}
+			a.Step = Step(s)
+		}
+		v.m.done("description", "step")
+		c.Actions = append(c.Actions, a)
+	}
+	for _, v := range l.values(section("same_arguments", true), "same_arguments value") {
+		s := &SameArguments{Value: *v.value}
+		s.Retry, _ = v.m.boolean("retry", true)
+		v.m.done("description", "retry")
+		c.SameArguments = append(c.SameArguments, s)
+	}
+	for _, v := range l.values(section("origins", true), "origin") {
+		o := &Origin{Value: *v.value}
+		o.SideEffects = l.ref(v.m, "side_effects", true, c.SideEffects, "side_effects value", "side_effects")
+		o.Log, _ = l.logLevel(v.m, true)
+		o.Breaker, _ = v.m.boolean("breaker", false)
+		v.m.done("description", "side_effects", "log", "breaker")
+		c.Origins = append(c.Origins, o)
+	}
+	for _, v := range l.values(section("groups", true), "group") {
+		g := &Group{Value: *v.value}
+		g.Title, _ = v.m.str("title", true)
+		v.m.done("title", "description")
+		c.Groups = append(c.Groups, g)
+	}
+	for _, s := range sideEffects {
+		s.m.done("description")
+	}
+	c.ContextFields = l.fields(section("context_fields", false), "context field", false)
+	l.kinds(c, section("kinds", true))
+	if k, v := top.get("fallback"); k == nil {
+		l.errorf(root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
+	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
+		c.Fallback = &Fallback{Pos: posOf(k)}
+		l.classification(c, m, &c.Fallback.Classification)
+		m.done("origin", "side_effects", "http", "log", "breaker", "recovery")
+	}
+	l.retired(c, section("retired", false))
+	l.checkFields(c)
+	return c
+}
+
+func stepNames() []string {
+	out := make([]string, len(Steps))
+	for i, s := range Steps {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func contains[T comparable](list []T, v T) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *loader) header(c *Contract, m *mapping) {
+	m.what = "contract: "
+	if name, n := m.str("name", true); n != nil {
+		if !contractNameRe.MatchString(name) {
+			l.errorf(n, "contract: name %q must be lower case words separated by - or _ (e.g. agent-error); it becomes the Go, npm and Python package names", name)
+		}
+		c.Name = name
+		c.Packages = packagesFor(name)
+	}
+	if v, n := m.integer("version", true); n != nil {
+		if v < 1 {
+			l.errorf(n, "contract: version must be a positive integer, found %d", v)
+		}
+		c.Version = v
+	}
+	if s, n := m.str("naming", true); n != nil {
+		if _, ok := namingRes[Naming(s)]; !ok {
+			names := make([]string, len(Namings))
+			for i, nm := range Namings {
+				names[i] = string(nm)
+			}
+			l.errorf(n, "contract: unknown naming %q%s; use one of %s", s, suggest(s, names), joinPlain(names))
+		} else {
+			c.Naming = Naming(s)
+		}
+	}
+	c.Description, _ = m.str("description", false)
+	m.done("name", "version", "naming", "description")
+}
+
+// entry is one named member of a vocabulary section, still being read.
+type entry struct {
+	value *Value
+	m     *mapping
+}
+
+// values reads a vocabulary section: each key is a value name mapping to an
+// object with at least a description. Callers read their extra keys from m.
+func (l *loader) values(sec *mapping, what string) []entry {
+	if sec == nil {
+		return nil
+	}
+	var out []entry
+	seen := map[string]*Value{}
+	sec.each(func(k, v *yaml.Node) {
+		prefix := fmt.Sprintf("%s %q: ", what, k.Value)
+		m := l.asMapping(v, k, prefix, "its definition")
+		if m == nil {
+			return
+		}
+		if !valueNameRe.MatchString(k.Value) {
+			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
+		}
+		val := &Value{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+		val.Description, _ = m.str("description", true)
+		l.collide(seen, val, what)
+		out = append(out, entry{val, m})
+	})
+	return out
+}
+
+// ref resolves a reference to a declared value, reporting undeclared names.
+func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T, name func(T) string, what, section string) (T, bool) {
+	var zero T
+	s, n := m.str(key, required)
+	if n == nil {
+		return zero, false
+	}
+	names := make([]string, len(declared))
+	for i, d := range declared {
+		names[i] = name(d)
+		if names[i] == s {
+			return d, true
+		}
+	}
+	l.errorf(n, "%sunknown %s %q%s; declare it under %s or use one of %s", m.what, what, s, suggest(s, names), section, quoteList(names))
+	return zero, false
+}
+
+func (l *loader) ref(m *mapping, key string, required bool, declared []*Value, what, section string) *Value {
+	v, _ := refTo(l, m, key, required, declared, func(v *Value) string { return v.Name }, what, section)
+	return v
+}
+
+func (l *loader) logLevel(m *mapping, required bool) (slog.Level, bool) {
+	s, n := m.str("log", required)
+	if n == nil {
+		return 0, false
+	}
+	lvl, ok := logLevels[s]
+	if !ok {
+		l.errorf(n, "%sunknown log level %q%s; use debug, info, warn or error", m.what, s, suggest(s, []string{"debug", "info", "warn", "error"}))
+		return 0, false
+	}
+	return lvl, true
+}
+
+func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field {
+	if sec == nil {
+		return nil
+	}
+	var out []*Field
+	seen := map[string]*Value{}
+	sec.each(func(k, v *yaml.Node) {
+		prefix := strings.TrimSuffix(sec.what, ": ")
+		if prefix != "" {
+			prefix += ": "
+		}
+		prefix += fmt.Sprintf("%s %q: ", what, k.Value)
+		m := l.asMapping(v, k, prefix, "its definition")
+		if m == nil {
+			return
+		}
+		if !namingRes[SnakeCase].MatchString(k.Value) && !valueNameRe.MatchString(k.Value) {
+			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
+		}
+		f := &Field{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+		f.Description, _ = m.str("description", true)
+		f.Type, f.Items = l.fieldType(m)
+		allowed := []string{"type", "items", "description"}
+		if allowRequired {
+			f.Required, _ = m.boolean("required", false)
+			allowed = append(allowed, "required")
+		}
+		m.done(allowed...)
+		l.collide(seen, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, what)
+		out = append(out, f)
+	})
+	return out
+}
+
+func typeNames() []string {
+	out := make([]string, len(FieldTypes))
+	for i, t := range FieldTypes {
+		out[i] = string(t)
+	}
+	return out
+}
+
+func (l *loader) fieldType(m *mapping) (FieldType, FieldType) {
+	s, n := m.str("type", true)
+	if n == nil {
+		return "", ""
+	}
+	t := FieldType(s)
+	if !contains(FieldTypes, t) {
+		l.errorf(n, "%sunknown type %q%s; use one of %s", m.what, s, suggest(s, typeNames()), joinPlain(typeNames()))
+		return "", ""
+	}
+	ik, _ := m.get("items")
+	switch {
+	case t == TypeArray && ik == nil:
+		l.errorf(m.at, "%san array needs items: the type of its elements (%s)", m.what, joinPlain(typeNames()[:5]))
+	case t != TypeArray && ik != nil:
+		l.errorf(ik, "%sitems is only allowed when type is array", m.what)
+	case t == TypeArray:
+		s, n := m.str("items", true)
+		if n == nil {
+			return t, ""
+		}
+		it := FieldType(s)
+		if !contains(FieldTypes, it) || it == TypeArray {
+			l.errorf(n, "%sunknown items type %q%s; use one of %s", m.what, s, suggest(s, typeNames()[:5]), joinPlain(typeNames()[:5]))
+			return t, ""
+		}
+		return t, it
+	}
+	return t, ""
+}
+
+func (l *loader) kinds(c *Contract, sec *mapping) {
+	if sec == nil {
+		return
+	}
+	seen := map[string]*Value{}
+	sec.each(func(k, v *yaml.Node) {
+		prefix := fmt.Sprintf("kind %q: ", k.Value)
+		m := l.asMapping(v, k, prefix, "its definition")
+		if m == nil {
+			return
+		}
+		if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
+			l.errorf(k, "%sname breaks the contract's naming %s (e.g. %s)", prefix, c.Naming, namingExamples[c.Naming])
+		}
+		kind := &Kind{Value: Value{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}}
+		kind.Description, _ = m.str("description", true)
+		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
+		l.classification(c, m, &kind.Classification)
+		if fk, fv := m.get("fields"); fk != nil {
+			if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
+				fm.what = prefix
+				kind.Fields = l.fields(fm, "field", true)
+			}
+		}
+		m.done("group", "description", "origin", "side_effects", "http", "log", "breaker", "recovery", "fields")
+		l.collide(seen, &kind.Value, "kind")
+		c.Kinds = append(c.Kinds, kind)
+	})
+}
+
+// classification reads origin, side_effects, http, log, breaker and recovery,
+// applying the origin's defaults to what the mapping leaves out.
+func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
+	cl.Origin, _ = refTo(l, m, "origin", true, c.Origins, func(o *Origin) string { return o.Name }, "origin", "origins")
+	if sk, _ := m.get("side_effects"); sk != nil {
+		cl.SideEffects = l.ref(m, "side_effects", true, c.SideEffects, "side_effects value", "side_effects")
+	} else if cl.Origin != nil {
+		cl.SideEffects = cl.Origin.SideEffects
+	}
+	if status, n := m.integer("http", true); n != nil {
+		if status < 400 || status > 599 {
+			l.errorf(n, "%shttp status %d is not an error status; use 400-599", m.what, status)
+		}
+		cl.HTTP = status
+	}
+	if lvl, ok := l.logLevel(m, false); ok {
+		cl.Log = lvl
+	} else if cl.Origin != nil {
+		cl.Log = cl.Origin.Log
+	}
+	if b, n := m.boolean("breaker", false); n != nil {
+		cl.Breaker = b
+	} else if cl.Origin != nil {
+		cl.Breaker = cl.Origin.Breaker
+	}
+	rk, rv := m.get("recovery")
+	if rk == nil {
+		m.missing("recovery")
+		return
+	}
+	r := l.asMapping(rv, rk, m.what+"recovery: ", "")
+	if r == nil {
+		return
+	}
+	r.what = m.what + "recovery: "
+	cl.Recovery.Action, _ = refTo(l, r, "action", true, c.Actions, func(a *Action) string { return a.Name }, "recovery action", "recovery_actions")
+	cl.Recovery.SameArguments, _ = refTo(l, r, "same_arguments", true, c.SameArguments, func(s *SameArguments) string { return s.Name }, "same_arguments value", "same_arguments")
+	cl.Recovery.Guidance, _ = r.str("guidance", true)
+	r.done("action", "same_arguments", "guidance")
+}
+
+func (l *loader) retired(c *Contract, sec *mapping) {
+	if sec == nil {
+		return
+	}
+	sec.each(func(k, v *yaml.Node) {
+		prefix := fmt.Sprintf("retired kind %q: ", k.Value)
+		m := l.asMapping(v, k, prefix, "its definition")
+		if m == nil {
+			return
+		}
+		r := &Retired{Name: k.Value, Pos: posOf(k)}
+		if live := c.Kind(k.Value); live != nil {
+			l.errorf(k, "%sthe name is also a live kind (line %d); a retired name must never come back, so choose a new name for the kind", prefix, live.Pos.Line)
+			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may not be reused; choose a new name", k.Value, r.Pos.Line)
+		}
+		if name, n := m.str("replaced_by", false); n != nil {
+			if r.ReplacedBy = c.Kind(name); r.ReplacedBy == nil {
+				names := make([]string, len(c.Kinds))
+				for i, k := range c.Kinds {
+					names[i] = k.Name
+				}
+				l.errorf(n, "%sreplaced_by names %q, which is not a live kind%s", prefix, name, suggest(name, names))
+			}
+		}
+		r.Reason, _ = m.str("reason", true)
+		m.done("replaced_by", "reason")
+		c.Retired = append(c.Retired, r)
+	})
+}

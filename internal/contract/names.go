@@ -1,0 +1,152 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/errgen/errgen/internal/naming"
+	"gopkg.in/yaml.v3"
+)
+
+func identsFor(name string) Idents {
+	return Idents{
+		Go:          naming.GoExported(name),
+		GoLocal:     naming.GoLocal(name),
+		TSType:      naming.TSType(name),
+		TSLocal:     naming.TSLocal(name),
+		TSConst:     naming.TSConst(name),
+		PythonLocal: naming.PythonLocal(name),
+		PythonConst: naming.PythonConst(name),
+	}
+}
+
+func packagesFor(name string) Packages {
+	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name)}
+}
+
+// identLanguages are the identifier forms that must be unique within one
+// namespace, with the language named in messages.
+var identLanguages = []struct {
+	lang string
+	get  func(Idents) string
+}{
+	{"Go", func(i Idents) string { return i.Go }},
+	{"TypeScript", func(i Idents) string { return i.TSType }},
+	{"TypeScript", func(i Idents) string { return i.TSLocal }},
+	{"Python", func(i Idents) string { return i.PythonConst }},
+	{"Python", func(i Idents) string { return i.PythonLocal }},
+}
+
+// collide records v in seen and reports the first earlier value that becomes
+// the same identifier in some language, listing every language affected.
+// Distinct names that print the same in generated code would otherwise
+// produce code that does not compile, or silently merge two kinds.
+func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
+	var clash *Value
+	var forms []string
+	for i, il := range identLanguages {
+		key := fmt.Sprintf("%d:%s", i, il.get(v.Idents))
+		if other, ok := seen[key]; ok && other.Name != v.Name {
+			if clash == nil {
+				clash = other
+			}
+			if other == clash {
+				form := fmt.Sprintf("%s in %s", il.get(v.Idents), il.lang)
+				if !contains(forms, form) {
+					forms = append(forms, form)
+				}
+			}
+			continue
+		}
+		seen[key] = v
+	}
+	if clash != nil {
+		l.errorf(&yaml.Node{Line: v.Pos.Line, Column: v.Pos.Col}, "%s %q collides with %s %q (line %d): both become %s; rename one",
+			what, v.Name, what, clash.Name, clash.Pos.Line, strings.Join(forms, ", "))
+	}
+}
+
+// GoEnvelopeMembers are the field and method names the Go emitter puts on the
+// generated Envelope type besides the per-field ones (Go name and With+Go
+// name). A context or kind-specific field whose Go names land on one of these
+// would not compile, so validation rejects it with a position. A test of the
+// generated package checks this list against the real method set.
+var GoEnvelopeMembers = []string{
+	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
+	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable",
+	"MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
+}
+
+// checkFields validates context and kind-specific fields against the envelope
+// and each other, and builds the union of kind-specific fields.
+func (l *loader) checkFields(c *Contract) {
+	at := func(f *Field) *yaml.Node { return &yaml.Node{Line: f.Pos.Line, Column: f.Pos.Col} }
+	reserved := c.Wire.Reserved()
+	goMembers := map[string]bool{}
+	for _, m := range GoEnvelopeMembers {
+		goMembers[m] = true
+	}
+	// Every envelope field shares one namespace per language.
+	seen := map[string]*Value{}
+	goOwner := map[string]string{}
+	checkGo := func(f *Field, what string) {
+		for _, member := range []string{f.Idents.Go, "With" + f.Idents.Go} {
+			if goMembers[member] {
+				l.errorf(at(f), "%s %q becomes the Go member %s, which the generated Envelope already defines; rename the field", what, f.Name, member)
+				return
+			}
+			if owner, ok := goOwner[member]; ok && owner != f.Name {
+				l.errorf(at(f), "%s %q becomes the Go member %s, which field %q already produces; rename the field", what, f.Name, member, owner)
+				return
+			}
+		}
+		goOwner[f.Idents.Go] = f.Name
+		goOwner["With"+f.Idents.Go] = f.Name
+	}
+	for _, f := range c.ContextFields {
+		if contains(reserved, f.Name) {
+			l.errorf(at(f), "context field %q clashes with the envelope's own field %q; rename it", f.Name, f.Name)
+			continue
+		}
+		checkGo(f, "context field")
+		seen["ctx:"+f.Name] = &Value{Name: f.Name, Pos: f.Pos}
+	}
+	union := map[string]*Field{}
+	for _, k := range c.Kinds {
+		for _, f := range k.Fields {
+			what := fmt.Sprintf("kind %q: field", k.Name)
+			switch {
+			case contains(reserved, f.Name):
+				l.errorf(at(f), "%s %q clashes with the envelope's own field %q; rename it", what, f.Name, f.Name)
+				continue
+			case seen["ctx:"+f.Name] != nil:
+				l.errorf(at(f), "%s %q clashes with the context field %q (line %d); rename it or use the context field", what, f.Name, f.Name, seen["ctx:"+f.Name].Pos.Line)
+				continue
+			}
+			if first, ok := union[f.Name]; ok {
+				// The same field on several kinds is one envelope field, so
+				// it must mean the same thing everywhere.
+				if first.Type != f.Type || first.Items != f.Items {
+					l.errorf(at(f), "%s %q is %s here but %s at line %d; a field shared by kinds must have one type", what, f.Name, typeString(f), typeString(first), first.Pos.Line)
+				}
+				continue
+			}
+			checkGo(f, what)
+			union[f.Name] = f
+			c.KindFields = append(c.KindFields, f)
+		}
+	}
+	// Context and kind-specific fields together must stay distinct in every
+	// language once converted.
+	all := map[string]*Value{}
+	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
+	}
+}
+
+func typeString(f *Field) string {
+	if f.Type == TypeArray {
+		return "an array of " + string(f.Items)
+	}
+	return string(f.Type)
+}

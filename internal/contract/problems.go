@@ -1,0 +1,95 @@
+package contract
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Problem is one thing wrong with a contract, at a position in its file.
+type Problem struct {
+	File    string
+	Pos     Pos
+	Message string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Pos.Line, p.Pos.Col, p.Message)
+}
+
+// Problems is every problem found in one run, sorted by position. Owners fix
+// all of them in one round instead of one per run.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (ps Problems) sort() {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		return a.Message < b.Message
+	})
+}
+
+// suggest returns ` (did you mean "x"?)` when one candidate is close enough to
+// be the intended spelling of got, else "".
+func suggest(got string, candidates []string) string {
+	best, bestDist := "", len(got)/2+2
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(got), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// distance is the Levenshtein edit distance.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// quoteList renders names for a message: "a", "b" or "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	switch len(q) {
+	case 0:
+		return "none"
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

@@ -1,0 +1,229 @@
+package contract
+
+import (
+	"fmt"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+// This file reads yaml.Node trees. The contract is decoded node by node rather
+// than into structs so every value keeps its position, duplicate keys stay
+// visible, and one run can report every problem instead of the first.
+
+func posOf(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{1, 1}
+	}
+	return Pos{n.Line, n.Column}
+}
+
+func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
+	l.problems = append(l.problems, Problem{File: l.file, Pos: posOf(n), Message: fmt.Sprintf(format, args...)})
+}
+
+// deref follows YAML aliases so anchors work like the values they name.
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "empty"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		case "!!int":
+			return "the integer " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		case "!!float":
+			return "the number " + n.Value
+		}
+		return n.Value
+	}
+	return "an unsupported YAML value"
+}
+
+// mapping is one YAML mapping being read. It records which keys were read so
+// done can report the rest as unknown, with a spelling suggestion.
+type mapping struct {
+	l     *loader
+	node  *yaml.Node // the mapping node itself
+	at    *yaml.Node // where to report a missing key: the owning key, or the mapping
+	what  string     // prefix for messages, e.g. `kind "forbidden": `
+	keys  []*yaml.Node
+	vals  []*yaml.Node
+	index map[string]int
+}
+
+// asMapping returns n as a mapping, or reports what it is instead and returns
+// nil. at is the node that names n (its key), used for "missing" messages.
+func (l *loader) asMapping(n, at *yaml.Node, what, name string) *mapping {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		target := n
+		if target == nil || (target.Kind == yaml.ScalarNode && target.Tag == "!!null") {
+			target = at
+		}
+		l.errorf(target, "%s%s must be a mapping, found %s", what, name, describeNode(orEmpty(n)))
+		return nil
+	}
+	if at == nil {
+		at = n
+	}
+	m := &mapping{l: l, node: n, at: at, what: what, index: map[string]int{}}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			l.errorf(k, "%skeys must be plain names, found %s", what, describeNode(k))
+			continue
+		}
+		if first, dup := m.index[k.Value]; dup {
+			l.errorf(k, "%sduplicate key %q (first at line %d)", what, k.Value, m.keys[first].Line)
+			continue
+		}
+		m.index[k.Value] = len(m.keys)
+		m.keys = append(m.keys, k)
+		m.vals = append(m.vals, v)
+	}
+	return m
+}
+
+func orEmpty(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	}
+	return n
+}
+
+// done reports every key outside allowed.
+func (m *mapping) done(allowed ...string) {
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for _, k := range m.keys {
+		if !ok[k.Value] {
+			sorted := append([]string(nil), allowed...)
+			sort.Strings(sorted)
+			m.l.errorf(k, "%sunknown key %q%s; allowed keys: %s", m.what, k.Value, suggest(k.Value, allowed), joinPlain(sorted))
+		}
+	}
+}
+
+func joinPlain(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// get returns the key and value nodes for key, or nils.
+func (m *mapping) get(key string) (*yaml.Node, *yaml.Node) {
+	i, ok := m.index[key]
+	if !ok {
+		return nil, nil
+	}
+	return m.keys[i], deref(m.vals[i])
+}
+
+func (m *mapping) missing(key string) {
+	m.l.errorf(m.at, "%smissing required key %q", m.what, key)
+}
+
+// scalar returns the value node of key when it is a non-null scalar with the
+// wanted tag; it reports a wrong type and returns nil.
+func (m *mapping) scalar(key string, required bool, tag, want string) *yaml.Node {
+	k, v := m.get(key)
+	if k == nil {
+		if required {
+			m.missing(key)
+		}
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		if required {
+			m.l.errorf(k, "%s%s must not be empty", m.what, key)
+		} else {
+			m.l.errorf(k, "%s%s is empty; give %s or remove the key", m.what, key, want)
+		}
+		return nil
+	}
+	if v.Kind != yaml.ScalarNode || v.Tag != tag {
+		hint := ""
+		if tag == "!!str" && v.Kind == yaml.ScalarNode {
+			hint = " (quote it)"
+		}
+		m.l.errorf(v, "%s%s must be %s, found %s%s", m.what, key, want, describeNode(v), hint)
+		return nil
+	}
+	return v
+}
+
+// str reads a string value. A required string must also be non-blank.
+func (m *mapping) str(key string, required bool) (string, *yaml.Node) {
+	v := m.scalar(key, required, "!!str", "a string")
+	if v == nil {
+		return "", nil
+	}
+	if required && isBlank(v.Value) {
+		m.l.errorf(v, "%s%s must not be blank", m.what, key)
+	}
+	return v.Value, v
+}
+
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *mapping) integer(key string, required bool) (int, *yaml.Node) {
+	v := m.scalar(key, required, "!!int", "an integer")
+	if v == nil {
+		return 0, nil
+	}
+	var n int
+	if err := v.Decode(&n); err != nil {
+		m.l.errorf(v, "%s%s: %q is not a usable integer", m.what, key, v.Value)
+		return 0, nil
+	}
+	return n, v
+}
+
+func (m *mapping) boolean(key string, required bool) (bool, *yaml.Node) {
+	v := m.scalar(key, required, "!!bool", "true or false")
+	if v == nil {
+		return false, nil
+	}
+	var b bool
+	if err := v.Decode(&b); err != nil {
+		m.l.errorf(v, "%s%s must be true or false, found %q", m.what, key, v.Value)
+		return false, nil
+	}
+	return b, v
+}
+
+// entries iterates the key/value pairs of a named section, in file order.
+func (m *mapping) each(fn func(k, v *yaml.Node)) {
+	for i, k := range m.keys {
+		fn(k, deref(m.vals[i]))
+	}
+}

@@ -1,0 +1,164 @@
+// Package naming turns contract names into identifiers for every target
+// language. It is the only package that imports strcase: identifier rules are
+// settled here, once, so the model can detect collisions before any emitter
+// runs and emitters never invent names of their own.
+package naming
+
+import (
+	"strings"
+
+	"github.com/iancoleman/strcase"
+)
+
+// Words splits a contract name written in any supported style (snake_case,
+// SCREAMING_SNAKE_CASE, kebab-case, PascalCase, camelCase) into lower-case
+// words. Two names with the same words produce the same identifier in every
+// language, which is exactly the collision the validator reports.
+func Words(name string) []string {
+	snake := strcase.ToSnake(name)
+	var words []string
+	for _, w := range strings.FieldsFunc(snake, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' }) {
+		words = append(words, strings.ToLower(w))
+	}
+	return words
+}
+
+// goInitialisms follows the Go convention (as in golint) of writing well-known
+// abbreviations in one case, so a kind named http_error becomes HTTPError.
+var goInitialisms = map[string]string{
+	"acl": "ACL", "api": "API", "ascii": "ASCII", "cpu": "CPU", "css": "CSS", "dns": "DNS",
+	"eof": "EOF", "guid": "GUID", "html": "HTML", "http": "HTTP", "https": "HTTPS", "id": "ID",
+	"ip": "IP", "json": "JSON", "lhs": "LHS", "mcp": "MCP", "qps": "QPS", "ram": "RAM", "rhs": "RHS",
+	"rpc": "RPC", "sla": "SLA", "smtp": "SMTP", "sql": "SQL", "ssh": "SSH", "tcp": "TCP",
+	"tls": "TLS", "ttl": "TTL", "udp": "UDP", "ui": "UI", "uid": "UID", "uri": "URI",
+	"url": "URL", "utf8": "UTF8", "uuid": "UUID", "vm": "VM", "xml": "XML", "xmpp": "XMPP",
+	"xsrf": "XSRF", "xss": "XSS", "ssrf": "SSRF",
+}
+
+func title(w string) string {
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// GoExported is the exported Go identifier for name: http_status -> HTTPStatus.
+func GoExported(name string) string {
+	var b strings.Builder
+	for _, w := range Words(name) {
+		if ini, ok := goInitialisms[w]; ok {
+			b.WriteString(ini)
+		} else {
+			b.WriteString(title(w))
+		}
+	}
+	return leadingDigit(b.String(), "X")
+}
+
+// GoLocal is an unexported Go identifier for name, safe to use as a parameter:
+// keywords and predeclared identifiers get a trailing underscore so a field
+// called "type" or "string" cannot break or shadow anything in generated code.
+func GoLocal(name string) string {
+	words := Words(name)
+	var b strings.Builder
+	for i, w := range words {
+		switch {
+		case i == 0:
+			b.WriteString(w)
+		case goInitialisms[w] != "":
+			b.WriteString(goInitialisms[w])
+		default:
+			b.WriteString(title(w))
+		}
+	}
+	id := leadingDigit(b.String(), "x")
+	if goReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// GoPackage is the Go package name for a contract name: agent-error -> agenterror.
+// Go package names are lower case without separators by convention.
+func GoPackage(name string) string {
+	id := leadingDigit(strings.Join(Words(name), ""), "x")
+	if goReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// TSType is a TypeScript type or class name: auth_failed -> AuthFailed.
+func TSType(name string) string {
+	var b strings.Builder
+	for _, w := range Words(name) {
+		b.WriteString(title(w))
+	}
+	return leadingDigit(b.String(), "X")
+}
+
+// TSLocal is a TypeScript variable or function name (camelCase), escaped when
+// it is a reserved word.
+func TSLocal(name string) string {
+	words := Words(name)
+	var b strings.Builder
+	for i, w := range words {
+		if i == 0 {
+			b.WriteString(w)
+		} else {
+			b.WriteString(title(w))
+		}
+	}
+	id := leadingDigit(b.String(), "x")
+	if tsReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// TSConst is a TypeScript constant name: auth_failed -> AUTH_FAILED.
+func TSConst(name string) string {
+	return leadingDigit(strings.ToUpper(strings.Join(Words(name), "_")), "X_")
+}
+
+// NPMPackage is the npm package name for a contract name: kebab case.
+func NPMPackage(name string) string {
+	return strings.Join(Words(name), "-")
+}
+
+// PythonLocal is a Python attribute, function or module name (snake_case),
+// with a trailing underscore on keywords as PEP 8 recommends.
+func PythonLocal(name string) string {
+	id := leadingDigit(strings.Join(Words(name), "_"), "x_")
+	if pyReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// PythonConst is a Python constant or Enum member name: auth_failed -> AUTH_FAILED.
+func PythonConst(name string) string {
+	id := leadingDigit(strings.ToUpper(strings.Join(Words(name), "_")), "X_")
+	if pyReserved[id] { // None, True and False are the only upper-case keywords
+		id += "_"
+	}
+	return id
+}
+
+// PythonClass is a Python class name: auth_failed -> AuthFailed.
+func PythonClass(name string) string {
+	id := TSType(name)
+	if pyReserved[id] {
+		id += "_"
+	}
+	return id
+}
+
+// leadingDigit keeps identifiers valid when a name starts with a digit
+// (a kind such as "2fa_required" is legal YAML but not a legal identifier).
+func leadingDigit(id, prefix string) string {
+	if id != "" && id[0] >= '0' && id[0] <= '9' {
+		return prefix + id
+	}
+	return id
+}
