@@ -1,0 +1,233 @@
+// Package cli implements the errgen command line. main only forwards to Run,
+// so every command is testable in-process with its exit code and output.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/diff"
+	"github.com/errgen/errgen/internal/generate"
+)
+
+// Exit codes, as in most compilers and linters.
+const (
+	ExitOK       = 0
+	ExitProblems = 1 // contract problems, drift, or an I/O failure
+	ExitUsage    = 2
+)
+
+const defaultContract = "contract/kinds.yaml"
+
+const usage = `errgen turns one YAML error contract into code, schemas and docs.
+
+Usage:
+  errgen <command> [flags]
+
+Commands:
+  generate   write every output from the contract (the default main job)
+  check      exit 1 with a diff when committed outputs differ from the contract
+  validate   check the contract only; print every problem as file:line:col
+
+Run "errgen <command> -help" for a command's flags.
+
+Exit codes: 0 success, 1 contract problems or stale outputs, 2 usage errors.
+`
+
+// Run executes errgen with args (without the program name) and returns the
+// process exit code.
+func Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return ExitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	case "generate":
+		return runGenerate(rest, stdout, stderr)
+	case "check":
+		return runCheck(rest, stdout, stderr)
+	case "validate":
+		return runValidate(rest, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "errgen: unknown command %q\n\n%s", cmd, usage)
+	return ExitUsage
+}
+
+type options struct {
+	contract string
+	out      string
+	verbose  bool
+}
+
+// parse parses a command's flags. It returns an exit code when the command
+// should stop (help asked for, or a usage error).
+func parse(name, summary string, args []string, withOut bool, stdout, stderr io.Writer) (*options, int, bool) {
+	o := &options{}
+	fs := flag.NewFlagSet("errgen "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read")
+	if withOut {
+		fs.StringVar(&o.out, "out", ".", "the output root; files go to gen/go/<package>/ and so on beneath it")
+	}
+	fs.BoolVar(&o.verbose, "v", false, "list every file written or removed")
+	printUsage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: errgen %s [flags]\n\n%s\n\nFlags:\n", name, summary)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return nil, ExitOK, true
+		}
+		fmt.Fprintf(stderr, "errgen %s: %v\n", name, err)
+		printUsage(stderr)
+		return nil, ExitUsage, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "errgen %s: unexpected argument %q (the contract is given with -contract)\n", name, fs.Arg(0))
+		printUsage(stderr)
+		return nil, ExitUsage, true
+	}
+	return o, 0, false
+}
+
+// load reads and validates the contract, printing every problem.
+func load(path string, stderr io.Writer) (*contract.Contract, bool) {
+	c, err := contract.LoadFile(path)
+	if err != nil {
+		var problems contract.Problems
+		if errors.As(err, &problems) {
+			fmt.Fprintln(stderr, problems.Error())
+			fmt.Fprintf(stderr, "errgen: %d problem%s in %s\n", len(problems), plural(len(problems)), path)
+		} else {
+			fmt.Fprintf(stderr, "errgen: %v\n", err)
+		}
+		return nil, false
+	}
+	return c, true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	o, code, stop := parse("validate", "Validate the contract and print every problem as file:line:col: message.", args, false, stdout, stderr)
+	if stop {
+		return code
+	}
+	c, ok := load(o.contract, stderr)
+	if !ok {
+		return ExitProblems
+	}
+	if o.verbose {
+		fmt.Fprintf(stdout, "%s: contract %s version %d, %d kinds: ok\n", o.contract, c.Name, c.Version, len(c.Kinds))
+	}
+	return ExitOK
+}
+
+func runGenerate(args []string, stdout, stderr io.Writer) int {
+	o, code, stop := parse("generate", "Write every output from the contract. Nothing is written unless every output\ngenerates; unchanged files are not rewritten; generated files that are no\nlonger produced are removed.", args, true, stdout, stderr)
+	if stop {
+		return code
+	}
+	changes, ok := plan(o, stderr)
+	if !ok {
+		return ExitProblems
+	}
+	if err := generate.Apply(o.out, changes); err != nil {
+		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		return ExitProblems
+	}
+	if o.verbose {
+		for _, c := range changes {
+			fmt.Fprintf(stdout, "%s %s\n", c.Op, c.Path)
+		}
+		fmt.Fprintf(stdout, "errgen: %s\n", generate.Summary(changes))
+	}
+	return ExitOK
+}
+
+func plan(o *options, stderr io.Writer) ([]generate.Change, bool) {
+	c, ok := load(o.contract, stderr)
+	if !ok {
+		return nil, false
+	}
+	out, err := generate.Generate(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		return nil, false
+	}
+	if info, err := os.Stat(o.out); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "errgen: output root %s is not a directory\n", o.out)
+		return nil, false
+	}
+	changes, err := generate.Plan(o.out, out)
+	if err != nil {
+		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		return nil, false
+	}
+	return changes, true
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	o, code, stop := parse("check", "Regenerate in memory and compare with the files on disk. Exit 1 with a\nunified diff for every stale, missing or extra generated file.", args, true, stdout, stderr)
+	if stop {
+		return code
+	}
+	changes, ok := plan(o, stderr)
+	if !ok {
+		return ExitProblems
+	}
+	if len(changes) == 0 {
+		if o.verbose {
+			fmt.Fprintln(stdout, "errgen: generated files are up to date")
+		}
+		return ExitOK
+	}
+	for _, c := range changes {
+		fmt.Fprint(stdout, diff.Unified(c.Path, c.Path, c.Old, c.New))
+	}
+	for _, c := range changes {
+		what := map[generate.Op]string{generate.Create: "missing", generate.Update: "stale", generate.Delete: "no longer generated"}[c.Op]
+		fmt.Fprintf(stderr, "%s: %s\n", c.Path, what)
+	}
+	fmt.Fprintf(stderr, "errgen: %d generated file%s out of date (%s); to fix, run:\n  %s\n",
+		len(changes), plural(len(changes)), generate.Summary(changes), fixCommand(o))
+	return ExitProblems
+}
+
+// fixCommand is the generate command matching the check that failed.
+func fixCommand(o *options) string {
+	parts := []string{"go run ./cmd/errgen generate"}
+	if o.contract != defaultContract {
+		parts = append(parts, "-contract "+shellQuote(o.contract))
+	}
+	if o.out != "." {
+		parts = append(parts, "-out "+shellQuote(o.out))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
