@@ -241,6 +241,6 @@ func (g *gen) envelope(f *jen.File) {
 		}
 		body = append(body, jen.Return(jen.Id("e")))
 		docf(f, fmt.Sprintf("New%s returns a %s envelope. %s", k.Idents.Go, k.Name, k.Description))
-		f.Func().Id("New"+k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(body...)
+		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(body...)
 	}
 }
