@@ -146,7 +146,7 @@ func Summary(changes []Change) string {
 	var parts []string
 	for _, op := range []Op{Create, Update, Delete} {
 		if n := counts[op]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %sd", n, strings.TrimSuffix(string(op), "e")))
+			parts = append(parts, fmt.Sprintf("%d %sd", n, op))
 		}
 	}
 	if len(parts) == 0 {
