@@ -207,4 +207,3 @@ func BenchmarkGenerateReference(b *testing.B) {
 		}
 	}
 }
-
