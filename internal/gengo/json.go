@@ -103,7 +103,7 @@ func (g *gen) json(f *jen.File) {
 	f.Line()
 
 	body := []jen.Code{
-		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(256)),
+		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512)),
 		jen.Var().Id("err").Error(),
 		appendLit(key(w.ContractVersion, true)),
 		jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(jen.Id("e").Dot("ContractVersion")), jen.Lit(10)),

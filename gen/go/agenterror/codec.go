@@ -155,8 +155,7 @@ func decodeObject(data []byte, path string) (map[string]json.RawMessage, error) 
 }
 
 // take removes key from obj and decodes its value into dst. It reports
-// whether the key was present; null counts as absent. Numbers inside
-// free-form values decode as json.Number so they re-encode exactly.
+// whether the key was present; null counts as absent.
 func take(obj map[string]json.RawMessage, path, key string, required bool, want string, dst any) (bool, error) {
 	raw, ok := obj[key]
 	delete(obj, key)
@@ -166,12 +165,43 @@ func take(obj map[string]json.RawMessage, path, key string, required bool, want 
 		}
 		return false, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
+	var err error
+	switch d := dst.(type) {
+	case *string:
+		// Most strings carry no escapes; those need no decoder at all.
+		if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && plain(raw[1:n-1]) {
+			*d = string(raw[1 : n-1])
+			return true, nil
+		}
+		err = json.Unmarshal(raw, d)
+	case *map[string]any, *[]map[string]any:
+		// Free-form values keep numbers as json.Number so they re-encode
+		// exactly instead of passing through float64.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		err = dec.Decode(dst)
+	default:
+		err = json.Unmarshal(raw, dst)
+	}
+	if err != nil {
 		return false, &DecodeError{Path: joinPath(path, key), Problem: "must be " + want}
 	}
 	return true, nil
+}
+
+// plain reports whether a JSON string body needs no unescaping: no quote,
+// backslash or control character, and valid UTF-8.
+func plain(b []byte) bool {
+	ascii := true
+	for _, c := range b {
+		switch {
+		case c < 0x20 || c == '"' || c == '\\':
+			return false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return ascii || utf8.Valid(b)
 }
 
 // rest converts the fields no contract field claimed into Extra entries.

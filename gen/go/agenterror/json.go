@@ -29,7 +29,7 @@ func isRecoveryField(k string) bool {
 // fields in contract order, absent optional fields left out, then Extra entries
 // sorted by key, skipping any that would override a field of the contract.
 func (e Envelope) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 256)
+	b := make([]byte, 0, 512)
 	var err error
 	b = append(b, "{\"contract_version\":"...)
 	b = strconv.AppendInt(b, int64(e.ContractVersion), 10)
