@@ -12,22 +12,15 @@ import (
 // zero; an empty string, nil slice or nil map means absent.
 func goType(f *contract.Field) *jen.Statement {
 	switch f.Type {
-	case contract.TypeString:
-		return jen.String()
-	case contract.TypeInteger:
-		return jen.Op("*").Int64()
-	case contract.TypeNumber:
-		return jen.Op("*").Float64()
-	case contract.TypeBoolean:
-		return jen.Op("*").Bool()
-	case contract.TypeObject:
-		return jen.Map(jen.String()).Any()
+	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
+		return jen.Op("*").Add(elemType(f.Type))
 	case contract.TypeArray:
 		return jen.Index().Add(elemType(f.Items))
 	}
-	panic("gengo: unhandled field type " + f.Type)
+	return elemType(f.Type)
 }
 
+// elemType is the Go type of one value of type t, without optionality.
 func elemType(t contract.FieldType) *jen.Statement {
 	switch t {
 	case contract.TypeString:
@@ -41,20 +34,15 @@ func elemType(t contract.FieldType) *jen.Statement {
 	case contract.TypeObject:
 		return jen.Map(jen.String()).Any()
 	}
-	panic("gengo: unhandled element type " + t)
+	panic("gengo: unhandled type " + t)
 }
 
 // paramType is how a constructor or With method takes the field: by value.
 func paramType(f *contract.Field) *jen.Statement {
-	switch f.Type {
-	case contract.TypeInteger:
-		return jen.Int64()
-	case contract.TypeNumber:
-		return jen.Float64()
-	case contract.TypeBoolean:
-		return jen.Bool()
+	if f.Type == contract.TypeArray {
+		return goType(f)
 	}
-	return goType(f)
+	return elemType(f.Type)
 }
 
 // assign stores the parameter p into the envelope field.

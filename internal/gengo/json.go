@@ -141,12 +141,6 @@ func (g *gen) json(f *jen.File) {
 	f.Line()
 
 	// take(obj, path, key, required, want, dst)
-	take := func(path, key string, required bool, want string, dst jen.Code) jen.Code {
-		return jen.If(
-			jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id("obj"), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Err()))
-	}
 	asString := func(expr *jen.Statement) jen.Code {
 		return jen.Parens(jen.Op("*").String()).Parens(jen.Op("&").Add(expr))
 	}
@@ -184,22 +178,16 @@ func (g *gen) json(f *jen.File) {
 	f.Line()
 
 	// Recovery decoding, including the retry hint's fallback spellings.
-	obj := func(path, key string, required bool, want string, dst jen.Code) jen.Code {
-		return jen.If(
-			jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id("obj"), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Err()))
-	}
 	rdec := []jen.Code{
-		obj(w.Recovery, w.Action, true, "a string", asString(jen.Id("r").Dot("Action"))),
-		obj(w.Recovery, w.SameArguments, true, "a string", asString(jen.Id("r").Dot("SameArguments"))),
-		obj(w.Recovery, w.Guidance, true, "a string", jen.Op("&").Id("r").Dot("Guidance")),
+		take(w.Recovery, w.Action, true, "a string", asString(jen.Id("r").Dot("Action"))),
+		take(w.Recovery, w.SameArguments, true, "a string", asString(jen.Id("r").Dot("SameArguments"))),
+		take(w.Recovery, w.Guidance, true, "a string", jen.Op("&").Id("r").Dot("Guidance")),
 	}
 	// The first spelling present wins; the others are dropped so they do
 	// not resurface as Extra entries.
 	for _, spelling := range append([]string{w.RetryAfterMs}, w.RetryAfterMsAliases...) {
 		rdec = append(rdec, jen.If(jen.Id("r").Dot("RetryAfterMs").Op("==").Nil()).Block(
-			obj(w.Recovery, spelling, false, "a non-negative integer", jen.Op("&").Id("r").Dot("RetryAfterMs")),
+			take(w.Recovery, spelling, false, "a non-negative integer", jen.Op("&").Id("r").Dot("RetryAfterMs")),
 			jen.If(jen.Id("r").Dot("RetryAfterMs").Op("!=").Nil().Op("&&").Op("*").Id("r").Dot("RetryAfterMs").Op("<").Lit(0)).Block(
 				jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(w.Recovery + "." + spelling), jen.Id("Problem"): jen.Lit("must be a non-negative integer")})),
 			),
@@ -208,4 +196,12 @@ func (g *gen) json(f *jen.File) {
 	}
 	rdec = append(rdec, jen.Id("r").Dot("Extra").Op("=").Id("rest").Call(jen.Id("obj")), jen.Return(jen.Nil()))
 	f.Func().Params(jen.Id("r").Op("*").Id("Recovery")).Id("decode").Params(jen.Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage")).Error().Block(rdec...)
+}
+
+// take emits `if _, err := take(obj, path, key, required, want, dst); err != nil { return err }`.
+func take(path, key string, required bool, want string, dst jen.Code) jen.Code {
+	return jen.If(
+		jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id("obj"), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
+		jen.Err().Op("!=").Nil(),
+	).Block(jen.Return(jen.Err()))
 }
