@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -27,7 +28,7 @@ func LoadFile(path string) (*Contract, error) {
 // Load parses and validates a contract. file is the name used in positions.
 // On any problem it returns a nil contract and Problems listing all of them.
 func Load(file string, data []byte) (c *Contract, err error) {
-	l := &loader{file: file}
+	l := &loader{file: file, broken: map[string]bool{}}
 	defer func() {
 		// The YAML parser is third-party code fed user input; whatever it does,
 		// the caller gets a positioned problem rather than a crash.
@@ -49,6 +50,28 @@ func Load(file string, data []byte) (c *Contract, err error) {
 type loader struct {
 	file     string
 	problems Problems
+	// declared holds, per section, every name declared there, including
+	// names whose definition is broken; broken marks sections that are
+	// missing or unreadable. A reference into either was already reported
+	// where the declaration is, so it is not reported again as unknown.
+	declared map[string]map[string]bool
+	broken   map[string]bool
+}
+
+func (l *loader) declare(section, name string) {
+	if l.declared == nil {
+		l.declared = map[string]map[string]bool{}
+	}
+	if l.declared[section] == nil {
+		l.declared[section] = map[string]bool{}
+	}
+	l.declared[section][name] = true
+}
+
+// reported says whether a reference to name in section cannot be resolved
+// because of a problem already reported.
+func (l *loader) reported(section, name string) bool {
+	return l.broken[section] || l.declared[section][name]
 }
 
 func (l *loader) result() error {
@@ -74,20 +97,14 @@ func (l *loader) parse(data []byte) *yaml.Node {
 			at(1, "the contract is empty; it needs at least the contract, origins, recovery_actions, same_arguments, side_effects, groups, kinds and fallback sections")
 			return nil
 		}
-		msg := err.Error()
-		line := 1
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
-		}
-		at(line, "not valid YAML: "+msg)
+		l.syntaxError(data, err)
 		return nil
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		at(extra.Line, "the contract must be a single YAML document; remove the second one (after ---)")
+	} else if !errors.Is(err, io.EOF) {
+		l.syntaxError(data, err)
 	}
 	if len(doc.Content) == 0 {
 		at(1, "the contract is empty")
@@ -103,6 +120,72 @@ func (l *loader) parse(data []byte) *yaml.Node {
 		return nil
 	}
 	return root
+}
+
+// yamlHints add how to fix the YAML errors contract owners meet most.
+var yamlHints = map[string]string{
+	"mapping values are not allowed in this context":  `; a value containing ": " must be quoted, or the line is indented wrongly`,
+	"found a tab character that violates indentation": "; indent with spaces, never tabs",
+	"found character that cannot start any token":     "; indent with spaces, never tabs, and quote values that start with ` or @",
+}
+
+// yamlParserErrors are the problems yaml.v3 raises in its parser rather than
+// its scanner. It reports their line 0-based (scanner errors are 1-based).
+var yamlParserErrors = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found duplicate %TAG directive":         true,
+}
+
+var unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+
+// syntaxError reports a YAML parse error. The parser gives only a line (for
+// some errors the line where the enclosing value began); a tab and an
+// unknown alias are located exactly so the owner sees what to fix.
+func (l *loader) syntaxError(data []byte, err error) {
+	msg := err.Error()
+	line := 1
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		if yamlParserErrors[msg] {
+			line++
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	col := 1
+	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+			line = 1 + bytes.Count(data[:i], []byte("\n"))
+			col = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i])
+		}
+		msg = fmt.Sprintf("the alias *%s names no anchor; define &%s on a value before it", m[1], m[1])
+	}
+	if strings.Contains(msg, "tab character") || strings.Contains(msg, "cannot start any token") {
+		for i, text := range strings.Split(string(data), "\n") {
+			if i+1 < line {
+				continue
+			}
+			indent := len(text) - len(strings.TrimLeft(text, " \t"))
+			if tab := strings.IndexByte(text[:indent], '\t'); tab >= 0 {
+				line, col = i+1, tab+1
+				break
+			}
+		}
+	}
+	// An error at the end of the file may name the line after the last.
+	last := bytes.Count(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) + 1
+	line = max(min(line, last), 1)
+	l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col}, Message: "not valid YAML: " + msg + yamlHints[msg]})
 }
 
 var (
@@ -132,26 +215,37 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		k, v := top.get(name)
 		if k == nil {
 			if required {
-				l.errorf(root, "missing required section %q", name)
+				top.missingf(name, root, "missing required section %q", name)
 			}
+			l.broken[name] = required
+			return nil
+		}
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			// An empty optional section is the same as none at all.
+			if required {
+				l.errorf(k, "section %q must not be empty", name)
+			}
+			l.broken[name] = required
 			return nil
 		}
 		m := l.asMapping(v, k, "", name)
-		if m != nil && len(m.keys) == 0 && required {
+		if m == nil {
+			l.broken[name] = true
+		} else if len(m.keys) == 0 && required {
 			l.errorf(k, "section %q must not be empty", name)
 		}
 		return m
 	}
-	top.done(sections...)
+	defer top.done(sections...)
 
 	if m := section("contract", true); m != nil {
 		l.header(c, m)
 	}
-	sideEffects := l.values(section("side_effects", true), "side_effects value")
+	sideEffects := l.values(section("side_effects", true), "side_effects", "side_effects value")
 	for _, v := range sideEffects {
 		c.SideEffects = append(c.SideEffects, v.value)
 	}
-	for _, v := range l.values(section("recovery_actions", true), "recovery action") {
+	for _, v := range l.values(section("recovery_actions", true), "recovery_actions", "recovery action") {
 		a := &Action{Value: *v.value}
 		if s, n := v.m.str("step", true); n != nil {
 			if !contains(Steps, Step(s)) {
@@ -162,13 +256,13 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		v.m.done("description", "step")
 		c.Actions = append(c.Actions, a)
 	}
-	for _, v := range l.values(section("same_arguments", true), "same_arguments value") {
+	for _, v := range l.values(section("same_arguments", true), "same_arguments", "same_arguments value") {
 		s := &SameArguments{Value: *v.value}
 		s.Retry, _ = v.m.boolean("retry", true)
 		v.m.done("description", "retry")
 		c.SameArguments = append(c.SameArguments, s)
 	}
-	for _, v := range l.values(section("origins", true), "origin") {
+	for _, v := range l.values(section("origins", true), "origins", "origin") {
 		o := &Origin{Value: *v.value}
 		o.SideEffects = l.ref(v.m, "side_effects", true, c.SideEffects, "side_effects value", "side_effects")
 		o.Log, _ = l.logLevel(v.m, true)
@@ -176,7 +270,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		v.m.done("description", "side_effects", "log", "breaker")
 		c.Origins = append(c.Origins, o)
 	}
-	for _, v := range l.values(section("groups", true), "group") {
+	for _, v := range l.values(section("groups", true), "groups", "group") {
 		g := &Group{Value: *v.value}
 		g.Title, _ = v.m.str("title", true)
 		v.m.done("title", "description")
@@ -188,7 +282,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	c.ContextFields = l.fields(section("context_fields", false), "context field", false)
 	l.kinds(c, section("kinds", true))
 	if k, v := top.get("fallback"); k == nil {
-		l.errorf(root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
+		top.missingf("fallback", root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
 		c.Fallback = &Fallback{Pos: posOf(k)}
 		l.classification(c, m, &c.Fallback.Classification)
@@ -254,13 +348,14 @@ type entry struct {
 
 // values reads a vocabulary section: each key is a value name mapping to an
 // object with at least a description. Callers read their extra keys from m.
-func (l *loader) values(sec *mapping, what string) []entry {
+func (l *loader) values(sec *mapping, section, what string) []entry {
 	if sec == nil {
 		return nil
 	}
 	var out []entry
 	seen := map[string]*Value{}
 	sec.each(func(k, v *yaml.Node) {
+		l.declare(section, k.Value)
 		prefix := fmt.Sprintf("%s %q: ", what, k.Value)
 		m := l.asMapping(v, k, prefix, "its definition")
 		if m == nil {
@@ -290,6 +385,9 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 		if names[i] == s {
 			return d, true
 		}
+	}
+	if l.reported(section, s) {
+		return zero, false
 	}
 	l.errorf(n, "%sunknown %s %q%s; declare it under %s or use one of %s", m.what, what, s, suggest(s, names), section, quoteList(names))
 	return zero, false
@@ -339,6 +437,9 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		if allowRequired {
 			f.Required, _ = m.boolean("required", false)
 			allowed = append(allowed, "required")
+		} else if rk, _ := m.get("required"); rk != nil {
+			l.errorf(rk, "%s%ss are always optional; only a kind's own fields can be required, so remove required", prefix, what)
+			allowed = append(allowed, "required")
 		}
 		m.done(allowed...)
 		l.collide(seen, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, what)
@@ -377,7 +478,11 @@ func (l *loader) fieldType(m *mapping) (FieldType, FieldType) {
 			return t, ""
 		}
 		it := FieldType(s)
-		if !contains(FieldTypes, it) || it == TypeArray {
+		if it == TypeArray {
+			l.errorf(n, "%sitems cannot be array: arrays of arrays are not supported; pick one of %s for the elements", m.what, joinPlain(typeNames()[:5]))
+			return t, ""
+		}
+		if !contains(FieldTypes, it) {
 			l.errorf(n, "%sunknown items type %q%s; use one of %s", m.what, s, suggest(s, typeNames()[:5]), joinPlain(typeNames()[:5]))
 			return t, ""
 		}
@@ -392,13 +497,18 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	}
 	seen := map[string]*Value{}
 	sec.each(func(k, v *yaml.Node) {
+		l.declare("kinds", k.Value)
 		prefix := fmt.Sprintf("kind %q: ", k.Value)
 		m := l.asMapping(v, k, prefix, "its definition")
 		if m == nil {
 			return
 		}
 		if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
-			l.errorf(k, "%sname breaks the contract's naming %s (e.g. %s)", prefix, c.Naming, namingExamples[c.Naming])
+			hint := fmt.Sprintf("e.g. %s", namingExamples[c.Naming])
+			if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
+				hint = "rename it " + alt
+			}
+			l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
 		}
 		kind := &Kind{Value: Value{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}}
 		kind.Description, _ = m.str("description", true)
@@ -469,11 +579,11 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 		}
 		r := &Retired{Name: k.Value, Pos: posOf(k)}
 		if live := c.Kind(k.Value); live != nil {
-			l.errorf(k, "%sthe name is also a live kind (line %d); a retired name must never come back, so choose a new name for the kind", prefix, live.Pos.Line)
-			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may not be reused; choose a new name", k.Value, r.Pos.Line)
+			// Reported once, at the live kind: that is the name to change.
+			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may never be reused with a new meaning; choose a new name for this kind", k.Value, r.Pos.Line)
 		}
 		if name, n := m.str("replaced_by", false); n != nil {
-			if r.ReplacedBy = c.Kind(name); r.ReplacedBy == nil {
+			if r.ReplacedBy = c.Kind(name); r.ReplacedBy == nil && !l.reported("kinds", name) {
 				names := make([]string, len(c.Kinds))
 				for i, k := range c.Kinds {
 					names[i] = k.Name

@@ -20,6 +20,22 @@ func identsFor(name string) Idents {
 	}
 }
 
+// applyNaming rewrites name in the naming pattern p, for suggestions.
+func applyNaming(p Naming, name string) string {
+	words := naming.Words(name)
+	switch p {
+	case SnakeCase:
+		return strings.Join(words, "_")
+	case ScreamingSnakeCase:
+		return strings.ToUpper(strings.Join(words, "_"))
+	case PascalCase:
+		return naming.TSType(name)
+	case KebabCase:
+		return strings.Join(words, "-")
+	}
+	return name
+}
+
 func packagesFor(name string) Packages {
 	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name)}
 }
@@ -88,20 +104,25 @@ func (l *loader) checkFields(c *Contract) {
 	}
 	// Every envelope field shares one namespace per language.
 	seen := map[string]*Value{}
-	goOwner := map[string]string{}
+	goOwner := map[string]*Field{}
 	checkGo := func(f *Field, what string) {
 		for _, member := range []string{f.Idents.Go, "With" + f.Idents.Go} {
 			if goMembers[member] {
 				l.errorf(at(f), "%s %q becomes the Go member %s, which the generated Envelope already defines; rename the field", what, f.Name, member)
 				return
 			}
-			if owner, ok := goOwner[member]; ok && owner != f.Name {
-				l.errorf(at(f), "%s %q becomes the Go member %s, which field %q already produces; rename the field", what, f.Name, member, owner)
+			if owner, ok := goOwner[member]; ok && owner.Name != f.Name {
+				// Two fields with one Go name are reported by collide
+				// below; only a field landing on another's With method
+				// is reported here.
+				if owner.Idents.Go != f.Idents.Go {
+					l.errorf(at(f), "%s %q becomes the Go member %s, which field %q already produces; rename the field", what, f.Name, member, owner.Name)
+				}
 				return
 			}
 		}
-		goOwner[f.Idents.Go] = f.Name
-		goOwner["With"+f.Idents.Go] = f.Name
+		goOwner[f.Idents.Go] = f
+		goOwner["With"+f.Idents.Go] = f
 	}
 	for _, f := range c.ContextFields {
 		if contains(reserved, f.Name) {

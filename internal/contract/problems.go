@@ -45,16 +45,38 @@ func (ps Problems) sort() {
 // suggest returns ` (did you mean "x"?)` when one candidate is close enough to
 // be the intended spelling of got, else "".
 func suggest(got string, candidates []string) string {
-	best, bestDist := "", len(got)/2+2
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(got), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
+	best := closest(got, candidates)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// closest returns the candidate that is most likely the intended spelling of
+// got: the nearest by edit distance when it is close enough, else the only
+// candidate that got abbreviates or extends (str -> string, none ->
+// none_expected), else "".
+func closest(got string, candidates []string) string {
+	lower := strings.ToLower(got)
+	best, bestDist := "", len(got)/2+2
+	for _, c := range candidates {
+		if d := distance(lower, strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best != "" || len(got) < 3 {
+		return best
+	}
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		if len(lc) >= 3 && (strings.HasPrefix(lc, lower) || strings.HasPrefix(lower, lc)) {
+			if best != "" {
+				return "" // ambiguous
+			}
+			best = c
+		}
+	}
+	return best
 }
 
 // distance is the Levenshtein edit distance.

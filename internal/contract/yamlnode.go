@@ -3,6 +3,7 @@ package contract
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -39,7 +40,7 @@ func describeNode(n *yaml.Node) string {
 	case yaml.ScalarNode:
 		switch n.Tag {
 		case "!!null":
-			return "empty"
+			return "nothing"
 		case "!!str":
 			return fmt.Sprintf("the string %q", n.Value)
 		case "!!int":
@@ -64,6 +65,19 @@ type mapping struct {
 	keys  []*yaml.Node
 	vals  []*yaml.Node
 	index map[string]int
+	// missed are the required keys found missing, reported by done unless
+	// an unknown key is a misspelling of one of them: then the single
+	// "unknown key ... did you mean" problem says everything.
+	missed []missedKey
+	// merge is set when the mapping used an unsupported merge key (<<); its
+	// missing keys are then not reported, as they were likely meant to
+	// come from the merge.
+	merge bool
+}
+
+type missedKey struct {
+	key     string
+	problem Problem
 }
 
 // asMapping returns n as a mapping, or reports what it is instead and returns
@@ -75,21 +89,34 @@ func (l *loader) asMapping(n, at *yaml.Node, what, name string) *mapping {
 		if target == nil || (target.Kind == yaml.ScalarNode && target.Tag == "!!null") {
 			target = at
 		}
-		l.errorf(target, "%s%s must be a mapping, found %s", what, name, describeNode(orEmpty(n)))
+		subject := what + name
+		if name == "" {
+			subject = strings.TrimSuffix(what, ": ")
+		}
+		l.errorf(target, "%s must be a mapping, found %s", subject, describeNode(orEmpty(n)))
 		return nil
 	}
 	if at == nil {
 		at = n
 	}
 	m := &mapping{l: l, node: n, at: at, what: what, index: map[string]int{}}
+	where := what
+	if where == "" && name != "" && at != n {
+		where = name + ": " // a top-level section
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			l.errorf(k, "%skeys must be plain names, found %s", what, describeNode(k))
+			l.errorf(k, "%skeys must be plain names, found %s", where, describeNode(k))
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			l.errorf(k, "%smerge keys (<<) are not supported; write the keys out, or alias a whole value (e.g. recovery: *name)", where)
+			m.merge = true
 			continue
 		}
 		if first, dup := m.index[k.Value]; dup {
-			l.errorf(k, "%sduplicate key %q (first at line %d)", what, k.Value, m.keys[first].Line)
+			l.errorf(k, "%sduplicate key %q (first at line %d); a key may appear only once, so remove or rename one", where, k.Value, m.keys[first].Line)
 			continue
 		}
 		m.index[k.Value] = len(m.keys)
@@ -106,19 +133,28 @@ func orEmpty(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// done reports every key outside allowed.
+// done reports every key outside allowed, and the required keys found
+// missing. Every mapping that can miss a key must end with done.
 func (m *mapping) done(allowed ...string) {
 	ok := map[string]bool{}
 	for _, a := range allowed {
 		ok[a] = true
 	}
+	meant := map[string]bool{}
 	for _, k := range m.keys {
 		if !ok[k.Value] {
 			sorted := append([]string(nil), allowed...)
 			sort.Strings(sorted)
 			m.l.errorf(k, "%sunknown key %q%s; allowed keys: %s", m.what, k.Value, suggest(k.Value, allowed), joinPlain(sorted))
+			meant[closest(k.Value, allowed)] = true
 		}
 	}
+	for _, mk := range m.missed {
+		if !meant[mk.key] && !m.merge {
+			m.l.problems = append(m.l.problems, mk.problem)
+		}
+	}
+	m.missed = nil
 }
 
 func joinPlain(names []string) string {
@@ -142,7 +178,12 @@ func (m *mapping) get(key string) (*yaml.Node, *yaml.Node) {
 }
 
 func (m *mapping) missing(key string) {
-	m.l.errorf(m.at, "%smissing required key %q", m.what, key)
+	m.missingf(key, m.at, "%smissing required key %q", m.what, key)
+}
+
+// missingf records that the required key is missing; done reports it.
+func (m *mapping) missingf(key string, at *yaml.Node, format string, args ...any) {
+	m.missed = append(m.missed, missedKey{key, Problem{File: m.l.file, Pos: posOf(at), Message: fmt.Sprintf(format, args...)}})
 }
 
 // scalar returns the value node of key when it is a non-null scalar with the
@@ -165,14 +206,25 @@ func (m *mapping) scalar(key string, required bool, tag, want string) *yaml.Node
 	}
 	if v.Kind != yaml.ScalarNode || v.Tag != tag {
 		hint := ""
-		if tag == "!!str" && v.Kind == yaml.ScalarNode {
+		switch {
+		case v.Kind != yaml.ScalarNode:
+		case tag == "!!str":
 			hint = " (quote it)"
+		case v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 &&
+			(&yaml.Node{Kind: yaml.ScalarNode, Value: v.Value}).ShortTag() == tag:
+			hint = " (remove the quotes)"
+		case tag == "!!bool" && v.Style == 0 && yaml11Bools[strings.ToLower(v.Value)] != "":
+			hint = fmt.Sprintf(" (YAML 1.2 reads an unquoted %s as a string; write %s)", v.Value, yaml11Bools[strings.ToLower(v.Value)])
 		}
 		m.l.errorf(v, "%s%s must be %s, found %s%s", m.what, key, want, describeNode(v), hint)
 		return nil
 	}
 	return v
 }
+
+// yaml11Bools are the YAML 1.1 spellings of booleans that YAML 1.2 (and so
+// the contract) reads as plain strings.
+var yaml11Bools = map[string]string{"yes": "true", "no": "false", "on": "true", "off": "false", "y": "true", "n": "false"}
 
 // str reads a string value. A required string must also be non-blank.
 func (m *mapping) str(key string, required bool) (string, *yaml.Node) {

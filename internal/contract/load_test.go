@@ -1,0 +1,280 @@
+package contract
+
+import (
+	"errors"
+	"flag"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite expected outputs")
+
+// caseDirs returns the folders under dir, each one test case.
+func caseDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no test cases under %s", dir)
+	}
+	return out
+}
+
+// TestInvalidContracts loads every testdata/invalid/<case>/kinds.yaml and
+// compares the problems it reports with the case's stderr.txt: the
+// file:line:col lines `errgen validate` prints for that file (before its
+// summary line). Run with -update to rewrite the expected outputs, then read
+// every changed stderr.txt as a contract owner would before committing it.
+func TestInvalidContracts(t *testing.T) {
+	dir := filepath.Join("testdata", "invalid")
+	for _, name := range caseDirs(t, dir) {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name, "kinds.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load("kinds.yaml", data)
+			if err == nil {
+				t.Fatal("Load accepted a broken contract")
+			}
+			if c != nil {
+				t.Error("Load returned a contract together with problems")
+			}
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("Load returned %T, want Problems: %v", err, err)
+			}
+			checkPositions(t, ps)
+			got := err.Error() + "\n"
+			wantFile := filepath.Join(dir, name, "stderr.txt")
+			if *update {
+				if err := os.WriteFile(wantFile, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(wantFile)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("problems differ from %s (run go test -update to accept)\n--- want:\n%s--- got:\n%s", wantFile, want, got)
+			}
+		})
+	}
+}
+
+func checkPositions(t *testing.T, ps Problems) {
+	t.Helper()
+	if len(ps) == 0 {
+		t.Error("Load returned an empty Problems")
+	}
+	for _, p := range ps {
+		if p.Pos.Line < 1 || p.Pos.Col < 1 {
+			t.Errorf("problem without a usable position: %s", p)
+		}
+		if p.File != "kinds.yaml" {
+			t.Errorf("problem names file %q, want kinds.yaml: %s", p.File, p)
+		}
+		if p.Message == "" {
+			t.Errorf("problem without a message at %d:%d", p.Pos.Line, p.Pos.Col)
+		}
+	}
+	for i := 1; i < len(ps); i++ {
+		a, b := ps[i-1].Pos, ps[i].Pos
+		if a.Line > b.Line || (a.Line == b.Line && a.Col > b.Col) {
+			t.Errorf("problems not sorted by position: %s before %s", ps[i-1], ps[i])
+		}
+	}
+}
+
+func TestValidContracts(t *testing.T) {
+	dir := filepath.Join("testdata", "valid")
+	for _, name := range caseDirs(t, dir) {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join(dir, name, "kinds.yaml")
+			c, err := LoadFile(file)
+			if err != nil {
+				t.Fatalf("%s:\n%v", file, err)
+			}
+			if c == nil {
+				t.Fatal("Load returned neither a contract nor problems")
+			}
+		})
+	}
+}
+
+func TestMinimalContract(t *testing.T) {
+	c, err := LoadFile(filepath.Join("testdata", "valid", "minimal", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Kinds) != 3 || len(c.Origins) != 3 || len(c.Retired) != 1 {
+		t.Fatalf("got %d kinds, %d origins, %d retired; want 3, 3, 1", len(c.Kinds), len(c.Origins), len(c.Retired))
+	}
+	timeout := c.Kind("timeout")
+	if timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != slog.LevelWarn {
+		t.Errorf("timeout did not inherit its origin's defaults: side_effects %s, breaker %v, log %v",
+			timeout.SideEffects.Name, timeout.Breaker, timeout.Log)
+	}
+	if !timeout.Retryable() {
+		t.Error("timeout (retry_later + safe) is not retryable")
+	}
+	internal := c.Kind("internal_error")
+	if internal.SideEffects.Name != "none_expected" || internal.Breaker || internal.Log != slog.LevelError {
+		t.Errorf("internal_error: side_effects override or origin defaults lost: %s, %v, %v",
+			internal.SideEffects.Name, internal.Breaker, internal.Log)
+	}
+	if c.Retired[0].ReplacedBy != timeout {
+		t.Errorf("retired deadline_exceeded replaced by %v, want timeout", c.Retired[0].ReplacedBy)
+	}
+	if c.Fallback.SideEffects.Name != "unknown" || c.Fallback.Log != slog.LevelError {
+		t.Errorf("fallback did not inherit runtime's defaults: %s, %v", c.Fallback.SideEffects.Name, c.Fallback.Log)
+	}
+	if len(c.KindFields) != 1 || c.KindFields[0].Name != "param" || !c.KindFields[0].Required {
+		t.Errorf("kind fields: %+v", c.KindFields)
+	}
+	if c.Packages != (Packages{Go: "demoerror", NPM: "demo-error", Python: "demo_error"}) {
+		t.Errorf("packages: %+v", c.Packages)
+	}
+}
+
+// TestReferenceContract checks resolved facts of contract/kinds.yaml that the
+// seed (labby's agent-error v1 table) fixes.
+func TestReferenceContract(t *testing.T) {
+	c, err := LoadFile(filepath.Join("..", "..", "contract", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "agent-error" || c.Version != 1 || c.Naming != SnakeCase {
+		t.Errorf("header: name %q, version %d, naming %q", c.Name, c.Version, c.Naming)
+	}
+	if len(c.Kinds) != 63 {
+		t.Errorf("got %d kinds, want 63", len(c.Kinds))
+	}
+
+	forbidden := c.Kind("forbidden")
+	if forbidden == nil {
+		t.Fatal("no kind forbidden")
+	}
+	req := forbidden.RequiredFields()
+	if len(req) != 1 || req[0].Name != "required_scopes" || req[0].Type != TypeArray || req[0].Items != TypeString {
+		t.Errorf("forbidden required fields: %+v", req)
+	}
+	if forbidden.HTTP != 403 || forbidden.Origin.Name != "policy" || forbidden.Recovery.Action.Name != "do_not_retry" {
+		t.Errorf("forbidden: http %d, origin %s, action %s", forbidden.HTTP, forbidden.Origin.Name, forbidden.Recovery.Action.Name)
+	}
+
+	// Origin defaults flow down to every kind that does not override them.
+	inherited := 0
+	for _, k := range c.Kinds {
+		if k.SideEffects == nil || k.Origin == nil || k.Recovery.Action == nil || k.Recovery.SameArguments == nil || k.Group == nil {
+			t.Errorf("kind %s is not fully resolved", k.Name)
+			continue
+		}
+		if k.SideEffects == k.Origin.SideEffects && k.Log == k.Origin.Log && k.Breaker == k.Origin.Breaker {
+			inherited++
+		}
+	}
+	if inherited < len(c.Kinds)/2 {
+		t.Errorf("only %d of %d kinds carry their origin's defaults", inherited, len(c.Kinds))
+	}
+	timeout := c.Kind("timeout")
+	if timeout.Origin.Name != "upstream_transport" || timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != slog.LevelWarn {
+		t.Errorf("timeout should inherit upstream_transport's defaults: %s, %s, %v, %v",
+			timeout.Origin.Name, timeout.SideEffects.Name, timeout.Breaker, timeout.Log)
+	}
+	if !timeout.Retryable() {
+		t.Error("timeout should be retryable")
+	}
+	// dns_error overrides side_effects but still inherits breaker.
+	dns := c.Kind("dns_error")
+	if dns.SideEffects.Name != "none_expected" || dns.Origin.SideEffects.Name == "none_expected" || dns.Breaker != dns.Origin.Breaker {
+		t.Errorf("dns_error: side_effects %s (origin %s), breaker %v", dns.SideEffects.Name, dns.Origin.SideEffects.Name, dns.Breaker)
+	}
+	// relay_forwarder_init_failed sets breaker: false explicitly.
+	if k := c.Kind("relay_forwarder_init_failed"); k.Breaker {
+		t.Error("relay_forwarder_init_failed: explicit breaker: false was lost")
+	}
+
+	if len(c.Retired) != 2 {
+		t.Fatalf("got %d retired names, want 2", len(c.Retired))
+	}
+	for _, r := range c.Retired {
+		if r.ReplacedBy != timeout {
+			t.Errorf("retired %s replaced by %v, want the live kind timeout", r.Name, r.ReplacedBy)
+		}
+		if c.Kind(r.Name) != nil {
+			t.Errorf("retired %s is also live", r.Name)
+		}
+	}
+
+	fb := c.Fallback
+	if fb == nil || fb.HTTP != 500 || fb.Origin.Name != "runtime" || fb.SideEffects.Name != "unknown" || fb.Log != slog.LevelError {
+		t.Fatalf("fallback: %+v", fb)
+	}
+	if fb.Recovery.Action.Name != "inspect_and_escalate" || fb.Recovery.SameArguments.Name != "discouraged" || fb.Retryable() {
+		t.Errorf("fallback recovery: %s / %s", fb.Recovery.Action.Name, fb.Recovery.SameArguments.Name)
+	}
+	if len(c.ContextFields) != 11 {
+		t.Errorf("got %d context fields, want 11", len(c.ContextFields))
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"kinds", "kinds", 0},
+		{"kindz", "kinds", 1},
+		{"orgin", "origin", 1},
+		{"kitten", "sitting", 3},
+		{"héllo", "hello", 1},
+	} {
+		if got := distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := distance(tc.b, tc.a); got != tc.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", tc.b, tc.a, got, tc.want)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	for _, tc := range []struct {
+		got        string
+		candidates []string
+		want       string
+	}{
+		{"kindz", sections, ` (did you mean "kinds"?)`},
+		{"orgin", []string{"origin", "group"}, ` (did you mean "origin"?)`},
+		{"Warn", []string{"debug", "info", "warn", "error"}, ` (did you mean "warn"?)`},
+		{"completely_different", []string{"origin", "group"}, ""},
+		// Abbreviations and extensions too long for the edit distance.
+		{"str", typeNames(), ` (did you mean "string"?)`},
+		{"bool", typeNames(), ` (did you mean "boolean"?)`},
+		{"none", []string{"none_expected", "possible", "unknown"}, ` (did you mean "none_expected"?)`},
+		{"safe_to_retry", []string{"safe", "never"}, ` (did you mean "safe"?)`},
+		{"con", sections, ""},                               // contract or context_fields: ambiguous
+		{"abcdefgh", []string{"a", "ab"}, ""},               // too short to be a prefix match
+		{"retr", []string{"retry_later", "retry_soon"}, ""}, // two extensions: ambiguous
+		{"x", nil, ""},
+	} {
+		if got := suggest(tc.got, tc.candidates); got != tc.want {
+			t.Errorf("suggest(%q) = %q, want %q", tc.got, got, tc.want)
+		}
+	}
+}
