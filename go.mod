@@ -3,8 +3,17 @@ module github.com/errgen/errgen
 go 1.26
 
 require (
+	github.com/dave/jennifer v1.7.1
 	github.com/iancoleman/strcase v0.3.0
+	github.com/invopop/jsonschema v0.14.0
+	github.com/pb33f/ordered-map/v2 v2.3.1
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require github.com/dave/jennifer v1.7.1 // indirect
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

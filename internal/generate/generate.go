@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/genschema"
 )
 
 // Marker is the text every generated file carries near its top, in its
@@ -30,6 +31,7 @@ type Emitter struct {
 // Emitters is every output errgen produces, in the order they run.
 var Emitters = []Emitter{
 	{Name: "go", Dir: gengo.Dir, Generate: gengo.Generate},
+	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
 }
 
 // Output is the result of generation: file contents by slash-separated path

@@ -37,6 +37,7 @@ func (g *gen) doc(f *jen.File) {
 // enumSpec describes one closed vocabulary emitted as a typed string.
 type enumSpec struct {
 	typeName string
+	allName  string // the function listing every value
 	doc      string
 	values   []*contract.Value
 	extra    func(v *contract.Value) []jen.Code // extra comment lines per value
@@ -52,11 +53,11 @@ func (g *gen) enumSpecs() []enumSpec {
 		return out
 	}
 	return []enumSpec{
-		{"Origin", "Origin says where a failure arose.", vals(len(c.Origins), func(i int) *contract.Value { return &c.Origins[i].Value }), nil},
-		{"RecoveryAction", "RecoveryAction is what the caller should do next.", vals(len(c.Actions), func(i int) *contract.Value { return &c.Actions[i].Value }), nil},
-		{"SameArguments", "SameArguments says whether repeating the identical call is safe.", vals(len(c.SameArguments), func(i int) *contract.Value { return &c.SameArguments[i].Value }), nil},
-		{"SideEffects", "SideEffects says whether work may already have happened before the failure.", c.SideEffects, nil},
-		{"Group", "Group is the documentation group a kind belongs to.", vals(len(c.Groups), func(i int) *contract.Value { return &c.Groups[i].Value }), nil},
+		{"Origin", "Origins", "Origin says where a failure arose.", vals(len(c.Origins), func(i int) *contract.Value { return &c.Origins[i].Value }), nil},
+		{"RecoveryAction", "RecoveryActions", "RecoveryAction is what the caller should do next.", vals(len(c.Actions), func(i int) *contract.Value { return &c.Actions[i].Value }), nil},
+		{"SameArguments", "SameArgumentsValues", "SameArguments says whether repeating the identical call is safe.", vals(len(c.SameArguments), func(i int) *contract.Value { return &c.SameArguments[i].Value }), nil},
+		{"SideEffects", "SideEffectsValues", "SideEffects says whether work may already have happened before the failure.", c.SideEffects, nil},
+		{"Group", "Groups", "Group is the documentation group a kind belongs to.", vals(len(c.Groups), func(i int) *contract.Value { return &c.Groups[i].Value }), nil},
 	}
 }
 
@@ -115,6 +116,11 @@ func (g *gen) enums(f *jen.File) {
 		f.Line()
 		f.Comment("// String returns the wire value.")
 		f.Func().Params(jen.Id(recv).Id(e.typeName)).Id("String").Params().String().Block(jen.Return(jen.String().Call(jen.Id(recv))))
+		f.Line()
+		f.Commentf("// %s returns every %s value of the contract, in contract order.", e.allName, e.typeName)
+		f.Func().Id(e.allName).Params().Index().Id(e.typeName).Block(
+			jen.Return(jen.Index().Id(e.typeName).Values(cases...)),
+		)
 	}
 
 	// Retry semantics are contract data (an action's step, a same_arguments

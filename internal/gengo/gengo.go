@@ -41,6 +41,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		"classification.go": g.classification,
 		"envelope.go":       g.envelope,
 		"json.go":           g.json,
+		"schemas.go":        g.schemas,
 	}
 	out := make(map[string][]byte, len(files))
 	for name, emit := range files {
@@ -69,6 +70,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		return nil, fmt.Errorf("gengo: generated codec.go does not format: %v\n%s", err, numbered(buf.Bytes()))
 	}
 	out[path.Join(Dir(c), "codec.go")] = src
+	schemas, err := schemaFiles(c)
+	if err != nil {
+		return nil, err
+	}
+	for p, data := range schemas {
+		out[p] = data
+	}
 	return out, nil
 }
 

@@ -191,6 +191,11 @@ func (v Origin) String() string {
 	return string(v)
 }
 
+// Origins returns every Origin value of the contract, in contract order.
+func Origins() []Origin {
+	return []Origin{OriginValidation, OriginPolicy, OriginBudget, OriginDiscovery, OriginToolExecution, OriginUpstreamTransport, OriginBridge, OriginCodeMode, OriginRuntime}
+}
+
 // RecoveryAction is what the caller should do next. Values outside the constants below come from a newer contract; keep them as they are.
 type RecoveryAction string
 
@@ -229,6 +234,11 @@ func (v RecoveryAction) String() string {
 	return string(v)
 }
 
+// RecoveryActions returns every RecoveryAction value of the contract, in contract order.
+func RecoveryActions() []RecoveryAction {
+	return []RecoveryAction{RecoveryActionReviseAndRetry, RecoveryActionRetryLater, RecoveryActionReauthenticate, RecoveryActionConfirm, RecoveryActionRediscover, RecoveryActionReduceWork, RecoveryActionStartDependency, RecoveryActionInspectAndEscalate, RecoveryActionDoNotRetry}
+}
+
 // SameArguments says whether repeating the identical call is safe. Values outside the constants below come from a newer contract; keep them as they are.
 type SameArguments string
 
@@ -257,6 +267,11 @@ func (v SameArguments) String() string {
 	return string(v)
 }
 
+// SameArgumentsValues returns every SameArguments value of the contract, in contract order.
+func SameArgumentsValues() []SameArguments {
+	return []SameArguments{SameArgumentsSafe, SameArgumentsConditional, SameArgumentsDiscouraged, SameArgumentsNever}
+}
+
 // SideEffects says whether work may already have happened before the failure. Values outside the constants below come from a newer contract; keep them as they are.
 type SideEffects string
 
@@ -281,6 +296,11 @@ func (v SideEffects) IsKnown() bool {
 // String returns the wire value.
 func (v SideEffects) String() string {
 	return string(v)
+}
+
+// SideEffectsValues returns every SideEffects value of the contract, in contract order.
+func SideEffectsValues() []SideEffects {
+	return []SideEffects{SideEffectsNoneExpected, SideEffectsPossible, SideEffectsUnknown}
 }
 
 // Group is the documentation group a kind belongs to. Values outside the constants below come from a newer contract; keep them as they are.
@@ -321,6 +341,11 @@ func (v Group) IsKnown() bool {
 // String returns the wire value.
 func (v Group) String() string {
 	return string(v)
+}
+
+// Groups returns every Group value of the contract, in contract order.
+func Groups() []Group {
+	return []Group{GroupCore, GroupAuth, GroupRouting, GroupRelay, GroupValidation, GroupPayload, GroupCodeMode, GroupProviders, GroupState, GroupInternal}
 }
 
 // IsRetry reports whether the action asks the caller to try again later.

@@ -1,0 +1,157 @@
+package agenterror_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+)
+
+func readSchema(t *testing.T, file string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../../../schemas/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func strs[T ~string](list []T) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// The values the Go package emits are exactly the values the producer
+// schema publishes.
+func TestSchemaEnumsEqualGoConstants(t *testing.T) {
+	doc := readSchema(t, "agent-error.producer.schema.json")
+	props := doc["properties"].(map[string]any)
+	rec := props["recovery"].(map[string]any)["properties"].(map[string]any)
+	enum := func(m map[string]any, key string) []any { return m[key].(map[string]any)["enum"].([]any) }
+	for _, tt := range []struct {
+		name      string
+		published []any
+		emitted   []any
+	}{
+		{"kind", enum(props, "kind"), strs(agenterror.Kinds())},
+		{"origin", enum(props, "origin"), strs(agenterror.Origins())},
+		{"side_effects", enum(props, "side_effects"), strs(agenterror.SideEffectsValues())},
+		{"recovery.action", enum(rec, "action"), strs(agenterror.RecoveryActions())},
+		{"recovery.same_arguments", enum(rec, "same_arguments"), strs(agenterror.SameArgumentsValues())},
+	} {
+		if !reflect.DeepEqual(tt.published, tt.emitted) {
+			t.Errorf("%s: schema enum %v\nGo constants %v", tt.name, tt.published, tt.emitted)
+		}
+	}
+	if got := props["contract_version"].(map[string]any)["const"]; got != float64(agenterror.ContractVersion) {
+		t.Errorf("contract_version const = %v, Go ContractVersion = %d", got, agenterror.ContractVersion)
+	}
+}
+
+func TestEmbeddedSchemasArePublishedOnes(t *testing.T) {
+	for _, s := range []struct {
+		schema agenterror.Schema
+		file   string
+	}{
+		{agenterror.ProducerSchema(), "agent-error.producer.schema.json"},
+		{agenterror.ConsumerSchema(), "agent-error.consumer.schema.json"},
+	} {
+		published, err := os.ReadFile("../../../schemas/" + s.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(s.schema.JSON, published) {
+			t.Errorf("embedded %s differs from schemas/%s", s.schema.ID, s.file)
+		}
+		var doc map[string]any
+		json.Unmarshal(s.schema.JSON, &doc)
+		if doc["$id"] != s.schema.ID {
+			t.Errorf("ID %q, document $id %v", s.schema.ID, doc["$id"])
+		}
+		// Callers get a copy they may modify freely.
+		s.schema.JSON[0] = 'X'
+	}
+	if agenterror.ProducerSchema().JSON[0] != '{' {
+		t.Error("modifying a returned schema changed the embedded one")
+	}
+}
+
+// build makes, with the Go package's constructor and setters, the envelope
+// an example describes.
+func build(t *testing.T, c *contract.Contract, ex examples.Example) *agenterror.Envelope {
+	var e *agenterror.Envelope
+	if ex.Kind == nil {
+		e = agenterror.New(agenterror.Kind(ex.Value[1].Value.(string)), ex.Value[2].Value.(string))
+	} else {
+		e = agenterror.New(agenterror.Kind(ex.Kind.Name), ex.Kind.Description)
+	}
+	if rec := ex.Value[4].Value.(examples.Object); len(rec) == 4 {
+		e.WithRetryAfter(time.Duration(rec[3].Value.(int)) * time.Millisecond)
+	}
+	fields := map[string]*contract.Field{}
+	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		fields[f.Name] = f
+	}
+	for _, m := range ex.Value[6:] {
+		f := fields[m.Key]
+		if f == nil {
+			t.Fatalf("%s: %s is not a field of the contract", ex.Name, m.Key)
+		}
+		setter := reflect.ValueOf(e).MethodByName("With" + f.Idents.Go)
+		if !setter.IsValid() {
+			t.Fatalf("no setter With%s", f.Idents.Go)
+		}
+		setter.Call([]reflect.Value{goValue(m.Value, setter.Type().In(0))})
+	}
+	return e
+}
+
+// goValue converts an example value to the Go type a setter takes.
+func goValue(v any, typ reflect.Type) reflect.Value {
+	switch v := v.(type) {
+	case []any:
+		out := reflect.MakeSlice(typ, len(v), len(v))
+		for i, x := range v {
+			out.Index(i).Set(goValue(x, typ.Elem()))
+		}
+		return out
+	case examples.Object:
+		m := map[string]any{}
+		for _, member := range v {
+			m[member.Key] = member.Value
+		}
+		return reflect.ValueOf(m)
+	}
+	return reflect.ValueOf(v).Convert(typ)
+}
+
+// Every example the docs show and the schemas accept is exactly what the Go
+// package produces for the same failure.
+func TestGoEnvelopesMatchExamples(t *testing.T) {
+	c := loadContract(t)
+	for _, ex := range examples.All(c) {
+		got, err := json.Marshal(build(t, c, ex))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		json.Unmarshal(got, &a)
+		json.Unmarshal(ex.JSON(), &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s:\nGo      %s\nexample %s", ex.Name, got, ex.JSON())
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package genschema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/genschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// contracts are the contracts whose envelope schemas are exercised.
+var contracts = []string{"../../contract/kinds.yaml", "../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
+
+func load(t *testing.T, path string) *contract.Contract {
+	t.Helper()
+	c, err := contract.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func compile(t *testing.T, name string, data []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	if err := comp.AddResource(name, doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	s, err := comp.Compile(name)
+	if err != nil {
+		t.Fatalf("%s does not compile: %v", name, err)
+	}
+	return s
+}
+
+func envelopeSchemas(t *testing.T, c *contract.Contract) (producer, consumer *jsonschema.Schema) {
+	t.Helper()
+	for _, role := range []genschema.Role{genschema.Producer, genschema.Consumer} {
+		data, err := genschema.Envelope(c, role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := compile(t, genschema.FileName(c, role), data)
+		if role == genschema.Producer {
+			producer = s
+		} else {
+			consumer = s
+		}
+	}
+	return producer, consumer
+}
+
+func instance(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst
+}
+
+func TestExamplesValidateAgainstBothSchemas(t *testing.T) {
+	for _, path := range contracts {
+		c := load(t, path)
+		producer, consumer := envelopeSchemas(t, c)
+		for _, ex := range examples.All(c) {
+			inst := instance(t, ex.Value)
+			if err := consumer.Validate(inst); err != nil {
+				t.Errorf("%s: example %q fails the consumer schema: %v", c.Name, ex.Name, err)
+			}
+			err := producer.Validate(inst)
+			if ex.Kind == nil {
+				if err == nil {
+					t.Errorf("%s: the unknown-kind example passes the producer schema", c.Name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: example %q fails the producer schema: %v", c.Name, ex.Name, err)
+			}
+		}
+	}
+}
+
+// mutate returns the example with one change applied to a decoded copy.
+func mutate(t *testing.T, ex examples.Example, change func(m map[string]any)) any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(ex.JSON(), &m); err != nil {
+		t.Fatal(err)
+	}
+	change(m)
+	return instance(t, m)
+}
+
+func TestSchemasTellProducerAndConsumerApart(t *testing.T) {
+	c := load(t, "../../contract/kinds.yaml")
+	producer, consumer := envelopeSchemas(t, c)
+	forbidden := examples.ForKind(c, c.Kind("forbidden"))
+	tests := []struct {
+		name               string
+		change             func(m map[string]any)
+		producerOK, consOK bool
+	}{
+		{"as generated", func(map[string]any) {}, true, true},
+		{"unknown kind", func(m map[string]any) { m["kind"] = "brand_new" }, false, true},
+		{"unknown origin", func(m map[string]any) { m["origin"] = "cosmic_rays" }, false, true},
+		{"unknown recovery action", func(m map[string]any) { m["recovery"].(map[string]any)["action"] = "pray" }, false, true},
+		{"unknown side_effects", func(m map[string]any) { m["side_effects"] = "who_knows" }, false, true},
+		{"unknown field", func(m map[string]any) { m["trace_id"] = "abc" }, true, true},
+		{"unknown recovery field", func(m map[string]any) { m["recovery"].(map[string]any)["hint"] = 1 }, true, true},
+		{"missing recovery.guidance", func(m map[string]any) { delete(m["recovery"].(map[string]any), "guidance") }, false, false},
+		{"empty guidance", func(m map[string]any) { m["recovery"].(map[string]any)["guidance"] = "" }, false, false},
+		{"missing message", func(m map[string]any) { delete(m, "message") }, false, false},
+		{"wrong contract_version", func(m map[string]any) { m["contract_version"] = 2 }, false, false},
+		{"missing required kind field", func(m map[string]any) { delete(m, "required_scopes") }, false, true},
+		{"kind field of the wrong type", func(m map[string]any) { m["required_scopes"] = "admin" }, false, false},
+		{"context field of the wrong type", func(m map[string]any) { m["service"] = 3 }, false, false},
+		{"negative retry_after_ms", func(m map[string]any) { m["recovery"].(map[string]any)["retry_after_ms"] = -1 }, false, false},
+		{"retryAfterMs spelling", func(m map[string]any) { m["recovery"].(map[string]any)["retryAfterMs"] = 100 }, true, true},
+		{"retryAfterMs not an integer", func(m map[string]any) { m["recovery"].(map[string]any)["retryAfterMs"] = "soon" }, true, false},
+	}
+	for _, tt := range tests {
+		inst := mutate(t, forbidden, tt.change)
+		if got := producer.Validate(inst) == nil; got != tt.producerOK {
+			t.Errorf("%s: producer accepts = %v, want %v", tt.name, got, tt.producerOK)
+		}
+		if got := consumer.Validate(inst) == nil; got != tt.consOK {
+			t.Errorf("%s: consumer accepts = %v, want %v", tt.name, got, tt.consOK)
+		}
+	}
+}
+
+// labby's own published schema is the compatibility test with the running
+// system: every example of the reference contract must pass it.
+func TestReferenceExamplesPassLabbySchema(t *testing.T) {
+	data, err := os.ReadFile("../../../shared/reference/labby-agent-error.schema.json")
+	if err != nil {
+		t.Skipf("labby's schema is not beside the repository: %v", err)
+	}
+	labby := compile(t, "labby-agent-error.schema.json", data)
+	c := load(t, "../../contract/kinds.yaml")
+	for _, ex := range examples.All(c) {
+		if err := labby.Validate(instance(t, ex.Value)); err != nil {
+			t.Errorf("example %q fails labby's schema: %v", ex.Name, err)
+		}
+	}
+}
+
+func TestSchemaHeaderAndIDs(t *testing.T) {
+	c := load(t, "../../contract/kinds.yaml")
+	for _, role := range []genschema.Role{genschema.Producer, genschema.Consumer} {
+		data, _ := genschema.Envelope(c, role)
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc["$id"] != genschema.ID(c, role) || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+			t.Errorf("%s: $id %v, $schema %v", role, doc["$id"], doc["$schema"])
+		}
+		if head := string(data[:min(len(data), 512)]); !strings.Contains(head, genschema.Header) {
+			t.Errorf("%s: header not within the first 512 bytes", role)
+		}
+		if desc, _ := doc["description"].(string); !strings.Contains(desc, string(map[genschema.Role]genschema.Role{genschema.Producer: genschema.Consumer, genschema.Consumer: genschema.Producer}[role])) {
+			t.Errorf("%s: description does not point to the other schema", role)
+		}
+	}
+	if got := filepath.Base(genschema.FileName(c, genschema.Producer)); got != "agent-error.producer.schema.json" {
+		t.Errorf("file name %s", got)
+	}
+}
+
+func TestUnescapeHTML(t *testing.T) {
+	c := load(t, "../gengo/testdata/escaping/kinds.yaml")
+	data, _ := genschema.Envelope(c, genschema.Consumer)
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not JSON after unescaping: %v", err)
+	}
+	if !strings.Contains(string(data), "<!-- -->") {
+		t.Error("< and > still escaped")
+	}
+	if !strings.Contains(doc["description"].(string), `backslash \ newline`) {
+		t.Errorf("description changed: %q", doc["description"])
+	}
+}
