@@ -122,13 +122,21 @@ func TestGenerateCheckLifecycle(t *testing.T) {
 	handWritten := filepath.Join(root, "gen/go/agenterror/extra_test.go")
 	os.WriteFile(handWritten, []byte("package agenterror\n"), 0o644)
 
+	// Hand edits of a schema and a docs page are drift too.
+	for _, p := range []string{"schemas/agent-error.consumer.schema.json", "docs/kinds.md"} {
+		f := filepath.Join(root, p)
+		data, _ := os.ReadFile(f)
+		os.WriteFile(f, append(data, "hand edit\n"...), 0o644)
+	}
+
 	code, stdout, stderr := run("check", "-contract", reference, "-out", root)
-	for _, want := range []string{"--- a/gen/go/agenterror/envelope.go", "-var Tampered = 1", "--- a/gen/go/agenterror/old.go"} {
+	for _, want := range []string{"--- a/gen/go/agenterror/envelope.go", "-var Tampered = 1", "--- a/gen/go/agenterror/old.go",
+		"--- a/schemas/agent-error.consumer.schema.json", "--- a/docs/kinds.md", "-hand edit"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("check diff lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, want := range []string{"gen/go/agenterror/envelope.go: stale", "gen/go/agenterror/old.go: no longer generated", "1 updated, 1 deleted", "go run ./cmd/errgen generate -contract ../../contract/kinds.yaml -out " + root} {
+	for _, want := range []string{"gen/go/agenterror/envelope.go: stale", "gen/go/agenterror/old.go: no longer generated", "3 updated, 1 deleted", "go run ./cmd/errgen generate -contract ../../contract/kinds.yaml -out " + root} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("check summary lacks %q:\n%s", want, stderr)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/genschema"
 )
 
@@ -32,6 +33,7 @@ type Emitter struct {
 var Emitters = []Emitter{
 	{Name: "go", Dir: gengo.Dir, Generate: gengo.Generate},
 	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
+	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
 }
 
 // Output is the result of generation: file contents by slash-separated path

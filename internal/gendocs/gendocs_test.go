@@ -1,0 +1,207 @@
+package gendocs_test
+
+import (
+	"bytes"
+	"html"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gendocs"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+)
+
+var contracts = []string{"../../contract/kinds.yaml", "../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
+
+func render(t *testing.T, path string) (*contract.Contract, map[string]string) {
+	t.Helper()
+	c, err := contract.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := gendocs.Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for p, data := range files {
+		pages[filepath.Base(p)] = string(data)
+	}
+	return c, pages
+}
+
+// githubSlugs returns the anchors GitHub creates for a page's headings,
+// with its -1, -2 suffixes for repeated headings. Written independently of
+// gendocs.Slug so the two check each other.
+func githubSlugs(page string) map[string]bool {
+	slugs := map[string]bool{}
+	seen := map[string]int{}
+	inFence := false
+	for _, line := range strings.Split(page, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+		}
+		m := regexp.MustCompile(`^#{1,6} (.*)$`).FindStringSubmatch(line)
+		if inFence || m == nil {
+			continue
+		}
+		text := regexp.MustCompile(`\\(.)`).ReplaceAllString(m[1], "$1") // rendered text drops escapes
+		text = strings.ReplaceAll(text, "`", "")
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			if r == ' ' {
+				b.WriteRune('-')
+			} else if r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if n := seen[slug]; n > 0 {
+			seen[slug]++
+			slug = slug + "-" + string(rune('0'+n))
+		} else {
+			seen[slug] = 1
+		}
+		slugs[slug] = true
+	}
+	return slugs
+}
+
+var link = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+func TestLinksAndAnchorsResolve(t *testing.T) {
+	for _, cp := range contracts {
+		c, pages := render(t, cp)
+		anchors := map[string]map[string]bool{}
+		for name, page := range pages {
+			anchors[name] = githubSlugs(page)
+		}
+		for name, page := range pages {
+			for _, m := range link.FindAllStringSubmatch(page, -1) {
+				target := m[1]
+				file, anchor, _ := strings.Cut(target, "#")
+				switch {
+				case strings.HasPrefix(file, "../"):
+					// Links out of docs/ point at other generated outputs.
+					if !strings.HasPrefix(file, "../schemas/") || !strings.HasSuffix(file, ".schema.json") {
+						t.Errorf("%s: %s: unexpected link %s", c.Name, name, target)
+					}
+					continue
+				case file == "":
+					file = name
+				}
+				if _, ok := pages[file]; !ok {
+					t.Errorf("%s: %s links to %s, which is not a page", c.Name, name, target)
+					continue
+				}
+				if anchor != "" && !anchors[file][anchor] {
+					t.Errorf("%s: %s links to %s, but %s has no such anchor", c.Name, name, target, file)
+				}
+			}
+		}
+	}
+}
+
+func TestSchemaLinksPointAtGeneratedSchemas(t *testing.T) {
+	_, pages := render(t, "../../contract/kinds.yaml")
+	for _, m := range link.FindAllStringSubmatch(pages["README.md"], -1) {
+		if f, ok := strings.CutPrefix(m[1], "../schemas/"); ok {
+			if _, err := os.Stat(path.Join("../../schemas", f)); err != nil {
+				t.Errorf("README.md links to %s: %v", m[1], err)
+			}
+		}
+	}
+}
+
+func TestEveryKindIsDocumented(t *testing.T) {
+	for _, cp := range contracts {
+		c, pages := render(t, cp)
+		slugs := githubSlugs(pages["kinds.md"])
+		for _, k := range c.Kinds {
+			if !slugs[gendocs.Slug(k.Name)] {
+				t.Errorf("%s: kind %s has no section in kinds.md", c.Name, k.Name)
+			}
+			if !strings.Contains(pages["kinds.md"], "](#"+gendocs.Slug(k.Name)+")") {
+				t.Errorf("%s: kind %s is missing from its group's table", c.Name, k.Name)
+			}
+			if !strings.Contains(pages["http.md"], "kinds.md#"+gendocs.Slug(k.Name)) {
+				t.Errorf("%s: kind %s is missing from http.md", c.Name, k.Name)
+			}
+		}
+		for _, r := range c.Retired {
+			if !strings.Contains(pages["README.md"], r.Name) {
+				t.Errorf("%s: retired kind %s is not documented", c.Name, r.Name)
+			}
+		}
+		if !strings.Contains(pages["agents.md"], "```mermaid\nflowchart TD") {
+			t.Errorf("%s: agents.md has no Mermaid flowchart", c.Name)
+		}
+	}
+}
+
+// GitHub renders a small safe subset of raw HTML, <br> among them; goldmark
+// drops all raw HTML unless told otherwise.
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(ghtml.WithUnsafe()))
+
+// TestRendersAsIntended renders every page with a GFM renderer: each table
+// row has as many cells as its header (an unescaped | in contract text would
+// add one), and the contract's strings come out as text, exactly.
+func TestRendersAsIntended(t *testing.T) {
+	for _, cp := range contracts {
+		c, pages := render(t, cp)
+		for name, page := range pages {
+			var out bytes.Buffer
+			if err := md.Convert([]byte(page), &out); err != nil {
+				t.Fatal(err)
+			}
+			h := out.String()
+			for _, table := range regexp.MustCompile(`(?s)<table>.*?</table>`).FindAllString(h, -1) {
+				rows := regexp.MustCompile(`(?s)<tr>.*?</tr>`).FindAllString(table, -1)
+				want := strings.Count(rows[0], "<th")
+				for _, row := range rows[1:] {
+					if got := strings.Count(row, "<td"); got != want {
+						t.Errorf("%s: %s: a row has %d cells, its header %d:\n%s", c.Name, name, got, want, row)
+					}
+				}
+			}
+			if name != "kinds.md" {
+				continue
+			}
+			// Each kind's description is a paragraph of its own; its text
+			// must survive escaping and rendering unchanged (line breaks
+			// become <br>).
+			text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllStringFunc(h, func(tag string) string {
+				if strings.HasPrefix(tag, "<br") {
+					return "\n"
+				}
+				return ""
+			}))
+			for _, k := range c.Kinds {
+				want := strings.NewReplacer("\u2028", "\n", "\u2029", "\n", "\t", " ").Replace(strings.TrimSpace(k.Description))
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: the description of %s does not render as written:\n%q", c.Name, k.Name, want)
+				}
+			}
+		}
+	}
+}
+
+func TestCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":    "`plain`",
+		"a`b":      "``a`b``",
+		"`edge":    "`` `edge ``",
+		"x``y":     "```x``y```",
+		"pipe|ish": "`pipe\\|ish`",
+	} {
+		if got := gendocs.Code(in); got != want {
+			t.Errorf("Code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
