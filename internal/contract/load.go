@@ -578,9 +578,16 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 			return
 		}
 		r := &Retired{Name: k.Value, Pos: posOf(k)}
+		if !valueNameRe.MatchString(k.Value) {
+			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
+		}
 		if live := c.Kind(k.Value); live != nil {
 			// Reported once, at the live kind: that is the name to change.
 			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may never be reused with a new meaning; choose a new name for this kind", k.Value, r.Pos.Line)
+		} else if live := respelled(c, k.Value); live != nil {
+			// Another spelling of a retired name generates the same
+			// identifiers, so old generated code would meet it again.
+			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name becomes the same identifier (%s in Go) as the retired kind %q (line %d), which may never come back; choose a new name for this kind", live.Name, live.Idents.Go, k.Value, r.Pos.Line)
 		}
 		if name, n := m.str("replaced_by", false); n != nil {
 			if r.ReplacedBy = c.Kind(name); r.ReplacedBy == nil && !l.reported("kinds", name) {
@@ -595,4 +602,16 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 		m.done("replaced_by", "reason")
 		c.Retired = append(c.Retired, r)
 	})
+}
+
+// respelled returns the live kind whose identifiers equal those of the
+// retired name, if any.
+func respelled(c *Contract, retired string) *Kind {
+	ids := identsFor(retired)
+	for _, k := range c.Kinds {
+		if k.Idents.Go == ids.Go || k.Idents.PythonConst == ids.PythonConst || k.Idents.TSType == ids.TSType {
+			return k
+		}
+	}
+	return nil
 }
