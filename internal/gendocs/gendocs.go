@@ -60,10 +60,10 @@ func tidy(b []byte) []byte {
 }
 
 var funcs = template.FuncMap{
-	"md":   Text,
-	"cell": Cell,
-	"code": Code,
-	"join": strings.Join,
+	"md":      Text,
+	"cell":    Cell,
+	"code":    Code,
+	"join":    strings.Join,
 	"logName": func(l slog.Level) string { return logNames[l] },
 }
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/gendocs"
+	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/genschema"
 )
 

@@ -48,10 +48,10 @@ func (g *gen) schemas(f *jen.File) {
 		f.Var().Id(v).String()
 		f.Line()
 		f.Commentf("// %sSchemaID is the $id of %s.", s.name, genschema.FileName(c, s.role))
-		f.Const().Id(s.name+"SchemaID").Op("=").Lit(genschema.ID(c, s.role))
+		f.Const().Id(s.name + "SchemaID").Op("=").Lit(genschema.ID(c, s.role))
 		f.Line()
 		docf(f, s.doc)
-		f.Func().Id(s.name+"Schema").Params().Id("Schema").Block(
+		f.Func().Id(s.name + "Schema").Params().Id("Schema").Block(
 			jen.Return(jen.Id("Schema").Values(jen.Dict{
 				jen.Id("ID"):   jen.Id(s.name + "SchemaID"),
 				jen.Id("JSON"): jen.Index().Byte().Call(jen.Id(v)),
