@@ -1,22 +1,31 @@
 # The two commands of the README: `make generate` (the main job) and
 # `make test` (every test, installing what it needs first).
 GO ?= go
+ERRGEN := bin/errgen
+# Each example contract generates into its own tree beside it.
+EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test bench tidy
+.PHONY: all generate check validate test bench errgen
 
 all: test
 
-## generate: regenerate every output from contract/kinds.yaml
-generate:
-	$(GO) run ./cmd/errgen generate
+errgen:
+	@$(GO) build -o $(ERRGEN) ./cmd/errgen
 
-## check: fail with a diff when committed outputs differ from the contract
-check:
-	$(GO) run ./cmd/errgen check
+## generate: regenerate every output from contract/kinds.yaml and the example contracts
+generate: errgen
+	$(ERRGEN) generate
+	@for c in $(EXAMPLES); do echo "$(ERRGEN) generate -contract $$c -out $$(dirname $$c)"; $(ERRGEN) generate -contract $$c -out $$(dirname $$c) || exit 1; done
 
-## validate: report every problem in the contract as file:line:col
-validate:
-	$(GO) run ./cmd/errgen validate
+## check: fail with a diff when committed outputs differ from their contracts
+check: errgen
+	$(ERRGEN) check
+	@for c in $(EXAMPLES); do echo "$(ERRGEN) check -contract $$c -out $$(dirname $$c)"; $(ERRGEN) check -contract $$c -out $$(dirname $$c) || exit 1; done
+
+## validate: report every problem in the contracts as file:line:col
+validate: errgen
+	$(ERRGEN) validate
+	@for c in $(EXAMPLES); do $(ERRGEN) validate -contract $$c || exit 1; done
 
 ## test: every test in every language (installs Go modules first)
 test:
@@ -25,8 +34,7 @@ test:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) run ./cmd/errgen validate
-	$(GO) run ./cmd/errgen check
+	$(MAKE) --no-print-directory validate check
 	$(GO) test -count=1 ./...
 
 ## bench: run every benchmark with allocation counts

@@ -28,7 +28,7 @@ func LoadFile(path string) (*Contract, error) {
 // Load parses and validates a contract. file is the name used in positions.
 // On any problem it returns a nil contract and Problems listing all of them.
 func Load(file string, data []byte) (c *Contract, err error) {
-	l := &loader{file: file, broken: map[string]bool{}}
+	l := &loader{file: file, broken: map[string]bool{}, numbered: map[*Kind]*yaml.Node{}}
 	defer func() {
 		// The YAML parser is third-party code fed user input; whatever it does,
 		// the caller gets a positioned problem rather than a crash.
@@ -56,6 +56,29 @@ type loader struct {
 	// where the declaration is, so it is not reported again as unknown.
 	declared map[string]map[string]bool
 	broken   map[string]bool
+	// numbered maps kinds that carry a number to the number's node.
+	numbered map[*Kind]*yaml.Node
+}
+
+// numbers checks that kind numbers are all-or-nothing and unique.
+func (l *loader) numbers(c *Contract) {
+	if len(l.numbered) == 0 {
+		return
+	}
+	c.Numbered = true
+	byNumber := map[int]*Kind{}
+	for _, k := range c.Kinds {
+		n, ok := l.numbered[k]
+		if !ok {
+			l.errorf(&yaml.Node{Line: k.Pos.Line, Column: k.Pos.Col}, "kind %q: missing number; when one kind has a number, every kind needs one", k.Name)
+			continue
+		}
+		if other, dup := byNumber[k.Number]; dup {
+			l.errorf(n, "kind %q: number %d is already kind %q's (line %d); numbers must be unique", k.Name, k.Number, other.Name, other.Pos.Line)
+			continue
+		}
+		byNumber[k.Number] = k
+	}
 }
 
 func (l *loader) declare(section, name string) {
@@ -204,13 +227,13 @@ var (
 
 // Top-level sections, in the order the README documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
-	"groups", "context_fields", "kinds", "fallback", "retired"}
+	"groups", "context_fields", "kinds", "fallback", "retired", "layout"}
 
 var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
 
 func (l *loader) build(root *yaml.Node) *Contract {
 	top := l.asMapping(root, nil, "", "the contract")
-	c := &Contract{File: l.file, Wire: DefaultWire()}
+	c := &Contract{File: l.file}
 	section := func(name string, required bool) *mapping {
 		k, v := top.get(name)
 		if k == nil {
@@ -243,7 +266,9 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	}
 	sideEffects := l.values(section("side_effects", true), "side_effects", "side_effects value")
 	for _, v := range sideEffects {
-		c.SideEffects = append(c.SideEffects, v.value)
+		se := &SideEffect{Value: *v.value}
+		se.MayHaveRun, _ = v.m.boolean("may_have_run", false)
+		c.SideEffects = append(c.SideEffects, se)
 	}
 	for _, v := range l.values(section("recovery_actions", true), "recovery_actions", "recovery action") {
 		a := &Action{Value: *v.value}
@@ -264,7 +289,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	}
 	for _, v := range l.values(section("origins", true), "origins", "origin") {
 		o := &Origin{Value: *v.value}
-		o.SideEffects = l.ref(v.m, "side_effects", true, c.SideEffects, "side_effects value", "side_effects")
+		o.SideEffects, _ = refTo(l, v.m, "side_effects", true, c.SideEffects, func(s *SideEffect) string { return s.Name }, "side_effects value", "side_effects")
 		o.Log, _ = l.logLevel(v.m, true)
 		o.Breaker, _ = v.m.boolean("breaker", false)
 		v.m.done("description", "side_effects", "log", "breaker")
@@ -273,11 +298,12 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	for _, v := range l.values(section("groups", true), "groups", "group") {
 		g := &Group{Value: *v.value}
 		g.Title, _ = v.m.str("title", true)
-		v.m.done("title", "description")
+		g.Startup, _ = v.m.boolean("startup", false)
+		v.m.done("title", "description", "startup")
 		c.Groups = append(c.Groups, g)
 	}
 	for _, s := range sideEffects {
-		s.m.done("description")
+		s.m.done("description", "may_have_run")
 	}
 	c.ContextFields = l.fields(section("context_fields", false), "context field", false)
 	l.kinds(c, section("kinds", true))
@@ -289,7 +315,11 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		m.done("origin", "side_effects", "http", "log", "breaker", "recovery")
 	}
 	l.retired(c, section("retired", false))
-	l.checkFields(c)
+	lk, _ := top.get("layout")
+	spec := l.readLayout(c, section("layout", false), lk)
+	skip := l.checkFields(c, spec)
+	l.numbers(c)
+	c.Layout = l.buildLayout(c, spec, skip)
 	return c
 }
 
@@ -319,7 +349,14 @@ func (l *loader) header(c *Contract, m *mapping) {
 		c.Name = name
 		c.Packages = packagesFor(name)
 	}
-	if v, n := m.integer("version", true); n != nil {
+	// The version is an integer (labby's contract_version: 1) or, for wire
+	// formats that version with text, a string (ovstorage's v: "0.1").
+	if vk, vv := m.get("version"); vk != nil && vv.Kind == yaml.ScalarNode && vv.Tag == "!!str" {
+		if isBlank(vv.Value) {
+			l.errorf(vv, "contract: version must not be blank")
+		}
+		c.VersionText = vv.Value
+	} else if v, n := m.integer("version", true); n != nil {
 		if v < 1 {
 			l.errorf(n, "contract: version must be a positive integer, found %d", v)
 		}
@@ -393,11 +430,6 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 	return zero, false
 }
 
-func (l *loader) ref(m *mapping, key string, required bool, declared []*Value, what, section string) *Value {
-	v, _ := refTo(l, m, key, required, declared, func(v *Value) string { return v.Name }, what, section)
-	return v
-}
-
 func (l *loader) logLevel(m *mapping, required bool) (slog.Level, bool) {
 	s, n := m.str("log", required)
 	if n == nil {
@@ -433,7 +465,8 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		f := &Field{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
 		f.Description, _ = m.str("description", true)
 		f.Type, f.Items = l.fieldType(m)
-		allowed := []string{"type", "items", "description"}
+		allowed := []string{"type", "items", "description", "enum", "properties"}
+		l.fieldDetails(f, m, prefix)
 		if allowRequired {
 			f.Required, _ = m.boolean("required", false)
 			allowed = append(allowed, "required")
@@ -446,6 +479,42 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		out = append(out, f)
 	})
 	return out
+}
+
+// fieldDetails reads enum and properties, the keys that refine a type.
+func (l *loader) fieldDetails(f *Field, m *mapping, prefix string) {
+	if ek, ev := m.get("enum"); ek != nil {
+		switch {
+		case f.Type != TypeString && !(f.Type == TypeArray && f.Items == TypeString):
+			l.errorf(ek, "%senum is only allowed on a string or an array of strings", prefix)
+		case ev.Kind != yaml.SequenceNode || len(ev.Content) == 0:
+			l.errorf(ek, "%senum must be a non-empty list of strings", prefix)
+		default:
+			for _, e := range ev.Content {
+				switch {
+				case e.Kind != yaml.ScalarNode || e.Tag != "!!str" || isBlank(e.Value):
+					l.errorf(e, "%senum values must be non-blank strings (quote them)", prefix)
+				case contains(f.Enum, e.Value):
+					l.errorf(e, "%senum value %q is listed twice", prefix, e.Value)
+				default:
+					f.Enum = append(f.Enum, e.Value)
+				}
+			}
+		}
+	}
+	if pk, pv := m.get("properties"); pk != nil {
+		if f.Type != TypeObject {
+			l.errorf(pk, "%sproperties are only allowed on an object", prefix)
+			return
+		}
+		if pm := l.asMapping(pv, pk, prefix, "properties"); pm != nil {
+			pm.what = prefix
+			if len(pm.keys) == 0 {
+				l.errorf(pk, "%sproperties must not be empty; leave it out for a free-form object", prefix)
+			}
+			f.Properties = l.fields(pm, "property", true)
+		}
+	}
 }
 
 func typeNames() []string {
@@ -514,13 +583,26 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		kind.Description, _ = m.str("description", true)
 		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
 		l.classification(c, m, &kind.Classification)
+		if kind.Group != nil {
+			kind.Startup = kind.Group.Startup
+		}
+		if b, n := m.boolean("startup", false); n != nil {
+			kind.Startup = b
+		}
+		if num, n := m.integer("number", false); n != nil {
+			if num < 0 {
+				l.errorf(n, "%snumber must not be negative", prefix)
+			}
+			kind.Number = num
+			l.numbered[kind] = n
+		}
 		if fk, fv := m.get("fields"); fk != nil {
 			if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
 				fm.what = prefix
 				kind.Fields = l.fields(fm, "field", true)
 			}
 		}
-		m.done("group", "description", "origin", "side_effects", "http", "log", "breaker", "recovery", "fields")
+		m.done("group", "description", "origin", "side_effects", "http", "log", "breaker", "recovery", "fields", "startup", "number")
 		l.collide(seen, &kind.Value, "kind")
 		c.Kinds = append(c.Kinds, kind)
 	})
@@ -531,7 +613,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
 	cl.Origin, _ = refTo(l, m, "origin", true, c.Origins, func(o *Origin) string { return o.Name }, "origin", "origins")
 	if sk, _ := m.get("side_effects"); sk != nil {
-		cl.SideEffects = l.ref(m, "side_effects", true, c.SideEffects, "side_effects value", "side_effects")
+		cl.SideEffects, _ = refTo(l, m, "side_effects", true, c.SideEffects, func(s *SideEffect) string { return s.Name }, "side_effects value", "side_effects")
 	} else if cl.Origin != nil {
 		cl.SideEffects = cl.Origin.SideEffects
 	}

@@ -4,7 +4,10 @@
 // derived values once, so no emitter re-derives or guesses them.
 package contract
 
-import "log/slog"
+import (
+	"log/slog"
+	"strconv"
+)
 
 // Pos is a position in the contract file (1-based line and column).
 type Pos struct {
@@ -13,9 +16,12 @@ type Pos struct {
 
 // Contract is one loaded and validated contract file.
 type Contract struct {
-	File        string // the path the contract was read from, as given
-	Name        string // e.g. "agent-error"; drives every package name
-	Version     int    // the wire contract version carried by every envelope
+	File string // the path the contract was read from, as given
+	Name string // e.g. "agent-error"; drives every package name
+	// Version is the wire contract version as an integer; VersionText holds
+	// it instead when the contract writes it as a string (ovstorage's "0.1").
+	Version     int
+	VersionText string
 	Naming      Naming
 	Description string
 	Packages    Packages
@@ -23,7 +29,7 @@ type Contract struct {
 	Origins       []*Origin
 	Actions       []*Action
 	SameArguments []*SameArguments
-	SideEffects   []*Value
+	SideEffects   []*SideEffect
 	Groups        []*Group
 	ContextFields []*Field
 	Kinds         []*Kind
@@ -32,10 +38,31 @@ type Contract struct {
 	KindFields []*Field
 	Fallback   *Fallback
 	Retired    []*Retired
+	// Numbered is true when every kind carries a stable number.
+	Numbered bool
 
-	// Wire holds the envelope's field names. It lives in one place so a
-	// configurable layout can replace it without touching any emitter.
-	Wire Wire
+	// Layout is the envelope's wire shape. It is the only place that knows
+	// wire names and nesting; every emitter reads it.
+	Layout *Layout
+}
+
+// VersionIsText reports whether the version is written as a string.
+func (c *Contract) VersionIsText() bool { return c.VersionText != "" }
+
+// VersionValue is the version as it appears on the wire: an int or a string.
+func (c *Contract) VersionValue() any {
+	if c.VersionIsText() {
+		return c.VersionText
+	}
+	return c.Version
+}
+
+// VersionLabel is the version for names and prose: "1", "0.1".
+func (c *Contract) VersionLabel() string {
+	if c.VersionIsText() {
+		return c.VersionText
+	}
+	return strconv.Itoa(c.Version)
 }
 
 // Packages are the package names derived from the contract name.
@@ -113,10 +140,18 @@ type SameArguments struct {
 	Retry bool
 }
 
+// SideEffect is a side_effects value.
+type SideEffect struct {
+	Value
+	// MayHaveRun is true when work may already have run (AGENTO's
+	// executionMayHaveOccurred is derived from it).
+	MayHaveRun bool
+}
+
 // Origin is where a failure arose, with the defaults its kinds inherit.
 type Origin struct {
 	Value
-	SideEffects *Value
+	SideEffects *SideEffect
 	Log         slog.Level
 	Breaker     bool
 }
@@ -125,6 +160,8 @@ type Origin struct {
 type Group struct {
 	Value
 	Title string
+	// Startup is the default of its kinds' Startup.
+	Startup bool
 }
 
 // FieldType is the JSON type of a context or kind-specific field.
@@ -148,9 +185,15 @@ type Field struct {
 	Description string
 	Type        FieldType
 	Items       FieldType // element type when Type is TypeArray
-	Required    bool      // kind-specific fields only
-	Pos         Pos
-	Idents      Idents
+	Required    bool      // kind-specific fields and object properties only
+	// Enum lists the allowed values of a string field, or of the elements
+	// of an array of strings; empty when any string is allowed.
+	Enum []string
+	// Properties are the typed members of an object field; empty when the
+	// object is free-form.
+	Properties []*Field
+	Pos        Pos
+	Idents     Idents
 }
 
 // Recovery is the advice part of a classification.
@@ -163,7 +206,7 @@ type Recovery struct {
 // Classification is everything a consumer branches on for one kind.
 type Classification struct {
 	Origin      *Origin
-	SideEffects *Value
+	SideEffects *SideEffect
 	HTTP        int
 	Log         slog.Level
 	Breaker     bool
@@ -182,6 +225,11 @@ type Kind struct {
 	Group *Group
 	Classification
 	Fields []*Field
+	// Startup is true for failures raised while starting up or loading
+	// configuration rather than returned as the result of an operation.
+	Startup bool
+	// Number is the kind's stable numeric code when Contract.Numbered.
+	Number int
 }
 
 // RequiredFields returns the kind-specific fields a constructor must take.
@@ -209,50 +257,22 @@ type Retired struct {
 	Pos        Pos
 }
 
-// Wire names the envelope's fields on the wire.
-type Wire struct {
-	ContractVersion string
-	Kind            string
-	Message         string
-	Origin          string
-	Recovery        string
-	Action          string // inside Recovery
-	SameArguments   string // inside Recovery
-	Guidance        string // inside Recovery
-	RetryAfterMs    string // inside Recovery
-	// RetryAfterMsAliases are accepted when decoding, never emitted.
-	RetryAfterMsAliases []string
-	SideEffects         string
-}
-
-// DefaultWire is labby's agent-error v1 envelope.
-func DefaultWire() Wire {
-	return Wire{
-		ContractVersion:     "contract_version",
-		Kind:                "kind",
-		Message:             "message",
-		Origin:              "origin",
-		Recovery:            "recovery",
-		Action:              "action",
-		SameArguments:       "same_arguments",
-		Guidance:            "guidance",
-		RetryAfterMs:        "retry_after_ms",
-		RetryAfterMsAliases: []string{"retryAfterMs"},
-		SideEffects:         "side_effects",
-	}
-}
-
-// Reserved returns the top-level envelope fields no context or kind-specific
-// field may reuse, in wire order.
-func (w Wire) Reserved() []string {
-	return []string{w.ContractVersion, w.Kind, w.Message, w.Origin, w.Recovery, w.SideEffects}
-}
-
 // Kind returns the live kind with the given name, or nil.
 func (c *Contract) Kind(name string) *Kind {
 	for _, k := range c.Kinds {
 		if k.Name == name {
 			return k
+		}
+	}
+	return nil
+}
+
+// KindField returns the kind-specific field of the envelope with that name,
+// as first declared, or nil.
+func (c *Contract) KindField(name string) *Field {
+	for _, f := range c.KindFields {
+		if f.Name == name {
+			return f
 		}
 	}
 	return nil

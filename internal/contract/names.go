@@ -89,15 +89,23 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 // generated package checks this list against the real method set.
 var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
-	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable",
+	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun",
 	"MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 }
 
 // checkFields validates context and kind-specific fields against the envelope
 // and each other, and builds the union of kind-specific fields.
-func (l *loader) checkFields(c *Contract) {
+func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	at := func(f *Field) *yaml.Node { return &yaml.Node{Line: f.Pos.Line, Column: f.Pos.Col} }
-	reserved := c.Wire.Reserved()
+	skip := map[*Field]bool{}
+	// A field the layout does not place itself lands beside the layout's own
+	// members at its section's path; those names are taken.
+	reservedFor := func(f *Field, path string) []string {
+		if spec.placed(f.Name) {
+			return nil
+		}
+		return spec.membersAt(path)
+	}
 	goMembers := map[string]bool{}
 	for _, m := range GoEnvelopeMembers {
 		goMembers[m] = true
@@ -125,8 +133,9 @@ func (l *loader) checkFields(c *Contract) {
 		goOwner["With"+f.Idents.Go] = f
 	}
 	for _, f := range c.ContextFields {
-		if contains(reserved, f.Name) {
+		if contains(reservedFor(f, spec.contextAt), f.Name) {
 			l.errorf(at(f), "context field %q clashes with the envelope's own field %q; rename it", f.Name, f.Name)
+			skip[f] = true
 			continue
 		}
 		checkGo(f, "context field")
@@ -137,7 +146,8 @@ func (l *loader) checkFields(c *Contract) {
 		for _, f := range k.Fields {
 			what := fmt.Sprintf("kind %q: field", k.Name)
 			switch {
-			case contains(reserved, f.Name):
+			case contains(reservedFor(f, spec.kindFieldAt), f.Name):
+				skip[f] = true
 				l.errorf(at(f), "%s %q clashes with the envelope's own field %q; rename it", what, f.Name, f.Name)
 				continue
 			case seen["ctx:"+f.Name] != nil:
@@ -147,7 +157,7 @@ func (l *loader) checkFields(c *Contract) {
 			if first, ok := union[f.Name]; ok {
 				// The same field on several kinds is one envelope field, so
 				// it must mean the same thing everywhere.
-				if first.Type != f.Type || first.Items != f.Items {
+				if !sameShape(first, f) {
 					l.errorf(at(f), "%s %q is %s here but %s at line %d; a field shared by kinds must have one type", what, f.Name, typeString(f), typeString(first), first.Pos.Line)
 				}
 				continue
@@ -163,11 +173,42 @@ func (l *loader) checkFields(c *Contract) {
 	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
 		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
 	}
+	return skip
+}
+
+// sameShape reports whether two field declarations describe the same value.
+func sameShape(a, b *Field) bool {
+	if a.Type != b.Type || a.Items != b.Items || len(a.Enum) != len(b.Enum) || len(a.Properties) != len(b.Properties) {
+		return false
+	}
+	for i := range a.Enum {
+		if a.Enum[i] != b.Enum[i] {
+			return false
+		}
+	}
+	for i := range a.Properties {
+		pa, pb := a.Properties[i], b.Properties[i]
+		if pa.Name != pb.Name || pa.Required != pb.Required || !sameShape(pa, pb) {
+			return false
+		}
+	}
+	return true
 }
 
 func typeString(f *Field) string {
+	s := string(f.Type)
 	if f.Type == TypeArray {
-		return "an array of " + string(f.Items)
+		s = "an array of " + string(f.Items)
 	}
-	return string(f.Type)
+	if len(f.Enum) > 0 {
+		s += " (enum " + strings.Join(f.Enum, ", ") + ")"
+	}
+	if len(f.Properties) > 0 {
+		names := make([]string, len(f.Properties))
+		for i, p := range f.Properties {
+			names[i] = p.Name
+		}
+		s += " with properties " + strings.Join(names, ", ")
+	}
+	return s
 }

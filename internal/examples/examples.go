@@ -18,6 +18,15 @@ type Example struct {
 	Name  string         // a kind name, or a label such as "unknown kind"
 	Kind  *contract.Kind // nil for the unknown-kind example
 	Value Object         // the envelope, in wire order
+	// Set lists the wire fields the example carries, with their values, in
+	// wire order: what a producer sets to build the same envelope.
+	Set []Setting
+}
+
+// Setting is one wire field of an example.
+type Setting struct {
+	Leaf  *contract.Leaf
+	Value any
 }
 
 // JSON renders the example indented, as the docs show it.
@@ -69,14 +78,24 @@ const RetryAfterMs = 1000
 // field's type so it validates.
 func Sample(f *contract.Field) any {
 	if f.Type == contract.TypeArray {
-		return []any{sampleOf(f.Items, f.Name)}
+		return []any{sampleOf(f.Items, f.Name, f.Enum)}
 	}
-	return sampleOf(f.Type, f.Name)
+	if f.Type == contract.TypeObject && len(f.Properties) > 0 {
+		o := Object{}
+		for _, p := range f.Properties {
+			o = append(o, Member{p.Name, Sample(p)})
+		}
+		return o
+	}
+	return sampleOf(f.Type, f.Name, f.Enum)
 }
 
-func sampleOf(t contract.FieldType, name string) any {
+func sampleOf(t contract.FieldType, name string, enum []string) any {
 	switch t {
 	case contract.TypeString:
+		if len(enum) > 0 {
+			return enum[0]
+		}
 		return "example " + strings.ReplaceAll(name, "_", " ")
 	case contract.TypeInteger:
 		return 1
@@ -88,35 +107,102 @@ func sampleOf(t contract.FieldType, name string) any {
 	return Object{{Key: "note", Value: "example " + strings.ReplaceAll(name, "_", " ")}}
 }
 
-// envelope builds the reserved fields of an envelope of kind name.
-func envelope(c *contract.Contract, name, message string, cl *contract.Classification, retry bool) Object {
-	w := c.Wire
-	rec := Object{
-		{w.Action, cl.Recovery.Action.Name},
-		{w.SameArguments, cl.Recovery.SameArguments.Name},
-		{w.Guidance, cl.Recovery.Guidance},
+// values says what an example carries for each leaf; absent leaves are
+// left out of the map.
+type values map[*contract.Leaf]any
+
+// build assembles the wire tree of the layout from vals: objects in layout
+// order, an object left out when it has nothing to carry.
+func build(lo *contract.Layout, vals values) (Object, []Setting) {
+	var set []Setting
+	var walk func(o *contract.Object) Object
+	walk = func(o *contract.Object) Object {
+		out := Object{}
+		for _, m := range o.Members {
+			if m.Leaf != nil {
+				if v, ok := vals[m.Leaf]; ok {
+					out = append(out, Member{m.Leaf.Name, v})
+					set = append(set, Setting{m.Leaf, v})
+				}
+				continue
+			}
+			if child := walk(m.Object); len(child) > 0 || m.Object.Required {
+				out = append(out, Member{m.Object.Name, child})
+			}
+		}
+		return out
 	}
-	if retry {
-		rec = append(rec, Member{w.RetryAfterMs, RetryAfterMs})
+	return walk(lo.Root), set
+}
+
+// classified fills the leaves every envelope of a classification carries.
+func classified(c *contract.Contract, name, message string, group *contract.Group, cl *contract.Classification, retry bool) values {
+	vals := values{}
+	for _, lf := range c.Layout.Leaves {
+		switch lf.Source {
+		case contract.SourceVersion:
+			vals[lf] = c.VersionValue()
+		case contract.SourceKind:
+			vals[lf] = name
+		case contract.SourceMessage:
+			vals[lf] = message
+		case contract.SourceOrigin:
+			vals[lf] = cl.Origin.Name
+		case contract.SourceAction:
+			vals[lf] = cl.Recovery.Action.Name
+		case contract.SourceSameArguments:
+			vals[lf] = cl.Recovery.SameArguments.Name
+		case contract.SourceGuidance:
+			vals[lf] = cl.Recovery.Guidance
+		case contract.SourceRetryAfterMs:
+			if retry {
+				vals[lf] = RetryAfterMs
+			}
+		case contract.SourceSideEffects:
+			vals[lf] = cl.SideEffects.Name
+		case contract.SourceGroup:
+			g := ""
+			if group != nil {
+				g = group.Name
+			}
+			if g != "" || !lf.Optional {
+				vals[lf] = g
+			}
+		case contract.SourceRetryable:
+			if cl.Retryable() || !lf.Optional {
+				vals[lf] = cl.Retryable()
+			}
+		case contract.SourceMayHaveRun:
+			if cl.SideEffects.MayHaveRun || !lf.Optional {
+				vals[lf] = cl.SideEffects.MayHaveRun
+			}
+		case contract.SourceConst:
+			vals[lf] = lf.Const
+		}
 	}
-	return Object{
-		{w.ContractVersion, c.Version},
-		{w.Kind, name},
-		{w.Message, message},
-		{w.Origin, cl.Origin.Name},
-		{w.Recovery, rec},
-		{w.SideEffects, cl.SideEffects.Name},
-	}
+	return vals
 }
 
 // ForKind is the example of one kind: its classification, a retry hint when
 // its action is a retry, and its required fields.
 func ForKind(c *contract.Contract, k *contract.Kind) Example {
-	o := envelope(c, k.Name, k.Description, &k.Classification, k.Recovery.Action.Step == contract.StepRetry)
+	vals := classified(c, k.Name, k.Description, k.Group, &k.Classification, k.Recovery.Action.Step == contract.StepRetry)
 	for _, f := range k.RequiredFields() {
-		o = append(o, Member{f.Name, Sample(f)})
+		if lf := fieldLeaf(c, f); lf != nil {
+			vals[lf] = Sample(f)
+		}
 	}
-	return Example{Name: k.Name, Kind: k, Value: o}
+	o, set := build(c.Layout, vals)
+	return Example{Name: k.Name, Kind: k, Value: o, Set: set}
+}
+
+// fieldLeaf finds the leaf of a kind's field, which may be a later
+// declaration of a field first declared by another kind.
+func fieldLeaf(c *contract.Contract, f *contract.Field) *contract.Leaf {
+	if lf := c.Layout.FieldLeaf(f); lf != nil {
+		return lf
+	}
+	return c.Layout.FieldLeaf(c.KindField(f.Name))
 }
 
 // UnknownKindName is a kind name that follows the contract's naming pattern
@@ -139,7 +225,8 @@ func UnknownKindName(c *contract.Contract) string {
 func Unknown(c *contract.Contract) Example {
 	name := UnknownKindName(c)
 	msg := fmt.Sprintf("A failure reported with the kind %s, which this contract version does not define.", name)
-	return Example{Name: "unknown kind", Value: envelope(c, name, msg, &c.Fallback.Classification, false)}
+	o, set := build(c.Layout, classified(c, name, msg, nil, &c.Fallback.Classification, false))
+	return Example{Name: "unknown kind", Value: o, Set: set}
 }
 
 // Maximal is the richest envelope: the first kind with the most
@@ -152,14 +239,14 @@ func Maximal(c *contract.Contract) Example {
 			k = cand
 		}
 	}
-	o := envelope(c, k.Name, k.Description, &k.Classification, true)
-	for _, f := range c.ContextFields {
-		o = append(o, Member{f.Name, Sample(f)})
+	vals := classified(c, k.Name, k.Description, k.Group, &k.Classification, true)
+	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), k.Fields...) {
+		if lf := fieldLeaf(c, f); lf != nil {
+			vals[lf] = Sample(f)
+		}
 	}
-	for _, f := range k.Fields {
-		o = append(o, Member{f.Name, Sample(f)})
-	}
-	return Example{Name: "every field", Kind: k, Value: o}
+	o, set := build(c.Layout, vals)
+	return Example{Name: "every field", Kind: k, Value: o, Set: set}
 }
 
 // All returns one example per kind in contract order, then the unknown-kind

@@ -17,7 +17,8 @@ import (
 	ghtml "github.com/yuin/goldmark/renderer/html"
 )
 
-var contracts = []string{"../../contract/kinds.yaml", "../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
+var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kinds.yaml", "../../examples/ovstorage/kinds.yaml",
+	"../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
 
 func render(t *testing.T, path string) (*contract.Contract, map[string]string) {
 	t.Helper()

@@ -1,6 +1,7 @@
 package gendocs
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,9 +16,11 @@ import (
 // view is what the templates read. Strings are raw; templates escape them
 // with md, cell or code where they print them.
 type view struct {
-	Header      string
-	C           *contract.Contract
-	Wire        contract.Wire
+	Header string
+	C      *contract.Contract
+	// Path maps each source (action, guidance, ...) to its wire path, or
+	// to "" when the layout leaves it off the wire.
+	Path        map[string]string
 	Envelope    []fieldRow
 	Groups      []groupView
 	Kinds       []kindView
@@ -30,6 +33,9 @@ type view struct {
 	Producer    schemaRef
 	Consumer    schemaRef
 	Steps       []stepRow
+	// Startup is true when some kinds are raised at startup rather than
+	// returned as operation results.
+	Startup bool
 }
 
 type fieldRow struct {
@@ -50,6 +56,8 @@ type classification struct {
 type kindView struct {
 	Name, Anchor, Description string
 	Group                     string
+	Number                    int
+	Startup                   bool
 	classification
 	Fields  []fieldRow
 	Example string
@@ -112,26 +120,18 @@ var stepAdvice = map[contract.Step]string{
 }
 
 func newView(c *contract.Contract) *view {
-	w := c.Wire
-	v := &view{Header: Header, C: c, Wire: w, Fallback: classify(&c.Fallback.Classification)}
+	lo := c.Layout
+	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}}
 	v.Producer = schemaRef{genschema.FileName(c, genschema.Producer), genschema.ID(c, genschema.Producer)}
 	v.Consumer = schemaRef{genschema.FileName(c, genschema.Consumer), genschema.ID(c, genschema.Consumer)}
+	for _, s := range contract.Sources {
+		if lf := lo.Leaf(s); lf != nil {
+			v.Path[string(s)] = lf.Path
+		} else {
+			v.Path[string(s)] = ""
+		}
+	}
 
-	v.Envelope = []fieldRow{
-		{w.ContractVersion, "integer", fmt.Sprintf("The contract version, `%d`. Additive changes keep it; a semantic change bumps it.", c.Version), "yes"},
-		{w.Kind, "string", "The stable machine-readable tag of the failure. Branch on it, never on the message. The set is open: see [unknown kinds](#unknown-kinds).", "yes"},
-		{w.Message, "string", "A diagnosis for people and models that stays useful when every other field is discarded.", "yes"},
-		{w.Origin, "string", "Where the failure arose; one of the [origins](#origins).", "yes"},
-		{w.Recovery, "object", "What the caller should do next: the four fields below.", "yes"},
-		{w.Recovery + "." + w.Action, "string", "One of the [recovery actions](#recovery-actions).", "yes"},
-		{w.Recovery + "." + w.SameArguments, "string", "Whether repeating the identical call is safe; one of the [same_arguments values](#same-arguments).", "yes"},
-		{w.Recovery + "." + w.Guidance, "string", "Free text for the caller: what exactly to do next.", "yes"},
-		{w.Recovery + "." + w.RetryAfterMs, "integer ≥ 0", "The minimum wait before a retry, in milliseconds. Consumers also accept " + codes(w.RetryAfterMsAliases) + " as a fallback spelling.", "no"},
-		{w.SideEffects, "string", "Whether work may already have happened; one of the [side_effects values](#side-effects).", "yes"},
-	}
-	for _, f := range c.ContextFields {
-		v.Envelope = append(v.Envelope, fieldRow{f.Name, typeName(f), Text(f.Description), "no"})
-	}
 	kindsOf := map[string][]string{}
 	for _, k := range c.Kinds {
 		for _, f := range k.Fields {
@@ -140,18 +140,41 @@ func newView(c *contract.Contract) *view {
 			}
 		}
 	}
-	for _, f := range c.KindFields {
-		req := "no"
-		if ks := kindsOf[f.Name]; len(ks) > 0 {
-			req = "for " + strings.Join(ks, ", ")
+	for _, o := range lo.Objects {
+		if o.Path != "" {
+			req := "no"
+			if o.Required {
+				req = "yes"
+			}
+			v.Envelope = append(v.Envelope, fieldRow{o.Path, "object", "Holds the members below.", req})
 		}
-		v.Envelope = append(v.Envelope, fieldRow{f.Name, typeName(f), Text(f.Description), req})
+		for _, m := range o.Members {
+			lf := m.Leaf
+			if lf == nil {
+				continue
+			}
+			row := fieldRow{Name: lf.Path, Type: leafType(c, lf), Doc: leafDoc(c, lf), Required: "no"}
+			if lf.Required() {
+				row.Required = "yes"
+			}
+			if lf.Source == contract.SourceField {
+				if ks := kindsOf[lf.Field.Name]; len(ks) > 0 {
+					row.Required = "for " + strings.Join(ks, ", ")
+				}
+			}
+			if len(lf.Aliases) > 0 {
+				row.Doc += " Consumers also accept " + codes(lf.Aliases) + " as a fallback spelling."
+			}
+			v.Envelope = append(v.Envelope, row)
+		}
 	}
 
 	byGroup := map[*contract.Group][]kindView{}
 	byStatus := map[int][]kindView{}
 	for _, k := range c.Kinds {
+		v.Startup = v.Startup || k.Startup
 		kv := kindView{Name: k.Name, Anchor: Slug(k.Name), Description: k.Description, Group: k.Group.Title, classification: classify(&k.Classification),
+			Number: k.Number, Startup: k.Startup,
 			Example: string(examples.ForKind(c, k).JSON())}
 		for _, f := range k.Fields {
 			req := "no"
@@ -175,7 +198,11 @@ func newView(c *contract.Contract) *view {
 	}
 	sort.Ints(statuses)
 	for _, s := range statuses {
-		v.HTTP = append(v.HTTP, statusRow{Status: s, Text: http.StatusText(s), Kinds: byStatus[s]})
+		text := http.StatusText(s)
+		if text == "" {
+			text = "(no standard name)"
+		}
+		v.HTTP = append(v.HTTP, statusRow{Status: s, Text: text, Kinds: byStatus[s]})
 	}
 	for _, r := range c.Retired {
 		row := retiredRow{Name: r.Name, Reason: r.Reason}
@@ -205,4 +232,96 @@ func codes(names []string) string {
 		out[i] = Code(n)
 	}
 	return strings.Join(out, ", ")
+}
+
+// leafType is the JSON type of a wire field, for the envelope table.
+func leafType(c *contract.Contract, lf *contract.Leaf) string {
+	switch lf.Source {
+	case contract.SourceVersion:
+		if c.VersionIsText() {
+			return "string"
+		}
+		return "integer"
+	case contract.SourceRetryAfterMs:
+		return "integer ≥ 0"
+	case contract.SourceRetryable, contract.SourceMayHaveRun:
+		return "boolean"
+	case contract.SourceConst:
+		switch lf.Const.(type) {
+		case bool:
+			return "boolean"
+		case string:
+			return "string"
+		}
+		return "number"
+	case contract.SourceField:
+		return typeName(lf.Field)
+	}
+	return "string"
+}
+
+// leafDoc explains a wire field, as Markdown.
+func leafDoc(c *contract.Contract, lf *contract.Leaf) string {
+	switch lf.Source {
+	case contract.SourceVersion:
+		return fmt.Sprintf("The contract version, %s. Additive changes keep it; a semantic change changes it.", Code(c.VersionLabel()))
+	case contract.SourceKind:
+		return "The stable machine-readable tag of the failure. Branch on it, never on the message. The set is open: see [unknown kinds](#unknown-kinds)."
+	case contract.SourceMessage:
+		return "A diagnosis for people and models that stays useful when every other field is discarded."
+	case contract.SourceOrigin:
+		return "Where the failure arose; one of the [origins](#origins)."
+	case contract.SourceAction:
+		return "What to do next; one of the [recovery actions](#recovery-actions)."
+	case contract.SourceSameArguments:
+		return "Whether repeating the identical call is safe; one of the [same_arguments values](#same-arguments)."
+	case contract.SourceGuidance:
+		if lf.Optional {
+			return "Free text for the caller: what exactly to do next. Left out when there is nothing specific to say."
+		}
+		return "Free text for the caller: what exactly to do next."
+	case contract.SourceRetryAfterMs:
+		return "The minimum wait before a retry, in milliseconds."
+	case contract.SourceSideEffects:
+		return "Whether work may already have happened; one of the [side_effects values](#side-effects)."
+	case contract.SourceGroup:
+		return "The kind's group; see [kinds](kinds.md)."
+	case contract.SourceRetryable:
+		if lf.Optional {
+			return "`true` when an automatic retry of the identical call may succeed (a retry action whose same_arguments value permits it); left out otherwise."
+		}
+		return "Whether an automatic retry of the identical call may succeed: a retry action whose same_arguments value permits it."
+	case contract.SourceMayHaveRun:
+		if lf.Optional {
+			return "`true` when work may already have run before the failure (from the [side_effects value](#side-effects)); left out otherwise. Check state before repeating a write."
+		}
+		return "Whether work may already have run before the failure, from the [side_effects value](#side-effects). If true, check state before repeating a write."
+	case contract.SourceConst:
+		raw, _ := json.Marshal(lf.Const)
+		return "Always " + Code(string(raw)) + "."
+	case contract.SourceField:
+		doc := Text(lf.Field.Description)
+		if len(lf.Field.Enum) > 0 {
+			doc += " One of " + codes(lf.Field.Enum) + "."
+		}
+		return doc
+	}
+	return ""
+}
+
+// Src renders where the envelope carries a source, as Markdown: the wire
+// path in code, or, when the layout leaves it off the wire, where to look.
+func (v *view) Src(source string) string {
+	if p := v.Path[source]; p != "" {
+		return Code(p)
+	}
+	return "the kind's " + strings.ReplaceAll(source, "_", " ") + " (not on the wire in this layout: look it up by kind in [kinds](kinds.md) or with the generated packages' lookup)"
+}
+
+// Label is a source's name for diagrams: its wire path, else the source.
+func (v *view) Label(source string) string {
+	if p := v.Path[source]; p != "" {
+		return p
+	}
+	return strings.ReplaceAll(source, "_", " ")
 }

@@ -53,6 +53,11 @@ func (g *gen) classification(f *jen.File) {
 		jen.Comment("// Retryable is true when the action is a retry and same_arguments permits repeating the call."),
 		jen.Id("Retryable").Bool(),
 		jen.Id("Description").String(),
+		jen.Comment("// Startup is true for failures raised while starting up or loading configuration"),
+		jen.Comment("// rather than returned as the result of an operation."),
+		jen.Id("Startup").Bool(),
+		jen.Comment("// Number is the kind's stable numeric code; -1 when the contract has none."),
+		jen.Id("Number").Int(),
 	)
 	f.Line()
 
@@ -67,11 +72,15 @@ func (g *gen) classification(f *jen.File) {
 			jen.Id("Group").Op(":").Id("Group" + k.Group.Idents.Go),
 		}, g.classificationValues(&k.Classification)...)
 		vals = append(vals, jen.Id("Description").Op(":").Lit(k.Description))
+		if k.Startup {
+			vals = append(vals, jen.Id("Startup").Op(":").True())
+		}
+		vals = append(vals, jen.Id("Number").Op(":").Lit(number(c, k)))
 		table.Add(multiline(vals...)).Op(",").Line()
 	}
 	f.Var().Id("classifications").Op("=").Index(jen.Lit(len(c.Kinds))).Id("Classification").Values(table)
 	f.Line()
-	fb := g.classificationValues(&c.Fallback.Classification)
+	fb := append(g.classificationValues(&c.Fallback.Classification), jen.Id("Number").Op(":").Lit(-1))
 	f.Comment("// fallback classifies every kind the contract does not list.")
 	f.Var().Id("fallback").Op("=").Id("Classification").Add(multiline(fb...))
 	f.Line()
@@ -96,6 +105,18 @@ func (g *gen) classification(f *jen.File) {
 		jen.Return(jen.Id("c")),
 	)
 	f.Line()
+	if c.Numbered {
+		docf(f, "KindByNumber returns the kind with the stable numeric code n.")
+		f.Func().Id("KindByNumber").Params(jen.Id("n").Int()).Params(jen.Id("Kind"), jen.Bool()).BlockFunc(func(gr *jen.Group) {
+			gr.Switch(jen.Id("n")).BlockFunc(func(sw *jen.Group) {
+				for _, k := range c.Kinds {
+					sw.Case(jen.Lit(k.Number)).Block(jen.Return(jen.Id(kindConst(k)), jen.True()))
+				}
+			})
+			gr.Return(jen.Lit(""), jen.False())
+		})
+		f.Line()
+	}
 	docf(f, "Fallback returns the classification every unknown kind gets.")
 	f.Func().Id("Fallback").Params().Id("Classification").Block(jen.Return(jen.Id("fallback")))
 }
@@ -108,4 +129,12 @@ func multiline(items ...jen.Code) *jen.Statement {
 		body.Add(it).Op(",").Line()
 	}
 	return jen.Values(body)
+}
+
+// number is the kind's numeric code, or -1 when the contract has none.
+func number(c *contract.Contract, k *contract.Kind) int {
+	if c.Numbered {
+		return k.Number
+	}
+	return -1
 }

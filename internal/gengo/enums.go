@@ -11,7 +11,7 @@ func (g *gen) doc(f *jen.File) {
 	c := g.c
 	// Each package comment line is passed with its "//" so jennifer prints it
 	// verbatim: a description containing "*/" must stay inside // comments.
-	lines := []string{fmt.Sprintf("// Package %s is the %s error contract, version %d.", c.Packages.Go, c.Name, c.Version)}
+	lines := []string{fmt.Sprintf("// Package %s is the %s error contract, version %s.", c.Packages.Go, c.Name, c.VersionLabel())}
 	if c.Description != "" {
 		lines = append(lines, "//")
 		lines = append(lines, commentLines(c.Description)...)
@@ -30,7 +30,7 @@ func (g *gen) doc(f *jen.File) {
 		jen.Comment("// ContractName is the name of the contract this package was generated from."),
 		jen.Id("ContractName").Op("=").Lit(c.Name),
 		jen.Comment("// ContractVersion is the wire contract version every envelope carries."),
-		jen.Id("ContractVersion").Op("=").Lit(c.Version),
+		jen.Id("ContractVersion").Op("=").Lit(c.VersionValue()),
 	)
 }
 
@@ -56,7 +56,7 @@ func (g *gen) enumSpecs() []enumSpec {
 		{"Origin", "Origins", "Origin says where a failure arose.", vals(len(c.Origins), func(i int) *contract.Value { return &c.Origins[i].Value }), nil},
 		{"RecoveryAction", "RecoveryActions", "RecoveryAction is what the caller should do next.", vals(len(c.Actions), func(i int) *contract.Value { return &c.Actions[i].Value }), nil},
 		{"SameArguments", "SameArgumentsValues", "SameArguments says whether repeating the identical call is safe.", vals(len(c.SameArguments), func(i int) *contract.Value { return &c.SameArguments[i].Value }), nil},
-		{"SideEffects", "SideEffectsValues", "SideEffects says whether work may already have happened before the failure.", c.SideEffects, nil},
+		{"SideEffects", "SideEffectsValues", "SideEffects says whether work may already have happened before the failure.", vals(len(c.SideEffects), func(i int) *contract.Value { return &c.SideEffects[i].Value }), nil},
 		{"Group", "Groups", "Group is the documentation group a kind belongs to.", vals(len(c.Groups), func(i int) *contract.Value { return &c.Groups[i].Value }), nil},
 	}
 }
@@ -142,6 +142,15 @@ func (g *gen) enums(f *jen.File) {
 	f.Line()
 	f.Comment("// PermitsRetry reports whether an automatic retry of the identical call is permitted.")
 	f.Func().Params(jen.Id("v").Id("SameArguments")).Id("PermitsRetry").Params().Bool().Block(switchTrue("v", retrySame)...)
+	var ran []jen.Code
+	for _, s := range c.SideEffects {
+		if s.MayHaveRun {
+			ran = append(ran, jen.Id("SideEffects"+s.Idents.Go))
+		}
+	}
+	f.Line()
+	f.Comment("// MayHaveRun reports whether work may already have run when a failure reports v.")
+	f.Func().Params(jen.Id("v").Id("SideEffects")).Id("MayHaveRun").Params().Bool().Block(switchTrue("v", ran)...)
 }
 
 // switchTrue returns `switch v { case cases...: return true }; return false`,

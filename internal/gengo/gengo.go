@@ -34,7 +34,7 @@ func Dir(c *contract.Contract) string {
 // Generate returns the package's files keyed by path relative to the output
 // root. It writes nothing.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
-	g := &gen{c: c, w: c.Wire}
+	g := &gen{c: c, lo: c.Layout}
 	files := map[string]func(*jen.File){
 		"doc.go":            g.doc,
 		"enums.go":          g.enums,
@@ -89,8 +89,47 @@ func numbered(src []byte) string {
 }
 
 type gen struct {
-	c *contract.Contract
-	w contract.Wire
+	c  *contract.Contract
+	lo *contract.Layout
+}
+
+// wireDoc says where a source travels, for doc comments: `"error.code" on
+// the wire`, or that the layout leaves it off the wire.
+func (g *gen) wireDoc(s contract.Source) string {
+	if lf := g.lo.Leaf(s); lf != nil {
+		return fmt.Sprintf("%q on the wire", lf.Path)
+	}
+	return "not on the wire in this contract's layout (decoding fills it from the kind's classification)"
+}
+
+// fieldWire is where a context or kind-specific field travels.
+func (g *gen) fieldWire(f *contract.Field) string {
+	if lf := g.lo.FieldLeaf(f); lf != nil {
+		return lf.Path
+	}
+	return f.Name
+}
+
+// hasStartup reports whether any kind is a startup failure.
+func (g *gen) hasStartup() bool {
+	for _, k := range g.c.Kinds {
+		if k.Startup {
+			return true
+		}
+	}
+	return false
+}
+
+// derived returns the layout's derived leaves, whose received values the
+// Envelope keeps in fields of their own.
+func (g *gen) derived() []*contract.Leaf {
+	var out []*contract.Leaf
+	for _, lf := range g.lo.Leaves {
+		if lf.Source.Derived() {
+			out = append(out, lf)
+		}
+	}
+	return out
 }
 
 // comment renders text as // lines. jennifer would turn a multi-line string

@@ -2,19 +2,19 @@ package gengo
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 )
 
-// key renders `,"name":` (or `{"name":` when first) for the append encoder.
-// The name goes through encoding/json so any wire name is quoted correctly.
-func key(name string, first bool) string {
+// The codec follows the contract's layout: one pass over the wire tree,
+// emitting straight-line code per object. Wire names appear only as literals
+// taken from the layout.
+
+func quoted(name string) string {
 	q, _ := json.Marshal(name)
-	if first {
-		return "{" + string(q) + ":"
-	}
-	return "," + string(q) + ":"
+	return string(q)
 }
 
 func appendLit(s string) jen.Code {
@@ -54,154 +54,394 @@ func wantOf(f *contract.Field) string {
 	}[f.Items]
 }
 
-// encodeField appends one optional field when it is present.
-func encodeField(f *contract.Field) jen.Code {
+// sep tracks, while an object's members are emitted, what is known about
+// what has been written since its opening brace, so commas are decided at
+// generation time where possible.
+type sep struct {
+	start string // the variable marking the object's first member
+	state int    // nothingYet, maybeSome or someWritten
+}
+
+const (
+	nothingYet = iota
+	maybeSome
+	someWritten
+)
+
+// comma emits what must precede a member and records that one follows.
+// certain is true when the member is always written.
+func (s *sep) comma(certain bool) []jen.Code {
+	var out []jen.Code
+	switch s.state {
+	case someWritten:
+		out = append(out, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(',')))
+	case maybeSome:
+		out = append(out, jen.If(jen.Len(jen.Id("b")).Op(">").Id(s.start)).Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune(','))))
+	}
+	return out
+}
+
+// after records that a member was emitted, always or maybe.
+func (s *sep) after(certain bool) {
+	if certain {
+		s.state = someWritten
+	} else if s.state == nothingYet {
+		s.state = maybeSome
+	}
+}
+
+// member starts a member: a comma where needed, the quoted name and a colon.
+// The caller calls after once the member is emitted.
+func member(s *sep, name string, certain bool) []jen.Code {
+	if s.state == someWritten {
+		return []jen.Code{appendLit("," + quoted(name) + ":")}
+	}
+	return append(s.comma(certain), appendLit(quoted(name)+":"))
+}
+
+// encodeField appends one context or kind-specific field when present.
+func encodeField(lf *contract.Leaf, sp *sep) jen.Code {
+	f := lf.Field
 	v := jen.Id("e").Dot(f.Idents.Go)
-	k := key(f.Name, false)
-	switch f.Type {
-	case contract.TypeString:
-		return jen.If(v.Clone().Op("!=").Lit("")).Block(appendLit(k), appendStr(v.Clone()))
-	case contract.TypeInteger:
-		return jen.If(v.Clone().Op("!=").Nil()).Block(appendLit(k),
-			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Add(v.Clone()), jen.Lit(10)))
-	case contract.TypeBoolean:
-		return jen.If(v.Clone().Op("!=").Nil()).Block(appendLit(k),
-			jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Op("*").Add(v.Clone())))
-	case contract.TypeArray:
-		if f.Items == contract.TypeString {
-			return jen.If(v.Clone().Op("!=").Nil()).Block(appendLit(k),
-				jen.Id("b").Op("=").Id("appendStrings").Call(jen.Id("b"), v.Clone()))
-		}
+	head := member(sp, lf.Name, false)
+	body := func(value ...jen.Code) []jen.Code { return append(append([]jen.Code(nil), head...), value...) }
+	switch {
+	case f.Type == contract.TypeString:
+		return jen.If(v.Clone().Op("!=").Lit("")).Block(body(appendStr(v.Clone()))...)
+	case f.Type == contract.TypeInteger:
+		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
+			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Add(v.Clone()), jen.Lit(10)))...)
+	case f.Type == contract.TypeBoolean:
+		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
+			jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Op("*").Add(v.Clone())))...)
+	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
+		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
+			jen.Id("b").Op("=").Id("appendStrings").Call(jen.Id("b"), v.Clone()))...)
 	}
 	// Numbers (NaN must fail), objects and other arrays go through encoding/json.
-	return jen.If(v.Clone().Op("!=").Nil()).Block(appendLit(k), appendAnyStmt(f.Name, v.Clone()))
+	return jen.If(v.Clone().Op("!=").Nil()).Block(body(appendAnyStmt(lf.Path, v.Clone()))...)
 }
 
-// ownedSwitch emits func name(k string) bool reporting whether k is a wire
-// field the contract owns, so Extra can never override it.
-func ownedSwitch(f *jen.File, name, doc string, names []string) {
-	cases := make([]jen.Code, len(names))
-	for i, n := range names {
-		cases[i] = jen.Lit(n)
-	}
-	f.Comment("// " + doc)
-	f.Func().Id(name).Params(jen.Id("k").String()).Bool().Block(switchTrue("k", cases)...)
-}
+// ownedName names the generated function listing an object's own members.
+func ownedName(o *contract.Object) string { return "owned" + o.Idents.Go }
 
 func (g *gen) json(f *jen.File) {
-	c, w := g.c, g.w
-	fields := append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...)
-
-	top := append([]string(nil), w.Reserved()...)
-	for _, fl := range fields {
-		top = append(top, fl.Name)
+	lo := g.lo
+	// Which members each object owns, so Extra entries never override them.
+	for _, o := range lo.Objects {
+		var names []jen.Code
+		for _, m := range o.Members {
+			names = append(names, jen.Lit(m.Name()))
+			if m.Leaf != nil {
+				for _, a := range m.Leaf.Aliases {
+					names = append(names, jen.Lit(a))
+				}
+			}
+		}
+		where := "the top level"
+		if o.Path != "" {
+			where = fmt.Sprintf("%q", o.Path)
+		}
+		f.Commentf("// %s reports whether k is a member of %s that the contract owns, spellings accepted on input included.", ownedName(o), where)
+		f.Func().Id(ownedName(o)).Params(jen.Id("k").String()).Bool().Block(switchTrue("k", names)...)
+		f.Line()
 	}
-	recovery := append([]string{w.Action, w.SameArguments, w.Guidance, w.RetryAfterMs}, w.RetryAfterMsAliases...)
-	ownedSwitch(f, "isEnvelopeField", "isEnvelopeField reports whether k is a top-level field of the contract.", top)
-	f.Line()
-	ownedSwitch(f, "isRecoveryField", "isRecoveryField reports whether k is a recovery field of the contract, spellings accepted on input included.", recovery)
+	var paths []jen.Code
+	for _, o := range lo.Objects {
+		paths = append(paths, jen.Lit(o.Path))
+	}
+	f.Comment("// objectPaths lists the layout's objects, so Extra keys can be placed in them.")
+	f.Var().Id("objectPaths").Op("=").Index().String().Values(paths...)
 	f.Line()
 
-	body := []jen.Code{
+	enc := []jen.Code{
 		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512)),
 		jen.Var().Id("err").Error(),
-		appendLit(key(w.ContractVersion, true)),
-		jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(jen.Id("e").Dot("ContractVersion")), jen.Lit(10)),
-		appendLit(key(w.Kind, false)), appendStr(jen.String().Call(jen.Id("e").Dot("Kind"))),
-		appendLit(key(w.Message, false)), appendStr(jen.Id("e").Dot("Message")),
-		appendLit(key(w.Origin, false)), appendStr(jen.String().Call(jen.Id("e").Dot("Origin"))),
-		appendLit(key(w.Recovery, false) + key(w.Action, true)),
-		appendStr(jen.String().Call(jen.Id("e").Dot("Recovery").Dot("Action"))),
-		appendLit(key(w.SameArguments, false)), appendStr(jen.String().Call(jen.Id("e").Dot("Recovery").Dot("SameArguments"))),
-		appendLit(key(w.Guidance, false)), appendStr(jen.Id("e").Dot("Recovery").Dot("Guidance")),
-		jen.If(jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("!=").Nil()).Block(
-			appendLit(key(w.RetryAfterMs, false)),
-			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Lit(10)),
-		),
-		jen.If(
-			jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Lit(w.Recovery), jen.Id("e").Dot("Recovery").Dot("Extra"), jen.Id("isRecoveryField")),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Nil(), jen.Err())),
-		appendLit("}" + key(w.SideEffects, false)), appendStr(jen.String().Call(jen.Id("e").Dot("SideEffects"))),
 	}
-	for _, fl := range fields {
-		body = append(body, encodeField(fl))
-	}
-	body = append(body,
-		jen.If(
-			jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Lit(""), jen.Id("e").Dot("Extra"), jen.Id("isEnvelopeField")),
-			jen.Err().Op("!=").Nil(),
-		).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}')), jen.Nil()),
-	)
-	f.Comment("// MarshalJSON encodes the envelope in the contract's wire format: the contract's")
-	f.Comment("// fields in contract order, absent optional fields left out, then Extra entries")
-	f.Comment("// sorted by key, skipping any that would override a field of the contract.")
-	f.Func().Params(jen.Id("e").Id("Envelope")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	enc = append(enc, g.encodeObject(lo.Root, 0, new(int))...)
+	enc = append(enc, jen.Return(jen.Id("b"), jen.Nil()))
+	f.Comment("// MarshalJSON encodes the envelope in the contract's wire layout: the layout's")
+	f.Comment("// fields in order, absent optional fields left out, then Extra entries sorted")
+	f.Comment("// by key, skipping any that would override a field of the contract.")
+	f.Func().Params(jen.Id("e").Id("Envelope")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
 
-	// take(obj, path, key, required, want, dst)
-	asString := func(expr *jen.Statement) jen.Code {
-		return jen.Parens(jen.Op("*").String()).Parens(jen.Op("&").Add(expr))
-	}
 	dec := []jen.Code{
-		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("data"), jen.Lit("")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Var().Id("out").Id("Envelope"),
-		take("", w.ContractVersion, true, "an integer", jen.Op("&").Id("out").Dot("ContractVersion")),
-		take("", w.Kind, true, "a string", asString(jen.Id("out").Dot("Kind"))),
-		jen.If(jen.Id("out").Dot("Kind").Op("==").Lit("")).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(w.Kind), jen.Id("Problem"): jen.Lit("must not be empty")})),
-		),
-		take("", w.Message, true, "a string", jen.Op("&").Id("out").Dot("Message")),
-		take("", w.Origin, true, "a string", asString(jen.Id("out").Dot("Origin"))),
-		jen.Var().Id("rawRecovery").Qual("encoding/json", "RawMessage"),
-		take("", w.Recovery, true, "an object", jen.Op("&").Id("rawRecovery")),
-		jen.List(jen.Id("rec"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("rawRecovery"), jen.Lit(w.Recovery)),
+		jen.Var().Id("extra").Map(jen.String()).Any(),
+		jen.List(jen.Id("obj0"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("data"), jen.Lit("")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Err().Op(":=").Id("out").Dot("Recovery").Dot("decode").Call(jen.Id("rec")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		take("", w.SideEffects, true, "a string", asString(jen.Id("out").Dot("SideEffects"))),
 	}
-	for _, fl := range fields {
-		dec = append(dec, take("", fl.Name, false, wantOf(fl), jen.Op("&").Id("out").Dot(fl.Idents.Go)))
-	}
+	dec = append(dec, g.decodeObject(lo.Root, 0, new(int))...)
+	dec = append(dec, g.fillUnmapped()...)
 	dec = append(dec,
-		jen.Id("out").Dot("Extra").Op("=").Id("rest").Call(jen.Id("obj")),
+		jen.Id("out").Dot("Extra").Op("=").Id("extra"),
 		jen.Op("*").Id("e").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment("// UnmarshalJSON decodes an envelope. A kind, origin or other value this")
-	f.Comment("// contract version does not know is kept as it is, fields the contract does")
-	f.Comment("// not name go to Extra, and malformed input yields a *DecodeError naming the")
-	f.Comment("// offending field. On error the envelope is left unchanged.")
+	f.Comment("// UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,")
+	f.Comment("// origin or other value this contract version does not know is kept as it is,")
+	f.Comment("// fields the contract does not name go to Extra, values the layout does not")
+	f.Comment("// carry are filled from the kind's classification, and malformed input yields")
+	f.Comment("// a *DecodeError naming the offending field. On error the envelope is unchanged.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
-	f.Line()
-
-	// Recovery decoding, including the retry hint's fallback spellings.
-	rdec := []jen.Code{
-		take(w.Recovery, w.Action, true, "a string", asString(jen.Id("r").Dot("Action"))),
-		take(w.Recovery, w.SameArguments, true, "a string", asString(jen.Id("r").Dot("SameArguments"))),
-		take(w.Recovery, w.Guidance, true, "a string", jen.Op("&").Id("r").Dot("Guidance")),
-	}
-	// The first spelling present wins; the others are dropped so they do
-	// not resurface as Extra entries.
-	for _, spelling := range append([]string{w.RetryAfterMs}, w.RetryAfterMsAliases...) {
-		rdec = append(rdec, jen.If(jen.Id("r").Dot("RetryAfterMs").Op("==").Nil()).Block(
-			take(w.Recovery, spelling, false, "a non-negative integer", jen.Op("&").Id("r").Dot("RetryAfterMs")),
-			jen.If(jen.Id("r").Dot("RetryAfterMs").Op("!=").Nil().Op("&&").Op("*").Id("r").Dot("RetryAfterMs").Op("<").Lit(0)).Block(
-				jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(w.Recovery + "." + spelling), jen.Id("Problem"): jen.Lit("must be a non-negative integer")})),
-			),
-		))
-		rdec = append(rdec, jen.Id("delete").Call(jen.Id("obj"), jen.Lit(spelling)))
-	}
-	rdec = append(rdec, jen.Id("r").Dot("Extra").Op("=").Id("rest").Call(jen.Id("obj")), jen.Return(jen.Nil()))
-	f.Func().Params(jen.Id("r").Op("*").Id("Recovery")).Id("decode").Params(jen.Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage")).Error().Block(rdec...)
 }
 
-// take emits `if _, err := take(obj, path, key, required, want, dst); err != nil { return err }`.
-func take(path, key string, required bool, want string, dst jen.Code) jen.Code {
+// encodeObject emits the members of o. depth numbers the start marks of
+// nested objects; seq numbers the marks of optional objects.
+func (g *gen) encodeObject(o *contract.Object, depth int, seq *int) []jen.Code {
+	sp := &sep{start: fmt.Sprintf("s%d", depth)}
+	var out []jen.Code
+	if o.Path == "" {
+		out = append(out, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')), jen.Id(sp.start).Op(":=").Len(jen.Id("b")))
+	}
+	for _, m := range o.Members {
+		if m.Leaf != nil {
+			out = append(out, g.encodeLeaf(m.Leaf, sp)...)
+			sp.after(m.Leaf.Required())
+			continue
+		}
+		child := m.Object
+		*seq++
+		mark := fmt.Sprintf("m%d", *seq)
+		inner := fmt.Sprintf("s%d", depth+1)
+		var block []jen.Code
+		if !child.Required {
+			block = append(block, jen.Id(mark).Op(":=").Len(jen.Id("b")))
+		}
+		block = append(block, member(sp, child.Name, child.Required)...)
+		block = append(block, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')), jen.Id(inner).Op(":=").Len(jen.Id("b")))
+		block = append(block, g.encodeObject(child, depth+1, seq)...)
+		if child.Required {
+			block = append(block, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')))
+		} else {
+			// An object with nothing but absent optional members is left out.
+			block = append(block, jen.If(jen.Len(jen.Id("b")).Op("==").Id(inner)).Block(
+				jen.Id("b").Op("=").Id("b").Index(jen.Empty(), jen.Id(mark)),
+			).Else().Block(jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}'))))
+		}
+		out = append(out, jen.Block(block...))
+		sp.after(child.Required)
+	}
+	// Extra entries of this object go last.
+	out = append(out, jen.If(
+		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Id(sp.start), jen.Lit(o.Path), jen.Id("e").Dot("Extra"), jen.Id(ownedName(o))),
+		jen.Err().Op("!=").Nil(),
+	).Block(jen.Return(jen.Nil(), jen.Err())))
+	if o.Path == "" {
+		out = append(out, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')))
+	}
+	return out
+}
+
+// encodeLeaf emits one leaf.
+func (g *gen) encodeLeaf(lf *contract.Leaf, sp *sep) []jen.Code {
+	e := jen.Id("e")
+	certain := lf.Required()
+	str := func(expr jen.Code) []jen.Code { return append(member(sp, lf.Name, certain), appendStr(expr)) }
+	switch lf.Source {
+	case contract.SourceVersion:
+		if g.c.VersionIsText() {
+			return str(e.Clone().Dot("ContractVersion"))
+		}
+		return append(member(sp, lf.Name, certain), jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(e.Clone().Dot("ContractVersion")), jen.Lit(10)))
+	case contract.SourceKind:
+		return str(jen.String().Call(e.Clone().Dot("Kind")))
+	case contract.SourceMessage:
+		return str(e.Clone().Dot("Message"))
+	case contract.SourceOrigin:
+		return str(jen.String().Call(e.Clone().Dot("Origin")))
+	case contract.SourceAction:
+		return str(jen.String().Call(e.Clone().Dot("Recovery").Dot("Action")))
+	case contract.SourceSameArguments:
+		return str(jen.String().Call(e.Clone().Dot("Recovery").Dot("SameArguments")))
+	case contract.SourceSideEffects:
+		return str(jen.String().Call(e.Clone().Dot("SideEffects")))
+	case contract.SourceGuidance:
+		if lf.Optional {
+			return []jen.Code{jen.If(e.Clone().Dot("Recovery").Dot("Guidance").Op("!=").Lit("")).Block(str(e.Clone().Dot("Recovery").Dot("Guidance"))...)}
+		}
+		return str(e.Clone().Dot("Recovery").Dot("Guidance"))
+	case contract.SourceRetryAfterMs:
+		return []jen.Code{jen.If(e.Clone().Dot("Recovery").Dot("RetryAfterMs").Op("!=").Nil()).Block(append(member(sp, lf.Name, false),
+			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Add(e.Clone()).Dot("Recovery").Dot("RetryAfterMs"), jen.Lit(10)))...)}
+	case contract.SourceGroup:
+		v := jen.Id("group")
+		body := []jen.Code{
+			jen.Id("group").Op(":=").Id("e").Dot(lf.Idents.Go),
+			jen.If(jen.Id("group").Op("==").Lit("")).Block(jen.Id("group").Op("=").String().Call(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Group"))),
+		}
+		if lf.Optional {
+			return []jen.Code{jen.Block(append(body, jen.If(v.Clone().Op("!=").Lit("")).Block(str(v.Clone())...))...)}
+		}
+		return []jen.Code{jen.Block(append(body, str(v.Clone())...)...)}
+	case contract.SourceRetryable, contract.SourceMayHaveRun:
+		method := map[contract.Source]string{contract.SourceRetryable: "IsRetryable", contract.SourceMayHaveRun: "WorkMayHaveRun"}[lf.Source]
+		write := append(member(sp, lf.Name, certain), jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Id("v")))
+		body := []jen.Code{jen.Id("v").Op(":=").Id("e").Dot(method).Call()}
+		if lf.Optional {
+			// An optional flag is only written when it says something.
+			body = append(body, jen.If(jen.Id("v")).Block(write...))
+		} else {
+			body = append(body, write...)
+		}
+		return []jen.Code{jen.Block(body...)}
+	case contract.SourceConst:
+		raw, _ := json.Marshal(lf.Const)
+		if sp.state == someWritten {
+			return []jen.Code{appendLit("," + quoted(lf.Name) + ":" + string(raw))}
+		}
+		return append(sp.comma(true), appendLit(quoted(lf.Name)+":"+string(raw)))
+	case contract.SourceField:
+		return []jen.Code{encodeField(lf, sp)}
+	}
+	panic("gengo: unhandled source " + lf.Source)
+}
+
+// take emits `present, err := take(obj, path, key, required, want, dst)` with
+// an early return; the presence flag is kept in the named variable.
+func take(obj, path, key string, required bool, want string, dst jen.Code) jen.Code {
 	return jen.If(
-		jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id("obj"), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
+		jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
 		jen.Err().Op("!=").Nil(),
 	).Block(jen.Return(jen.Err()))
+}
+
+func asString(expr *jen.Statement) jen.Code {
+	return jen.Parens(jen.Op("*").String()).Parens(jen.Op("&").Add(expr))
+}
+
+func decodeErr(path, problem string) jen.Code {
+	return jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(path), jen.Id("Problem"): jen.Lit(problem)}))
+}
+
+// decodeObject emits the decoding of o's members from the map named objN.
+func (g *gen) decodeObject(o *contract.Object, depth int, seq *int) []jen.Code {
+	obj := fmt.Sprintf("obj%d", depth)
+	var out []jen.Code
+	for _, m := range o.Members {
+		if m.Leaf != nil {
+			out = append(out, g.decodeLeaf(m.Leaf, obj)...)
+			continue
+		}
+		child := m.Object
+		*seq++
+		raw := fmt.Sprintf("raw%d", *seq)
+		inner := fmt.Sprintf("obj%d", depth+1)
+		block := []jen.Code{
+			jen.Var().Id(raw).Qual("encoding/json", "RawMessage"),
+			jen.List(jen.Id("present"), jen.Err()).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(o.Path), jen.Lit(child.Name), jen.Lit(child.Required), jen.Lit("an object"), jen.Op("&").Id(raw)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}
+		nested := []jen.Code{
+			jen.List(jen.Id(inner), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id(raw), jen.Lit(child.Path)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		}
+		nested = append(nested, g.decodeObject(child, depth+1, seq)...)
+		block = append(block, jen.If(jen.Id("present")).Block(nested...))
+		out = append(out, jen.Block(block...))
+	}
+	out = append(out, jen.Id("keep").Call(jen.Op("&").Id("extra"), jen.Lit(o.Path), jen.Id(obj)))
+	return out
+}
+
+// decodeLeaf emits the decoding of one leaf from the map named obj.
+func (g *gen) decodeLeaf(lf *contract.Leaf, obj string) []jen.Code {
+	parent := lf.Object.Path
+	out := jen.Id("out")
+	req := lf.Required()
+	switch lf.Source {
+	case contract.SourceVersion:
+		want := "an integer"
+		if g.c.VersionIsText() {
+			want = "a string"
+		}
+		return []jen.Code{take(obj, parent, lf.Name, req, want, jen.Op("&").Add(out.Clone()).Dot("ContractVersion"))}
+	case contract.SourceKind:
+		return []jen.Code{
+			take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Kind"))),
+			jen.If(out.Clone().Dot("Kind").Op("==").Lit("")).Block(decodeErr(lf.Path, "must not be empty")),
+		}
+	case contract.SourceMessage:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot("Message"))}
+	case contract.SourceOrigin:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Origin")))}
+	case contract.SourceAction:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Recovery").Dot("Action")))}
+	case contract.SourceSameArguments:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Recovery").Dot("SameArguments")))}
+	case contract.SourceSideEffects:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("SideEffects")))}
+	case contract.SourceGuidance:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot("Recovery").Dot("Guidance"))}
+	case contract.SourceRetryAfterMs:
+		// The first spelling present wins; the others are dropped so they do
+		// not resurface as Extra entries.
+		var code []jen.Code
+		ms := out.Clone().Dot("Recovery").Dot("RetryAfterMs")
+		for _, spelling := range append([]string{lf.Name}, lf.Aliases...) {
+			path := spelling
+			if parent != "" {
+				path = parent + "." + spelling
+			}
+			code = append(code, jen.If(ms.Clone().Op("==").Nil()).Block(
+				take(obj, parent, spelling, false, "a non-negative integer", jen.Op("&").Add(ms.Clone())),
+				jen.If(ms.Clone().Op("!=").Nil().Op("&&").Op("*").Add(ms.Clone()).Op("<").Lit(0)).Block(decodeErr(path, "must be a non-negative integer")),
+			), jen.Id("delete").Call(jen.Id(obj), jen.Lit(spelling)))
+		}
+		return code
+	case contract.SourceGroup:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot(lf.Idents.Go))}
+	case contract.SourceRetryable, contract.SourceMayHaveRun:
+		return []jen.Code{take(obj, parent, lf.Name, req, "a boolean", jen.Op("&").Add(out.Clone()).Dot(lf.Idents.Go))}
+	case contract.SourceConst:
+		raw, _ := json.Marshal(lf.Const)
+		var typ jen.Code
+		want := "the constant " + string(raw)
+		switch lf.Const.(type) {
+		case string:
+			typ = jen.String()
+		case bool:
+			typ = jen.Bool()
+		case int:
+			typ = jen.Int64()
+		default:
+			typ = jen.Float64()
+		}
+		return []jen.Code{jen.Block(
+			jen.Var().Id("v").Add(typ),
+			jen.If(
+				jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(parent), jen.Lit(lf.Name), jen.True(), jen.Lit(want), jen.Op("&").Id("v")),
+				jen.Err().Op("!=").Nil(),
+			).Block(jen.Return(jen.Err())),
+			jen.If(jen.Id("v").Op("!=").Lit(lf.Const)).Block(decodeErr(lf.Path, "must be "+want)),
+		)}
+	case contract.SourceField:
+		return []jen.Code{take(obj, parent, lf.Name, false, wantOf(lf.Field), jen.Op("&").Add(out.Clone()).Dot(lf.Field.Idents.Go))}
+	}
+	panic("gengo: unhandled source " + lf.Source)
+}
+
+// fillUnmapped sets what the layout leaves off the wire from the kind's
+// classification, so a decoded envelope answers every question the same way
+// whatever the layout.
+func (g *gen) fillUnmapped() []jen.Code {
+	lo := g.lo
+	var fill []jen.Code
+	set := func(s contract.Source, dst *jen.Statement, val jen.Code) {
+		if !lo.Has(s) {
+			fill = append(fill, dst.Op("=").Add(val))
+		}
+	}
+	c := jen.Id("c")
+	set(contract.SourceVersion, jen.Id("out").Dot("ContractVersion"), jen.Id("ContractVersion"))
+	set(contract.SourceOrigin, jen.Id("out").Dot("Origin"), c.Clone().Dot("Origin"))
+	set(contract.SourceAction, jen.Id("out").Dot("Recovery").Dot("Action"), c.Clone().Dot("Action"))
+	set(contract.SourceSameArguments, jen.Id("out").Dot("Recovery").Dot("SameArguments"), c.Clone().Dot("SameArguments"))
+	set(contract.SourceGuidance, jen.Id("out").Dot("Recovery").Dot("Guidance"), c.Clone().Dot("Guidance"))
+	set(contract.SourceSideEffects, jen.Id("out").Dot("SideEffects"), c.Clone().Dot("SideEffects"))
+	if len(fill) == 0 {
+		return nil
+	}
+	return append([]jen.Code{jen.Id("c").Op(":=").Id("Lookup").Call(jen.Id("out").Dot("Kind"))}, fill...)
 }

@@ -40,38 +40,143 @@ func values[T any](list []T, get func(T) *contract.Value) []*contract.Value {
 }
 
 // fieldSchema is the schema of a context or kind-specific field's value.
-func fieldSchema(f *contract.Field) *jsonschema.Schema {
-	s := typeSchema(f.Type)
+// Enums close only in the producer schema: a newer contract adding an enum
+// value is additive, and an old client must not reject it.
+func fieldSchema(role Role, f *contract.Field) *jsonschema.Schema {
+	s := typeSchema(role, f.Type, f.Enum)
 	if f.Type == contract.TypeArray {
-		s.Items = typeSchema(f.Items)
+		s.Items = typeSchema(role, f.Items, f.Enum)
+	}
+	if f.Type == contract.TypeObject && len(f.Properties) > 0 {
+		p := props()
+		var required []string
+		for _, prop := range f.Properties {
+			p.Set(prop.Name, fieldSchema(role, prop))
+			if prop.Required {
+				required = append(required, prop.Name)
+			}
+		}
+		s.Properties, s.Required = p, required
 	}
 	s.Description = f.Description
 	return s
 }
 
-func typeSchema(t contract.FieldType) *jsonschema.Schema {
+func typeSchema(role Role, t contract.FieldType, enum []string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: string(t)}
-	if t == contract.TypeObject {
+	switch {
+	case t == contract.TypeObject:
 		s.AdditionalProperties = jsonschema.TrueSchema
+	case t == contract.TypeString && len(enum) > 0 && role == Producer:
+		s.Enum = make([]any, len(enum))
+		for i, e := range enum {
+			s.Enum[i] = e
+		}
 	}
 	return s
 }
 
+// leafSchema is the schema of one wire field of the layout.
+func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.Schema {
+	switch lf.Source {
+	case contract.SourceVersion:
+		return &jsonschema.Schema{Const: c.VersionValue(), Description: "The contract version. Additive changes keep it; a semantic change changes it."}
+	case contract.SourceKind:
+		if role == Producer {
+			enum := make([]any, len(c.Kinds))
+			for i, k := range c.Kinds {
+				enum[i] = k.Name
+			}
+			return &jsonschema.Schema{Enum: enum, Description: "The kind; one this contract version defines."}
+		}
+		return &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The stable machine-readable tag of the failure. Any non-empty string is valid: a kind this client does not know classifies with the contract's fallback (origin " +
+			c.Fallback.Origin.Name + ", recovery " + c.Fallback.Recovery.Action.Name + ", same_arguments " + c.Fallback.Recovery.SameArguments.Name + ", side_effects " + c.Fallback.SideEffects.Name + ")."}
+	case contract.SourceMessage:
+		return &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "A diagnosis for people and models that is useful on its own, even if every other field is discarded."}
+	case contract.SourceOrigin:
+		return closed(role, "origin (where the failure arose)", values(c.Origins, func(o *contract.Origin) *contract.Value { return &o.Value }))
+	case contract.SourceAction:
+		return closed(role, "recovery action", values(c.Actions, func(a *contract.Action) *contract.Value { return &a.Value }))
+	case contract.SourceSameArguments:
+		return closed(role, "same-arguments retry safety", values(c.SameArguments, func(s *contract.SameArguments) *contract.Value { return &s.Value }))
+	case contract.SourceSideEffects:
+		return closed(role, "side-effect certainty", values(c.SideEffects, func(s *contract.SideEffect) *contract.Value { return &s.Value }))
+	case contract.SourceGuidance:
+		return &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "Free text telling the caller what to do next."}
+	case contract.SourceRetryAfterMs:
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Description: "The minimum wait before a retry, in milliseconds."}
+	case contract.SourceGroup:
+		s := closed(role, "group (category) of the kind", values(c.Groups, func(g *contract.Group) *contract.Value { return &g.Value }))
+		if role == Consumer {
+			s.MinLength = nil // an unknown kind may come without one
+		}
+		return s
+	case contract.SourceRetryable:
+		return &jsonschema.Schema{Type: "boolean", Description: "Whether an automatic retry of the identical call may succeed."}
+	case contract.SourceMayHaveRun:
+		return &jsonschema.Schema{Type: "boolean", Description: "Whether work may already have run before the failure; if true, check state before repeating a write."}
+	case contract.SourceConst:
+		return &jsonschema.Schema{Const: lf.Const, Description: "A constant of this wire format."}
+	case contract.SourceField:
+		return fieldSchema(role, lf.Field)
+	}
+	panic("genschema: unhandled source " + lf.Source)
+}
+
+// objectSchema is the schema of one object of the layout. Every object
+// allows members it does not name: the contract permits additive fields.
+func objectSchema(c *contract.Contract, role Role, o *contract.Object) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: props(), AdditionalProperties: jsonschema.TrueSchema}
+	for _, m := range o.Members {
+		if m.Object != nil {
+			s.Properties.Set(m.Object.Name, objectSchema(c, role, m.Object))
+			if m.Object.Required {
+				s.Required = append(s.Required, m.Object.Name)
+			}
+			continue
+		}
+		lf := m.Leaf
+		s.Properties.Set(lf.Name, leafSchema(c, role, lf))
+		if lf.Required() {
+			s.Required = append(s.Required, lf.Name)
+		}
+		if role == Consumer {
+			for _, alias := range lf.Aliases {
+				as := leafSchema(c, role, lf)
+				as.Description = "A fallback spelling of " + lf.Name + " that some producers emit; read it when " + lf.Name + " is absent."
+				s.Properties.Set(alias, as)
+			}
+		}
+	}
+	return s
+}
+
+// nested wraps a schema for the object at path in the objects above it.
+func nested(path string, inner *jsonschema.Schema) *jsonschema.Schema {
+	if path == "" {
+		return inner
+	}
+	segs := strings.Split(path, ".")
+	for i := len(segs) - 1; i >= 0; i-- {
+		p := props()
+		p.Set(segs[i], inner)
+		inner = &jsonschema.Schema{Properties: p, Required: []string{segs[i]}}
+	}
+	return inner
+}
+
 // Envelope builds the producer or consumer schema of c's envelope.
 func Envelope(c *contract.Contract, role Role) ([]byte, error) {
-	w := c.Wire
-	s := &jsonschema.Schema{
-		Version:  draft,
-		ID:       jsonschema.ID(ID(c, role)),
-		Comments: Header + " Source: the " + c.Name + " contract, version " + fmt.Sprint(c.Version) + ".",
-		Title:    fmt.Sprintf("%s envelope, version %d (%s schema)", c.Name, c.Version, role),
-		Type:     "object",
-		Required: w.Reserved(),
-	}
+	lo := c.Layout
+	s := objectSchema(c, role, lo.Root)
+	s.Version = draft
+	s.ID = jsonschema.ID(ID(c, role))
+	s.Comments = Header + " Source: the " + c.Name + " contract, version " + c.VersionLabel() + "."
+	s.Title = fmt.Sprintf("%s envelope, version %s (%s schema)", c.Name, c.VersionLabel(), role)
 	switch role {
 	case Producer:
 		s.Description = "Strict schema for services that emit envelopes: validate your own output against it in CI. " +
-			"The kind must be one this contract version defines, the closed vocabularies (origin, recovery action, same_arguments, side_effects) must hold one of their values, " +
+			"The kind must be one this contract version defines, the closed vocabularies must hold one of their values, " +
 			"and each kind's required fields must be present. Fields beyond the contract are still allowed, as the contract permits additive fields. " +
 			"Clients must not use this schema to validate what they receive: use the consumer schema (" + ID(c, Consumer) + ")."
 	case Consumer:
@@ -83,69 +188,40 @@ func Envelope(c *contract.Contract, role Role) ([]byte, error) {
 	if c.Description != "" {
 		s.Description = c.Description + "\n\n" + s.Description
 	}
-
-	kind := &jsonschema.Schema{Type: "string", MinLength: uint64p(1)}
 	if role == Producer {
-		enum := make([]any, len(c.Kinds))
-		for i, k := range c.Kinds {
-			enum[i] = k.Name
-		}
-		kind = &jsonschema.Schema{Enum: enum, Description: "The kind; one this contract version defines."}
-	} else {
-		kind.Description = "The stable machine-readable tag of the failure. Any non-empty string is valid: a kind this client does not know classifies with the contract's fallback (origin " +
-			c.Fallback.Origin.Name + ", recovery " + c.Fallback.Recovery.Action.Name + ", same_arguments " + c.Fallback.Recovery.SameArguments.Name + ", side_effects " + c.Fallback.SideEffects.Name + ")."
-	}
-
-	recovery := props()
-	recovery.Set(w.Action, closed(role, "recovery action", values(c.Actions, func(a *contract.Action) *contract.Value { return &a.Value })))
-	recovery.Set(w.SameArguments, closed(role, "same-arguments retry safety", values(c.SameArguments, func(s *contract.SameArguments) *contract.Value { return &s.Value })))
-	recovery.Set(w.Guidance, &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "Free text telling the caller what to do next."})
-	retry := &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Description: "The minimum wait before a retry, in milliseconds."}
-	recovery.Set(w.RetryAfterMs, retry)
-	if role == Consumer {
-		for _, alias := range w.RetryAfterMsAliases {
-			recovery.Set(alias, &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"),
-				Description: "A fallback spelling of " + w.RetryAfterMs + " that some producers emit; read it when " + w.RetryAfterMs + " is absent."})
-		}
-	}
-
-	p := props()
-	p.Set(w.ContractVersion, &jsonschema.Schema{Const: c.Version, Description: "The contract version. Additive changes keep it; a semantic change bumps it."})
-	p.Set(w.Kind, kind)
-	p.Set(w.Message, &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "A diagnosis for people and models that is useful on its own, even if every other field is discarded."})
-	p.Set(w.Origin, closed(role, "origin (where the failure arose)", values(c.Origins, func(o *contract.Origin) *contract.Value { return &o.Value })))
-	p.Set(w.Recovery, &jsonschema.Schema{
-		Type:                 "object",
-		Description:          "What the caller should do next.",
-		Required:             []string{w.Action, w.SameArguments, w.Guidance},
-		Properties:           recovery,
-		AdditionalProperties: jsonschema.TrueSchema,
-	})
-	p.Set(w.SideEffects, closed(role, "side-effect certainty", c.SideEffects))
-	for _, f := range c.ContextFields {
-		p.Set(f.Name, fieldSchema(f))
-	}
-	for _, f := range c.KindFields {
-		p.Set(f.Name, fieldSchema(f))
-	}
-	s.Properties = p
-	s.AdditionalProperties = jsonschema.TrueSchema
-
-	if role == Producer {
+		kindLeaf := lo.Leaf(contract.SourceKind)
 		for _, k := range c.Kinds {
-			var required []string
+			// A kind's required fields are enforced at their place in the
+			// layout, when the kind field names that kind.
+			byObject := map[string][]string{}
+			var order []string
 			for _, f := range k.RequiredFields() {
-				required = append(required, f.Name)
+				lf := lo.FieldLeaf(f)
+				if lf == nil {
+					lf = lo.FieldLeaf(c.KindField(f.Name))
+				}
+				if lf == nil {
+					continue
+				}
+				if _, ok := byObject[lf.Object.Path]; !ok {
+					order = append(order, lf.Object.Path)
+				}
+				byObject[lf.Object.Path] = append(byObject[lf.Object.Path], lf.Name)
 			}
-			if len(required) == 0 {
+			if len(order) == 0 {
 				continue
 			}
 			ifKind := props()
-			ifKind.Set(w.Kind, &jsonschema.Schema{Const: k.Name})
-			s.AllOf = append(s.AllOf, &jsonschema.Schema{
-				If:   &jsonschema.Schema{Properties: ifKind, Required: []string{w.Kind}},
-				Then: &jsonschema.Schema{Required: required},
-			})
+			ifKind.Set(kindLeaf.Name, &jsonschema.Schema{Const: k.Name})
+			cond := nested(kindLeaf.Object.Path, &jsonschema.Schema{Properties: ifKind, Required: []string{kindLeaf.Name}})
+			then := &jsonschema.Schema{}
+			for _, path := range order {
+				then.AllOf = append(then.AllOf, nested(path, &jsonschema.Schema{Required: byObject[path]}))
+			}
+			if len(then.AllOf) == 1 {
+				then = then.AllOf[0]
+			}
+			s.AllOf = append(s.AllOf, &jsonschema.Schema{If: cond, Then: then})
 		}
 	}
 	return Marshal(s)

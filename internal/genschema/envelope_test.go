@@ -15,7 +15,8 @@ import (
 )
 
 // contracts are the contracts whose envelope schemas are exercised.
-var contracts = []string{"../../contract/kinds.yaml", "../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
+var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kinds.yaml", "../../examples/ovstorage/kinds.yaml",
+	"../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml"}
 
 func load(t *testing.T, path string) *contract.Contract {
 	t.Helper()
@@ -92,6 +93,31 @@ func TestExamplesValidateAgainstBothSchemas(t *testing.T) {
 			}
 			if err != nil {
 				t.Errorf("%s: example %q fails the producer schema: %v", c.Name, ex.Name, err)
+			}
+		}
+	}
+}
+
+// Each layout's schemas accept only its own shape: an envelope of one seed
+// system is not an envelope of another.
+func TestSchemasRejectOtherLayouts(t *testing.T) {
+	layouts := contracts[:3]
+	type schemas struct{ producer, consumer *jsonschema.Schema }
+	compiled := map[string]schemas{}
+	for _, path := range layouts {
+		p, c := envelopeSchemas(t, load(t, path))
+		compiled[path] = schemas{p, c}
+	}
+	for _, own := range layouts {
+		for _, other := range layouts {
+			if own == other {
+				continue
+			}
+			for _, ex := range examples.All(load(t, other)) {
+				inst := instance(t, ex.Value)
+				if compiled[own].consumer.Validate(inst) == nil || compiled[own].producer.Validate(inst) == nil {
+					t.Errorf("%s's schemas accept %s's example %q", own, other, ex.Name)
+				}
 			}
 		}
 	}

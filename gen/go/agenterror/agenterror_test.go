@@ -51,6 +51,8 @@ func TestEveryKindLooksUpAsDeclared(t *testing.T) {
 			Breaker:       k.Breaker,
 			Retryable:     k.Retryable(),
 			Description:   k.Description,
+			Startup:       k.Startup,
+			Number:        -1, // the reference contract numbers no kind
 		}
 		if got != want {
 			t.Errorf("Lookup(%q) =\n%+v\nwant\n%+v", k.Name, got, want)
@@ -244,7 +246,7 @@ func TestDecodeKeepsUnknownKindAndFields(t *testing.T) {
 	if e.HTTPStatus() != 500 {
 		t.Errorf("unknown kind HTTPStatus = %d", e.HTTPStatus())
 	}
-	if string(e.Extra["future_field"].(json.RawMessage)) != "[1,2]" || e.Recovery.Extra["new_hint"] == nil {
+	if string(e.Extra["future_field"].(json.RawMessage)) != "[1,2]" || e.Extra["recovery.new_hint"] == nil {
 		t.Errorf("unknown fields not kept: %+v", e)
 	}
 	b, _ := json.Marshal(e)
@@ -260,8 +262,8 @@ func TestReservedFieldsWin(t *testing.T) {
 	e := agenterror.NewForbidden("real", []string{"s"}).
 		WithExtra("kind", "fake").WithExtra("message", "fake").WithExtra("recovery", "fake").
 		WithExtra("contract_version", 99).WithExtra("service", "fake").WithExtra("required_scopes", "fake").
-		WithExtra("ok_extra", 1)
-	e.Recovery.Extra = map[string]any{"action": "fake", "retryAfterMs": 5, "note": "kept"}
+		WithExtra("ok_extra", 1).
+		WithExtra("recovery.action", "fake").WithExtra("recovery.retryAfterMs", 5).WithExtra("recovery.note", "kept")
 	b, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -297,8 +299,8 @@ func TestRetryAfterSpellings(t *testing.T) {
 		if e.Recovery.RetryAfterMs == nil || *e.Recovery.RetryAfterMs != tt.want {
 			t.Errorf("%s: RetryAfterMs = %v, want %d", tt.extra, e.Recovery.RetryAfterMs, tt.want)
 		}
-		if len(e.Recovery.Extra) != 0 {
-			t.Errorf("%s: a spelling leaked into Extra: %v", tt.extra, e.Recovery.Extra)
+		if len(e.Extra) != 0 {
+			t.Errorf("%s: a spelling leaked into Extra: %v", tt.extra, e.Extra)
 		}
 		if b, _ := json.Marshal(e); !strings.Contains(string(b), fmt.Sprintf(`"retry_after_ms":%d`, tt.want)) || strings.Contains(string(b), "retryAfterMs") {
 			t.Errorf("%s: re-encoded as %s", tt.extra, b)

@@ -27,6 +27,11 @@ type Classification struct {
 	// Retryable is true when the action is a retry and same_arguments permits repeating the call.
 	Retryable   bool
 	Description string
+	// Startup is true for failures raised while starting up or loading configuration
+	// rather than returned as the result of an operation.
+	Startup bool
+	// Number is the kind's stable numeric code; -1 when the contract has none.
+	Number int
 }
 
 // classifications holds one entry per known kind, in contract order; kindIndex maps a kind to its entry.
@@ -45,6 +50,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The requested action is not registered with the dispatcher.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindForbidden,
@@ -60,6 +66,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The caller is authenticated but lacks a scope the action requires.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindMissingParam,
@@ -75,6 +82,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A parameter the action requires was not supplied.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInvalidParam,
@@ -90,6 +98,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A supplied parameter has the wrong type or a value the action does not accept.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindUnknownInstance,
@@ -105,6 +114,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The instance named in the request is not configured on this server.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindAmbiguousTool,
@@ -120,6 +130,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindConfirmationRequired,
@@ -135,6 +146,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The action is destructive and the request did not carry the explicit confirmation it needs.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindConflict,
@@ -150,6 +162,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The identifier the request would create already exists.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindAuthFailed,
@@ -165,6 +178,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The credentials presented were rejected.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindAuthRequired,
@@ -180,6 +194,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The call needs credentials and none were presented.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindPermissionDenied,
@@ -195,6 +210,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The authenticated identity is not allowed to perform this operation on the target.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindOauthNeedsReauth,
@@ -210,6 +226,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindOauthStateInvalid,
@@ -225,6 +242,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindOauthResourceMismatch,
@@ -240,6 +258,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindOauthIssuerMismatch,
@@ -255,6 +274,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindOauthUnsupportedMethod,
@@ -270,6 +290,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindNotFound,
@@ -285,6 +306,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The resource the request refers to does not exist.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindUnknownUpstream,
@@ -300,6 +322,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "No upstream server is registered under the requested name.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindUnknownTool,
@@ -315,6 +338,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The requested tool is not offered by the upstream, or by any upstream when none was named.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindUpstreamError,
@@ -330,6 +354,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The upstream failed to return a completed result and no more specific transport kind applies.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindBadGateway,
@@ -345,6 +370,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The upstream answered the gateway with an invalid or failed response at the protocol level.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindNetworkError,
@@ -360,6 +386,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "A network failure interrupted the exchange with the upstream before a result came back.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindServiceUnavailable,
@@ -375,6 +402,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The upstream service said it cannot handle requests right now.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindNotConnected,
@@ -390,6 +418,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The gateway holds no live connection to the upstream the call was routed to.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindConnectionError,
@@ -405,6 +434,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The connection to the upstream failed or dropped in a way no narrower kind describes.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindTimeout,
@@ -420,6 +450,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted).",
+		Number:        -1,
 	},
 	{
 		Kind:          KindCancelled,
@@ -435,6 +466,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindUnexpectedResponse,
@@ -450,6 +482,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     false,
 		Description:   "The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindDNSError,
@@ -465,6 +498,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindConnectionRefused,
@@ -480,6 +514,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindToolError,
@@ -495,6 +530,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindBridgeTransportError,
@@ -510,6 +546,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindRelayInvalidTarget,
@@ -525,6 +562,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The target a relay request points at is not acceptable to forward to.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindRelayForwarderInitFailed,
@@ -540,6 +578,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     true,
 		Description:   "The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindValidationFailed,
@@ -555,6 +594,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The request as a whole broke a validation rule that is not tied to one parameter.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInvalidHint,
@@ -570,6 +610,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A hint supplied with the request is not one the action recognises or can use.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindSSRFBlocked,
@@ -585,6 +626,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindPathTraversal,
@@ -600,6 +642,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A path in the request would escape the directory it is confined to.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindSymlinkRejected,
@@ -615,6 +658,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The path goes through a symbolic link, which this operation does not follow.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindContentTooLarge,
@@ -630,6 +674,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The content submitted with the request exceeds the size the server accepts.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInvalidEncoding,
@@ -645,6 +690,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The content is not in the text encoding the operation requires.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindResponseTooLarge,
@@ -660,6 +706,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInvalidCodeModeID,
@@ -675,6 +722,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An identifier passed to Code Mode does not name anything Code Mode knows.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindCallBudgetExceeded,
@@ -690,6 +738,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindSnippetBudgetExceeded,
@@ -705,6 +754,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindSnippetResolveLimit,
@@ -720,6 +770,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindSnippetNotFound,
@@ -735,6 +786,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "No snippet exists under the requested name.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindArtifactTooLarge,
@@ -750,6 +802,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindResultTooLarge,
@@ -765,6 +818,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindProviderUnavailable,
@@ -780,6 +834,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The provider backing this feature cannot be reached or is not serving requests.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindProviderTimeout,
@@ -795,6 +850,7 @@ var classifications = [63]Classification{
 		Breaker:       true,
 		Retryable:     true,
 		Description:   "The provider did not answer before its deadline.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInvalidProviderOutput,
@@ -810,6 +866,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The provider answered with output that does not match what the server expects from it.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindRateLimited,
@@ -825,6 +882,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     true,
 		Description:   "The caller sent requests faster than the allowed rate.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindQueueSaturated,
@@ -840,6 +898,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     true,
 		Description:   "The work queue is full, so the request was turned away without being queued.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindBudgetExceeded,
@@ -855,6 +914,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindQuotaExceeded,
@@ -870,6 +930,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The caller's quota for this resource is used up for the current period.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindRestartRequired,
@@ -885,6 +946,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindStaleSuggestion,
@@ -900,6 +962,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindMergeWriteConflict,
@@ -915,6 +978,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindWorkspaceNotConfigured,
@@ -930,6 +994,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindInternalError,
@@ -945,6 +1010,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "An unexpected failure inside the server that is not the caller's doing.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindServerError,
@@ -960,6 +1026,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "A backing service answered with a server-side failure that no more specific kind covers.",
+		Number:        -1,
 	},
 	{
 		Kind:          KindDecodeError,
@@ -975,6 +1042,7 @@ var classifications = [63]Classification{
 		Breaker:       false,
 		Retryable:     false,
 		Description:   "The server could not decode data it received or loaded into the form it expected.",
+		Number:        -1,
 	},
 }
 
@@ -989,6 +1057,7 @@ var fallback = Classification{
 	LogLevel:      slog.LevelError,
 	Breaker:       false,
 	Retryable:     false,
+	Number:        -1,
 }
 
 func kindIndex(k Kind) int {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -106,29 +107,48 @@ func appendAny(b []byte, path string, v any) ([]byte, error) {
 	return append(b, raw...), nil
 }
 
-// appendExtra appends the entries of extra whose keys the contract does not
-// own, sorted so the output is deterministic.
-func appendExtra(b []byte, path string, extra map[string]any, owned func(string) bool) ([]byte, error) {
+// appendExtra appends the entries of extra that belong in the object at
+// objPath and that the contract does not own, sorted so the output is
+// deterministic. start marks where the object's first member goes.
+func appendExtra(b []byte, start int, objPath string, extra map[string]any, owned func(string) bool) ([]byte, error) {
 	if len(extra) == 0 {
 		return b, nil
 	}
-	keys := make([]string, 0, len(extra))
+	var keys []string
 	for k := range extra {
-		if !owned(k) {
+		if obj, name := placeExtra(k); obj == objPath && !owned(name) {
 			keys = append(keys, k)
 		}
 	}
 	sort.Strings(keys)
 	var err error
 	for _, k := range keys {
-		b = append(b, ',')
-		b = appendString(b, k)
+		_, name := placeExtra(k)
+		if len(b) > start {
+			b = append(b, ',')
+		}
+		b = appendString(b, name)
 		b = append(b, ':')
-		if b, err = appendAny(b, joinPath(path, k), extra[k]); err != nil {
+		if b, err = appendAny(b, k, extra[k]); err != nil {
 			return nil, err
 		}
 	}
 	return b, nil
+}
+
+// placeExtra splits an Extra key into the object it belongs in (the longest
+// object path of the layout that prefixes it) and its member name there.
+func placeExtra(k string) (string, string) {
+	best := ""
+	for _, p := range objectPaths {
+		if p != "" && len(p) > len(best) && strings.HasPrefix(k, p+".") {
+			best = p
+		}
+	}
+	if best == "" {
+		return "", k
+	}
+	return best, k[len(best)+1:]
 }
 
 func joinPath(path, key string) string {
@@ -204,14 +224,13 @@ func plain(b []byte) bool {
 	return ascii || utf8.Valid(b)
 }
 
-// rest converts the fields no contract field claimed into Extra entries.
-func rest(obj map[string]json.RawMessage) map[string]any {
-	if len(obj) == 0 {
-		return nil
-	}
-	out := make(map[string]any, len(obj))
+// keep moves the members of obj that no contract field claimed into
+// *extra, under their path, allocating the map only when there are any.
+func keep(extra *map[string]any, objPath string, obj map[string]json.RawMessage) {
 	for k, v := range obj {
-		out[k] = v
+		if *extra == nil {
+			*extra = make(map[string]any, len(obj))
+		}
+		(*extra)[joinPath(objPath, k)] = v
 	}
-	return out
 }

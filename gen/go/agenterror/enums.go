@@ -365,3 +365,8 @@ func (v SameArguments) PermitsRetry() bool {
 	}
 	return false
 }
+
+// MayHaveRun reports whether work may already have run when a failure reports v.
+func (v SideEffects) MayHaveRun() bool {
+	return false
+}

@@ -7,19 +7,17 @@ import (
 	"time"
 )
 
-// Recovery is the advice an envelope carries ("recovery" on the wire).
+// Recovery is the advice an envelope carries.
 type Recovery struct {
-	// Action is "action" on the wire.
+	// Action is "recovery.action" on the wire.
 	Action RecoveryAction
-	// SameArguments is "same_arguments" on the wire.
+	// SameArguments is "recovery.same_arguments" on the wire.
 	SameArguments SameArguments
-	// Guidance is "guidance" on the wire: free text telling the caller what to do.
+	// Guidance is "recovery.guidance" on the wire: free text telling the caller what to do.
 	Guidance string
-	// RetryAfterMs is "retry_after_ms" on the wire: the minimum wait before a retry, in milliseconds.
-	// Nil when the producer gave no hint.
+	// RetryAfterMs is "recovery.retry_after_ms" on the wire: the minimum wait before a retry,
+	// in milliseconds. Nil when the producer gave no hint.
 	RetryAfterMs *int64
-	// Extra keeps recovery fields this contract version does not name.
-	Extra map[string]any
 }
 
 // Envelope is one failure as every surface (MCP, HTTP, CLI) reports it. It implements error; use errors.As to recover it from a wrapped error.
@@ -69,9 +67,10 @@ type Envelope struct {
 	RequiredScopes []string
 
 	// Extra holds fields this contract version does not name: a caller's additions
-	// and fields from newer producers. When marshalling, a field of the contract
-	// always wins over an Extra entry of the same name. Decoded values are
-	// json.RawMessage.
+	// and fields from newer producers, keyed by their path ("name" at the top
+	// level, "object.name" inside a nested object). When marshalling, a field of
+	// the contract always wins over an Extra entry of the same name. Decoded
+	// values are json.RawMessage.
 	Extra map[string]any
 }
 
@@ -111,6 +110,12 @@ func (e *Envelope) CountsTowardBreaker() bool {
 // permits repeating it.
 func (e *Envelope) IsRetryable() bool {
 	return e.Recovery.Action.IsRetry() && e.Recovery.SameArguments.PermitsRetry()
+}
+
+// WorkMayHaveRun reports whether work may already have run before the failure,
+// judged from the envelope's side_effects: check state before repeating a write.
+func (e *Envelope) WorkMayHaveRun() bool {
+	return e.SideEffects.MayHaveRun()
 }
 
 // WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a

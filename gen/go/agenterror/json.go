@@ -7,8 +7,8 @@ import (
 	"strconv"
 )
 
-// isEnvelopeField reports whether k is a top-level field of the contract.
-func isEnvelopeField(k string) bool {
+// ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
+func ownedRoot(k string) bool {
 	switch k {
 	case "contract_version", "kind", "message", "origin", "recovery", "side_effects", "service", "action", "tool", "upstream", "command", "prompt", "resource", "cause", "original_kind", "safety", "evidence", "valid_choices", "hint", "required_scopes":
 		return true
@@ -16,8 +16,8 @@ func isEnvelopeField(k string) bool {
 	return false
 }
 
-// isRecoveryField reports whether k is a recovery field of the contract, spellings accepted on input included.
-func isRecoveryField(k string) bool {
+// ownedRecovery reports whether k is a member of "recovery" that the contract owns, spellings accepted on input included.
+func ownedRecovery(k string) bool {
 	switch k {
 	case "action", "same_arguments", "guidance", "retry_after_ms", "retryAfterMs":
 		return true
@@ -25,13 +25,18 @@ func isRecoveryField(k string) bool {
 	return false
 }
 
-// MarshalJSON encodes the envelope in the contract's wire format: the contract's
-// fields in contract order, absent optional fields left out, then Extra entries
-// sorted by key, skipping any that would override a field of the contract.
+// objectPaths lists the layout's objects, so Extra keys can be placed in them.
+var objectPaths = []string{"", "recovery"}
+
+// MarshalJSON encodes the envelope in the contract's wire layout: the layout's
+// fields in order, absent optional fields left out, then Extra entries sorted
+// by key, skipping any that would override a field of the contract.
 func (e Envelope) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 512)
 	var err error
-	b = append(b, "{\"contract_version\":"...)
+	b = append(b, '{')
+	s0 := len(b)
+	b = append(b, "\"contract_version\":"...)
 	b = strconv.AppendInt(b, int64(e.ContractVersion), 10)
 	b = append(b, ",\"kind\":"...)
 	b = appendString(b, string(e.Kind))
@@ -39,20 +44,26 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 	b = appendString(b, e.Message)
 	b = append(b, ",\"origin\":"...)
 	b = appendString(b, string(e.Origin))
-	b = append(b, ",\"recovery\":{\"action\":"...)
-	b = appendString(b, string(e.Recovery.Action))
-	b = append(b, ",\"same_arguments\":"...)
-	b = appendString(b, string(e.Recovery.SameArguments))
-	b = append(b, ",\"guidance\":"...)
-	b = appendString(b, e.Recovery.Guidance)
-	if e.Recovery.RetryAfterMs != nil {
-		b = append(b, ",\"retry_after_ms\":"...)
-		b = strconv.AppendInt(b, *e.Recovery.RetryAfterMs, 10)
+	{
+		b = append(b, ",\"recovery\":"...)
+		b = append(b, '{')
+		s1 := len(b)
+		b = append(b, "\"action\":"...)
+		b = appendString(b, string(e.Recovery.Action))
+		b = append(b, ",\"same_arguments\":"...)
+		b = appendString(b, string(e.Recovery.SameArguments))
+		b = append(b, ",\"guidance\":"...)
+		b = appendString(b, e.Recovery.Guidance)
+		if e.Recovery.RetryAfterMs != nil {
+			b = append(b, ",\"retry_after_ms\":"...)
+			b = strconv.AppendInt(b, *e.Recovery.RetryAfterMs, 10)
+		}
+		if b, err = appendExtra(b, s1, "recovery", e.Extra, ownedRecovery); err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
 	}
-	if b, err = appendExtra(b, "recovery", e.Recovery.Extra, isRecoveryField); err != nil {
-		return nil, err
-	}
-	b = append(b, "},\"side_effects\":"...)
+	b = append(b, ",\"side_effects\":"...)
 	b = appendString(b, string(e.SideEffects))
 	if e.Service != "" {
 		b = append(b, ",\"service\":"...)
@@ -114,26 +125,29 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 		b = append(b, ",\"required_scopes\":"...)
 		b = appendStrings(b, e.RequiredScopes)
 	}
-	if b, err = appendExtra(b, "", e.Extra, isEnvelopeField); err != nil {
+	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
 		return nil, err
 	}
-	return append(b, '}'), nil
+	b = append(b, '}')
+	return b, nil
 }
 
-// UnmarshalJSON decodes an envelope. A kind, origin or other value this
-// contract version does not know is kept as it is, fields the contract does
-// not name go to Extra, and malformed input yields a *DecodeError naming the
-// offending field. On error the envelope is left unchanged.
+// UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
+// origin or other value this contract version does not know is kept as it is,
+// fields the contract does not name go to Extra, values the layout does not
+// carry are filled from the kind's classification, and malformed input yields
+// a *DecodeError naming the offending field. On error the envelope is unchanged.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
-	obj, err := decodeObject(data, "")
+	var out Envelope
+	var extra map[string]any
+	obj0, err := decodeObject(data, "")
 	if err != nil {
 		return err
 	}
-	var out Envelope
-	if _, err := take(obj, "", "contract_version", true, "an integer", &out.ContractVersion); err != nil {
+	if _, err := take(obj0, "", "contract_version", true, "an integer", &out.ContractVersion); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "kind", true, "a string", (*string)(&out.Kind)); err != nil {
+	if _, err := take(obj0, "", "kind", true, "a string", (*string)(&out.Kind)); err != nil {
 		return err
 	}
 	if out.Kind == "" {
@@ -142,107 +156,106 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 			Problem: "must not be empty",
 		}
 	}
-	if _, err := take(obj, "", "message", true, "a string", &out.Message); err != nil {
+	if _, err := take(obj0, "", "message", true, "a string", &out.Message); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "origin", true, "a string", (*string)(&out.Origin)); err != nil {
+	if _, err := take(obj0, "", "origin", true, "a string", (*string)(&out.Origin)); err != nil {
 		return err
 	}
-	var rawRecovery json.RawMessage
-	if _, err := take(obj, "", "recovery", true, "an object", &rawRecovery); err != nil {
+	{
+		var raw1 json.RawMessage
+		present, err := take(obj0, "", "recovery", true, "an object", &raw1)
+		if err != nil {
+			return err
+		}
+		if present {
+			obj1, err := decodeObject(raw1, "recovery")
+			if err != nil {
+				return err
+			}
+			if _, err := take(obj1, "recovery", "action", true, "a string", (*string)(&out.Recovery.Action)); err != nil {
+				return err
+			}
+			if _, err := take(obj1, "recovery", "same_arguments", true, "a string", (*string)(&out.Recovery.SameArguments)); err != nil {
+				return err
+			}
+			if _, err := take(obj1, "recovery", "guidance", true, "a string", &out.Recovery.Guidance); err != nil {
+				return err
+			}
+			if out.Recovery.RetryAfterMs == nil {
+				if _, err := take(obj1, "recovery", "retry_after_ms", false, "a non-negative integer", &out.Recovery.RetryAfterMs); err != nil {
+					return err
+				}
+				if out.Recovery.RetryAfterMs != nil && *out.Recovery.RetryAfterMs < 0 {
+					return &DecodeError{
+						Path:    "recovery.retry_after_ms",
+						Problem: "must be a non-negative integer",
+					}
+				}
+			}
+			delete(obj1, "retry_after_ms")
+			if out.Recovery.RetryAfterMs == nil {
+				if _, err := take(obj1, "recovery", "retryAfterMs", false, "a non-negative integer", &out.Recovery.RetryAfterMs); err != nil {
+					return err
+				}
+				if out.Recovery.RetryAfterMs != nil && *out.Recovery.RetryAfterMs < 0 {
+					return &DecodeError{
+						Path:    "recovery.retryAfterMs",
+						Problem: "must be a non-negative integer",
+					}
+				}
+			}
+			delete(obj1, "retryAfterMs")
+			keep(&extra, "recovery", obj1)
+		}
+	}
+	if _, err := take(obj0, "", "side_effects", true, "a string", (*string)(&out.SideEffects)); err != nil {
 		return err
 	}
-	rec, err := decodeObject(rawRecovery, "recovery")
-	if err != nil {
+	if _, err := take(obj0, "", "service", false, "a string", &out.Service); err != nil {
 		return err
 	}
-	if err := out.Recovery.decode(rec); err != nil {
+	if _, err := take(obj0, "", "action", false, "a string", &out.Action); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "side_effects", true, "a string", (*string)(&out.SideEffects)); err != nil {
+	if _, err := take(obj0, "", "tool", false, "a string", &out.Tool); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "service", false, "a string", &out.Service); err != nil {
+	if _, err := take(obj0, "", "upstream", false, "a string", &out.Upstream); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "action", false, "a string", &out.Action); err != nil {
+	if _, err := take(obj0, "", "command", false, "a string", &out.Command); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "tool", false, "a string", &out.Tool); err != nil {
+	if _, err := take(obj0, "", "prompt", false, "a string", &out.Prompt); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "upstream", false, "a string", &out.Upstream); err != nil {
+	if _, err := take(obj0, "", "resource", false, "a string", &out.Resource); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "command", false, "a string", &out.Command); err != nil {
+	if _, err := take(obj0, "", "cause", false, "a string", &out.Cause); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "prompt", false, "a string", &out.Prompt); err != nil {
+	if _, err := take(obj0, "", "original_kind", false, "a string", &out.OriginalKind); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "resource", false, "a string", &out.Resource); err != nil {
+	if _, err := take(obj0, "", "safety", false, "an object", &out.Safety); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "cause", false, "a string", &out.Cause); err != nil {
+	if _, err := take(obj0, "", "evidence", false, "an object", &out.Evidence); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "original_kind", false, "a string", &out.OriginalKind); err != nil {
+	if _, err := take(obj0, "", "valid_choices", false, "an array of strings", &out.ValidChoices); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "safety", false, "an object", &out.Safety); err != nil {
+	if _, err := take(obj0, "", "hint", false, "a string", &out.Hint); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "evidence", false, "an object", &out.Evidence); err != nil {
+	if _, err := take(obj0, "", "required_scopes", false, "an array of strings", &out.RequiredScopes); err != nil {
 		return err
 	}
-	if _, err := take(obj, "", "valid_choices", false, "an array of strings", &out.ValidChoices); err != nil {
-		return err
-	}
-	if _, err := take(obj, "", "hint", false, "a string", &out.Hint); err != nil {
-		return err
-	}
-	if _, err := take(obj, "", "required_scopes", false, "an array of strings", &out.RequiredScopes); err != nil {
-		return err
-	}
-	out.Extra = rest(obj)
+	keep(&extra, "", obj0)
+	out.Extra = extra
 	*e = out
-	return nil
-}
-
-func (r *Recovery) decode(obj map[string]json.RawMessage) error {
-	if _, err := take(obj, "recovery", "action", true, "a string", (*string)(&r.Action)); err != nil {
-		return err
-	}
-	if _, err := take(obj, "recovery", "same_arguments", true, "a string", (*string)(&r.SameArguments)); err != nil {
-		return err
-	}
-	if _, err := take(obj, "recovery", "guidance", true, "a string", &r.Guidance); err != nil {
-		return err
-	}
-	if r.RetryAfterMs == nil {
-		if _, err := take(obj, "recovery", "retry_after_ms", false, "a non-negative integer", &r.RetryAfterMs); err != nil {
-			return err
-		}
-		if r.RetryAfterMs != nil && *r.RetryAfterMs < 0 {
-			return &DecodeError{
-				Path:    "recovery.retry_after_ms",
-				Problem: "must be a non-negative integer",
-			}
-		}
-	}
-	delete(obj, "retry_after_ms")
-	if r.RetryAfterMs == nil {
-		if _, err := take(obj, "recovery", "retryAfterMs", false, "a non-negative integer", &r.RetryAfterMs); err != nil {
-			return err
-		}
-		if r.RetryAfterMs != nil && *r.RetryAfterMs < 0 {
-			return &DecodeError{
-				Path:    "recovery.retryAfterMs",
-				Problem: "must be a non-negative integer",
-			}
-		}
-	}
-	delete(obj, "retryAfterMs")
-	r.Extra = rest(obj)
 	return nil
 }

@@ -6,11 +6,9 @@ import (
 	"os"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
-	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 func readSchema(t *testing.T, file string) map[string]any {
@@ -89,69 +87,10 @@ func TestEmbeddedSchemasArePublishedOnes(t *testing.T) {
 	}
 }
 
-// build makes, with the Go package's constructor and setters, the envelope
-// an example describes.
-func build(t *testing.T, c *contract.Contract, ex examples.Example) *agenterror.Envelope {
-	var e *agenterror.Envelope
-	if ex.Kind == nil {
-		e = agenterror.New(agenterror.Kind(ex.Value[1].Value.(string)), ex.Value[2].Value.(string))
-	} else {
-		e = agenterror.New(agenterror.Kind(ex.Kind.Name), ex.Kind.Description)
-	}
-	if rec := ex.Value[4].Value.(examples.Object); len(rec) == 4 {
-		e.WithRetryAfter(time.Duration(rec[3].Value.(int)) * time.Millisecond)
-	}
-	fields := map[string]*contract.Field{}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
-		fields[f.Name] = f
-	}
-	for _, m := range ex.Value[6:] {
-		f := fields[m.Key]
-		if f == nil {
-			t.Fatalf("%s: %s is not a field of the contract", ex.Name, m.Key)
-		}
-		setter := reflect.ValueOf(e).MethodByName("With" + f.Idents.Go)
-		if !setter.IsValid() {
-			t.Fatalf("no setter With%s", f.Idents.Go)
-		}
-		setter.Call([]reflect.Value{goValue(m.Value, setter.Type().In(0))})
-	}
-	return e
-}
-
-// goValue converts an example value to the Go type a setter takes.
-func goValue(v any, typ reflect.Type) reflect.Value {
-	switch v := v.(type) {
-	case []any:
-		out := reflect.MakeSlice(typ, len(v), len(v))
-		for i, x := range v {
-			out.Index(i).Set(goValue(x, typ.Elem()))
-		}
-		return out
-	case examples.Object:
-		m := map[string]any{}
-		for _, member := range v {
-			m[member.Key] = member.Value
-		}
-		return reflect.ValueOf(m)
-	}
-	return reflect.ValueOf(v).Convert(typ)
-}
-
 // Every example the docs show and the schemas accept is exactly what the Go
 // package produces for the same failure.
 func TestGoEnvelopesMatchExamples(t *testing.T) {
-	c := loadContract(t)
-	for _, ex := range examples.All(c) {
-		got, err := json.Marshal(build(t, c, ex))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b any
-		json.Unmarshal(got, &a)
-		json.Unmarshal(ex.JSON(), &b)
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s:\nGo      %s\nexample %s", ex.Name, got, ex.JSON())
-		}
-	}
+	gentest.MatchExamples(t, "../../../contract/kinds.yaml", func(kind, message string) any {
+		return agenterror.New(agenterror.Kind(kind), message)
+	})
 }

@@ -1,0 +1,155 @@
+// Tests of the generated ovstorage package against ovstorage's envelope v0.1
+// (seed 003) and its published code table (reference/ovstorage.md).
+package ovstorage_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/errgen/errgen/examples/ovstorage/gen/go/ovstorage"
+	"github.com/errgen/errgen/internal/gentest"
+)
+
+// seedEnvelope is the NotFound envelope of ovstorage's error primer.
+const seedEnvelope = `{
+  "v": "0.1",
+  "ok": false,
+  "operation": "ovstorage_read",
+  "resource": "s3://my-bucket/missing.bin",
+  "error": {
+    "code": "NotFound",
+    "message": "NotFound: object missing at s3://my-bucket/missing.bin",
+    "retryable": false,
+    "next_action": "Add a matching connection to ovstorage.toml and restart the host."
+  }
+}`
+
+func TestSeedEnvelopeDecodesClassifiesAndRoundTrips(t *testing.T) {
+	var e ovstorage.Envelope
+	if err := json.Unmarshal([]byte(seedEnvelope), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Kind != ovstorage.KindNotFound || e.Operation != "ovstorage_read" || e.Resource != "s3://my-bucket/missing.bin" || e.ContractVersion != "0.1" {
+		t.Errorf("decoded %+v", e)
+	}
+	if e.IsRetryable() {
+		t.Error("NotFound is retryable")
+	}
+	if e.Recovery.Guidance != "Add a matching connection to ovstorage.toml and restart the host." {
+		t.Errorf("next_action not kept: %q", e.Recovery.Guidance)
+	}
+	got, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	json.Unmarshal([]byte(seedEnvelope), &a)
+	json.Unmarshal(got, &b)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("re-encoded differently:\n%s", got)
+	}
+	// Without next_action on the wire, none is invented on the way back.
+	var bare ovstorage.Envelope
+	json.Unmarshal([]byte(`{"v":"0.1","ok":false,"operation":"op","error":{"code":"NotFound","message":"m","retryable":false}}`), &bare)
+	if out, _ := json.Marshal(bare); string(out) != `{"v":"0.1","ok":false,"error":{"code":"NotFound","message":"m","retryable":false},"operation":"op"}` {
+		t.Errorf("re-encoded as %s", out)
+	}
+}
+
+// A retryable flag received for a code this package does not know wins over
+// the fallback's answer.
+func TestReceivedRetryableWins(t *testing.T) {
+	var e ovstorage.Envelope
+	if err := json.Unmarshal([]byte(`{"v":"0.1","ok":false,"operation":"op","error":{"code":"FutureThing","message":"m","retryable":true}}`), &e); err != nil {
+		t.Fatal(err)
+	}
+	if !e.IsRetryable() || e.Kind.IsKnown() {
+		t.Errorf("unknown retryable code: IsRetryable %v", e.IsRetryable())
+	}
+}
+
+// reference is ovstorage's code table: ABI number, HTTP status, retryable.
+var reference = map[string]struct {
+	number, status int
+	retryable      bool
+}{
+	"NotFound": {0, 404, false}, "NoRoute": {28, 404, false}, "NotConfigured": {30, 404, false},
+	"PermissionDenied": {2, 403, false}, "PluginRejected": {39, 403, false},
+	"AuthRequired": {34, 401, false}, "AuthExpired": {36, 401, false}, "AuthCancelled": {35, 401, false},
+	"CredentialExpired": {32, 401, false}, "CredentialUnavailable": {33, 401, false}, "AuthorizationLeaseExpired": {20, 401, true},
+	"InvalidArgument": {7, 400, false}, "AliasChainTooLong": {31, 400, false},
+	"AlreadyExists": {1, 409, false}, "Conflict": {4, 409, false}, "DirectoryNotEmpty": {5, 409, false},
+	"IncompatibleType": {8, 409, false}, "RouteConflict": {29, 409, false}, "PolicyEpochStale": {19, 409, false},
+	"PartialCompletion":  {40, 409, false},
+	"Locked":             {9, 423, false},
+	"PreconditionFailed": {3, 412, false}, "ObjectModified": {27, 412, false},
+	"IntegrityFailure": {14, 422, false}, "ContentMismatch": {37, 422, false}, "ContentChecksumMismatch": {38, 422, false},
+	"RedirectExpired": {18, 410, false}, "StagingExpired": {22, 410, false},
+	"Unsupported":       {6, 501, false},
+	"ResourceExhausted": {13, 429, true}, "CacheLockContention": {24, 429, true},
+	"Cancelled": {10, 504, false}, "DeadlineExceeded": {11, 504, true},
+	"Transient": {12, 502, true}, "BrokerUnavailable": {16, 502, true},
+	"BrokerRequired": {17, 503, false}, "StateRootUnavailable": {25, 503, false}, "NetworkFilesystemRefused": {26, 503, false},
+	"Internal": {15, 500, false}, "CacheCorrupt": {21, 500, false}, "CommitAmbiguous": {23, 500, false},
+}
+
+func TestEveryCodeMatchesTheReferenceTable(t *testing.T) {
+	kinds := ovstorage.Kinds()
+	if len(kinds) != len(reference) || len(reference) != 41 {
+		t.Fatalf("%d kinds, %d in the reference table", len(kinds), len(reference))
+	}
+	var fiveHundreds []ovstorage.Kind
+	for _, k := range kinds {
+		want, ok := reference[string(k)]
+		if !ok {
+			t.Errorf("%s is not an ovstorage code", k)
+			continue
+		}
+		c := ovstorage.Lookup(k)
+		if c.HTTPStatus != want.status || c.Retryable != want.retryable || c.Number != want.number {
+			t.Errorf("%s: HTTP %d retryable %v number %d; want %d %v %d", k, c.HTTPStatus, c.Retryable, c.Number, want.status, want.retryable, want.number)
+		}
+		if got, ok := ovstorage.KindByNumber(want.number); !ok || got != k {
+			t.Errorf("KindByNumber(%d) = %s, %v", want.number, got, ok)
+		}
+		if c.HTTPStatus == 500 {
+			fiveHundreds = append(fiveHundreds, k)
+		}
+		// The retryable flag on the wire is the classification's.
+		var m map[string]any
+		b, _ := json.Marshal(ovstorage.New(k, "m"))
+		json.Unmarshal(b, &m)
+		if m["error"].(map[string]any)["retryable"] != want.retryable {
+			t.Errorf("%s: wire retryable %v", k, m["error"].(map[string]any)["retryable"])
+		}
+	}
+	if !reflect.DeepEqual(fiveHundreds, []ovstorage.Kind{ovstorage.KindInternal, ovstorage.KindCacheCorrupt, ovstorage.KindCommitAmbiguous}) {
+		t.Errorf("codes mapping to 500: %v", fiveHundreds)
+	}
+}
+
+func TestPartialCompletionCarriesItsDetail(t *testing.T) {
+	e := ovstorage.NewPartialCompletion("copied data, metadata failed", &ovstorage.Partial{
+		Completed: "object_data", Failed: "user_metadata", FailedOutcome: "not_applied", Rollback: "destroys_requested_work",
+	}).WithOperation("ovstorage_copy")
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ovstorage.Envelope
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Partial == nil || *back.Partial != *e.Partial || back.HTTPStatus() != 409 {
+		t.Errorf("round trip: %s -> %+v", b, back.Partial)
+	}
+}
+
+// Every example the docs show and the schemas accept is exactly what the
+// package produces for the same failure.
+func TestGoEnvelopesMatchExamples(t *testing.T) {
+	gentest.MatchExamples(t, "../../../kinds.yaml", func(kind, message string) any {
+		return ovstorage.New(ovstorage.Kind(kind), message)
+	})
+}

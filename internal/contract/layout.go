@@ -1,0 +1,129 @@
+package contract
+
+// Source is what a wire field carries.
+type Source string
+
+// The sources a layout can map to a wire path. A context or kind-specific
+// field is a source too (SourceField), named by its field name.
+const (
+	SourceVersion       Source = "version"
+	SourceKind          Source = "kind"
+	SourceMessage       Source = "message"
+	SourceOrigin        Source = "origin"
+	SourceAction        Source = "action"
+	SourceSameArguments Source = "same_arguments"
+	SourceGuidance      Source = "guidance"
+	SourceRetryAfterMs  Source = "retry_after_ms"
+	SourceSideEffects   Source = "side_effects"
+	// Derived sources: computed by the producer from the classification.
+	SourceGroup      Source = "group"        // the kind's group name
+	SourceRetryable  Source = "retryable"    // Classification.Retryable of the envelope's advice
+	SourceMayHaveRun Source = "may_have_run" // SideEffect.MayHaveRun of the envelope's side_effects
+	SourceConst      Source = "const"
+	SourceField      Source = "field"
+)
+
+// Sources lists the named sources in documentation order.
+var Sources = []Source{SourceVersion, SourceKind, SourceMessage, SourceOrigin, SourceAction,
+	SourceSameArguments, SourceGuidance, SourceRetryAfterMs, SourceSideEffects,
+	SourceGroup, SourceRetryable, SourceMayHaveRun}
+
+// Derived reports whether the source is computed from the classification
+// rather than carried by the envelope as given.
+func (s Source) Derived() bool {
+	return s == SourceGroup || s == SourceRetryable || s == SourceMayHaveRun
+}
+
+// Layout is the wire shape of an envelope: a tree of JSON objects whose
+// leaves carry sources.
+type Layout struct {
+	Root *Object
+	// Leaves lists every leaf in wire order (depth first).
+	Leaves []*Leaf
+	// Objects lists every object in wire order, the root first.
+	Objects []*Object
+	// Default is true when the contract declares no layout.
+	Default bool
+	Pos     Pos
+}
+
+// Object is one JSON object of the envelope.
+type Object struct {
+	Name    string // member name in the parent; "" for the root
+	Path    string // dotted path from the root; "" for the root
+	Parent  *Object
+	Members []*Member
+	// Required is true when the object holds a required leaf, directly or
+	// below: it is then on the wire in every envelope.
+	Required bool
+	Idents   Idents // from the path, for names of generated helpers
+}
+
+// Member is a leaf or a nested object.
+type Member struct {
+	Leaf   *Leaf
+	Object *Object
+}
+
+// Name is the member's wire name.
+func (m *Member) Name() string {
+	if m.Leaf != nil {
+		return m.Leaf.Name
+	}
+	return m.Object.Name
+}
+
+// Leaf is one wire field.
+type Leaf struct {
+	Name   string // member name in its object
+	Path   string // dotted path from the root
+	Object *Object
+	Source Source
+	Field  *Field // for SourceField
+	// Const is the value of a SourceConst leaf: string, int, float64 or bool.
+	Const any
+	// Optional leaves may be absent: they are left out when empty (a derived
+	// boolean when false).
+	Optional bool
+	// Aliases are other spellings accepted when decoding, never emitted.
+	Aliases []string
+	// Idents name the generated field that keeps a derived leaf's value as
+	// received, since it cannot always be recomputed (an unknown kind).
+	Idents Idents
+	Pos    Pos
+}
+
+// Required reports whether every envelope carries the leaf.
+func (l *Leaf) Required() bool {
+	switch l.Source {
+	case SourceField:
+		return false
+	case SourceRetryAfterMs:
+		return false
+	}
+	return !l.Optional
+}
+
+// Leaf returns the first leaf carrying source, or nil when the layout does
+// not put it on the wire.
+func (lo *Layout) Leaf(s Source) *Leaf {
+	for _, l := range lo.Leaves {
+		if l.Source == s {
+			return l
+		}
+	}
+	return nil
+}
+
+// FieldLeaf returns the leaf carrying the context or kind-specific field.
+func (lo *Layout) FieldLeaf(f *Field) *Leaf {
+	for _, l := range lo.Leaves {
+		if l.Field == f {
+			return l
+		}
+	}
+	return nil
+}
+
+// Has reports whether the layout carries source s.
+func (lo *Layout) Has(s Source) bool { return lo.Leaf(s) != nil }

@@ -1,0 +1,410 @@
+package contract
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// leafSpec is one entry of layout.fields as written, before fields are placed.
+type leafSpec struct {
+	path     string
+	source   Source
+	field    string // for SourceField: the field's name
+	konst    any
+	optional bool
+	aliases  []string
+	pos      Pos
+}
+
+// layoutSpec is the layout section as written.
+type layoutSpec struct {
+	leaves                 []leafSpec
+	contextAt, kindFieldAt string
+	contextPos, kindPos    Pos
+	pos                    Pos
+	declared               bool
+}
+
+// defaultLayout is labby's agent-error v1 envelope: flat, with the advice
+// nested under recovery.
+func defaultLayout() *layoutSpec {
+	p := Pos{1, 1}
+	return &layoutSpec{pos: p, contextPos: p, kindPos: p, leaves: []leafSpec{
+		{path: "contract_version", source: SourceVersion, pos: p},
+		{path: "kind", source: SourceKind, pos: p},
+		{path: "message", source: SourceMessage, pos: p},
+		{path: "origin", source: SourceOrigin, pos: p},
+		{path: "recovery.action", source: SourceAction, pos: p},
+		{path: "recovery.same_arguments", source: SourceSameArguments, pos: p},
+		{path: "recovery.guidance", source: SourceGuidance, pos: p},
+		{path: "recovery.retry_after_ms", source: SourceRetryAfterMs, optional: true, aliases: []string{"retryAfterMs"}, pos: p},
+		{path: "side_effects", source: SourceSideEffects, pos: p},
+	}}
+}
+
+// wireNameRe is what a JSON member name of a layout may be: identifier-like,
+// so every language can address it.
+var wireNameRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+
+func sourceNames() []string {
+	out := make([]string, len(Sources))
+	for i, s := range Sources {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// readLayout reads the layout section, or returns the default layout.
+func (l *loader) readLayout(c *Contract, sec *mapping, key *yaml.Node) *layoutSpec {
+	if sec == nil {
+		return defaultLayout()
+	}
+	spec := &layoutSpec{declared: true, pos: posOf(key), contextPos: posOf(key), kindPos: posOf(key)}
+	sec.what = "layout: "
+	if fk, fv := sec.get("fields"); fk == nil {
+		sec.missing("fields")
+	} else if fm := l.asMapping(fv, fk, "layout: ", "fields"); fm != nil {
+		fm.what = "layout: fields: "
+		fieldNames := map[string]bool{}
+		for _, f := range c.ContextFields {
+			fieldNames[f.Name] = true
+		}
+		for _, k := range c.Kinds {
+			for _, f := range k.Fields {
+				fieldNames[f.Name] = true
+			}
+		}
+		fm.each(func(k, v *yaml.Node) {
+			if ls, ok := l.leafSpec(k, v, fieldNames); ok {
+				spec.leaves = append(spec.leaves, ls)
+			}
+		})
+	}
+	for _, at := range []struct {
+		key string
+		dst *string
+		pos *Pos
+	}{{"context", &spec.contextAt, &spec.contextPos}, {"kind_fields", &spec.kindFieldAt, &spec.kindPos}} {
+		k, v := sec.get(at.key)
+		if k == nil {
+			continue
+		}
+		*at.pos = posOf(k)
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			continue // empty means the top level
+		}
+		s, n := sec.str(at.key, false)
+		if n != nil && s != "" && !validPath(s) {
+			l.errorf(n, "layout: %s: %q is not a path of member names joined by dots (e.g. error.details)", at.key, s)
+			continue
+		}
+		*at.dst = s
+	}
+	sec.done("fields", "context", "kind_fields")
+	return spec
+}
+
+func validPath(p string) bool {
+	for _, seg := range strings.Split(p, ".") {
+		if !wireNameRe.MatchString(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// leafSpec reads one `path: source` entry.
+func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec, bool) {
+	ls := leafSpec{path: k.Value, pos: posOf(k)}
+	prefix := fmt.Sprintf("layout: field %q: ", k.Value)
+	if !validPath(k.Value) {
+		l.errorf(k, "%sa wire path is member names joined by dots (e.g. error.code); each name starts with a letter, _ or $", prefix)
+		return ls, false
+	}
+	var name string
+	var at *yaml.Node
+	switch {
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!str":
+		name, at = v.Value, v
+	case v.Kind == yaml.MappingNode:
+		m := l.asMapping(v, k, prefix, "")
+		m.what = prefix
+		if ck, cv := m.get("const"); ck != nil {
+			switch {
+			case cv.Kind != yaml.ScalarNode || cv.Tag == "!!null":
+				l.errorf(ck, "%sconst must be a string, number or boolean", prefix)
+				return ls, false
+			default:
+				var val any
+				if err := cv.Decode(&val); err != nil {
+					l.errorf(cv, "%sconst: %v", prefix, err)
+					return ls, false
+				}
+				if i, ok := val.(int); ok {
+					val = i
+				}
+				ls.source, ls.konst = SourceConst, val
+			}
+			for _, other := range []string{"from", "optional", "aliases"} {
+				if ok, _ := m.get(other); ok != nil {
+					l.errorf(ok, "%sa const field takes no %s", prefix, other)
+				}
+			}
+			m.done("const", "from", "optional", "aliases")
+			return ls, true
+		}
+		s, n := m.str("from", true)
+		if n == nil {
+			m.done("from", "const", "optional", "aliases")
+			return ls, false
+		}
+		name, at = s, n
+		ls.optional, _ = m.boolean("optional", false)
+		if ak, av := m.get("aliases"); ak != nil {
+			if av.Kind != yaml.SequenceNode {
+				l.errorf(ak, "%saliases must be a list of member names", prefix)
+			} else {
+				for _, a := range av.Content {
+					if a.Kind != yaml.ScalarNode || a.Tag != "!!str" || !wireNameRe.MatchString(a.Value) {
+						l.errorf(a, "%san alias must be a member name", prefix)
+						continue
+					}
+					ls.aliases = append(ls.aliases, a.Value)
+				}
+			}
+		}
+		m.done("from", "const", "optional", "aliases")
+	default:
+		l.errorf(v, "%sgive a source (e.g. kind), {from: source, optional: true} or {const: value}, found %s", prefix, describeNode(v))
+		return ls, false
+	}
+	switch {
+	case contains(Sources, Source(name)):
+		ls.source = Source(name)
+	case fieldNames[name]:
+		ls.source, ls.field = SourceField, name
+	default:
+		var candidates []string
+		candidates = append(candidates, sourceNames()...)
+		for f := range fieldNames {
+			candidates = append(candidates, f)
+		}
+		sortStrings(candidates)
+		l.errorf(at, "%sunknown source %q%s; use one of %s, or the name of a context or kind-specific field", prefix, name, suggest(name, candidates), joinPlain(sourceNames()))
+		return ls, false
+	}
+	return ls, true
+}
+
+// membersAt returns the member names the explicit leaves of spec put
+// directly in the object at path, in order.
+func (spec *layoutSpec) membersAt(path string) []string {
+	var out []string
+	prefix := path + "."
+	if path == "" {
+		prefix = ""
+	}
+	for _, ls := range spec.leaves {
+		if !strings.HasPrefix(ls.path, prefix) {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(ls.path, prefix), ".")
+		if !contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// placed reports whether layout.fields places the named field explicitly.
+func (spec *layoutSpec) placed(name string) bool {
+	for _, ls := range spec.leaves {
+		if ls.source == SourceField && ls.field == name {
+			return true
+		}
+	}
+	return false
+}
+
+// buildLayout turns the spec into the wire tree, placing every context and
+// kind-specific field that the spec does not place itself. skip holds fields
+// already reported as clashing.
+func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool) *Layout {
+	at := func(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
+	root := &Object{}
+	lo := &Layout{Root: root, Default: !spec.declared, Pos: spec.pos}
+	objects := map[string]*Object{"": root}
+	leaves := map[string]*Leaf{}
+	where := map[string]Pos{} // path -> where it was declared, for messages
+
+	object := func(path string, pos Pos) *Object {
+		if o, ok := objects[path]; ok {
+			return o
+		}
+		parent := root
+		sofar := ""
+		for _, seg := range strings.Split(path, ".") {
+			if sofar != "" {
+				sofar += "."
+			}
+			sofar += seg
+			if lf, ok := leaves[sofar]; ok {
+				l.errorf(at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q", sofar, lf.Pos.Line, path)
+				return nil
+			}
+			o, ok := objects[sofar]
+			if !ok {
+				o = &Object{Name: seg, Path: sofar, Parent: parent}
+				objects[sofar] = o
+				where[sofar] = pos
+				parent.Members = append(parent.Members, &Member{Object: o})
+			}
+			parent = o
+		}
+		return parent
+	}
+	fieldsByName := map[string]*Field{}
+	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+		fieldsByName[f.Name] = f
+	}
+	mapped := map[Source]*Leaf{}
+	add := func(ls leafSpec, f *Field) *Leaf {
+		parentPath, name := "", ls.path
+		if i := strings.LastIndexByte(ls.path, '.'); i >= 0 {
+			parentPath, name = ls.path[:i], ls.path[i+1:]
+		}
+		if prev, ok := where[ls.path]; ok {
+			what := "an object"
+			if leaves[ls.path] != nil {
+				what = "a field"
+			}
+			if f != nil && spec.placed(f.Name) == false {
+				l.errorf(at(ls.pos), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
+			} else {
+				l.errorf(at(ls.pos), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
+			}
+			return nil
+		}
+		obj := object(parentPath, ls.pos)
+		if obj == nil {
+			return nil
+		}
+		lf := &Leaf{Name: name, Path: ls.path, Object: obj, Source: ls.source, Field: f, Const: ls.konst,
+			Optional: ls.optional, Aliases: ls.aliases, Pos: ls.pos, Idents: identsFor(name)}
+		if ls.source != SourceConst && ls.source != SourceField {
+			if prev, ok := mapped[ls.source]; ok {
+				l.errorf(at(ls.pos), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
+				return nil
+			}
+			mapped[ls.source] = lf
+		}
+		leaves[ls.path] = lf
+		where[ls.path] = ls.pos
+		obj.Members = append(obj.Members, &Member{Leaf: lf})
+		return lf
+	}
+	for _, ls := range spec.leaves {
+		var f *Field
+		if ls.source == SourceField {
+			if f = fieldsByName[ls.field]; f == nil || skip[f] {
+				continue
+			}
+		}
+		add(ls, f)
+	}
+	for _, s := range []Source{SourceKind, SourceMessage} {
+		if mapped[s] == nil && spec.declared {
+			l.errorf(at(spec.pos), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
+		}
+	}
+	place := func(fs []*Field, path string, pos Pos) {
+		for _, f := range fs {
+			if skip[f] || spec.placed(f.Name) {
+				continue
+			}
+			p := f.Name
+			if path != "" {
+				p = path + "." + f.Name
+			}
+			add(leafSpec{path: p, source: SourceField, field: f.Name, pos: f.Pos}, f)
+		}
+		_ = pos
+	}
+	place(c.ContextFields, spec.contextAt, spec.contextPos)
+	place(c.KindFields, spec.kindFieldAt, spec.kindPos)
+
+	// A derived field needs something to derive from.
+	if lf := mapped[SourceRetryable]; lf != nil {
+		retryStep, retryValue := false, false
+		for _, a := range c.Actions {
+			retryStep = retryStep || a.Step == StepRetry
+		}
+		for _, s := range c.SameArguments {
+			retryValue = retryValue || s.Retry
+		}
+		if !retryStep || !retryValue {
+			l.errorf(at(lf.Pos), "layout: %q derives from retryable, which has no source: it needs a recovery action with step retry and a same_arguments value with retry: true", lf.Path)
+		}
+	}
+	if lf := mapped[SourceMayHaveRun]; lf != nil {
+		any := false
+		for _, s := range c.SideEffects {
+			any = any || s.MayHaveRun
+		}
+		if !any {
+			l.errorf(at(lf.Pos), "layout: %q derives from may_have_run, which has no source: mark the side_effects values after which work may have run with may_have_run: true", lf.Path)
+		}
+	}
+	// Aliases share their object's namespace.
+	for _, lf := range leaves {
+		for _, a := range lf.Aliases {
+			for _, m := range lf.Object.Members {
+				if m.Name() == a {
+					l.errorf(at(lf.Pos), "layout: alias %q of %q is also a member of the same object; drop the alias", a, lf.Path)
+				}
+			}
+		}
+	}
+
+	var walk func(o *Object) bool
+	walk = func(o *Object) bool {
+		lo.Objects = append(lo.Objects, o)
+		o.Idents = identsFor(map[bool]string{true: "root", false: strings.ReplaceAll(o.Path, ".", "_")}[o.Path == ""])
+		for _, m := range o.Members {
+			if m.Leaf != nil {
+				lo.Leaves = append(lo.Leaves, m.Leaf)
+				o.Required = o.Required || m.Leaf.Required()
+			} else if walk(m.Object) {
+				o.Required = true
+			}
+		}
+		return o.Required
+	}
+	walk(root)
+	// A derived field keeps its received value in a generated field of its
+	// own name, which must not land on another member.
+	goNames := map[string]bool{}
+	for _, m := range GoEnvelopeMembers {
+		goNames[m] = true
+	}
+	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+		goNames[f.Idents.Go], goNames["With"+f.Idents.Go] = true, true
+	}
+	for _, lf := range lo.Leaves {
+		if lf.Source.Derived() && goNames[lf.Idents.Go] {
+			l.errorf(at(lf.Pos), "layout: %q becomes the Go field %s, which the generated Envelope already has; rename the wire field", lf.Path, lf.Idents.Go)
+		}
+	}
+	return lo
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// DefaultTopLevel returns the top-level member names of the default layout:
+// the names a context or kind-specific field cannot take when the contract
+// declares no layout.
+func DefaultTopLevel() []string { return defaultLayout().membersAt("") }

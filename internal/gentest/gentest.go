@@ -1,0 +1,99 @@
+// Package gentest holds checks shared by the tests of every generated Go
+// package. Generated packages have the same API whatever their contract, so
+// one check, driven by reflection, serves them all.
+package gentest
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+)
+
+// Load loads a contract or fails the test.
+func Load(t testing.TB, path string) *contract.Contract {
+	t.Helper()
+	c, err := contract.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// MatchExamples builds every example of the contract with the generated
+// package — newEnvelope(kind, message) is the package's New, then its With
+// setters — and checks that the package marshals exactly the example the
+// docs show and the schemas accept.
+func MatchExamples(t *testing.T, contractPath string, newEnvelope func(kind, message string) any) {
+	t.Helper()
+	c := Load(t, contractPath)
+	for _, ex := range examples.All(c) {
+		e := build(t, ex, newEnvelope)
+		got, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.Name, err)
+		}
+		var a, b any
+		json.Unmarshal(got, &a)
+		json.Unmarshal(ex.JSON(), &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s:\nGo      %s\nexample %s", ex.Name, got, ex.JSON())
+		}
+	}
+}
+
+func build(t *testing.T, ex examples.Example, newEnvelope func(kind, message string) any) any {
+	var kind, message string
+	for _, s := range ex.Set {
+		switch s.Leaf.Source {
+		case contract.SourceKind:
+			kind = s.Value.(string)
+		case contract.SourceMessage:
+			message = s.Value.(string)
+		}
+	}
+	e := newEnvelope(kind, message)
+	v := reflect.ValueOf(e)
+	for _, s := range ex.Set {
+		switch s.Leaf.Source {
+		case contract.SourceRetryAfterMs:
+			v.MethodByName("WithRetryAfter").Call([]reflect.Value{reflect.ValueOf(time.Duration(s.Value.(int)) * time.Millisecond)})
+		case contract.SourceField:
+			setter := v.MethodByName("With" + s.Leaf.Field.Idents.Go)
+			if !setter.IsValid() {
+				t.Fatalf("no setter With%s", s.Leaf.Field.Idents.Go)
+			}
+			setter.Call([]reflect.Value{goValue(s.Value, setter.Type().In(0))})
+		}
+	}
+	return e
+}
+
+// goValue converts an example value to the Go type a setter takes.
+func goValue(v any, typ reflect.Type) reflect.Value {
+	switch v := v.(type) {
+	case []any:
+		out := reflect.MakeSlice(typ, len(v), len(v))
+		for i, x := range v {
+			out.Index(i).Set(goValue(x, typ.Elem()))
+		}
+		return out
+	case examples.Object:
+		if typ.Kind() == reflect.Pointer && typ.Elem().Kind() == reflect.Struct {
+			// An object with declared properties: fill its struct by JSON.
+			ptr := reflect.New(typ.Elem())
+			raw, _ := json.Marshal(v)
+			json.Unmarshal(raw, ptr.Interface())
+			return ptr
+		}
+		m := map[string]any{}
+		for _, member := range v {
+			m[member.Key] = member.Value
+		}
+		return reflect.ValueOf(m)
+	}
+	return reflect.ValueOf(v).Convert(typ)
+}
