@@ -31,7 +31,16 @@ const (
 	// spaces, tabs and line breaks the loader counts as blank. \S would be
 	// stricter than the loader: it also rejects e.g. a lone no-break space.
 	nonBlankPattern = `[^ \t\n\r]`
+	// wireNamePattern is wireNameRe (internal/contract/loadlayout.go): a
+	// member name of the envelope, as a layout writes it.
+	wireNamePattern = `[A-Za-z_$][A-Za-z0-9_$-]*`
+	// wirePathPattern is a layout path: member names joined by dots.
+	wirePathPattern = `^` + wireNamePattern + `(\.` + wireNamePattern + `)*$`
 )
+
+// propertyDef is the name under $defs of an object field's property, which
+// may itself be an object with properties.
+const propertyDef = "property"
 
 // namingPatterns are the loader's namingRes, in contract.Namings order.
 var namingPatterns = map[contract.Naming]string{
@@ -198,7 +207,7 @@ func fieldDefinition(what string, required bool) *jsonschema.Schema {
 // fieldNameSchema constrains the names of context or kind-specific fields: well-formed,
 // and not one of the envelope's own fields.
 func fieldNameSchema() *jsonschema.Schema {
-	reserved := contract.DefaultWire().Reserved()
+	reserved := contract.DefaultTopLevel()
 	enum := make([]any, len(reserved))
 	for i, r := range reserved {
 		enum[i] = r
