@@ -73,6 +73,9 @@ func (l *loader) numbers(c *Contract) {
 			l.errorf(&yaml.Node{Line: k.Pos.Line, Column: k.Pos.Col}, "kind %q: missing number; when one kind has a number, every kind needs one", k.Name)
 			continue
 		}
+		if n == nil {
+			continue
+		}
 		if other, dup := byNumber[k.Number]; dup {
 			l.errorf(n, "kind %q: number %d is already kind %q's (line %d); numbers must be unique", k.Name, k.Number, other.Name, other.Pos.Line)
 			continue
@@ -492,8 +495,14 @@ func (l *loader) fieldDetails(f *Field, m *mapping, prefix string) {
 		default:
 			for _, e := range ev.Content {
 				switch {
-				case e.Kind != yaml.ScalarNode || e.Tag != "!!str" || isBlank(e.Value):
-					l.errorf(e, "%senum values must be non-blank strings (quote them)", prefix)
+				case e.Kind != yaml.ScalarNode || e.Tag != "!!str":
+					hint := ""
+					if e.Kind == yaml.ScalarNode && e.Tag != "!!null" {
+						hint = fmt.Sprintf(" (quote it: %q)", e.Value)
+					}
+					l.errorf(e, "%senum values must be strings, found %s%s", prefix, describeNode(e), hint)
+				case isBlank(e.Value):
+					l.errorf(e, "%senum values must not be blank", prefix)
 				case contains(f.Enum, e.Value):
 					l.errorf(e, "%senum value %q is listed twice", prefix, e.Value)
 				default:
@@ -591,10 +600,14 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		}
 		if num, n := m.integer("number", false); n != nil {
 			if num < 0 {
-				l.errorf(n, "%snumber must not be negative", prefix)
+				l.errorf(n, "%snumber must not be negative; use 0 or more", prefix)
 			}
 			kind.Number = num
 			l.numbered[kind] = n
+		} else if nk, _ := m.get("number"); nk != nil {
+			// Written but unusable (already reported): not missing, and
+			// with no value to compare.
+			l.numbered[kind] = nil
 		}
 		if fk, fv := m.get("fields"); fk != nil {
 			if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {

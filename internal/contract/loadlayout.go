@@ -2,9 +2,11 @@ package contract
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -27,6 +29,11 @@ type layoutSpec struct {
 	contextPos, kindPos    Pos
 	pos                    Pos
 	declared               bool
+	// fieldsPos is where layout.fields is written. incomplete is set when
+	// it is missing or an entry could not be read: what the layout meant
+	// to put on the wire is then unknown, so it is not checked.
+	fieldsPos  Pos
+	incomplete bool
 }
 
 // defaultLayout is labby's agent-error v1 envelope: flat, with the advice
@@ -65,9 +72,14 @@ func (l *loader) readLayout(c *Contract, sec *mapping, key *yaml.Node) *layoutSp
 	}
 	spec := &layoutSpec{declared: true, pos: posOf(key), contextPos: posOf(key), kindPos: posOf(key)}
 	sec.what = "layout: "
-	if fk, fv := sec.get("fields"); fk == nil {
+	fk, fv := sec.get("fields")
+	spec.fieldsPos = posOf(fk)
+	if fk == nil {
 		sec.missing("fields")
-	} else if fm := l.asMapping(fv, fk, "layout: ", "fields"); fm != nil {
+		spec.incomplete = true
+	} else if fm := l.asMapping(fv, fk, "layout: ", "fields"); fm == nil {
+		spec.incomplete = true
+	} else {
 		fm.what = "layout: fields: "
 		fieldNames := map[string]bool{}
 		for _, f := range c.ContextFields {
@@ -81,6 +93,8 @@ func (l *loader) readLayout(c *Contract, sec *mapping, key *yaml.Node) *layoutSp
 		fm.each(func(k, v *yaml.Node) {
 			if ls, ok := l.leafSpec(k, v, fieldNames); ok {
 				spec.leaves = append(spec.leaves, ls)
+			} else {
+				spec.incomplete = true
 			}
 		})
 	}
@@ -144,8 +158,16 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 					l.errorf(cv, "%sconst: %v", prefix, err)
 					return ls, false
 				}
-				if i, ok := val.(int); ok {
-					val = i
+				switch v := val.(type) {
+				case time.Time:
+					// An unquoted date: YAML 1.2, JSON and editors read
+					// it as the string it is written as.
+					val = cv.Value
+				case float64:
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						l.errorf(cv, "%sconst must be a finite number, as JSON has no %s; write a number, or quote it for a string", prefix, cv.Value)
+						return ls, false
+					}
 				}
 				ls.source, ls.konst = SourceConst, val
 			}
@@ -170,7 +192,11 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 			} else {
 				for _, a := range av.Content {
 					if a.Kind != yaml.ScalarNode || a.Tag != "!!str" || !wireNameRe.MatchString(a.Value) {
-						l.errorf(a, "%san alias must be a member name", prefix)
+						found := describeNode(a)
+						if a.Kind == yaml.ScalarNode && a.Tag == "!!str" {
+							found = fmt.Sprintf("%q", a.Value)
+						}
+						l.errorf(a, "%san alias must be a member name (a letter, _ or $, then letters, digits, _, $ or -), found %s", prefix, found)
 						continue
 					}
 					ls.aliases = append(ls.aliases, a.Value)
@@ -241,7 +267,9 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 	leaves := map[string]*Leaf{}
 	where := map[string]Pos{} // path -> where it was declared, for messages
 
-	object := func(path string, pos Pos) *Object {
+	// object returns the object at path, creating it and its parents, for
+	// the leaf at leafPath.
+	object := func(path, leafPath string, pos Pos) *Object {
 		if o, ok := objects[path]; ok {
 			return o
 		}
@@ -253,7 +281,7 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			}
 			sofar += seg
 			if lf, ok := leaves[sofar]; ok {
-				l.errorf(at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q", sofar, lf.Pos.Line, path)
+				l.errorf(at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
 				return nil
 			}
 			o, ok := objects[sofar]
@@ -282,14 +310,17 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			if leaves[ls.path] != nil {
 				what = "a field"
 			}
-			if f != nil && spec.placed(f.Name) == false {
+			switch {
+			case f != nil && !spec.placed(f.Name):
 				l.errorf(at(ls.pos), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
-			} else {
+			case leaves[ls.path] == nil:
+				l.errorf(at(ls.pos), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
+			default:
 				l.errorf(at(ls.pos), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
 			}
 			return nil
 		}
-		obj := object(parentPath, ls.pos)
+		obj := object(parentPath, ls.path, ls.pos)
 		if obj == nil {
 			return nil
 		}
@@ -316,9 +347,15 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 		}
 		add(ls, f)
 	}
+	// Judged on what is written, so a kind entry that fails for another
+	// reason is not also reported as missing.
 	for _, s := range []Source{SourceKind, SourceMessage} {
-		if mapped[s] == nil && spec.declared {
-			l.errorf(at(spec.pos), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
+		written := false
+		for _, ls := range spec.leaves {
+			written = written || ls.source == s
+		}
+		if !written && spec.declared && !spec.incomplete {
+			l.errorf(at(spec.fieldsPos), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
 		}
 	}
 	place := func(fs []*Field, path string, pos Pos) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
 )
 
 // ContractSchemaID is the $id of the contract file's schema. It names the
@@ -183,41 +184,184 @@ func valueNameSchema(what string) *jsonschema.Schema {
 }
 
 // fieldDefinition is the definition of a context field, or with required of a
-// kind-specific field.
+// kind-specific field or of an object field's property.
 func fieldDefinition(what string, required bool) *jsonschema.Schema {
 	keys := []member{
 		mem("type", &jsonschema.Schema{Enum: fieldTypeEnum(true),
 			Description: "The JSON type of the field's value: " + orList(fieldTypeEnum(true)) + ". An array also needs items."}),
 		mem("items", &jsonschema.Schema{Enum: fieldTypeEnum(false),
 			Description: "The type of the array's elements: " + orList(fieldTypeEnum(false)) + ". Required when type is array and not allowed otherwise; arrays of arrays are not supported."}),
+		mem("enum", &jsonschema.Schema{Type: "array", MinItems: uint64p(1), UniqueItems: true,
+			Items: &jsonschema.Schema{Type: "string", Pattern: nonBlankPattern,
+				Description: "An allowed value: a non-blank string. Quote values YAML would read as something else (e.g. \"true\", \"1\")."},
+			Description: "The only values the field may take, a list of distinct non-blank strings (e.g. [pending, done]). Allowed only when type is string, or type is array with items string (it then constrains each element). Leave it out to allow any string."}),
+		mem("properties", &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
+			PropertyNames:        propertyNameSchema(),
+			AdditionalProperties: &jsonschema.Schema{Ref: "#/$defs/" + propertyDef},
+			Description: "The typed members of an object, each a name mapping to its definition (type, description, and optionally required, items, enum and properties). " +
+				"Allowed only when type is object; must hold at least one member. Leave it out for a free-form object."}),
 		mem("description", nonBlankString("What the field holds; it becomes the field's documentation in generated code and schemas. Must not be blank.")),
 	}
 	if required {
-		keys = append(keys, mem("required", boolSchema("Whether every envelope of this kind must carry the field; the generated constructor then takes it as an argument. Leave it out for an optional field.")))
+		keys = append(keys, mem("required", boolSchema("Whether the value must always be present (for a kind-specific field: every envelope of the kind carries it, and the generated constructor takes it as an argument; for a property: every object carries it). Leave it out for an optional one.")))
 	}
 	s := closedObject(what, []string{"type", "description"}, keys...)
-	isArray := props()
-	isArray.Set("type", &jsonschema.Schema{Const: string(contract.TypeArray)})
-	s.If = &jsonschema.Schema{Required: []string{"type"}, Properties: isArray}
+	s.If = &jsonschema.Schema{Required: []string{"type"}, Properties: typeIs(contract.TypeArray, "")}
 	s.Then = &jsonschema.Schema{Required: []string{"items"}}
 	s.Else = &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"items"}}}
+	s.AllOf = []*jsonschema.Schema{
+		// enum refines a string, or the strings of an array.
+		{
+			If: &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+				{Required: []string{"type"}, Properties: typeIs(contract.TypeString, "")},
+				{Required: []string{"type", "items"}, Properties: typeIs(contract.TypeArray, contract.TypeString)},
+			}}},
+			Then: &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"enum"}}},
+		},
+		// properties refine an object.
+		{
+			If:   &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"type"}, Properties: typeIs(contract.TypeObject, "")}},
+			Then: &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"properties"}}},
+		},
+	}
 	return s
 }
 
-// fieldNameSchema constrains the names of context or kind-specific fields: well-formed,
-// and not one of the envelope's own fields.
+// typeIs matches a field definition of type t, and when items is set, of
+// that element type.
+func typeIs(t, items contract.FieldType) *orderedmap.OrderedMap[string, *jsonschema.Schema] {
+	p := props()
+	p.Set("type", &jsonschema.Schema{Const: string(t)})
+	if items != "" {
+		p.Set("items", &jsonschema.Schema{Const: string(items)})
+	}
+	return p
+}
+
+// fieldNameSchema constrains the names of context or kind-specific fields.
+// Which names the envelope itself takes depends on the layout; without one,
+// reservedFieldNames applies (see ContractSchema).
 func fieldNameSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Pattern: valueNamePattern,
+		Description: "The field's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. request_id). " +
+			"Without a layout section it may not be one of the envelope's own fields (" + strings.Join(contract.DefaultTopLevel(), ", ") + "); " +
+			"with one, it may not land on a member the layout already puts in the object the field goes into (layout.context or layout.kind_fields).",
+	}
+}
+
+// reservedFieldNames rejects the top-level members of the default layout,
+// which a context or kind-specific field may not reuse when the contract
+// declares no layout.
+func reservedFieldNames() *jsonschema.Schema {
 	reserved := contract.DefaultTopLevel()
 	enum := make([]any, len(reserved))
 	for i, r := range reserved {
 		enum[i] = r
 	}
 	return &jsonschema.Schema{
-		Pattern: valueNamePattern,
-		Not:     &jsonschema.Schema{Enum: enum},
-		Description: "The field's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. request_id). " +
-			"It may not be one of the envelope's own fields (" + strings.Join(reserved, ", ") + ").",
+		Not:         &jsonschema.Schema{Enum: enum},
+		Description: "Without a layout section, a field may not be named like one of the envelope's own fields: " + strings.Join(reserved, ", ") + ".",
 	}
+}
+
+// propertyNameSchema constrains the names of an object field's properties.
+// They live inside the field's object, so no envelope member is in the way.
+func propertyNameSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Pattern:     valueNamePattern,
+		Description: "The property's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. failed_stage).",
+	}
+}
+
+func sourceEnum() []any {
+	out := make([]any, len(contract.Sources))
+	for i, s := range contract.Sources {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// sourceSchema is a source a layout field carries: a named source or the
+// name of a context or kind-specific field. Whether a field of that name is
+// declared is a cross-reference the loader checks; the named sources are
+// listed for completion.
+func sourceSchema(description string) *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type: "string",
+		AnyOf: []*jsonschema.Schema{
+			{Enum: sourceEnum(), Description: "A named source: " + orList(sourceEnum()) + "."},
+			{Pattern: valueNamePattern, Description: "The name of a context or kind-specific field, which the layout then places at this path."},
+		},
+		Description: description + " One of " + orList(sourceEnum()) + " (group, retryable and may_have_run are derived from the kind's classification), or the name of a context or kind-specific field.",
+	}
+}
+
+// carries matches a layout.fields entry that puts source s on the wire.
+func carries(s contract.Source) *jsonschema.Schema {
+	from := props()
+	from.Set("from", &jsonschema.Schema{Const: string(s)})
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		{Const: string(s)},
+		{Type: "object", Required: []string{"from"}, Properties: from},
+	}}
+}
+
+// layoutSchema is the layout section: the envelope's wire shape.
+func layoutSchema() *jsonschema.Schema {
+	pathOrTop := func(description string) *jsonschema.Schema {
+		return &jsonschema.Schema{
+			Extras:      map[string]any{"type": []string{"string", "null"}},
+			Pattern:     `^$|` + wirePathPattern,
+			Description: description,
+		}
+	}
+	fromEntry := closedObject("A source with options: {from: source, optional: true, aliases: [names]}.",
+		[]string{"from"},
+		mem("from", sourceSchema("What the wire field carries.")),
+		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false. Required fields are always written; false when left out.")),
+		mem("aliases", &jsonschema.Schema{Type: "array",
+			Items: &jsonschema.Schema{Type: "string", Pattern: "^" + wireNamePattern + "$",
+				Description: "Another member name accepted for this field when decoding: starts with a letter, _ or $, then letters, digits, _, $ or -."},
+			Description: "Other spellings of the member name that decoders accept but never write (e.g. [retryAfterMs]), each a member name in the same object. An alias may not be the name of another member of that object."}),
+	)
+	constEntry := closedObject("A fixed value every envelope carries: {const: value}.",
+		[]string{"const"},
+		mem("const", &jsonschema.Schema{Extras: map[string]any{"type": []string{"string", "number", "boolean"}},
+			Description: "The value the wire field always holds: a string, a number or a boolean (e.g. false, \"error\"). Not a list, a mapping or empty. A const field takes no from, optional or aliases."}),
+	)
+	entry := &jsonschema.Schema{
+		OneOf: []*jsonschema.Schema{
+			sourceSchema("What the wire field carries."),
+			fromEntry,
+			constEntry,
+		},
+		Description: "What the wire field carries: a source (e.g. kind), {from: source, optional: true, aliases: [names]} or {const: value}.",
+	}
+	fields := &jsonschema.Schema{
+		Type: "object",
+		PropertyNames: &jsonschema.Schema{Pattern: wirePathPattern,
+			Description: "The wire field's path from the envelope's top: member names joined by dots (e.g. error.code), each starting with a letter, _ or $, then letters, digits, _, $ or -. A path may not be both a field and the object holding another (error.code and error.code.x)."},
+		AdditionalProperties: entry,
+		Description: "The envelope's wire fields: each maps a dotted path to what it carries (a source, {from: source, optional: true, aliases: [names]} or {const: value}). " +
+			"kind and message must be on the wire, and each named source may appear once. Context and kind-specific fields not placed here go under layout.context and layout.kind_fields.",
+	}
+	for _, src := range []contract.Source{contract.SourceKind, contract.SourceMessage} {
+		// Some entry carries src: not every entry fails to.
+		fields.AllOf = append(fields.AllOf, &jsonschema.Schema{
+			Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Not: carries(src)}},
+		})
+	}
+	s := closedObject("The envelope's wire shape: which JSON member carries what, and where context and kind-specific fields go. Leave it out for errgen's default envelope ("+
+		strings.Join(contract.DefaultTopLevel(), ", ")+" at the top, the advice under recovery).",
+		[]string{"fields"},
+		mem("fields", fields),
+		mem("context", pathOrTop("The object context fields go into, as a dotted path (e.g. error.details); empty or left out for the envelope's top level. A context field named in layout.fields goes where it is mapped instead.")),
+		mem("kind_fields", pathOrTop("The object kind-specific fields go into, as a dotted path (e.g. error); empty or left out for the envelope's top level. A kind-specific field named in layout.fields goes where it is mapped instead.")),
+	)
+	s.Type = ""
+	s.Extras = map[string]any{"type": []string{"object", "null"}}
+	return s
 }
 
 // ContractSchema is the JSON Schema of a contract file (contract/kinds.yaml),
@@ -237,8 +381,13 @@ func ContractSchema() *jsonschema.Schema {
 		[]string{"name", "version", "naming"},
 		mem("name", &jsonschema.Schema{Type: "string", Pattern: contractNamePattern,
 			Description: "The contract's name: lower-case words of letters and digits joined by single - or _, starting with a letter (e.g. agent-error). The Go, npm and Python package names are derived from it."}),
-		mem("version", &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)),
-			Description: "The wire contract version, a positive integer carried by every envelope. Additive changes keep it; a change of meaning bumps it."}),
+		mem("version", &jsonschema.Schema{
+			// minimum and maximum apply to the integer, pattern to the string.
+			Extras:  map[string]any{"type": []string{"integer", "string"}},
+			Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)),
+			Pattern: nonBlankPattern,
+			Description: "The wire contract version carried by every envelope: a positive integer (1), or a non-blank string for wire formats that version with text (\"0.1\"; quote it). " +
+				"Additive changes keep it; a change of meaning bumps it."}),
 		mem("naming", &jsonschema.Schema{Enum: namingEnum(),
 			Description: "The pattern every kind name must follow: snake_case (auth_failed), SCREAMING_SNAKE_CASE (AUTH_FAILED), PascalCase (AuthFailed) or kebab-case (auth-failed)."}),
 		mem("description", plainString("Optional prose about the contract; it opens the description of the generated envelope schemas.")),
@@ -263,14 +412,16 @@ func ContractSchema() *jsonschema.Schema {
 		mem("description", nonBlankString("What this value says about repeating the identical call. Must not be blank.")),
 		mem("retry", boolSchema("Whether an automatic retry of the identical call is permitted. A kind is retryable when its action's step is retry and its same_arguments value permits it.")),
 	)
-	sideEffect := closedObject("A side_effects value and its description.",
+	sideEffect := closedObject("A side_effects value: its description and whether work may already have run.",
 		[]string{"description"},
 		mem("description", nonBlankString("What this value says about changes made before the failure. Must not be blank.")),
+		mem("may_have_run", boolSchema("Whether, after a failure with this value, the requested work may already have run (in part or in full). It feeds the derived source may_have_run a layout can put on the wire; false when left out.")),
 	)
-	group := closedObject("A group: its title and description.",
+	group := closedObject("A group: its title, description and whether its kinds are startup failures.",
 		[]string{"title", "description"},
 		mem("title", nonBlankString("The group's title, a short heading for its kinds. Must not be blank.")),
 		mem("description", nonBlankString("What the group's kinds have in common. Must not be blank.")),
+		mem("startup", boolSchema("Whether the group's kinds are raised while starting up or loading configuration rather than returned by an operation; each kind can override it. false when left out.")),
 	)
 
 	kindKeys := []member{
@@ -282,10 +433,13 @@ func ContractSchema() *jsonschema.Schema {
 		mem("log", logLevelSchema("Overrides the origin's log level for this kind; leave it out to inherit it")),
 		mem("breaker", boolSchema("Overrides whether this kind counts toward a circuit breaker; leave it out to inherit the origin's.")),
 		mem("recovery", recovery),
+		mem("startup", boolSchema("Overrides the group's startup: whether this kind is raised while starting up or loading configuration rather than returned by an operation. Leave it out to inherit the group's.")),
+		mem("number", &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)),
+			Description: "The kind's stable numeric code, a whole number from 0, for interfaces that exchange numbers instead of names. All or nothing: when one kind has a number every kind needs one, and no two kinds may share one."}),
 		mem("fields", &jsonschema.Schema{
 			Type: "object",
 			Description: "Typed fields specific to this kind, each a name mapping to its definition. " +
-				"A name used by several kinds is one envelope field and must have the same type in each; it may not reuse an envelope field or a context field.",
+				"A name used by several kinds is one envelope field and must have the same definition in each; it may not reuse an envelope field or a context field.",
 			PropertyNames:        fieldNameSchema(),
 			AdditionalProperties: fieldDefinition("A kind-specific field: its type, description and whether the kind requires it.", true),
 		}),
@@ -329,6 +483,7 @@ func ContractSchema() *jsonschema.Schema {
 	p.Set("fallback", fallback)
 	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
 		false, valueNameSchema("a retired kind"), retired))
+	p.Set("layout", layoutSchema())
 
 	s := &jsonschema.Schema{
 		Version:  draft,
@@ -341,7 +496,80 @@ func ContractSchema() *jsonschema.Schema {
 		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
 		Properties:           p,
 		AdditionalProperties: jsonschema.FalseSchema,
+		// $defs goes in Extras, which are written last, so that Header stays
+		// at the top of the file where the generator looks for it.
+		Extras: map[string]any{"$defs": jsonschema.Definitions{
+			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),
+		}},
 	}
+
+	// Without a layout, the default envelope's top-level members are taken.
+	hasLayout := props()
+	hasLayout.Set("layout", &jsonschema.Schema{Type: "object"})
+	kindFields := props()
+	kindFields.Set("fields", &jsonschema.Schema{PropertyNames: reservedFieldNames(),
+		Description: "Without a layout section, kind-specific fields land at the envelope's top level beside its own fields."})
+	sections := props()
+	sections.Set("context_fields", &jsonschema.Schema{PropertyNames: reservedFieldNames(),
+		Description: "Without a layout section, context fields land at the envelope's top level beside its own fields."})
+	sections.Set("kinds", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: kindFields},
+		Description: "Without a layout section, kind-specific fields land at the envelope's top level beside its own fields."})
+	s.AllOf = append(s.AllOf, &jsonschema.Schema{
+		If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: hasLayout},
+		Else: &jsonschema.Schema{Properties: sections},
+	})
+
+	// Kind numbers are all or nothing: once a kind has one, every kind needs
+	// one. (That they are unique the loader checks.)
+	numbered := props()
+	numbered.Set("kinds", &jsonschema.Schema{Type: "object", Not: &jsonschema.Schema{
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{Type: "object", Required: []string{"number"}}}}})
+	everyNumbered := props()
+	everyNumbered.Set("kinds", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Required: []string{"number"}},
+		Description: "One kind has a number, so every kind needs one."})
+	s.AllOf = append(s.AllOf, &jsonschema.Schema{
+		If:   &jsonschema.Schema{Required: []string{"kinds"}, Properties: numbered},
+		Then: &jsonschema.Schema{Properties: everyNumbered},
+	})
+
+	// A derived source needs something to derive from: retryable a
+	// recovery action with step retry and a same_arguments value with
+	// retry: true, may_have_run a side_effects value with may_have_run: true.
+	someEntry := func(key string, value any) *jsonschema.Schema {
+		p := props()
+		p.Set(key, &jsonschema.Schema{Const: value})
+		return &jsonschema.Schema{Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
+			Not: &jsonschema.Schema{Type: "object", Required: []string{key}, Properties: p}}}}
+	}
+	derives := func(src contract.Source, description string, needs map[string]*jsonschema.Schema) {
+		fields := props()
+		fields.Set("fields", &jsonschema.Schema{Type: "object", Not: &jsonschema.Schema{
+			AdditionalProperties: &jsonschema.Schema{Not: carries(src)}}})
+		layout := props()
+		layout.Set("layout", &jsonschema.Schema{Type: "object", Required: []string{"fields"}, Properties: fields})
+		then := props()
+		for _, section := range []string{"recovery_actions", "same_arguments", "side_effects"} {
+			if n, ok := needs[section]; ok {
+				n.Description = description
+				then.Set(section, n)
+			}
+		}
+		s.AllOf = append(s.AllOf, &jsonschema.Schema{
+			If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: layout},
+			Then: &jsonschema.Schema{Properties: then},
+		})
+	}
+	derives(contract.SourceRetryable,
+		"The layout puts retryable on the wire, which is derived from the advice: it needs a recovery action with step retry and a same_arguments value with retry: true.",
+		map[string]*jsonschema.Schema{
+			"recovery_actions": someEntry("step", string(contract.StepRetry)),
+			"same_arguments":   someEntry("retry", true),
+		})
+	derives(contract.SourceMayHaveRun,
+		"The layout puts may_have_run on the wire, which is derived from side_effects: mark the values after which work may have run with may_have_run: true.",
+		map[string]*jsonschema.Schema{
+			"side_effects": someEntry("may_have_run", true),
+		})
 
 	// Kind names, and the kinds retired names were replaced by, follow the
 	// naming the contract declares.

@@ -88,8 +88,24 @@ func TestContractSchemaDescriptions(t *testing.T) {
 		for i, sub := range s.AllOf {
 			walk(fmt.Sprintf("%s/allOf/%d", path, i), sub)
 		}
+		for i, sub := range s.OneOf {
+			walk(fmt.Sprintf("%s/oneOf/%d", path, i), sub)
+		}
 	}
-	walk("#", ContractSchema())
+	root := ContractSchema()
+	walk("#", root)
+	// The definitions referred to with $ref, kept in Extras so they are
+	// written after the header.
+	defs, ok := root.Extras["$defs"].(jsonschema.Definitions)
+	if !ok {
+		t.Fatalf("$defs is %T, want jsonschema.Definitions", root.Extras["$defs"])
+	}
+	for name, def := range defs {
+		if def.Description == "" {
+			t.Errorf("#/$defs/%s has no description", name)
+		}
+		walk("#/$defs/"+name, def)
+	}
 }
 
 // TestContractSchemaFileUpToDate checks the committed schema is the one
@@ -136,11 +152,32 @@ var inexpressible = []struct {
 	{"identifier collision", regexp.MustCompile(`collides with .* both become `)},
 	// A field name on several kinds with different types: compares kinds.
 	{"shared field with two types", regexp.MustCompile(`a field shared by kinds must have one type`)},
-	// A field's Go name or With method lands on a member of the generated
-	// Envelope or of another field: needs the Go identifier conversion.
-	{"Go member clash", regexp.MustCompile(`becomes the Go member `)},
+	// A field's Go name or With method, or the Go field keeping a derived
+	// layout field's value, lands on a member of the generated Envelope or
+	// of another field: needs the Go identifier conversion.
+	{"Go member clash", regexp.MustCompile(`becomes the Go (member|field) `)},
 	// A kind's field reuses a context field's name: compares two sections.
 	{"kind field named like a context field", regexp.MustCompile(`clashes with the context field `)},
+	// Two kinds share a number: compares kinds. (That numbers are all or
+	// nothing the schema does check.)
+	{"kind number reused", regexp.MustCompile(`number -?\d+ is already kind "[^"]*"'s \(line \d+\)`)},
+	// A layout source names neither a named source nor a declared field:
+	// the field names are data, as for an undeclared reference.
+	{"unknown layout source", regexp.MustCompile(`layout: field ".*": unknown source "`)},
+	// One source on two wire paths: compares the values of entries, and
+	// JSON Schema cannot count matching members of an object.
+	{"layout source mapped twice", regexp.MustCompile(`is already on the wire at ".*" \(line \d+\); map each source once`)},
+	// A wire path is a field and also the prefix of another path: compares
+	// the keys of layout.fields with each other.
+	{"layout path both field and object", regexp.MustCompile(`is a field \(line \d+\), so it cannot also be an object|is an object holding the field at line \d+, so it cannot also be a field`)},
+	// An alias is the name of another member of its object: compares an
+	// entry's value with the other keys.
+	{"layout alias on a member", regexp.MustCompile(`layout: alias ".*" of ".*" is also a member of the same object`)},
+	// With a layout, a context or kind-specific field lands on a member the
+	// layout already puts in the object layout.context or layout.kind_fields
+	// names: compares field names with the layout's paths. (Without a layout
+	// the reserved names are fixed and the schema checks them.)
+	{"field on a layout member", regexp.MustCompile(`clashes with the envelope's own field "|lands on ".*", which the layout already uses for `)},
 	// yaml.v3 applies merge keys (<<) when decoding, so the schema sees the
 	// merged mapping; the loader rejects them.
 	{"merge key", regexp.MustCompile(`merge keys \(<<\) are not supported`)},
@@ -287,6 +324,91 @@ func TestContractSchemaAgreesWithLoader(t *testing.T) {
 	}
 }
 
+// TestContractSchemaLayoutEdgeCases is TestContractSchemaEdgeCases for the
+// layout section, starting from the minimal contract with a layout.
+func TestContractSchemaLayoutEdgeCases(t *testing.T) {
+	sch := compileContractSchema(t)
+	minimal, err := os.ReadFile("../contract/testdata/valid/minimal/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := append(minimal, "\nlayout:\n  fields:\n    error.code: kind\n    error.message: message\n  context: error.details\n"...)
+	cases := []struct {
+		name     string
+		old, new string
+		ok       bool
+	}{
+		{"the base", "", "", true},
+		// (A field named like a default top-level member, e.g. kind, is
+		// still rejected with a layout: its Go name is a member of the
+		// generated Envelope, which the schema cannot see.)
+		{"a context field named like a member of another object", "  service:\n", "  code:\n", true},
+		{"a kind field named like a member of another object", "      param:\n", "      code:\n", true},
+		{"a context field on a layout member", "  context: error.details\n", "  context: error\n", true},
+		{"a field placed explicitly", "    error.message: message\n", "    error.message: message\n    meta.param: param\n", true},
+		{"empty fields", "    error.code: kind\n    error.message: message\n", "    {}\n", false},
+		{"null fields", "    error.code: kind\n    error.message: message\n", "", false},
+		{"kind from a mapping", "error.code: kind", "error.code: {from: kind}", true},
+		{"kind as a const", "error.code: kind", "error.code: {const: kind}", false},
+		{"message missing", "    error.message: message\n", "    error.text: guidance\n", false},
+		{"optional with aliases", "error.message: message", "error.message: {from: message, optional: true, aliases: [msg, $msg, error-message]}", true},
+		{"empty aliases", "error.message: message", "error.message: {from: message, aliases: []}", true},
+		{"alias not a name", "error.message: message", "error.message: {from: message, aliases: [\"a.b\"]}", false},
+		{"optional not a boolean", "error.message: message", "error.message: {from: message, optional: yes}", false},
+		{"from blank", "error.code: kind", "error.code: kind\n    error.origin: {from: \" \"}", false},
+		{"unknown entry key", "error.code: kind", "error.code: {from: kind, optinal: true}", false},
+		{"const of each type", "error.code: kind", "error.code: kind\n    a: {const: x}\n    b: {const: 1}\n    c: {const: -2.5}\n    d: {const: true}\n    e: {const: \"\"}\n    f: {const: 2024-05-01}", true},
+		{"null const", "error.code: kind", "error.code: kind\n    ok: {const: null}", false},
+		{"list const", "error.code: kind", "error.code: kind\n    ok: {const: []}", false},
+		{"path with $ and -", "error.code: kind", "$error.code-x: kind", true},
+		{"path with an empty segment", "error.code: kind", "error..code: kind", false},
+		{"path starting with a digit", "error.code: kind", "error.1code: kind", false},
+		{"empty context", "  context: error.details\n", "  context: \"\"\n", true},
+		{"null context", "  context: error.details\n", "  context:\n", true},
+		{"blank context", "  context: error.details\n", "  context: \" \"\n", false},
+		{"context not a string", "  context: error.details\n", "  context: 1\n", false},
+		{"kind_fields path", "  context: error.details\n", "  kind_fields: error.details\n", true},
+		{"unknown layout key", "  context: error.details\n", "  contexts: error.details\n", false},
+		{"retryable with a retry step", "error.code: kind", "error.code: kind\n    error.retryable: {from: retryable, optional: true}", true},
+		{"retryable without a retry value", "    retry: true\n", "    retry: false\n", true},
+		{"retryable without a retry value, on the wire", "error.code: kind", "error.code: kind\n    error.retryable: retryable", true},
+		{"may_have_run with no value marked", "error.code: kind", "error.code: kind\n    error.mayHaveRun: may_have_run", false},
+		{"group on the wire", "error.code: kind", "error.code: kind\n    error.category: group", true},
+		{"null layout keeps the reserved names", "      param:\n", "      side_effects:\n", false},
+	}
+	// Cases that need a second edit, and the verdict after it.
+	second := map[string]struct {
+		old, new string
+		ok       bool
+	}{
+		// retryable is on the wire but nothing can make it true.
+		"retryable without a retry value, on the wire": {"    retry: true\n", "    retry: false\n", false},
+		"null layout keeps the reserved names":         {"layout:\n  fields:\n    error.code: kind\n    error.message: message\n  context: error.details\n", "layout:\n", false},
+	}
+	for _, c := range cases {
+		if !bytes.Contains(base, []byte(c.old)) {
+			t.Fatalf("%s: the base contract does not contain %q", c.name, c.old)
+		}
+		data := bytes.Replace(base, []byte(c.old), []byte(c.new), 1)
+		ok := c.ok
+		if e, more := second[c.name]; more {
+			if !bytes.Contains(data, []byte(e.old)) {
+				t.Fatalf("%s: the edited contract does not contain %q", c.name, e.old)
+			}
+			data = bytes.Replace(data, []byte(e.old), []byte(e.new), 1)
+			ok = e.ok
+		}
+		_, loadErr := contract.Load("kinds.yaml", data)
+		if (loadErr == nil) != ok {
+			t.Errorf("%s: the loader says %v, the case expects ok=%v", c.name, loadErr, ok)
+			continue
+		}
+		if schemaErr := schemaVerdict(sch, data); (schemaErr == nil) != ok {
+			t.Errorf("%s: the loader says ok=%v, the schema says %v", c.name, ok, schemaErr)
+		}
+	}
+}
+
 // TestContractSchemaEdgeCases checks edges of the loader's rules the corpus
 // does not reach, each a small edit of a valid contract. ok is the loader's
 // verdict; the schema must agree, as each edge is expressible.
@@ -329,6 +451,25 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		{"contract section empty mapping", "contract:\n  name: demo-error\n  version: 1\n  naming: snake_case\n  description: A minimal contract every broken case starts from.", "contract: {}", false},
 		{"unknown origin key", "    breaker: true\n", "    breaker: true\n    colour: red\n", false},
 		{"kind names must follow the naming", "naming: snake_case", "naming: kebab-case", false},
+		{"string version", "version: 1", `version: "1.0"`, true},
+		{"quoted integer version is a string version", "version: 1", `version: "1"`, true},
+		{"empty string version", "version: 1", `version: ""`, false},
+		{"float version", "version: 1", "version: 1.5", false},
+		{"may_have_run", "description: Something may have changed.", "description: Something may have changed.\n    may_have_run: true", true},
+		{"quoted may_have_run", "description: Something may have changed.", "description: Something may have changed.\n    may_have_run: \"true\"", false},
+		{"group startup", "description: Core failures.", "description: Core failures.\n    startup: true", true},
+		{"kind startup", "    origin: upstream\n", "    origin: upstream\n    startup: false\n", true},
+		{"one kind numbered", "    origin: upstream\n", "    origin: upstream\n    number: 0\n", false},
+		{"enum on a string", "        type: string\n        required: true", "        type: string\n        enum: [a, b]\n        required: true", true},
+		{"enum on an array of strings", "    type: string\n    description: The service that failed.", "    type: array\n    items: string\n    enum: [a]\n    description: The service that failed.", true},
+		{"enum on an array of integers", "    type: string\n    description: The service that failed.", "    type: array\n    items: integer\n    enum: [a]\n    description: The service that failed.", false},
+		{"enum of a blank string", "        type: string\n        required: true", "        type: string\n        enum: [\" \"]\n        required: true", false},
+		{"null enum", "        type: string\n        required: true", "        type: string\n        enum:\n        required: true", false},
+		{"object properties", "        type: string\n        required: true", "        type: object\n        properties:\n          kind:\n            type: object\n            required: true\n            description: Named like an envelope field, which a property may be.\n            properties:\n              depth:\n                type: integer\n                description: Nested.\n        required: true", true},
+		{"property without a description", "        type: string\n        required: true", "        type: object\n        properties:\n          depth:\n            type: integer\n        required: true", false},
+		{"context property may be required", "    type: string\n    description: The service that failed.", "    type: object\n    properties:\n      name:\n        type: string\n        required: true\n        description: Its name.\n    description: The service that failed.", true},
+		{"context field itself may not be required", "    type: string\n    description: The service that failed.", "    type: string\n    required: true\n    description: The service that failed.", false},
+		{"null layout is no layout", "retired:\n", "layout:\nretired:\n", true},
 	}
 	for _, c := range cases {
 		if !bytes.Contains(base, []byte(c.old)) {

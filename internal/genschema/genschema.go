@@ -41,7 +41,7 @@ const (
 // no domain the contract owner may not control, and still names the
 // contract, its version and the role unambiguously.
 func ID(c *contract.Contract, role Role) string {
-	return fmt.Sprintf("urn:errgen:%s:v%d:%s", c.Name, c.Version, role)
+	return fmt.Sprintf("urn:errgen:%s:v%s:%s", c.Name, c.VersionLabel(), role)
 }
 
 // FileName is the schema's file name under Dir.

@@ -16,7 +16,7 @@ type Schema struct {
 var schemaProducer string
 
 // ProducerSchemaID is the $id of ovstorage.producer.schema.json.
-const ProducerSchemaID = "urn:errgen:ovstorage:v0:producer"
+const ProducerSchemaID = "urn:errgen:ovstorage:v0.1:producer"
 
 // ProducerSchema is the strict schema a service validates its own envelopes against: known kinds only, closed vocabularies, each kind's required fields.
 func ProducerSchema() Schema {
@@ -30,7 +30,7 @@ func ProducerSchema() Schema {
 var schemaConsumer string
 
 // ConsumerSchemaID is the $id of ovstorage.consumer.schema.json.
-const ConsumerSchemaID = "urn:errgen:ovstorage:v0:consumer"
+const ConsumerSchemaID = "urn:errgen:ovstorage:v0.1:consumer"
 
 // ConsumerSchema is the forward-compatible schema a client validates received envelopes against: unknown kinds, values and fields are accepted.
 func ConsumerSchema() Schema {
