@@ -135,7 +135,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return ExitProblems
 	}
 	if o.verbose {
-		fmt.Fprintf(stdout, "%s: contract %s version %d, %d kinds: ok\n", o.contract, c.Name, c.Version, len(c.Kinds))
+		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kinds: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds))
 	}
 	return ExitOK
 }

@@ -230,7 +230,7 @@ var (
 
 // Top-level sections, in the order the README documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
-	"groups", "context_fields", "kinds", "fallback", "retired", "layout"}
+	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces"}
 
 var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
 
@@ -284,11 +284,16 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		v.m.done("description", "step")
 		c.Actions = append(c.Actions, a)
 	}
-	for _, v := range l.values(section("same_arguments", true), "same_arguments", "same_arguments value") {
+	sameArgs := l.values(section("same_arguments", true), "same_arguments", "same_arguments value")
+	for _, v := range sameArgs {
 		s := &SameArguments{Value: *v.value}
 		s.Retry, _ = v.m.boolean("retry", true)
-		v.m.done("description", "retry")
 		c.SameArguments = append(c.SameArguments, s)
+	}
+	// upgrade_to refers to other values of the same section.
+	for i, v := range sameArgs {
+		c.SameArguments[i].UpgradeTo, _ = refTo(l, v.m, "upgrade_to", false, c.SameArguments, func(s *SameArguments) string { return s.Name }, "same_arguments value", "same_arguments")
+		v.m.done("description", "retry", "upgrade_to")
 	}
 	for _, v := range l.values(section("origins", true), "origins", "origin") {
 		o := &Origin{Value: *v.value}
@@ -323,6 +328,11 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	skip := l.checkFields(c, spec)
 	l.numbers(c)
 	c.Layout = l.buildLayout(c, spec, skip)
+	ik, _ := top.get("inbound")
+	l.inbound(c, section("inbound", false), ik)
+	rk, _ := top.get("retry")
+	l.retryPolicy(c, section("retry", false), rk)
+	l.surfaces(c, section("surfaces", false))
 	return c
 }
 

@@ -41,6 +41,12 @@ type Contract struct {
 	// Numbered is true when every kind carries a stable number.
 	Numbered bool
 
+	// Inbound is nil when the contract declares no classification of
+	// upstream failures.
+	Inbound  *Inbound
+	Retry    RetryPolicy
+	Surfaces Surfaces
+
 	// Layout is the envelope's wire shape. It is the only place that knows
 	// wire names and nesting; every emitter reads it.
 	Layout *Layout
@@ -138,6 +144,10 @@ type SameArguments struct {
 	// Retry is true when an unchanged automatic retry is permitted
 	// (labby: safe and conditional).
 	Retry bool
+	// UpgradeTo is the value this one becomes when the failing tool is
+	// annotated read-only or idempotent (labby: discouraged -> conditional);
+	// nil when it does not change.
+	UpgradeTo *SameArguments
 }
 
 // SideEffect is a side_effects value.

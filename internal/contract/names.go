@@ -89,7 +89,7 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 // generated package checks this list against the real method set.
 var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
-	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun",
+	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "ExitCode", "WriteCLI",
 	"MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 }
 

@@ -19,7 +19,7 @@ import (
 
 // The codec helpers do not depend on the contract, so they are a template:
 // plain Go that reads as Go, instead of jennifer calls that spell it out.
-var codecTemplate = template.Must(template.ParseFS(templates.FS, "go/codec.go.tmpl"))
+var helperTemplates = template.Must(template.ParseFS(templates.FS, "go/*.go.tmpl"))
 
 // Header is the first line of every generated Go file. It matches Go's
 // convention (^// Code generated .* DO NOT EDIT\.$) so go/ast.IsGenerated,
@@ -42,6 +42,8 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		"envelope.go":       g.envelope,
 		"json.go":           g.json,
 		"schemas.go":        g.schemas,
+		"inbound.go":        g.inbound,
+		"nextstep.go":       g.nextStep,
 	}
 	out := make(map[string][]byte, len(files))
 	for name, emit := range files {
@@ -61,15 +63,23 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		}
 		out[path.Join(Dir(c), name)] = src
 	}
-	var buf bytes.Buffer
-	if err := codecTemplate.Execute(&buf, map[string]string{"Header": Header, "Package": c.Packages.Go}); err != nil {
-		return nil, fmt.Errorf("gengo: render codec.go: %w", err)
+	// Contract-independent helpers are templates; words.go is only needed
+	// by the inbound classifiers.
+	helpers := []string{"codec.go"}
+	if c.Inbound != nil {
+		helpers = append(helpers, "words.go")
 	}
-	src, err := format.Source(buf.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("gengo: generated codec.go does not format: %v\n%s", err, numbered(buf.Bytes()))
+	for _, name := range helpers {
+		var buf bytes.Buffer
+		if err := helperTemplates.ExecuteTemplate(&buf, name+".tmpl", map[string]string{"Header": Header, "Package": c.Packages.Go}); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", name, err)
+		}
+		src, err := format.Source(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("gengo: generated %s does not format: %v\n%s", name, err, numbered(buf.Bytes()))
+		}
+		out[path.Join(Dir(c), name)] = src
 	}
-	out[path.Join(Dir(c), "codec.go")] = src
 	schemas, err := schemaFiles(c)
 	if err != nil {
 		return nil, err

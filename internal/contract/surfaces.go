@@ -1,0 +1,121 @@
+package contract
+
+// Failure is a transport failure: the upstream call ended without a
+// response. The set is errgen's own so generated classifiers in every
+// language agree on what the input means.
+type Failure string
+
+const (
+	FailureTimeout           Failure = "timeout"
+	FailureDNS               Failure = "dns"
+	FailureConnectionRefused Failure = "connection_refused"
+	FailureConnectionReset   Failure = "connection_reset"
+	FailureTLS               Failure = "tls"
+	FailureRedirectBlocked   Failure = "redirect_blocked"
+	FailureCancelled         Failure = "cancelled"
+	FailureResponseTooLarge  Failure = "response_too_large"
+	FailureMalformedResponse Failure = "malformed_response"
+)
+
+// Failures lists every transport failure in documentation order.
+var Failures = []Failure{FailureTimeout, FailureDNS, FailureConnectionRefused, FailureConnectionReset,
+	FailureTLS, FailureRedirectBlocked, FailureCancelled, FailureResponseTooLarge, FailureMalformedResponse}
+
+// Inbound is how a client turns an upstream failure into a kind.
+type Inbound struct {
+	// ToolResult is the kind of a completed tool result flagged as an error
+	// (MCP isError: true). It never counts toward a circuit breaker: the
+	// upstream answered.
+	ToolResult  *Kind
+	Classifiers []*Classifier
+	Pos         Pos
+}
+
+// Classifier is one ordered rule list; the first rule that matches wins.
+type Classifier struct {
+	Name        string
+	Description string
+	Rules       []*Rule
+	Default     *Kind
+	Idents      Idents
+	Pos         Pos
+}
+
+// Rule matches an upstream failure. Every condition given must hold; a
+// condition left out matches anything.
+type Rule struct {
+	// Statuses match the HTTP status when it falls in any of them; empty
+	// when the rule does not look at the status.
+	Statuses []StatusRange
+	// Failures matches the transport failure; AnyFailure matches any.
+	Failures   []Failure
+	AnyFailure bool
+	// Text matches when the upstream's error text contains any of the
+	// phrases as whole words, ignoring ASCII case.
+	Text []string
+	Kind *Kind
+	// Breaker overrides the kind's breaker attribution for this rule.
+	Breaker *bool
+	Pos     Pos
+}
+
+// StatusRange is an inclusive range of HTTP statuses, as written: 401, 4xx
+// or 500-599.
+type StatusRange struct {
+	From, To int
+	Text     string
+}
+
+// RetryPolicy is the backoff an agent uses when an envelope asks for a
+// retry but carries no retry hint.
+type RetryPolicy struct {
+	InitialMs   int
+	MaxMs       int
+	Multiplier  float64
+	Jitter      float64 // the fraction of a delay that may be shaved off at random
+	MaxAttempts int
+	Pos         Pos
+}
+
+// DefaultRetry is errgen's documented default: ovstorage's client policy.
+func DefaultRetry() RetryPolicy {
+	return RetryPolicy{InitialMs: 100, MaxMs: 30000, Multiplier: 2, Jitter: 0.2, MaxAttempts: 5}
+}
+
+// CLIForm is how a CLI writes an envelope on stderr.
+type CLIForm string
+
+const (
+	CLIEnvelope CLIForm = "envelope" // the envelope itself
+	CLIWrapped  CLIForm = "wrapped"  // labby's {"ok": false, "command": ..., "error": envelope}
+)
+
+// CLI is how a command line surface reports failures.
+type CLI struct {
+	Form CLIForm
+	// DefaultExitCode is the exit code of a kind whose origin has none.
+	DefaultExitCode int
+	// ExitCodes maps origins to exit codes.
+	ExitCodes map[*Origin]int
+}
+
+// ExitCode is the exit code of a classification.
+func (c *CLI) ExitCode(cl *Classification) int {
+	if code, ok := c.ExitCodes[cl.Origin]; ok {
+		return code
+	}
+	return c.DefaultExitCode
+}
+
+// Surfaces holds how the HTTP, RFC 9457 and CLI surfaces render envelopes.
+type Surfaces struct {
+	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.
+	ProblemTypeBase string
+	CLI             CLI
+}
+
+// Idents are the identifiers the failure becomes in each language.
+func (f Failure) Idents() Idents { return identsFor(string(f)) }
+
+// Idents are the identifiers the step becomes in each language.
+func (s Step) Idents() Idents { return identsFor(string(s)) }
