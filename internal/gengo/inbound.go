@@ -53,7 +53,7 @@ func (g *gen) inbound(f *jen.File) {
 			body = append(body, jen.If(ruleCond(r)).Block(jen.Return(classified(r.Kind, ruleBreaker(r), j+1))))
 		}
 		body = append(body, jen.Return(classified(cl.Default, cl.Default.Breaker, 0)))
-		f.Func().Id("Classify"+cl.Idents.Go).Params(jen.Id("u").Id("Upstream")).Id("Classified").Block(body...)
+		f.Func().Id("Classify" + cl.Idents.Go).Params(jen.Id("u").Id("Upstream")).Id("Classified").Block(body...)
 	}
 	f.Line()
 	docf(f, fmt.Sprintf("Classify classifies an upstream failure with the contract's first classifier (%s).", in.Classifiers[0].Name))
