@@ -36,6 +36,29 @@ type view struct {
 	// Startup is true when some kinds are raised at startup rather than
 	// returned as operation results.
 	Startup bool
+	// Upgrades are the same_arguments values relaxed for read-only or
+	// idempotent tools.
+	Upgrades []upgradeRow
+	// Classifiers document the inbound classification; nil without one.
+	Classifiers []classifierView
+	ToolResult  *kindView
+	Failures    []string
+}
+
+type upgradeRow struct{ From, To string }
+
+type classifierView struct {
+	Name, Description string
+	Rules             []ruleRow
+	Default           kindView
+	DefaultBreaker    bool
+}
+
+type ruleRow struct {
+	N                     int
+	Status, Failure, Text string
+	Kind                  kindView
+	Breaker               bool
 }
 
 type fieldRow struct {
@@ -210,6 +233,46 @@ func newView(c *contract.Contract) *view {
 			row.ReplacedBy, row.Anchor = r.ReplacedBy.Name, Slug(r.ReplacedBy.Name)
 		}
 		v.Retired = append(v.Retired, row)
+	}
+	for _, sa := range c.SameArguments {
+		if sa.UpgradeTo != nil {
+			v.Upgrades = append(v.Upgrades, upgradeRow{sa.Name, sa.UpgradeTo.Name})
+		}
+	}
+	for _, f := range contract.Failures {
+		v.Failures = append(v.Failures, string(f))
+	}
+	if in := c.Inbound; in != nil {
+		ref := func(k *contract.Kind) kindView { return kindView{Name: k.Name, Anchor: Slug(k.Name)} }
+		if in.ToolResult != nil {
+			tr := ref(in.ToolResult)
+			v.ToolResult = &tr
+		}
+		for _, cl := range in.Classifiers {
+			cv := classifierView{Name: cl.Name, Description: cl.Description, Default: ref(cl.Default), DefaultBreaker: cl.Default.Breaker}
+			for i, r := range cl.Rules {
+				row := ruleRow{N: i + 1, Kind: ref(r.Kind), Breaker: r.Kind.Breaker}
+				if r.Breaker != nil {
+					row.Breaker = *r.Breaker
+				}
+				var st []string
+				for _, s := range r.Statuses {
+					st = append(st, s.Text)
+				}
+				row.Status = strings.Join(st, ", ")
+				var fl []string
+				for _, f := range r.Failures {
+					fl = append(fl, string(f))
+				}
+				if r.AnyFailure {
+					fl = append(fl, "any")
+				}
+				row.Failure = strings.Join(fl, ", ")
+				row.Text = strings.Join(r.Text, ", ")
+				cv.Rules = append(cv.Rules, row)
+			}
+			v.Classifiers = append(v.Classifiers, cv)
+		}
 	}
 	v.Unknown = string(examples.Unknown(c).JSON())
 	v.UnknownKind = examples.UnknownKindName(c)
