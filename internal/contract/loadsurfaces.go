@@ -17,8 +17,13 @@ func failureNames() []string {
 	return out
 }
 
-// kindRef resolves a kind named under key.
+// kindRef resolves a kind named under key. An unknown name says which key
+// it is under, unless that key is kind itself.
 func (l *loader) kindRef(c *Contract, m *mapping, key string, required bool) *Kind {
+	if k, v := m.get(key); k != nil && key != "kind" && v.Kind == yaml.ScalarNode && v.Tag == "!!str" && !isBlank(v.Value) {
+		defer func(what string) { m.what = what }(m.what)
+		m.what += key + ": "
+	}
 	k, _ := refTo(l, m, key, required, c.Kinds, func(k *Kind) string { return k.Name }, "kind", "kinds")
 	return k
 }
@@ -32,10 +37,10 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 	in := &Inbound{Pos: posOf(key)}
 	in.ToolResult = l.kindRef(c, sec, "tool_result", false)
 	if ck, cv := sec.get("classifiers"); ck == nil {
-		sec.missing("classifiers")
+		sec.missingf("classifiers", sec.at, "inbound: missing required key \"classifiers\"; declare at least one classifier, e.g. model: {description: ..., default: <kind>, rules: [...]}")
 	} else if cm := l.asMapping(cv, ck, "inbound: ", "classifiers"); cm != nil {
 		if len(cm.keys) == 0 {
-			l.errorf(ck, "inbound: classifiers must not be empty; declare at least one, e.g. model")
+			l.errorf(ck, "inbound: classifiers must not be empty; declare at least one classifier, e.g. model: {description: ..., default: <kind>, rules: [...]}")
 		}
 		seen := map[string]*Value{}
 		cm.each(func(k, v *yaml.Node) {
@@ -45,7 +50,11 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 				return
 			}
 			if !namingRes[SnakeCase].MatchString(k.Value) {
-				l.errorf(k, "%sname must be snake_case (it names generated functions, e.g. Classify%s)", prefix, identsFor(k.Value).Go)
+				hint := "e.g. model"
+				if alt := applyNaming(SnakeCase, k.Value); namingRes[SnakeCase].MatchString(alt) {
+					hint = "rename it " + alt
+				}
+				l.errorf(k, "%sname must be snake_case, as it names generated functions (e.g. Classify%s); %s", prefix, identsFor(k.Value).Go, hint)
 			}
 			cl := &Classifier{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
 			cl.Description, _ = m.str("description", true)
@@ -53,7 +62,7 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 			if rk, rv := m.get("rules"); rk == nil {
 				m.missing("rules")
 			} else if rv.Kind != yaml.SequenceNode {
-				l.errorf(rk, "%srules must be a list of rules, each like {status: 401, kind: auth_failed}", prefix)
+				l.errorf(rk, "%srules must be a list of rules, each like {status: 401, kind: auth_failed}, found %s", prefix, describeNode(rv))
 			} else {
 				for i, item := range rv.Content {
 					if r := l.rule(c, item, fmt.Sprintf("%srule %d: ", prefix, i+1)); r != nil {
@@ -74,8 +83,13 @@ var (
 	statusExact = regexp.MustCompile(`^[1-5][0-9][0-9]$`)
 	statusClass = regexp.MustCompile(`^([1-5])xx$`)
 	statusRange = regexp.MustCompile(`^([1-5][0-9][0-9])-([1-5][0-9][0-9])$`)
-	wordRe      = regexp.MustCompile(`^[a-z0-9_]([a-z0-9_ .:/-]*[a-z0-9_])?$`)
+	// statusDigits is a number that is no status, e.g. 600 or 42.
+	statusDigits = regexp.MustCompile(`^[0-9]+$`)
+	wordRe       = regexp.MustCompile(`^[a-z0-9_]([a-z0-9_ .:/-]*[a-z0-9_])?$`)
 )
+
+// ruleConditions are the keys a rule matches on.
+var ruleConditions = []string{"status", "failure", "text"}
 
 // rule reads one classifier rule.
 func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
@@ -85,75 +99,82 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 	}
 	m.what = prefix
 	r := &Rule{Pos: posOf(n)}
-	conditions := 0
-	if sk, sv := m.get("status"); sk != nil {
-		conditions++
-		items := []*yaml.Node{sv}
-		if sv.Kind == yaml.SequenceNode {
-			items = sv.Content
+	given := 0
+	// condition returns the items of a condition written as one value or
+	// a list of them; nil when it is left out or an empty list.
+	condition := func(key, want string) []*yaml.Node {
+		k, v := m.get(key)
+		if k == nil {
+			return nil
 		}
-		for _, it := range items {
-			text := it.Value
-			var sr StatusRange
-			switch {
-			case it.Kind != yaml.ScalarNode:
-				l.errorf(it, "%sstatus must be a code (401), a class (4xx), a range (500-599) or a list of them", prefix)
-				continue
-			case statusExact.MatchString(text):
-				sr.From, _ = strconv.Atoi(text)
-				sr.To = sr.From
-			case statusClass.MatchString(text):
-				class, _ := strconv.Atoi(statusClass.FindStringSubmatch(text)[1])
-				sr.From, sr.To = class*100, class*100+99
-			case statusRange.MatchString(text):
-				g := statusRange.FindStringSubmatch(text)
-				sr.From, _ = strconv.Atoi(g[1])
-				sr.To, _ = strconv.Atoi(g[2])
-				if sr.From > sr.To {
-					l.errorf(it, "%sstatus range %s runs backwards; write the lower code first", prefix, text)
-					continue
-				}
-			default:
-				l.errorf(it, "%sstatus %q is not a code (401), a class (4xx) or a range (500-599)", prefix, text)
-				continue
-			}
-			sr.Text = text
-			r.Statuses = append(r.Statuses, sr)
+		given++
+		if v.Kind != yaml.SequenceNode {
+			return []*yaml.Node{v}
 		}
+		if len(v.Content) == 0 {
+			l.errorf(v, "%s%s is an empty list, which would match nothing; give %s, or leave %s out", prefix, key, want, key)
+		}
+		return v.Content
 	}
-	if fk, fv := m.get("failure"); fk != nil {
-		conditions++
-		items := []*yaml.Node{fv}
-		if fv.Kind == yaml.SequenceNode {
-			items = fv.Content
-		}
-		for _, it := range items {
-			switch {
-			case it.Kind == yaml.ScalarNode && it.Value == "any":
-				r.AnyFailure = true
-			case it.Kind == yaml.ScalarNode && contains(Failures, Failure(it.Value)):
-				r.Failures = append(r.Failures, Failure(it.Value))
-			default:
-				l.errorf(it, "%sunknown failure %q%s; use any or one of %s", prefix, it.Value, suggest(it.Value, failureNames()), joinPlain(failureNames()))
-			}
-		}
-	}
-	if tk, tv := m.get("text"); tk != nil {
-		conditions++
-		items := []*yaml.Node{tv}
-		if tv.Kind == yaml.SequenceNode {
-			items = tv.Content
-		}
-		for _, it := range items {
-			w := strings.ToLower(it.Value)
-			if it.Kind != yaml.ScalarNode || !wordRe.MatchString(w) {
-				l.errorf(it, "%stext %q must be a word or phrase of letters, digits, _, spaces, ., :, / or -, starting and ending with a letter, digit or _", prefix, it.Value)
+	for _, it := range condition("status", "at least one code (401), class (4xx) or range (500-599)") {
+		it = deref(it)
+		text := it.Value
+		var sr StatusRange
+		switch {
+		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
+			l.errorf(it, "%sstatus must be a code (401), a class (4xx), a range (500-599) or a list of them, found %s", prefix, describeNode(it))
+			continue
+		case statusExact.MatchString(text):
+			sr.From, _ = strconv.Atoi(text)
+			sr.To = sr.From
+		case statusClass.MatchString(text):
+			class, _ := strconv.Atoi(statusClass.FindStringSubmatch(text)[1])
+			sr.From, sr.To = class*100, class*100+99
+		case statusRange.MatchString(text):
+			g := statusRange.FindStringSubmatch(text)
+			sr.From, _ = strconv.Atoi(g[1])
+			sr.To, _ = strconv.Atoi(g[2])
+			if sr.From > sr.To {
+				l.errorf(it, "%sstatus range %s runs backwards; write the lower code first (%d-%d)", prefix, text, sr.To, sr.From)
 				continue
 			}
-			r.Text = append(r.Text, w)
+		case statusDigits.MatchString(text):
+			l.errorf(it, "%sstatus %s is not an HTTP status; use a code from 100 to 599", prefix, text)
+			continue
+		default:
+			l.errorf(it, "%sstatus %q is not a code (401), a class (4xx) or a range (500-599)", prefix, text)
+			continue
+		}
+		sr.Text = text
+		r.Statuses = append(r.Statuses, sr)
+	}
+	for _, it := range condition("failure", "at least one failure") {
+		it = deref(it)
+		switch {
+		case it.Kind == yaml.ScalarNode && it.Value == "any":
+			r.AnyFailure = true
+		case it.Kind == yaml.ScalarNode && contains(Failures, Failure(it.Value)):
+			r.Failures = append(r.Failures, Failure(it.Value))
+		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
+			l.errorf(it, "%sfailure must be any, one of %s, or a list of them, found %s", prefix, joinPlain(failureNames()), describeNode(it))
+		default:
+			l.errorf(it, "%sunknown failure %q%s; use any or one of %s", prefix, it.Value, suggest(it.Value, failureNames()), joinPlain(failureNames()))
 		}
 	}
-	if conditions == 0 {
+	for _, it := range condition("text", "at least one word or phrase") {
+		it = deref(it)
+		w := strings.ToLower(it.Value)
+		switch {
+		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
+			l.errorf(it, "%stext must be a word or phrase, or a list of them, found %s", prefix, describeNode(it))
+			continue
+		case !wordRe.MatchString(w):
+			l.errorf(it, "%stext %q must be a word or phrase of letters, digits, _, spaces, ., :, / or -, starting and ending with a letter, digit or _", prefix, it.Value)
+			continue
+		}
+		r.Text = append(r.Text, w)
+	}
+	if given == 0 && !misspells(m, ruleConditions) {
 		l.errorf(n, "%sa rule needs at least one of status, failure or text; the classifier's default covers everything else", prefix)
 	}
 	r.Kind = l.kindRef(c, m, "kind", true)
@@ -162,6 +183,18 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 	}
 	m.done("status", "failure", "text", "kind", "breaker")
 	return r
+}
+
+// misspells reports whether an unknown key of m is a misspelling of one of
+// keys, which done then reports as such.
+func misspells(m *mapping, keys []string) bool {
+	allowed := append([]string{"kind", "breaker"}, keys...)
+	for _, k := range m.keys {
+		if !contains(allowed, k.Value) && contains(keys, closest(k.Value, allowed)) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryPolicy reads the backoff policy, starting from the default.
@@ -175,7 +208,7 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 	positive := func(name string, dst *int) {
 		if v, n := sec.integer(name, false); n != nil {
 			if v < 1 {
-				l.errorf(n, "retry: %s must be at least 1", name)
+				l.errorf(n, "retry: %s must be at least 1, found %d", name, v)
 				return
 			}
 			*dst = v
@@ -190,8 +223,9 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 			return
 		}
 		var f float64
-		if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || v.Decode(&f) != nil || f < min || f > max {
-			l.errorf(v, "retry: %s must be %s", name, what)
+		// Written so that NaN, which compares false with everything, fails.
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || v.Decode(&f) != nil || !(f >= min && f <= max) {
+			l.errorf(v, "retry: %s must be %s, found %s", name, what, describeNode(v))
 			return
 		}
 		*dst = f
@@ -199,7 +233,14 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 	fraction("multiplier", &c.Retry.Multiplier, 1, 10, "a number from 1 to 10")
 	fraction("jitter", &c.Retry.Jitter, 0, 1, "a fraction from 0 to 1")
 	if c.Retry.MaxMs < c.Retry.InitialMs {
-		l.errorf(key, "retry: max_ms (%d) is below initial_ms (%d)", c.Retry.MaxMs, c.Retry.InitialMs)
+		// Reported at max_ms, or at initial_ms when max_ms is the default.
+		at, maxMs := key, fmt.Sprint(c.Retry.MaxMs)
+		if _, n := sec.get("max_ms"); n != nil {
+			at = n
+		} else if _, n := sec.get("initial_ms"); n != nil {
+			at, maxMs = n, maxMs+", the default"
+		}
+		l.errorf(at, "retry: max_ms (%s) is below initial_ms (%d); the longest delay cannot be shorter than the first, so raise max_ms or lower initial_ms", maxMs, c.Retry.InitialMs)
 	}
 	sec.done("initial_ms", "max_ms", "multiplier", "jitter", "max_attempts")
 }
@@ -225,18 +266,18 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 			m.what = "surfaces: cli: "
 			if form, n := m.str("form", false); n != nil {
 				if form != string(CLIEnvelope) && form != string(CLIWrapped) {
-					l.errorf(n, "surfaces: cli: form must be envelope or wrapped (labby's {ok: false, command, error})%s", suggest(form, []string{"envelope", "wrapped"}))
+					l.errorf(n, "surfaces: cli: unknown form %q%s; use envelope (the envelope itself) or wrapped (labby's {ok: false, command, error: envelope})", form, suggest(form, []string{"envelope", "wrapped"}))
 				}
 				c.Surfaces.CLI.Form = CLIForm(form)
 			}
-			exit := func(n *yaml.Node, code int) bool {
+			exit := func(n *yaml.Node, what string, code int) bool {
 				if code < 1 || code > 125 {
-					l.errorf(n, "surfaces: cli: exit code %d must be from 1 to 125 (0 is success; above 125 the shell reserves)", code)
+					l.errorf(n, "surfaces: cli: %s must be from 1 to 125, found %d (0 means success; the shell reserves codes above 125)", what, code)
 					return false
 				}
 				return true
 			}
-			if code, n := m.integer("default_exit_code", false); n != nil && exit(n, code) {
+			if code, n := m.integer("default_exit_code", false); n != nil && exit(n, "default_exit_code", code) {
 				c.Surfaces.CLI.DefaultExitCode = code
 			}
 			if ek, ev := m.get("exit_codes"); ek != nil {
@@ -245,19 +286,22 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 					em.each(func(k, v *yaml.Node) {
 						o, ok := refToName(c.Origins, k.Value)
 						if !ok {
+							if l.reported("origins", k.Value) {
+								return
+							}
 							names := make([]string, len(c.Origins))
 							for i, o := range c.Origins {
 								names[i] = o.Name
 							}
-							l.errorf(k, "surfaces: cli: exit_codes: unknown origin %q%s; exit codes are given per origin", k.Value, suggest(k.Value, names))
+							l.errorf(k, "surfaces: cli: exit_codes: unknown origin %q%s; exit codes are given per origin, so declare it under origins or use one of %s", k.Value, suggest(k.Value, names), quoteList(names))
 							return
 						}
 						var code int
 						if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&code) != nil {
-							l.errorf(v, "surfaces: cli: exit_codes: %s must be an integer", k.Value)
+							l.errorf(v, "surfaces: cli: exit_codes: %s must be an integer from 1 to 125, found %s", k.Value, describeNode(v))
 							return
 						}
-						if exit(v, code) {
+						if exit(v, "exit_codes: "+k.Value, code) {
 							c.Surfaces.CLI.ExitCodes[o] = code
 						}
 					})

@@ -37,6 +37,16 @@ const (
 	wireNamePattern = `[A-Za-z_$][A-Za-z0-9_$-]*`
 	// wirePathPattern is a layout path: member names joined by dots.
 	wirePathPattern = `^` + wireNamePattern + `(\.` + wireNamePattern + `)*$`
+	// statusPattern is a rule's status written as a string: statusExact,
+	// statusClass or statusRange (internal/contract/loadsurfaces.go). That
+	// a range does not run backwards the loader checks.
+	statusPattern = `^[1-5]([0-9][0-9]|xx|[0-9][0-9]-[1-5][0-9][0-9])$`
+	// textPattern is wordRe, which the loader applies to the lower-cased
+	// phrase, so it allows upper-case letters too.
+	textPattern = `^[A-Za-z0-9_]([A-Za-z0-9_ .:/-]*[A-Za-z0-9_])?$`
+	// absoluteURIPattern is the loader's test of problem_type_base: a URI
+	// scheme, a colon, then no white space (RE2's \S, written out).
+	absoluteURIPattern = `^[a-zA-Z][a-zA-Z0-9+.-]*:[^\t\n\f\r ]*$`
 )
 
 // propertyDef is the name under $defs of an object field's property, which
@@ -364,6 +374,191 @@ func layoutSchema() *jsonschema.Schema {
 	return s
 }
 
+func failureEnum() []any {
+	out := make([]any, 0, len(contract.Failures)+1)
+	out = append(out, "any")
+	for _, f := range contract.Failures {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+// kindReference is a reference to a kind. The kind names of the contract's
+// naming are checked in ContractSchema; that the kind is declared, by the
+// loader.
+func kindReference(description string) *jsonschema.Schema {
+	return reference("kinds", description)
+}
+
+// ruleSchema is one rule of an inbound classifier.
+func ruleSchema() *jsonschema.Schema {
+	statusItem := &jsonschema.Schema{
+		// minimum and maximum apply to a number, pattern to a string.
+		Extras:  map[string]any{"type": []string{"integer", "string"}},
+		Minimum: json.Number("100"), Maximum: json.Number("599"),
+		Pattern:     statusPattern,
+		Description: "An HTTP status to match: a code (401), a class (4xx, quoted or not) or an inclusive range written lower code first (500-599), all from 100 to 599.",
+	}
+	status := &jsonschema.Schema{
+		Extras:  map[string]any{"type": []string{"integer", "string", "array"}},
+		Minimum: statusItem.Minimum, Maximum: statusItem.Maximum, Pattern: statusPattern,
+		Items: statusItem, MinItems: uint64p(1),
+		Description: "The HTTP statuses the rule matches: a code (401), a class (4xx), an inclusive range (500-599), or a non-empty list of them (e.g. [408, 504]); any of them matches. " +
+			"Leave it out to match any status, including none (a transport failure).",
+	}
+	failureItem := &jsonschema.Schema{Enum: failureEnum(),
+		Description: "A transport failure to match, the call having ended without a response: " + orList(failureEnum()) + " (any matches every one)."}
+	failure := &jsonschema.Schema{
+		AnyOf: []*jsonschema.Schema{
+			failureItem,
+			{Type: "array", MinItems: uint64p(1), Items: failureItem, Description: "A non-empty list of failures, any of which matches."},
+		},
+		Description: "The transport failures the rule matches, when the upstream call ended without a response: one of " + orList(failureEnum()) +
+			", or a non-empty list of them (e.g. [connection_reset, tls]). any matches every transport failure. Leave it out to match any failure, including none.",
+	}
+	textItem := &jsonschema.Schema{
+		// minimum applies to a number, pattern to a string; YAML reads an
+		// unquoted 401 as a number, which the loader takes as the phrase.
+		Extras:      map[string]any{"type": []string{"string", "number", "boolean"}},
+		Minimum:     json.Number("0"),
+		Pattern:     textPattern,
+		Description: "A word or phrase of letters, digits, _, spaces, ., :, / or -, starting and ending with a letter, digit or _ (e.g. invalid_token, access token expired). Quote phrases YAML reads as something else (\"401\").",
+	}
+	text := &jsonschema.Schema{
+		Extras:  map[string]any{"type": []string{"string", "number", "boolean", "array"}},
+		Minimum: textItem.Minimum, Pattern: textPattern,
+		Items: textItem, MinItems: uint64p(1),
+		Description: "Words or phrases the upstream's error text must contain, as whole words and ignoring case: one phrase or a non-empty list of them, any of which matches (e.g. [unauthorized, invalid_token]). " +
+			"Leave it out to ignore the text.",
+	}
+	r := closedObject("A rule: the conditions it matches on (status, failure, text; at least one, and all given must hold) and the kind a matching failure becomes, e.g. {status: 401, kind: auth_failed}.",
+		[]string{"kind"},
+		mem("status", status),
+		mem("failure", failure),
+		mem("text", text),
+		mem("kind", kindReference("The kind a failure this rule matches becomes.")),
+		mem("breaker", boolSchema("Overrides whether a failure this rule matches counts toward a circuit breaker; leave it out to use the kind's.")),
+	)
+	r.AnyOf = []*jsonschema.Schema{{Required: []string{"status"}}, {Required: []string{"failure"}}, {Required: []string{"text"}}}
+	return r
+}
+
+// inboundSchema is the inbound section: how a client turns an upstream
+// failure into a kind.
+func inboundSchema() *jsonschema.Schema {
+	classifier := closedObject("A classifier: an ordered list of rules, the first that matches deciding the kind, and the kind of a failure no rule matches.",
+		[]string{"description", "default", "rules"},
+		mem("description", nonBlankString("What this view of upstream failures is for; it documents the generated classifier. Must not be blank.")),
+		mem("default", kindReference("The kind of a failure no rule matches.")),
+		mem("rules", &jsonschema.Schema{Type: "array", Items: ruleSchema(),
+			Description: "The rules in order; the first that matches wins, and a failure none matches becomes the default kind. Each rule is like {status: 401, kind: auth_failed}. May be empty."}),
+	)
+	s := closedObject("How a client turns an upstream failure (an HTTP status, a transport failure, the upstream's error text) into one of this contract's kinds. Leave it out when the contract's clients classify nothing.",
+		[]string{"classifiers"},
+		mem("tool_result", kindReference("The kind of a completed tool result flagged as an error (MCP isError: true). It never counts toward a circuit breaker, since the upstream answered. Leave it out when there are no tool results.")),
+		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
+			PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+				Description: "The classifier's name in snake_case (e.g. model); it names the generated functions (ClassifyModel)."},
+			AdditionalProperties: classifier,
+			Description:          "The classifiers, each a view of upstream failures (e.g. one for the model, one for the circuit breaker) mapping to its description, default kind and rules. At least one is required; the first is the default classification."}),
+	)
+	s.Type = ""
+	s.Extras = map[string]any{"type": []string{"object", "null"}}
+	return s
+}
+
+// retrySchema is the retry section: the backoff an agent uses without a
+// retry hint.
+func retrySchema() *jsonschema.Schema {
+	d := contract.DefaultRetry()
+	positive := func(description string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)), Description: description}
+	}
+	s := closedObject(fmt.Sprintf("The backoff an agent uses when an envelope asks for a retry but carries no retry hint. Every key is optional; left out, it keeps errgen's default (initial_ms %d, max_ms %d, multiplier %g, jitter %g, max_attempts %d).",
+		d.InitialMs, d.MaxMs, d.Multiplier, d.Jitter, d.MaxAttempts),
+		nil,
+		mem("initial_ms", positive(fmt.Sprintf("The delay before the first retry, in milliseconds: at least 1 and at most max_ms. %d when left out.", d.InitialMs))),
+		mem("max_ms", positive(fmt.Sprintf("The longest delay between retries, in milliseconds: at least initial_ms. %d when left out.", d.MaxMs))),
+		mem("multiplier", &jsonschema.Schema{Type: "number", Minimum: json.Number("1"), Maximum: json.Number("10"),
+			Description: fmt.Sprintf("The factor each delay grows by over the one before, a number from 1 to 10 (1 keeps it constant). %g when left out.", d.Multiplier)}),
+		mem("jitter", &jsonschema.Schema{Type: "number", Minimum: json.Number("0"), Maximum: json.Number("1"),
+			Description: fmt.Sprintf("The fraction of each delay that may be shaved off at random, from 0 (none) to 1, so that clients do not retry in step. %g when left out.", d.Jitter)}),
+		mem("max_attempts", positive(fmt.Sprintf("How many attempts an agent makes in all, the first call included, before it escalates instead of retrying; at least 1. %d when left out.", d.MaxAttempts))),
+	)
+	// With one bound left out, the other is compared with its default.
+	// (With both given, that max_ms is at least initial_ms the loader
+	// checks: JSON Schema cannot compare two values.)
+	bound := func(key string, limit *jsonschema.Schema) *jsonschema.Schema {
+		p := props()
+		p.Set(key, limit)
+		return &jsonschema.Schema{Properties: p}
+	}
+	s.AllOf = []*jsonschema.Schema{
+		{
+			If: &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"max_ms"}}},
+			Then: bound("initial_ms", &jsonschema.Schema{Maximum: json.Number(fmt.Sprint(d.MaxMs)),
+				Description: fmt.Sprintf("max_ms is left out, so it is %d, which initial_ms may not exceed.", d.MaxMs)}),
+		},
+		{
+			If: &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"initial_ms"}}},
+			Then: bound("max_ms", &jsonschema.Schema{Minimum: json.Number(fmt.Sprint(d.InitialMs)),
+				Description: fmt.Sprintf("initial_ms is left out, so it is %d, which max_ms may not be below.", d.InitialMs)}),
+		},
+	}
+	s.Type = ""
+	s.Extras = map[string]any{"type": []string{"object", "null"}}
+	return s
+}
+
+// surfacesSchema is the surfaces section: how the HTTP, problem+json and
+// CLI surfaces render an envelope.
+func surfacesSchema() *jsonschema.Schema {
+	exitCode := func(description string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number("125"),
+			Description: description + " From 1 to 125: 0 means success, and the shell reserves codes above 125."}
+	}
+	forms := []any{string(contract.CLIEnvelope), string(contract.CLIWrapped)}
+	cli := closedObject("How a command line tool reports a failure: what it writes on stderr and the exit code it ends with.",
+		nil,
+		mem("form", &jsonschema.Schema{Enum: forms,
+			Description: "What the CLI writes on stderr: envelope (the envelope itself) or wrapped (labby's {\"ok\": false, \"command\": ..., \"error\": envelope}). envelope when left out."}),
+		mem("default_exit_code", exitCode("The exit code of a failure whose origin has none under exit_codes. 1 when left out.")),
+		mem("exit_codes", &jsonschema.Schema{Type: "object",
+			PropertyNames: &jsonschema.Schema{Pattern: valueNamePattern,
+				Description: "An origin, which must be declared under origins."},
+			AdditionalProperties: exitCode("The exit code of the origin's failures."),
+			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
+	)
+	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope. Every key is optional.",
+		nil,
+		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: absoluteURIPattern,
+			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
+		mem("cli", cli),
+	)
+	s.Type = ""
+	s.Extras = map[string]any{"type": []string{"object", "null"}}
+	return s
+}
+
+// inboundKinds constrains the kinds the inbound section names to the
+// contract's naming n.
+func inboundKinds(n contract.Naming) *jsonschema.Schema {
+	kind := &jsonschema.Schema{Pattern: namingPatterns[n],
+		Description: fmt.Sprintf("A kind name, so in %s (e.g. %s).", n, namingExamples[n])}
+	rule := props()
+	rule.Set("kind", kind)
+	classifier := props()
+	classifier.Set("default", kind)
+	classifier.Set("rules", &jsonschema.Schema{Items: &jsonschema.Schema{Properties: rule},
+		Description: fmt.Sprintf("Each rule names a kind, whose name is in %s.", n)})
+	inbound := props()
+	inbound.Set("tool_result", kind)
+	inbound.Set("classifiers", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: classifier},
+		Description: fmt.Sprintf("A classifier names kinds, whose names are in %s.", n)})
+	return &jsonschema.Schema{Properties: inbound,
+		Description: fmt.Sprintf("The inbound section names kinds, whose names are in %s.", n)}
+}
+
 // ContractSchema is the JSON Schema of a contract file (contract/kinds.yaml),
 // for editors: it gives hover help and completion, and flags what the loader
 // would reject in the file's shape. It mirrors the loader's rules as far as
@@ -407,10 +602,11 @@ func ContractSchema() *jsonschema.Schema {
 		mem("step", &jsonschema.Schema{Enum: stepEnum(),
 			Description: "The step errgen's generated decision code takes for this action, so the action itself can be named and worded freely: " + orList(stepEnum()) + "."}),
 	)
-	same := closedObject("A same_arguments value: its description and whether it permits an automatic retry.",
+	same := closedObject("A same_arguments value: its description, whether it permits an automatic retry and, optionally, the value it relaxes to for a tool that a repeat cannot harm.",
 		[]string{"description", "retry"},
 		mem("description", nonBlankString("What this value says about repeating the identical call. Must not be blank.")),
 		mem("retry", boolSchema("Whether an automatic retry of the identical call is permitted. A kind is retryable when its action's step is retry and its same_arguments value permits it.")),
+		mem("upgrade_to", reference("same_arguments", "The value this one becomes when the failing tool is annotated read-only or idempotent (MCP readOnlyHint or idempotentHint), since repeating it cannot cause harm (e.g. discouraged upgrades to conditional). Leave it out when the value does not change.")),
 	)
 	sideEffect := closedObject("A side_effects value: its description and whether work may already have run.",
 		[]string{"description"},
@@ -484,6 +680,9 @@ func ContractSchema() *jsonschema.Schema {
 	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
 		false, valueNameSchema("a retired kind"), retired))
 	p.Set("layout", layoutSchema())
+	p.Set("inbound", inboundSchema())
+	p.Set("retry", retrySchema())
+	p.Set("surfaces", surfacesSchema())
 
 	s := &jsonschema.Schema{
 		Version:  draft,
@@ -491,7 +690,7 @@ func ContractSchema() *jsonschema.Schema {
 		Comments: Header,
 		Title:    "errgen error contract",
 		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
-			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused) and has the final say.",
+			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
 		Type:                 "object",
 		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
 		Properties:           p,
@@ -591,6 +790,7 @@ func ContractSchema() *jsonschema.Schema {
 			Description:          fmt.Sprintf("A retired kind is replaced by a live kind, whose name is in %s.", n),
 			AdditionalProperties: &jsonschema.Schema{Properties: replacedBy},
 		})
+		then.Set("inbound", inboundKinds(n))
 		s.AllOf = append(s.AllOf, &jsonschema.Schema{
 			If:   &jsonschema.Schema{Required: []string{"contract"}, Properties: header},
 			Then: &jsonschema.Schema{Properties: then},

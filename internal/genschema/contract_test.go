@@ -140,8 +140,11 @@ var inexpressible = []struct {
 	re   *regexp.Regexp
 }{
 	// A reference names nothing declared in its section. The schema checks
-	// only that it is a well-formed name; the declared names are data.
-	{"undeclared reference", regexp.MustCompile(`unknown (origin|group|recovery action|same_arguments value|side_effects value) "`)},
+	// only that it is a well-formed name; the declared names are data. This
+	// covers a same_arguments value's upgrade_to, a surfaces.cli.exit_codes
+	// key naming no origin, and the kinds inbound names (tool_result, a
+	// classifier's default, a rule's kind).
+	{"undeclared reference", regexp.MustCompile(`unknown (origin|group|recovery action|same_arguments value|side_effects value|kind) "`)},
 	// replaced_by names no live kind: the same, for kinds.
 	{"replacement is no live kind", regexp.MustCompile(`replaced_by names ".*", which is not a live kind`)},
 	// A live kind reuses a retired name, as is or respelled to the same
@@ -178,6 +181,13 @@ var inexpressible = []struct {
 	// names: compares field names with the layout's paths. (Without a layout
 	// the reserved names are fixed and the schema checks them.)
 	{"field on a layout member", regexp.MustCompile(`clashes with the envelope's own field "|lands on ".*", which the layout already uses for `)},
+	// An inbound rule's status range runs backwards (599-500): a pattern
+	// can only compare its two codes by listing every ordered pair.
+	{"status range backwards", regexp.MustCompile(`status range \d+-\d+ runs backwards`)},
+	// retry.max_ms is below retry.initial_ms, both given: compares two
+	// values. (With one left out, the schema compares the other with its
+	// default.)
+	{"retry bounds out of order", regexp.MustCompile(`retry: max_ms \(\d+\) is below initial_ms`)},
 	// yaml.v3 applies merge keys (<<) when decoding, so the schema sees the
 	// merged mapping; the loader rejects them.
 	{"merge key", regexp.MustCompile(`merge keys \(<<\) are not supported`)},
@@ -470,6 +480,27 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		{"context property may be required", "    type: string\n    description: The service that failed.", "    type: object\n    properties:\n      name:\n        type: string\n        required: true\n        description: Its name.\n    description: The service that failed.", true},
 		{"context field itself may not be required", "    type: string\n    description: The service that failed.", "    type: string\n    required: true\n    description: The service that failed.", false},
 		{"null layout is no layout", "retired:\n", "layout:\nretired:\n", true},
+		{"null inbound, retry and surfaces", "retired:\n", "inbound:\nretry:\nsurfaces:\nretired:\n", true},
+		{"empty retry and surfaces", "retired:\n", "retry: {}\nsurfaces: {}\nretired:\n", true},
+		{"empty inbound", "retired:\n", "inbound: {}\nretired:\n", false},
+		{"inbound spellings", "retired:\n", "inbound:\n  classifiers:\n    upstream:\n      description: Statuses and phrases as YAML reads them.\n      default: timeout\n      rules:\n" +
+			"        - {status: \"401\", kind: invalid_param}\n        - {status: [100, 1xx, 200-299], failure: [any], kind: invalid_param}\n        - {text: [401, true, 1.5, Invalid_Token, \"a.b:c/d-e f\"], kind: timeout}\n" +
+			"    other: {description: Always the default., default: timeout, rules: []}\nretired:\n", true},
+		{"null status", "retired:\n", "inbound: {classifiers: {x: {description: d, default: timeout, rules: [{status: , kind: timeout}]}}}\nretired:\n", false},
+		{"negative text", "retired:\n", "inbound: {classifiers: {x: {description: d, default: timeout, rules: [{text: -3, kind: timeout}]}}}\nretired:\n", false},
+		{"tool_result in another naming", "retired:\n", "inbound: {tool_result: InternalError, classifiers: {x: {description: d, default: timeout, rules: []}}}\nretired:\n", false},
+		{"blank classifier description", "retired:\n", "inbound: {classifiers: {x: {description: \" \", default: timeout, rules: []}}}\nretired:\n", false},
+		{"retry initial_ms above the default max_ms", "retired:\n", "retry: {initial_ms: 50000}\nretired:\n", false},
+		{"retry max_ms below the default initial_ms", "retired:\n", "retry: {max_ms: 50}\nretired:\n", false},
+		{"retry bounds both raised", "retired:\n", "retry: {initial_ms: 50000, max_ms: 60000, multiplier: 1, jitter: 1, max_attempts: 1}\nretired:\n", true},
+		{"retry multiplier above 10", "retired:\n", "retry: {multiplier: 10.5}\nretired:\n", false},
+		{"problem type base as a URN", "retired:\n", "surfaces: {problem_type_base: \"urn:demo:\"}\nretired:\n", true},
+		{"problem type base with a space", "retired:\n", "surfaces: {problem_type_base: \"https://x/a b\"}\nretired:\n", false},
+		{"null cli", "retired:\n", "surfaces: {cli: }\nretired:\n", false},
+		{"exit code quoted", "retired:\n", "surfaces: {cli: {exit_codes: {upstream: \"69\"}}}\nretired:\n", false},
+		{"exit codes at the bounds", "retired:\n", "surfaces: {cli: {default_exit_code: 1, exit_codes: {upstream: 125}}}\nretired:\n", true},
+		{"upgrade_to", "    retry: false\n", "    retry: false\n    upgrade_to: safe\n", true},
+		{"empty upgrade_to", "    retry: false\n", "    retry: false\n    upgrade_to:\n", false},
 	}
 	for _, c := range cases {
 		if !bytes.Contains(base, []byte(c.old)) {
