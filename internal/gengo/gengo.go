@@ -44,6 +44,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		"schemas.go":        g.schemas,
 		"inbound.go":        g.inbound,
 		"nextstep.go":       g.nextStep,
+		"surfaces.go":       g.surfaces,
 	}
 	out := make(map[string][]byte, len(files))
 	for name, emit := range files {
