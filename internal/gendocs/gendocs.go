@@ -73,6 +73,9 @@ var funcs = template.FuncMap{
 	"join":    strings.Join,
 	"logName": func(l slog.Level) string { return logNames[l] },
 	"pct":     func(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" },
+	"exitCode": func(c *contract.Contract, o *contract.Origin) int {
+		return c.Surfaces.CLI.ExitCode(&contract.Classification{Origin: o})
+	},
 }
 
 // mdSpecial are the ASCII characters that can start or end Markdown

@@ -43,6 +43,8 @@ type view struct {
 	Classifiers []classifierView
 	ToolResult  *kindView
 	Failures    []string
+	// FirstClassifier is the classifier Classify uses.
+	FirstClassifier string
 }
 
 type upgradeRow struct{ From, To string }
@@ -248,6 +250,7 @@ func newView(c *contract.Contract) *view {
 			tr := ref(in.ToolResult)
 			v.ToolResult = &tr
 		}
+		v.FirstClassifier = in.Classifiers[0].Name
 		for _, cl := range in.Classifiers {
 			cv := classifierView{Name: cl.Name, Description: cl.Description, Default: ref(cl.Default), DefaultBreaker: cl.Default.Breaker}
 			for i, r := range cl.Rules {

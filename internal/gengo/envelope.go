@@ -46,7 +46,8 @@ func elemType(t contract.FieldType) *jen.Statement {
 // struct must not take.
 var packageTypes = map[string]bool{"Kind": true, "Origin": true, "RecoveryAction": true, "SameArguments": true,
 	"SideEffects": true, "Group": true, "Classification": true, "Envelope": true, "Recovery": true,
-	"Schema": true, "DecodeError": true}
+	"Schema": true, "DecodeError": true, "ToolAnnotations": true, "Upstream": true, "Classified": true,
+	"Failure": true, "Step": true, "Decision": true, "ToolResult": true, "ToolContent": true}
 
 // structName names the struct of an object field with properties.
 func (g *gen) structName(f *contract.Field) string {
