@@ -367,6 +367,10 @@ func (l *loader) header(c *Contract, m *mapping) {
 	if vk, vv := m.get("version"); vk != nil && vv.Kind == yaml.ScalarNode && vv.Tag == "!!str" {
 		if isBlank(vv.Value) {
 			l.errorf(vv, "contract: version must not be blank")
+		} else if _, err := strconv.Atoi(vv.Value); err == nil {
+			// A quoted integer would put a string on the wire where
+			// consumers of an integer version expect a number.
+			l.errorf(vv, "contract: version %q is quoted: write version: %s for an integer version, or a version with text in it (e.g. \"%s.0\") for a string one", vv.Value, vv.Value, vv.Value)
 		}
 		c.VersionText = vv.Value
 	} else if v, n := m.integer("version", true); n != nil {

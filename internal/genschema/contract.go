@@ -581,7 +581,10 @@ func ContractSchema() *jsonschema.Schema {
 			Extras:  map[string]any{"type": []string{"integer", "string"}},
 			Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)),
 			Pattern: nonBlankPattern,
-			Description: "The wire contract version carried by every envelope: a positive integer (1), or a non-blank string for wire formats that version with text (\"0.1\"; quote it). " +
+			// A quoted integer would travel as a string where consumers
+			// expect a number; the loader rejects it too.
+			Not: &jsonschema.Schema{Type: "string", Pattern: `^[0-9]+$`},
+			Description: "The wire contract version carried by every envelope: a positive integer (1), or a non-blank string with text in it for wire formats that version with text (\"0.1\"; quote it; a quoted plain integer is rejected). " +
 				"Additive changes keep it; a change of meaning bumps it."}),
 		mem("naming", &jsonschema.Schema{Enum: namingEnum(),
 			Description: "The pattern every kind name must follow: snake_case (auth_failed), SCREAMING_SNAKE_CASE (AUTH_FAILED), PascalCase (AuthFailed) or kebab-case (auth-failed)."}),

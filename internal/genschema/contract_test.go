@@ -462,7 +462,7 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		{"unknown origin key", "    breaker: true\n", "    breaker: true\n    colour: red\n", false},
 		{"kind names must follow the naming", "naming: snake_case", "naming: kebab-case", false},
 		{"string version", "version: 1", `version: "1.0"`, true},
-		{"quoted integer version is a string version", "version: 1", `version: "1"`, true},
+		{"quoted integer version is rejected", "version: 1", `version: "1"`, false},
 		{"empty string version", "version: 1", `version: ""`, false},
 		{"float version", "version: 1", "version: 1.5", false},
 		{"may_have_run", "description: Something may have changed.", "description: Something may have changed.\n    may_have_run: true", true},
