@@ -5,7 +5,7 @@ ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test bench errgen
+.PHONY: all generate check validate test test-ts bench errgen
 
 all: test
 
@@ -36,6 +36,11 @@ test:
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory validate check
 	$(GO) test -count=1 ./...
+	$(MAKE) --no-print-directory test-ts
+
+## test-ts: build every generated TypeScript package and run its tests (Node 20+, npm; installs the pinned dev dependencies)
+test-ts:
+	cd tests/ts && npm ci --no-audit --no-fund && npm test
 
 ## bench: run every benchmark with allocation counts
 bench:

@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every template, by path relative to this directory.
 //
-//go:embed go/*.tmpl docs/*.tmpl
+//go:embed go/*.tmpl docs/*.tmpl ts/*.tmpl
 var FS embed.FS

@@ -15,6 +15,8 @@ import (
 	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/gents"
+	"github.com/errgen/errgen/internal/genvectors"
 )
 
 // Marker is the text every generated file carries near its top, in its
@@ -34,6 +36,8 @@ var Emitters = []Emitter{
 	{Name: "go", Dir: gengo.Dir, Generate: gengo.Generate},
 	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
 	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
+	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
+	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate},
 }
 
 // Output is the result of generation: file contents by slash-separated path

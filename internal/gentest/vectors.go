@@ -1,0 +1,314 @@
+package gentest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errgen/errgen/internal/genvectors"
+)
+
+// Package is the API of one generated Go package that the conformance
+// vectors exercise. The functions' types name the package's own types, so
+// they are passed as they are and called by reflection.
+type Package struct {
+	// Envelope is the zero Envelope value (agenterror.Envelope{}); vectors
+	// decode into a new *Envelope.
+	Envelope any
+	Lookup   any // Lookup: func(Kind) Classification
+	NextStep any // NextStep: func(*Envelope, int) Decision
+	// ForTool is the method expression SameArguments.ForTool:
+	// func(SameArguments, ToolAnnotations) SameArguments.
+	ForTool any
+	// Classifiers maps each classifier's contract name to its function
+	// (ClassifyModel: func(Upstream) Classified); empty without inbound.
+	Classifiers map[string]any
+	// ToolResult is ClassifyToolResult: func() Classified; nil when the
+	// contract declares no tool_result.
+	ToolResult any
+	// Retry holds the package's Retry constants.
+	Retry Retry
+}
+
+// Retry is the backoff a generated package declares as constants.
+type Retry struct {
+	Initial, Max       time.Duration
+	Multiplier, Jitter float64
+	MaxAttempts        int
+}
+
+// ReadVectors reads and parses a conformance vectors file.
+func ReadVectors(t testing.TB, path string) *genvectors.File {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("{\n  \"$comment\": \""+genvectors.Header)) {
+		t.Fatalf("%s does not open with a \"$comment\" starting %q", path, genvectors.Header)
+	}
+	var f genvectors.File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &f
+}
+
+// CheckVectors runs every conformance vector of the file at path against a
+// generated Go package: lookups, envelopes decoded and encoded back,
+// malformed documents and the path their *DecodeError names, NextStep on
+// decoded envelopes, the classifiers, ClassifyToolResult and ForTool. The
+// TypeScript and Python packages run the same file.
+func CheckVectors(t *testing.T, path string, pkg Package) {
+	t.Helper()
+	f := ReadVectors(t, path)
+	v := &vectors{pkg: pkg, env: reflect.TypeOf(pkg.Envelope)}
+	if len(f.Lookup) == 0 || len(f.Envelopes) == 0 || len(f.Malformed) == 0 || len(f.NextStep) == 0 || len(f.ForTool) == 0 {
+		t.Fatalf("%s: a section is empty", path)
+	}
+	t.Run("retry", func(t *testing.T) {
+		r := f.Retry
+		want := Retry{time.Duration(r.InitialMs) * time.Millisecond, time.Duration(r.MaxMs) * time.Millisecond, r.Multiplier, r.Jitter, r.MaxAttempts}
+		if pkg.Retry != want {
+			t.Errorf("Retry constants %+v, vectors %+v", pkg.Retry, want)
+		}
+	})
+	t.Run("lookup", func(t *testing.T) { v.lookup(t, f.Lookup) })
+	t.Run("envelopes", func(t *testing.T) { v.envelopes(t, f.Envelopes) })
+	t.Run("malformed", func(t *testing.T) { v.malformed(t, f.Malformed) })
+	t.Run("next_step", func(t *testing.T) { v.nextStep(t, f.NextStep) })
+	t.Run("classify", func(t *testing.T) { v.classify(t, f.Classify) })
+	t.Run("tool_result", func(t *testing.T) { v.toolResult(t, f.ToolResult) })
+	t.Run("for_tool", func(t *testing.T) { v.forTool(t, f.ForTool) })
+}
+
+type vectors struct {
+	pkg Package
+	env reflect.Type // Envelope
+}
+
+// callFn calls fn with args converted to its parameter types.
+func callFn(fn any, args ...any) []reflect.Value {
+	f := reflect.ValueOf(fn)
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		if rv, ok := a.(reflect.Value); ok {
+			in[i] = rv
+			continue
+		}
+		in[i] = reflect.ValueOf(a).Convert(f.Type().In(i))
+	}
+	return f.Call(in)
+}
+
+func (v *vectors) lookupOf(kind string) reflect.Value { return callFn(v.pkg.Lookup, kind)[0] }
+
+func (v *vectors) lookup(t *testing.T, vecs []genvectors.LookupVec) {
+	for _, want := range vecs {
+		c := v.lookupOf(want.Kind)
+		str := func(name string) string { return c.FieldByName(name).String() }
+		level := c.FieldByName("LogLevel").MethodByName("String").Call(nil)[0].String()
+		got := genvectors.LookupVec{
+			Kind: str("Kind"), Known: c.FieldByName("Known").Bool(), Group: str("Group"), Origin: str("Origin"),
+			Action: str("Action"), SameArguments: str("SameArguments"), Guidance: str("Guidance"), SideEffects: str("SideEffects"),
+			HTTPStatus: int(c.FieldByName("HTTPStatus").Int()), LogLevel: strings.ToLower(level),
+			Breaker: c.FieldByName("Breaker").Bool(), Retryable: c.FieldByName("Retryable").Bool(),
+			Startup: c.FieldByName("Startup").Bool(), Number: int(c.FieldByName("Number").Int()),
+		}
+		if got != want {
+			t.Errorf("Lookup(%q):\ngot  %+v\nwant %+v", want.Kind, got, want)
+		}
+	}
+}
+
+// decode decodes an envelope into a new *Envelope.
+func (v *vectors) decode(data []byte) (reflect.Value, error) {
+	e := reflect.New(v.env)
+	return e, json.Unmarshal(data, e.Interface())
+}
+
+// sameJSON reports whether a and b are the same JSON value.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+func (v *vectors) envelopes(t *testing.T, vecs []genvectors.EnvelopeVec) {
+	for _, want := range vecs {
+		e, err := v.decode(want.Envelope)
+		if err != nil {
+			t.Errorf("%s: %v", want.Name, err)
+			continue
+		}
+		back, err := json.Marshal(e.Interface())
+		if err != nil {
+			t.Errorf("%s: encoding: %v", want.Name, err)
+			continue
+		}
+		if !sameJSON(back, want.Envelope) {
+			t.Errorf("%s: decoded and encoded again:\ngot  %s\nwant %s", want.Name, back, want.Envelope)
+		}
+		kind := e.Elem().FieldByName("Kind").String()
+		got := genvectors.EnvelopeVec{
+			Name: want.Name, Envelope: want.Envelope, Kind: kind, Known: v.lookupOf(kind).FieldByName("Known").Bool(),
+			Retryable:  e.MethodByName("IsRetryable").Call(nil)[0].Bool(),
+			HTTPStatus: int(e.MethodByName("HTTPStatus").Call(nil)[0].Int()),
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: kind %q known %v retryable %v HTTP %d, want kind %q known %v retryable %v HTTP %d", want.Name,
+				got.Kind, got.Known, got.Retryable, got.HTTPStatus, want.Kind, want.Known, want.Retryable, want.HTTPStatus)
+		}
+	}
+}
+
+// decodeErrorPath finds the package's *DecodeError in err's chain.
+func (v *vectors) decodeErrorPath(err error) (string, bool) {
+	for ; err != nil; err = errors.Unwrap(err) {
+		rv := reflect.ValueOf(err)
+		if rv.Kind() == reflect.Pointer && rv.Elem().Kind() == reflect.Struct &&
+			rv.Elem().Type().Name() == "DecodeError" && rv.Elem().Type().PkgPath() == v.env.PkgPath() {
+			return rv.Elem().FieldByName("Path").String(), true
+		}
+	}
+	return "", false
+}
+
+func (v *vectors) malformed(t *testing.T, vecs []genvectors.MalformedVec) {
+	zero := reflect.Zero(v.env).Interface()
+	for _, want := range vecs {
+		e, err := v.decode(want.Input)
+		if err == nil {
+			t.Errorf("%s: decoded without error: %s", want.Name, want.Input)
+			continue
+		}
+		path, ok := v.decodeErrorPath(err)
+		switch {
+		case !ok:
+			t.Errorf("%s: error %v (%T) is not a *DecodeError", want.Name, err, err)
+		case path != want.Path:
+			t.Errorf("%s: DecodeError.Path %q, want %q (%v)", want.Name, path, want.Path, err)
+		}
+		if !reflect.DeepEqual(e.Elem().Interface(), zero) {
+			t.Errorf("%s: a failed decode changed the envelope", want.Name)
+		}
+	}
+}
+
+func (v *vectors) nextStep(t *testing.T, vecs []genvectors.NextStepVec) {
+	for _, want := range vecs {
+		e, err := v.decode(want.Envelope)
+		if err != nil {
+			t.Errorf("%s: %v", want.Name, err)
+			continue
+		}
+		d := callFn(v.pkg.NextStep, e, want.Attempt)[0]
+		ms := func(name string) int64 {
+			dur := time.Duration(d.FieldByName(name).Int())
+			if dur%time.Millisecond != 0 {
+				t.Errorf("%s, attempt %d: %s %v is not whole milliseconds", want.Name, want.Attempt, name, dur)
+			}
+			return int64(dur / time.Millisecond)
+		}
+		got := genvectors.NextStepVec{
+			Name: want.Name, Envelope: want.Envelope, Attempt: want.Attempt, Step: d.FieldByName("Step").String(),
+			DelayMinMs: ms("DelayMin"), DelayMaxMs: ms("DelayMax"),
+			CheckStateFirst: d.FieldByName("CheckStateFirst").Bool(), Exhausted: d.FieldByName("Exhausted").Bool(),
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s, attempt %d: step %s delay %d-%d ms check_state_first %v exhausted %v, want step %s delay %d-%d ms check_state_first %v exhausted %v",
+				want.Name, want.Attempt, got.Step, got.DelayMinMs, got.DelayMaxMs, got.CheckStateFirst, got.Exhausted,
+				want.Step, want.DelayMinMs, want.DelayMaxMs, want.CheckStateFirst, want.Exhausted)
+		}
+	}
+}
+
+func (v *vectors) classify(t *testing.T, vecs []genvectors.ClassifyVec) {
+	seen := map[string]bool{}
+	defaults := map[string]bool{}
+	for _, want := range vecs {
+		fn := v.pkg.Classifiers[want.Classifier]
+		if fn == nil {
+			t.Fatalf("no generated classifier passed for %s", want.Classifier)
+		}
+		seen[want.Classifier] = true
+		defaults[want.Classifier] = defaults[want.Classifier] || want.Rule == 0
+		u := reflect.New(reflect.TypeOf(fn).In(0)).Elem()
+		u.FieldByName("Status").SetInt(int64(want.Status))
+		u.FieldByName("Failure").SetString(want.Failure)
+		u.FieldByName("Text").SetString(want.Text)
+		c := callFn(fn, u)[0]
+		kind, breaker, rule := c.FieldByName("Kind").String(), c.FieldByName("CountsTowardBreaker").Bool(), int(c.FieldByName("Rule").Int())
+		if kind != want.Kind || breaker != want.Breaker || rule != want.Rule {
+			t.Errorf("%s(status %d, failure %q, text %q) = %s breaker=%v rule %d, want %s breaker=%v rule %d",
+				want.Classifier, want.Status, want.Failure, want.Text, kind, breaker, rule, want.Kind, want.Breaker, want.Rule)
+		}
+	}
+	for name := range v.pkg.Classifiers {
+		if !seen[name] {
+			t.Errorf("no vectors for the classifier %s", name)
+		} else if !defaults[name] {
+			t.Errorf("no vector of %s reaches its default", name)
+		}
+	}
+}
+
+func (v *vectors) toolResult(t *testing.T, want *genvectors.ToolResult) {
+	switch {
+	case want == nil && v.pkg.ToolResult == nil:
+		return
+	case want == nil:
+		t.Fatal("the vectors have no tool_result, but ClassifyToolResult was passed")
+	case v.pkg.ToolResult == nil:
+		t.Fatalf("the vectors expect ClassifyToolResult to give %+v; none was passed", *want)
+	}
+	c := callFn(v.pkg.ToolResult)[0]
+	got := genvectors.ToolResult{Kind: c.FieldByName("Kind").String(), Breaker: c.FieldByName("CountsTowardBreaker").Bool()}
+	if got != *want || c.FieldByName("Rule").Int() != 0 {
+		t.Errorf("ClassifyToolResult() = %+v (rule %d), want %+v", got, c.FieldByName("Rule").Int(), *want)
+	}
+}
+
+func (v *vectors) forTool(t *testing.T, vecs []genvectors.ForToolVec) {
+	fn := reflect.ValueOf(v.pkg.ForTool)
+	annType := fn.Type().In(1)
+	// false stands for an absent hint and for false alike.
+	hints := func(b bool) []*bool {
+		if b {
+			return []*bool{ptrTo(true)}
+		}
+		return []*bool{nil, ptrTo(false)}
+	}
+	for _, want := range vecs {
+		for _, ro := range hints(want.ReadOnly) {
+			for _, idem := range hints(want.Idempotent) {
+				a := reflect.New(annType).Elem()
+				a.FieldByName("ReadOnlyHint").Set(reflect.ValueOf(ro))
+				a.FieldByName("IdempotentHint").Set(reflect.ValueOf(idem))
+				got := callFn(v.pkg.ForTool, want.SameArguments, a)[0].String()
+				if got != want.Result {
+					t.Errorf("%s.ForTool(readOnlyHint %s, idempotentHint %s) = %s, want %s", want.SameArguments, show(ro), show(idem), got, want.Result)
+				}
+			}
+		}
+	}
+}
+
+func ptrTo(b bool) *bool { return &b }
+
+func show(b *bool) string {
+	if b == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*b)
+}

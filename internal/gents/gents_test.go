@@ -1,0 +1,119 @@
+package gents
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// The TypeScript package is compiled and tested by tests/ts (make test-ts);
+// these tests check what can be checked without Node.
+
+func contracts(t *testing.T) map[string]*contract.Contract {
+	t.Helper()
+	paths := []string{"../../contract/kinds.yaml"}
+	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
+	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
+	paths = append(append(paths, ex...), td...)
+	out := map[string]*contract.Contract{}
+	for _, p := range paths {
+		c, err := contract.LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = c
+	}
+	return out
+}
+
+func TestNPMVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "10": "10.0.0",
+		"01": "0.0.0-01", "1.2.3.4": "0.0.0-1-2-3-4", "v2": "0.0.0-v2", "2024-01": "0.0.0-2024-01", "..": "0.0.0-unversioned",
+	} {
+		if got := npmVersion(in); got != want {
+			t.Errorf("npmVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	static := map[string][]byte{}
+	for path, c := range contracts(t) {
+		files, err := Generate(c)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		again, _ := Generate(c)
+		for name, data := range files {
+			if !bytes.Equal(data, again[name]) {
+				t.Errorf("%s: %s differs between two runs", path, name)
+			}
+			head := data
+			if len(head) > 512 {
+				head = head[:512]
+			}
+			if !bytes.Contains(head, []byte(Marker)) {
+				t.Errorf("%s: %s lacks the marker in its first 512 bytes", path, name)
+			}
+			if strings.HasSuffix(name, ".ts") && !bytes.HasPrefix(data, []byte("// "+Marker+"\n")) {
+				t.Errorf("%s: %s does not start with the header", path, name)
+			}
+			if strings.HasSuffix(name, ".json") && !json.Valid(data) {
+				t.Errorf("%s: %s is not valid JSON", path, name)
+			}
+		}
+		var pkg map[string]any
+		if err := json.Unmarshal(files["gen/ts/package.json"], &pkg); err != nil {
+			t.Fatalf("%s: package.json: %v", path, err)
+		}
+		if pkg["name"] != c.Packages.NPM || pkg["version"] != npmVersion(c.VersionLabel()) || pkg["type"] != "module" {
+			t.Errorf("%s: package.json: name %v, version %v, type %v", path, pkg["name"], pkg["version"], pkg["type"])
+		}
+		for _, k := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "scripts"} {
+			if _, ok := pkg[k]; ok {
+				t.Errorf("%s: package.json has %s", path, k)
+			}
+		}
+		var tsconfig struct {
+			CompilerOptions map[string]any `json:"compilerOptions"`
+		}
+		if err := json.Unmarshal(files["gen/ts/tsconfig.json"], &tsconfig); err != nil || tsconfig.CompilerOptions["strict"] != true {
+			t.Errorf("%s: tsconfig.json is not strict (%v)", path, err)
+		}
+		// The runtime is the same text for every contract: only the data
+		// module, the constructors and the package files differ.
+		for name, data := range files {
+			switch filepath.Base(name) {
+			case "contract.ts", "constructors.ts", "package.json", "tsconfig.json", "README.md":
+				continue
+			}
+			if prev, ok := static[name]; ok && !bytes.Equal(prev, data) {
+				t.Errorf("%s: %s differs from another contract's, but the runtime is contract-independent", path, name)
+			}
+			static[name] = data
+		}
+	}
+}
+
+func TestCommentsCannotEscape(t *testing.T) {
+	got := doc("a */ b\nc\r\nd\u2028e\u2029f")
+	if strings.Contains(got, "*/") || strings.ContainsAny(got, "\n\r\u2028\u2029") {
+		t.Errorf("doc left a comment closer or line terminator: %q", got)
+	}
+}
+
+func TestNameCollisions(t *testing.T) {
+	c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Kinds[0].Idents.TSType = "Envelope" // its constructor would be newEnvelope
+	if _, err := Generate(c); err == nil || !strings.Contains(err.Error(), "newEnvelope") {
+		t.Errorf("a kind whose constructor is newEnvelope: got %v", err)
+	}
+}

@@ -1,0 +1,722 @@
+package gents
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// view is what the templates read. Strings are raw: templates quote them
+// with js (a string literal) or doc (comment text). Data tables are
+// prebuilt TypeScript expressions (JSON, which is valid TypeScript).
+type view struct {
+	Header   string // the first line of every .ts file
+	Marker   string
+	C        *contract.Contract
+	NPM      string
+	Version  string // the npm version derived from the contract version
+	Contract string // the contract's name
+	// ContractVersion is the wire version as a TypeScript literal: 1 or "0.1".
+	ContractVersion string
+	VersionType     string // number or string
+
+	Kinds         []kindView
+	Origins       []valueView
+	Actions       []valueView
+	SameArguments []valueView
+	SideEffects   []valueView
+	Groups        []valueView
+
+	ContextFields []fieldView
+	KindFields    []fieldView
+	ObjectTypes   []objectType
+	Received      []receivedView
+
+	// Data tables as TypeScript expressions.
+	Classifications string
+	Fallback        string
+	Layout          string
+	Fields          string
+	Inbound         string // "null" without inbound classification
+	Retry           string
+	HTTPKinds       string
+	ExitCodes       string
+	ActionSteps     string
+	RetrySame       string // same_arguments values that permit a retry
+	MayHaveRun      string // side_effects values under which work may have run
+	Upgrades        string
+
+	Classifiers     []classifierView
+	HasInbound      bool
+	HasToolResult   bool
+	FirstClassifier string
+
+	// Steps and Failures are errgen's own closed sets.
+	Steps    []string
+	Failures []string
+	// Unions are the string-literal union types of the closed vocabularies.
+	KindUnion, OriginUnion, ActionUnion, SameUnion, SideUnion, GroupUnion string
+	// Wire says where each of the envelope's own values is on the wire.
+	Wire map[string]string
+	// StatusTexts are Go's net/http status texts, so a message built from
+	// a response reads the same as the Go package's.
+	StatusTexts string
+
+	SyntheticPrefix string
+	ProblemTypeBase string
+	DefaultExitCode int
+	Description     string
+}
+
+type valueView struct {
+	Name, Const, Doc string
+}
+
+type kindView struct {
+	Name, Type, Const, Doc string
+	Required               []paramView
+}
+
+type paramView struct {
+	Name, Member, TSType string
+}
+
+type fieldView struct {
+	Member, Wire, TSType, Doc string
+}
+
+type objectType struct {
+	Name, Doc string
+	Members   []memberView
+}
+
+type memberView struct {
+	Member, TSType, Doc string
+	Optional            bool
+}
+
+type receivedView struct {
+	Member, TSType, Doc string
+}
+
+type classifierView struct {
+	Name, Func, Doc string
+	Index           int
+}
+
+var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
+
+// syntheticKindPrefix matches the Go package's: the kind of a failed
+// response without an envelope when the contract has no classifier.
+var syntheticKindPrefix = map[contract.Naming]string{
+	contract.SnakeCase:          "http_",
+	contract.ScreamingSnakeCase: "HTTP_",
+	contract.PascalCase:         "Http",
+	contract.KebabCase:          "http-",
+}
+
+// packageNames are the names the package exports besides the per-kind
+// constructors and per-classifier functions; a generated name must not land
+// on one of them.
+var packageNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`newEnvelope classify classifyToolResult classifyWith lookup fallback
+		parseEnvelope parseEnvelopeJson toWire serializeEnvelope nextStep forTool withToolAnnotations
+		toMcpToolResult fromMcpToolResult toProblem fromProblem fromHttpResponse httpStatus isRetryable
+		workMayHaveRun countsTowardBreaker logLevel isStartupFailure isKnownKind stepOf exitCode problemType
+		kindByNumber formatDecodeError`) {
+		packageNames[n] = true
+	}
+}
+
+// typeNames are the type names the package declares, and TypeScript's own
+// global types an interface name must not shadow.
+var typeNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`Kind KnownKind Origin RecoveryAction SameArguments SideEffects Group Step
+		Failure Envelope Recovery Received Classification Decision Upstream Classified ToolAnnotations
+		ParseResult DecodeError McpToolResult HttpReadResult HttpResponseLike LogLevel ContractVersion
+		LayoutObject LayoutLeaf LayoutMember FieldSpec FieldType Source ClassifierSpec RuleSpec RetryPolicy
+		Partial Required Readonly Record Pick Omit Exclude Extract Object Array String Number Boolean Symbol
+		Date Error Map Set Promise Function JSON Math RegExp Response Request Headers`) {
+		typeNames[n] = true
+	}
+}
+
+func newView(c *contract.Contract) (*view, error) {
+	v := &view{
+		Header:          "// " + Marker,
+		Marker:          Marker,
+		C:               c,
+		NPM:             c.Packages.NPM,
+		Version:         npmVersion(c.VersionLabel()),
+		Contract:        c.Name,
+		Description:     c.Description,
+		SyntheticPrefix: syntheticKindPrefix[c.Naming],
+		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
+		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
+	}
+	for _, st := range contract.Steps {
+		v.Steps = append(v.Steps, string(st))
+	}
+	for _, f := range contract.Failures {
+		v.Failures = append(v.Failures, string(f))
+	}
+	v.Wire = map[string]string{}
+	for _, s := range contract.Sources {
+		if lf := c.Layout.Leaf(s); lf != nil {
+			v.Wire[string(s)] = fmt.Sprintf("%q on the wire", lf.Path)
+		} else {
+			v.Wire[string(s)] = "Not on the wire in this contract's layout: parsing fills it from the kind's classification"
+			if s == contract.SourceVersion {
+				v.Wire[string(s)] = "Not on the wire in this contract's layout: parsing fills it with CONTRACT_VERSION"
+			}
+			if s == contract.SourceRetryAfterMs {
+				v.Wire[string(s)] = "Not on the wire in this contract's layout"
+			}
+		}
+	}
+	texts := orderedMap{}
+	for code := 100; code < 600; code++ {
+		if t := http.StatusText(code); t != "" {
+			texts = append(texts, kv{strconv.Itoa(code), t})
+		}
+	}
+	v.StatusTexts = mustJSON(texts)
+	if c.VersionIsText() {
+		v.ContractVersion, v.VersionType = jsLit(c.VersionText), "string"
+	} else {
+		v.ContractVersion, v.VersionType = strconv.Itoa(c.Version), "number"
+	}
+	vals := func(in []*contract.Value) []valueView {
+		out := make([]valueView, len(in))
+		for i, x := range in {
+			out[i] = valueView{Name: x.Name, Const: x.Idents.TSConst, Doc: x.Description}
+		}
+		return out
+	}
+	var origins, actions, sames, sides, groups []*contract.Value
+	for _, x := range c.Origins {
+		origins = append(origins, &x.Value)
+	}
+	for _, x := range c.Actions {
+		actions = append(actions, &x.Value)
+	}
+	for _, x := range c.SameArguments {
+		sames = append(sames, &x.Value)
+	}
+	for _, x := range c.SideEffects {
+		sides = append(sides, &x.Value)
+	}
+	for _, x := range c.Groups {
+		groups = append(groups, &x.Value)
+	}
+	v.Origins, v.Actions, v.SameArguments, v.SideEffects, v.Groups = vals(origins), vals(actions), vals(sames), vals(sides), vals(groups)
+	var kinds []*contract.Value
+	for _, k := range c.Kinds {
+		kinds = append(kinds, &k.Value)
+	}
+	v.KindUnion, v.OriginUnion, v.ActionUnion = union(kinds), union(origins), union(actions)
+	v.SameUnion, v.SideUnion, v.GroupUnion = union(sames), union(sides), union(groups)
+
+	v.ObjectTypes = objectTypes(c)
+	for _, f := range c.ContextFields {
+		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: wirePath(c, f), TSType: tsType(f), Doc: f.Description})
+	}
+	for _, f := range c.KindFields {
+		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: wirePath(c, f), TSType: tsType(f), Doc: f.Description})
+	}
+	for _, lf := range c.Layout.Leaves {
+		if !lf.Source.Derived() {
+			continue
+		}
+		typ := "boolean"
+		if lf.Source == contract.SourceGroup {
+			typ = "string"
+		}
+		v.Received = append(v.Received, receivedView{Member: lf.Idents.TSLocal, TSType: typ,
+			Doc: fmt.Sprintf("%q on the wire, derived from %s.", lf.Path, lf.Source)})
+	}
+
+	for _, k := range c.Kinds {
+		if packageNames["new"+k.Idents.TSType] {
+			return nil, fmt.Errorf("gents: kind %q: its constructor new%s would take the name of a function the package already exports; rename the kind", k.Name, k.Idents.TSType)
+		}
+		kv := kindView{Name: k.Name, Type: k.Idents.TSType, Const: k.Idents.TSConst, Doc: k.Description}
+		for _, f := range k.RequiredFields() {
+			kv.Required = append(kv.Required, paramView{Name: f.Idents.TSLocal, Member: f.Idents.TSLocal, TSType: tsType(f)})
+		}
+		v.Kinds = append(v.Kinds, kv)
+	}
+
+	var err error
+	if v.Classifications, err = classificationTable(c); err != nil {
+		return nil, err
+	}
+	v.Fallback = mustJSON(classificationOf(&c.Fallback.Classification, nil, c))
+	v.Layout = mustJSON(layoutObject(c.Layout.Root))
+	v.Fields = mustJSON(fieldSpecs(c))
+	v.Retry = mustJSON(map[string]any{"initialMs": c.Retry.InitialMs, "maxMs": c.Retry.MaxMs,
+		"multiplier": c.Retry.Multiplier, "jitter": c.Retry.Jitter, "maxAttempts": c.Retry.MaxAttempts})
+	v.HTTPKinds = mustJSON(httpKinds(c))
+	v.ExitCodes = mustJSON(exitCodes(c))
+	steps := orderedMap{}
+	var retrySame, mayHaveRun []string
+	upgrades := orderedMap{}
+	for _, a := range c.Actions {
+		steps = append(steps, kv{a.Name, string(a.Step)})
+	}
+	for _, s := range c.SameArguments {
+		if s.Retry {
+			retrySame = append(retrySame, s.Name)
+		}
+		if s.UpgradeTo != nil {
+			upgrades = append(upgrades, kv{s.Name, s.UpgradeTo.Name})
+		}
+	}
+	for _, s := range c.SideEffects {
+		if s.MayHaveRun {
+			mayHaveRun = append(mayHaveRun, s.Name)
+		}
+	}
+	v.ActionSteps, v.Upgrades = mustJSON(steps), mustJSON(upgrades)
+	v.RetrySame, v.MayHaveRun = mustJSON(nonNil(retrySame)), mustJSON(nonNil(mayHaveRun))
+
+	v.Inbound = "null"
+	if in := c.Inbound; in != nil {
+		v.HasInbound = true
+		v.HasToolResult = in.ToolResult != nil
+		v.FirstClassifier = in.Classifiers[0].Name
+		v.Inbound = mustJSON(inbound(in))
+		for i, cl := range in.Classifiers {
+			fn := "classify" + cl.Idents.TSType
+			if packageNames[fn] {
+				return nil, fmt.Errorf("gents: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, fn)
+			}
+			v.Classifiers = append(v.Classifiers, classifierView{Name: cl.Name, Func: fn, Doc: cl.Description, Index: i})
+		}
+	}
+	return v, nil
+}
+
+// union is the string-literal union of the values, one per line.
+func union(vals []*contract.Value) string {
+	if len(vals) == 0 {
+		return " never"
+	}
+	var b strings.Builder
+	for _, x := range vals {
+		b.WriteString("\n  | " + jsLit(x.Name))
+	}
+	return b.String()
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// npmVersion turns a contract version into a semantic version: 1 -> 1.0.0,
+// "0.1" -> 0.1.0. A version that is not one to three dot-separated numbers
+// becomes a pre-release of 0.0.0 so npm still accepts it.
+func npmVersion(label string) string {
+	parts := strings.Split(label, ".")
+	numeric := len(parts) <= 3
+	for _, p := range parts {
+		if !regexp.MustCompile(`^(0|[1-9][0-9]*)$`).MatchString(p) {
+			numeric = false
+		}
+	}
+	if numeric {
+		for len(parts) < 3 {
+			parts = append(parts, "0")
+		}
+		return strings.Join(parts, ".")
+	}
+	clean := regexp.MustCompile(`[^0-9A-Za-z-]+`).ReplaceAllString(label, "-")
+	clean = strings.Trim(clean, "-")
+	if clean == "" {
+		clean = "unversioned"
+	}
+	return "0.0.0-" + clean
+}
+
+// wirePath is where a context or kind-specific field goes on the wire.
+func wirePath(c *contract.Contract, f *contract.Field) string {
+	if lf := c.Layout.FieldLeaf(f); lf != nil {
+		return lf.Path
+	}
+	return f.Name
+}
+
+// objectName names the interface of an object field with properties.
+func objectName(f *contract.Field) string {
+	if typeNames[f.Idents.TSType] {
+		return f.Idents.TSType + "Fields"
+	}
+	return f.Idents.TSType
+}
+
+// scalarType is the TypeScript type of one value of type t (string enums
+// are open: the listed values autocomplete, any string type-checks, as the
+// decoder keeps values it does not know).
+func scalarType(t contract.FieldType, enum []string) string {
+	switch t {
+	case contract.TypeString:
+		if len(enum) == 0 {
+			return "string"
+		}
+		var alts []string
+		for _, e := range enum {
+			alts = append(alts, jsLit(e))
+		}
+		return strings.Join(alts, " | ") + " | (string & {})"
+	case contract.TypeInteger, contract.TypeNumber:
+		return "number"
+	case contract.TypeBoolean:
+		return "boolean"
+	case contract.TypeObject:
+		return "Record<string, unknown>"
+	}
+	panic("gents: unhandled type " + t)
+}
+
+// tsType is the TypeScript type of a field.
+func tsType(f *contract.Field) string {
+	switch {
+	case f.Type == contract.TypeArray:
+		elem := scalarType(f.Items, f.Enum)
+		if strings.Contains(elem, " ") {
+			elem = "(" + elem + ")"
+		}
+		return elem + "[]"
+	case f.Type == contract.TypeObject && len(f.Properties) > 0:
+		return objectName(f)
+	}
+	return scalarType(f.Type, f.Enum)
+}
+
+// objectTypes lists an interface for every object field with properties,
+// nested ones included, each once.
+func objectTypes(c *contract.Contract) []objectType {
+	var out []objectType
+	seen := map[string]bool{}
+	var emit func(f *contract.Field)
+	emit = func(f *contract.Field) {
+		if f.Type != contract.TypeObject || len(f.Properties) == 0 || seen[objectName(f)] {
+			return
+		}
+		seen[objectName(f)] = true
+		ot := objectType{Name: objectName(f), Doc: fmt.Sprintf("The %s field. %s", f.Name, f.Description)}
+		for _, p := range f.Properties {
+			ot.Members = append(ot.Members, memberView{Member: p.Idents.TSLocal, TSType: tsType(p),
+				Doc: fmt.Sprintf("%q on the wire. %s", p.Name, p.Description), Optional: !p.Required})
+		}
+		out = append(out, ot)
+		for _, p := range f.Properties {
+			emit(p)
+		}
+	}
+	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		emit(f)
+	}
+	return out
+}
+
+// kv and orderedMap marshal as a JSON object in insertion order.
+type kv struct {
+	K string
+	V any
+}
+
+type orderedMap []kv
+
+func (m orderedMap) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range m {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshal(e.K)
+		if err != nil {
+			return nil, err
+		}
+		val, err := marshal(e.V)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshal is json.Marshal without HTML escaping (U+2028 and U+2029 stay
+// escaped, so the output is a valid JavaScript expression).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// mustJSON renders v as indented JSON for a data table. The values are
+// built here from the model, so a failure is a bug.
+func mustJSON(v any) string {
+	raw, err := marshal(v)
+	if err != nil {
+		panic("gents: " + err.Error())
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		panic("gents: " + err.Error())
+	}
+	return b.String()
+}
+
+// jsLit is s as a JavaScript string literal.
+func jsLit(s string) string {
+	raw, err := marshal(s)
+	if err != nil {
+		panic("gents: " + err.Error())
+	}
+	return string(raw)
+}
+
+type classificationData struct {
+	Kind          string `json:"kind"`
+	Known         bool   `json:"known"`
+	Group         string `json:"group"`
+	Origin        string `json:"origin"`
+	Action        string `json:"action"`
+	SameArguments string `json:"sameArguments"`
+	Guidance      string `json:"guidance"`
+	SideEffects   string `json:"sideEffects"`
+	HTTPStatus    int    `json:"httpStatus"`
+	LogLevel      string `json:"logLevel"`
+	Breaker       bool   `json:"breaker"`
+	Retryable     bool   `json:"retryable"`
+	Description   string `json:"description"`
+	Startup       bool   `json:"startup"`
+	Number        int    `json:"number"`
+}
+
+func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract.Contract) classificationData {
+	d := classificationData{
+		Origin: cl.Origin.Name, Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name,
+		Guidance: cl.Recovery.Guidance, SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP,
+		LogLevel: logNames[cl.Log], Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
+	}
+	if k != nil {
+		d.Kind, d.Known, d.Group, d.Description, d.Startup = k.Name, true, k.Group.Name, k.Description, k.Startup
+		if c.Numbered {
+			d.Number = k.Number
+		}
+	}
+	return d
+}
+
+func classificationTable(c *contract.Contract) (string, error) {
+	m := orderedMap{}
+	for _, k := range c.Kinds {
+		m = append(m, kv{k.Name, classificationOf(&k.Classification, k, c)})
+	}
+	return mustJSON(m), nil
+}
+
+// layoutLeaf and layoutObj are the wire layout as the runtime reads it.
+type layoutLeaf struct {
+	Name     string   `json:"name"`
+	Path     string   `json:"path"`
+	Source   string   `json:"source"`
+	Optional bool     `json:"optional,omitempty"`
+	Aliases  []string `json:"aliases,omitempty"`
+	// Received names the Envelope.received member keeping a derived value.
+	Received string `json:"received,omitempty"`
+	// Field names the Envelope member of a context or kind-specific field.
+	Field string `json:"field,omitempty"`
+	// Value and Want are a constant and how a decode error states it.
+	Value any    `json:"value,omitempty"`
+	Want  string `json:"want,omitempty"`
+}
+
+type layoutMember struct {
+	Leaf   *layoutLeaf `json:"leaf,omitempty"`
+	Object *layoutObj  `json:"object,omitempty"`
+}
+
+type layoutObj struct {
+	Name     string         `json:"name"`
+	Path     string         `json:"path"`
+	Required bool           `json:"required"`
+	Owned    []string       `json:"owned"`
+	Members  []layoutMember `json:"members"`
+}
+
+func layoutObject(o *contract.Object) *layoutObj {
+	out := &layoutObj{Name: o.Name, Path: o.Path, Required: o.Required || o.Path == "", Owned: []string{}, Members: []layoutMember{}}
+	for _, m := range o.Members {
+		out.Owned = append(out.Owned, m.Name())
+		if m.Object != nil {
+			out.Members = append(out.Members, layoutMember{Object: layoutObject(m.Object)})
+			continue
+		}
+		lf := m.Leaf
+		out.Owned = append(out.Owned, lf.Aliases...)
+		l := &layoutLeaf{Name: lf.Name, Path: lf.Path, Source: string(lf.Source), Optional: lf.Optional, Aliases: lf.Aliases}
+		switch {
+		case lf.Source.Derived():
+			l.Received = lf.Idents.TSLocal
+		case lf.Source == contract.SourceField:
+			l.Field = lf.Field.Idents.TSLocal
+		case lf.Source == contract.SourceConst:
+			raw, _ := json.Marshal(lf.Const)
+			l.Value, l.Want = lf.Const, "the constant "+string(raw)
+		}
+		out.Members = append(out.Members, layoutMember{Leaf: l})
+	}
+	return out
+}
+
+// fieldSpec describes a context or kind-specific field (or a property of an
+// object field) for the codec.
+type fieldSpec struct {
+	Member     string       `json:"member"`
+	Name       string       `json:"name"`
+	Type       string       `json:"type"`
+	Items      string       `json:"items,omitempty"`
+	Required   bool         `json:"required,omitempty"`
+	Properties []*fieldSpec `json:"properties,omitempty"`
+}
+
+func specOf(f *contract.Field) *fieldSpec {
+	s := &fieldSpec{Member: f.Idents.TSLocal, Name: f.Name, Type: string(f.Type), Items: string(f.Items), Required: f.Required}
+	for _, p := range f.Properties {
+		s.Properties = append(s.Properties, specOf(p))
+	}
+	return s
+}
+
+// fieldSpecs maps each field's Envelope member to its spec.
+func fieldSpecs(c *contract.Contract) orderedMap {
+	m := orderedMap{}
+	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		s := specOf(f)
+		s.Required = false // a context or kind-specific field is optional on the wire
+		m = append(m, kv{f.Idents.TSLocal, s})
+	}
+	return m
+}
+
+type ruleData struct {
+	Statuses [][2]int `json:"statuses"`
+	Failures []string `json:"failures"`
+	// AnyFailure matches any transport failure.
+	AnyFailure bool     `json:"anyFailure"`
+	Text       []string `json:"text"`
+	Kind       string   `json:"kind"`
+	Breaker    bool     `json:"breaker"`
+}
+
+type classifierData struct {
+	Name           string     `json:"name"`
+	Rules          []ruleData `json:"rules"`
+	Default        string     `json:"default"`
+	DefaultBreaker bool       `json:"defaultBreaker"`
+}
+
+type inboundData struct {
+	ToolResult  *string          `json:"toolResult"`
+	Classifiers []classifierData `json:"classifiers"`
+}
+
+func inbound(in *contract.Inbound) inboundData {
+	d := inboundData{}
+	if in.ToolResult != nil {
+		d.ToolResult = &in.ToolResult.Name
+	}
+	for _, cl := range in.Classifiers {
+		cd := classifierData{Name: cl.Name, Default: cl.Default.Name, DefaultBreaker: cl.Default.Breaker, Rules: []ruleData{}}
+		for _, r := range cl.Rules {
+			rd := ruleData{Statuses: [][2]int{}, Failures: []string{}, Text: nonNil(r.Text), Kind: r.Kind.Name, Breaker: r.Kind.Breaker, AnyFailure: r.AnyFailure}
+			if r.Breaker != nil {
+				rd.Breaker = *r.Breaker
+			}
+			for _, s := range r.Statuses {
+				rd.Statuses = append(rd.Statuses, [2]int{s.From, s.To})
+			}
+			for _, f := range r.Failures {
+				rd.Failures = append(rd.Failures, string(f))
+			}
+			cd.Rules = append(cd.Rules, rd)
+		}
+		d.Classifiers = append(d.Classifiers, cd)
+	}
+	return d
+}
+
+// httpKinds maps each HTTP status exactly one kind has to that kind, for a
+// failed response without an envelope when there is no classifier.
+func httpKinds(c *contract.Contract) orderedMap {
+	by := map[int][]*contract.Kind{}
+	var statuses []int
+	for _, k := range c.Kinds {
+		if by[k.HTTP] == nil {
+			statuses = append(statuses, k.HTTP)
+		}
+		by[k.HTTP] = append(by[k.HTTP], k)
+	}
+	sort.Ints(statuses)
+	m := orderedMap{}
+	for _, s := range statuses {
+		if len(by[s]) == 1 {
+			m = append(m, kv{strconv.Itoa(s), by[s][0].Name})
+		}
+	}
+	return m
+}
+
+func exitCodes(c *contract.Contract) orderedMap {
+	m := orderedMap{}
+	for _, o := range c.Origins {
+		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
+			m = append(m, kv{o.Name, code})
+		}
+	}
+	return m
+}
+
+var funcs = template.FuncMap{
+	"js":  jsLit,
+	"doc": doc,
+	"json": func(s string) string {
+		return jsLit(s)
+	},
+}
+
+// doc makes s safe inside a /** */ comment on one line: line terminators
+// (JavaScript's include U+2028 and U+2029) become spaces and */ cannot
+// close the comment.
+func doc(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/").Replace(strings.TrimSpace(s))
+	return s
+}

@@ -1,0 +1,291 @@
+package genvectors_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/genvectors"
+)
+
+// contracts are the three shipped contracts and every valid test contract.
+func contracts(t *testing.T) map[string]*contract.Contract {
+	t.Helper()
+	paths := []string{"../../contract/kinds.yaml"}
+	for _, glob := range []string{"../../examples/*/kinds.yaml", "../contract/testdata/valid/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml"} {
+		more, _ := filepath.Glob(glob)
+		paths = append(paths, more...)
+	}
+	out := map[string]*contract.Contract{}
+	for _, p := range paths {
+		c, err := contract.LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = c
+	}
+	if len(out) < 5 {
+		t.Fatalf("only %d contracts found", len(out))
+	}
+	return out
+}
+
+func generate(t *testing.T, c *contract.Contract) []byte {
+	t.Helper()
+	files, err := genvectors.Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[genvectors.FileName(c)] == nil {
+		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c))
+	}
+	return files[genvectors.FileName(c)]
+}
+
+// TestFileShape checks what every language's tests rely on: the name, the
+// header as the first member within 512 bytes, indented JSON ending in one
+// newline, the documented members in order and determinism.
+func TestFileShape(t *testing.T) {
+	for p, c := range contracts(t) {
+		data := generate(t, c)
+		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
+			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
+		}
+		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+genvectors.Header)) || bytes.Index(data, []byte(genvectors.Header)) > 512 {
+			t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
+		}
+		if !bytes.HasSuffix(data, []byte("}\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
+			t.Errorf("%s: does not end in exactly one newline", p)
+		}
+		if again := generate(t, c); !bytes.Equal(data, again) {
+			t.Errorf("%s: differs between runs", p)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		var keys []string
+		dec.Token()
+		for dec.More() {
+			k, _ := dec.Token()
+			keys = append(keys, k.(string))
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,next_step,classify,tool_result,for_tool" {
+			t.Errorf("%s: members %s", p, got)
+		}
+		var f genvectors.File
+		strict := json.NewDecoder(bytes.NewReader(data))
+		strict.DisallowUnknownFields()
+		if err := strict.Decode(&f); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if len(f.Lookup) != len(c.Kinds)+1 || f.Lookup[len(c.Kinds)].Known {
+			t.Errorf("%s: %d lookups, want every kind and one unknown", p, len(f.Lookup))
+		}
+		if len(f.ForTool) != 4*len(c.SameArguments) {
+			t.Errorf("%s: %d for_tool vectors", p, len(f.ForTool))
+		}
+		if (c.Inbound == nil) != (len(f.Classify) == 0) || (c.Inbound == nil || c.Inbound.ToolResult == nil) != (f.ToolResult == nil) {
+			t.Errorf("%s: classify or tool_result does not follow the inbound section", p)
+		}
+		if bytes.Contains(data, []byte(`\u003c`)) || bytes.Contains(data, []byte(`\u0026`)) {
+			t.Errorf("%s: HTML escapes", p)
+		}
+	}
+}
+
+// TestClassifierCoverage: every rule's own input is a vector and reaches a
+// rule, and every classifier has a vector that reaches its default.
+func TestClassifierCoverage(t *testing.T) {
+	for p, c := range contracts(t) {
+		if c.Inbound == nil {
+			continue
+		}
+		f, err := genvectors.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range c.Inbound.Classifiers {
+			have := map[genvectors.Upstream]int{}
+			for _, v := range f.Classify {
+				if v.Classifier == cl.Name {
+					have[genvectors.Upstream{Status: v.Status, Failure: v.Failure, Text: v.Text}] = v.Rule
+				}
+			}
+			for i, r := range cl.Rules {
+				rule, ok := have[genvectors.RuleInput(r)]
+				if !ok || rule == 0 || rule > i+1 {
+					t.Errorf("%s: %s rule %d: its input is no vector or reaches rule %d", p, cl.Name, i+1, rule)
+				}
+			}
+			hit := false
+			for _, rule := range have {
+				hit = hit || rule == 0
+			}
+			if !hit {
+				t.Errorf("%s: %s: no vector reaches the default", p, cl.Name)
+			}
+		}
+	}
+}
+
+// TestDecide checks the specification of NextStep on a policy worked out by
+// hand.
+func TestDecide(t *testing.T) {
+	c, err := contract.LoadFile("../../contract/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Retry = contract.RetryPolicy{InitialMs: 100, MaxMs: 1000, Multiplier: 3, Jitter: 0.25, MaxAttempts: 6}
+	var retry, escalate *contract.Action
+	for _, a := range c.Actions {
+		switch {
+		case a.Step == contract.StepRetry && retry == nil:
+			retry = a
+		case a.Step == contract.StepEscalate && escalate == nil:
+			escalate = a
+		}
+	}
+	var safe, never *contract.SameArguments
+	for _, s := range c.SameArguments {
+		if s.Retry && safe == nil {
+			safe = s
+		}
+		if !s.Retry && never == nil {
+			never = s
+		}
+	}
+	se := c.SideEffects[0].Name
+	want := [][2]int64{{75, 100}, {225, 300}, {675, 900}, {750, 1000}, {750, 1000}}
+	for i, w := range want {
+		d := genvectors.Decide(c, retry.Name, safe.Name, se, nil, nil, nil, i+1)
+		if d.Step != contract.StepRetry || d.DelayMinMs != w[0] || d.DelayMaxMs != w[1] || d.Exhausted {
+			t.Errorf("attempt %d: %+v, want retry %d-%d ms", i+1, d, w[0], w[1])
+		}
+	}
+	if d := genvectors.Decide(c, retry.Name, safe.Name, se, nil, nil, nil, 6); d.Step != contract.StepEscalate || !d.Exhausted {
+		t.Errorf("attempt 6: %+v, want escalate, exhausted", d)
+	}
+	hint := int64(1234)
+	if d := genvectors.Decide(c, retry.Name, safe.Name, se, &hint, nil, nil, 2); d.DelayMinMs != 1234 || d.DelayMaxMs != 1234 {
+		t.Errorf("hint: %+v", d)
+	}
+	if d := genvectors.Decide(c, retry.Name, never.Name, se, nil, nil, nil, 1); d.Step != contract.StepEscalate || !d.Exhausted {
+		t.Errorf("same_arguments %s: %+v", never.Name, d)
+	}
+	yes, no := true, false
+	if d := genvectors.Decide(c, retry.Name, never.Name, se, nil, &yes, &no, 1); d.Step != contract.StepRetry || d.CheckStateFirst {
+		t.Errorf("received retryable true, may_have_run false: %+v", d)
+	}
+	if d := genvectors.Decide(c, retry.Name, safe.Name, se, nil, &no, &yes, 1); d.Step != contract.StepEscalate || !d.CheckStateFirst {
+		t.Errorf("received retryable false, may_have_run true: %+v", d)
+	}
+	if d := genvectors.Decide(c, "an_action_from_the_future", safe.Name, se, nil, nil, nil, 1); d.Step != contract.StepEscalate || d.Exhausted {
+		t.Errorf("unknown action: %+v", d)
+	}
+}
+
+// TestAgainstGeneratedGo runs the vectors of every test contract against
+// its generated Go package, built in a scratch module: the test contracts
+// reach layouts the shipped ones do not (several aliases, constants of every
+// type, deep nesting, optional derived flags).
+func TestAgainstGeneratedGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the go tool")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(p string, data []byte) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The scratch module's path lies under errgen's, so it may import
+	// internal/gentest.
+	const module = "github.com/errgen/errgen/scratchvectors"
+	write("go.mod", fmt.Appendf(nil, "module %s\n\ngo 1.26\n\nrequire github.com/errgen/errgen v0.0.0\n\nreplace github.com/errgen/errgen => %s\n", module, root))
+	write("go.sum", sum)
+	n := 0
+	for p, c := range contracts(t) {
+		if !strings.Contains(p, "testdata") {
+			continue // the shipped contracts run their vectors in their own packages
+		}
+		n++
+		caseDir := fmt.Sprintf("c%d", n)
+		files, err := gengo.Generate(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for fp, data := range files {
+			write(caseDir+"/"+fp, data)
+		}
+		write(caseDir+"/"+genvectors.FileName(c), generate(t, c))
+		pkg := c.Packages.Go
+		var classifiers strings.Builder
+		toolResult := "nil"
+		if c.Inbound != nil {
+			for _, cl := range c.Inbound.Classifiers {
+				fmt.Fprintf(&classifiers, "\t\t\t%q: p.Classify%s,\n", cl.Name, cl.Idents.Go)
+			}
+			if c.Inbound.ToolResult != nil {
+				toolResult = "p.ClassifyToolResult"
+			}
+		}
+		write(fmt.Sprintf("%s/gen/go/%s/vectors_test.go", caseDir, pkg), fmt.Appendf(nil, `package %[1]s_test
+
+import (
+	"testing"
+
+	p %[2]q
+	"github.com/errgen/errgen/internal/gentest"
+)
+
+// %[3]s
+func TestVectors(t *testing.T) {
+	gentest.CheckVectors(t, "../../../%[4]s", gentest.Package{
+		Envelope: p.Envelope{},
+		Lookup:   p.Lookup,
+		NextStep: p.NextStep,
+		ForTool:  p.SameArguments.ForTool,
+		Classifiers: map[string]any{
+%[5]s		},
+		ToolResult: %[6]s,
+		Retry: gentest.Retry{Initial: p.RetryInitial, Max: p.RetryMax, Multiplier: p.RetryMultiplier,
+			Jitter: p.RetryJitter, MaxAttempts: p.RetryMaxAttempts},
+	})
+}
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult))
+	}
+	cmd := exec.Command(goTool, "test", "-count=1", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test in the scratch module: %v\n%s", err, out)
+	}
+	if got := strings.Count(string(out), "ok "); got != n {
+		t.Errorf("%d packages passed, want %d:\n%s", got, n, out)
+	}
+	t.Logf("%s", out)
+}

@@ -1,0 +1,315 @@
+package genvectors
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+)
+
+// HintMs is the retry hint the next_step vectors add to every example.
+const HintMs = 1234
+
+// newer is a vocabulary value no contract defines: a value from a newer
+// contract version, which decoders keep as it is.
+func newer(what string) string { return what + "_from_a_newer_contract" }
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// envelopes are the examples of the docs, one with an unknown member in
+// every object of the layout, and one with vocabulary values this contract
+// does not define: each decodes, and encodes back to the same JSON.
+func envelopes(c *contract.Contract) ([]EnvelopeVec, error) {
+	type named struct {
+		name string
+		o    object
+	}
+	var all []named
+	for _, ex := range examples.All(c) {
+		all = append(all, named{ex.Name, fromExample(ex.Value)})
+	}
+	ext := fromExample(examples.Maximal(c).Value)
+	for _, obj := range c.Layout.Objects {
+		name := "x_extension"
+		for owned(obj, name) {
+			name += "_"
+		}
+		ext = ext.with(joinPath(obj.Path, name), object{{"note", "kept as received"}, {"n", 2}})
+	}
+	all = append(all, named{"unknown members", ext})
+	unknown := fromExample(examples.ForKind(c, c.Kinds[0]).Value)
+	changed := false
+	for _, s := range []contract.Source{contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects} {
+		if lf := c.Layout.Leaf(s); lf != nil {
+			unknown, changed = unknown.with(lf.Path, newer(string(s))), true
+		}
+	}
+	if changed {
+		all = append(all, named{"vocabulary values from a newer contract", unknown})
+	}
+	out := make([]EnvelopeVec, 0, len(all))
+	for _, n := range all {
+		env, err := raw(n.o)
+		if err != nil {
+			return nil, err
+		}
+		d := decode(c, n.o)
+		out = append(out, EnvelopeVec{Name: n.name, Envelope: env, Kind: d.Kind, Known: d.Known,
+			Retryable: d.IsRetryable(c), HTTPStatus: classificationOf(c, d.Kind).HTTP})
+	}
+	return out, nil
+}
+
+// owned reports whether name is a member of the layout object, or an
+// alias of one.
+func owned(o *contract.Object, name string) bool {
+	for _, m := range o.Members {
+		if m.Name() == name {
+			return true
+		}
+		if m.Leaf != nil {
+			for _, a := range m.Leaf.Aliases {
+				if a == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// wrongValue is a value of a JSON type other than the one wanted.
+type wrongValue struct {
+	value any
+	what  string // "a number"
+}
+
+// wrongFor lists the wrong values tried for a JSON type, and the phrase
+// naming the type.
+func wrongFor(t contract.FieldType) ([]wrongValue, string) {
+	switch t {
+	case contract.TypeString:
+		return []wrongValue{{42, "a number"}}, "a string"
+	case contract.TypeInteger:
+		return []wrongValue{{"1", "a string"}, {1.5, "a fraction"}}, "an integer"
+	case contract.TypeNumber:
+		return []wrongValue{{"0.5", "a string"}}, "a number"
+	case contract.TypeBoolean:
+		return []wrongValue{{"true", "a string"}}, "a boolean"
+	case contract.TypeObject:
+		return []wrongValue{{"not an object", "a string"}, {[]any{}, "an array"}}, "an object"
+	}
+	return []wrongValue{{"not an array", "a string"}}, "an array"
+}
+
+// leafType is the JSON type a leaf holds.
+func leafType(c *contract.Contract, lf *contract.Leaf) contract.FieldType {
+	switch lf.Source {
+	case contract.SourceVersion:
+		if c.VersionIsText() {
+			return contract.TypeString
+		}
+		return contract.TypeInteger
+	case contract.SourceRetryAfterMs:
+		return contract.TypeInteger
+	case contract.SourceRetryable, contract.SourceMayHaveRun:
+		return contract.TypeBoolean
+	case contract.SourceConst:
+		switch lf.Const.(type) {
+		case string:
+			return contract.TypeString
+		case bool:
+			return contract.TypeBoolean
+		case int:
+			return contract.TypeInteger
+		}
+		return contract.TypeNumber
+	case contract.SourceField:
+		return lf.Field.Type
+	}
+	return contract.TypeString
+}
+
+// otherConst is a value of the constant's type that differs from it.
+func otherConst(v any) any {
+	switch v := v.(type) {
+	case string:
+		return v + "_not"
+	case bool:
+		return !v
+	case int:
+		return v + 1
+	case float64:
+		return v + 1
+	}
+	panic(fmt.Sprintf("genvectors: constant of type %T", v))
+}
+
+// malformed derives documents that must not decode from the richest
+// example, each broken in one place, with the path the decoder reports.
+func malformed(c *contract.Contract) ([]MalformedVec, error) {
+	base := fromExample(examples.Maximal(c).Value)
+	var out []MalformedVec
+	var err error
+	add := func(name string, input any, path string) {
+		if err != nil {
+			return
+		}
+		var in json.RawMessage
+		in, err = raw(input)
+		out = append(out, MalformedVec{Name: name, Input: in, Path: path})
+	}
+	for _, lf := range c.Layout.Leaves {
+		p := lf.Path
+		if lf.Required() {
+			add("missing "+p, base.without(p), p)
+			add(p+": null", base.with(p, nil), p)
+		}
+		t := leafType(c, lf)
+		wrongs, want := wrongFor(t)
+		if lf.Source == contract.SourceConst {
+			cj, _ := json.Marshal(lf.Const)
+			want = "the constant " + string(cj)
+			add(p+": another value than "+want, base.with(p, otherConst(lf.Const)), p)
+		}
+		for _, w := range wrongs {
+			add(fmt.Sprintf("%s: %s, not %s", p, w.what, want), base.with(p, w.value), p)
+		}
+		switch {
+		case lf.Source == contract.SourceKind:
+			add(p+": empty", base.with(p, ""), p)
+		case lf.Source == contract.SourceRetryAfterMs:
+			add(p+": negative", base.with(p, -1), p)
+			// An alias is read when the first spelling is absent, and checked
+			// alike.
+			for _, a := range lf.Aliases {
+				ap := joinPath(lf.Object.Path, a)
+				without := base.without(p)
+				add(ap+" (alias of "+p+"): negative", without.with(ap, -1), ap)
+				for _, w := range wrongs {
+					add(fmt.Sprintf("%s (alias of %s): %s, not %s", ap, p, w.what, want), without.with(ap, w.value), ap)
+				}
+			}
+		case t == contract.TypeArray:
+			items, itemWant := wrongFor(lf.Field.Items)
+			add(fmt.Sprintf("%s: an array holding %s, not %s", p, items[0].what, itemWant), base.with(p, []any{items[0].value}), p)
+		case t == contract.TypeObject && len(lf.Field.Properties) > 0:
+			// A typed property of the wrong type is reported at the field.
+			for _, prop := range lf.Field.Properties {
+				pw, propWant := wrongFor(prop.Type)
+				val := clone(examples.Sample(lf.Field)).(object).with(prop.Name, pw[0].value)
+				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, propWant), base.with(p, val), p)
+			}
+		}
+	}
+	for _, obj := range c.Layout.Objects[1:] {
+		p := obj.Path
+		if obj.Required {
+			add("missing "+p, base.without(p), p)
+			add(p+": null", base.with(p, nil), p)
+		}
+		add(p+": a string, not an object", base.with(p, "not an object"), p)
+		add(p+": an array, not an object", base.with(p, []any{}), p)
+	}
+	add("the document: an array, not an object", []any{base}, "")
+	add("the document: null", nil, "")
+	add("the document: a string, not an object", "not an envelope", "")
+	return out, err
+}
+
+// nextSteps decides, for every attempt up to one past the limit, on every
+// kind's example and the unknown kind's, each also without its retry hint
+// and with a 1234 ms one where the layout carries retry hints; then on
+// envelopes that exercise what a decoder keeps as received: a hint under an
+// alias, vocabulary values from a newer contract, and derived flags that
+// disagree with the computed ones.
+func nextSteps(c *contract.Contract) ([]NextStepVec, error) {
+	type named struct {
+		name string
+		o    object
+	}
+	var bases []named
+	for _, k := range c.Kinds {
+		bases = append(bases, named{k.Name, fromExample(examples.ForKind(c, k).Value)})
+	}
+	unknown := named{"unknown kind", fromExample(examples.Unknown(c).Value)}
+	bases = append(bases, unknown)
+
+	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
+	var all []named
+	for _, b := range bases {
+		all = append(all, b)
+		if hint == nil {
+			continue
+		}
+		if _, ok := b.o.get(hint.Path); ok {
+			all = append(all, named{b.name + ", no retry hint", b.o.without(hint.Path)})
+		}
+		all = append(all, named{fmt.Sprintf("%s, retry hint %d ms", b.name, HintMs), b.o.with(hint.Path, HintMs)})
+	}
+
+	// The first kinds that meet a condition, to vary.
+	first := func(ok func(k *contract.Kind) bool) *named {
+		for i, k := range c.Kinds {
+			if ok(k) {
+				return &bases[i]
+			}
+		}
+		return nil
+	}
+	retryStep := func(k *contract.Kind) bool { return k.Recovery.Action.Step == contract.StepRetry }
+	if b := first(retryStep); b != nil && hint != nil {
+		for _, a := range hint.Aliases {
+			ap := joinPath(hint.Object.Path, a)
+			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms as %s", b.name, HintMs, ap), b.o.without(hint.Path).with(ap, HintMs)})
+		}
+	}
+	if lf := c.Layout.Leaf(contract.SourceAction); lf != nil {
+		all = append(all, named{bases[0].name + ", " + lf.Path + " from a newer contract", bases[0].o.with(lf.Path, newer("action"))})
+	}
+	if lf := c.Layout.Leaf(contract.SourceSameArguments); lf != nil {
+		if b := first(retryStep); b != nil {
+			all = append(all, named{b.name + ", " + lf.Path + " from a newer contract", b.o.with(lf.Path, newer("same_arguments"))})
+		}
+	}
+	if lf := c.Layout.Leaf(contract.SourceSideEffects); lf != nil {
+		all = append(all, named{bases[0].name + ", " + lf.Path + " from a newer contract", bases[0].o.with(lf.Path, newer("side_effects"))})
+	}
+	// A received derived flag wins over the computed one.
+	flip := func(lf *contract.Leaf, b *named, v bool) {
+		if b != nil {
+			all = append(all, named{fmt.Sprintf("%s, %s %v received", b.name, lf.Path, v), b.o.with(lf.Path, v)})
+		}
+	}
+	if lf := c.Layout.Leaf(contract.SourceRetryable); lf != nil {
+		flip(lf, first(func(k *contract.Kind) bool { return retryStep(k) && k.Retryable() }), false)
+		flip(lf, first(func(k *contract.Kind) bool { return retryStep(k) && !k.Retryable() }), true)
+		flip(lf, &unknown, !c.Fallback.Retryable())
+	}
+	if lf := c.Layout.Leaf(contract.SourceMayHaveRun); lf != nil {
+		flip(lf, first(func(k *contract.Kind) bool { return !k.SideEffects.MayHaveRun }), true)
+		flip(lf, first(func(k *contract.Kind) bool { return k.SideEffects.MayHaveRun }), false)
+		flip(lf, &unknown, !c.Fallback.SideEffects.MayHaveRun)
+	}
+
+	var out []NextStepVec
+	for _, n := range all {
+		env, err := raw(n.o)
+		if err != nil {
+			return nil, err
+		}
+		d := decode(c, n.o)
+		for attempt := 1; attempt <= c.Retry.MaxAttempts+1; attempt++ {
+			dec := DecideDecoded(c, d, attempt)
+			out = append(out, NextStepVec{Name: n.name, Envelope: env, Attempt: attempt, Step: string(dec.Step),
+				DelayMinMs: dec.DelayMinMs, DelayMaxMs: dec.DelayMaxMs, CheckStateFirst: dec.CheckStateFirst, Exhausted: dec.Exhausted})
+		}
+	}
+	return out, nil
+}

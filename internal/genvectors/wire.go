@@ -1,0 +1,266 @@
+package genvectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+)
+
+// object is a JSON object that keeps its member order, so vectors show
+// envelopes in wire order. Values are nil, bool, int, int64, float64,
+// string, []any or object.
+type object []member
+
+type member struct {
+	key   string
+	value any
+}
+
+// MarshalJSON writes the members in order, without HTML escapes.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func raw(v any) (json.RawMessage, error) {
+	b, err := marshal(v)
+	return json.RawMessage(b), err
+}
+
+// fromExample copies an example's wire tree.
+func fromExample(o examples.Object) object {
+	return clone(o).(object)
+}
+
+// clone deep-copies a value, turning examples.Object into object.
+func clone(v any) any {
+	switch v := v.(type) {
+	case examples.Object:
+		out := make(object, len(v))
+		for i, m := range v {
+			out[i] = member{m.Key, clone(m.Value)}
+		}
+		return out
+	case object:
+		out := make(object, len(v))
+		for i, m := range v {
+			out[i] = member{m.key, clone(m.value)}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = clone(x)
+		}
+		return out
+	}
+	return v
+}
+
+// segments splits a layout path; layout member names hold no dots.
+func segments(path string) []string {
+	if path == "" {
+		return nil
+	}
+	return strings.Split(path, ".")
+}
+
+// get returns the value at path and whether it is there.
+func (o object) get(path string) (any, bool) {
+	var cur any = o
+	for _, s := range segments(path) {
+		obj, ok := cur.(object)
+		if !ok {
+			return nil, false
+		}
+		found := false
+		for _, m := range obj {
+			if m.key == s {
+				cur, found = m.value, true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// with returns a copy of o with v at path, creating the objects on the way
+// and appending members that were not there.
+func (o object) with(path string, v any) object {
+	return setIn(clone(o).(object), segments(path), v)
+}
+
+func setIn(o object, segs []string, v any) object {
+	for i, m := range o {
+		if m.key != segs[0] {
+			continue
+		}
+		if len(segs) == 1 {
+			o[i].value = v
+		} else {
+			child, _ := m.value.(object)
+			o[i].value = setIn(child, segs[1:], v)
+		}
+		return o
+	}
+	if len(segs) == 1 {
+		return append(o, member{segs[0], v})
+	}
+	return append(o, member{segs[0], setIn(object{}, segs[1:], v)})
+}
+
+// without returns a copy of o without the member at path.
+func (o object) without(path string) object {
+	return deleteIn(clone(o).(object), segments(path))
+}
+
+func deleteIn(o object, segs []string) object {
+	for i, m := range o {
+		if m.key != segs[0] {
+			continue
+		}
+		if len(segs) == 1 {
+			return append(o[:i:i], o[i+1:]...)
+		}
+		if child, ok := m.value.(object); ok {
+			o[i].value = deleteIn(child, segs[1:])
+		}
+		return o
+	}
+	return o
+}
+
+// Decoded is what a decoded envelope answers that the decisions depend on,
+// read from the wire by the layout: values the layout carries come from the
+// wire, the others from the kind's classification (the fallback for a kind
+// the contract does not define). A derived flag received on the wire is
+// kept and wins over the computed one.
+type Decoded struct {
+	Kind          string
+	Known         bool
+	Action        string
+	SameArguments string
+	SideEffects   string
+	RetryAfterMs  *int64
+	// Retryable and MayHaveRun are the derived flags as received; nil when
+	// the wire does not carry them.
+	Retryable  *bool
+	MayHaveRun *bool
+}
+
+// classificationOf is the classification of a kind: its own, or the fallback
+// for a kind the contract does not define.
+func classificationOf(c *contract.Contract, kind string) *contract.Classification {
+	if k := c.Kind(kind); k != nil {
+		return &k.Classification
+	}
+	return &c.Fallback.Classification
+}
+
+// decode reads an envelope the way a generated decoder does. It assumes a
+// valid envelope.
+func decode(c *contract.Contract, o object) Decoded {
+	var d Decoded
+	str := func(s contract.Source, fallback string) string {
+		if lf := c.Layout.Leaf(s); lf != nil {
+			v, _ := o.get(lf.Path)
+			s, _ := v.(string)
+			return s
+		}
+		return fallback
+	}
+	flag := func(s contract.Source) *bool {
+		if lf := c.Layout.Leaf(s); lf != nil {
+			if v, ok := o.get(lf.Path); ok && v != nil {
+				b := v.(bool)
+				return &b
+			}
+		}
+		return nil
+	}
+	d.Kind = str(contract.SourceKind, "")
+	d.Known = c.Kind(d.Kind) != nil
+	cl := classificationOf(c, d.Kind)
+	d.Action = str(contract.SourceAction, cl.Recovery.Action.Name)
+	d.SameArguments = str(contract.SourceSameArguments, cl.Recovery.SameArguments.Name)
+	d.SideEffects = str(contract.SourceSideEffects, cl.SideEffects.Name)
+	if lf := c.Layout.Leaf(contract.SourceRetryAfterMs); lf != nil {
+		// The first spelling present wins.
+		for _, name := range append([]string{lf.Name}, lf.Aliases...) {
+			p := name
+			if lf.Object.Path != "" {
+				p = lf.Object.Path + "." + name
+			}
+			if v, ok := o.get(p); ok && v != nil {
+				ms := toInt64(v)
+				d.RetryAfterMs = &ms
+				break
+			}
+		}
+	}
+	d.Retryable = flag(contract.SourceRetryable)
+	d.MayHaveRun = flag(contract.SourceMayHaveRun)
+	return d
+}
+
+func toInt64(v any) int64 {
+	switch v := v.(type) {
+	case int:
+		return int64(v)
+	case int64:
+		return v
+	case float64:
+		return int64(v)
+	}
+	panic("genvectors: not an integer")
+}
+
+// IsRetryable is the decoded envelope's IsRetryable.
+func (d Decoded) IsRetryable(c *contract.Contract) bool {
+	if d.Retryable != nil {
+		return *d.Retryable
+	}
+	return Retryable(c, d.Action, d.SameArguments)
+}
+
+// WorkMayHaveRun is the decoded envelope's WorkMayHaveRun.
+func (d Decoded) WorkMayHaveRun(c *contract.Contract) bool {
+	if d.MayHaveRun != nil {
+		return *d.MayHaveRun
+	}
+	return MayHaveRun(c, d.SideEffects)
+}

@@ -1,0 +1,52 @@
+// The package under test and its output root, as run.mjs passes them.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+for (const v of ["ERRGEN_TS_PKG", "ERRGEN_TS_ROOT", "ERRGEN_TS_NAME", "ERRGEN_TS_SRC", "ERRGEN_TS_BUILD"]) {
+  if (!process.env[v]) {
+    throw new Error(`${v} is not set: run the tests with \`npm test\` (run.mjs), which sets it for each generated package`);
+  }
+}
+
+export const name = process.env.ERRGEN_TS_NAME;
+export const root = process.env.ERRGEN_TS_ROOT;
+export const src = process.env.ERRGEN_TS_SRC;
+export const buildDir = process.env.ERRGEN_TS_BUILD;
+
+/** pkg is the compiled package under test. */
+export const pkg = await import(pathToFileURL(process.env.ERRGEN_TS_PKG).href);
+
+/** vectors are the conformance vectors of the package's contract. */
+export const vectorsPath = join(root, "conformance", `${pkg.CONTRACT_NAME}.vectors.json`);
+if (!existsSync(vectorsPath)) {
+  throw new Error(`no conformance vectors at ${vectorsPath}: run \`make generate\``);
+}
+export const vectors = JSON.parse(readFileSync(vectorsPath, "utf8"));
+
+/** schema reads one of the envelope schemas of the output root. */
+export function schema(which) {
+  return JSON.parse(readFileSync(join(root, "schemas", `${pkg.CONTRACT_NAME}.${which}.schema.json`), "utf8"));
+}
+
+/** parsed parses a wire envelope that must be valid. */
+export function parsed(wire) {
+  const r = pkg.parseEnvelope(wire);
+  if (!r.ok) {
+    throw new Error(`expected a valid envelope, got ${r.error.path}: ${r.error.problem} for ${JSON.stringify(wire)}`);
+  }
+  return r.envelope;
+}
+
+/** constructors maps each known kind to the package's constructor for it, and its parameter names. */
+export function constructors() {
+  const out = new Map();
+  for (const [exportName, fn] of Object.entries(pkg)) {
+    if (!/^new[A-Z]/.test(exportName) || exportName === "newEnvelope" || typeof fn !== "function") continue;
+    const m = /^function\s+\w+\s*\(([^)]*)\)/.exec(fn.toString());
+    const params = m ? m[1].split(",").map((s) => s.trim()).filter(Boolean) : [];
+    const kind = fn("probe", ...params.slice(1).map(() => undefined)).kind;
+    out.set(kind, { exportName, fn, params });
+  }
+  return out;
+}

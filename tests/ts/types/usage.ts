@@ -1,0 +1,120 @@
+// Type-level tests, the same for every generated package: this file must
+// compile with `tsc --noEmit --strict` against the package's declarations,
+// and every line marked @ts-expect-error must be a type error. run.mjs
+// copies it next to each package's build output (../dist).
+import * as pkg from "../dist/index.js";
+import {
+  CLASSIFICATIONS,
+  FALLBACK,
+  KNOWN_KINDS,
+  LAYOUT,
+  RETRY,
+  fromHttpResponse,
+  fromMcpToolResult,
+  isRetryable,
+  lookup,
+  newEnvelope,
+  nextStep,
+  parseEnvelope,
+  serializeEnvelope,
+  toMcpToolResult,
+  toWire,
+  type Classification,
+  type Decision,
+  type Envelope,
+  type Kind,
+  type KnownKind,
+  type Origin,
+  type ParseResult,
+  type RecoveryAction,
+  type SameArguments,
+  type SideEffects,
+  type Step,
+} from "../dist/index.js";
+
+// Kind is open: any string is a Kind, while KnownKind is closed.
+const anyKind: Kind = "kind_from_a_newer_contract";
+const known: KnownKind = KNOWN_KINDS[0]!;
+// @ts-expect-error: a string that is not a kind of the contract is not a KnownKind
+const notKnown: KnownKind = "kind_from_a_newer_contract";
+
+// The closed vocabularies are string-literal unions.
+// @ts-expect-error: not an origin
+const badOrigin: Origin = "origin_nobody_defined";
+// @ts-expect-error: not a recovery action
+const badAction: RecoveryAction = "action_nobody_defined";
+// @ts-expect-error: not a same_arguments value
+const badSame: SameArguments = "same_nobody_defined";
+// @ts-expect-error: not a side_effects value
+const badSide: SideEffects = "side_nobody_defined";
+// @ts-expect-error: not a step
+const badStep: Step = "jump";
+const step: Step = "escalate";
+
+// parseEnvelope takes anything and returns a discriminated result.
+const r: ParseResult = parseEnvelope(JSON.parse("{}") as unknown);
+if (r.ok) {
+  const env: Envelope = r.envelope;
+  const k: Kind = env.kind;
+  const ms: number | undefined = env.recovery.retryAfterMs;
+  // @ts-expect-error: no error on a successful result
+  r.error;
+  void [k, ms];
+} else {
+  const path: string = r.error.path;
+  const problem: string = r.error.problem;
+  // @ts-expect-error: no envelope on a failed result
+  r.envelope;
+  void [path, problem];
+}
+// @ts-expect-error: parseEnvelope needs an input
+parseEnvelope();
+
+// Envelopes: constructed, serialized, classified.
+const env = newEnvelope(anyKind, "message");
+// @ts-expect-error: the message is a string
+newEnvelope(known, 42);
+// @ts-expect-error: the retry hint is a number of milliseconds
+env.recovery.retryAfterMs = "1500";
+env.recovery.retryAfterMs = 1500;
+const wire: Record<string, unknown> = toWire(env);
+const text: string = serializeEnvelope(env);
+const c: Classification = lookup(env.kind);
+const status: number = c.httpStatus;
+const retry: boolean = isRetryable(env);
+// @ts-expect-error: the classification tables are read-only
+CLASSIFICATIONS[known].httpStatus = 200;
+// @ts-expect-error: so is the fallback
+FALLBACK.origin = FALLBACK.origin;
+// @ts-expect-error: and the layout
+LAYOUT.members = [];
+// @ts-expect-error: and the retry policy
+RETRY.maxAttempts = 99;
+// @ts-expect-error: and the kind list
+KNOWN_KINDS.push(known);
+const classifiedKind: KnownKind = CLASSIFICATIONS[known].kind;
+
+// nextStep needs the attempt number.
+const d: Decision = nextStep(env, 1);
+const wait: number = d.delayMaxMs - d.delayMinMs;
+// @ts-expect-error: the attempt is required
+nextStep(env);
+// @ts-expect-error: a decision is read-only
+d.step = "retry";
+
+// Surfaces.
+const mcp = toMcpToolResult(env);
+const isError: true = mcp.isError;
+const back: ParseResult = fromMcpToolResult(mcp);
+declare const res: { status: number; headers: { get(name: string): string | null }; body: null };
+const pending: Promise<{ ok: true; envelope: Envelope; classified: boolean } | { ok: false; error: { path: string; problem: string } }> = fromHttpResponse(res);
+// @ts-expect-error: fromHttpResponse needs a response
+fromHttpResponse({});
+
+// Every per-kind constructor takes the message first and returns an Envelope
+// whose kind is a known kind.
+type Constructors = { [K in keyof typeof pkg as K extends `new${string}` ? (K extends "newEnvelope" ? never : K) : never]: (typeof pkg)[K] };
+type AllConstruct = Constructors[keyof Constructors] extends (message: string, ...rest: never[]) => Envelope & { kind: KnownKind } ? true : false;
+const allConstruct: AllConstruct = true;
+
+void [anyKind, notKnown, badOrigin, badAction, badSame, badSide, badStep, step, wire, text, status, retry, classifiedKind, wait, isError, back, pending, allConstruct];
