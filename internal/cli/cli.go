@@ -33,6 +33,8 @@ Commands:
   generate   write every output from the contract (the default main job)
   check      exit 1 with a diff when committed outputs differ from the contract
   validate   check the contract only; print every problem as file:line:col
+  compat     compare with an older contract (--against file or REV:path); exit 1
+             on a breaking change without a new contract version
 
 Run "errgen <command> -help" for a command's flags.
 
@@ -57,6 +59,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return runCheck(rest, stdout, stderr)
 	case "validate":
 		return runValidate(rest, stdout, stderr)
+	case "compat":
+		return runCompat(rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "errgen: unknown command %q\n\n%s", cmd, usage)
 	return ExitUsage

@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/errgen/errgen/internal/compat"
+	"github.com/errgen/errgen/internal/contract"
+)
+
+const compatSummary = `Compare the contract with an older version of it and report every change as
+BREAKING or additive, with a rule id and file:line:col (in the new contract,
+or in the old one for what was deleted). The old version is a file, or a git
+revision and a path read with "git show REV:path" (no checkout), e.g.
+--against origin/main:contract/kinds.yaml; git runs in the new contract's
+directory, so the path is relative to the root of its repository.
+
+Exit 1 when a change is breaking and contract.version was not changed; exit
+0 with a summary when the version changed or every change is additive.`
+
+var compatFormats = []string{"text", "json", "github"}
+
+func runCompat(args []string, stdout, stderr io.Writer) int {
+	var contractPath, against, format string
+	fs := flag.NewFlagSet("errgen compat", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&contractPath, "contract", defaultContract, "the contract file to read (the new version)")
+	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git (required)")
+	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
+	printUsage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: errgen compat [-contract %s] --against <old> [--format text|json|github]\n\n%s\n\nFlags:\n", defaultContract, compatSummary)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	usageError := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "errgen compat: "+format+"\n", args...)
+		printUsage(stderr)
+		return ExitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return ExitOK
+		}
+		return usageError("%v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError("unexpected argument %q (the old contract is given with --against)", fs.Arg(0))
+	case against == "":
+		return usageError("--against is required: the old contract, a file or REV:path")
+	case !oneOf(compatFormats, format):
+		return usageError("unknown format %q; use text, json or github", format)
+	}
+
+	newC, ok := load(contractPath, stderr)
+	if !ok {
+		return ExitProblems
+	}
+	data, err := readAgainst(against, contractPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "errgen compat: %v\n", err)
+		return ExitProblems
+	}
+	oldC, ok := loadData(against, data, stderr)
+	if !ok {
+		return ExitProblems
+	}
+	findings := compat.Compare(oldC, newC)
+	sum := compat.Summarize(oldC, newC, findings)
+	switch format {
+	case "json":
+		writeCompatJSON(stdout, contractPath, against, findings, sum)
+	case "github":
+		for _, f := range findings {
+			fmt.Fprintln(stdout, githubAnnotation(f, newC.File))
+		}
+		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
+	default:
+		for _, f := range findings {
+			fmt.Fprintln(stdout, f)
+		}
+		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
+	}
+	if sum.Blocking() {
+		return ExitProblems
+	}
+	return ExitOK
+}
+
+func oneOf(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// loadData is load for contract bytes that did not come from a file named
+// by the user (a git revision).
+func loadData(name string, data []byte, stderr io.Writer) (*contract.Contract, bool) {
+	c, err := contract.Load(name, data)
+	if err != nil {
+		var problems contract.Problems
+		if errors.As(err, &problems) {
+			fmt.Fprintln(stderr, problems.Error())
+			fmt.Fprintf(stderr, "errgen: %d problem%s in %s\n", len(problems), plural(len(problems)), name)
+		} else {
+			fmt.Fprintf(stderr, "errgen: %v\n", err)
+		}
+		return nil, false
+	}
+	return c, true
+}
+
+// readAgainst reads the old contract: the file spec names when it exists,
+// else REV:path through git, run in the directory of the new contract.
+func readAgainst(spec, newContract string) ([]byte, error) {
+	if info, err := os.Stat(spec); err == nil && !info.IsDir() {
+		return os.ReadFile(spec)
+	}
+	rev, path, isRev := strings.Cut(spec, ":")
+	if !isRev || rev == "" || path == "" {
+		_, err := os.ReadFile(spec)
+		return nil, fmt.Errorf("%v (--against takes a file or REV:path)", err)
+	}
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("%q is not a git revision", rev)
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("reading %s needs git, which was not found on PATH; install git or pass the old contract as a file", spec)
+	}
+	cmd := exec.Command(git, "show", spec)
+	cmd.Dir = filepath.Dir(newContract)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("cannot read %s with git show in %s: %s", spec, cmd.Dir, strings.ReplaceAll(msg, "\n", "; "))
+	}
+	return out.Bytes(), nil
+}
+
+type jsonFinding struct {
+	Rule     string `json:"rule"`
+	Breaking bool   `json:"breaking"`
+	Subject  string `json:"subject"`
+	Message  string `json:"message"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+}
+
+type jsonSummary struct {
+	Contract       string `json:"contract"`
+	Against        string `json:"against"`
+	Breaking       int    `json:"breaking"`
+	Additive       int    `json:"additive"`
+	OldVersion     string `json:"old_version"`
+	NewVersion     string `json:"new_version"`
+	VersionChanged bool   `json:"version_changed"`
+	OK             bool   `json:"ok"` // false exactly when errgen compat exits 1
+	Text           string `json:"text"`
+}
+
+func writeCompatJSON(w io.Writer, contractPath, against string, findings []compat.Finding, sum compat.Summary) {
+	out := struct {
+		Findings []jsonFinding `json:"findings"`
+		Summary  jsonSummary   `json:"summary"`
+	}{Findings: []jsonFinding{}}
+	for _, f := range findings {
+		out.Findings = append(out.Findings, jsonFinding{f.Rule, f.Breaking, f.Subject, f.Message, f.File, f.Pos.Line, f.Pos.Col})
+	}
+	out.Summary = jsonSummary{Contract: contractPath, Against: against, Breaking: sum.Breaking, Additive: sum.Additive,
+		OldVersion: sum.OldVersion, NewVersion: sum.NewVersion, VersionChanged: sum.VersionChanged, OK: !sum.Blocking(), Text: sum.String()}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+}
+
+// docsOnly are the additive rules that change nothing a program sees; GitHub
+// shows them as notices, other additive changes as warnings.
+var docsOnly = map[string]bool{"DESCRIPTION_CHANGED": true, "GUIDANCE_CHANGED": true, "KIND_LOG_CHANGED": true, "KIND_REGROUPED": true}
+
+// githubAnnotation is a GitHub Actions workflow command for the finding:
+// an error when it is breaking, a warning when it is additive but visible
+// to strict consumers, a notice when it only changes documentation. A finding located in
+// the old contract (a deletion) has no line in the new file, so it is
+// attached to the new contract's file and its old position goes into the
+// message.
+func githubAnnotation(f compat.Finding, newFile string) string {
+	level := "warning"
+	switch {
+	case f.Breaking:
+		level = "error"
+	case docsOnly[f.Rule]:
+		level = "notice"
+	}
+	props := "file=" + ghProperty(filepath.ToSlash(f.File)) + fmt.Sprintf(",line=%d,col=%d", f.Pos.Line, f.Pos.Col)
+	msg := f.Subject + ": " + f.Message
+	if f.File != newFile {
+		props = "file=" + ghProperty(filepath.ToSlash(newFile))
+		msg += fmt.Sprintf(" (was at %s:%d:%d)", f.File, f.Pos.Line, f.Pos.Col)
+	}
+	return fmt.Sprintf("::%s %s,title=%s::%s", level, props, ghProperty(f.Rule), ghData(msg))
+}
+
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
