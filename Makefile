@@ -5,7 +5,7 @@ ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test test-ts bench errgen
+.PHONY: all generate check validate test test-ts test-python bench errgen
 
 all: test
 
@@ -37,10 +37,15 @@ test:
 	$(MAKE) --no-print-directory validate check
 	$(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory test-ts
+	$(MAKE) --no-print-directory test-python
 
 ## test-ts: build every generated TypeScript package and run its tests (Node 20+, npm; installs the pinned dev dependencies)
 test-ts:
 	cd tests/ts && npm ci --no-audit --no-fund && npm test
+
+## test-python: type-check and test every generated Python package (python3 3.9+; creates tests/python/.venv and installs the pinned tools)
+test-python: errgen
+	tests/python/run.sh
 
 ## bench: run every benchmark with allocation counts
 bench:

@@ -14,6 +14,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/genpy"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gents"
 	"github.com/errgen/errgen/internal/genvectors"
@@ -38,6 +39,7 @@ var Emitters = []Emitter{
 	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
 	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
 	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate},
+	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate},
 }
 
 // Output is the result of generation: file contents by slash-separated path

@@ -1,0 +1,102 @@
+package genpy
+
+import (
+	"bytes"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// The Python package is type-checked and tested by tests/python (make
+// test-python); these tests check what can be checked without Python.
+
+func contracts(t *testing.T) map[string]*contract.Contract {
+	t.Helper()
+	paths := []string{"../../contract/kinds.yaml"}
+	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
+	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
+	paths = append(append(paths, ex...), td...)
+	out := map[string]*contract.Contract{}
+	for _, p := range paths {
+		c, err := contract.LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = c
+	}
+	return out
+}
+
+func TestPyVersion(t *testing.T) {
+	for in, want := range map[string]string{"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "v2": "0.0.0+v2", "..": "0.0.0+unversioned"} {
+		if got := pyVersion(in); got != want {
+			t.Errorf("pyVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	runtime := map[string][]byte{}
+	for p, c := range contracts(t) {
+		files, err := Generate(c)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		again, _ := Generate(c)
+		for name, data := range files {
+			if !bytes.Equal(data, again[name]) {
+				t.Errorf("%s: %s differs between two runs", p, name)
+			}
+			if !strings.HasPrefix(string(data), "# "+Marker) && !strings.HasPrefix(string(data), "<!-- "+Marker) {
+				t.Errorf("%s: %s does not start with the marker", p, name)
+			}
+			if strings.HasSuffix(name, ".py") && strings.ContainsAny(string(data), "\u2028\u2029\x00") {
+				t.Errorf("%s: %s holds a character Python source should not", p, name)
+			}
+		}
+		for _, m := range RuntimeModules {
+			data := files[path.Join(Dir(c), c.Packages.Python, m)]
+			if data == nil {
+				t.Fatalf("%s: no %s", p, m)
+			}
+			if prev, ok := runtime[m]; ok && !bytes.Equal(prev, data) {
+				t.Errorf("%s: runtime module %s depends on the contract", p, m)
+			}
+			runtime[m] = data
+		}
+	}
+}
+
+func TestErrorClassNames(t *testing.T) {
+	c, err := contract.LoadFile("../../examples/ovstorage/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newView(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range v.GroupErrors {
+		got["group "+e.Name] = e.Class + "(" + e.Parent + ")"
+	}
+	for _, e := range v.KindErrors {
+		got["kind "+e.Name] = e.Class + "(" + e.Parent + ")"
+	}
+	for name, want := range map[string]string{
+		"group NotFound":        "NotFoundError(OvstorageError)",        // groups take the plain name first
+		"kind NotFound":         "NotFoundKindError(NotFoundError)",     // so the kind of the same name yields
+		"group Permission":      "PermissionGroupError(OvstorageError)", // PermissionError is a Python builtin
+		"kind PermissionDenied": "PermissionDeniedError(PermissionGroupError)",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: got %s, want %s", name, got[name], want)
+		}
+	}
+	if v.BaseError != "OvstorageError" {
+		t.Errorf("base class %s", v.BaseError)
+	}
+}

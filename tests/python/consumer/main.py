@@ -1,0 +1,24 @@
+# A program in another project using the installed package; the test
+# replaces errgen_pkg with the package's import name.
+import json
+
+import errgen_pkg as pkg
+
+first = pkg.KNOWN_KINDS[0]
+env = pkg.new_envelope(first, "from the consumer")
+back = pkg.Envelope.from_json(env.to_json())
+unknown = pkg.new_envelope("kind_from_the_future_" + "x", "m")
+try:
+    pkg.raise_envelope(env)
+    caught = False
+except pkg.ERROR_CLASSES[first] as exc:
+    caught = exc.envelope is env
+print(json.dumps({
+    "contract": pkg.CONTRACT_NAME,
+    "kinds": len(pkg.KNOWN_KINDS),
+    "location": pkg.__file__,
+    "round_trip": back.to_dict() == env.to_dict() and back.kind == env.kind,
+    "unknown_kind_step": pkg.next_step(unknown, 1).step.value,
+    "mcp": pkg.from_mcp_tool_result(json.loads(json.dumps(pkg.to_mcp_tool_result(env)))) == back,
+    "caught": caught,
+}))

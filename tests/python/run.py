@@ -1,0 +1,144 @@
+"""Runs the tests of every generated Python package, contract-independently.
+
+The packages: gen/python under the repository root and under each
+examples/<name>/, plus the internal/gengo/testdata contracts generated into
+build/_contracts/<case> with bin/errgen. For each package, in parallel:
+
+  1. mypy --strict (targeting Python 3.9) on the package, and on
+     usage/usage.py with the package's name filled in;
+  2. pytest over test/ with the package and its output root (conformance
+     vectors, schemas) in the environment: the vectors, constructors,
+     exceptions, MCP helpers, schemas and a consumer install.
+
+Usage: python run.py, with the tools of requirements.txt installed
+(`make test-python` creates tests/python/.venv and installs them). The last
+line is "python: N passed, N failed".
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+BUILD = os.path.join(HERE, "build")
+
+
+def sh(args: List[str], cwd: str = HERE, env: "Dict[str, str] | None" = None) -> Tuple[int, str]:
+    r = subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return r.returncode, r.stdout
+
+
+def package_of(src: str) -> str:
+    """The import name: the folder beside pyproject.toml holding __init__.py."""
+    found = [os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(src, "*", "__init__.py"))]
+    if len(found) != 1:
+        raise SystemExit(f"{src}: expected one package, found {found}")
+    return found[0]
+
+
+def roots() -> List[str]:
+    out = []
+    if os.path.exists(os.path.join(REPO, "gen/python/pyproject.toml")):
+        out.append(REPO)
+    for d in sorted(glob.glob(os.path.join(REPO, "examples", "*"))):
+        if os.path.exists(os.path.join(d, "gen/python/pyproject.toml")):
+            out.append(d)
+    return out
+
+
+def testdata_roots() -> List[str]:
+    errgen = os.path.join(REPO, "bin", "errgen")
+    out = []
+    for contract in sorted(glob.glob(os.path.join(REPO, "internal/gengo/testdata/*/kinds.yaml"))):
+        case = os.path.basename(os.path.dirname(contract))
+        # "_" keeps `go test ./...` and `go vet ./...` out of the generated Go packages.
+        target = os.path.join(BUILD, "_contracts", case)
+        os.makedirs(target, exist_ok=True)
+        args = ["generate", "-contract", contract, "-out", target]
+        code, text = sh([errgen, *args]) if os.path.exists(errgen) else sh(["go", "run", "./cmd/errgen", *args], cwd=REPO)
+        if code != 0:
+            print(f"notice: cannot generate the {case} test contract ({text.strip() or 'no errgen'}); skipping it")
+            continue
+        out.append(target)
+    return out
+
+
+def mypy(name: str, src: str, out: str) -> Tuple[int, str]:
+    usage = os.path.join(out, "usage")
+    os.makedirs(usage, exist_ok=True)
+    with open(os.path.join(HERE, "usage", "usage.py"), encoding="utf-8") as f:
+        text = f.read().replace("errgen_pkg", name)
+    with open(os.path.join(usage, "usage.py"), "w", encoding="utf-8") as f:
+        f.write(text)
+    env = dict(os.environ, MYPYPATH=src)
+    return sh([sys.executable, "-m", "mypy", "--strict", "--python-version", "3.9", "--no-error-summary",
+               "--cache-dir", os.path.join(out, ".mypy_cache"), name, os.path.join(usage, "usage.py")], cwd=src, env=env)
+
+
+def pytest(name: str, root: str, src: str, out: str) -> Tuple[int, str, Dict[str, int]]:
+    xml = os.path.join(out, "junit.xml")
+    env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out, PYTHONDONTWRITEBYTECODE="1")
+    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "test")], env=env)
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    if os.path.exists(xml):
+        suite = ET.parse(xml).getroot()
+        suite = suite if suite.tag == "testsuite" else suite.find("testsuite")  # type: ignore[assignment]
+        for k in counts:
+            counts[k] = int(suite.get(k, "0"))  # type: ignore[union-attr]
+    return code, text, counts
+
+
+def main() -> int:
+    started = time.time()
+    shutil.rmtree(BUILD, ignore_errors=True)
+    os.makedirs(BUILD)
+    packages = []
+    for root in roots() + testdata_roots():
+        src = os.path.join(root, "gen", "python")
+        name = package_of(src)
+        packages.append((name, root, src, os.path.join(BUILD, name)))
+    if not packages:
+        print("no generated Python package found (gen/python/pyproject.toml); run `make generate`")
+        return 1
+    failed = False
+    totals = {"passed": 0, "failed": 0}
+    with ThreadPoolExecutor(max_workers=min(8, 2 * len(packages))) as pool:
+        checks = [pool.submit(mypy, n, s, o) for n, _, s, o in packages]
+        runs = [pool.submit(pytest, n, r, s, o) for n, r, s, o in packages]
+        for (name, root, src, out), check, run in zip(packages, checks, runs):
+            code, text = check.result()
+            print(f"mypy --strict {os.path.relpath(src, REPO)} and usage/usage.py: {'ok' if code == 0 else 'FAILED'}")
+            if code != 0:
+                print(text)
+                failed = True
+                totals["failed"] += 1
+            else:
+                totals["passed"] += 1
+            code, text, c = run.result()
+            bad = c["failures"] + c["errors"]
+            passed = c["tests"] - bad - c["skipped"]
+            totals["passed"] += passed
+            totals["failed"] += bad
+            print(f"pytest {name} ({os.path.relpath(root, REPO)}): {c['tests']} tests, {passed} passed, {bad} failed, {c['skipped']} skipped")
+            if code != 0:
+                failed = True
+                if bad == 0:
+                    totals["failed"] += 1
+                print(re.sub(r"(?m)^\.+\s*\[\s*\d+%\]\n", "", text))
+    names = ", ".join(p[0] for p in packages)
+    print(f"Python tests {'FAILED' if failed else 'passed'} for {names} in {time.time() - started:.1f} s")
+    # The last line is the plain summary CI readers look for.
+    print(f"python: {totals['passed']} passed, {totals['failed']} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

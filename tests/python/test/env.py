@@ -1,0 +1,57 @@
+"""The package under test, its conformance vectors and schemas."""
+
+import importlib
+import inspect
+import json
+import os
+from typing import Any, Dict, List, Tuple
+
+name = os.environ["ERRGEN_PY_NAME"]
+src = os.environ["ERRGEN_PY_SRC"]
+root = os.environ["ERRGEN_PY_ROOT"]
+build = os.environ["ERRGEN_PY_BUILD"]
+
+pkg: Any = importlib.import_module(name)
+
+vectors_path = os.path.join(root, "conformance", f"{pkg.CONTRACT_NAME}.vectors.json")
+with open(vectors_path, encoding="utf-8") as f:
+    vectors: Dict[str, Any] = json.load(f)
+
+
+def schema(which: str) -> Any:
+    with open(os.path.join(root, "schemas", f"{pkg.CONTRACT_NAME}.{which}.schema.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def parsed(wire: Any) -> Any:
+    """parsed decodes a wire envelope that must be valid."""
+    return pkg.from_dict(wire)
+
+
+def fallback_vector() -> Dict[str, Any]:
+    return next(v for v in vectors["lookup"] if not v["known"])
+
+
+def constructors() -> Dict[str, Tuple[Any, List[str]]]:
+    """constructors maps each known kind to the package's constructor for it and its required parameter names."""
+    return {k: (fn, list(inspect.signature(fn).parameters)[1:]) for k, fn in pkg.CONSTRUCTORS.items()}
+
+
+def leaves(o: Any = None, out: Any = None) -> List[Any]:
+    o = pkg.LAYOUT if o is None else o
+    out = [] if out is None else out
+    for m in o["members"]:
+        if "object" in m:
+            leaves(m["object"], out)
+        else:
+            out.append(m["leaf"])
+    return out
+
+
+def on_wire(source: str) -> bool:
+    return any(l["source"] == source for l in leaves())
+
+
+def go_json(v: Any) -> str:
+    """go_json is compact JSON with U+2028 and U+2029 escaped, as the Go encoder writes them."""
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":")).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
