@@ -47,6 +47,13 @@ test-ts:
 test-python: errgen
 	tests/python/run.sh
 
-## bench: run every benchmark with allocation counts
+## bench: run every benchmark (main module and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@mkdir -p bench/out
+	@echo "nproc: $$(nproc 2>/dev/null || echo ?); CPU: $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
+	@echo '$(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt'
+	@$(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt || { cat bench/out/main.txt; exit 1; }
+	@echo '(cd bench && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt)'
+	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
+	@echo
+	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/bench.txt

@@ -1,0 +1,226 @@
+// Command benchtable reads `go test -bench -benchmem` output (any number of
+// files, from any number of packages and -count runs) and prints one
+// Markdown table: every target of issue 10 with the measured numbers, the
+// ratio and whether it is met. Repeated runs of a benchmark are reduced to
+// their median. The raw files stay benchstat's input.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// samples holds, per "pkg.Benchmark/name" (GOMAXPROCS suffix removed), the
+// values of each unit across runs.
+var samples = map[string]map[string][]float64{}
+
+var cpu string
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: benchtable FILE...")
+		os.Exit(2)
+	}
+	for _, f := range os.Args[1:] {
+		if err := read(f); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtable:", err)
+			os.Exit(1)
+		}
+	}
+	if cpu != "" {
+		fmt.Printf("CPU: %s\n\n", cpu)
+	}
+	fmt.Println("| Target (issue 10) | errgen | baseline | ratio | goal | status |")
+	fmt.Println("|---|---:|---:|---:|---|---|")
+	for _, r := range rows() {
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.target, r.errgen, r.baseline, r.ratio, r.goal, r.status)
+	}
+}
+
+func read(file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	pkg := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "pkg: "):
+			pkg = path.Base(strings.TrimPrefix(line, "pkg: "))
+		case strings.HasPrefix(line, "cpu: "):
+			cpu = strings.TrimPrefix(line, "cpu: ")
+		case strings.HasPrefix(line, "Benchmark"):
+			fields := strings.Fields(line)
+			if len(fields) < 4 || len(fields)%2 != 0 {
+				continue
+			}
+			name := fields[0]
+			if i := strings.LastIndexByte(name, '-'); i > 0 {
+				if _, err := strconv.Atoi(name[i+1:]); err == nil {
+					name = name[:i]
+				}
+			}
+			key := pkg + "." + name
+			if samples[key] == nil {
+				samples[key] = map[string][]float64{}
+			}
+			for i := 2; i+1 < len(fields); i += 2 {
+				v, err := strconv.ParseFloat(fields[i], 64)
+				if err != nil {
+					continue
+				}
+				samples[key][fields[i+1]] = append(samples[key][fields[i+1]], v)
+			}
+		}
+	}
+	return sc.Err()
+}
+
+// get returns the median of unit for a benchmark, and whether it ran.
+func get(key, unit string) (float64, bool) {
+	vs := samples[key][unit]
+	if len(vs) == 0 {
+		return 0, false
+	}
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2], true
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2, true
+}
+
+type row struct{ target, errgen, baseline, ratio, goal, status string }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**not met**"
+}
+
+func dur(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.1f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.1f ns", ns)
+}
+
+func mem(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
+
+func missing(target, goal string) row {
+	return row{target, "–", "–", "–", goal, "missing (benchmark did not run)"}
+}
+
+func rows() []row {
+	var out []row
+	// Generator: absolute time and linear growth.
+	for _, job := range []string{"Generate", "Check"} {
+		key := func(n string) string { return "synth.Benchmark" + job + "/kinds=" + n }
+		target := fmt.Sprintf("%s 10,000 kinds ≤ 1 s", strings.ToLower(job))
+		if ns, ok := get(key("10000"), "ns/op"); ok {
+			b, _ := get(key("10000"), "B/op")
+			a, _ := get(key("10000"), "allocs/op")
+			out = append(out, row{target, fmt.Sprintf("%s, %s, %.0f allocs", dur(ns), mem(b), a), "", fmt.Sprintf("%.2f× the goal", ns/1e9), "≤ 1 s", verdict(ns <= 1e9)})
+		} else {
+			out = append(out, missing(target, "≤ 1 s"))
+		}
+		for _, step := range [][2]string{{"100", "1000"}, {"1000", "10000"}} {
+			for _, u := range []struct{ unit, what string }{{"ns/op", "time"}, {"B/op", "memory"}} {
+				target := fmt.Sprintf("%s %s, %s→%s kinds", strings.ToLower(job), u.what, step[0], step[1])
+				small, ok1 := get(key(step[0]), u.unit)
+				large, ok2 := get(key(step[1]), u.unit)
+				if !ok1 || !ok2 {
+					out = append(out, missing(target, "≤ 12×"))
+					continue
+				}
+				f := dur
+				if u.unit == "B/op" {
+					f = mem
+				}
+				r := large / small
+				out = append(out, row{target, f(large), f(small) + " (smaller)", fmt.Sprintf("%.2f×", r), "≤ 12×", verdict(r <= 12)})
+			}
+		}
+	}
+	if ns, ok := get("synth.BenchmarkGoBuild", "ns/op"); ok {
+		src, _ := get("synth.BenchmarkGoBuild", "src-B/kind")
+		ar, _ := get("synth.BenchmarkGoBuild", "archive-B/kind")
+		out = append(out, row{"`go build` of the generated Go package, 1,000 kinds", fmt.Sprintf("%s; %.0f B source and %.0f B archive per kind", dur(ns), src, ar), "", fmt.Sprintf("%.2f× the goal", ns/3e9), "≤ 3 s", verdict(ns <= 3e9)})
+	} else {
+		out = append(out, missing("`go build` of the generated Go package, 1,000 kinds", "≤ 3 s"))
+	}
+	// Generated Go hot paths.
+	for _, name := range []string{"LookupKnown", "LookupUnknown"} {
+		key := "agenterror.Benchmark" + name
+		target := "`Lookup` 0 allocs (" + strings.TrimPrefix(name, "Lookup") + " kind)"
+		a, ok := get(key, "allocs/op")
+		if !ok {
+			out = append(out, missing(target, "0 allocs"))
+			continue
+		}
+		ns, _ := get(key, "ns/op")
+		out = append(out, row{target, fmt.Sprintf("%s, %.0f allocs", dur(ns), a), "", "", "0 allocs", verdict(a == 0)})
+	}
+	compare := func(target, errKey, baseKey, goal string, min float64, fewerAllocs bool) {
+		e, ok1 := get(errKey, "ns/op")
+		b, ok2 := get(baseKey, "ns/op")
+		if !ok1 || !ok2 {
+			out = append(out, missing(target, goal))
+			return
+		}
+		ea, _ := get(errKey, "allocs/op")
+		ba, _ := get(baseKey, "allocs/op")
+		r := b / e
+		ok := r >= min
+		if fewerAllocs {
+			ok = ok && ea < ba
+		}
+		ratio := fmt.Sprintf("%.2f× faster", r)
+		if r < 1 {
+			ratio = fmt.Sprintf("%.2f× slower", 1/r)
+		}
+		out = append(out, row{target, fmt.Sprintf("%s, %.0f allocs", dur(e), ea), fmt.Sprintf("%s, %.0f allocs", dur(b), ba), ratio, goal, verdict(ok)})
+	}
+	compare("construct + marshal vs encoding/json (hand-written struct)", "agenterror.BenchmarkConstructMarshal/impl=errgen", "agenterror.BenchmarkConstructMarshal/impl=encoding_json", "≥ 3× faster, fewer allocs", 3, true)
+	compare("… the same through `json.Marshal(env)`", "agenterror.BenchmarkConstructMarshal/impl=errgen_json.Marshal", "agenterror.BenchmarkConstructMarshal/impl=encoding_json", "≥ 3× faster, fewer allocs", 3, true)
+	compare("unmarshal vs encoding/json (hand-written struct)", "agenterror.BenchmarkDecode/impl=errgen", "agenterror.BenchmarkDecode/impl=encoding_json", "≥ 2× faster", 2, false)
+	compare("… the same through `json.Unmarshal(data, &env)`", "agenterror.BenchmarkDecode/impl=errgen_json.Unmarshal", "agenterror.BenchmarkDecode/impl=encoding_json", "≥ 2× faster", 2, false)
+	compare("construct + marshal vs protojson (google.rpc.Status + ErrorInfo + RetryInfo)", "bench.BenchmarkConstructMarshal/impl=errgen", "bench.BenchmarkConstructMarshal/impl=protojson", "≥ 5× faster", 5, false)
+	compare("unmarshal vs protojson, details unpacked", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson", "≥ 5× faster", 5, false)
+	compare("… Status only, details left packed", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson_status_only", "≥ 5× faster", 5, false)
+	// Targets with nothing to measure yet.
+	absent := "**not met** (no benchmark in this harness yet)"
+	out = append(out,
+		row{"sanitizer: clean 4 KiB text", "–", "", "", "≥ 1 GB/s, 0 allocs", absent},
+		row{"sanitizer: dirty 4 KiB text", "–", "", "", "≥ 200 MB/s", absent},
+		row{"sanitizer: 10 MiB input costs its bounded window", "–", "", "", "same as window", absent},
+		row{"TypeScript parse + lookup, sanitize vs bare `JSON.parse`", "–", "", "", "within 2×", "**not met** (not measured)"},
+		row{"Python parse + lookup, sanitize vs bare `json.loads`", "–", "", "", "within 2×", "**not met** (not measured)"},
+	)
+	return out
+}
