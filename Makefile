@@ -57,3 +57,10 @@ bench:
 	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
 	@echo
 	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/bench.txt
+
+## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)
+FUZZTIME ?= 5m
+fuzz:
+	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)

@@ -230,7 +230,7 @@ var (
 
 // Top-level sections, in the order the README documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
-	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces"}
+	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize"}
 
 var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
 
@@ -333,6 +333,8 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	rk, _ := top.get("retry")
 	l.retryPolicy(c, section("retry", false), rk)
 	l.surfaces(c, section("surfaces", false))
+	sk, _ := top.get("sanitize")
+	l.sanitize(c, section("sanitize", false), sk)
 	return c
 }
 

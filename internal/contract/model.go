@@ -46,6 +46,9 @@ type Contract struct {
 	Inbound  *Inbound
 	Retry    RetryPolicy
 	Surfaces Surfaces
+	// Sanitize is the sanitizer policy; the default when the contract has
+	// no sanitize section.
+	Sanitize Sanitize
 
 	// Layout is the envelope's wire shape. It is the only place that knows
 	// wire names and nesting; every emitter reads it.

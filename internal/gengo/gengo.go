@@ -45,6 +45,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		"inbound.go":        g.inbound,
 		"nextstep.go":       g.nextStep,
 		"surfaces.go":       g.surfaces,
+		"sanitizepolicy.go": g.sanitizePolicy,
 	}
 	out := make(map[string][]byte, len(files))
 	for name, emit := range files {
@@ -66,7 +67,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	// Contract-independent helpers are templates; words.go is only needed
 	// by the inbound classifiers.
-	helpers := []string{"codec.go"}
+	helpers := []string{"codec.go", "sanitize.go"}
 	if c.Inbound != nil {
 		helpers = append(helpers, "words.go")
 	}

@@ -540,6 +540,66 @@ func surfacesSchema() *jsonschema.Schema {
 	return s
 }
 
+// sanitizeSchema is the sanitize section: the policy of the generated
+// sanitizers (docs/sanitizer.md).
+func sanitizeSchema() *jsonschema.Schema {
+	// A secret prefix may not occur in [REDACTED]: every substring of
+	// REDACTED of two letters or more, the shortest prefix allowed.
+	var inRedacted []any
+	word := strings.Trim(contract.Redacted, "[]")
+	for i := 0; i < len(word); i++ {
+		for j := i + 2; j <= len(word); j++ {
+			inRedacted = append(inRedacted, word[i:j])
+		}
+	}
+	var charNames []any
+	for _, c := range contract.SecretCharClasses {
+		charNames = append(charNames, string(c))
+	}
+	prefixes := make([]string, 0, len(contract.BuiltinSecretPrefixes)+1)
+	for _, p := range append([]string{"-----"}, contract.BuiltinSecretPrefixes...) {
+		prefixes = append(prefixes, strings.NewReplacer("-", `\-`).Replace(p))
+	}
+	pattern := &jsonschema.Schema{Type: "object",
+		Description: "A secret shape of the contract's own: one of the prefixes, then at least min_length characters of the class chars. The whole run of class characters is redacted.",
+		Required:    []string{"prefixes", "chars", "min_length"},
+		Properties:  props(), AdditionalProperties: jsonschema.FalseSchema}
+	pattern.Properties.Set("description", plainString("What the secret is."))
+	pattern.Properties.Set("prefixes", &jsonschema.Schema{Type: "array", MinItems: uint64p(1), UniqueItems: true,
+		Description: "The literal text such a secret starts with (e.g. [acme_live_, acme_test_]); matched exactly, ASCII case included.",
+		Items: &jsonschema.Schema{Type: "string", Pattern: `^[A-Za-z0-9_-]{2,32}$`,
+			Not:         &jsonschema.Schema{Enum: inRedacted},
+			Description: "2 to 32 ASCII letters, digits, _ or -; not a part of [REDACTED], the text that replaces a secret."}})
+	pattern.Properties.Set("chars", &jsonschema.Schema{Enum: charNames,
+		Description: "The characters after the prefix: alnum (A-Z a-z 0-9), upper_alnum (A-Z 0-9), lower_alnum (a-z 0-9), hex, base64url (A-Z a-z 0-9 _ -), base64 (A-Z a-z 0-9 + / =), word (A-Z a-z 0-9 _) or token (A-Z a-z 0-9 . _ ~ + / = -)."})
+	pattern.Properties.Set("min_length", &jsonschema.Schema{Type: "integer", Minimum: json.Number("8"), Maximum: json.Number("256"),
+		Description: "How many class characters at least follow the prefix: from 8 to 256."})
+	s := closedObject(fmt.Sprintf("How the generated sanitizers clean upstream-controlled text (docs/sanitizer.md). Every key is optional; left out, it keeps errgen's default (max_length %d, truncation_marker %q, the default markers, no secret patterns of the contract's own, fields message and cause).",
+		contract.DefaultSanitizeMaxLength, contract.DefaultTruncationMarker),
+		nil,
+		mem("max_length", &jsonschema.Schema{Type: "integer", Minimum: json.Number(fmt.Sprint(contract.SanitizeMinLength)), Maximum: json.Number(fmt.Sprint(contract.SanitizeMaxMaxLength)),
+			Description: fmt.Sprintf("The longest output in Unicode code points, the truncation marker included: from %d to %d. %d when left out.", contract.SanitizeMinLength, contract.SanitizeMaxMaxLength, contract.DefaultSanitizeMaxLength)}),
+		mem("truncation_marker", &jsonschema.Schema{Type: "string", MinLength: uint64p(2), MaxLength: uint64p(32),
+			Pattern:     `^ [^\x00-\x7F][^ \t\n\r:=@]*$`,
+			Not:         &jsonschema.Schema{Pattern: "(" + strings.Join(prefixes, "|") + ")"},
+			Description: fmt.Sprintf("Appended when anything was cut off: 2 to 32 characters, a space and a non-ASCII character first, then no white space, ':', '=' or '@', no marker and no secret prefix (so it can never complete one). %q when left out.", contract.DefaultTruncationMarker)}),
+		mem("markers", &jsonschema.Schema{Type: "array", UniqueItems: true,
+			Description: "The prompt-injection markers removed, ASCII case ignored, until none remain; replaces the default list (" + strings.Join(contract.DefaultMarkers, " ") + "). [] for none.",
+			Items: &jsonschema.Schema{Type: "string", MinLength: uint64p(2), MaxLength: uint64p(64), Pattern: `^[^ \t\n\r]+$`,
+				Description: "A marker: 2 to 64 characters without white space; it may not overlap [REDACTED]."}}),
+		mem("secrets", &jsonschema.Schema{Extras: map[string]any{"type": []string{"object", "null"}},
+			Description:          "Secret shapes of the contract's own, redacted besides errgen's built-in catalogue, by snake_case name.",
+			PropertyNames:        &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase], Description: "The pattern's name in snake_case (e.g. acme_api_key)."},
+			AdditionalProperties: pattern}),
+		mem("fields", &jsonschema.Schema{Type: "array", UniqueItems: true,
+			Description: "The envelope values sanitized by default: message, guidance, or context and kind-specific fields holding text (a string, an array of strings, or an object whose strings are sanitized).",
+			Items:       &jsonschema.Schema{Type: "string", Pattern: valueNamePattern}}),
+	)
+	s.Type = ""
+	s.Extras = map[string]any{"type": []string{"object", "null"}}
+	return s
+}
+
 // inboundKinds constrains the kinds the inbound section names to the
 // contract's naming n.
 func inboundKinds(n contract.Naming) *jsonschema.Schema {
@@ -686,6 +746,7 @@ func ContractSchema() *jsonschema.Schema {
 	p.Set("inbound", inboundSchema())
 	p.Set("retry", retrySchema())
 	p.Set("surfaces", surfacesSchema())
+	p.Set("sanitize", sanitizeSchema())
 
 	s := &jsonschema.Schema{
 		Version:  draft,

@@ -1,0 +1,170 @@
+package agenterror_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/internal/gentest"
+)
+
+const sanitizerVectors = "../../../conformance/sanitizer.vectors.json"
+
+// TestSanitizerVectors runs the hand-curated sanitizer vectors, which the
+// TypeScript and Python packages run too, and checks that every output is a
+// fixpoint.
+func TestSanitizerVectors(t *testing.T) {
+	gentest.CheckSanitizerVectors(t, sanitizerVectors, agenterror.SanitizeMaxLength, agenterror.SanitizeTruncationMarker, agenterror.SanitizeMax)
+}
+
+// TestSanitizeCleanDoesNotAllocate: text that needs no change comes back
+// as it is, without an allocation.
+func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
+	clean := strings.Repeat("upstream api.example.com:443 answered 503 (Service Unavailable); retry_after=2s, page=3 … Grüße 🚀\n", 40)
+	if got := agenterror.Sanitize(clean[:2000]); got != clean[:2000] {
+		t.Fatalf("clean text changed:\n%q", got)
+	}
+	for _, s := range []string{"", "plain", clean[:2000], "status: 500, code=7, key=value, https://user@example.com/x"} {
+		if n := testing.AllocsPerRun(100, func() { sinkString = agenterror.Sanitize(s) }); n != 0 {
+			t.Errorf("Sanitize(%.40q…) allocated %.0f times, want 0", s, n)
+		}
+	}
+}
+
+var sinkString string
+
+// TestSanitizeBoundedWork: a 10 MiB input is read only up to its window,
+// so it costs about what an input of the window's size does.
+func TestSanitizeBoundedWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times two inputs")
+	}
+	huge := strings.Repeat("password=hunter2 <sys<system>tem> \u200b", 10<<20/36)
+	small := huge[:64<<10]
+	timeOf := func(s string) float64 {
+		r := testing.Benchmark(func(b *testing.B) {
+			for b.Loop() {
+				sinkString = agenterror.Sanitize(s)
+			}
+		})
+		return float64(r.NsPerOp())
+	}
+	if h, s := timeOf(huge), timeOf(small); h > 4*s+1e5 {
+		t.Errorf("10 MiB took %.0f ns, 64 KiB %.0f ns: the work is not bounded by the window", h, s)
+	}
+}
+
+// The planted secrets of the fuzz target: each must be gone from the
+// output whatever surrounds it, as long as it lies inside the kept text.
+var plantedSecrets = []string{
+	"AKIAIOSFODNN7EXAMPLE",
+	"ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+	"AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+	"sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+	"xoxb-1234567890-abcdefghij",
+	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+}
+
+// FuzzSanitize: Sanitize never panics; its output is valid UTF-8, within
+// SanitizeMaxLength code points, free of controls and markers, and a
+// fixpoint; and a secret planted between spaces does not survive.
+func FuzzSanitize(f *testing.F) {
+	for _, c := range gentest.ReadSanitizerVectors(f, sanitizerVectors).Cases {
+		if len(c.Input.Value) <= 4096 {
+			f.Add(c.Input.Value, uint8(0), uint16(0))
+		}
+	}
+	f.Add("<sys<system>tem>", uint8(1), uint16(3))
+	f.Add("password=", uint8(2), uint16(9))
+	f.Fuzz(func(t *testing.T, s string, secret uint8, at uint16) {
+		check := func(in string) string {
+			out := agenterror.Sanitize(in)
+			if !utf8.ValidString(out) {
+				t.Fatalf("invalid UTF-8 output %+q for %+q", out, in)
+			}
+			if n := utf8.RuneCountInString(out); n > agenterror.SanitizeMaxLength {
+				t.Fatalf("output of %d code points for %+q", n, in)
+			}
+			if again := agenterror.Sanitize(out); again != out {
+				t.Fatalf("not a fixpoint:\ninput  %+q\nonce   %+q\ntwice  %+q", in, out, again)
+			}
+			for _, r := range out {
+				if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r >= 0x7F && r <= 0x9F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200B || r == 0xFEFF {
+					t.Fatalf("output %+q of %+q keeps %U", out, in, r)
+				}
+			}
+			lower := strings.ToLower(out)
+			for _, m := range []string{"<system>", "[inst]", "###", "<<", "<|im_start|>"} {
+				if strings.Contains(lower, m) {
+					t.Fatalf("output %+q of %+q keeps the marker %s", out, in, m)
+				}
+			}
+			return out
+		}
+		check(s)
+		// Plant a catalogue secret, set off by spaces, inside the input.
+		sec := plantedSecrets[int(secret)%len(plantedSecrets)]
+		cut := int(at) % (len(s) + 1)
+		for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		if utf8.RuneCountInString(s[:cut]) > 1000 {
+			return
+		}
+		out := check(s[:cut] + " " + sec + " " + s[cut:])
+		if strings.Contains(out, sec) {
+			t.Fatalf("the secret %s survived in %+q", sec, out)
+		}
+	})
+}
+
+// FuzzSanitizeMax drives the window and the truncation with short maximum
+// lengths: the output stays within the maximum, ends with the marker when
+// text was cut off, and is a fixpoint.
+func FuzzSanitizeMax(f *testing.F) {
+	for _, c := range gentest.ReadSanitizerVectors(f, sanitizerVectors).Cases {
+		if len(c.Input.Value) <= 4096 {
+			f.Add(c.Input.Value, uint8(c.MaxLength))
+		}
+	}
+	markerLen := utf8.RuneCountInString(agenterror.SanitizeTruncationMarker)
+	f.Fuzz(func(t *testing.T, s string, max uint8) {
+		limit := markerLen + 1 + int(max)%64
+		out := agenterror.SanitizeMax(s, limit)
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 output %+q for %+q", out, s)
+		}
+		if n := utf8.RuneCountInString(out); n > limit {
+			t.Fatalf("output of %d code points, max %d, for %+q: %+q", n, limit, s, out)
+		}
+		// (Only for valid input: the window counts an ill-formed subpart of
+		// several bytes as one code point, RuneCountInString as several.)
+		if utf8.ValidString(s) && utf8.RuneCountInString(s) > 4*limit && !strings.HasSuffix(out, agenterror.SanitizeTruncationMarker) {
+			t.Fatalf("input beyond the window, but no truncation marker: %+q", out)
+		}
+		if again := agenterror.SanitizeMax(out, limit); again != out {
+			t.Fatalf("not a fixpoint at max %d:\ninput  %+q\nonce   %+q\ntwice  %+q", limit, s, out, again)
+		}
+	})
+}
+
+// TestSanitizeLinear feeds repetitive inputs that would make a naive
+// scanner quadratic (each position rescanning the rest) through a 1 Mi
+// window: together they take milliseconds when every step is linear, and
+// many seconds when one is not.
+func TestSanitizeLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times large inputs")
+	}
+	start := time.Now()
+	for _, p := range []string{"eyJ", "eyJaaaaaaaaaa.", "AKIA123", "bearer ", "://a:b", "a=", "\" =", "-----BEGIN ",
+		"-----BEGIN RSA PRIVATE KEY-----", "<sys", "#<", " sk", "authorization: Bearer ", ":", "-", "password=\"", "sk-"} {
+		s := "x" + strings.Repeat(p, 600000/len(p))
+		sinkString = agenterror.SanitizeMax(s, 1<<20)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("repetitive inputs took %v: some step is not linear", d)
+	}
+}

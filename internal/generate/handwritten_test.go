@@ -1,0 +1,42 @@
+package generate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestHandWrittenFilesSurvive: the hand-written files that live in
+// directories errgen owns carry no generated marker, so reconciling the
+// reference outputs with the repository never deletes or rewrites them.
+func TestHandWrittenFilesSurvive(t *testing.T) {
+	handWritten := []string{
+		"conformance/sanitizer.vectors.json",
+		"docs/sanitizer.md",
+		"gen/go/agenterror/sanitize_test.go",
+	}
+	for _, p := range handWritten {
+		data, err := os.ReadFile(filepath.Join("../..", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if IsGenerated(data) {
+			t.Errorf("%s carries the generated marker %q near its top, so errgen would prune it", p, Marker)
+		}
+	}
+	out, err := Generate(loadReference(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Plan("../..", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		for _, p := range handWritten {
+			if c.Path == p {
+				t.Errorf("errgen would %s the hand-written %s", c.Op, p)
+			}
+		}
+	}
+}
