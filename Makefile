@@ -5,7 +5,7 @@ ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test test-ts test-python bench errgen
+.PHONY: all generate check validate test test-ts test-python bench fuzz errgen
 
 all: test
 
