@@ -47,7 +47,9 @@ type Member struct {
 // Object is a JSON object that keeps its field order.
 type Object []Member
 
-// MarshalJSON writes the members in order.
+// MarshalJSON writes the members in order. Strings keep <, > and & as they
+// are (json.Marshal would escape them for HTML), so the examples read as
+// the contract wrote them wherever they are shown.
 func (o Object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -55,11 +57,11 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := json.Marshal(m.Key)
+		k, err := Marshal(m.Key)
 		if err != nil {
 			return nil, err
 		}
-		v, err := json.Marshal(m.Value)
+		v, err := Marshal(m.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -69,6 +71,18 @@ func (o Object) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// Marshal is json.Marshal without HTML escaping. U+2028 and U+2029 stay
+// escaped, so the output is also a valid JavaScript expression.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // RetryAfterMs is the retry hint examples of retry kinds carry.

@@ -13,6 +13,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -190,7 +191,7 @@ func newView(c *contract.Contract) (*view, error) {
 	texts := orderedMap{}
 	for code := 100; code < 600; code++ {
 		if t := http.StatusText(code); t != "" {
-			texts = append(texts, kv{strconv.Itoa(code), t})
+			texts = append(texts, kv{Key: strconv.Itoa(code), Value: t})
 		}
 	}
 	v.StatusTexts = mustJSON(texts)
@@ -275,14 +276,14 @@ func newView(c *contract.Contract) (*view, error) {
 	var retrySame, mayHaveRun []string
 	upgrades := orderedMap{}
 	for _, a := range c.Actions {
-		steps = append(steps, kv{a.Name, string(a.Step)})
+		steps = append(steps, kv{Key: a.Name, Value: string(a.Step)})
 	}
 	for _, s := range c.SameArguments {
 		if s.Retry {
 			retrySame = append(retrySame, s.Name)
 		}
 		if s.UpgradeTo != nil {
-			upgrades = append(upgrades, kv{s.Name, s.UpgradeTo.Name})
+			upgrades = append(upgrades, kv{Key: s.Name, Value: s.UpgradeTo.Name})
 		}
 	}
 	for _, s := range c.SideEffects {
@@ -437,47 +438,15 @@ func objectTypes(c *contract.Contract) []objectType {
 }
 
 // kv and orderedMap marshal as a JSON object in insertion order.
-type kv struct {
-	K string
-	V any
-}
+// The TypeScript data tables are ordered JSON objects, the same type the
+// examples use.
+type (
+	kv         = examples.Member
+	orderedMap = examples.Object
+)
 
-type orderedMap []kv
-
-func (m orderedMap) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, e := range m {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := marshal(e.K)
-		if err != nil {
-			return nil, err
-		}
-		val, err := marshal(e.V)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(val)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// marshal is json.Marshal without HTML escaping (U+2028 and U+2029 stay
-// escaped, so the output is a valid JavaScript expression).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+// marshal is json.Marshal without HTML escaping.
+var marshal = examples.Marshal
 
 // mustJSON renders v as indented JSON for a data table. The values are
 // built here from the model, so a failure is a bug.
@@ -538,7 +507,7 @@ func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract
 func classificationTable(c *contract.Contract) (string, error) {
 	m := orderedMap{}
 	for _, k := range c.Kinds {
-		m = append(m, kv{k.Name, classificationOf(&k.Classification, k, c)})
+		m = append(m, kv{Key: k.Name, Value: classificationOf(&k.Classification, k, c)})
 	}
 	return mustJSON(m), nil
 }
@@ -622,7 +591,7 @@ func fieldSpecs(c *contract.Contract) orderedMap {
 	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
 		s := specOf(f)
 		s.Required = false // a context or kind-specific field is optional on the wire
-		m = append(m, kv{f.Idents.TSLocal, s})
+		m = append(m, kv{Key: f.Idents.TSLocal, Value: s})
 	}
 	return m
 }
@@ -689,7 +658,7 @@ func httpKinds(c *contract.Contract) orderedMap {
 	m := orderedMap{}
 	for _, s := range statuses {
 		if len(by[s]) == 1 {
-			m = append(m, kv{strconv.Itoa(s), by[s][0].Name})
+			m = append(m, kv{Key: strconv.Itoa(s), Value: by[s][0].Name})
 		}
 	}
 	return m
@@ -699,7 +668,7 @@ func exitCodes(c *contract.Contract) orderedMap {
 	m := orderedMap{}
 	for _, o := range c.Origins {
 		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
-			m = append(m, kv{o.Name, code})
+			m = append(m, kv{Key: o.Name, Value: code})
 		}
 	}
 	return m
