@@ -127,3 +127,18 @@ func (lo *Layout) FieldLeaf(f *Field) *Leaf {
 
 // Has reports whether the layout carries source s.
 func (lo *Layout) Has(s Source) bool { return lo.Leaf(s) != nil }
+
+// FieldPath is where a context or kind-specific field travels on the wire.
+// A field shared by several kinds is one leaf, placed by its first
+// declaration, so a later declaration is found by name.
+func (lo *Layout) FieldPath(f *Field) string {
+	if lf := lo.FieldLeaf(f); lf != nil {
+		return lf.Path
+	}
+	for _, lf := range lo.Leaves {
+		if lf.Field != nil && lf.Field.Name == f.Name {
+			return lf.Path
+		}
+	}
+	return f.Name
+}

@@ -6,7 +6,9 @@ package contract
 
 import (
 	"log/slog"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Pos is a position in the contract file (1-based line and column).
@@ -290,3 +292,26 @@ func (c *Contract) KindField(name string) *Field {
 	}
 	return nil
 }
+
+// ReleaseVersion turns a version label (Contract.VersionLabel) into a
+// three-part release number for package registries: 1 -> 1.0.0,
+// "0.1" -> 0.1.0. ok is false when the label is not one to three
+// dot-separated numbers; each registry then has its own way to spell an
+// irregular version.
+func ReleaseVersion(label string) (string, bool) {
+	parts := strings.Split(label, ".")
+	if len(parts) > 3 {
+		return "", false
+	}
+	for _, p := range parts {
+		if !releasePart.MatchString(p) {
+			return "", false
+		}
+	}
+	for len(parts) < 3 {
+		parts = append(parts, "0")
+	}
+	return strings.Join(parts, "."), true
+}
+
+var releasePart = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)

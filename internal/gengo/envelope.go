@@ -162,14 +162,14 @@ func (g *gen) envelope(f *jen.File) {
 	if len(c.ContextFields) > 0 {
 		fields = append(fields, jen.Line(), jen.Comment("// Optional context."))
 		for _, cf := range c.ContextFields {
-			fields = append(fields, fieldDoc(cf, g.fieldWire(cf))...)
+			fields = append(fields, fieldDoc(cf, g.lo.FieldPath(cf))...)
 			fields = append(fields, jen.Id(cf.Idents.Go).Add(g.goType(cf)))
 		}
 	}
 	if len(c.KindFields) > 0 {
 		fields = append(fields, jen.Line(), jen.Comment("// Kind-specific fields; each is set only on the kinds that declare it."))
 		for _, kf := range c.KindFields {
-			fields = append(fields, fieldDoc(kf, g.fieldWire(kf))...)
+			fields = append(fields, fieldDoc(kf, g.lo.FieldPath(kf))...)
 			fields = append(fields, jen.Id(kf.Idents.Go).Add(g.goType(kf)))
 		}
 	}

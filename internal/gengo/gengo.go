@@ -115,14 +115,6 @@ func (g *gen) wireDoc(s contract.Source) string {
 	return "not on the wire in this contract's layout (decoding fills it from the kind's classification)"
 }
 
-// fieldWire is where a context or kind-specific field travels.
-func (g *gen) fieldWire(f *contract.Field) string {
-	if lf := g.lo.FieldLeaf(f); lf != nil {
-		return lf.Path
-	}
-	return f.Name
-}
-
 // hasStartup reports whether any kind is a startup failure.
 func (g *gen) hasStartup() bool {
 	for _, k := range g.c.Kinds {

@@ -220,7 +220,7 @@ func newView(c *contract.Contract) (*view, error) {
 				return nil, fmt.Errorf("genpy: field %q: its attribute %s would take the name of a member of Envelope; rename the field", f.Name, f.Idents.PythonLocal)
 			}
 			envAttrs[f.Idents.PythonLocal] = true
-			*fs.out = append(*fs.out, fieldView{Attr: f.Idents.PythonLocal, Type: pyType(f, objNames, false), Doc: fmt.Sprintf("%q on the wire. %s", wirePath(c, f), f.Description)})
+			*fs.out = append(*fs.out, fieldView{Attr: f.Idents.PythonLocal, Type: pyType(f, objNames, false), Doc: fmt.Sprintf("%q on the wire. %s", c.Layout.FieldPath(f), f.Description)})
 		}
 	}
 	for _, lf := range c.Layout.Leaves {
@@ -385,32 +385,14 @@ func errorClasses(c *contract.Contract, taken map[string]bool) (string, []errorC
 // "0.1" -> 0.1.0. A version that is not one to three dot-separated numbers
 // becomes a local version of 0.0.0 so pip still accepts it.
 func pyVersion(label string) string {
-	parts := strings.Split(label, ".")
-	numeric := len(parts) <= 3
-	for _, p := range parts {
-		if !regexp.MustCompile(`^(0|[1-9][0-9]*)$`).MatchString(p) {
-			numeric = false
-		}
-	}
-	if numeric {
-		for len(parts) < 3 {
-			parts = append(parts, "0")
-		}
-		return strings.Join(parts, ".")
+	if v, ok := contract.ReleaseVersion(label); ok {
+		return v
 	}
 	clean := strings.Trim(regexp.MustCompile(`[^0-9A-Za-z]+`).ReplaceAllString(label, "."), ".")
 	if clean == "" {
 		clean = "unversioned"
 	}
 	return "0.0.0+" + strings.ToLower(clean)
-}
-
-// wirePath is where a context or kind-specific field goes on the wire.
-func wirePath(c *contract.Contract, f *contract.Field) string {
-	if lf := c.Layout.FieldLeaf(f); lf != nil {
-		return lf.Path
-	}
-	return f.Name
 }
 
 // scalarType is the Python type of one value of type t.

@@ -233,10 +233,10 @@ func newView(c *contract.Contract) (*view, error) {
 
 	v.ObjectTypes = objectTypes(c)
 	for _, f := range c.ContextFields {
-		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: wirePath(c, f), TSType: tsType(f), Doc: f.Description})
+		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description})
 	}
 	for _, f := range c.KindFields {
-		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: wirePath(c, f), TSType: tsType(f), Doc: f.Description})
+		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description})
 	}
 	for _, lf := range c.Layout.Leaves {
 		if !lf.Source.Derived() {
@@ -334,33 +334,14 @@ func nonNil(s []string) []string {
 // "0.1" -> 0.1.0. A version that is not one to three dot-separated numbers
 // becomes a pre-release of 0.0.0 so npm still accepts it.
 func npmVersion(label string) string {
-	parts := strings.Split(label, ".")
-	numeric := len(parts) <= 3
-	for _, p := range parts {
-		if !regexp.MustCompile(`^(0|[1-9][0-9]*)$`).MatchString(p) {
-			numeric = false
-		}
+	if v, ok := contract.ReleaseVersion(label); ok {
+		return v
 	}
-	if numeric {
-		for len(parts) < 3 {
-			parts = append(parts, "0")
-		}
-		return strings.Join(parts, ".")
-	}
-	clean := regexp.MustCompile(`[^0-9A-Za-z-]+`).ReplaceAllString(label, "-")
-	clean = strings.Trim(clean, "-")
+	clean := strings.Trim(regexp.MustCompile(`[^0-9A-Za-z-]+`).ReplaceAllString(label, "-"), "-")
 	if clean == "" {
 		clean = "unversioned"
 	}
 	return "0.0.0-" + clean
-}
-
-// wirePath is where a context or kind-specific field goes on the wire.
-func wirePath(c *contract.Contract, f *contract.Field) string {
-	if lf := c.Layout.FieldLeaf(f); lf != nil {
-		return lf.Path
-	}
-	return f.Name
 }
 
 // objectName names the interface of an object field with properties.
