@@ -1,7 +1,6 @@
 package genvectors
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -19,39 +18,17 @@ type member struct {
 	value any
 }
 
-// MarshalJSON writes the members in order, without HTML escapes.
+// MarshalJSON writes the members in order, as the examples do.
 func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	out := make(examples.Object, len(o))
 	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := marshal(m.key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+		out[i] = examples.Member{Key: m.key, Value: m.value}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return out.MarshalJSON()
 }
 
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+// marshal is json.Marshal without HTML escapes.
+var marshal = examples.Marshal
 
 func raw(v any) (json.RawMessage, error) {
 	b, err := marshal(v)
