@@ -5,7 +5,7 @@ ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test test-ts test-python bench fuzz errgen
+.PHONY: all generate check validate test test-ts test-python sanitize-diff bench bench-ts bench-python fuzz errgen
 
 all: test
 
@@ -36,16 +36,26 @@ test:
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory validate check
 	$(GO) test -count=1 ./...
+	@# Every Go benchmark once, so they keep compiling and running (speed is judged by make bench, never here).
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > /dev/null
+	cd bench && $(GO) mod download && $(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > /dev/null
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
 
+## sanitize-diff: write the differential sanitizer vectors (seeded random inputs with Go's outputs) that test-ts and test-python compare their sanitizers against
+SANITIZE_SEED ?= 20261130
+SANITIZE_CASES ?= 10000
+SANITIZE_DIFF := $(CURDIR)/build/sanitize-diff.vectors.json
+sanitize-diff:
+	$(GO) run ./internal/tools/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o build/sanitize-diff.vectors.json
+
 ## test-ts: build every generated TypeScript package and run its tests (Node 20+, npm; installs the pinned dev dependencies)
-test-ts:
-	cd tests/ts && npm ci --no-audit --no-fund && npm test
+test-ts: sanitize-diff
+	cd tests/ts && npm ci --no-audit --no-fund && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
 
 ## test-python: type-check and test every generated Python package (python3 3.9+; creates tests/python/.venv and installs the pinned tools)
-test-python: errgen
-	tests/python/run.sh
+test-python: errgen sanitize-diff
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
 
 ## bench: run every benchmark (main module and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
@@ -55,12 +65,27 @@ bench:
 	@$(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt || { cat bench/out/main.txt; exit 1; }
 	@echo '(cd bench && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt)'
 	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
+	@echo 'TypeScript and Python micro-benchmarks > bench/out/ts.txt, bench/out/python.txt'
+	@$(MAKE) --no-print-directory -s bench-ts bench-python
 	@echo
-	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/bench.txt
+	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/bench.txt out/ts.txt out/python.txt
+
+# The TypeScript and Python benchmarks print Go benchmark lines; their pkg
+# line is rewritten so that benchtable tells the languages apart.
+bench-ts:
+	@cd tests/ts && npm ci --no-audit --no-fund --silent
+	@cd tests/ts && for i in $$(seq $(or $(BENCH_COUNT),1)); do node bench/bench.mjs || exit 1; done > ../../bench/out/ts.raw
+	@sed 's/^pkg: .*/pkg: ts/' bench/out/ts.raw > bench/out/ts.txt
+
+bench-python:
+	@for i in $$(seq $(or $(BENCH_COUNT),1)); do python3 tests/python/bench.py || exit 1; done > bench/out/python.raw
+	@sed 's/^pkg: .*/pkg: python/' bench/out/python.raw > bench/out/python.txt
 
 ## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)

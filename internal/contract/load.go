@@ -315,6 +315,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	}
 	c.ContextFields = l.fields(section("context_fields", false), "context field", false)
 	l.kinds(c, section("kinds", true))
+	c.indexKinds()
 	if k, v := top.get("fallback"); k == nil {
 		top.missingf("fallback", root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
@@ -435,15 +436,19 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 	if n == nil {
 		return zero, false
 	}
-	names := make([]string, len(declared))
-	for i, d := range declared {
-		names[i] = name(d)
-		if names[i] == s {
+	for _, d := range declared {
+		if name(d) == s {
 			return d, true
 		}
 	}
 	if l.reported(section, s) {
 		return zero, false
+	}
+	// The names are listed only for the problem: a contract of thousands of
+	// kinds resolves references for every one of them.
+	names := make([]string, len(declared))
+	for i, d := range declared {
+		names[i] = name(d)
 	}
 	l.errorf(n, "%sunknown %s %q%s; declare it under %s or use one of %s", m.what, what, s, suggest(s, names), section, quoteList(names))
 	return zero, false

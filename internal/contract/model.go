@@ -55,6 +55,11 @@ type Contract struct {
 	// Layout is the envelope's wire shape. It is the only place that knows
 	// wire names and nesting; every emitter reads it.
 	Layout *Layout
+
+	// kindIndex maps kind names to Kinds, built once by the loader so Kind
+	// is not a scan per call (emitters ask for every kind of a 10,000-kind
+	// contract).
+	kindIndex map[string]*Kind
 }
 
 // VersionIsText reports whether the version is written as a string.
@@ -274,12 +279,28 @@ type Retired struct {
 
 // Kind returns the live kind with the given name, or nil.
 func (c *Contract) Kind(name string) *Kind {
+	// The index holds one entry per kind unless names repeat (an invalid
+	// contract) or Kinds changed after loading; then the scan answers, first
+	// declaration first.
+	if c.kindIndex != nil && len(c.kindIndex) == len(c.Kinds) {
+		return c.kindIndex[name]
+	}
 	for _, k := range c.Kinds {
 		if k.Name == name {
 			return k
 		}
 	}
 	return nil
+}
+
+// indexKinds builds the index Kind reads.
+func (c *Contract) indexKinds() {
+	c.kindIndex = make(map[string]*Kind, len(c.Kinds))
+	for _, k := range c.Kinds {
+		if c.kindIndex[k.Name] == nil {
+			c.kindIndex[k.Name] = k
+		}
+	}
 }
 
 // KindField returns the kind-specific field of the envelope with that name,

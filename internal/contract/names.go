@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/errgen/errgen/internal/naming"
@@ -9,15 +10,7 @@ import (
 )
 
 func identsFor(name string) Idents {
-	return Idents{
-		Go:          naming.GoExported(name),
-		GoLocal:     naming.GoLocal(name),
-		TSType:      naming.TSType(name),
-		TSLocal:     naming.TSLocal(name),
-		TSConst:     naming.TSConst(name),
-		PythonLocal: naming.PythonLocal(name),
-		PythonConst: naming.PythonConst(name),
-	}
+	return Idents(naming.All(name)) // the words of name split once for all seven forms
 }
 
 // applyNaming rewrites name in the naming pattern p, for suggestions.
@@ -61,7 +54,7 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 	var clash *Value
 	var forms []string
 	for i, il := range identLanguages {
-		key := fmt.Sprintf("%d:%s", i, il.get(v.Idents))
+		key := strconv.Itoa(i) + ":" + il.get(v.Idents) // once per language for every name: no fmt
 		if other, ok := seen[key]; ok && other.Name != v.Name {
 			if clash == nil {
 				clash = other
@@ -90,7 +83,7 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
 	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "ExitCode", "WriteCLI",
-	"MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
+	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 }
 
 // checkFields validates context and kind-specific fields against the envelope

@@ -58,12 +58,15 @@ func describeNode(n *yaml.Node) string {
 // mapping is one YAML mapping being read. It records which keys were read so
 // done can report the rest as unknown, with a spelling suggestion.
 type mapping struct {
-	l     *loader
-	node  *yaml.Node // the mapping node itself
-	at    *yaml.Node // where to report a missing key: the owning key, or the mapping
-	what  string     // prefix for messages, e.g. `kind "forbidden": `
-	keys  []*yaml.Node
-	vals  []*yaml.Node
+	l    *loader
+	node *yaml.Node // the mapping node itself
+	at   *yaml.Node // where to report a missing key: the owning key, or the mapping
+	what string     // prefix for messages, e.g. `kind "forbidden": `
+	keys []*yaml.Node
+	vals []*yaml.Node
+	// index finds a key of a large mapping (a section listing thousands of
+	// kinds); nil for the small ones, which a scan searches faster than a map
+	// is built.
 	index map[string]int
 	// missed are the required keys found missing, reported by done unless
 	// an unknown key is a misspelling of one of them: then the single
@@ -99,7 +102,12 @@ func (l *loader) asMapping(n, at *yaml.Node, what, name string) *mapping {
 	if at == nil {
 		at = n
 	}
-	m := &mapping{l: l, node: n, at: at, what: what, index: map[string]int{}}
+	m := &mapping{l: l, node: n, at: at, what: what}
+	if len(n.Content)/2 > smallMapping {
+		m.index = make(map[string]int, len(n.Content)/2)
+	}
+	m.keys = make([]*yaml.Node, 0, len(n.Content)/2)
+	m.vals = make([]*yaml.Node, 0, len(n.Content)/2)
 	where := what
 	if where == "" && name != "" && at != n {
 		where = name + ": " // a top-level section
@@ -115,15 +123,36 @@ func (l *loader) asMapping(n, at *yaml.Node, what, name string) *mapping {
 			m.merge = true
 			continue
 		}
-		if first, dup := m.index[k.Value]; dup {
+		if first := m.find(k.Value); first >= 0 {
 			l.errorf(k, "%sduplicate key %q (first at line %d); a key may appear only once, so remove or rename one", where, k.Value, m.keys[first].Line)
 			continue
 		}
-		m.index[k.Value] = len(m.keys)
+		if m.index != nil {
+			m.index[k.Value] = len(m.keys)
+		}
 		m.keys = append(m.keys, k)
 		m.vals = append(m.vals, v)
 	}
 	return m
+}
+
+// smallMapping is the size up to which a mapping has no index.
+const smallMapping = 16
+
+// find returns the position of key among the mapping's keys, or -1.
+func (m *mapping) find(key string) int {
+	if m.index != nil {
+		if i, ok := m.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range m.keys {
+		if k.Value == key {
+			return i
+		}
+	}
+	return -1
 }
 
 func orEmpty(n *yaml.Node) *yaml.Node {
@@ -136,13 +165,14 @@ func orEmpty(n *yaml.Node) *yaml.Node {
 // done reports every key outside allowed, and the required keys found
 // missing. Every mapping that can miss a key must end with done.
 func (m *mapping) done(allowed ...string) {
-	ok := map[string]bool{}
-	for _, a := range allowed {
-		ok[a] = true
-	}
-	meant := map[string]bool{}
+	// It runs for every kind: a scan of the dozen allowed keys, and no map
+	// unless a key is unknown.
+	var meant map[string]bool
 	for _, k := range m.keys {
-		if !ok[k.Value] {
+		if !contains(allowed, k.Value) {
+			if meant == nil {
+				meant = map[string]bool{}
+			}
 			sorted := append([]string(nil), allowed...)
 			sort.Strings(sorted)
 			m.l.errorf(k, "%sunknown key %q%s; allowed keys: %s", m.what, k.Value, suggest(k.Value, allowed), joinPlain(sorted))
@@ -170,8 +200,8 @@ func joinPlain(names []string) string {
 
 // get returns the key and value nodes for key, or nils.
 func (m *mapping) get(key string) (*yaml.Node, *yaml.Node) {
-	i, ok := m.index[key]
-	if !ok {
+	i := m.find(key)
+	if i < 0 {
 		return nil, nil
 	}
 	return m.keys[i], deref(m.vals[i])

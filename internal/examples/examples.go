@@ -8,7 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 )
@@ -29,13 +32,171 @@ type Setting struct {
 	Value any
 }
 
-// JSON renders the example indented, as the docs show it.
+// JSON renders the example indented, as the docs show it: the output of
+// json.MarshalIndent(e.Value, "", "  "), which escapes <, > and & (the
+// encoder compacts Object's MarshalJSON output with HTML escaping on).
+// Writing the bytes directly skips the reflection, the per-member encoders
+// and the re-indenting that cost most of the docs emitter on large
+// contracts; a value of a type the writer does not know takes the
+// encoding/json path, so the output is the same either way.
 func (e Example) JSON() []byte {
+	if b, ok := AppendIndent(make([]byte, 0, 512), e.Value, 0, true); ok {
+		return b
+	}
 	b, err := json.MarshalIndent(e.Value, "", "  ")
 	if err != nil {
 		panic(err) // Object holds only JSON-safe values built here
 	}
 	return b
+}
+
+// AppendIndent appends v as json.Indent(Marshal(v), "", "  ") would write
+// it at nesting depth depth, escaping <, > and & when html is set. It
+// reports false, with b unusable, when v holds a type it does not write
+// (the caller then falls back to encoding/json).
+func AppendIndent(b []byte, v any, depth int, html bool) ([]byte, bool) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		return strconv.AppendBool(b, v), true
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case int64:
+		return strconv.AppendInt(b, v, 10), true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return b, false // encoding/json's error
+		}
+		return appendFloat(b, v), true
+	case string:
+		return AppendString(b, v, html), true
+	case []any:
+		if len(v) == 0 {
+			return append(b, "[]"...), true
+		}
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			var ok bool
+			if b, ok = AppendIndent(b, x, depth+1, html); !ok {
+				return b, false
+			}
+		}
+		return append(newline(b, depth), ']'), true
+	case []string:
+		if v == nil {
+			return append(b, "null"...), true
+		}
+		if len(v) == 0 {
+			return append(b, "[]"...), true
+		}
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(newline(b, depth+1), x, html)
+		}
+		return append(newline(b, depth), ']'), true
+	case Object:
+		if len(v) == 0 {
+			return append(b, "{}"...), true
+		}
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(newline(b, depth+1), m.Key, html)
+			b = append(b, ':', ' ')
+			var ok bool
+			if b, ok = AppendIndent(b, m.Value, depth+1, html); !ok {
+				return b, false
+			}
+		}
+		return append(newline(b, depth), '}'), true
+	}
+	return b, false
+}
+
+// newline starts a line indented for depth.
+func newline(b []byte, depth int) []byte {
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, ' ', ' ')
+	}
+	return b
+}
+
+// appendFloat writes a float as encoding/json does.
+func appendFloat(b []byte, f float64) []byte {
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		data, _ := json.Marshal(f)
+		return append(b, data...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string the way Marshal writes it (no
+// HTML escapes, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
+// U+FFFD), or with html set as json.Marshal writes it (<, > and & escaped
+// too).
+func AppendString(b []byte, s string, html bool) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // Member is one field of an Object.

@@ -38,8 +38,11 @@ var pageTemplates = template.Must(template.New("docs").Funcs(funcs).ParseFS(temp
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	v := newView(c)
 	out := map[string][]byte{}
+	// One buffer for every page: tidy copies each out, and the buffer then
+	// only grows to the largest page instead of growing again for each.
+	var buf bytes.Buffer
 	for _, page := range pages(c) {
-		var buf bytes.Buffer
+		buf.Reset()
 		if err := pageTemplates.ExecuteTemplate(&buf, page+".tmpl", v); err != nil {
 			return nil, fmt.Errorf("gendocs: %s: %w", page, err)
 		}
@@ -49,22 +52,31 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 }
 
 // tidy collapses the blank lines template actions leave behind and ends the
-// page with exactly one newline.
+// page with exactly one newline. It works in place on the page's bytes: the
+// kinds page of a large contract runs to megabytes.
 func tidy(b []byte) []byte {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	var out []string
-	inFence := false
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if strings.HasPrefix(l, "```") {
+	rest := bytes.TrimSpace(b)
+	out := make([]byte, 0, len(rest)+1)
+	inFence, prevBlank := false, false
+	for n := 0; ; n++ {
+		line, more := rest, false
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest, more = rest[:i], rest[i+1:], true
+		}
+		line = bytes.TrimRight(line, " \t")
+		if bytes.HasPrefix(line, []byte("```")) {
 			inFence = !inFence
 		}
-		if !inFence && l == "" && len(out) > 0 && out[len(out)-1] == "" {
-			continue
+		blank := len(line) == 0
+		if inFence || !blank || n == 0 || !prevBlank {
+			out = append(out, line...)
+			out = append(out, '\n')
+			prevBlank = blank
 		}
-		out = append(out, l)
+		if !more {
+			return out
+		}
 	}
-	return []byte(strings.Join(out, "\n") + "\n")
 }
 
 var funcs = template.FuncMap{
@@ -87,8 +99,12 @@ const mdSpecial = "\\`*_[]<>|~$&"
 // Text escapes s for Markdown prose and keeps it on one source line, so a
 // line of the contract's text can never start a heading, list or fence.
 func Text(s string) string {
+	s = strings.TrimSpace(s)
+	if plainText(s) {
+		return s
+	}
 	var b strings.Builder
-	for _, r := range strings.TrimSpace(s) {
+	for _, r := range s {
 		switch {
 		case r == '\n':
 			b.WriteString("<br>")
@@ -107,27 +123,65 @@ func Text(s string) string {
 	return b.String()
 }
 
+// plainText reports whether Text would return s as it is: printable ASCII
+// without Markdown's special characters, as most of a contract's text is.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(mdSpecial, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Cell is Text for a table cell; Text already escapes the pipe.
 func Cell(s string) string { return Text(s) }
 
 // Code renders s as an inline code span. Backslashes do not escape inside
-// code spans, so the fence is made longer than any backtick run in s.
+// code spans, so the fence is made longer than any backtick run in s. Line
+// breaks become spaces and pipes are escaped, so the span fits in a table
+// cell. It runs for most values of every page, hence one pass and one
+// allocation.
 func Code(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
+	longest, run, extra := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '`':
 			run++
 			longest = max(longest, run)
-		} else {
-			run = 0
+			continue
+		case '|':
+			extra++
+		}
+		run = 0
+	}
+	pad := strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`")
+	var b strings.Builder
+	b.Grow(2*(longest+1) + len(s) + extra + 2)
+	fence := func() {
+		for range longest + 1 {
+			b.WriteByte('`')
 		}
 	}
-	fence := strings.Repeat("`", longest+1)
-	s = strings.NewReplacer("\n", " ", "\r", " ", "|", "\\|").Replace(s)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
+	fence()
+	if pad {
+		b.WriteByte(' ')
 	}
-	return fence + s + fence
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n', '\r':
+			b.WriteByte(' ')
+		case '|':
+			b.WriteString("\\|")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if pad {
+		b.WriteByte(' ')
+	}
+	fence()
+	return b.String()
 }
 
 // Slug is the anchor GitHub gives a heading with this text: lower case,

@@ -36,6 +36,8 @@ type view struct {
 	// Startup is true when some kinds are raised at startup rather than
 	// returned as operation results.
 	Startup bool
+	// Numbered is C.Numbered, for the kinds page to read once per kind.
+	Numbered bool
 	// Upgrades are the same_arguments values relaxed for read-only or
 	// idempotent tools.
 	Upgrades []upgradeRow
@@ -65,6 +67,7 @@ type ruleRow struct {
 
 type fieldRow struct {
 	Name, Type string
+	NameCode   string // Name as a code span
 	Doc        string // Markdown, already escaped
 	Required   string // "yes", "no", or which kinds need it
 }
@@ -78,14 +81,26 @@ type classification struct {
 	Breaker, Retryable                                   bool
 }
 
+// kindView is one kind as the pages show it. Unlike the rest of the view its
+// text comes escaped (MD fields are Markdown prose, Code fields code spans):
+// the kinds page shows every kind twice and the HTTP page once more, and on a
+// contract of thousands of kinds a template function call per value cost
+// more than everything else on the pages. Its fields are its own, not an
+// embedded classification, because text/template looks a field up by name
+// on every access and an embedded struct makes each lookup a search.
 type kindView struct {
-	Name, Anchor, Description string
-	Group                     string
-	Number                    int
-	Startup                   bool
-	classification
-	Fields  []fieldRow
-	Example string
+	Name, Anchor                             string
+	NameMD, NameCode, DescriptionMD, GroupMD string
+	OriginCode, ActionCode                   string
+	SameArgumentsCode, SideEffectsCode       string
+	GuidanceMD                               string
+	HTTP                                     int
+	Log                                      string
+	Breaker, Retryable                       bool
+	Number                                   int
+	Startup                                  bool
+	Fields                                   []fieldRow
+	Example                                  string
 }
 
 type groupView struct {
@@ -146,7 +161,7 @@ var stepAdvice = map[contract.Step]string{
 
 func newView(c *contract.Contract) *view {
 	lo := c.Layout
-	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}}
+	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}, Numbered: c.Numbered}
 	v.Producer = schemaRef{genschema.FileName(c, genschema.Producer), genschema.ID(c, genschema.Producer)}
 	v.Consumer = schemaRef{genschema.FileName(c, genschema.Consumer), genschema.ID(c, genschema.Consumer)}
 	for _, s := range contract.Sources {
@@ -171,14 +186,14 @@ func newView(c *contract.Contract) *view {
 			if o.Required {
 				req = "yes"
 			}
-			v.Envelope = append(v.Envelope, fieldRow{o.Path, "object", "Holds the members below.", req})
+			v.Envelope = append(v.Envelope, fieldRow{Name: o.Path, NameCode: Code(o.Path), Type: "object", Doc: "Holds the members below.", Required: req})
 		}
 		for _, m := range o.Members {
 			lf := m.Leaf
 			if lf == nil {
 				continue
 			}
-			row := fieldRow{Name: lf.Path, Type: leafType(c, lf), Doc: leafDoc(c, lf), Required: "no"}
+			row := fieldRow{Name: lf.Path, NameCode: Code(lf.Path), Type: leafType(c, lf), Doc: leafDoc(c, lf), Required: "no"}
 			if lf.Required() {
 				row.Required = "yes"
 			}
@@ -198,15 +213,23 @@ func newView(c *contract.Contract) *view {
 	byStatus := map[int][]kindView{}
 	for _, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
-		kv := kindView{Name: k.Name, Anchor: Slug(k.Name), Description: k.Description, Group: k.Group.Title, classification: classify(&k.Classification),
+		cl := &k.Classification
+		kv := kindView{
+			Name: k.Name, Anchor: Slug(k.Name),
+			NameMD: Text(k.Name), NameCode: Code(k.Name), DescriptionMD: Text(k.Description), GroupMD: Text(k.Group.Title),
+			OriginCode: Code(cl.Origin.Name), ActionCode: Code(cl.Recovery.Action.Name),
+			SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
+			GuidanceMD: Text(cl.Recovery.Guidance),
+			HTTP:       cl.HTTP, Log: logNames[cl.Log], Breaker: cl.Breaker, Retryable: cl.Retryable(),
 			Number: k.Number, Startup: k.Startup,
-			Example: string(examples.ForKind(c, k).JSON())}
+			Example: string(examples.ForKind(c, k).JSON()),
+		}
 		for _, f := range k.Fields {
 			req := "no"
 			if f.Required {
 				req = "yes"
 			}
-			kv.Fields = append(kv.Fields, fieldRow{f.Name, typeName(f), Text(f.Description), req})
+			kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: Code(f.Name), Type: typeName(f), Doc: Text(f.Description), Required: req})
 		}
 		v.Kinds = append(v.Kinds, kv)
 		byGroup[k.Group] = append(byGroup[k.Group], kv)
@@ -245,7 +268,9 @@ func newView(c *contract.Contract) *view {
 		v.Failures = append(v.Failures, string(f))
 	}
 	if in := c.Inbound; in != nil {
-		ref := func(k *contract.Kind) kindView { return kindView{Name: k.Name, Anchor: Slug(k.Name)} }
+		ref := func(k *contract.Kind) kindView {
+			return kindView{Name: k.Name, Anchor: Slug(k.Name), NameCode: Code(k.Name)}
+		}
 		if in.ToolResult != nil {
 			tr := ref(in.ToolResult)
 			v.ToolResult = &tr

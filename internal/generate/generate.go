@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gendocs"
@@ -66,16 +67,47 @@ func Generate(c *contract.Contract) (*Output, error) {
 	return run(c, Emitters)
 }
 
+// run runs the emitters concurrently, each on its own goroutine: they only
+// read the contract, and the larger ones take comparable time, so a contract
+// of thousands of kinds generates in about the time of the slowest emitter
+// rather than of all of them. Results are merged in table order, so the
+// output and the error reported (the first failing emitter's) do not depend
+// on scheduling.
 func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
-	out := &Output{Files: map[string][]byte{}}
-	for _, e := range emitters {
+	type result struct {
+		files map[string][]byte
+		err   error
+	}
+	results := make([]result, len(emitters))
+	var wg sync.WaitGroup
+	for i, e := range emitters {
+		wg.Go(func() {
+			files, err := e.Generate(c)
+			results[i] = result{files, err}
+		})
+	}
+	wg.Wait()
+
+	n := 0
+	for _, r := range results {
+		n += len(r.files)
+	}
+	out := &Output{Files: make(map[string][]byte, n)}
+	for i, e := range emitters {
 		dir := e.Dir(c)
 		out.Dirs = append(out.Dirs, dir)
-		files, err := e.Generate(c)
+		files, err := results[i].files, results[i].err
 		if err != nil {
 			return nil, fmt.Errorf("%s emitter: %w", e.Name, err)
 		}
-		for p, data := range files {
+		// Checked in path order, so the problem reported first is always the same.
+		paths := make([]string, 0, len(files))
+		for p := range files {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			data := files[p]
 			switch {
 			case p != path.Clean(p) || !strings.HasPrefix(p, dir+"/"):
 				return nil, fmt.Errorf("%s emitter: %s is outside its directory %s", e.Name, p, dir)

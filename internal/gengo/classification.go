@@ -1,31 +1,100 @@
 package gengo
 
 import (
+	"bytes"
+	"fmt"
 	"log/slog"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 )
 
-func slogLevel(l slog.Level) jen.Code {
-	name := map[slog.Level]string{slog.LevelDebug: "LevelDebug", slog.LevelInfo: "LevelInfo", slog.LevelWarn: "LevelWarn", slog.LevelError: "LevelError"}[l]
-	return jen.Qual("log/slog", name)
+func slogLevel(l slog.Level) string {
+	switch l {
+	case slog.LevelDebug:
+		return "LevelDebug"
+	case slog.LevelInfo:
+		return "LevelInfo"
+	case slog.LevelWarn:
+		return "LevelWarn"
+	case slog.LevelError:
+		return "LevelError"
+	}
+	panic(fmt.Sprintf("gengo: no log/slog constant for level %v", l))
+}
+
+// entry is one key: value of a Classification literal. The classification
+// table is written pre-formatted (see classificationRows) and the fallback
+// with jennifer, so an entry can be printed both ways from one definition.
+type entry struct {
+	key  string
+	lit  any    // a string, int or bool literal; or
+	id   string // an identifier of the generated package; or
+	slog string // an identifier of log/slog
+}
+
+func (e entry) code() jen.Code {
+	k := jen.Id(e.key).Op(":")
+	switch {
+	case e.slog != "":
+		return k.Qual("log/slog", e.slog)
+	case e.id != "":
+		return k.Id(e.id)
+	}
+	return k.Lit(e.lit)
+}
+
+// text is the value as gofmt prints it: literals as jennifer's Lit spells
+// them (%#v, which for these types is strconv's quoting and formatting).
+func (e entry) text() string {
+	switch {
+	case e.slog != "":
+		// log/slog is the file's only import, so jennifer never renames it.
+		return "slog." + e.slog
+	case e.id != "":
+		return e.id
+	}
+	switch v := e.lit.(type) {
+	case string:
+		return strconv.Quote(v)
+	case int:
+		return strconv.Itoa(v)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	panic(fmt.Sprintf("gengo: entry %s has a literal of type %T", e.key, e.lit))
 }
 
 // classificationValues returns the struct fields shared by every table entry
 // and the fallback.
-func (g *gen) classificationValues(cl *contract.Classification) []jen.Code {
-	return []jen.Code{
-		jen.Id("Origin").Op(":").Id("Origin" + cl.Origin.Idents.Go),
-		jen.Id("Action").Op(":").Id("RecoveryAction" + cl.Recovery.Action.Idents.Go),
-		jen.Id("SameArguments").Op(":").Id("SameArguments" + cl.Recovery.SameArguments.Idents.Go),
-		jen.Id("Guidance").Op(":").Lit(cl.Recovery.Guidance),
-		jen.Id("SideEffects").Op(":").Id("SideEffects" + cl.SideEffects.Idents.Go),
-		jen.Id("HTTPStatus").Op(":").Lit(cl.HTTP),
-		jen.Id("LogLevel").Op(":").Add(slogLevel(cl.Log)),
-		jen.Id("Breaker").Op(":").Lit(cl.Breaker),
-		jen.Id("Retryable").Op(":").Lit(cl.Retryable()),
+func (g *gen) classificationValues(cl *contract.Classification) []entry {
+	return []entry{
+		{key: "Origin", id: "Origin" + cl.Origin.Idents.Go},
+		{key: "Action", id: "RecoveryAction" + cl.Recovery.Action.Idents.Go},
+		{key: "SameArguments", id: "SameArguments" + cl.Recovery.SameArguments.Idents.Go},
+		{key: "Guidance", lit: cl.Recovery.Guidance},
+		{key: "SideEffects", id: "SideEffects" + cl.SideEffects.Idents.Go},
+		{key: "HTTPStatus", lit: cl.HTTP},
+		{key: "LogLevel", slog: slogLevel(cl.Log)},
+		{key: "Breaker", lit: cl.Breaker},
+		{key: "Retryable", lit: cl.Retryable()},
 	}
+}
+
+// kindEntries returns the table entry of k.
+func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
+	buf = append(buf[:0],
+		entry{key: "Kind", id: kindConst(k)},
+		entry{key: "Known", lit: true},
+		entry{key: "Group", id: "Group" + k.Group.Idents.Go},
+	)
+	buf = append(buf, g.classificationValues(&k.Classification)...)
+	buf = append(buf, entry{key: "Description", lit: k.Description})
+	if k.Startup {
+		buf = append(buf, entry{key: "Startup", lit: true})
+	}
+	return append(buf, entry{key: "Number", lit: number(g.c, k)})
 }
 
 func (g *gen) classification(f *jen.File) {
@@ -64,23 +133,19 @@ func (g *gen) classification(f *jen.File) {
 	// The array's declared length is a compile-time guard: an entry more or
 	// less than the contract's kind count does not compile.
 	f.Comment("// classifications holds one entry per known kind, in contract order; kindIndex maps a kind to its entry.")
+	// The entries, and the cases of the two switches below, are written
+	// pre-formatted (see classificationSpliced); placeholders hold their place.
 	table := jen.Line()
-	for _, k := range c.Kinds {
-		vals := append([]jen.Code{
-			jen.Id("Kind").Op(":").Id(kindConst(k)),
-			jen.Id("Known").Op(":").True(),
-			jen.Id("Group").Op(":").Id("Group" + k.Group.Idents.Go),
-		}, g.classificationValues(&k.Classification)...)
-		vals = append(vals, jen.Id("Description").Op(":").Lit(k.Description))
-		if k.Startup {
-			vals = append(vals, jen.Id("Startup").Op(":").True())
-		}
-		vals = append(vals, jen.Id("Number").Op(":").Lit(number(c, k)))
-		table.Add(multiline(vals...)).Op(",").Line()
+	if len(c.Kinds) > 0 {
+		table.Id(placeholderTable).Op(",").Line()
 	}
 	f.Var().Id("classifications").Op("=").Index(jen.Lit(len(c.Kinds))).Id("Classification").Values(table)
 	f.Line()
-	fb := append(g.classificationValues(&c.Fallback.Classification), jen.Id("Number").Op(":").Lit(-1))
+	var fb []jen.Code
+	for _, e := range g.classificationValues(&c.Fallback.Classification) {
+		fb = append(fb, e.code())
+	}
+	fb = append(fb, jen.Id("Number").Op(":").Lit(-1))
 	f.Comment("// fallback classifies every kind the contract does not list.")
 	f.Var().Id("fallback").Op("=").Id("Classification").Add(multiline(fb...))
 	f.Line()
@@ -88,8 +153,8 @@ func (g *gen) classification(f *jen.File) {
 	// build at init and no allocation per lookup.
 	f.Func().Id("kindIndex").Params(jen.Id("k").Id("Kind")).Int().BlockFunc(func(gr *jen.Group) {
 		gr.Switch(jen.Id("k")).BlockFunc(func(sw *jen.Group) {
-			for i, k := range c.Kinds {
-				sw.Case(jen.Id(kindConst(k))).Block(jen.Return(jen.Lit(i)))
+			if len(c.Kinds) > 0 {
+				sw.Case(jen.Id(placeholderKindIndex))
 			}
 		})
 		gr.Return(jen.Lit(-1))
@@ -109,8 +174,8 @@ func (g *gen) classification(f *jen.File) {
 		docf(f, "KindByNumber returns the kind with the stable numeric code n.")
 		f.Func().Id("KindByNumber").Params(jen.Id("n").Int()).Params(jen.Id("Kind"), jen.Bool()).BlockFunc(func(gr *jen.Group) {
 			gr.Switch(jen.Id("n")).BlockFunc(func(sw *jen.Group) {
-				for _, k := range c.Kinds {
-					sw.Case(jen.Lit(k.Number)).Block(jen.Return(jen.Id(kindConst(k)), jen.True()))
+				if len(c.Kinds) > 0 {
+					sw.Case(jen.Id(placeholderKindNumber))
 				}
 			})
 			gr.Return(jen.Lit(""), jen.False())
@@ -120,6 +185,80 @@ func (g *gen) classification(f *jen.File) {
 	docf(f, "Fallback returns the classification every unknown kind gets.")
 	f.Func().Id("Fallback").Params().Id("Classification").Block(jen.Return(jen.Id("fallback")))
 }
+
+// classificationSpliced writes the per-kind parts of classification.go: the
+// table's entries and the cases of kindIndex and KindByNumber. A case is two
+// lines that gofmt never lays out otherwise. Each table entry is laid out
+// alone: one key: value per line, values aligned one space past the longest
+// key in the entry (keys are short field names, so gofmt never breaks the
+// alignment; see go/printer's exprList). The one exception is a value so
+// long that go/printer stops measuring it; the file is then formatted after
+// all.
+func (g *gen) classificationSpliced() []splice {
+	c := g.c
+	if len(c.Kinds) == 0 {
+		return nil
+	}
+	out := []splice{
+		{"\t" + placeholderTable + ",", g.tableRows},
+		{"\tcase " + placeholderKindIndex + ":", func(b *bytes.Buffer) bool {
+			for i, k := range c.Kinds {
+				b.WriteString("\tcase ")
+				b.WriteString(kindConst(k))
+				b.WriteString(":\n\t\treturn ")
+				b.WriteString(strconv.Itoa(i))
+				b.WriteByte('\n')
+			}
+			return false
+		}},
+	}
+	if c.Numbered {
+		out = append(out, splice{"\tcase " + placeholderKindNumber + ":", func(b *bytes.Buffer) bool {
+			for _, k := range c.Kinds {
+				b.WriteString("\tcase ")
+				b.WriteString(strconv.Itoa(k.Number))
+				b.WriteString(":\n\t\treturn ")
+				b.WriteString(kindConst(k))
+				b.WriteString(", true\n")
+			}
+			return false
+		}})
+	}
+	return out
+}
+
+func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
+	var entries []entry
+	for _, k := range g.c.Kinds {
+		entries = g.kindEntries(k, entries)
+		width := 0
+		for _, e := range entries {
+			width = max(width, len(e.key))
+		}
+		b.WriteString("\t{\n")
+		for _, e := range entries {
+			text := e.text()
+			if len(text) > maxMeasured {
+				unusual = true
+			}
+			b.WriteString("\t\t")
+			b.WriteString(e.key)
+			b.WriteByte(':')
+			for range width - len(e.key) + 1 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(text)
+			b.WriteString(",\n")
+		}
+		b.WriteString("\t},\n")
+	}
+	return unusual
+}
+
+// maxMeasured is a bound, with room to spare, on the values go/printer
+// measures before aligning a key: value line with its neighbours (it gives
+// up past 1e6 bytes).
+const maxMeasured = 500_000
 
 // multiline renders a composite literal body with one element per line;
 // jennifer's Values would put them all on one line.

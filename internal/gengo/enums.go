@@ -1,7 +1,11 @@
 package gengo
 
 import (
+	"bytes"
 	"fmt"
+	"go/format"
+	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -32,6 +36,73 @@ func (g *gen) doc(f *jen.File) {
 		jen.Comment("// ContractVersion is the wire contract version every envelope carries."),
 		jen.Id("ContractVersion").Op("=").Lit(c.VersionValue()),
 	)
+}
+
+// enumsSpliced writes the Kind constants, one doc comment and one spec per
+// kind. gofmt lays each spec out alone (the comment line above it ends any
+// column alignment with its neighbours), but it rewrites the comment as a
+// doc comment (go/doc/comment), because jennifer starts it in column 1. A
+// comment of one plain line comes out as it went in, as nearly every kind's
+// does; any other goes through go/format on its own, in the same position.
+func (g *gen) enumsSpliced() []splice {
+	if len(g.c.Kinds) == 0 {
+		return nil
+	}
+	return []splice{{"\t" + placeholderKindConsts + " = 0", func(b *bytes.Buffer) bool {
+		for _, k := range g.c.Kinds {
+			lines := commentLines(fmt.Sprintf("%s %s", kindConst(k), k.Description))
+			spec := kindConst(k) + " Kind = " + strconv.Quote(k.Name)
+			if len(lines) == 1 && plainDocLine(lines[0]) {
+				b.WriteString("\t")
+				b.WriteString(lines[0])
+				b.WriteString("\n\t")
+				b.WriteString(spec)
+				b.WriteByte('\n')
+				continue
+			}
+			b.Write(formatConstSpec(lines, spec))
+		}
+		return false
+	}}}
+}
+
+// plainDocLine reports whether go/doc/comment leaves the comment line alone:
+// "// " and then printable ASCII starting with a letter, without the
+// brackets of links, anything a URL could start, or the doubled quotes it
+// turns into curly ones. TestPlainDocLine holds it to go/format.
+func plainDocLine(line string) bool {
+	text, ok := strings.CutPrefix(line, "// ")
+	if !ok || text == "" || !(text[0] >= 'A' && text[0] <= 'Z' || text[0] >= 'a' && text[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < 0x20 || c >= 0x7f || c == '[' || c == ']' {
+			return false
+		}
+	}
+	return !strings.Contains(text, "://") && !strings.Contains(text, "``") && !strings.Contains(text, "''")
+}
+
+// formatConstSpec formats one commented spec of a const block on its own,
+// as go/format would inside the block, and returns its lines.
+func formatConstSpec(comment []string, spec string) []byte {
+	var src bytes.Buffer
+	src.WriteString("package p\n\nconst (\n")
+	for _, l := range comment {
+		src.WriteString(l)
+		src.WriteByte('\n')
+	}
+	src.WriteString(spec)
+	src.WriteString("\n)\n")
+	out, err := format.Source(src.Bytes())
+	if err != nil {
+		// Comment lines and a spec of a name and a quoted string always
+		// parse; this would be a bug in this file.
+		panic(fmt.Sprintf("gengo: a Kind constant does not format: %v\n%s", err, src.Bytes()))
+	}
+	const open, closing = "const (\n", ")\n"
+	body := out[bytes.Index(out, []byte(open))+len(open):]
+	return body[:len(body)-len(closing)]
 }
 
 // enumSpec describes one closed vocabulary emitted as a typed string.
@@ -68,12 +139,12 @@ func (g *gen) enums(f *jen.File) {
 	docf(f, "Kind is the stable, machine-readable tag of a failure. The set is open: a kind this package does not know is still valid, and Lookup classifies it with the contract's fallback.")
 	f.Type().Id("Kind").String()
 	f.Line()
-	defs := make([]jen.Code, 0, 2*len(c.Kinds))
-	for _, k := range c.Kinds {
-		defs = append(defs, comment(fmt.Sprintf("%s %s", kindConst(k), k.Description))...)
-		defs = append(defs, jen.Id(kindConst(k)).Id("Kind").Op("=").Lit(k.Name))
+	// The constants are written pre-formatted (see enumsSpliced).
+	if len(c.Kinds) > 0 {
+		f.Const().Defs(jen.Id(placeholderKindConsts).Op("=").Lit(0))
+	} else {
+		f.Const().Defs()
 	}
-	f.Const().Defs(defs...)
 	f.Line()
 	f.Comment("// IsKnown reports whether k is a kind of this contract version.")
 	f.Func().Params(jen.Id("k").Id("Kind")).Id("IsKnown").Params().Bool().Block(

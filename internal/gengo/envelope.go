@@ -2,6 +2,8 @@ package gengo
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -115,14 +117,83 @@ func paramType(g *gen, f *contract.Field) *jen.Statement {
 	return elemType(f.Type)
 }
 
-// assign stores the parameter p into the envelope field.
-func assign(f *contract.Field, p string) jen.Code {
+// assign stores the parameter p into the envelope field, sanitized when
+// the contract lists the field in sanitize.fields.
+func (g *gen) assign(f *contract.Field, p string) jen.Code {
 	dst := jen.Id("e").Dot(f.Idents.Go)
 	switch f.Type {
 	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
 		return dst.Op("=").Op("&").Id(p)
 	}
+	if g.sanitized(f.Name) {
+		return dst.Op("=").Add(sanitizeExpr(f, jen.Id(p)))
+	}
 	return dst.Op("=").Id(p)
+}
+
+// sanitized reports whether the contract's sanitize.fields lists the
+// envelope value name (message, guidance, or a field).
+func (g *gen) sanitized(name string) bool {
+	return slices.Contains(g.c.Sanitize.Fields, name)
+}
+
+// sanitizeExpr sanitizes v, a value of the text field f: a string, the
+// strings of an array, or the strings inside an object (a map's values, a
+// struct's members), copying rather than modifying the caller's value.
+func sanitizeExpr(f *contract.Field, v *jen.Statement) *jen.Statement {
+	switch {
+	case f.Type == contract.TypeString:
+		return jen.Id("Sanitize").Call(v)
+	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
+		return jen.Id("sanitizeStrings").Call(v)
+	case f.Type == contract.TypeObject && len(f.Properties) > 0:
+		return v.Dot("sanitized").Call()
+	case f.Type == contract.TypeObject:
+		return jen.Id("sanitizeObject").Call(v)
+	}
+	return v
+}
+
+// isText reports whether the field holds text to sanitize: a string, an
+// array of strings or an object.
+func isText(f *contract.Field) bool {
+	return f.Type == contract.TypeString || f.Type == contract.TypeObject || f.Type == contract.TypeArray && f.Items == contract.TypeString
+}
+
+// sanitizeMethods emits, for each struct of an object field the contract
+// sanitizes (and each struct nested in one), a method returning a copy with
+// its text sanitized.
+func (g *gen) sanitizeMethods(f *jen.File) {
+	seen := map[string]bool{}
+	var emit func(fl *contract.Field)
+	emit = func(fl *contract.Field) {
+		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || seen[g.structName(fl)] {
+			return
+		}
+		name := g.structName(fl)
+		seen[name] = true
+		body := []jen.Code{
+			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Id("c").Op(":=").Op("*").Id("v"),
+		}
+		for _, p := range fl.Properties {
+			if isText(p) {
+				body = append(body, jen.Id("c").Dot(p.Idents.Go).Op("=").Add(sanitizeExpr(p, jen.Id("c").Dot(p.Idents.Go))))
+			}
+		}
+		body = append(body, jen.Return(jen.Op("&").Id("c")))
+		f.Line()
+		f.Comment("// sanitized returns a copy of v with every string in it sanitized.")
+		f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("sanitized").Params().Op("*").Id(name).Block(body...)
+		for _, p := range fl.Properties {
+			emit(p)
+		}
+	}
+	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
+		if g.sanitized(fl.Name) {
+			emit(fl)
+		}
+	}
 }
 
 func fieldDoc(f *contract.Field, wire string) []jen.Code {
@@ -267,8 +338,13 @@ func (g *gen) envelope(f *jen.File) {
 	)
 	f.Line()
 	f.Comment("// WithGuidance replaces the contract's default guidance with advice specific to this failure.")
+	guidance := jen.Id("guidance")
+	if g.sanitized("guidance") {
+		f.Comment("// The guidance is sanitized (Sanitize); assign e.Recovery.Guidance for trusted text.")
+		guidance = jen.Id("Sanitize").Call(jen.Id("guidance"))
+	}
 	f.Func().Params(e()).Id("WithGuidance").Params(jen.Id("guidance").String()).Op("*").Id("Envelope").Block(
-		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("guidance"),
+		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(guidance),
 		jen.Return(jen.Id("e")),
 	)
 	f.Line()
@@ -291,46 +367,140 @@ func (g *gen) envelope(f *jen.File) {
 	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
 		f.Line()
 		f.Commentf("// With%s sets %s.", fl.Idents.Go, fl.Name)
+		if g.sanitized(fl.Name) {
+			f.Commentf("// The value is sanitized (Sanitize, every string of it; the caller's value is")
+			f.Commentf("// not modified); assign e.%s for trusted text.", fl.Idents.Go)
+		}
 		f.Func().Params(e()).Id("With"+fl.Idents.Go).Params(jen.Id("v").Add(paramType(g, fl))).Op("*").Id("Envelope").Block(
-			assign(fl, "v"),
+			g.assign(fl, "v"),
 			jen.Return(jen.Id("e")),
 		)
 	}
+	g.sanitizeMethods(f)
 
 	f.Line()
-	docf(f, "New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields.")
+	// The constructors are small wrappers that inline, so an envelope that
+	// does not escape its caller (built, encoded, dropped) lives on the
+	// caller's stack. The work, Lookup and Sanitize included, is done out of
+	// line by an init method filling the new envelope in place. (Returning
+	// the envelope by value and copying it into the new one instead would
+	// cost an escaping envelope a bulk write barrier while the GC runs.)
+	sanitizeMessage := g.sanitized("message")
+	wrap := func(init string, args ...jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.Id("e").Op(":=").New(jen.Id("Envelope")),
+			jen.Id("e").Dot(init).Call(args...),
+			jen.Return(jen.Id("e")),
+		}
+	}
+	initArgs := func(kind jen.Code, sanitize bool) []jen.Code {
+		args := []jen.Code{kind, jen.Id("message")}
+		if sanitizeMessage {
+			args = append(args, jen.Lit(sanitize))
+		}
+		return args
+	}
+	newDoc := "New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields."
+	if sanitizeMessage {
+		newDoc += " The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself."
+	}
+	docf(f, newDoc)
 	f.Func().Id("New").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
+		wrap("init", initArgs(jen.Id("kind"), true)...)...)
+	f.Line()
+	example := "e.Message = s"
+	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		if g.sanitized(fl.Name) {
+			example = "e." + fl.Idents.Go + " = s"
+			break
+		}
+	}
+	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.")
+	f.Func().Id("NewTrusted").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
+		wrap("init", initArgs(jen.Id("kind"), false)...)...)
+	f.Line()
+	initParams := []jen.Code{jen.Id("kind").Id("Kind"), jen.Id("message").String()}
+	var initBody []jen.Code
+	if sanitizeMessage {
+		f.Comment("// init fills a new (zero) envelope with kind, the message, sanitized when")
+		f.Comment("// sanitize is set, and the defaults of kind's classification. It keeps the")
+		f.Comment("// constructors small enough to inline, so an envelope that does not escape")
+		f.Comment("// its caller stays on the caller's stack.")
+		initParams = append(initParams, jen.Id("sanitize").Bool())
+		initBody = append(initBody, jen.If(jen.Id("sanitize")).Block(jen.Id("message").Op("=").Id("Sanitize").Call(jen.Id("message"))))
+	} else {
+		f.Comment("// init fills a new (zero) envelope with kind, the message and the defaults")
+		f.Comment("// of kind's classification. It keeps the constructors small enough to")
+		f.Comment("// inline, so an envelope that does not escape its caller stays on the")
+		f.Comment("// caller's stack.")
+	}
+	initBody = append(initBody,
 		jen.Id("c").Op(":=").Id("Lookup").Call(jen.Id("kind")),
-		jen.Return(jen.Op("&").Id("Envelope").Values(jen.Dict{
-			jen.Id("ContractVersion"): jen.Id("ContractVersion"),
-			jen.Id("Kind"):            jen.Id("kind"),
-			jen.Id("Message"):         jen.Id("message"),
-			jen.Id("Origin"):          jen.Id("c").Dot("Origin"),
-			jen.Id("Recovery"): jen.Id("Recovery").Values(jen.Dict{
-				jen.Id("Action"):        jen.Id("c").Dot("Action"),
-				jen.Id("SameArguments"): jen.Id("c").Dot("SameArguments"),
-				jen.Id("Guidance"):      jen.Id("c").Dot("Guidance"),
-			}),
-			jen.Id("SideEffects"): jen.Id("c").Dot("SideEffects"),
-		})),
+		jen.Id("e").Dot("ContractVersion").Op("=").Id("ContractVersion"),
+		jen.Id("e").Dot("Kind").Op("=").Id("kind"),
+		jen.Id("e").Dot("Message").Op("=").Id("message"),
+		jen.Id("e").Dot("Origin").Op("=").Id("c").Dot("Origin"),
+		jen.Id("e").Dot("Recovery").Dot("Action").Op("=").Id("c").Dot("Action"),
+		jen.Id("e").Dot("Recovery").Dot("SameArguments").Op("=").Id("c").Dot("SameArguments"),
+		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("c").Dot("Guidance"),
+		jen.Id("e").Dot("SideEffects").Op("=").Id("c").Dot("SideEffects"),
 	)
+	f.Func().Params(e()).Id("init").Params(initParams...).Block(initBody...)
 	for _, k := range c.Kinds {
 		f.Line()
+		docf(f, fmt.Sprintf("New%s returns a %s envelope. %s", k.Idents.Go, k.Name, k.Description), g.sanitizesDoc(k))
 		params := []jen.Code{jen.Id("message").String()}
-		body := []jen.Code{jen.Id("e").Op(":=").Id("New").Call(jen.Id(kindConst(k)), jen.Id("message"))}
+		args := []jen.Code{jen.Id("message")}
+		if len(k.RequiredFields()) == 0 {
+			// Not New(kind, message): the extra level of inlining would
+			// cost the wrapper its place under the inlining budget.
+			f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(
+				wrap("init", initArgs(jen.Id(kindConst(k)), true)...)...)
+			continue
+		}
+		body := []jen.Code{jen.Id("e").Dot("init").Call(initArgs(jen.Id(kindConst(k)), true)...)}
 		for _, rf := range k.RequiredFields() {
 			p := rf.Idents.GoLocal
 			params = append(params, jen.Id(p).Add(paramType(g, rf)))
+			args = append(args, jen.Id(p))
 			if rf.Type == contract.TypeArray || (rf.Type == contract.TypeObject && len(rf.Properties) == 0) {
 				// A required collection is present even when empty, so the
 				// wire always carries it.
 				empty := jen.Add(g.goType(rf)).Values()
 				body = append(body, jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Id(p).Op("=").Add(empty)))
 			}
-			body = append(body, assign(rf, p))
+			body = append(body, g.assign(rf, p))
 		}
-		body = append(body, jen.Return(jen.Id("e")))
-		docf(f, fmt.Sprintf("New%s returns a %s envelope. %s", k.Idents.Go, k.Name, k.Description))
-		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(body...)
+		initName := "init" + k.Idents.Go
+		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(wrap(initName, args...)...)
+		f.Line()
+		// The compiler must not inline the init method back: the
+		// constructor would outgrow the inlining budget.
+		f.Commentf("// %s fills a new envelope for New%s.", initName, k.Idents.Go)
+		f.Commentf("// It is not inlined, so that New%s is.", k.Idents.Go)
+		f.Comment("//")
+		f.Comment("//go:noinline")
+		f.Func().Params(e()).Id(initName).Params(params...).Block(body...)
 	}
+}
+
+// sanitizesDoc says what a per-kind constructor sanitizes, or nothing.
+func (g *gen) sanitizesDoc(k *contract.Kind) string {
+	var names []string
+	if g.sanitized("message") {
+		names = append(names, "message")
+	}
+	for _, rf := range k.RequiredFields() {
+		if g.sanitized(rf.Name) {
+			names = append(names, rf.Idents.GoLocal)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	list := names[0]
+	if len(names) > 1 {
+		list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return "It sanitizes " + list + " (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text."
 }

@@ -9,7 +9,7 @@ import (
 	"go/format"
 	"path"
 	"strings"
-
+	"sync"
 	"text/template"
 
 	"github.com/dave/jennifer/jen"
@@ -36,35 +36,17 @@ func Dir(c *contract.Contract) string {
 // root. It writes nothing.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	g := &gen{c: c, lo: c.Layout}
-	files := map[string]func(*jen.File){
-		"doc.go":            g.doc,
-		"enums.go":          g.enums,
-		"classification.go": g.classification,
-		"envelope.go":       g.envelope,
-		"json.go":           g.json,
-		"schemas.go":        g.schemas,
-		"inbound.go":        g.inbound,
-		"nextstep.go":       g.nextStep,
-		"surfaces.go":       g.surfaces,
-		"sanitizepolicy.go": g.sanitizePolicy,
-	}
-	out := make(map[string][]byte, len(files))
-	for name, emit := range files {
-		f := jen.NewFile(c.Packages.Go)
-		f.HeaderComment(Header)
-		// jennifer formats on its own, but then a formatting failure loses
-		// the source; we format here and report numbered lines instead.
-		f.NoFormat = true
-		emit(f)
-		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("gengo: render %s: %w", name, err)
-		}
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("gengo: generated %s does not format: %v\n%s", name, err, numbered(buf.Bytes()))
-		}
-		out[path.Join(Dir(c), name)] = src
+	files := []goFile{
+		{name: "doc.go", emit: g.doc},
+		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
+		{name: "classification.go", emit: g.classification, spliced: g.classificationSpliced},
+		{name: "envelope.go", emit: g.envelope},
+		{name: "json.go", emit: g.json},
+		{name: "schemas.go", emit: g.schemas},
+		{name: "inbound.go", emit: g.inbound},
+		{name: "nextstep.go", emit: g.nextStep},
+		{name: "surfaces.go", emit: g.surfaces},
+		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
 	// Contract-independent helpers are templates; words.go is only needed
 	// by the inbound classifiers.
@@ -73,15 +55,27 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		helpers = append(helpers, "words.go")
 	}
 	for _, name := range helpers {
-		var buf bytes.Buffer
-		if err := helperTemplates.ExecuteTemplate(&buf, name+".tmpl", map[string]string{"Header": Header, "Package": c.Packages.Go}); err != nil {
-			return nil, fmt.Errorf("gengo: render %s: %w", name, err)
+		files = append(files, goFile{name: name, template: name + ".tmpl"})
+	}
+
+	// Each file is rendered and formatted on its own goroutine: the files
+	// share nothing but the read-only contract, and formatting the per-kind
+	// ones dominates, so a large contract takes about as long as its largest
+	// file instead of all of them in a row. Results are kept in table order,
+	// so the error reported does not depend on scheduling.
+	srcs := make([][]byte, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, gf := range files {
+		wg.Go(func() { srcs[i], errs[i] = g.render(gf) })
+	}
+	wg.Wait()
+	out := make(map[string][]byte, len(files)+2)
+	for i, gf := range files {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		src, err := format.Source(buf.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("gengo: generated %s does not format: %v\n%s", name, err, numbered(buf.Bytes()))
-		}
-		out[path.Join(Dir(c), name)] = src
+		out[path.Join(Dir(c), gf.name)] = srcs[i]
 	}
 	schemas, err := schemaFiles(c)
 	if err != nil {
@@ -91,6 +85,101 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		out[p] = data
 	}
 	return out, nil
+}
+
+// goFile is one file of the package: built with jennifer by emit, or
+// executed from a template of templates/go.
+type goFile struct {
+	name     string
+	emit     func(*jen.File)
+	template string
+	// spliced, when set, returns the parts emit left out as placeholders
+	// because they are written pre-formatted (see splice).
+	spliced func() []splice
+}
+
+// splice is a part of a file written the way gofmt prints it instead of
+// going through go/format. Only the per-kind lists of a large contract are
+// worth it: formatting them was most of the cost of generating thousands of
+// kinds. emit puts a placeholder (a statement, spec or element naming one of
+// the placeholder identifiers below) where they go, and write produces the
+// lines that replace the placeholder's line once the rest is formatted. A
+// part that cannot promise gofmt's layout returns unusual, and the whole file
+// is formatted after all. TestGofmtClean and TestPlainDocLine hold every
+// splice to gofmt's output.
+type splice struct {
+	// line is the placeholder's whole line as go/format prints it. Matching
+	// a whole line cannot hit the same words inside a string literal or a
+	// comment taken from the contract.
+	line  string
+	write func(b *bytes.Buffer) (unusual bool)
+}
+
+// The placeholders of enums.go and classification.go. Every identifier those
+// files take from the contract starts with an upper-case letter, so none can
+// be a placeholder.
+const (
+	placeholderTable      = "errgenClassificationRows"
+	placeholderKindIndex  = "errgenKindIndexCases"
+	placeholderKindNumber = "errgenKindByNumberCases"
+	placeholderKindConsts = "errgenKindConsts"
+)
+
+// applySplices replaces each splice's placeholder line in the formatted src;
+// splices come in the order of their placeholders in the file.
+func applySplices(name string, src []byte, splices []splice) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(src))
+	unusual := false
+	rest := src
+	for _, sp := range splices {
+		line := []byte("\n" + sp.line + "\n")
+		at := bytes.Index(rest, line)
+		if at < 0 {
+			return nil, fmt.Errorf("gengo: %s lost its placeholder line %q", name, sp.line)
+		}
+		b.Write(rest[:at+1])
+		if sp.write(&b) {
+			unusual = true
+		}
+		rest = rest[at+len(line):]
+	}
+	b.Write(rest)
+	if !unusual {
+		return b.Bytes(), nil
+	}
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gengo: generated %s does not format: %v\n%s", name, err, numbered(b.Bytes()))
+	}
+	return out, nil
+}
+
+func (g *gen) render(gf goFile) ([]byte, error) {
+	var buf bytes.Buffer
+	if gf.template != "" {
+		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": Header, "Package": g.c.Packages.Go}); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
+	} else {
+		f := jen.NewFile(g.c.Packages.Go)
+		f.HeaderComment(Header)
+		// jennifer formats on its own, but then a formatting failure loses
+		// the source; we format here and report numbered lines instead.
+		f.NoFormat = true
+		gf.emit(f)
+		if err := f.Render(&buf); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("gengo: generated %s does not format: %v\n%s", gf.name, err, numbered(buf.Bytes()))
+	}
+	if gf.spliced != nil {
+		return applySplices(gf.name, src, gf.spliced())
+	}
+	return src, nil
 }
 
 func numbered(src []byte) string {

@@ -30,7 +30,7 @@ func appendAnyStmt(path string, expr jen.Code) jen.Code {
 	return jen.If(
 		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendAny").Call(jen.Id("b"), jen.Lit(path), expr),
 		jen.Err().Op("!=").Nil(),
-	).Block(jen.Return(jen.Nil(), jen.Err()))
+	).Block(jen.Return(jen.Id("dst"), jen.Err()))
 }
 
 // wantOf is the phrase a decode error uses for a field's type.
@@ -155,36 +155,27 @@ func (g *gen) json(f *jen.File) {
 	f.Line()
 
 	enc := []jen.Code{
-		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512)),
+		jen.Id("b").Op(":=").Id("dst"),
 		jen.Var().Id("err").Error(),
 	}
 	enc = append(enc, g.encodeObject(lo.Root, 0, new(int))...)
 	enc = append(enc, jen.Return(jen.Id("b"), jen.Nil()))
-	f.Comment("// MarshalJSON encodes the envelope in the contract's wire layout: the layout's")
-	f.Comment("// fields in order, absent optional fields left out, then Extra entries sorted")
-	f.Comment("// by key, skipping any that would override a field of the contract.")
-	f.Func().Params(jen.Id("e").Id("Envelope")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(enc...)
+	f.Comment("// AppendJSON appends the envelope in the contract's wire layout to dst: the")
+	f.Comment("// layout's fields in order, absent optional fields left out, then Extra")
+	f.Comment("// entries sorted by key, skipping any that would override a field of the")
+	f.Comment("// contract. On error (an Extra or free-form value encoding/json cannot")
+	f.Comment("// encode) it returns dst unchanged. Appending to a reused buffer encodes")
+	f.Comment("// without allocating.")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
-
-	dec := []jen.Code{
-		jen.Var().Id("out").Id("Envelope"),
-		jen.Var().Id("extra").Map(jen.String()).Any(),
-		jen.List(jen.Id("obj0"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("data"), jen.Lit("")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	}
-	dec = append(dec, g.decodeObject(lo.Root, 0, new(int))...)
-	dec = append(dec, g.fillUnmapped()...)
-	dec = append(dec,
-		jen.Id("out").Dot("Extra").Op("=").Id("extra"),
-		jen.Op("*").Id("e").Op("=").Id("out"),
-		jen.Return(jen.Nil()),
+	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")
+	f.Func().Params(jen.Id("e").Id("Envelope")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("e").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("b"), jen.Nil()),
 	)
-	f.Comment("// UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,")
-	f.Comment("// origin or other value this contract version does not know is kept as it is,")
-	f.Comment("// fields the contract does not name go to Extra, values the layout does not")
-	f.Comment("// carry are filled from the kind's classification, and malformed input yields")
-	f.Comment("// a *DecodeError naming the offending field. On error the envelope is unchanged.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+	f.Line()
+	g.unmarshal(f)
 }
 
 // encodeObject emits the members of o. depth numbers the start marks of
@@ -227,7 +218,7 @@ func (g *gen) encodeObject(o *contract.Object, depth int, seq *int) []jen.Code {
 	out = append(out, jen.If(
 		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Id(sp.start), jen.Lit(o.Path), jen.Id("e").Dot("Extra"), jen.Id(ownedName(o))),
 		jen.Err().Op("!=").Nil(),
-	).Block(jen.Return(jen.Nil(), jen.Err())))
+	).Block(jen.Return(jen.Id("dst"), jen.Err())))
 	if o.Path == "" {
 		out = append(out, jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('}')))
 	}
@@ -294,130 +285,6 @@ func (g *gen) encodeLeaf(lf *contract.Leaf, sp *sep) []jen.Code {
 		return append(sp.comma(true), appendLit(quoted(lf.Name)+":"+string(raw)))
 	case contract.SourceField:
 		return []jen.Code{encodeField(lf, sp)}
-	}
-	panic("gengo: unhandled source " + lf.Source)
-}
-
-// take emits `present, err := take(obj, path, key, required, want, dst)` with
-// an early return; the presence flag is kept in the named variable.
-func take(obj, path, key string, required bool, want string, dst jen.Code) jen.Code {
-	return jen.If(
-		jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(path), jen.Lit(key), jen.Lit(required), jen.Lit(want), dst),
-		jen.Err().Op("!=").Nil(),
-	).Block(jen.Return(jen.Err()))
-}
-
-func asString(expr *jen.Statement) jen.Code {
-	return jen.Parens(jen.Op("*").String()).Parens(jen.Op("&").Add(expr))
-}
-
-func decodeErr(path, problem string) jen.Code {
-	return jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(path), jen.Id("Problem"): jen.Lit(problem)}))
-}
-
-// decodeObject emits the decoding of o's members from the map named objN.
-func (g *gen) decodeObject(o *contract.Object, depth int, seq *int) []jen.Code {
-	obj := fmt.Sprintf("obj%d", depth)
-	var out []jen.Code
-	for _, m := range o.Members {
-		if m.Leaf != nil {
-			out = append(out, g.decodeLeaf(m.Leaf, obj)...)
-			continue
-		}
-		child := m.Object
-		*seq++
-		raw := fmt.Sprintf("raw%d", *seq)
-		inner := fmt.Sprintf("obj%d", depth+1)
-		block := []jen.Code{
-			jen.Var().Id(raw).Qual("encoding/json", "RawMessage"),
-			jen.List(jen.Id("present"), jen.Err()).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(o.Path), jen.Lit(child.Name), jen.Lit(child.Required), jen.Lit("an object"), jen.Op("&").Id(raw)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		}
-		nested := []jen.Code{
-			jen.List(jen.Id(inner), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id(raw), jen.Lit(child.Path)),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		}
-		nested = append(nested, g.decodeObject(child, depth+1, seq)...)
-		block = append(block, jen.If(jen.Id("present")).Block(nested...))
-		out = append(out, jen.Block(block...))
-	}
-	out = append(out, jen.Id("keep").Call(jen.Op("&").Id("extra"), jen.Lit(o.Path), jen.Id(obj)))
-	return out
-}
-
-// decodeLeaf emits the decoding of one leaf from the map named obj.
-func (g *gen) decodeLeaf(lf *contract.Leaf, obj string) []jen.Code {
-	parent := lf.Object.Path
-	out := jen.Id("out")
-	req := lf.Required()
-	switch lf.Source {
-	case contract.SourceVersion:
-		want := "an integer"
-		if g.c.VersionIsText() {
-			want = "a string"
-		}
-		return []jen.Code{take(obj, parent, lf.Name, req, want, jen.Op("&").Add(out.Clone()).Dot("ContractVersion"))}
-	case contract.SourceKind:
-		return []jen.Code{
-			take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Kind"))),
-			jen.If(out.Clone().Dot("Kind").Op("==").Lit("")).Block(decodeErr(lf.Path, "must not be empty")),
-		}
-	case contract.SourceMessage:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot("Message"))}
-	case contract.SourceOrigin:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Origin")))}
-	case contract.SourceAction:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Recovery").Dot("Action")))}
-	case contract.SourceSameArguments:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("Recovery").Dot("SameArguments")))}
-	case contract.SourceSideEffects:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", asString(out.Clone().Dot("SideEffects")))}
-	case contract.SourceGuidance:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot("Recovery").Dot("Guidance"))}
-	case contract.SourceRetryAfterMs:
-		// The first spelling present wins; the others are dropped so they do
-		// not resurface as Extra entries.
-		var code []jen.Code
-		ms := out.Clone().Dot("Recovery").Dot("RetryAfterMs")
-		for _, spelling := range append([]string{lf.Name}, lf.Aliases...) {
-			path := spelling
-			if parent != "" {
-				path = parent + "." + spelling
-			}
-			code = append(code, jen.If(ms.Clone().Op("==").Nil()).Block(
-				take(obj, parent, spelling, false, "a non-negative integer", jen.Op("&").Add(ms.Clone())),
-				jen.If(ms.Clone().Op("!=").Nil().Op("&&").Op("*").Add(ms.Clone()).Op("<").Lit(0)).Block(decodeErr(path, "must be a non-negative integer")),
-			), jen.Id("delete").Call(jen.Id(obj), jen.Lit(spelling)))
-		}
-		return code
-	case contract.SourceGroup:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a string", jen.Op("&").Add(out.Clone()).Dot(lf.Idents.Go))}
-	case contract.SourceRetryable, contract.SourceMayHaveRun:
-		return []jen.Code{take(obj, parent, lf.Name, req, "a boolean", jen.Op("&").Add(out.Clone()).Dot(lf.Idents.Go))}
-	case contract.SourceConst:
-		raw, _ := json.Marshal(lf.Const)
-		var typ jen.Code
-		want := "the constant " + string(raw)
-		switch lf.Const.(type) {
-		case string:
-			typ = jen.String()
-		case bool:
-			typ = jen.Bool()
-		case int:
-			typ = jen.Int64()
-		default:
-			typ = jen.Float64()
-		}
-		return []jen.Code{jen.Block(
-			jen.Var().Id("v").Add(typ),
-			jen.If(
-				jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("take").Call(jen.Id(obj), jen.Lit(parent), jen.Lit(lf.Name), jen.True(), jen.Lit(want), jen.Op("&").Id("v")),
-				jen.Err().Op("!=").Nil(),
-			).Block(jen.Return(jen.Err())),
-			jen.If(jen.Id("v").Op("!=").Lit(lf.Const)).Block(decodeErr(lf.Path, "must be "+want)),
-		)}
-	case contract.SourceField:
-		return []jen.Code{take(obj, parent, lf.Name, false, wantOf(lf.Field), jen.Op("&").Add(out.Clone()).Dot(lf.Field.Idents.Go))}
 	}
 	panic("gengo: unhandled source " + lf.Source)
 }

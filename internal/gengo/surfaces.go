@@ -677,11 +677,11 @@ func (g *gen) cliSurface(f *jen.File) {
 		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("line"), jen.Lit("")),
 		ifErrReturn(jen.Nil(), jen.Err()),
 		jen.If(jen.List(jen.Id("ok"), jen.Id("present")).Op(":=").Id("obj").Index(jen.Lit(cliWrapOK)), jen.Id("present").Op("&&").Op("!").Qual("bytes", "Equal").Call(jen.Qual("bytes", "TrimSpace").Call(jen.Id("ok")), jen.Index().Byte().Parens(jen.Lit("false")))).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(cliWrapOK), jen.Id("Problem"): jen.Lit("must be false in a failure line")})),
+			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(cliWrapOK), jen.Id("Problem"): jen.Lit("must be false in a failure line"), jen.Id("Category"): jen.Id("DecodeValue")})),
 		),
 		jen.List(jen.Id("raw"), jen.Id("present")).Op(":=").Id("obj").Index(jen.Lit(cliWrapError)),
 		jen.If(jen.Op("!").Id("present")).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(cliWrapError), jen.Id("Problem"): jen.Lit("is required in the wrapped CLI form")})),
+			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(cliWrapError), jen.Id("Problem"): jen.Lit("is required in the wrapped CLI form"), jen.Id("Category"): jen.Id("DecodeMissing")})),
 		),
 		jen.Return(jen.Id("decodeEnvelope").Call(jen.Id("raw"))),
 	)

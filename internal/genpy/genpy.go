@@ -5,20 +5,20 @@
 // Like the TypeScript package, it splits in two. The contract-specific half
 // is data plus the classes a contract shapes: the vocabularies as str-valued
 // Enums, the classification table, the wire layout as a tree, the classifier
-// rules and the retry policy (_contract.py); the frozen dataclasses of the
-// envelope (_envelope.py); one constructor per kind and the classifiers
-// (_constructors.py); the exception hierarchy (_exceptions.py). The other
-// half is a runtime that reads that data — the layout interpreter of
-// from_dict / to_dict, the word matcher and rule engine, next_step and the
-// MCP helpers — and is the same text for every contract. Its decisions
-// mirror the Go and TypeScript packages; the conformance vectors prove it.
+// rules, the retry policy and the sanitizer policy (_contract.py); the frozen
+// dataclasses of the envelope (_envelope.py); one constructor per kind and
+// the classifiers (_constructors.py); the exception hierarchy
+// (_exceptions.py). The other half is a runtime that reads that data — the
+// layout interpreter of from_dict / to_dict, the word matcher and rule
+// engine, the sanitizer (_sanitize.py), next_step and the MCP helpers — and
+// is the same text for every contract. Its decisions mirror the Go and
+// TypeScript packages; the conformance vectors prove it.
 package genpy
 
 import (
 	"bytes"
 	"fmt"
 	"path"
-	"strings"
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -48,6 +48,7 @@ var files = []struct {
 	{"_exceptions.py", "_exceptions.py.tmpl", true},
 	{"_spec.py", "_spec.py.tmpl", true},
 	{"_classification.py", "_classification.py.tmpl", true},
+	{"_sanitize.py", "_sanitize.py.tmpl", true},
 	{"_codec.py", "_codec.py.tmpl", true},
 	{"_words.py", "_words.py.tmpl", true},
 	{"_inbound.py", "_inbound.py.tmpl", true},
@@ -56,7 +57,7 @@ var files = []struct {
 }
 
 // RuntimeModules are the package modules that do not depend on the contract.
-var RuntimeModules = []string{"_spec.py", "_classification.py", "_codec.py", "_words.py", "_inbound.py", "_nextstep.py", "_mcp.py", "py.typed"}
+var RuntimeModules = []string{"_spec.py", "_classification.py", "_sanitize.py", "_codec.py", "_words.py", "_inbound.py", "_nextstep.py", "_mcp.py", "py.typed"}
 
 var pyTemplates = template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl"))
 
@@ -67,8 +68,11 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		return nil, err
 	}
 	out := map[string][]byte{}
+	// One buffer for every file: tidy copies each out, and the buffer then
+	// only grows to the largest file instead of growing again for each.
+	var buf bytes.Buffer
 	for _, f := range files {
-		var buf bytes.Buffer
+		buf.Reset()
 		if err := pyTemplates.ExecuteTemplate(&buf, f.tmpl, v); err != nil {
 			return nil, fmt.Errorf("genpy: %s: %w", f.out, err)
 		}
@@ -85,20 +89,26 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 // template actions leave behind (keeping the two blank lines PEP 8 puts
 // between top-level definitions) and ends the file with exactly one newline.
 func tidy(b []byte) []byte {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	out := make([]string, 0, len(lines))
+	rest := bytes.TrimSpace(b)
+	out := make([]byte, 0, len(rest)+1)
 	blank := 0
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
+	for {
+		line, more := rest, false
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest, more = rest[:i], rest[i+1:], true
+		}
+		line = bytes.TrimRight(line, " \t")
+		if len(line) == 0 {
 			blank++
-			if blank > 2 {
-				continue
-			}
 		} else {
 			blank = 0
 		}
-		out = append(out, l)
+		if blank <= 2 {
+			out = append(out, line...)
+			out = append(out, '\n')
+		}
+		if !more {
+			return out
+		}
 	}
-	return []byte(strings.Join(out, "\n") + "\n")
 }

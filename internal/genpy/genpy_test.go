@@ -100,3 +100,41 @@ func TestErrorClassNames(t *testing.T) {
 		t.Errorf("base class %s", v.BaseError)
 	}
 }
+
+func TestSanitizePolicy(t *testing.T) {
+	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := string(files[path.Join(Dir(c), c.Packages.Python, "_contract.py")])
+	for _, want := range []string{
+		`SANITIZE_MAX_LENGTH = 100`,
+		`SANITIZE_TRUNCATION_MARKER = " \u2026\"cut\"\\"`,
+		`SANITIZE_MARKERS: Tuple[str, ...] = ("<\"quoted\">", "back\\slash", "*/", "` + "`tick`" + `")`,
+		`    (("esc_", "ESC-"), "token", 8),`,
+		`SANITIZED_FIELDS: Tuple[str, ...] = ("message",)`,
+	} {
+		if !strings.Contains(data, want) {
+			t.Errorf("_contract.py lacks %s", want)
+		}
+	}
+}
+
+// A field whose attribute is a keyword argument of the constructors and
+// with_fields cannot be passed to them.
+func TestKeywordFieldNames(t *testing.T) {
+	for _, name := range []string{"trusted", "guidance"} {
+		c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.ContextFields[0].Idents.PythonLocal = name
+		if _, err := newView(c); err == nil || !strings.Contains(err.Error(), "keyword argument") {
+			t.Errorf("a field with attribute %s: got %v, want a keyword argument error", name, err)
+		}
+	}
+}

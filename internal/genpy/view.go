@@ -67,6 +67,21 @@ type view struct {
 	ProblemTypeBase string
 	DefaultExitCode int
 	Description     string
+
+	// The sanitizer policy as Python literals; Secrets lists the
+	// contract's secret shapes with their names and descriptions.
+	SanitizeMaxLength        int
+	SanitizeTruncationMarker string
+	SanitizeMarkers          string
+	SanitizeSecrets          []secretView
+	SanitizedFields          string
+	// WithFieldsExample is the attribute the README sets with with_fields:
+	// the first sanitized context or kind-specific field, else guidance.
+	WithFieldsExample string
+}
+
+type secretView struct {
+	Name, Doc, Shape string
 }
 
 type valueView struct {
@@ -121,7 +136,8 @@ func init() {
 		from_dict from_json to_dict to_json next_step for_tool with_tool_annotations
 		to_mcp_tool_result from_mcp_tool_result http_status is_retryable work_may_have_run
 		counts_toward_breaker log_level is_startup_failure is_known_kind step_of exit_code problem_type
-		kind_by_number error_class to_exception raise_envelope has_word ascii_lower permits_retry may_have_run`) {
+		kind_by_number error_class to_exception raise_envelope has_word ascii_lower permits_retry may_have_run
+		sanitize sanitize_max sanitize_value with_fields`) {
 		packageNames[n] = true
 	}
 	for _, n := range strings.Fields(`Kind Origin RecoveryAction SameArguments SideEffects Group Step Failure
@@ -157,6 +173,24 @@ func newView(c *contract.Contract) (*view, error) {
 		v.ContractVersion, v.VersionType = pyLit(c.VersionText), "str"
 	} else {
 		v.ContractVersion, v.VersionType = strconv.Itoa(c.Version), "int"
+	}
+	p := c.Sanitize
+	v.SanitizeMaxLength, v.SanitizeTruncationMarker = p.MaxLength, pyLit(p.TruncationMarker)
+	v.SanitizeMarkers, v.SanitizedFields = pyLit(p.Markers), pyLit(p.Fields)
+	for _, sec := range p.Secrets {
+		prefixes := make([]any, len(sec.Prefixes))
+		for i, pre := range sec.Prefixes {
+			prefixes[i] = pre
+		}
+		v.SanitizeSecrets = append(v.SanitizeSecrets, secretView{Name: sec.Name, Doc: sec.Description,
+			Shape: pyLit([]any{prefixes, string(sec.Chars), sec.MinLength})})
+	}
+	v.WithFieldsExample = "guidance"
+	for _, name := range p.Fields {
+		if f := sanitizedField(c, name); f != nil {
+			v.WithFieldsExample = f.Idents.PythonLocal
+			break
+		}
 	}
 	for _, st := range contract.Steps {
 		v.Steps = append(v.Steps, valueView{Name: string(st), Const: st.Idents().PythonConst})
@@ -216,6 +250,9 @@ func newView(c *contract.Contract) (*view, error) {
 		out *[]fieldView
 	}{{c.ContextFields, &v.ContextFields}, {c.KindFields, &v.KindFields}} {
 		for _, f := range fs.in {
+			if a := f.Idents.PythonLocal; a == "trusted" || a == "guidance" {
+				return nil, fmt.Errorf("genpy: field %q: its attribute %s would take the name of a keyword argument of the constructors and with_fields; rename the field", f.Name, a)
+			}
 			if envAttrs[f.Idents.PythonLocal] {
 				return nil, fmt.Errorf("genpy: field %q: its attribute %s would take the name of a member of Envelope; rename the field", f.Name, f.Idents.PythonLocal)
 			}
@@ -305,6 +342,18 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	return v, nil
+}
+
+// sanitizedField returns the context or kind-specific field a sanitize.fields
+// entry names (nil for message and guidance), as the contract resolves it:
+// context fields first.
+func sanitizedField(c *contract.Contract, name string) *contract.Field {
+	for _, f := range c.ContextFields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return c.KindField(name)
 }
 
 // pascal is a class name built from any name: agent-error -> AgentError.
@@ -535,7 +584,8 @@ func writeLit(b *strings.Builder, v any, indent string) {
 		}
 		b.WriteString(s)
 	case string:
-		b.WriteString(strconv.QuoteToASCII(v))
+		var scratch [128]byte
+		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))
 	case pyName:
 		b.WriteString(string(v))
 	case []string:
@@ -741,8 +791,9 @@ func inbound(in *contract.Inbound) orderedMap {
 }
 
 var funcs = template.FuncMap{
-	"py":  pyLit,
-	"doc": doc,
+	"py":     pyLit,
+	"doc":    doc,
+	"docstr": docstr,
 	"join": func(sep string, xs []string) string {
 		return strings.Join(xs, sep)
 	},
@@ -753,11 +804,36 @@ var funcs = template.FuncMap{
 	},
 }
 
+// docstr is doc for the inside of a """docstring""": a backslash would
+// start an escape sequence (an invalid one warns, and will be an error)
+// and a quote could end the string, so both are escaped.
+func docstr(s string) string {
+	return docstrEscaper.Replace(doc(s))
+}
+
+// docstrEscaper is built once: docstr runs for every kind and field, and
+// building a Replacer costs more than using it.
+var docstrEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+// printableASCII reports whether s is only printable ASCII characters.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // doc makes s safe as the text of one Python comment line: line breaks and
 // other control characters (and U+2028, U+2029) become spaces.
 func doc(s string) string {
+	s = strings.TrimSpace(s)
+	if printableASCII(s) {
+		return s // as most text is: nothing to replace
+	}
 	var b strings.Builder
-	for _, r := range strings.TrimSpace(s) {
+	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' || r == '\u0085' {
 			r = ' '
 		}

@@ -64,8 +64,8 @@ func ReadVectors(t testing.TB, path string) *genvectors.File {
 
 // CheckVectors runs every conformance vector of the file at path against a
 // generated Go package: lookups, envelopes decoded and encoded back,
-// malformed documents and the path their *DecodeError names, NextStep on
-// decoded envelopes, the classifiers, ClassifyToolResult and ForTool. The
+// malformed documents and text with the path and category their
+// *DecodeError names, NextStep on decoded envelopes after each attempt, the classifiers, ClassifyToolResult and ForTool. The
 // TypeScript and Python packages run the same file.
 func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Helper()
@@ -172,32 +172,61 @@ func (v *vectors) envelopes(t *testing.T, vecs []genvectors.EnvelopeVec) {
 	}
 }
 
-// decodeErrorPath finds the package's *DecodeError in err's chain.
-func (v *vectors) decodeErrorPath(err error) (string, bool) {
+// decodeError finds the package's *DecodeError in err's chain and returns
+// its path and category.
+func (v *vectors) decodeError(err error) (path, category string, ok bool) {
 	for ; err != nil; err = errors.Unwrap(err) {
 		rv := reflect.ValueOf(err)
 		if rv.Kind() == reflect.Pointer && rv.Elem().Kind() == reflect.Struct &&
 			rv.Elem().Type().Name() == "DecodeError" && rv.Elem().Type().PkgPath() == v.env.PkgPath() {
-			return rv.Elem().FieldByName("Path").String(), true
+			if c := rv.Elem().FieldByName("Category"); c.IsValid() {
+				category = c.String()
+			}
+			return rv.Elem().FieldByName("Path").String(), category, true
 		}
 	}
-	return "", false
+	return "", "", false
+}
+
+// unmarshal calls (*Envelope).UnmarshalJSON on a new envelope directly:
+// json.Unmarshal rejects text that is not JSON before the decoder sees it,
+// and the syntax vectors are about what the decoder reports.
+func (v *vectors) unmarshal(data []byte) (reflect.Value, error) {
+	e := reflect.New(v.env)
+	out := e.MethodByName("UnmarshalJSON").Call([]reflect.Value{reflect.ValueOf(data)})
+	err, _ := out[0].Interface().(error)
+	return e, err
 }
 
 func (v *vectors) malformed(t *testing.T, vecs []genvectors.MalformedVec) {
 	zero := reflect.Zero(v.env).Interface()
 	for _, want := range vecs {
-		e, err := v.decode(want.Input)
+		var e reflect.Value
+		var err error
+		var input []byte
+		switch {
+		case want.Text != nil && want.Input != nil:
+			t.Errorf("%s: a vector holds both text and input", want.Name)
+			continue
+		case want.Text != nil:
+			input = []byte(*want.Text)
+			e, err = v.unmarshal(input)
+		default:
+			input = want.Input
+			e, err = v.decode(input)
+		}
 		if err == nil {
-			t.Errorf("%s: decoded without error: %s", want.Name, want.Input)
+			t.Errorf("%s: decoded without error: %s", want.Name, input)
 			continue
 		}
-		path, ok := v.decodeErrorPath(err)
+		path, category, ok := v.decodeError(err)
 		switch {
 		case !ok:
 			t.Errorf("%s: error %v (%T) is not a *DecodeError", want.Name, err, err)
 		case path != want.Path:
 			t.Errorf("%s: DecodeError.Path %q, want %q (%v)", want.Name, path, want.Path, err)
+		case category != want.Category:
+			t.Errorf("%s: DecodeError.Category %q, want %q (%v)", want.Name, category, want.Category, err)
 		}
 		if !reflect.DeepEqual(e.Elem().Interface(), zero) {
 			t.Errorf("%s: a failed decode changed the envelope", want.Name)
@@ -206,29 +235,34 @@ func (v *vectors) malformed(t *testing.T, vecs []genvectors.MalformedVec) {
 }
 
 func (v *vectors) nextStep(t *testing.T, vecs []genvectors.NextStepVec) {
-	for _, want := range vecs {
-		e, err := v.decode(want.Envelope)
+	for _, vec := range vecs {
+		e, err := v.decode(vec.Envelope)
 		if err != nil {
-			t.Errorf("%s: %v", want.Name, err)
+			t.Errorf("%s: %v", vec.Name, err)
 			continue
 		}
-		d := callFn(v.pkg.NextStep, e, want.Attempt)[0]
-		ms := func(name string) int64 {
-			dur := time.Duration(d.FieldByName(name).Int())
-			if dur%time.Millisecond != 0 {
-				t.Errorf("%s, attempt %d: %s %v is not whole milliseconds", want.Name, want.Attempt, name, dur)
+		if len(vec.Attempts) == 0 {
+			t.Errorf("%s: no attempts", vec.Name)
+		}
+		for _, want := range vec.Attempts {
+			d := callFn(v.pkg.NextStep, e, want.Attempt)[0]
+			ms := func(name string) int64 {
+				dur := time.Duration(d.FieldByName(name).Int())
+				if dur%time.Millisecond != 0 {
+					t.Errorf("%s, attempt %d: %s %v is not whole milliseconds", vec.Name, want.Attempt, name, dur)
+				}
+				return int64(dur / time.Millisecond)
 			}
-			return int64(dur / time.Millisecond)
-		}
-		got := genvectors.NextStepVec{
-			Name: want.Name, Envelope: want.Envelope, Attempt: want.Attempt, Step: d.FieldByName("Step").String(),
-			DelayMinMs: ms("DelayMin"), DelayMaxMs: ms("DelayMax"),
-			CheckStateFirst: d.FieldByName("CheckStateFirst").Bool(), Exhausted: d.FieldByName("Exhausted").Bool(),
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%s, attempt %d: step %s delay %d-%d ms check_state_first %v exhausted %v, want step %s delay %d-%d ms check_state_first %v exhausted %v",
-				want.Name, want.Attempt, got.Step, got.DelayMinMs, got.DelayMaxMs, got.CheckStateFirst, got.Exhausted,
-				want.Step, want.DelayMinMs, want.DelayMaxMs, want.CheckStateFirst, want.Exhausted)
+			got := genvectors.AttemptVec{
+				Attempt: want.Attempt, Step: d.FieldByName("Step").String(),
+				DelayMinMs: ms("DelayMin"), DelayMaxMs: ms("DelayMax"),
+				CheckStateFirst: d.FieldByName("CheckStateFirst").Bool(), Exhausted: d.FieldByName("Exhausted").Bool(),
+			}
+			if got != want {
+				t.Errorf("%s, attempt %d: step %s delay %d-%d ms check_state_first %v exhausted %v, want step %s delay %d-%d ms check_state_first %v exhausted %v",
+					vec.Name, want.Attempt, got.Step, got.DelayMinMs, got.DelayMaxMs, got.CheckStateFirst, got.Exhausted,
+					want.Step, want.DelayMinMs, want.DelayMaxMs, want.CheckStateFirst, want.Exhausted)
+			}
 		}
 	}
 }

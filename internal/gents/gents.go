@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"strings"
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -50,6 +49,7 @@ var files = []struct{ out, tmpl string }{
 	{"src/nextstep.ts", "nextstep.ts.tmpl"},
 	{"src/codec.ts", "codec.ts.tmpl"},
 	{"src/utf8.ts", "utf8.ts.tmpl"},
+	{"src/sanitize.ts", "sanitize.ts.tmpl"},
 	{"src/surfaces.ts", "surfaces.ts.tmpl"},
 	{"src/index.ts", "index.ts.tmpl"},
 }
@@ -75,15 +75,27 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 
 // tidy drops trailing white space, collapses the runs of blank lines that
 // template actions leave behind and ends the file with exactly one newline.
+// It works on the bytes in one pass (the output is never longer than the
+// trimmed input plus the final newline).
 func tidy(b []byte) []byte {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" && len(out) > 0 && out[len(out)-1] == "" {
-			continue
+	b = bytes.TrimSpace(b)
+	out := make([]byte, 0, len(b)+1)
+	prevBlank := false
+	for first := true; ; first = false {
+		line, rest, more := bytes.Cut(b, []byte{'\n'})
+		line = bytes.TrimRight(line, " \t")
+		blank := len(line) == 0
+		if !(blank && prevBlank) {
+			if !first {
+				out = append(out, '\n')
+			}
+			out = append(out, line...)
 		}
-		out = append(out, l)
+		prevBlank = blank
+		if !more {
+			break
+		}
+		b = rest
 	}
-	return []byte(strings.Join(out, "\n") + "\n")
+	return append(out, '\n')
 }

@@ -117,3 +117,55 @@ func TestNameCollisions(t *testing.T) {
 		t.Errorf("a kind whose constructor is newEnvelope: got %v", err)
 	}
 }
+
+// The sanitizer policy is data in contract.ts (sanitize.ts is the same for
+// every contract), and the constructors sanitize exactly the required
+// fields the contract lists.
+func TestSanitizePolicy(t *testing.T) {
+	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := string(files["gen/ts/src/contract.ts"])
+	for _, want := range []string{
+		"export const SANITIZE_MAX_LENGTH = 100;",
+		`export const SANITIZE_TRUNCATION_MARKER = " …\"cut\"\\";`,
+		`"back\\slash"`,
+		`"prefixes": [` + "\n      \"esc_\",\n      \"ESC-\"\n    ],\n    \"chars\": \"token\",\n    \"minLength\": 8",
+		"export const SANITIZED_FIELDS: readonly string[] = deepFreeze([\n  \"message\"\n]);",
+	} {
+		if !strings.Contains(data, want) {
+			t.Errorf("contract.ts lacks %q", want)
+		}
+	}
+
+	c, err = contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := c.Kinds[0]
+	req := k.RequiredFields()
+	if len(req) == 0 {
+		t.Fatalf("%s has no required field", k.Name)
+	}
+	req[0].Idents.TSLocal = "opts" // a field named like the constructors' options
+	c.Sanitize.Fields = append(c.Sanitize.Fields, req[0].Name)
+	files, err = Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctors := string(files["gen/ts/src/constructors.ts"])
+	for _, want := range []string{
+		"import { sanitizeUnlessTrusted, type SanitizeOptions } from \"./sanitize.js\";",
+		"opts_: ", "opts?: SanitizeOptions)",
+		"opts: sanitizeUnlessTrusted(opts_, opts)",
+	} {
+		if !strings.Contains(ctors, want) {
+			t.Errorf("constructors.ts lacks %q:\n%s", want, ctors)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,6 +77,19 @@ type view struct {
 	ProblemTypeBase string
 	DefaultExitCode int
 	Description     string
+
+	// The sanitizer policy: max_length, the truncation marker as a
+	// TypeScript literal, and the markers, contract secrets and sanitized
+	// field names as data tables. The algorithm is the runtime's
+	// (sanitize.ts), the same for every contract.
+	SanitizeMaxLength int
+	SanitizeMarker    string
+	SanitizeMarkers   string
+	SanitizeSecrets   string
+	SanitizedFields   string
+	// SanitizesRequired is true when a kind's constructor sanitizes a
+	// required field.
+	SanitizesRequired bool
 }
 
 type valueView struct {
@@ -89,6 +103,9 @@ type kindView struct {
 
 type paramView struct {
 	Name, Member, TSType string
+	// Sanitized is true when the field is in the contract's sanitize
+	// fields, so the constructor sanitizes the argument by default.
+	Sanitized bool
 }
 
 type fieldView struct {
@@ -135,7 +152,7 @@ func init() {
 		parseEnvelope parseEnvelopeJson toWire serializeEnvelope nextStep forTool withToolAnnotations
 		toMcpToolResult fromMcpToolResult toProblem fromProblem fromHttpResponse httpStatus isRetryable
 		workMayHaveRun countsTowardBreaker logLevel isStartupFailure isKnownKind stepOf exitCode problemType
-		kindByNumber formatDecodeError`) {
+		kindByNumber formatDecodeError sanitize sanitizeMax withFields`) {
 		packageNames[n] = true
 	}
 }
@@ -150,7 +167,8 @@ func init() {
 		ParseResult DecodeError McpToolResult HttpReadResult HttpResponseLike LogLevel ContractVersion
 		LayoutObject LayoutLeaf LayoutMember FieldSpec FieldType Source ClassifierSpec RuleSpec RetryPolicy
 		Partial Required Readonly Record Pick Omit Exclude Extract Object Array String Number Boolean Symbol
-		Date Error Map Set Promise Function JSON Math RegExp Response Request Headers`) {
+		Date Error Map Set Promise Function JSON Math RegExp Response Request Headers
+		SanitizeOptions EnvelopeFields SecretSpec SecretChars`) {
 		typeNames[n] = true
 	}
 }
@@ -256,7 +274,13 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 		kv := kindView{Name: k.Name, Type: k.Idents.TSType, Const: k.Idents.TSConst, Doc: k.Description}
 		for _, f := range k.RequiredFields() {
-			kv.Required = append(kv.Required, paramView{Name: f.Idents.TSLocal, Member: f.Idents.TSLocal, TSType: tsType(f)})
+			name := f.Idents.TSLocal
+			if name == "opts" {
+				name = "opts_" // opts is the constructors' trailing options
+			}
+			kv.Required = append(kv.Required, paramView{Name: name, Member: f.Idents.TSLocal, TSType: tsType(f),
+				Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
+			v.SanitizesRequired = v.SanitizesRequired || slices.Contains(c.Sanitize.Fields, f.Name)
 		}
 		v.Kinds = append(v.Kinds, kv)
 	}
@@ -294,6 +318,8 @@ func newView(c *contract.Contract) (*view, error) {
 	v.ActionSteps, v.Upgrades = mustJSON(steps), mustJSON(upgrades)
 	v.RetrySame, v.MayHaveRun = mustJSON(nonNil(retrySame)), mustJSON(nonNil(mayHaveRun))
 
+	v.sanitizePolicy(c)
+
 	v.Inbound = "null"
 	if in := c.Inbound; in != nil {
 		v.HasInbound = true
@@ -309,6 +335,28 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	return v, nil
+}
+
+// secretData is a contract secret shape as sanitize.ts reads it (SecretSpec).
+type secretData struct {
+	Name      string   `json:"name"`
+	Prefixes  []string `json:"prefixes"`
+	Chars     string   `json:"chars"`
+	MinLength int      `json:"minLength"`
+}
+
+// sanitizePolicy fills the policy tables of contract.ts.
+func (v *view) sanitizePolicy(c *contract.Contract) {
+	p := c.Sanitize
+	v.SanitizeMaxLength = p.MaxLength
+	v.SanitizeMarker = jsLit(p.TruncationMarker)
+	v.SanitizeMarkers = mustJSON(nonNil(p.Markers))
+	secrets := []secretData{}
+	for _, s := range p.Secrets {
+		secrets = append(secrets, secretData{Name: s.Name, Prefixes: s.Prefixes, Chars: string(s.Chars), MinLength: s.MinLength})
+	}
+	v.SanitizeSecrets = mustJSON(secrets)
+	v.SanitizedFields = mustJSON(nonNil(p.Fields))
 }
 
 // union is the string-literal union of the values, one per line.
@@ -443,13 +491,10 @@ func mustJSON(v any) string {
 	return b.String()
 }
 
-// jsLit is s as a JavaScript string literal.
+// jsLit is s as a JavaScript string literal: JSON without HTML escapes,
+// written directly (templates call it for every kind).
 func jsLit(s string) string {
-	raw, err := marshal(s)
-	if err != nil {
-		panic("gents: " + err.Error())
-	}
-	return string(raw)
+	return string(examples.AppendString(nil, s, false))
 }
 
 type classificationData struct {
@@ -485,12 +530,56 @@ func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract
 	return d
 }
 
+// classificationTable is mustJSON of an orderedMap from each kind's name to
+// its classificationData, written directly: it is the one data table that
+// grows with the kinds, and reflection plus re-indenting dominated it.
 func classificationTable(c *contract.Contract) (string, error) {
-	m := orderedMap{}
-	for _, k := range c.Kinds {
-		m = append(m, kv{Key: k.Name, Value: classificationOf(&k.Classification, k, c)})
+	if len(c.Kinds) == 0 {
+		return "{}", nil
 	}
-	return mustJSON(m), nil
+	b := make([]byte, 0, 4+len(c.Kinds)*(600))
+	b = append(b, '{')
+	for i, k := range c.Kinds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n  "...)
+		b = examples.AppendString(b, k.Name, false)
+		b = append(b, ": "...)
+		b = appendClassification(b, classificationOf(&k.Classification, k, c))
+	}
+	return string(append(b, "\n}"...)), nil
+}
+
+// appendClassification writes d as mustJSON does inside the table, at
+// depth 1: one member a line, in the struct's field order.
+func appendClassification(b []byte, d classificationData) []byte {
+	str := func(b []byte, key, v string) []byte {
+		b = append(b, key...)
+		return examples.AppendString(b, v, false)
+	}
+	b = str(b, "{\n    \"kind\": ", d.Kind)
+	b = append(b, ",\n    \"known\": "...)
+	b = strconv.AppendBool(b, d.Known)
+	b = str(b, ",\n    \"group\": ", d.Group)
+	b = str(b, ",\n    \"origin\": ", d.Origin)
+	b = str(b, ",\n    \"action\": ", d.Action)
+	b = str(b, ",\n    \"sameArguments\": ", d.SameArguments)
+	b = str(b, ",\n    \"guidance\": ", d.Guidance)
+	b = str(b, ",\n    \"sideEffects\": ", d.SideEffects)
+	b = append(b, ",\n    \"httpStatus\": "...)
+	b = strconv.AppendInt(b, int64(d.HTTPStatus), 10)
+	b = str(b, ",\n    \"logLevel\": ", d.LogLevel)
+	b = append(b, ",\n    \"breaker\": "...)
+	b = strconv.AppendBool(b, d.Breaker)
+	b = append(b, ",\n    \"retryable\": "...)
+	b = strconv.AppendBool(b, d.Retryable)
+	b = str(b, ",\n    \"description\": ", d.Description)
+	b = append(b, ",\n    \"startup\": "...)
+	b = strconv.AppendBool(b, d.Startup)
+	b = append(b, ",\n    \"number\": "...)
+	b = strconv.AppendInt(b, int64(d.Number), 10)
+	return append(b, "\n  }"...)
 }
 
 // layoutLeaf and layoutObj are the wire layout as the runtime reads it.
@@ -667,6 +756,14 @@ var funcs = template.FuncMap{
 // (JavaScript's include U+2028 and U+2029) become spaces and */ cannot
 // close the comment.
 func doc(s string) string {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/").Replace(strings.TrimSpace(s))
-	return s
+	s = strings.TrimSpace(s)
+	// Most text has nothing to replace; the generic replacer would still
+	// scan it position by position.
+	if strings.IndexAny(s, "\r\n\u2028\u2029") < 0 && !strings.Contains(s, "*/") {
+		return s
+	}
+	return docReplacer.Replace(s)
 }
+
+// docReplacer is built once: templates call doc for every kind and field.
+var docReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/")

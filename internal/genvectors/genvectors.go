@@ -10,7 +10,6 @@
 package genvectors
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -91,25 +90,43 @@ type EnvelopeVec struct {
 	HTTPStatus int    `json:"http_status"`
 }
 
-// MalformedVec is a document that must not decode; Path is the JSON path the
-// decoder reports (dotted; "" for the document as a whole).
+// MalformedVec is an input that must not decode: a JSON value (Input), or
+// for category "syntax" text that is not JSON at all (Text). Path is the JSON
+// path the decoder reports (dotted; "" for the document as a whole) and
+// Category the kind of problem: "syntax", "type", "missing" or "value".
 type MalformedVec struct {
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-	Path  string          `json:"path"`
+	Name     string          `json:"name"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	Text     *string         `json:"text,omitempty"`
+	Path     string          `json:"path"`
+	Category string          `json:"category"`
 }
 
-// NextStepVec is NextStep(decoded envelope, attempt). Delays are in whole
-// milliseconds.
+// The decode error categories every generated decoder reports.
+const (
+	CategorySyntax  = "syntax"  // not JSON at all
+	CategoryType    = "type"    // the wrong JSON type, null where a value is required, a document that is not an object
+	CategoryMissing = "missing" // a required member is absent
+	CategoryValue   = "value"   // the right type, a rejected value (empty kind, negative hint, another constant)
+)
+
+// NextStepVec is NextStep on one decoded envelope after each attempt from
+// 1 to max_attempts + 1 failed: the envelope once, the decisions in order.
 type NextStepVec struct {
-	Name            string          `json:"name"`
-	Envelope        json.RawMessage `json:"envelope"`
-	Attempt         int             `json:"attempt"`
-	Step            string          `json:"step"`
-	DelayMinMs      int64           `json:"delay_min_ms"`
-	DelayMaxMs      int64           `json:"delay_max_ms"`
-	CheckStateFirst bool            `json:"check_state_first"`
-	Exhausted       bool            `json:"exhausted"`
+	Name     string          `json:"name"`
+	Envelope json.RawMessage `json:"envelope"`
+	Attempts []AttemptVec    `json:"attempts"`
+}
+
+// AttemptVec is NextStep's decision after attempt Attempt (from 1) failed.
+// Delays are in whole milliseconds.
+type AttemptVec struct {
+	Attempt         int    `json:"attempt"`
+	Step            string `json:"step"`
+	DelayMinMs      int64  `json:"delay_min_ms"`
+	DelayMaxMs      int64  `json:"delay_max_ms"`
+	CheckStateFirst bool   `json:"check_state_first"`
+	Exhausted       bool   `json:"exhausted"`
 }
 
 // ClassifyVec is one classifier's answer for one upstream failure. Failure
@@ -168,14 +185,17 @@ func Build(c *contract.Contract) (*File, error) {
 		Malformed: []MalformedVec{},
 		NextStep:  []NextStepVec{},
 	}
+	// One example per kind, then the unknown kind's and the richest one,
+	// built once for every section.
+	all := examples.All(c)
 	var err error
-	if f.Envelopes, err = envelopes(c); err != nil {
+	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err
 	}
-	if f.Malformed, err = malformed(c); err != nil {
+	if f.Malformed, err = malformed(c, all[len(all)-1]); err != nil {
 		return nil, err
 	}
-	if f.NextStep, err = nextSteps(c); err != nil {
+	if f.NextStep, err = nextSteps(c, all[:len(all)-1]); err != nil {
 		return nil, err
 	}
 	if c.Inbound != nil {
@@ -192,12 +212,13 @@ func Build(c *contract.Contract) (*File, error) {
 
 // unique checks that vector names identify their vectors.
 func unique(f *File) error {
-	seen := map[string]bool{}
+	type key struct{ section, name string }
+	seen := make(map[key]bool, len(f.Envelopes)+len(f.Malformed)+len(f.NextStep))
 	check := func(section, name string) error {
-		if seen[section+"\x00"+name] {
+		if seen[key{section, name}] {
 			return fmt.Errorf("genvectors: two %s vectors are named %q", section, name)
 		}
-		seen[section+"\x00"+name] = true
+		seen[key{section, name}] = true
 		return nil
 	}
 	for _, v := range f.Envelopes {
@@ -211,24 +232,21 @@ func unique(f *File) error {
 		}
 	}
 	for _, v := range f.NextStep {
-		if err := check("next_step", fmt.Sprintf("%s, attempt %d", v.Name, v.Attempt)); err != nil {
+		if err := check("next_step", v.Name); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Marshal renders the file: indented by two spaces, without HTML escapes,
-// one trailing newline.
+// Marshal renders the file: one vector per line, compact JSON inside the
+// line, ending in one newline.
 func Marshal(f *File) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	b, err := write(f)
+	if err != nil {
 		return nil, fmt.Errorf("genvectors: %w", err)
 	}
-	return b.Bytes(), nil
+	return b, nil
 }
 
 // lookups is every kind, then a kind the contract does not define.

@@ -96,6 +96,45 @@ func TestFileShape(t *testing.T) {
 		if (c.Inbound == nil) != (len(f.Classify) == 0) || (c.Inbound == nil || c.Inbound.ToolResult == nil) != (f.ToolResult == nil) {
 			t.Errorf("%s: classify or tool_result does not follow the inbound section", p)
 		}
+		syntax := 0
+		for _, v := range f.Malformed {
+			switch {
+			case v.Category == genvectors.CategorySyntax:
+				syntax++
+				if v.Text == nil || v.Input != nil || v.Path != "" {
+					t.Errorf("%s: syntax vector %q must carry text only, with path \"\"", p, v.Name)
+				} else if json.Valid([]byte(*v.Text)) {
+					t.Errorf("%s: syntax vector %q is valid JSON", p, v.Name)
+				}
+			case v.Category == genvectors.CategoryType, v.Category == genvectors.CategoryMissing, v.Category == genvectors.CategoryValue:
+				if v.Text != nil || !json.Valid(v.Input) {
+					t.Errorf("%s: %q must carry a JSON input only", p, v.Name)
+				}
+			default:
+				t.Errorf("%s: %q has category %q", p, v.Name, v.Category)
+			}
+		}
+		if syntax < 4 {
+			t.Errorf("%s: %d syntax vectors", p, syntax)
+		}
+		for _, v := range f.NextStep {
+			if len(v.Attempts) != c.Retry.MaxAttempts+1 {
+				t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)
+			}
+			for i, a := range v.Attempts {
+				if a.Attempt != i+1 {
+					t.Errorf("%s: %q: attempt %d in place %d", p, v.Name, a.Attempt, i+1)
+				}
+			}
+		}
+		// One vector per line: every line between the sections' brackets
+		// holds one whole JSON value.
+		for _, line := range strings.Split(string(data), "\n") {
+			if l := strings.TrimSuffix(line, ","); strings.HasPrefix(l, "    ") && !json.Valid([]byte(l)) {
+				t.Errorf("%s: a vector line is not one JSON value: %.120s", p, line)
+				break
+			}
+		}
 		if bytes.Contains(data, []byte(`\u003c`)) || bytes.Contains(data, []byte(`\u0026`)) {
 			t.Errorf("%s: HTML escapes", p)
 		}

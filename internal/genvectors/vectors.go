@@ -3,6 +3,8 @@ package genvectors
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/examples"
@@ -25,16 +27,16 @@ func joinPath(path, key string) string {
 // envelopes are the examples of the docs, one with an unknown member in
 // every object of the layout, and one with vocabulary values this contract
 // does not define: each decodes, and encodes back to the same JSON.
-func envelopes(c *contract.Contract) ([]EnvelopeVec, error) {
+func envelopes(c *contract.Contract, exs []examples.Example) ([]EnvelopeVec, error) {
 	type named struct {
 		name string
 		o    object
 	}
-	var all []named
-	for _, ex := range examples.All(c) {
+	all := make([]named, 0, len(exs)+2)
+	for _, ex := range exs {
 		all = append(all, named{ex.Name, fromExample(ex.Value)})
 	}
-	ext := fromExample(examples.Maximal(c).Value)
+	ext := fromExample(exs[len(exs)-1].Value)
 	for _, obj := range c.Layout.Objects {
 		name := "x_extension"
 		for owned(obj, name) {
@@ -43,7 +45,7 @@ func envelopes(c *contract.Contract) ([]EnvelopeVec, error) {
 		ext = ext.with(joinPath(obj.Path, name), object{{"note", "kept as received"}, {"n", 2}})
 	}
 	all = append(all, named{"unknown members", ext})
-	unknown := fromExample(examples.ForKind(c, c.Kinds[0]).Value)
+	unknown := fromExample(exs[0].Value)
 	changed := false
 	for _, s := range []contract.Source{contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects} {
 		if lf := c.Layout.Leaf(s); lf != nil {
@@ -152,75 +154,109 @@ func otherConst(v any) any {
 }
 
 // malformed derives documents that must not decode from the richest
-// example, each broken in one place, with the path the decoder reports.
-func malformed(c *contract.Contract) ([]MalformedVec, error) {
-	base := fromExample(examples.Maximal(c).Value)
+// example, each broken in one place, with the path the decoder reports and
+// the category of the problem; then texts that are not JSON at all.
+func malformed(c *contract.Contract, maximal examples.Example) ([]MalformedVec, error) {
+	base := fromExample(maximal.Value)
 	var out []MalformedVec
 	var err error
-	add := func(name string, input any, path string) {
+	add := func(name string, input any, path, category string) {
 		if err != nil {
 			return
 		}
 		var in json.RawMessage
 		in, err = raw(input)
-		out = append(out, MalformedVec{Name: name, Input: in, Path: path})
+		out = append(out, MalformedVec{Name: name, Input: in, Path: path, Category: category})
 	}
 	for _, lf := range c.Layout.Leaves {
 		p := lf.Path
 		if lf.Required() {
-			add("missing "+p, base.without(p), p)
-			add(p+": null", base.with(p, nil), p)
+			add("missing "+p, base.without(p), p, CategoryMissing)
+			add(p+": null", base.with(p, nil), p, CategoryType)
 		}
 		t := leafType(c, lf)
 		wrongs, want := wrongFor(t)
+		// Any other value than a layout constant is a rejected value,
+		// whatever its type.
+		wrongCategory := CategoryType
 		if lf.Source == contract.SourceConst {
 			cj, _ := json.Marshal(lf.Const)
 			want = "the constant " + string(cj)
-			add(p+": another value than "+want, base.with(p, otherConst(lf.Const)), p)
+			wrongCategory = CategoryValue
+			add(p+": another value than "+want, base.with(p, otherConst(lf.Const)), p, CategoryValue)
 		}
 		for _, w := range wrongs {
-			add(fmt.Sprintf("%s: %s, not %s", p, w.what, want), base.with(p, w.value), p)
+			add(fmt.Sprintf("%s: %s, not %s", p, w.what, want), base.with(p, w.value), p, wrongCategory)
 		}
 		switch {
 		case lf.Source == contract.SourceKind:
-			add(p+": empty", base.with(p, ""), p)
+			add(p+": empty", base.with(p, ""), p, CategoryValue)
 		case lf.Source == contract.SourceRetryAfterMs:
-			add(p+": negative", base.with(p, -1), p)
+			add(p+": negative", base.with(p, -1), p, CategoryValue)
 			// An alias is read when the first spelling is absent, and checked
 			// alike.
 			for _, a := range lf.Aliases {
 				ap := joinPath(lf.Object.Path, a)
 				without := base.without(p)
-				add(ap+" (alias of "+p+"): negative", without.with(ap, -1), ap)
+				add(ap+" (alias of "+p+"): negative", without.with(ap, -1), ap, CategoryValue)
 				for _, w := range wrongs {
-					add(fmt.Sprintf("%s (alias of %s): %s, not %s", ap, p, w.what, want), without.with(ap, w.value), ap)
+					add(fmt.Sprintf("%s (alias of %s): %s, not %s", ap, p, w.what, want), without.with(ap, w.value), ap, CategoryType)
 				}
 			}
 		case t == contract.TypeArray:
 			items, itemWant := wrongFor(lf.Field.Items)
-			add(fmt.Sprintf("%s: an array holding %s, not %s", p, items[0].what, itemWant), base.with(p, []any{items[0].value}), p)
+			add(fmt.Sprintf("%s: an array holding %s, not %s", p, items[0].what, itemWant), base.with(p, []any{items[0].value}), p, CategoryType)
 		case t == contract.TypeObject && len(lf.Field.Properties) > 0:
 			// A typed property of the wrong type is reported at the field.
 			for _, prop := range lf.Field.Properties {
 				pw, propWant := wrongFor(prop.Type)
 				val := clone(examples.Sample(lf.Field)).(object).with(prop.Name, pw[0].value)
-				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, propWant), base.with(p, val), p)
+				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, propWant), base.with(p, val), p, CategoryType)
 			}
 		}
 	}
 	for _, obj := range c.Layout.Objects[1:] {
 		p := obj.Path
 		if obj.Required {
-			add("missing "+p, base.without(p), p)
-			add(p+": null", base.with(p, nil), p)
+			add("missing "+p, base.without(p), p, CategoryMissing)
+			add(p+": null", base.with(p, nil), p, CategoryType)
 		}
-		add(p+": a string, not an object", base.with(p, "not an object"), p)
-		add(p+": an array, not an object", base.with(p, []any{}), p)
+		add(p+": a string, not an object", base.with(p, "not an object"), p, CategoryType)
+		add(p+": an array, not an object", base.with(p, []any{}), p, CategoryType)
 	}
-	add("the document: an array, not an object", []any{base}, "")
-	add("the document: null", nil, "")
-	add("the document: a string, not an object", "not an envelope", "")
-	return out, err
+	add("the document: an array, not an object", []any{base}, "", CategoryType)
+	add("the document: null", nil, "", CategoryType)
+	add("the document: a string, not an object", "not an envelope", "", CategoryType)
+	add("the document: a number, not an object", 42, "", CategoryType)
+	if err != nil {
+		return nil, err
+	}
+	// Text that is not JSON, cut from the same document.
+	doc, err := raw(base)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range []struct{ name, text string }{
+		{"not JSON: a truncated document", truncate(string(doc), len(doc)/2)},
+		{"not JSON: trailing garbage after the document", string(doc) + " garbage"},
+		{"not JSON: two documents", string(doc) + string(doc)},
+		{"not JSON: a bare word", "envelope"},
+		{"not JSON: an empty input", ""},
+		{"not JSON: only white space", " \n\t"},
+		{"not JSON: single quotes", strings.ReplaceAll(string(doc), `"`, "'")},
+	} {
+		text := s.text
+		out = append(out, MalformedVec{Name: s.name, Text: &text, Path: "", Category: CategorySyntax})
+	}
+	return out, nil
+}
+
+// truncate cuts s to at most n bytes at a code point boundary.
+func truncate(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // nextSteps decides, for every attempt up to one past the limit, on every
@@ -229,20 +265,20 @@ func malformed(c *contract.Contract) ([]MalformedVec, error) {
 // envelopes that exercise what a decoder keeps as received: a hint under an
 // alias, vocabulary values from a newer contract, and derived flags that
 // disagree with the computed ones.
-func nextSteps(c *contract.Contract) ([]NextStepVec, error) {
+func nextSteps(c *contract.Contract, exs []examples.Example) ([]NextStepVec, error) {
 	type named struct {
 		name string
 		o    object
 	}
-	var bases []named
-	for _, k := range c.Kinds {
-		bases = append(bases, named{k.Name, fromExample(examples.ForKind(c, k).Value)})
+	// exs is one example per kind, then the unknown kind's.
+	bases := make([]named, 0, len(exs))
+	for _, ex := range exs {
+		bases = append(bases, named{ex.Name, fromExample(ex.Value)})
 	}
-	unknown := named{"unknown kind", fromExample(examples.Unknown(c).Value)}
-	bases = append(bases, unknown)
+	unknown := bases[len(bases)-1]
 
 	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
-	var all []named
+	all := make([]named, 0, 3*len(bases)+16)
 	for _, b := range bases {
 		all = append(all, b)
 		if hint == nil {
@@ -298,18 +334,20 @@ func nextSteps(c *contract.Contract) ([]NextStepVec, error) {
 		flip(lf, &unknown, !c.Fallback.SideEffects.MayHaveRun)
 	}
 
-	var out []NextStepVec
+	out := make([]NextStepVec, 0, len(all))
 	for _, n := range all {
 		env, err := raw(n.o)
 		if err != nil {
 			return nil, err
 		}
 		d := decode(c, n.o)
+		attempts := make([]AttemptVec, 0, c.Retry.MaxAttempts+1)
 		for attempt := 1; attempt <= c.Retry.MaxAttempts+1; attempt++ {
 			dec := DecideDecoded(c, d, attempt)
-			out = append(out, NextStepVec{Name: n.name, Envelope: env, Attempt: attempt, Step: string(dec.Step),
+			attempts = append(attempts, AttemptVec{Attempt: attempt, Step: string(dec.Step),
 				DelayMinMs: dec.DelayMinMs, DelayMaxMs: dec.DelayMaxMs, CheckStateFirst: dec.CheckStateFirst, Exhausted: dec.Exhausted})
 		}
+		out = append(out, NextStepVec{Name: n.name, Envelope: env, Attempts: attempts})
 	}
 	return out, nil
 }

@@ -27,11 +27,10 @@ func (o object) MarshalJSON() ([]byte, error) {
 	return out.MarshalJSON()
 }
 
-// marshal is json.Marshal without HTML escapes.
-var marshal = examples.Marshal
-
+// raw is v as compact JSON, written as examples.Marshal writes it.
 func raw(v any) (json.RawMessage, error) {
-	b, err := marshal(v)
+	// Most envelopes fit, so they are written without regrowing.
+	b, err := appendValue(make([]byte, 0, 1024), v)
 	return json.RawMessage(b), err
 }
 

@@ -15,13 +15,17 @@ import (
 // words. Two names with the same words produce the same identifier in every
 // language, which is exactly the collision the validator reports.
 func Words(name string) []string {
-	snake := strcase.ToSnake(name)
-	var words []string
-	for _, w := range strings.FieldsFunc(snake, func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' }) {
-		words = append(words, strings.ToLower(w))
+	words := strings.FieldsFunc(strcase.ToSnake(name), isSeparator)
+	if len(words) == 0 {
+		return nil
+	}
+	for i, w := range words {
+		words[i] = strings.ToLower(w)
 	}
 	return words
 }
+
+func isSeparator(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ' ' }
 
 // goInitialisms follows the Go convention (as in golint) of writing well-known
 // abbreviations in one case, so a kind named http_error becomes HTTPError.
@@ -42,10 +46,36 @@ func title(w string) string {
 	return strings.ToUpper(w[:1]) + w[1:]
 }
 
+// Forms holds every identifier form of one name, with the same fields as
+// contract.Idents so the model converts it directly.
+type Forms struct {
+	Go, GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst string
+}
+
+// All returns every identifier form of name, equal to calling GoExported,
+// GoLocal, TSType, TSLocal, TSConst, PythonLocal and PythonConst, but
+// splitting name into words once: the split (strcase) is most of the cost,
+// and loading a contract derives the forms of every name it declares.
+func All(name string) Forms {
+	words := Words(name)
+	upperSnake := upperSnake(words)
+	return Forms{
+		Go:          goExported(words),
+		GoLocal:     goLocal(words),
+		TSType:      tsType(words),
+		TSLocal:     tsLocal(words),
+		TSConst:     tsConst(upperSnake),
+		PythonLocal: pythonLocal(words),
+		PythonConst: pythonConst(upperSnake),
+	}
+}
+
 // GoExported is the exported Go identifier for name: http_status -> HTTPStatus.
-func GoExported(name string) string {
+func GoExported(name string) string { return goExported(Words(name)) }
+
+func goExported(words []string) string {
 	var b strings.Builder
-	for _, w := range Words(name) {
+	for _, w := range words {
 		if ini, ok := goInitialisms[w]; ok {
 			b.WriteString(ini)
 		} else {
@@ -58,8 +88,9 @@ func GoExported(name string) string {
 // GoLocal is an unexported Go identifier for name, safe to use as a parameter:
 // keywords and predeclared identifiers get a trailing underscore so a field
 // called "type" or "string" cannot break or shadow anything in generated code.
-func GoLocal(name string) string {
-	words := Words(name)
+func GoLocal(name string) string { return goLocal(Words(name)) }
+
+func goLocal(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
 		switch {
@@ -89,9 +120,11 @@ func GoPackage(name string) string {
 }
 
 // TSType is a TypeScript type or class name: auth_failed -> AuthFailed.
-func TSType(name string) string {
+func TSType(name string) string { return tsType(Words(name)) }
+
+func tsType(words []string) string {
 	var b strings.Builder
-	for _, w := range Words(name) {
+	for _, w := range words {
 		b.WriteString(title(w))
 	}
 	return leadingDigit(b.String(), "X")
@@ -99,8 +132,9 @@ func TSType(name string) string {
 
 // TSLocal is a TypeScript variable or function name (camelCase), escaped when
 // it is a reserved word.
-func TSLocal(name string) string {
-	words := Words(name)
+func TSLocal(name string) string { return tsLocal(Words(name)) }
+
+func tsLocal(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
 		if i == 0 {
@@ -116,10 +150,16 @@ func TSLocal(name string) string {
 	return id
 }
 
-// TSConst is a TypeScript constant name: auth_failed -> AUTH_FAILED.
-func TSConst(name string) string {
-	return leadingDigit(strings.ToUpper(strings.Join(Words(name), "_")), "X_")
+// upperSnake is the words upper-cased and joined with underscores, the
+// base of the constant forms.
+func upperSnake(words []string) string {
+	return strings.ToUpper(strings.Join(words, "_"))
 }
+
+// TSConst is a TypeScript constant name: auth_failed -> AUTH_FAILED.
+func TSConst(name string) string { return tsConst(upperSnake(Words(name))) }
+
+func tsConst(upperSnake string) string { return leadingDigit(upperSnake, "X_") }
 
 // NPMPackage is the npm package name for a contract name: kebab case.
 func NPMPackage(name string) string {
@@ -128,8 +168,10 @@ func NPMPackage(name string) string {
 
 // PythonLocal is a Python attribute, function or module name (snake_case),
 // with a trailing underscore on keywords as PEP 8 recommends.
-func PythonLocal(name string) string {
-	id := leadingDigit(strings.Join(Words(name), "_"), "x_")
+func PythonLocal(name string) string { return pythonLocal(Words(name)) }
+
+func pythonLocal(words []string) string {
+	id := leadingDigit(strings.Join(words, "_"), "x_")
 	if pyReserved[id] {
 		id += "_"
 	}
@@ -137,8 +179,10 @@ func PythonLocal(name string) string {
 }
 
 // PythonConst is a Python constant or Enum member name: auth_failed -> AUTH_FAILED.
-func PythonConst(name string) string {
-	id := leadingDigit(strings.ToUpper(strings.Join(Words(name), "_")), "X_")
+func PythonConst(name string) string { return pythonConst(upperSnake(Words(name))) }
+
+func pythonConst(upperSnake string) string {
+	id := leadingDigit(upperSnake, "X_")
 	if pyReserved[id] { // None, True and False are the only upper-case keywords
 		id += "_"
 	}

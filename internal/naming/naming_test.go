@@ -49,3 +49,15 @@ func TestPackageNames(t *testing.T) {
 		}
 	}
 }
+
+// All must agree with the single-form functions it stands in for.
+func TestAllMatchesForms(t *testing.T) {
+	for _, name := range []string{"auth_failed", "auth-failed", "TOOL_RATE_LIMITED", "NotFound", "http_status",
+		"invalid_code_mode_id", "type", "string", "class", "none", "None", "true", "2fa_required", "", "_", "a.b c", "HTTPServerError", "x9_y"} {
+		got := All(name)
+		want := Forms{GoExported(name), GoLocal(name), TSType(name), TSLocal(name), TSConst(name), PythonLocal(name), PythonConst(name)}
+		if got != want {
+			t.Errorf("All(%q) = %+v, want %+v", name, got, want)
+		}
+	}
+}

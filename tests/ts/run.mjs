@@ -8,6 +8,9 @@
 //      it must really be an error;
 //   3. `node --test` on test/*.test.mjs once per package, with the package
 //      and its output root (conformance vectors, schemas) in the environment.
+//      The sanitizer test also reads the differential vectors of `make
+//      sanitize-diff` from ERRGEN_SANITIZE_DIFF (by default
+//      build/sanitize-diff.vectors.json at the repository root).
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
@@ -168,6 +171,7 @@ for (const p of packages) {
         ERRGEN_TS_SRC: p.src,
         ERRGEN_TS_BUILD: p.out,
         ERRGEN_TS_PKG: join(p.out, "dist/index.js"),
+        ERRGEN_SANITIZE_DIFF: process.env.ERRGEN_SANITIZE_DIFF || join(repo, "build/sanitize-diff.vectors.json"),
       },
     },
   );

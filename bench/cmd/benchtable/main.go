@@ -207,20 +207,62 @@ func rows() []row {
 		out = append(out, row{target, fmt.Sprintf("%s, %.0f allocs", dur(e), ea), fmt.Sprintf("%s, %.0f allocs", dur(b), ba), ratio, goal, verdict(ok)})
 	}
 	compare("construct + marshal vs encoding/json (hand-written struct)", "agenterror.BenchmarkConstructMarshal/impl=errgen", "agenterror.BenchmarkConstructMarshal/impl=encoding_json", "≥ 3× faster, fewer allocs", 3, true)
-	compare("… the same through `json.Marshal(env)`", "agenterror.BenchmarkConstructMarshal/impl=errgen_json.Marshal", "agenterror.BenchmarkConstructMarshal/impl=encoding_json", "≥ 3× faster, fewer allocs", 3, true)
+	compare("… the envelope escaping to the heap (built by a function that returns it)", "agenterror.BenchmarkConstructMarshal/impl=errgen_escaping", "agenterror.BenchmarkConstructMarshal/impl=encoding_json", "≥ 3× faster, fewer allocs", 3, true)
+	compare("… both allocating their output (`MarshalJSON` vs `json.Marshal`)", "agenterror.BenchmarkConstructMarshal/impl=errgen_MarshalJSON", "agenterror.BenchmarkConstructMarshal/impl=encoding_json_Marshal", "≥ 3× faster, fewer allocs", 3, true)
+	compare("… the same through `json.Marshal(env)`", "agenterror.BenchmarkConstructMarshal/impl=errgen_json.Marshal", "agenterror.BenchmarkConstructMarshal/impl=encoding_json_Marshal", "≥ 3× faster, fewer allocs", 3, true)
 	compare("unmarshal vs encoding/json (hand-written struct)", "agenterror.BenchmarkDecode/impl=errgen", "agenterror.BenchmarkDecode/impl=encoding_json", "≥ 2× faster", 2, false)
 	compare("… the same through `json.Unmarshal(data, &env)`", "agenterror.BenchmarkDecode/impl=errgen_json.Unmarshal", "agenterror.BenchmarkDecode/impl=encoding_json", "≥ 2× faster", 2, false)
 	compare("construct + marshal vs protojson (google.rpc.Status + ErrorInfo + RetryInfo)", "bench.BenchmarkConstructMarshal/impl=errgen", "bench.BenchmarkConstructMarshal/impl=protojson", "≥ 5× faster", 5, false)
+	compare("… both allocating their output (`MarshalJSON` vs `protojson.Marshal`)", "bench.BenchmarkConstructMarshal/impl=errgen_MarshalJSON", "bench.BenchmarkConstructMarshal/impl=protojson_Marshal", "≥ 5× faster", 5, false)
 	compare("unmarshal vs protojson, details unpacked", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson", "≥ 5× faster", 5, false)
 	compare("… Status only, details left packed", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson_status_only", "≥ 5× faster", 5, false)
-	// Targets with nothing to measure yet.
-	absent := "**not met** (no benchmark in this harness yet)"
-	out = append(out,
-		row{"sanitizer: clean 4 KiB text", "–", "", "", "≥ 1 GB/s, 0 allocs", absent},
-		row{"sanitizer: dirty 4 KiB text", "–", "", "", "≥ 200 MB/s", absent},
-		row{"sanitizer: 10 MiB input costs its bounded window", "–", "", "", "same as window", absent},
-		row{"TypeScript parse + lookup, sanitize vs bare `JSON.parse`", "–", "", "", "within 2×", "**not met** (not measured)"},
-		row{"Python parse + lookup, sanitize vs bare `json.loads`", "–", "", "", "within 2×", "**not met** (not measured)"},
-	)
+	// Sanitizer: throughput from b.SetBytes, and the bounded window.
+	speed := func(target, key, goal string, minMBs float64, zeroAllocs bool) {
+		mbs, ok := get(key, "MB/s")
+		if !ok {
+			out = append(out, missing(target, goal))
+			return
+		}
+		ns, _ := get(key, "ns/op")
+		a, _ := get(key, "allocs/op")
+		ok = mbs >= minMBs
+		if zeroAllocs {
+			ok = ok && a == 0
+		}
+		out = append(out, row{target, fmt.Sprintf("%.0f MB/s (%s), %.0f allocs", mbs, dur(ns), a), "", fmt.Sprintf("%.2f× the goal", mbs/minMBs), goal, verdict(ok)})
+	}
+	speed("Go sanitizer: clean 4 KiB text", "agenterror.BenchmarkSanitizeClean4KiB", "≥ 1 GB/s, 0 allocs", 1000, true)
+	speed("Go sanitizer: dirty 4 KiB text", "agenterror.BenchmarkSanitizeDirty4KiB", "≥ 200 MB/s", 200, false)
+	if big, ok1 := get("agenterror.BenchmarkSanitize10MiB", "ns/op"); ok1 {
+		if win, ok2 := get("agenterror.BenchmarkSanitizeWindow", "ns/op"); ok2 {
+			r := big / win
+			out = append(out, row{"Go sanitizer: a 10 MiB input costs its bounded window", dur(big), dur(win) + " (the window alone)", fmt.Sprintf("%.2f×", r), "≤ 1.5×", verdict(r <= 1.5)})
+		} else {
+			out = append(out, missing("Go sanitizer: a 10 MiB input costs its bounded window", "≤ 1.5×"))
+		}
+	} else {
+		out = append(out, missing("Go sanitizer: a 10 MiB input costs its bounded window", "≤ 1.5×"))
+	}
+	// TypeScript and Python: each beside a bare parse of the same bytes.
+	for _, lang := range []struct{ pkg, name, parse, bare string }{{"ts", "TS", "`JSON.parse`", "JSONParse"}, {"python", "Python", "`json.loads`", "JSONLoads"}} {
+		within := func(target, key, baseKey string) {
+			e, ok1 := get(key, "ns/op")
+			b, ok2 := get(baseKey, "ns/op")
+			if !ok1 || !ok2 {
+				out = append(out, missing(target, "within 2×"))
+				return
+			}
+			r := e / b
+			out = append(out, row{target, dur(e), dur(b), fmt.Sprintf("%.2f× the bare parse", r), "within 2×", verdict(r <= 2)})
+		}
+		p := lang.pkg + ".Benchmark" + lang.name + "/"
+		within(lang.name+" parse + lookup vs bare "+lang.parse+" (envelope.json)", p+"ParseLookup", p+lang.bare)
+		within(lang.name+" sanitize clean 4 KiB vs bare "+lang.parse+" of it", p+"SanitizeClean4KiB", p+lang.bare+"Clean4KiB")
+		within(lang.name+" sanitize dirty 4 KiB vs bare "+lang.parse+" of it", p+"SanitizeDirty4KiB", p+lang.bare+"Dirty4KiB")
+		if big, ok1 := get(p+"Sanitize10MiB", "ns/op"); ok1 {
+			d, _ := get(p+"SanitizeDirty4KiB", "ns/op")
+			out = append(out, row{lang.name + " sanitize 10 MiB input", dur(big), dur(d) + " (dirty 4 KiB)", "", "bounded by the window", "reported"})
+		}
+	}
 	return out
 }

@@ -195,8 +195,10 @@ func (e *Envelope) WithResource(v string) *Envelope {
 }
 
 // WithCause sets cause.
+// The value is sanitized (Sanitize, every string of it; the caller's value is
+// not modified); assign e.Cause for trusted text.
 func (e *Envelope) WithCause(v string) *Envelope {
-	e.Cause = v
+	e.Cause = Sanitize(v)
 	return e
 }
 
@@ -236,405 +238,626 @@ func (e *Envelope) WithRequiredScopes(v []string) *Envelope {
 	return e
 }
 
-// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields.
+// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields. The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself.
 func New(kind Kind, message string) *Envelope {
-	c := Lookup(kind)
-	return &Envelope{
-		ContractVersion: ContractVersion,
-		Kind:            kind,
-		Message:         message,
-		Origin:          c.Origin,
-		Recovery: Recovery{
-			Action:        c.Action,
-			Guidance:      c.Guidance,
-			SameArguments: c.SameArguments,
-		},
-		SideEffects: c.SideEffects,
+	e := new(Envelope)
+	e.init(kind, message, true)
+	return e
+}
+
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Cause = s): the constructors and With methods sanitize the values named in SanitizedFields (message, cause), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.
+func NewTrusted(kind Kind, message string) *Envelope {
+	e := new(Envelope)
+	e.init(kind, message, false)
+	return e
+}
+
+// init fills a new (zero) envelope with kind, the message, sanitized when
+// sanitize is set, and the defaults of kind's classification. It keeps the
+// constructors small enough to inline, so an envelope that does not escape
+// its caller stays on the caller's stack.
+func (e *Envelope) init(kind Kind, message string, sanitize bool) {
+	if sanitize {
+		message = Sanitize(message)
 	}
+	c := Lookup(kind)
+	e.ContractVersion = ContractVersion
+	e.Kind = kind
+	e.Message = message
+	e.Origin = c.Origin
+	e.Recovery.Action = c.Action
+	e.Recovery.SameArguments = c.SameArguments
+	e.Recovery.Guidance = c.Guidance
+	e.SideEffects = c.SideEffects
 }
 
 // NewUnknownAction returns a unknown_action envelope. The requested action is not registered with the dispatcher.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnknownAction(message string, validChoices []string) *Envelope {
-	e := New(KindUnknownAction, message)
+	e := new(Envelope)
+	e.initUnknownAction(message, validChoices)
+	return e
+}
+
+// initUnknownAction fills a new envelope for NewUnknownAction.
+// It is not inlined, so that NewUnknownAction is.
+//
+//go:noinline
+func (e *Envelope) initUnknownAction(message string, validChoices []string) {
+	e.init(KindUnknownAction, message, true)
 	if validChoices == nil {
 		validChoices = []string{}
 	}
 	e.ValidChoices = validChoices
-	return e
 }
 
 // NewForbidden returns a forbidden envelope. The caller is authenticated but lacks a scope the action requires.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewForbidden(message string, requiredScopes []string) *Envelope {
-	e := New(KindForbidden, message)
+	e := new(Envelope)
+	e.initForbidden(message, requiredScopes)
+	return e
+}
+
+// initForbidden fills a new envelope for NewForbidden.
+// It is not inlined, so that NewForbidden is.
+//
+//go:noinline
+func (e *Envelope) initForbidden(message string, requiredScopes []string) {
+	e.init(KindForbidden, message, true)
 	if requiredScopes == nil {
 		requiredScopes = []string{}
 	}
 	e.RequiredScopes = requiredScopes
-	return e
 }
 
 // NewMissingParam returns a missing_param envelope. A parameter the action requires was not supplied.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewMissingParam(message string) *Envelope {
-	e := New(KindMissingParam, message)
+	e := new(Envelope)
+	e.init(KindMissingParam, message, true)
 	return e
 }
 
 // NewInvalidParam returns a invalid_param envelope. A supplied parameter has the wrong type or a value the action does not accept.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidParam(message string) *Envelope {
-	e := New(KindInvalidParam, message)
+	e := new(Envelope)
+	e.init(KindInvalidParam, message, true)
 	return e
 }
 
 // NewUnknownInstance returns a unknown_instance envelope. The instance named in the request is not configured on this server.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnknownInstance(message string) *Envelope {
-	e := New(KindUnknownInstance, message)
+	e := new(Envelope)
+	e.init(KindUnknownInstance, message, true)
 	return e
 }
 
 // NewAmbiguousTool returns a ambiguous_tool envelope. A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAmbiguousTool(message string) *Envelope {
-	e := New(KindAmbiguousTool, message)
+	e := new(Envelope)
+	e.init(KindAmbiguousTool, message, true)
 	return e
 }
 
 // NewConfirmationRequired returns a confirmation_required envelope. The action is destructive and the request did not carry the explicit confirmation it needs.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfirmationRequired(message string) *Envelope {
-	e := New(KindConfirmationRequired, message)
+	e := new(Envelope)
+	e.init(KindConfirmationRequired, message, true)
 	return e
 }
 
 // NewConflict returns a conflict envelope. The identifier the request would create already exists.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConflict(message string) *Envelope {
-	e := New(KindConflict, message)
+	e := new(Envelope)
+	e.init(KindConflict, message, true)
 	return e
 }
 
 // NewAuthFailed returns a auth_failed envelope. The credentials presented were rejected.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthFailed(message string) *Envelope {
-	e := New(KindAuthFailed, message)
+	e := new(Envelope)
+	e.init(KindAuthFailed, message, true)
 	return e
 }
 
 // NewAuthRequired returns a auth_required envelope. The call needs credentials and none were presented.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthRequired(message string) *Envelope {
-	e := New(KindAuthRequired, message)
+	e := new(Envelope)
+	e.init(KindAuthRequired, message, true)
 	return e
 }
 
 // NewPermissionDenied returns a permission_denied envelope. The authenticated identity is not allowed to perform this operation on the target.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPermissionDenied(message string) *Envelope {
-	e := New(KindPermissionDenied, message)
+	e := new(Envelope)
+	e.init(KindPermissionDenied, message, true)
 	return e
 }
 
 // NewOauthNeedsReauth returns a oauth_needs_reauth envelope. An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewOauthNeedsReauth(message string) *Envelope {
-	e := New(KindOauthNeedsReauth, message)
+	e := new(Envelope)
+	e.init(KindOauthNeedsReauth, message, true)
 	return e
 }
 
 // NewOauthStateInvalid returns a oauth_state_invalid envelope. An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewOauthStateInvalid(message string) *Envelope {
-	e := New(KindOauthStateInvalid, message)
+	e := new(Envelope)
+	e.init(KindOauthStateInvalid, message, true)
 	return e
 }
 
 // NewOauthResourceMismatch returns a oauth_resource_mismatch envelope. The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewOauthResourceMismatch(message string) *Envelope {
-	e := New(KindOauthResourceMismatch, message)
+	e := new(Envelope)
+	e.init(KindOauthResourceMismatch, message, true)
 	return e
 }
 
 // NewOauthIssuerMismatch returns a oauth_issuer_mismatch envelope. The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewOauthIssuerMismatch(message string) *Envelope {
-	e := New(KindOauthIssuerMismatch, message)
+	e := new(Envelope)
+	e.init(KindOauthIssuerMismatch, message, true)
 	return e
 }
 
 // NewOauthUnsupportedMethod returns a oauth_unsupported_method envelope. The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewOauthUnsupportedMethod(message string) *Envelope {
-	e := New(KindOauthUnsupportedMethod, message)
+	e := new(Envelope)
+	e.init(KindOauthUnsupportedMethod, message, true)
 	return e
 }
 
 // NewNotFound returns a not_found envelope. The resource the request refers to does not exist.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNotFound(message string) *Envelope {
-	e := New(KindNotFound, message)
+	e := new(Envelope)
+	e.init(KindNotFound, message, true)
 	return e
 }
 
 // NewUnknownUpstream returns a unknown_upstream envelope. No upstream server is registered under the requested name.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnknownUpstream(message string) *Envelope {
-	e := New(KindUnknownUpstream, message)
+	e := new(Envelope)
+	e.init(KindUnknownUpstream, message, true)
 	return e
 }
 
 // NewUnknownTool returns a unknown_tool envelope. The requested tool is not offered by the upstream, or by any upstream when none was named.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnknownTool(message string) *Envelope {
-	e := New(KindUnknownTool, message)
+	e := new(Envelope)
+	e.init(KindUnknownTool, message, true)
 	return e
 }
 
 // NewUpstreamError returns a upstream_error envelope. The upstream failed to return a completed result and no more specific transport kind applies.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUpstreamError(message string) *Envelope {
-	e := New(KindUpstreamError, message)
+	e := new(Envelope)
+	e.init(KindUpstreamError, message, true)
 	return e
 }
 
 // NewBadGateway returns a bad_gateway envelope. The upstream answered the gateway with an invalid or failed response at the protocol level.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewBadGateway(message string) *Envelope {
-	e := New(KindBadGateway, message)
+	e := new(Envelope)
+	e.init(KindBadGateway, message, true)
 	return e
 }
 
 // NewNetworkError returns a network_error envelope. A network failure interrupted the exchange with the upstream before a result came back.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNetworkError(message string) *Envelope {
-	e := New(KindNetworkError, message)
+	e := new(Envelope)
+	e.init(KindNetworkError, message, true)
 	return e
 }
 
 // NewServiceUnavailable returns a service_unavailable envelope. The upstream service said it cannot handle requests right now.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewServiceUnavailable(message string) *Envelope {
-	e := New(KindServiceUnavailable, message)
+	e := new(Envelope)
+	e.init(KindServiceUnavailable, message, true)
 	return e
 }
 
 // NewNotConnected returns a not_connected envelope. The gateway holds no live connection to the upstream the call was routed to.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNotConnected(message string) *Envelope {
-	e := New(KindNotConnected, message)
+	e := new(Envelope)
+	e.init(KindNotConnected, message, true)
 	return e
 }
 
 // NewConnectionError returns a connection_error envelope. The connection to the upstream failed or dropped in a way no narrower kind describes.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConnectionError(message string) *Envelope {
-	e := New(KindConnectionError, message)
+	e := new(Envelope)
+	e.init(KindConnectionError, message, true)
 	return e
 }
 
 // NewTimeout returns a timeout envelope. The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted).
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewTimeout(message string) *Envelope {
-	e := New(KindTimeout, message)
+	e := new(Envelope)
+	e.init(KindTimeout, message, true)
 	return e
 }
 
 // NewCancelled returns a cancelled envelope. The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCancelled(message string) *Envelope {
-	e := New(KindCancelled, message)
+	e := new(Envelope)
+	e.init(KindCancelled, message, true)
 	return e
 }
 
 // NewUnexpectedResponse returns a unexpected_response envelope. The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnexpectedResponse(message string) *Envelope {
-	e := New(KindUnexpectedResponse, message)
+	e := new(Envelope)
+	e.init(KindUnexpectedResponse, message, true)
 	return e
 }
 
 // NewDNSError returns a dns_error envelope. The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewDNSError(message string) *Envelope {
-	e := New(KindDNSError, message)
+	e := new(Envelope)
+	e.init(KindDNSError, message, true)
 	return e
 }
 
 // NewConnectionRefused returns a connection_refused envelope. The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConnectionRefused(message string) *Envelope {
-	e := New(KindConnectionRefused, message)
+	e := new(Envelope)
+	e.init(KindConnectionRefused, message, true)
 	return e
 }
 
 // NewToolError returns a tool_error envelope. The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolError(message string) *Envelope {
-	e := New(KindToolError, message)
+	e := new(Envelope)
+	e.init(KindToolError, message, true)
 	return e
 }
 
 // NewBridgeTransportError returns a bridge_transport_error envelope. The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewBridgeTransportError(message string) *Envelope {
-	e := New(KindBridgeTransportError, message)
+	e := new(Envelope)
+	e.init(KindBridgeTransportError, message, true)
 	return e
 }
 
 // NewRelayInvalidTarget returns a relay_invalid_target envelope. The target a relay request points at is not acceptable to forward to.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRelayInvalidTarget(message string) *Envelope {
-	e := New(KindRelayInvalidTarget, message)
+	e := new(Envelope)
+	e.init(KindRelayInvalidTarget, message, true)
 	return e
 }
 
 // NewRelayForwarderInitFailed returns a relay_forwarder_init_failed envelope. The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRelayForwarderInitFailed(message string) *Envelope {
-	e := New(KindRelayForwarderInitFailed, message)
+	e := new(Envelope)
+	e.init(KindRelayForwarderInitFailed, message, true)
 	return e
 }
 
 // NewValidationFailed returns a validation_failed envelope. The request as a whole broke a validation rule that is not tied to one parameter.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewValidationFailed(message string) *Envelope {
-	e := New(KindValidationFailed, message)
+	e := new(Envelope)
+	e.init(KindValidationFailed, message, true)
 	return e
 }
 
 // NewInvalidHint returns a invalid_hint envelope. A hint supplied with the request is not one the action recognises or can use.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidHint(message string) *Envelope {
-	e := New(KindInvalidHint, message)
+	e := new(Envelope)
+	e.init(KindInvalidHint, message, true)
 	return e
 }
 
 // NewSSRFBlocked returns a ssrf_blocked envelope. The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSSRFBlocked(message string) *Envelope {
-	e := New(KindSSRFBlocked, message)
+	e := new(Envelope)
+	e.init(KindSSRFBlocked, message, true)
 	return e
 }
 
 // NewPathTraversal returns a path_traversal envelope. A path in the request would escape the directory it is confined to.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPathTraversal(message string) *Envelope {
-	e := New(KindPathTraversal, message)
+	e := new(Envelope)
+	e.init(KindPathTraversal, message, true)
 	return e
 }
 
 // NewSymlinkRejected returns a symlink_rejected envelope. The path goes through a symbolic link, which this operation does not follow.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSymlinkRejected(message string) *Envelope {
-	e := New(KindSymlinkRejected, message)
+	e := new(Envelope)
+	e.init(KindSymlinkRejected, message, true)
 	return e
 }
 
 // NewContentTooLarge returns a content_too_large envelope. The content submitted with the request exceeds the size the server accepts.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewContentTooLarge(message string) *Envelope {
-	e := New(KindContentTooLarge, message)
+	e := new(Envelope)
+	e.init(KindContentTooLarge, message, true)
 	return e
 }
 
 // NewInvalidEncoding returns a invalid_encoding envelope. The content is not in the text encoding the operation requires.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidEncoding(message string) *Envelope {
-	e := New(KindInvalidEncoding, message)
+	e := new(Envelope)
+	e.init(KindInvalidEncoding, message, true)
 	return e
 }
 
 // NewResponseTooLarge returns a response_too_large envelope. An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewResponseTooLarge(message string) *Envelope {
-	e := New(KindResponseTooLarge, message)
+	e := new(Envelope)
+	e.init(KindResponseTooLarge, message, true)
 	return e
 }
 
 // NewInvalidCodeModeID returns a invalid_code_mode_id envelope. An identifier passed to Code Mode does not name anything Code Mode knows.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidCodeModeID(message string) *Envelope {
-	e := New(KindInvalidCodeModeID, message)
+	e := new(Envelope)
+	e.init(KindInvalidCodeModeID, message, true)
 	return e
 }
 
 // NewCallBudgetExceeded returns a call_budget_exceeded envelope. A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCallBudgetExceeded(message string) *Envelope {
-	e := New(KindCallBudgetExceeded, message)
+	e := new(Envelope)
+	e.init(KindCallBudgetExceeded, message, true)
 	return e
 }
 
 // NewSnippetBudgetExceeded returns a snippet_budget_exceeded envelope. A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSnippetBudgetExceeded(message string) *Envelope {
-	e := New(KindSnippetBudgetExceeded, message)
+	e := new(Envelope)
+	e.init(KindSnippetBudgetExceeded, message, true)
 	return e
 }
 
 // NewSnippetResolveLimit returns a snippet_resolve_limit envelope. A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSnippetResolveLimit(message string) *Envelope {
-	e := New(KindSnippetResolveLimit, message)
+	e := new(Envelope)
+	e.init(KindSnippetResolveLimit, message, true)
 	return e
 }
 
 // NewSnippetNotFound returns a snippet_not_found envelope. No snippet exists under the requested name.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSnippetNotFound(message string) *Envelope {
-	e := New(KindSnippetNotFound, message)
+	e := new(Envelope)
+	e.init(KindSnippetNotFound, message, true)
 	return e
 }
 
 // NewArtifactTooLarge returns a artifact_too_large envelope. An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewArtifactTooLarge(message string) *Envelope {
-	e := New(KindArtifactTooLarge, message)
+	e := new(Envelope)
+	e.init(KindArtifactTooLarge, message, true)
 	return e
 }
 
 // NewResultTooLarge returns a result_too_large envelope. A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewResultTooLarge(message string) *Envelope {
-	e := New(KindResultTooLarge, message)
+	e := new(Envelope)
+	e.init(KindResultTooLarge, message, true)
 	return e
 }
 
 // NewProviderUnavailable returns a provider_unavailable envelope. The provider backing this feature cannot be reached or is not serving requests.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewProviderUnavailable(message string) *Envelope {
-	e := New(KindProviderUnavailable, message)
+	e := new(Envelope)
+	e.init(KindProviderUnavailable, message, true)
 	return e
 }
 
 // NewProviderTimeout returns a provider_timeout envelope. The provider did not answer before its deadline.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewProviderTimeout(message string) *Envelope {
-	e := New(KindProviderTimeout, message)
+	e := new(Envelope)
+	e.init(KindProviderTimeout, message, true)
 	return e
 }
 
 // NewInvalidProviderOutput returns a invalid_provider_output envelope. The provider answered with output that does not match what the server expects from it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidProviderOutput(message string) *Envelope {
-	e := New(KindInvalidProviderOutput, message)
+	e := new(Envelope)
+	e.init(KindInvalidProviderOutput, message, true)
 	return e
 }
 
 // NewRateLimited returns a rate_limited envelope. The caller sent requests faster than the allowed rate.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRateLimited(message string) *Envelope {
-	e := New(KindRateLimited, message)
+	e := new(Envelope)
+	e.init(KindRateLimited, message, true)
 	return e
 }
 
 // NewQueueSaturated returns a queue_saturated envelope. The work queue is full, so the request was turned away without being queued.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewQueueSaturated(message string) *Envelope {
-	e := New(KindQueueSaturated, message)
+	e := new(Envelope)
+	e.init(KindQueueSaturated, message, true)
 	return e
 }
 
 // NewBudgetExceeded returns a budget_exceeded envelope. An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewBudgetExceeded(message string) *Envelope {
-	e := New(KindBudgetExceeded, message)
+	e := new(Envelope)
+	e.init(KindBudgetExceeded, message, true)
 	return e
 }
 
 // NewQuotaExceeded returns a quota_exceeded envelope. The caller's quota for this resource is used up for the current period.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewQuotaExceeded(message string) *Envelope {
-	e := New(KindQuotaExceeded, message)
+	e := new(Envelope)
+	e.init(KindQuotaExceeded, message, true)
 	return e
 }
 
 // NewRestartRequired returns a restart_required envelope. The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRestartRequired(message string) *Envelope {
-	e := New(KindRestartRequired, message)
+	e := new(Envelope)
+	e.init(KindRestartRequired, message, true)
 	return e
 }
 
 // NewStaleSuggestion returns a stale_suggestion envelope. The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewStaleSuggestion(message string) *Envelope {
-	e := New(KindStaleSuggestion, message)
+	e := new(Envelope)
+	e.init(KindStaleSuggestion, message, true)
 	return e
 }
 
 // NewMergeWriteConflict returns a merge_write_conflict envelope. The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewMergeWriteConflict(message string) *Envelope {
-	e := New(KindMergeWriteConflict, message)
+	e := new(Envelope)
+	e.init(KindMergeWriteConflict, message, true)
 	return e
 }
 
 // NewWorkspaceNotConfigured returns a workspace_not_configured envelope. The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewWorkspaceNotConfigured(message string) *Envelope {
-	e := New(KindWorkspaceNotConfigured, message)
+	e := new(Envelope)
+	e.init(KindWorkspaceNotConfigured, message, true)
 	return e
 }
 
 // NewInternalError returns a internal_error envelope. An unexpected failure inside the server that is not the caller's doing.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInternalError(message string) *Envelope {
-	e := New(KindInternalError, message)
+	e := new(Envelope)
+	e.init(KindInternalError, message, true)
 	return e
 }
 
 // NewServerError returns a server_error envelope. A backing service answered with a server-side failure that no more specific kind covers.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewServerError(message string) *Envelope {
-	e := New(KindServerError, message)
+	e := new(Envelope)
+	e.init(KindServerError, message, true)
 	return e
 }
 
 // NewDecodeError returns a decode_error envelope. The server could not decode data it received or loaded into the form it expected.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewDecodeError(message string) *Envelope {
-	e := New(KindDecodeError, message)
+	e := new(Envelope)
+	e.init(KindDecodeError, message, true)
 	return e
 }

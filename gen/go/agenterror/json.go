@@ -2,10 +2,7 @@
 
 package agenterror
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
 func ownedRoot(k string) bool {
@@ -28,11 +25,14 @@ func ownedRecovery(k string) bool {
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "recovery"}
 
-// MarshalJSON encodes the envelope in the contract's wire layout: the layout's
-// fields in order, absent optional fields left out, then Extra entries sorted
-// by key, skipping any that would override a field of the contract.
-func (e Envelope) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 512)
+// AppendJSON appends the envelope in the contract's wire layout to dst: the
+// layout's fields in order, absent optional fields left out, then Extra
+// entries sorted by key, skipping any that would override a field of the
+// contract. On error (an Extra or free-form value encoding/json cannot
+// encode) it returns dst unchanged. Appending to a reused buffer encodes
+// without allocating.
+func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
+	b := dst
 	var err error
 	b = append(b, '{')
 	s0 := len(b)
@@ -59,7 +59,7 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 			b = strconv.AppendInt(b, *e.Recovery.RetryAfterMs, 10)
 		}
 		if b, err = appendExtra(b, s1, "recovery", e.Extra, ownedRecovery); err != nil {
-			return nil, err
+			return dst, err
 		}
 		b = append(b, '}')
 	}
@@ -104,13 +104,13 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 	if e.Safety != nil {
 		b = append(b, ",\"safety\":"...)
 		if b, err = appendAny(b, "safety", e.Safety); err != nil {
-			return nil, err
+			return dst, err
 		}
 	}
 	if e.Evidence != nil {
 		b = append(b, ",\"evidence\":"...)
 		if b, err = appendAny(b, "evidence", e.Evidence); err != nil {
-			return nil, err
+			return dst, err
 		}
 	}
 	if e.ValidChoices != nil {
@@ -126,136 +126,297 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 		b = appendStrings(b, e.RequiredScopes)
 	}
 	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return nil, err
+		return dst, err
 	}
 	b = append(b, '}')
 	return b, nil
 }
+
+// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	b, err := e.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// decodeFields says how UnmarshalJSON reports each field of the layout, by
+// slot: the fields depth first in layout order, each spelling accepted on
+// input after the field's own.
+var decodeFields = [25]decodeField{{
+	path:         "contract_version",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be an integer",
+}, {
+	path:         "kind",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+	valueProblem: "must not be empty",
+}, {
+	path:         "message",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "origin",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "recovery",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a JSON object",
+}, {
+	path:         "recovery.action",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "recovery.same_arguments",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "recovery.guidance",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "recovery.retry_after_ms",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a non-negative integer",
+	valueProblem: "must be a non-negative integer",
+}, {
+	path:         "recovery.retryAfterMs",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a non-negative integer",
+	valueProblem: "must be a non-negative integer",
+}, {
+	path:         "side_effects",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "service",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "action",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "tool",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "upstream",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "command",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "prompt",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "resource",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "cause",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "original_kind",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "safety",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an object",
+}, {
+	path:         "evidence",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an object",
+}, {
+	path:         "valid_choices",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an array of strings",
+}, {
+	path:         "hint",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "required_scopes",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an array of strings",
+}}
 
 // UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
 // origin or other value this contract version does not know is kept as it is,
 // fields the contract does not name go to Extra, values the layout does not
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
+//
+// It reads the document once, in document order; a member given twice counts
+// once, with its last value, as with encoding/json. Problems are reported
+// after the whole document is read, the first in layout order.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
-	var extra map[string]any
-	obj0, err := decodeObject(data, "")
-	if err != nil {
+	var st [25]uint8
+	var extras [2][]extraMember
+	var v0 int64
+	var v8 int64
+	var v9 int64
+	var raw20 []byte
+	var raw21 []byte
+	d := newScanner(data)
+	if err := d.document(); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "contract_version", true, "an integer", &out.ContractVersion); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "kind", true, "a string", (*string)(&out.Kind)); err != nil {
-		return err
-	}
-	if out.Kind == "" {
-		return &DecodeError{
-			Path:    "kind",
-			Problem: "must not be empty",
+	for more := d.first(); more; more = d.next() {
+		switch string(d.key) {
+		case "contract_version":
+			st[0] = d.integer(&v0)
+		case "kind":
+			st[1] = d.str((*string)(&out.Kind))
+			if st[1] == stSet && out.Kind == "" {
+				st[1] = stBadValue
+			}
+		case "message":
+			st[2] = d.str(&out.Message)
+		case "origin":
+			st[3] = d.str((*string)(&out.Origin))
+		case "recovery":
+			st[4] = d.open()
+			clear(st[5:10])
+			out.Recovery.Action = ""
+			out.Recovery.SameArguments = ""
+			out.Recovery.Guidance = ""
+			extras[1] = extras[1][:0]
+			if st[4] == stSet {
+				for more := d.first(); more; more = d.next() {
+					switch string(d.key) {
+					case "action":
+						st[5] = d.str((*string)(&out.Recovery.Action))
+					case "same_arguments":
+						st[6] = d.str((*string)(&out.Recovery.SameArguments))
+					case "guidance":
+						st[7] = d.str(&out.Recovery.Guidance)
+					case "retry_after_ms":
+						st[8] = d.integer(&v8)
+						if st[8] == stSet && v8 < 0 {
+							st[8] = stBadValue
+						}
+					case "retryAfterMs":
+						st[9] = d.integer(&v9)
+						if st[9] == stSet && v9 < 0 {
+							st[9] = stBadValue
+						}
+					default:
+						d.keep(&extras[1], "recovery", 1)
+					}
+				}
+			}
+		case "side_effects":
+			st[10] = d.str((*string)(&out.SideEffects))
+		case "service":
+			st[11] = d.str(&out.Service)
+		case "action":
+			st[12] = d.str(&out.Action)
+		case "tool":
+			st[13] = d.str(&out.Tool)
+		case "upstream":
+			st[14] = d.str(&out.Upstream)
+		case "command":
+			st[15] = d.str(&out.Command)
+		case "prompt":
+			st[16] = d.str(&out.Prompt)
+		case "resource":
+			st[17] = d.str(&out.Resource)
+		case "cause":
+			st[18] = d.str(&out.Cause)
+		case "original_kind":
+			st[19] = d.str(&out.OriginalKind)
+		case "safety":
+			raw20, st[20] = d.raw()
+		case "evidence":
+			raw21, st[21] = d.raw()
+		case "valid_choices":
+			st[22] = d.strs(&out.ValidChoices)
+		case "hint":
+			st[23] = d.str(&out.Hint)
+		case "required_scopes":
+			st[24] = d.strs(&out.RequiredScopes)
+		default:
+			d.keep(&extras[0], "", 0)
 		}
 	}
-	if _, err := take(obj0, "", "message", true, "a string", &out.Message); err != nil {
+	if d.end(); d.failed {
+		return notJSON(data)
+	}
+	if err := firstProblem(st[0:4], decodeFields[0:4]); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "origin", true, "a string", (*string)(&out.Origin)); err != nil {
-		return err
-	}
-	{
-		var raw1 json.RawMessage
-		present, err := take(obj0, "", "recovery", true, "an object", &raw1)
-		if err != nil {
+	if st[4] != stSet {
+		if err := decodeFields[4].problem(st[4]); err != nil {
 			return err
 		}
-		if present {
-			obj1, err := decodeObject(raw1, "recovery")
-			if err != nil {
+	}
+	if st[4] == stSet {
+		if err := firstProblem(st[5:8], decodeFields[5:8]); err != nil {
+			return err
+		}
+		if st[8] != stSet {
+			if err := decodeFields[8].problem(st[8]); err != nil {
 				return err
 			}
-			if _, err := take(obj1, "recovery", "action", true, "a string", (*string)(&out.Recovery.Action)); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "recovery", "same_arguments", true, "a string", (*string)(&out.Recovery.SameArguments)); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "recovery", "guidance", true, "a string", &out.Recovery.Guidance); err != nil {
-				return err
-			}
-			if out.Recovery.RetryAfterMs == nil {
-				if _, err := take(obj1, "recovery", "retry_after_ms", false, "a non-negative integer", &out.Recovery.RetryAfterMs); err != nil {
+		}
+		if st[8] != stSet {
+			if st[9] != stSet {
+				if err := decodeFields[9].problem(st[9]); err != nil {
 					return err
 				}
-				if out.Recovery.RetryAfterMs != nil && *out.Recovery.RetryAfterMs < 0 {
-					return &DecodeError{
-						Path:    "recovery.retry_after_ms",
-						Problem: "must be a non-negative integer",
-					}
-				}
 			}
-			delete(obj1, "retry_after_ms")
-			if out.Recovery.RetryAfterMs == nil {
-				if _, err := take(obj1, "recovery", "retryAfterMs", false, "a non-negative integer", &out.Recovery.RetryAfterMs); err != nil {
-					return err
-				}
-				if out.Recovery.RetryAfterMs != nil && *out.Recovery.RetryAfterMs < 0 {
-					return &DecodeError{
-						Path:    "recovery.retryAfterMs",
-						Problem: "must be a non-negative integer",
-					}
-				}
+			if st[9] == stSet {
+				v8, st[8] = v9, stSet
 			}
-			delete(obj1, "retryAfterMs")
-			keep(&extra, "recovery", obj1)
 		}
 	}
-	if _, err := take(obj0, "", "side_effects", true, "a string", (*string)(&out.SideEffects)); err != nil {
+	if err := firstProblem(st[10:20], decodeFields[10:20]); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "service", false, "a string", &out.Service); err != nil {
+	if st[20] == stSet && !decodeAny(raw20, &out.Safety) {
+		st[20] = stWrongType
+	}
+	if st[20] != stSet {
+		if err := decodeFields[20].problem(st[20]); err != nil {
+			return err
+		}
+	}
+	if st[21] == stSet && !decodeAny(raw21, &out.Evidence) {
+		st[21] = stWrongType
+	}
+	if st[21] != stSet {
+		if err := decodeFields[21].problem(st[21]); err != nil {
+			return err
+		}
+	}
+	if err := firstProblem(st[22:25], decodeFields[22:25]); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "action", false, "a string", &out.Action); err != nil {
-		return err
+	out.ContractVersion = int(v0)
+	if st[8] == stSet {
+		v := v8
+		out.Recovery.RetryAfterMs = &v
 	}
-	if _, err := take(obj0, "", "tool", false, "a string", &out.Tool); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "upstream", false, "a string", &out.Upstream); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "command", false, "a string", &out.Command); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "prompt", false, "a string", &out.Prompt); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "resource", false, "a string", &out.Resource); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "cause", false, "a string", &out.Cause); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "original_kind", false, "a string", &out.OriginalKind); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "safety", false, "an object", &out.Safety); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "evidence", false, "an object", &out.Evidence); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "valid_choices", false, "an array of strings", &out.ValidChoices); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "hint", false, "a string", &out.Hint); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "required_scopes", false, "an array of strings", &out.RequiredScopes); err != nil {
-		return err
-	}
-	keep(&extra, "", obj0)
-	out.Extra = extra
+	out.Extra = buildExtra(extras[:])
 	*e = out
 	return nil
 }

@@ -9,8 +9,11 @@ the same for every contract.
 
 from __future__ import annotations
 
+import itertools
 import json
+import json.scanner
 import math
+import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
@@ -18,6 +21,9 @@ from ._classification import is_retryable, lookup, received, work_may_have_run
 from ._contract import CONTRACT_VERSION, FIELDS, LAYOUT
 from ._envelope import Envelope, Received, Recovery
 from ._spec import EnvelopeError
+
+#: _MISSING marks a member the input lacks (None is JSON's null).
+_MISSING = object()
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
@@ -36,30 +42,37 @@ def _is_number(v: Any) -> bool:
 
 
 def _decode_object(value: Any, path: str) -> Dict[str, Any]:
+    """_decode_object copies a JSON object's members, which decoding then takes out one by one."""
     if value is None:
-        raise EnvelopeError(path, "must be a JSON object, not null")
+        raise EnvelopeError(path, "must be a JSON object, not null", "type")
+    if type(value) is dict:
+        # The common case, at C speed: a copy, and a check that every key is a string.
+        out: Dict[str, Any] = value.copy()
+        if all(map(isinstance, out, _STR_TYPES)):
+            return out
+        raise EnvelopeError(path, "must be a JSON object", "type")
     if not isinstance(value, Mapping):
-        raise EnvelopeError(path, "must be a JSON object")
-    out: Dict[str, Any] = {}
+        raise EnvelopeError(path, "must be a JSON object", "type")
+    out = {}
     for k, v in value.items():
         if not isinstance(k, str):
-            raise EnvelopeError(path, "must be a JSON object")
+            raise EnvelopeError(path, "must be a JSON object", "type")
         out[k] = v
     return out
 
 
+#: _STR_TYPES feeds isinstance(key, str) to map, one key at a time.
+_STR_TYPES = itertools.repeat(str)
+
+
 def _take(obj: Dict[str, Any], path: str, key: str, required: bool) -> Any:
     """_take removes key from obj and returns its value; null counts as absent."""
-    v = obj.pop(key, None)
-    if v is None and required:
-        raise EnvelopeError(_join(path, key), "is required")
-    return v
-
-
-def _take_str(obj: Dict[str, Any], path: str, key: str, required: bool) -> Optional[str]:
-    v = _take(obj, path, key, required)
-    if v is not None and not isinstance(v, str):
-        raise EnvelopeError(_join(path, key), "must be a string")
+    v = obj.pop(key, _MISSING)
+    if v is _MISSING or v is None:
+        if required:
+            # Absent is missing; null where a value is required is the wrong type.
+            raise EnvelopeError(_join(path, key), "is required", "missing" if v is _MISSING else "type")
+        return None
     return v
 
 
@@ -153,90 +166,256 @@ def _same_const(v: Any, c: Any) -> bool:
     return type(v) is type(c) and v == c
 
 
-class _Draft:
-    def __init__(self) -> None:
-        self.values: Dict[str, Any] = {
-            "version": 0 if isinstance(CONTRACT_VERSION, int) else "",
-            "kind": "",
-            "message": "",
-            "origin": "",
-            "action": "",
-            "same_arguments": "",
-            "guidance": "",
-            "side_effects": "",
-        }
-        self.retry_after_ms: Optional[int] = None
-        self.fields: Dict[str, Any] = {}
-        self.received: Dict[str, Any] = {}
-        self.extra: Dict[str, Any] = {}
+# Decoding follows a plan built once from LAYOUT: per object its path and
+# its members as steps, each a tuple whose first item says what it is. It
+# changes how fast the layout is read, never what is read: every check,
+# path and problem is the one the layout's leaf asks for.
+_OBJECT, _STRING, _KIND, _VERSION, _RETRY, _GROUP, _FLAG, _CONST, _FIELD = range(9)
+
+#: _STRING_ATTR says where a text source goes: the envelope (True) or its recovery (False), under which attribute.
+_STRING_ATTR: Mapping[str, Tuple[bool, str]] = {
+    "message": (True, "message"),
+    "origin": (True, "origin"),
+    "side_effects": (True, "side_effects"),
+    "action": (False, "action"),
+    "same_arguments": (False, "same_arguments"),
+    "guidance": (False, "guidance"),
+}
+
+class _ObjectPlan:
+    """_ObjectPlan is the decoding plan of one layout object.
+
+    steps are its members in order: (_OBJECT, name, required, plan),
+    (_STRING, name, required, in envelope, attribute), (_KIND | _VERSION,
+    name, required, path), (_RETRY, name, False, spellings), (_GROUP |
+    _FLAG, name, required, received attribute), (_CONST, name, True, value,
+    path, want) and (_FIELD, name, False, member, spec, path). by_name maps
+    every name a step reads (each spelling of retry_after_ms) to its step
+    as _decode_quick reads it (see _quick_step); required holds the names
+    that must be present, objects the nested object steps in order
+    (one_object: there is only one, which _decode_quick may read at once,
+    whatever the order of the input's members); fast
+    is False when two steps read one name, which only the ordered decoding
+    handles.
+    """
+
+    __slots__ = ("path", "steps", "by_name", "required", "objects", "one_object", "fast")
+
+    def __init__(self, o: Mapping[str, Any]) -> None:
+        steps: List[Tuple[Any, ...]] = []
+        for m in o["members"]:
+            if "object" in m:
+                child = m["object"]
+                steps.append((_OBJECT, child["name"], child["required"], _ObjectPlan(child)))
+                continue
+            leaf = m["leaf"]
+            name, source, req = leaf["name"], leaf["source"], _leaf_required(leaf)
+            if source == "version":
+                steps.append((_VERSION, name, req, leaf["path"]))
+            elif source == "kind":
+                steps.append((_KIND, name, req, leaf["path"]))
+            elif source in _STRING_ATTR:
+                steps.append((_STRING, name, req) + _STRING_ATTR[source])
+            elif source == "retry_after_ms":
+                steps.append((_RETRY, name, False, (name, *leaf["aliases"])))
+            elif source == "group":
+                steps.append((_GROUP, name, req, leaf["received"]))
+            elif source in ("retryable", "may_have_run"):
+                steps.append((_FLAG, name, req, leaf["received"]))
+            elif source == "const":
+                steps.append((_CONST, name, True, leaf["value"], leaf["path"], leaf["want"]))
+            elif source == "field":
+                steps.append((_FIELD, name, False, leaf["field"], FIELDS.get(leaf["field"]), leaf["path"]))
+        self.path: str = o["path"]
+        self.steps = tuple(steps)
+        self.by_name: Dict[str, Tuple[Any, ...]] = {}
+        reads = 0
+        for st in steps:
+            for name in st[3] if st[0] == _RETRY else (st[1],):
+                self.by_name[name] = _quick_step(st)
+                reads += 1
+        self.required = frozenset(st[1] for st in steps if st[2])
+        self.objects = tuple(st for st in steps if st[0] == _OBJECT)
+        self.one_object = len(self.objects) == 1
+        self.fast: bool = reads == len(self.by_name) and all(st[3].fast for st in self.objects)
 
 
-def _decode_leaf(leaf: Mapping[str, Any], parent: str, obj: Dict[str, Any], d: _Draft) -> None:
-    req = _leaf_required(leaf)
-    name = leaf["name"]
-    source = leaf["source"]
-    if source == "version":
-        v = _take(obj, parent, name, req)
-        if v is not None:
+# The steps of _decode_quick, by what they do with a value that is not null.
+_TO_ENV, _TO_REC = 9, 10  # text for the envelope or its recovery
+
+
+def _quick_step(st: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """_quick_step is a step as _decode_quick reads it: (op, required, ...); text for the envelope (a string field too) is (_TO_ENV, required, attribute), for its recovery (_TO_REC, required, attribute)."""
+    op = st[0]
+    if op == _STRING:
+        return (_TO_ENV if st[3] else _TO_REC, st[2], st[4])
+    if op == _FIELD and st[4] is not None and st[4]["type"] == "string":
+        return (_TO_ENV, False, st[3])
+    return (op, st[2]) + st[3:]
+
+
+def _text(v: Any) -> Any:
+    """_text is a string as the envelope keeps it: an Enum member (a str subclass) becomes its value, as the dataclasses normalize it."""
+    return v if type(v) is str else _envelope._plain(v)
+
+
+def _decode_members(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[str, Any], received: Dict[str, Any], extra: Dict[str, Any]) -> None:
+    """_decode_members reads a layout object step by step, in the layout's order: the first problem it meets is the one the Go decoder reports."""
+    path = plan.path
+    obj = _decode_object(value, path)
+    for step in plan.steps:
+        op = step[0]
+        if op == _RETRY:
+            # The first spelling present wins; the others are dropped so
+            # they do not resurface as extra entries.
+            for spelling in step[3]:
+                if rec["retry_after_ms"] is None:
+                    v = _take(obj, path, spelling, False)
+                    if v is not None and (not _is_int(v) or v < 0):
+                        raise EnvelopeError(_join(path, spelling), "must be a non-negative integer", "value" if _is_int(v) else "type")
+                    rec["retry_after_ms"] = v
+                obj.pop(spelling, None)
+            continue
+        name = step[1]
+        v = obj.pop(name, _MISSING)
+        if v is _MISSING or v is None:
+            if step[2]:
+                # Absent is missing; null where a value is required is the wrong type.
+                raise EnvelopeError(_join(path, name), "is required", "missing" if v is _MISSING else "type")
+            if op == _KIND and env["kind"] == "":
+                raise EnvelopeError(step[3], "must not be empty", "value")
+            continue
+        if op == _FIELD:
+            spec = step[4]
+            if spec is None:
+                continue
+            try:
+                x = _convert(spec["type"], spec, v)
+            except _Bad:
+                raise EnvelopeError(step[5], "must be " + _want(spec), "type") from None
+            env[step[3]] = _text(x)
+        elif op == _STRING:
+            if not isinstance(v, str):
+                raise EnvelopeError(_join(path, name), "must be a string", "type")
+            (env if step[3] else rec)[step[4]] = _text(v)
+        elif op == _KIND:
+            if not isinstance(v, str):
+                raise EnvelopeError(_join(path, name), "must be a string", "type")
+            if v == "":
+                raise EnvelopeError(step[3], "must not be empty", "value")
+            env["kind"] = _text(v)
+        elif op == _OBJECT:
+            _decode_members(step[3], v, env, rec, received, extra)
+        elif op == _VERSION:
             if isinstance(CONTRACT_VERSION, int):
                 if not _is_int(v):
-                    raise EnvelopeError(leaf["path"], "must be an integer")
+                    raise EnvelopeError(step[3], "must be an integer", "type")
             elif not isinstance(v, str):
-                raise EnvelopeError(leaf["path"], "must be a string")
-            d.values["version"] = v
-    elif source in ("kind", "message", "origin", "action", "same_arguments", "side_effects", "guidance"):
-        s = _take_str(obj, parent, name, req)
-        if s is not None:
-            d.values[source] = s
-        if source == "kind" and d.values["kind"] == "":
-            raise EnvelopeError(leaf["path"], "must not be empty")
-    elif source == "retry_after_ms":
-        # The first spelling present wins; the others are dropped so they
-        # do not resurface as extra entries.
-        for spelling in (name, *leaf["aliases"]):
-            if d.retry_after_ms is None:
-                v = _take(obj, parent, spelling, False)
-                if v is not None and (not _is_int(v) or v < 0):
-                    raise EnvelopeError(_join(parent, spelling), "must be a non-negative integer")
-                d.retry_after_ms = v
-            obj.pop(spelling, None)
-    elif source == "group":
-        g = _take_str(obj, parent, name, req)
-        if g is not None:
-            d.received[leaf["received"]] = g
-    elif source in ("retryable", "may_have_run"):
-        b = _take(obj, parent, name, req)
-        if b is not None:
-            if not isinstance(b, bool):
-                raise EnvelopeError(_join(parent, name), "must be a boolean")
-            d.received[leaf["received"]] = b
-    elif source == "const":
-        v = _take(obj, parent, name, True)
-        if not _same_const(v, leaf["value"]):
-            raise EnvelopeError(leaf["path"], "must be " + leaf["want"])
-    elif source == "field":
-        member = leaf["field"]
-        spec = FIELDS.get(member)
-        v = _take(obj, parent, name, False)
-        if v is None or spec is None:
-            return
-        try:
-            d.fields[member] = _convert(spec["type"], spec, v)
-        except _Bad:
-            raise EnvelopeError(leaf["path"], "must be " + _want(spec)) from None
-
-
-def _decode_members(o: Mapping[str, Any], obj: Dict[str, Any], d: _Draft) -> None:
-    for m in o["members"]:
-        if "object" in m:
-            child = m["object"]
-            v = _take(obj, o["path"], child["name"], child["required"])
-            if v is not None:
-                _decode_members(child, _decode_object(v, child["path"]), d)
-            continue
-        _decode_leaf(m["leaf"], o["path"], obj, d)
+                raise EnvelopeError(step[3], "must be a string", "type")
+            env["contract_version"] = _text(v)
+        elif op == _GROUP:
+            if not isinstance(v, str):
+                raise EnvelopeError(_join(path, name), "must be a string", "type")
+            received[step[3]] = _text(v)
+        elif op == _FLAG:
+            if not isinstance(v, bool):
+                raise EnvelopeError(_join(path, name), "must be a boolean", "type")
+            received[step[3]] = v
+        elif op == _CONST:
+            if not _same_const(v, step[3]):
+                # Any other value than the constant is a rejected value, whatever its type.
+                raise EnvelopeError(step[4], "must be " + step[5], "value")
     for k, v in obj.items():
-        d.extra[_join(o["path"], k)] = v
+        extra[_join(path, k)] = v
+
+
+class _Slow(Exception):
+    """_Slow says the quick decoding met something only the ordered decoding may judge."""
+
+
+def _decode_quick(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[str, Any], received: Dict[str, Any], extra: Dict[str, Any]) -> None:
+    """_decode_quick reads a layout object in the input's order of members.
+
+    For a valid envelope that gives what _decode_members gives: every step
+    writes a value of its own, and the extra entries are added in the same
+    order (nested objects in layout order first). Whatever could be a
+    problem (a missing or null required member, a value of the wrong type,
+    a second spelling of retry_after_ms, a key that is not a string)
+    raises _Slow, and from_dict starts over with the ordered decoding,
+    which finds the problem the Go decoder reports.
+    """
+    if type(value) is not dict or not plan.required <= value.keys():
+        raise _Slow
+    by_name = plan.by_name
+    rest: Optional[List[str]] = None
+    nested: Optional[Dict[str, Any]] = None
+    for k, v in value.items():
+        step = by_name.get(k)
+        if type(k) is not str:
+            raise _Slow
+        if step is None:
+            if rest is None:
+                rest = []
+            rest.append(k)
+            continue
+        if v is None:
+            if step[1]:
+                raise _Slow
+            continue
+        op = step[0]
+        if op == _TO_ENV:
+            if type(v) is not str:
+                raise _Slow
+            env[step[2]] = v
+        elif op == _TO_REC:
+            if type(v) is not str:
+                raise _Slow
+            rec[step[2]] = v
+        elif op == _KIND:
+            if type(v) is not str or v == "":
+                raise _Slow
+            env["kind"] = v
+        elif op == _VERSION:
+            if not (_is_int(v) if isinstance(CONTRACT_VERSION, int) else type(v) is str):
+                raise _Slow
+            env["contract_version"] = v
+        elif op == _OBJECT:
+            if plan.one_object:
+                _decode_quick(step[2], v, env, rec, received, extra)
+            else:
+                if nested is None:
+                    nested = {}
+                nested[k] = v
+        elif op == _RETRY:
+            if rec["retry_after_ms"] is not None or not _is_int(v) or v < 0:
+                raise _Slow
+            rec["retry_after_ms"] = v
+        elif op == _FIELD:
+            spec = step[3]
+            if spec is not None:
+                x = _convert(spec["type"], spec, v)
+                env[step[2]] = x if type(x) is str else _envelope._plain(x)
+        elif op == _GROUP:
+            if type(v) is not str:
+                raise _Slow
+            received[step[2]] = v
+        elif op == _FLAG:
+            if type(v) is not bool:
+                raise _Slow
+            received[step[2]] = v
+        elif op == _CONST:
+            if not _same_const(v, step[2]):
+                raise _Slow
+    if nested is not None:
+        # Nested objects in layout order, as the ordered decoding adds their extra entries.
+        for st in plan.objects:
+            v = nested.get(st[1])
+            if v is not None:
+                _decode_quick(st[3], v, env, rec, received, extra)
+    if rest is not None:
+        path = plan.path
+        for k in rest:
+            extra[_join(path, k)] = value[k]
 
 
 def _sources(o: Mapping[str, Any], out: List[str]) -> List[str]:
@@ -251,6 +430,32 @@ def _sources(o: Mapping[str, Any], out: List[str]) -> List[str]:
 #: ON_WIRE holds the sources the layout carries.
 ON_WIRE = frozenset(_sources(LAYOUT, []))
 
+_PLAN = _ObjectPlan(LAYOUT)
+#: _FILLED lists the values the layout leaves off the wire, which come from the kind's classification: (in the envelope or its recovery, attribute).
+_FILLED: Tuple[Tuple[bool, str], ...] = tuple(_STRING_ATTR[s] for s in _STRING_ATTR if s not in ON_WIRE and s != "message")
+_KIND_ON_WIRE = "kind" in ON_WIRE
+
+def _start(cls: Any, zero: Mapping[str, Any], set_later: Tuple[str, ...]) -> Tuple[Dict[str, Any], bool]:
+    """_start returns the fields a decoded instance of cls starts from (its defaults, then zero), and whether from_dict may fill an instance's __dict__ with them directly.
+
+    It may when instances have a __dict__ and from_dict sets every field
+    with a default factory itself (set_later); see _envelope._defaults.
+    """
+    defaults, factories, plain = _envelope._defaults(cls)
+    fields = dict(defaults)
+    fields.update(zero)
+    return fields, plain and all(name in set_later for name, _ in factories)
+
+
+# The fields decoding starts from: the decoder's zero values where the
+# layout may leave a value out, the dataclasses' defaults for the rest.
+_ENV0, _ENV_DIRECT = _start(Envelope, {"kind": "", "message": "", "origin": "", "side_effects": "", "contract_version": 0 if isinstance(CONTRACT_VERSION, int) else ""}, ("recovery", "received", "extra"))
+_REC0, _REC_DIRECT = _start(Recovery, {"action": "", "same_arguments": "", "guidance": "", "retry_after_ms": None}, ())
+_RECEIVED0, _RECEIVED_DIRECT = _start(Received, {}, ())
+#: _DIRECT says from_dict builds the dataclasses by filling their __dict__: the same instances as calling them, faster.
+_DIRECT = _ENV_DIRECT and _REC_DIRECT and _RECEIVED_DIRECT
+_new = object.__new__
+
 
 def from_dict(value: Any) -> Envelope:
     """from_dict reads a decoded JSON value as an envelope in the contract's wire layout.
@@ -263,48 +468,104 @@ def from_dict(value: Any) -> Envelope:
     Malformed input raises EnvelopeError with the JSON path of the
     offending field: the same path the Go package reports.
     """
-    d = _Draft()
-    _decode_members(LAYOUT, _decode_object(value, ""), d)
-    # What the layout leaves off the wire comes from the kind's classification.
-    c = lookup(d.values["kind"])
-    v = d.values
+    if _DIRECT:
+        envelope, recovery, got = _new(Envelope), _new(Recovery), _new(Received)
+        env, rec, received = envelope.__dict__, recovery.__dict__, got.__dict__
+        env.update(_ENV0)
+        rec.update(_REC0)
+        received.update(_RECEIVED0)
+    else:
+        env, rec, received = dict(_ENV0), dict(_REC0), dict(_RECEIVED0)
+    extra: Dict[str, Any] = {}
+    try:
+        # The quick decoding first; on anything unusual, the ordered one.
+        if not _PLAN.fast:
+            raise _Slow
+        _decode_quick(_PLAN, value, env, rec, received, extra)
+        if _KIND_ON_WIRE and env["kind"] == "":
+            raise _Slow
+    except Exception:  # noqa: BLE001 - whatever it was, the ordered decoding says what is wrong
+        env.update(_ENV0)
+        rec.update(_REC0)
+        received.clear()
+        received.update(_RECEIVED0)
+        extra = {}
+        _decode_members(_PLAN, value, env, rec, received, extra)
     if "version" not in ON_WIRE:
-        v["version"] = CONTRACT_VERSION
-    if "origin" not in ON_WIRE:
-        v["origin"] = c.origin
-    if "action" not in ON_WIRE:
-        v["action"] = c.action
-    if "same_arguments" not in ON_WIRE:
-        v["same_arguments"] = c.same_arguments
-    if "guidance" not in ON_WIRE:
-        v["guidance"] = c.guidance
-    if "side_effects" not in ON_WIRE:
-        v["side_effects"] = c.side_effects
-    return Envelope(
-        kind=v["kind"],
-        message=v["message"],
-        origin=v["origin"],
-        recovery=Recovery(action=v["action"], same_arguments=v["same_arguments"], guidance=v["guidance"], retry_after_ms=d.retry_after_ms),
-        side_effects=v["side_effects"],
-        contract_version=v["version"],
-        received=Received(**d.received),
-        extra=d.extra,
-        **d.fields,
-    )
+        env["contract_version"] = CONTRACT_VERSION
+    if _FILLED:
+        # What the layout leaves off the wire comes from the kind's classification.
+        c = lookup(env["kind"])
+        for in_env, attr in _FILLED:
+            (env if in_env else rec)[attr] = _text(getattr(c, attr))
+    if not _DIRECT:
+        return Envelope(**{**env, "recovery": Recovery(**rec), "received": Received(**received), "extra": extra})
+    env["recovery"] = recovery
+    env["received"] = got
+    env["extra"] = extra
+    return envelope
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError("invalid JSON number " + name)
 
 
+#: _DECODER is json.loads's decoder with NaN and the infinities rejected, made once: json.loads builds a new one on every call that passes an option.
+_DECODER: Any = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _loads(text: Union[str, bytes, bytearray]) -> Any:
+    """_loads is json.loads(text, parse_constant=_reject_constant), with the same checks, results and errors.
+
+    It does what json.loads and JSONDecoder.decode do, minus the work they
+    do in Python that the common case does not need: the byte order mark
+    test of bytes that start with ASCII, and the regular expressions that
+    skip white space before and after the value when there is none.
+    """
+    if isinstance(text, str):
+        if text.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    elif isinstance(text, (bytes, bytearray)):
+        # No byte order mark starts with an ASCII byte other than NUL, and a
+        # second byte that is not NUL rules out UTF-16 and UTF-32.
+        plain = len(text) >= 4 and 0 < text[0] < 0x80 and text[1] != 0
+        text = text.decode("utf-8" if plain else json.detect_encoding(text), "surrogatepass")
+    else:
+        raise TypeError(f"the JSON object must be str, bytes or bytearray, not {text.__class__.__name__}")
+    end = len(text)
+    i = _past_space(text, 0) if text[:1] in _SPACE else 0
+    try:
+        value, j = _scan(text, i)
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    if j != end:
+        j = _past_space(text, j)
+        if j != end:
+            raise json.JSONDecodeError("Extra data", text, j)
+    return value
+
+
+#: _scan is the scanner JSONDecoder.decode runs (_DECODER.scan_once): the C one when there is one.
+_scan = json.scanner.make_scanner(_DECODER)
+#: _SPACE holds JSON's white space; _SPACE_RUN is JSONDecoder's pattern of a run of it.
+_SPACE = frozenset(" \t\n\r")
+_SPACE_RUN = re.compile(r"[ \t\n\r]*")
+
+
+def _past_space(text: str, i: int) -> int:
+    """_past_space returns the end of the white space from text[i]."""
+    m = _SPACE_RUN.match(text, i)
+    return i if m is None else m.end()
+
+
 def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
     """from_json parses JSON text, then reads it with from_dict. Text that is not JSON raises EnvelopeError with an empty path."""
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = _loads(text)
     except (ValueError, TypeError) as err:
-        raise EnvelopeError("", "is not valid JSON: " + str(err)) from None
+        raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
     except RecursionError:
-        raise EnvelopeError("", "is not valid JSON: nested too deeply") from None
+        raise EnvelopeError("", "is not valid JSON: nested too deeply", "syntax") from None
     return from_dict(value)
 
 

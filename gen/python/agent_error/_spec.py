@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 
 class Step(str, Enum):
@@ -109,18 +110,30 @@ class Classified:
     rule: int
 
 
+#: DecodeErrorCategory sorts a decode problem, as the Go package's
+#: DecodeError.Category does: "syntax" (not JSON at all), "type" (the wrong
+#: JSON type, including null where a value is required, a non-integer number
+#: where an integer is required and a document that is not an object),
+#: "missing" (a required member is absent) or "value" (the right type but a
+#: rejected value: an empty kind, a negative integer, a layout constant that
+#: differs, whatever its type).
+DecodeErrorCategory = Literal["syntax", "type", "missing", "value"]
+
+
 class EnvelopeError(ValueError):
     """EnvelopeError says why a value is not a valid envelope.
 
     path is the JSON path of the offending field, such as "recovery.action"
     (the same path the Go package's DecodeError reports); empty when the
-    document as a whole is wrong. problem says what is wrong.
+    document as a whole is wrong. problem says what is wrong, and category
+    what kind of problem it is (the same category the Go package reports).
     """
 
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(path, problem)
+    def __init__(self, path: str, problem: str, category: DecodeErrorCategory) -> None:
+        super().__init__(path, problem, category)
         self.path = path
         self.problem = problem
+        self.category: DecodeErrorCategory = category
 
     def __str__(self) -> str:
         if self.path == "":

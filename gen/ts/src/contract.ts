@@ -5,6 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
+import type { SecretSpec } from "./sanitize.js";
 import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
@@ -2266,3 +2267,44 @@ export const EXIT_CODES: { readonly [O in Origin]?: number } = deepFreeze({
 
 /** DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES. */
 export const DEFAULT_EXIT_CODE = 70;
+
+// The sanitizer policy: the contract's sanitize section, or errgen's
+// defaults. sanitize.ts holds the algorithm; docs/sanitizer.md specifies it.
+
+/** SANITIZE_MAX_LENGTH caps sanitize's output in Unicode code points, the truncation marker included. */
+export const SANITIZE_MAX_LENGTH = 2048;
+
+/** SANITIZE_TRUNCATION_MARKER is appended when sanitize cut text off. */
+export const SANITIZE_TRUNCATION_MARKER = " …[truncated]";
+
+/** SANITIZE_MARKERS are the prompt-injection markers sanitize removes, ASCII case ignored, until none remain. */
+export const SANITIZE_MARKERS: readonly string[] = deepFreeze([
+  "<system>",
+  "</system>",
+  "[INST]",
+  "[/INST]",
+  "###",
+  "<<",
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|system|>",
+  "<|user|>",
+  "<|assistant|>",
+  "<|endoftext|>",
+  "<|eot_id|>",
+  "<|start_header_id|>",
+  "<|end_header_id|>"
+]);
+
+/** SANITIZE_SECRETS are the contract's own secret shapes, redacted after errgen's built-in catalogue. */
+export const SANITIZE_SECRETS: readonly SecretSpec[] = deepFreeze([]);
+
+/**
+ * SANITIZED_FIELDS names, as the contract does, the envelope values that are
+ * upstream-controlled text and that the constructors and withFields sanitize
+ * by default: message, guidance, or context and kind-specific fields.
+ */
+export const SANITIZED_FIELDS: readonly string[] = deepFreeze([
+  "message",
+  "cause"
+]);

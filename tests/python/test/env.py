@@ -33,8 +33,8 @@ def fallback_vector() -> Dict[str, Any]:
 
 
 def constructors() -> Dict[str, Tuple[Any, List[str]]]:
-    """constructors maps each known kind to the package's constructor for it and its required parameter names."""
-    return {k: (fn, list(inspect.signature(fn).parameters)[1:]) for k, fn in pkg.CONSTRUCTORS.items()}
+    """constructors maps each known kind to the package's constructor for it and its required parameter names (the keyword-only trusted is not one)."""
+    return {k: (fn, [p.name for p in inspect.signature(fn).parameters.values() if p.kind != p.KEYWORD_ONLY][1:]) for k, fn in pkg.CONSTRUCTORS.items()}
 
 
 def leaves(o: Any = None, out: Any = None) -> List[Any]:

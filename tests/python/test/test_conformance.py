@@ -141,6 +141,7 @@ def test_retry_hint_spellings() -> None:
         with pytest.raises(pkg.EnvelopeError) as err:
             pkg.from_dict(base)
         assert err.value.path == ".".join(parent + [alias])
+        assert err.value.category == "value"
         del obj[alias]
 
 
@@ -165,14 +166,26 @@ def test_received_derived_values_win() -> None:
 
 @pytest.mark.parametrize("v", vectors["malformed"], ids=ids(vectors["malformed"], lambda v: v["name"]))
 def test_malformed(v: Any) -> None:
+    assert v["category"] in ("syntax", "type", "missing", "value")
+    if "text" in v:
+        # Text that is not JSON at all.
+        assert "input" not in v, "a vector holds text or input, not both"
+        for text in (v["text"], v["text"].encode("utf-8")):
+            with pytest.raises(pkg.EnvelopeError) as err0:
+                pkg.from_json(text)
+            assert err0.value.path == v["path"], f"{err0.value.path}: {err0.value.problem}"
+            assert err0.value.category == v["category"], f"{err0.value.category}: {err0.value.problem}"
+        return
     with pytest.raises(pkg.EnvelopeError) as err:
         pkg.from_dict(v["input"])
     assert err.value.path == v["path"], f"{err.value.path}: {err.value.problem}"
+    assert err.value.category == v["category"], f"{err.value.category}: {err.value.problem}"
     assert isinstance(err.value.problem, str) and err.value.problem
     assert isinstance(err.value, ValueError)
     with pytest.raises(pkg.EnvelopeError) as err2:
         pkg.from_json(json.dumps(v["input"]))
     assert err2.value.path == v["path"]
+    assert err2.value.category == v["category"]
 
 
 def test_not_json() -> None:
@@ -180,10 +193,12 @@ def test_not_json() -> None:
         with pytest.raises(pkg.EnvelopeError) as err:
             pkg.from_json(text)
         assert err.value.path == ""
+        assert err.value.category == "syntax"
     for value in [0, True, "text", [], None, 1.5]:
         with pytest.raises(pkg.EnvelopeError) as err:
             pkg.from_dict(value)
         assert err.value.path == ""
+        assert err.value.category == "type"
 
 
 def test_booleans_are_not_integers() -> None:
@@ -198,6 +213,7 @@ def test_booleans_are_not_integers() -> None:
     with pytest.raises(pkg.EnvelopeError) as err:
         pkg.from_dict(wire)
     assert err.value.path == leaf["path"]
+    assert err.value.category == "type"
 
 
 def test_number_json_cannot_carry() -> None:
@@ -240,7 +256,8 @@ def test_one_constructor_per_kind() -> None:
 def test_constructor(v: Any) -> None:
     want = parsed(v["envelope"])
     fn, params = CTORS[v["kind"]]
-    env = fn(want.message, *[getattr(want, p) for p in params])
+    # The vectors carry text as received; constructors sanitize unless told it is trusted.
+    env = fn(want.message, *[getattr(want, p) for p in params], trusted=True)
     assert env.kind == v["kind"]
     for p in params:
         assert getattr(env, p) is not None, f"required field {p}"
@@ -260,19 +277,22 @@ def test_new_envelope_any_kind() -> None:
 # --- next_step --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("v", vectors["next_step"], ids=ids(vectors["next_step"], lambda v: f"{v['name']}, attempt {v['attempt']}"))
+@pytest.mark.parametrize("v", vectors["next_step"], ids=ids(vectors["next_step"], lambda v: v["name"]))
 def test_next_step(v: Any) -> None:
-    d = pkg.next_step(parsed(v["envelope"]), v["attempt"])
-    assert dataclasses.asdict(d) == {
-        "step": v["step"], "delay_min_ms": v["delay_min_ms"], "delay_max_ms": v["delay_max_ms"],
-        "check_state_first": v["check_state_first"], "exhausted": v["exhausted"],
-    }
-    assert isinstance(d.step, pkg.Step)
-    assert type(d.delay_min_ms) is int and type(d.delay_max_ms) is int
+    assert v["attempts"], "no attempts"
+    env = parsed(v["envelope"])
+    for a in v["attempts"]:
+        d = pkg.next_step(env, a["attempt"])
+        assert dataclasses.asdict(d) == {
+            "step": a["step"], "delay_min_ms": a["delay_min_ms"], "delay_max_ms": a["delay_max_ms"],
+            "check_state_first": a["check_state_first"], "exhausted": a["exhausted"],
+        }, f"attempt {a['attempt']}"
+        assert isinstance(d.step, pkg.Step)
+        assert type(d.delay_min_ms) is int and type(d.delay_max_ms) is int
 
 
 def test_next_step_covers_every_step() -> None:
-    steps = {v["step"] for v in vectors["next_step"]}
+    steps = {a["step"] for v in vectors["next_step"] for a in v["attempts"]}
     for a in pkg.RecoveryAction:
         s = pkg.ACTION_STEPS[a.value]
         if s != "retry":

@@ -135,6 +135,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
       const bad = pkg.parseEnvelope(base);
       assert.equal(bad.ok, false);
       assert.equal(bad.error.path, [...parent, alias].join("."));
+      assert.equal(bad.error.category, "value");
       delete obj[alias];
     }
   });
@@ -160,13 +161,25 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
 
   for (const v of vectors.malformed) {
     test(`malformed: ${v.name}`, () => {
+      assert.ok(["syntax", "type", "missing", "value"].includes(v.category), v.category);
+      if ("text" in v) {
+        // Text that is not JSON at all.
+        assert.equal("input" in v, false, "a vector holds text or input, not both");
+        const r = pkg.parseEnvelopeJson(v.text);
+        assert.equal(r.ok, false, "must be rejected");
+        assert.equal(r.error.path, v.path, `${r.error.path}: ${r.error.problem}`);
+        assert.equal(r.error.category, v.category, `${r.error.category}: ${r.error.problem}`);
+        return;
+      }
       const r = pkg.parseEnvelope(v.input);
       assert.equal(r.ok, false, "must be rejected");
       assert.equal(r.error.path, v.path, `${r.error.path}: ${r.error.problem}`);
+      assert.equal(r.error.category, v.category, `${r.error.category}: ${r.error.problem}`);
       assert.equal(typeof r.error.problem, "string");
       const text = pkg.parseEnvelopeJson(JSON.stringify(v.input));
       assert.equal(text.ok, false);
       assert.equal(text.error.path, v.path);
+      assert.equal(text.error.category, v.category);
     });
   }
 
@@ -184,10 +197,12 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
     for (const input of hostile) {
       const r = pkg.parseEnvelope(input);
       assert.equal(r.ok, false);
+      assert.ok(["type", "missing"].includes(r.error.category), r.error.category);
     }
     const r = pkg.parseEnvelopeJson("{not json");
     assert.equal(r.ok, false);
     assert.equal(r.error.path, "");
+    assert.equal(r.error.category, "syntax");
   });
 
   test("a member named __proto__ is kept as extra, not as a prototype", () => {
@@ -227,7 +242,8 @@ describe(`${pkg.CONTRACT_NAME}: constructors`, () => {
     test(`${ctors.get(v.kind)?.exportName ?? "constructor"} builds the ${v.kind} vector`, () => {
       const want = parsed(v.envelope);
       const { fn, params } = ctors.get(v.kind);
-      const env = fn(want.message, ...params.slice(1).map((p) => want[p]));
+      // The vectors carry text as received; constructors sanitize unless told it is trusted.
+      const env = fn(want.message, ...params.slice(1).map((p) => want[p]), { trusted: true });
       assert.equal(env.kind, v.kind);
       for (const p of params.slice(1)) assert.notEqual(env[p], undefined, `required field ${p}`);
       // The vectors show a retry hint where the kind asks for a retry.
@@ -251,13 +267,18 @@ describe(`${pkg.CONTRACT_NAME}: constructors`, () => {
 describe(`${pkg.CONTRACT_NAME}: nextStep`, () => {
   const steps = new Set();
   for (const v of vectors.next_step) {
-    steps.add(v.step);
-    test(`${v.name}, attempt ${v.attempt}`, () => {
-      const d = pkg.nextStep(parsed(v.envelope), v.attempt);
-      assert.deepEqual(
-        { ...d },
-        { step: v.step, delayMinMs: v.delay_min_ms, delayMaxMs: v.delay_max_ms, checkStateFirst: v.check_state_first, exhausted: v.exhausted },
-      );
+    for (const a of v.attempts) steps.add(a.step);
+    test(`${v.name}, attempts ${v.attempts.map((a) => a.attempt).join(", ")}`, () => {
+      assert.ok(v.attempts.length > 0, "no attempts");
+      const env = parsed(v.envelope);
+      for (const a of v.attempts) {
+        const d = pkg.nextStep(env, a.attempt);
+        assert.deepEqual(
+          { ...d },
+          { step: a.step, delayMinMs: a.delay_min_ms, delayMaxMs: a.delay_max_ms, checkStateFirst: a.check_state_first, exhausted: a.exhausted },
+          `attempt ${a.attempt}`,
+        );
+      }
     });
   }
   test("the vectors cover every step the contract's actions map to, and escalation", () => {

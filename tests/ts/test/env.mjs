@@ -44,7 +44,8 @@ export function constructors() {
   for (const [exportName, fn] of Object.entries(pkg)) {
     if (!/^new[A-Z]/.test(exportName) || exportName === "newEnvelope" || typeof fn !== "function") continue;
     const m = /^function\s+\w+\s*\(([^)]*)\)/.exec(fn.toString());
-    const params = m ? m[1].split(",").map((s) => s.trim()).filter(Boolean) : [];
+    // The trailing opts ({ trusted }) is an option, not a required field.
+    const params = m ? m[1].split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "opts") : [];
     const kind = fn("probe", ...params.slice(1).map(() => undefined)).kind;
     out.set(kind, { exportName, fn, params });
   }

@@ -54,7 +54,7 @@ describe(`${pkg.CONTRACT_NAME}: envelope schemas`, () => {
   });
   test("malformed vectors that are JSON objects are mostly rejected by the consumer schema", () => {
     let rejected = 0;
-    for (const v of vectors.malformed) if (!consumer(v.input)) rejected++;
+    for (const v of vectors.malformed) if ("input" in v && !consumer(v.input)) rejected++;
     assert.ok(rejected > 0);
   });
 });

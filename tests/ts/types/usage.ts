@@ -9,6 +9,11 @@ import {
   KNOWN_KINDS,
   LAYOUT,
   RETRY,
+  SANITIZED_FIELDS,
+  SANITIZE_MARKERS,
+  SANITIZE_MAX_LENGTH,
+  SANITIZE_SECRETS,
+  SANITIZE_TRUNCATION_MARKER,
   fromHttpResponse,
   fromMcpToolResult,
   isRetryable,
@@ -16,12 +21,18 @@ import {
   newEnvelope,
   nextStep,
   parseEnvelope,
+  sanitize,
+  sanitizeMax,
   serializeEnvelope,
   toMcpToolResult,
   toWire,
+  withFields,
   type Classification,
   type Decision,
   type Envelope,
+  type EnvelopeFields,
+  type SanitizeOptions,
+  type SecretSpec,
   type Kind,
   type KnownKind,
   type Origin,
@@ -111,10 +122,50 @@ const pending: Promise<{ ok: true; envelope: Envelope; classified: boolean } | {
 // @ts-expect-error: fromHttpResponse needs a response
 fromHttpResponse({});
 
+// The sanitizer and its policy.
+const cleaned: string = sanitize("text");
+const capped: string = sanitizeMax("text", 100);
+// @ts-expect-error: sanitize takes a string
+sanitize(42);
+// @ts-expect-error: sanitizeMax needs a maximum
+sanitizeMax("text");
+const maxLength: number = SANITIZE_MAX_LENGTH;
+const truncationMarker: string = SANITIZE_TRUNCATION_MARKER;
+const sanitizedField: string | undefined = SANITIZED_FIELDS[0];
+const secret: SecretSpec | undefined = SANITIZE_SECRETS[0];
+// @ts-expect-error: the policy is read-only
+SANITIZE_MARKERS.push("<x>");
+
+// Constructors sanitize by default; { trusted: true } keeps trusted text.
+const trusted: SanitizeOptions = { trusted: true };
+const trustedEnv: Envelope = newEnvelope(anyKind, "message", trusted);
+newEnvelope(anyKind, "message", { trusted: false });
+newEnvelope(anyKind, "message", {});
+// @ts-expect-error: trusted is a boolean
+newEnvelope(anyKind, "message", { trusted: "yes" });
+// @ts-expect-error: the options are an object
+newEnvelope(anyKind, "message", true);
+
+// withFields sets guidance and context or kind-specific fields on a copy.
+const fields: EnvelopeFields = { guidance: "Try again." };
+const withGuidance: Envelope = withFields(env, fields);
+const typed: Envelope & { kind: "k" } = withFields({ ...env, kind: "k" as const }, { guidance: "x" }, { trusted: true });
+// @ts-expect-error: the message is not an optional field
+withFields(env, { message: "x" });
+// @ts-expect-error: nor is the kind
+withFields(env, { kind: "x" });
+// @ts-expect-error: guidance is text
+withFields(env, { guidance: 42 });
+
 // Every per-kind constructor takes the message first and returns an Envelope
 // whose kind is a known kind.
 type Constructors = { [K in keyof typeof pkg as K extends `new${string}` ? (K extends "newEnvelope" ? never : K) : never]: (typeof pkg)[K] };
 type AllConstruct = Constructors[keyof Constructors] extends (message: string, ...rest: never[]) => Envelope & { kind: KnownKind } ? true : false;
 const allConstruct: AllConstruct = true;
+// ... and takes the options last.
+type LastParameter<F> = F extends (...args: infer A) => unknown ? (Required<A> extends [...unknown[], infer L] ? L : never) : never;
+type AllTakeOptions = { [K in keyof Constructors]: SanitizeOptions extends LastParameter<Constructors[K]> ? true : false }[keyof Constructors];
+const allTakeOptions: AllTakeOptions = true;
 
+void [cleaned, capped, maxLength, truncationMarker, sanitizedField, secret, trustedEnv, withGuidance, typed, allTakeOptions];
 void [anyKind, notKnown, badOrigin, badAction, badSame, badSide, badStep, step, wire, text, status, retry, classifiedKind, wait, isError, back, pending, allConstruct];

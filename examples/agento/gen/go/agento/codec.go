@@ -8,11 +8,13 @@ package agento
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -23,7 +25,27 @@ type DecodeError struct {
 	Path string
 	// Problem says what is wrong, such as "is required".
 	Problem string
+	// Category sorts the problem into one of four kinds, so callers can
+	// react without parsing Problem.
+	Category DecodeErrorCategory
 }
+
+// DecodeErrorCategory says what kind of problem a DecodeError reports.
+type DecodeErrorCategory string
+
+const (
+	// DecodeSyntax: the input is not JSON at all.
+	DecodeSyntax DecodeErrorCategory = "syntax"
+	// DecodeType: a value has the wrong JSON type, including null where a
+	// value is required, a non-integer number where an integer is required
+	// and a document that is not an object.
+	DecodeType DecodeErrorCategory = "type"
+	// DecodeMissing: a required member is absent.
+	DecodeMissing DecodeErrorCategory = "missing"
+	// DecodeValue: the type is right but the value is rejected, such as an
+	// empty kind, a negative integer or a layout constant that differs.
+	DecodeValue DecodeErrorCategory = "value"
+)
 
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
@@ -37,11 +59,18 @@ const hexDigits = "0123456789abcdef"
 // appendString appends s as a JSON string. Like encoding/json it escapes
 // U+2028 and U+2029 (so the output is safe inside JavaScript) and replaces
 // invalid UTF-8 with U+FFFD; unlike it, it leaves <, > and & alone, which is
-// equally valid JSON.
+// equally valid JSON. Runs that need no escaping are copied in bulk, found
+// eight bytes at a time.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && special(load8(s[i:i+8])) == 0 {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -84,6 +113,38 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// load8 reads the first eight bytes of s, little-endian; the compiler turns
+// it into one load.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// stringEnd is non-zero when one of the eight bytes in x is a quote, a
+// backslash or a control character: where a string being read ends or
+// needs a closer look. Bytes that are not ASCII pass.
+func stringEnd(x uint64) uint64 {
+	q := x ^ (lo8 * '"')
+	bs := x ^ (lo8 * '\\')
+	return ((x-lo8*0x20)&^x | (q-lo8)&^q | (bs-lo8)&^bs) & hi8
+}
+
+// special is non-zero when one of the eight bytes in x is a quote, a
+// backslash, a control character or not ASCII: the bytes a JSON string
+// cannot carry as they are. (The classic has-zero-byte and has-less-than
+// tests: exact as a whole, which is all that is asked of them.)
+func special(x uint64) uint64 {
+	q := x ^ (lo8 * '"')
+	bs := x ^ (lo8 * '\\')
+	return (x | (x-lo8*0x20)&^x | (q-lo8)&^q | (bs-lo8)&^bs) & hi8
 }
 
 func appendStrings(b []byte, list []string) []byte {
@@ -158,79 +219,773 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// decodeObject parses data as a JSON object whose values stay raw.
+// decodeObject parses data as a JSON object whose values stay raw. The
+// surfaces use it for their wrappers; the envelope decoder uses its error
+// for a document that is not JSON, so the message is encoding/json's own.
 func decodeObject(data []byte, path string) (map[string]json.RawMessage, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
-			return nil, &DecodeError{Path: path, Problem: "is not valid JSON: " + syntax.Error() + " at offset " + strconv.FormatInt(syntax.Offset, 10)}
+			return nil, &DecodeError{Path: path, Problem: "is not valid JSON: " + syntax.Error() + " at offset " + strconv.FormatInt(syntax.Offset, 10), Category: DecodeSyntax}
 		}
-		return nil, &DecodeError{Path: path, Problem: "must be a JSON object"}
+		return nil, &DecodeError{Path: path, Problem: "must be a JSON object", Category: DecodeType}
 	}
 	if obj == nil {
-		return nil, &DecodeError{Path: path, Problem: "must be a JSON object, not null"}
+		return nil, &DecodeError{Path: path, Problem: "must be a JSON object, not null", Category: DecodeType}
 	}
 	return obj, nil
 }
 
-// take removes key from obj and decodes its value into dst. It reports
-// whether the key was present; null counts as absent.
-func take(obj map[string]json.RawMessage, path, key string, required bool, want string, dst any) (bool, error) {
-	raw, ok := obj[key]
-	delete(obj, key)
-	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		if required {
-			return false, &DecodeError{Path: joinPath(path, key), Problem: "is required"}
+// The envelope decoder reads the document once, in document order. The
+// generated UnmarshalJSON switches on each member name and reads the value
+// straight into the envelope, recording for every field of the layout what
+// it found (a state below); only after the whole document has been read,
+// and found to be JSON, does it report the first problem in layout order,
+// which is the order the fields are checked in and so the problem reported
+// whatever order the members came in. A member given twice counts once,
+// with its last value, as encoding/json does.
+
+// The state of one field of the layout after the scan.
+const (
+	stAbsent    uint8 = iota // not in the document
+	stNull                   // null, which counts as absent
+	stSet                    // a value of the right type, already stored
+	stWrongType              // a value of another JSON type
+	stBadValue               // the right type, but a value the layout rejects
+)
+
+// decodeField says how to report the state of one field of the layout.
+type decodeField struct {
+	path     string
+	required bool
+	// typeProblem and typeCategory report a stWrongType state; valueProblem a
+	// stBadValue one.
+	typeProblem  string
+	typeCategory DecodeErrorCategory
+	valueProblem string
+}
+
+// problem returns the error for a field in state st, or nil.
+func (f *decodeField) problem(st uint8) error {
+	switch st {
+	case stAbsent:
+		if f.required {
+			return &DecodeError{Path: f.path, Problem: "is required", Category: DecodeMissing}
 		}
-		return false, nil
+	case stNull:
+		// Null where a value is required is a type error.
+		if f.required {
+			return &DecodeError{Path: f.path, Problem: "is required", Category: DecodeType}
+		}
+	case stWrongType:
+		return &DecodeError{Path: f.path, Problem: f.typeProblem, Category: f.typeCategory}
+	case stBadValue:
+		return &DecodeError{Path: f.path, Problem: f.valueProblem, Category: DecodeValue}
 	}
-	var err error
-	switch d := dst.(type) {
-	case *string:
-		// Most strings carry no escapes; those need no decoder at all.
-		if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && plain(raw[1:n-1]) {
-			*d = string(raw[1 : n-1])
-			return true, nil
+	return nil
+}
+
+// firstProblem returns the problem of the first field of a run that has one.
+func firstProblem(sts []uint8, fields []decodeField) error {
+	for i, st := range sts {
+		if st != stSet {
+			if err := fields[i].problem(st); err != nil {
+				return err
+			}
 		}
-		err = json.Unmarshal(raw, d)
+	}
+	return nil
+}
+
+// notJSON reports a document the scanner rejected, in encoding/json's words.
+func notJSON(data []byte) error {
+	if _, err := decodeObject(data, ""); err != nil {
+		if de, ok := err.(*DecodeError); ok && de.Category == DecodeSyntax {
+			return err
+		}
+	}
+	// Unreachable while the scanner agrees with encoding/json, which the
+	// package's fuzz test checks.
+	return &DecodeError{Problem: "is not valid JSON", Category: DecodeSyntax}
+}
+
+// decodeAny decodes a value of no fixed shape (objects, arrays other than of
+// strings, numbers) through encoding/json. Free-form values keep numbers as
+// json.Number so they re-encode exactly instead of passing through float64.
+// It decodes into a local so that dst, a field of the envelope being built,
+// does not make that envelope escape to the heap.
+func decodeAny[T any](raw []byte, dst *T) bool {
+	var v T
+	var err error
+	switch any(&v).(type) {
 	case *map[string]any, *[]map[string]any:
-		// Free-form values keep numbers as json.Number so they re-encode
-		// exactly instead of passing through float64.
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
-		err = dec.Decode(dst)
+		err = dec.Decode(&v)
 	default:
-		err = json.Unmarshal(raw, dst)
+		err = json.Unmarshal(raw, &v)
 	}
 	if err != nil {
-		return false, &DecodeError{Path: joinPath(path, key), Problem: "must be " + want}
+		return false
 	}
-	return true, nil
+	*dst = v
+	return true
 }
 
-// plain reports whether a JSON string body needs no unescaping: no quote,
-// backslash or control character, and valid UTF-8.
-func plain(b []byte) bool {
+// extraMember is a member no field of the layout claims, kept for Extra.
+type extraMember struct {
+	obj   string // the path of the object it was found in
+	depth int    // how deep that object is; the root is 0
+	name  string
+	raw   json.RawMessage
+}
+
+// keep reads the value of the member just named, which no field claims,
+// and keeps it for Extra in list, the list of the object at obj.
+func (d *scanner) keep(list *[]extraMember, obj string, depth int) {
+	name := string(d.key) // before the value, whose own members reuse key
+	raw := d.skipped()
+	if !d.failed {
+		*list = append(*list, extraMember{obj: obj, depth: depth, name: name, raw: append(json.RawMessage(nil), raw...)})
+	}
+}
+
+// buildExtra turns the members kept per object into Extra. Keys are joined
+// paths, so an object's member "b.c" and the member "c" of its object "b"
+// share a key; the outer object's member wins, the deeper objects being
+// stored first.
+func buildExtra(lists [][]extraMember) map[string]any {
+	n, deepest := 0, 0
+	for _, list := range lists {
+		n += len(list)
+		for _, m := range list {
+			deepest = max(deepest, m.depth)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	extra := make(map[string]any, n)
+	for depth := deepest; depth >= 0; depth-- {
+		for _, list := range lists {
+			for _, m := range list {
+				if m.depth == depth {
+					extra[joinPath(m.obj, m.name)] = m.raw
+				}
+			}
+		}
+	}
+	return extra
+}
+
+// maxDepth is encoding/json's limit on nested arrays and objects.
+const maxDepth = 10000
+
+// shareLimit bounds the documents whose string values are cut from one copy
+// of the whole document (one allocation for all of them) rather than copied
+// one by one: a small document costs little to keep alive for as long as
+// any of its strings is.
+const shareLimit = 4096
+
+// scanner reads one JSON document. It accepts exactly what encoding/json
+// accepts and decodes strings the way it does (invalid UTF-8 and lone
+// surrogates become U+FFFD). On a syntax error it stops: failed is set and
+// every later read fails too, so the generated loops simply end.
+type scanner struct {
+	data   []byte
+	i      int
+	depth  int
+	failed bool
+	share  bool   // cut plain strings from text
+	text   string // data as a string, made on first use when share is set
+	key    []byte // the member name just read, unescaped
+	buf    []byte // scratch for unescaped names and constants
+}
+
+func newScanner(data []byte) scanner {
+	return scanner{data: data, share: len(data) <= shareLimit}
+}
+
+func (d *scanner) fail() {
+	d.failed = true
+	d.i = len(d.data)
+}
+
+// peek skips whitespace and returns the next byte, or 0 at the end.
+func (d *scanner) peek() byte {
+	for d.i < len(d.data) {
+		switch c := d.data[d.i]; c {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// end checks that only whitespace follows the document's value.
+func (d *scanner) end() {
+	if d.peek() != 0 || d.i != len(d.data) {
+		d.fail()
+	}
+}
+
+func (d *scanner) literal(lit string) {
+	if len(d.data)-d.i >= len(lit) && string(d.data[d.i:d.i+len(lit)]) == lit {
+		d.i += len(lit)
+		return
+	}
+	d.fail()
+}
+
+func (d *scanner) push() {
+	d.i++
+	if d.depth++; d.depth > maxDepth {
+		d.fail()
+	}
+}
+
+// open starts an object value: stSet when it is one (read its members with
+// first and next), stNull for null, stWrongType (the value skipped) otherwise.
+func (d *scanner) open() uint8 {
+	switch d.peek() {
+	case '{':
+		d.push()
+		return stSet
+	case 'n':
+		d.literal("null")
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// first reads the name of an opened object's first member into key; false
+// when the object is empty or on a syntax error.
+func (d *scanner) first() bool {
+	if d.peek() == '}' {
+		d.i++
+		d.depth--
+		return false
+	}
+	return d.name()
+}
+
+// next reads the name of the following member; false at the object's end.
+func (d *scanner) next() bool {
+	switch d.peek() {
+	case ',':
+		d.i++
+		return d.name()
+	case '}':
+		d.i++
+		d.depth--
+		return false
+	}
+	d.fail()
+	return false
+}
+
+func (d *scanner) name() bool {
+	if d.peek() != '"' {
+		d.fail()
+		return false
+	}
+	start, end, plain := d.scanString()
+	if d.failed {
+		return false
+	}
+	if plain {
+		d.key = d.data[start:end]
+	} else {
+		d.buf = unquote(d.buf[:0], d.data[start:end])
+		d.key = d.buf
+	}
+	if d.peek() != ':' {
+		d.fail()
+		return false
+	}
+	d.i++
+	return true
+}
+
+// scanString reads the string starting at d.i and returns the bounds of its
+// body; plain reports that the body is its own value (no escapes, valid
+// UTF-8).
+func (d *scanner) scanString() (start, end int, plain bool) {
+	data := d.data
+	i := d.i + 1
+	start, plain = i, true
+	var high uint64 // the bytes skipped eight at a time, or-ed: any not ASCII?
 	ascii := true
-	for _, c := range b {
-		switch {
-		case c < 0x20 || c == '"' || c == '\\':
-			return false
+	for {
+		for i+8 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if stringEnd(x) != 0 {
+				break
+			}
+			high |= x
+			i += 8
+		}
+		if i >= len(data) {
+			d.fail()
+			return start, start, false
+		}
+		switch c := data[i]; {
+		case c == '"':
+			d.i = i + 1
+			if plain && (!ascii || high&hi8 != 0) {
+				plain = utf8.Valid(data[start:i])
+			}
+			return start, i, plain
+		case c == '\\':
+			plain = false
+			if i+1 >= len(data) {
+				d.fail()
+				return start, start, false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+5 >= len(data) || hex4(data[i+2:i+6]) < 0 {
+					d.fail()
+					return start, start, false
+				}
+				i += 6
+			default:
+				d.fail()
+				return start, start, false
+			}
+		case c < 0x20:
+			d.fail()
+			return start, start, false
 		case c >= utf8.RuneSelf:
 			ascii = false
+			i++
+		default:
+			i++
 		}
 	}
-	return ascii || utf8.Valid(b)
 }
 
-// keep moves the members of obj that no contract field claimed into
-// *extra, under their path, allocating the map only when there are any.
-func keep(extra *map[string]any, objPath string, obj map[string]json.RawMessage) {
-	for k, v := range obj {
-		if *extra == nil {
-			*extra = make(map[string]any, len(obj))
+// hex4 parses four hex digits, or returns -1.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
 		}
-		(*extra)[joinPath(objPath, k)] = v
+		r = r*16 + rune(c)
 	}
+	return r
+}
+
+// unquote appends the value of a string body that has escapes or invalid
+// UTF-8, decoded as encoding/json does: each invalid byte and each \u escape
+// of a lone surrogate becomes U+FFFD. The body's syntax is already checked.
+func unquote(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			switch e := s[i+1]; e {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r := hex4(s[i+2 : i+6])
+				i += 6
+				if utf16.IsSurrogate(r) {
+					// A pair when a valid low half follows; otherwise the
+					// escape alone stands for U+FFFD.
+					var r2 rune = -1
+					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						r2 = hex4(s[i+2 : i+6])
+					}
+					if pair := utf16.DecodeRune(r, r2); pair != utf8.RuneError {
+						i += 6
+						r = pair
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				dst = utf8.AppendRune(dst, r)
+				continue
+			default: // '"', '\\', '/'
+				dst = append(dst, e)
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			dst = utf8.AppendRune(dst, r)
+			i += size
+		}
+	}
+	return dst
+}
+
+// plainText returns the string whose body is data[start:end], known plain.
+func (d *scanner) plainText(start, end int) string {
+	if start == end {
+		return ""
+	}
+	if !d.share {
+		return string(d.data[start:end])
+	}
+	if d.text == "" {
+		d.text = string(d.data)
+	}
+	return d.text[start:end]
+}
+
+// str reads a string value into dst; null stores "".
+func (d *scanner) str(dst *string) uint8 {
+	switch d.peek() {
+	case '"':
+		start, end, plain := d.scanString()
+		if plain {
+			*dst = d.plainText(start, end)
+		} else if !d.failed {
+			*dst = string(unquote(make([]byte, 0, end-start), d.data[start:end]))
+		}
+		return stSet
+	case 'n':
+		d.literal("null")
+		*dst = ""
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// strs reads an array of strings into dst, a null element reading as ""
+// as with encoding/json; null stores nil.
+func (d *scanner) strs(dst *[]string) uint8 {
+	switch d.peek() {
+	case '[':
+		d.push()
+		list, st := []string{}, stSet
+		if d.peek() == ']' {
+			d.i++
+			d.depth--
+			*dst = list
+			return stSet
+		}
+		for !d.failed {
+			var s string
+			if d.str(&s) == stWrongType {
+				st = stWrongType
+			}
+			list = append(list, s)
+			switch d.peek() {
+			case ',':
+				d.i++
+				continue
+			case ']':
+				d.i++
+				d.depth--
+				*dst = list
+				return st
+			}
+			d.fail()
+		}
+		return stWrongType
+	case 'n':
+		d.literal("null")
+		*dst = nil
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// number reads a number and reports whether it is written as an integer
+// (no fraction, no exponent).
+func (d *scanner) number() bool {
+	data, i := d.data, d.i
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && '1' <= data[i] && data[i] <= '9':
+		for i++; i < len(data) && '0' <= data[i] && data[i] <= '9'; i++ {
+		}
+	default:
+		d.fail()
+		return false
+	}
+	integer := true
+	if i < len(data) && data[i] == '.' {
+		integer = false
+		if i++; i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.fail()
+			return false
+		}
+		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		integer = false
+		if i++; i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			d.fail()
+			return false
+		}
+		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+			i++
+		}
+	}
+	d.i = i
+	return integer
+}
+
+// integer reads an integer that fits in 64 bits into dst.
+func (d *scanner) integer(dst *int64) uint8 {
+	switch c := d.peek(); {
+	case c == '-' || '0' <= c && c <= '9':
+		start := d.i
+		if !d.number() {
+			return stWrongType
+		}
+		v, ok := parseInt(d.data[start:d.i])
+		if !ok {
+			return stWrongType
+		}
+		*dst = v
+		return stSet
+	case c == 'n':
+		d.literal("null")
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// parseInt parses digits with an optional minus sign, as strconv.ParseInt
+// does with base 10 and 64 bits, without making a string.
+func parseInt(b []byte) (int64, bool) {
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var n uint64
+	for _, c := range b {
+		if n > (1<<63)/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// float reads a number into dst as encoding/json does.
+func (d *scanner) float(dst *float64) uint8 {
+	switch c := d.peek(); {
+	case c == '-' || '0' <= c && c <= '9':
+		start := d.i
+		d.number()
+		if d.failed {
+			return stWrongType
+		}
+		v, err := strconv.ParseFloat(string(d.data[start:d.i]), 64)
+		if err != nil {
+			return stWrongType
+		}
+		*dst = v
+		return stSet
+	case c == 'n':
+		d.literal("null")
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// boolean reads true or false into dst.
+func (d *scanner) boolean(dst *bool) uint8 {
+	switch d.peek() {
+	case 't':
+		d.literal("true")
+		*dst = true
+		return stSet
+	case 'f':
+		d.literal("false")
+		*dst = false
+		return stSet
+	case 'n':
+		d.literal("null")
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+// raw reads a value of no fixed shape and returns its text.
+func (d *scanner) raw() ([]byte, uint8) {
+	if d.peek() == 'n' {
+		d.literal("null")
+		return nil, stNull
+	}
+	start := d.i
+	d.skip()
+	return d.data[start:d.i], stSet
+}
+
+// skipped reads any value and returns its text, null included.
+func (d *scanner) skipped() []byte {
+	d.peek()
+	start := d.i
+	d.skip()
+	return d.data[start:d.i]
+}
+
+// The const readers compare a layout constant without keeping the value:
+// stSet when equal, stBadValue when not, stWrongType for another JSON type
+// (which is as much a wrong value; the field table says so).
+
+func (d *scanner) constString(want string) uint8 {
+	var got string
+	switch d.peek() {
+	case '"':
+		start, end, plain := d.scanString()
+		if plain {
+			if string(d.data[start:end]) == want {
+				return stSet
+			}
+			return stBadValue
+		}
+		if !d.failed {
+			d.buf = unquote(d.buf[:0], d.data[start:end])
+			got = string(d.buf)
+		}
+		if got == want {
+			return stSet
+		}
+		return stBadValue
+	case 'n':
+		d.literal("null")
+		return stNull
+	}
+	d.skip()
+	return stWrongType
+}
+
+func (d *scanner) constBool(want bool) uint8 {
+	var got bool
+	st := d.boolean(&got)
+	if st == stSet && got != want {
+		return stBadValue
+	}
+	return st
+}
+
+func (d *scanner) constInt(want int64) uint8 {
+	var got int64
+	st := d.integer(&got)
+	if st == stSet && got != want {
+		return stBadValue
+	}
+	return st
+}
+
+func (d *scanner) constFloat(want float64) uint8 {
+	var got float64
+	st := d.float(&got)
+	if st == stSet && got != want {
+		return stBadValue
+	}
+	return st
+}
+
+// skip reads any value, checking its syntax.
+func (d *scanner) skip() {
+	switch c := d.peek(); {
+	case c == '{':
+		d.push()
+		for more := d.first(); more; more = d.next() {
+			d.skip()
+		}
+	case c == '[':
+		d.push()
+		if d.peek() == ']' {
+			d.i++
+			d.depth--
+			return
+		}
+		for !d.failed {
+			d.skip()
+			switch d.peek() {
+			case ',':
+				d.i++
+				continue
+			case ']':
+				d.i++
+				d.depth--
+				return
+			}
+			d.fail()
+		}
+	case c == '"':
+		d.scanString()
+	case c == '-' || '0' <= c && c <= '9':
+		d.number()
+	case c == 't':
+		d.literal("true")
+	case c == 'f':
+		d.literal("false")
+	case c == 'n':
+		d.literal("null")
+	default:
+		d.fail()
+	}
+}
+
+// document opens the document's object, or returns the error for a
+// document that is not one.
+func (d *scanner) document() error {
+	st := d.open()
+	if st == stSet {
+		return nil
+	}
+	if d.end(); d.failed {
+		return notJSON(d.data)
+	}
+	if st == stNull {
+		return &DecodeError{Problem: "must be a JSON object, not null", Category: DecodeType}
+	}
+	return &DecodeError{Problem: "must be a JSON object", Category: DecodeType}
 }

@@ -164,253 +164,386 @@ func (e *Envelope) WithField(v string) *Envelope {
 	return e
 }
 
-// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields.
+// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields. The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself.
 func New(kind Kind, message string) *Envelope {
-	c := Lookup(kind)
-	return &Envelope{
-		ContractVersion: ContractVersion,
-		Kind:            kind,
-		Message:         message,
-		Origin:          c.Origin,
-		Recovery: Recovery{
-			Action:        c.Action,
-			Guidance:      c.Guidance,
-			SameArguments: c.SameArguments,
-		},
-		SideEffects: c.SideEffects,
+	e := new(Envelope)
+	e.init(kind, message, true)
+	return e
+}
+
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.
+func NewTrusted(kind Kind, message string) *Envelope {
+	e := new(Envelope)
+	e.init(kind, message, false)
+	return e
+}
+
+// init fills a new (zero) envelope with kind, the message, sanitized when
+// sanitize is set, and the defaults of kind's classification. It keeps the
+// constructors small enough to inline, so an envelope that does not escape
+// its caller stays on the caller's stack.
+func (e *Envelope) init(kind Kind, message string, sanitize bool) {
+	if sanitize {
+		message = Sanitize(message)
 	}
+	c := Lookup(kind)
+	e.ContractVersion = ContractVersion
+	e.Kind = kind
+	e.Message = message
+	e.Origin = c.Origin
+	e.Recovery.Action = c.Action
+	e.Recovery.SameArguments = c.SameArguments
+	e.Recovery.Guidance = c.Guidance
+	e.SideEffects = c.SideEffects
 }
 
 // NewConfigInvalid returns a CONFIG_INVALID envelope. The YAML contract is malformed or has the wrong shape, or more than one configuration source was supplied.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigInvalid(message string) *Envelope {
-	e := New(KindConfigInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigInvalid, message, true)
 	return e
 }
 
 // NewConfigSchemaInvalid returns a CONFIG_SCHEMA_INVALID envelope. A tool's JSON Schema uses a construct the runtime does not support or considers unsafe.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigSchemaInvalid(message string) *Envelope {
-	e := New(KindConfigSchemaInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigSchemaInvalid, message, true)
 	return e
 }
 
 // NewConfigSecretMissing returns a CONFIG_SECRET_MISSING envelope. A secret that a provider or service needs was not supplied to the runtime.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigSecretMissing(message string) *Envelope {
-	e := New(KindConfigSecretMissing, message)
+	e := new(Envelope)
+	e.init(KindConfigSecretMissing, message, true)
 	return e
 }
 
 // NewConfigAuthInvalid returns a CONFIG_AUTH_INVALID envelope. An authentication or transport setting is unsafe, for example credentials that would travel over an insecure channel.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigAuthInvalid(message string) *Envelope {
-	e := New(KindConfigAuthInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigAuthInvalid, message, true)
 	return e
 }
 
 // NewConfigURLInvalid returns a CONFIG_URL_INVALID envelope. A tool's URL breaks the runtime's safety rules for where requests may be sent.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigURLInvalid(message string) *Envelope {
-	e := New(KindConfigURLInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigURLInvalid, message, true)
 	return e
 }
 
 // NewConfigMappingInvalid returns a CONFIG_MAPPING_INVALID envelope. A mapping in the contract conflicts with another or reads data that was never declared.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigMappingInvalid(message string) *Envelope {
-	e := New(KindConfigMappingInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigMappingInvalid, message, true)
 	return e
 }
 
 // NewConfigDependencyInvalid returns a CONFIG_DEPENDENCY_INVALID envelope. A dependency between tools names a source or target that the contract does not allow.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigDependencyInvalid(message string) *Envelope {
-	e := New(KindConfigDependencyInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigDependencyInvalid, message, true)
 	return e
 }
 
 // NewConfigDependencyCycle returns a CONFIG_DEPENDENCY_CYCLE envelope. The automatic dependencies between tools form a cycle, so no order can satisfy them.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigDependencyCycle(message string) *Envelope {
-	e := New(KindConfigDependencyCycle, message)
+	e := new(Envelope)
+	e.init(KindConfigDependencyCycle, message, true)
 	return e
 }
 
 // NewConfigConfirmationInvalid returns a CONFIG_CONFIRMATION_INVALID envelope. A tool with effects is declared without the confirmation the runtime requires for such tools.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfigConfirmationInvalid(message string) *Envelope {
-	e := New(KindConfigConfirmationInvalid, message)
+	e := new(Envelope)
+	e.init(KindConfigConfirmationInvalid, message, true)
 	return e
 }
 
 // NewModelNotConfigured returns a MODEL_NOT_CONFIGURED envelope. A feature that needs a model (chat, or AI-written presentation) was used, but no model is configured.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewModelNotConfigured(message string) *Envelope {
-	e := New(KindModelNotConfigured, message)
+	e := new(Envelope)
+	e.init(KindModelNotConfigured, message, true)
 	return e
 }
 
 // NewModelProviderError returns a MODEL_PROVIDER_ERROR envelope. The call to the model provider failed at the provider boundary; no tool was called as a result.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewModelProviderError(message string) *Envelope {
-	e := New(KindModelProviderError, message)
+	e := new(Envelope)
+	e.init(KindModelProviderError, message, true)
 	return e
 }
 
 // NewModelResponseMalformed returns a MODEL_RESPONSE_MALFORMED envelope. The provider's or model's response could not be parsed safely, so the runtime did not act on it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewModelResponseMalformed(message string) *Envelope {
-	e := New(KindModelResponseMalformed, message)
+	e := new(Envelope)
+	e.init(KindModelResponseMalformed, message, true)
 	return e
 }
 
 // NewModelSchemaViolation returns a MODEL_SCHEMA_VIOLATION envelope. The model's tool selection or the arguments it produced did not match the expected schema; nothing was sent to a tool.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewModelSchemaViolation(message string) *Envelope {
-	e := New(KindModelSchemaViolation, message)
+	e := new(Envelope)
+	e.init(KindModelSchemaViolation, message, true)
 	return e
 }
 
 // NewModelToolSelectionFailed returns a MODEL_TOOL_SELECTION_FAILED envelope. The model chose a tool outside the candidate set it was offered; the runtime refused to call it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewModelToolSelectionFailed(message string) *Envelope {
-	e := New(KindModelToolSelectionFailed, message)
+	e := new(Envelope)
+	e.init(KindModelToolSelectionFailed, message, true)
 	return e
 }
 
 // NewRoutingNoMatch returns a ROUTING_NO_MATCH envelope. No tool matched the request and conversation mode is turned off, so the runtime had nothing to do with it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRoutingNoMatch(message string) *Envelope {
-	e := New(KindRoutingNoMatch, message)
+	e := new(Envelope)
+	e.init(KindRoutingNoMatch, message, true)
 	return e
 }
 
 // NewInputSchemaViolation returns a INPUT_SCHEMA_VIOLATION envelope. The supplied arguments break the tool's input schema; no request was sent.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInputSchemaViolation(message string) *Envelope {
-	e := New(KindInputSchemaViolation, message)
+	e := new(Envelope)
+	e.init(KindInputSchemaViolation, message, true)
 	return e
 }
 
 // NewInputSelectionStale returns a INPUT_SELECTION_STALE envelope. The pending selection has expired, or it no longer fits the current context.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInputSelectionStale(message string) *Envelope {
-	e := New(KindInputSelectionStale, message)
+	e := new(Envelope)
+	e.init(KindInputSelectionStale, message, true)
 	return e
 }
 
 // NewInputSelectionInvalid returns a INPUT_SELECTION_INVALID envelope. The choice given is not one of the options currently on offer.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInputSelectionInvalid(message string) *Envelope {
-	e := New(KindInputSelectionInvalid, message)
+	e := new(Envelope)
+	e.init(KindInputSelectionInvalid, message, true)
 	return e
 }
 
 // NewConfirmationStale returns a CONFIRMATION_STALE envelope. The confirmation expired, or the prepared operation or its context changed after it was shown; the action did not run.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConfirmationStale(message string) *Envelope {
-	e := New(KindConfirmationStale, message)
+	e := new(Envelope)
+	e.init(KindConfirmationStale, message, true)
 	return e
 }
 
 // NewAuthRequired returns a AUTH_REQUIRED envelope. A credential the service needs is not available, so the call was not sent.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthRequired(message string) *Envelope {
-	e := New(KindAuthRequired, message)
+	e := new(Envelope)
+	e.init(KindAuthRequired, message, true)
 	return e
 }
 
 // NewAuthRejected returns a AUTH_REJECTED envelope. The downstream API answered 401 or 403; status carries which one.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthRejected(message string) *Envelope {
-	e := New(KindAuthRejected, message)
+	e := new(Envelope)
+	e.init(KindAuthRejected, message, true)
 	return e
 }
 
 // NewSessionIDInvalid returns a SESSION_ID_INVALID envelope. The session identifier is not in a valid format.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSessionIDInvalid(message string) *Envelope {
-	e := New(KindSessionIDInvalid, message)
+	e := new(Envelope)
+	e.init(KindSessionIDInvalid, message, true)
 	return e
 }
 
 // NewSessionExpired returns a SESSION_EXPIRED envelope. The session outlived its time-to-live, or the configuration changed since it started.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSessionExpired(message string) *Envelope {
-	e := New(KindSessionExpired, message)
+	e := new(Envelope)
+	e.init(KindSessionExpired, message, true)
 	return e
 }
 
 // NewSessionCapacity returns a SESSION_CAPACITY envelope. The in-memory session store is full, so no new session could be opened.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSessionCapacity(message string) *Envelope {
-	e := New(KindSessionCapacity, message)
+	e := new(Envelope)
+	e.init(KindSessionCapacity, message, true)
 	return e
 }
 
 // NewSessionRuntimeDisposed returns a SESSION_RUNTIME_DISPOSED envelope. The runtime handling the call has been disposed and no longer serves requests.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewSessionRuntimeDisposed(message string) *Envelope {
-	e := New(KindSessionRuntimeDisposed, message)
+	e := new(Envelope)
+	e.init(KindSessionRuntimeDisposed, message, true)
 	return e
 }
 
 // NewToolAborted returns a TOOL_ABORTED envelope. The host's cancellation or abort signal stopped the call; 499 (client closed request) because the caller, not the downstream API, ended it, and side effects are possible because the request may already have been sent.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolAborted(message string) *Envelope {
-	e := New(KindToolAborted, message)
+	e := new(Envelope)
+	e.init(KindToolAborted, message, true)
 	return e
 }
 
 // NewToolTimeout returns a TOOL_TIMEOUT envelope. The downstream API did not answer within the timeout; the request may have reached it and completed with the response lost, so it counts toward the tool's circuit breaker and side effects are possible.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolTimeout(message string) *Envelope {
-	e := New(KindToolTimeout, message)
+	e := new(Envelope)
+	e.init(KindToolTimeout, message, true)
 	return e
 }
 
 // NewToolNetworkError returns a TOOL_NETWORK_ERROR envelope. The transport failed before a safe, complete response arrived; the request may have been delivered, so it counts toward the tool's circuit breaker and side effects are possible.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolNetworkError(message string) *Envelope {
-	e := New(KindToolNetworkError, message)
+	e := new(Envelope)
+	e.init(KindToolNetworkError, message, true)
 	return e
 }
 
 // NewToolRedirectBlocked returns a TOOL_REDIRECT_BLOCKED envelope. The downstream API answered with a redirect, which the runtime refuses to follow; the configured endpoint is wrong. Side effects are possible because a redirect can follow a write the server already accepted.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolRedirectBlocked(message string) *Envelope {
-	e := New(KindToolRedirectBlocked, message)
+	e := new(Envelope)
+	e.init(KindToolRedirectBlocked, message, true)
 	return e
 }
 
 // NewToolClientError returns a TOOL_CLIENT_ERROR envelope. The downstream API rejected the request with a 4xx status other than 401, 403 or 429 (status carries it); 422 because the request's content, not the API's health, is at fault, so it does not count toward the breaker.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolClientError(message string) *Envelope {
-	e := New(KindToolClientError, message)
+	e := new(Envelope)
+	e.init(KindToolClientError, message, true)
 	return e
 }
 
 // NewToolRateLimited returns a TOOL_RATE_LIMITED envelope. The downstream API answered 429; its capacity, not the host's budget, is exhausted.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolRateLimited(message string) *Envelope {
-	e := New(KindToolRateLimited, message)
+	e := new(Envelope)
+	e.init(KindToolRateLimited, message, true)
 	return e
 }
 
 // NewToolServerError returns a TOOL_SERVER_ERROR envelope. The downstream API answered with a 5xx status (status carries it); it counts toward the tool's circuit breaker, and side effects are possible because the server may have acted before failing.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolServerError(message string) *Envelope {
-	e := New(KindToolServerError, message)
+	e := new(Envelope)
+	e.init(KindToolServerError, message, true)
 	return e
 }
 
 // NewToolResponseMalformed returns a TOOL_RESPONSE_MALFORMED envelope. The response was declared as JSON but could not be parsed; the call itself may have succeeded.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolResponseMalformed(message string) *Envelope {
-	e := New(KindToolResponseMalformed, message)
+	e := new(Envelope)
+	e.init(KindToolResponseMalformed, message, true)
 	return e
 }
 
 // NewToolOutputLimit returns a TOOL_OUTPUT_LIMIT envelope. The response exceeded the runtime's byte ceiling and was discarded; the call itself had already run.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolOutputLimit(message string) *Envelope {
-	e := New(KindToolOutputLimit, message)
+	e := new(Envelope)
+	e.init(KindToolOutputLimit, message, true)
 	return e
 }
 
 // NewToolOutputSchemaViolation returns a TOOL_OUTPUT_SCHEMA_VIOLATION envelope. The response did not match the tool's declared output schema; the call itself may have succeeded.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolOutputSchemaViolation(message string) *Envelope {
-	e := New(KindToolOutputSchemaViolation, message)
+	e := new(Envelope)
+	e.init(KindToolOutputSchemaViolation, message, true)
 	return e
 }
 
 // NewToolCircuitOpen returns a TOOL_CIRCUIT_OPEN envelope. The tool's circuit breaker is open after repeated failures, so the call was not sent; it does not itself count toward the breaker.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolCircuitOpen(message string) *Envelope {
-	e := New(KindToolCircuitOpen, message)
+	e := new(Envelope)
+	e.init(KindToolCircuitOpen, message, true)
 	return e
 }
 
 // NewToolExecutionUncertain returns a TOOL_EXECUTION_UNCERTAIN envelope. An earlier attempt at this effect may have reached the backend, so the runtime will not run it again blindly; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewToolExecutionUncertain(message string) *Envelope {
-	e := New(KindToolExecutionUncertain, message)
+	e := new(Envelope)
+	e.init(KindToolExecutionUncertain, message, true)
 	return e
 }
 
 // NewRateLimited returns a RATE_LIMITED envelope. The caller used up the host's request window; no downstream call was made.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRateLimited(message string) *Envelope {
-	e := New(KindRateLimited, message)
+	e := new(Envelope)
+	e.init(KindRateLimited, message, true)
 	return e
 }
 
 // NewRateSessionLimit returns a RATE_SESSION_LIMIT envelope. The session reached the lifetime cap the host sets on it; waiting will not reset it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRateSessionLimit(message string) *Envelope {
-	e := New(KindRateSessionLimit, message)
+	e := new(Envelope)
+	e.init(KindRateSessionLimit, message, true)
 	return e
 }

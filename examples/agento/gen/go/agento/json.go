@@ -2,10 +2,7 @@
 
 package agento
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
 func ownedRoot(k string) bool {
@@ -37,11 +34,14 @@ func ownedErrorDetails(k string) bool {
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "error", "error.details"}
 
-// MarshalJSON encodes the envelope in the contract's wire layout: the layout's
-// fields in order, absent optional fields left out, then Extra entries sorted
-// by key, skipping any that would override a field of the contract.
-func (e Envelope) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 512)
+// AppendJSON appends the envelope in the contract's wire layout to dst: the
+// layout's fields in order, absent optional fields left out, then Extra
+// entries sorted by key, skipping any that would override a field of the
+// contract. On error (an Extra or free-form value encoding/json cannot
+// encode) it returns dst unchanged. Appending to a reused buffer encodes
+// without allocating.
+func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
+	b := dst
 	var err error
 	b = append(b, '{')
 	s0 := len(b)
@@ -96,7 +96,7 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 				b = appendString(b, e.Field)
 			}
 			if b, err = appendExtra(b, s2, "error.details", e.Extra, ownedErrorDetails); err != nil {
-				return nil, err
+				return dst, err
 			}
 			if len(b) == s2 {
 				b = b[:m2]
@@ -105,97 +105,190 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 			}
 		}
 		if b, err = appendExtra(b, s1, "error", e.Extra, ownedError); err != nil {
-			return nil, err
+			return dst, err
 		}
 		b = append(b, '}')
 	}
 	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return nil, err
+		return dst, err
 	}
 	b = append(b, '}')
 	return b, nil
 }
+
+// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	b, err := e.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// decodeFields says how UnmarshalJSON reports each field of the layout, by
+// slot: the fields depth first in layout order, each spelling accepted on
+// input after the field's own.
+var decodeFields = [10]decodeField{{
+	path:         "status",
+	required:     true,
+	typeCategory: DecodeValue,
+	typeProblem:  "must be the constant \"error\"",
+	valueProblem: "must be the constant \"error\"",
+}, {
+	path:         "error",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a JSON object",
+}, {
+	path:         "error.code",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+	valueProblem: "must not be empty",
+}, {
+	path:         "error.category",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "error.message",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "error.details",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a JSON object",
+}, {
+	path:         "error.details.executionMayHaveOccurred",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a boolean",
+}, {
+	path:         "error.details.status",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an integer",
+}, {
+	path:         "error.details.tool",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "error.details.field",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}}
 
 // UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
 // origin or other value this contract version does not know is kept as it is,
 // fields the contract does not name go to Extra, values the layout does not
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
+//
+// It reads the document once, in document order; a member given twice counts
+// once, with its last value, as with encoding/json. Problems are reported
+// after the whole document is read, the first in layout order.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
-	var extra map[string]any
-	obj0, err := decodeObject(data, "")
-	if err != nil {
+	var st [10]uint8
+	var extras [3][]extraMember
+	var v6 bool
+	var v7 int64
+	d := newScanner(data)
+	if err := d.document(); err != nil {
 		return err
 	}
-	{
-		var v string
-		if _, err := take(obj0, "", "status", true, "the constant \"error\"", &v); err != nil {
+	for more := d.first(); more; more = d.next() {
+		switch string(d.key) {
+		case "status":
+			st[0] = d.constString("error")
+		case "error":
+			st[1] = d.open()
+			clear(st[2:10])
+			out.Kind = ""
+			out.Category = ""
+			out.Message = ""
+			out.Tool = ""
+			out.Field = ""
+			extras[1] = extras[1][:0]
+			extras[2] = extras[2][:0]
+			if st[1] == stSet {
+				for more := d.first(); more; more = d.next() {
+					switch string(d.key) {
+					case "code":
+						st[2] = d.str((*string)(&out.Kind))
+						if st[2] == stSet && out.Kind == "" {
+							st[2] = stBadValue
+						}
+					case "category":
+						st[3] = d.str(&out.Category)
+					case "message":
+						st[4] = d.str(&out.Message)
+					case "details":
+						st[5] = d.open()
+						clear(st[6:10])
+						out.Tool = ""
+						out.Field = ""
+						extras[2] = extras[2][:0]
+						if st[5] == stSet {
+							for more := d.first(); more; more = d.next() {
+								switch string(d.key) {
+								case "executionMayHaveOccurred":
+									st[6] = d.boolean(&v6)
+								case "status":
+									st[7] = d.integer(&v7)
+								case "tool":
+									st[8] = d.str(&out.Tool)
+								case "field":
+									st[9] = d.str(&out.Field)
+								default:
+									d.keep(&extras[2], "error.details", 2)
+								}
+							}
+						}
+					default:
+						d.keep(&extras[1], "error", 1)
+					}
+				}
+			}
+		default:
+			d.keep(&extras[0], "", 0)
+		}
+	}
+	if d.end(); d.failed {
+		return notJSON(data)
+	}
+	if st[0] != stSet {
+		if err := decodeFields[0].problem(st[0]); err != nil {
 			return err
 		}
-		if v != "error" {
-			return &DecodeError{
-				Path:    "status",
-				Problem: "must be the constant \"error\"",
+	}
+	if st[1] != stSet {
+		if err := decodeFields[1].problem(st[1]); err != nil {
+			return err
+		}
+	}
+	if st[1] == stSet {
+		if err := firstProblem(st[2:5], decodeFields[2:5]); err != nil {
+			return err
+		}
+		if st[5] != stSet {
+			if err := decodeFields[5].problem(st[5]); err != nil {
+				return err
+			}
+		}
+		if st[5] == stSet {
+			if err := firstProblem(st[6:10], decodeFields[6:10]); err != nil {
+				return err
 			}
 		}
 	}
-	{
-		var raw1 json.RawMessage
-		present, err := take(obj0, "", "error", true, "an object", &raw1)
-		if err != nil {
-			return err
-		}
-		if present {
-			obj1, err := decodeObject(raw1, "error")
-			if err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "code", true, "a string", (*string)(&out.Kind)); err != nil {
-				return err
-			}
-			if out.Kind == "" {
-				return &DecodeError{
-					Path:    "error.code",
-					Problem: "must not be empty",
-				}
-			}
-			if _, err := take(obj1, "error", "category", true, "a string", &out.Category); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "message", true, "a string", &out.Message); err != nil {
-				return err
-			}
-			{
-				var raw2 json.RawMessage
-				present, err := take(obj1, "error", "details", false, "an object", &raw2)
-				if err != nil {
-					return err
-				}
-				if present {
-					obj2, err := decodeObject(raw2, "error.details")
-					if err != nil {
-						return err
-					}
-					if _, err := take(obj2, "error.details", "executionMayHaveOccurred", false, "a boolean", &out.ExecutionMayHaveOccurred); err != nil {
-						return err
-					}
-					if _, err := take(obj2, "error.details", "status", false, "an integer", &out.Status); err != nil {
-						return err
-					}
-					if _, err := take(obj2, "error.details", "tool", false, "a string", &out.Tool); err != nil {
-						return err
-					}
-					if _, err := take(obj2, "error.details", "field", false, "a string", &out.Field); err != nil {
-						return err
-					}
-					keep(&extra, "error.details", obj2)
-				}
-			}
-			keep(&extra, "error", obj1)
-		}
+	if st[6] == stSet {
+		v := v6
+		out.ExecutionMayHaveOccurred = &v
 	}
-	keep(&extra, "", obj0)
+	if st[7] == stSet {
+		v := v7
+		out.Status = &v
+	}
 	c := Lookup(out.Kind)
 	out.ContractVersion = ContractVersion
 	out.Origin = c.Origin
@@ -203,7 +296,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	out.Recovery.SameArguments = c.SameArguments
 	out.Recovery.Guidance = c.Guidance
 	out.SideEffects = c.SideEffects
-	out.Extra = extra
+	out.Extra = buildExtra(extras[:])
 	*e = out
 	return nil
 }

@@ -3,6 +3,8 @@
 package agento
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -26,6 +28,13 @@ import (
 //     truncation marker.
 //
 // The output is a fixpoint: Sanitize(Sanitize(s)) == Sanitize(s).
+//
+// Speed: most text needs no change, so a quick pass (sanitizeQuiet) first
+// reads the byte pairs at even positions against a table of the pairs that
+// could start a change, and returns s when none does. Otherwise steps 1
+// and 2 run as one pass from the first place that could change, copying
+// runs of plain ASCII whole, and step 3 skips pairs the same way. None of
+// this changes a result: the steps are defined as written above.
 
 // Sanitize cleans upstream-controlled text with the contract's policy
 // (SanitizeMaxLength, SanitizeTruncationMarker, the markers and the secret
@@ -44,8 +53,19 @@ func SanitizeMax(s string, maxLength int) string {
 	if maxLength > 1<<28 {
 		maxLength = 1 << 28
 	}
-	s, cut := sanitizeClean(s, 4*maxLength)
-	s = sanitizeRemoveMarkers(s)
+	// Most text needs no change: one quick pass proves it, and the steps
+	// run only when it finds something. Text of more than 4 bytes per
+	// allowed code point is longer than maxLength whatever it holds, so it
+	// goes to the steps straight away.
+	pristine, runes := 0, 0
+	if len(s) <= 4*maxLength {
+		var quiet bool
+		if pristine, runes, quiet = sanitizeQuiet(s); quiet {
+			// Steps 1 to 3 keep s; only its length can matter.
+			return sanitizeTruncate(s, maxLength, false)
+		}
+	}
+	s, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
 	s = sanitizeRedact(s)
 	return sanitizeTruncate(s, maxLength, cut)
 }
@@ -109,45 +129,288 @@ func sanitizeDecode(s string) (r rune, size int, ok bool) {
 	return utf8.RuneError, i, false
 }
 
-// sanitizeClean is step 1. It reports whether the window cut text off.
-func sanitizeClean(s string, window int) (string, bool) {
+// What a byte means to the quick pass and to step 1, one bit each.
+const (
+	sanitizeByteRemoved   = 1 << iota // a C0 control other than tab, LF and CR, or DEL
+	sanitizeByteMulti                 // a byte of a multi-byte sequence (>= 0x80)
+	sanitizeByteMarkerEnd             // the last byte of a marker, either ASCII case
+	sanitizeByteAssign                // ':' or '=': an assignment or a URL may start here
+)
+
+// sanitizeBytes holds each byte's bits; sanitizeMarkersByEnd the markers
+// (ASCII letters lower-cased) by their last byte, either case.
+var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]string) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7F:
+			t[c] |= sanitizeByteRemoved
+		case c >= utf8.RuneSelf:
+			t[c] |= sanitizeByteMulti
+		}
+	}
+	t[':'] |= sanitizeByteAssign
+	t['='] |= sanitizeByteAssign
+	for _, m := range sanitizeMarkers {
+		m = sanitizeLower(m)
+		last := m[len(m)-1]
+		for _, c := range []byte{last, sanitizeUpper(last)} {
+			t[c] |= sanitizeByteMarkerEnd
+			if !slices.Contains(ends[c], m) {
+				ends[c] = append(ends[c], m)
+			}
+		}
+	}
+	return t, ends
+}()
+
+// A pair set is a bit set over byte pairs, indexed by first | second<<8.
+type sanitizePairs [1 << 16 / 64]uint64
+
+func (t *sanitizePairs) set(c, d byte) {
+	v := int(c) | int(d)<<8
+	t[v>>6] |= 1 << (v & 63)
+}
+
+// has reports whether the pair at s[p] is set; the last byte pairs with 0.
+func (t *sanitizePairs) has(s string, p int) bool {
+	v := uint16(s[p])
+	if p+1 < len(s) {
+		v |= uint16(s[p+1]) << 8
+	}
+	return t[v>>6]&(1<<(v&63)) != 0
+}
+
+// sanitizeLookPairs builds the pair sets of the scans that look for what
+// may start at a position: one a byte with one of the bits in sanitizeBytes,
+// one a secret shape. look holds each pair that starts something. look2
+// serves a scan that reads only the pairs at even positions: every shape
+// that starts with a byte pair starts with at least three fixed bytes, or
+// two and a class character, so whatever its position an even pair lies
+// inside its start; look2 holds the first two bytes and the second two. A
+// byte with one of the bits marks every pair it is in, first or second.
+func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			if sanitizeBytes[c]&bits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
+				look.set(byte(c), byte(d))
+			}
+			if sanitizeBytes[c]&bits != 0 || sanitizeBytes[d]&bits != 0 {
+				look2.set(byte(c), byte(d))
+			}
+		}
+	}
+	starts := func(prefix string, class uint16) {
+		look2.set(prefix[0], prefix[1])
+		if len(prefix) > 2 {
+			look2.set(prefix[1], prefix[2])
+			return
+		}
+		for d := 0; d < 256; d++ {
+			if sanitizeClasses[d]&class != 0 {
+				look2.set(prefix[1], byte(d))
+			}
+		}
+	}
+	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
+		for _, sec := range list {
+			for _, p := range sec.Prefixes {
+				starts(p, sec.Class)
+			}
+		}
+	}
+	for _, w := range sanitizeWordPrefixes {
+		starts(w, 0)
+	}
+	starts("-----BEGIN ", 0)
+	starts("eyJ", 0)
+	for _, b := range "bB" {
+		for _, e := range "eE" {
+			for _, a := range "aA" {
+				starts(string([]rune{b, e, a}), 0)
+			}
+		}
+	}
+	return look, look2
+}
+
+// The pair sets of the quick pass, which looks for every change, and of
+// step 3, which looks for secrets.
+var (
+	sanitizeLook, sanitizeLook2             = sanitizeLookPairs(^uint8(0))
+	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
+)
+
+// sanitizeQuiet is the quick pass over text no longer than the window in
+// bytes: it reports quiet when steps 1 to 3 would keep s as it is.
+// Otherwise s[:pristine] is text that steps 1 and 2 keep as it is, holding
+// runes code points, so step 1 can start after it. It reads the byte pairs
+// at even positions, and looks closer only around a pair that could start
+// a change.
+func sanitizeQuiet(s string) (pristine, runes int, quiet bool) {
+	q := sanitizeQuietPass{r: sanitizeRedactor{s: s}}
+	for rest := s; len(rest) >= 2; {
+		// Four pairs at a time; most text has nothing to look at in them.
+		if len(rest) >= 8 {
+			v0 := uint16(rest[0]) | uint16(rest[1])<<8
+			v1 := uint16(rest[2]) | uint16(rest[3])<<8
+			v2 := uint16(rest[4]) | uint16(rest[5])<<8
+			v3 := uint16(rest[6]) | uint16(rest[7])<<8
+			if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 == 0 {
+				rest = rest[8:]
+				continue
+			}
+		}
+		v := uint16(rest[0]) | uint16(rest[1])<<8
+		i := len(s) - len(rest)
+		rest = rest[2:]
+		if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
+			continue
+		}
+		for p := max(q.next, i-1); p <= i+1; p = q.next {
+			if !q.at(p) {
+				return p, p - q.extra, false
+			}
+		}
+	}
+	for p := max(q.next, len(s)-1); p < len(s); p = q.next {
+		if !q.at(p) {
+			return p, p - q.extra, false
+		}
+	}
+	return len(s), len(s) - q.extra, true
+}
+
+// sanitizeQuietPass is the quick pass's state.
+type sanitizeQuietPass struct {
+	r sanitizeRedactor
+	// next is the first position not looked at yet; extra counts the
+	// bytes of multi-byte characters past their first.
+	next, extra int
+}
+
+// at looks at the character at p and reports false when a step would
+// change it or start a change there.
+func (q *sanitizeQuietPass) at(p int) bool {
+	s := q.r.s
+	c := s[p]
+	if !sanitizeLook.has(s, p) {
+		q.next = p + 1
+		return true
+	}
+	bits := sanitizeBytes[c]
+	size := 1
+	if bits&sanitizeByteRemoved != 0 {
+		return false
+	}
+	if bits&sanitizeByteMulti != 0 {
+		r, n, ok := sanitizeDecode(s[p:])
+		if !ok || sanitizeRemovedRune(r) {
+			return false
+		}
+		size = n
+		bits = sanitizeBytes[s[p+n-1]]
+	}
+	if bits&sanitizeByteMarkerEnd != 0 && sanitizeMarkerAt(s[:p+size]) {
+		return false
+	}
+	if size == 1 && p+1 < len(s) {
+		if _, _, ok := q.r.match(p); ok {
+			return false
+		}
+	}
+	q.extra += size - 1
+	q.next = p + size
+	return true
+}
+
+// sanitizeMarkerAt reports whether the text ends with a marker.
+func sanitizeMarkerAt(out string) bool {
+	for _, m := range sanitizeMarkersByEnd[out[len(out)-1]] {
+		if sanitizeEndsWith(out, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizeClean is steps 1 and 2 in one pass: window, replace ill-formed
+// UTF-8, delete removed characters, and feed what is left to the marker
+// rule: characters are appended to the output one by one, and whenever the
+// output ends with a marker, the marker is taken off again. The output thus
+// never holds a marker, however markers were nested (<sys<system>tem>
+// leaves nothing). s[:pristine] holding runes code points needs no change.
+// It reports whether the window cut text off.
+func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 	var b []byte // nil while the output is s[:i]
-	n := 0
-	for i := 0; i < len(s); {
+	n := runes
+	i := pristine
+	for i < len(s) {
 		if n == window {
 			if b == nil {
 				return s[:i], true
 			}
 			return string(b), true
 		}
-		n++
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != 0x7F || c == '\t' || c == '\n' || c == '\r' {
-				if b != nil {
-					b = append(b, c)
-				}
-			} else if b == nil {
-				b = sanitizeStart(s, i)
+		const look = sanitizeByteRemoved | sanitizeByteMulti | sanitizeByteMarkerEnd
+		bits := sanitizeBytes[c] & look
+		if bits == 0 {
+			// A run of ASCII that needs no look, up to the window.
+			j := i + 1
+			for end := min(len(s), i+window-n); j < end && sanitizeBytes[s[j]]&look == 0; j++ {
+			}
+			if b != nil {
+				b = append(b, s[i:j]...)
+			}
+			n += j - i
+			i = j
+			continue
+		}
+		n++
+		if bits&sanitizeByteRemoved != 0 {
+			if b == nil {
+				b = sanitizeStart(s, i, window)
 			}
 			i++
 			continue
 		}
-		r, size, ok := sanitizeDecode(s[i:])
-		switch {
-		case !ok:
-			if b == nil {
-				b = sanitizeStart(s, i)
+		size := 1
+		if bits&sanitizeByteMulti != 0 {
+			r, sz, ok := sanitizeDecode(s[i:])
+			size = sz
+			switch {
+			case !ok:
+				if b == nil {
+					b = sanitizeStart(s, i, window)
+				}
+				b = append(b, "\uFFFD"...)
+				i += size
+				if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+				continue
+			case sanitizeRemovedRune(r):
+				if b == nil {
+					b = sanitizeStart(s, i, window)
+				}
+				i += size
+				continue
 			}
-			b = append(b, "\uFFFD"...)
-		case sanitizeRemovedRune(r):
-			if b == nil {
-				b = sanitizeStart(s, i)
-			}
-		case b != nil:
+			bits = sanitizeBytes[s[i+size-1]]
+		}
+		if b != nil {
 			b = append(b, s[i:i+size]...)
 		}
 		i += size
+		if bits&sanitizeByteMarkerEnd != 0 {
+			if b == nil {
+				if sanitizeMarkerAt(s[:i]) {
+					b = sanitizeDropMarker(sanitizeStart(s, i, window))
+				}
+			} else {
+				b = sanitizeDropMarker(b)
+			}
+		}
 	}
 	if b == nil {
 		return s, false
@@ -155,24 +418,22 @@ func sanitizeClean(s string, window int) (string, bool) {
 	return string(b), false
 }
 
-// sanitizeStart begins an output buffer holding s[:i].
-func sanitizeStart(s string, i int) []byte {
-	b := make([]byte, 0, min(len(s), 1<<16)+16)
-	return append(b, s[:i]...)
+// sanitizeDropMarker takes a marker off the end of b, if b ends with one.
+func sanitizeDropMarker(b []byte) []byte {
+	for _, m := range sanitizeMarkersByEnd[b[len(b)-1]] {
+		if sanitizeEndsWith(b, m) {
+			return b[:len(b)-len(m)]
+		}
+	}
+	return b
 }
 
-// sanitizeMarkerList holds the markers with ASCII letters lower-cased;
-// sanitizeMarkerEnd marks the bytes a marker ends with.
-var sanitizeMarkerList, sanitizeMarkerEnd = func() ([]string, [256]bool) {
-	var list []string
-	var end [256]bool
-	for _, m := range sanitizeMarkers {
-		m = sanitizeLower(m)
-		list = append(list, m)
-		end[m[len(m)-1]] = true
-	}
-	return list, end
-}()
+// sanitizeStart begins step 1's output buffer holding s[:i]: room for the
+// text, or for a window of mostly ASCII.
+func sanitizeStart(s string, i, window int) []byte {
+	b := make([]byte, 0, min(len(s), 2*window)+16)
+	return append(b, s[:i]...)
+}
 
 func sanitizeLower(s string) string {
 	b := []byte(s)
@@ -182,6 +443,13 @@ func sanitizeLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+func sanitizeUpper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
 }
 
 func sanitizeFold(c byte) byte {
@@ -204,37 +472,6 @@ func sanitizeEndsWith[T string | []byte](out T, m string) bool {
 		}
 	}
 	return true
-}
-
-// sanitizeRemoveMarkers is step 2: characters are appended to the output
-// one by one, and whenever the output ends with a marker, the marker is
-// taken off again. The output never holds a marker, so the result holds
-// none, however markers were nested (<sys<system>tem> leaves nothing).
-func sanitizeRemoveMarkers(s string) string {
-	var b []byte // nil while the output is s[:i+1]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if b != nil {
-			b = append(b, c)
-		}
-		if !sanitizeMarkerEnd[sanitizeFold(c)] {
-			continue
-		}
-		for _, m := range sanitizeMarkerList {
-			if b == nil && sanitizeEndsWith(s[:i+1], m) {
-				b = sanitizeStart(s, i+1-len(m))
-				break
-			}
-			if b != nil && sanitizeEndsWith(b, m) {
-				b = b[:len(b)-len(m)]
-				break
-			}
-		}
-	}
-	if b == nil {
-		return s
-	}
-	return string(b)
 }
 
 // Character classes of the secret shapes, one bit each.
@@ -330,6 +567,10 @@ var sanitizeStarts = func() (t struct {
 	flags    [256]uint8
 	prefixed [256][]sanitizePrefixed
 	words    [256][]string
+	// fixed holds the distinct prefixes of prefixed and words by their
+	// first byte: where the byte has no flag and none of them starts, no
+	// shape does, which match checks first (most tries are near misses).
+	fixed [256][]string
 	// second holds, per first byte, the bytes that can follow it in a
 	// shape, so most letters are passed over without trying one.
 	second [256][4]uint64
@@ -347,6 +588,18 @@ var sanitizeStarts = func() (t struct {
 		t.words[w[0]] = append(t.words[w[0]], w)
 		follow(w[0], w[1])
 	}
+	for c := range t.fixed {
+		for _, sp := range t.prefixed[c] {
+			if !slices.Contains(t.fixed[c], sp.prefix) {
+				t.fixed[c] = append(t.fixed[c], sp.prefix)
+			}
+		}
+		for _, w := range t.words[c] {
+			if !slices.Contains(t.fixed[c], w) {
+				t.fixed[c] = append(t.fixed[c], w)
+			}
+		}
+	}
 	t.flags['-'] |= sanitizeStartPEM
 	t.flags['e'] |= sanitizeStartJWT
 	t.flags['b'] |= sanitizeStartBearer
@@ -358,6 +611,22 @@ var sanitizeStarts = func() (t struct {
 	}
 	return t
 }()
+
+// sanitizeHasPrefix is strings.HasPrefix for a prefix of two or more
+// bytes, comparing the second byte first: most candidates differ there.
+func sanitizeHasPrefix(s, prefix string) bool {
+	return len(s) >= len(prefix) && s[1] == prefix[1] && s[:len(prefix)] == prefix
+}
+
+// sanitizeAnyPrefix reports whether s starts with one of the prefixes.
+func sanitizeAnyPrefix(s string, prefixes []string) bool {
+	for _, prefix := range prefixes {
+		if sanitizeHasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
 
 // sanitizeHasPrefixFold reports whether s starts with the lower-case
 // prefix, ignoring ASCII case.
@@ -388,7 +657,7 @@ func sanitizeRun(s string, i int, class uint16) int {
 // redacted) or s[:flushed], followed by s[flushed:] up to the scan position.
 type sanitizeRedactor struct {
 	s       string
-	b       []byte
+	b       strings.Builder
 	dirty   bool
 	flushed int
 	// noJWT: no JWT starts before this position. A JWT attempt that fails
@@ -410,51 +679,68 @@ func (r *sanitizeRedactor) back(p, k int) (byte, bool) {
 		}
 		return 0, false
 	}
-	if k <= len(r.b) {
-		return r.b[len(r.b)-k], true
+	// The output before flushed ends with [REDACTED]. No backward scan
+	// reads past its ']' (white space, quotes and key characters only), so
+	// b itself is never read.
+	if k <= len(sanitizeRedacted) {
+		return sanitizeRedacted[len(sanitizeRedacted)-k], true
 	}
 	return 0, false
 }
 
 func (r *sanitizeRedactor) redact(from, to int) {
 	if !r.dirty {
-		r.b = sanitizeStart(r.s, from)
+		r.b.Grow(len(r.s) + 16)
 		r.dirty = true
-	} else {
-		r.b = append(r.b, r.s[r.flushed:from]...)
 	}
-	r.b = append(r.b, sanitizeRedacted...)
+	r.b.WriteString(r.s[r.flushed:from])
+	r.b.WriteString(sanitizeRedacted)
 	r.flushed = to
 }
 
 // sanitizeRedact is step 3: at each position the shapes are tried in the
 // order of match; the first that matches is replaced and the scan goes on
-// after it.
+// after it. The scan reads the byte pairs at even positions and tries the
+// positions around a pair that could start a shape.
 func sanitizeRedact(s string) string {
 	r := sanitizeRedactor{s: s}
-	for p := 0; p < len(s); {
-		c := s[p]
-		if sanitizeStarts.flags[c]&sanitizeStartAssign == 0 {
-			if p+1 == len(s) {
-				break
-			}
-			if next := s[p+1]; sanitizeStarts.second[c][next>>6]&(1<<(next&63)) == 0 {
-				p++
+	next := 0 // the first position not tried yet
+	for rest := s; len(rest) >= 2; {
+		if len(rest) >= 8 {
+			v0 := uint16(rest[0]) | uint16(rest[1])<<8
+			v1 := uint16(rest[2]) | uint16(rest[3])<<8
+			v2 := uint16(rest[4]) | uint16(rest[5])<<8
+			v3 := uint16(rest[6]) | uint16(rest[7])<<8
+			if (sanitizeLookSecret2[v0>>6]>>(v0&63)|sanitizeLookSecret2[v1>>6]>>(v1&63)|sanitizeLookSecret2[v2>>6]>>(v2&63)|sanitizeLookSecret2[v3>>6]>>(v3&63))&1 == 0 {
+				rest = rest[8:]
 				continue
 			}
 		}
-		if from, to, ok := r.match(p); ok {
-			r.redact(from, to)
-			p = to
+		v := uint16(rest[0]) | uint16(rest[1])<<8
+		i := len(s) - len(rest)
+		rest = rest[2:]
+		if sanitizeLookSecret2[v>>6]&(1<<(v&63)) == 0 {
 			continue
 		}
-		p++
+		for p := max(next, i-1); p <= i+1 && p < len(s); p = next {
+			next = p + 1
+			if !sanitizeLookSecret.has(s, p) {
+				continue
+			}
+			if from, to, ok := r.match(p); ok {
+				r.redact(from, to)
+				next = to
+				// Go on with the even pair that holds next.
+				rest = s[next&^1:]
+				break
+			}
+		}
 	}
 	if !r.dirty {
 		return s
 	}
-	r.b = append(r.b, s[r.flushed:]...)
-	return string(r.b)
+	r.b.WriteString(s[r.flushed:])
+	return r.b.String()
 }
 
 // match tries every shape at p and returns the span to redact.
@@ -463,6 +749,9 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	rest := s[p:]
 	c := s[p]
 	flags := sanitizeStarts.flags[c]
+	if flags == 0 && !sanitizeAnyPrefix(rest, sanitizeStarts.fixed[c]) {
+		return 0, 0, false
+	}
 	// A private key block, through its END line or to the end of the text.
 	if flags&sanitizeStartPEM != 0 && strings.HasPrefix(rest, "-----BEGIN ") {
 		j := p + len("-----BEGIN ")
@@ -485,7 +774,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	if words := sanitizeStarts.words[c]; words != nil {
 		if prev, ok := r.back(p, 1); !ok || sanitizeSpace(prev) {
 			for _, w := range words {
-				if strings.HasPrefix(rest, w) {
+				if sanitizeHasPrefix(rest, w) {
 					e := p + len(w)
 					for e < len(s) && !sanitizeSpace(s[e]) {
 						e++
@@ -497,7 +786,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	}
 	// Prefixed token shapes, anywhere.
 	for _, sec := range sanitizeStarts.prefixed[c] {
-		if strings.HasPrefix(rest, sec.prefix) {
+		if sanitizeHasPrefix(rest, sec.prefix) {
 			if n := sanitizeRun(s, p+len(sec.prefix), sec.class); n >= sec.min {
 				return p, p + len(sec.prefix) + n, true
 			}
@@ -565,6 +854,13 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 			k++
 			gap++
 		}
+	}
+	// Most keys are told apart by their last two bytes, before the scan.
+	last, ok1 := r.back(p, k)
+	prev, ok2 := r.back(p, k+1)
+	if !ok1 || !ok2 || sanitizeClasses[last]&sanitizeClassKey == 0 || sanitizeClasses[prev]&sanitizeClassKey == 0 ||
+		strings.IndexByte(sanitizeKeyEnds[sanitizeFold(last)], sanitizeFold(prev)) < 0 {
+		return 0, 0, false
 	}
 	// The key, lower-cased: its last 64 bytes suffice for every test.
 	var buf [64]byte
@@ -637,6 +933,14 @@ var sanitizeKeySuffixes = []string{"token", "secret", "password", "passwd", "api
 	"signature", "credential", "credentials", "authorization", "cookie", "sessionid", "session_id",
 	"accesskey", "privatekey", "secretkey"}
 
+// sanitizeKeySuffixesByEnd holds the suffixes by their last byte.
+var sanitizeKeySuffixesByEnd = func() (t [256][]string) {
+	for _, suf := range sanitizeKeySuffixes {
+		t[suf[len(suf)-1]] = append(t[suf[len(suf)-1]], suf)
+	}
+	return t
+}()
+
 // sanitizeKeyExact are sensitive keys that are not a suffix rule's.
 var sanitizeKeyExact = []string{"pwd", "pass", "auth", "session"}
 
@@ -645,14 +949,31 @@ var sanitizeKeyHarmless = []string{"sort_key", "cache_key", "idempotency_key", "
 	"public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key",
 	"dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"}
 
+// sanitizeKeyEnds holds, for each last byte of a sensitive or query-only
+// key, the bytes that can precede it: most keys are rejected by their last
+// two bytes without comparing any name.
+var sanitizeKeyEnds = func() (t [256]string) {
+	names := append(append([]string{"_key", "-key", "code", "sig"}, sanitizeKeyExact...), sanitizeKeySuffixes...)
+	for _, n := range names {
+		last, prev := n[len(n)-1], n[len(n)-2]
+		if strings.IndexByte(t[last], prev) < 0 {
+			t[last] += string(prev)
+		}
+	}
+	return t
+}()
+
 // sanitizeSensitiveKey reports whether a lower-cased key names a secret.
 func sanitizeSensitiveKey(key string) bool {
+	if len(key) == 0 {
+		return false
+	}
 	for _, k := range sanitizeKeyExact {
 		if key == k {
 			return true
 		}
 	}
-	for _, suf := range sanitizeKeySuffixes {
+	for _, suf := range sanitizeKeySuffixesByEnd[key[len(key)-1]] {
 		if strings.HasSuffix(key, suf) {
 			return true
 		}
@@ -671,8 +992,7 @@ func sanitizeSensitiveKey(key string) bool {
 
 // sanitizeTruncate is step 4.
 func sanitizeTruncate(s string, maxLength int, cut bool) string {
-	n := utf8.RuneCountInString(s)
-	if n <= maxLength && !cut {
+	if !cut && (len(s) <= maxLength || utf8.RuneCountInString(s) <= maxLength) {
 		return s
 	}
 	keep := maxLength - sanitizeMarkerLen
@@ -682,4 +1002,88 @@ func sanitizeTruncate(s string, maxLength int, cut bool) string {
 		i += size
 	}
 	return s[:i] + SanitizeTruncationMarker
+}
+
+// The constructors and With methods sanitize the envelope values named in
+// SanitizedFields with these: a string with Sanitize, an array's strings,
+// an object's strings however deep. They copy a slice or map in which a
+// string changed and never modify the caller's.
+
+// sanitizeStrings returns v with every string sanitized.
+func sanitizeStrings(v []string) []string {
+	var out []string
+	for i, s := range v {
+		t := Sanitize(s)
+		if out == nil && t != s {
+			out = slices.Clone(v)
+		}
+		if out != nil {
+			out[i] = t
+		}
+	}
+	if out == nil {
+		return v
+	}
+	return out
+}
+
+// sanitizeObject returns v with every string in it sanitized: the string
+// values of the map and of the maps and slices inside it (keys are kept).
+func sanitizeObject(v map[string]any) map[string]any {
+	if w, changed := sanitizeAny(v, 0); changed {
+		return w.(map[string]any)
+	}
+	return v
+}
+
+// sanitizeMaxDepth stops the descent into a value too deep (or cyclic) to
+// be JSON an envelope can carry.
+const sanitizeMaxDepth = 64
+
+// sanitizeAny sanitizes the strings in v, a string, []string, []any or
+// map[string]any; anything else is kept as it is.
+func sanitizeAny(v any, depth int) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		t := Sanitize(x)
+		return t, t != x
+	case []string:
+		w := sanitizeStrings(x)
+		return w, len(x) > 0 && &w[0] != &x[0]
+	case []any:
+		if depth >= sanitizeMaxDepth {
+			return v, false
+		}
+		var out []any
+		for i, e := range x {
+			w, changed := sanitizeAny(e, depth+1)
+			if out == nil && changed {
+				out = slices.Clone(x)
+			}
+			if out != nil {
+				out[i] = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case map[string]any:
+		if depth >= sanitizeMaxDepth {
+			return v, false
+		}
+		var out map[string]any
+		for k, e := range x {
+			w, changed := sanitizeAny(e, depth+1)
+			if out == nil && changed {
+				out = maps.Clone(x)
+			}
+			if out != nil && changed {
+				out[k] = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from enum import Enum
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, FrozenSet, Mapping, Optional, Union
 
 from ._contract import (
     ACTION_STEPS,
@@ -17,14 +17,17 @@ from ._contract import (
     DEFAULT_EXIT_CODE,
     EXIT_CODES,
     FALLBACK,
+    FIELDS,
     KNOWN_KINDS,
     LAYOUT,
     MAY_HAVE_RUN_SIDE_EFFECTS,
     PROBLEM_TYPE_BASE,
     RETRY_SAME_ARGUMENTS,
     SAME_ARGUMENTS_UPGRADES,
+    SANITIZED_FIELDS,
 )
 from ._envelope import Envelope, Recovery
+from ._sanitize import sanitize, sanitize_value
 from ._spec import Classification, Step
 
 
@@ -102,22 +105,61 @@ def received(envelope: Envelope, source: str) -> Any:
     return getattr(envelope.received, attr, None)
 
 
-def new_envelope(kind: Union[str, Enum], message: str) -> Envelope:
+#: SANITIZES_MESSAGE and SANITIZES_GUIDANCE say whether the contract sanitizes the message and the guidance.
+SANITIZES_MESSAGE = "message" in SANITIZED_FIELDS
+SANITIZES_GUIDANCE = "guidance" in SANITIZED_FIELDS
+
+#: SANITIZED_ATTRS holds the Envelope attributes of the sanitized context and kind-specific fields.
+SANITIZED_ATTRS: FrozenSet[str] = frozenset(attr for attr, spec in FIELDS.items() if spec["name"] in SANITIZED_FIELDS)
+
+
+def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
     """new_envelope returns an envelope of any kind, classified by lookup.
 
     A kind the contract does not list gets the fallback classification.
     Prefer the per-kind constructors, which also take the kind's required
     fields.
+
+    The message is sanitized (see sanitize) when the contract lists it in
+    SANITIZED_FIELDS, as it does by default; pass trusted=True for text the
+    caller wrote itself. Building an Envelope directly, or
+    dataclasses.replace, never sanitizes.
     """
     c = lookup(kind)
     return Envelope(
         kind=c.kind,
-        message=message,
+        message=message if trusted or not SANITIZES_MESSAGE else sanitize(message),
         origin=c.origin,
         recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance),
         side_effects=c.side_effects,
         contract_version=CONTRACT_VERSION,
     )
+
+
+def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) -> Envelope:
+    """with_fields returns a copy of the envelope with optional values set: guidance, and any context or kind-specific field by its attribute name.
+
+    The values of the fields the contract lists in SANITIZED_FIELDS are
+    sanitized (a string, the strings of an array, the strings inside an
+    object); pass trusted=True for text the caller wrote itself. None
+    clears a field and keeps the guidance. An unknown name raises
+    TypeError.
+    """
+    updates: Dict[str, Any] = {}
+    for name, value in fields.items():
+        if name == "guidance":
+            continue
+        if name not in FIELDS:
+            raise TypeError(f"with_fields: {name!r} is not a context or kind-specific field of the contract (nor guidance)")
+        updates[name] = value if trusted or name not in SANITIZED_ATTRS else sanitize_value(value)
+    guidance = fields.get("guidance")
+    if guidance is not None:
+        if not isinstance(guidance, str):
+            raise TypeError(f"with_fields: guidance must be a str, found {type(guidance).__name__}")
+        if SANITIZES_GUIDANCE and not trusted:
+            guidance = sanitize(guidance)
+        updates["recovery"] = dataclasses.replace(envelope.recovery, guidance=guidance)
+    return dataclasses.replace(envelope, **updates)
 
 
 def classification(envelope: Envelope) -> Classification:

@@ -1146,3 +1146,18 @@ EXIT_CODES: Mapping[str, int] = MappingProxyType({})
 
 #: DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES.
 DEFAULT_EXIT_CODE = 1
+
+#: SANITIZE_MAX_LENGTH caps sanitize's output in Unicode code points, the truncation marker included.
+SANITIZE_MAX_LENGTH = 2048
+
+#: SANITIZE_TRUNCATION_MARKER is appended when sanitize cut text off.
+SANITIZE_TRUNCATION_MARKER = " \u2026[truncated]"
+
+#: SANITIZE_MARKERS are the prompt-injection markers sanitize removes, ASCII case ignored, until none remain.
+SANITIZE_MARKERS: Tuple[str, ...] = ("<system>", "</system>", "[INST]", "[/INST]", "###", "<<", "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>")
+
+#: SANITIZE_SECRETS are the contract's own secret shapes, redacted besides errgen's catalogue: (prefixes, character class, minimum run).
+SANITIZE_SECRETS: Tuple[Tuple[Tuple[str, ...], str, int], ...] = ()
+
+#: SANITIZED_FIELDS names the envelope values that are upstream-controlled text and sanitized by default (contract names).
+SANITIZED_FIELDS: Tuple[str, ...] = ("message",)

@@ -36,7 +36,7 @@ def from_mcp_tool_result(result: Any) -> Envelope:
     EnvelopeError met.
     """
     if not isinstance(result, Mapping):
-        raise EnvelopeError("", "tool result must be an object")
+        raise EnvelopeError("", "tool result must be an object", "type")
     first: Optional[EnvelopeError] = None
     sc = result.get("structuredContent")
     if sc is not None:
@@ -56,4 +56,4 @@ def from_mcp_tool_result(result: Any) -> Envelope:
                     first = err
     if first is not None:
         raise first
-    raise EnvelopeError("", "tool result carries no envelope")
+    raise EnvelopeError("", "tool result carries no envelope", "missing")

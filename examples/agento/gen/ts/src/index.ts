@@ -24,13 +24,16 @@ export {
   permitsRetry,
   problemType,
   stepOf,
+  withFields,
   withToolAnnotations,
   workMayHaveRun,
+  type EnvelopeFields,
   type ToolAnnotations,
 } from "./classification.js";
-export { formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type ParseResult } from "./codec.js";
+export { formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type ParseResult } from "./codec.js";
 export { classifyWith, type Classified, type Upstream } from "./inbound.js";
 export { nextStep, type Decision } from "./nextstep.js";
+export { sanitize, sanitizeMax, type SanitizeOptions, type SecretChars, type SecretSpec } from "./sanitize.js";
 export { asciiLower, hasWord } from "./words.js";
 export {
   fromHttpResponse,

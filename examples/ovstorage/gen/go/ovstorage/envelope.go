@@ -194,266 +194,413 @@ func (e *Envelope) WithPartial(v *Partial) *Envelope {
 	return e
 }
 
-// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields.
+// New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields. The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself.
 func New(kind Kind, message string) *Envelope {
-	c := Lookup(kind)
-	return &Envelope{
-		ContractVersion: ContractVersion,
-		Kind:            kind,
-		Message:         message,
-		Origin:          c.Origin,
-		Recovery: Recovery{
-			Action:        c.Action,
-			Guidance:      c.Guidance,
-			SameArguments: c.SameArguments,
-		},
-		SideEffects: c.SideEffects,
+	e := new(Envelope)
+	e.init(kind, message, true)
+	return e
+}
+
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.
+func NewTrusted(kind Kind, message string) *Envelope {
+	e := new(Envelope)
+	e.init(kind, message, false)
+	return e
+}
+
+// init fills a new (zero) envelope with kind, the message, sanitized when
+// sanitize is set, and the defaults of kind's classification. It keeps the
+// constructors small enough to inline, so an envelope that does not escape
+// its caller stays on the caller's stack.
+func (e *Envelope) init(kind Kind, message string, sanitize bool) {
+	if sanitize {
+		message = Sanitize(message)
 	}
+	c := Lookup(kind)
+	e.ContractVersion = ContractVersion
+	e.Kind = kind
+	e.Message = message
+	e.Origin = c.Origin
+	e.Recovery.Action = c.Action
+	e.Recovery.SameArguments = c.SameArguments
+	e.Recovery.Guidance = c.Guidance
+	e.SideEffects = c.SideEffects
 }
 
 // NewNotFound returns a NotFound envelope. No object or directory exists at the address.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNotFound(message string) *Envelope {
-	e := New(KindNotFound, message)
+	e := new(Envelope)
+	e.init(KindNotFound, message, true)
 	return e
 }
 
 // NewAlreadyExists returns a AlreadyExists envelope. Something already exists at the address the call would create.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAlreadyExists(message string) *Envelope {
-	e := New(KindAlreadyExists, message)
+	e := new(Envelope)
+	e.init(KindAlreadyExists, message, true)
 	return e
 }
 
 // NewPermissionDenied returns a PermissionDenied envelope. The authenticated identity may not perform this operation on the target.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPermissionDenied(message string) *Envelope {
-	e := New(KindPermissionDenied, message)
+	e := new(Envelope)
+	e.init(KindPermissionDenied, message, true)
 	return e
 }
 
 // NewPreconditionFailed returns a PreconditionFailed envelope. A condition the call attached (such as an expected etag) did not hold for the target.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPreconditionFailed(message string) *Envelope {
-	e := New(KindPreconditionFailed, message)
+	e := new(Envelope)
+	e.init(KindPreconditionFailed, message, true)
 	return e
 }
 
 // NewConflict returns a Conflict envelope. The call conflicts with the target's current state or with a concurrent change to it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewConflict(message string) *Envelope {
-	e := New(KindConflict, message)
+	e := new(Envelope)
+	e.init(KindConflict, message, true)
 	return e
 }
 
 // NewDirectoryNotEmpty returns a DirectoryNotEmpty envelope. The directory to remove still has entries.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewDirectoryNotEmpty(message string) *Envelope {
-	e := New(KindDirectoryNotEmpty, message)
+	e := new(Envelope)
+	e.init(KindDirectoryNotEmpty, message, true)
 	return e
 }
 
 // NewUnsupported returns a Unsupported envelope. The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewUnsupported(message string) *Envelope {
-	e := New(KindUnsupported, message)
+	e := new(Envelope)
+	e.init(KindUnsupported, message, true)
 	return e
 }
 
 // NewInvalidArgument returns a InvalidArgument envelope. An argument is malformed or has a value the operation does not accept.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInvalidArgument(message string) *Envelope {
-	e := New(KindInvalidArgument, message)
+	e := new(Envelope)
+	e.init(KindInvalidArgument, message, true)
 	return e
 }
 
 // NewIncompatibleType returns a IncompatibleType envelope. The target is the wrong kind of entry for the operation, for example a directory where an object was expected.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewIncompatibleType(message string) *Envelope {
-	e := New(KindIncompatibleType, message)
+	e := new(Envelope)
+	e.init(KindIncompatibleType, message, true)
 	return e
 }
 
 // NewLocked returns a Locked envelope. The target is locked by another holder.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewLocked(message string) *Envelope {
-	e := New(KindLocked, message)
+	e := new(Envelope)
+	e.init(KindLocked, message, true)
 	return e
 }
 
 // NewCancelled returns a Cancelled envelope. The operation was cancelled before it finished; 504 because no result was delivered.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCancelled(message string) *Envelope {
-	e := New(KindCancelled, message)
+	e := new(Envelope)
+	e.init(KindCancelled, message, true)
 	return e
 }
 
 // NewDeadlineExceeded returns a DeadlineExceeded envelope. The operation's deadline passed before it finished; counts toward the backend's breaker.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewDeadlineExceeded(message string) *Envelope {
-	e := New(KindDeadlineExceeded, message)
+	e := new(Envelope)
+	e.init(KindDeadlineExceeded, message, true)
 	return e
 }
 
 // NewTransient returns a Transient envelope. The backend or the network to it failed temporarily.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewTransient(message string) *Envelope {
-	e := New(KindTransient, message)
+	e := new(Envelope)
+	e.init(KindTransient, message, true)
 	return e
 }
 
 // NewResourceExhausted returns a ResourceExhausted envelope. A rate, quota or capacity limit was hit.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewResourceExhausted(message string) *Envelope {
-	e := New(KindResourceExhausted, message)
+	e := new(Envelope)
+	e.init(KindResourceExhausted, message, true)
 	return e
 }
 
 // NewIntegrityFailure returns a IntegrityFailure envelope. Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewIntegrityFailure(message string) *Envelope {
-	e := New(KindIntegrityFailure, message)
+	e := new(Envelope)
+	e.init(KindIntegrityFailure, message, true)
 	return e
 }
 
 // NewInternal returns a Internal envelope. An unexpected failure inside ovstorage.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewInternal(message string) *Envelope {
-	e := New(KindInternal, message)
+	e := new(Envelope)
+	e.init(KindInternal, message, true)
 	return e
 }
 
 // NewBrokerUnavailable returns a BrokerUnavailable envelope. The broker process could not be reached right now.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewBrokerUnavailable(message string) *Envelope {
-	e := New(KindBrokerUnavailable, message)
+	e := new(Envelope)
+	e.init(KindBrokerUnavailable, message, true)
 	return e
 }
 
 // NewBrokerRequired returns a BrokerRequired envelope. The operation only works through a broker and none is in use.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewBrokerRequired(message string) *Envelope {
-	e := New(KindBrokerRequired, message)
+	e := new(Envelope)
+	e.init(KindBrokerRequired, message, true)
 	return e
 }
 
 // NewRedirectExpired returns a RedirectExpired envelope. The redirect (such as a signed URL) the call relied on has expired.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRedirectExpired(message string) *Envelope {
-	e := New(KindRedirectExpired, message)
+	e := new(Envelope)
+	e.init(KindRedirectExpired, message, true)
 	return e
 }
 
 // NewPolicyEpochStale returns a PolicyEpochStale envelope. The call was made under a policy epoch that is no longer current.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPolicyEpochStale(message string) *Envelope {
-	e := New(KindPolicyEpochStale, message)
+	e := new(Envelope)
+	e.init(KindPolicyEpochStale, message, true)
 	return e
 }
 
 // NewAuthorizationLeaseExpired returns a AuthorizationLeaseExpired envelope. The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthorizationLeaseExpired(message string) *Envelope {
-	e := New(KindAuthorizationLeaseExpired, message)
+	e := new(Envelope)
+	e.init(KindAuthorizationLeaseExpired, message, true)
 	return e
 }
 
 // NewCacheCorrupt returns a CacheCorrupt envelope. Bytes in the local content cache failed verification.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCacheCorrupt(message string) *Envelope {
-	e := New(KindCacheCorrupt, message)
+	e := new(Envelope)
+	e.init(KindCacheCorrupt, message, true)
 	return e
 }
 
 // NewStagingExpired returns a StagingExpired envelope. The staged data an operation was building on expired before it was committed.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewStagingExpired(message string) *Envelope {
-	e := New(KindStagingExpired, message)
+	e := new(Envelope)
+	e.init(KindStagingExpired, message, true)
 	return e
 }
 
 // NewCommitAmbiguous returns a CommitAmbiguous envelope. It cannot be determined whether a publish or commit took effect.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCommitAmbiguous(message string) *Envelope {
-	e := New(KindCommitAmbiguous, message)
+	e := new(Envelope)
+	e.init(KindCommitAmbiguous, message, true)
 	return e
 }
 
 // NewCacheLockContention returns a CacheLockContention envelope. A lock on the local cache could not be acquired in time because another user holds it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCacheLockContention(message string) *Envelope {
-	e := New(KindCacheLockContention, message)
+	e := new(Envelope)
+	e.init(KindCacheLockContention, message, true)
 	return e
 }
 
 // NewStateRootUnavailable returns a StateRootUnavailable envelope. The local state root is missing or cannot be used.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewStateRootUnavailable(message string) *Envelope {
-	e := New(KindStateRootUnavailable, message)
+	e := new(Envelope)
+	e.init(KindStateRootUnavailable, message, true)
 	return e
 }
 
 // NewNetworkFilesystemRefused returns a NetworkFilesystemRefused envelope. Local state was placed on a network filesystem, which ovstorage refuses to use for it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNetworkFilesystemRefused(message string) *Envelope {
-	e := New(KindNetworkFilesystemRefused, message)
+	e := new(Envelope)
+	e.init(KindNetworkFilesystemRefused, message, true)
 	return e
 }
 
 // NewObjectModified returns a ObjectModified envelope. The object changed since the version the call was based on.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewObjectModified(message string) *Envelope {
-	e := New(KindObjectModified, message)
+	e := new(Envelope)
+	e.init(KindObjectModified, message, true)
 	return e
 }
 
 // NewNoRoute returns a NoRoute envelope. No configured connection serves the address.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNoRoute(message string) *Envelope {
-	e := New(KindNoRoute, message)
+	e := new(Envelope)
+	e.init(KindNoRoute, message, true)
 	return e
 }
 
 // NewRouteConflict returns a RouteConflict envelope. More than one route claims the address, or a new route collides with an existing one.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewRouteConflict(message string) *Envelope {
-	e := New(KindRouteConflict, message)
+	e := new(Envelope)
+	e.init(KindRouteConflict, message, true)
 	return e
 }
 
 // NewNotConfigured returns a NotConfigured envelope. Something the call needs (a backend kind, a connection, a setting) is not configured.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewNotConfigured(message string) *Envelope {
-	e := New(KindNotConfigured, message)
+	e := new(Envelope)
+	e.init(KindNotConfigured, message, true)
 	return e
 }
 
 // NewAliasChainTooLong returns a AliasChainTooLong envelope. Resolving the address followed more aliases than allowed, which usually means aliases point at each other.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAliasChainTooLong(message string) *Envelope {
-	e := New(KindAliasChainTooLong, message)
+	e := new(Envelope)
+	e.init(KindAliasChainTooLong, message, true)
 	return e
 }
 
 // NewCredentialExpired returns a CredentialExpired envelope. The stored credential for the connection has expired.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCredentialExpired(message string) *Envelope {
-	e := New(KindCredentialExpired, message)
+	e := new(Envelope)
+	e.init(KindCredentialExpired, message, true)
 	return e
 }
 
 // NewCredentialUnavailable returns a CredentialUnavailable envelope. No usable credential could be obtained for the connection.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewCredentialUnavailable(message string) *Envelope {
-	e := New(KindCredentialUnavailable, message)
+	e := new(Envelope)
+	e.init(KindCredentialUnavailable, message, true)
 	return e
 }
 
 // NewAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthRequired(message string) *Envelope {
-	e := New(KindAuthRequired, message)
+	e := new(Envelope)
+	e.init(KindAuthRequired, message, true)
 	return e
 }
 
 // NewAuthCancelled returns a AuthCancelled envelope. The authentication flow was cancelled before it completed.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthCancelled(message string) *Envelope {
-	e := New(KindAuthCancelled, message)
+	e := new(Envelope)
+	e.init(KindAuthCancelled, message, true)
 	return e
 }
 
 // NewAuthExpired returns a AuthExpired envelope. The authentication session for the connection has expired.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewAuthExpired(message string) *Envelope {
-	e := New(KindAuthExpired, message)
+	e := new(Envelope)
+	e.init(KindAuthExpired, message, true)
 	return e
 }
 
 // NewContentMismatch returns a ContentMismatch envelope. The content does not match what the call declared about it.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewContentMismatch(message string) *Envelope {
-	e := New(KindContentMismatch, message)
+	e := new(Envelope)
+	e.init(KindContentMismatch, message, true)
 	return e
 }
 
 // NewContentChecksumMismatch returns a ContentChecksumMismatch envelope. The content's checksum differs from the checksum supplied with the call.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewContentChecksumMismatch(message string) *Envelope {
-	e := New(KindContentChecksumMismatch, message)
+	e := new(Envelope)
+	e.init(KindContentChecksumMismatch, message, true)
 	return e
 }
 
 // NewPluginRejected returns a PluginRejected envelope. The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPluginRejected(message string) *Envelope {
-	e := New(KindPluginRejected, message)
+	e := new(Envelope)
+	e.init(KindPluginRejected, message, true)
 	return e
 }
 
 // NewPartialCompletion returns a PartialCompletion envelope. A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.
+//
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
 func NewPartialCompletion(message string, partial *Partial) *Envelope {
-	e := New(KindPartialCompletion, message)
-	e.Partial = partial
+	e := new(Envelope)
+	e.initPartialCompletion(message, partial)
 	return e
+}
+
+// initPartialCompletion fills a new envelope for NewPartialCompletion.
+// It is not inlined, so that NewPartialCompletion is.
+//
+//go:noinline
+func (e *Envelope) initPartialCompletion(message string, partial *Partial) {
+	e.init(KindPartialCompletion, message, true)
+	e.Partial = partial
 }

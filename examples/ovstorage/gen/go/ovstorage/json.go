@@ -2,10 +2,7 @@
 
 package ovstorage
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
 func ownedRoot(k string) bool {
@@ -28,11 +25,14 @@ func ownedError(k string) bool {
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "error"}
 
-// MarshalJSON encodes the envelope in the contract's wire layout: the layout's
-// fields in order, absent optional fields left out, then Extra entries sorted
-// by key, skipping any that would override a field of the contract.
-func (e Envelope) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 512)
+// AppendJSON appends the envelope in the contract's wire layout to dst: the
+// layout's fields in order, absent optional fields left out, then Extra
+// entries sorted by key, skipping any that would override a field of the
+// contract. On error (an Extra or free-form value encoding/json cannot
+// encode) it returns dst unchanged. Appending to a reused buffer encodes
+// without allocating.
+func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
+	b := dst
 	var err error
 	b = append(b, '{')
 	s0 := len(b)
@@ -59,11 +59,11 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 		if e.Partial != nil {
 			b = append(b, ",\"partial\":"...)
 			if b, err = appendAny(b, "error.partial", e.Partial); err != nil {
-				return nil, err
+				return dst, err
 			}
 		}
 		if b, err = appendExtra(b, s1, "error", e.Extra, ownedError); err != nil {
-			return nil, err
+			return dst, err
 		}
 		b = append(b, '}')
 	}
@@ -88,96 +88,190 @@ func (e Envelope) MarshalJSON() ([]byte, error) {
 		b = appendStrings(b, e.Warnings)
 	}
 	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return nil, err
+		return dst, err
 	}
 	b = append(b, '}')
 	return b, nil
 }
+
+// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	b, err := e.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// decodeFields says how UnmarshalJSON reports each field of the layout, by
+// slot: the fields depth first in layout order, each spelling accepted on
+// input after the field's own.
+var decodeFields = [13]decodeField{{
+	path:         "v",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "ok",
+	required:     true,
+	typeCategory: DecodeValue,
+	typeProblem:  "must be the constant false",
+	valueProblem: "must be the constant false",
+}, {
+	path:         "error",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a JSON object",
+}, {
+	path:         "error.code",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+	valueProblem: "must not be empty",
+}, {
+	path:         "error.message",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "error.retryable",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a boolean",
+}, {
+	path:         "error.next_action",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "error.partial",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an object",
+}, {
+	path:         "operation",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "operation_id",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "backend",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "resource",
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+}, {
+	path:         "warnings",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an array of strings",
+}}
 
 // UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
 // origin or other value this contract version does not know is kept as it is,
 // fields the contract does not name go to Extra, values the layout does not
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
+//
+// It reads the document once, in document order; a member given twice counts
+// once, with its last value, as with encoding/json. Problems are reported
+// after the whole document is read, the first in layout order.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
-	var extra map[string]any
-	obj0, err := decodeObject(data, "")
-	if err != nil {
+	var st [13]uint8
+	var extras [2][]extraMember
+	var v5 bool
+	var raw7 []byte
+	d := newScanner(data)
+	if err := d.document(); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "v", true, "a string", &out.ContractVersion); err != nil {
-		return err
-	}
-	{
-		var v bool
-		if _, err := take(obj0, "", "ok", true, "the constant false", &v); err != nil {
-			return err
-		}
-		if v != false {
-			return &DecodeError{
-				Path:    "ok",
-				Problem: "must be the constant false",
-			}
-		}
-	}
-	{
-		var raw1 json.RawMessage
-		present, err := take(obj0, "", "error", true, "an object", &raw1)
-		if err != nil {
-			return err
-		}
-		if present {
-			obj1, err := decodeObject(raw1, "error")
-			if err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "code", true, "a string", (*string)(&out.Kind)); err != nil {
-				return err
-			}
-			if out.Kind == "" {
-				return &DecodeError{
-					Path:    "error.code",
-					Problem: "must not be empty",
+	for more := d.first(); more; more = d.next() {
+		switch string(d.key) {
+		case "v":
+			st[0] = d.str(&out.ContractVersion)
+		case "ok":
+			st[1] = d.constBool(false)
+		case "error":
+			st[2] = d.open()
+			clear(st[3:8])
+			out.Kind = ""
+			out.Message = ""
+			out.Recovery.Guidance = ""
+			extras[1] = extras[1][:0]
+			if st[2] == stSet {
+				for more := d.first(); more; more = d.next() {
+					switch string(d.key) {
+					case "code":
+						st[3] = d.str((*string)(&out.Kind))
+						if st[3] == stSet && out.Kind == "" {
+							st[3] = stBadValue
+						}
+					case "message":
+						st[4] = d.str(&out.Message)
+					case "retryable":
+						st[5] = d.boolean(&v5)
+					case "next_action":
+						st[6] = d.str(&out.Recovery.Guidance)
+					case "partial":
+						raw7, st[7] = d.raw()
+					default:
+						d.keep(&extras[1], "error", 1)
+					}
 				}
 			}
-			if _, err := take(obj1, "error", "message", true, "a string", &out.Message); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "retryable", true, "a boolean", &out.Retryable); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "next_action", false, "a string", &out.Recovery.Guidance); err != nil {
-				return err
-			}
-			if _, err := take(obj1, "error", "partial", false, "an object", &out.Partial); err != nil {
-				return err
-			}
-			keep(&extra, "error", obj1)
+		case "operation":
+			st[8] = d.str(&out.Operation)
+		case "operation_id":
+			st[9] = d.str(&out.OperationID)
+		case "backend":
+			st[10] = d.str(&out.Backend)
+		case "resource":
+			st[11] = d.str(&out.Resource)
+		case "warnings":
+			st[12] = d.strs(&out.Warnings)
+		default:
+			d.keep(&extras[0], "", 0)
 		}
 	}
-	if _, err := take(obj0, "", "operation", false, "a string", &out.Operation); err != nil {
+	if d.end(); d.failed {
+		return notJSON(data)
+	}
+	if err := firstProblem(st[0:2], decodeFields[0:2]); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "operation_id", false, "a string", &out.OperationID); err != nil {
+	if st[2] != stSet {
+		if err := decodeFields[2].problem(st[2]); err != nil {
+			return err
+		}
+	}
+	if st[2] == stSet {
+		if err := firstProblem(st[3:7], decodeFields[3:7]); err != nil {
+			return err
+		}
+		if st[7] == stSet && !decodeAny(raw7, &out.Partial) {
+			st[7] = stWrongType
+		}
+		if st[7] != stSet {
+			if err := decodeFields[7].problem(st[7]); err != nil {
+				return err
+			}
+		}
+	}
+	if err := firstProblem(st[8:13], decodeFields[8:13]); err != nil {
 		return err
 	}
-	if _, err := take(obj0, "", "backend", false, "a string", &out.Backend); err != nil {
-		return err
+	if st[5] == stSet {
+		v := v5
+		out.Retryable = &v
 	}
-	if _, err := take(obj0, "", "resource", false, "a string", &out.Resource); err != nil {
-		return err
-	}
-	if _, err := take(obj0, "", "warnings", false, "an array of strings", &out.Warnings); err != nil {
-		return err
-	}
-	keep(&extra, "", obj0)
 	c := Lookup(out.Kind)
 	out.Origin = c.Origin
 	out.Recovery.Action = c.Action
 	out.Recovery.SameArguments = c.SameArguments
 	out.SideEffects = c.SideEffects
-	out.Extra = extra
+	out.Extra = buildExtra(extras[:])
 	*e = out
 	return nil
 }

@@ -460,15 +460,17 @@ func readCLIWrapped(line []byte) (*Envelope, error) {
 	}
 	if ok, present := obj["ok"]; present && !bytes.Equal(bytes.TrimSpace(ok), []byte("false")) {
 		return nil, &DecodeError{
-			Path:    "ok",
-			Problem: "must be false in a failure line",
+			Category: DecodeValue,
+			Path:     "ok",
+			Problem:  "must be false in a failure line",
 		}
 	}
 	raw, present := obj["error"]
 	if !present {
 		return nil, &DecodeError{
-			Path:    "error",
-			Problem: "is required in the wrapped CLI form",
+			Category: DecodeMissing,
+			Path:     "error",
+			Problem:  "is required in the wrapped CLI form",
 		}
 	}
 	return decodeEnvelope(raw)

@@ -24,6 +24,7 @@ from ._classification import (
     permits_retry,
     problem_type,
     step_of,
+    with_fields,
     with_tool_annotations,
     work_may_have_run,
 )
@@ -89,6 +90,9 @@ from ._contract import (
     RETRY,
     RETRY_SAME_ARGUMENTS,
     SAME_ARGUMENTS_UPGRADES,
+    SANITIZE_MAX_LENGTH,
+    SANITIZE_TRUNCATION_MARKER,
+    SANITIZED_FIELDS,
     Group,
     Kind,
     Origin,
@@ -158,7 +162,8 @@ from ._exceptions import (
 from ._inbound import classify_with
 from ._mcp import from_mcp_tool_result, to_mcp_tool_result
 from ._nextstep import next_step
-from ._spec import Classification, Classified, Decision, EnvelopeError, Failure, LogLevel, RetryPolicy, Step
+from ._sanitize import sanitize, sanitize_max
+from ._spec import Classification, Classified, Decision, DecodeErrorCategory, EnvelopeError, Failure, LogLevel, RetryPolicy, Step
 from ._words import ascii_lower, has_word
 
 __version__ = "0.1.0"
@@ -183,9 +188,13 @@ __all__ = [
     "RETRY",
     "RETRY_SAME_ARGUMENTS",
     "SAME_ARGUMENTS_UPGRADES",
+    "SANITIZED_FIELDS",
+    "SANITIZE_MAX_LENGTH",
+    "SANITIZE_TRUNCATION_MARKER",
     "Classification",
     "Classified",
     "Decision",
+    "DecodeErrorCategory",
     "Envelope",
     "EnvelopeError",
     "Failure",
@@ -318,11 +327,14 @@ __all__ = [
     "permits_retry",
     "problem_type",
     "raise_envelope",
+    "sanitize",
+    "sanitize_max",
     "step_of",
     "to_dict",
     "to_exception",
     "to_json",
     "to_mcp_tool_result",
+    "with_fields",
     "with_tool_annotations",
     "work_may_have_run",
 ]

@@ -8,10 +8,11 @@ not know, as they are. Arrays are kept as tuples.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from dataclasses import field as _field
 from enum import Enum
-from typing import Any, Dict, Mapping, Optional, Sequence, Union  # noqa: F401
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union  # noqa: F401
 
 from ._contract import CONTRACT_VERSION
 
@@ -33,6 +34,32 @@ def _normalize(obj: Any) -> None:
         p = _plain(v)
         if p is not v:
             object.__setattr__(obj, name, p)
+
+
+#: _FACTORY stands, in the defaults _defaults returns, for a field whose default comes from a factory.
+_FACTORY: Any = object()
+
+
+def _defaults(cls: Any) -> Tuple[Dict[str, Any], Tuple[Tuple[str, Callable[[], Any]], ...], bool]:
+    """_defaults describes the fields of cls, a dataclass of this module, for a decoder that builds instances without calling __init__.
+
+    It returns every field in order with its default (None for a required
+    field, _FACTORY for a default factory), the fields with a default
+    factory, and whether instances keep their fields in a __dict__. A
+    decoder that fills such a __dict__ with every field, each holding a
+    value __post_init__ would keep as it is (a plain string rather than an
+    Enum member, a tuple rather than a list), makes the instance cls(**fields)
+    makes, as copy and pickle restore one, without the cost of the
+    per-field setattr of a frozen dataclass and of the normalization.
+    """
+    defaults: Dict[str, Any] = {}
+    factories: List[Tuple[str, Callable[[], Any]]] = []
+    for f in dataclasses.fields(cls):
+        defaults[f.name] = None if f.default is dataclasses.MISSING else f.default
+        if f.default_factory is not dataclasses.MISSING:
+            defaults[f.name] = _FACTORY
+            factories.append((f.name, f.default_factory))
+    return defaults, tuple(factories), "__slots__" not in cls.__dict__
 
 
 @dataclass(frozen=True)

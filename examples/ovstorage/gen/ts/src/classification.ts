@@ -10,6 +10,7 @@ import {
   DEFAULT_EXIT_CODE,
   EXIT_CODES,
   FALLBACK,
+  FIELDS,
   KNOWN_KINDS,
   LAYOUT,
   MAY_HAVE_RUN_SIDE_EFFECTS,
@@ -22,6 +23,7 @@ import {
   type KnownKind,
   type SameArguments,
 } from "./contract.js";
+import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted, type SanitizeOptions } from "./sanitize.js";
 import type { LayoutObject, LogLevel, Source, Step } from "./spec.js";
 
 /** hasOwn reports whether key is an own property of obj (never one inherited, such as "constructor"). */
@@ -111,17 +113,69 @@ export function received(envelope: Envelope, source: Source): unknown {
  * newEnvelope returns an envelope of any kind, classified by lookup: a kind
  * the contract does not list gets the fallback classification. Prefer the
  * per-kind constructors, which also take the kind's required fields.
+ *
+ * The message is sanitized (see sanitize) when the contract lists it in
+ * SANITIZED_FIELDS, as it does by default; pass { trusted: true } for text
+ * the caller wrote itself. Assigning envelope.message never sanitizes.
  */
-export function newEnvelope(kind: Kind, message: string): Envelope {
+export function newEnvelope(kind: Kind, message: string, opts?: SanitizeOptions): Envelope {
   const c = lookup(kind);
   return {
     contractVersion: CONTRACT_VERSION,
     kind,
-    message,
+    message: sanitizesMessage ? sanitizeUnlessTrusted(message, opts) : message,
     origin: c.origin,
     recovery: { action: c.action, sameArguments: c.sameArguments, guidance: c.guidance },
     sideEffects: c.sideEffects,
   };
+}
+
+/** CoreMember names the Envelope members withFields does not set. */
+type CoreMember = "contractVersion" | "kind" | "message" | "origin" | "recovery" | "sideEffects" | "received" | "extra";
+
+/**
+ * EnvelopeFields are the optional values withFields sets: the guidance, and
+ * every context and kind-specific field of the contract.
+ */
+export type EnvelopeFields = { readonly [M in Exclude<keyof Envelope, CoreMember>]?: Envelope[M] | undefined } & {
+  readonly guidance?: string | undefined;
+};
+
+/**
+ * withFields returns a copy of the envelope with the given fields set: a
+ * field given as undefined is removed, guidance goes into recovery (an
+ * undefined guidance leaves it as it is). The fields the contract lists in
+ * SANITIZED_FIELDS are sanitized, strings in arrays and objects included,
+ * unless opts says { trusted: true }. It throws a TypeError for a name that
+ * is not guidance or a context or kind-specific field.
+ */
+export function withFields<E extends Envelope>(envelope: E, fields: EnvelopeFields, opts?: SanitizeOptions): E {
+  const out: Record<string, unknown> = { ...(envelope as Envelope & Record<string, unknown>) };
+  for (const member of Object.keys(fields)) {
+    let value: unknown = (fields as Record<string, unknown>)[member];
+    if (member === "guidance") {
+      if (value === undefined) {
+        continue;
+      }
+      if (typeof value !== "string") {
+        throw new TypeError("withFields: guidance must be a string");
+      }
+      out["recovery"] = { ...envelope.recovery, guidance: sanitizesGuidance ? sanitizeUnlessTrusted(value, opts) : value };
+      continue;
+    }
+    if (!hasOwn(FIELDS, member)) {
+      throw new TypeError(`withFields: ${JSON.stringify(member)} is not a context or kind-specific field of the contract`);
+    }
+    if (value === undefined) {
+      delete out[member];
+      continue;
+    }
+    if (sanitizedMembers.has(member)) {
+      value = sanitizeUnlessTrusted(value, opts);
+    }
+    out[member] = value;
+  }
+  return out as E;
 }
 
 /** classification returns the contract's classification of the envelope's kind. */

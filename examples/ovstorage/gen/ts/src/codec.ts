@@ -9,12 +9,25 @@ import { CONTRACT_VERSION, FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import { hasOwn, isRetryable, lookup, received, workMayHaveRun } from "./classification.js";
 import type { FieldSpec, FieldType, LayoutLeaf, LayoutObject, Source } from "./spec.js";
 
+/**
+ * DecodeErrorCategory sorts a decode problem, as the Go package's
+ * DecodeError.Category does: "syntax" (not JSON at all), "type" (the wrong
+ * JSON type, including null where a value is required, a non-integer number
+ * where an integer is required and a document that is not an object),
+ * "missing" (a required member is absent) or "value" (the right type but a
+ * rejected value: an empty kind, a negative integer, a layout constant that
+ * differs, whatever its type).
+ */
+export type DecodeErrorCategory = "syntax" | "type" | "missing" | "value";
+
 /** DecodeError says why a value is not a valid envelope. */
 export interface DecodeError {
   /** The JSON path of the offending field, such as "recovery.action"; empty when the document as a whole is wrong. */
   readonly path: string;
   /** What is wrong, such as "is required". */
   readonly problem: string;
+  /** What kind of problem it is; the same category the Go package reports. */
+  readonly category: DecodeErrorCategory;
 }
 
 /** ParseResult is the outcome of parsing an envelope: never an exception. */
@@ -29,6 +42,7 @@ class Fail {
   constructor(
     readonly path: string,
     readonly problem: string,
+    readonly category: DecodeErrorCategory,
   ) {}
 }
 
@@ -42,31 +56,111 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * plainKey reports whether assigning key on a fresh plain object creates the
+ * own property setOwn would, which is cheaper than defining it: not for
+ * __proto__ (an inherited setter) or any other name Object.prototype holds
+ * (which a frozen prototype would refuse). It is asked once per contract
+ * member, when the decoding plan is built.
+ */
+function plainKey(key: string): boolean {
+  return !(key in Object.prototype);
+}
+
 /** isObject reports whether v is a JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-type Members = Map<string, unknown>;
-
-/** decodeObject reads a JSON object's members; the problems match the Go decoder's. */
-function decodeObject(value: unknown, path: string): Members {
-  if (value === null) {
-    throw new Fail(path, "must be a JSON object, not null");
-  }
-  if (!isObject(value)) {
-    throw new Fail(path, "must be a JSON object");
-  }
-  return new Map(Object.entries(value));
+/**
+ * Decoding follows a plan built once from LAYOUT: each object reads its
+ * members into an array of slots, one per name it owns (aliases included),
+ * in a single pass over its keys; the layout's members then take their
+ * values from the slots in order. Taking a value clears its slot, as the
+ * Go decoder consumes a member, and the keys with no slot are the extra
+ * entries. The plan changes how fast the layout is read, never what is
+ * read: every check, path and problem is the one the layout asks for.
+ */
+interface ObjectPlan {
+  readonly path: string;
+  /** slotOf maps each member name the object owns (a spelling of retry_after_ms included) to its slot. */
+  readonly slotOf: ReadonlyMap<string, number>;
+  readonly slots: number;
+  readonly steps: readonly DecodeStep[];
 }
 
-/** take removes key from obj and returns its value; null counts as absent. */
-function take(obj: Members, path: string, key: string, required: boolean): unknown {
-  const v = obj.get(key);
-  obj.delete(key);
+/** DecodeStep is one member of a layout object: a nested object or a leaf. */
+type DecodeStep = ObjectStep | LeafStep;
+
+interface ObjectStep {
+  readonly object: ObjectPlan;
+  readonly name: string;
+  readonly slot: number;
+  readonly required: boolean;
+}
+
+interface LeafStep {
+  readonly object?: undefined;
+  readonly leaf: LayoutLeaf;
+  /** The leaf's names (retry_after_ms: its spellings, the first one first) and their slots. */
+  readonly names: readonly string[];
+  readonly slots: readonly number[];
+  readonly required: boolean;
+  /** For a derived source: the member of Envelope.received that keeps the value as received, and whether plain assignment sets it. */
+  readonly received: string;
+  readonly receivedPlain: boolean;
+  /** For a field: its spec, its index in FIELD_MEMBERS (-1 when FIELDS does not list it as its own). */
+  readonly spec: FieldSpec | undefined;
+  readonly field: number;
+}
+
+/** FIELD_MEMBERS lists the Envelope members of the contract's fields, in FIELDS order; FIELD_PLAIN says whether plain assignment sets each. */
+const FIELD_MEMBERS: readonly string[] = Object.keys(FIELDS);
+const FIELD_PLAIN: readonly boolean[] = FIELD_MEMBERS.map(plainKey);
+
+/** planObject builds the decoding plan of a layout object. */
+function planObject(o: LayoutObject): ObjectPlan {
+  const slotOf = new Map<string, number>();
+  const slot = (name: string): number => {
+    let n = slotOf.get(name);
+    if (n === undefined) {
+      n = slotOf.size;
+      slotOf.set(name, n);
+    }
+    return n;
+  };
+  const steps: DecodeStep[] = [];
+  for (const m of o.members) {
+    if (m.object !== undefined) {
+      steps.push({ object: planObject(m.object), name: m.object.name, slot: slot(m.object.name), required: m.object.required });
+      continue;
+    }
+    const leaf = m.leaf;
+    const names = leaf.source === "retry_after_ms" ? [leaf.name, ...(leaf.aliases ?? [])] : [leaf.name];
+    const member = leaf.field ?? leaf.name;
+    const received = leaf.received ?? leaf.name;
+    steps.push({
+      leaf,
+      names,
+      slots: names.map(slot),
+      required: leafRequired(leaf),
+      received,
+      receivedPlain: plainKey(received),
+      spec: leaf.source === "field" ? FIELDS[member] : undefined,
+      field: leaf.source === "field" ? FIELD_MEMBERS.indexOf(member) : -1,
+    });
+  }
+  return { path: o.path, slotOf, slots: slotOf.size, steps };
+}
+
+/** take empties a slot and returns its value; null counts as absent. */
+function take(vals: unknown[], slot: number, path: string, key: string, required: boolean): unknown {
+  const v = vals[slot];
+  vals[slot] = undefined;
   if (v === undefined || v === null) {
     if (required) {
-      throw new Fail(joinPath(path, key), "is required");
+      // Absent is missing; null where a value is required is the wrong type.
+      throw new Fail(joinPath(path, key), "is required", v === null ? "type" : "missing");
     }
     return undefined;
   }
@@ -79,18 +173,11 @@ function isInteger(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= -INT64_MAX - 1 && v <= INT64_MAX;
 }
 
-function takeString(obj: Members, path: string, key: string, required: boolean): string | undefined {
-  const v = take(obj, path, key, required);
+/** takeString is take for a leaf whose value must be a string. */
+function takeString(vals: unknown[], st: LeafStep, path: string): string | undefined {
+  const v = take(vals, st.slots[0]!, path, st.leaf.name, st.required);
   if (v !== undefined && typeof v !== "string") {
-    throw new Fail(joinPath(path, key), "must be a string");
-  }
-  return v;
-}
-
-function takeBoolean(obj: Members, path: string, key: string, required: boolean): boolean | undefined {
-  const v = take(obj, path, key, required);
-  if (v !== undefined && typeof v !== "boolean") {
-    throw new Fail(joinPath(path, key), "must be a boolean");
+    throw new Fail(joinPath(path, st.leaf.name), "must be a string", "type");
   }
   return v;
 }
@@ -210,117 +297,161 @@ interface Draft {
   guidance: string;
   retryAfterMs: number | undefined;
   sideEffects: string;
-  fields: Record<string, unknown>;
-  received: Record<string, unknown>;
-  extra: Record<string, unknown>;
+  /** The fields' values by their index in FIELD_MEMBERS; undefined when absent. */
+  fields: unknown[];
+  received: Record<string, unknown> | undefined;
+  extra: Record<string, unknown> | undefined;
 }
 
-function decodeLeaf(leaf: LayoutLeaf, parent: string, obj: Members, d: Draft): void {
-  const req = leafRequired(leaf);
-  const str = (): string | undefined => takeString(obj, parent, leaf.name, req);
+/** setReceived keeps a derived value as received. */
+function setReceived(d: Draft, st: LeafStep, v: unknown): void {
+  const r = (d.received ??= {});
+  if (st.receivedPlain) {
+    r[st.received] = v;
+  } else {
+    setOwn(r, st.received, v);
+  }
+}
+
+function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): void {
+  const leaf = st.leaf;
   switch (leaf.source) {
     case "version": {
-      const v = take(obj, parent, leaf.name, req);
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
       if (v !== undefined) {
         if (typeof CONTRACT_VERSION === "number" ? !isInteger(v) : typeof v !== "string") {
-          throw new Fail(leaf.path, typeof CONTRACT_VERSION === "number" ? "must be an integer" : "must be a string");
+          throw new Fail(leaf.path, typeof CONTRACT_VERSION === "number" ? "must be an integer" : "must be a string", "type");
         }
         d.contractVersion = v;
       }
       return;
     }
     case "kind":
-      d.kind = str() ?? d.kind;
+      d.kind = takeString(vals, st, parent) ?? d.kind;
       if (d.kind === "") {
-        throw new Fail(leaf.path, "must not be empty");
+        throw new Fail(leaf.path, "must not be empty", "value");
       }
       return;
     case "message":
-      d.message = str() ?? d.message;
+      d.message = takeString(vals, st, parent) ?? d.message;
       return;
     case "origin":
-      d.origin = str() ?? d.origin;
+      d.origin = takeString(vals, st, parent) ?? d.origin;
       return;
     case "action":
-      d.action = str() ?? d.action;
+      d.action = takeString(vals, st, parent) ?? d.action;
       return;
     case "same_arguments":
-      d.sameArguments = str() ?? d.sameArguments;
+      d.sameArguments = takeString(vals, st, parent) ?? d.sameArguments;
       return;
     case "side_effects":
-      d.sideEffects = str() ?? d.sideEffects;
+      d.sideEffects = takeString(vals, st, parent) ?? d.sideEffects;
       return;
     case "guidance":
-      d.guidance = str() ?? d.guidance;
+      d.guidance = takeString(vals, st, parent) ?? d.guidance;
       return;
     case "retry_after_ms":
       // The first spelling present wins; the others are dropped so they do
       // not resurface as extra entries.
-      for (const spelling of [leaf.name, ...(leaf.aliases ?? [])]) {
+      for (let i = 0; i < st.names.length; i++) {
+        const slot = st.slots[i]!;
         if (d.retryAfterMs === undefined) {
-          const v = take(obj, parent, spelling, false);
+          const v = take(vals, slot, parent, st.names[i]!, false);
           if (v !== undefined && (!isInteger(v) || v < 0)) {
-            throw new Fail(joinPath(parent, spelling), "must be a non-negative integer");
+            throw new Fail(joinPath(parent, st.names[i]!), "must be a non-negative integer", isInteger(v) ? "value" : "type");
           }
           d.retryAfterMs = v;
         }
-        obj.delete(spelling);
+        vals[slot] = undefined;
       }
       return;
     case "group": {
-      const v = str();
+      const v = takeString(vals, st, parent);
       if (v !== undefined) {
-        setOwn(d.received, leaf.received ?? leaf.name, v);
+        setReceived(d, st, v);
       }
       return;
     }
     case "retryable":
     case "may_have_run": {
-      const v = takeBoolean(obj, parent, leaf.name, req);
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
+      if (v !== undefined && typeof v !== "boolean") {
+        throw new Fail(joinPath(parent, leaf.name), "must be a boolean", "type");
+      }
       if (v !== undefined) {
-        setOwn(d.received, leaf.received ?? leaf.name, v);
+        setReceived(d, st, v);
       }
       return;
     }
     case "const": {
-      const v = take(obj, parent, leaf.name, true);
+      const v = take(vals, st.slots[0]!, parent, leaf.name, true);
       if (v !== leaf.value) {
-        throw new Fail(leaf.path, "must be " + (leaf.want ?? "the constant " + JSON.stringify(leaf.value)));
+        // Any other value than the constant is a rejected value, whatever its type.
+        throw new Fail(leaf.path, "must be " + (leaf.want ?? "the constant " + JSON.stringify(leaf.value)), "value");
       }
       return;
     }
     case "field": {
-      const member = leaf.field ?? leaf.name;
-      const spec = FIELDS[member];
-      const v = take(obj, parent, leaf.name, false);
+      const spec = st.spec;
+      const v = take(vals, st.slots[0]!, parent, leaf.name, false);
       if (v === undefined || spec === undefined) {
         return;
       }
       const x = convert(spec.type, spec, v);
       if (x === BAD) {
-        throw new Fail(leaf.path, "must be " + wantOf(spec));
+        throw new Fail(leaf.path, "must be " + wantOf(spec), "type");
       }
-      setOwn(d.fields, member, x);
+      if (st.field >= 0) {
+        d.fields[st.field] = x;
+      }
       return;
     }
   }
 }
 
-function decodeMembers(o: LayoutObject, obj: Members, d: Draft): void {
-  for (const m of o.members) {
-    if (m.object !== undefined) {
-      const child = m.object;
-      const v = take(obj, o.path, child.name, child.required);
+/** decodeMembers reads a JSON object of the layout into the draft; the problems match the Go decoder's. */
+function decodeMembers(plan: ObjectPlan, value: unknown, d: Draft): void {
+  const path = plan.path;
+  if (value === null) {
+    throw new Fail(path, "must be a JSON object, not null", "type");
+  }
+  if (!isObject(value)) {
+    throw new Fail(path, "must be a JSON object", "type");
+  }
+  // One pass over the own enumerable keys, in the order Object.entries
+  // reads them: each value goes to its slot, or is kept aside as an extra
+  // entry. (for-in with an own-property test is the keys Object.keys lists,
+  // and V8 reads them from the object's enumeration cache.)
+  const vals = new Array<unknown>(plan.slots);
+  let extraKeys: string[] | undefined;
+  let extraVals: unknown[] | undefined;
+  for (const k in value) {
+    if (!hasOwn(value, k)) {
+      continue;
+    }
+    const v = value[k];
+    const slot = plan.slotOf.get(k);
+    if (slot !== undefined) {
+      vals[slot] = v;
+    } else if (v !== undefined) {
+      (extraKeys ??= []).push(k);
+      (extraVals ??= []).push(v);
+    }
+  }
+  for (const st of plan.steps) {
+    if (st.object !== undefined) {
+      const v = take(vals, st.slot, path, st.name, st.required);
       if (v !== undefined) {
-        decodeMembers(child, decodeObject(v, child.path), d);
+        decodeMembers(st.object, v, d);
       }
       continue;
     }
-    decodeLeaf(m.leaf, o.path, obj, d);
+    decodeLeaf(st, path, vals, d);
   }
-  for (const [k, v] of obj) {
-    if (v !== undefined) {
-      setOwn(d.extra, joinPath(o.path, k), v);
+  if (extraKeys !== undefined) {
+    const extra = (d.extra ??= {});
+    for (let i = 0; i < extraKeys.length; i++) {
+      setOwn(extra, joinPath(path, extraKeys[i]!), extraVals![i]);
     }
   }
 }
@@ -341,6 +472,17 @@ const onWire: ReadonlySet<Source> = (() => {
   return out;
 })();
 
+/** What the layout leaves off the wire, which decoding fills from the kind's classification. */
+const FILL_VERSION = !onWire.has("version");
+const FILL_ORIGIN = !onWire.has("origin");
+const FILL_ACTION = !onWire.has("action");
+const FILL_SAME_ARGUMENTS = !onWire.has("same_arguments");
+const FILL_GUIDANCE = !onWire.has("guidance");
+const FILL_SIDE_EFFECTS = !onWire.has("side_effects");
+const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDANCE || FILL_SIDE_EFFECTS;
+
+const ROOT_PLAN = planObject(LAYOUT);
+
 function decode(input: unknown): Envelope {
   const d: Draft = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
@@ -352,19 +494,20 @@ function decode(input: unknown): Envelope {
     guidance: "",
     retryAfterMs: undefined,
     sideEffects: "",
-    fields: {},
-    received: {},
-    extra: {},
+    fields: new Array<unknown>(FIELD_MEMBERS.length),
+    received: undefined,
+    extra: undefined,
   };
-  decodeMembers(LAYOUT, decodeObject(input, ""), d);
-  // What the layout leaves off the wire comes from the kind's classification.
-  const c = lookup(d.kind);
-  if (!onWire.has("version")) d.contractVersion = CONTRACT_VERSION;
-  if (!onWire.has("origin")) d.origin = c.origin;
-  if (!onWire.has("action")) d.action = c.action;
-  if (!onWire.has("same_arguments")) d.sameArguments = c.sameArguments;
-  if (!onWire.has("guidance")) d.guidance = c.guidance;
-  if (!onWire.has("side_effects")) d.sideEffects = c.sideEffects;
+  decodeMembers(ROOT_PLAN, input, d);
+  if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
+  if (FILL_ANY) {
+    const c = lookup(d.kind);
+    if (FILL_ORIGIN) d.origin = c.origin;
+    if (FILL_ACTION) d.action = c.action;
+    if (FILL_SAME_ARGUMENTS) d.sameArguments = c.sameArguments;
+    if (FILL_GUIDANCE) d.guidance = c.guidance;
+    if (FILL_SIDE_EFFECTS) d.sideEffects = c.sideEffects;
+  }
   const envelope: Envelope = {
     contractVersion: d.contractVersion as Envelope["contractVersion"],
     kind: d.kind,
@@ -376,15 +519,21 @@ function decode(input: unknown): Envelope {
   if (d.retryAfterMs !== undefined) {
     envelope.recovery.retryAfterMs = d.retryAfterMs;
   }
-  for (const member of Object.keys(FIELDS)) {
-    if (hasOwn(d.fields, member)) {
-      setOwn(envelope as unknown as Record<string, unknown>, member, d.fields[member]);
+  const fields = d.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const v = fields[i];
+    if (v !== undefined) {
+      if (FIELD_PLAIN[i]) {
+        (envelope as unknown as Record<string, unknown>)[FIELD_MEMBERS[i]!] = v;
+      } else {
+        setOwn(envelope as unknown as Record<string, unknown>, FIELD_MEMBERS[i]!, v);
+      }
     }
   }
-  if (Object.keys(d.received).length > 0) {
+  if (d.received !== undefined) {
     envelope.received = d.received;
   }
-  if (Object.keys(d.extra).length > 0) {
+  if (d.extra !== undefined) {
     envelope.extra = d.extra;
   }
   return envelope;
@@ -405,9 +554,10 @@ export function parseEnvelope(input: unknown): ParseResult {
     return { ok: true, envelope: decode(input) };
   } catch (err) {
     if (err instanceof Fail) {
-      return { ok: false, error: { path: err.path, problem: err.problem } };
+      return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
     }
-    return { ok: false, error: { path: "", problem: "cannot be read: " + String(err) } };
+    // A value no JSON text produces (a throwing proxy, say): not a JSON object.
+    return { ok: false, error: { path: "", problem: "cannot be read: " + String(err), category: "type" } };
   }
 }
 
@@ -417,7 +567,7 @@ export function parseEnvelopeJson(text: string): ParseResult {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)) } };
+    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
   return parseEnvelope(value);
 }

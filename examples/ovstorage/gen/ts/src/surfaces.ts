@@ -35,7 +35,7 @@ export function toMcpToolResult(envelope: Envelope): McpToolResult {
 export function fromMcpToolResult(result: unknown): ParseResult {
   let first: DecodeError | undefined;
   if (!isObject(result)) {
-    return { ok: false, error: { path: "", problem: "tool result must be an object" } };
+    return { ok: false, error: { path: "", problem: "tool result must be an object", category: "type" } };
   }
   const sc = result["structuredContent"];
   if (sc !== undefined && sc !== null) {
@@ -58,7 +58,7 @@ export function fromMcpToolResult(result: unknown): ParseResult {
       first ??= r.error;
     }
   }
-  return { ok: false, error: first ?? { path: "", problem: "tool result carries no envelope" } };
+  return { ok: false, error: first ?? { path: "", problem: "tool result carries no envelope", category: "missing" } };
 }
 
 /** The members RFC 9457 defines, in the order toProblem writes them. */
@@ -102,10 +102,10 @@ export function toProblem(envelope: Envelope, instance = ""): Record<string, unk
  */
 export function fromProblem(doc: unknown): ParseResult {
   if (doc === null) {
-    return { ok: false, error: { path: "", problem: "must be a JSON object, not null" } };
+    return { ok: false, error: { path: "", problem: "must be a JSON object, not null", category: "type" } };
   }
   if (!isObject(doc)) {
-    return { ok: false, error: { path: "", problem: "must be a JSON object" } };
+    return { ok: false, error: { path: "", problem: "must be a JSON object", category: "type" } };
   }
   const obj: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(doc)) {
@@ -531,7 +531,7 @@ export async function fromHttpResponse(response: HttpResponseLike): Promise<Http
   try {
     body = await readBody(response, MAX_HTTP_BODY + 1);
   } catch (err) {
-    return { ok: false, error: { path: "", problem: "reading the response body: " + String(err) } };
+    return { ok: false, error: { path: "", problem: "reading the response body: " + String(err), category: "missing" } };
   }
   let envelope: Envelope | undefined;
   if (body.length <= MAX_HTTP_BODY) {
@@ -542,7 +542,7 @@ export async function fromHttpResponse(response: HttpResponseLike): Promise<Http
   let classified = false;
   if (envelope === undefined) {
     if (response.status < 300) {
-      return { ok: false, error: { path: "", problem: "HTTP " + String(response.status) + " response carries no envelope" } };
+      return { ok: false, error: { path: "", problem: "HTTP " + String(response.status) + " response carries no envelope", category: "missing" } };
     }
     envelope = classifyHttp(response.status, body);
     classified = true;

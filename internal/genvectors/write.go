@@ -1,0 +1,392 @@
+package genvectors
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/errgen/errgen/internal/examples"
+)
+
+// The file is written by hand rather than through encoding/json: one vector
+// per line, compact inside the line. A line per vector keeps diffs readable
+// (a changed kind changes its own lines) while the file stays a fraction of
+// the indented form, and appending bytes directly avoids reflection and
+// re-indenting tens of megabytes for large contracts.
+
+// write renders f.
+func write(f *File) ([]byte, error) {
+	b := append(make([]byte, 0, sizeHint(f)), "{\n  \"$comment\": "...)
+	b = appendString(b, f.Comment)
+	b = append(b, ",\n  \"contract\": "...)
+	b = appendString(b, f.Contract)
+	b = append(b, ",\n  \"version\": "...)
+	var err error
+	if b, err = appendValue(b, f.Version); err != nil {
+		return nil, err
+	}
+	b = append(b, ",\n  \"retry\": "...)
+	b = appendRetry(b, f.Retry)
+
+	b = openSection(b, "lookup", len(f.Lookup))
+	for i, v := range f.Lookup {
+		b = appendLookup(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.Lookup))
+
+	b = openSection(b, "envelopes", len(f.Envelopes))
+	for i, v := range f.Envelopes {
+		b = appendEnvelope(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.Envelopes))
+
+	b = openSection(b, "malformed", len(f.Malformed))
+	for i, v := range f.Malformed {
+		b = appendMalformed(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.Malformed))
+
+	b = openSection(b, "next_step", len(f.NextStep))
+	for i, v := range f.NextStep {
+		b = appendNextStep(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.NextStep))
+
+	b = openSection(b, "classify", len(f.Classify))
+	for i, v := range f.Classify {
+		b = appendClassify(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.Classify))
+
+	b = append(b, ",\n  \"tool_result\": "...)
+	if f.ToolResult == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"kind":`...)
+		b = appendString(b, f.ToolResult.Kind)
+		b = append(b, `,"breaker":`...)
+		b = strconv.AppendBool(b, f.ToolResult.Breaker)
+		b = append(b, '}')
+	}
+
+	b = openSection(b, "for_tool", len(f.ForTool))
+	for i, v := range f.ForTool {
+		b = appendForTool(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.ForTool))
+	return append(b, "\n}\n"...), nil
+}
+
+// sizeHint guesses the file's size from its vectors, so the buffer grows
+// once or twice instead of doubling from nothing.
+func sizeHint(f *File) int {
+	n := 4096 + 400*len(f.Lookup) + 200*len(f.Classify) + 100*len(f.ForTool)
+	for _, v := range f.Envelopes {
+		n += 200 + len(v.Envelope)
+	}
+	for _, v := range f.Malformed {
+		n += 200 + len(v.Input)
+		if v.Text != nil {
+			n += len(*v.Text) + len(*v.Text)/8
+		}
+	}
+	for _, v := range f.NextStep {
+		n += 100 + len(v.Envelope) + 130*len(v.Attempts)
+	}
+	return n
+}
+
+// openSection starts a top-level array member; an empty one is written [].
+func openSection(b []byte, name string, n int) []byte {
+	b = append(b, ",\n  "...)
+	b = appendString(b, name)
+	if n == 0 {
+		return append(b, ": ["...)
+	}
+	return append(b, ": [\n"...)
+}
+
+func closeSection(b []byte, n int) []byte {
+	if n == 0 {
+		return append(b, ']')
+	}
+	return append(b, "\n  ]"...)
+}
+
+// lineStart begins the i-th vector of a section on its own line.
+func lineStart(b []byte, i int) []byte {
+	if i > 0 {
+		b = append(b, ",\n"...)
+	}
+	return append(b, "    "...)
+}
+
+func appendRetry(b []byte, r Retry) []byte {
+	b = append(b, `{"initial_ms":`...)
+	b = strconv.AppendInt(b, int64(r.InitialMs), 10)
+	b = append(b, `,"max_ms":`...)
+	b = strconv.AppendInt(b, int64(r.MaxMs), 10)
+	b = append(b, `,"multiplier":`...)
+	b = appendFloat(b, r.Multiplier)
+	b = append(b, `,"jitter":`...)
+	b = appendFloat(b, r.Jitter)
+	b = append(b, `,"max_attempts":`...)
+	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
+	return append(b, '}')
+}
+
+func appendLookup(b []byte, v LookupVec) []byte {
+	b = append(b, `{"kind":`...)
+	b = appendString(b, v.Kind)
+	b = append(b, `,"known":`...)
+	b = strconv.AppendBool(b, v.Known)
+	b = append(b, `,"group":`...)
+	b = appendString(b, v.Group)
+	b = append(b, `,"origin":`...)
+	b = appendString(b, v.Origin)
+	b = append(b, `,"action":`...)
+	b = appendString(b, v.Action)
+	b = append(b, `,"same_arguments":`...)
+	b = appendString(b, v.SameArguments)
+	b = append(b, `,"guidance":`...)
+	b = appendString(b, v.Guidance)
+	b = append(b, `,"side_effects":`...)
+	b = appendString(b, v.SideEffects)
+	b = append(b, `,"http_status":`...)
+	b = strconv.AppendInt(b, int64(v.HTTPStatus), 10)
+	b = append(b, `,"log_level":`...)
+	b = appendString(b, v.LogLevel)
+	b = append(b, `,"breaker":`...)
+	b = strconv.AppendBool(b, v.Breaker)
+	b = append(b, `,"retryable":`...)
+	b = strconv.AppendBool(b, v.Retryable)
+	b = append(b, `,"startup":`...)
+	b = strconv.AppendBool(b, v.Startup)
+	b = append(b, `,"number":`...)
+	b = strconv.AppendInt(b, int64(v.Number), 10)
+	return append(b, '}')
+}
+
+func appendEnvelope(b []byte, v EnvelopeVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, v.Kind)
+	b = append(b, `,"known":`...)
+	b = strconv.AppendBool(b, v.Known)
+	b = append(b, `,"retryable":`...)
+	b = strconv.AppendBool(b, v.Retryable)
+	b = append(b, `,"http_status":`...)
+	b = strconv.AppendInt(b, int64(v.HTTPStatus), 10)
+	return append(b, '}')
+}
+
+func appendMalformed(b []byte, v MalformedVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	if v.Text != nil {
+		b = append(b, `,"text":`...)
+		b = appendString(b, *v.Text)
+	} else {
+		b = append(b, `,"input":`...)
+		b = append(b, v.Input...)
+	}
+	b = append(b, `,"path":`...)
+	b = appendString(b, v.Path)
+	b = append(b, `,"category":`...)
+	b = appendString(b, v.Category)
+	return append(b, '}')
+}
+
+func appendNextStep(b []byte, v NextStepVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	b = append(b, `,"attempts":[`...)
+	for i, a := range v.Attempts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"attempt":`...)
+		b = strconv.AppendInt(b, int64(a.Attempt), 10)
+		b = append(b, `,"step":`...)
+		b = appendString(b, a.Step)
+		b = append(b, `,"delay_min_ms":`...)
+		b = strconv.AppendInt(b, a.DelayMinMs, 10)
+		b = append(b, `,"delay_max_ms":`...)
+		b = strconv.AppendInt(b, a.DelayMaxMs, 10)
+		b = append(b, `,"check_state_first":`...)
+		b = strconv.AppendBool(b, a.CheckStateFirst)
+		b = append(b, `,"exhausted":`...)
+		b = strconv.AppendBool(b, a.Exhausted)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+func appendClassify(b []byte, v ClassifyVec) []byte {
+	b = append(b, `{"classifier":`...)
+	b = appendString(b, v.Classifier)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(v.Status), 10)
+	b = append(b, `,"failure":`...)
+	b = appendString(b, v.Failure)
+	b = append(b, `,"text":`...)
+	b = appendString(b, v.Text)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, v.Kind)
+	b = append(b, `,"breaker":`...)
+	b = strconv.AppendBool(b, v.Breaker)
+	b = append(b, `,"rule":`...)
+	b = strconv.AppendInt(b, int64(v.Rule), 10)
+	return append(b, '}')
+}
+
+func appendForTool(b []byte, v ForToolVec) []byte {
+	b = append(b, `{"same_arguments":`...)
+	b = appendString(b, v.SameArguments)
+	b = append(b, `,"read_only":`...)
+	b = strconv.AppendBool(b, v.ReadOnly)
+	b = append(b, `,"idempotent":`...)
+	b = strconv.AppendBool(b, v.Idempotent)
+	b = append(b, `,"result":`...)
+	b = appendString(b, v.Result)
+	return append(b, '}')
+}
+
+// appendValue appends a wire value as compact JSON. The types are those the
+// examples and the vectors build; anything else goes through examples.Marshal.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			break // encoding/json's error
+		}
+		return appendFloat(b, v), nil
+	case string:
+		return appendString(b, v), nil
+	case []any:
+		b = append(b, '[')
+		for i, x := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendValue(b, x); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case object:
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, m.key), ':')
+			var err error
+			if b, err = appendValue(b, m.value); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case examples.Object:
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, m.Key), ':')
+			var err error
+			if b, err = appendValue(b, m.Value); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case json.RawMessage:
+		return append(b, v...), nil
+	}
+	data, err := examples.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, data...), nil
+}
+
+// appendFloat writes a float as encoding/json does.
+func appendFloat(b []byte, f float64) []byte {
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		data, _ := json.Marshal(f)
+		return append(b, data...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string the way examples.Marshal writes
+// it: no HTML escapes, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
+// U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

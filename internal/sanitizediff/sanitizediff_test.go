@@ -1,0 +1,121 @@
+package sanitizediff_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/sanitizediff"
+)
+
+func config(seed uint64, n int) sanitizediff.Config {
+	return sanitizediff.Config{Seed: seed, N: n, MaxLength: agenterror.SanitizeMaxLength,
+		Marker: agenterror.SanitizeTruncationMarker, SanitizeMax: agenterror.SanitizeMax}
+}
+
+func write(t *testing.T, cfg sanitizediff.Config) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sanitizediff.Write(&b, cfg, sanitizediff.Generate(cfg)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestDeterministic: a seed always gives the same file, another seed
+// another one.
+func TestDeterministic(t *testing.T) {
+	a, b := write(t, config(7, 500)), write(t, config(7, 500))
+	if !bytes.Equal(a, b) {
+		t.Fatal("two runs with seed 7 wrote different files")
+	}
+	if bytes.Equal(a, write(t, config(8, 500))) {
+		t.Fatal("seeds 7 and 8 wrote the same file")
+	}
+}
+
+// TestCoverage: the default run holds every ingredient, some cases with
+// their own max_length (about a tenth), and some beyond the window.
+func TestCoverage(t *testing.T) {
+	cases := sanitizediff.Generate(config(20261130, 3000))
+	count := map[string]int{}
+	withMax := 0
+	for _, c := range cases {
+		for _, in := range c.Ingredients {
+			if !slices.Contains(sanitizediff.Ingredients, in) {
+				t.Errorf("case %q: ingredient %q is not in the list", c.Name, in)
+			}
+			count[in]++
+		}
+		if c.MaxLength != 0 {
+			withMax++
+			if c.MaxLength < 64 || c.MaxLength > 300 {
+				t.Errorf("case %q: max_length %d outside 64..300", c.Name, c.MaxLength)
+			}
+		}
+	}
+	for _, in := range sanitizediff.Ingredients {
+		if count[in] == 0 {
+			t.Errorf("no case has the ingredient %q", in)
+		}
+	}
+	if withMax < len(cases)/20 || withMax > len(cases)/5 {
+		t.Errorf("%d of %d cases carry max_length, want about a tenth", withMax, len(cases))
+	}
+}
+
+// TestFileRoundTrip writes a run, reads it back as the TypeScript and
+// Python tests' Go counterpart does (gentest's reader), and checks that
+// Go reads each input as the generator meant, that the outputs are Go's
+// and that each output is a fixpoint within its maximum: a regression of
+// the Go sanitizer on these inputs fails here.
+func TestFileRoundTrip(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	cfg := config(20261130, n)
+	cases := sanitizediff.Generate(cfg)
+	var b bytes.Buffer
+	if err := sanitizediff.Write(&b, cfg, cases); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "diff.vectors.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := gentest.ReadSanitizerVectors(t, path)
+	if len(f.Cases) != len(cases) {
+		t.Fatalf("read %d cases, wrote %d", len(f.Cases), len(cases))
+	}
+	surrogates := 0
+	for i, got := range f.Cases {
+		want := cases[i]
+		if got.Name != want.Name || got.Input.Value != want.Input || got.Output.Value != want.Output || got.MaxLength != want.MaxLength {
+			t.Fatalf("case %d reads back as %q %+q -> %+q (max %d), generated %q %+q -> %+q (max %d)", i,
+				got.Name, got.Input.Value, got.Output.Value, got.MaxLength, want.Name, want.Input, want.Output, want.MaxLength)
+		}
+		if slices.Contains(want.Ingredients, "surrogate") {
+			surrogates++
+		}
+	}
+	if surrogates == 0 || !strings.Contains(b.String(), `\ud`) {
+		t.Error("no lone surrogate escape in the file")
+	}
+	gentest.CheckSanitizerVectors(t, path, agenterror.SanitizeMaxLength, agenterror.SanitizeTruncationMarker, agenterror.SanitizeMax)
+	for _, c := range cases {
+		max := cfg.MaxLength
+		if c.MaxLength != 0 {
+			max = c.MaxLength
+		}
+		if !utf8.ValidString(c.Output) || utf8.RuneCountInString(c.Output) > max {
+			t.Errorf("case %q: output %+q is invalid or longer than %d", c.Name, c.Output, max)
+		}
+	}
+}

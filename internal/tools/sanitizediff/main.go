@@ -1,0 +1,62 @@
+// Command sanitizediff writes the differential sanitizer vectors (package
+// internal/sanitizediff): go run ./internal/tools/sanitizediff -seed S -n N
+// -o FILE. make sanitize-diff runs it for the TypeScript and Python tests.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/internal/sanitizediff"
+)
+
+func main() {
+	out := flag.String("o", "", "the file to write (required)")
+	n := flag.Int("n", 10000, "the number of cases")
+	seed := flag.Uint64("seed", 20261130, "the seed; the same seed always gives the same file")
+	flag.Parse()
+	if *out == "" || *n < 1 || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: sanitizediff -o FILE [-n CASES] [-seed SEED]")
+		os.Exit(2)
+	}
+	cfg := sanitizediff.Config{Seed: *seed, N: *n, MaxLength: agenterror.SanitizeMaxLength,
+		Marker: agenterror.SanitizeTruncationMarker, SanitizeMax: agenterror.SanitizeMax}
+	fmt.Fprintf(os.Stderr, "sanitizediff: seed %d, %d cases -> %s\n", cfg.Seed, cfg.N, *out)
+	if err := write(*out, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "sanitizediff:", err)
+		os.Exit(1)
+	}
+}
+
+// write writes the file through a temporary one, so a reader never sees
+// half of it.
+func write(path string, cfg sanitizediff.Config) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sanitizediff-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	if err := sanitizediff.Write(w, cfg, sanitizediff.Generate(cfg)); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,335 @@
+"""The sanitizer (docs/sanitizer.md).
+
+The hand-curated vectors every language runs, the differential vectors of
+`make sanitize-diff` (seeded random inputs with the Go package's outputs),
+the policy, the constructors' sanitization and its opt-out, and a smoke run
+of the benchmarks.
+"""
+
+import dataclasses
+import importlib
+import importlib.util
+import json
+import os
+import re
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+from env import build, constructors, pkg, root
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+#: REFERENCE is true for the package of the repository's own contract (gen/python), whose policy is errgen's default.
+REFERENCE = os.path.abspath(root) == REPO
+
+#: contract is the package's data module: the markers and secrets of the policy are not exported.
+contract = importlib.import_module(pkg.__name__ + "._contract")
+
+#: DEFAULT_MARKERS is errgen's default marker list (docs/sanitizer.md).
+DEFAULT_MARKERS = ("<system>", "</system>", "[INST]", "[/INST]", "###", "<<", "<|im_start|>", "<|im_end|>", "<|system|>",
+                   "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>")
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text(t: Any) -> str:
+    """text decodes a vector's TEXT.
+
+    A string (json.loads keeps a lone surrogate escape as a lone surrogate);
+    {repeat, times}; {hex}, raw bytes; or a list of these, concatenated. A
+    text holding bytes is put together as bytes, as Go does, and decoded as
+    UTF-8 with U+FFFD replacement, as the specification says; its strings
+    are UTF-8 there, a lone surrogate read as U+FFFD like Go's JSON decoder.
+    """
+    parts: List[Any] = []
+
+    def walk(t: Any) -> None:
+        if isinstance(t, str):
+            parts.append(t)
+        elif isinstance(t, list):
+            for x in t:
+                walk(x)
+        elif isinstance(t, dict) and set(t) == {"repeat", "times"} and isinstance(t["times"], int) and t["times"] >= 1:
+            parts.append(t["repeat"] * t["times"])
+        elif isinstance(t, dict) and set(t) == {"hex"}:
+            parts.append(bytes.fromhex(t["hex"]))
+        else:
+            raise ValueError(f"a text is a string, {{repeat, times}}, {{hex}} or a list of them, found {json.dumps(t)[:200]}")
+
+    walk(t)
+    if not any(isinstance(p, bytes) for p in parts):
+        return "".join(parts)
+    return b"".join(p if isinstance(p, bytes) else _SURROGATE.sub("\ufffd", p).encode("utf-8") for p in parts).decode("utf-8", "replace")
+
+
+def short(s: str) -> str:
+    """short JSON-escapes s, eliding the middle of a long one."""
+    if len(s) <= 400:
+        return json.dumps(s)
+    return f"{json.dumps(s[:180])} … ({len(s)} code points) … {json.dumps(s[-180:])}"
+
+
+def same_policy(policy: Dict[str, Any]) -> bool:
+    """same_policy reports whether the package's policy is the one a vector file states (and errgen's default markers and no contract secrets, which the files assume)."""
+    return (pkg.SANITIZE_MAX_LENGTH == policy["max_length"] and pkg.SANITIZE_TRUNCATION_MARKER == policy["truncation_marker"]
+            and tuple(contract.SANITIZE_MARKERS) == DEFAULT_MARKERS and len(contract.SANITIZE_SECRETS) == 0)
+
+
+def check(c: Dict[str, Any], policy: Dict[str, Any]) -> str:
+    """check runs one case: the output, and that the output sanitizes to itself. It returns a failure message or ""."""
+    limit = c.get("max_length", policy["max_length"])
+    given, want = text(c["input"]), text(c["output"])
+    got = pkg.sanitize_max(given, limit)
+    at = f" (max_length {c['max_length']})" if "max_length" in c else ""
+    if got != want:
+        return f"case {json.dumps(c['name'])}{at}:\ninput  {short(given)}\ngot    {short(got)}\nwant   {short(want)}"
+    again = pkg.sanitize_max(got, limit)
+    if again != got:
+        return f"case {json.dumps(c['name'])}{at}: not a fixpoint:\nonce   {short(got)}\ntwice  {short(again)}"
+    return ""
+
+
+with open(os.path.join(REPO, "conformance", "sanitizer.vectors.json"), encoding="utf-8") as _f:
+    VECTORS: Dict[str, Any] = json.load(_f)
+
+CASES = VECTORS["cases"] if same_policy(VECTORS["policy"]) else []
+
+
+@pytest.mark.skipif(not CASES, reason=f"{pkg.CONTRACT_NAME} has its own sanitize policy; the hand-curated vectors assume errgen's default")
+@pytest.mark.parametrize("c", CASES, ids=[c["name"] for c in CASES])
+def test_vector(c: Dict[str, Any]) -> None:
+    failure = check(c, VECTORS["policy"])
+    assert failure == "", failure
+
+
+@pytest.mark.skipif(not REFERENCE, reason="run through the reference contract's package only")
+def test_differential_vectors() -> None:
+    path = os.environ.get("ERRGEN_SANITIZE_DIFF", "")
+    assert path, "ERRGEN_SANITIZE_DIFF is not set: run make sanitize-diff, then make test-python (or set it to build/sanitize-diff.vectors.json)"
+    assert os.path.exists(path), f"{path} is missing: run make sanitize-diff"
+    with open(path, encoding="utf-8") as f:
+        diff = json.load(f)
+    assert same_policy(diff["policy"]), f"the differential vectors assume {diff['policy']}; {pkg.CONTRACT_NAME} has {pkg.SANITIZE_MAX_LENGTH} and {pkg.SANITIZE_TRUNCATION_MARKER!r}"
+    assert diff["cases"], f"{path} holds no cases"
+    passed = 0
+    for c in diff["cases"]:
+        failure = check(c, diff["policy"])
+        if failure:
+            pytest.fail(f"first mismatch after {passed} of {len(diff['cases'])} cases passed, {failure}", pytrace=False)
+        passed += 1
+    # run.py prints this line: pytest keeps the output of passing tests to itself.
+    with open(os.path.join(build, "sanitize-diff.txt"), "w", encoding="utf-8") as f:
+        f.write(f"sanitizer differential vectors: {passed} of {len(diff['cases'])} cases passed ({path})\n")
+
+
+# --- the policy ---------------------------------------------------------------
+
+
+def test_policy_is_exported() -> None:
+    assert isinstance(pkg.SANITIZE_MAX_LENGTH, int)
+    assert isinstance(pkg.SANITIZE_TRUNCATION_MARKER, str)
+    assert isinstance(pkg.SANITIZED_FIELDS, tuple) and all(isinstance(f, str) for f in pkg.SANITIZED_FIELDS)
+    for name in ("sanitize", "sanitize_max", "with_fields", "SANITIZE_MAX_LENGTH", "SANITIZE_TRUNCATION_MARKER", "SANITIZED_FIELDS"):
+        assert name in pkg.__all__
+
+
+def test_clean_text_is_the_same_object() -> None:
+    for s in ["", "plain", "status: 500, code=7, key=value, https://user@example.com/x", "Grüße 🚀\n\tok", "x" * (pkg.SANITIZE_MAX_LENGTH - 1) + "\n"]:
+        s = "".join(list(s))  # a fresh object, not an interned literal
+        assert pkg.sanitize(s) is s
+
+
+def test_lone_surrogates_become_replacement_characters() -> None:
+    assert pkg.sanitize("a\ud800b\udfffc") == "a\ufffdb\ufffdc"
+    assert pkg.sanitize("\ufffd") == "\ufffd"
+
+
+def test_ascii_case_only() -> None:
+    # Only A-Z fold: the Kelvin sign (U+212A) lowers to k in Unicode but is no ASCII letter.
+    assert pkg.sanitize("\u212aey: x") == "\u212aey: x"
+    if "<system>" in contract.SANITIZE_MARKERS:
+        assert pkg.sanitize("<SyStEm>") == ""
+        assert pkg.sanitize("<\u017fystem>") == "<\u017fystem>"  # long s, which Unicode folds to s
+
+
+def test_maximum_marker_and_window() -> None:
+    long = "ab🚀" * pkg.SANITIZE_MAX_LENGTH
+    out = pkg.sanitize(long)
+    assert len(out) == pkg.SANITIZE_MAX_LENGTH
+    assert out.endswith(pkg.SANITIZE_TRUNCATION_MARKER)
+    assert pkg.sanitize(out) == out
+    # A maximum below the marker plus one character is raised to that.
+    least = len(pkg.SANITIZE_TRUNCATION_MARKER) + 1
+    for limit in (0, -5, 1):
+        assert len(pkg.sanitize_max(long, limit)) == least, f"sanitize_max(…, {limit})"
+    # Text beyond the window is never read, and counts as cut off.
+    huge = "x" * (4 * pkg.SANITIZE_MAX_LENGTH) + "\x00" * 100
+    assert pkg.sanitize(huge).endswith(pkg.SANITIZE_TRUNCATION_MARKER)
+
+
+def test_markers_are_removed_nested_ones_included() -> None:
+    for m in contract.SANITIZE_MARKERS:
+        half = len(m) // 2
+        nested = m[:half] + m + m[half:]
+        assert pkg.sanitize(f"a {m} b") == "a  b", f"marker {m!r}"
+        assert m.lower() not in pkg.sanitize(f"x {nested} y").lower(), f"nested marker {m!r}"
+
+
+def test_contract_secrets_are_redacted() -> None:
+    sample = {"alnum": "a", "upper_alnum": "A", "lower_alnum": "a", "hex": "f", "base64url": "a", "base64": "a", "word": "a", "token": "a"}
+    for prefixes, chars, least in contract.SANITIZE_SECRETS:
+        for p in prefixes:
+            assert pkg.sanitize(f"key {p}{sample[chars] * least} end") == "key [REDACTED] end", p
+            below = p + sample[chars] * (least - 1)
+            assert below in pkg.sanitize(f"key {below} end"), f"{p} below the minimum length is kept"
+
+
+# --- constructors -----------------------------------------------------------
+
+#: DIRTY is text every policy changes: a zero-width space is always deleted.
+DIRTY = "upstream said\u200b: password=hunter2 \x07done"
+SANITIZES_MESSAGE = "message" in pkg.SANITIZED_FIELDS
+KIND = pkg.KNOWN_KINDS[0]
+
+
+def sample_value(spec: Optional[Dict[str, Any]]) -> Any:
+    """sample_value is a dirty value for a text field: a string, a tuple of strings, or an object whose strings are dirty (nested ones included); None for a field that holds no text."""
+    if spec is None:
+        return None
+    if spec["type"] == "string":
+        return DIRTY
+    if spec["type"] == "array" and spec["items"] == "string":
+        return (DIRTY, "clean")
+    if spec["type"] == "object":
+        if spec["cls"] is not None:
+            cls = getattr(pkg, spec["cls"])
+            members = {p["member"]: sample_value(p) for p in spec["properties"]}
+            if all(v is None for v in members.values()):
+                return None
+            for p in spec["properties"]:
+                if members[p["member"]] is None and p["type"] in ("integer", "number", "boolean") and p["required"]:
+                    members[p["member"]] = {"integer": 1, "number": 1.5, "boolean": True}[p["type"]]
+            return cls(**members)
+        return {"note": DIRTY, "nested": {"list": [DIRTY, 7, True, None]}, "n": 1}
+    return None
+
+
+def plain_value(spec: Dict[str, Any]) -> Any:
+    """plain_value is a clean value of a field's type."""
+    scalar = {"string": "x", "integer": 1, "number": 1.5, "boolean": True}
+    if spec["type"] == "array":
+        return (scalar.get(spec["items"], "x"),)
+    if spec["type"] == "object":
+        return sample_value(spec) if spec["cls"] is not None else {}
+    return scalar[spec["type"]]
+
+
+def sanitized(v: Any) -> Any:
+    """sanitized is v with every string sanitized."""
+    if isinstance(v, str):
+        return pkg.sanitize(v)
+    if isinstance(v, tuple):
+        return tuple(sanitized(x) for x in v)
+    if isinstance(v, list):
+        return [sanitized(x) for x in v]
+    if isinstance(v, dict):
+        return {k: sanitized(x) for k, x in v.items()}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return dataclasses.replace(v, **{f.name: sanitized(getattr(v, f.name)) for f in dataclasses.fields(v)})
+    return v
+
+
+def test_new_envelope_sanitizes_unless_trusted() -> None:
+    assert pkg.sanitize(DIRTY) != DIRTY
+    want = pkg.sanitize(DIRTY) if SANITIZES_MESSAGE else DIRTY
+    assert pkg.new_envelope(KIND, DIRTY).message == want
+    assert pkg.new_envelope(KIND, DIRTY, trusted=False).message == want
+    assert pkg.new_envelope(KIND, DIRTY, trusted=True).message == DIRTY
+    assert pkg.new_envelope("kind_nobody_defined", DIRTY).message == want
+    # The contract's guidance is the contract's own text, kept as written.
+    assert pkg.new_envelope(KIND, DIRTY).recovery.guidance == pkg.lookup(KIND).guidance
+
+
+def test_per_kind_constructors_sanitize_the_message_unless_trusted() -> None:
+    for kind, (fn, params) in constructors().items():
+        args = [plain_value(pkg.FIELDS[p]) for p in params]
+        env = fn(DIRTY, *args)
+        assert env.kind == kind
+        assert env.message == (pkg.sanitize(DIRTY) if SANITIZES_MESSAGE else DIRTY), fn.__name__
+        assert fn(DIRTY, *args, trusted=True).message == DIRTY, f"{fn.__name__} with trusted=True"
+
+
+def test_per_kind_constructors_sanitize_listed_required_fields() -> None:
+    for _, (fn, params) in constructors().items():
+        for i, p in enumerate(params):
+            spec = pkg.FIELDS.get(p)
+            value = sample_value(spec)
+            if value is None:
+                continue
+            args = [value if j == i else plain_value(pkg.FIELDS[q]) for j, q in enumerate(params)]
+            listed = spec["name"] in pkg.SANITIZED_FIELDS
+            assert getattr(fn("m", *args), p) == (sanitized(value) if listed else value), f"{fn.__name__}: {p}"
+            assert getattr(fn("m", *args, trusted=True), p) == value, f"{fn.__name__}: {p} trusted"
+
+
+def test_with_fields_sanitizes_listed_fields() -> None:
+    env = pkg.new_envelope(KIND, "m")
+    for attr, spec in pkg.FIELDS.items():
+        value = sample_value(spec)
+        if value is None:
+            continue
+        snapshot = repr(value)
+        listed = spec["name"] in pkg.SANITIZED_FIELDS
+        got = pkg.with_fields(env, **{attr: value})
+        assert getattr(got, attr) == (sanitized(value) if listed else value), f"{spec['name']} (sanitized: {listed})"
+        assert getattr(pkg.with_fields(env, trusted=True, **{attr: value}), attr) == value, f"{spec['name']} trusted"
+        assert repr(value) == snapshot, f"{spec['name']}: the caller's value is not modified"
+        assert getattr(env, attr) is None, "the envelope given is not modified"
+        assert getattr(pkg.with_fields(got, **{attr: None}), attr) is None, "None clears a field"
+
+
+def test_with_fields_sets_the_guidance() -> None:
+    env = pkg.new_envelope(KIND, "m")
+    got = pkg.with_fields(env, guidance=DIRTY)
+    assert got.recovery.guidance == (pkg.sanitize(DIRTY) if "guidance" in pkg.SANITIZED_FIELDS else DIRTY)
+    assert pkg.with_fields(env, guidance=DIRTY, trusted=True).recovery.guidance == DIRTY
+    assert env.recovery.guidance == pkg.lookup(KIND).guidance, "the envelope given is not modified"
+    assert pkg.with_fields(env, guidance=None).recovery.guidance == env.recovery.guidance
+
+
+def test_with_fields_rejects_what_is_not_a_field() -> None:
+    env = pkg.new_envelope(KIND, "m")
+    for bad in ({"message": "x"}, {"field_nobody_defined": "x"}, {"guidance": 42}):
+        with pytest.raises(TypeError):
+            pkg.with_fields(env, **bad)
+
+
+def test_replace_never_sanitizes() -> None:
+    env = dataclasses.replace(pkg.new_envelope(KIND, "m"), message=DIRTY)
+    assert env.message == DIRTY
+
+
+def test_decoding_never_sanitizes() -> None:
+    env = pkg.new_envelope(KIND, DIRTY, trusted=True)
+    filled = {attr: v for attr, v in ((a, sample_value(s)) for a, s in pkg.FIELDS.items()) if v is not None}
+    env = pkg.with_fields(env, trusted=True, **filled)
+    back = pkg.from_json(pkg.to_json(env))
+    assert back.message == DIRTY
+    for attr, value in filled.items():
+        assert getattr(back, attr) == getattr(env, attr), attr
+
+
+# --- benchmarks -------------------------------------------------------------
+
+
+@pytest.mark.skipif(not REFERENCE, reason="the benchmarks read the reference contract's envelope")
+def test_benchmarks_smoke() -> None:
+    spec = importlib.util.spec_from_file_location("errgen_bench", os.path.join(HERE, "..", "bench.py"))
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    lines = bench.run(pkg, smoke=True)
+    assert [line.split()[0] for line in lines] == [f"BenchmarkPython/{n}" for n in
+                                                   ("JSONLoads", "ParseLookup", "JSONLoadsClean4KiB", "JSONLoadsDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB")]
+    assert re.fullmatch(r"BenchmarkPython/X\s+10\t\s*1234 ns/op\t\s*81\.04 MB/s", bench.line("X", 10, 12340, 100))

@@ -1,0 +1,299 @@
+// The sanitizer (docs/sanitizer.md): the hand-curated vectors every
+// language runs, the differential vectors of `make sanitize-diff` (seeded
+// random inputs with the Go package's outputs), the constructors'
+// sanitization and its opt-out, and a smoke run of the benchmarks.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { constructors, pkg, root } from "./env.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../../..");
+/** reference is true for the package of the repository's own contract (gen/ts), whose policy is errgen's default. */
+const reference = resolve(root) === repo;
+
+/** DEFAULT_MARKERS is errgen's default marker list (docs/sanitizer.md). */
+const DEFAULT_MARKERS = ["<system>", "</system>", "[INST]", "[/INST]", "###", "<<", "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>"];
+
+/**
+ * text decodes a vector's TEXT: a string; {repeat, times}; {hex}, raw bytes
+ * decoded as UTF-8 with U+FFFD replacement, as the specification says; or a
+ * list of these, concatenated. A lone surrogate escape stays a lone
+ * surrogate in the JavaScript string.
+ */
+function text(t) {
+  if (typeof t === "string") return t;
+  if (Array.isArray(t)) return t.map(text).join("");
+  if (typeof t === "object" && t !== null && typeof t.repeat === "string" && Number.isInteger(t.times) && t.times >= 1) return t.repeat.repeat(t.times);
+  if (typeof t === "object" && t !== null && typeof t.hex === "string") {
+    const hex = t.hex.replaceAll(" ", "");
+    assert.match(hex, /^(?:[0-9a-fA-F]{2})*$/, `bad hex text ${t.hex}`);
+    const bytes = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return new TextDecoder().decode(bytes);
+  }
+  throw new Error(`a text is a string, {repeat, times}, {hex} or a list of them, found ${JSON.stringify(t)}`);
+}
+
+/** short JSON-escapes s, eliding the middle of a long one. */
+function short(s) {
+  if (s.length <= 400) return JSON.stringify(s);
+  return `${JSON.stringify(s.slice(0, 180))} … (${s.length} units) … ${JSON.stringify(s.slice(-180))}`;
+}
+
+/** samePolicy reports whether the package's policy is the one a vector file states (and errgen's default markers and no contract secrets, which the files assume). */
+function samePolicy(policy) {
+  return (
+    pkg.SANITIZE_MAX_LENGTH === policy.max_length &&
+    pkg.SANITIZE_TRUNCATION_MARKER === policy.truncation_marker &&
+    JSON.stringify(pkg.SANITIZE_MARKERS) === JSON.stringify(DEFAULT_MARKERS) &&
+    pkg.SANITIZE_SECRETS.length === 0
+  );
+}
+
+/** check runs one case: the output, and that the output sanitizes to itself. It returns a failure message or "". */
+function check(c, policy) {
+  const max = c.max_length ?? policy.max_length;
+  const input = text(c.input);
+  const want = text(c.output);
+  const got = pkg.sanitizeMax(input, max);
+  if (got !== want) return `case ${JSON.stringify(c.name)}${c.max_length ? ` (max_length ${c.max_length})` : ""}:\ninput  ${short(input)}\ngot    ${short(got)}\nwant   ${short(want)}`;
+  const again = pkg.sanitizeMax(got, max);
+  if (again !== got) return `case ${JSON.stringify(c.name)}: not a fixpoint:\nonce   ${short(got)}\ntwice  ${short(again)}`;
+  return "";
+}
+
+const vectorFile = join(repo, "conformance/sanitizer.vectors.json");
+const vectors = JSON.parse(readFileSync(vectorFile, "utf8"));
+
+describe(`${pkg.CONTRACT_NAME}: sanitizer vectors`, () => {
+  if (!samePolicy(vectors.policy)) {
+    test("the hand-curated vectors assume errgen's default policy", { skip: `${pkg.CONTRACT_NAME} has its own sanitize policy` }, () => {});
+    return;
+  }
+  for (const c of vectors.cases) {
+    test(c.name, () => {
+      const failure = check(c, vectors.policy);
+      assert.equal(failure, "", failure);
+    });
+  }
+});
+
+describe(`${pkg.CONTRACT_NAME}: sanitizer differential vectors`, { skip: !reference && "run through the reference contract's package only" }, () => {
+  test("every case of ERRGEN_SANITIZE_DIFF gives Go's output", () => {
+    const path = process.env.ERRGEN_SANITIZE_DIFF;
+    assert.ok(path, "ERRGEN_SANITIZE_DIFF is not set: run make sanitize-diff, then make test-ts (or set it to build/sanitize-diff.vectors.json)");
+    assert.ok(existsSync(path), `${path} is missing: run make sanitize-diff`);
+    const diff = JSON.parse(readFileSync(path, "utf8"));
+    assert.ok(samePolicy(diff.policy), `the differential vectors assume ${JSON.stringify(diff.policy)}; ${pkg.CONTRACT_NAME} has ${pkg.SANITIZE_MAX_LENGTH} and ${JSON.stringify(pkg.SANITIZE_TRUNCATION_MARKER)}`);
+    assert.ok(diff.cases.length > 0, `${path} holds no cases`);
+    let passed = 0;
+    for (const c of diff.cases) {
+      const failure = check(c, diff.policy);
+      if (failure !== "") {
+        assert.fail(`first mismatch after ${passed} of ${diff.cases.length} cases passed, ${failure}`);
+      }
+      passed++;
+    }
+    console.log(`# sanitizer differential vectors: ${passed} of ${diff.cases.length} cases passed (${path})`);
+  });
+});
+
+/** codePoints counts the code points of s. */
+const codePoints = (s) => [...s].length;
+
+describe(`${pkg.CONTRACT_NAME}: sanitizer policy`, () => {
+  test("the policy is exported and frozen", () => {
+    assert.equal(typeof pkg.SANITIZE_MAX_LENGTH, "number");
+    assert.equal(typeof pkg.SANITIZE_TRUNCATION_MARKER, "string");
+    for (const t of [pkg.SANITIZE_MARKERS, pkg.SANITIZE_SECRETS, pkg.SANITIZED_FIELDS]) {
+      assert.ok(Array.isArray(t) && Object.isFrozen(t));
+    }
+  });
+
+  test("clean text comes back as the same string", () => {
+    for (const s of ["", "plain", "status: 500, code=7, key=value, https://user@example.com/x", "Grüße 🚀\n\tok"]) {
+      assert.equal(pkg.sanitize(s), s);
+    }
+  });
+
+  test("the maximum, the truncation marker and the window", () => {
+    const long = "ab🚀".repeat(pkg.SANITIZE_MAX_LENGTH);
+    const out = pkg.sanitize(long);
+    assert.equal(codePoints(out), pkg.SANITIZE_MAX_LENGTH);
+    assert.ok(out.endsWith(pkg.SANITIZE_TRUNCATION_MARKER));
+    assert.equal(pkg.sanitize(out), out);
+    // A maximum below the marker plus one character is raised to that.
+    const min = codePoints(pkg.SANITIZE_TRUNCATION_MARKER) + 1;
+    for (const max of [0, -5, 1, Number.NaN]) {
+      assert.equal(codePoints(pkg.sanitizeMax(long, max)), min, `sanitizeMax(…, ${max})`);
+    }
+    // Text beyond the window is never read, and counts as cut off.
+    const huge = "x".repeat(4 * pkg.SANITIZE_MAX_LENGTH) + "\u0000".repeat(100);
+    assert.ok(pkg.sanitize(huge).endsWith(pkg.SANITIZE_TRUNCATION_MARKER));
+  });
+
+  test("the markers are removed, nested ones included", () => {
+    for (const m of pkg.SANITIZE_MARKERS) {
+      const half = Math.floor(m.length / 2);
+      const nested = m.slice(0, half) + m + m.slice(half);
+      assert.equal(pkg.sanitize(`a ${m} b`), "a  b", `marker ${JSON.stringify(m)}`);
+      assert.ok(!pkg.sanitize(`x ${nested} y`).toLowerCase().includes(m.toLowerCase()), `nested marker ${JSON.stringify(m)}`);
+    }
+  });
+
+  test("the contract's own secrets are redacted", () => {
+    const sample = { alnum: "a", upper_alnum: "A", lower_alnum: "a", hex: "f", base64url: "a", base64: "a", word: "a", token: "a" };
+    for (const s of pkg.SANITIZE_SECRETS) {
+      for (const p of s.prefixes) {
+        const secret = p + sample[s.chars].repeat(s.minLength);
+        assert.equal(pkg.sanitize(`key ${secret} end`), "key [REDACTED] end", `${s.name}: ${p}`);
+        const short = p + sample[s.chars].repeat(s.minLength - 1);
+        assert.ok(pkg.sanitize(`key ${short} end`).includes(short), `${s.name}: ${p} below the minimum length is kept`);
+      }
+    }
+  });
+});
+
+/** DIRTY is text every policy changes: a zero-width space is always deleted. */
+const DIRTY = "upstream said\u200b: password=hunter2 \u0007done";
+
+describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
+  const sanitizesMessage = pkg.SANITIZED_FIELDS.includes("message");
+  const kind = pkg.KNOWN_KINDS[0];
+
+  test("newEnvelope sanitizes the message by default, and keeps it with { trusted: true }", () => {
+    assert.notEqual(pkg.sanitize(DIRTY), DIRTY);
+    assert.equal(pkg.newEnvelope(kind, DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(pkg.newEnvelope(kind, DIRTY, { trusted: true }).message, DIRTY);
+    assert.equal(pkg.newEnvelope(kind, DIRTY, { trusted: false }).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(pkg.newEnvelope("kind_nobody_defined", DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+  });
+
+  test("every per-kind constructor sanitizes the message by default, and keeps it with { trusted: true }", () => {
+    for (const [k, { exportName, fn, params }] of constructors()) {
+      const args = params.slice(1).map(() => ["x"]);
+      const env = fn(DIRTY, ...args);
+      assert.equal(env.kind, k);
+      assert.equal(env.message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY, exportName);
+      assert.equal(fn(DIRTY, ...args, { trusted: true }).message, DIRTY, `${exportName} with { trusted: true }`);
+    }
+  });
+
+  test("a per-kind constructor sanitizes the required fields the contract lists", () => {
+    const byName = new Map(Object.values(pkg.FIELDS).map((f) => [f.member, f]));
+    for (const [, { exportName, fn, params }] of constructors()) {
+      for (const [i, p] of params.slice(1).entries()) {
+        const spec = byName.get(p);
+        if (spec === undefined) continue;
+        const value = sampleValue(spec);
+        if (value === undefined) continue;
+        const args = params.slice(1).map((q, j) => (j === i ? value : sampleValue(byName.get(q)) ?? "x"));
+        const sanitized = pkg.SANITIZED_FIELDS.includes(spec.name);
+        assert.deepEqual(fn("m", ...args)[p], sanitized ? sanitizedSample(spec) : value, `${exportName}: ${p}`);
+        assert.deepEqual(fn("m", ...args, { trusted: true })[p], value, `${exportName}: ${p} trusted`);
+      }
+    }
+  });
+
+  test("withFields sanitizes the fields the contract lists, strings in arrays and objects included", () => {
+    const env = pkg.newEnvelope(kind, "m");
+    for (const spec of Object.values(pkg.FIELDS)) {
+      const value = sampleValue(spec);
+      if (value === undefined) continue;
+      const snapshot = JSON.stringify(value);
+      const sanitized = pkg.SANITIZED_FIELDS.includes(spec.name);
+      const got = pkg.withFields(env, { [spec.member]: value });
+      assert.deepEqual(got[spec.member], sanitized ? sanitizedSample(spec) : value, `${spec.name} (sanitized: ${sanitized})`);
+      assert.deepEqual(pkg.withFields(env, { [spec.member]: value }, { trusted: true })[spec.member], value, `${spec.name} trusted`);
+      assert.equal(JSON.stringify(value), snapshot, `${spec.name}: the caller's value is not modified`);
+      assert.equal(env[spec.member], undefined, "the envelope given is not modified");
+      assert.equal(pkg.withFields(got, { [spec.member]: undefined })[spec.member], undefined, "undefined removes a field");
+      assert.ok(!(spec.member in pkg.withFields(got, { [spec.member]: undefined })));
+    }
+  });
+
+  test("withFields sets the guidance, sanitized when the contract lists it", () => {
+    const env = pkg.newEnvelope(kind, "m");
+    const got = pkg.withFields(env, { guidance: DIRTY });
+    assert.equal(got.recovery.guidance, pkg.SANITIZED_FIELDS.includes("guidance") ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(pkg.withFields(env, { guidance: DIRTY }, { trusted: true }).recovery.guidance, DIRTY);
+    assert.equal(env.recovery.guidance, pkg.lookup(kind).guidance, "the envelope given is not modified");
+    assert.equal(pkg.withFields(env, { guidance: undefined }).recovery.guidance, env.recovery.guidance);
+  });
+
+  test("withFields rejects a name that is not a field", () => {
+    const env = pkg.newEnvelope(kind, "m");
+    assert.throws(() => pkg.withFields(env, { message: "x" }), TypeError);
+    assert.throws(() => pkg.withFields(env, { field_nobody_defined: "x" }), TypeError);
+    assert.throws(() => pkg.withFields(env, { guidance: 42 }), TypeError);
+  });
+
+  test("plain assignment never sanitizes", () => {
+    const env = pkg.newEnvelope(kind, "m");
+    env.message = DIRTY;
+    assert.equal(env.message, DIRTY);
+  });
+
+  test("decoding never sanitizes: a received envelope is reported as received", () => {
+    const env = pkg.newEnvelope(kind, DIRTY, { trusted: true });
+    let withFields = env;
+    for (const spec of Object.values(pkg.FIELDS)) {
+      const value = sampleValue(spec);
+      if (value !== undefined) withFields = pkg.withFields(withFields, { [spec.member]: value }, { trusted: true });
+    }
+    const r = pkg.parseEnvelopeJson(pkg.serializeEnvelope(withFields));
+    assert.ok(r.ok, r.ok ? "" : `${r.error.path}: ${r.error.problem}`);
+    assert.equal(r.envelope.message, DIRTY);
+    for (const spec of Object.values(pkg.FIELDS)) {
+      if (sampleValue(spec) !== undefined) assert.deepEqual(r.envelope[spec.member], withFields[spec.member], spec.name);
+    }
+  });
+});
+
+/**
+ * sampleValue is a dirty value for a text field: a string, an array of
+ * strings, or an object whose properties are dirty text (nested objects
+ * and arrays included); undefined for a field that holds no text.
+ */
+function sampleValue(spec) {
+  if (spec === undefined) return undefined;
+  if (spec.type === "string") return DIRTY;
+  if (spec.type === "array" && spec.items === "string") return [DIRTY, "clean"];
+  if (spec.type === "object") {
+    if (spec.properties !== undefined) {
+      const out = {};
+      for (const p of spec.properties) {
+        const v = sampleValue(p);
+        if (v !== undefined) out[p.member] = v;
+      }
+      return Object.keys(out).length > 0 ? out : undefined;
+    }
+    return { note: DIRTY, nested: { list: [DIRTY, 7, true, null] }, n: 1 };
+  }
+  return undefined;
+}
+
+/** sanitizedSample is sampleValue with every string sanitized. */
+function sanitizedSample(spec) {
+  const walk = (v) => {
+    if (typeof v === "string") return pkg.sanitize(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(sampleValue(spec));
+}
+
+describe(`${pkg.CONTRACT_NAME}: benchmarks (smoke)`, { skip: !reference && "the benchmarks read the reference contract's envelope" }, () => {
+  test("bench/bench.mjs runs every benchmark once", async () => {
+    const bench = await import("../bench/bench.mjs");
+    const names = bench.run(pkg, { smoke: true });
+    assert.deepEqual(names, ["JSONParse", "ParseLookup", "JSONParseClean4KiB", "JSONParseDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB"]);
+    const { n, ns } = bench.measure(() => {}, 1e5);
+    assert.ok(n >= 1 && ns >= 0);
+    assert.match(bench.line("X", 10, 12340, 100), /^BenchmarkTS\/X\s+10\t\s*1234 ns\/op\t\s*81\.04 MB\/s$/);
+  });
+});
