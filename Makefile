@@ -88,4 +88,5 @@ fuzz:
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)

@@ -63,6 +63,11 @@ const hexDigits = "0123456789abcdef"
 // eight bytes at a time.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	if plain(s) {
+		// Most strings need no escaping: copy them in one go.
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) && special(load8(s[i:i+8])) == 0 {
@@ -113,6 +118,29 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain reports whether s can go into a JSON string as it is: printable
+// ASCII without quotes or backslashes. It reads eight bytes at a time; the
+// last (partial) block is read as the eight bytes ending the string, which
+// overlap bytes already checked.
+func plain(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if special(load8(s[i:i+8])) != 0 {
+			return false
+		}
+	}
+	return i == n || special(load8(s[n-8:])) == 0
 }
 
 const (
