@@ -638,6 +638,11 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		}
 		m.done("group", "description", "origin", "side_effects", "http", "log", "breaker", "recovery", "fields", "startup", "number")
 		l.collide(seen, &kind.Value, "kind")
+		if kind.Idents.Go == GoTrustedSuffix {
+			// New+Go name is the kind's constructor; NewTrusted is taken by
+			// the constructor that does not sanitize.
+			l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
+		}
 		c.Kinds = append(c.Kinds, kind)
 	})
 }

@@ -75,6 +75,10 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 	}
 }
 
+// GoTrustedSuffix makes NewTrusted, the generated Go constructor that does
+// not sanitize; a kind whose Go name it is would take that name.
+const GoTrustedSuffix = "Trusted"
+
 // GoEnvelopeMembers are the field and method names the Go emitter puts on the
 // generated Envelope type besides the per-field ones (Go name and With+Go
 // name). A context or kind-specific field whose Go names land on one of these

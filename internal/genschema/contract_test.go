@@ -157,8 +157,9 @@ var inexpressible = []struct {
 	{"shared field with two types", regexp.MustCompile(`a field shared by kinds must have one type`)},
 	// A field's Go name or With method, or the Go field keeping a derived
 	// layout field's value, lands on a member of the generated Envelope or
-	// of another field: needs the Go identifier conversion.
-	{"Go member clash", regexp.MustCompile(`becomes the Go (member|field) `)},
+	// of another field, or a kind's constructor on NewTrusted: needs the Go
+	// identifier conversion.
+	{"Go member clash", regexp.MustCompile(`becomes the Go (member|field|constructor) `)},
 	// A kind's field reuses a context field's name: compares two sections.
 	{"kind field named like a context field", regexp.MustCompile(`clashes with the context field `)},
 	// Two kinds share a number: compares kinds. (That numbers are all or
