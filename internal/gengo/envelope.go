@@ -1,7 +1,9 @@
 package gengo
 
 import (
+	"bytes"
 	"fmt"
+	"go/format"
 	"slices"
 	"strings"
 
@@ -385,28 +387,13 @@ func (g *gen) envelope(f *jen.File) {
 	// line by an init method filling the new envelope in place. (Returning
 	// the envelope by value and copying it into the new one instead would
 	// cost an escaping envelope a bulk write barrier while the GC runs.)
-	sanitizeMessage := g.sanitized("message")
-	wrap := func(init string, args ...jen.Code) []jen.Code {
-		return []jen.Code{
-			jen.Id("e").Op(":=").New(jen.Id("Envelope")),
-			jen.Id("e").Dot(init).Call(args...),
-			jen.Return(jen.Id("e")),
-		}
-	}
-	initArgs := func(kind jen.Code, sanitize bool) []jen.Code {
-		args := []jen.Code{kind, jen.Id("message")}
-		if sanitizeMessage {
-			args = append(args, jen.Lit(sanitize))
-		}
-		return args
-	}
 	newDoc := "New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields."
-	if sanitizeMessage {
+	if g.sanitized("message") {
 		newDoc += " The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself."
 	}
 	docf(f, newDoc)
 	f.Func().Id("New").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
-		wrap("init", initArgs(jen.Id("kind"), true)...)...)
+		wrapInit("init", g.initArgs(jen.Id("kind"), true)...)...)
 	f.Line()
 	example := "e.Message = s"
 	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
@@ -417,11 +404,11 @@ func (g *gen) envelope(f *jen.File) {
 	}
 	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.")
 	f.Func().Id("NewTrusted").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
-		wrap("init", initArgs(jen.Id("kind"), false)...)...)
+		wrapInit("init", g.initArgs(jen.Id("kind"), false)...)...)
 	f.Line()
 	initParams := []jen.Code{jen.Id("kind").Id("Kind"), jen.Id("message").String()}
 	var initBody []jen.Code
-	if sanitizeMessage {
+	if g.sanitized("message") {
 		f.Comment("// init fills a new (zero) envelope with kind, the message, sanitized when")
 		f.Comment("// sanitize is set, and the defaults of kind's classification. It keeps the")
 		f.Comment("// constructors small enough to inline, so an envelope that does not escape")
@@ -445,43 +432,277 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("c").Dot("Guidance"),
 		jen.Id("e").Dot("SideEffects").Op("=").Id("c").Dot("SideEffects"),
 	)
-	f.Func().Params(e()).Id("init").Params(initParams...).Block(initBody...)
-	for _, k := range c.Kinds {
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("init").Params(initParams...).Block(initBody...)
+	// The per-kind constructors are written pre-formatted (see
+	// constructorsSpliced); the placeholder holds their place.
+	if len(c.Kinds) > 0 {
 		f.Line()
-		docf(f, fmt.Sprintf("New%s returns a %s envelope. %s", k.Idents.Go, k.Name, k.Description), g.sanitizesDoc(k))
-		params := []jen.Code{jen.Id("message").String()}
-		args := []jen.Code{jen.Id("message")}
-		if len(k.RequiredFields()) == 0 {
-			// Not New(kind, message): the extra level of inlining would
-			// cost the wrapper its place under the inlining budget.
-			f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(
-				wrap("init", initArgs(jen.Id(kindConst(k)), true)...)...)
-			continue
-		}
-		body := []jen.Code{jen.Id("e").Dot("init").Call(initArgs(jen.Id(kindConst(k)), true)...)}
-		for _, rf := range k.RequiredFields() {
-			p := rf.Idents.GoLocal
-			params = append(params, jen.Id(p).Add(paramType(g, rf)))
-			args = append(args, jen.Id(p))
-			if rf.Type == contract.TypeArray || (rf.Type == contract.TypeObject && len(rf.Properties) == 0) {
-				// A required collection is present even when empty, so the
-				// wire always carries it.
-				empty := jen.Add(g.goType(rf)).Values()
-				body = append(body, jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Id(p).Op("=").Add(empty)))
-			}
-			body = append(body, g.assign(rf, p))
-		}
-		initName := "init" + k.Idents.Go
-		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(wrap(initName, args...)...)
-		f.Line()
-		// The compiler must not inline the init method back: the
-		// constructor would outgrow the inlining budget.
-		f.Commentf("// %s fills a new envelope for New%s.", initName, k.Idents.Go)
-		f.Commentf("// It is not inlined, so that New%s is.", k.Idents.Go)
-		f.Comment("//")
-		f.Comment("//go:noinline")
-		f.Func().Params(e()).Id(initName).Params(params...).Block(body...)
+		f.Var().Id(placeholderConstructors).Int()
 	}
+}
+
+// wrapInit is the body of a constructor: a new envelope filled in by the
+// init method named.
+func wrapInit(init string, args ...jen.Code) []jen.Code {
+	return []jen.Code{
+		jen.Id("e").Op(":=").New(jen.Id("Envelope")),
+		jen.Id("e").Dot(init).Call(args...),
+		jen.Return(jen.Id("e")),
+	}
+}
+
+// initArgs are the arguments of a call of init: the kind, the message and,
+// when the contract sanitizes messages, whether to.
+func (g *gen) initArgs(kind jen.Code, sanitize bool) []jen.Code {
+	args := []jen.Code{kind, jen.Id("message")}
+	if g.sanitized("message") {
+		args = append(args, jen.Lit(sanitize))
+	}
+	return args
+}
+
+// kindConstructor emits the constructor of k, and for a kind with required
+// fields the init method behind it, with jennifer. It is the form
+// writeConstructor must match, and the one used when it cannot.
+func (g *gen) kindConstructor(f *jen.File, k *contract.Kind) {
+	docf(f, g.constructorDoc(k), g.sanitizesDoc(k))
+	params := []jen.Code{jen.Id("message").String()}
+	args := []jen.Code{jen.Id("message")}
+	if len(k.RequiredFields()) == 0 {
+		// Not New(kind, message): the extra level of inlining would
+		// cost the wrapper its place under the inlining budget.
+		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(
+			wrapInit("init", g.initArgs(jen.Id(kindConst(k)), true)...)...)
+		return
+	}
+	body := []jen.Code{jen.Id("e").Dot("init").Call(g.initArgs(jen.Id(kindConst(k)), true)...)}
+	for _, rf := range k.RequiredFields() {
+		p := rf.Idents.GoLocal
+		params = append(params, jen.Id(p).Add(paramType(g, rf)))
+		args = append(args, jen.Id(p))
+		if emptyRequired(rf) {
+			// A required collection is present even when empty, so the
+			// wire always carries it.
+			empty := jen.Add(g.goType(rf)).Values()
+			body = append(body, jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Id(p).Op("=").Add(empty)))
+		}
+		body = append(body, g.assign(rf, p))
+	}
+	initName := "init" + k.Idents.Go
+	f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(wrapInit(initName, args...)...)
+	f.Line()
+	// The compiler must not inline the init method back: the
+	// constructor would outgrow the inlining budget.
+	f.Commentf("// %s fills a new envelope for New%s.", initName, k.Idents.Go)
+	f.Commentf("// It is not inlined, so that New%s is.", k.Idents.Go)
+	f.Comment("//")
+	f.Comment("//go:noinline")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id(initName).Params(params...).Block(body...)
+}
+
+// emptyRequired reports whether a nil value of the required field rf is
+// replaced by an empty one.
+func emptyRequired(rf *contract.Field) bool {
+	return rf.Type == contract.TypeArray || (rf.Type == contract.TypeObject && len(rf.Properties) == 0)
+}
+
+func (g *gen) constructorDoc(k *contract.Kind) string {
+	return fmt.Sprintf("New%s returns a %s envelope. %s", k.Idents.Go, k.Name, k.Description)
+}
+
+// constructorsSpliced writes the per-kind constructors, a blank line
+// between kinds. Their code is a fixed pattern gofmt has nothing to change
+// in (one statement a line, no alignment, lines never wrapped); only the doc
+// comment is rewritten by go/doc/comment. A doc comment of plain lines
+// (plainDocLine) comes out as it went in, as nearly every kind's does; any
+// other kind's constructor goes through go/format on its own.
+func (g *gen) constructorsSpliced() []splice {
+	if len(g.c.Kinds) == 0 {
+		return nil
+	}
+	return []splice{{"var " + placeholderConstructors + " int", func(b *bytes.Buffer) bool {
+		for i, k := range g.c.Kinds {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			if !g.writeConstructor(b, k) {
+				b.Write(g.formatConstructor(k))
+			}
+		}
+		return false
+	}}}
+}
+
+// writeConstructor writes k's constructor as gofmt prints it, or nothing and
+// false when its doc comment is not plain.
+func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
+	doc := commentLines(g.constructorDoc(k))
+	if len(doc) != 1 || !plainDocLine(doc[0]) {
+		return false
+	}
+	if s := g.sanitizesDoc(k); s != "" {
+		more := commentLines(s)
+		if len(more) != 1 || !plainDocLine(more[0]) {
+			return false
+		}
+		doc = append(doc, "//", more[0])
+	}
+	for _, l := range doc {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	initCall := func(b *bytes.Buffer) {
+		b.WriteString("\te.init(")
+		b.WriteString(kindConst(k))
+		if g.sanitized("message") {
+			b.WriteString(", message, true)\n")
+		} else {
+			b.WriteString(", message)\n")
+		}
+	}
+	name := k.Idents.Go
+	required := k.RequiredFields()
+	b.WriteString("func New")
+	b.WriteString(name)
+	g.writeParams(b, required)
+	b.WriteString(") *Envelope {\n\te := new(Envelope)\n")
+	if len(required) == 0 {
+		initCall(b)
+		b.WriteString("\treturn e\n}\n")
+		return true
+	}
+	b.WriteString("\te.init")
+	b.WriteString(name)
+	b.WriteString("(message")
+	for _, rf := range required {
+		b.WriteString(", ")
+		b.WriteString(rf.Idents.GoLocal)
+	}
+	b.WriteString(")\n\treturn e\n}\n\n// init")
+	b.WriteString(name)
+	b.WriteString(" fills a new envelope for New")
+	b.WriteString(name)
+	b.WriteString(".\n// It is not inlined, so that New")
+	b.WriteString(name)
+	b.WriteString(" is.\n//\n//go:noinline\nfunc (e *Envelope) init")
+	b.WriteString(name)
+	g.writeParams(b, required)
+	b.WriteString(") {\n")
+	initCall(b)
+	for _, rf := range required {
+		p := rf.Idents.GoLocal
+		if emptyRequired(rf) {
+			b.WriteString("\tif ")
+			b.WriteString(p)
+			b.WriteString(" == nil {\n\t\t")
+			b.WriteString(p)
+			b.WriteString(" = ")
+			b.WriteString(g.goTypeText(rf))
+			b.WriteString("{}\n\t}\n")
+		}
+		b.WriteByte('\t')
+		b.WriteString(g.assignText(rf, p))
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	return true
+}
+
+// formatConstructor formats k's constructor on its own, as go/format would
+// inside the file, and returns its lines.
+func (g *gen) formatConstructor(k *contract.Kind) []byte {
+	f := jen.NewFile("p")
+	f.NoFormat = true
+	g.kindConstructor(f, k)
+	var src bytes.Buffer
+	if err := f.Render(&src); err != nil {
+		panic(fmt.Sprintf("gengo: the constructor of %s does not render: %v", k.Name, err))
+	}
+	out, err := format.Source(src.Bytes())
+	if err != nil {
+		// The same code formats inside the whole file; this would be a bug
+		// in this file.
+		panic(fmt.Sprintf("gengo: the constructor of %s does not format: %v\n%s", k.Name, err, src.Bytes()))
+	}
+	const pkg = "package p\n\n"
+	if !bytes.HasPrefix(out, []byte(pkg)) {
+		panic(fmt.Sprintf("gengo: the constructor of %s formats with a header:\n%s", k.Name, out))
+	}
+	return out[len(pkg):]
+}
+
+// goTypeText, paramTypeText and assignText are goType, paramType and assign
+// as gofmt prints them, for writeConstructor. TestConstructorSplice holds
+// them to the jennifer forms.
+func (g *gen) goTypeText(f *contract.Field) string {
+	switch f.Type {
+	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
+		return "*" + elemTypeText(f.Type)
+	case contract.TypeArray:
+		return "[]" + elemTypeText(f.Items)
+	case contract.TypeObject:
+		if len(f.Properties) > 0 {
+			return "*" + g.structName(f)
+		}
+	}
+	return elemTypeText(f.Type)
+}
+
+// writeParams writes a constructor's parameter list after "(": the message,
+// then each required field with its Go type.
+func (g *gen) writeParams(b *bytes.Buffer, required []*contract.Field) {
+	b.WriteString("(message string")
+	for _, rf := range required {
+		b.WriteString(", ")
+		b.WriteString(rf.Idents.GoLocal)
+		b.WriteByte(' ')
+		b.WriteString(g.paramTypeText(rf))
+	}
+}
+
+func (g *gen) paramTypeText(f *contract.Field) string {
+	if f.Type == contract.TypeArray || f.Type == contract.TypeObject {
+		return g.goTypeText(f)
+	}
+	return elemTypeText(f.Type)
+}
+
+func elemTypeText(t contract.FieldType) string {
+	switch t {
+	case contract.TypeString:
+		return "string"
+	case contract.TypeInteger:
+		return "int64"
+	case contract.TypeNumber:
+		return "float64"
+	case contract.TypeBoolean:
+		return "bool"
+	case contract.TypeObject:
+		return "map[string]any"
+	}
+	panic("gengo: unhandled type " + t)
+}
+
+func (g *gen) assignText(f *contract.Field, p string) string {
+	dst := "e." + f.Idents.Go + " = "
+	switch f.Type {
+	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
+		return dst + "&" + p
+	}
+	if !g.sanitized(f.Name) {
+		return dst + p
+	}
+	switch {
+	case f.Type == contract.TypeString:
+		return dst + "Sanitize(" + p + ")"
+	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
+		return dst + "sanitizeStrings(" + p + ")"
+	case f.Type == contract.TypeObject && len(f.Properties) > 0:
+		return dst + p + ".sanitized()"
+	case f.Type == contract.TypeObject:
+		return dst + "sanitizeObject(" + p + ")"
+	}
+	return dst + p
 }
 
 // sanitizesDoc says what a per-kind constructor sanitizes, or nothing.

@@ -40,7 +40,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "doc.go", emit: g.doc},
 		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
 		{name: "classification.go", emit: g.classification, spliced: g.classificationSpliced},
-		{name: "envelope.go", emit: g.envelope},
+		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
 		{name: "json.go", emit: g.json},
 		{name: "schemas.go", emit: g.schemas},
 		{name: "inbound.go", emit: g.inbound},
@@ -105,8 +105,8 @@ type goFile struct {
 // the placeholder identifiers below) where they go, and write produces the
 // lines that replace the placeholder's line once the rest is formatted. A
 // part that cannot promise gofmt's layout returns unusual, and the whole file
-// is formatted after all. TestGofmtClean and TestPlainDocLine hold every
-// splice to gofmt's output.
+// is formatted after all. TestGofmtClean, TestPlainDocLine and
+// TestConstructorSplice hold every splice to gofmt's output.
 type splice struct {
 	// line is the placeholder's whole line as go/format prints it. Matching
 	// a whole line cannot hit the same words inside a string literal or a
@@ -115,14 +115,16 @@ type splice struct {
 	write func(b *bytes.Buffer) (unusual bool)
 }
 
-// The placeholders of enums.go and classification.go. Every identifier those
-// files take from the contract starts with an upper-case letter, so none can
-// be a placeholder.
+// The placeholders of enums.go, classification.go and envelope.go. Every
+// identifier those files take from the contract at the level of a
+// placeholder starts with an upper-case letter (only parameter names are
+// lower case), so none can be a placeholder.
 const (
-	placeholderTable      = "errgenClassificationRows"
-	placeholderKindIndex  = "errgenKindIndexCases"
-	placeholderKindNumber = "errgenKindByNumberCases"
-	placeholderKindConsts = "errgenKindConsts"
+	placeholderTable        = "errgenClassificationRows"
+	placeholderKindIndex    = "errgenKindIndexCases"
+	placeholderKindNumber   = "errgenKindByNumberCases"
+	placeholderKindConsts   = "errgenKindConsts"
+	placeholderConstructors = "errgenKindConstructors"
 )
 
 // applySplices replaces each splice's placeholder line in the formatted src;
