@@ -68,7 +68,7 @@ func AppendIndent(b []byte, v any, depth int, html bool) ([]byte, bool) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return b, false // encoding/json's error
 		}
-		return appendFloat(b, v), true
+		return AppendFloat(b, v), true
 	case string:
 		return AppendString(b, v, html), true
 	case []any:
@@ -132,8 +132,8 @@ func newline(b []byte, depth int) []byte {
 	return b
 }
 
-// appendFloat writes a float as encoding/json does.
-func appendFloat(b []byte, f float64) []byte {
+// AppendFloat appends a float as encoding/json writes it.
+func AppendFloat(b []byte, f float64) []byte {
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		data, _ := json.Marshal(f)
 		return append(b, data...)

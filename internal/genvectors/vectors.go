@@ -42,7 +42,7 @@ func envelopes(c *contract.Contract, exs []examples.Example) ([]EnvelopeVec, err
 		for owned(obj, name) {
 			name += "_"
 		}
-		ext = ext.with(joinPath(obj.Path, name), object{{"note", "kept as received"}, {"n", 2}})
+		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
 	}
 	all = append(all, named{"unknown members", ext})
 	unknown := fromExample(exs[0].Value)

@@ -8,23 +8,14 @@ import (
 	"github.com/errgen/errgen/internal/examples"
 )
 
-// object is a JSON object that keeps its member order, so vectors show
-// envelopes in wire order. Values are nil, bool, int, int64, float64,
-// string, []any or object.
-type object []member
-
-type member struct {
-	key   string
-	value any
-}
+// object is the examples' ordered JSON object with the path operations the
+// vectors need (get, with, without), so vectors show envelopes in wire
+// order and marshal exactly as the examples do.
+type object examples.Object
 
 // MarshalJSON writes the members in order, as the examples do.
 func (o object) MarshalJSON() ([]byte, error) {
-	out := make(examples.Object, len(o))
-	for i, m := range o {
-		out[i] = examples.Member{Key: m.key, Value: m.value}
-	}
-	return out.MarshalJSON()
+	return examples.Object(o).MarshalJSON()
 }
 
 // raw is v as compact JSON, written as examples.Marshal writes it.
@@ -43,15 +34,11 @@ func fromExample(o examples.Object) object {
 func clone(v any) any {
 	switch v := v.(type) {
 	case examples.Object:
-		out := make(object, len(v))
-		for i, m := range v {
-			out[i] = member{m.Key, clone(m.Value)}
-		}
-		return out
+		return clone(object(v))
 	case object:
 		out := make(object, len(v))
 		for i, m := range v {
-			out[i] = member{m.key, clone(m.value)}
+			out[i] = examples.Member{Key: m.Key, Value: clone(m.Value)}
 		}
 		return out
 	case []any:
@@ -82,8 +69,8 @@ func (o object) get(path string) (any, bool) {
 		}
 		found := false
 		for _, m := range obj {
-			if m.key == s {
-				cur, found = m.value, true
+			if m.Key == s {
+				cur, found = m.Value, true
 				break
 			}
 		}
@@ -102,21 +89,21 @@ func (o object) with(path string, v any) object {
 
 func setIn(o object, segs []string, v any) object {
 	for i, m := range o {
-		if m.key != segs[0] {
+		if m.Key != segs[0] {
 			continue
 		}
 		if len(segs) == 1 {
-			o[i].value = v
+			o[i].Value = v
 		} else {
-			child, _ := m.value.(object)
-			o[i].value = setIn(child, segs[1:], v)
+			child, _ := m.Value.(object)
+			o[i].Value = setIn(child, segs[1:], v)
 		}
 		return o
 	}
 	if len(segs) == 1 {
-		return append(o, member{segs[0], v})
+		return append(o, examples.Member{Key: segs[0], Value: v})
 	}
-	return append(o, member{segs[0], setIn(object{}, segs[1:], v)})
+	return append(o, examples.Member{Key: segs[0], Value: setIn(object{}, segs[1:], v)})
 }
 
 // without returns a copy of o without the member at path.
@@ -126,14 +113,14 @@ func (o object) without(path string) object {
 
 func deleteIn(o object, segs []string) object {
 	for i, m := range o {
-		if m.key != segs[0] {
+		if m.Key != segs[0] {
 			continue
 		}
 		if len(segs) == 1 {
 			return append(o[:i:i], o[i+1:]...)
 		}
-		if child, ok := m.value.(object); ok {
-			o[i].value = deleteIn(child, segs[1:])
+		if child, ok := m.Value.(object); ok {
+			o[i].Value = deleteIn(child, segs[1:])
 		}
 		return o
 	}

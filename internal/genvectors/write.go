@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/examples"
 )
@@ -128,9 +127,9 @@ func appendRetry(b []byte, r Retry) []byte {
 	b = append(b, `,"max_ms":`...)
 	b = strconv.AppendInt(b, int64(r.MaxMs), 10)
 	b = append(b, `,"multiplier":`...)
-	b = appendFloat(b, r.Multiplier)
+	b = examples.AppendFloat(b, r.Multiplier)
 	b = append(b, `,"jitter":`...)
-	b = appendFloat(b, r.Jitter)
+	b = examples.AppendFloat(b, r.Jitter)
 	b = append(b, `,"max_attempts":`...)
 	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
 	return append(b, '}')
@@ -274,7 +273,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			break // encoding/json's error
 		}
-		return appendFloat(b, v), nil
+		return examples.AppendFloat(b, v), nil
 	case string:
 		return appendString(b, v), nil
 	case []any:
@@ -290,31 +289,9 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case object:
-		b = append(b, '{')
-		for i, m := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendString(b, m.key), ':')
-			var err error
-			if b, err = appendValue(b, m.value); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
+		return appendObject(b, examples.Object(v))
 	case examples.Object:
-		b = append(b, '{')
-		for i, m := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendString(b, m.Key), ':')
-			var err error
-			if b, err = appendValue(b, m.Value); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
+		return appendObject(b, v)
 	case json.RawMessage:
 		return append(b, v...), nil
 	}
@@ -325,68 +302,24 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	return append(b, data...), nil
 }
 
-// appendFloat writes a float as encoding/json does.
-func appendFloat(b []byte, f float64) []byte {
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		data, _ := json.Marshal(f)
-		return append(b, data...)
+// appendObject appends an ordered object as compact JSON.
+func appendObject(b []byte, o examples.Object) ([]byte, error) {
+	b = append(b, '{')
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, m.Key), ':')
+		var err error
+		if b, err = appendValue(b, m.Value); err != nil {
+			return nil, err
+		}
 	}
-	return strconv.AppendFloat(b, f, 'f', -1, 64)
+	return append(b, '}'), nil
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendString appends s as a JSON string the way examples.Marshal writes
-// it: no HTML escapes, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
-// U+FFFD.
+// it (no HTML escapes).
 func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return examples.AppendString(b, s, false)
 }
