@@ -90,6 +90,17 @@ var GoEnvelopeMembers = []string{
 	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 }
 
+// PythonEnvelopeMembers are the attribute names the Python emitter puts on
+// the generated Envelope besides one per field, and PythonKeywordArguments
+// the keyword arguments its constructors and with_fields take besides the
+// fields. A field whose Python attribute is one of these could not be set
+// or passed, so validation rejects it with a position.
+var (
+	PythonEnvelopeMembers = []string{"contract_version", "kind", "message", "origin", "recovery", "side_effects",
+		"received", "extra", "to_dict", "to_json", "from_dict", "from_json", "classification"}
+	PythonKeywordArguments = []string{"trusted", "guidance"}
+)
+
 // checkFields validates context and kind-specific fields against the envelope
 // and each other, and builds the union of kind-specific fields.
 func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
@@ -106,6 +117,14 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	goMembers := map[string]bool{}
 	for _, m := range GoEnvelopeMembers {
 		goMembers[m] = true
+	}
+	checkPython := func(f *Field, what string) {
+		switch a := f.Idents.PythonLocal; {
+		case contains(PythonEnvelopeMembers, a):
+			l.errorf(at(f), "%s %q becomes the Python attribute %s, which the generated Envelope already defines; rename the field", what, f.Name, a)
+		case contains(PythonKeywordArguments, a):
+			l.errorf(at(f), "%s %q becomes the Python attribute %s, which is a keyword argument of the constructors and with_fields; rename the field", what, f.Name, a)
+		}
 	}
 	// Every envelope field shares one namespace per language.
 	seen := map[string]*Value{}
@@ -136,6 +155,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 			continue
 		}
 		checkGo(f, "context field")
+		checkPython(f, "context field")
 		seen["ctx:"+f.Name] = &Value{Name: f.Name, Pos: f.Pos}
 	}
 	union := map[string]*Field{}
@@ -160,6 +180,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 				continue
 			}
 			checkGo(f, what)
+			checkPython(f, what)
 			union[f.Name] = f
 			c.KindFields = append(c.KindFields, f)
 		}

@@ -123,18 +123,3 @@ func TestSanitizePolicy(t *testing.T) {
 		}
 	}
 }
-
-// A field whose attribute is a keyword argument of the constructors and
-// with_fields cannot be passed to them.
-func TestKeywordFieldNames(t *testing.T) {
-	for _, name := range []string{"trusted", "guidance"} {
-		c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.ContextFields[0].Idents.PythonLocal = name
-		if _, err := newView(c); err == nil || !strings.Contains(err.Error(), "keyword argument") {
-			t.Errorf("a field with attribute %s: got %v, want a keyword argument error", name, err)
-		}
-	}
-}

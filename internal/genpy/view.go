@@ -240,23 +240,13 @@ func newView(c *contract.Contract) (*view, error) {
 		return nil, err
 	}
 
-	envAttrs := map[string]bool{}
-	for _, n := range strings.Fields(`contract_version kind message origin recovery side_effects received extra
-		to_dict to_json from_dict from_json classification`) {
-		envAttrs[n] = true
-	}
 	for _, fs := range []struct {
 		in  []*contract.Field
 		out *[]fieldView
 	}{{c.ContextFields, &v.ContextFields}, {c.KindFields, &v.KindFields}} {
 		for _, f := range fs.in {
-			if a := f.Idents.PythonLocal; a == "trusted" || a == "guidance" {
-				return nil, fmt.Errorf("genpy: field %q: its attribute %s would take the name of a keyword argument of the constructors and with_fields; rename the field", f.Name, a)
-			}
-			if envAttrs[f.Idents.PythonLocal] {
-				return nil, fmt.Errorf("genpy: field %q: its attribute %s would take the name of a member of Envelope; rename the field", f.Name, f.Idents.PythonLocal)
-			}
-			envAttrs[f.Idents.PythonLocal] = true
+			// The loader has rejected attributes that clash with Envelope's
+			// members, the constructors' keyword arguments or each other.
 			*fs.out = append(*fs.out, fieldView{Attr: f.Idents.PythonLocal, Type: pyType(f, objNames, false), Doc: fmt.Sprintf("%q on the wire. %s", c.Layout.FieldPath(f), f.Description)})
 		}
 	}

@@ -160,6 +160,9 @@ var inexpressible = []struct {
 	// of another field, or a kind's constructor on NewTrusted: needs the Go
 	// identifier conversion.
 	{"Go member clash", regexp.MustCompile(`becomes the Go (member|field|constructor) `)},
+	// The same for a field's Python attribute: a member of the generated
+	// Envelope or a keyword argument of its constructors.
+	{"Python member clash", regexp.MustCompile(`becomes the Python attribute `)},
 	// A kind's field reuses a context field's name: compares two sections.
 	{"kind field named like a context field", regexp.MustCompile(`clashes with the context field `)},
 	// Two kinds share a number: compares kinds. (That numbers are all or
