@@ -121,6 +121,21 @@ type Value struct {
 	Idents      Idents
 }
 
+// Base returns v itself. Every vocabulary entry (origin, recovery action,
+// same_arguments value, side_effects value, group, kind) embeds Value, so
+// through Base, Values can list what a section's entries have in common.
+func (v *Value) Base() *Value { return v }
+
+// Values lists the Value of each entry of a vocabulary section, such as
+// Values(c.Origins).
+func Values[T interface{ Base() *Value }](entries []T) []*Value {
+	out := make([]*Value, len(entries))
+	for i, e := range entries {
+		out[i] = e.Base()
+	}
+	return out
+}
+
 // Step is what errgen's generated decision code does for a recovery action.
 // Contracts name their actions freely; each action maps onto one step so
 // behaviour is data, not a literal in an emitter.

@@ -205,26 +205,8 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 		return out
 	}
-	var origins, actions, sames, sides, groups, kinds []*contract.Value
-	for _, x := range c.Origins {
-		origins = append(origins, &x.Value)
-	}
-	for _, x := range c.Actions {
-		actions = append(actions, &x.Value)
-	}
-	for _, x := range c.SameArguments {
-		sames = append(sames, &x.Value)
-	}
-	for _, x := range c.SideEffects {
-		sides = append(sides, &x.Value)
-	}
-	for _, x := range c.Groups {
-		groups = append(groups, &x.Value)
-	}
-	for _, x := range c.Kinds {
-		kinds = append(kinds, &x.Value)
-	}
-	v.Origins, v.Actions, v.SameArguments, v.SideEffects, v.Groups = vals(origins), vals(actions), vals(sames), vals(sides), vals(groups)
+	v.Origins, v.Actions, v.SameArguments = vals(contract.Values(c.Origins)), vals(contract.Values(c.Actions)), vals(contract.Values(c.SameArguments))
+	v.SideEffects, v.Groups = vals(contract.Values(c.SideEffects)), vals(contract.Values(c.Groups))
 
 	// Class names: the exceptions first, then the object types.
 	taken := map[string]bool{}

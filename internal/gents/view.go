@@ -225,27 +225,9 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 		return out
 	}
-	var origins, actions, sames, sides, groups []*contract.Value
-	for _, x := range c.Origins {
-		origins = append(origins, &x.Value)
-	}
-	for _, x := range c.Actions {
-		actions = append(actions, &x.Value)
-	}
-	for _, x := range c.SameArguments {
-		sames = append(sames, &x.Value)
-	}
-	for _, x := range c.SideEffects {
-		sides = append(sides, &x.Value)
-	}
-	for _, x := range c.Groups {
-		groups = append(groups, &x.Value)
-	}
+	origins, actions, sames := contract.Values(c.Origins), contract.Values(c.Actions), contract.Values(c.SameArguments)
+	sides, groups, kinds := contract.Values(c.SideEffects), contract.Values(c.Groups), contract.Values(c.Kinds)
 	v.Origins, v.Actions, v.SameArguments, v.SideEffects, v.Groups = vals(origins), vals(actions), vals(sames), vals(sides), vals(groups)
-	var kinds []*contract.Value
-	for _, k := range c.Kinds {
-		kinds = append(kinds, &k.Value)
-	}
 	v.KindUnion, v.OriginUnion, v.ActionUnion = union(kinds), union(origins), union(actions)
 	v.SameUnion, v.SideUnion, v.GroupUnion = union(sames), union(sides), union(groups)
 
