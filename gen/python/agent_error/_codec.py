@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import json.scanner
 import math
-import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
@@ -515,47 +513,14 @@ _DECODER: Any = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def _loads(text: Union[str, bytes, bytearray]) -> Any:
-    """_loads is json.loads(text, parse_constant=_reject_constant), with the same checks, results and errors.
-
-    It does what json.loads and JSONDecoder.decode do, minus the work they
-    do in Python that the common case does not need: the byte order mark
-    test of bytes that start with ASCII, and the regular expressions that
-    skip white space before and after the value when there is none.
-    """
-    if isinstance(text, str):
-        if text.startswith("\ufeff"):
-            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    elif isinstance(text, (bytes, bytearray)):
-        # No byte order mark starts with an ASCII byte other than NUL, and a
-        # second byte that is not NUL rules out UTF-16 and UTF-32.
-        plain = len(text) >= 4 and 0 < text[0] < 0x80 and text[1] != 0
-        text = text.decode("utf-8" if plain else json.detect_encoding(text), "surrogatepass")
-    else:
+    """_loads is json.loads(text, parse_constant=_reject_constant), with the same checks, results and errors, on a decoder made once."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    elif not isinstance(text, str):
         raise TypeError(f"the JSON object must be str, bytes or bytearray, not {text.__class__.__name__}")
-    end = len(text)
-    i = _past_space(text, 0) if text[:1] in _SPACE else 0
-    try:
-        value, j = _scan(text, i)
-    except StopIteration as err:
-        raise json.JSONDecodeError("Expecting value", text, err.value) from None
-    if j != end:
-        j = _past_space(text, j)
-        if j != end:
-            raise json.JSONDecodeError("Extra data", text, j)
-    return value
-
-
-#: _scan is the scanner JSONDecoder.decode runs (_DECODER.scan_once): the C one when there is one.
-_scan = json.scanner.make_scanner(_DECODER)
-#: _SPACE holds JSON's white space; _SPACE_RUN is JSONDecoder's pattern of a run of it.
-_SPACE = frozenset(" \t\n\r")
-_SPACE_RUN = re.compile(r"[ \t\n\r]*")
-
-
-def _past_space(text: str, i: int) -> int:
-    """_past_space returns the end of the white space from text[i]."""
-    m = _SPACE_RUN.match(text, i)
-    return i if m is None else m.end()
+    elif text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
 
 
 def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
