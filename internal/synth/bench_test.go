@@ -32,6 +32,20 @@ func reportCPU(b *testing.B) func() {
 	}
 }
 
+// generateAll loads and validates the contract, then runs every emitter:
+// errgen generate without the writes.
+func generateAll(b *testing.B, data []byte) *generate.Output {
+	c, err := contract.Load("kinds.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := generate.Generate(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
 // BenchmarkGenerate is `errgen generate` without the writes: load and
 // validate the YAML, then run every emitter (Go, schemas, docs, conformance
 // vectors, TypeScript, Python).
@@ -43,13 +57,7 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
-				c, err := contract.Load("kinds.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := generate.Generate(c); err != nil {
-					b.Fatal(err)
-				}
+				generateAll(b, data)
 			}
 		})
 	}
@@ -62,15 +70,7 @@ func BenchmarkCheck(b *testing.B) {
 	for _, n := range sizes {
 		data := synth.Contract(n)
 		root := b.TempDir()
-		c, err := contract.Load("kinds.yaml", data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, err := generate.Generate(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		changes, err := generate.Plan(root, out)
+		changes, err := generate.Plan(root, generateAll(b, data))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -80,16 +80,9 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("kinds=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
-				c, err := contract.Load("kinds.yaml", data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := generate.Generate(c)
-				if err != nil {
-					b.Fatal(err)
-				}
-				changes, err := generate.Plan(root, out)
+				changes, err := generate.Plan(root, generateAll(b, data))
 				if err != nil {
 					b.Fatal(err)
 				}
