@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRows reads Go-format benchmark output, with repeated runs and a
+// GOMAXPROCS suffix, and checks the verdicts and ratios the table prints.
+func TestRows(t *testing.T) {
+	samples = map[string]map[string][]float64{}
+	input := `pkg: github.com/errgen/errgen/gen/go/agenterror
+BenchmarkDecode/impl=errgen-2         	 100	 800 ns/op	 1000 B/op	 2 allocs/op
+BenchmarkDecode/impl=errgen-2         	 100	 900 ns/op	 1000 B/op	 2 allocs/op
+BenchmarkDecode/impl=errgen-2         	 100	 5000 ns/op	 1000 B/op	 2 allocs/op
+BenchmarkDecode/impl=encoding_json-2  	 100	 3600 ns/op	 2000 B/op	 18 allocs/op
+BenchmarkConstructMarshal/impl=errgen-2        	 100	 250 ns/op	 8 B/op	 1 allocs/op
+BenchmarkConstructMarshal/impl=encoding_json-2 	 100	 600 ns/op	 184 B/op	 2 allocs/op
+BenchmarkSanitizeClean4KiB-2   	 100	 3500 ns/op	 1170.00 MB/s	 0 B/op	 0 allocs/op
+pkg: ts
+BenchmarkTS/JSONParse   	 100	 1000 ns/op
+BenchmarkTS/ParseLookup 	 100	 2500 ns/op
+`
+	file := filepath.Join(t.TempDir(), "out.txt")
+	if err := os.WriteFile(file, []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := read(file); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct{ errgen, ratio, status string }{
+		// The median of 800, 900 and 5000 ns is 900: 3600/900 = 4.
+		"unmarshal vs encoding/json (hand-written struct)": {"900.0 ns, 2 allocs", "4.00× faster", "met"},
+		// 2.4× is short of 3×, though it has fewer allocations.
+		"construct + marshal vs encoding/json (hand-written struct)": {"250.0 ns, 1 allocs", "2.40× faster", "**not met**"},
+		"Go sanitizer: clean 4 KiB text":                             {"1170 MB/s (3.50 µs), 0 allocs", "1.17× the goal", "met"},
+		"TS parse + lookup vs bare `JSON.parse` (envelope.json)":     {"2.50 µs", "2.50× the bare parse", "**not met**"},
+		"generate 10,000 kinds ≤ 1 s":                                {"–", "–", "missing (benchmark did not run)"},
+	}
+	got := map[string]row{}
+	for _, r := range rows() {
+		got[r.target] = r
+	}
+	for target, w := range want {
+		r, ok := got[target]
+		switch {
+		case !ok:
+			t.Errorf("no row %q", target)
+		case r.errgen != w.errgen || r.ratio != w.ratio || r.status != w.status:
+			t.Errorf("%s:\ngot  %q, %q, %q\nwant %q, %q, %q", target, r.errgen, r.ratio, r.status, w.errgen, w.ratio, w.status)
+		}
+	}
+}
