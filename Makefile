@@ -36,9 +36,11 @@ test:
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory validate check
 	$(GO) test -count=1 ./...
-	@# Every Go benchmark once, so they keep compiling and running (speed is judged by make bench, never here).
-	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > /dev/null
-	cd bench && $(GO) mod download && $(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > /dev/null
+	@# Every Go benchmark once, so they keep compiling and running (speed is judged by make bench, never
+	@# here), and the bench/ module's tests; the output is shown only when something fails.
+	@mkdir -p build
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > build/bench-once.log 2>&1 || { cat build/bench-once.log; exit 1; }
+	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
 
