@@ -165,9 +165,16 @@ func (c *comparer) vocabularies() {
 	values(c, "side_effects", "side_effects value", "SIDE_EFFECTS_DELETED", c.old.SideEffects, c.new.SideEffects,
 		func(s *contract.SideEffect) *contract.Value { return &s.Value },
 		func(o, n *contract.SideEffect) {
-			if o.MayHaveRun != n.MayHaveRun {
+			// Only a value that stops saying work may have run breaks
+			// consumers: they skip the state check they used to make. The
+			// other direction makes them more careful.
+			switch {
+			case o.MayHaveRun && !n.MayHaveRun:
 				c.add(true, n.Pos, "SIDE_EFFECTS_MAY_HAVE_RUN_CHANGED", "side_effects."+n.Name,
-					"side_effects value %q changed may_have_run from %t to %t", n.Name, o.MayHaveRun, n.MayHaveRun)
+					"side_effects value %q changed may_have_run from true to false", n.Name)
+			case !o.MayHaveRun && n.MayHaveRun:
+				c.add(true, n.Pos, "SIDE_EFFECTS_MAY_HAVE_RUN_SET", "side_effects."+n.Name,
+					"side_effects value %q changed may_have_run from false to true", n.Name)
 			}
 		})
 	values(c, "groups", "group", "GROUP_DELETED", c.old.Groups, c.new.Groups,

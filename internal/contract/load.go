@@ -270,7 +270,14 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	sideEffects := l.values(section("side_effects", true), "side_effects", "side_effects value")
 	for _, v := range sideEffects {
 		se := &SideEffect{Value: *v.value}
-		se.MayHaveRun, _ = v.m.boolean("may_have_run", false)
+		// Safe by default: a value that does not say otherwise means work
+		// may have run, so generated code tells agents to check state before
+		// repeating a write. Only an explicit may_have_run: false (a value
+		// that promises nothing was done) lets an agent skip the check.
+		se.MayHaveRun = true
+		if b, n := v.m.boolean("may_have_run", false); n != nil {
+			se.MayHaveRun = b
+		}
 		c.SideEffects = append(c.SideEffects, se)
 	}
 	for _, v := range l.values(section("recovery_actions", true), "recovery_actions", "recovery action") {
@@ -321,6 +328,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
 		c.Fallback = &Fallback{Pos: posOf(k)}
 		l.classification(c, m, &c.Fallback.Classification)
+		l.fallbackSideEffects(m, c.Fallback)
 		m.done("origin", "side_effects", "http", "log", "breaker", "recovery")
 	}
 	l.retired(c, section("retired", false))
@@ -686,6 +694,23 @@ func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
 	cl.Recovery.SameArguments, _ = refTo(l, r, "same_arguments", true, c.SameArguments, func(s *SameArguments) string { return s.Name }, "same_arguments value", "same_arguments")
 	cl.Recovery.Guidance, _ = r.str("guidance", true)
 	r.done("action", "same_arguments", "guidance")
+}
+
+// fallbackSideEffects rejects a fallback that promises nothing ran: a kind
+// this contract does not know says nothing about what happened, so an agent
+// must check state before repeating a write.
+func (l *loader) fallbackSideEffects(m *mapping, f *Fallback) {
+	se := f.SideEffects
+	if se == nil || se.MayHaveRun {
+		return
+	}
+	at, from := m.at, ""
+	if k, _ := m.get("side_effects"); k != nil {
+		at = k
+	} else if k, _ := m.get("origin"); k != nil {
+		at, from = k, fmt.Sprintf(" (the default of origin %q)", f.Origin.Name)
+	}
+	l.errorf(at, "%sside_effects %q%s has may_have_run: false, but a kind this contract does not list tells nothing about what ran; give the fallback a side_effects value after which work may have run", m.what, se.Name, from)
 }
 
 func (l *loader) retired(c *Contract, sec *mapping) {

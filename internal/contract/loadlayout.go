@@ -393,7 +393,7 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			any = any || s.MayHaveRun
 		}
 		if !any {
-			l.errorf(at(lf.Pos), "layout: %q derives from may_have_run, which has no source: mark the side_effects values after which work may have run with may_have_run: true", lf.Path)
+			l.errorf(at(lf.Pos), "layout: %q derives from may_have_run, which has no source: every side_effects value says may_have_run: false; leave it out (true) on the values after which work may have run", lf.Path)
 		}
 	}
 	// Aliases share their object's namespace.

@@ -318,6 +318,20 @@ func (c *Contract) indexKinds() {
 	}
 }
 
+// MayHaveRun reports whether work may have run after a failure reporting
+// the named side_effects value. A value the contract does not define (a
+// newer producer's) counts as may have run: the safe assumption, which makes
+// an agent check state before repeating a write. Every generated package
+// answers the same way.
+func (c *Contract) MayHaveRun(sideEffects string) bool {
+	for _, s := range c.SideEffects {
+		if s.Name == sideEffects {
+			return s.MayHaveRun
+		}
+	}
+	return true
+}
+
 // KindField returns the kind-specific field of the envelope with that name,
 // as first declared, or nil.
 func (c *Contract) KindField(name string) *Field {

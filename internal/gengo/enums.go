@@ -213,15 +213,23 @@ func (g *gen) enums(f *jen.File) {
 	f.Line()
 	f.Comment("// PermitsRetry reports whether an automatic retry of the identical call is permitted.")
 	f.Func().Params(jen.Id("v").Id("SameArguments")).Id("PermitsRetry").Params().Bool().Block(switchTrue("v", retrySame)...)
-	var ran []jen.Code
+	// The values that promise nothing ran are listed, not the others, so
+	// that a value this contract does not know (a newer producer's) counts
+	// as may have run: the assumption that makes an agent check state.
+	var none []jen.Code
 	for _, s := range c.SideEffects {
-		if s.MayHaveRun {
-			ran = append(ran, jen.Id("SideEffects"+s.Idents.Go))
+		if !s.MayHaveRun {
+			none = append(none, jen.Id("SideEffects"+s.Idents.Go))
 		}
 	}
 	f.Line()
 	f.Comment("// MayHaveRun reports whether work may already have run when a failure reports v.")
-	f.Func().Params(jen.Id("v").Id("SideEffects")).Id("MayHaveRun").Params().Bool().Block(switchTrue("v", ran)...)
+	f.Comment("// A value this contract does not list counts as may have run.")
+	body := []jen.Code{jen.Return(jen.True())}
+	if len(none) > 0 {
+		body = []jen.Code{jen.Switch(jen.Id("v")).Block(jen.Case(none...).Block(jen.Return(jen.False()))), jen.Return(jen.True())}
+	}
+	f.Func().Params(jen.Id("v").Id("SideEffects")).Id("MayHaveRun").Params().Bool().Block(body...)
 }
 
 // switchTrue returns `switch v { case cases...: return true }; return false`,

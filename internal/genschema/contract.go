@@ -674,7 +674,7 @@ func ContractSchema() *jsonschema.Schema {
 	sideEffect := closedObject("A side_effects value: its description and whether work may already have run.",
 		[]string{"description"},
 		mem("description", nonBlankString("What this value says about changes made before the failure. Must not be blank.")),
-		mem("may_have_run", boolSchema("Whether, after a failure with this value, the requested work may already have run (in part or in full). It feeds the derived source may_have_run a layout can put on the wire; false when left out.")),
+		mem("may_have_run", boolSchema("Whether, after a failure with this value, the requested work may already have run (in part or in full). true when left out, the safe default: generated decision code then tells agents to check state before repeating a write. Set false only on a value that promises nothing was done. It also feeds the derived source may_have_run a layout can put on the wire.")),
 	)
 	group := closedObject("A group: its title, description and whether its kinds are startup failures.",
 		[]string{"title", "description"},
@@ -797,7 +797,8 @@ func ContractSchema() *jsonschema.Schema {
 
 	// A derived source needs something to derive from: retryable a
 	// recovery action with step retry and a same_arguments value with
-	// retry: true, may_have_run a side_effects value with may_have_run: true.
+	// retry: true, may_have_run a side_effects value that does not say
+	// may_have_run: false.
 	someEntry := func(key string, value any) *jsonschema.Schema {
 		p := props()
 		p.Set(key, &jsonschema.Schema{Const: value})
@@ -828,10 +829,15 @@ func ContractSchema() *jsonschema.Schema {
 			"recovery_actions": someEntry("step", string(contract.StepRetry)),
 			"same_arguments":   someEntry("retry", true),
 		})
+	// may_have_run is true unless a value says false, so the derived flag
+	// lacks a source only when every value says false.
+	everyFalse := props()
+	everyFalse.Set("may_have_run", &jsonschema.Schema{Const: false})
 	derives(contract.SourceMayHaveRun,
-		"The layout puts may_have_run on the wire, which is derived from side_effects: mark the values after which work may have run with may_have_run: true.",
+		"The layout puts may_have_run on the wire, which is derived from side_effects: at least one value must leave may_have_run out (true) or set it to true.",
 		map[string]*jsonschema.Schema{
-			"side_effects": someEntry("may_have_run", true),
+			"side_effects": {Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
+				Type: "object", Required: []string{"may_have_run"}, Properties: everyFalse}}},
 		})
 
 	// Kind names, and the kinds retired names were replaced by, follow the

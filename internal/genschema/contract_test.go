@@ -168,6 +168,10 @@ var inexpressible = []struct {
 	// Two kinds share a number: compares kinds. (That numbers are all or
 	// nothing the schema does check.)
 	{"kind number reused", regexp.MustCompile(`number -?\d+ is already kind "[^"]*"'s \(line \d+\)`)},
+	// The fallback's side_effects value, written on it or inherited from its
+	// origin, promises that nothing ran: follows a reference into another
+	// section.
+	{"fallback promises nothing ran", regexp.MustCompile(`fallback: side_effects "[^"]*"( \(the default of origin "[^"]*"\))? has may_have_run: false`)},
 	// A layout source names neither a named source nor a declared field:
 	// the field names are data, as for an undeclared reference.
 	{"unknown layout source", regexp.MustCompile(`layout: field ".*": unknown source "`)},
@@ -386,7 +390,9 @@ func TestContractSchemaLayoutEdgeCases(t *testing.T) {
 		{"retryable with a retry step", "error.code: kind", "error.code: kind\n    error.retryable: {from: retryable, optional: true}", true},
 		{"retryable without a retry value", "    retry: true\n", "    retry: false\n", true},
 		{"retryable without a retry value, on the wire", "error.code: kind", "error.code: kind\n    error.retryable: retryable", true},
-		{"may_have_run with no value marked", "error.code: kind", "error.code: kind\n    error.mayHaveRun: may_have_run", false},
+		// may_have_run is true unless a value says false.
+		{"may_have_run with no value marked", "error.code: kind", "error.code: kind\n    error.mayHaveRun: may_have_run", true},
+		{"may_have_run with every value false", "error.code: kind", "error.code: kind\n    error.mayHaveRun: may_have_run", true},
 		{"group on the wire", "error.code: kind", "error.code: kind\n    error.category: group", true},
 		{"null layout keeps the reserved names", "      param:\n", "      side_effects:\n", false},
 	}
@@ -397,7 +403,10 @@ func TestContractSchemaLayoutEdgeCases(t *testing.T) {
 	}{
 		// retryable is on the wire but nothing can make it true.
 		"retryable without a retry value, on the wire": {"    retry: true\n", "    retry: false\n", false},
-		"null layout keeps the reserved names":         {"layout:\n  fields:\n    error.code: kind\n    error.message: message\n  context: error.details\n", "layout:\n", false},
+		// Every side_effects value says false: nothing can make it true.
+		"may_have_run with every value false": {"  none_expected:\n    description: Nothing changed.\n    may_have_run: false\n  possible:\n    description: Something may have changed.\n  unknown:\n    description: Nothing can be said.\n",
+			"  none_expected:\n    description: Nothing changed.\n    may_have_run: false\n  possible:\n    description: Something may have changed.\n    may_have_run: false\n  unknown:\n    description: Nothing can be said.\n    may_have_run: false\n", false},
+		"null layout keeps the reserved names": {"layout:\n  fields:\n    error.code: kind\n    error.message: message\n  context: error.details\n", "layout:\n", false},
 	}
 	for _, c := range cases {
 		if !bytes.Contains(base, []byte(c.old)) {

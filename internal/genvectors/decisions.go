@@ -38,16 +38,8 @@ func Retryable(c *contract.Contract, action, sameArguments string) bool {
 	return false
 }
 
-// MayHaveRun reports whether the side_effects value says work may have run
-// (a value the contract does not define does not).
-func MayHaveRun(c *contract.Contract, sideEffects string) bool {
-	for _, s := range c.SideEffects {
-		if s.Name == sideEffects {
-			return s.MayHaveRun
-		}
-	}
-	return false
-}
+// MayHaveRun reports whether the side_effects value says work may have run.
+func MayHaveRun(c *contract.Contract, sideEffects string) bool { return c.MayHaveRun(sideEffects) }
 
 // Decision is what NextStep decides; delays are in whole milliseconds.
 type Decision struct {

@@ -328,3 +328,45 @@ func TestVectors(t *testing.T) {
 	}
 	t.Logf("%s", out)
 }
+
+// TestReferenceChecksStateAfterPossibleWork holds the committed reference
+// vectors to labby's rule that only none_expected means nothing ran: every
+// decision for an envelope whose side_effects is anything else tells the
+// agent to check state before repeating a write. (Issue 14: the vectors once
+// carried check_state_first false for every decision.)
+func TestReferenceChecksStateAfterPossibleWork(t *testing.T) {
+	data, err := os.ReadFile("../../conformance/agent-error.vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		NextStep []struct {
+			Name     string `json:"name"`
+			Envelope struct {
+				SideEffects string `json:"side_effects"`
+			} `json:"envelope"`
+			Attempts []struct {
+				Attempt         int  `json:"attempt"`
+				CheckStateFirst bool `json:"check_state_first"`
+			} `json:"attempts"`
+		} `json:"next_step"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, v := range doc.NextStep {
+		want := v.Envelope.SideEffects != "none_expected"
+		for _, a := range v.Attempts {
+			seen[v.Envelope.SideEffects]++
+			if a.CheckStateFirst != want {
+				t.Errorf("%s (side_effects %q), attempt %d: check_state_first %t, want %t", v.Name, v.Envelope.SideEffects, a.Attempt, a.CheckStateFirst, want)
+			}
+		}
+	}
+	for _, se := range []string{"none_expected", "possible", "unknown"} {
+		if seen[se] == 0 {
+			t.Errorf("no next_step decision for side_effects %q", se)
+		}
+	}
+}

@@ -367,6 +367,11 @@ func (v SameArguments) PermitsRetry() bool {
 }
 
 // MayHaveRun reports whether work may already have run when a failure reports v.
+// A value this contract does not list counts as may have run.
 func (v SideEffects) MayHaveRun() bool {
-	return false
+	switch v {
+	case SideEffectsNoneExpected:
+		return false
+	}
+	return true
 }

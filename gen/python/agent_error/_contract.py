@@ -1366,7 +1366,7 @@ ACTION_STEPS: Mapping[str, str] = MappingProxyType({
 RETRY_SAME_ARGUMENTS: FrozenSet[str] = frozenset({"safe", "conditional"})
 
 #: MAY_HAVE_RUN_SIDE_EFFECTS holds the side_effects values under which work may already have run.
-MAY_HAVE_RUN_SIDE_EFFECTS: FrozenSet[str] = frozenset()
+MAY_HAVE_RUN_SIDE_EFFECTS: FrozenSet[str] = frozenset({"possible", "unknown"})
 
 #: SAME_ARGUMENTS_UPGRADES maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent.
 SAME_ARGUMENTS_UPGRADES: Mapping[str, str] = MappingProxyType({

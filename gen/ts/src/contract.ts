@@ -1507,7 +1507,10 @@ export const RETRY_SAME_ARGUMENTS: readonly SameArguments[] = deepFreeze([
 ]);
 
 /** MAY_HAVE_RUN_SIDE_EFFECTS lists the side_effects values under which work may already have run. */
-export const MAY_HAVE_RUN_SIDE_EFFECTS: readonly SideEffects[] = deepFreeze([]);
+export const MAY_HAVE_RUN_SIDE_EFFECTS: readonly SideEffects[] = deepFreeze([
+  "possible",
+  "unknown"
+]);
 
 /** SAME_ARGUMENTS_UPGRADES maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent. */
 export const SAME_ARGUMENTS_UPGRADES: { readonly [S in SameArguments]?: SameArguments } = deepFreeze({

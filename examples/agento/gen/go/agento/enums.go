@@ -323,10 +323,11 @@ func (v SameArguments) PermitsRetry() bool {
 }
 
 // MayHaveRun reports whether work may already have run when a failure reports v.
+// A value this contract does not list counts as may have run.
 func (v SideEffects) MayHaveRun() bool {
 	switch v {
-	case SideEffectsPossible, SideEffectsUnknown:
-		return true
+	case SideEffectsNone:
+		return false
 	}
-	return false
+	return true
 }

@@ -25,6 +25,7 @@ from ._contract import (
     RETRY_SAME_ARGUMENTS,
     SAME_ARGUMENTS_UPGRADES,
     SANITIZED_FIELDS,
+    SideEffects,
 )
 from ._envelope import Envelope, Recovery
 from ._sanitize import sanitize, sanitize_value
@@ -79,9 +80,17 @@ def permits_retry(same_arguments: Union[str, Enum]) -> bool:
     return plain(same_arguments) in RETRY_SAME_ARGUMENTS
 
 
+_SIDE_EFFECTS_VALUES: FrozenSet[str] = frozenset(v.value for v in SideEffects)
+
+
 def may_have_run(side_effects: Union[str, Enum]) -> bool:
-    """may_have_run reports whether work may already have run when a failure reports this side_effects value."""
-    return plain(side_effects) in MAY_HAVE_RUN_SIDE_EFFECTS
+    """may_have_run reports whether work may already have run when a failure reports this side_effects value.
+
+    A value this contract does not list (a newer producer's) counts as may
+    have run, so an agent checks state.
+    """
+    v = plain(side_effects)
+    return v in MAY_HAVE_RUN_SIDE_EFFECTS or v not in _SIDE_EFFECTS_VALUES
 
 
 def _received_attrs(o: Mapping[str, Any], out: Dict[str, str]) -> Dict[str, str]:

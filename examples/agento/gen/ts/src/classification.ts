@@ -17,6 +17,7 @@ import {
   PROBLEM_TYPE_BASE,
   RETRY_SAME_ARGUMENTS,
   SAME_ARGUMENTS_UPGRADES,
+  SIDE_EFFECTS_VALUES,
   type Classification,
   type Envelope,
   type Kind,
@@ -79,9 +80,13 @@ export function permitsRetry(sameArguments: string): boolean {
   return (RETRY_SAME_ARGUMENTS as readonly string[]).includes(sameArguments);
 }
 
-/** mayHaveRun reports whether work may already have run when a failure reports this side_effects value. */
+/**
+ * mayHaveRun reports whether work may already have run when a failure
+ * reports this side_effects value. A value this contract does not list (a
+ * newer producer's) counts as may have run, so an agent checks state.
+ */
 export function mayHaveRun(sideEffects: string): boolean {
-  return (MAY_HAVE_RUN_SIDE_EFFECTS as readonly string[]).includes(sideEffects);
+  return (MAY_HAVE_RUN_SIDE_EFFECTS as readonly string[]).includes(sideEffects) || !(SIDE_EFFECTS_VALUES as readonly string[]).includes(sideEffects);
 }
 
 /** receivedMember names, per derived source, the Envelope.received member the layout keeps it in. */
