@@ -230,6 +230,13 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 		}
 		*dst = f
 	}
+	if v, n := sec.integer("max_hint_ms", false); n != nil {
+		if v < 1 || int64(v) > MaxHintLimitMs {
+			l.errorf(n, "retry: max_hint_ms must be from 1 to %d (about 292 years, the longest wait Go's time.Duration holds), found %d", MaxHintLimitMs, v)
+		} else {
+			c.Retry.MaxHintMs = int64(v)
+		}
+	}
 	fraction("multiplier", &c.Retry.Multiplier, 1, 10, "a number from 1 to 10")
 	fraction("jitter", &c.Retry.Jitter, 0, 1, "a fraction from 0 to 1")
 	if c.Retry.MaxMs < c.Retry.InitialMs {
@@ -242,7 +249,7 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 		}
 		l.errorf(at, "retry: max_ms (%s) is below initial_ms (%d); the longest delay cannot be shorter than the first, so raise max_ms or lower initial_ms", maxMs, c.Retry.InitialMs)
 	}
-	sec.done("initial_ms", "max_ms", "multiplier", "jitter", "max_attempts")
+	sec.done("initial_ms", "max_ms", "multiplier", "jitter", "max_attempts", "max_hint_ms")
 }
 
 // surfaces reads how the HTTP, problem+json and CLI surfaces render.

@@ -74,12 +74,24 @@ type RetryPolicy struct {
 	Multiplier  float64
 	Jitter      float64 // the fraction of a delay that may be shaved off at random
 	MaxAttempts int
-	Pos         Pos
+	// MaxHintMs is the longest retry hint a producer emits and an agent
+	// waits for: producers clamp a longer hint to it, and the decision code
+	// saturates at it, so a hostile or broken upstream cannot make a client
+	// wait for ever, or (through overflow) not at all.
+	MaxHintMs int64
+	Pos       Pos
 }
 
-// DefaultRetry is errgen's documented default: ovstorage's client policy.
+// MaxHintLimitMs is the largest max_hint_ms a contract may set: the longest
+// time.Duration in whole milliseconds (about 292 years), so that Go's
+// decision code never overflows, and well inside the integers a JavaScript
+// number holds exactly.
+const MaxHintLimitMs = int64(1<<63-1) / 1e6
+
+// DefaultRetry is errgen's documented default: ovstorage's client policy,
+// and retry hints of at most a day.
 func DefaultRetry() RetryPolicy {
-	return RetryPolicy{InitialMs: 100, MaxMs: 30000, Multiplier: 2, Jitter: 0.2, MaxAttempts: 5}
+	return RetryPolicy{InitialMs: 100, MaxMs: 30000, Multiplier: 2, Jitter: 0.2, MaxAttempts: 5, MaxHintMs: 24 * 60 * 60 * 1000}
 }
 
 // CLIForm is how a CLI writes an envelope on stderr.

@@ -331,15 +331,18 @@ func (g *gen) envelope(f *jen.File) {
 	// envelope without option closures or extra allocations.
 	f.Line()
 	f.Comment("// WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a")
-	f.Comment("// caller never retries early. A negative duration counts as zero.")
+	f.Comment("// caller never retries early, and clamped to RetryMaxHint. A negative")
+	f.Comment("// duration is refused: the envelope keeps the hint it had.")
 	f.Func().Params(e()).Id("WithRetryAfter").Params(jen.Id("d").Qual("time", "Duration")).Op("*").Id("Envelope").Block(
-		jen.Id("ms").Op(":=").Int64().Call(jen.Parens(jen.Id("d").Op("+").Qual("time", "Millisecond").Op("-").Lit(1)).Op("/").Qual("time", "Millisecond")),
-		jen.If(jen.Id("d").Op("<=").Lit(0)).Block(jen.Id("ms").Op("=").Lit(0)),
-		jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("=").Op("&").Id("ms"),
+		jen.If(jen.List(jen.Id("ms"), jen.Id("ok")).Op(":=").Id("hintMs").Call(jen.Id("d")), jen.Id("ok")).Block(
+			jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("=").Op("&").Id("ms"),
+		),
 		jen.Return(jen.Id("e")),
 	)
 	f.Line()
-	f.Comment("// WithGuidance replaces the contract's default guidance with advice specific to this failure.")
+	f.Comment("// WithGuidance replaces the contract's default guidance with advice specific")
+	f.Comment("// to this failure. Blank guidance (empty, or only white space) brings back the")
+	f.Comment("// contract's: an envelope never carries empty advice.")
 	guidance := jen.Id("guidance")
 	if g.sanitized("guidance") {
 		f.Comment("// The guidance is sanitized (Sanitize); assign e.Recovery.Guidance for trusted text.")
@@ -347,6 +350,9 @@ func (g *gen) envelope(f *jen.File) {
 	}
 	f.Func().Params(e()).Id("WithGuidance").Params(jen.Id("guidance").String()).Op("*").Id("Envelope").Block(
 		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(guidance),
+		jen.If(jen.Id("blank").Call(jen.Id("e").Dot("Recovery").Dot("Guidance"))).Block(
+			jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Guidance"),
+		),
 		jen.Return(jen.Id("e")),
 	)
 	f.Line()
@@ -426,6 +432,7 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Id("e").Dot("ContractVersion").Op("=").Id("ContractVersion"),
 		jen.Id("e").Dot("Kind").Op("=").Id("kind"),
 		jen.Id("e").Dot("Message").Op("=").Id("message"),
+		jen.If(jen.Id("blank").Call(jen.Id("message"))).Block(jen.Id("e").Dot("Message").Op("=").Id("messageOr").Call(jen.Id("kind"), jen.Id("message"))),
 		jen.Id("e").Dot("Origin").Op("=").Id("c").Dot("Origin"),
 		jen.Id("e").Dot("Recovery").Dot("Action").Op("=").Id("c").Dot("Action"),
 		jen.Id("e").Dot("Recovery").Dot("SameArguments").Op("=").Id("c").Dot("SameArguments"),

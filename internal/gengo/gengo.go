@@ -50,7 +50,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	// Contract-independent helpers are templates; words.go is only needed
 	// by the inbound classifiers.
-	helpers := []string{"codec.go", "sanitize.go"}
+	helpers := []string{"codec.go", "produce.go", "sanitize.go"}
 	if c.Inbound != nil {
 		helpers = append(helpers, "words.go")
 	}

@@ -155,6 +155,7 @@ func (g *gen) json(f *jen.File) {
 	f.Line()
 
 	enc := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("e").Dot("refusal").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("dst"), jen.Err())),
 		jen.Id("b").Op(":=").Id("dst"),
 		jen.Var().Id("err").Error(),
 	}
@@ -163,9 +164,10 @@ func (g *gen) json(f *jen.File) {
 	f.Comment("// AppendJSON appends the envelope in the contract's wire layout to dst: the")
 	f.Comment("// layout's fields in order, absent optional fields left out, then Extra")
 	f.Comment("// entries sorted by key, skipping any that would override a field of the")
-	f.Comment("// contract. On error (an Extra or free-form value encoding/json cannot")
-	f.Comment("// encode) it returns dst unchanged. Appending to a reused buffer encodes")
-	f.Comment("// without allocating.")
+	f.Comment("// contract. On error it returns dst unchanged: an *EncodeError for an")
+	f.Comment("// envelope no decoder would read back (no kind, a negative retry hint), or")
+	f.Comment("// the error of an Extra or free-form value encoding/json cannot encode.")
+	f.Comment("// Appending to a reused buffer encodes without allocating.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
 	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")

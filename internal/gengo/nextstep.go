@@ -43,6 +43,9 @@ func (g *gen) nextStep(f *jen.File) {
 		jen.Id("RetryJitter").Op("=").Lit(r.Jitter),
 		jen.Comment("// RetryMaxAttempts is how many attempts an agent makes in all before escalating."),
 		jen.Id("RetryMaxAttempts").Op("=").Lit(r.MaxAttempts),
+		jen.Comment("// RetryMaxHint is the longest retry hint: producers clamp a longer one to it,"),
+		jen.Comment("// and NextStep never waits longer, however large the hint received."),
+		jen.Id("RetryMaxHint").Op("=").Lit(int(r.MaxHintMs)).Op("*").Qual("time", "Millisecond"),
 	)
 	f.Line()
 	docf(f, "Decision is what an agent does after attempt number Attempt failed with an envelope.")
@@ -63,7 +66,7 @@ func (g *gen) nextStep(f *jen.File) {
 	f.Line()
 	docf(f, fmt.Sprintf("NextStep decides what to do after attempt number attempt (counting from 1) failed with e. "+
 		"The step comes from the envelope's recovery action. A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (%d) attempts were made; "+
-		"otherwise the agent escalates. The wait is the envelope's retry hint when present, else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) "+
+		"otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) "+
 		"in whole milliseconds with up to RetryJitter of it shaved off.", r.MaxAttempts))
 	f.Func().Id("NextStep").Params(jen.Id("e").Op("*").Id("Envelope"), jen.Id("attempt").Int()).Id("Decision").Block(
 		jen.Id("d").Op(":=").Id("Decision").Values(jen.Dict{
@@ -76,7 +79,7 @@ func (g *gen) nextStep(f *jen.File) {
 			jen.Return(jen.Id("d")),
 		),
 		jen.If(jen.Id("ms").Op(":=").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil()).Block(
-			jen.Id("d").Dot("DelayMin").Op("=").Qual("time", "Duration").Call(jen.Op("*").Id("ms")).Op("*").Qual("time", "Millisecond"),
+			jen.Id("d").Dot("DelayMin").Op("=").Id("hintDelay").Call(jen.Op("*").Id("ms")),
 			jen.Id("d").Dot("DelayMax").Op("=").Id("d").Dot("DelayMin"),
 			jen.Return(jen.Id("d")),
 		),

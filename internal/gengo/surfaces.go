@@ -304,10 +304,14 @@ func (g *gen) httpSurface(f *jen.File) {
 	f.Line()
 	docf(f,
 		"WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.",
-		"An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all.",
+		"An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all, and a negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).",
 	)
 	h := jen.Id("h")
 	f.Func().Params(recv()).Id("WriteHTTP").Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).Block(
+		jen.If(jen.Id("e").Dot("Kind").Op("==").Lit("")).Block(
+			jen.Qual("net/http", "Error").Call(jen.Id("w"), jen.Lit(g.pkgErr("the error envelope has no kind")), jen.Qual("net/http", "StatusInternalServerError")),
+			jen.Return(),
+		),
 		jen.Id("problem").Op(":=").Id("r").Op("!=").Nil().Op("&&").Id("prefersProblem").Call(jen.Id("r").Dot("Header").Dot("Values").Call(jen.Lit("Accept"))),
 		h.Clone().Op(":=").Id("w").Dot("Header").Call(),
 		jen.If(jen.Id("problem")).Block(
@@ -316,7 +320,7 @@ func (g *gen) httpSurface(f *jen.File) {
 			h.Clone().Dot("Set").Call(jen.Lit("Content-Type"), jen.Id("mediaJSON")),
 		),
 		h.Clone().Dot("Add").Call(jen.Lit("Vary"), jen.Lit("Accept")),
-		jen.If(jen.Id("ms").Op(":=").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil()).Block(
+		jen.If(jen.Id("ms").Op(":=").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil().Op("&&").Op("*").Id("ms").Op(">=").Lit(0)).Block(
 			h.Clone().Dot("Set").Call(jen.Lit("Retry-After"), jen.Qual("strconv", "FormatInt").Call(jen.Id("retryAfterSeconds").Call(jen.Op("*").Id("ms")), jen.Lit(10))),
 		),
 		jen.Id("w").Dot("WriteHeader").Call(jen.Id("e").Dot("HTTPStatus").Call()),
@@ -332,7 +336,12 @@ func (g *gen) httpSurface(f *jen.File) {
 
 	// The fields cleared when an envelope does not marshal: everything that
 	// may hold a value encoding/json rejects.
-	clearFields := []jen.Code{jen.Id("safe").Dot("Extra").Op("=").Nil()}
+	clearFields := []jen.Code{
+		jen.Id("safe").Dot("Extra").Op("=").Nil(),
+		jen.If(jen.Id("ms").Op(":=").Id("safe").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil().Op("&&").Op("*").Id("ms").Op("<").Lit(0)).Block(
+			jen.Id("safe").Dot("Recovery").Dot("RetryAfterMs").Op("=").Nil(),
+		),
+	}
 	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
 		zero := jen.Nil()
 		if fl.Type == contract.TypeString {
@@ -536,18 +545,18 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Return(jen.Id("s")),
 	)
 	f.Line()
-	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait.")
+	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.")
 	f.Func().Id("parseRetryAfter").Params(jen.List(jen.Id("value"), jen.Id("date")).String()).Params(jen.Int64(), jen.Bool()).Block(
 		jen.Id("value").Op("=").Qual("strings", "TrimSpace").Call(jen.Id("value")),
 		jen.If(jen.Id("value").Op("==").Lit("")).Block(jen.Return(jen.Lit(0), jen.False())),
 		jen.If(jen.List(jen.Id("secs"), jen.Err()).Op(":=").Qual("strconv", "ParseUint").Call(jen.Id("value"), jen.Lit(10), jen.Lit(63)), jen.Err().Op("==").Nil()).Block(
-			jen.Return(jen.Int64().Call(jen.Min(jen.Id("secs"), jen.Qual("math", "MaxInt64").Op("/").Lit(1000))).Op("*").Lit(1000), jen.True()),
+			jen.Return(jen.Min(jen.Int64().Call(jen.Min(jen.Id("secs"), jen.Qual("math", "MaxInt64").Op("/").Lit(1000))).Op("*").Lit(1000), jen.Id("maxHintMs")), jen.True()),
 		),
 		jen.List(jen.Id("at"), jen.Err()).Op(":=").Qual("net/http", "ParseTime").Call(jen.Id("value")),
 		ifErrReturn(jen.Lit(0), jen.False()),
 		jen.Id("now").Op(":=").Qual("time", "Now").Call(),
 		jen.If(jen.List(jen.Id("d"), jen.Err()).Op(":=").Qual("net/http", "ParseTime").Call(jen.Id("date")), jen.Err().Op("==").Nil()).Block(jen.Id("now").Op("=").Id("d")),
-		jen.Return(jen.Max(jen.Id("at").Dot("Sub").Call(jen.Id("now")).Dot("Milliseconds").Call(), jen.Lit(0)), jen.True()),
+		jen.Return(jen.Min(jen.Max(jen.Id("at").Dot("Sub").Call(jen.Id("now")).Dot("Milliseconds").Call(), jen.Lit(0)), jen.Id("maxHintMs")), jen.True()),
 	)
 }
 

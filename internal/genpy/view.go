@@ -271,7 +271,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.Layout = pyLit(layoutObject(c.Layout.Root))
 	v.Fields = pyLit(fieldSpecs(c, objNames))
 	v.Retry = pyLit(pyCall{Func: "RetryPolicy", Args: orderedMap{{"initial_ms", c.Retry.InitialMs}, {"max_ms", c.Retry.MaxMs},
-		{"multiplier", c.Retry.Multiplier}, {"jitter", c.Retry.Jitter}, {"max_attempts", c.Retry.MaxAttempts}}})
+		{"multiplier", c.Retry.Multiplier}, {"jitter", c.Retry.Jitter}, {"max_attempts", c.Retry.MaxAttempts}, {"max_hint_ms", c.Retry.MaxHintMs}}})
 	steps, upgrades, exits := orderedMap{}, orderedMap{}, orderedMap{}
 	retrySame, mayHaveRun := []any{}, []any{}
 	for _, a := range c.Actions {
@@ -546,6 +546,8 @@ func writeLit(b *strings.Builder, v any, indent string) {
 		}
 	case int:
 		b.WriteString(strconv.Itoa(v))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			panic("genpy: not a finite number")

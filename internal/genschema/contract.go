@@ -474,8 +474,8 @@ func retrySchema() *jsonschema.Schema {
 	positive := func(description string) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(math.MaxInt64)), Description: description}
 	}
-	s := closedObject(fmt.Sprintf("The backoff an agent uses when an envelope asks for a retry but carries no retry hint. Every key is optional; left out, it keeps errgen's default (initial_ms %d, max_ms %d, multiplier %g, jitter %g, max_attempts %d).",
-		d.InitialMs, d.MaxMs, d.Multiplier, d.Jitter, d.MaxAttempts),
+	s := closedObject(fmt.Sprintf("The backoff an agent uses when an envelope asks for a retry but carries no retry hint. Every key is optional; left out, it keeps errgen's default (initial_ms %d, max_ms %d, multiplier %g, jitter %g, max_attempts %d, max_hint_ms %d).",
+		d.InitialMs, d.MaxMs, d.Multiplier, d.Jitter, d.MaxAttempts, d.MaxHintMs),
 		nil,
 		mem("initial_ms", positive(fmt.Sprintf("The delay before the first retry, in milliseconds: at least 1 and at most max_ms. %d when left out.", d.InitialMs))),
 		mem("max_ms", positive(fmt.Sprintf("The longest delay between retries, in milliseconds: at least initial_ms. %d when left out.", d.MaxMs))),
@@ -484,6 +484,8 @@ func retrySchema() *jsonschema.Schema {
 		mem("jitter", &jsonschema.Schema{Type: "number", Minimum: json.Number("0"), Maximum: json.Number("1"),
 			Description: fmt.Sprintf("The fraction of each delay that may be shaved off at random, from 0 (none) to 1, so that clients do not retry in step. %g when left out.", d.Jitter)}),
 		mem("max_attempts", positive(fmt.Sprintf("How many attempts an agent makes in all, the first call included, before it escalates instead of retrying; at least 1. %d when left out.", d.MaxAttempts))),
+		mem("max_hint_ms", &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(contract.MaxHintLimitMs)),
+			Description: fmt.Sprintf("The longest retry hint, in milliseconds: producers clamp a longer hint to it and agents never wait longer, so a hostile or broken upstream cannot stall or (through overflow) hurry a client. From 1 to %d. %d (a day) when left out.", contract.MaxHintLimitMs, d.MaxHintMs)}),
 	)
 	// With one bound left out, the other is compared with its default.
 	// (With both given, that max_ms is at least initial_ms the loader

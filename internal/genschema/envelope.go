@@ -3,6 +3,7 @@ package genschema
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -104,7 +105,11 @@ func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.
 	case contract.SourceGuidance:
 		return &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "Free text telling the caller what to do next."}
 	case contract.SourceRetryAfterMs:
-		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Description: "The minimum wait before a retry, in milliseconds."}
+		if role == Producer {
+			return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Maximum: json.Number(strconv.FormatInt(c.Retry.MaxHintMs, 10)),
+				Description: fmt.Sprintf("The minimum wait before a retry, in milliseconds; producers clamp it to the contract's retry.max_hint_ms (%d).", c.Retry.MaxHintMs)}
+		}
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Description: fmt.Sprintf("The minimum wait before a retry, in milliseconds. A consumer waits at most the contract's retry.max_hint_ms (%d) however large it is.", c.Retry.MaxHintMs)}
 	case contract.SourceGroup:
 		s := closed(role, "group (category) of the kind", values(c.Groups, func(g *contract.Group) *contract.Value { return &g.Value }))
 		if role == Consumer {

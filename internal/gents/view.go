@@ -275,7 +275,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.Layout = mustJSON(layoutObject(c.Layout.Root))
 	v.Fields = mustJSON(fieldSpecs(c))
 	v.Retry = mustJSON(map[string]any{"initialMs": c.Retry.InitialMs, "maxMs": c.Retry.MaxMs,
-		"multiplier": c.Retry.Multiplier, "jitter": c.Retry.Jitter, "maxAttempts": c.Retry.MaxAttempts})
+		"multiplier": c.Retry.Multiplier, "jitter": c.Retry.Jitter, "maxAttempts": c.Retry.MaxAttempts, "maxHintMs": c.Retry.MaxHintMs})
 	v.HTTPKinds = mustJSON(httpKinds(c))
 	v.ExitCodes = mustJSON(exitCodes(c))
 	steps := orderedMap{}

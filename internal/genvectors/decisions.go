@@ -72,7 +72,10 @@ func Decide(c *contract.Contract, action, sameArguments, sideEffects string, ret
 		return d
 	}
 	if retryAfterMs != nil {
-		d.DelayMinMs, d.DelayMaxMs = *retryAfterMs, *retryAfterMs
+		// Saturated, never wrapped: a hint beyond the contract's maximum
+		// waits the maximum, in every language.
+		ms := min(max(*retryAfterMs, 0), r.MaxHintMs)
+		d.DelayMinMs, d.DelayMaxMs = ms, ms
 		return d
 	}
 	// float64 and whole milliseconds, as every generated package computes it.

@@ -56,6 +56,7 @@ type Retry struct {
 	Multiplier  float64 `json:"multiplier"`
 	Jitter      float64 `json:"jitter"`
 	MaxAttempts int     `json:"max_attempts"`
+	MaxHintMs   int64   `json:"max_hint_ms"`
 }
 
 // LookupVec is the classification Lookup(kind) returns.
@@ -177,7 +178,7 @@ func Build(c *contract.Contract) (*File, error) {
 		Contract: c.Name,
 		Version:  c.VersionValue(),
 		Retry: Retry{InitialMs: c.Retry.InitialMs, MaxMs: c.Retry.MaxMs, Multiplier: c.Retry.Multiplier,
-			Jitter: c.Retry.Jitter, MaxAttempts: c.Retry.MaxAttempts},
+			Jitter: c.Retry.Jitter, MaxAttempts: c.Retry.MaxAttempts, MaxHintMs: c.Retry.MaxHintMs},
 		Lookup:    lookups(c),
 		Classify:  []ClassifyVec{},
 		ForTool:   forTool(c),

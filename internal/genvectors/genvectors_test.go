@@ -183,7 +183,7 @@ func TestDecide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Retry = contract.RetryPolicy{InitialMs: 100, MaxMs: 1000, Multiplier: 3, Jitter: 0.25, MaxAttempts: 6}
+	c.Retry = contract.RetryPolicy{InitialMs: 100, MaxMs: 1000, Multiplier: 3, Jitter: 0.25, MaxAttempts: 6, MaxHintMs: 5000}
 	var retry, escalate *contract.Action
 	for _, a := range c.Actions {
 		switch {
@@ -216,6 +216,13 @@ func TestDecide(t *testing.T) {
 	hint := int64(1234)
 	if d := genvectors.Decide(c, retry.Name, safe.Name, se, &hint, nil, nil, 2); d.DelayMinMs != 1234 || d.DelayMaxMs != 1234 {
 		t.Errorf("hint: %+v", d)
+	}
+	// Hints saturate at max_hint_ms; a negative one (only a hand-built
+	// envelope has one) waits nothing.
+	for _, h := range [][2]int64{{5000, 5000}, {5001, 5000}, {1<<63 - 1, 5000}, {-1, 0}} {
+		if d := genvectors.Decide(c, retry.Name, safe.Name, se, &h[0], nil, nil, 1); d.DelayMinMs != h[1] || d.DelayMaxMs != h[1] {
+			t.Errorf("hint %d: %+v, want %d ms", h[0], d, h[1])
+		}
 	}
 	if d := genvectors.Decide(c, retry.Name, never.Name, se, nil, nil, nil, 1); d.Step != contract.StepEscalate || !d.Exhausted {
 		t.Errorf("same_arguments %s: %+v", never.Name, d)

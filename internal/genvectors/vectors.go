@@ -3,6 +3,7 @@ package genvectors
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -304,6 +305,15 @@ func nextSteps(c *contract.Contract, exs []examples.Example) ([]NextStepVec, err
 		for _, a := range hint.Aliases {
 			ap := joinPath(hint.Object.Path, a)
 			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms as %s", b.name, HintMs, ap), b.o.without(hint.Path).with(ap, HintMs)})
+		}
+	}
+	// Hints at the edges of the clamp: each saturates at retry.max_hint_ms
+	// alike in every language, and none overflows into an immediate retry
+	// (2^63-1 ms times a millisecond wraps in Go's time.Duration; 2^53 is
+	// where JavaScript numbers stop being exact).
+	if b := first(func(k *contract.Kind) bool { return retryStep(k) && k.Retryable() }); b != nil && hint != nil {
+		for _, ms := range []int64{0, 1, c.Retry.MaxHintMs, c.Retry.MaxHintMs + 1, 1 << 53, math.MaxInt64} {
+			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms", b.name, ms), b.o.with(hint.Path, ms)})
 		}
 	}
 	if lf := c.Layout.Leaf(contract.SourceAction); lf != nil {

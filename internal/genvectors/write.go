@@ -132,6 +132,8 @@ func appendRetry(b []byte, r Retry) []byte {
 	b = examples.AppendFloat(b, r.Jitter)
 	b = append(b, `,"max_attempts":`...)
 	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
+	b = append(b, `,"max_hint_ms":`...)
+	b = strconv.AppendInt(b, r.MaxHintMs, 10)
 	return append(b, '}')
 }
 

@@ -120,8 +120,18 @@ func TestConstructors(t *testing.T) {
 	if *r.Recovery.RetryAfterMs != 2 || r.Tool != "search" || r.Upstream != "github" {
 		t.Errorf("chained setters = %+v", r)
 	}
-	if z := agenterror.NewTimeout("t").WithRetryAfter(-time.Second); *z.Recovery.RetryAfterMs != 0 {
-		t.Errorf("negative retry-after = %d, want 0", *z.Recovery.RetryAfterMs)
+	// A negative hint is refused: the envelope keeps the hint it had.
+	if z := agenterror.NewTimeout("t").WithRetryAfter(-time.Second); z.Recovery.RetryAfterMs != nil {
+		t.Errorf("negative retry-after set a hint of %d, want none", *z.Recovery.RetryAfterMs)
+	}
+	if z := agenterror.NewTimeout("t").WithRetryAfter(time.Second).WithRetryAfter(-1); *z.Recovery.RetryAfterMs != 1000 {
+		t.Errorf("negative retry-after replaced the hint: %d, want 1000", *z.Recovery.RetryAfterMs)
+	}
+	// Clamped to RetryMaxHint; the longest Duration does not overflow.
+	for _, d := range []time.Duration{agenterror.RetryMaxHint, agenterror.RetryMaxHint + 1, 1<<63 - 1} {
+		if z := agenterror.NewTimeout("t").WithRetryAfter(d); *z.Recovery.RetryAfterMs != int64(agenterror.RetryMaxHint/time.Millisecond) {
+			t.Errorf("WithRetryAfter(%d) = %d ms, want RetryMaxHint", d, *z.Recovery.RetryAfterMs)
+		}
 	}
 	g := agenterror.NewInternalError("boom").WithGuidance("page the on-call").WithSideEffects(agenterror.SideEffectsNoneExpected)
 	if g.Recovery.Guidance != "page the on-call" || g.SideEffects != agenterror.SideEffectsNoneExpected {

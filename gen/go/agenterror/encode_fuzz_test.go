@@ -18,8 +18,9 @@ func FuzzEncodeString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		env := agenterror.NewTrusted(agenterror.KindTimeout, s)
-		env.Cause = s
+		// Assigned, not constructed: a constructor replaces a blank message.
+		env := agenterror.NewTrusted(agenterror.KindTimeout, "x")
+		env.Message, env.Cause = s, s
 		out, err := env.MarshalJSON()
 		if err != nil {
 			t.Fatalf("MarshalJSON: %v", err)

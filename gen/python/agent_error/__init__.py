@@ -25,6 +25,7 @@ from ._classification import (
     problem_type,
     step_of,
     with_fields,
+    with_retry_after,
     with_tool_annotations,
     work_may_have_run,
 )
@@ -434,6 +435,7 @@ __all__ = [
     "to_json",
     "to_mcp_tool_result",
     "with_fields",
+    "with_retry_after",
     "with_tool_annotations",
     "work_may_have_run",
 ]

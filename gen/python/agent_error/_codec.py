@@ -692,8 +692,15 @@ def to_dict(envelope: Envelope) -> Dict[str, Any]:
     The layout's fields come in order, absent optional fields left out, then
     extra entries sorted by key, skipping any that would override a field of
     the contract. A number JSON cannot carry (NaN, an infinity) raises
-    ValueError, as the Go encoder fails.
+    ValueError, as the Go encoder fails; so does what no decoder would read
+    back: an empty kind, a retry hint that is not a non-negative integer.
     """
+    # Refused, as Go's AppendJSON refuses them: no decoder reads them back.
+    if not isinstance(envelope.kind, str) or envelope.kind == "":
+        raise ValueError("cannot encode the envelope: its kind is empty")
+    hint = envelope.recovery.retry_after_ms
+    if hint is not None and not (_is_int(hint) and hint >= 0):
+        raise ValueError(f"cannot encode the envelope: its retry hint {hint!r} is not a non-negative integer")
     keys = sorted(envelope.extra)
     out = _encode_object(LAYOUT, envelope, keys)
     return {} if out is _ABSENT else dict(out)

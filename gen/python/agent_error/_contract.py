@@ -1725,6 +1725,7 @@ RETRY: RetryPolicy = RetryPolicy(
     multiplier=2.0,
     jitter=0.2,
     max_attempts=5,
+    max_hint_ms=86400000,
 )
 
 #: INBOUND is the contract's classification of upstream failures; None when it declares none.

@@ -21,7 +21,8 @@ def next_step(envelope: Envelope, attempt: int) -> Decision:
     The step comes from the envelope's recovery action. A retry is taken
     only while same_arguments permits repeating the identical call and fewer
     than RETRY.max_attempts attempts were made; otherwise the agent
-    escalates. The wait is the envelope's retry hint when present, else
+    escalates. The wait is the envelope's retry hint when present (at most
+    RETRY.max_hint_ms, however large the hint), else
     min(max_ms, initial_ms * multiplier ** (attempt - 1)) in whole
     milliseconds with up to RETRY.jitter of it shaved off.
     """
@@ -33,7 +34,10 @@ def next_step(envelope: Envelope, attempt: int) -> Decision:
         return Decision(step=Step.ESCALATE, delay_min_ms=0, delay_max_ms=0, check_state_first=check, exhausted=True)
     hint = envelope.recovery.retry_after_ms
     if hint is not None:
-        return Decision(step=step, delay_min_ms=hint, delay_max_ms=hint, check_state_first=check, exhausted=False)
+        # Saturated at RETRY.max_hint_ms, as Go's NextStep does: a hint beyond
+        # it (2**63 - 1 ms from a hostile upstream) waits the maximum.
+        ms = min(max(hint, 0), RETRY.max_hint_ms)
+        return Decision(step=step, delay_min_ms=ms, delay_max_ms=ms, check_state_first=check, exhausted=False)
     try:
         base = float(RETRY.initial_ms) * math.pow(float(RETRY.multiplier), float(max(attempt, 1) - 1))
     except OverflowError:

@@ -15,6 +15,7 @@ import {
   LAYOUT,
   MAY_HAVE_RUN_SIDE_EFFECTS,
   PROBLEM_TYPE_BASE,
+  RETRY,
   RETRY_SAME_ARGUMENTS,
   SAME_ARGUMENTS_UPGRADES,
   SIDE_EFFECTS_VALUES,
@@ -124,15 +125,76 @@ export function received(envelope: Envelope, source: Source): unknown {
  * the caller wrote itself. Assigning envelope.message never sanitizes.
  */
 export function newEnvelope(kind: Kind, message: string, opts?: SanitizeOptions): Envelope {
+  if (typeof kind !== "string" || kind === "") {
+    throw new TypeError("newEnvelope: the kind must be a non-empty string");
+  }
   const c = lookup(kind);
   return {
     contractVersion: CONTRACT_VERSION,
     kind,
-    message: sanitizesMessage ? sanitizeUnlessTrusted(message, opts) : message,
+    message: messageOr(kind, sanitizesMessage ? sanitizeUnlessTrusted(message, opts) : message),
     origin: c.origin,
     recovery: { action: c.action, sameArguments: c.sameArguments, guidance: c.guidance },
     sideEffects: c.sideEffects,
   };
+}
+
+/**
+ * blank reports whether text has nothing a reader could see: it is empty or
+ * holds only white space and invisible format characters (what is left of a
+ * message that was all prompt markers or bidi controls once sanitized). The
+ * set is the Go and Python packages' too, so all three agree.
+ */
+function blank(text: string): boolean {
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (
+      !(
+        (c >= 0x09 && c <= 0x0d) ||
+        c === 0x20 ||
+        c === 0x85 ||
+        c === 0xa0 ||
+        c === 0xad ||
+        c === 0x1680 ||
+        c === 0x180e ||
+        (c >= 0x2000 && c <= 0x200f) ||
+        (c >= 0x2028 && c <= 0x202f) ||
+        (c >= 0x205f && c <= 0x2064) ||
+        c === 0x3000 ||
+        c === 0xfeff
+      )
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * messageOr is the message a constructor puts into an envelope of kind: the
+ * one given unless it is blank, else the kind's description, else (for a
+ * kind the contract does not list) the kind itself. A message must stay
+ * useful when a client drops every other field, so it is never empty.
+ */
+function messageOr(kind: string, message: string): string {
+  if (typeof message === "string" && !blank(message)) {
+    return message;
+  }
+  return lookup(kind).description || kind;
+}
+
+/**
+ * withRetryAfter returns a copy of the envelope with the retry hint set to
+ * ms milliseconds, rounded up to a whole millisecond so a caller never
+ * retries early and clamped to RETRY.maxHintMs. A negative hint, NaN or a
+ * value that is not a number is refused with a RangeError: the producer
+ * schema and every decoder reject it.
+ */
+export function withRetryAfter<E extends Envelope>(envelope: E, ms: number): E {
+  if (typeof ms !== "number" || !(ms >= 0)) {
+    throw new RangeError(`withRetryAfter: the retry hint must be a non-negative number of milliseconds, found ${String(ms)}`);
+  }
+  return { ...envelope, recovery: { ...envelope.recovery, retryAfterMs: Math.min(Math.ceil(ms), RETRY.maxHintMs) } };
 }
 
 /** CoreMember names the Envelope members withFields does not set. */
@@ -149,7 +211,8 @@ export type EnvelopeFields = { readonly [M in Exclude<keyof Envelope, CoreMember
 /**
  * withFields returns a copy of the envelope with the given fields set: a
  * field given as undefined is removed, guidance goes into recovery (an
- * undefined guidance leaves it as it is). The fields the contract lists in
+ * undefined guidance leaves it as it is, and blank guidance restores the
+ * contract's). The fields the contract lists in
  * SANITIZED_FIELDS are sanitized, strings in arrays and objects included,
  * unless opts says { trusted: true }. It throws a TypeError for a name that
  * is not guidance or a context or kind-specific field.
@@ -165,7 +228,9 @@ export function withFields<E extends Envelope>(envelope: E, fields: EnvelopeFiel
       if (typeof value !== "string") {
         throw new TypeError("withFields: guidance must be a string");
       }
-      out["recovery"] = { ...envelope.recovery, guidance: sanitizesGuidance ? sanitizeUnlessTrusted(value, opts) : value };
+      const guidance = sanitizesGuidance ? sanitizeUnlessTrusted(value, opts) : value;
+      // Blank advice brings back the contract's: an envelope never carries empty guidance.
+      out["recovery"] = { ...envelope.recovery, guidance: blank(guidance) ? lookup(envelope.kind).guidance : guidance };
       continue;
     }
     if (!hasOwn(FIELDS, member)) {

@@ -729,9 +729,19 @@ function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]
  * value: the layout's fields in order, absent optional fields left out, then
  * extra entries sorted by key, skipping any that would override a field of
  * the contract. It throws a RangeError for a number JSON cannot carry (NaN,
- * an infinity), as the Go encoder fails.
+ * an infinity), as the Go encoder fails, and refuses what no decoder would
+ * read back: a TypeError for an empty kind, a RangeError for a retry hint
+ * that is not a non-negative integer.
  */
 export function toWire(envelope: Envelope): Record<string, unknown> {
+  // Refused, as Go's AppendJSON refuses them: no decoder reads them back.
+  if (typeof envelope.kind !== "string" || envelope.kind === "") {
+    throw new TypeError("cannot serialize the envelope: its kind is empty");
+  }
+  const hint = envelope.recovery?.retryAfterMs;
+  if (hint !== undefined && hint !== null && !(Number.isInteger(hint) && hint >= 0)) {
+    throw new RangeError("cannot serialize the envelope: its retry hint " + String(hint) + " is not a non-negative integer");
+  }
   const extra = envelope.extra;
   const keys = extra === undefined || extra === null ? [] : Object.keys(extra).filter((k) => extra[k] !== undefined).sort(compareKeys);
   return encodeObject(LAYOUT, envelope, keys) ?? {};

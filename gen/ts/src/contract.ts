@@ -1824,6 +1824,7 @@ export const RETRY: RetryPolicy = deepFreeze({
   "initialMs": 100,
   "jitter": 0.2,
   "maxAttempts": 5,
+  "maxHintMs": 86400000,
   "maxMs": 30000,
   "multiplier": 2
 });

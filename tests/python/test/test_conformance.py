@@ -23,7 +23,7 @@ def test_name_version_retry() -> None:
     assert pkg.CONTRACT_VERSION == vectors["version"]
     assert type(pkg.CONTRACT_VERSION) is type(vectors["version"])
     r = vectors["retry"]
-    assert dataclasses.asdict(pkg.RETRY) == {k: r[k] for k in ("initial_ms", "max_ms", "multiplier", "jitter", "max_attempts")}
+    assert dataclasses.asdict(pkg.RETRY) == {k: r[k] for k in ("initial_ms", "max_ms", "multiplier", "jitter", "max_attempts", "max_hint_ms")}
 
 
 def test_tables_are_read_only() -> None:

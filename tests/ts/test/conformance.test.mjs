@@ -11,7 +11,7 @@ describe(`${pkg.CONTRACT_NAME}: contract`, () => {
     const r = vectors.retry;
     assert.deepEqual(
       { ...pkg.RETRY },
-      { initialMs: r.initial_ms, maxMs: r.max_ms, multiplier: r.multiplier, jitter: r.jitter, maxAttempts: r.max_attempts },
+      { initialMs: r.initial_ms, maxMs: r.max_ms, multiplier: r.multiplier, jitter: r.jitter, maxAttempts: r.max_attempts, maxHintMs: r.max_hint_ms },
     );
   });
 

@@ -113,19 +113,23 @@ func (e *Envelope) IsStartupFailure() bool {
 }
 
 // WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a
-// caller never retries early. A negative duration counts as zero.
+// caller never retries early, and clamped to RetryMaxHint. A negative
+// duration is refused: the envelope keeps the hint it had.
 func (e *Envelope) WithRetryAfter(d time.Duration) *Envelope {
-	ms := int64((d + time.Millisecond - 1) / time.Millisecond)
-	if d <= 0 {
-		ms = 0
+	if ms, ok := hintMs(d); ok {
+		e.Recovery.RetryAfterMs = &ms
 	}
-	e.Recovery.RetryAfterMs = &ms
 	return e
 }
 
-// WithGuidance replaces the contract's default guidance with advice specific to this failure.
+// WithGuidance replaces the contract's default guidance with advice specific
+// to this failure. Blank guidance (empty, or only white space) brings back the
+// contract's: an envelope never carries empty advice.
 func (e *Envelope) WithGuidance(guidance string) *Envelope {
 	e.Recovery.Guidance = guidance
+	if blank(e.Recovery.Guidance) {
+		e.Recovery.Guidance = Lookup(e.Kind).Guidance
+	}
 	return e
 }
 
@@ -190,6 +194,9 @@ func (e *Envelope) init(kind Kind, message string, sanitize bool) {
 	e.ContractVersion = ContractVersion
 	e.Kind = kind
 	e.Message = message
+	if blank(message) {
+		e.Message = messageOr(kind, message)
+	}
 	e.Origin = c.Origin
 	e.Recovery.Action = c.Action
 	e.Recovery.SameArguments = c.SameArguments

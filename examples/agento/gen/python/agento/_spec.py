@@ -81,6 +81,9 @@ class RetryPolicy:
     multiplier: float
     jitter: float
     max_attempts: int
+    #: The longest retry hint, in milliseconds: producers clamp a longer one
+    #: to it, and next_step never waits longer, however large the hint received.
+    max_hint_ms: int
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,11 @@ export interface RetryPolicy {
   readonly jitter: number;
   /** How many attempts an agent makes in all before escalating. */
   readonly maxAttempts: number;
+  /**
+   * The longest retry hint, in milliseconds: producers clamp a longer one to
+   * it, and nextStep never waits longer, however large the hint received.
+   */
+  readonly maxHintMs: number;
 }
 
 /** Step is what an agent does next after a failure; every recovery action maps onto one. */

@@ -64,6 +64,9 @@ const (
 	RetryJitter = 0.2
 	// RetryMaxAttempts is how many attempts an agent makes in all before escalating.
 	RetryMaxAttempts = 5
+	// RetryMaxHint is the longest retry hint: producers clamp a longer one to it,
+	// and NextStep never waits longer, however large the hint received.
+	RetryMaxHint = 86400000 * time.Millisecond
 )
 
 // Decision is what an agent does after attempt number Attempt failed with an envelope.
@@ -82,7 +85,7 @@ type Decision struct {
 	Exhausted bool
 }
 
-// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action. A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (5) attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present, else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
+// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action. A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (5) attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
 func NextStep(e *Envelope, attempt int) Decision {
 	d := Decision{
 		CheckStateFirst: e.WorkMayHaveRun(),
@@ -96,7 +99,7 @@ func NextStep(e *Envelope, attempt int) Decision {
 		return d
 	}
 	if ms := e.Recovery.RetryAfterMs; ms != nil {
-		d.DelayMin = time.Duration(*ms) * time.Millisecond
+		d.DelayMin = hintDelay(*ms)
 		d.DelayMax = d.DelayMin
 		return d
 	}

@@ -134,8 +134,12 @@ func decodeEnvelope(data []byte) (*Envelope, error) {
 
 // WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.
 //
-// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all.
+// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all, and a negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
 func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
+	if e.Kind == "" {
+		http.Error(w, "ovstorage: the error envelope has no kind", http.StatusInternalServerError)
+		return
+	}
 	problem := r != nil && prefersProblem(r.Header.Values("Accept"))
 	h := w.Header()
 	if problem {
@@ -144,7 +148,7 @@ func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", mediaJSON)
 	}
 	h.Add("Vary", "Accept")
-	if ms := e.Recovery.RetryAfterMs; ms != nil {
+	if ms := e.Recovery.RetryAfterMs; ms != nil && *ms >= 0 {
 		h.Set("Retry-After", strconv.FormatInt(retryAfterSeconds(*ms), 10))
 	}
 	w.WriteHeader(e.HTTPStatus())
@@ -172,6 +176,9 @@ func (e *Envelope) httpBody(problem bool) []byte {
 	}
 	safe := *e
 	safe.Extra = nil
+	if ms := safe.Recovery.RetryAfterMs; ms != nil && *ms < 0 {
+		safe.Recovery.RetryAfterMs = nil
+	}
 	safe.Operation = ""
 	safe.OperationID = ""
 	safe.Backend = ""
@@ -347,14 +354,14 @@ func httpText(body []byte) string {
 	return s
 }
 
-// parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait.
+// parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.
 func parseRetryAfter(value, date string) (int64, bool) {
 	value = strings.TrimSpace(value)
 	if value == "" {
 		return 0, false
 	}
 	if secs, err := strconv.ParseUint(value, 10, 63); err == nil {
-		return int64(min(secs, math.MaxInt64/1000)) * 1000, true
+		return min(int64(min(secs, math.MaxInt64/1000))*1000, maxHintMs), true
 	}
 	at, err := http.ParseTime(value)
 	if err != nil {
@@ -364,7 +371,7 @@ func parseRetryAfter(value, date string) (int64, bool) {
 	if d, err := http.ParseTime(date); err == nil {
 		now = d
 	}
-	return max(at.Sub(now).Milliseconds(), 0), true
+	return min(max(at.Sub(now).Milliseconds(), 0), maxHintMs), true
 }
 
 // ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content.

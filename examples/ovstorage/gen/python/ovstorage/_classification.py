@@ -7,6 +7,7 @@ This module is the same for every contract: it reads the contract's data tables.
 from __future__ import annotations
 
 import dataclasses
+import math
 from enum import Enum
 from typing import Any, Dict, FrozenSet, Mapping, Optional, Union
 
@@ -21,6 +22,7 @@ from ._contract import (
     KNOWN_KINDS,
     LAYOUT,
     MAY_HAVE_RUN_SIDE_EFFECTS,
+    RETRY,
     PROBLEM_TYPE_BASE,
     RETRY_SAME_ARGUMENTS,
     SAME_ARGUMENTS_UPGRADES,
@@ -122,6 +124,46 @@ SANITIZES_GUIDANCE = "guidance" in SANITIZED_FIELDS
 SANITIZED_ATTRS: FrozenSet[str] = frozenset(attr for attr, spec in FIELDS.items() if spec["name"] in SANITIZED_FIELDS)
 
 
+# The characters a blank text consists of: white space and invisible format
+# characters, spelled out so that the Go and TypeScript packages agree.
+_INVISIBLE: FrozenSet[str] = frozenset(
+    chr(c)
+    for lo, hi in (
+        (0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0xAD, 0xAD), (0x1680, 0x1680), (0x180E, 0x180E),
+        (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064), (0x3000, 0x3000), (0xFEFF, 0xFEFF),
+    )
+    for c in range(lo, hi + 1)
+)
+
+
+def _blank(text: str) -> bool:
+    """_blank reports whether text has nothing a reader could see: it is empty or holds only white space and invisible format characters (what is left of a message that was all prompt markers or bidi controls once sanitized)."""
+    return all(ch in _INVISIBLE for ch in text)
+
+
+def _message_or(c: Classification, message: str) -> str:
+    """_message_or is the message a constructor puts into an envelope: the one given unless it is blank, else the kind's description, else (for a kind the contract does not list) the kind itself. A message must stay useful when a client drops every other field, so it is never empty."""
+    if isinstance(message, str) and not _blank(message):
+        return message
+    return c.description or plain(c.kind)
+
+
+def with_retry_after(envelope: Envelope, ms: Union[int, float]) -> Envelope:
+    """with_retry_after returns a copy of the envelope with the retry hint set to ms milliseconds.
+
+    The hint is rounded up to a whole millisecond, so a caller never
+    retries early, and clamped to RETRY.max_hint_ms. A negative hint or NaN
+    raises ValueError, a value that is not a number TypeError: the producer
+    schema and every decoder reject them.
+    """
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)):
+        raise TypeError(f"with_retry_after: the retry hint must be a number of milliseconds, found {type(ms).__name__}")
+    if not ms >= 0:
+        raise ValueError(f"with_retry_after: the retry hint must not be negative, found {ms!r}")
+    hint = RETRY.max_hint_ms if ms >= RETRY.max_hint_ms else math.ceil(ms)
+    return dataclasses.replace(envelope, recovery=dataclasses.replace(envelope.recovery, retry_after_ms=hint))
+
+
 def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
     """new_envelope returns an envelope of any kind, classified by lookup.
 
@@ -134,10 +176,12 @@ def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False)
     caller wrote itself. Building an Envelope directly, or
     dataclasses.replace, never sanitizes.
     """
+    if not isinstance(kind, (str, Enum)) or plain(kind) == "":
+        raise ValueError("new_envelope: the kind must be a non-empty string")
     c = lookup(kind)
     return Envelope(
         kind=c.kind,
-        message=message if trusted or not SANITIZES_MESSAGE else sanitize(message),
+        message=_message_or(c, message if trusted or not SANITIZES_MESSAGE else sanitize(message)),
         origin=c.origin,
         recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance),
         side_effects=c.side_effects,
@@ -151,8 +195,8 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
     The values of the fields the contract lists in SANITIZED_FIELDS are
     sanitized (a string, the strings of an array, the strings inside an
     object); pass trusted=True for text the caller wrote itself. None
-    clears a field and keeps the guidance. An unknown name raises
-    TypeError.
+    clears a field and keeps the guidance; blank guidance restores the
+    contract's. An unknown name raises TypeError.
     """
     updates: Dict[str, Any] = {}
     for name, value in fields.items():
@@ -167,6 +211,9 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
             raise TypeError(f"with_fields: guidance must be a str, found {type(guidance).__name__}")
         if SANITIZES_GUIDANCE and not trusted:
             guidance = sanitize(guidance)
+        if _blank(guidance):
+            # Blank advice brings back the contract's: an envelope never carries empty guidance.
+            guidance = lookup(envelope.kind).guidance
         updates["recovery"] = dataclasses.replace(envelope.recovery, guidance=guidance)
     return dataclasses.replace(envelope, **updates)
 

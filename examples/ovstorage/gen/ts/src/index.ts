@@ -25,6 +25,7 @@ export {
   problemType,
   stepOf,
   withFields,
+  withRetryAfter,
   withToolAnnotations,
   workMayHaveRun,
   type EnvelopeFields,

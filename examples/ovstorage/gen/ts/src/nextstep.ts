@@ -44,7 +44,10 @@ export function nextStep(envelope: Envelope, attempt: number): Decision {
   }
   const hint = envelope.recovery.retryAfterMs;
   if (hint !== undefined && hint !== null) {
-    return { step, delayMinMs: hint, delayMaxMs: hint, checkStateFirst, exhausted: false };
+    // Saturated at RETRY.maxHintMs, as Go's NextStep does: a hint beyond
+    // it (2^63 − 1 ms from a hostile upstream) waits the maximum.
+    const ms = Math.min(Math.max(hint, 0), RETRY.maxHintMs);
+    return { step, delayMinMs: ms, delayMaxMs: ms, checkStateFirst, exhausted: false };
   }
   let base = RETRY.initialMs * Math.pow(RETRY.multiplier, Math.max(attempt, 1) - 1);
   base = Math.min(base, RETRY.maxMs);

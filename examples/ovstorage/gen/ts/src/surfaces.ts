@@ -3,7 +3,7 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { hasOwn, lookup, mayHaveRun, newEnvelope, problemType } from "./classification.js";
 import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
@@ -487,7 +487,8 @@ function parseHttpDate(v: string): number | undefined {
  * parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as
  * milliseconds: delay seconds, or an HTTP date measured from the response's
  * Date header when it has one and from now otherwise. A date in the past
- * means no wait. Undefined when the header is absent or malformed.
+ * means no wait; a wait longer than RETRY.maxHintMs is clamped to it.
+ * Undefined when the header is absent or malformed.
  */
 export function parseRetryAfter(value: string | null | undefined, date?: string | null): number | undefined {
   const v = (value ?? "").trim();
@@ -498,7 +499,7 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
     const secs = BigInt(v);
     if (secs <= 9223372036854775807n) {
       const capped = secs < 9223372036854775n ? secs : 9223372036854775n;
-      return Number(capped * 1000n);
+      return Math.min(Number(capped * 1000n), RETRY.maxHintMs);
     }
   }
   const at = parseHttpDate(v);
@@ -506,7 +507,7 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
     return undefined;
   }
   const now = parseHttpDate((date ?? "").trim()) ?? Date.now();
-  return Math.max(at - now, 0);
+  return Math.min(Math.max(at - now, 0), RETRY.maxHintMs);
 }
 
 /**
