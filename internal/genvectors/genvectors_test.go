@@ -239,7 +239,7 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// TestAgainstGeneratedGo runs the vectors of every test contract against
+// TestAgainstGeneratedGo runs the vectors and the producer checks of every test contract against
 // its generated Go package, built in a scratch module: the test contracts
 // reach layouts the shipped ones do not (several aliases, constants of every
 // type, deep nesting, optional derived flags).
@@ -321,7 +321,17 @@ func TestVectors(t *testing.T) {
 			Jitter: p.RetryJitter, MaxAttempts: p.RetryMaxAttempts},
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult))
+
+func TestProducers(t *testing.T) {
+	gentest.CheckProducers(t, gentest.ProducerAPI{
+		Contract:       %[7]q,
+		New:            func(kind, message string) any { return p.New(p.Kind(kind), message) },
+		NewTrusted:     func(kind, message string) any { return p.NewTrusted(p.Kind(kind), message) },
+		Sanitize:       p.Sanitize,
+		ProducerSchema: p.ProducerSchema().JSON,
+	})
+}
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p)))
 	}
 	cmd := exec.Command(goTool, "test", "-count=1", "./...")
 	cmd.Dir = dir
@@ -334,6 +344,15 @@ func TestVectors(t *testing.T) {
 		t.Errorf("%d packages passed, want %d:\n%s", got, n, out)
 	}
 	t.Logf("%s", out)
+}
+
+func abs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestReferenceChecksStateAfterPossibleWork holds the committed reference

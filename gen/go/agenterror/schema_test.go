@@ -94,3 +94,21 @@ func TestGoEnvelopesMatchExamples(t *testing.T) {
 		return agenterror.New(agenterror.Kind(kind), message)
 	})
 }
+
+// TestProducers feeds every constructor adversarial messages, guidance and
+// retry hints: what they build must pass the producer schema and labby's
+// published one (vendored in tests/testdata/labby).
+func TestProducers(t *testing.T) {
+	labby, err := os.ReadFile("../../../tests/testdata/labby/agent-error.schema.json")
+	if err != nil {
+		t.Fatalf("labby's vendored schema: %v", err)
+	}
+	gentest.CheckProducers(t, gentest.ProducerAPI{
+		Contract:       "../../../contract/kinds.yaml",
+		New:            func(kind, message string) any { return agenterror.New(agenterror.Kind(kind), message) },
+		NewTrusted:     func(kind, message string) any { return agenterror.NewTrusted(agenterror.Kind(kind), message) },
+		Sanitize:       agenterror.Sanitize,
+		ProducerSchema: agenterror.ProducerSchema().JSON,
+		Labby:          labby,
+	})
+}
