@@ -198,11 +198,13 @@ func RuleInput(r *contract.Rule) Upstream {
 
 // ClassifierInputs are the inputs a classifier is checked with, without
 // repeats: statuses and failures no rule may name (which fall to the
-// default unless a rule claims them), then for every rule its own input
-// (RuleInput) and near misses around it — the statuses just below and at
-// the start of its first range, and its last phrase inside a longer word.
+// default unless a rule claims them; among them the redirects 301, 302, 307
+// and 308, which a client that does not follow redirects sees as answers),
+// then for every rule its own input (RuleInput) and near misses around it —
+// the statuses just below and at the start of its first range, and its last
+// phrase inside a longer word.
 func ClassifierInputs(cl *contract.Classifier) []Upstream {
-	inputs := []Upstream{{}, {Status: 200}, {Status: 302}, {Status: 418}, {Status: 451}, {Status: 499}, {Status: 599}, {Status: 600}, {Text: "all fine"}}
+	inputs := []Upstream{{}, {Status: 200}, {Status: 301}, {Status: 302}, {Status: 307}, {Status: 308}, {Status: 418}, {Status: 451}, {Status: 499}, {Status: 599}, {Status: 600}, {Text: "all fine"}}
 	for _, f := range contract.Failures {
 		inputs = append(inputs, Upstream{Failure: string(f)})
 	}
