@@ -637,6 +637,24 @@ func (c *comparer) surfaces() {
 			c.add(false, cl.Pos, "CLASSIFIER_DELETED", "inbound.classifiers."+cl.Name, "classifier %q was deleted; its generated function disappears", cl.Name)
 		}
 	}
+	// An agreement generates nothing, so adding one reports nothing; it only
+	// makes the contract stricter. Removing one is worth a reviewer's look.
+	agreed := map[string]bool{}
+	if c.new.Inbound != nil {
+		for _, a := range c.new.Inbound.Agreements {
+			agreed[a.Name] = true
+		}
+	}
+	for _, a := range c.old.Inbound.Agreements {
+		if !agreed[a.Name] {
+			names := make([]string, len(a.Sides))
+			for i, s := range a.Sides {
+				names[i] = s.Classifier.Name
+			}
+			c.add(false, a.Pos, "AGREEMENT_DELETED", "inbound.agreements."+a.Name,
+				"agreement %q was deleted; errgen validate no longer checks that %s agree", a.Name, strings.Join(names, " and "))
+		}
+	}
 }
 
 // Summary counts the findings and says whether they need a new version.

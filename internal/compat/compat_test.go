@@ -34,6 +34,12 @@ var combined = map[string]func(t *testing.T, fs []Finding, s Summary){
 			t.Errorf("want breaking findings allowed by the new version, got %s", s)
 		}
 	},
+	// An agreement only makes validation stricter: nothing to report.
+	"agreement_added": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 0 || s.Blocking() {
+			t.Errorf("want no findings, got %v", fs)
+		}
+	},
 	"unchanged": func(t *testing.T, fs []Finding, s Summary) {
 		if len(fs) != 0 || s.Blocking() {
 			t.Errorf("want no findings, got %v", fs)

@@ -172,6 +172,9 @@ var Rules = []Rule{
 	{"CLASSIFIER_DELETED", true,
 		"An inbound classifier was removed.",
 		"The generated classification function disappears; clients calling it no longer compile."},
+	{"AGREEMENT_DELETED", false,
+		"An inbound agreement (`inbound.agreements`) was removed. Adding one reports nothing: it generates nothing and only makes validation stricter.",
+		"Nothing generated changes, but the classifiers it kept aligned may now drift apart without `errgen validate` noticing."},
 
 	// Documentation.
 	{"DESCRIPTION_CHANGED", false,

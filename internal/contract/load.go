@@ -28,7 +28,8 @@ func LoadFile(path string) (*Contract, error) {
 // Load parses and validates a contract. file is the name used in positions.
 // On any problem it returns a nil contract and Problems listing all of them.
 func Load(file string, data []byte) (c *Contract, err error) {
-	l := &loader{file: file, broken: map[string]bool{}, numbered: map[*Kind]*yaml.Node{}}
+	l := &loader{file: file, broken: map[string]bool{}, numbered: map[*Kind]*yaml.Node{},
+		ruleItems: map[*Rule]*ruleItems{}, brokenClassifiers: map[string]bool{}}
 	defer func() {
 		// The YAML parser is third-party code fed user input; whatever it does,
 		// the caller gets a positioned problem rather than a crash.
@@ -58,6 +59,12 @@ type loader struct {
 	broken   map[string]bool
 	// numbered maps kinds that carry a number to the number's node.
 	numbered map[*Kind]*yaml.Node
+	// ruleItems are the nodes of each classifier rule's conditions, and
+	// brokenClassifiers the classifiers with a problem of their own: the
+	// agreement check reports at the condition a disagreement comes from,
+	// and evaluates only classifiers that loaded whole.
+	ruleItems         map[*Rule]*ruleItems
+	brokenClassifiers map[string]bool
 }
 
 // numbers checks that kind numbers are all-or-nothing and unique.

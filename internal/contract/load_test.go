@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -228,6 +229,50 @@ func TestReferenceContract(t *testing.T) {
 	}
 	if len(c.ContextFields) != 11 {
 		t.Errorf("got %d context fields, want 11", len(c.ContextFields))
+	}
+}
+
+// TestReferenceAgreementCatchesIssue14 undoes the fix of issue 14 in the
+// reference contract, in memory: the check must name every disagreement
+// between labby's two auth heuristics that the issue lists, at the phrase.
+func TestReferenceAgreementCatchesIssue14(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "contract", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	for _, undo := range []struct{ fixed, before string }{
+		{`        - {text: ["401", unauthorized, invalid_token, invalid_grant, oauth, access token expired, authentication required, login required, missing credentials], kind: oauth_needs_reauth}`,
+			`        - {text: ["401", unauthorized, invalid_token, invalid_grant, oauth, access token expired], kind: oauth_needs_reauth}`},
+		{`        - {text: ["401", unauthorized, invalid_token, invalid_grant, oauth, access token expired], kind: auth_failed, breaker: true}`,
+			`        - {text: ["401", unauthorized, invalid_token], kind: auth_failed, breaker: true}`},
+	} {
+		if strings.Count(src, undo.fixed) != 1 {
+			t.Fatalf("the reference contract no longer has this line once; update the test:\n%s", undo.fixed)
+		}
+		src = strings.Replace(src, undo.fixed, undo.before, 1)
+	}
+	_, err = Load("kinds.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("the agreement accepts labby's auth heuristics as they were before issue 14")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	for _, want := range []string{
+		`text "invalid_grant" (an input of classifier "model" rule 2): model gives oauth_needs_reauth (rule 2, in its set); breaker gives connection_error (default, not in its set [auth_failed, auth_required])`,
+		`text "oauth" (an input of classifier "model" rule 2): model gives oauth_needs_reauth (rule 2, in its set); breaker gives connection_error (default`,
+		`text "access token expired" (an input of classifier "model" rule 2): model gives oauth_needs_reauth (rule 2, in its set); breaker gives connection_error (default`,
+		`text "authentication required" (an input of classifier "breaker" rule 2): model gives upstream_error (default, not in its set [oauth_needs_reauth, permission_denied]); breaker gives auth_required (rule 2, in its set)`,
+	} {
+		found := false
+		for _, l := range lines {
+			found = found || strings.Contains(l, want)
+		}
+		if !found {
+			t.Errorf("no problem says %s\ngot:\n%v", want, err)
+		}
+	}
+	if len(lines) != 6 {
+		t.Errorf("got %d problems, want 6 (three phrases each way):\n%v", len(lines), err)
 	}
 }
 

@@ -36,14 +36,27 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 	sec.what = "inbound: "
 	in := &Inbound{Pos: posOf(key)}
 	in.ToolResult = l.kindRef(c, sec, "tool_result", false)
+	// An agreement naming a classifier that is missing for a reason already
+	// reported is not reported again.
+	l.broken["inbound.classifiers"] = true
 	if ck, cv := sec.get("classifiers"); ck == nil {
 		sec.missingf("classifiers", sec.at, "inbound: missing required key \"classifiers\"; declare at least one classifier, e.g. model: {description: ..., default: <kind>, rules: [...]}")
 	} else if cm := l.asMapping(cv, ck, "inbound: ", "classifiers"); cm != nil {
+		l.broken["inbound.classifiers"] = false
 		if len(cm.keys) == 0 {
 			l.errorf(ck, "inbound: classifiers must not be empty; declare at least one classifier, e.g. model: {description: ..., default: <kind>, rules: [...]}")
 		}
 		seen := map[string]*Value{}
 		cm.each(func(k, v *yaml.Node) {
+			l.declare("inbound.classifiers", k.Value)
+			before := len(l.problems)
+			defer func() {
+				if len(l.problems) > before {
+					// Its rules may lack kinds or conditions: an agreement
+					// naming it is not evaluated (see agreements).
+					l.brokenClassifiers[k.Value] = true
+				}
+			}()
 			prefix := fmt.Sprintf("inbound: classifier %q: ", k.Value)
 			m := l.asMapping(v, k, prefix, "its definition")
 			if m == nil {
@@ -71,11 +84,21 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 				}
 			}
 			m.done("description", "default", "rules")
+			// A kind whose own definition is broken resolves to nil without
+			// a problem here: the classifier cannot be evaluated either.
+			usable := cl.Default != nil
+			for _, r := range cl.Rules {
+				usable = usable && r.Kind != nil
+			}
+			if !usable {
+				l.brokenClassifiers[cl.Name] = true
+			}
 			l.collide(seen, &Value{Name: cl.Name, Pos: cl.Pos, Idents: cl.Idents}, "classifier")
 			in.Classifiers = append(in.Classifiers, cl)
 		})
 	}
-	sec.done("tool_result", "classifiers")
+	l.agreements(c, in, sec)
+	sec.done("tool_result", "classifiers", "agreements")
 	c.Inbound = in
 }
 
@@ -99,6 +122,8 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 	}
 	m.what = prefix
 	r := &Rule{Pos: posOf(n)}
+	items := &ruleItems{}
+	l.ruleItems[r] = items
 	given := 0
 	// condition returns the items of a condition written as one value or
 	// a list of them; nil when it is left out or an empty list.
@@ -147,14 +172,17 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 		}
 		sr.Text = text
 		r.Statuses = append(r.Statuses, sr)
+		items.status = append(items.status, it)
 	}
 	for _, it := range condition("failure", "at least one failure") {
 		it = deref(it)
 		switch {
 		case it.Kind == yaml.ScalarNode && it.Value == "any":
 			r.AnyFailure = true
+			items.any = it
 		case it.Kind == yaml.ScalarNode && contains(Failures, Failure(it.Value)):
 			r.Failures = append(r.Failures, Failure(it.Value))
+			items.failure = append(items.failure, it)
 		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
 			l.errorf(it, "%sfailure must be any, one of %s, or a list of them, found %s", prefix, joinPlain(failureNames()), describeNode(it))
 		default:
@@ -173,6 +201,7 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 			continue
 		}
 		r.Text = append(r.Text, w)
+		items.text = append(items.text, it)
 	}
 	if given == 0 && !misspells(m, ruleConditions) {
 		l.errorf(n, "%sa rule needs at least one of status, failure or text; the classifier's default covers everything else", prefix)

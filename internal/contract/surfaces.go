@@ -28,7 +28,40 @@ type Inbound struct {
 	// upstream answered.
 	ToolResult  *Kind
 	Classifiers []*Classifier
-	Pos         Pos
+	// Agreements are the notions several classifiers must agree on; the
+	// loader has checked that they do.
+	Agreements []*Agreement
+	Pos        Pos
+}
+
+// Agreement says that two or more classifiers share a notion (labby: "this
+// failure is an auth problem") while each names it with its own kinds: every
+// input one classifier's rules put in its set of kinds, every other
+// classifier puts in its own set too.
+type Agreement struct {
+	Name        string
+	Description string
+	// Sides are the classifiers in the order the contract lists them.
+	Sides []*AgreementSide
+	Pos   Pos
+}
+
+// AgreementSide is one classifier of an agreement and the kinds that make
+// up the shared notion in that classifier's vocabulary.
+type AgreementSide struct {
+	Classifier *Classifier
+	Kinds      []*Kind
+	Pos        Pos
+}
+
+// Has reports whether kind is in the side's set.
+func (s *AgreementSide) Has(kind string) bool {
+	for _, k := range s.Kinds {
+		if k.Name == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Classifier is one ordered rule list; the first rule that matches wins.

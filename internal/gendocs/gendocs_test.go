@@ -2,6 +2,7 @@ package gendocs_test
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"os"
 	"path"
@@ -203,6 +204,47 @@ func TestCode(t *testing.T) {
 	} {
 		if got := gendocs.Code(in); got != want {
 			t.Errorf("Code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAgreementsAreDocumented: the inbound page shows every agreement with
+// its description and each classifier's kinds, linked to the classifier's
+// section and the kinds' entries, and a page without agreements has no such
+// section.
+func TestAgreementsAreDocumented(t *testing.T) {
+	for _, cp := range append([]string{"../contract/testdata/valid/inbound_agreements/kinds.yaml"}, contracts...) {
+		c, pages := render(t, cp)
+		page := pages["inbound.md"]
+		if c.Inbound == nil || len(c.Inbound.Agreements) == 0 {
+			if strings.Contains(page, "## Classifier agreements") {
+				t.Errorf("%s: an agreements section without agreements", c.Name)
+			}
+			continue
+		}
+		var out bytes.Buffer
+		if err := md.Convert([]byte(page), &out); err != nil {
+			t.Fatal(err)
+		}
+		text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(out.String(), ""))
+		slugs := githubSlugs(page)
+		for _, a := range c.Inbound.Agreements {
+			if !strings.Contains(text, a.Name+": "+strings.TrimSpace(a.Description)) {
+				t.Errorf("%s: agreement %s and its description are not on the inbound page", c.Name, a.Name)
+			}
+			for _, s := range a.Sides {
+				var kinds []string
+				for _, k := range s.Kinds {
+					kinds = append(kinds, fmt.Sprintf("[`%s`](kinds.md#%s)", k.Name, gendocs.Slug(k.Name)))
+				}
+				line := fmt.Sprintf("- [`%s`](#%s): %s\n", s.Classifier.Name, gendocs.Slug(s.Classifier.Name), strings.Join(kinds, ", "))
+				if !strings.Contains(page, line) {
+					t.Errorf("%s: agreement %s: no line %q", c.Name, a.Name, line)
+				}
+				if !slugs[gendocs.Slug(s.Classifier.Name)] {
+					t.Errorf("%s: agreement %s links to classifier %s, which has no section", c.Name, a.Name, s.Classifier.Name)
+				}
+			}
 		}
 	}
 }

@@ -47,6 +47,20 @@ type view struct {
 	Failures    []string
 	// FirstClassifier is the classifier Classify uses.
 	FirstClassifier string
+	// Agreements are the notions classifiers must agree on; nil without.
+	Agreements []agreementView
+}
+
+type agreementView struct {
+	Name, Description string
+	Sides             []agreementSideView
+}
+
+// agreementSideView is one classifier of an agreement; Anchor is its
+// heading's on the inbound page.
+type agreementSideView struct {
+	Classifier, Anchor string
+	Kinds              []kindView
 }
 
 type upgradeRow struct{ From, To string }
@@ -300,6 +314,17 @@ func newView(c *contract.Contract) *view {
 				cv.Rules = append(cv.Rules, row)
 			}
 			v.Classifiers = append(v.Classifiers, cv)
+		}
+		for _, a := range in.Agreements {
+			av := agreementView{Name: a.Name, Description: a.Description}
+			for _, s := range a.Sides {
+				sv := agreementSideView{Classifier: s.Classifier.Name, Anchor: Slug(s.Classifier.Name)}
+				for _, k := range s.Kinds {
+					sv.Kinds = append(sv.Kinds, ref(k))
+				}
+				av.Sides = append(av.Sides, sv)
+			}
+			v.Agreements = append(v.Agreements, av)
 		}
 	}
 	v.Unknown = string(examples.Unknown(c).JSON())

@@ -461,10 +461,40 @@ func inboundSchema() *jsonschema.Schema {
 				Description: "The classifier's name in snake_case (e.g. model); it names the generated functions (ClassifyModel)."},
 			AdditionalProperties: classifier,
 			Description:          "The classifiers, each a view of upstream failures (e.g. one for the model, one for the circuit breaker) mapping to its description, default kind and rules. At least one is required; the first is the default classification."}),
+		mem("agreements", agreementsSchema()),
 	)
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
 	return s
+}
+
+// agreementsSchema is inbound.agreements: notions several classifiers must
+// agree on. That the classifiers and kinds exist, that each classifier gives
+// the kinds listed for it, and that the classifiers really agree, the loader
+// checks.
+func agreementsSchema() *jsonschema.Schema {
+	kind := kindReference("A kind the classifier gives (from a rule or its default).")
+	kinds := &jsonschema.Schema{
+		AnyOf: []*jsonschema.Schema{
+			kind,
+			{Type: "array", MinItems: uint64p(1), UniqueItems: true, Items: kind, Description: "A non-empty list of kinds, each listed once."},
+		},
+		Description: "The kinds that make up the shared notion in this classifier's vocabulary: one kind or a non-empty list of them (e.g. [auth_failed, auth_required]). Each must be a kind the classifier gives.",
+	}
+	agreement := closedObject("An agreement: the classifiers that share a notion, each with its own kinds for it. errgen validate derives inputs from every rule whose kind is in its classifier's set (each status, with a class or range taken at every code where a rule of these classifiers starts or stops matching; each failure, any meaning every one; each text phrase; and their combinations when a rule has several conditions), runs every listed classifier on each, and reports an input that some classifiers put in their set and others do not.",
+		[]string{"description", "classifiers"},
+		mem("description", nonBlankString("What the classifiers agree on and why their kinds may differ; it is shown in the inbound docs. Must not be blank.")),
+		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(2),
+			PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+				Description: "The name of a classifier declared under inbound.classifiers."},
+			AdditionalProperties: kinds,
+			Description:          "Two or more classifiers, each mapping to its kinds for the shared notion, e.g. {model: [oauth_needs_reauth, permission_denied], breaker: [auth_failed, auth_required]}."}),
+	)
+	return &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
+		PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+			Description: "The agreement's name in snake_case (e.g. auth); problems and the docs name it."},
+		AdditionalProperties: agreement,
+		Description:          "Notions that two or more classifiers must agree on while naming them with their own kinds (labby: the model and breaker views agree on which failures are auth problems). errgen validate checks every agreement and reports each input the classifiers disagree on, at the rule condition it comes from. Leave it out when there is nothing to keep aligned."}
 }
 
 // retrySchema is the retry section: the backoff an agent uses without a
@@ -617,6 +647,14 @@ func inboundKinds(n contract.Naming) *jsonschema.Schema {
 	inbound.Set("tool_result", kind)
 	inbound.Set("classifiers", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: classifier},
 		Description: fmt.Sprintf("A classifier names kinds, whose names are in %s.", n)})
+	// A pattern applies to a single kind, items to a list of them.
+	set := &jsonschema.Schema{Pattern: namingPatterns[n], Items: kind,
+		Description: fmt.Sprintf("A kind name or a list of them, in %s.", n)}
+	agreement := props()
+	agreement.Set("classifiers", &jsonschema.Schema{AdditionalProperties: set,
+		Description: fmt.Sprintf("Each classifier of an agreement names kinds, whose names are in %s.", n)})
+	inbound.Set("agreements", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: agreement},
+		Description: fmt.Sprintf("An agreement names kinds, whose names are in %s.", n)})
 	return &jsonschema.Schema{Properties: inbound,
 		Description: fmt.Sprintf("The inbound section names kinds, whose names are in %s.", n)}
 }

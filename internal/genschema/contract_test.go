@@ -142,9 +142,16 @@ var inexpressible = []struct {
 	// A reference names nothing declared in its section. The schema checks
 	// only that it is a well-formed name; the declared names are data. This
 	// covers a same_arguments value's upgrade_to, a surfaces.cli.exit_codes
-	// key naming no origin, and the kinds inbound names (tool_result, a
-	// classifier's default, a rule's kind).
-	{"undeclared reference", regexp.MustCompile(`unknown (origin|group|recovery action|same_arguments value|side_effects value|kind) "`)},
+	// key naming no origin, the kinds inbound names (tool_result, a
+	// classifier's default, a rule's kind, an agreement's kinds) and the
+	// classifiers an agreement names.
+	{"undeclared reference", regexp.MustCompile(`unknown (origin|group|recovery action|same_arguments value|side_effects value|kind|classifier) "`)},
+	// An agreement lists for a classifier a kind that none of its rules nor
+	// its default gives: compares the agreement with the classifier.
+	{"agreement kind the classifier never gives", regexp.MustCompile(`: the classifier never gives kind "`)},
+	// An agreement whose sets no rule gives, or classifiers that disagree
+	// on an input: needs the classifiers run.
+	{"agreement not kept", regexp.MustCompile(`inbound: agreement "[^"]*": (classifiers disagree on |no rule of its classifiers gives a kind of its set)`)},
 	// replaced_by names no live kind: the same, for kinds.
 	{"replacement is no live kind", regexp.MustCompile(`replaced_by names ".*", which is not a live kind`)},
 	// A live kind reuses a retired name, as is or respelled to the same
@@ -342,6 +349,15 @@ func TestContractSchemaAgreesWithLoader(t *testing.T) {
 	}
 }
 
+// agreementCase is an inbound section of two classifiers that agree on
+// timeouts, with one agreement of the given classifiers and description.
+func agreementCase(classifiers, description string) string {
+	return "inbound:\n  classifiers:\n" +
+		"    x: {description: d, default: internal_error, rules: [{status: 504, failure: timeout, kind: timeout}, {status: 504, kind: timeout}, {failure: timeout, kind: timeout}]}\n" +
+		"    y: {description: d, default: internal_error, rules: [{failure: timeout, kind: timeout}, {status: 504, kind: timeout}]}\n" +
+		"  agreements:\n    timeouts: {description: " + description + ", classifiers: " + classifiers + "}\nretired:\n"
+}
+
 // TestContractSchemaLayoutEdgeCases is TestContractSchemaEdgeCases for the
 // layout section, starting from the minimal contract with a layout.
 func TestContractSchemaLayoutEdgeCases(t *testing.T) {
@@ -503,6 +519,13 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		{"negative text", "retired:\n", "inbound: {classifiers: {x: {description: d, default: timeout, rules: [{text: -3, kind: timeout}]}}}\nretired:\n", false},
 		{"tool_result in another naming", "retired:\n", "inbound: {tool_result: InternalError, classifiers: {x: {description: d, default: timeout, rules: []}}}\nretired:\n", false},
 		{"blank classifier description", "retired:\n", "inbound: {classifiers: {x: {description: \" \", default: timeout, rules: []}}}\nretired:\n", false},
+		{"agreement, a kind written alone or in a list", "retired:\n", agreementCase("{x: timeout, y: [timeout]}", "d"), true},
+		{"agreement of one classifier", "retired:\n", agreementCase("{x: timeout}", "d"), false},
+		{"agreement kind listed twice", "retired:\n", agreementCase("{x: [timeout, timeout], y: timeout}", "d"), false},
+		{"agreement with an empty set", "retired:\n", agreementCase("{x: [], y: timeout}", "d"), false},
+		{"agreement kind in another naming", "retired:\n", agreementCase("{x: Timeout, y: timeout}", "d"), false},
+		{"agreement with a blank description", "retired:\n", agreementCase("{x: timeout, y: timeout}", "\" \""), false},
+		{"null agreements", "retired:\n", "inbound: {classifiers: {x: {description: d, default: timeout, rules: []}}, agreements: }\nretired:\n", false},
 		{"retry initial_ms above the default max_ms", "retired:\n", "retry: {initial_ms: 50000}\nretired:\n", false},
 		{"retry max_ms below the default initial_ms", "retired:\n", "retry: {max_ms: 50}\nretired:\n", false},
 		{"retry bounds both raised", "retired:\n", "retry: {initial_ms: 50000, max_ms: 60000, multiplier: 1, jitter: 1, max_attempts: 1}\nretired:\n", true},

@@ -92,83 +92,17 @@ func DecideDecoded(c *contract.Contract, e Decoded, attempt int) Decision {
 
 // Upstream is a classifier's input: the HTTP status (0 for none), the
 // transport failure ("" for none) and the upstream's error text.
-type Upstream struct {
-	Status  int
-	Failure string
-	Text    string
-}
+type Upstream = contract.Upstream
 
 // Classified is a classifier's answer.
-type Classified struct {
-	Kind    string
-	Breaker bool
-	Rule    int // from 1; 0 for the default
-}
+type Classified = contract.Classified
 
 // Classify is the specification of a classifier: the first rule whose
 // conditions all hold wins, else the default. Text matches whole words,
-// ignoring ASCII case.
+// ignoring ASCII case. It lives with the model (Classifier.Classify) because
+// the loader runs it too, to check the contract's classifier agreements.
 func Classify(cl *contract.Classifier, u Upstream) Classified {
-	lower := []byte(u.Text)
-	for i, c := range lower {
-		if c >= 'A' && c <= 'Z' {
-			lower[i] = c + 'a' - 'A'
-		}
-	}
-	for i, r := range cl.Rules {
-		if matches(r, u.Status, u.Failure, string(lower)) {
-			b := r.Kind.Breaker
-			if r.Breaker != nil {
-				b = *r.Breaker
-			}
-			return Classified{r.Kind.Name, b, i + 1}
-		}
-	}
-	return Classified{cl.Default.Name, cl.Default.Breaker, 0}
-}
-
-func matches(r *contract.Rule, status int, failure, lower string) bool {
-	if len(r.Statuses) > 0 {
-		ok := false
-		for _, s := range r.Statuses {
-			ok = ok || (status >= s.From && status <= s.To)
-		}
-		if !ok {
-			return false
-		}
-	}
-	if r.AnyFailure && failure == "" {
-		return false
-	}
-	if len(r.Failures) > 0 {
-		ok := false
-		for _, f := range r.Failures {
-			ok = ok || string(f) == failure
-		}
-		if !ok {
-			return false
-		}
-	}
-	if len(r.Text) > 0 {
-		ok := false
-		for _, w := range r.Text {
-			ok = ok || wordIn(lower, w)
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func wordIn(lower, w string) bool {
-	word := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
-	for i := 0; i+len(w) <= len(lower); i++ {
-		if lower[i:i+len(w)] == w && (i == 0 || !word(lower[i-1])) && (i+len(w) == len(lower) || !word(lower[i+len(w)])) {
-			return true
-		}
-	}
-	return false
+	return cl.Classify(u)
 }
 
 // RuleInput is the input built to meet a rule: the last status of its
@@ -193,11 +127,13 @@ func RuleInput(r *contract.Rule) Upstream {
 
 // ClassifierInputs are the inputs a classifier is checked with, without
 // repeats: statuses and failures no rule may name (which fall to the
-// default unless a rule claims them), then for every rule its own input
-// (RuleInput) and near misses around it — the statuses just below and at
-// the start of its first range, and its last phrase inside a longer word.
+// default unless a rule claims them; among them the redirects 301, 302, 307
+// and 308, which a client that does not follow redirects sees as answers),
+// then for every rule its own input (RuleInput) and near misses around it —
+// the statuses just below and at the start of its first range, and its last
+// phrase inside a longer word.
 func ClassifierInputs(cl *contract.Classifier) []Upstream {
-	inputs := []Upstream{{}, {Status: 200}, {Status: 302}, {Status: 418}, {Status: 451}, {Status: 499}, {Status: 599}, {Status: 600}, {Text: "all fine"}}
+	inputs := []Upstream{{}, {Status: 200}, {Status: 301}, {Status: 302}, {Status: 307}, {Status: 308}, {Status: 418}, {Status: 451}, {Status: 499}, {Status: 599}, {Status: 600}, {Text: "all fine"}}
 	for _, f := range contract.Failures {
 		inputs = append(inputs, Upstream{Failure: string(f)})
 	}

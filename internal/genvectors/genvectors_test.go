@@ -176,6 +176,69 @@ func TestClassifierCoverage(t *testing.T) {
 	}
 }
 
+// redirects are the 3xx answers every classifier's vectors carry, so that
+// the Go, TypeScript and Python classifiers are all checked on them.
+var redirects = []int{301, 302, 307, 308}
+
+// TestClassifierVectorsCoverRedirects: every classifier of every contract
+// has a vector for each redirect status.
+func TestClassifierVectorsCoverRedirects(t *testing.T) {
+	for p, c := range contracts(t) {
+		if c.Inbound == nil {
+			continue
+		}
+		f, err := genvectors.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range c.Inbound.Classifiers {
+			for _, status := range redirects {
+				found := false
+				for _, v := range f.Classify {
+					found = found || (v.Classifier == cl.Name && v.Status == status && v.Failure == "" && v.Text == "")
+				}
+				if !found {
+					t.Errorf("%s: %s: no vector for status %d", p, cl.Name, status)
+				}
+			}
+		}
+	}
+}
+
+// TestAGENTORedirectsAreBlocked: AGENTO maps a redirect to
+// TOOL_REDIRECT_BLOCKED (seed 002), whether the downstream answered 3xx or
+// the transport refused to follow it; a 3xx answer is no network error. It
+// reads the committed vectors, which the TypeScript and Python tests run.
+func TestAGENTORedirectsAreBlocked(t *testing.T) {
+	data, err := os.ReadFile("../../examples/agento/conformance/agento.vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f genvectors.File
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, v := range f.Classify {
+		if v.Classifier != "downstream" || v.Text != "" {
+			continue
+		}
+		redirect := (v.Status >= 300 && v.Status <= 399) || (v.Status == 0 && v.Failure == string(contract.FailureRedirectBlocked))
+		if redirect && v.Kind != "TOOL_REDIRECT_BLOCKED" {
+			t.Errorf("status %d, failure %q: %s, want TOOL_REDIRECT_BLOCKED", v.Status, v.Failure, v.Kind)
+		}
+		if !redirect && v.Kind == "TOOL_REDIRECT_BLOCKED" {
+			t.Errorf("status %d, failure %q: TOOL_REDIRECT_BLOCKED for no redirect", v.Status, v.Failure)
+		}
+		seen[v.Status] = true
+	}
+	for _, status := range append([]int{300, 399}, redirects...) {
+		if !seen[status] {
+			t.Errorf("no downstream vector for status %d", status)
+		}
+	}
+}
+
 // TestDecide checks the specification of NextStep on a policy worked out by
 // hand.
 func TestDecide(t *testing.T) {

@@ -61,7 +61,7 @@ func ClassifyModel(u Upstream) Classified {
 	if u.Status == 401 {
 		return Classified{KindOauthNeedsReauth, false, 1}
 	}
-	if hasWord(text, "401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired") {
+	if hasWord(text, "401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired", "authentication required", "login required", "missing credentials") {
 		return Classified{KindOauthNeedsReauth, false, 2}
 	}
 	if u.Status == 403 {
@@ -136,7 +136,7 @@ func ClassifyBreaker(u Upstream) Classified {
 	if hasWord(text, "authentication required", "login required", "missing credentials") {
 		return Classified{KindAuthRequired, true, 2}
 	}
-	if hasWord(text, "401", "unauthorized", "invalid_token") {
+	if hasWord(text, "401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired") {
 		return Classified{KindAuthFailed, true, 3}
 	}
 	if u.Status == 403 {

@@ -1744,7 +1744,7 @@ INBOUND: Optional[Mapping[str, Any]] = {
             "statuses": (),
             "failures": (),
             "any_failure": False,
-            "text": ("401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired"),
+            "text": ("401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired", "authentication required", "login required", "missing credentials"),
             "kind": "oauth_needs_reauth",
             "breaker": False,
         }, {
@@ -1910,7 +1910,7 @@ INBOUND: Optional[Mapping[str, Any]] = {
             "statuses": (),
             "failures": (),
             "any_failure": False,
-            "text": ("401", "unauthorized", "invalid_token"),
+            "text": ("401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired"),
             "kind": "auth_failed",
             "breaker": True,
         }, {

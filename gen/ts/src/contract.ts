@@ -1859,7 +1859,10 @@ export const INBOUND: InboundSpec | null = deepFreeze({
             "invalid_token",
             "invalid_grant",
             "oauth",
-            "access token expired"
+            "access token expired",
+            "authentication required",
+            "login required",
+            "missing credentials"
           ],
           "kind": "oauth_needs_reauth",
           "breaker": false
@@ -2140,7 +2143,10 @@ export const INBOUND: InboundSpec | null = deepFreeze({
           "text": [
             "401",
             "unauthorized",
-            "invalid_token"
+            "invalid_token",
+            "invalid_grant",
+            "oauth",
+            "access token expired"
           ],
           "kind": "auth_failed",
           "breaker": true

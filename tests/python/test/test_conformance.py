@@ -340,6 +340,15 @@ def test_classify(v: Any) -> None:
     assert fn(status=v["status"] or None, failure=v["failure"] or None, text=v["text"] or None) == got
 
 
+def test_classifiers_see_redirects() -> None:
+    """Every classifier is checked on the redirects 301, 302, 307 and 308."""
+    if pkg.INBOUND is None:
+        return
+    for c in pkg.INBOUND["classifiers"]:
+        for status in (301, 302, 307, 308):
+            assert any(v["classifier"] == c["name"] and v["status"] == status and v["failure"] == "" and v["text"] == "" for v in vectors["classify"]), f"{c['name']}: no vector for status {status}"
+
+
 def test_tool_result() -> None:
     if vectors["tool_result"] is None:
         assert not hasattr(pkg, "classify_tool_result")

@@ -317,6 +317,14 @@ describe(`${pkg.CONTRACT_NAME}: inbound classification`, () => {
       assert.deepEqual(fn(sparse), fn(u));
     });
   }
+  test("every classifier is checked on the redirects 301, 302, 307 and 308", () => {
+    for (const c of pkg.INBOUND.classifiers) {
+      for (const status of [301, 302, 307, 308]) {
+        const v = vectors.classify.find((v) => v.classifier === c.name && v.status === status && v.failure === "" && v.text === "");
+        assert.ok(v, `${c.name}: no vector for status ${status}`);
+      }
+    }
+  });
   test("the tool result", () => {
     if (vectors.tool_result === null) {
       assert.equal(pkg.classifyToolResult, undefined);

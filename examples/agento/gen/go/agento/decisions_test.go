@@ -30,6 +30,11 @@ func TestSeedInboundMapping(t *testing.T) {
 		{agento.Upstream{Failure: agento.FailureTimeout}, agento.KindToolTimeout},
 		{agento.Upstream{Failure: agento.FailureConnectionRefused}, agento.KindToolNetworkError},
 		{agento.Upstream{Failure: agento.FailureRedirectBlocked}, agento.KindToolRedirectBlocked},
+		// A redirect answered as such, not followed: never a network error.
+		{agento.Upstream{Status: 301}, agento.KindToolRedirectBlocked},
+		{agento.Upstream{Status: 302}, agento.KindToolRedirectBlocked},
+		{agento.Upstream{Status: 307}, agento.KindToolRedirectBlocked},
+		{agento.Upstream{Status: 308}, agento.KindToolRedirectBlocked},
 	} {
 		if got := agento.Classify(tt.in); got.Kind != tt.want {
 			t.Errorf("Classify(%+v) = %s, want %s", tt.in, got.Kind, tt.want)

@@ -51,7 +51,7 @@ type Classified struct {
 	Rule                int
 }
 
-// ClassifyDownstream is the downstream classifier. Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); details.status keeps the status. It is the contract's first classifier, so Classify uses it.
+// ClassifyDownstream is the downstream classifier. Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); a redirect, whether a 3xx answer or a redirect the transport refused, becomes TOOL_REDIRECT_BLOCKED; details.status keeps the status. It is the contract's first classifier, so Classify uses it.
 func ClassifyDownstream(u Upstream) Classified {
 	if u.Status == 401 || u.Status == 403 {
 		return Classified{KindAuthRejected, false, 1}
@@ -65,23 +65,26 @@ func ClassifyDownstream(u Upstream) Classified {
 	if u.Status >= 500 && u.Status <= 599 {
 		return Classified{KindToolServerError, true, 4}
 	}
+	if u.Status >= 300 && u.Status <= 399 {
+		return Classified{KindToolRedirectBlocked, false, 5}
+	}
 	if u.Failure == FailureTimeout {
-		return Classified{KindToolTimeout, true, 5}
+		return Classified{KindToolTimeout, true, 6}
 	}
 	if u.Failure == FailureRedirectBlocked {
-		return Classified{KindToolRedirectBlocked, false, 6}
+		return Classified{KindToolRedirectBlocked, false, 7}
 	}
 	if u.Failure == FailureCancelled {
-		return Classified{KindToolAborted, false, 7}
+		return Classified{KindToolAborted, false, 8}
 	}
 	if u.Failure == FailureResponseTooLarge {
-		return Classified{KindToolOutputLimit, false, 8}
+		return Classified{KindToolOutputLimit, false, 9}
 	}
 	if u.Failure == FailureMalformedResponse {
-		return Classified{KindToolResponseMalformed, false, 9}
+		return Classified{KindToolResponseMalformed, false, 10}
 	}
 	if u.Failure != "" {
-		return Classified{KindToolNetworkError, true, 10}
+		return Classified{KindToolNetworkError, true, 11}
 	}
 	return Classified{KindToolNetworkError, true, 0}
 }

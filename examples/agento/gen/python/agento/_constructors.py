@@ -256,7 +256,7 @@ CONSTRUCTORS: Mapping[str, Callable[..., Envelope]] = {
 }
 
 def classify_downstream(status: Optional[int] = 0, failure: Union[str, Enum, None] = "", text: Optional[str] = "") -> Classified:
-    """classify_downstream is the downstream classifier: Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); details.status keeps the status. It is the contract's first classifier, so classify uses it."""
+    """classify_downstream is the downstream classifier: Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); a redirect, whether a 3xx answer or a redirect the transport refused, becomes TOOL_REDIRECT_BLOCKED; details.status keeps the status. It is the contract's first classifier, so classify uses it."""
     assert INBOUND is not None
     return classify_with(INBOUND["classifiers"][0], status, failure, text)
 

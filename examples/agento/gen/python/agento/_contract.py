@@ -1092,6 +1092,13 @@ INBOUND: Optional[Mapping[str, Any]] = {
             "kind": "TOOL_SERVER_ERROR",
             "breaker": True,
         }, {
+            "statuses": ((300, 399),),
+            "failures": (),
+            "any_failure": False,
+            "text": (),
+            "kind": "TOOL_REDIRECT_BLOCKED",
+            "breaker": False,
+        }, {
             "statuses": (),
             "failures": ("timeout",),
             "any_failure": False,

@@ -206,7 +206,7 @@ export function newRateSessionLimit(message: string, opts?: SanitizeOptions): En
   return { ...newEnvelope("RATE_SESSION_LIMIT", message, opts), kind: "RATE_SESSION_LIMIT" };
 }
 
-/** classifyDownstream is the downstream classifier. Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); details.status keeps the status. It is the contract's first classifier, so classify uses it. */
+/** classifyDownstream is the downstream classifier. Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); a redirect, whether a 3xx answer or a redirect the transport refused, becomes TOOL_REDIRECT_BLOCKED; details.status keeps the status. It is the contract's first classifier, so classify uses it. */
 export function classifyDownstream(upstream: Upstream): Classified {
   return classifyWith(INBOUND!.classifiers[0]!, upstream);
 }

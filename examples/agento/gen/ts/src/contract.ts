@@ -1221,6 +1221,19 @@ export const INBOUND: InboundSpec | null = deepFreeze({
           "breaker": true
         },
         {
+          "statuses": [
+            [
+              300,
+              399
+            ]
+          ],
+          "failures": [],
+          "anyFailure": false,
+          "text": [],
+          "kind": "TOOL_REDIRECT_BLOCKED",
+          "breaker": false
+        },
+        {
           "statuses": [],
           "failures": [
             "timeout"
