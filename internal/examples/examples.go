@@ -371,6 +371,24 @@ func ForKind(c *contract.Contract, k *contract.Kind) Example {
 	return Example{Name: k.Name, Kind: k, Value: o, Set: set}
 }
 
+// New is the envelope a generated package's New(kind, message) builds, with
+// the message as given (New's sanitizing is the caller's to apply): any
+// kind, a kind the contract does not define classified with the fallback,
+// no fields, and the retry hint when retryAfterMs is not nil and the layout
+// carries one. The conformance vectors of the HTTP readers expect it.
+func New(c *contract.Contract, kind, message string, retryAfterMs *int64) Object {
+	cl, group := &c.Fallback.Classification, (*contract.Group)(nil)
+	if k := c.Kind(kind); k != nil {
+		cl, group = &k.Classification, k.Group
+	}
+	vals := classified(c, kind, message, group, cl, false)
+	if lf := c.Layout.Leaf(contract.SourceRetryAfterMs); lf != nil && retryAfterMs != nil {
+		vals[lf] = *retryAfterMs
+	}
+	o, _ := build(c.Layout, vals)
+	return o
+}
+
 // fieldLeaf finds the leaf of a kind's field, which may be a later
 // declaration of a field first declared by another kind.
 func fieldLeaf(c *contract.Contract, f *contract.Field) *contract.Leaf {

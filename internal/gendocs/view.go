@@ -49,6 +49,13 @@ type view struct {
 	FirstClassifier string
 	// Agreements are the notions classifiers must agree on; nil without.
 	Agreements []agreementView
+	// Reading failed HTTP responses: the short form the readers promote (nil
+	// without one), its bound and mark, and the kind a response without an
+	// envelope gets without a classifier (for the example, status 502).
+	ShortForm                         *contract.ShortForm
+	ShortFormMaxKind                  int
+	PromotedMember, PromotedShortForm string
+	SyntheticKind                     string
 }
 
 type agreementView struct {
@@ -176,6 +183,9 @@ var stepAdvice = map[contract.Step]string{
 func newView(c *contract.Contract) *view {
 	lo := c.Layout
 	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}, Numbered: c.Numbered}
+	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
+	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
+	v.SyntheticKind = c.SyntheticKindPrefix() + "502"
 	v.Producer = schemaRef{genschema.FileName(c, genschema.Producer), genschema.ID(c, genschema.Producer)}
 	v.Consumer = schemaRef{genschema.FileName(c, genschema.Consumer), genschema.ID(c, genschema.Consumer)}
 	for _, s := range contract.Sources {

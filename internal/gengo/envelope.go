@@ -510,7 +510,7 @@ func (g *gen) kindConstructor(f *jen.File, k *contract.Kind) {
 // emptyRequired reports whether a nil value of the required field rf is
 // replaced by an empty one.
 func emptyRequired(rf *contract.Field) bool {
-	return rf.Type == contract.TypeArray || (rf.Type == contract.TypeObject && len(rf.Properties) == 0)
+	return rf.HasEmptyValue()
 }
 
 func (g *gen) constructorDoc(k *contract.Kind) string {

@@ -27,16 +27,6 @@ const (
 	cliWrapError   = "error"
 )
 
-// syntheticKindPrefix prefixes the status of a failed response without an
-// envelope to name its kind when the contract has no inbound classifier
-// and no kind with that status, following the contract's naming pattern.
-var syntheticKindPrefix = map[contract.Naming]string{
-	contract.SnakeCase:          "http_",
-	contract.ScreamingSnakeCase: "HTTP_",
-	contract.PascalCase:         "Http",
-	contract.KebabCase:          "http-",
-}
-
 // collision is a top-level envelope member whose name is a problem member.
 type collision struct {
 	name string
@@ -428,12 +418,25 @@ func (g *gen) readHTTP(f *jen.File) {
 	if c.Inbound != nil {
 		fallbackDoc = fmt.Sprintf("the contract's Classify (the %s classifier) picks the kind from the status and the body's text", c.Inbound.Classifiers[0].Name)
 	} else {
-		fallbackDoc = fmt.Sprintf("the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (%s502), which this package does not know and classifies with the fallback (see httpKind)", syntheticKindPrefix[c.Naming])
+		fallbackDoc = fmt.Sprintf("the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (%s502), which this package does not know and classifies with the fallback (see httpKind)", c.SyntheticKindPrefix())
+	}
+	sf := c.ShortForm()
+	shortDoc := ""
+	if sf != nil {
+		shortDoc = fmt.Sprintf("A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose %q is a string of at most %d bytes matching this contract's kind names and whose %q is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes \"HTTP <status> <status text>\"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.", sf.KindMember, contract.ShortFormMaxKind, sf.MessageMember)
 	}
 	docf(f,
-		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is. Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
+		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.",
+		shortDoc,
+		"Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
 		"A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
 	)
+	fromBodyArgs := []jen.Code{jen.Id("resp").Dot("Header").Dot("Get").Call(jen.Lit("Content-Type")), jen.Id("body")}
+	fromBodyParams := []jen.Code{jen.Id("contentType").String(), jen.Id("body").Index().Byte()}
+	if sf != nil {
+		fromBodyArgs = append(fromBodyArgs, jen.Id("resp").Dot("StatusCode"))
+		fromBodyParams = append(fromBodyParams, jen.Id("status").Int())
+	}
 	f.Func().Id("ReadHTTP").Params(jen.Id("resp").Op("*").Qual("net/http", "Response")).Params(envPtr(), jen.Error()).Block(
 		jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(g.pkgErr("ReadHTTP of a nil response"))))),
 		jen.Var().Id("body").Index().Byte(),
@@ -444,7 +447,7 @@ func (g *gen) readHTTP(f *jen.File) {
 		),
 		jen.Var().Id("e").Add(envPtr()),
 		jen.If(jen.Len(jen.Id("body")).Op("<=").Id("maxHTTPBody")).Block(
-			jen.Id("e").Op("=").Id("envelopeFromBody").Call(jen.Id("resp").Dot("Header").Dot("Get").Call(jen.Lit("Content-Type")), jen.Id("body")),
+			jen.Id("e").Op("=").Id("envelopeFromBody").Call(fromBodyArgs...),
 		).Else().Block(
 			jen.Id("body").Op("=").Id("body").Index(jen.Empty(), jen.Id("maxHTTPBody")),
 		),
@@ -463,8 +466,14 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Return(jen.Id("e"), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type.")
-	f.Func().Id("envelopeFromBody").Params(jen.Id("contentType").String(), jen.Id("body").Index().Byte()).Add(envPtr()).Block(
+	fromBodyDoc := "envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type."
+	notEnvelope := jen.Return(jen.Nil())
+	if sf != nil {
+		fromBodyDoc += " JSON that is neither is read as labby's short form when the response failed (fromShortForm)."
+		notEnvelope = jen.If(jen.Id("status").Op(">=").Lit(300)).Block(jen.Return(jen.Id("fromShortForm").Call(jen.Id("body"), jen.Id("status")))).Line().Return(jen.Nil())
+	}
+	docf(f, fromBodyDoc)
+	f.Func().Id("envelopeFromBody").Params(fromBodyParams...).Add(envPtr()).Block(
 		jen.List(jen.Id("mt"), jen.Id("_"), jen.Id("_")).Op(":=").Qual("mime", "ParseMediaType").Call(jen.Id("contentType")),
 		jen.Id("problem").Op(":=").Id("mt").Op("==").Id("mediaProblem"),
 		jen.Id("isJSON").Op(":=").Id("problem").Op("||").Id("mt").Op("==").Id("mediaJSON").Op("||").Qual("strings", "HasSuffix").Call(jen.Id("mt"), jen.Lit("+json")).Op("||").
@@ -477,16 +486,14 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.For(jen.List(jen.Id("_"), jen.Id("decode")).Op(":=").Range().Id("decoders")).Block(
 			jen.If(jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decode").Call(jen.Id("body")), jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"))),
 		),
-		jen.Return(jen.Nil()),
+		notEnvelope,
 	)
 	f.Line()
+	g.shortForm(f, sf)
 
 	message := []jen.Code{
 		jen.Id("text").Op(":=").Id("httpText").Call(jen.Id("body")),
-		jen.Id("message").Op(":=").Lit("HTTP ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")),
-		jen.If(jen.Id("st").Op(":=").Qual("net/http", "StatusText").Call(jen.Id("status")), jen.Id("st").Op("!=").Lit("")).Block(
-			jen.Id("message").Op("+=").Lit(" ").Op("+").Id("st"),
-		),
+		jen.Id("message").Op(":=").Id("statusLine").Call(jen.Id("status")),
 		jen.If(jen.Id("text").Op("!=").Lit("")).Block(jen.Id("message").Op("+=").Lit(": ").Op("+").Id("text")),
 	}
 	if c.Inbound != nil {
@@ -521,7 +528,7 @@ func (g *gen) readHTTP(f *jen.File) {
 				cases = append(cases, jen.Case(jen.Lit(s)).Block(jen.Return(jen.Id(kindConst(byStatus[s][0])))))
 			}
 		}
-		prefix := syntheticKindPrefix[c.Naming]
+		prefix := c.SyntheticKindPrefix()
 		docf(f, fmt.Sprintf("httpKind is the kind of a failed response without an envelope, for a contract without an inbound classifier. A producer of this contract always sends an envelope, so such a response comes from something else on the way (a proxy, a load balancer). The status names a kind only when exactly one kind of the contract has it; where several share it, picking one would put that kind's specific advice on a failure it may not describe. Any other status becomes a kind named after it (%s502), which this package does not know: it classifies with the fallback and keeps the status visible.", prefix))
 		body := []jen.Code{}
 		if len(cases) > 0 {
@@ -530,6 +537,15 @@ func (g *gen) readHTTP(f *jen.File) {
 		body = append(body, jen.Return(jen.Id("Kind").Call(jen.Lit(prefix).Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")))))
 		f.Func().Id("httpKind").Params(jen.Id("status").Int()).Id("Kind").Block(body...)
 	}
+	f.Line()
+	docf(f, "statusLine is how a message built from a response starts: \"HTTP <status> <status text>\", or \"HTTP <status>\" for a status without a text.")
+	f.Func().Id("statusLine").Params(jen.Id("status").Int()).String().Block(
+		jen.Id("s").Op(":=").Lit("HTTP ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")),
+		jen.If(jen.Id("st").Op(":=").Qual("net/http", "StatusText").Call(jen.Id("status")), jen.Id("st").Op("!=").Lit("")).Block(
+			jen.Id("s").Op("+=").Lit(" ").Op("+").Id("st"),
+		),
+		jen.Return(jen.Id("s")),
+	)
 	f.Line()
 	docf(f, "httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.")
 	f.Func().Id("httpText").Params(jen.Id("body").Index().Byte()).String().Block(

@@ -54,10 +54,11 @@ var files = []struct {
 	{"_inbound.py", "_inbound.py.tmpl", true},
 	{"_nextstep.py", "_nextstep.py.tmpl", true},
 	{"_mcp.py", "_mcp.py.tmpl", true},
+	{"_http.py", "_http.py.tmpl", true},
 }
 
 // RuntimeModules are the package modules that do not depend on the contract.
-var RuntimeModules = []string{"_spec.py", "_classification.py", "_sanitize.py", "_codec.py", "_words.py", "_inbound.py", "_nextstep.py", "_mcp.py", "py.typed"}
+var RuntimeModules = []string{"_spec.py", "_classification.py", "_sanitize.py", "_codec.py", "_words.py", "_inbound.py", "_nextstep.py", "_mcp.py", "_http.py", "py.typed"}
 
 var pyTemplates = template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl"))
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
@@ -52,6 +53,16 @@ type view struct {
 	Upgrades        string
 	ExitCodes       string
 
+	// The HTTP reader: the short form it promotes (None without one) and
+	// the promotion mark, the kinds of statuses only one kind has, the
+	// prefix of a kind named after a status, and Go's net/http status
+	// texts, which messages built from a response quote, in status order.
+	ShortForm                         string
+	PromotedMember, PromotedShortForm string
+	HTTPKinds                         string
+	SyntheticPrefix                   string
+	StatusTexts                       []statusText
+
 	Classifiers     []classifierView
 	HasInbound      bool
 	HasToolResult   bool
@@ -78,6 +89,11 @@ type view struct {
 	// WithFieldsExample is the attribute the README sets with with_fields:
 	// the first sanitized context or kind-specific field, else guidance.
 	WithFieldsExample string
+}
+
+type statusText struct {
+	Code int
+	Text string
 }
 
 type secretView struct {
@@ -134,7 +150,7 @@ var classNames = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`new_envelope classify classify_tool_result classify_with lookup fallback
 		from_dict from_json to_dict to_json next_step for_tool with_tool_annotations
-		to_mcp_tool_result from_mcp_tool_result http_status is_retryable work_may_have_run
+		to_mcp_tool_result from_mcp_tool_result from_http_response promoted_from http_status is_retryable work_may_have_run
 		counts_toward_breaker log_level is_startup_failure is_known_kind step_of exit_code problem_type
 		kind_by_number error_class to_exception raise_envelope has_word ascii_lower permits_retry may_have_run
 		sanitize sanitize_max sanitize_value with_fields`) {
@@ -297,6 +313,14 @@ func newView(c *contract.Contract) (*view, error) {
 	}
 	v.ActionSteps, v.Upgrades, v.ExitCodes = pyLit(steps), pyLit(upgrades), pyLit(exits)
 	v.RetrySame, v.MayHaveRun = pyLit(frozenset(retrySame)), pyLit(frozenset(mayHaveRun))
+
+	v.ShortForm, v.HTTPKinds, v.SyntheticPrefix = shortForm(c), httpKinds(c), c.SyntheticKindPrefix()
+	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
+	for code := 100; code < 600; code++ {
+		if t := http.StatusText(code); t != "" {
+			v.StatusTexts = append(v.StatusTexts, statusText{code, t})
+		}
+	}
 
 	v.Inbound = "None"
 	if in := c.Inbound; in != nil {
@@ -814,4 +838,50 @@ func doc(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// shortForm is the SHORT_FORM table (contract.ShortForm), with the Envelope
+// attributes of the required fields a promoted envelope carries empty, by
+// kind; None when the reader accepts no short form.
+func shortForm(c *contract.Contract) string {
+	sf := c.ShortForm()
+	if sf == nil {
+		return "None"
+	}
+	empty := orderedMap{}
+	for _, e := range sf.Empty {
+		attrs := orderedMap{}
+		for _, f := range e.Fields {
+			attrs = append(attrs, kv{f.Idents.PythonLocal, string(f.Type)})
+		}
+		empty = append(empty, kv{e.Kind.Name, attrs})
+	}
+	return pyLit(orderedMap{
+		{"kind_member", sf.KindMember},
+		{"message_member", sf.MessageMember},
+		{"kind_pattern", sf.KindPattern},
+		{"max_kind_bytes", contract.ShortFormMaxKind},
+		{"empty_fields", empty},
+	})
+}
+
+// httpKinds maps each status exactly one kind has to that kind, keyed by the
+// status as a string, in status order.
+func httpKinds(c *contract.Contract) string {
+	seen := map[int]bool{}
+	var statuses []int
+	for _, k := range c.Kinds {
+		if !seen[k.HTTP] {
+			seen[k.HTTP] = true
+			statuses = append(statuses, k.HTTP)
+		}
+	}
+	sort.Ints(statuses)
+	m := orderedMap{}
+	for _, s := range statuses {
+		if k := c.HTTPKind(s); c.Kind(k) != nil {
+			m = append(m, kv{strconv.Itoa(s), k})
+		}
+	}
+	return pyLit(m)
 }

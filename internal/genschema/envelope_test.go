@@ -11,6 +11,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/examples"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -96,6 +97,62 @@ func TestExamplesValidateAgainstBothSchemas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every envelope the HTTP readers return in the conformance vectors (labby's
+// short form promoted, with its mark; responses classified from their
+// status) is one the consumer schema accepts; and a promoted one of a kind
+// the contract defines meets the producer schema too, so a reader that
+// forwards it emits nothing its own producer schema rejects, except for a
+// kind with a required field that has no empty value (a string, a number),
+// which the short form cannot carry and the reader does not invent. Each
+// language's reader is held to exactly these envelopes by the vectors.
+func TestHTTPVectorEnvelopesValidate(t *testing.T) {
+	for _, path := range contracts {
+		c := load(t, path)
+		producer, consumer := envelopeSchemas(t, c)
+		f, err := genvectors.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		promoted := 0
+		for _, v := range f.HTTP {
+			if string(v.Envelope) == "null" {
+				continue
+			}
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(v.Envelope))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := consumer.Validate(inst); err != nil {
+				t.Errorf("%s: %q fails the consumer schema: %v", c.Name, v.Name, err)
+			}
+			var top map[string]any
+			json.Unmarshal(v.Envelope, &top)
+			if top[contract.PromotedMember] != nil {
+				promoted++
+			}
+			kind, _ := top["kind"].(string)
+			if k := c.Kind(kind); k != nil && top[contract.PromotedMember] != nil && emptiable(k) {
+				if err := producer.Validate(inst); err != nil {
+					t.Errorf("%s: %q fails the producer schema: %v", c.Name, v.Name, err)
+				}
+			}
+		}
+		if (c.ShortForm() != nil) != (promoted > 0) {
+			t.Errorf("%s: %d promoted envelopes", c.Name, promoted)
+		}
+	}
+}
+
+// emptiable reports whether every required field of k has an empty value.
+func emptiable(k *contract.Kind) bool {
+	for _, f := range k.RequiredFields() {
+		if !f.HasEmptyValue() {
+			return false
+		}
+	}
+	return true
 }
 
 // Each layout's schemas accept only its own shape: an envelope of one seed

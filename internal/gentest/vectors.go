@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genvectors"
 )
 
@@ -34,6 +37,8 @@ type Package struct {
 	ToolResult any
 	// Retry holds the package's Retry constants.
 	Retry Retry
+	// ReadHTTP is ReadHTTP: func(*http.Response) (*Envelope, error).
+	ReadHTTP any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -71,7 +76,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Helper()
 	f := ReadVectors(t, path)
 	v := &vectors{pkg: pkg, env: reflect.TypeOf(pkg.Envelope)}
-	if len(f.Lookup) == 0 || len(f.Envelopes) == 0 || len(f.Malformed) == 0 || len(f.NextStep) == 0 || len(f.ForTool) == 0 {
+	if len(f.Lookup) == 0 || len(f.Envelopes) == 0 || len(f.Malformed) == 0 || len(f.NextStep) == 0 || len(f.ForTool) == 0 || len(f.HTTP) == 0 {
 		t.Fatalf("%s: a section is empty", path)
 	}
 	t.Run("retry", func(t *testing.T) {
@@ -88,6 +93,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("classify", func(t *testing.T) { v.classify(t, f.Classify) })
 	t.Run("tool_result", func(t *testing.T) { v.toolResult(t, f.ToolResult) })
 	t.Run("for_tool", func(t *testing.T) { v.forTool(t, f.ForTool) })
+	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
 }
 
 type vectors struct {
@@ -345,4 +351,53 @@ func show(b *bool) string {
 		return "absent"
 	}
 	return fmt.Sprint(*b)
+}
+
+// readHTTP hands each vector's response to ReadHTTP: the envelope it
+// returns, encoded, must be the vector's (as a JSON value), and its
+// PromotedFrom must say what the vector's promotion mark says; a null
+// envelope means an error.
+func (v *vectors) readHTTP(t *testing.T, vecs []genvectors.HTTPVec) {
+	if v.pkg.ReadHTTP == nil {
+		t.Fatal("the vectors have http responses; ReadHTTP was not passed")
+	}
+	for _, want := range vecs {
+		resp := &http.Response{StatusCode: want.Status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(want.Body))}
+		for name, value := range want.Headers {
+			resp.Header.Set(name, value)
+		}
+		out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
+		err, _ := out[1].Interface().(error)
+		if string(want.Envelope) == "null" {
+			if err == nil {
+				t.Errorf("%s: ReadHTTP returned an envelope, want an error", want.Name)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", want.Name, err)
+			continue
+		}
+		got, err := json.Marshal(out[0].Interface())
+		if err != nil {
+			t.Errorf("%s: encoding: %v", want.Name, err)
+			continue
+		}
+		if !sameJSON(got, want.Envelope) {
+			t.Errorf("%s:\ngot  %s\nwant %s", want.Name, got, want.Envelope)
+		}
+		var top map[string]any
+		json.Unmarshal(want.Envelope, &top)
+		mark, _ := top[contract.PromotedMember].(string)
+		if p := out[0].MethodByName("PromotedFrom").Call(nil)[0].String(); p != mark {
+			t.Errorf("%s: PromotedFrom() = %q, want %q", want.Name, p, mark)
+		}
+		// The mark survives encoding and decoding.
+		back, err := v.decode(got)
+		if err != nil {
+			t.Errorf("%s: the envelope read does not decode: %v", want.Name, err)
+		} else if p := back.MethodByName("PromotedFrom").Call(nil)[0].String(); p != mark {
+			t.Errorf("%s: PromotedFrom() after decoding = %q, want %q", want.Name, p, mark)
+		}
+	}
 }

@@ -49,6 +49,7 @@ type view struct {
 	Layout          string
 	Fields          string
 	Inbound         string // "null" without inbound classification
+	ShortForm       string // "null" when the contract's readers accept no short form
 	Retry           string
 	HTTPKinds       string
 	ExitCodes       string
@@ -133,15 +134,6 @@ type classifierView struct {
 
 var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
 
-// syntheticKindPrefix matches the Go package's: the kind of a failed
-// response without an envelope when the contract has no classifier.
-var syntheticKindPrefix = map[contract.Naming]string{
-	contract.SnakeCase:          "http_",
-	contract.ScreamingSnakeCase: "HTTP_",
-	contract.PascalCase:         "Http",
-	contract.KebabCase:          "http-",
-}
-
 // packageNames are the names the package exports besides the per-kind
 // constructors and per-classifier functions; a generated name must not land
 // on one of them.
@@ -150,7 +142,7 @@ var packageNames = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`newEnvelope classify classifyToolResult classifyWith lookup fallback
 		parseEnvelope parseEnvelopeJson toWire serializeEnvelope nextStep forTool withToolAnnotations
-		toMcpToolResult fromMcpToolResult toProblem fromProblem fromHttpResponse httpStatus isRetryable
+		toMcpToolResult fromMcpToolResult toProblem fromProblem fromHttpResponse promotedFrom httpStatus isRetryable
 		workMayHaveRun countsTowardBreaker logLevel isStartupFailure isKnownKind stepOf exitCode problemType
 		kindByNumber formatDecodeError sanitize sanitizeMax withFields`) {
 		packageNames[n] = true
@@ -168,7 +160,7 @@ func init() {
 		LayoutObject LayoutLeaf LayoutMember FieldSpec FieldType Source ClassifierSpec RuleSpec RetryPolicy
 		Partial Required Readonly Record Pick Omit Exclude Extract Object Array String Number Boolean Symbol
 		Date Error Map Set Promise Function JSON Math RegExp Response Request Headers
-		SanitizeOptions EnvelopeFields SecretSpec SecretChars`) {
+		SanitizeOptions EnvelopeFields SecretSpec SecretChars ShortFormSpec`) {
 		typeNames[n] = true
 	}
 }
@@ -182,7 +174,7 @@ func newView(c *contract.Contract) (*view, error) {
 		Version:         npmVersion(c.VersionLabel()),
 		Contract:        c.Name,
 		Description:     c.Description,
-		SyntheticPrefix: syntheticKindPrefix[c.Naming],
+		SyntheticPrefix: c.SyntheticKindPrefix(),
 		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
 		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
 	}
@@ -301,6 +293,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.RetrySame, v.MayHaveRun = mustJSON(nonNil(retrySame)), mustJSON(nonNil(mayHaveRun))
 
 	v.sanitizePolicy(c)
+	v.ShortForm = shortForm(c)
 
 	v.Inbound = "null"
 	if in := c.Inbound; in != nil {
@@ -749,3 +742,28 @@ func doc(s string) string {
 
 // docReplacer is built once: templates call doc for every kind and field.
 var docReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/")
+
+// shortForm is the SHORT_FORM table: the short form the HTTP reader
+// accepts (contract.ShortForm), with the members of the required fields a
+// promoted envelope carries empty, by kind; null when it accepts none.
+func shortForm(c *contract.Contract) string {
+	sf := c.ShortForm()
+	if sf == nil {
+		return "null"
+	}
+	empty := orderedMap{}
+	for _, e := range sf.Empty {
+		members := orderedMap{}
+		for _, f := range e.Fields {
+			members = append(members, kv{Key: f.Idents.TSLocal, Value: string(f.Type)})
+		}
+		empty = append(empty, kv{Key: e.Kind.Name, Value: members})
+	}
+	return mustJSON(orderedMap{
+		{Key: "kindMember", Value: sf.KindMember},
+		{Key: "messageMember", Value: sf.MessageMember},
+		{Key: "kindPattern", Value: sf.KindPattern},
+		{Key: "maxKindBytes", Value: contract.ShortFormMaxKind},
+		{Key: "emptyFields", Value: empty},
+	})
+}

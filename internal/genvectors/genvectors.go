@@ -47,6 +47,7 @@ type File struct {
 	Classify   []ClassifyVec  `json:"classify"`
 	ToolResult *ToolResult    `json:"tool_result"`
 	ForTool    []ForToolVec   `json:"for_tool"`
+	HTTP       []HTTPVec      `json:"http"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -199,6 +200,9 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.NextStep, err = nextSteps(c, all[:len(all)-1]); err != nil {
 		return nil, err
 	}
+	if f.HTTP, err = httpReads(c, all); err != nil {
+		return nil, err
+	}
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {
@@ -234,6 +238,11 @@ func unique(f *File) error {
 	}
 	for _, v := range f.NextStep {
 		if err := check("next_step", v.Name); err != nil {
+			return err
+		}
+	}
+	for _, v := range f.HTTP {
+		if err := check("http", v.Name); err != nil {
 			return err
 		}
 	}

@@ -78,7 +78,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,next_step,classify,tool_result,for_tool" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,next_step,classify,tool_result,for_tool,http" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -382,6 +382,7 @@ func TestVectors(t *testing.T) {
 		ToolResult: %[6]s,
 		Retry: gentest.Retry{Initial: p.RetryInitial, Max: p.RetryMax, Multiplier: p.RetryMultiplier,
 			Jitter: p.RetryJitter, MaxAttempts: p.RetryMaxAttempts},
+		ReadHTTP: p.ReadHTTP,
 	})
 }
 
@@ -456,6 +457,70 @@ func TestReferenceChecksStateAfterPossibleWork(t *testing.T) {
 	for _, se := range []string{"none_expected", "possible", "unknown"} {
 		if seen[se] == 0 {
 			t.Errorf("no next_step decision for side_effects %q", se)
+		}
+	}
+}
+
+// TestHTTPShortForm checks the HTTP vectors against the rule they encode:
+// a contract using the default layout promotes labby's short form for every
+// kind, keeping the kind and classifying it from the contract (the fallback
+// for an unknown one), and no other contract promotes anything; a failed
+// response is never an error, a successful one without an envelope always.
+func TestHTTPShortForm(t *testing.T) {
+	for p, c := range contracts(t) {
+		var f genvectors.File
+		if err := json.Unmarshal(generate(t, c), &f); err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]genvectors.HTTPVec{}
+		promoted := 0
+		for _, v := range f.HTTP {
+			byName[v.Name] = v
+			var env map[string]any
+			json.Unmarshal(v.Envelope, &env)
+			if (env == nil) != (v.Status < 300 && !strings.HasPrefix(v.Name, "an envelope")) {
+				t.Errorf("%s: %q: status %d, envelope %s", p, v.Name, v.Status, v.Envelope)
+			}
+			if env[contract.PromotedMember] != nil {
+				promoted++
+				if env[contract.PromotedMember] != contract.PromotedShortForm {
+					t.Errorf("%s: %q: mark %v", p, v.Name, env[contract.PromotedMember])
+				}
+			}
+		}
+		if c.ShortForm() == nil {
+			if promoted != 0 {
+				t.Errorf("%s: %d promoted envelopes, but the contract has its own layout", p, promoted)
+			}
+			continue
+		}
+		for _, k := range c.Kinds {
+			v, ok := byName["short form: "+k.Name]
+			if !ok {
+				continue // left out: its message might not survive the sanitizer
+			}
+			var env map[string]any
+			json.Unmarshal(v.Envelope, &env)
+			if env["kind"] != k.Name || env["origin"] != k.Origin.Name || env[contract.PromotedMember] != contract.PromotedShortForm {
+				t.Errorf("%s: %q: %s", p, v.Name, v.Envelope)
+			}
+		}
+		for _, name := range []string{"short form: a kind this contract does not define", "short form: a kind of 128 bytes"} {
+			var env map[string]any
+			json.Unmarshal(byName[name].Envelope, &env)
+			if env["origin"] != c.Fallback.Origin.Name || env[contract.PromotedMember] != contract.PromotedShortForm {
+				t.Errorf("%s: %q: %s", p, name, byName[name].Envelope)
+			}
+		}
+		for _, name := range []string{"not a short form: a kind outside the naming pattern", "not a short form: a kind of 129 bytes", "short form as text/plain, not JSON"} {
+			var env map[string]any
+			json.Unmarshal(byName[name].Envelope, &env)
+			if env[contract.PromotedMember] != nil {
+				t.Errorf("%s: %q is promoted: %s", p, name, byName[name].Envelope)
+			}
+		}
+		if promoted < len(c.Kinds)/2 {
+			t.Errorf("%s: only %d promoted envelopes for %d kinds", p, promoted, len(c.Kinds))
 		}
 	}
 }

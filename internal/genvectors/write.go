@@ -3,6 +3,7 @@ package genvectors
 import (
 	"encoding/json"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/errgen/errgen/internal/examples"
@@ -74,6 +75,12 @@ func write(f *File) ([]byte, error) {
 		b = appendForTool(lineStart(b, i), v)
 	}
 	b = closeSection(b, len(f.ForTool))
+
+	b = openSection(b, "http", len(f.HTTP))
+	for i, v := range f.HTTP {
+		b = appendHTTP(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.HTTP))
 	return append(b, "\n}\n"...), nil
 }
 
@@ -92,6 +99,9 @@ func sizeHint(f *File) int {
 	}
 	for _, v := range f.NextStep {
 		n += 100 + len(v.Envelope) + 130*len(v.Attempts)
+	}
+	for _, v := range f.HTTP {
+		n += 200 + len(v.Body) + len(v.Envelope)
 	}
 	return n
 }
@@ -227,6 +237,31 @@ func appendNextStep(b []byte, v NextStepVec) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+func appendHTTP(b []byte, v HTTPVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(v.Status), 10)
+	b = append(b, `,"headers":{`...)
+	names := make([]string, 0, len(v.Headers))
+	for name := range v.Headers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, name), ':')
+		b = appendString(b, v.Headers[name])
+	}
+	b = append(b, `},"body":`...)
+	b = appendString(b, v.Body)
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	return append(b, '}')
 }
 
 func appendClassify(b []byte, v ClassifyVec) []byte {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -263,7 +264,11 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is. Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.
+//
+// A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose "kind" is a string of at most 128 bytes matching this contract's kind names and whose "message" is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes "HTTP <status> <status text>"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.
+//
+// Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
 // A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -280,7 +285,7 @@ func ReadHTTP(resp *http.Response) (*Envelope, error) {
 	}
 	var e *Envelope
 	if len(body) <= maxHTTPBody {
-		e = envelopeFromBody(resp.Header.Get("Content-Type"), body)
+		e = envelopeFromBody(resp.Header.Get("Content-Type"), body, resp.StatusCode)
 	} else {
 		body = body[:maxHTTPBody]
 	}
@@ -298,8 +303,8 @@ func ReadHTTP(resp *http.Response) (*Envelope, error) {
 	return e, nil
 }
 
-// envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type.
-func envelopeFromBody(contentType string, body []byte) *Envelope {
+// envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type. JSON that is neither is read as labby's short form when the response failed (fromShortForm).
+func envelopeFromBody(contentType string, body []byte, status int) *Envelope {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	problem := mt == mediaProblem
 	isJSON := problem || mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
@@ -315,16 +320,83 @@ func envelopeFromBody(contentType string, body []byte) *Envelope {
 			return e
 		}
 	}
+	if status >= 300 {
+		return fromShortForm(body, status)
+	}
 	return nil
+}
+
+// The mark of an envelope a reader promoted from labby's short form.
+const (
+	// PromotedMember is the top-level member ReadHTTP adds to an envelope it built from labby's short form of an error body, {"kind": ..., "message": ...}: the advice is then the contract's classification of the kind, not the producer's. No field of a contract can take the name (field names start with a letter), so it travels as an Extra member and survives encoding and decoding.
+	PromotedMember = "_promoted_from"
+	// PromotedShortForm is PromotedMember's value for labby's short form.
+	PromotedShortForm = "short_form"
+)
+
+// PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; "" for an envelope its producer sent whole.
+func (e *Envelope) PromotedFrom() string {
+	switch v := e.Extra[PromotedMember].(type) {
+	case string:
+		return v
+	case json.RawMessage:
+		if s, ok := jsonString(v); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// maxShortFormKind bounds the kind of a short form, in bytes: this contract's kinds are a few dozen characters, and a longer "kind" is not one.
+const maxShortFormKind = 128
+
+// shortFormKind matches the names of this contract's kinds. A short form's "kind" must match it: a body such as a Kubernetes Status ({"kind": "Status", "message": ...}) names no kind of this contract and is classified from the status instead.
+var shortFormKind = regexp.MustCompile("^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+
+// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as New sanitizes one; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
+func fromShortForm(body []byte, status int) *Envelope {
+	obj, err := decodeObject(body, "")
+	if err != nil {
+		return nil
+	}
+	kind, ok := jsonString(obj["kind"])
+	if !ok || len(kind) > maxShortFormKind || !shortFormKind.MatchString(kind) {
+		return nil
+	}
+	message, ok := jsonString(obj["message"])
+	if !ok {
+		return nil
+	}
+	message = Sanitize(message)
+	// A message says what happened when every other member is discarded;
+	// an empty one says nothing, and the producer schema rejects it.
+	if blank(message) {
+		message = statusLine(status)
+	}
+	e := NewTrusted(Kind(kind), message)
+	switch e.Kind {
+	case KindUnknownAction:
+		e.ValidChoices = []string{}
+	case KindForbidden:
+		e.RequiredScopes = []string{}
+	}
+	e.Extra = map[string]any{PromotedMember: PromotedShortForm}
+	return e
 }
 
 // classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
-	message := "HTTP " + strconv.Itoa(status)
-	if st := http.StatusText(status); st != "" {
-		message += " " + st
-	}
+	message := statusLine(status)
 	if text != "" {
 		message += ": " + text
 	}
@@ -332,6 +404,15 @@ func classifyHTTP(status int, body []byte) *Envelope {
 		Status: status,
 		Text:   text,
 	}).Kind, message)
+}
+
+// statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.
+func statusLine(status int) string {
+	s := "HTTP " + strconv.Itoa(status)
+	if st := http.StatusText(status); st != "" {
+		s += " " + st
+	}
+	return s
 }
 
 // httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.

@@ -22,5 +22,6 @@ func TestVectors(t *testing.T) {
 		ToolResult: agenterror.ClassifyToolResult,
 		Retry: gentest.Retry{Initial: agenterror.RetryInitial, Max: agenterror.RetryMax, Multiplier: agenterror.RetryMultiplier,
 			Jitter: agenterror.RetryJitter, MaxAttempts: agenterror.RetryMaxAttempts},
+		ReadHTTP: agenterror.ReadHTTP,
 	})
 }

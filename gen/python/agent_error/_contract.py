@@ -1975,6 +1975,30 @@ INBOUND: Optional[Mapping[str, Any]] = {
     }),
 }
 
+#: SHORT_FORM is labby's short form of an error body ({"kind": ..., "message": ...}) that from_http_response promotes to an envelope: the members it carries, the pattern and the bound in bytes its kind must meet, and by kind the Envelope attributes of required fields a promoted envelope carries empty ("array" or "object"), as the kind's constructor does. None when this contract's reader accepts none (only a contract using the default layout, labby's envelope, does).
+SHORT_FORM: Optional[Mapping[str, Any]] = {
+    "kind_member": "kind",
+    "message_member": "message",
+    "kind_pattern": "^[a-z][a-z0-9]*(_[a-z0-9]+)*$",
+    "max_kind_bytes": 128,
+    "empty_fields": {
+        "unknown_action": {
+            "valid_choices": "array",
+        },
+        "forbidden": {
+            "required_scopes": "array",
+        },
+    },
+}
+
+#: HTTP_KINDS maps each HTTP status (as a string) exactly one kind has to that kind.
+HTTP_KINDS: Mapping[str, str] = MappingProxyType({
+    "400": "oauth_state_invalid",
+})
+
+#: SYNTHETIC_KIND_PREFIX names the kind of a failed HTTP response without an envelope when no classifier and no single kind fits: the prefix followed by the status.
+SYNTHETIC_KIND_PREFIX = "http_"
+
 #: PROBLEM_TYPE_BASE prefixes a kind to make its RFC 9457 problem type URI.
 PROBLEM_TYPE_BASE = "urn:errgen:agent-error:kind:"
 

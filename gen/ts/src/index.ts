@@ -4,7 +4,7 @@
 
 export * from "./contract.js";
 export * from "./constructors.js";
-export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, Source, Step } from "./spec.js";
+export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, ShortFormSpec, Source, Step } from "./spec.js";
 export { FAILURES, STEPS } from "./spec.js";
 export {
   classification,
@@ -42,6 +42,9 @@ export {
   fromProblem,
   httpText,
   parseRetryAfter,
+  PROMOTED_MEMBER,
+  PROMOTED_SHORT_FORM,
+  promotedFrom,
   toMcpToolResult,
   toProblem,
   type HttpReadResult,

@@ -102,6 +102,21 @@ export interface InboundSpec {
   readonly classifiers: readonly ClassifierSpec[];
 }
 
+/**
+ * ShortFormSpec is labby's short form of an error body, {"kind": ...,
+ * "message": ...}, as fromHttpResponse accepts it: the members it carries,
+ * the pattern and the bound in bytes the kind must meet, and, by kind, the
+ * Envelope members of required fields a promoted envelope carries empty (an
+ * array [] or an object {}), as the kind's constructor does when given none.
+ */
+export interface ShortFormSpec {
+  readonly kindMember: string;
+  readonly messageMember: string;
+  readonly kindPattern: string;
+  readonly maxKindBytes: number;
+  readonly emptyFields: { readonly [kind: string]: { readonly [member: string]: "array" | "object" } };
+}
+
 /** RetryPolicy is the backoff for a retry without a retry hint. */
 export interface RetryPolicy {
   readonly initialMs: number;

@@ -377,3 +377,25 @@ def test_for_tool(v: Any) -> None:
     got = pkg.with_tool_annotations(env, read_only=v["read_only"], idempotent=v["idempotent"])
     assert got.recovery.same_arguments == v["result"]
     assert env.recovery.same_arguments == v["same_arguments"], "the input is not changed"
+
+
+# --- http -------------------------------------------------------------------
+
+
+def test_http_vectors_exist() -> None:
+    assert len(vectors["http"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["http"], ids=ids(vectors["http"], lambda v: v["name"]))
+def test_http(v: Any) -> None:
+    body = v["body"].encode("utf-8")
+    if v["envelope"] is None:
+        with pytest.raises(pkg.EnvelopeError):
+            pkg.from_http_response(v["status"], v["headers"], body)
+        return
+    env = pkg.from_http_response(v["status"], v["headers"], body)
+    assert pkg.to_dict(env) == v["envelope"]
+    mark = v["envelope"].get(pkg.PROMOTED_MEMBER, "")
+    assert pkg.promoted_from(env) == mark
+    # The mark survives encoding and decoding.
+    assert pkg.promoted_from(pkg.from_json(pkg.to_json(env))) == mark

@@ -45,6 +45,18 @@ def server(kind: str) -> Dict[str, Any]:
     return result
 
 
+def http_client(status: int, headers: Dict[str, str], body: bytes) -> str:
+    env: pkg.Envelope = pkg.from_http_response(status, headers, body)
+    pkg.from_http_response(status, [("Retry-After", "1")], bytearray(body))
+    pkg.from_http_response(status, None, None)
+    promoted: str = pkg.promoted_from(env)
+    if pkg.SHORT_FORM is not None:
+        print(pkg.SHORT_FORM["kind_pattern"], pkg.PROMOTED_MEMBER, pkg.PROMOTED_SHORT_FORM)
+    pkg.from_http_response("401", headers, body)  # type: ignore[arg-type]
+    pkg.from_http_response(status, headers, "text")  # type: ignore[arg-type]
+    return promoted
+
+
 def enums() -> List[str]:
     first: pkg.Kind = list(pkg.Kind)[0]
     env = pkg.new_envelope(first, "m")

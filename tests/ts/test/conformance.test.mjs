@@ -356,6 +356,31 @@ describe(`${pkg.CONTRACT_NAME}: retry safety from tool annotations`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: HTTP responses`, () => {
+  test("there are HTTP vectors", () => assert.ok(vectors.http.length > 0));
+  for (const v of vectors.http) {
+    test(v.name, async () => {
+      const res = new Response(v.status === 204 || v.status === 304 ? null : v.body, { status: v.status, headers: v.headers });
+      // A Response given a string adds a text/plain Content-Type of its own.
+      if (!("content-type" in v.headers)) res.headers.delete("content-type");
+      const r = await pkg.fromHttpResponse(res);
+      if (v.envelope === null) {
+        assert.equal(r.ok, false, "an error");
+        return;
+      }
+      assert.ok(r.ok, r.ok ? "" : r.error.problem);
+      assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+      const mark = v.envelope[pkg.PROMOTED_MEMBER] ?? "";
+      assert.equal(pkg.promotedFrom(r.envelope), mark);
+      // The mark survives serializing and parsing.
+      const back = pkg.parseEnvelopeJson(pkg.serializeEnvelope(r.envelope));
+      assert.ok(back.ok);
+      assert.equal(pkg.promotedFrom(back.envelope), mark);
+      if (mark !== "") assert.equal(r.classified, false, "a promoted short form is not classified from the status");
+    });
+  }
+});
+
 /** goJSON is JSON.stringify escaping U+2028 and U+2029, as the Go encoder writes them. */
 function goJSON(v) {
   return JSON.stringify(v).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");

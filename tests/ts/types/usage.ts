@@ -121,6 +121,11 @@ declare const res: { status: number; headers: { get(name: string): string | null
 const pending: Promise<{ ok: true; envelope: Envelope; classified: boolean } | { ok: false; error: { path: string; problem: string } }> = fromHttpResponse(res);
 // @ts-expect-error: fromHttpResponse needs a response
 fromHttpResponse({});
+const promoted: string = pkg.promotedFrom(env);
+const mark: "_promoted_from" = pkg.PROMOTED_MEMBER;
+const shortForm: pkg.ShortFormSpec | null = pkg.SHORT_FORM;
+// @ts-expect-error: the short form's table is read-only
+if (pkg.SHORT_FORM !== null) pkg.SHORT_FORM.maxKindBytes = 1;
 
 // The sanitizer and its policy.
 const cleaned: string = sanitize("text");

@@ -255,7 +255,9 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is. Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.
+//
+// Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
 // A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -310,13 +312,40 @@ func envelopeFromBody(contentType string, body []byte) *Envelope {
 	return nil
 }
 
+// The mark of an envelope a reader promoted from labby's short form.
+const (
+	// PromotedMember is the top-level member A reader of a contract using labby's envelope (this contract's ReadHTTP never does) adds to an envelope it built from labby's short form of an error body, {"kind": ..., "message": ...}: the advice is then the contract's classification of the kind, not the producer's. No field of a contract can take the name (field names start with a letter), so it travels as an Extra member and survives encoding and decoding.
+	PromotedMember = "_promoted_from"
+	// PromotedShortForm is PromotedMember's value for labby's short form.
+	PromotedShortForm = "short_form"
+)
+
+// PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; "" for an envelope its producer sent whole.
+func (e *Envelope) PromotedFrom() string {
+	switch v := e.Extra[PromotedMember].(type) {
+	case string:
+		return v
+	case json.RawMessage:
+		if s, ok := jsonString(v); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
 // classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
-	message := "HTTP " + strconv.Itoa(status)
-	if st := http.StatusText(status); st != "" {
-		message += " " + st
-	}
+	message := statusLine(status)
 	if text != "" {
 		message += ": " + text
 	}
@@ -324,6 +353,15 @@ func classifyHTTP(status int, body []byte) *Envelope {
 		Status: status,
 		Text:   text,
 	}).Kind, message)
+}
+
+// statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.
+func statusLine(status int) string {
+	s := "HTTP " + strconv.Itoa(status)
+	if st := http.StatusText(status); st != "" {
+		s += " " + st
+	}
+	return s
 }
 
 // httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.

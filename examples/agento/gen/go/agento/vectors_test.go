@@ -20,5 +20,6 @@ func TestVectors(t *testing.T) {
 		},
 		Retry: gentest.Retry{Initial: agento.RetryInitial, Max: agento.RetryMax, Multiplier: agento.RetryMultiplier,
 			Jitter: agento.RetryJitter, MaxAttempts: agento.RetryMaxAttempts},
+		ReadHTTP: agento.ReadHTTP,
 	})
 }

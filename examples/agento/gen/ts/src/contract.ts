@@ -6,7 +6,7 @@
 
 import { deepFreeze } from "./freeze.js";
 import type { SecretSpec } from "./sanitize.js";
-import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, Step } from "./spec.js";
+import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "agento";
@@ -1297,6 +1297,13 @@ export const INBOUND: InboundSpec | null = deepFreeze({
     }
   ]
 });
+
+/**
+ * SHORT_FORM is labby's short form of an error body that fromHttpResponse
+ * promotes to an envelope; null when this contract's reader accepts none
+ * (only a contract using the default layout, labby's envelope, does).
+ */
+export const SHORT_FORM: ShortFormSpec | null = deepFreeze(null);
 
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({

@@ -17,5 +17,6 @@ func TestVectors(t *testing.T) {
 		ForTool:  ovstorage.SameArguments.ForTool,
 		Retry: gentest.Retry{Initial: ovstorage.RetryInitial, Max: ovstorage.RetryMax, Multiplier: ovstorage.RetryMultiplier,
 			Jitter: ovstorage.RetryJitter, MaxAttempts: ovstorage.RetryMaxAttempts},
+		ReadHTTP: ovstorage.ReadHTTP,
 	})
 }

@@ -1190,6 +1190,18 @@ RETRY: RetryPolicy = RetryPolicy(
 #: INBOUND is the contract's classification of upstream failures; None when it declares none.
 INBOUND: Optional[Mapping[str, Any]] = None
 
+#: SHORT_FORM is labby's short form of an error body ({"kind": ..., "message": ...}) that from_http_response promotes to an envelope: the members it carries, the pattern and the bound in bytes its kind must meet, and by kind the Envelope attributes of required fields a promoted envelope carries empty ("array" or "object"), as the kind's constructor does. None when this contract's reader accepts none (only a contract using the default layout, labby's envelope, does).
+SHORT_FORM: Optional[Mapping[str, Any]] = None
+
+#: HTTP_KINDS maps each HTTP status (as a string) exactly one kind has to that kind.
+HTTP_KINDS: Mapping[str, str] = MappingProxyType({
+    "423": "Locked",
+    "501": "Unsupported",
+})
+
+#: SYNTHETIC_KIND_PREFIX names the kind of a failed HTTP response without an envelope when no classifier and no single kind fits: the prefix followed by the status.
+SYNTHETIC_KIND_PREFIX = "Http"
+
 #: PROBLEM_TYPE_BASE prefixes a kind to make its RFC 9457 problem type URI.
 PROBLEM_TYPE_BASE = "urn:errgen:ovstorage:"
 

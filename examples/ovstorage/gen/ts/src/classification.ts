@@ -143,9 +143,10 @@ export function newEnvelope(kind: Kind, message: string, opts?: SanitizeOptions)
  * blank reports whether text has nothing a reader could see: it is empty or
  * holds only white space and invisible format characters (what is left of a
  * message that was all prompt markers or bidi controls once sanitized). The
- * set is the Go and Python packages' too, so all three agree.
+ * set is the Go and Python packages' too, so all three agree. (Exported for
+ * the package's other modules; the package's index does not export it.)
  */
-function blank(text: string): boolean {
+export function blank(text: string): boolean {
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
     if (

@@ -6,7 +6,7 @@
 
 import { deepFreeze } from "./freeze.js";
 import type { SecretSpec } from "./sanitize.js";
-import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, Step } from "./spec.js";
+import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "ovstorage";
@@ -1282,6 +1282,13 @@ export const RETRY: RetryPolicy = deepFreeze({
 
 /** INBOUND is the contract's classification of upstream failures; null when it declares none. */
 export const INBOUND: InboundSpec | null = deepFreeze(null);
+
+/**
+ * SHORT_FORM is labby's short form of an error body that fromHttpResponse
+ * promotes to an envelope; null when this contract's reader accepts none
+ * (only a contract using the default layout, labby's envelope, does).
+ */
+export const SHORT_FORM: ShortFormSpec | null = deepFreeze(null);
 
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({

@@ -3,10 +3,11 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
-import { hasOwn, lookup, mayHaveRun, newEnvelope, problemType } from "./classification.js";
+import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { blank, hasOwn, lookup, mayHaveRun, newEnvelope, problemType } from "./classification.js";
 import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
+import { sanitize, sanitizesMessage } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
 
 /** McpToolResult is an MCP CallToolResult reporting a failure. */
@@ -194,8 +195,8 @@ export interface HttpResponseLike {
 
 /**
  * HttpReadResult is the outcome of fromHttpResponse. classified is true when
- * the response carried no envelope and one was built from its status and
- * body text.
+ * the response carried no envelope (nor a short form: see promotedFrom) and
+ * one was built from its status and body text.
  */
 export type HttpReadResult =
   | { readonly ok: true; readonly envelope: Envelope; readonly classified: boolean }
@@ -278,8 +279,13 @@ function opensObject(body: Uint8Array): boolean {
   return false;
 }
 
-/** envelopeFromBody reads a response body as an envelope, or returns undefined when its media type is not JSON or it is not an envelope. */
-function envelopeFromBody(contentType: string, body: Uint8Array): Envelope | undefined {
+/**
+ * envelopeFromBody reads a response body as an envelope, or returns
+ * undefined when its media type is not JSON or it is not an envelope. JSON
+ * that is neither an envelope nor a problem document is read as labby's
+ * short form when the response failed (fromShortForm).
+ */
+function envelopeFromBody(contentType: string, body: Uint8Array, status: number): Envelope | undefined {
   const mt = mediaType(contentType);
   const problem = mt === "application/problem+json";
   const isJSON = problem || mt === "application/json" || mt.endsWith("+json") || (mt === "" && opensObject(body));
@@ -299,7 +305,76 @@ function envelopeFromBody(contentType: string, body: Uint8Array): Envelope | und
       return r.envelope;
     }
   }
-  return undefined;
+  return status >= 300 ? fromShortForm(value, status) : undefined;
+}
+
+/**
+ * PROMOTED_MEMBER is the top-level member fromHttpResponse adds to an
+ * envelope it built from labby's short form of an error body ({"kind": ...,
+ * "message": ...}): the advice is then the contract's classification of the
+ * kind, not the producer's. No field of a contract can take the name (field
+ * names start with a letter), so it travels in extra and survives
+ * serializing and parsing. PROMOTED_SHORT_FORM is its value.
+ */
+export const PROMOTED_MEMBER = "_promoted_from";
+export const PROMOTED_SHORT_FORM = "short_form";
+
+/**
+ * promotedFrom returns the form a reader promoted the envelope from, as
+ * extra[PROMOTED_MEMBER] records it (PROMOTED_SHORT_FORM), whether set by
+ * fromHttpResponse or parsed from an envelope serialized after it; "" for
+ * an envelope its producer sent whole.
+ */
+export function promotedFrom(envelope: Envelope): string {
+  const extra = envelope.extra;
+  const v = extra !== undefined && hasOwn(extra, PROMOTED_MEMBER) ? extra[PROMOTED_MEMBER] : undefined;
+  return typeof v === "string" ? v : "";
+}
+
+/** shortFormKind matches the names of this contract's kinds; null without a short form. */
+const shortFormKind = SHORT_FORM === null ? null : new RegExp(SHORT_FORM.kindPattern);
+
+/**
+ * fromShortForm reads labby's short form of an error body, in which SDK and
+ * subsystem errors promote their stable kind to the top level: a JSON object
+ * whose kind member is a string of at most SHORT_FORM.maxKindBytes bytes
+ * matching the contract's kind names and whose message member is a string.
+ * It returns undefined for any other value, and for every value when the
+ * contract has no short form. The envelope keeps the kind and the message
+ * (sanitized as newEnvelope sanitizes one; empty or blank, it becomes the
+ * status line); its advice is lookup's classification of the kind, the
+ * fallback for a kind this package does not know, never one picked from the
+ * status; the kind's required collections are empty, so that it meets the
+ * producer schema; and extra[PROMOTED_MEMBER] is PROMOTED_SHORT_FORM. Every
+ * other member is ignored: it is unchecked upstream data.
+ */
+function fromShortForm(value: unknown, status: number): Envelope | undefined {
+  if (SHORT_FORM === null || shortFormKind === null || !isObject(value)) {
+    return undefined;
+  }
+  const kind = hasOwn(value, SHORT_FORM.kindMember) ? value[SHORT_FORM.kindMember] : undefined;
+  if (typeof kind !== "string" || utf8Length(kind) > SHORT_FORM.maxKindBytes || !shortFormKind.test(kind)) {
+    return undefined;
+  }
+  const raw = hasOwn(value, SHORT_FORM.messageMember) ? value[SHORT_FORM.messageMember] : undefined;
+  if (typeof raw !== "string") {
+    return undefined;
+  }
+  let message = sanitizesMessage ? sanitize(raw) : raw;
+  if (blank(message)) {
+    // A message says what happened when every other member is discarded;
+    // an empty one says nothing, and the producer schema rejects it.
+    message = statusLine(status);
+  }
+  const envelope = newEnvelope(kind, message, { trusted: true });
+  const out = envelope as unknown as Record<string, unknown>;
+  if (hasOwn(SHORT_FORM.emptyFields, kind)) {
+    for (const [member, type] of Object.entries(SHORT_FORM.emptyFields[kind]!)) {
+      setOwn(out, member, type === "array" ? [] : {});
+    }
+  }
+  envelope.extra = { [PROMOTED_MEMBER]: PROMOTED_SHORT_FORM };
+  return envelope;
 }
 
 /** Go's unicode.IsSpace. */
@@ -427,14 +502,16 @@ function httpKind(status: number): Kind {
   return hasOwn(HTTP_KINDS, key) ? HTTP_KINDS[key]! : SYNTHETIC_KIND_PREFIX + key;
 }
 
+/** statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text. */
+function statusLine(status: number): string {
+  const st = STATUS_TEXT[String(status)];
+  return st === undefined ? "HTTP " + String(status) : "HTTP " + String(status) + " " + st;
+}
+
 /** classifyHttp builds the envelope of a failed response without one. */
 function classifyHttp(status: number, body: Uint8Array): Envelope {
   const text = httpText(body);
-  let message = "HTTP " + String(status);
-  const st = STATUS_TEXT[String(status)];
-  if (st !== undefined) {
-    message += " " + st;
-  }
+  let message = statusLine(status);
   if (text !== "") {
     message += ": " + text;
   }
@@ -515,9 +592,13 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
  * fetch Response. A JSON body (application/json, application/problem+json,
  * another +json type, or no Content-Type and a body that opens an object)
  * that parses as an envelope, directly or as the problem document toProblem
- * renders, is returned as it is. Any other body — not JSON, not an envelope,
- * empty, or longer than 1 MiB — yields an envelope built from the response
- * instead (classified: true): the contract's first classifier picks the
+ * renders, is returned as it is. When the contract has a short form
+ * (SHORT_FORM, labby's {"kind": ..., "message": ...}), a JSON body of a failed
+ * response (status 300 or more) that is neither is read as one
+ * (fromShortForm): the kind and message are kept, the advice classified from
+ * the kind, extra[PROMOTED_MEMBER] set (promotedFrom) and classified false.
+ * Any other body — not JSON, not an envelope, empty, or longer than 1 MiB —
+ * yields an envelope built from the response instead (classified: true): the contract's first classifier picks the
  * kind from the status and the body's text (without a classifier: the only
  * kind with that status, else one named after it); the message is
  * "HTTP <status> <status text>" followed by the start of the body's text.
@@ -536,7 +617,7 @@ export async function fromHttpResponse(response: HttpResponseLike): Promise<Http
   }
   let envelope: Envelope | undefined;
   if (body.length <= MAX_HTTP_BODY) {
-    envelope = envelopeFromBody(response.headers.get("content-type") ?? "", body);
+    envelope = envelopeFromBody(response.headers.get("content-type") ?? "", body, response.status);
   } else {
     body = body.subarray(0, MAX_HTTP_BODY);
   }

@@ -1,0 +1,418 @@
+package genvectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"mime"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/examples"
+)
+
+// HTTPVec is a failed HTTP response and what every package's reader (Go's
+// ReadHTTP, TypeScript's fromHttpResponse, Python's from_http_response) makes
+// of it: Envelope, compared as a JSON value, or an error when it is null.
+// Headers are keyed by lower-case name; Body is the body's UTF-8 text.
+type HTTPVec struct {
+	Name     string            `json:"name"`
+	Status   int               `json:"status"`
+	Headers  map[string]string `json:"headers"`
+	Body     string            `json:"body"`
+	Envelope json.RawMessage   `json:"envelope"`
+}
+
+// The texts the HTTP vectors use. The readers sanitize messages, and the
+// vectors do not carry the sanitizer (it has its own vectors): these texts
+// are left unchanged by any policy, and a vector whose message a contract's
+// policy could change is left out (see sanitizeProof).
+const (
+	shortMessage = "Reported by the upstream."
+	proxyText    = "Bad gateway from the proxy"
+	mediaJSON    = "application/json"
+)
+
+// response is one HTTP vector before its expectation is computed. envelope
+// is set when the body is an envelope of the contract (an example), which
+// the readers return as it is.
+type response struct {
+	name     string
+	status   int
+	headers  map[string]string
+	body     string
+	envelope object
+}
+
+// httpReads are the HTTP vectors: labby's short form {"kind", "message"}
+// for every kind and at its edges, bodies that are not envelopes, and
+// envelopes, with and without Retry-After. Every contract gets the same
+// responses; the expectations differ, as only a contract using the default
+// layout reads the short form (contract.ShortForm).
+func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) {
+	first := c.Kinds[0]
+	retryKind := first
+	for _, k := range c.Kinds {
+		if k.Recovery.Action.Step == contract.StepRetry {
+			retryKind = k
+			break
+		}
+	}
+	withJSON := func(extra ...string) map[string]string {
+		h := map[string]string{"content-type": mediaJSON}
+		for i := 0; i+1 < len(extra); i += 2 {
+			h[extra[i]] = extra[i+1]
+		}
+		return h
+	}
+	short := func(kind, message any, more ...examples.Member) string {
+		o := object{}
+		if kind != nil {
+			o = append(o, examples.Member{Key: "kind", Value: kind})
+		}
+		if message != nil {
+			o = append(o, examples.Member{Key: "message", Value: message})
+		}
+		b, _ := raw(append(o, more...))
+		return string(b)
+	}
+	// A marker sanitizes to nothing, so the message falls back; a contract
+	// that does not sanitize messages keeps it.
+	marker := "<system>"
+	if len(c.Sanitize.Markers) > 0 {
+		marker = c.Sanitize.Markers[0]
+	}
+	var rs []response
+	for _, k := range c.Kinds {
+		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: withJSON(), body: short(k.Name, shortMessage)})
+	}
+	unknown := examples.UnknownKindName(c)
+	pad := "x"
+	if c.Naming == contract.ScreamingSnakeCase {
+		pad = "X"
+	}
+	longest := unknown + strings.Repeat(pad, contract.ShortFormMaxKind-len(unknown))
+	rs = append(rs,
+		response{name: "short form: a kind this contract does not define", status: 502, headers: withJSON(), body: short(unknown, shortMessage)},
+		response{name: fmt.Sprintf("short form: a kind of %d bytes", contract.ShortFormMaxKind), status: 502, headers: withJSON(), body: short(longest, shortMessage)},
+		response{name: "short form: empty message", status: first.HTTP, headers: withJSON(), body: short(first.Name, "")},
+		response{name: "short form: blank message", status: first.HTTP, headers: withJSON(), body: short(first.Name, " \t\n ")},
+		response{name: "short form: a message of only a prompt-injection marker", status: first.HTTP, headers: withJSON(), body: short(first.Name, marker)},
+		response{name: "short form with Retry-After in seconds", status: retryKind.HTTP, headers: withJSON("retry-after", "120"), body: short(retryKind.Name, shortMessage)},
+		response{name: "short form with Retry-After as an HTTP date", status: retryKind.HTTP,
+			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), body: short(retryKind.Name, shortMessage)},
+		response{name: "short form with other members, which are ignored", status: first.HTTP, headers: withJSON(), body: short(first.Name, shortMessage,
+			examples.Member{Key: "origin", Value: newer("origin")},
+			examples.Member{Key: "recovery", Value: object{{Key: "action", Value: newer("action")}}},
+			examples.Member{Key: "service", Value: "billing"},
+			examples.Member{Key: "detail", Value: "More from the upstream."})},
+		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + short(first.Name, shortMessage)},
+		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: short(first.Name, shortMessage)},
+		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: short(first.Name, shortMessage)},
+		response{name: "short form in a successful response", status: 200, headers: withJSON(), body: short(first.Name, shortMessage)},
+		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: withJSON(), body: short("Not a kind", shortMessage)},
+		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: withJSON(), body: short(longest+pad, shortMessage)},
+		response{name: "not a short form: an empty kind", status: 502, headers: withJSON(), body: short("", shortMessage)},
+		response{name: "not a short form: a kind that is not a string", status: 502, headers: withJSON(), body: short(42, shortMessage)},
+		response{name: "not a short form: no message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil)},
+		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, examples.Member{Key: "message", Value: nil})},
+		response{name: "not a short form: an array", status: first.HTTP, headers: withJSON(), body: "[" + short(first.Name, shortMessage) + "]"},
+		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
+		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
+		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
+		response{name: "neither, in a successful response", status: 200, headers: map[string]string{"content-type": "text/plain"}, body: "fine"},
+	)
+	// Envelopes: returned as they are, whatever the status; Retry-After
+	// fills a retry hint the body does not carry.
+	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
+	env := fromExample(exs[0].Value)
+	if hint != nil {
+		env = env.without(hint.Path)
+	}
+	rs = append(rs,
+		response{name: "an envelope", status: first.HTTP, headers: withJSON(), envelope: env},
+		response{name: "an envelope with Retry-After", status: first.HTTP, headers: withJSON("retry-after", "7"), envelope: env},
+		// A hostile or broken upstream's wait is clamped to retry.max_hint_ms.
+		response{name: "an envelope with a Retry-After of 2^63/1000 seconds", status: first.HTTP, headers: withJSON("retry-after", "9223372036854775"), envelope: env},
+		response{name: "an envelope with a Retry-After date a century ahead", status: first.HTTP,
+			headers: withJSON("retry-after", "Fri, 21 Oct 2115 07:28:00 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope in a successful response", status: 200, headers: withJSON(), envelope: env},
+	)
+	if hint != nil {
+		hinted := fromExample(exs[0].Value).with(hint.Path, HintMs)
+		rs = append(rs, response{name: "an envelope carrying a retry hint, with Retry-After", status: first.HTTP, headers: withJSON("retry-after", "9"), envelope: hinted})
+	}
+
+	out := make([]HTTPVec, 0, len(rs))
+	for _, r := range rs {
+		if r.envelope != nil {
+			b, err := raw(r.envelope)
+			if err != nil {
+				return nil, err
+			}
+			r.body = string(b)
+		}
+		want, ok := readHTTP(c, r)
+		if !ok {
+			continue
+		}
+		var env json.RawMessage = json.RawMessage("null")
+		if want != nil {
+			var err error
+			if env, err = raw(want); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, Body: r.body, Envelope: env})
+	}
+	return out, nil
+}
+
+// readHTTP is the specification of the readers for the vectors' responses:
+// the envelope they return (nil for an error), and ok false when the
+// response is left out because its message might not survive a sanitizer
+// unchanged.
+func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
+	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
+	kind, message, short := shortFormOf(c, r.status, r.headers["content-type"], []byte(r.body))
+	switch {
+	case r.envelope != nil:
+		want = r.envelope
+	case short:
+		if sanitizesMessage(c) && !contract.Blank(message) {
+			switch {
+			case isMarker(c, message):
+				message = "" // the sanitizer removes it
+			case !sanitizeProof(c, message):
+				return nil, false
+			}
+		}
+		if contract.Blank(message) {
+			message = statusLine(r.status)
+		}
+		want = object(examples.New(c, kind, message, nil))
+		for _, e := range c.ShortForm().Empty {
+			if e.Kind.Name != kind {
+				continue
+			}
+			for _, f := range e.Fields {
+				var empty any = []any{}
+				if f.Type == contract.TypeObject {
+					empty = object{}
+				}
+				want = want.with(c.Layout.FieldPath(f), empty)
+			}
+		}
+		want = want.with(contract.PromotedMember, contract.PromotedShortForm)
+	case r.status < 300:
+		return nil, true
+	default:
+		text := httpText([]byte(r.body))
+		message := statusLine(r.status)
+		if text != "" {
+			message += ": " + text
+		}
+		if sanitizesMessage(c) && !sanitizeProof(c, message) {
+			return nil, false
+		}
+		kind := c.HTTPKind(r.status)
+		if c.Inbound != nil {
+			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
+		}
+		want = object(examples.New(c, kind, message, nil))
+	}
+	if hint != nil {
+		if _, has := want.get(hint.Path); !has {
+			if ms, ok := retryAfterMs(c, r.headers["retry-after"], r.headers["date"]); ok {
+				want = want.with(hint.Path, ms)
+			}
+		}
+	}
+	return want, true
+}
+
+// shortFormOf is the specification of labby's short form as the readers
+// accept it (see contract.ShortForm): for a failed response (status 300 or
+// more) whose body is JSON (a JSON media type, or none and a body that opens
+// an object) and not an envelope, a JSON object whose kind member is a
+// string of at most contract.ShortFormMaxKind bytes matching the contract's
+// kind pattern and whose message member is a string. Other members are
+// ignored. It returns the kind and the message as received.
+func shortFormOf(c *contract.Contract, status int, contentType string, body []byte) (kind, message string, ok bool) {
+	sf := c.ShortForm()
+	if sf == nil || status < 300 || !isJSON(contentType, body) {
+		return "", "", false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) != nil || obj == nil {
+		return "", "", false
+	}
+	str := func(raw json.RawMessage) (string, bool) {
+		var s string
+		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	}
+	kind, ok = str(obj[sf.KindMember])
+	if !ok || len(kind) > contract.ShortFormMaxKind || !regexp.MustCompile(sf.KindPattern).MatchString(kind) {
+		return "", "", false
+	}
+	message, ok = str(obj[sf.MessageMember])
+	return kind, message, ok
+}
+
+// isJSON reports whether the readers parse a body as JSON: a JSON media type
+// (application/json, application/problem+json or another +json type), or
+// no media type and a body that opens an object.
+func isJSON(contentType string, body []byte) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
+}
+
+// statusLine is how the readers' messages start: "HTTP 502 Bad Gateway",
+// or "HTTP 599" for a status without a text.
+func statusLine(status int) string {
+	s := "HTTP " + strconv.Itoa(status)
+	if t := http.StatusText(status); t != "" {
+		s += " " + t
+	}
+	return s
+}
+
+// httpText is the start of a body as one line of text: invalid UTF-8
+// replaced, runs of white space collapsed, at most 512 bytes with an
+// ellipsis when cut.
+func httpText(body []byte) string {
+	const max = 512
+	cut := len(body) > 4*max
+	if cut {
+		body = body[:4*max]
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), string(utf8.RuneError))), " ")
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, cut = s[:n], true
+	}
+	if cut && s != "" {
+		s += "…"
+	}
+	return s
+}
+
+// retryAfterMs reads a Retry-After header as milliseconds: delay seconds
+// or an HTTP date measured from the Date header, clamped to the contract's
+// retry.max_hint_ms. The vectors always send a Date with a date.
+func retryAfterMs(c *contract.Contract, value, date string) (int64, bool) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseUint(value, 10, 63); err == nil {
+		return min(int64(min(secs, math.MaxInt64/1000))*1000, c.Retry.MaxHintMs), true
+	}
+	at, err := http.ParseTime(value)
+	if err != nil {
+		return 0, false
+	}
+	now, err := http.ParseTime(date)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(at.Sub(now).Milliseconds(), 0), c.Retry.MaxHintMs), true
+}
+
+func sanitizesMessage(c *contract.Contract) bool {
+	for _, f := range c.Sanitize.Fields {
+		if f == "message" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMarker reports whether s is one of the contract's prompt-injection
+// markers, which the sanitizer removes entirely.
+func isMarker(c *contract.Contract, s string) bool {
+	for _, m := range c.Sanitize.Markers {
+		if s == m {
+			return true
+		}
+	}
+	return false
+}
+
+// riskyText are fragments the sanitizer may act on besides markers and
+// secret prefixes: bearer tokens, URL credentials, private key blocks and
+// paths. riskyKeys are the names it treats as sensitive before a : or =,
+// matched more broadly than it does. A vector text holding one of either is
+// left out: the vectors do not carry the sanitizer.
+var (
+	riskyText = []string{"bearer", "://", "-----", "/", "\\", "~", "id_rsa", ".pem", "netrc"}
+	riskyKeys = []string{"token", "secret", "pass", "pwd", "apikey", "api_key", "api-key", "signature", "credential",
+		"authorization", "cookie", "session", "accesskey", "privatekey", "_key", "-key", "code", "sig"}
+)
+
+// sanitizeProof reports whether no sanitizer policy changes s: short enough
+// for the contract's max_length, printable ASCII only, and holding none of
+// the contract's markers, no secret prefix, nothing of riskyText and no
+// risky key before a : or = (ASCII case ignored).
+func sanitizeProof(c *contract.Contract, s string) bool {
+	if len(s) > c.Sanitize.MaxLength {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	lower := strings.ToLower(s)
+	fragments := append(append([]string(nil), riskyText...), c.Sanitize.Markers...)
+	fragments = append(fragments, contract.BuiltinSecretPrefixes...)
+	for _, p := range c.Sanitize.Secrets {
+		fragments = append(fragments, p.Prefixes...)
+	}
+	for _, f := range fragments {
+		if strings.Contains(lower, strings.ToLower(f)) {
+			return false
+		}
+	}
+	for i := 0; i < len(lower); i++ {
+		if lower[i] != ':' && lower[i] != '=' {
+			continue
+		}
+		j := i
+		for j > 0 && (lower[j-1] == ' ' || lower[j-1] == '\t') {
+			j--
+		}
+		for n := 0; n < 2 && j > 0 && strings.IndexByte("\"'\\", lower[j-1]) >= 0; n++ {
+			j--
+		}
+		k := j
+		for k > 0 && isKeyChar(lower[k-1]) {
+			k--
+		}
+		key := lower[k:j]
+		if key == "auth" {
+			return false
+		}
+		for _, r := range riskyKeys {
+			if strings.Contains(key, r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isKeyChar(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '.' || b == '-'
+}
