@@ -164,8 +164,18 @@ func (g *gen) json(f *jen.File) {
 	f.Comment("// layout's fields in order, absent optional fields left out, then Extra")
 	f.Comment("// entries sorted by key, skipping any that would override a field of the")
 	f.Comment("// contract. On error (an Extra or free-form value encoding/json cannot")
-	f.Comment("// encode) it returns dst unchanged. Appending to a reused buffer encodes")
-	f.Comment("// without allocating.")
+	if len(g.c.RequiredContext) > 0 {
+		names := make([]string, len(g.c.RequiredContext))
+		for i, rf := range g.c.RequiredContext {
+			names[i] = rf.Idents.Go
+		}
+		f.Comment("// encode, or an empty " + list(names) + ", which the layout requires) it")
+		f.Comment("// returns dst unchanged. Appending to a reused buffer encodes without")
+		f.Comment("// allocating.")
+	} else {
+		f.Comment("// encode) it returns dst unchanged. Appending to a reused buffer encodes")
+		f.Comment("// without allocating.")
+	}
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
 	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")
@@ -284,6 +294,15 @@ func (g *gen) encodeLeaf(lf *contract.Leaf, sp *sep) []jen.Code {
 		}
 		return append(sp.comma(true), appendLit(quoted(lf.Name)+":"+string(raw)))
 	case contract.SourceField:
+		if lf.RequiredContext {
+			// Required by the layout: an envelope without it is not one
+			// the contract's systems accept, so it does not encode.
+			v := e.Clone().Dot(lf.Field.Idents.Go)
+			return append([]jen.Code{
+				jen.If(v.Clone().Op("==").Lit("")).Block(jen.Return(jen.Id("dst"),
+					jen.Qual("errors", "New").Call(jen.Lit(g.pkgErr("cannot marshal "+lf.Path+": the layout requires it, and it is empty"))))),
+			}, str(v.Clone())...)
+		}
 		return []jen.Code{encodeField(lf, sp)}
 	}
 	panic("gengo: unhandled source " + lf.Source)

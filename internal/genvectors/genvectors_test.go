@@ -117,6 +117,20 @@ func TestFileShape(t *testing.T) {
 		if syntax < 4 {
 			t.Errorf("%s: %d syntax vectors", p, syntax)
 		}
+		// A context field the layout requires: missing, null and empty are
+		// each rejected at its path, so every language checks it.
+		for _, rf := range c.RequiredContext {
+			path := c.Layout.FieldLeaf(rf).Path
+			want := map[string]string{"missing " + path: genvectors.CategoryMissing, path + ": null": genvectors.CategoryType, path + ": empty": genvectors.CategoryValue}
+			for _, v := range f.Malformed {
+				if cat, ok := want[v.Name]; ok && v.Path == path && v.Category == cat {
+					delete(want, v.Name)
+				}
+			}
+			if len(want) > 0 {
+				t.Errorf("%s: no malformed vectors %v for the required %s", p, want, rf.Name)
+			}
+		}
 		for _, v := range f.NextStep {
 			if len(v.Attempts) != c.Retry.MaxAttempts+1 {
 				t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)

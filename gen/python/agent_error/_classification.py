@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from enum import Enum
-from typing import Any, Dict, FrozenSet, Mapping, Optional, Union
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Union
 
 from ._contract import (
     ACTION_STEPS,
@@ -113,27 +113,67 @@ SANITIZES_GUIDANCE = "guidance" in SANITIZED_FIELDS
 SANITIZED_ATTRS: FrozenSet[str] = frozenset(attr for attr, spec in FIELDS.items() if spec["name"] in SANITIZED_FIELDS)
 
 
-def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
-    """new_envelope returns an envelope of any kind, classified by lookup.
+def _guidance_leaf(o: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
+    for m in o["members"]:
+        found = _guidance_leaf(m["object"]) if "object" in m else m["leaf"] if m["leaf"]["source"] == "guidance" else None
+        if found is not None:
+            return found
+    return None
 
-    A kind the contract does not list gets the fallback classification.
-    Prefer the per-kind constructors, which also take the kind's required
-    fields.
 
-    The message is sanitized (see sanitize) when the contract lists it in
-    SANITIZED_FIELDS, as it does by default; pass trusted=True for text the
-    caller wrote itself. Building an Envelope directly, or
-    dataclasses.replace, never sanitizes.
+_GUIDANCE_LEAF = _guidance_leaf(LAYOUT)
+#: FILLS_GUIDANCE says whether a new envelope starts with the contract's
+#: guidance for its kind. It does unless the layout marks the guidance leaf
+#: optional: such a field carries only advice the producer gives, so a new
+#: envelope's guidance is empty until with_fields sets it.
+FILLS_GUIDANCE: bool = _GUIDANCE_LEAF is None or not _GUIDANCE_LEAF["optional"]
+
+
+def _required_attrs(o: Mapping[str, Any], out: List[str]) -> List[str]:
+    for m in o["members"]:
+        if "object" in m:
+            _required_attrs(m["object"], out)
+        elif m["leaf"]["source"] == "field" and m["leaf"]["required"]:
+            out.append(m["leaf"]["field"])
+    return out
+
+
+#: REQUIRED_ATTRS holds the Envelope attributes of the context fields the layout requires.
+REQUIRED_ATTRS: FrozenSet[str] = frozenset(_required_attrs(LAYOUT, []))
+
+
+def classified_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
+    """classified_envelope returns an envelope of any kind with its classification's defaults and no context.
+
+    It is what every constructor starts from, and what a client builds
+    from a failure that carries no envelope. The message is sanitized when
+    the contract lists it in SANITIZED_FIELDS, unless trusted is True.
     """
     c = lookup(kind)
     return Envelope(
         kind=c.kind,
         message=message if trusted or not SANITIZES_MESSAGE else sanitize(message),
         origin=c.origin,
-        recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance),
+        recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance if FILLS_GUIDANCE else ""),
         side_effects=c.side_effects,
         contract_version=CONTRACT_VERSION,
     )
+
+
+def required_text(attr: str, value: Any, *, trusted: bool = False) -> str:
+    """required_text checks a value for a context field the layout requires.
+
+    It must be a str (TypeError otherwise); it is sanitized when the
+    contract lists the field, unless trusted is True; and it must not be
+    empty afterwards (ValueError): an envelope without it is not one the
+    contract accepts.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{attr} must be a str, found {type(value).__name__}: the layout requires it in every envelope")
+    v = value if trusted or attr not in SANITIZED_ATTRS else sanitize(value)
+    if v == "":
+        raise ValueError(f"{attr} must not be empty: the layout requires it in every envelope")
+    return str.__str__(v)
 
 
 def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) -> Envelope:
@@ -143,7 +183,8 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
     sanitized (a string, the strings of an array, the strings inside an
     object); pass trusted=True for text the caller wrote itself. None
     clears a field and keeps the guidance. An unknown name raises
-    TypeError.
+    TypeError. A context field the layout requires cannot be cleared or
+    emptied: it raises TypeError or ValueError, as the constructors do.
     """
     updates: Dict[str, Any] = {}
     for name, value in fields.items():
@@ -151,6 +192,9 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
             continue
         if name not in FIELDS:
             raise TypeError(f"with_fields: {name!r} is not a context or kind-specific field of the contract (nor guidance)")
+        if name in REQUIRED_ATTRS:
+            updates[name] = required_text(name, value, trusted=trusted)
+            continue
         updates[name] = value if trusted or name not in SANITIZED_ATTRS else sanitize_value(value)
     guidance = fields.get("guidance")
     if guidance is not None:

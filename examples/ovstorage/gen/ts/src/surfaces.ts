@@ -4,7 +4,7 @@
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
 import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
-import { hasOwn, lookup, mayHaveRun, newEnvelope, problemType } from "./classification.js";
+import { classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
@@ -152,7 +152,8 @@ export function fromProblem(doc: unknown): ParseResult {
         setOwn(obj, leaf.name, c.sameArguments);
         break;
       case "guidance":
-        setOwn(obj, leaf.name, c.guidance);
+        // Never invented where the layout carries only the producer's own.
+        if (FILLS_GUIDANCE) setOwn(obj, leaf.name, c.guidance);
         break;
       case "side_effects":
         setOwn(obj, leaf.name, c.sideEffects);
@@ -440,7 +441,9 @@ function classifyHttp(status: number, body: Uint8Array): Envelope {
   }
   const first = INBOUND?.classifiers[0];
   const kind = first !== undefined ? classifyWith(first, { status, text }).kind : httpKind(status);
-  return newEnvelope(kind, message);
+  // The response does not say which operation failed: a context field the
+  // layout requires is left for the caller, who made the call, to set.
+  return classifiedEnvelope(kind, message);
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -520,6 +523,8 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
  * kind from the status and the body's text (without a classifier: the only
  * kind with that status, else one named after it); the message is
  * "HTTP <status> <status text>" followed by the start of the body's text.
+ * Such an envelope carries no context: a context field the layout requires
+ * is for the caller to set (withFields) before serializing it.
  *
  * A Retry-After header (delay seconds or an HTTP date) fills the retry hint
  * when the body carried none. A response below 300 without an envelope is an
