@@ -579,6 +579,9 @@ func (c *comparer) layout() {
 		if ol.Required() && !nl.Required() {
 			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_OPTIONAL", "layout."+nl.Path, "%s at %q is now optional: envelopes may leave it out", leafWhat(nl), nl.Path)
 		}
+		if !ol.Required() && nl.Required() {
+			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_REQUIRED", "layout."+nl.Path, "%s at %q is now required: envelopes from old producers may lack it", leafWhat(nl), nl.Path)
+		}
 		for _, a := range ol.Aliases {
 			if !contains(nl.Aliases, a) && nl.Name != a {
 				c.add(true, nl.Pos, "LAYOUT_ALIAS_REMOVED", "layout."+nl.Path, "alias %q of %q was removed: envelopes from old producers that use it no longer decode", a, nl.Path)

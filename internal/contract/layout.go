@@ -83,8 +83,14 @@ type Leaf struct {
 	// Const is the value of a SourceConst leaf: string, int, float64 or bool.
 	Const any
 	// Optional leaves may be absent: they are left out when empty (a derived
-	// boolean when false).
+	// boolean when false). On the guidance leaf it also means the guidance
+	// is the producer's own: constructors leave it empty instead of filling
+	// in the contract's (see Layout.FillsGuidance).
 	Optional bool
+	// RequiredContext is set on the leaf of a context field the layout
+	// marks required ({from: field, required: true}): every envelope
+	// carries it, as a non-empty string, and the constructors take it.
+	RequiredContext bool
 	// Aliases are other spellings accepted when decoding, never emitted.
 	Aliases []string
 	// Idents name the generated field that keeps a derived leaf's value as
@@ -97,7 +103,7 @@ type Leaf struct {
 func (l *Leaf) Required() bool {
 	switch l.Source {
 	case SourceField:
-		return false
+		return l.RequiredContext
 	case SourceRetryAfterMs:
 		return false
 	}
@@ -127,6 +133,25 @@ func (lo *Layout) FieldLeaf(f *Field) *Leaf {
 
 // Has reports whether the layout carries source s.
 func (lo *Layout) Has(s Source) bool { return lo.Leaf(s) != nil }
+
+// FillsGuidance reports whether constructors fill in the contract's
+// guidance for the kind. They do unless the layout marks the guidance leaf
+// optional: such a wire field carries only advice the producer gives
+// (ovstorage's next_action, "never invented"), so the contract's text stays
+// documentation and a caller's explicit guidance is the only source.
+func (lo *Layout) FillsGuidance() bool {
+	lf := lo.Leaf(SourceGuidance)
+	return lf == nil || !lf.Optional
+}
+
+// RequiredLeaf returns the leaf of a context field the layout requires, or
+// nil.
+func (lo *Layout) RequiredLeaf(f *Field) *Leaf {
+	if lf := lo.FieldLeaf(f); lf != nil && lf.RequiredContext {
+		return lf
+	}
+	return nil
+}
 
 // FieldPath is where a context or kind-specific field travels on the wire.
 // A field shared by several kinds is one leaf, placed by its first

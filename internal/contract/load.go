@@ -510,7 +510,10 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 			f.Required, _ = m.boolean("required", false)
 			allowed = append(allowed, "required")
 		} else if rk, _ := m.get("required"); rk != nil {
-			l.errorf(rk, "%s%ss are always optional; only a kind's own fields can be required, so remove required", prefix, what)
+			// Whether every envelope carries a context field is a fact of
+			// the wire format, so the layout says it where it places the
+			// field.
+			l.errorf(rk, "%sremove required: whether every envelope carries a %s is the layout's to say, with layout: fields: {%s: {from: %s, required: true}}", prefix, what, k.Value, k.Value)
 			allowed = append(allowed, "required")
 		}
 		m.done(allowed...)

@@ -3,9 +3,11 @@ package contract
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -321,5 +323,52 @@ func TestSuggest(t *testing.T) {
 		if got := suggest(tc.got, tc.candidates); got != tc.want {
 			t.Errorf("suggest(%q) = %q, want %q", tc.got, got, tc.want)
 		}
+	}
+}
+
+// TestLayoutRequiredContextAndGuidance checks what the layout's required and
+// optional say beyond the wire: which context fields every envelope must
+// carry, and whether constructors fill in the contract's guidance.
+func TestLayoutRequiredContextAndGuidance(t *testing.T) {
+	for _, tc := range []struct {
+		file     string
+		required []string
+		fills    bool
+	}{
+		// labby's default layout: guidance required, filled from the contract.
+		{"../../contract/kinds.yaml", nil, true},
+		// AGENTO carries no guidance on the wire; the envelope still has the
+		// contract's, as decoding fills it.
+		{"../../examples/agento/kinds.yaml", nil, true},
+		// ovstorage: operation required, next_action never invented.
+		{"../../examples/ovstorage/kinds.yaml", []string{"operation"}, false},
+		{"testdata/valid/layout_everything/kinds.yaml", []string{"request_id"}, false},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			c, err := LoadFile(filepath.FromSlash(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range c.RequiredContext {
+				got = append(got, f.Name)
+				lf := c.Layout.FieldLeaf(f)
+				if lf == nil || !lf.Required() || !lf.RequiredContext || f.Type != TypeString {
+					t.Errorf("%s: leaf %+v is not a required string leaf", f.Name, lf)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.required) {
+				t.Errorf("required context %v, want %v", got, tc.required)
+			}
+			// Every other field leaf stays optional on the wire.
+			for _, lf := range c.Layout.Leaves {
+				if lf.Source == SourceField && !slices.Contains(tc.required, lf.Field.Name) && lf.Required() {
+					t.Errorf("%s is required on the wire", lf.Path)
+				}
+			}
+			if c.Layout.FillsGuidance() != tc.fills {
+				t.Errorf("FillsGuidance() = %v, want %v", c.Layout.FillsGuidance(), tc.fills)
+			}
+		})
 	}
 }

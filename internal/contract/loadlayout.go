@@ -18,8 +18,12 @@ type leafSpec struct {
 	field    string // for SourceField: the field's name
 	konst    any
 	optional bool
-	aliases  []string
-	pos      Pos
+	// required is set by required: true, which only a context field's entry
+	// may carry; requiredAt is where it is written.
+	required   bool
+	requiredAt *yaml.Node
+	aliases    []string
+	pos        Pos
 }
 
 // layoutSpec is the layout section as written.
@@ -171,21 +175,28 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 				}
 				ls.source, ls.konst = SourceConst, val
 			}
-			for _, other := range []string{"from", "optional", "aliases"} {
+			for _, other := range []string{"from", "optional", "required", "aliases"} {
 				if ok, _ := m.get(other); ok != nil {
 					l.errorf(ok, "%sa const field takes no %s", prefix, other)
 				}
 			}
-			m.done("const", "from", "optional", "aliases")
+			m.done("const", "from", "optional", "required", "aliases")
 			return ls, true
 		}
 		s, n := m.str("from", true)
 		if n == nil {
-			m.done("from", "const", "optional", "aliases")
+			m.done("from", "const", "optional", "required", "aliases")
 			return ls, false
 		}
 		name, at = s, n
 		ls.optional, _ = m.boolean("optional", false)
+		if b, rn := m.boolean("required", false); rn != nil && b {
+			ls.required, ls.requiredAt = true, rn
+			if ls.optional {
+				ok, _ := m.get("optional")
+				l.errorf(ok, "%sa field cannot be both optional and required; drop one of them", prefix)
+			}
+		}
 		if ak, av := m.get("aliases"); ak != nil {
 			if av.Kind != yaml.SequenceNode {
 				l.errorf(ak, "%saliases must be a list of member names", prefix)
@@ -203,7 +214,7 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 				}
 			}
 		}
-		m.done("from", "const", "optional", "aliases")
+		m.done("from", "const", "optional", "required", "aliases")
 	default:
 		l.errorf(v, "%sgive a source (e.g. kind), {from: source, optional: true} or {const: value}, found %s", prefix, describeNode(v))
 		return ls, false
@@ -211,6 +222,13 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 	switch {
 	case contains(Sources, Source(name)):
 		ls.source = Source(name)
+		if ls.required {
+			// A named source is on the wire in every envelope unless it is
+			// optional (the retry hint always is); required is the context
+			// fields' way to join them.
+			l.errorf(ls.requiredAt, "%srequired is for context fields; %s is not one (a named source is in every envelope unless optional: true), so remove required", prefix, name)
+			ls.required = false
+		}
 	case fieldNames[name]:
 		ls.source, ls.field = SourceField, name
 	default:
@@ -338,6 +356,10 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 		obj.Members = append(obj.Members, &Member{Leaf: lf})
 		return lf
 	}
+	isContext := map[*Field]bool{}
+	for _, f := range c.ContextFields {
+		isContext[f] = true
+	}
 	for _, ls := range spec.leaves {
 		var f *Field
 		if ls.source == SourceField {
@@ -345,8 +367,22 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 				continue
 			}
 		}
-		add(ls, f)
+		lf := add(ls, f)
+		if !ls.required {
+			continue
+		}
+		// Required makes the field a constructor parameter and a non-empty
+		// string on the wire, so it must be a context field holding text.
+		switch {
+		case !isContext[f]:
+			l.errorf(ls.requiredAt, "layout: field %q: %q is a kind-specific field; a kind requires its own fields with required: true under the kind's fields, so remove required here (it is for context fields)", ls.path, f.Name)
+		case f.Type != TypeString:
+			l.errorf(ls.requiredAt, "layout: field %q: the context field %q is of type %s; only a string context field can be required (every constructor takes it as a non-empty string)", ls.path, f.Name, f.Type)
+		case lf != nil:
+			lf.RequiredContext = true
+		}
 	}
+
 	// Judged on what is written, so a kind entry that fails for another
 	// reason is not also reported as missing.
 	for _, s := range []Source{SourceKind, SourceMessage} {
@@ -422,6 +458,11 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 		return o.Required
 	}
 	walk(root)
+	for _, f := range c.ContextFields {
+		if lo.RequiredLeaf(f) != nil {
+			c.RequiredContext = append(c.RequiredContext, f)
+		}
+	}
 	// A derived field keeps its received value in a generated field of its
 	// own name, which must not land on another member.
 	goNames := map[string]bool{}

@@ -34,7 +34,11 @@ type Contract struct {
 	SideEffects   []*SideEffect
 	Groups        []*Group
 	ContextFields []*Field
-	Kinds         []*Kind
+	// RequiredContext lists the context fields the layout marks required,
+	// in context_fields order: every envelope carries each as a non-empty
+	// string, and every constructor takes them, after the message.
+	RequiredContext []*Field
+	Kinds           []*Kind
 	// KindFields is the union of every kind-specific field, in order of first
 	// declaration. A field name declared by several kinds has one type.
 	KindFields []*Field

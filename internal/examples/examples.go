@@ -328,7 +328,11 @@ func classified(c *contract.Contract, name, message string, group *contract.Grou
 		case contract.SourceSameArguments:
 			vals[lf] = cl.Recovery.SameArguments.Name
 		case contract.SourceGuidance:
-			vals[lf] = cl.Recovery.Guidance
+			// An optional guidance leaf carries only what the producer
+			// gives; the constructors leave it empty (Layout.FillsGuidance).
+			if !lf.Optional {
+				vals[lf] = cl.Recovery.Guidance
+			}
 		case contract.SourceRetryAfterMs:
 			if retry {
 				vals[lf] = RetryAfterMs
@@ -353,6 +357,11 @@ func classified(c *contract.Contract, name, message string, group *contract.Grou
 			}
 		case contract.SourceConst:
 			vals[lf] = lf.Const
+		case contract.SourceField:
+			// A context field the layout requires is in every envelope.
+			if lf.RequiredContext {
+				vals[lf] = Sample(lf.Field)
+			}
 		}
 	}
 	return vals
@@ -423,8 +432,9 @@ func Unknown(c *contract.Contract) Example {
 }
 
 // Maximal is the richest envelope: the first kind with the most
-// kind-specific fields, with every one of them, every context field and a
-// retry hint.
+// kind-specific fields, with every one of them, every context field, a
+// retry hint and, where the layout carries guidance only when the producer
+// gives it, the kind's guidance as the producer's.
 func Maximal(c *contract.Contract) Example {
 	k := c.Kinds[0]
 	for _, cand := range c.Kinds {
@@ -433,6 +443,11 @@ func Maximal(c *contract.Contract) Example {
 		}
 	}
 	vals := classified(c, k.Name, k.Description, k.Group, &k.Classification, true)
+	// Advice the producer gives itself, where the layout carries guidance
+	// only then.
+	if lf := c.Layout.Leaf(contract.SourceGuidance); lf != nil && lf.Optional {
+		vals[lf] = k.Recovery.Guidance
+	}
 	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), k.Fields...) {
 		if lf := fieldLeaf(c, f); lf != nil {
 			vals[lf] = Sample(f)

@@ -38,6 +38,10 @@ type view struct {
 	Startup bool
 	// Numbered is C.Numbered, for the kinds page to read once per kind.
 	Numbered bool
+	// GuidanceNote says, on the kinds page, that the guidance shown is
+	// advice for readers, where the layout carries guidance only when a
+	// producer gives it; empty otherwise.
+	GuidanceNote string
 	// Upgrades are the same_arguments values relaxed for read-only or
 	// idempotent tools.
 	Upgrades []upgradeRow
@@ -196,6 +200,10 @@ func newView(c *contract.Contract) *view {
 		}
 	}
 
+	if !lo.FillsGuidance() {
+		v.GuidanceNote = "Each kind's guidance below is the contract's advice for people and agents reading this page. Envelopes do not repeat it: " +
+			Code(lo.Leaf(contract.SourceGuidance).Path) + " is present only when the producer gives advice specific to the failure, and the generated constructors never fill it in."
+	}
 	kindsOf := map[string][]string{}
 	for _, k := range c.Kinds {
 		for _, f := range k.Fields {
@@ -403,7 +411,7 @@ func leafDoc(c *contract.Contract, lf *contract.Leaf) string {
 		return "Whether repeating the identical call is safe; one of the [same_arguments values](#same-arguments)."
 	case contract.SourceGuidance:
 		if lf.Optional {
-			return "Free text for the caller: what exactly to do next. Left out when there is nothing specific to say."
+			return "Free text for the caller: what exactly to do next. Present only when the producer gives advice specific to this failure: it is never filled in from the contract's guidance, so when it is absent, decide from the other fields."
 		}
 		return "Free text for the caller: what exactly to do next."
 	case contract.SourceRetryAfterMs:
@@ -429,6 +437,9 @@ func leafDoc(c *contract.Contract, lf *contract.Leaf) string {
 		doc := Text(lf.Field.Description)
 		if len(lf.Field.Enum) > 0 {
 			doc += " One of " + codes(lf.Field.Enum) + "."
+		}
+		if lf.RequiredContext {
+			doc += " Every envelope carries it, never empty: the generated constructors take it, and an envelope without it does not decode."
 		}
 		return doc
 	}

@@ -37,6 +37,23 @@ func allRequired(t *testing.T, sanitize string) []byte {
 	return append(data, "\nsanitize:\n  fields: ["+sanitize+"]\n"...)
 }
 
+// requiredContextLayout is the default layout with the synthetic contract's
+// service context field required and guidance optional.
+var requiredContextLayout = []byte(`
+layout:
+  fields:
+    contract_version: version
+    kind: kind
+    message: message
+    service: {from: service, required: true}
+    origin: origin
+    recovery.action: action
+    recovery.same_arguments: same_arguments
+    recovery.guidance: {from: guidance, optional: true}
+    recovery.retry_after_ms: {from: retry_after_ms, optional: true}
+    side_effects: side_effects
+`)
+
 // TestConstructorSplice holds the per-kind constructors written by
 // writeConstructor to the jennifer form formatted by go/format, kind by
 // kind, and checks that both ways are used where they should be.
@@ -66,11 +83,16 @@ func TestConstructorSplice(t *testing.T) {
 			return load(t, allRequired(t, "message, param, valid_choices, required_scopes, details, free_form"))
 		},
 		"unsanitized": func(t *testing.T) *contract.Contract { return load(t, allRequired(t, "param")) },
-		"docs":        func(t *testing.T) *contract.Contract { return load(t, docs) },
-		"minimal":     func(t *testing.T) *contract.Contract { return loadFile(t, "testdata/minimal/kinds.yaml") },
-		"escaping":    func(t *testing.T) *contract.Contract { return loadFile(t, "testdata/escaping/kinds.yaml") },
-		"reference":   func(t *testing.T) *contract.Contract { return loadFile(t, "../../contract/kinds.yaml") },
-		"ovstorage":   func(t *testing.T) *contract.Contract { return loadFile(t, "../../examples/ovstorage/kinds.yaml") },
+		// Context the layout requires comes after the message in every
+		// constructor, and init sanitizes it when the contract says so.
+		"required context": func(t *testing.T) *contract.Contract {
+			return load(t, append(allRequired(t, "message, service, param"), requiredContextLayout...))
+		},
+		"docs":      func(t *testing.T) *contract.Contract { return load(t, docs) },
+		"minimal":   func(t *testing.T) *contract.Contract { return loadFile(t, "testdata/minimal/kinds.yaml") },
+		"escaping":  func(t *testing.T) *contract.Contract { return loadFile(t, "testdata/escaping/kinds.yaml") },
+		"reference": func(t *testing.T) *contract.Contract { return loadFile(t, "../../contract/kinds.yaml") },
+		"ovstorage": func(t *testing.T) *contract.Contract { return loadFile(t, "../../examples/ovstorage/kinds.yaml") },
 	}
 	for name, mk := range contracts {
 		t.Run(name, func(t *testing.T) {
@@ -112,6 +134,13 @@ func TestConstructorSplice(t *testing.T) {
 			}
 			if name == "sanitized" && !bytes.Contains(src, []byte("e.FreeForm = sanitizeObject(freeForm)")) {
 				t.Error("no free object was sanitized")
+			}
+			if name == "required context" {
+				for _, want := range []string{"service = Sanitize(service)", "func New(kind Kind, message string, service string) *Envelope", "(message string, service string, param string)"} {
+					if !bytes.Contains(src, []byte(want)) {
+						t.Errorf("envelope.go lacks %q", want)
+					}
+				}
 			}
 		})
 	}

@@ -132,7 +132,10 @@ func (p *decPlan) leafSlot(lf *contract.Leaf, path string) *slot {
 	case contract.SourceField:
 		f := lf.Field
 		s.typeProblem = "must be " + wantOf(f)
-		s.required = false
+		s.required = lf.RequiredContext
+		if lf.RequiredContext {
+			s.valueProblem = "must not be empty"
+		}
 		switch {
 		case f.Type == contract.TypeString, f.Type == contract.TypeArray && f.Items == contract.TypeString:
 		case f.Type == contract.TypeInteger, f.Type == contract.TypeNumber, f.Type == contract.TypeBoolean:
@@ -235,7 +238,8 @@ func (p *decPlan) read(lf *contract.Leaf, s *slot) []jen.Code {
 		ptr = jen.Parens(jen.Op("*").String()).Parens(ptr)
 	}
 	out := []jen.Code{st.Clone().Op("=").Add(d.Dot("str").Call(ptr))}
-	if lf.Source == contract.SourceKind {
+	// The kind and a context field the layout requires are never empty.
+	if lf.Source == contract.SourceKind || lf.RequiredContext {
 		out = append(out, jen.If(st.Clone().Op("==").Id("stSet").Op("&&").Add(dst.Clone()).Op("==").Lit("")).Block(st.Clone().Op("=").Id("stBadValue")))
 	}
 	return out

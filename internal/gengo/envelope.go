@@ -233,9 +233,17 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Id("SideEffects").Id("SideEffects"),
 	}
 	if len(c.ContextFields) > 0 {
-		fields = append(fields, jen.Line(), jen.Comment("// Optional context."))
+		heading := "// Optional context."
+		if len(c.RequiredContext) > 0 {
+			heading = "// Context: optional unless the layout requires it (noted below)."
+		}
+		fields = append(fields, jen.Line(), jen.Comment(heading))
 		for _, cf := range c.ContextFields {
 			fields = append(fields, fieldDoc(cf, g.lo.FieldPath(cf))...)
+			if g.lo.RequiredLeaf(cf) != nil {
+				fields = append(fields, jen.Comment("// Required: every envelope carries it, non-empty; the constructors take it, and"),
+					jen.Comment("// an envelope whose "+cf.Idents.Go+" is empty does not encode."))
+			}
 			fields = append(fields, jen.Id(cf.Idents.Go).Add(g.goType(cf)))
 		}
 	}
@@ -340,18 +348,31 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Return(jen.Id("e")),
 	)
 	f.Line()
-	f.Comment("// WithGuidance replaces the contract's default guidance with advice specific")
-	f.Comment("// to this failure. Blank guidance (empty, or only white space) brings back the")
-	f.Comment("// contract's: an envelope never carries empty advice.")
+	if g.lo.FillsGuidance() {
+		f.Comment("// WithGuidance replaces the contract's default guidance with advice specific")
+		f.Comment("// to this failure. Blank guidance (empty, or only white space) brings back the")
+		f.Comment("// contract's: an envelope never carries empty advice.")
+	} else {
+		f.Comment("// WithGuidance sets advice specific to this failure. The layout carries guidance only")
+		f.Comment("// when the producer gives it: the constructors leave it empty, never filling in")
+		f.Comment("// the contract's, and empty (or blank) guidance is left off the wire.")
+	}
 	guidance := jen.Id("guidance")
 	if g.sanitized("guidance") {
 		f.Comment("// The guidance is sanitized (Sanitize); assign e.Recovery.Guidance for trusted text.")
 		guidance = jen.Id("Sanitize").Call(jen.Id("guidance"))
 	}
+	// Blank advice is never emitted: where the layout fills guidance from the
+	// contract, the contract's comes back; where it carries only the
+	// producer's own, there is none.
+	instead := jen.Lit("")
+	if g.lo.FillsGuidance() {
+		instead = jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Guidance")
+	}
 	f.Func().Params(e()).Id("WithGuidance").Params(jen.Id("guidance").String()).Op("*").Id("Envelope").Block(
 		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(guidance),
 		jen.If(jen.Id("blank").Call(jen.Id("e").Dot("Recovery").Dot("Guidance"))).Block(
-			jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Guidance"),
+			jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(instead),
 		),
 		jen.Return(jen.Id("e")),
 	)
@@ -375,6 +396,9 @@ func (g *gen) envelope(f *jen.File) {
 	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
 		f.Line()
 		f.Commentf("// With%s sets %s.", fl.Idents.Go, fl.Name)
+		if g.lo.RequiredLeaf(fl) != nil {
+			f.Commentf("// Every envelope carries it: set empty, the envelope does not encode.")
+		}
 		if g.sanitized(fl.Name) {
 			f.Commentf("// The value is sanitized (Sanitize, every string of it; the caller's value is")
 			f.Commentf("// not modified); assign e.%s for trusted text.", fl.Idents.Go)
@@ -397,8 +421,8 @@ func (g *gen) envelope(f *jen.File) {
 	if g.sanitized("message") {
 		newDoc += " The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself."
 	}
-	docf(f, newDoc)
-	f.Func().Id("New").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
+	docf(f, newDoc, g.requiredDoc(), g.guidanceDoc())
+	f.Func().Id("New").Params(g.newParams()...).Op("*").Id("Envelope").Block(
 		wrapInit("init", g.initArgs(jen.Id("kind"), true)...)...)
 	f.Line()
 	example := "e.Message = s"
@@ -409,43 +433,155 @@ func (g *gen) envelope(f *jen.File) {
 		}
 	}
 	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.")
-	f.Func().Id("NewTrusted").Params(jen.Id("kind").Id("Kind"), jen.Id("message").String()).Op("*").Id("Envelope").Block(
+	f.Func().Id("NewTrusted").Params(g.newParams()...).Op("*").Id("Envelope").Block(
 		wrapInit("init", g.initArgs(jen.Id("kind"), false)...)...)
 	f.Line()
-	initParams := []jen.Code{jen.Id("kind").Id("Kind"), jen.Id("message").String()}
-	var initBody []jen.Code
-	if g.sanitized("message") {
-		f.Comment("// init fills a new (zero) envelope with kind, the message, sanitized when")
-		f.Comment("// sanitize is set, and the defaults of kind's classification. It keeps the")
-		f.Comment("// constructors small enough to inline, so an envelope that does not escape")
-		f.Comment("// its caller stays on the caller's stack.")
-		initParams = append(initParams, jen.Id("sanitize").Bool())
-		initBody = append(initBody, jen.If(jen.Id("sanitize")).Block(jen.Id("message").Op("=").Id("Sanitize").Call(jen.Id("message"))))
-	} else {
-		f.Comment("// init fills a new (zero) envelope with kind, the message and the defaults")
-		f.Comment("// of kind's classification. It keeps the constructors small enough to")
-		f.Comment("// inline, so an envelope that does not escape its caller stays on the")
-		f.Comment("// caller's stack.")
-	}
-	initBody = append(initBody,
-		jen.Id("c").Op(":=").Id("Lookup").Call(jen.Id("kind")),
-		jen.Id("e").Dot("ContractVersion").Op("=").Id("ContractVersion"),
-		jen.Id("e").Dot("Kind").Op("=").Id("kind"),
-		jen.Id("e").Dot("Message").Op("=").Id("message"),
-		jen.If(jen.Id("blank").Call(jen.Id("message"))).Block(jen.Id("e").Dot("Message").Op("=").Id("messageOr").Call(jen.Id("kind"), jen.Id("message"))),
-		jen.Id("e").Dot("Origin").Op("=").Id("c").Dot("Origin"),
-		jen.Id("e").Dot("Recovery").Dot("Action").Op("=").Id("c").Dot("Action"),
-		jen.Id("e").Dot("Recovery").Dot("SameArguments").Op("=").Id("c").Dot("SameArguments"),
-		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id("c").Dot("Guidance"),
-		jen.Id("e").Dot("SideEffects").Op("=").Id("c").Dot("SideEffects"),
-	)
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("init").Params(initParams...).Block(initBody...)
+	g.initMethod(f)
 	// The per-kind constructors are written pre-formatted (see
 	// constructorsSpliced); the placeholder holds their place.
 	if len(c.Kinds) > 0 {
 		f.Line()
 		f.Var().Id(placeholderConstructors).Int()
 	}
+}
+
+// newParams are the parameters of New and NewTrusted: the kind, the
+// message and the context fields the layout requires.
+func (g *gen) newParams() []jen.Code {
+	params := []jen.Code{jen.Id("kind").Id("Kind"), jen.Id("message").String()}
+	for _, f := range g.c.RequiredContext {
+		params = append(params, jen.Id(f.Idents.GoLocal).String())
+	}
+	return params
+}
+
+// initSanitizes reports whether init takes whether to sanitize: when it
+// fills a value the contract sanitizes (the message, a required context
+// field).
+func (g *gen) initSanitizes() bool {
+	if g.sanitized("message") {
+		return true
+	}
+	for _, f := range g.c.RequiredContext {
+		if g.sanitized(f.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// initMethod emits init, which every constructor calls: it fills a new
+// (zero) envelope with the kind, the message, the required context and the
+// defaults of the kind's classification.
+func (g *gen) initMethod(f *jen.File) {
+	taken := map[string]bool{"e": true, "kind": true, "message": true}
+	for _, rf := range g.c.RequiredContext {
+		taken[rf.Idents.GoLocal] = true
+	}
+	// The locals must not take a parameter's name.
+	local := func(name string) string {
+		for taken[name] {
+			name += "_"
+		}
+		taken[name] = true
+		return name
+	}
+	params := []jen.Code{jen.Id("kind").Id("Kind"), jen.Id("message").String()}
+	for _, rf := range g.c.RequiredContext {
+		params = append(params, jen.Id(rf.Idents.GoLocal).String())
+	}
+	var body []jen.Code
+	required := len(g.c.RequiredContext) > 0
+	if g.initSanitizes() {
+		sanitize := local("sanitize")
+		params = append(params, jen.Id(sanitize).Bool())
+		var clean []jen.Code
+		if g.sanitized("message") {
+			clean = append(clean, jen.Id("message").Op("=").Id("Sanitize").Call(jen.Id("message")))
+		}
+		for _, rf := range g.c.RequiredContext {
+			if g.sanitized(rf.Name) {
+				p := rf.Idents.GoLocal
+				clean = append(clean, jen.Id(p).Op("=").Id("Sanitize").Call(jen.Id(p)))
+			}
+		}
+		body = append(body, jen.If(jen.Id(sanitize)).Block(clean...))
+		if required {
+			f.Comment("// init fills a new (zero) envelope with kind, the message and the required")
+			f.Comment("// context, each sanitized when sanitize is set and the contract lists it,")
+			f.Comment("// and the defaults of kind's classification. It keeps the constructors")
+			f.Comment("// small enough to inline, so an envelope that does not escape its caller")
+			f.Comment("// stays on the caller's stack.")
+		} else {
+			f.Comment("// init fills a new (zero) envelope with kind, the message, sanitized when")
+			f.Comment("// sanitize is set, and the defaults of kind's classification. It keeps the")
+			f.Comment("// constructors small enough to inline, so an envelope that does not escape")
+			f.Comment("// its caller stays on the caller's stack.")
+		}
+	} else {
+		if required {
+			f.Comment("// init fills a new (zero) envelope with kind, the message, the required")
+			f.Comment("// context and the defaults of kind's classification. It keeps the")
+			f.Comment("// constructors small enough to inline, so an envelope that does not")
+			f.Comment("// escape its caller stays on the caller's stack.")
+		} else {
+			f.Comment("// init fills a new (zero) envelope with kind, the message and the defaults")
+			f.Comment("// of kind's classification. It keeps the constructors small enough to")
+			f.Comment("// inline, so an envelope that does not escape its caller stays on the")
+			f.Comment("// caller's stack.")
+		}
+	}
+	cl := local("c")
+	body = append(body,
+		jen.Id(cl).Op(":=").Id("Lookup").Call(jen.Id("kind")),
+		jen.Id("e").Dot("ContractVersion").Op("=").Id("ContractVersion"),
+		jen.Id("e").Dot("Kind").Op("=").Id("kind"),
+		jen.Id("e").Dot("Message").Op("=").Id("message"),
+		jen.If(jen.Id("blank").Call(jen.Id("message"))).Block(jen.Id("e").Dot("Message").Op("=").Id("messageOr").Call(jen.Id("kind"), jen.Id("message"))),
+		jen.Id("e").Dot("Origin").Op("=").Id(cl).Dot("Origin"),
+		jen.Id("e").Dot("Recovery").Dot("Action").Op("=").Id(cl).Dot("Action"),
+		jen.Id("e").Dot("Recovery").Dot("SameArguments").Op("=").Id(cl).Dot("SameArguments"),
+	)
+	if g.lo.FillsGuidance() {
+		body = append(body, jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Id(cl).Dot("Guidance"))
+	} else {
+		body = append(body, jen.Comment("// Guidance stays empty: the layout carries only the producer's own advice."))
+	}
+	body = append(body, jen.Id("e").Dot("SideEffects").Op("=").Id(cl).Dot("SideEffects"))
+	for _, rf := range g.c.RequiredContext {
+		body = append(body, jen.Id("e").Dot(rf.Idents.Go).Op("=").Id(rf.Idents.GoLocal))
+	}
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("init").Params(params...).Block(body...)
+}
+
+// requiredDoc says what the constructors do with the required context, or
+// nothing.
+func (g *gen) requiredDoc() string {
+	if len(g.c.RequiredContext) == 0 {
+		return ""
+	}
+	names := make([]string, len(g.c.RequiredContext))
+	for i, f := range g.c.RequiredContext {
+		names[i] = f.Idents.GoLocal
+	}
+	return "Every envelope carries " + list(names) + ", which the layout requires: given empty, the envelope does not encode (AppendJSON and MarshalJSON return an error, WriteHTTP sends no body)."
+}
+
+// guidanceDoc says where a constructed envelope's guidance comes from when
+// it is not the contract's.
+func (g *gen) guidanceDoc() string {
+	if g.lo.FillsGuidance() {
+		return ""
+	}
+	return "The guidance is left empty, since the layout carries only advice the producer gives: set it with WithGuidance."
+}
+
+// list joins names as prose: "a", "a and b", "a, b and c".
+func list(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // wrapInit is the body of a constructor: a new envelope filled in by the
@@ -458,11 +594,14 @@ func wrapInit(init string, args ...jen.Code) []jen.Code {
 	}
 }
 
-// initArgs are the arguments of a call of init: the kind, the message and,
-// when the contract sanitizes messages, whether to.
+// initArgs are the arguments of a call of init: the kind, the message, the
+// required context and, when init sanitizes, whether to.
 func (g *gen) initArgs(kind jen.Code, sanitize bool) []jen.Code {
 	args := []jen.Code{kind, jen.Id("message")}
-	if g.sanitized("message") {
+	for _, f := range g.c.RequiredContext {
+		args = append(args, jen.Id(f.Idents.GoLocal))
+	}
+	if g.initSanitizes() {
 		args = append(args, jen.Lit(sanitize))
 	}
 	return args
@@ -475,6 +614,10 @@ func (g *gen) kindConstructor(f *jen.File, k *contract.Kind) {
 	docf(f, g.constructorDoc(k), g.sanitizesDoc(k))
 	params := []jen.Code{jen.Id("message").String()}
 	args := []jen.Code{jen.Id("message")}
+	for _, rf := range g.c.RequiredContext {
+		params = append(params, jen.Id(rf.Idents.GoLocal).String())
+		args = append(args, jen.Id(rf.Idents.GoLocal))
+	}
 	if len(k.RequiredFields()) == 0 {
 		// Not New(kind, message): the extra level of inlining would
 		// cost the wrapper its place under the inlining budget.
@@ -561,10 +704,15 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 	initCall := func(b *bytes.Buffer) {
 		b.WriteString("\te.init(")
 		b.WriteString(kindConst(k))
-		if g.sanitized("message") {
-			b.WriteString(", message, true)\n")
+		b.WriteString(", message")
+		for _, rf := range g.c.RequiredContext {
+			b.WriteString(", ")
+			b.WriteString(rf.Idents.GoLocal)
+		}
+		if g.initSanitizes() {
+			b.WriteString(", true)\n")
 		} else {
-			b.WriteString(", message)\n")
+			b.WriteString(")\n")
 		}
 	}
 	name := k.Idents.Go
@@ -581,6 +729,10 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 	b.WriteString("\te.init")
 	b.WriteString(name)
 	b.WriteString("(message")
+	for _, rf := range g.c.RequiredContext {
+		b.WriteString(", ")
+		b.WriteString(rf.Idents.GoLocal)
+	}
 	for _, rf := range required {
 		b.WriteString(", ")
 		b.WriteString(rf.Idents.GoLocal)
@@ -656,9 +808,14 @@ func (g *gen) goTypeText(f *contract.Field) string {
 }
 
 // writeParams writes a constructor's parameter list after "(": the message,
-// then each required field with its Go type.
+// the required context, then each required field with its Go type.
 func (g *gen) writeParams(b *bytes.Buffer, required []*contract.Field) {
 	b.WriteString("(message string")
+	for _, rf := range g.c.RequiredContext {
+		b.WriteString(", ")
+		b.WriteString(rf.Idents.GoLocal)
+		b.WriteString(" string")
+	}
 	for _, rf := range required {
 		b.WriteString(", ")
 		b.WriteString(rf.Idents.GoLocal)
@@ -712,23 +869,30 @@ func (g *gen) assignText(f *contract.Field, p string) string {
 	return dst + p
 }
 
-// sanitizesDoc says what a per-kind constructor sanitizes, or nothing.
+// sanitizesDoc says, in one paragraph, what a per-kind constructor
+// sanitizes and which context it requires, or nothing.
 func (g *gen) sanitizesDoc(k *contract.Kind) string {
-	var names []string
+	var names, required []string
 	if g.sanitized("message") {
 		names = append(names, "message")
+	}
+	for _, rf := range g.c.RequiredContext {
+		required = append(required, rf.Idents.GoLocal)
+		if g.sanitized(rf.Name) {
+			names = append(names, rf.Idents.GoLocal)
+		}
 	}
 	for _, rf := range k.RequiredFields() {
 		if g.sanitized(rf.Name) {
 			names = append(names, rf.Idents.GoLocal)
 		}
 	}
-	if len(names) == 0 {
-		return ""
+	var out []string
+	if len(names) > 0 {
+		out = append(out, "It sanitizes "+list(names)+" (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.")
 	}
-	list := names[0]
-	if len(names) > 1 {
-		list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if len(required) > 0 {
+		out = append(out, "Every envelope carries "+list(required)+": given empty, the envelope does not encode.")
 	}
-	return "It sanitizes " + list + " (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text."
+	return strings.Join(out, " ")
 }

@@ -165,9 +165,10 @@ func (g *gen) json(f *jen.File) {
 	f.Comment("// layout's fields in order, absent optional fields left out, then Extra")
 	f.Comment("// entries sorted by key, skipping any that would override a field of the")
 	f.Comment("// contract. On error it returns dst unchanged: an *EncodeError for an")
-	f.Comment("// envelope no decoder would read back (no kind, a negative retry hint), or")
-	f.Comment("// the error of an Extra or free-form value encoding/json cannot encode.")
-	f.Comment("// Appending to a reused buffer encodes without allocating.")
+	f.Comment("// envelope no decoder would read back (no kind, a negative retry hint, an")
+	f.Comment("// empty field the layout requires), or the error of an Extra or free-form")
+	f.Comment("// value encoding/json cannot encode. Appending to a reused buffer encodes")
+	f.Comment("// without allocating.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
 	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")
@@ -286,6 +287,15 @@ func (g *gen) encodeLeaf(lf *contract.Leaf, sp *sep) []jen.Code {
 		}
 		return append(sp.comma(true), appendLit(quoted(lf.Name)+":"+string(raw)))
 	case contract.SourceField:
+		if lf.RequiredContext {
+			// Required by the layout: an envelope without it is not one
+			// the contract's systems accept, so it does not encode.
+			v := e.Clone().Dot(lf.Field.Idents.Go)
+			return append([]jen.Code{
+				jen.If(v.Clone().Op("==").Lit("")).Block(jen.Return(jen.Id("dst"),
+					jen.Op("&").Id("EncodeError").Values(jen.Dict{jen.Id("Field"): jen.Lit(lf.Field.Idents.Go), jen.Id("Problem"): jen.Lit("is empty, and the layout requires " + lf.Path)}))),
+			}, str(v.Clone())...)
+		}
 		return []jen.Code{encodeField(lf, sp)}
 	}
 	panic("gengo: unhandled source " + lf.Source)

@@ -290,11 +290,34 @@ func (g *gen) fromProblem(f *jen.File, cols []collision) {
 	)
 }
 
+// httpFallbackDoc says what WriteHTTP sends for an envelope that does not
+// marshal.
+func (g *gen) httpFallbackDoc() string {
+	doc := "An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all."
+	if len(g.c.RequiredContext) == 0 {
+		return doc
+	}
+	names := make([]string, len(g.c.RequiredContext))
+	for i, rf := range g.c.RequiredContext {
+		names[i] = rf.Idents.Go
+	}
+	return "An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its optional context, kind-specific and Extra fields rather than not at all. " +
+		list(names) + " stays: the layout requires it, so an envelope with it empty has no valid wire form, and the response goes out with its status and headers but no body."
+}
+
+// safeComment says why the fallback envelope of httpBody marshals.
+func (g *gen) safeComment() string {
+	if len(g.c.RequiredContext) == 0 {
+		return "// Only strings, integers and booleans remain, which always marshal."
+	}
+	return "// Only strings, integers and booleans remain, which marshal unless a required field is empty."
+}
+
 func (g *gen) httpSurface(f *jen.File) {
 	f.Line()
 	docf(f,
 		"WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.",
-		"An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all, and a negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).",
+		g.httpFallbackDoc()+" A negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).",
 	)
 	h := jen.Id("h")
 	f.Func().Params(recv()).Id("WriteHTTP").Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).Block(
@@ -333,6 +356,9 @@ func (g *gen) httpSurface(f *jen.File) {
 		),
 	}
 	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
+		if g.lo.RequiredLeaf(fl) != nil {
+			continue // a string, which always marshals, and the envelope needs it
+		}
 		zero := jen.Nil()
 		if fl.Type == contract.TypeString {
 			zero = jen.Lit("")
@@ -349,7 +375,7 @@ func (g *gen) httpSurface(f *jen.File) {
 	}
 	body = append(body, clearFields...)
 	body = append(body,
-		jen.Comment("// Only strings, integers and booleans remain, which always marshal."),
+		jen.Comment(g.safeComment()),
 		jen.List(jen.Id("b"), jen.Id("_")).Op(":=").Id("render").Call(jen.Op("&").Id("safe")),
 		jen.Return(jen.Id("b")),
 	)
@@ -496,18 +522,35 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Id("message").Op(":=").Id("statusLine").Call(jen.Id("status")),
 		jen.If(jen.Id("text").Op("!=").Lit("")).Block(jen.Id("message").Op("+=").Lit(": ").Op("+").Id("text")),
 	}
+	// The response does not say which operation failed: the required
+	// context stays empty until the caller, who made the call, sets it.
+	newArgs := func(kind jen.Code) []jen.Code {
+		args := []jen.Code{kind, jen.Id("message")}
+		for range c.RequiredContext {
+			args = append(args, jen.Lit(""))
+		}
+		return args
+	}
+	leftEmpty := ""
+	if len(c.RequiredContext) > 0 {
+		names := make([]string, len(c.RequiredContext))
+		for i, rf := range c.RequiredContext {
+			names[i] = rf.Idents.Go
+		}
+		leftEmpty = " " + list(names) + " is left empty: the response does not say it, so the caller sets it (With" + names[0] + ") before passing the envelope on."
+	}
 	if c.Inbound != nil {
-		docf(f, "classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.")
+		docf(f, "classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text."+leftEmpty)
 		f.Func().Id("classifyHTTP").Params(jen.Id("status").Int(), jen.Id("body").Index().Byte()).Add(envPtr()).Block(append(message,
-			jen.Return(jen.Id("New").Call(jen.Id("Classify").Call(jen.Id("Upstream").Values(jen.Dict{
+			jen.Return(jen.Id("New").Call(newArgs(jen.Id("Classify").Call(jen.Id("Upstream").Values(jen.Dict{
 				jen.Id("Status"): jen.Id("status"),
 				jen.Id("Text"):   jen.Id("text"),
-			})).Dot("Kind"), jen.Id("message"))),
+			})).Dot("Kind"))...)),
 		)...)
 	} else {
-		docf(f, "classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status.")
+		docf(f, "classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status."+leftEmpty)
 		f.Func().Id("classifyHTTP").Params(jen.Id("status").Int(), jen.Id("body").Index().Byte()).Add(envPtr()).Block(append(message,
-			jen.Return(jen.Id("New").Call(jen.Id("httpKind").Call(jen.Id("status")), jen.Id("message"))),
+			jen.Return(jen.Id("New").Call(newArgs(jen.Id("httpKind").Call(jen.Id("status")))...)),
 		)...)
 		f.Line()
 		// Only a status that identifies one kind maps to it: when several

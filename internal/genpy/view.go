@@ -89,6 +89,11 @@ type view struct {
 	// WithFieldsExample is the attribute the README sets with with_fields:
 	// the first sanitized context or kind-specific field, else guidance.
 	WithFieldsExample string
+	// RequiredContext are the context fields the layout requires: every
+	// constructor takes them after the message.
+	RequiredContext []paramView
+	// FillsGuidance is false when constructors leave the guidance empty.
+	FillsGuidance bool
 }
 
 type statusText struct {
@@ -245,8 +250,16 @@ func newView(c *contract.Contract) (*view, error) {
 		for _, f := range fs.in {
 			// The loader has rejected attributes that clash with Envelope's
 			// members, the constructors' keyword arguments or each other.
-			*fs.out = append(*fs.out, fieldView{Attr: f.Idents.PythonLocal, Type: pyType(f, objNames, false), Doc: fmt.Sprintf("%q on the wire. %s", c.Layout.FieldPath(f), f.Description)})
+			doc := fmt.Sprintf("%q on the wire. %s", c.Layout.FieldPath(f), f.Description)
+			if c.Layout.RequiredLeaf(f) != nil {
+				doc += " The layout requires it: every constructor takes it, and an envelope without it, or with it empty, is not encoded. (None only on an envelope built from a response that carried none, which the caller completes.)"
+			}
+			*fs.out = append(*fs.out, fieldView{Attr: f.Idents.PythonLocal, Type: pyType(f, objNames, false), Doc: doc})
 		}
+	}
+	v.FillsGuidance = c.Layout.FillsGuidance()
+	for _, f := range c.RequiredContext {
+		v.RequiredContext = append(v.RequiredContext, paramView{Name: f.Idents.PythonLocal, Type: "str", Value: f.Idents.PythonLocal})
 	}
 	for _, lf := range c.Layout.Leaves {
 		if !lf.Source.Derived() {
@@ -698,7 +711,7 @@ func layoutObject(o *contract.Object) orderedMap {
 		case lf.Source.Derived():
 			l = append(l, kv{"received", lf.Idents.PythonLocal})
 		case lf.Source == contract.SourceField:
-			l = append(l, kv{"field", lf.Field.Idents.PythonLocal})
+			l = append(l, kv{"field", lf.Field.Idents.PythonLocal}, kv{"required", lf.RequiredContext})
 		case lf.Source == contract.SourceConst:
 			l = append(l, kv{"value", constValue(lf.Const)}, kv{"want", "the constant " + constJSON(lf.Const)})
 		}

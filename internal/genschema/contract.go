@@ -326,10 +326,11 @@ func layoutSchema() *jsonschema.Schema {
 			Description: description,
 		}
 	}
-	fromEntry := closedObject("A source with options: {from: source, optional: true, aliases: [names]}.",
+	fromEntry := closedObject("A source with options: {from: source, optional: true, aliases: [names]}, or for a context field {from: field, required: true}.",
 		[]string{"from"},
 		mem("from", sourceSchema("What the wire field carries.")),
-		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false. Required fields are always written; false when left out.")),
+		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false. Required fields are always written; false when left out. On guidance it also means the guidance is the producer's own: constructors leave it empty instead of filling in the contract's.")),
+		mem("required", boolSchema("For a string context field only: every envelope carries it, non-empty; every constructor takes it as a parameter after the message, both envelope schemas require it and decoding an envelope without it fails. Not with optional: true. False when left out.")),
 		mem("aliases", &jsonschema.Schema{Type: "array",
 			Items: &jsonschema.Schema{Type: "string", Pattern: "^" + wireNamePattern + "$",
 				Description: "Another member name accepted for this field when decoding: starts with a letter, _ or $, then letters, digits, _, $ or -."},
@@ -338,7 +339,20 @@ func layoutSchema() *jsonschema.Schema {
 	constEntry := closedObject("A fixed value every envelope carries: {const: value}.",
 		[]string{"const"},
 		mem("const", &jsonschema.Schema{Extras: map[string]any{"type": []string{"string", "number", "boolean"}},
-			Description: "The value the wire field always holds: a string, a number or a boolean (e.g. false, \"error\"). Not a list, a mapping or empty. A const field takes no from, optional or aliases."}),
+			Description: "The value the wire field always holds: a string, a number or a boolean (e.g. false, \"error\"). Not a list, a mapping or empty. A const field takes no from, optional, required or aliases."}),
+	)
+	// required: true is for context fields: never beside optional: true,
+	// never on a named source. (That the field is a string context field
+	// is a cross-reference the loader checks.)
+	requiredTrue := props()
+	requiredTrue.Set("required", &jsonschema.Schema{Const: true})
+	optionalTrue := props()
+	optionalTrue.Set("optional", &jsonschema.Schema{Const: true})
+	namedFrom := props()
+	namedFrom.Set("from", &jsonschema.Schema{Enum: sourceEnum()})
+	fromEntry.AllOf = append(fromEntry.AllOf,
+		&jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"required", "optional"}, Properties: mergeProps(requiredTrue, optionalTrue)}},
+		&jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"required", "from"}, Properties: mergeProps(requiredTrue, namedFrom)}},
 	)
 	entry := &jsonschema.Schema{
 		OneOf: []*jsonschema.Schema{
@@ -775,7 +789,7 @@ func ContractSchema() *jsonschema.Schema {
 		true, valueNameSchema("a side_effects value"), sideEffect))
 	p.Set("groups", nameMap("The groups kinds are sorted into for documentation and categories. Each group maps to its title and description. At least one is required.",
 		true, valueNameSchema("a group"), group))
-	p.Set("context_fields", nameMap("Optional typed fields any envelope may carry to give the failure context. Each maps to its type and description; context fields are never required. May be empty or left out.",
+	p.Set("context_fields", nameMap("Typed fields any envelope may carry to give the failure context. Each maps to its type and description. A context field is optional unless the layout requires it ({from: field, required: true} in layout.fields), never here. May be empty or left out.",
 		false, fieldNameSchema(), fieldDefinition("A context field: its type and description. Context fields are always optional, so required is not allowed.", false)))
 	p.Set("kinds", nameMap("Every live error kind. Each kind's name follows contract.naming and maps to its group, description, classification (origin, http status, recovery, and optional overrides of the origin's side_effects, log and breaker) and optional typed fields. At least one is required.",
 		true, nil, kind))
@@ -907,4 +921,15 @@ func ContractSchema() *jsonschema.Schema {
 		})
 	}
 	return s
+}
+
+// mergeProps returns the properties of every map given, in order.
+func mergeProps(maps ...*orderedmap.OrderedMap[string, *jsonschema.Schema]) *orderedmap.OrderedMap[string, *jsonschema.Schema] {
+	out := props()
+	for _, m := range maps {
+		for p := m.Oldest(); p != nil; p = p.Next() {
+			out.Set(p.Key, p.Value)
+		}
+	}
+	return out
 }

@@ -179,6 +179,9 @@ var inexpressible = []struct {
 	// origin, promises that nothing ran: follows a reference into another
 	// section.
 	{"fallback promises nothing ran", regexp.MustCompile(`fallback: side_effects "[^"]*"( \(the default of origin "[^"]*"\))? has may_have_run: false`)},
+	// layout required: true on a field that is not a string context field:
+	// the field's section and type are data elsewhere in the contract.
+	{"layout required on another field", regexp.MustCompile(`is a kind-specific field; a kind requires its own fields|only a string context field can be required`)},
 	// A layout source names neither a named source nor a declared field:
 	// the field names are data, as for an undeclared reference.
 	{"unknown layout source", regexp.MustCompile(`layout: field ".*": unknown source "`)},
@@ -411,6 +414,12 @@ func TestContractSchemaLayoutEdgeCases(t *testing.T) {
 		{"may_have_run with every value false", "error.code: kind", "error.code: kind\n    error.mayHaveRun: may_have_run", true},
 		{"group on the wire", "error.code: kind", "error.code: kind\n    error.category: group", true},
 		{"null layout keeps the reserved names", "      param:\n", "      side_effects:\n", false},
+		{"a required context field", "error.code: kind", "error.code: kind\n    service: {from: service, required: true}", true},
+		{"required false", "error.code: kind", "error.code: kind\n    service: {from: service, required: false}", true},
+		{"required and optional", "error.code: kind", "error.code: kind\n    service: {from: service, optional: true, required: true}", false},
+		{"a required named source", "error.code: kind", "error.code: {from: kind, required: true}", false},
+		{"required not a boolean", "error.code: kind", "error.code: kind\n    service: {from: service, required: 1}", false},
+		{"a const with required", "error.code: kind", "error.code: kind\n    ok: {const: false, required: true}", false},
 	}
 	// Cases that need a second edit, and the verdict after it.
 	second := map[string]struct {

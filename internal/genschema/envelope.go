@@ -123,7 +123,14 @@ func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.
 	case contract.SourceConst:
 		return &jsonschema.Schema{Const: lf.Const, Description: "A constant of this wire format."}
 	case contract.SourceField:
-		return fieldSchema(role, lf.Field)
+		s := fieldSchema(role, lf.Field)
+		if lf.RequiredContext {
+			// Required by the layout: present in every envelope, and never
+			// empty, in both schemas (the decoders reject "" as they reject
+			// an empty kind).
+			s.MinLength = uint64p(1)
+		}
+		return s
 	}
 	panic("genschema: unhandled source " + lf.Source)
 }

@@ -24,9 +24,10 @@ func Load(t testing.TB, path string) *contract.Contract {
 }
 
 // MatchExamples builds every example of the contract with the generated
-// package — newEnvelope(kind, message) is the package's New, then its With
-// setters — and checks that the package marshals exactly the example the
-// docs show and the schemas accept.
+// package — newEnvelope(kind, message) is the package's New (given empty
+// context where the layout requires some: the example's own comes through
+// the With setters), then its With setters — and checks that the package
+// marshals exactly the example the docs show and the schemas accept.
 func MatchExamples(t *testing.T, contractPath string, newEnvelope func(kind, message string) any) {
 	t.Helper()
 	c := Load(t, contractPath)
@@ -61,6 +62,13 @@ func build(t *testing.T, ex examples.Example, newEnvelope func(kind, message str
 		switch s.Leaf.Source {
 		case contract.SourceRetryAfterMs:
 			v.MethodByName("WithRetryAfter").Call([]reflect.Value{reflect.ValueOf(time.Duration(s.Value.(int)) * time.Millisecond)})
+		case contract.SourceGuidance:
+			// Where the layout carries guidance only when the producer
+			// gives it, the constructors leave it empty: an example with
+			// guidance gave it.
+			if s.Leaf.Optional {
+				v.MethodByName("WithGuidance").Call([]reflect.Value{reflect.ValueOf(s.Value.(string))})
+			}
 		case contract.SourceField:
 			setter := v.MethodByName("With" + s.Leaf.Field.Idents.Go)
 			if !setter.IsValid() {

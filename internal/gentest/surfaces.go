@@ -461,7 +461,7 @@ func (s *surfaces) checkCLIErrors(t *testing.T) {
 }
 
 func (s *surfaces) checkToolResultErrors(t *testing.T) {
-	env := marshalJSON(t, s.api.New(s.c.Kinds[0].Name, "m"))
+	env := marshalJSON(t, s.newEnvelope(t, s.c.Kinds[0].Name, "m"))
 	typ := reflect.ValueOf(s.api.FromToolResult).Type().In(0)
 	for _, wire := range []string{
 		`{"content":[],"isError":true}`,
@@ -481,7 +481,7 @@ func (s *surfaces) checkToolResultErrors(t *testing.T) {
 
 // checkAccept checks content negotiation with the first kind's envelope.
 func (s *surfaces) checkAccept(t *testing.T) {
-	e := s.api.New(s.c.Kinds[0].Name, "m")
+	e := s.newEnvelope(t, s.c.Kinds[0].Name, "m")
 	for _, tc := range []struct {
 		accept  []string
 		problem bool
@@ -576,6 +576,16 @@ func anyWord(text string, phrases []string) bool {
 	return false
 }
 
+// newEnvelope is api.New with the context the layout requires set, as a
+// producer sets it.
+func (s *surfaces) newEnvelope(t *testing.T, kind, message string) any {
+	e := s.api.New(kind, message)
+	for _, f := range s.c.RequiredContext {
+		call(t, reflect.ValueOf(e).MethodByName("With"+f.Idents.Go), examples.Sample(f).(string))
+	}
+	return e
+}
+
 // checkNotEnvelope reads responses that carry no envelope.
 func (s *surfaces) checkNotEnvelope(t *testing.T) {
 	const date = "Tue, 03 Jun 2025 10:00:00 GMT"
@@ -638,6 +648,18 @@ func (s *surfaces) checkNotEnvelope(t *testing.T) {
 				t.Errorf("retry hint %v, want %d ms", ms, tc.retryMs)
 			case tc.retryMs < 0 && (ms == nil || *ms != 0):
 				t.Errorf("retry hint %v, want 0 ms", ms)
+			}
+			// The response does not say which operation failed: a context
+			// field the layout requires is left for the caller to set, and
+			// until then the envelope does not encode.
+			for _, f := range s.c.RequiredContext {
+				if v := field(got, f.Idents.Go).String(); v != "" {
+					t.Errorf("%s = %q on an envelope built from a response, want it left empty", f.Idents.Go, v)
+				}
+				if _, err := try(reflect.ValueOf(got).MethodByName("MarshalJSON").Interface()); err == nil {
+					t.Errorf("an envelope without %s encodes", f.Name)
+				}
+				call(t, reflect.ValueOf(got).MethodByName("With"+f.Idents.Go), "set by the caller")
 			}
 			s.validate(t, "the envelope built from the response", marshalJSON(t, got))
 		})

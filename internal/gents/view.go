@@ -91,6 +91,11 @@ type view struct {
 	// SanitizesRequired is true when a kind's constructor sanitizes a
 	// required field.
 	SanitizesRequired bool
+	// RequiredContext are the context fields the layout requires: every
+	// constructor takes them after the message.
+	RequiredContext []paramView
+	// FillsGuidance is false when constructors leave the guidance empty.
+	FillsGuidance bool
 }
 
 type valueView struct {
@@ -111,6 +116,8 @@ type paramView struct {
 
 type fieldView struct {
 	Member, Wire, TSType, Doc string
+	// Required is set on a context field the layout requires.
+	Required bool
 }
 
 type objectType struct {
@@ -225,7 +232,17 @@ func newView(c *contract.Contract) (*view, error) {
 
 	v.ObjectTypes = objectTypes(c)
 	for _, f := range c.ContextFields {
-		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description})
+		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description,
+			Required: c.Layout.RequiredLeaf(f) != nil})
+	}
+	v.FillsGuidance = c.Layout.FillsGuidance()
+	for _, f := range c.RequiredContext {
+		name := f.Idents.TSLocal
+		if name == "opts" {
+			name = "opts_" // opts is the constructors' trailing options
+		}
+		v.RequiredContext = append(v.RequiredContext, paramView{Name: name, Member: f.Idents.TSLocal, TSType: "string",
+			Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
 	}
 	for _, f := range c.KindFields {
 		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description})
@@ -563,6 +580,7 @@ type layoutLeaf struct {
 	Path     string   `json:"path"`
 	Source   string   `json:"source"`
 	Optional bool     `json:"optional,omitempty"`
+	Required bool     `json:"required,omitempty"`
 	Aliases  []string `json:"aliases,omitempty"`
 	// Received names the Envelope.received member keeping a derived value.
 	Received string `json:"received,omitempty"`
@@ -596,7 +614,7 @@ func layoutObject(o *contract.Object) *layoutObj {
 		}
 		lf := m.Leaf
 		out.Owned = append(out.Owned, lf.Aliases...)
-		l := &layoutLeaf{Name: lf.Name, Path: lf.Path, Source: string(lf.Source), Optional: lf.Optional, Aliases: lf.Aliases}
+		l := &layoutLeaf{Name: lf.Name, Path: lf.Path, Source: string(lf.Source), Optional: lf.Optional, Required: lf.RequiredContext, Aliases: lf.Aliases}
 		switch {
 		case lf.Source.Derived():
 			l.Received = lf.Idents.TSLocal

@@ -117,6 +117,20 @@ func TestFileShape(t *testing.T) {
 		if syntax < 4 {
 			t.Errorf("%s: %d syntax vectors", p, syntax)
 		}
+		// A context field the layout requires: missing, null and empty are
+		// each rejected at its path, so every language checks it.
+		for _, rf := range c.RequiredContext {
+			path := c.Layout.FieldLeaf(rf).Path
+			want := map[string]string{"missing " + path: genvectors.CategoryMissing, path + ": null": genvectors.CategoryType, path + ": empty": genvectors.CategoryValue}
+			for _, v := range f.Malformed {
+				if cat, ok := want[v.Name]; ok && v.Path == path && v.Category == cat {
+					delete(want, v.Name)
+				}
+			}
+			if len(want) > 0 {
+				t.Errorf("%s: no malformed vectors %v for the required %s", p, want, rf.Name)
+			}
+		}
 		for _, v := range f.NextStep {
 			if len(v.Attempts) != c.Retry.MaxAttempts+1 {
 				t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)
@@ -389,13 +403,13 @@ func TestVectors(t *testing.T) {
 func TestProducers(t *testing.T) {
 	gentest.CheckProducers(t, gentest.ProducerAPI{
 		Contract:       %[7]q,
-		New:            func(kind, message string) any { return p.New(p.Kind(kind), message) },
-		NewTrusted:     func(kind, message string) any { return p.NewTrusted(p.Kind(kind), message) },
+		New:            func(kind, message string) any { return p.New(p.Kind(kind), message%[8]s) },
+		NewTrusted:     func(kind, message string) any { return p.NewTrusted(p.Kind(kind), message%[8]s) },
 		Sanitize:       p.Sanitize,
 		ProducerSchema: p.ProducerSchema().JSON,
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p)))
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext))))
 	}
 	cmd := exec.Command(goTool, "test", "-count=1", "./...")
 	cmd.Dir = dir

@@ -190,7 +190,9 @@ func malformed(c *contract.Contract, maximal examples.Example) ([]MalformedVec, 
 			add(fmt.Sprintf("%s: %s, not %s", p, w.what, want), base.with(p, w.value), p, wrongCategory)
 		}
 		switch {
-		case lf.Source == contract.SourceKind:
+		case lf.Source == contract.SourceKind || lf.RequiredContext:
+			// The kind, and a context field the layout requires, are never
+			// empty.
 			add(p+": empty", base.with(p, ""), p, CategoryValue)
 		case lf.Source == contract.SourceRetryAfterMs:
 			add(p+": negative", base.with(p, -1), p, CategoryValue)

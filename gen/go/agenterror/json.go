@@ -29,9 +29,10 @@ var objectPaths = []string{"", "recovery"}
 // layout's fields in order, absent optional fields left out, then Extra
 // entries sorted by key, skipping any that would override a field of the
 // contract. On error it returns dst unchanged: an *EncodeError for an
-// envelope no decoder would read back (no kind, a negative retry hint), or
-// the error of an Extra or free-form value encoding/json cannot encode.
-// Appending to a reused buffer encodes without allocating.
+// envelope no decoder would read back (no kind, a negative retry hint, an
+// empty field the layout requires), or the error of an Extra or free-form
+// value encoding/json cannot encode. Appending to a reused buffer encodes
+// without allocating.
 func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if err := e.refusal(); err != nil {
 		return dst, err

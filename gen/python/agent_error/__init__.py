@@ -19,8 +19,8 @@ from ._classification import (
     kind_by_number,
     log_level,
     lookup,
+    FILLS_GUIDANCE,
     may_have_run,
-    new_envelope,
     permits_retry,
     problem_type,
     step_of,
@@ -32,6 +32,7 @@ from ._classification import (
 from ._codec import from_dict, from_json, to_dict, to_json
 from ._constructors import (
     CONSTRUCTORS,
+    new_envelope,
     new_unknown_action,
     new_forbidden,
     new_missing_param,
@@ -234,6 +235,7 @@ __all__ = [
     "EXIT_CODES",
     "FALLBACK",
     "FIELDS",
+    "FILLS_GUIDANCE",
     "GROUP_ERROR_CLASSES",
     "HTTP_KINDS",
     "INBOUND",

@@ -1467,6 +1467,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "service",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1476,6 +1477,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "action",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1485,6 +1487,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "tool",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1494,6 +1497,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "upstream",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1503,6 +1507,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "command",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1512,6 +1517,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "prompt",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1521,6 +1527,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "resource",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1530,6 +1537,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "cause",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1539,6 +1547,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "original_kind",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1548,6 +1557,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "safety",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1557,6 +1567,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "evidence",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1566,6 +1577,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "valid_choices",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1575,6 +1587,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "hint",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1584,6 +1597,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "required_scopes",
+            "required": False,
         },
     }),
 }

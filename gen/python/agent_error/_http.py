@@ -16,7 +16,7 @@ import re
 import time
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
-from ._classification import _blank, lookup, may_have_run, new_envelope
+from ._classification import _blank, classified_envelope, lookup, may_have_run
 from ._codec import _loads, from_dict
 from ._contract import (
     CONTRACT_VERSION,
@@ -149,7 +149,7 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
     short form (SHORT_FORM, labby's {"kind": ..., "message": ...}), a JSON
     body of a failed response (status 300 or more) that is neither is read
     as one: the kind and the message are kept (the message sanitized as
-    new_envelope sanitizes one; empty or blank, it becomes
+    the constructors sanitize one; empty or blank, it becomes
     "HTTP <status> <status text>"), the advice is lookup's classification of
     the kind (the fallback for a kind this package does not know, never one
     picked from the status), the kind's required collections are empty, and
@@ -326,7 +326,7 @@ def _from_short_form(value: Any, status: int) -> Optional[Envelope]:
         # discarded; an empty one says nothing, and the producer schema
         # rejects it.
         message = _status_line(status)
-    envelope = new_envelope(kind, message, trusted=True)
+    envelope = classified_envelope(kind, message, trusted=True)
     empty: Dict[str, Any] = {attr: (() if typ == "array" else {}) for attr, typ in SHORT_FORM["empty_fields"].get(kind, {}).items()}
     return dataclasses.replace(envelope, extra={PROMOTED_MEMBER: PROMOTED_SHORT_FORM}, **empty)
 
@@ -364,7 +364,9 @@ def _classify_http(status: int, body: bytes) -> Envelope:
         kind = classify_with(INBOUND["classifiers"][0], status, "", text).kind
     else:
         kind = HTTP_KINDS.get(str(status), SYNTHETIC_KIND_PREFIX + str(status))
-    return new_envelope(kind, message)
+    # The layout may require context this response cannot supply; the
+    # caller sets it (dataclasses.replace) before passing the envelope on.
+    return classified_envelope(kind, message)
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")

@@ -26,7 +26,7 @@ import {
   type SameArguments,
 } from "./contract.js";
 import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted, type SanitizeOptions } from "./sanitize.js";
-import type { LayoutObject, LogLevel, Source, Step } from "./spec.js";
+import type { LayoutLeaf, LayoutObject, LogLevel, Source, Step } from "./spec.js";
 
 /** hasOwn reports whether key is an own property of obj (never one inherited, such as "constructor"). */
 export function hasOwn(obj: object, key: string): boolean {
@@ -115,16 +115,34 @@ export function received(envelope: Envelope, source: Source): unknown {
   return (envelope.received as Record<string, unknown>)[member];
 }
 
+/** guidanceLeaf is the layout's guidance leaf, or undefined when guidance is not on the wire. */
+const guidanceLeaf: LayoutLeaf | undefined = (() => {
+  const walk = (o: LayoutObject): LayoutLeaf | undefined => {
+    for (const m of o.members) {
+      const found = m.object !== undefined ? walk(m.object) : m.leaf.source === "guidance" ? m.leaf : undefined;
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(LAYOUT);
+})();
+
 /**
- * newEnvelope returns an envelope of any kind, classified by lookup: a kind
- * the contract does not list gets the fallback classification. Prefer the
- * per-kind constructors, which also take the kind's required fields.
- *
- * The message is sanitized (see sanitize) when the contract lists it in
- * SANITIZED_FIELDS, as it does by default; pass { trusted: true } for text
- * the caller wrote itself. Assigning envelope.message never sanitizes.
+ * FILLS_GUIDANCE says whether a new envelope starts with the contract's
+ * guidance for its kind. It does unless the layout marks the guidance leaf
+ * optional: such a field carries only advice the producer gives, so a new
+ * envelope's guidance is empty until withFields sets it.
  */
-export function newEnvelope(kind: Kind, message: string, opts?: SanitizeOptions): Envelope {
+export const FILLS_GUIDANCE: boolean = guidanceLeaf?.optional !== true;
+
+/**
+ * classifiedEnvelope returns an envelope of any kind with its
+ * classification's defaults and no context: what every constructor starts
+ * from, and what a client builds from a response that carries no envelope.
+ * The message is sanitized when the contract lists it in SANITIZED_FIELDS,
+ * unless opts says { trusted: true }.
+ */
+export function classifiedEnvelope(kind: Kind, message: string, opts?: SanitizeOptions): Envelope {
   if (typeof kind !== "string" || kind === "") {
     throw new TypeError("newEnvelope: the kind must be a non-empty string");
   }
@@ -134,7 +152,7 @@ export function newEnvelope(kind: Kind, message: string, opts?: SanitizeOptions)
     kind,
     message: messageOr(kind, sanitizesMessage ? sanitizeUnlessTrusted(message, opts) : message),
     origin: c.origin,
-    recovery: { action: c.action, sameArguments: c.sameArguments, guidance: c.guidance },
+    recovery: { action: c.action, sameArguments: c.sameArguments, guidance: FILLS_GUIDANCE ? c.guidance : "" },
     sideEffects: c.sideEffects,
   };
 }
@@ -198,6 +216,36 @@ export function withRetryAfter<E extends Envelope>(envelope: E, ms: number): E {
   return { ...envelope, recovery: { ...envelope.recovery, retryAfterMs: Math.min(Math.ceil(ms), RETRY.maxHintMs) } };
 }
 
+/** requiredMembers holds the Envelope members of the context fields the layout requires. */
+export const requiredMembers: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  const walk = (o: LayoutObject): void => {
+    for (const m of o.members) {
+      if (m.object !== undefined) walk(m.object);
+      else if (m.leaf.required === true && m.leaf.field !== undefined) out.add(m.leaf.field);
+    }
+  };
+  walk(LAYOUT);
+  return out;
+})();
+
+/**
+ * requiredText checks a value for a context field the layout requires:
+ * a string (TypeError otherwise), sanitized when the contract lists the
+ * field unless opts says { trusted: true }, and not empty afterwards
+ * (RangeError): an envelope without it is not one the contract accepts.
+ */
+export function requiredText(member: string, value: unknown, opts?: SanitizeOptions): string {
+  if (typeof value !== "string") {
+    throw new TypeError(`${member} must be a string: the layout requires it in every envelope`);
+  }
+  const v = sanitizedMembers.has(member) ? sanitizeUnlessTrusted(value, opts) : value;
+  if (v === "") {
+    throw new RangeError(`${member} must not be empty: the layout requires it in every envelope`);
+  }
+  return v;
+}
+
 /** CoreMember names the Envelope members withFields does not set. */
 type CoreMember = "contractVersion" | "kind" | "message" | "origin" | "recovery" | "sideEffects" | "received" | "extra";
 
@@ -213,10 +261,12 @@ export type EnvelopeFields = { readonly [M in Exclude<keyof Envelope, CoreMember
  * withFields returns a copy of the envelope with the given fields set: a
  * field given as undefined is removed, guidance goes into recovery (an
  * undefined guidance leaves it as it is, and blank guidance restores the
- * contract's). The fields the contract lists in
+ * contract's, or none where the layout carries only the producer's own). The fields the contract lists in
  * SANITIZED_FIELDS are sanitized, strings in arrays and objects included,
  * unless opts says { trusted: true }. It throws a TypeError for a name that
- * is not guidance or a context or kind-specific field.
+ * is not guidance or a context or kind-specific field; a context field the
+ * layout requires cannot be removed or emptied (TypeError, RangeError, as
+ * the constructors refuse it).
  */
 export function withFields<E extends Envelope>(envelope: E, fields: EnvelopeFields, opts?: SanitizeOptions): E {
   const out: Record<string, unknown> = { ...(envelope as Envelope & Record<string, unknown>) };
@@ -230,12 +280,18 @@ export function withFields<E extends Envelope>(envelope: E, fields: EnvelopeFiel
         throw new TypeError("withFields: guidance must be a string");
       }
       const guidance = sanitizesGuidance ? sanitizeUnlessTrusted(value, opts) : value;
-      // Blank advice brings back the contract's: an envelope never carries empty guidance.
-      out["recovery"] = { ...envelope.recovery, guidance: blank(guidance) ? lookup(envelope.kind).guidance : guidance };
+      // Blank advice is never emitted: the contract's comes back where the
+      // layout fills guidance, and there is none where it carries only the
+      // producer's own.
+      out["recovery"] = { ...envelope.recovery, guidance: blank(guidance) ? (FILLS_GUIDANCE ? lookup(envelope.kind).guidance : "") : guidance };
       continue;
     }
     if (!hasOwn(FIELDS, member)) {
       throw new TypeError(`withFields: ${JSON.stringify(member)} is not a context or kind-specific field of the contract`);
+    }
+    if (requiredMembers.has(member)) {
+      out[member] = requiredText(member, value, opts);
+      continue;
     }
     if (value === undefined) {
       delete out[member];

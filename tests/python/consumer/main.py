@@ -1,13 +1,17 @@
 # A program in another project using the installed package; the test
 # replaces errgen_pkg with the package's import name.
+import inspect
 import json
 
 import errgen_pkg as pkg
 
+# new_envelope takes the context the contract's layout requires (ovstorage:
+# operation) after the message.
+ctx = ["consumer_call" for p in inspect.signature(pkg.new_envelope).parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD][2:]
 first = pkg.KNOWN_KINDS[0]
-env = pkg.new_envelope(first, "from the consumer")
+env = pkg.new_envelope(first, "from the consumer", *ctx)
 back = pkg.Envelope.from_json(env.to_json())
-unknown = pkg.new_envelope("kind_from_the_future_" + "x", "m")
+unknown = pkg.new_envelope("kind_from_the_future_" + "x", "m", *ctx)
 try:
     pkg.raise_envelope(env)
     caught = False

@@ -37,6 +37,20 @@ def constructors() -> Dict[str, Tuple[Any, List[str]]]:
     return {k: (fn, [p.name for p in inspect.signature(fn).parameters.values() if p.kind != p.KEYWORD_ONLY][1:]) for k, fn in pkg.CONSTRUCTORS.items()}
 
 
+#: context_params are the parameters new_envelope takes after the kind and
+#: the message: the context fields the layout requires (ovstorage:
+#: operation), which every constructor takes after the message.
+context_params: List[str] = [p.name for p in inspect.signature(pkg.new_envelope).parameters.values() if p.kind != p.KEYWORD_ONLY][2:]
+
+#: context_args are values for context_params: non-empty strings.
+context_args: List[str] = [f"example {p}" for p in context_params]
+
+
+def new_env(kind: Any, message: str, **kw: Any) -> Any:
+    """new_env is new_envelope with the required context filled in."""
+    return pkg.new_envelope(kind, message, *context_args, **kw)
+
+
 def leaves(o: Any = None, out: Any = None) -> List[Any]:
     o = pkg.LAYOUT if o is None else o
     out = [] if out is None else out

@@ -4,11 +4,11 @@ import copy
 import dataclasses
 import json
 import math
-from typing import Any
+from typing import Any, List
 
 import pytest
 
-from env import constructors, fallback_vector, go_json, leaves, on_wire, parsed, pkg, vectors
+from env import constructors, context_args, context_params, fallback_vector, go_json, leaves, new_env, on_wire, parsed, pkg, vectors
 
 
 def ids(items: Any, key: Any) -> Any:
@@ -112,7 +112,7 @@ def test_unknown_members_kept() -> None:
 
 
 def test_extra_never_overrides() -> None:
-    env = pkg.new_envelope(pkg.KNOWN_KINDS[0], "the message")
+    env = new_env(pkg.KNOWN_KINDS[0], "the message")
     kind_leaf = next(l for l in leaves() if l["source"] == "kind")
     with_extra = dataclasses.replace(env, extra={kind_leaf["path"]: "overridden", "zzz": 1})
     wire = pkg.to_dict(with_extra)
@@ -124,7 +124,7 @@ def test_retry_hint_spellings() -> None:
     leaf = next((l for l in leaves() if l["source"] == "retry_after_ms"), None)
     if leaf is None:
         pytest.skip("the layout does not carry a retry hint")
-    base = pkg.to_dict(pkg.new_envelope(pkg.KNOWN_KINDS[0], "m"))
+    base = pkg.to_dict(new_env(pkg.KNOWN_KINDS[0], "m"))
     parent = leaf["path"].split(".")[:-1]
     obj = base
     for k in parent:
@@ -148,7 +148,7 @@ def test_retry_hint_spellings() -> None:
 def test_received_derived_values_win() -> None:
     fb = fallback_vector()
     for leaf in [l for l in leaves() if "received" in l]:
-        wire = pkg.to_dict(pkg.new_envelope(fb["kind"], "from a newer producer"))
+        wire = pkg.to_dict(new_env(fb["kind"], "from a newer producer"))
         path = leaf["path"].split(".")
         o = wire
         for k in path[:-1]:
@@ -205,7 +205,7 @@ def test_booleans_are_not_integers() -> None:
     leaf = next((l for l in leaves() if l["source"] == "retry_after_ms"), None)
     if leaf is None:
         pytest.skip("the layout does not carry a retry hint")
-    wire = pkg.to_dict(pkg.new_envelope(pkg.KNOWN_KINDS[0], "m"))
+    wire = pkg.to_dict(new_env(pkg.KNOWN_KINDS[0], "m"))
     obj = wire
     for k in leaf["path"].split(".")[:-1]:
         obj = obj[k]
@@ -217,7 +217,7 @@ def test_booleans_are_not_integers() -> None:
 
 
 def test_number_json_cannot_carry() -> None:
-    env = dataclasses.replace(pkg.new_envelope(pkg.KNOWN_KINDS[0], "m"), extra={"bad": math.nan})
+    env = dataclasses.replace(new_env(pkg.KNOWN_KINDS[0], "m"), extra={"bad": math.nan})
     with pytest.raises(ValueError):
         env.to_json()
     if on_wire("retry_after_ms"):
@@ -227,14 +227,14 @@ def test_number_json_cannot_carry() -> None:
 
 
 def test_line_separators_escaped() -> None:
-    env = pkg.new_envelope(pkg.KNOWN_KINDS[0], "a\u2028b\u2029c é")
+    env = new_env(pkg.KNOWN_KINDS[0], "a\u2028b\u2029c é")
     text = env.to_json()
     assert "a\\u2028b\\u2029c é" in text
     assert pkg.from_json(text).message == "a\u2028b\u2029c é"
 
 
 def test_envelope_is_frozen_and_enums_normalized() -> None:
-    env = pkg.new_envelope(pkg.Kind(pkg.KNOWN_KINDS[0]), "m")
+    env = new_env(pkg.Kind(pkg.KNOWN_KINDS[0]), "m")
     assert type(env.kind) is str
     with pytest.raises(dataclasses.FrozenInstanceError):
         env.message = "x"
@@ -268,10 +268,102 @@ def test_constructor(v: Any) -> None:
 
 def test_new_envelope_any_kind() -> None:
     fb = fallback_vector()
-    env = pkg.new_envelope(fb["kind"], "m")
+    env = new_env(fb["kind"], "m")
     assert (env.kind, env.origin, env.recovery.action, env.recovery.same_arguments, env.recovery.guidance, env.side_effects) == (
-        fb["kind"], fb["origin"], fb["action"], fb["same_arguments"], fb["guidance"], fb["side_effects"])
+        fb["kind"], fb["origin"], fb["action"], fb["same_arguments"], fb["guidance"] if pkg.FILLS_GUIDANCE else "", fb["side_effects"])
     assert env.contract_version == pkg.CONTRACT_VERSION
+
+
+# --- context the layout requires, guidance it does not invent ---------------
+
+REQUIRED = [l for l in leaves() if l["source"] == "field" and l["required"]]
+#: SAMPLES holds each known kind's vector envelope, decoded: values for its required fields.
+SAMPLES = {v["kind"]: parsed(v["envelope"]) for v in CTOR_VECTORS}
+GUIDANCE = next((l for l in leaves() if l["source"] == "guidance"), None)
+
+
+def test_the_contracts_own_rules() -> None:
+    # ovstorage's v0.1 envelope requires operation and never invents
+    # next_action; labby's flat layout requires guidance.
+    want = {"ovstorage": (["operation"], False), "agent-error": ([], True), "agento": ([], True)}.get(pkg.CONTRACT_NAME)
+    if want is not None:
+        assert (context_params, pkg.FILLS_GUIDANCE) == want
+    assert context_params == [l["field"] for l in REQUIRED]
+    assert pkg.FILLS_GUIDANCE == (GUIDANCE is None or not GUIDANCE["optional"])
+
+
+@pytest.mark.parametrize("leaf", REQUIRED, ids=ids(REQUIRED, lambda l: l["path"]))
+def test_required_context(leaf: Any) -> None:
+    kind = pkg.KNOWN_KINDS[0]
+    at = context_params.index(leaf["field"])
+
+    def args(v: Any) -> List[Any]:
+        return [v if i == at else a for i, a in enumerate(context_args)]
+
+    assert getattr(new_env(kind, "m"), leaf["field"]) == context_args[at]
+    with pytest.raises(ValueError):
+        pkg.new_envelope(kind, "m", *args(""))
+    for bad in (None, 42):
+        with pytest.raises(TypeError):
+            pkg.new_envelope(kind, "m", *args(bad))
+    with pytest.raises(TypeError):
+        pkg.new_envelope(kind, "m")
+    for k, (fn, params) in CTORS.items():
+        sample = SAMPLES[k]
+
+        def call(v: Any) -> Any:
+            return fn("m", *[v if p == leaf["field"] else "op" if p in context_params else getattr(sample, p) for p in params])
+        assert getattr(call("x"), leaf["field"]) == "x", k
+        with pytest.raises(ValueError):
+            call("")
+    env = new_env(kind, "m")
+    with pytest.raises(ValueError):
+        pkg.with_fields(env, **{leaf["field"]: ""})
+    with pytest.raises(TypeError):
+        pkg.with_fields(env, **{leaf["field"]: None})
+    assert getattr(pkg.with_fields(env, **{leaf["field"]: "other"}), leaf["field"]) == "other"
+    # An envelope without it, or with it empty, is not encoded.
+    for v in (None, ""):
+        broken = dataclasses.replace(env, **{leaf["field"]: v})
+        with pytest.raises(ValueError):
+            pkg.to_dict(broken)
+        with pytest.raises(ValueError):
+            pkg.to_mcp_tool_result(broken)
+    # Decoding without it is a missing error at its path; empty, a value error.
+    wire = pkg.to_dict(env)
+    parent = wire
+    for key in leaf["path"].split(".")[:-1]:
+        parent = parent[key]
+    del parent[leaf["name"]]
+    with pytest.raises(pkg.EnvelopeError) as missing:
+        pkg.from_dict(wire)
+    assert (missing.value.path, missing.value.category) == (leaf["path"], "missing")
+    parent[leaf["name"]] = ""
+    with pytest.raises(pkg.EnvelopeError) as empty:
+        pkg.from_dict(wire)
+    assert (empty.value.path, empty.value.category) == (leaf["path"], "value")
+
+
+def test_guidance_is_not_invented_where_the_layout_says_so() -> None:
+    for k, (fn, params) in CTORS.items():
+        env = fn("m", *["op" if p in context_params else getattr(SAMPLES[k], p) for p in params])
+        assert env.recovery.guidance == (pkg.lookup(k).guidance if pkg.FILLS_GUIDANCE else ""), k
+        if GUIDANCE is None or pkg.FILLS_GUIDANCE:
+            continue
+
+        def value_at(w: Any) -> Any:
+            for key in GUIDANCE["path"].split("."):
+                if not isinstance(w, dict) or key not in w:
+                    return None
+                w = w[key]
+            return w
+
+        assert value_at(pkg.to_dict(env)) is None, f"{k}: guidance invented"
+        # A producer's own guidance is sent as given; the decision does not depend on it.
+        advised = pkg.with_fields(env, guidance=pkg.lookup(k).guidance)
+        assert value_at(pkg.to_dict(advised)) == pkg.lookup(k).guidance, k
+        for attempt in range(1, pkg.RETRY.max_attempts + 2):
+            assert pkg.next_step(advised, attempt) == pkg.next_step(env, attempt)
 
 
 # --- next_step --------------------------------------------------------------
@@ -372,7 +464,7 @@ def test_word_matching() -> None:
 @pytest.mark.parametrize("v", vectors["for_tool"], ids=ids(vectors["for_tool"], lambda v: f"{v['same_arguments']}, read-only {v['read_only']}, idempotent {v['idempotent']}"))
 def test_for_tool(v: Any) -> None:
     assert pkg.for_tool(v["same_arguments"], read_only=v["read_only"], idempotent=v["idempotent"]) == v["result"]
-    env = pkg.new_envelope(pkg.KNOWN_KINDS[0], "m")
+    env = new_env(pkg.KNOWN_KINDS[0], "m")
     env = dataclasses.replace(env, recovery=dataclasses.replace(env.recovery, same_arguments=v["same_arguments"]))
     got = pkg.with_tool_annotations(env, read_only=v["read_only"], idempotent=v["idempotent"])
     assert got.recovery.same_arguments == v["result"]
@@ -386,6 +478,20 @@ def test_http_vectors_exist() -> None:
     assert len(vectors["http"]) > 0
 
 
+def caller_sets(env: Any, want: Any, o: Any = None) -> Any:
+    """caller_sets fills in what a response cannot say but the layout requires in every envelope (ovstorage's operation), as the caller of from_http_response does before passing the envelope on: from the vector's envelope."""
+    o = pkg.LAYOUT if o is None else o
+    for m in o["members"]:
+        if "object" in m:
+            env = caller_sets(env, (want or {}).get(m["object"]["name"]), m["object"])
+        elif m["leaf"].get("required") and "field" in m["leaf"]:
+            attr = m["leaf"]["field"]
+            attr = next((a for a, spec in pkg.FIELDS.items() if spec["name"] == attr), attr)
+            if getattr(env, attr) in ("", None):
+                env = dataclasses.replace(env, **{attr: (want or {}).get(m["leaf"]["name"])})
+    return env
+
+
 @pytest.mark.parametrize("v", vectors["http"], ids=ids(vectors["http"], lambda v: v["name"]))
 def test_http(v: Any) -> None:
     body = v["body"].encode("utf-8")
@@ -393,7 +499,7 @@ def test_http(v: Any) -> None:
         with pytest.raises(pkg.EnvelopeError):
             pkg.from_http_response(v["status"], v["headers"], body)
         return
-    env = pkg.from_http_response(v["status"], v["headers"], body)
+    env = caller_sets(pkg.from_http_response(v["status"], v["headers"], body), v["envelope"])
     assert pkg.to_dict(env) == v["envelope"]
     mark = v["envelope"].get(pkg.PROMOTED_MEMBER, "")
     assert pkg.promoted_from(env) == mark

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import venv
 
-from env import fallback_vector, name, pkg, src, vectors
+from env import fallback_vector, name, new_env, pkg, src, vectors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -50,7 +50,7 @@ def test_pip_install_and_use() -> None:
         assert out["kinds"] == len([v for v in vectors["lookup"] if v["known"]])
         assert out["location"].startswith(target), "imported from the fresh environment"
         assert out["round_trip"] is True
-        assert out["unknown_kind_step"] == pkg.next_step(pkg.new_envelope(fb["kind"], "m"), 1).step.value
+        assert out["unknown_kind_step"] == pkg.next_step(new_env(fb["kind"], "m"), 1).step.value
         assert out["mcp"] is True
         assert out["caught"] is True
     finally:

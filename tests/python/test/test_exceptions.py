@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from env import fallback_vector, parsed, pkg, vectors
+from env import fallback_vector, new_env, parsed, pkg, vectors
 
 BASE = next(getattr(pkg, n) for n in pkg.__all__ if isinstance(getattr(pkg, n), type) and getattr(pkg, n).__bases__ == (Exception,) and n != "EnvelopeError")
 
@@ -58,5 +58,5 @@ def test_raise_and_catch(v: Any) -> None:
 
 
 def test_unknown_kind_is_the_base_class() -> None:
-    exc = pkg.to_exception(pkg.new_envelope(fallback_vector()["kind"], "m"))
+    exc = pkg.to_exception(new_env(fallback_vector()["kind"], "m"))
     assert type(exc) is BASE

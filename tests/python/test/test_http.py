@@ -9,7 +9,7 @@ from typing import Any, Dict
 
 import pytest
 
-from env import parsed, pkg, vectors
+from env import new_env, parsed, pkg, vectors
 
 JSON = {"content-type": "application/json"}
 
@@ -69,9 +69,10 @@ def test_header_forms() -> None:
         [(b"content-type", b"application/json"), (b"retry-after", b"4")],
         msg,
     ]
-    want = pkg.to_dict(pkg.from_http_response(502, forms[0], body))
+    # Compared as envelopes: a layout may require context a response cannot supply.
+    want = pkg.from_http_response(502, forms[0], body)
     for headers in forms[1:]:
-        assert pkg.to_dict(pkg.from_http_response(502, headers, body)) == want
+        assert pkg.from_http_response(502, headers, body) == want
     if leaf("retry_after_ms") is not None:
         assert pkg.from_http_response(502, forms[0], body).recovery.retry_after_ms == 4000
     # No headers: a body that opens an object is read as JSON.
@@ -134,7 +135,7 @@ def test_below_300_without_an_envelope() -> None:
 
 
 def test_large_body() -> None:
-    env = pkg.new_envelope(pkg.KNOWN_KINDS[0], "m")
+    env = new_env(pkg.KNOWN_KINDS[0], "m")
     big = pkg.to_json(dataclasses.replace(env, extra={"pad": "x" * (1 << 20)})).encode()
     got = pkg.from_http_response(500, JSON, big)
     assert got.message.endswith("…") or got.message.endswith(pkg.SANITIZE_TRUNCATION_MARKER)

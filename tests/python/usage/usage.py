@@ -3,10 +3,15 @@
 # `# type: ignore[code]` lines must really be errors: --strict reports an
 # unused ignore, so each one proves the package's types reject the misuse.
 import dataclasses
+import inspect
 import json
 from typing import Any, Dict, List, Optional, Type
 
 import errgen_pkg as pkg
+
+#: The context the contract's layout requires (ovstorage: operation): strings
+#: every constructor takes after the message.
+CTX: List[str] = ["a call" for p in inspect.signature(pkg.new_envelope).parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD][2:]
 
 
 def client(body: str, attempt: int) -> Optional[int]:
@@ -30,7 +35,7 @@ def client(body: str, attempt: int) -> Optional[int]:
 
 
 def server(kind: str) -> Dict[str, Any]:
-    env = pkg.new_envelope(kind, "something failed")
+    env = pkg.new_envelope(kind, "something failed", *CTX)
     env = dataclasses.replace(env, extra={"trace_id": "abc"})
     env = pkg.with_tool_annotations(env, read_only=True)
     wire: Dict[str, Any] = env.to_dict()
@@ -59,7 +64,7 @@ def http_client(status: int, headers: Dict[str, str], body: bytes) -> str:
 
 def enums() -> List[str]:
     first: pkg.Kind = list(pkg.Kind)[0]
-    env = pkg.new_envelope(first, "m")
+    env = pkg.new_envelope(first, "m", *CTX)
     s: str = pkg.for_tool(env.recovery.same_arguments, idempotent=True)
     level: str = pkg.log_level(env)
     return [s, level, pkg.problem_type(first), str(pkg.exit_code(env)), pkg.step_of(env.recovery.action).value]

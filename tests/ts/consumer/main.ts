@@ -16,12 +16,18 @@ import {
 // Only the ES library: no DOM or Node types are needed to use the package.
 declare const console: { log(message: string): void };
 
+// newEnvelope takes the context the contract's layout requires (ovstorage:
+// operation) after the message: strings, as many as it declares before the
+// trailing options.
+type ContextArgs = Parameters<typeof newEnvelope> extends [unknown, unknown, ...infer Rest] ? (Required<Rest> extends [...infer C, unknown] ? C : never) : never;
+const ctx = Array.from({ length: newEnvelope.length - 3 }, () => "consumer_call") as unknown as ContextArgs;
+
 const first = KNOWN_KINDS[0];
 if (first === undefined) throw new Error("no kinds");
-const env: Envelope = newEnvelope(first, "from the consumer");
+const env: Envelope = newEnvelope(first, "from the consumer", ...ctx);
 const text = serializeEnvelope(env);
 const back = parseEnvelopeJson(text);
-const unknown = newEnvelope("kind_from_a_newer_contract", "m");
+const unknown = newEnvelope("kind_from_a_newer_contract", "m", ...ctx);
 const mcp = fromMcpToolResult(JSON.parse(JSON.stringify(toMcpToolResult(env))));
 
 console.log(

@@ -2,7 +2,7 @@
 // generated package (Go, TypeScript, Python) must give.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { constructors, parsed, pkg, vectors } from "./env.mjs";
+import { constructors, contextArgs, contextParams, newEnv, parsed, pkg, vectors } from "./env.mjs";
 
 describe(`${pkg.CONTRACT_NAME}: contract`, () => {
   test("name, version and retry policy match the vectors", () => {
@@ -109,7 +109,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   });
 
   test("an extra entry never overrides a field of the contract", () => {
-    const env = pkg.newEnvelope(pkg.KNOWN_KINDS[0], "the message");
+    const env = newEnv(pkg.KNOWN_KINDS[0], "the message");
     const kindLeaf = leaves().find((l) => l.source === "kind");
     const withExtra = { ...env, extra: { [kindLeaf.path]: "overridden", zzz: 1 } };
     const wire = pkg.toWire(withExtra);
@@ -120,7 +120,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   test("the retry hint's other spellings are accepted, the first spelling present wins", () => {
     const leaf = leaves().find((l) => l.source === "retry_after_ms");
     if (!leaf) return; // the layout does not carry a retry hint
-    const base = pkg.toWire(pkg.newEnvelope(pkg.KNOWN_KINDS[0], "m"));
+    const base = pkg.toWire(newEnv(pkg.KNOWN_KINDS[0], "m"));
     const parent = leaf.path.split(".").slice(0, -1);
     const obj = parent.reduce((o, k) => o[k], base);
     for (const alias of leaf.aliases ?? []) {
@@ -144,7 +144,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
     const derived = leaves().filter((l) => l.received !== undefined);
     for (const leaf of derived) {
       const fb = vectors.lookup.find((v) => !v.known);
-      const env = pkg.newEnvelope(fb.kind, "from a newer producer");
+      const env = newEnv(fb.kind, "from a newer producer");
       const wire = pkg.toWire(env);
       const path = leaf.path.split(".");
       let o = wire;
@@ -206,7 +206,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   });
 
   test("a member named __proto__ is kept as extra, not as a prototype", () => {
-    const wire = pkg.toWire(pkg.newEnvelope(pkg.KNOWN_KINDS[0], "m"));
+    const wire = pkg.toWire(newEnv(pkg.KNOWN_KINDS[0], "m"));
     const text = JSON.stringify(wire).replace(/^\{/, '{"__proto__":{"polluted":true},');
     const env = pkg.parseEnvelopeJson(text).envelope;
     assert.deepEqual(env.extra.__proto__, { polluted: true });
@@ -215,7 +215,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   });
 
   test("a number JSON cannot carry is an error when serializing", () => {
-    const env = pkg.newEnvelope(pkg.KNOWN_KINDS[0], "m");
+    const env = newEnv(pkg.KNOWN_KINDS[0], "m");
     env.extra = { bad: Number.NaN };
     assert.throws(() => pkg.serializeEnvelope(env), RangeError);
     if (leaves().some((l) => l.source === "retry_after_ms")) {
@@ -226,7 +226,7 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   });
 
   test("U+2028 and U+2029 are escaped as the Go encoder escapes them", () => {
-    const env = pkg.newEnvelope(pkg.KNOWN_KINDS[0], "a\u2028b\u2029c");
+    const env = newEnv(pkg.KNOWN_KINDS[0], "a\u2028b\u2029c");
     const text = pkg.serializeEnvelope(env);
     assert.ok(text.includes("a\\u2028b\\u2029c"));
     assert.equal(pkg.parseEnvelopeJson(text).envelope.message, "a\u2028b\u2029c");
@@ -253,14 +253,82 @@ describe(`${pkg.CONTRACT_NAME}: constructors`, () => {
   }
   test("newEnvelope classifies any kind", () => {
     const fb = vectors.lookup.find((v) => !v.known);
-    const env = pkg.newEnvelope(fb.kind, "m");
+    const env = newEnv(fb.kind, "m");
     assert.equal(env.kind, fb.kind);
     assert.equal(env.origin, fb.origin);
     assert.equal(env.recovery.action, fb.action);
     assert.equal(env.recovery.sameArguments, fb.same_arguments);
-    assert.equal(env.recovery.guidance, fb.guidance);
+    assert.equal(env.recovery.guidance, pkg.FILLS_GUIDANCE ? fb.guidance : "");
     assert.equal(env.sideEffects, fb.side_effects);
     assert.equal(env.contractVersion, pkg.CONTRACT_VERSION);
+  });
+});
+
+describe(`${pkg.CONTRACT_NAME}: context the layout requires, guidance it does not invent`, () => {
+  const required = leaves().filter((l) => l.source === "field" && l.required === true);
+  const guidance = leaves().find((l) => l.source === "guidance");
+  test("the contract's own rules", () => {
+    // ovstorage's v0.1 envelope requires operation and never invents
+    // next_action; labby's flat layout requires guidance.
+    const want = { ovstorage: [["operation"], false], "agent-error": [[], true], agento: [[], true] }[pkg.CONTRACT_NAME];
+    if (want !== undefined) {
+      assert.deepEqual(contextParams, want[0]);
+      assert.equal(pkg.FILLS_GUIDANCE, want[1]);
+    }
+    assert.deepEqual(contextParams, required.map((l) => l.field));
+    assert.equal(pkg.FILLS_GUIDANCE, guidance === undefined || guidance.optional !== true);
+  });
+  for (const leaf of required) {
+    test(`${leaf.path} is a constructor parameter that must be a non-empty string`, () => {
+      const kind = pkg.KNOWN_KINDS[0];
+      const at = contextParams.indexOf(leaf.field);
+      const args = (v) => contextArgs.map((a, i) => (i === at ? v : a));
+      assert.equal(newEnv(kind, "m")[leaf.field], contextArgs[at]);
+      assert.throws(() => pkg.newEnvelope(kind, "m", ...args("")), RangeError);
+      assert.throws(() => pkg.newEnvelope(kind, "m", ...args(undefined)), TypeError);
+      assert.throws(() => pkg.newEnvelope(kind, "m", ...args(42)), TypeError);
+      assert.throws(() => pkg.newEnvelope(kind, "m"), TypeError);
+      for (const [k, { fn, params }] of constructors()) {
+        const call = (v) => fn("m", ...params.slice(1).map((p) => (p === leaf.field ? v : contextParams.includes(p) ? "op" : undefined)));
+        assert.equal(call("x")[leaf.field], "x", k);
+        assert.throws(() => call(""), RangeError, k);
+      }
+      const env = newEnv(kind, "m");
+      assert.throws(() => pkg.withFields(env, { [leaf.field]: "" }), RangeError);
+      assert.throws(() => pkg.withFields(env, { [leaf.field]: undefined }), TypeError);
+      assert.equal(pkg.withFields(env, { [leaf.field]: "other" })[leaf.field], "other");
+      // An envelope without it, or with it empty, is not serialized.
+      const without = { ...env };
+      delete without[leaf.field];
+      assert.throws(() => pkg.toWire(without), RangeError);
+      assert.throws(() => pkg.serializeEnvelope({ ...env, [leaf.field]: "" }), RangeError);
+      assert.throws(() => pkg.toMcpToolResult(without), RangeError);
+      // Both schemas require it; parsing without it is a missing error.
+      const wire = pkg.toWire(env);
+      const parent = leaf.path.split(".").slice(0, -1).reduce((o, k) => o[k], wire);
+      delete parent[leaf.name];
+      const r = pkg.parseEnvelope(wire);
+      assert.equal(r.ok, false);
+      assert.equal(r.error.path, leaf.path);
+      assert.equal(r.error.category, "missing");
+    });
+  }
+  test("new envelopes carry the contract's guidance only where the layout does not make it the producer's own", () => {
+    for (const [k, { fn, params }] of constructors()) {
+      const env = fn("m", ...params.slice(1).map((p) => (contextParams.includes(p) ? "op" : undefined)));
+      assert.equal(env.recovery.guidance, pkg.FILLS_GUIDANCE ? pkg.lookup(k).guidance : "", k);
+      if (guidance !== undefined && !pkg.FILLS_GUIDANCE) {
+        const at = guidance.path.split(".");
+        const valueAt = (w) => at.reduce((o, key) => (o === undefined ? undefined : o[key]), w);
+        assert.equal(valueAt(pkg.toWire(env)), undefined, `${k}: guidance invented`);
+        // A producer's own guidance is sent as given, and the decision does not depend on it.
+        const advised = pkg.withFields(env, { guidance: pkg.lookup(k).guidance });
+        assert.equal(valueAt(pkg.toWire(advised)), pkg.lookup(k).guidance, k);
+        for (let attempt = 1; attempt <= pkg.RETRY.maxAttempts + 1; attempt++) {
+          assert.deepEqual(pkg.nextStep(advised, attempt), pkg.nextStep(env, attempt));
+        }
+      }
+    }
   });
 });
 
@@ -347,7 +415,7 @@ describe(`${pkg.CONTRACT_NAME}: retry safety from tool annotations`, () => {
     test(`${v.same_arguments}, read-only ${v.read_only}, idempotent ${v.idempotent}`, () => {
       const a = { readOnlyHint: v.read_only ?? undefined, idempotentHint: v.idempotent ?? undefined };
       assert.equal(pkg.forTool(v.same_arguments, a), v.result);
-      const env = pkg.newEnvelope(pkg.KNOWN_KINDS[0], "m");
+      const env = newEnv(pkg.KNOWN_KINDS[0], "m");
       env.recovery.sameArguments = v.same_arguments;
       const got = pkg.withToolAnnotations(env, a);
       assert.equal(got.recovery.sameArguments, v.result);
@@ -369,6 +437,7 @@ describe(`${pkg.CONTRACT_NAME}: HTTP responses`, () => {
         return;
       }
       assert.ok(r.ok, r.ok ? "" : r.error.problem);
+      r.envelope = callerSets(r.envelope, v.envelope);
       assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
       const mark = v.envelope[pkg.PROMOTED_MEMBER] ?? "";
       assert.equal(pkg.promotedFrom(r.envelope), mark);
@@ -380,6 +449,23 @@ describe(`${pkg.CONTRACT_NAME}: HTTP responses`, () => {
     });
   }
 });
+
+/**
+ * callerSets fills in what a response cannot say but the layout requires in
+ * every envelope (ovstorage's operation), as the caller of fromHttpResponse
+ * does before passing the envelope on: from the vector's envelope.
+ */
+function callerSets(env, want, o = pkg.LAYOUT, at = want) {
+  let out = env;
+  for (const m of o.members) {
+    if (m.object) {
+      out = callerSets(out, want, m.object, at?.[m.object.name]);
+    } else if (m.leaf.required === true && m.leaf.field !== undefined && (out[m.leaf.field] ?? "") === "") {
+      out = { ...out, [m.leaf.field]: at?.[m.leaf.name] };
+    }
+  }
+  return out;
+}
 
 /** goJSON is JSON.stringify escaping U+2028 and U+2029, as the Go encoder writes them. */
 function goJSON(v) {

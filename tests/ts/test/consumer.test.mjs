@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { buildDir, name, pkg, src, vectors } from "./env.mjs";
+import { buildDir, name, newEnv, pkg, src, vectors } from "./env.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsc = join(here, "../node_modules/typescript/bin/tsc");
@@ -46,7 +46,7 @@ test(`${name}: npm pack, install and use from another project`, { timeout: 120_0
     assert.equal(out.contract, vectors.contract);
     assert.equal(out.kinds, vectors.lookup.filter((v) => v.known).length);
     assert.equal(out.parsed, true);
-    assert.equal(out.unknownKindStep, pkg.nextStep(pkg.newEnvelope(fb.kind, "m"), 1).step);
+    assert.equal(out.unknownKindStep, pkg.nextStep(newEnv(fb.kind, "m"), 1).step);
     assert.equal(out.roundTrip, true);
     assert.equal(out.mcp, true);
   } finally {

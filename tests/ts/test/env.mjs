@@ -38,15 +38,36 @@ export function parsed(wire) {
   return r.envelope;
 }
 
+/** paramsOf lists a compiled function's parameter names, without the trailing opts ({ trusted }), which is an option. */
+function paramsOf(fn) {
+  const m = /^function\s+\w+\s*\(([^)]*)\)/.exec(fn.toString());
+  return m ? m[1].split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "opts") : [];
+}
+
+/**
+ * contextParams are the parameters newEnvelope takes after the kind and the
+ * message: the context fields the layout requires (ovstorage: operation),
+ * which every constructor takes after the message. Empty for most contracts.
+ */
+export const contextParams = paramsOf(pkg.newEnvelope).slice(2);
+
+/** contextArgs are values for contextParams: non-empty strings. */
+export const contextArgs = contextParams.map((p) => `example ${p}`);
+
+/** newEnv is newEnvelope with the required context filled in. */
+export function newEnv(kind, message, opts) {
+  return pkg.newEnvelope(kind, message, ...contextArgs, opts);
+}
+
 /** constructors maps each known kind to the package's constructor for it, and its parameter names. */
 export function constructors() {
   const out = new Map();
   for (const [exportName, fn] of Object.entries(pkg)) {
     if (!/^new[A-Z]/.test(exportName) || exportName === "newEnvelope" || typeof fn !== "function") continue;
-    const m = /^function\s+\w+\s*\(([^)]*)\)/.exec(fn.toString());
-    // The trailing opts ({ trusted }) is an option, not a required field.
-    const params = m ? m[1].split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "opts") : [];
-    const kind = fn("probe", ...params.slice(1).map(() => undefined)).kind;
+    const params = paramsOf(fn);
+    // The required context must be a non-empty string; the kind's own
+    // required fields may be left out to learn the kind.
+    const kind = fn("probe", ...params.slice(1).map((p) => (contextParams.includes(p) ? "probe" : undefined))).kind;
     out.set(kind, { exportName, fn, params });
   }
   return out;

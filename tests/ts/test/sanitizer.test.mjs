@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { constructors, pkg, root } from "./env.mjs";
+import { constructors, contextArgs, contextParams, newEnv, pkg, root } from "./env.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
@@ -168,15 +168,15 @@ describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
 
   test("newEnvelope sanitizes the message by default, and keeps it with { trusted: true }", () => {
     assert.notEqual(pkg.sanitize(DIRTY), DIRTY);
-    assert.equal(pkg.newEnvelope(kind, DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
-    assert.equal(pkg.newEnvelope(kind, DIRTY, { trusted: true }).message, DIRTY);
-    assert.equal(pkg.newEnvelope(kind, DIRTY, { trusted: false }).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
-    assert.equal(pkg.newEnvelope("kind_nobody_defined", DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(newEnv(kind, DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(newEnv(kind, DIRTY, { trusted: true }).message, DIRTY);
+    assert.equal(newEnv(kind, DIRTY, { trusted: false }).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
+    assert.equal(newEnv("kind_nobody_defined", DIRTY).message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY);
   });
 
   test("every per-kind constructor sanitizes the message by default, and keeps it with { trusted: true }", () => {
     for (const [k, { exportName, fn, params }] of constructors()) {
-      const args = params.slice(1).map(() => ["x"]);
+      const args = params.slice(1).map((p) => (contextParams.includes(p) ? "x" : ["x"]));
       const env = fn(DIRTY, ...args);
       assert.equal(env.kind, k);
       assert.equal(env.message, sanitizesMessage ? pkg.sanitize(DIRTY) : DIRTY, exportName);
@@ -201,7 +201,7 @@ describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
   });
 
   test("withFields sanitizes the fields the contract lists, strings in arrays and objects included", () => {
-    const env = pkg.newEnvelope(kind, "m");
+    const env = newEnv(kind, "m");
     for (const spec of Object.values(pkg.FIELDS)) {
       const value = sampleValue(spec);
       if (value === undefined) continue;
@@ -211,6 +211,12 @@ describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
       assert.deepEqual(got[spec.member], sanitized ? sanitizedSample(spec) : value, `${spec.name} (sanitized: ${sanitized})`);
       assert.deepEqual(pkg.withFields(env, { [spec.member]: value }, { trusted: true })[spec.member], value, `${spec.name} trusted`);
       assert.equal(JSON.stringify(value), snapshot, `${spec.name}: the caller's value is not modified`);
+      if (contextParams.includes(spec.member)) {
+        // The layout requires it: it is set, and cannot be removed.
+        assert.equal(env[spec.member], contextArgs[contextParams.indexOf(spec.member)], "the envelope given is not modified");
+        assert.throws(() => pkg.withFields(got, { [spec.member]: undefined }), TypeError);
+        continue;
+      }
       assert.equal(env[spec.member], undefined, "the envelope given is not modified");
       assert.equal(pkg.withFields(got, { [spec.member]: undefined })[spec.member], undefined, "undefined removes a field");
       assert.ok(!(spec.member in pkg.withFields(got, { [spec.member]: undefined })));
@@ -218,29 +224,29 @@ describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
   });
 
   test("withFields sets the guidance, sanitized when the contract lists it", () => {
-    const env = pkg.newEnvelope(kind, "m");
+    const env = newEnv(kind, "m");
     const got = pkg.withFields(env, { guidance: DIRTY });
     assert.equal(got.recovery.guidance, pkg.SANITIZED_FIELDS.includes("guidance") ? pkg.sanitize(DIRTY) : DIRTY);
     assert.equal(pkg.withFields(env, { guidance: DIRTY }, { trusted: true }).recovery.guidance, DIRTY);
-    assert.equal(env.recovery.guidance, pkg.lookup(kind).guidance, "the envelope given is not modified");
+    assert.equal(env.recovery.guidance, pkg.FILLS_GUIDANCE ? pkg.lookup(kind).guidance : "", "the envelope given is not modified");
     assert.equal(pkg.withFields(env, { guidance: undefined }).recovery.guidance, env.recovery.guidance);
   });
 
   test("withFields rejects a name that is not a field", () => {
-    const env = pkg.newEnvelope(kind, "m");
+    const env = newEnv(kind, "m");
     assert.throws(() => pkg.withFields(env, { message: "x" }), TypeError);
     assert.throws(() => pkg.withFields(env, { field_nobody_defined: "x" }), TypeError);
     assert.throws(() => pkg.withFields(env, { guidance: 42 }), TypeError);
   });
 
   test("plain assignment never sanitizes", () => {
-    const env = pkg.newEnvelope(kind, "m");
+    const env = newEnv(kind, "m");
     env.message = DIRTY;
     assert.equal(env.message, DIRTY);
   });
 
   test("decoding never sanitizes: a received envelope is reported as received", () => {
-    const env = pkg.newEnvelope(kind, DIRTY, { trusted: true });
+    const env = newEnv(kind, DIRTY, { trusted: true });
     let withFields = env;
     for (const spec of Object.values(pkg.FIELDS)) {
       const value = sampleValue(spec);

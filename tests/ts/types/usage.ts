@@ -81,10 +81,17 @@ if (r.ok) {
 // @ts-expect-error: parseEnvelope needs an input
 parseEnvelope();
 
+// newEnvelope takes the context the contract's layout requires (ovstorage:
+// operation) after the message, before the options: strings only.
+type ContextArgs = Parameters<typeof newEnvelope> extends [unknown, unknown, ...infer Rest] ? (Required<Rest> extends [...infer C, unknown] ? C : never) : never;
+type ContextIsText = ContextArgs extends readonly string[] ? true : false;
+const contextIsText: ContextIsText = true;
+declare const ctx: ContextArgs;
+
 // Envelopes: constructed, serialized, classified.
-const env = newEnvelope(anyKind, "message");
+const env = newEnvelope(anyKind, "message", ...ctx);
 // @ts-expect-error: the message is a string
-newEnvelope(known, 42);
+newEnvelope(known, 42, ...ctx);
 // @ts-expect-error: the retry hint is a number of milliseconds
 env.recovery.retryAfterMs = "1500";
 env.recovery.retryAfterMs = 1500;
@@ -143,13 +150,13 @@ SANITIZE_MARKERS.push("<x>");
 
 // Constructors sanitize by default; { trusted: true } keeps trusted text.
 const trusted: SanitizeOptions = { trusted: true };
-const trustedEnv: Envelope = newEnvelope(anyKind, "message", trusted);
-newEnvelope(anyKind, "message", { trusted: false });
-newEnvelope(anyKind, "message", {});
+const trustedEnv: Envelope = newEnvelope(anyKind, "message", ...ctx, trusted);
+newEnvelope(anyKind, "message", ...ctx, { trusted: false });
+newEnvelope(anyKind, "message", ...ctx, {});
 // @ts-expect-error: trusted is a boolean
-newEnvelope(anyKind, "message", { trusted: "yes" });
+newEnvelope(anyKind, "message", ...ctx, { trusted: "yes" });
 // @ts-expect-error: the options are an object
-newEnvelope(anyKind, "message", true);
+newEnvelope(anyKind, "message", ...ctx, true);
 
 // withFields sets guidance and context or kind-specific fields on a copy.
 const fields: EnvelopeFields = { guidance: "Try again." };
@@ -172,5 +179,5 @@ type LastParameter<F> = F extends (...args: infer A) => unknown ? (Required<A> e
 type AllTakeOptions = { [K in keyof Constructors]: SanitizeOptions extends LastParameter<Constructors[K]> ? true : false }[keyof Constructors];
 const allTakeOptions: AllTakeOptions = true;
 
-void [cleaned, capped, maxLength, truncationMarker, sanitizedField, secret, trustedEnv, withGuidance, typed, allTakeOptions];
+void [contextIsText, cleaned, capped, maxLength, truncationMarker, sanitizedField, secret, trustedEnv, withGuidance, typed, allTakeOptions];
 void [anyKind, notKnown, badOrigin, badAction, badSame, badSide, badStep, step, wire, text, status, retry, classifiedKind, wait, isError, back, pending, allConstruct];

@@ -137,7 +137,7 @@ func decodeEnvelope(data []byte) (*Envelope, error) {
 
 // WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.
 //
-// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all, and a negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
+// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all. A negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
 func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.Kind == "" {
 		http.Error(w, "agento: the error envelope has no kind", http.StatusInternalServerError)

@@ -19,8 +19,8 @@ from ._classification import (
     kind_by_number,
     log_level,
     lookup,
+    FILLS_GUIDANCE,
     may_have_run,
-    new_envelope,
     permits_retry,
     problem_type,
     step_of,
@@ -32,6 +32,7 @@ from ._classification import (
 from ._codec import from_dict, from_json, to_dict, to_json
 from ._constructors import (
     CONSTRUCTORS,
+    new_envelope,
     new_config_invalid,
     new_config_schema_invalid,
     new_config_secret_missing,
@@ -183,6 +184,7 @@ __all__ = [
     "EXIT_CODES",
     "FALLBACK",
     "FIELDS",
+    "FILLS_GUIDANCE",
     "GROUP_ERROR_CLASSES",
     "HTTP_KINDS",
     "INBOUND",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from enum import Enum
-from typing import Any, Dict, FrozenSet, Mapping, Optional, Union
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Union
 
 from ._contract import (
     ACTION_STEPS,
@@ -164,17 +164,41 @@ def with_retry_after(envelope: Envelope, ms: Union[int, float]) -> Envelope:
     return dataclasses.replace(envelope, recovery=dataclasses.replace(envelope.recovery, retry_after_ms=hint))
 
 
-def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
-    """new_envelope returns an envelope of any kind, classified by lookup.
+def _guidance_leaf(o: Mapping[str, Any]) -> Optional[Mapping[str, Any]]:
+    for m in o["members"]:
+        found = _guidance_leaf(m["object"]) if "object" in m else m["leaf"] if m["leaf"]["source"] == "guidance" else None
+        if found is not None:
+            return found
+    return None
 
-    A kind the contract does not list gets the fallback classification.
-    Prefer the per-kind constructors, which also take the kind's required
-    fields.
 
-    The message is sanitized (see sanitize) when the contract lists it in
-    SANITIZED_FIELDS, as it does by default; pass trusted=True for text the
-    caller wrote itself. Building an Envelope directly, or
-    dataclasses.replace, never sanitizes.
+_GUIDANCE_LEAF = _guidance_leaf(LAYOUT)
+#: FILLS_GUIDANCE says whether a new envelope starts with the contract's
+#: guidance for its kind. It does unless the layout marks the guidance leaf
+#: optional: such a field carries only advice the producer gives, so a new
+#: envelope's guidance is empty until with_fields sets it.
+FILLS_GUIDANCE: bool = _GUIDANCE_LEAF is None or not _GUIDANCE_LEAF["optional"]
+
+
+def _required_attrs(o: Mapping[str, Any], out: List[str]) -> List[str]:
+    for m in o["members"]:
+        if "object" in m:
+            _required_attrs(m["object"], out)
+        elif m["leaf"]["source"] == "field" and m["leaf"]["required"]:
+            out.append(m["leaf"]["field"])
+    return out
+
+
+#: REQUIRED_ATTRS holds the Envelope attributes of the context fields the layout requires.
+REQUIRED_ATTRS: FrozenSet[str] = frozenset(_required_attrs(LAYOUT, []))
+
+
+def classified_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False) -> Envelope:
+    """classified_envelope returns an envelope of any kind with its classification's defaults and no context.
+
+    It is what every constructor starts from, and what a client builds
+    from a failure that carries no envelope. The message is sanitized when
+    the contract lists it in SANITIZED_FIELDS, unless trusted is True.
     """
     if not isinstance(kind, (str, Enum)) or plain(kind) == "":
         raise ValueError("new_envelope: the kind must be a non-empty string")
@@ -183,10 +207,26 @@ def new_envelope(kind: Union[str, Enum], message: str, *, trusted: bool = False)
         kind=c.kind,
         message=_message_or(c, message if trusted or not SANITIZES_MESSAGE else sanitize(message)),
         origin=c.origin,
-        recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance),
+        recovery=Recovery(action=c.action, same_arguments=c.same_arguments, guidance=c.guidance if FILLS_GUIDANCE else ""),
         side_effects=c.side_effects,
         contract_version=CONTRACT_VERSION,
     )
+
+
+def required_text(attr: str, value: Any, *, trusted: bool = False) -> str:
+    """required_text checks a value for a context field the layout requires.
+
+    It must be a str (TypeError otherwise); it is sanitized when the
+    contract lists the field, unless trusted is True; and it must not be
+    empty afterwards (ValueError): an envelope without it is not one the
+    contract accepts.
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{attr} must be a str, found {type(value).__name__}: the layout requires it in every envelope")
+    v = value if trusted or attr not in SANITIZED_ATTRS else sanitize(value)
+    if v == "":
+        raise ValueError(f"{attr} must not be empty: the layout requires it in every envelope")
+    return str.__str__(v)
 
 
 def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) -> Envelope:
@@ -196,7 +236,10 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
     sanitized (a string, the strings of an array, the strings inside an
     object); pass trusted=True for text the caller wrote itself. None
     clears a field and keeps the guidance; blank guidance restores the
-    contract's. An unknown name raises TypeError.
+    contract's (or none, where the layout carries only the producer's own).
+    An unknown name raises TypeError. A context field the layout requires
+    cannot be cleared or emptied: it raises TypeError or ValueError, as the
+    constructors do.
     """
     updates: Dict[str, Any] = {}
     for name, value in fields.items():
@@ -204,6 +247,9 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
             continue
         if name not in FIELDS:
             raise TypeError(f"with_fields: {name!r} is not a context or kind-specific field of the contract (nor guidance)")
+        if name in REQUIRED_ATTRS:
+            updates[name] = required_text(name, value, trusted=trusted)
+            continue
         updates[name] = value if trusted or name not in SANITIZED_ATTRS else sanitize_value(value)
     guidance = fields.get("guidance")
     if guidance is not None:
@@ -212,8 +258,10 @@ def with_fields(envelope: Envelope, /, *, trusted: bool = False, **fields: Any) 
         if SANITIZES_GUIDANCE and not trusted:
             guidance = sanitize(guidance)
         if _blank(guidance):
-            # Blank advice brings back the contract's: an envelope never carries empty guidance.
-            guidance = lookup(envelope.kind).guidance
+            # Blank advice is never emitted: the contract's comes back where
+            # the layout fills guidance, and there is none where it carries
+            # only the producer's own.
+            guidance = lookup(envelope.kind).guidance if FILLS_GUIDANCE else ""
         updates["recovery"] = dataclasses.replace(envelope.recovery, guidance=guidance)
     return dataclasses.replace(envelope, **updates)
 

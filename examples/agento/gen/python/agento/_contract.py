@@ -991,6 +991,7 @@ LAYOUT: Mapping[str, Any] = {
                             "optional": False,
                             "aliases": (),
                             "field": "status",
+                            "required": False,
                         },
                     }, {
                         "leaf": {
@@ -1000,6 +1001,7 @@ LAYOUT: Mapping[str, Any] = {
                             "optional": False,
                             "aliases": (),
                             "field": "tool",
+                            "required": False,
                         },
                     }, {
                         "leaf": {
@@ -1009,6 +1011,7 @@ LAYOUT: Mapping[str, Any] = {
                             "optional": False,
                             "aliases": (),
                             "field": "field",
+                            "required": False,
                         },
                     }),
                 },

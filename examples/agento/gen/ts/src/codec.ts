@@ -279,9 +279,12 @@ function convert(type: FieldType, spec: FieldSpec | undefined, v: unknown): unkn
   }
 }
 
-/** leafRequired reports whether every envelope carries the leaf. */
+/** leafRequired reports whether every envelope carries the leaf: a context or kind-specific field only when the layout requires it. */
 function leafRequired(leaf: LayoutLeaf): boolean {
-  if (leaf.source === "field" || leaf.source === "retry_after_ms") {
+  if (leaf.source === "field") {
+    return leaf.required === true;
+  }
+  if (leaf.source === "retry_after_ms") {
     return false;
   }
   return leaf.optional !== true;
@@ -393,13 +396,17 @@ function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): vo
     }
     case "field": {
       const spec = st.spec;
-      const v = take(vals, st.slots[0]!, parent, leaf.name, false);
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
       if (v === undefined || spec === undefined) {
         return;
       }
       const x = convert(spec.type, spec, v);
       if (x === BAD) {
         throw new Fail(leaf.path, "must be " + wantOf(spec), "type");
+      }
+      if (st.required && x === "") {
+        // A context field the layout requires is never empty, as the kind.
+        throw new Fail(leaf.path, "must not be empty", "value");
       }
       if (st.field >= 0) {
         d.fields[st.field] = x;
@@ -660,6 +667,11 @@ function leafValue(leaf: LayoutLeaf, e: Envelope): unknown {
       const member = leaf.field ?? leaf.name;
       const spec = FIELDS[member];
       const v = hasOwn(e, member) ? (e as unknown as Record<string, unknown>)[member] : undefined;
+      if (leaf.required === true && (typeof v !== "string" || v === "")) {
+        // The layout requires it: an envelope without it is not one the
+        // contract's systems accept, so it is not serialized.
+        throw new RangeError("cannot serialize " + leaf.path + ": the layout requires it, and it is " + (v === "" ? "empty" : "missing"));
+      }
       if (spec === undefined || v === undefined || v === null || (spec.type === "string" && v === "")) {
         return undefined;
       }
@@ -731,7 +743,8 @@ function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]
  * the contract. It throws a RangeError for a number JSON cannot carry (NaN,
  * an infinity), as the Go encoder fails, and refuses what no decoder would
  * read back: a TypeError for an empty kind, a RangeError for a retry hint
- * that is not a non-negative integer.
+ * that is not a non-negative integer or for a context field the layout
+ * requires that is missing or empty.
  */
 export function toWire(envelope: Envelope): Record<string, unknown> {
   // Refused, as Go's AppendJSON refuses them: no decoder reads them back.
@@ -750,7 +763,8 @@ export function toWire(envelope: Envelope): Record<string, unknown> {
 /**
  * serializeEnvelope returns the envelope's JSON text in the contract's wire
  * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029, and
- * it throws a RangeError for a number JSON cannot carry.
+ * it throws a RangeError for a number JSON cannot carry or a missing or
+ * empty context field the layout requires.
  */
 export function serializeEnvelope(envelope: Envelope): string {
   const text = JSON.stringify(toWire(envelope), (key, value: unknown) => {

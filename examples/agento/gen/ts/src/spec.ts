@@ -28,8 +28,14 @@ export interface LayoutLeaf {
   /** The dotted path from the root. */
   readonly path: string;
   readonly source: Source;
-  /** An optional leaf is left out when empty (a derived flag when false). */
+  /**
+   * An optional leaf is left out when empty (a derived flag when false). An
+   * optional guidance leaf carries only advice the producer gives: new
+   * envelopes start without guidance (see FILLS_GUIDANCE).
+   */
   readonly optional?: boolean;
+  /** Set on a context field the layout requires: every envelope carries it as a non-empty string. */
+  readonly required?: boolean;
   /** Other spellings accepted when parsing, never written. */
   readonly aliases?: readonly string[];
   /** For a derived source: the member of Envelope.received that keeps the value as received. */

@@ -4,7 +4,7 @@
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
 import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
-import { blank, hasOwn, lookup, mayHaveRun, newEnvelope, problemType } from "./classification.js";
+import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { sanitize, sanitizesMessage } from "./sanitize.js";
@@ -153,7 +153,8 @@ export function fromProblem(doc: unknown): ParseResult {
         setOwn(obj, leaf.name, c.sameArguments);
         break;
       case "guidance":
-        setOwn(obj, leaf.name, c.guidance);
+        // Never invented where the layout carries only the producer's own.
+        if (FILLS_GUIDANCE) setOwn(obj, leaf.name, c.guidance);
         break;
       case "side_effects":
         setOwn(obj, leaf.name, c.sideEffects);
@@ -341,7 +342,7 @@ const shortFormKind = SHORT_FORM === null ? null : new RegExp(SHORT_FORM.kindPat
  * matching the contract's kind names and whose message member is a string.
  * It returns undefined for any other value, and for every value when the
  * contract has no short form. The envelope keeps the kind and the message
- * (sanitized as newEnvelope sanitizes one; empty or blank, it becomes the
+ * (sanitized as the constructors sanitize one; empty or blank, it becomes the
  * status line); its advice is lookup's classification of the kind, the
  * fallback for a kind this package does not know, never one picked from the
  * status; the kind's required collections are empty, so that it meets the
@@ -366,7 +367,7 @@ function fromShortForm(value: unknown, status: number): Envelope | undefined {
     // an empty one says nothing, and the producer schema rejects it.
     message = statusLine(status);
   }
-  const envelope = newEnvelope(kind, message, { trusted: true });
+  const envelope = classifiedEnvelope(kind, message, { trusted: true });
   const out = envelope as unknown as Record<string, unknown>;
   if (hasOwn(SHORT_FORM.emptyFields, kind)) {
     for (const [member, type] of Object.entries(SHORT_FORM.emptyFields[kind]!)) {
@@ -517,7 +518,9 @@ function classifyHttp(status: number, body: Uint8Array): Envelope {
   }
   const first = INBOUND?.classifiers[0];
   const kind = first !== undefined ? classifyWith(first, { status, text }).kind : httpKind(status);
-  return newEnvelope(kind, message);
+  // The response does not say which operation failed: a context field the
+  // layout requires is left for the caller, who made the call, to set.
+  return classifiedEnvelope(kind, message);
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -602,6 +605,8 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
  * kind from the status and the body's text (without a classifier: the only
  * kind with that status, else one named after it); the message is
  * "HTTP <status> <status text>" followed by the start of the body's text.
+ * Such an envelope carries no context: a context field the layout requires
+ * is for the caller to set (withFields) before serializing it.
  *
  * A Retry-After header (delay seconds or an HTTP date) fills the retry hint
  * when the body carried none. A response below 300 without an envelope is an

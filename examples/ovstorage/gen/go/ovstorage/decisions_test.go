@@ -10,14 +10,14 @@ import (
 
 func TestNextStep(t *testing.T) {
 	gentest.CheckNextStep(t, "../../../kinds.yaml", func(kind, message string) any {
-		return ovstorage.New(ovstorage.Kind(kind), message)
+		return ovstorage.New(ovstorage.Kind(kind), message, "")
 	}, func(e any, attempt int) any { return ovstorage.NextStep(e.(*ovstorage.Envelope), attempt) })
 }
 
 // ovstorage's client policy: exponential backoff from 100 ms, at most 30 s,
 // 5 attempts; a non-retryable code is never retried.
 func TestSeedRetryPolicy(t *testing.T) {
-	e := ovstorage.NewTransient("broker hiccup")
+	e := ovstorage.NewTransient("broker hiccup", "ovstorage_read")
 	var delays []time.Duration
 	for attempt := 1; ; attempt++ {
 		d := ovstorage.NextStep(e, attempt)
@@ -38,7 +38,7 @@ func TestSeedRetryPolicy(t *testing.T) {
 			t.Errorf("delay %d = %v, want %v", i+1, delays[i], want[i])
 		}
 	}
-	if d := ovstorage.NextStep(ovstorage.NewNotFound("gone"), 1); d.Step == ovstorage.StepRetry {
+	if d := ovstorage.NextStep(ovstorage.NewNotFound("gone", "ovstorage_stat"), 1); d.Step == ovstorage.StepRetry {
 		t.Errorf("NotFound retried: %+v", d)
 	}
 }

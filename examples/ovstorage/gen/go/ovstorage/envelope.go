@@ -46,8 +46,10 @@ type Envelope struct {
 	// SideEffects is not on the wire in this contract's layout (decoding fills it from the kind's classification).
 	SideEffects SideEffects
 
-	// Optional context.
+	// Context: optional unless the layout requires it (noted below).
 	// Operation is "operation" on the wire. The tool or operation that produced the envelope, such as ovstorage_read.
+	// Required: every envelope carries it, non-empty; the constructors take it, and
+	// an envelope whose Operation is empty does not encode.
 	Operation string
 	// OperationID is "operation_id" on the wire. An identifier of this particular invocation, for correlating logs and reports.
 	OperationID string
@@ -134,13 +136,13 @@ func (e *Envelope) WithRetryAfter(d time.Duration) *Envelope {
 	return e
 }
 
-// WithGuidance replaces the contract's default guidance with advice specific
-// to this failure. Blank guidance (empty, or only white space) brings back the
-// contract's: an envelope never carries empty advice.
+// WithGuidance sets advice specific to this failure. The layout carries guidance only
+// when the producer gives it: the constructors leave it empty, never filling in
+// the contract's, and empty (or blank) guidance is left off the wire.
 func (e *Envelope) WithGuidance(guidance string) *Envelope {
 	e.Recovery.Guidance = guidance
 	if blank(e.Recovery.Guidance) {
-		e.Recovery.Guidance = Lookup(e.Kind).Guidance
+		e.Recovery.Guidance = ""
 	}
 	return e
 }
@@ -163,6 +165,7 @@ func (e *Envelope) WithExtra(key string, value any) *Envelope {
 }
 
 // WithOperation sets operation.
+// Every envelope carries it: set empty, the envelope does not encode.
 func (e *Envelope) WithOperation(v string) *Envelope {
 	e.Operation = v
 	return e
@@ -199,24 +202,29 @@ func (e *Envelope) WithPartial(v *Partial) *Envelope {
 }
 
 // New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields. The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself.
-func New(kind Kind, message string) *Envelope {
+//
+// Every envelope carries operation, which the layout requires: given empty, the envelope does not encode (AppendJSON and MarshalJSON return an error, WriteHTTP sends no body).
+//
+// The guidance is left empty, since the layout carries only advice the producer gives: set it with WithGuidance.
+func New(kind Kind, message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(kind, message, true)
+	e.init(kind, message, operation, true)
 	return e
 }
 
 // NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.
-func NewTrusted(kind Kind, message string) *Envelope {
+func NewTrusted(kind Kind, message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(kind, message, false)
+	e.init(kind, message, operation, false)
 	return e
 }
 
-// init fills a new (zero) envelope with kind, the message, sanitized when
-// sanitize is set, and the defaults of kind's classification. It keeps the
-// constructors small enough to inline, so an envelope that does not escape
-// its caller stays on the caller's stack.
-func (e *Envelope) init(kind Kind, message string, sanitize bool) {
+// init fills a new (zero) envelope with kind, the message and the required
+// context, each sanitized when sanitize is set and the contract lists it,
+// and the defaults of kind's classification. It keeps the constructors
+// small enough to inline, so an envelope that does not escape its caller
+// stays on the caller's stack.
+func (e *Envelope) init(kind Kind, message string, operation string, sanitize bool) {
 	if sanitize {
 		message = Sanitize(message)
 	}
@@ -230,376 +238,377 @@ func (e *Envelope) init(kind Kind, message string, sanitize bool) {
 	e.Origin = c.Origin
 	e.Recovery.Action = c.Action
 	e.Recovery.SameArguments = c.SameArguments
-	e.Recovery.Guidance = c.Guidance
+	// Guidance stays empty: the layout carries only the producer's own advice.
 	e.SideEffects = c.SideEffects
+	e.Operation = operation
 }
 
 // NewNotFound returns a NotFound envelope. No object or directory exists at the address.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewNotFound(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewNotFound(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindNotFound, message, true)
+	e.init(KindNotFound, message, operation, true)
 	return e
 }
 
 // NewAlreadyExists returns a AlreadyExists envelope. Something already exists at the address the call would create.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAlreadyExists(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAlreadyExists(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAlreadyExists, message, true)
+	e.init(KindAlreadyExists, message, operation, true)
 	return e
 }
 
 // NewPermissionDenied returns a PermissionDenied envelope. The authenticated identity may not perform this operation on the target.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewPermissionDenied(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewPermissionDenied(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindPermissionDenied, message, true)
+	e.init(KindPermissionDenied, message, operation, true)
 	return e
 }
 
 // NewPreconditionFailed returns a PreconditionFailed envelope. A condition the call attached (such as an expected etag) did not hold for the target.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewPreconditionFailed(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewPreconditionFailed(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindPreconditionFailed, message, true)
+	e.init(KindPreconditionFailed, message, operation, true)
 	return e
 }
 
 // NewConflict returns a Conflict envelope. The call conflicts with the target's current state or with a concurrent change to it.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewConflict(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewConflict(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindConflict, message, true)
+	e.init(KindConflict, message, operation, true)
 	return e
 }
 
 // NewDirectoryNotEmpty returns a DirectoryNotEmpty envelope. The directory to remove still has entries.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewDirectoryNotEmpty(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewDirectoryNotEmpty(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindDirectoryNotEmpty, message, true)
+	e.init(KindDirectoryNotEmpty, message, operation, true)
 	return e
 }
 
 // NewUnsupported returns a Unsupported envelope. The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewUnsupported(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewUnsupported(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindUnsupported, message, true)
+	e.init(KindUnsupported, message, operation, true)
 	return e
 }
 
 // NewInvalidArgument returns a InvalidArgument envelope. An argument is malformed or has a value the operation does not accept.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewInvalidArgument(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewInvalidArgument(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindInvalidArgument, message, true)
+	e.init(KindInvalidArgument, message, operation, true)
 	return e
 }
 
 // NewIncompatibleType returns a IncompatibleType envelope. The target is the wrong kind of entry for the operation, for example a directory where an object was expected.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewIncompatibleType(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewIncompatibleType(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindIncompatibleType, message, true)
+	e.init(KindIncompatibleType, message, operation, true)
 	return e
 }
 
 // NewLocked returns a Locked envelope. The target is locked by another holder.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewLocked(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewLocked(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindLocked, message, true)
+	e.init(KindLocked, message, operation, true)
 	return e
 }
 
 // NewCancelled returns a Cancelled envelope. The operation was cancelled before it finished; 504 because no result was delivered.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCancelled(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCancelled(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCancelled, message, true)
+	e.init(KindCancelled, message, operation, true)
 	return e
 }
 
 // NewDeadlineExceeded returns a DeadlineExceeded envelope. The operation's deadline passed before it finished; counts toward the backend's breaker.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewDeadlineExceeded(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewDeadlineExceeded(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindDeadlineExceeded, message, true)
+	e.init(KindDeadlineExceeded, message, operation, true)
 	return e
 }
 
 // NewTransient returns a Transient envelope. The backend or the network to it failed temporarily.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewTransient(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewTransient(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindTransient, message, true)
+	e.init(KindTransient, message, operation, true)
 	return e
 }
 
 // NewResourceExhausted returns a ResourceExhausted envelope. A rate, quota or capacity limit was hit.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewResourceExhausted(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewResourceExhausted(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindResourceExhausted, message, true)
+	e.init(KindResourceExhausted, message, operation, true)
 	return e
 }
 
 // NewIntegrityFailure returns a IntegrityFailure envelope. Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewIntegrityFailure(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewIntegrityFailure(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindIntegrityFailure, message, true)
+	e.init(KindIntegrityFailure, message, operation, true)
 	return e
 }
 
 // NewInternal returns a Internal envelope. An unexpected failure inside ovstorage.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewInternal(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewInternal(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindInternal, message, true)
+	e.init(KindInternal, message, operation, true)
 	return e
 }
 
 // NewBrokerUnavailable returns a BrokerUnavailable envelope. The broker process could not be reached right now.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewBrokerUnavailable(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewBrokerUnavailable(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindBrokerUnavailable, message, true)
+	e.init(KindBrokerUnavailable, message, operation, true)
 	return e
 }
 
 // NewBrokerRequired returns a BrokerRequired envelope. The operation only works through a broker and none is in use.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewBrokerRequired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewBrokerRequired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindBrokerRequired, message, true)
+	e.init(KindBrokerRequired, message, operation, true)
 	return e
 }
 
 // NewRedirectExpired returns a RedirectExpired envelope. The redirect (such as a signed URL) the call relied on has expired.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewRedirectExpired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewRedirectExpired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindRedirectExpired, message, true)
+	e.init(KindRedirectExpired, message, operation, true)
 	return e
 }
 
 // NewPolicyEpochStale returns a PolicyEpochStale envelope. The call was made under a policy epoch that is no longer current.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewPolicyEpochStale(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewPolicyEpochStale(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindPolicyEpochStale, message, true)
+	e.init(KindPolicyEpochStale, message, operation, true)
 	return e
 }
 
 // NewAuthorizationLeaseExpired returns a AuthorizationLeaseExpired envelope. The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAuthorizationLeaseExpired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAuthorizationLeaseExpired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAuthorizationLeaseExpired, message, true)
+	e.init(KindAuthorizationLeaseExpired, message, operation, true)
 	return e
 }
 
 // NewCacheCorrupt returns a CacheCorrupt envelope. Bytes in the local content cache failed verification.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCacheCorrupt(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCacheCorrupt(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCacheCorrupt, message, true)
+	e.init(KindCacheCorrupt, message, operation, true)
 	return e
 }
 
 // NewStagingExpired returns a StagingExpired envelope. The staged data an operation was building on expired before it was committed.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewStagingExpired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewStagingExpired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindStagingExpired, message, true)
+	e.init(KindStagingExpired, message, operation, true)
 	return e
 }
 
 // NewCommitAmbiguous returns a CommitAmbiguous envelope. It cannot be determined whether a publish or commit took effect.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCommitAmbiguous(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCommitAmbiguous(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCommitAmbiguous, message, true)
+	e.init(KindCommitAmbiguous, message, operation, true)
 	return e
 }
 
 // NewCacheLockContention returns a CacheLockContention envelope. A lock on the local cache could not be acquired in time because another user holds it.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCacheLockContention(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCacheLockContention(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCacheLockContention, message, true)
+	e.init(KindCacheLockContention, message, operation, true)
 	return e
 }
 
 // NewStateRootUnavailable returns a StateRootUnavailable envelope. The local state root is missing or cannot be used.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewStateRootUnavailable(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewStateRootUnavailable(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindStateRootUnavailable, message, true)
+	e.init(KindStateRootUnavailable, message, operation, true)
 	return e
 }
 
 // NewNetworkFilesystemRefused returns a NetworkFilesystemRefused envelope. Local state was placed on a network filesystem, which ovstorage refuses to use for it.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewNetworkFilesystemRefused(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewNetworkFilesystemRefused(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindNetworkFilesystemRefused, message, true)
+	e.init(KindNetworkFilesystemRefused, message, operation, true)
 	return e
 }
 
 // NewObjectModified returns a ObjectModified envelope. The object changed since the version the call was based on.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewObjectModified(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewObjectModified(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindObjectModified, message, true)
+	e.init(KindObjectModified, message, operation, true)
 	return e
 }
 
 // NewNoRoute returns a NoRoute envelope. No configured connection serves the address.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewNoRoute(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewNoRoute(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindNoRoute, message, true)
+	e.init(KindNoRoute, message, operation, true)
 	return e
 }
 
 // NewRouteConflict returns a RouteConflict envelope. More than one route claims the address, or a new route collides with an existing one.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewRouteConflict(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewRouteConflict(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindRouteConflict, message, true)
+	e.init(KindRouteConflict, message, operation, true)
 	return e
 }
 
 // NewNotConfigured returns a NotConfigured envelope. Something the call needs (a backend kind, a connection, a setting) is not configured.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewNotConfigured(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewNotConfigured(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindNotConfigured, message, true)
+	e.init(KindNotConfigured, message, operation, true)
 	return e
 }
 
 // NewAliasChainTooLong returns a AliasChainTooLong envelope. Resolving the address followed more aliases than allowed, which usually means aliases point at each other.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAliasChainTooLong(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAliasChainTooLong(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAliasChainTooLong, message, true)
+	e.init(KindAliasChainTooLong, message, operation, true)
 	return e
 }
 
 // NewCredentialExpired returns a CredentialExpired envelope. The stored credential for the connection has expired.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCredentialExpired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCredentialExpired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCredentialExpired, message, true)
+	e.init(KindCredentialExpired, message, operation, true)
 	return e
 }
 
 // NewCredentialUnavailable returns a CredentialUnavailable envelope. No usable credential could be obtained for the connection.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewCredentialUnavailable(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewCredentialUnavailable(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindCredentialUnavailable, message, true)
+	e.init(KindCredentialUnavailable, message, operation, true)
 	return e
 }
 
 // NewAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAuthRequired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAuthRequired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAuthRequired, message, true)
+	e.init(KindAuthRequired, message, operation, true)
 	return e
 }
 
 // NewAuthCancelled returns a AuthCancelled envelope. The authentication flow was cancelled before it completed.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAuthCancelled(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAuthCancelled(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAuthCancelled, message, true)
+	e.init(KindAuthCancelled, message, operation, true)
 	return e
 }
 
 // NewAuthExpired returns a AuthExpired envelope. The authentication session for the connection has expired.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewAuthExpired(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewAuthExpired(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindAuthExpired, message, true)
+	e.init(KindAuthExpired, message, operation, true)
 	return e
 }
 
 // NewContentMismatch returns a ContentMismatch envelope. The content does not match what the call declared about it.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewContentMismatch(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewContentMismatch(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindContentMismatch, message, true)
+	e.init(KindContentMismatch, message, operation, true)
 	return e
 }
 
 // NewContentChecksumMismatch returns a ContentChecksumMismatch envelope. The content's checksum differs from the checksum supplied with the call.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewContentChecksumMismatch(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewContentChecksumMismatch(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindContentChecksumMismatch, message, true)
+	e.init(KindContentChecksumMismatch, message, operation, true)
 	return e
 }
 
 // NewPluginRejected returns a PluginRejected envelope. The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewPluginRejected(message string) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewPluginRejected(message string, operation string) *Envelope {
 	e := new(Envelope)
-	e.init(KindPluginRejected, message, true)
+	e.init(KindPluginRejected, message, operation, true)
 	return e
 }
 
 // NewPartialCompletion returns a PartialCompletion envelope. A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.
 //
-// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text.
-func NewPartialCompletion(message string, partial *Partial) *Envelope {
+// It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
+func NewPartialCompletion(message string, operation string, partial *Partial) *Envelope {
 	e := new(Envelope)
-	e.initPartialCompletion(message, partial)
+	e.initPartialCompletion(message, operation, partial)
 	return e
 }
 
@@ -607,7 +616,7 @@ func NewPartialCompletion(message string, partial *Partial) *Envelope {
 // It is not inlined, so that NewPartialCompletion is.
 //
 //go:noinline
-func (e *Envelope) initPartialCompletion(message string, partial *Partial) {
-	e.init(KindPartialCompletion, message, true)
+func (e *Envelope) initPartialCompletion(message string, operation string, partial *Partial) {
+	e.init(KindPartialCompletion, message, operation, true)
 	e.Partial = partial
 }

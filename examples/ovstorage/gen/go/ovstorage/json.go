@@ -7,7 +7,7 @@ import "strconv"
 // ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
 func ownedRoot(k string) bool {
 	switch k {
-	case "v", "ok", "error", "operation", "operation_id", "backend", "resource", "warnings":
+	case "v", "ok", "operation", "error", "operation_id", "backend", "resource", "warnings":
 		return true
 	}
 	return false
@@ -29,9 +29,10 @@ var objectPaths = []string{"", "error"}
 // layout's fields in order, absent optional fields left out, then Extra
 // entries sorted by key, skipping any that would override a field of the
 // contract. On error it returns dst unchanged: an *EncodeError for an
-// envelope no decoder would read back (no kind, a negative retry hint), or
-// the error of an Extra or free-form value encoding/json cannot encode.
-// Appending to a reused buffer encodes without allocating.
+// envelope no decoder would read back (no kind, a negative retry hint, an
+// empty field the layout requires), or the error of an Extra or free-form
+// value encoding/json cannot encode. Appending to a reused buffer encodes
+// without allocating.
 func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if err := e.refusal(); err != nil {
 		return dst, err
@@ -43,6 +44,14 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	b = append(b, "\"v\":"...)
 	b = appendString(b, e.ContractVersion)
 	b = append(b, ",\"ok\":false"...)
+	if e.Operation == "" {
+		return dst, &EncodeError{
+			Field:   "Operation",
+			Problem: "is empty, and the layout requires operation",
+		}
+	}
+	b = append(b, ",\"operation\":"...)
+	b = appendString(b, e.Operation)
 	{
 		b = append(b, ",\"error\":"...)
 		b = append(b, '{')
@@ -70,10 +79,6 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 			return dst, err
 		}
 		b = append(b, '}')
-	}
-	if e.Operation != "" {
-		b = append(b, ",\"operation\":"...)
-		b = appendString(b, e.Operation)
 	}
 	if e.OperationID != "" {
 		b = append(b, ",\"operation_id\":"...)
@@ -122,6 +127,12 @@ var decodeFields = [13]decodeField{{
 	typeProblem:  "must be the constant false",
 	valueProblem: "must be the constant false",
 }, {
+	path:         "operation",
+	required:     true,
+	typeCategory: DecodeType,
+	typeProblem:  "must be a string",
+	valueProblem: "must not be empty",
+}, {
 	path:         "error",
 	required:     true,
 	typeCategory: DecodeType,
@@ -150,10 +161,6 @@ var decodeFields = [13]decodeField{{
 	path:         "error.partial",
 	typeCategory: DecodeType,
 	typeProblem:  "must be an object",
-}, {
-	path:         "operation",
-	typeCategory: DecodeType,
-	typeProblem:  "must be a string",
 }, {
 	path:         "operation_id",
 	typeCategory: DecodeType,
@@ -185,8 +192,8 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
 	var st [13]uint8
 	var extras [2][]extraMember
-	var v5 bool
-	var raw7 []byte
+	var v6 bool
+	var raw8 []byte
 	d := newScanner(data)
 	if err := d.document(); err != nil {
 		return err
@@ -197,36 +204,39 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 			st[0] = d.str(&out.ContractVersion)
 		case "ok":
 			st[1] = d.constBool(false)
+		case "operation":
+			st[2] = d.str(&out.Operation)
+			if st[2] == stSet && out.Operation == "" {
+				st[2] = stBadValue
+			}
 		case "error":
-			st[2] = d.open()
-			clear(st[3:8])
+			st[3] = d.open()
+			clear(st[4:9])
 			out.Kind = ""
 			out.Message = ""
 			out.Recovery.Guidance = ""
 			extras[1] = extras[1][:0]
-			if st[2] == stSet {
+			if st[3] == stSet {
 				for more := d.first(); more; more = d.next() {
 					switch string(d.key) {
 					case "code":
-						st[3] = d.str((*string)(&out.Kind))
-						if st[3] == stSet && out.Kind == "" {
-							st[3] = stBadValue
+						st[4] = d.str((*string)(&out.Kind))
+						if st[4] == stSet && out.Kind == "" {
+							st[4] = stBadValue
 						}
 					case "message":
-						st[4] = d.str(&out.Message)
+						st[5] = d.str(&out.Message)
 					case "retryable":
-						st[5] = d.boolean(&v5)
+						st[6] = d.boolean(&v6)
 					case "next_action":
-						st[6] = d.str(&out.Recovery.Guidance)
+						st[7] = d.str(&out.Recovery.Guidance)
 					case "partial":
-						raw7, st[7] = d.raw()
+						raw8, st[8] = d.raw()
 					default:
 						d.keep(&extras[1], "error", 1)
 					}
 				}
 			}
-		case "operation":
-			st[8] = d.str(&out.Operation)
 		case "operation_id":
 			st[9] = d.str(&out.OperationID)
 		case "backend":
@@ -242,32 +252,32 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	if d.end(); d.failed {
 		return notJSON(data)
 	}
-	if err := firstProblem(st[0:2], decodeFields[0:2]); err != nil {
+	if err := firstProblem(st[0:3], decodeFields[0:3]); err != nil {
 		return err
 	}
-	if st[2] != stSet {
-		if err := decodeFields[2].problem(st[2]); err != nil {
+	if st[3] != stSet {
+		if err := decodeFields[3].problem(st[3]); err != nil {
 			return err
 		}
 	}
-	if st[2] == stSet {
-		if err := firstProblem(st[3:7], decodeFields[3:7]); err != nil {
+	if st[3] == stSet {
+		if err := firstProblem(st[4:8], decodeFields[4:8]); err != nil {
 			return err
 		}
-		if st[7] == stSet && !decodeAny(raw7, &out.Partial) {
-			st[7] = stWrongType
+		if st[8] == stSet && !decodeAny(raw8, &out.Partial) {
+			st[8] = stWrongType
 		}
-		if st[7] != stSet {
-			if err := decodeFields[7].problem(st[7]); err != nil {
+		if st[8] != stSet {
+			if err := decodeFields[8].problem(st[8]); err != nil {
 				return err
 			}
 		}
 	}
-	if err := firstProblem(st[8:13], decodeFields[8:13]); err != nil {
+	if err := firstProblem(st[9:13], decodeFields[9:13]); err != nil {
 		return err
 	}
-	if st[5] == stSet {
-		v := v5
+	if st[6] == stSet {
+		v := v6
 		out.Retryable = &v
 	}
 	c := Lookup(out.Kind)

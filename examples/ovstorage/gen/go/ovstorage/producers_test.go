@@ -11,9 +11,11 @@ import (
 // retry hints: what they build must pass the producer schema.
 func TestProducers(t *testing.T) {
 	gentest.CheckProducers(t, gentest.ProducerAPI{
-		Contract:       "../../../kinds.yaml",
-		New:            func(kind, message string) any { return ovstorage.New(ovstorage.Kind(kind), message) },
-		NewTrusted:     func(kind, message string) any { return ovstorage.NewTrusted(ovstorage.Kind(kind), message) },
+		Contract: "../../../kinds.yaml",
+		// The operation the layout requires comes from each kind's example,
+		// through WithOperation.
+		New:            func(kind, message string) any { return ovstorage.New(ovstorage.Kind(kind), message, "") },
+		NewTrusted:     func(kind, message string) any { return ovstorage.NewTrusted(ovstorage.Kind(kind), message, "") },
 		Sanitize:       ovstorage.Sanitize,
 		ProducerSchema: ovstorage.ProducerSchema().JSON,
 	})

@@ -4,7 +4,12 @@ package ovstorage_test
 
 import (
 	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/examples/ovstorage/gen/go/ovstorage"
@@ -52,7 +57,7 @@ func TestSeedEnvelopeDecodesClassifiesAndRoundTrips(t *testing.T) {
 	// Without next_action on the wire, none is invented on the way back.
 	var bare ovstorage.Envelope
 	json.Unmarshal([]byte(`{"v":"0.1","ok":false,"operation":"op","error":{"code":"NotFound","message":"m","retryable":false}}`), &bare)
-	if out, _ := json.Marshal(bare); string(out) != `{"v":"0.1","ok":false,"error":{"code":"NotFound","message":"m","retryable":false},"operation":"op"}` {
+	if out, _ := json.Marshal(bare); string(out) != `{"v":"0.1","ok":false,"operation":"op","error":{"code":"NotFound","message":"m","retryable":false}}` {
 		t.Errorf("re-encoded as %s", out)
 	}
 }
@@ -118,7 +123,7 @@ func TestEveryCodeMatchesTheReferenceTable(t *testing.T) {
 		}
 		// The retryable flag on the wire is the classification's.
 		var m map[string]any
-		b, _ := json.Marshal(ovstorage.New(k, "m"))
+		b, _ := json.Marshal(ovstorage.New(k, "m", "ovstorage_read"))
 		json.Unmarshal(b, &m)
 		if m["error"].(map[string]any)["retryable"] != want.retryable {
 			t.Errorf("%s: wire retryable %v", k, m["error"].(map[string]any)["retryable"])
@@ -130,9 +135,9 @@ func TestEveryCodeMatchesTheReferenceTable(t *testing.T) {
 }
 
 func TestPartialCompletionCarriesItsDetail(t *testing.T) {
-	e := ovstorage.NewPartialCompletion("copied data, metadata failed", &ovstorage.Partial{
+	e := ovstorage.NewPartialCompletion("copied data, metadata failed", "ovstorage_copy", &ovstorage.Partial{
 		Completed: "object_data", Failed: "user_metadata", FailedOutcome: "not_applied", Rollback: "destroys_requested_work",
-	}).WithOperation("ovstorage_copy")
+	})
 	b, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +155,117 @@ func TestPartialCompletionCarriesItsDetail(t *testing.T) {
 // package produces for the same failure.
 func TestGoEnvelopesMatchExamples(t *testing.T) {
 	gentest.MatchExamples(t, "../../../kinds.yaml", func(kind, message string) any {
-		return ovstorage.New(ovstorage.Kind(kind), message)
+		return ovstorage.New(ovstorage.Kind(kind), message, "")
 	})
+}
+
+// operation is a required member of envelope v0.1: every constructor takes
+// it, an envelope without it (or with it empty) neither encodes nor decodes,
+// and what refuses it names the path.
+func TestOperationIsRequired(t *testing.T) {
+	for _, e := range []*ovstorage.Envelope{
+		ovstorage.NewNotFound("gone", "ovstorage_read"),
+		ovstorage.New(ovstorage.KindLocked, "held", "ovstorage_write"),
+		ovstorage.NewTrusted(ovstorage.KindInternal, "bug", "ovstorage_doctor"),
+		ovstorage.NewPartialCompletion("half", "ovstorage_copy", &ovstorage.Partial{Completed: "object_data", Failed: "user_metadata", FailedOutcome: "unknown", Rollback: "restores_prior_state"}),
+	} {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Kind, err)
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		if m["operation"] != e.Operation || e.Operation == "" {
+			t.Errorf("%s: operation on the wire %v, set %q", e.Kind, m["operation"], e.Operation)
+		}
+	}
+
+	// An empty operation, from a constructor or a setter, does not encode.
+	for name, e := range map[string]*ovstorage.Envelope{
+		"constructor": ovstorage.NewNotFound("gone", ""),
+		"New":         ovstorage.New(ovstorage.KindNotFound, "gone", ""),
+		"setter":      ovstorage.NewNotFound("gone", "ovstorage_read").WithOperation(""),
+	} {
+		if b, err := json.Marshal(e); err == nil || !strings.Contains(err.Error(), "operation") {
+			t.Errorf("%s: encoded %s, %v; want an error naming operation", name, b, err)
+		}
+		buf := []byte("kept")
+		if out, err := e.AppendJSON(buf); err == nil || string(out) != "kept" {
+			t.Errorf("%s: AppendJSON = %q, %v; want dst unchanged and an error", name, out, err)
+		}
+		if _, err := e.ToolResult(); err == nil {
+			t.Errorf("%s: ToolResult without an operation succeeded", name)
+		}
+		// WriteHTTP still answers with the status, but sends no body it
+		// cannot make valid.
+		rec := httptest.NewRecorder()
+		e.WriteHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if rec.Code != 404 || rec.Body.Len() != 0 {
+			t.Errorf("%s: WriteHTTP %d %q, want 404 and no body", name, rec.Code, rec.Body.String())
+		}
+	}
+	// The HTTP fallback drops optional context that does not encode, and
+	// keeps operation.
+	bad := ovstorage.NewNotFound("gone", "ovstorage_read").WithExtra("x", math.NaN()).WithResource("s3://b/k")
+	rec := httptest.NewRecorder()
+	bad.WriteHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if got := rec.Body.String(); got != `{"v":"0.1","ok":false,"operation":"ovstorage_read","error":{"code":"NotFound","message":"gone","retryable":false}}` {
+		t.Errorf("fallback body %s", got)
+	}
+
+	// Decoding: missing is a missing error, empty a value error, both at
+	// the path "operation".
+	for doc, want := range map[string]ovstorage.DecodeErrorCategory{
+		`{"v":"0.1","ok":false,"error":{"code":"NotFound","message":"m","retryable":false}}`:                  ovstorage.DecodeMissing,
+		`{"v":"0.1","ok":false,"operation":null,"error":{"code":"NotFound","message":"m","retryable":false}}`: ovstorage.DecodeType,
+		`{"v":"0.1","ok":false,"operation":"","error":{"code":"NotFound","message":"m","retryable":false}}`:   ovstorage.DecodeValue,
+		`{"v":"0.1","ok":false,"operation":42,"error":{"code":"NotFound","message":"m","retryable":false}}`:   ovstorage.DecodeType,
+		`{"v":"0.1","ok":false,"error":{"code":"NotFound","message":"m","retryable":false},"operation":"op"}`: "",
+	} {
+		var e ovstorage.Envelope
+		err := json.Unmarshal([]byte(doc), &e)
+		var de *ovstorage.DecodeError
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", doc, err)
+		case want != "" && (!errors.As(err, &de) || de.Path != "operation" || de.Category != want):
+			t.Errorf("%s: %v, want a %s error at operation", doc, err, want)
+		}
+	}
+}
+
+// next_action is "optional, never invented": no constructor fills it from
+// the contract's guidance, so an envelope carries it only when the producer
+// gives it. The decisions do not depend on it.
+func TestNextActionNeverInvented(t *testing.T) {
+	for _, k := range ovstorage.Kinds() {
+		e := ovstorage.New(k, "m", "ovstorage_read")
+		if e.Recovery.Guidance != "" {
+			t.Errorf("%s: guidance %q invented", k, e.Recovery.Guidance)
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "next_action") {
+			t.Errorf("%s: %s", k, b)
+		}
+		// The contract's guidance stays available to a producer who wants
+		// to send it, and is sent as given.
+		advised := ovstorage.New(k, "m", "ovstorage_read").WithGuidance(ovstorage.Lookup(k).Guidance)
+		var m map[string]map[string]any
+		b, _ = json.Marshal(advised)
+		json.Unmarshal(b, &m)
+		if m["error"]["next_action"] != ovstorage.Lookup(k).Guidance {
+			t.Errorf("%s: WithGuidance sent %v", k, m["error"]["next_action"])
+		}
+		for attempt := 1; attempt <= 6; attempt++ {
+			if a, b := ovstorage.NextStep(e, attempt), ovstorage.NextStep(advised, attempt); a != b {
+				t.Errorf("%s attempt %d: NextStep %+v without guidance, %+v with", k, attempt, a, b)
+			}
+		}
+	}
+	if e := ovstorage.NewPartialCompletion("half", "ovstorage_copy", nil); e.Recovery.Guidance != "" {
+		t.Errorf("PartialCompletion: guidance %q invented", e.Recovery.Guidance)
+	}
 }

@@ -134,7 +134,7 @@ func decodeEnvelope(data []byte) (*Envelope, error) {
 
 // WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.
 //
-// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all, and a negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
+// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its optional context, kind-specific and Extra fields rather than not at all. Operation stays: the layout requires it, so an envelope with it empty has no valid wire form, and the response goes out with its status and headers but no body. A negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
 func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.Kind == "" {
 		http.Error(w, "ovstorage: the error envelope has no kind", http.StatusInternalServerError)
@@ -179,13 +179,12 @@ func (e *Envelope) httpBody(problem bool) []byte {
 	if ms := safe.Recovery.RetryAfterMs; ms != nil && *ms < 0 {
 		safe.Recovery.RetryAfterMs = nil
 	}
-	safe.Operation = ""
 	safe.OperationID = ""
 	safe.Backend = ""
 	safe.Resource = ""
 	safe.Warnings = nil
 	safe.Partial = nil
-	// Only strings, integers and booleans remain, which always marshal.
+	// Only strings, integers and booleans remain, which marshal unless a required field is empty.
 	b, _ := render(&safe)
 	return b
 }
@@ -342,14 +341,14 @@ func jsonString(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status.
+// classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status. Operation is left empty: the response does not say it, so the caller sets it (WithOperation) before passing the envelope on.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
 	message := statusLine(status)
 	if text != "" {
 		message += ": " + text
 	}
-	return New(httpKind(status), message)
+	return New(httpKind(status), message, "")
 }
 
 // httpKind is the kind of a failed response without an envelope, for a contract without an inbound classifier. A producer of this contract always sends an envelope, so such a response comes from something else on the way (a proxy, a load balancer). The status names a kind only when exactly one kind of the contract has it; where several share it, picking one would put that kind's specific advice on a failure it may not describe. Any other status becomes a kind named after it (Http502), which this package does not know: it classifies with the fallback and keeps the status visible.

@@ -14,7 +14,7 @@ func TestSurfaces(t *testing.T) {
 		Contract:       "../../../kinds.yaml",
 		ConsumerSchema: ovstorage.ConsumerSchema().JSON,
 		New: func(kind, message string) any {
-			return ovstorage.New(ovstorage.Kind(kind), message)
+			return ovstorage.New(ovstorage.Kind(kind), message, "")
 		},
 		ReadHTTP:       ovstorage.ReadHTTP,
 		FromToolResult: ovstorage.FromToolResult,

@@ -151,7 +151,10 @@ def _convert(typ: str, spec: Optional[Mapping[str, Any]], v: Any) -> Any:
 
 
 def _leaf_required(leaf: Mapping[str, Any]) -> bool:
-    if leaf["source"] in ("field", "retry_after_ms"):
+    if leaf["source"] == "field":
+        # A context or kind-specific field only when the layout requires it.
+        return bool(leaf["required"])
+    if leaf["source"] == "retry_after_ms":
         return False
     return not leaf["optional"]
 
@@ -187,7 +190,7 @@ class _ObjectPlan:
     (_STRING, name, required, in envelope, attribute), (_KIND | _VERSION,
     name, required, path), (_RETRY, name, False, spellings), (_GROUP |
     _FLAG, name, required, received attribute), (_CONST, name, True, value,
-    path, want) and (_FIELD, name, False, member, spec, path). by_name maps
+    path, want) and (_FIELD, name, required, member, spec, path). by_name maps
     every name a step reads (each spelling of retry_after_ms) to its step
     as _decode_quick reads it (see _quick_step); required holds the names
     that must be present, objects the nested object steps in order
@@ -223,7 +226,7 @@ class _ObjectPlan:
             elif source == "const":
                 steps.append((_CONST, name, True, leaf["value"], leaf["path"], leaf["want"]))
             elif source == "field":
-                steps.append((_FIELD, name, False, leaf["field"], FIELDS.get(leaf["field"]), leaf["path"]))
+                steps.append((_FIELD, name, req, leaf["field"], FIELDS.get(leaf["field"]), leaf["path"]))
         self.path: str = o["path"]
         self.steps = tuple(steps)
         self.by_name: Dict[str, Tuple[Any, ...]] = {}
@@ -247,7 +250,7 @@ def _quick_step(st: Tuple[Any, ...]) -> Tuple[Any, ...]:
     op = st[0]
     if op == _STRING:
         return (_TO_ENV if st[3] else _TO_REC, st[2], st[4])
-    if op == _FIELD and st[4] is not None and st[4]["type"] == "string":
+    if op == _FIELD and st[4] is not None and st[4]["type"] == "string" and not st[2]:
         return (_TO_ENV, False, st[3])
     return (op, st[2]) + st[3:]
 
@@ -291,6 +294,9 @@ def _decode_members(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dic
                 x = _convert(spec["type"], spec, v)
             except _Bad:
                 raise EnvelopeError(step[5], "must be " + _want(spec), "type") from None
+            if step[2] and x == "":
+                # A context field the layout requires is never empty, as the kind.
+                raise EnvelopeError(step[5], "must not be empty", "value")
             env[step[3]] = _text(x)
         elif op == _STRING:
             if not isinstance(v, str):
@@ -392,6 +398,8 @@ def _decode_quick(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[
             spec = step[3]
             if spec is not None:
                 x = _convert(spec["type"], spec, v)
+                if step[1] and x == "":
+                    raise _Slow
                 env[step[2]] = x if type(x) is str else _envelope._plain(x)
         elif op == _GROUP:
             if type(v) is not str:
@@ -629,6 +637,10 @@ def _leaf_value(leaf: Mapping[str, Any], e: Envelope) -> Any:
         member = leaf["field"]
         spec = FIELDS.get(member)
         v = getattr(e, member, None)
+        if leaf["required"] and (not isinstance(v, str) or v == ""):
+            # The layout requires it: an envelope without it is not one the
+            # contract's systems accept, so it is not encoded.
+            raise ValueError("cannot encode " + leaf["path"] + ": the layout requires it, and it is " + ("empty" if v == "" else "missing"))
         if spec is None or v is None or (spec["type"] == "string" and v == ""):
             return _ABSENT
         return _encode_value(spec, v, leaf["path"])
@@ -693,7 +705,8 @@ def to_dict(envelope: Envelope) -> Dict[str, Any]:
     extra entries sorted by key, skipping any that would override a field of
     the contract. A number JSON cannot carry (NaN, an infinity) raises
     ValueError, as the Go encoder fails; so does what no decoder would read
-    back: an empty kind, a retry hint that is not a non-negative integer.
+    back: an empty kind, a retry hint that is not a non-negative integer, a
+    missing or empty context field the layout requires.
     """
     # Refused, as Go's AppendJSON refuses them: no decoder reads them back.
     if not isinstance(envelope.kind, str) or envelope.kind == "":

@@ -970,7 +970,7 @@ LAYOUT: Mapping[str, Any] = {
     "name": "",
     "path": "",
     "required": True,
-    "owned": frozenset({"v", "ok", "error", "operation", "operation_id", "backend", "resource", "warnings"}),
+    "owned": frozenset({"v", "ok", "operation", "error", "operation_id", "backend", "resource", "warnings"}),
     "members": ({
         "leaf": {
             "name": "v",
@@ -988,6 +988,16 @@ LAYOUT: Mapping[str, Any] = {
             "aliases": (),
             "value": False,
             "want": "the constant false",
+        },
+    }, {
+        "leaf": {
+            "name": "operation",
+            "path": "operation",
+            "source": "field",
+            "optional": False,
+            "aliases": (),
+            "field": "operation",
+            "required": True,
         },
     }, {
         "object": {
@@ -1036,17 +1046,9 @@ LAYOUT: Mapping[str, Any] = {
                     "optional": False,
                     "aliases": (),
                     "field": "partial",
+                    "required": False,
                 },
             }),
-        },
-    }, {
-        "leaf": {
-            "name": "operation",
-            "path": "operation",
-            "source": "field",
-            "optional": False,
-            "aliases": (),
-            "field": "operation",
         },
     }, {
         "leaf": {
@@ -1056,6 +1058,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "operation_id",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1065,6 +1068,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "backend",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1074,6 +1078,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "resource",
+            "required": False,
         },
     }, {
         "leaf": {
@@ -1083,6 +1088,7 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "warnings",
+            "required": False,
         },
     }),
 }

@@ -129,7 +129,7 @@ class Envelope:
     side_effects: str
     #: The contract version of the envelope.
     contract_version: Union[int, str] = CONTRACT_VERSION
-    #: Context: "operation" on the wire. The tool or operation that produced the envelope, such as ovstorage_read.
+    #: Context: "operation" on the wire. The tool or operation that produced the envelope, such as ovstorage_read. The layout requires it: every constructor takes it, and an envelope without it, or with it empty, is not encoded. (None only on an envelope built from a response that carried none, which the caller completes.)
     operation: Optional[str] = None
     #: Context: "operation_id" on the wire. An identifier of this particular invocation, for correlating logs and reports.
     operation_id: Optional[str] = None

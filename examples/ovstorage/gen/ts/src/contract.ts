@@ -280,7 +280,7 @@ export interface Envelope {
   recovery: Recovery;
   /** Not on the wire in this contract's layout: parsing fills it from the kind's classification. */
   sideEffects: SideEffects | (string & {});
-  /** "operation" on the wire. Context: The tool or operation that produced the envelope, such as ovstorage_read. */
+  /** "operation" on the wire. Context: The tool or operation that produced the envelope, such as ovstorage_read. The layout requires it: every constructor takes it, and an envelope without it, or with it empty, is not serialized. (Optional here only for an envelope built from a response that carried none, which the caller completes.) */
   operation?: string;
   /** "operation_id" on the wire. Context: An identifier of this particular invocation, for correlating logs and reports. */
   operationId?: string;
@@ -1088,8 +1088,8 @@ export const LAYOUT: LayoutObject = deepFreeze({
   "owned": [
     "v",
     "ok",
-    "error",
     "operation",
+    "error",
     "operation_id",
     "backend",
     "resource",
@@ -1110,6 +1110,15 @@ export const LAYOUT: LayoutObject = deepFreeze({
         "source": "const",
         "value": false,
         "want": "the constant false"
+      }
+    },
+    {
+      "leaf": {
+        "name": "operation",
+        "path": "operation",
+        "source": "field",
+        "required": true,
+        "field": "operation"
       }
     },
     {
@@ -1164,14 +1173,6 @@ export const LAYOUT: LayoutObject = deepFreeze({
             }
           }
         ]
-      }
-    },
-    {
-      "leaf": {
-        "name": "operation",
-        "path": "operation",
-        "source": "field",
-        "field": "operation"
       }
     },
     {

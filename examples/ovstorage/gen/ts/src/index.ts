@@ -8,6 +8,7 @@ export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, Layout
 export { FAILURES, STEPS } from "./spec.js";
 export {
   classification,
+  FILLS_GUIDANCE,
   countsTowardBreaker,
   exitCode,
   fallback,
@@ -20,7 +21,6 @@ export {
   logLevel,
   lookup,
   mayHaveRun,
-  newEnvelope,
   permitsRetry,
   problemType,
   stepOf,
