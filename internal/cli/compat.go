@@ -194,7 +194,8 @@ func writeCompatJSON(w io.Writer, contractPath, against string, findings []compa
 
 // docsOnly are the additive rules that change nothing a program sees; GitHub
 // shows them as notices, other additive changes as warnings.
-var docsOnly = map[string]bool{"DESCRIPTION_CHANGED": true, "GUIDANCE_CHANGED": true, "KIND_LOG_CHANGED": true, "KIND_REGROUPED": true}
+var docsOnly = map[string]bool{"DESCRIPTION_CHANGED": true, "GUIDANCE_CHANGED": true, "KIND_LOG_CHANGED": true, "KIND_REGROUPED": true,
+	"RETIRED_REPLACEMENT_CHANGED": true}
 
 // githubAnnotation is a GitHub Actions workflow command for the finding:
 // an error when it is breaking, a warning when it is additive but visible

@@ -67,6 +67,14 @@ func TestCompatExitCodes(t *testing.T) {
 		{"additive_only", ExitOK, "0 breaking, 5 additive"},
 		{"version_bumped", ExitOK, "contract version 1 -> 2"},
 		{"unchanged", ExitOK, "no changes"},
+		// A respelled version is the same release, so no new version: the
+		// type change it makes blocks.
+		{"VERSION_RETYPED", ExitProblems, "contract version 1 -> 1.0, the same release 1.0.0): breaking changes need a new contract.version"},
+		{"version_retyped_new_release", ExitOK, "contract version 1 -> 2.0): breaking changes are allowed"},
+		{"SANITIZE_FIELD_DROPPED", ExitProblems, "BREAKING SANITIZE_FIELD_DROPPED sanitize.fields.guidance"},
+		{"LAYOUT_FIELD_MADE_REQUIRED", ExitProblems, "BREAKING LAYOUT_FIELD_MADE_REQUIRED layout.error.retryable"},
+		{"RETRY_POLICY_CHANGED", ExitOK, "0 breaking, 2 additive"},
+		{"CLASSIFIER_RULES_REORDERED", ExitOK, "additive CLASSIFIER_RULES_REORDERED"},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := compatCase(tt.name, "text")
@@ -140,6 +148,15 @@ func TestCompatGitHub(t *testing.T) {
 	_, stdout, _ = compatCase("DESCRIPTION_CHANGED", "github")
 	if !strings.HasPrefix(stdout, "::notice ") {
 		t.Errorf("a description change is a notice:\n%s", stdout)
+	}
+	_, stdout, _ = compatCase("RETIRED_REPLACEMENT_CHANGED", "github")
+	if !strings.HasPrefix(stdout, "::notice ") {
+		t.Errorf("replaced_by only changes the docs, a notice:\n%s", stdout)
+	}
+	// Behaviour changes are warnings, as other additive changes are.
+	_, stdout, _ = compatCase("CLASSIFIER_DEFAULT_CHANGED", "github")
+	if !strings.HasPrefix(stdout, "::warning ") {
+		t.Errorf("a classifier's new default is a warning:\n%s", stdout)
 	}
 	if got := ghData("50%\r\nnext"); got != "50%25%0D%0Anext" {
 		t.Errorf("ghData: %q", got)

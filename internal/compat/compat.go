@@ -52,6 +52,9 @@ func Compare(old, new *contract.Contract) []Finding {
 	c.retired()
 	c.layout()
 	c.surfaces()
+	c.inbound()
+	c.sanitize()
+	c.retry()
 	sort.SliceStable(c.out, func(i, j int) bool {
 		a, b := c.out[i], c.out[j]
 		if (a.File == new.File) != (b.File == new.File) {
@@ -106,6 +109,32 @@ func (c *comparer) header() {
 	if o.Description != n.Description {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "DESCRIPTION_CHANGED", "contract.description", "the contract's description changed")
 	}
+	if o.VersionIsText() != n.VersionIsText() {
+		what := map[bool]string{false: "an integer", true: "a string"}
+		onWire := "the generated ContractVersion constant changes type"
+		if c.old.Layout.Has(contract.SourceVersion) || c.new.Layout.Has(contract.SourceVersion) {
+			onWire = "generated decoders check its type, so old consumers reject every new envelope and new consumers every old one"
+		}
+		c.add(true, orFirstLine(n.VersionPos), "VERSION_RETYPED", "contract.version",
+			"the version changed from %s (%s) to %s (%s): %s; keep its type and change its value",
+			what[o.VersionIsText()], versionText(o), what[n.VersionIsText()], versionText(n), onWire)
+	}
+}
+
+// versionText is the version as written in YAML.
+func versionText(c *contract.Contract) string {
+	if c.VersionIsText() {
+		return fmt.Sprintf("%q", c.VersionText)
+	}
+	return fmt.Sprint(c.Version)
+}
+
+// orFirstLine is pos, or 1:1 when the loader kept no position.
+func orFirstLine(pos contract.Pos) contract.Pos {
+	if pos.Line == 0 {
+		return contract.Pos{Line: 1, Col: 1}
+	}
+	return pos
 }
 
 // values compares one closed vocabulary: deletions are breaking (rule),
@@ -235,6 +264,12 @@ func (c *comparer) fields(prefix string, old, new []*contract.Field, context boo
 		c.enum(subject, what, o, n)
 		if len(o.Properties) > 0 {
 			c.fields(subject, o.Properties, n.Properties, false)
+			// Python's class for a typed object takes required properties
+			// positionally, in declaration order.
+			if op, np := requiredOrder(o.Properties, n.Properties), requiredOrder(n.Properties, o.Properties); !reflect.DeepEqual(op, np) {
+				c.add(true, n.Pos, "REQUIRED_FIELDS_REORDERED", subject,
+					"the required properties of %s %q now come as (%s) instead of (%s)", what, n.Name, strings.Join(np, ", "), strings.Join(op, ", "))
+			}
 		}
 	}
 	for _, n := range new {
@@ -406,6 +441,29 @@ func (c *comparer) kind(o, n *contract.Kind) {
 		c.add(true, n.Pos, "GUIDANCE_CHANGED", n.Name, "the guidance of kind %q changed", n.Name)
 	}
 	c.fields(n.Name, o.Fields, n.Fields, false)
+	if on, nn := requiredOrder(o.Fields, n.Fields), requiredOrder(n.Fields, o.Fields); !reflect.DeepEqual(on, nn) {
+		c.add(true, n.Pos, "REQUIRED_FIELDS_REORDERED", n.Name,
+			"the constructor of kind %q now takes its required fields as (%s) instead of (%s)", n.Name, strings.Join(nn, ", "), strings.Join(on, ", "))
+	}
+}
+
+// requiredOrder lists the required fields of fs that other requires too, in
+// the order of fs: the constructor arguments both versions have. Fields
+// added, deleted or made optional are reported by their own rules.
+func requiredOrder(fs, other []*contract.Field) []string {
+	both := map[string]bool{}
+	for _, f := range other {
+		if f.Required {
+			both[f.Name] = true
+		}
+	}
+	var out []string
+	for _, f := range fs {
+		if f.Required && both[f.Name] {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // renames pairs deleted kinds with added ones that are most likely the same
@@ -495,18 +553,36 @@ func (c *comparer) fallback() {
 	}
 }
 
-// retired reports names the new contract no longer reserves. Names that
-// came back as live kinds are reported by kinds as RETIRED_NAME_REVIVED.
+// retired reports names the new contract no longer reserves, and changes to
+// the ones it keeps. Names that came back as live kinds are reported by
+// kinds as RETIRED_NAME_REVIVED.
 func (c *comparer) retired() {
-	kept := map[string]bool{}
+	kept := map[string]*contract.Retired{}
 	for _, r := range c.new.Retired {
-		kept[r.Name] = true
+		kept[r.Name] = r
 	}
 	for _, r := range c.old.Retired {
-		if !kept[r.Name] && c.new.Kind(r.Name) == nil {
-			c.add(false, r.Pos, "RETIRED_NAME_DELETED", r.Name, "retired name %q was removed from retired; keep it there so the name is never reused", r.Name)
+		n := kept[r.Name]
+		if n == nil {
+			if c.new.Kind(r.Name) == nil {
+				c.add(false, r.Pos, "RETIRED_NAME_DELETED", r.Name, "retired name %q was removed from retired; keep it there so the name is never reused", r.Name)
+			}
+			continue
+		}
+		if on, nn := replacement(r), replacement(n); on != nn {
+			c.add(true, n.Pos, "RETIRED_REPLACEMENT_CHANGED", "retired."+n.Name, "retired name %q is now replaced by %s instead of %s", n.Name, nn, on)
+		}
+		if r.Reason != n.Reason {
+			c.add(true, n.Pos, "DESCRIPTION_CHANGED", "retired."+n.Name, "the reason of retired name %q changed", n.Name)
 		}
 	}
+}
+
+func replacement(r *contract.Retired) string {
+	if r.ReplacedBy == nil {
+		return "no kind"
+	}
+	return fmt.Sprintf("%q", r.ReplacedBy.Name)
 }
 
 // leafKey identifies a wire field across layouts: by its source, by the
@@ -529,6 +605,15 @@ func leafWhat(l *contract.Leaf) string {
 		return fmt.Sprintf("constant %v", constText(l.Const))
 	}
 	return string(l.Source)
+}
+
+// whenFalse says when a derived flag is left out, which is when an optional
+// derived boolean is.
+func whenFalse(l *contract.Leaf) string {
+	if l.Source.Derived() && l.Source != contract.SourceGroup {
+		return " when it is false"
+	}
+	return ""
 }
 
 func constText(v any) string {
@@ -576,11 +661,11 @@ func (c *comparer) layout() {
 		case ol.Source != contract.SourceConst && ol.Path != nl.Path:
 			c.add(true, nl.Pos, "LAYOUT_FIELD_MOVED", subject, "%s moved from %q to %q", leafWhat(ol), ol.Path, nl.Path)
 		}
-		if ol.Required() && !nl.Required() {
-			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_OPTIONAL", "layout."+nl.Path, "%s at %q is now optional: envelopes may leave it out", leafWhat(nl), nl.Path)
-		}
-		if !ol.Required() && nl.Required() {
-			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_REQUIRED", "layout."+nl.Path, "%s at %q is now required: envelopes from old producers may lack it", leafWhat(nl), nl.Path)
+		switch {
+		case ol.Required() && !nl.Required():
+			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_OPTIONAL", "layout."+nl.Path, "%s at %q is now optional: envelopes may leave it out%s", leafWhat(nl), nl.Path, whenFalse(nl))
+		case !ol.Required() && nl.Required():
+			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_REQUIRED", "layout."+nl.Path, "%s at %q is now in every envelope; old producers leave it out%s, and new decoders reject that", leafWhat(nl), nl.Path, whenFalse(ol))
 		}
 		for _, a := range ol.Aliases {
 			if !contains(nl.Aliases, a) && nl.Name != a {
@@ -670,7 +755,7 @@ type Summary struct {
 // Summarize counts findings between old and new.
 func Summarize(old, new *contract.Contract, findings []Finding) Summary {
 	s := Summary{OldVersion: old.VersionLabel(), NewVersion: new.VersionLabel(),
-		VersionChanged: old.VersionValue() != new.VersionValue()}
+		VersionChanged: !sameRelease(old.VersionLabel(), new.VersionLabel())}
 	for _, f := range findings {
 		if f.Breaking {
 			s.Breaking++
@@ -681,6 +766,19 @@ func Summarize(old, new *contract.Contract, findings []Finding) Summary {
 	return s
 }
 
+// sameRelease reports whether two version labels are one version: equal, or
+// the same release number of the generated packages (1, "1.0" and "1.0.0"
+// are all 1.0.0). Respelling a version is then no new version: package
+// registries see the same release, so it cannot announce a breaking change.
+func sameRelease(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, okA := contract.ReleaseVersion(a)
+	rb, okB := contract.ReleaseVersion(b)
+	return okA && okB && ra == rb
+}
+
 // Blocking reports whether the change must not merge as it is: something
 // breaks and the contract version stayed the same.
 func (s Summary) Blocking() bool { return s.Breaking > 0 && !s.VersionChanged }
@@ -688,6 +786,10 @@ func (s Summary) Blocking() bool { return s.Breaking > 0 && !s.VersionChanged }
 func (s Summary) String() string {
 	counts := fmt.Sprintf("%d breaking, %d additive", s.Breaking, s.Additive)
 	version := fmt.Sprintf("contract version %s unchanged", s.OldVersion)
+	if !s.VersionChanged && s.OldVersion != s.NewVersion {
+		release, _ := contract.ReleaseVersion(s.NewVersion)
+		version = fmt.Sprintf("contract version %s -> %s, the same release %s", s.OldVersion, s.NewVersion, release)
+	}
 	if s.VersionChanged {
 		version = fmt.Sprintf("contract version %s -> %s", s.OldVersion, s.NewVersion)
 	}

@@ -34,10 +34,36 @@ var combined = map[string]func(t *testing.T, fs []Finding, s Summary){
 			t.Errorf("want breaking findings allowed by the new version, got %s", s)
 		}
 	},
+	// A context field the layout now requires (ovstorage's operation).
+	"context_field_made_required": func(t *testing.T, fs []Finding, s Summary) {
+		if rules := ruleSet(fs, true); len(rules) != 1 || rules[0] != "LAYOUT_FIELD_MADE_REQUIRED" || !s.Blocking() {
+			t.Errorf("want LAYOUT_FIELD_MADE_REQUIRED alone, blocking, got %v, %s", rules, s)
+		}
+	},
 	// An agreement only makes validation stricter: nothing to report.
 	"agreement_added": func(t *testing.T, fs []Finding, s Summary) {
 		if len(fs) != 0 || s.Blocking() {
 			t.Errorf("want no findings, got %v", fs)
+		}
+	},
+	// A new type with a new release: breaking, and allowed like any other
+	// breaking change with a new version.
+	"version_retyped_new_release": func(t *testing.T, fs []Finding, s Summary) {
+		if rules := ruleSet(fs, true); len(rules) != 1 || rules[0] != "VERSION_RETYPED" || !s.VersionChanged || s.Blocking() {
+			t.Errorf("want VERSION_RETYPED allowed by the new version, got %v, %s", fs, s)
+		}
+	},
+	// A derived flag that was in every envelope is now left out when false.
+	"derived_flag_made_optional": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 1 || fs[0].Rule != "LAYOUT_FIELD_MADE_OPTIONAL" || fs[0].Subject != "layout.error.retryable" || !s.Blocking() {
+			t.Errorf("want one blocking LAYOUT_FIELD_MADE_OPTIONAL for error.retryable, got %v, %s", fs, s)
+		}
+	},
+	// A secret pattern renamed and split in two redacts no less: no
+	// narrowing; the split's wider half redacts more.
+	"secret_pattern_split": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 1 || fs[0].Rule != "SANITIZE_SECRET_WIDENED" || fs[0].Subject != "sanitize.secrets.acme_test_key" || s.Blocking() {
+			t.Errorf("want only SANITIZE_SECRET_WIDENED for acme_test_key, got %v, %s", fs, s)
 		}
 	},
 	"unchanged": func(t *testing.T, fs []Finding, s Summary) {
@@ -222,5 +248,33 @@ func TestDocsTable(t *testing.T) {
 	}
 	if strings.Contains(string(data), "Code generated") {
 		t.Error("docs/compat.md is hand-written; it must not carry the generated header")
+	}
+}
+
+// A version is new when its release number is: respelling one (1, "1.0",
+// "1.0.0") announces nothing, so it cannot allow a breaking change.
+func TestSameRelease(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"1", "1", true},
+		{"1", "1.0", true},
+		{"1.0", "1.0.0", true},
+		{"0.1", "0.1.0", true},
+		{"1", "2", false},
+		{"1", "1.1", false},
+		{"0.1", "0.2", false},
+		{"v1", "1", false}, // irregular labels compare as written
+		{"v1", "v1", true},
+		{"1.0-beta", "1.0", false},
+	}
+	for _, tt := range tests {
+		if got := sameRelease(tt.a, tt.b); got != tt.same {
+			t.Errorf("sameRelease(%q, %q) = %t, want %t", tt.a, tt.b, got, tt.same)
+		}
+		if got := sameRelease(tt.b, tt.a); got != tt.same {
+			t.Errorf("sameRelease(%q, %q) = %t, want %t", tt.b, tt.a, got, tt.same)
+		}
 	}
 }

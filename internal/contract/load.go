@@ -390,8 +390,9 @@ func (l *loader) header(c *Contract, m *mapping) {
 			// consumers of an integer version expect a number.
 			l.errorf(vv, "contract: version %q is quoted: write version: %s for an integer version, or a version with text in it (e.g. \"%s.0\") for a string one", vv.Value, vv.Value, vv.Value)
 		}
-		c.VersionText = vv.Value
+		c.VersionText, c.VersionPos = vv.Value, posOf(vv)
 	} else if v, n := m.integer("version", true); n != nil {
+		c.VersionPos = posOf(n)
 		if v < 1 {
 			l.errorf(n, "contract: version must be a positive integer, found %d", v)
 		}

@@ -31,7 +31,7 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 	}
 	sec.what = "sanitize: "
 	s := &c.Sanitize
-	s.Pos = posOf(key)
+	s.Pos, s.KeyPos = posOf(key), sec.keyPos()
 	if v, n := sec.integer("max_length", false); n != nil {
 		if v < SanitizeMinLength || v > SanitizeMaxMaxLength {
 			l.errorf(n, "sanitize: max_length must be from %d to %d code points, found %d", SanitizeMinLength, SanitizeMaxMaxLength, v)

@@ -34,7 +34,7 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 		return
 	}
 	sec.what = "inbound: "
-	in := &Inbound{Pos: posOf(key)}
+	in := &Inbound{Pos: posOf(key), KeyPos: sec.keyPos()}
 	in.ToolResult = l.kindRef(c, sec, "tool_result", false)
 	// An agreement naming a classifier that is missing for a reason already
 	// reported is not reported again.
@@ -233,7 +233,7 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 		return
 	}
 	sec.what = "retry: "
-	c.Retry.Pos = posOf(key)
+	c.Retry.Pos, c.Retry.KeyPos = posOf(key), sec.keyPos()
 	positive := func(name string, dst *int) {
 		if v, n := sec.integer(name, false); n != nil {
 			if v < 1 {

@@ -24,6 +24,9 @@ type Contract struct {
 	// it instead when the contract writes it as a string (ovstorage's "0.1").
 	Version     int
 	VersionText string
+	// VersionPos is where the version is written, so errgen compat can
+	// point at a change of it; zero when the contract has none.
+	VersionPos  Pos
 	Naming      Naming
 	Description string
 	Packages    Packages

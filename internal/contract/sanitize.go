@@ -22,6 +22,9 @@ type Sanitize struct {
 	Fields []string
 	// Pos is where the section is; zero when the contract has none.
 	Pos Pos
+	// KeyPos is where each key of the section is written (max_length,
+	// markers, ...); nil when the contract has no section.
+	KeyPos map[string]Pos
 }
 
 // SecretPattern is a contract-declared secret shape: one of the prefixes

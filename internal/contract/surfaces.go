@@ -32,6 +32,8 @@ type Inbound struct {
 	// loader has checked that they do.
 	Agreements []*Agreement
 	Pos        Pos
+	// KeyPos is where each key of the section (tool_result, ...) is written.
+	KeyPos map[string]Pos
 }
 
 // Agreement says that two or more classifiers share a notion (labby: "this
@@ -113,6 +115,9 @@ type RetryPolicy struct {
 	// wait for ever, or (through overflow) not at all.
 	MaxHintMs int64
 	Pos       Pos
+	// KeyPos is where each key of the retry section is written; nil when
+	// the contract has none.
+	KeyPos map[string]Pos
 }
 
 // MaxHintLimitMs is the largest max_hint_ms a contract may set: the longest

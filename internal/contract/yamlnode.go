@@ -303,6 +303,18 @@ func (m *mapping) boolean(key string, required bool) (bool, *yaml.Node) {
 	return b, v
 }
 
+// keyPos is where each key of the mapping is written, for reports that
+// point at one setting of a section (errgen compat).
+func (m *mapping) keyPos() map[string]Pos {
+	out := make(map[string]Pos, len(m.keys))
+	for _, k := range m.keys {
+		if _, dup := out[k.Value]; !dup {
+			out[k.Value] = posOf(k)
+		}
+	}
+	return out
+}
+
 // entries iterates the key/value pairs of a named section, in file order.
 func (m *mapping) each(fn func(k, v *yaml.Node)) {
 	for i, k := range m.keys {
