@@ -75,20 +75,7 @@ type surfaces struct {
 
 func compileSchema(t *testing.T, data []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	comp := jsonschema.NewCompiler()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	if err := comp.AddResource("consumer.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := comp.Compile("consumer.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return compileNamed(t, "consumer.schema.json", data)
 }
 
 // validate checks an envelope document against the consumer schema.
