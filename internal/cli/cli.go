@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
@@ -67,9 +68,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 }
 
 type options struct {
-	contract string
-	out      string
-	verbose  bool
+	contract    string
+	out         string
+	verbose     bool
+	takeOver    bool
+	lockTimeout time.Duration
 }
 
 // parse parses a command's flags. It returns an exit code when the command
@@ -81,6 +84,10 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read")
 	if withOut {
 		fs.StringVar(&o.out, "out", ".", "the output root; files go to gen/go/<package>/ and so on beneath it")
+		fs.DurationVar(&o.lockTimeout, "lock-timeout", generate.DefaultLockTimeout, "how long to wait while another errgen run holds the output root's "+generate.LockFile)
+	}
+	if name == "generate" {
+		fs.BoolVar(&o.takeOver, "take-over", false, "replace files at generated paths even when they are not errgen's (their header line is not errgen's)")
 	}
 	fs.BoolVar(&o.verbose, "v", false, "list every file written or removed")
 	printUsage := func(w io.Writer) {
@@ -145,28 +152,76 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
-	o, code, stop := parse("generate", "Write every output from the contract. Nothing is written unless every output\ngenerates; unchanged files are not rewritten; generated files that are no\nlonger produced are removed.", args, true, stdout, stderr)
+	o, code, stop := parse("generate", `Write every output from the contract. Nothing is written unless every output
+generates; the tree is then either entirely the old one or entirely the new
+one, whatever fails; unchanged files are not rewritten; generated files that
+are no longer produced are removed. A file is errgen's only when its header
+line (the first line; in JSON, the first member) is errgen's header: any
+other file at a generated path stops the run unless -take-over is given, and
+no other file is ever removed.`, args, true, stdout, stderr)
 	if stop {
 		return code
 	}
-	changes, ok := plan(o, stderr)
+	out, ok := generateOutput(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
-	if err := generate.Apply(o.out, changes); err != nil {
+	res, err := generate.Write(o.out, out, generate.Options{TakeOver: o.takeOver, LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
+	if res != nil {
+		for _, r := range res.Repaired {
+			fmt.Fprintf(stderr, "errgen: %s\n", r)
+		}
+	}
+	var foreign *generate.ForeignError
+	if errors.As(err, &foreign) {
+		n := len(foreign.Paths)
+		fmt.Fprintf(stderr, "errgen: nothing was written: %d file%s at generated paths %s not errgen's (the header line is not errgen's):\n", n, plural(n), isAre(n))
+		for _, p := range foreign.Paths {
+			fmt.Fprintf(stderr, "  %s\n", p)
+		}
+		fmt.Fprintf(stderr, "errgen: move %s away, or run again with -take-over to replace %s with the generated file%s\n", itThem(n), itThem(n), plural(n))
+		return ExitProblems
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
 		return ExitProblems
 	}
 	if o.verbose {
-		for _, c := range changes {
+		for _, c := range res.Changes {
 			fmt.Fprintf(stdout, "%s %s\n", c.Op, c.Path)
 		}
-		fmt.Fprintf(stdout, "errgen: %s\n", generate.Summary(changes))
+		fmt.Fprintf(stdout, "errgen: %s\n", generate.Summary(res.Changes))
 	}
 	return ExitOK
 }
 
-func plan(o *options, stderr io.Writer) ([]generate.Change, bool) {
+// waiting tells the user why errgen pauses.
+func waiting(stderr io.Writer) func(lockPath, holder string) {
+	return func(lockPath, holder string) {
+		if holder != "" {
+			holder = " (process " + holder + ")"
+		}
+		fmt.Fprintf(stderr, "errgen: waiting for another errgen run%s to release %s\n", holder, lockPath)
+	}
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// generateOutput loads the contract and runs every emitter, in memory, and
+// checks the output root.
+func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 	c, ok := load(o.contract, stderr)
 	if !ok {
 		return nil, false
@@ -180,24 +235,27 @@ func plan(o *options, stderr io.Writer) ([]generate.Change, bool) {
 		fmt.Fprintf(stderr, "errgen: output root %s is not a directory\n", o.out)
 		return nil, false
 	}
-	changes, err := generate.Plan(o.out, out)
-	if err != nil {
-		fmt.Fprintf(stderr, "errgen: %v\n", err)
-		return nil, false
-	}
-	return changes, true
+	return out, true
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	o, code, stop := parse("check", "Regenerate in memory and compare with the files on disk. Exit 1 with a\nunified diff for every stale, missing or extra generated file.", args, true, stdout, stderr)
+	o, code, stop := parse("check", `Regenerate in memory and compare with the files on disk. Exit 1 with a
+unified diff for every stale, missing or extra generated file, naming the
+files at generated paths that are not errgen's and what an interrupted
+errgen generate left behind.`, args, true, stdout, stderr)
 	if stop {
 		return code
 	}
-	changes, ok := plan(o, stderr)
+	out, ok := generateOutput(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
-	if len(changes) == 0 {
+	changes, interrupted, err := generate.Inspect(o.out, out, generate.Options{LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
+	if err != nil {
+		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		return ExitProblems
+	}
+	if len(changes) == 0 && len(interrupted) == 0 {
 		if o.verbose {
 			fmt.Fprintln(stdout, "errgen: generated files are up to date")
 		}
@@ -208,10 +266,27 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range changes {
 		what := map[generate.Op]string{generate.Create: "missing", generate.Update: "stale", generate.Delete: "no longer generated"}[c.Op]
+		if c.Foreign {
+			what = "not errgen's (its header line is not errgen's); generate replaces it only with -take-over"
+		}
 		fmt.Fprintf(stderr, "%s: %s\n", c.Path, what)
 	}
-	fmt.Fprintf(stderr, "errgen: %d generated file%s out of date (%s); to fix, run:\n  %s\n",
-		len(changes), plural(len(changes)), generate.Summary(changes), fixCommand(o))
+	for _, j := range interrupted {
+		if strings.HasSuffix(j, ".done") {
+			fmt.Fprintf(stderr, "%s: an errgen generate finished but could not remove its backups; the next generate removes them\n", j)
+		} else {
+			fmt.Fprintf(stderr, "%s: an errgen generate was interrupted and the outputs may be mixed; the next generate restores them, then generates\n", j)
+		}
+	}
+	if len(changes) > 0 {
+		fmt.Fprintf(stderr, "errgen: %d generated file%s out of date (%s); to fix, run:\n  %s\n",
+			len(changes), plural(len(changes)), generate.Summary(changes), fixCommand(o))
+	} else {
+		fmt.Fprintf(stderr, "errgen: to repair, run:\n  %s\n", fixCommand(o))
+	}
+	if n := len(generate.Foreign(changes)); n > 0 {
+		fmt.Fprintf(stderr, "errgen: %d of them %s not errgen's: move %s away first, or add -take-over to replace %s\n", n, isAre(n), itThem(n), itThem(n))
+	}
 	return ExitProblems
 }
 

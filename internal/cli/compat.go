@@ -127,7 +127,7 @@ func loadData(name string, data []byte, stderr io.Writer) (*contract.Contract, b
 // else REV:path through git, run in the directory of the new contract.
 func readAgainst(spec, newContract string) ([]byte, error) {
 	if info, err := os.Stat(spec); err == nil && !info.IsDir() {
-		return os.ReadFile(spec)
+		return contract.ReadFile(spec)
 	}
 	rev, path, isRev := strings.Cut(spec, ":")
 	if !isRev || rev == "" || path == "" {

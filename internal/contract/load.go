@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,16 +13,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 )
-
-// LoadFile reads and validates the contract at path. Problems in the file are
-// returned as Problems; an unreadable file as a plain error.
-func LoadFile(path string) (*Contract, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Load(path, data)
-}
 
 // Load parses and validates a contract. file is the name used in positions.
 // On any problem it returns a nil contract and Problems listing all of them.
@@ -37,6 +26,9 @@ func Load(file string, data []byte) (c *Contract, err error) {
 			c, err = nil, Problems{{File: file, Pos: Pos{1, 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)}}
 		}
 	}()
+	if !l.checkInput(data) {
+		return nil, l.result()
+	}
 	root := l.parse(data)
 	if root == nil {
 		return nil, l.result()

@@ -1,7 +1,9 @@
 // Package generate runs every emitter over a contract and reconciles the
 // result with an output tree. Generate is pure; Plan compares with the disk;
-// Apply writes. Splitting them is what lets `errgen check` reuse generation
-// and lets a failed run leave every existing file untouched.
+// Apply writes, all or nothing; Write does what errgen generate does (lock
+// the tree, repair what an interrupted run left, plan, refuse to replace
+// files that are not errgen's, apply). Splitting them is what lets `errgen
+// check` reuse generation and lets a failed run leave the tree as it was.
 package generate
 
 import (
@@ -22,9 +24,20 @@ import (
 	"github.com/errgen/errgen/internal/marker"
 )
 
-// Marker is the text every generated file carries near its top, in its
-// language's comment syntax. Only files carrying it are ever pruned.
+// Marker is the text every generated file's header line carries, in its
+// language's comment syntax (see IsGenerated). Only files whose header line
+// carries it are ever rewritten or pruned.
 const Marker = marker.Text
+
+// MaxOutput bounds the bytes one run generates. A contract of ordinary kinds
+// at the input limit (contract.MaxSize, 8 MiB) generates about 170 MiB; far
+// more means that a text repeated into many files is absurdly long, and such
+// a run stops before anything is compared or written rather than filling the
+// disk.
+const MaxOutput = 256 << 20
+
+// maxOutput is MaxOutput, lowered by tests.
+var maxOutput int64 = MaxOutput
 
 // Emitter is one output: a function from the contract to files, and the
 // directory it owns. Adding an output language is one package plus one row.
@@ -113,23 +126,35 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 				return nil, fmt.Errorf("%s emitter: %s is outside its directory %s", e.Name, p, dir)
 			case out.Files[p] != nil:
 				return nil, fmt.Errorf("%s emitter: %s is produced twice", e.Name, p)
-			case !IsGenerated(data):
-				return nil, fmt.Errorf("%s emitter: %s lacks the %q header", e.Name, p, Marker)
+			case !IsGenerated(p, data):
+				return nil, fmt.Errorf("%s emitter: %s lacks the %q header line (the rules are in internal/generate/owner.go)", e.Name, p, Marker)
 			case !bytes.HasSuffix(data, []byte("\n")) || bytes.HasSuffix(data, []byte("\n\n")):
 				return nil, fmt.Errorf("%s emitter: %s must end in exactly one newline", e.Name, p)
 			}
 			out.Files[p] = data
 		}
 	}
+	if err := checkSize(out); err != nil {
+		return nil, err
+	}
 	sort.Strings(out.Dirs)
 	return out, nil
 }
 
-// IsGenerated reports whether data carries errgen's header near its top.
-func IsGenerated(data []byte) bool {
-	head := data
-	if len(head) > 512 {
-		head = head[:512]
+// checkSize enforces maxOutput, naming the largest file: the text to shorten
+// shows most there.
+func checkSize(out *Output) error {
+	var size int64
+	largest := ""
+	for p, data := range out.Files {
+		size += int64(len(data))
+		if n, m := len(data), len(out.Files[largest]); largest == "" || n > m || n == m && p < largest {
+			largest = p
+		}
 	}
-	return bytes.Contains(head, []byte(Marker))
+	if size <= maxOutput {
+		return nil
+	}
+	return fmt.Errorf("the contract generates %d MiB, more than errgen's limit of %d MiB (the largest file, %s, is %d MiB); a description or another text in it is probably far too long",
+		size>>20, maxOutput>>20, largest, len(out.Files[largest])>>20)
 }

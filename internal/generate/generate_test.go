@@ -139,7 +139,7 @@ func TestReferenceOutputsAreGenerated(t *testing.T) {
 		t.Fatal("no files")
 	}
 	for p, data := range out.Files {
-		if !IsGenerated(data) {
+		if !IsGenerated(p, data) {
 			t.Errorf("%s lacks the header", p)
 		}
 	}

@@ -20,8 +20,8 @@ func TestHandWrittenFilesSurvive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if IsGenerated(data) {
-			t.Errorf("%s carries the generated marker %q near its top, so errgen would prune it", p, Marker)
+		if IsGenerated(p, data) {
+			t.Errorf("%s carries errgen's header line (%q), so errgen would prune it", p, Marker)
 		}
 	}
 	out, err := Generate(loadReference(t))

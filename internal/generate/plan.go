@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -17,7 +18,7 @@ type Op string
 const (
 	Create Op = "create" // generated, missing on disk
 	Update Op = "update" // generated, different on disk
-	Delete Op = "delete" // on disk with errgen's header, no longer generated
+	Delete Op = "delete" // errgen's by its header line, no longer generated
 )
 
 // Change is one file that differs between the output and the disk.
@@ -26,22 +27,44 @@ type Change struct {
 	Op   Op
 	Old  []byte // current content; nil for Create
 	New  []byte // wanted content; nil for Delete
+	// Foreign marks an Update of a file that is not errgen's: its header
+	// line is not errgen's header (see IsGenerated), or it is not a regular
+	// file. Write refuses such changes unless told to take the files over.
+	Foreign bool
 }
 
-// Plan compares out with the tree under root. Files without errgen's header
-// are never touched, so hand-written files beside generated ones (tests, a
-// README) are safe.
+// legacyTemp is the temporary name errgen used before runs had journals
+// (".name.errgen-123456"); a crash then could leave such files behind, and
+// they are removed like any generated file that is no longer produced.
+var legacyTemp = regexp.MustCompile(`^\.(.+)\.errgen-[0-9]+$`)
+
+// Plan compares out with the tree under root. A file at a generated path
+// that is not errgen's becomes a Foreign update; a file that is not at a
+// generated path is removed only when it is errgen's by its header line, so
+// hand-written files beside generated ones (tests, a CONTRIBUTING.md quoting
+// the marker) are safe. The temporary files and backups of a run (see
+// Apply) are never part of a plan.
 func Plan(root string, out *Output) ([]Change, error) {
 	var changes []Change
 	for _, p := range out.Paths() {
-		old, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		full := filepath.Join(root, filepath.FromSlash(p))
+		info, err := os.Lstat(full)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, Change{Path: p, Op: Create, New: out.Files[p]})
+			continue
 		case err != nil:
 			return nil, err
-		case !bytes.Equal(old, out.Files[p]):
-			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p]})
+		case info.IsDir():
+			return nil, fmt.Errorf("%s is a directory, where errgen generates a file", p)
+		}
+		old, err := os.ReadFile(full)
+		if err != nil && !(errors.Is(err, fs.ErrNotExist) && info.Mode()&fs.ModeSymlink != 0) {
+			return nil, err
+		}
+		if !bytes.Equal(old, out.Files[p]) || !info.Mode().IsRegular() {
+			foreign := !info.Mode().IsRegular() || !IsGenerated(p, old)
+			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign})
 		}
 	}
 	for _, dir := range out.Dirs {
@@ -53,7 +76,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 				}
 				return err
 			}
-			if !d.Type().IsRegular() {
+			if !d.Type().IsRegular() || isRunFile(d.Name()) {
 				return nil
 			}
 			rel, err := filepath.Rel(root, p)
@@ -68,7 +91,11 @@ func Plan(root string, out *Output) ([]Change, error) {
 			if err != nil {
 				return err
 			}
-			if IsGenerated(data) {
+			owner := rel
+			if m := legacyTemp.FindStringSubmatch(d.Name()); m != nil {
+				owner = m[1]
+			}
+			if IsGenerated(owner, data) {
 				changes = append(changes, Change{Path: rel, Op: Delete, Old: data})
 			}
 			return nil
@@ -81,60 +108,16 @@ func Plan(root string, out *Output) ([]Change, error) {
 	return changes, nil
 }
 
-// Apply carries out changes under root. Every new content is first written
-// to a temporary file beside its target; only when all of them are written
-// are they renamed into place, so a failure (a full disk, a read-only
-// directory) leaves the tree as it was.
-func Apply(root string, changes []Change) error {
-	type pending struct{ tmp, dst string }
-	var renames []pending
-	cleanup := func() {
-		for _, r := range renames {
-			os.Remove(r.tmp)
-		}
-	}
+// Foreign returns the paths of the changes that replace a file that is not
+// errgen's.
+func Foreign(changes []Change) []string {
+	var paths []string
 	for _, c := range changes {
-		if c.Op == Delete {
-			continue
-		}
-		dst := filepath.Join(root, filepath.FromSlash(c.Path))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			cleanup()
-			return err
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".errgen-*")
-		if err != nil {
-			cleanup()
-			return err
-		}
-		renames = append(renames, pending{tmp.Name(), dst})
-		_, werr := tmp.Write(c.New)
-		cerr := tmp.Close()
-		if werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = os.Chmod(tmp.Name(), 0o644)
-		}
-		if werr != nil {
-			cleanup()
-			return fmt.Errorf("write %s: %w", c.Path, werr)
+		if c.Foreign {
+			paths = append(paths, c.Path)
 		}
 	}
-	for _, r := range renames {
-		if err := os.Rename(r.tmp, r.dst); err != nil {
-			cleanup()
-			return err
-		}
-	}
-	for _, c := range changes {
-		if c.Op == Delete {
-			if err := os.Remove(filepath.Join(root, filepath.FromSlash(c.Path))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
+	return paths
 }
 
 // Summary describes changes in one line, e.g. "2 created, 1 updated".

@@ -209,6 +209,10 @@ var inexpressible = []struct {
 	// yaml.v3 applies merge keys (<<) when decoding, so the schema sees the
 	// merged mapping; the loader rejects them.
 	{"merge key", regexp.MustCompile(`merge keys \(<<\) are not supported`)},
+	// The file's bytes, not the document: yaml.v3 decodes a UTF-16 file
+	// for the schema's validator, and a file's size is not in the instance.
+	// (Bytes that are not UTF-8 fail the decoding, so both reject them.)
+	{"file encoding or size", regexp.MustCompile(`^the file is UTF-16 |^not UTF-8: |^the contract is larger than 8 MiB`)},
 }
 
 func inexpressibleCategory(msg string) string {

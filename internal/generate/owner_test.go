@@ -1,0 +1,131 @@
+package generate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// TestHeaderLineRule (issue 15, item 3): the header line decides, not the
+// marker somewhere near the top.
+func TestHeaderLineRule(t *testing.T) {
+	const m = Marker
+	tests := []struct {
+		name, data string
+		want       bool
+	}{
+		{"a.go", "// " + m + "\n\npackage a\n", true},
+		{"a.go", "// " + m + "\r\n\r\npackage a\r\n", true}, // a CRLF checkout
+		{"a.go", "// Copyright 2026.\n// " + m + "\n\npackage a\n", false},
+		{"a.go", "//" + m + "\n", false},
+		{"a.go", "// " + m + " Edit the contract.\n", false},
+		{"a.go", "# " + m + "\n", false}, // another language's comment
+		{"a.ts", "// " + m + "\n", true},
+		{"a.py", "# " + m + "\n", true},
+		{"a.py", "#!/usr/bin/env python3\n# " + m + "\n", false},
+		{"a.py", "\ufeff# " + m + "\n", false},
+		{"pyproject.toml", "# " + m + "\n", true},
+		{"py.typed", "# " + m + "\n", true},
+		{"README.md", "<!-- " + m + " -->\n# Title\n", true},
+		{"CONTRIBUTING.md", "# Contributing\n\nGenerated files start with `<!-- " + m + " -->`.\n", false},
+		{"README.md", "# " + m + "\n", false}, // a Markdown heading, not errgen's comment
+		{"a.json", "{\n  \"$comment\": \"" + m + " Source: x.\",\n  \"a\": 1\n}\n", true},
+		{"a.json", "{\n  \"//\": \"" + m + "\",\n  \"a\": 1\n}\n", true},
+		{"a.json", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"$id\": \"urn:x\",\n  \"$comment\": \"" + m + "\"\n}\n", true},
+		{"a.json", "{\n    \"$comment\": \"" + m + "\"\n}\n", true}, // reindented
+		{"a.json", "{\n  \"title\": \"x\",\n  \"$comment\": \"" + m + "\"\n}\n", false},
+		{"a.json", "{\n  \"description\": \"" + m + "\"\n}\n", false},
+		{"a.json", "{\"$comment\": \"" + m + "\"}\n", false},
+		{"a.json", "[\n  \"$comment\": \"" + m + "\"\n]\n", false},
+		{"a.json", "{\n  \"$schema\": \"x\",\n", false},
+		{"a.txt", m + "\n", false}, // no rule for the type: never errgen's
+		{"Makefile", "# " + m + "\n", false},
+		{"a.go", "", false},
+	}
+	for _, tt := range tests {
+		if got := IsGenerated(tt.name, []byte(tt.data)); got != tt.want {
+			t.Errorf("IsGenerated(%s, %q) = %v, want %v", tt.name, tt.data, got, tt.want)
+		}
+	}
+}
+
+// TestEveryOutputFollowsTheRule: every file every contract in the
+// repository generates is errgen's by its header line, so no generated file
+// would ever be mistaken for a hand-written one.
+func TestEveryOutputFollowsTheRule(t *testing.T) {
+	contracts, _ := filepath.Glob("../../examples/*/kinds.yaml")
+	contracts = append(contracts, reference)
+	exts := map[string]bool{}
+	for _, path := range contracts {
+		c, err := contract.LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Generate(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, data := range out.Files {
+			exts[filepath.Ext(p)] = true
+			if !IsGenerated(p, data) {
+				t.Errorf("%s: %s is not errgen's by its header line", path, p)
+			}
+		}
+	}
+	for ext := range headerLines {
+		if !exts[ext] {
+			t.Errorf("no output has the extension %s; remove its rule", ext)
+		}
+	}
+}
+
+// TestQuotedMarkerIsNotDeleted (issue 15, item 3): hand-written files in a
+// directory errgen owns that quote the marker near their top, but not as
+// their header line, are not pruned; a stale generated file beside them is.
+func TestQuotedMarkerIsNotDeleted(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"gen/test/CONTRIBUTING.md": "# Contributing\n\nFiles starting with `<!-- " + Marker + " -->` are generated; edit the contract.\n",
+		"gen/test/notes.go":        "// Copyright 2026 Example.\n// " + Marker + "\n\npackage test\n",
+		"gen/test/extra.json":      "{\n  \"title\": \"mine\",\n  \"$comment\": \"" + Marker + "\"\n}\n",
+		"gen/test/stale.go":        "// " + Marker + "\n\npackage test\n",
+	}
+	for p, s := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(s), 0o644)
+	}
+	out := &Output{Files: map[string][]byte{"gen/test/a.go": []byte("// " + Marker + "\n")}, Dirs: []string{"gen/test"}}
+	changes, err := Plan(root, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, string(c.Op)+" "+c.Path)
+	}
+	if want := "create gen/test/a.go,delete gen/test/stale.go"; strings.Join(got, ",") != want {
+		t.Errorf("Plan = %v, want %s", got, want)
+	}
+}
+
+// TestOutputBound (issue 15, item 7): a run that generates more than the
+// output limit fails before anything is compared or written, naming the
+// largest file.
+func TestOutputBound(t *testing.T) {
+	defer func(n int64) { maxOutput = n }(maxOutput)
+	maxOutput = 100
+	c := loadReference(t)
+	small := []byte("// " + Marker + "\n")
+	big := []byte("// " + Marker + "\n" + strings.Repeat("x", 80) + "\n")
+	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/b.go": small})}); err != nil {
+		t.Fatalf("within the bound: %v", err)
+	}
+	_, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})})
+	if err == nil || !strings.Contains(err.Error(), "gen/test/big.go") || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("past the bound: err = %v", err)
+	}
+}

@@ -1,0 +1,99 @@
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Options are Write's and Inspect's.
+type Options struct {
+	// TakeOver lets Write replace files at generated paths that are not
+	// errgen's (errgen generate -take-over).
+	TakeOver bool
+	// LockTimeout is how long to wait for another run on the same root;
+	// zero means DefaultLockTimeout.
+	LockTimeout time.Duration
+	// Waiting, when not nil, is called once when another run holds the lock.
+	Waiting func(lockPath, holder string)
+
+	fs FS // the tests' fault-injecting filesystem; nil is OS
+}
+
+func (o Options) fsys() FS {
+	if o.fs == nil {
+		return OS{}
+	}
+	return o.fs
+}
+
+// ForeignError is Write refusing to replace files that are not errgen's.
+type ForeignError struct {
+	Paths []string
+}
+
+func (e *ForeignError) Error() string {
+	return fmt.Sprintf("%d file%s at generated paths %s not errgen's (the header line is not errgen's): %s",
+		len(e.Paths), plural(len(e.Paths)), map[bool]string{true: "is", false: "are"}[len(e.Paths) == 1], strings.Join(e.Paths, ", "))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// Result is what Write did.
+type Result struct {
+	Changes  []Change // applied, or refused when the error is a ForeignError
+	Repaired []string // interrupted runs repaired first, one line each
+}
+
+// Write makes the tree under root match out, as errgen generate does:
+// with the root's lock held, it repairs what interrupted runs left (see
+// Recover), plans, refuses to replace files that are not errgen's unless
+// opt.TakeOver, and applies the plan atomically (see Apply).
+func Write(root string, out *Output, opt Options) (*Result, error) {
+	unlock, err := Lock(root, opt.LockTimeout, opt.Waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	fsys := opt.fsys()
+	res := &Result{}
+	if res.Repaired, err = recoverRuns(fsys, root); err != nil {
+		return res, err
+	}
+	if res.Changes, err = Plan(root, out); err != nil {
+		return res, err
+	}
+	if foreign := Foreign(res.Changes); len(foreign) > 0 && !opt.TakeOver {
+		return res, &ForeignError{Paths: foreign}
+	}
+	return res, apply(fsys, root, res.Changes, newRunID())
+}
+
+// Inspect is errgen check's view of the tree: the plan, and the journals of
+// interrupted runs, which leave the tree mixed until a Write repairs it. It
+// holds the lock while it reads, so that it never sees a run half done;
+// when the root is read-only (a CI checkout, say), no run can be writing
+// there, and it reads without it.
+func Inspect(root string, out *Output, opt Options) (changes []Change, interrupted []string, err error) {
+	unlock, err := Lock(root, opt.LockTimeout, opt.Waiting)
+	switch {
+	case err == nil:
+		defer unlock()
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+	default:
+		return nil, nil, err
+	}
+	if interrupted, err = Interrupted(root); err != nil {
+		return nil, nil, err
+	}
+	changes, err = Plan(root, out)
+	return changes, interrupted, err
+}
