@@ -321,16 +321,14 @@ def _path_end(s: str, i: int) -> int:
     return i
 
 
+#: _DRIVE_USERS matches :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case), the same separator after Users as before.
+_DRIVE_USERS = re.compile(":(\\\\\\\\|[\\\\/])" + _caseless("users", False) + "\\1")
+
+
 def _drive_users(s: str, p: int) -> int:
     """_drive_users returns the length of :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case) at p, or 0."""
-    c = s[p + 1:p + 2]
-    if c != "/" and c != "\\":
-        return 0
-    sep = c * 2 if c == "\\" and s.startswith("\\", p + 2) else c
-    n = 1 + len(sep)
-    if s[p + n:p + n + 5].lower() == "users" and s.startswith(sep, p + n + 5):
-        return n + 5 + len(sep)
-    return 0
+    m = _DRIVE_USERS.match(s, p)
+    return 0 if m is None else m.end() - p
 
 
 def _name_ends(s: str, e: int) -> bool:
@@ -375,7 +373,9 @@ def _anchor_rank(c: str) -> int:
     """_anchor_rank orders the characters of a prefix by how rarely ordinary text holds them."""
     if c in "-_":
         return 0
-    if "A" <= c <= "Z":
+    if "A" <= c <= "Z" or c in "./":
+        # "." and "/" start the path shapes (.ssh, .pem, /home/): rarer in
+        # text than the lower-case letters after them.
         return 1
     if "0" <= c <= "9":
         return 2
@@ -424,6 +424,11 @@ def _candidates_pattern() -> Tuple[str, Dict[str, List[Tuple[str, int]]]]:
         behind = sorted({lit[i - 1] for lit, i in lits if i > 0})
         gated = [_around(lit, i) for lit, i in lits if i > 0]
         alts = [_around(lit, i) for lit, i in lits if i == 0]
+        if len(alts) > 1:
+            # The same gate after the anchor, for the literals it starts
+            # (".ssh", ".pem", ... after the "." of "example.com").
+            ahead = sorted({lit[1] for lit, i in lits if i == 0})
+            alts = ["(?=[" + "".join(re.escape(a) for a in ahead) + "])(?:" + "|".join(alts) + ")"]
         if gated:
             gate = "(?<=[" + "".join(re.escape(b) for b in behind) + "]" + re.escape(c) + ")"
             alts.insert(0, gate + "(?:" + "|".join(gated) + ")")
@@ -648,7 +653,7 @@ class _Redactor:
             if e > j and s.startswith("@", e) and s.find(":", j, e) >= 0:
                 return j, e
         # A drive letter's home directory.
-        if SANITIZE_PATHS and c == ":":
+        if SANITIZE_PATHS and c == ":" and _DRIVE_USERS.match(s, p) is not None:
             return self.home(p)
         return None
 
