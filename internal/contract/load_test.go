@@ -372,3 +372,33 @@ func TestLayoutRequiredContextAndGuidance(t *testing.T) {
 		})
 	}
 }
+
+// TestSanitizePaths: path redaction is on by default with errgen's
+// credential names; a contract adds names after errgen's, in its order,
+// or turns the redaction off, which leaves no names.
+func TestSanitizePaths(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("testdata", "valid", "minimal", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(section string) Sanitize {
+		t.Helper()
+		c, err := Load("kinds.yaml", append(append([]byte(nil), base...), "\nsanitize:\n"+section...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Sanitize
+	}
+	def := load("  fields: [message]\n")
+	if !def.Paths || !slices.Equal(def.AllCredentialNames(), BuiltinCredentialNames) {
+		t.Errorf("default: paths %v, names %q", def.Paths, def.AllCredentialNames())
+	}
+	own := load("  credential_names: [acme-credentials.json, .acme/token]\n")
+	want := append(slices.Clone(BuiltinCredentialNames), "acme-credentials.json", ".acme/token")
+	if got := own.AllCredentialNames(); !slices.Equal(got, want) {
+		t.Errorf("with the contract's names: %q, want %q", got, want)
+	}
+	if off := load("  paths: false\n"); off.Paths || off.AllCredentialNames() != nil {
+		t.Errorf("paths: false: paths %v, names %q", off.Paths, off.AllCredentialNames())
+	}
+}

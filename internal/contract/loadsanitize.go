@@ -11,7 +11,10 @@ import (
 
 var (
 	secretPrefixRe = regexp.MustCompile(`^[A-Za-z0-9_-]{2,32}$`)
-	sanitizeKeys   = []string{"max_length", "truncation_marker", "markers", "secrets", "fields"}
+	// credentialNameRe: path characters (docs/sanitizer.md) other than the
+	// separators, in segments joined by single slashes.
+	credentialNameRe = regexp.MustCompile(`^[A-Za-z0-9._~+@%$-]+(/[A-Za-z0-9._~+@%$-]+)*$`)
+	sanitizeKeys     = []string{"max_length", "truncation_marker", "markers", "secrets", "fields", "paths", "credential_names"}
 )
 
 func secretCharNames() []string {
@@ -81,8 +84,59 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 			}
 		}
 	}
+	if v, n := sec.boolean("paths", false); n != nil {
+		s.Paths = v
+	}
+	if ck, cv := sec.get("credential_names"); ck != nil {
+		switch {
+		case cv.Kind != yaml.SequenceNode:
+			l.errorf(cv, "sanitize: credential_names must be a list of file or directory names (e.g. [.acme/token, acme-credentials.json]), found %s", describeNode(orEmpty(cv)))
+		case !s.Paths && len(cv.Content) > 0:
+			l.errorf(ck, "sanitize: credential_names has no effect with paths: false; remove one or the other")
+		default:
+			for _, it := range cv.Content {
+				if name, ok := l.credentialName(deref(it), s.CredentialNames); ok {
+					s.CredentialNames = append(s.CredentialNames, name)
+				}
+			}
+		}
+	}
 	l.truncationMarker(s, markerNode)
 	sec.done(sanitizeKeys...)
+}
+
+// credentialName reads one of the contract's credential names. A name is
+// matched literally, as a whole path segment (a "/" in it stands for one or
+// more separators); its first three characters are no "/", so every
+// language's quick scan sees a fixed start (docs/sanitizer.md).
+func (l *loader) credentialName(it *yaml.Node, seen []string) (string, bool) {
+	if it.Kind != yaml.ScalarNode || it.Tag != "!!str" {
+		l.errorf(it, "sanitize: credential_names: each name must be a string, found %s", describeNode(it))
+		return "", false
+	}
+	name := it.Value
+	bad := func(format string, args ...any) (string, bool) {
+		l.errorf(it, "sanitize: credential_names: name %q "+format, append([]any{name}, args...)...)
+		return "", false
+	}
+	switch {
+	case len(name) < 3 || len(name) > 64:
+		return bad("must be 3 to 64 characters long")
+	case !credentialNameRe.MatchString(name):
+		return bad("must be ASCII letters, digits and . _ - ~ + @ %% $, in segments joined by single slashes (e.g. .acme/token)")
+	case strings.Contains(name[:3], "/"):
+		return bad("must start with at least three characters before its first slash")
+	case contains(BuiltinCredentialNames, name):
+		return bad("is one of errgen's own credential names already")
+	case contains(seen, name):
+		return bad("is listed twice")
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if strings.Trim(seg, ".") == "" {
+			return bad("has the segment %q, which names no file", seg)
+		}
+	}
+	return name, true
 }
 
 // promptMarker reads one marker. A marker holds no white space, so a
@@ -273,6 +327,21 @@ func (l *loader) truncationMarker(s *Sanitize, at *yaml.Node) {
 	for _, p := range prefixes {
 		if strings.Contains(t, p) {
 			bad("contains %q, which starts a secret shape", p)
+			return
+		}
+	}
+	if !s.Paths {
+		return
+	}
+	// A credential name's first segment, a key file extension or a home
+	// prefix inside the marker could make a path of it.
+	starts := append(append([]string(nil), HomePrefixes...), KeyFileExtensions...)
+	for _, n := range s.AllCredentialNames() {
+		starts = append(starts, strings.SplitN(n, "/", 2)[0])
+	}
+	for _, p := range starts {
+		if strings.Contains(t, p) {
+			bad("contains %q, which starts a sensitive path shape", p)
 			return
 		}
 	}

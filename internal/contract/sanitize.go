@@ -20,6 +20,12 @@ type Sanitize struct {
 	// Fields names the envelope values sanitized by default: message,
 	// guidance, or context and kind-specific fields.
 	Fields []string
+	// Paths turns on the redaction of home directories and credential
+	// paths (docs/sanitizer.md, shapes 8 and 9); it is on by default.
+	Paths bool
+	// CredentialNames are the contract's own credential file or directory
+	// names, redacted besides BuiltinCredentialNames (only with Paths).
+	CredentialNames []string
 	// Pos is where the section is; zero when the contract has none.
 	Pos Pos
 	// KeyPos is where each key of the section is written (max_length,
@@ -89,6 +95,35 @@ var BuiltinSecretPrefixes = []string{
 	"sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_", "npm_", "eyJ",
 }
 
+// BuiltinCredentialNames are errgen's credential file and directory names
+// (docs/sanitizer.md, shape 9): a path holding a segment of one of these
+// names is redacted whole. A "/" in a name stands for one or more path
+// separators. The generated policies list them, followed by the contract's
+// own credential_names, so each language reads the same list.
+var BuiltinCredentialNames = []string{
+	".ssh", ".gnupg", ".aws",
+	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+	".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token",
+	".kube/config", ".docker/config.json",
+}
+
+// KeyFileExtensions end the names of key and certificate store files
+// (docs/sanitizer.md, shape 9); the generated sanitizers carry the same
+// list. HomePrefixes start a Unix home directory (shape 8).
+var (
+	KeyFileExtensions = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"}
+	HomePrefixes      = []string{"/home/", "/Users/"}
+)
+
+// AllCredentialNames returns every credential name the sanitizer looks for:
+// errgen's, then the contract's; none when path redaction is off.
+func (s *Sanitize) AllCredentialNames() []string {
+	if !s.Paths {
+		return nil
+	}
+	return append(append([]string(nil), BuiltinCredentialNames...), s.CredentialNames...)
+}
+
 // SanitizeRemoved reports whether the sanitizer deletes r: C0 and C1
 // controls except tab, line feed and carriage return, bidi controls,
 // zero-width and other invisible formatting characters, and Unicode tags.
@@ -110,7 +145,7 @@ func SanitizeRemoved(r rune) bool {
 // message, and cause when the contract declares such a field.
 func DefaultSanitize(c *Contract) Sanitize {
 	s := Sanitize{MaxLength: DefaultSanitizeMaxLength, TruncationMarker: DefaultTruncationMarker,
-		Markers: append([]string(nil), DefaultMarkers...), Fields: []string{"message"}}
+		Markers: append([]string(nil), DefaultMarkers...), Fields: []string{"message"}, Paths: true}
 	if f := c.sanitizableField("cause"); f != nil && f.Type == TypeString {
 		s.Fields = append(s.Fields, "cause")
 	}

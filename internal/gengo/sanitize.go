@@ -64,6 +64,21 @@ func (g *gen) sanitizePolicy(f *jen.File) {
 		}
 	})
 	f.Line()
+	f.Comment("// sanitizePaths turns on the redaction of home directories and credential")
+	f.Comment("// paths; sanitizeCredentialNames are the credential file and directory names")
+	f.Comment("// (errgen's, then the contract's) that make a path a credential path.")
+	f.Const().Id("sanitizePaths").Op("=").Lit(p.Paths)
+	f.Line()
+	f.Var().Id("sanitizeCredentialNames").Op("=").Index().String().ValuesFunc(func(gr *jen.Group) {
+		names := p.AllCredentialNames()
+		for _, n := range names {
+			gr.Line().Lit(n)
+		}
+		if len(names) > 0 {
+			gr.Line()
+		}
+	})
+	f.Line()
 	fields := make([]jen.Code, len(p.Fields))
 	for i, name := range p.Fields {
 		fields[i] = jen.Lit(name)

@@ -12,7 +12,7 @@ import (
 
 // sanitizingContract sanitizes every kind of text field: guidance, a
 // string, an array of strings, a free-form object, and a required object
-// with properties holding a nested object.
+// with properties holding a nested object; it turns path redaction off.
 const sanitizingContract = `contract:
   name: sanitize-test
   version: 1
@@ -61,6 +61,7 @@ fallback:
   recovery: {action: wait, same_arguments: ok, guidance: Unknown failure.}
 sanitize:
   fields: [message, guidance, cause, hints, detail, said, report]
+  paths: false
 `
 
 // sanitizingProgram checks the constructors' and With methods' sanitizing
@@ -118,6 +119,9 @@ func main() {
 	check("NewBackendDown report text", []any{k.Report.Text, k.Report.Lines, k.Report.Extra}, []any{clean, []string{clean}, map[string]any{"x": clean}})
 	check("caller's said", said, []string{secret})
 	check("caller's report", []any{report.Text, report.Lines, report.Extra, report.Inner.Note}, []any{secret, []string{secret}, map[string]any{"x": secret}, secret})
+	// paths: false keeps home directories and credential paths.
+	const paths = "open /home/alice/.ssh/id_rsa: denied; C:\\Users\\bob\\x.pem /Users/carol"
+	check("paths off", p.Sanitize(paths), paths)
 	n := p.NewBackendDown("fine", nil, nil)
 	check("empty said", n.Said, []string{})
 	check("nil report", n.Report == nil, true)

@@ -86,6 +86,11 @@ type view struct {
 	SanitizeMarkers          string
 	SanitizeSecrets          []secretView
 	SanitizedFields          string
+	// SanitizePaths (True or False) and SanitizeCredentialNames (a tuple):
+	// whether home directories and credential paths are redacted, and the
+	// names that make a credential path.
+	SanitizePaths           string
+	SanitizeCredentialNames string
 	// WithFieldsExample is the attribute the README sets with with_fields:
 	// the first sanitized context or kind-specific field, else guidance.
 	WithFieldsExample string
@@ -198,6 +203,7 @@ func newView(c *contract.Contract) (*view, error) {
 	p := c.Sanitize
 	v.SanitizeMaxLength, v.SanitizeTruncationMarker = p.MaxLength, pyLit(p.TruncationMarker)
 	v.SanitizeMarkers, v.SanitizedFields = pyLit(p.Markers), pyLit(p.Fields)
+	v.SanitizePaths, v.SanitizeCredentialNames = pyLit(p.Paths), pyLit(p.AllCredentialNames())
 	for _, sec := range p.Secrets {
 		prefixes := make([]any, len(sec.Prefixes))
 		for i, pre := range sec.Prefixes {

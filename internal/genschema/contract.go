@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -606,6 +607,15 @@ func sanitizeSchema() *jsonschema.Schema {
 	for _, p := range append([]string{"-----"}, contract.BuiltinSecretPrefixes...) {
 		prefixes = append(prefixes, strings.NewReplacer("-", `\-`).Replace(p))
 	}
+	var credentialNames []any
+	var pathStarts []string
+	for _, n := range contract.BuiltinCredentialNames {
+		credentialNames = append(credentialNames, n)
+		pathStarts = append(pathStarts, regexp.QuoteMeta(strings.SplitN(n, "/", 2)[0]))
+	}
+	for _, p := range append(append([]string(nil), contract.HomePrefixes...), contract.KeyFileExtensions...) {
+		pathStarts = append(pathStarts, regexp.QuoteMeta(p))
+	}
 	pattern := &jsonschema.Schema{Type: "object",
 		Description: "A secret shape of the contract's own: one of the prefixes, then at least min_length characters of the class chars. The whole run of class characters is redacted.",
 		Required:    []string{"prefixes", "chars", "min_length"},
@@ -620,7 +630,7 @@ func sanitizeSchema() *jsonschema.Schema {
 		Description: "The characters after the prefix: alnum (A-Z a-z 0-9), upper_alnum (A-Z 0-9), lower_alnum (a-z 0-9), hex, base64url (A-Z a-z 0-9 _ -), base64 (A-Z a-z 0-9 + / =), word (A-Z a-z 0-9 _) or token (A-Z a-z 0-9 . _ ~ + / = -)."})
 	pattern.Properties.Set("min_length", &jsonschema.Schema{Type: "integer", Minimum: json.Number("8"), Maximum: json.Number("256"),
 		Description: "How many class characters at least follow the prefix: from 8 to 256."})
-	s := closedObject(fmt.Sprintf("How the generated sanitizers clean upstream-controlled text (docs/sanitizer.md). Every key is optional; left out, it keeps errgen's default (max_length %d, truncation_marker %q, the default markers, no secret patterns of the contract's own, fields message and cause).",
+	s := closedObject(fmt.Sprintf("How the generated sanitizers clean upstream-controlled text (docs/sanitizer.md). Every key is optional; left out, it keeps errgen's default (max_length %d, truncation_marker %q, the default markers, no secret patterns of the contract's own, fields message and cause, paths true and no credential names of the contract's own).",
 		contract.DefaultSanitizeMaxLength, contract.DefaultTruncationMarker),
 		nil,
 		mem("max_length", &jsonschema.Schema{Type: "integer", Minimum: json.Number(fmt.Sprint(contract.SanitizeMinLength)), Maximum: json.Number(fmt.Sprint(contract.SanitizeMaxMaxLength)),
@@ -640,7 +650,33 @@ func sanitizeSchema() *jsonschema.Schema {
 		mem("fields", &jsonschema.Schema{Type: "array", UniqueItems: true,
 			Description: "The envelope values sanitized by default: message, guidance, or context and kind-specific fields holding text (a string, an array of strings, or an object whose strings are sanitized).",
 			Items:       &jsonschema.Schema{Type: "string", Pattern: valueNamePattern}}),
+		mem("paths", &jsonschema.Schema{Type: "boolean",
+			Description: "Whether home directories (/home/<user>, /Users/<user>, C:\\Users\\<user>) lose their user name and paths to credential files (~/.ssh/..., .aws, .netrc, id_rsa, *.pem, ...) are redacted whole. true when left out."}),
+		mem("credential_names", &jsonschema.Schema{Type: "array", UniqueItems: true,
+			Description: "Credential file or directory names of the contract's own, redacted besides errgen's (" + strings.Join(contract.BuiltinCredentialNames, " ") + "): a path holding a segment of such a name is redacted whole. Needs paths.",
+			Items: &jsonschema.Schema{Type: "string", MinLength: uint64p(3), MaxLength: uint64p(64),
+				Pattern: `^[A-Za-z0-9._~+@%$-]{3,}(/[A-Za-z0-9._~+@%$-]+)*$`,
+				Not: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+					{Enum: credentialNames},
+					{Pattern: `(^|/)\.+(/|$)`},
+				}},
+				Description: "3 to 64 ASCII letters, digits and . _ - ~ + @ % $, in segments joined by single slashes, three characters at least before the first; not a name of errgen's own, no segment of dots only. A slash stands for one or more path separators (/ or \\)."}}),
 	)
+	// Path redaction off, the contract names no credentials; on (the
+	// default), the marker holds no start of a path shape.
+	pathsOff := props()
+	pathsOff.Set("paths", &jsonschema.Schema{Const: false})
+	noNames, markerFree := props(), props()
+	noNames.Set("credential_names", &jsonschema.Schema{MaxItems: uint64p(0),
+		Description: "paths is false, so no credential names apply."})
+	markerFree.Set("truncation_marker", &jsonschema.Schema{
+		Not:         &jsonschema.Schema{Pattern: "(" + strings.Join(pathStarts, "|") + ")"},
+		Description: "With paths on, the marker may not hold a home prefix, a key file extension or a credential name's first segment."})
+	s.AllOf = []*jsonschema.Schema{{
+		If:   &jsonschema.Schema{Required: []string{"paths"}, Properties: pathsOff},
+		Then: &jsonschema.Schema{Properties: noNames},
+		Else: &jsonschema.Schema{Properties: markerFree},
+	}}
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
 	return s

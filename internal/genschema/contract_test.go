@@ -549,6 +549,17 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		{"exit code quoted", "retired:\n", "surfaces: {cli: {exit_codes: {upstream: \"69\"}}}\nretired:\n", false},
 		{"exit codes at the bounds", "retired:\n", "surfaces: {cli: {default_exit_code: 1, exit_codes: {upstream: 125}}}\nretired:\n", true},
 		{"upgrade_to", "    retry: false\n", "    retry: false\n    upgrade_to: safe\n", true},
+		{"credential names", "retired:\n", "sanitize: {credential_names: [.acme/token, acme-credentials.json]}\nretired:\n", true},
+		{"credential names with paths off", "retired:\n", "sanitize: {paths: false, credential_names: [.acme]}\nretired:\n", false},
+		{"no credential names with paths off", "retired:\n", "sanitize: {paths: false, credential_names: []}\nretired:\n", true},
+		{"quoted paths", "retired:\n", "sanitize: {paths: \"false\"}\nretired:\n", false},
+		{"credential name of errgen's own", "retired:\n", "sanitize: {credential_names: [.ssh]}\nretired:\n", false},
+		{"credential name with a slash in its first three characters", "retired:\n", "sanitize: {credential_names: [ab/cd]}\nretired:\n", false},
+		{"credential name with a segment of dots", "retired:\n", "sanitize: {credential_names: [abc/..]}\nretired:\n", false},
+		{"credential name with a space", "retired:\n", "sanitize: {credential_names: [\"a b c\"]}\nretired:\n", false},
+		{"marker holding a key file extension", "retired:\n", "sanitize: {truncation_marker: \" …cut.pem\"}\nretired:\n", false},
+		{"marker holding a home prefix", "retired:\n", "sanitize: {truncation_marker: \" …/home/\"}\nretired:\n", false},
+		{"marker holding a key file extension, paths off", "retired:\n", "sanitize: {paths: false, truncation_marker: \" …cut.pem\"}\nretired:\n", true},
 		{"empty upgrade_to", "    retry: false\n", "    retry: false\n    upgrade_to:\n", false},
 	}
 	for _, c := range cases {

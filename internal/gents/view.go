@@ -88,6 +88,11 @@ type view struct {
 	SanitizeMarkers   string
 	SanitizeSecrets   string
 	SanitizedFields   string
+	// SanitizePaths and SanitizeCredentialNames: whether home directories
+	// and credential paths are redacted, and the names that make a
+	// credential path (a JSON array).
+	SanitizePaths           bool
+	SanitizeCredentialNames string
 	// SanitizesRequired is true when a kind's constructor sanitizes a
 	// required field.
 	SanitizesRequired bool
@@ -349,6 +354,8 @@ func (v *view) sanitizePolicy(c *contract.Contract) {
 	}
 	v.SanitizeSecrets = mustJSON(secrets)
 	v.SanitizedFields = mustJSON(nonNil(p.Fields))
+	v.SanitizePaths = p.Paths
+	v.SanitizeCredentialNames = mustJSON(nonNil(p.AllCredentialNames()))
 }
 
 // union is the string-literal union of the values, one per line.

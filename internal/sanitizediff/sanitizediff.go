@@ -92,6 +92,7 @@ var Ingredients = []string{
 	"authorization", "marker", "marker-split", "c0", "c1", "bidi", "zero-width", "invisible", "tag",
 	"emoji", "zwj", "flag", "combining", "cjk", "fffd", "surrogate", "ill-formed", "hex-valid",
 	"whitespace", "unicode-space", "long", "max-length", "beyond-window",
+	"home", "credential-path", "path-near-miss",
 }
 
 // rng is a PCG-style generator written out here so the stream for a seed
@@ -351,7 +352,7 @@ func runes(r *rng, lo, hi rune, n int) string {
 // ingredient adds one random ingredient.
 func ingredient(b *builder) {
 	r := b.r
-	switch r.intn(36) {
+	switch r.intn(39) {
 	case 0, 1, 2:
 		var ws []string
 		for range r.between(1, 5) {
@@ -464,7 +465,79 @@ func ingredient(b *builder) {
 		}
 	case 35:
 		b.text("unicode-space", string(pick(r, []rune{0xA0, 0x202F, 0x3000, 0x2028, 0x2029, 0x1680, 0x2003, 0x85})))
+	case 36:
+		b.text("home", homePath(r))
+	case 37:
+		b.text("credential-path", credentialPath(r))
+	case 38:
+		s := pick(r, pathNearMisses)
+		if r.chance(20) {
+			s = randomCase(r, s)
+		}
+		b.text("path-near-miss", pick(r, pathContext)+s+pick(r, pathTails))
 	}
+}
+
+// The path shapes of docs/sanitizer.md (step 3, shapes 8 and 9): what may
+// stand before a path, the home prefixes in their spellings and near
+// misses, user names, segments, credential names and key files, and what
+// may follow a path (the ends a name must tell apart).
+var (
+	pathContext = []string{"", "", " ", "\"", "'", "(", "=", "x", "日", ":", "]", "[REDACTED]", "password=", "Bearer ", "AKIAIOSFODNN7EXAMPLE", "\\\""}
+	homes       = []string{"/home/", "/Users/", "C:\\Users\\", "c:/users/", "D:\\\\Users\\\\", "file:///home/", "file:///C:/Users/", "C:\\USERS\\",
+		"/var/home/", "x/home/", "/homework/", "/users/", "https://home/", "//home/", ":////home/", "C:\\Users/", "1:\\Users\\"}
+	users = []string{"alice", "bob.smith", "jörg", "田中", "a", "", "[x]", "u-1_2", "$USER", "%USERNAME%", "john smith", "id_rsa", "x.pem"}
+	segs  = []string{"project", "src", "x.go", "AppData", "Local", ".config", "..", ".", "日本", "a b", "", "AKIAIOSFODNN7EXAMPLE", "sk-abcdefghijklmnopqrstuv"}
+	creds = []string{".ssh", ".gnupg", ".aws", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+		".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token", ".kube/config", ".docker/config.json",
+		"server.key", "tls.pem", "a.p12", "b.pfx", "c.ppk", "d.jks", ".ssh/id_rsa", ".aws/credentials", ".kube\\config",
+		".kube//config", ".docker\\\\config.json", "x.key.pem"}
+	credDirs = []string{"", "~/", "/root/", "/home/u/", "$HOME/", "%USERPROFILE%\\", "C:\\Users\\u\\", "./", "x/", "/etc/ssl/private/",
+		"file:///root/", "日本/", "\\\\srv\\"}
+	pathTails = []string{"", "", ".", "..", ". Next", ":", ":12:5", ": denied", "\n", " ", " \t ", " …", " 日本", "日本", "[0]", "\\\"", "\\",
+		"\"", ")", "x", "_old", ".pub", ".bak", "AKIAIOSFODNN7EXAMPLE", "/", "\r\n."}
+	pathNearMisses = []string{"monkey.keyboard", "sort_key", "api.key.example.com", "my.ssh/x", ".sshd/x", "id_rsa.pub", "id_rsa_old",
+		"ID_RSA", "x.PEM", ".pem", "/homework", "/home", "/home/", "/Users", "https://example.com/home/x", ".kube/cache", ".kube",
+		".docker/config.jsonx", "a.pemx", "key.value", "/root/x", "/var/home/x", "my_id_rsa", "id_rsa-cert", "a.aws/x"}
+)
+
+// homePath is a home directory, or a near miss of one, perhaps holding a
+// credential name.
+func homePath(r *rng) string {
+	prefix := pick(r, homes)
+	sep := "/"
+	switch {
+	case strings.Contains(prefix, "\\\\"):
+		sep = "\\\\"
+	case strings.Contains(prefix, "\\"):
+		sep = "\\"
+	}
+	var b strings.Builder
+	b.WriteString(pick(r, pathContext))
+	b.WriteString(prefix)
+	b.WriteString(pick(r, users))
+	for range r.intn(4) {
+		b.WriteString(sep + pick(r, segs))
+	}
+	if r.chance(25) {
+		b.WriteString(sep + strings.ReplaceAll(pick(r, creds), "/", sep))
+	}
+	b.WriteString(pick(r, pathTails))
+	return b.String()
+}
+
+// credentialPath is a path ending in, or passing through, a credential
+// name or a key file.
+func credentialPath(r *rng) string {
+	var b strings.Builder
+	b.WriteString(pick(r, pathContext))
+	b.WriteString(pick(r, credDirs))
+	b.WriteString(pick(r, creds))
+	if r.chance(20) {
+		b.WriteString("/" + pick(r, segs))
+	}
+	b.WriteString(pick(r, pathTails))
+	return b.String()
 }
 
 // nearMiss is a catalogue shape that just fails: one character short, a

@@ -188,6 +188,14 @@ func (t *sanitizePairs) has(s string, p int) bool {
 // two and a class character, so whatever its position an even pair lies
 // inside its start; look2 holds the first two bytes and the second two. A
 // byte with one of the bits marks every pair it is in, first or second.
+// The path shapes are tried where their fixed bytes are (shape 9's span may
+// start before its name): a home prefix and a key file extension are found
+// like the others; a credential name that starts with punctuation by its
+// first two bytes and by the byte before it with its first (the name starts
+// a segment, so that byte is a separator or no path character); one that
+// starts with a letter or digit by its second and third bytes and its third
+// and fourth, looked at from two bytes back (sanitizeLookBack). A Windows
+// home starts at ':', which is always looked at.
 func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
@@ -223,6 +231,41 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	}
 	starts("-----BEGIN ", 0)
 	starts("eyJ", 0)
+	if sanitizePaths {
+		// A Windows home starts at ':', which every scan looks at anyway.
+		for _, n := range slices.Concat(sanitizeHomePrefixes, sanitizeKeyExtensions) {
+			starts(n, 0)
+		}
+		for _, n := range sanitizeCredentialNames {
+			if sanitizeClasses[n[0]]&sanitizeClassAlnum != 0 {
+				if len(n) < 4 {
+					starts(n, 0)
+					continue
+				}
+				// A name starting with a letter or digit (id_rsa): its second
+				// and third bytes, and its third and fourth ones, which the
+				// scans look at two bytes back from (sanitizeLookBack):
+				// "id" is common in text, "d_" and "_r" are not.
+				look2.set(n[1], n[2])
+				for _, d := range sanitizeFourth(n) {
+					look2.set(n[2], d)
+				}
+				continue
+			}
+			// A name starting with punctuation (.ssh, _netrc) starts a
+			// segment, so the byte before it is a separator or no path
+			// character: that pair is far rarer in text than the name's
+			// second and third bytes ("ss" in "class", "ne" in "one").
+			// The redact scan tries the position after a redaction itself,
+			// where the byte before is "]" in the output but not in s.
+			look2.set(n[0], n[1])
+			for c := 0; c < 256; c++ {
+				if sanitizeSeparator(byte(c)) || sanitizeClasses[c]&sanitizeClassPath == 0 {
+					look2.set(byte(c), n[0])
+				}
+			}
+		}
+	}
 	for _, b := range "bB" {
 		for _, e := range "eE" {
 			for _, a := range "aA" {
@@ -238,7 +281,30 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 var (
 	sanitizeLook, sanitizeLook2             = sanitizeLookPairs(^uint8(0))
 	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
+	// sanitizeLookBack holds the third and fourth bytes of the credential
+	// names of four bytes or more that start with a letter or digit: at an
+	// even pair of these, the scans look from two bytes back, where such a
+	// name may start.
+	sanitizeLookBack = func() (t sanitizePairs) {
+		for _, n := range sanitizeCredentialNames {
+			if len(n) >= 4 && sanitizeClasses[n[0]]&sanitizeClassAlnum != 0 {
+				for _, d := range sanitizeFourth(n) {
+					t.set(n[2], d)
+				}
+			}
+		}
+		return t
+	}()
 )
+
+// sanitizeFourth returns the bytes a name's fourth byte matches: a '/'
+// stands for either separator.
+func sanitizeFourth(n string) []byte {
+	if n[3] == '/' {
+		return []byte{'/', '\\'}
+	}
+	return []byte{n[3]}
+}
 
 // sanitizeQuiet is the quick pass over text no longer than the window in
 // bytes: it reports quiet when steps 1 to 3 would keep s as it is.
@@ -266,7 +332,11 @@ func sanitizeQuiet(s string) (pristine, runes int, quiet bool) {
 		if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
 			continue
 		}
-		for p := max(q.next, i-1); p <= i+1; p = q.next {
+		lo := i - 1
+		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+			lo = i - 2
+		}
+		for p := max(q.next, lo); p <= i+1; p = q.next {
 			if !q.at(p) {
 				return p, p - q.extra, false
 			}
@@ -492,6 +562,10 @@ const (
 	// sanitizeClassUserinfo: ASCII characters of a URL's userinfo: printable,
 	// not a space, quote, backslash or one of / ? # @ [ ] < > { } `.
 	sanitizeClassUserinfo
+	// sanitizeClassPath: the bytes of a path's characters: ASCII letters,
+	// digits, - . _ ~ + @ % $, the separators / and \, and every byte of a
+	// non-ASCII character.
+	sanitizeClassPath
 )
 
 var sanitizeClasses = func() (t [256]uint16) {
@@ -515,6 +589,10 @@ var sanitizeClasses = func() (t [256]uint16) {
 		printable := c > ' ' && c < 0x7F
 		set(sanitizeClassValue, printable && strings.IndexByte("\"'`\\&,;<>()[]{}", byte(c)) < 0)
 		set(sanitizeClassUserinfo, printable && strings.IndexByte("\"'`\\/?#@[]<>{}", byte(c)) < 0)
+		set(sanitizeClassPath, alnum || strings.IndexByte("-._~+@%$/\\", byte(c)) >= 0)
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] |= sanitizeClassPath
 	}
 	return t
 }()
@@ -555,6 +633,8 @@ const (
 	sanitizeStartBearer             // bearer, any case
 	sanitizeStartURL                // ://
 	sanitizeStartAssign             // : or =
+	sanitizeStartHome               // /home/, /Users/, or a drive's :\Users\
+	sanitizeStartName               // a credential name or a key file extension
 )
 
 type sanitizePrefixed struct {
@@ -567,9 +647,11 @@ var sanitizeStarts = func() (t struct {
 	flags    [256]uint8
 	prefixed [256][]sanitizePrefixed
 	words    [256][]string
-	// fixed holds the distinct prefixes of prefixed and words by their
-	// first byte: where the byte has no flag and none of them starts, no
-	// shape does, which match checks first (most tries are near misses).
+	// fixed holds the distinct prefixes of prefixed and words, and the
+	// first three bytes of the credential names and key file extensions,
+	// by their first byte: where the byte has no flag but sanitizeStartName
+	// and none of them starts, no shape does, which match checks first
+	// (most tries are near misses).
 	fixed [256][]string
 	// second holds, per first byte, the bytes that can follow it in a
 	// shape, so most letters are passed over without trying one.
@@ -608,6 +690,20 @@ var sanitizeStarts = func() (t struct {
 	t.flags['='] |= sanitizeStartAssign
 	for _, f := range []string{"--", "ey", "be", "bE", "Be", "BE", ":/"} {
 		follow(f[0], f[1])
+	}
+	if sanitizePaths {
+		t.flags[':'] |= sanitizeStartHome
+		for _, h := range sanitizeHomePrefixes {
+			t.flags[h[0]] |= sanitizeStartHome
+			follow(h[0], h[1])
+		}
+		for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
+			t.flags[n[0]] |= sanitizeStartName
+			follow(n[0], n[1])
+			if !slices.Contains(t.fixed[n[0]], n[:3]) {
+				t.fixed[n[0]] = append(t.fixed[n[0]], n[:3])
+			}
+		}
 	}
 	return t
 }()
@@ -722,7 +818,11 @@ func sanitizeRedact(s string) string {
 		if sanitizeLookSecret2[v>>6]&(1<<(v&63)) == 0 {
 			continue
 		}
-		for p := max(next, i-1); p <= i+1 && p < len(s); p = next {
+		lo := i - 1
+		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+			lo = i - 2
+		}
+		for p := max(next, lo); p <= i+1 && p < len(s); p = next {
 			next = p + 1
 			if !sanitizeLookSecret.has(s, p) {
 				continue
@@ -730,6 +830,19 @@ func sanitizeRedact(s string) string {
 			if from, to, ok := r.match(p); ok {
 				r.redact(from, to)
 				next = to
+				// At an odd next, the even pair holding it has a byte of the
+				// redacted text, which the output no longer has: a credential
+				// name starting at next may not be flagged there (see
+				// sanitizeLookPairs), so next is tried now.
+				for next&1 != 0 && next < len(s) && sanitizeLookSecret.has(s, next) {
+					from, to, ok := r.match(next)
+					if !ok {
+						next++
+						break
+					}
+					r.redact(from, to)
+					next = to
+				}
 				// Go on with the even pair that holds next.
 				rest = s[next&^1:]
 				break
@@ -749,7 +862,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	rest := s[p:]
 	c := s[p]
 	flags := sanitizeStarts.flags[c]
-	if flags == 0 && !sanitizeAnyPrefix(rest, sanitizeStarts.fixed[c]) {
+	if flags&^sanitizeStartName == 0 && !sanitizeAnyPrefix(rest, sanitizeStarts.fixed[c]) {
 		return 0, 0, false
 	}
 	// A private key block, through its END line or to the end of the text.
@@ -836,7 +949,217 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 			return j, j + n, true
 		}
 	}
+	// A home directory: its user name, or the whole path when it holds a
+	// credential name.
+	if flags&sanitizeStartHome != 0 {
+		if from, to, ok := r.home(p); ok {
+			return from, to, true
+		}
+	}
+	// A credential name: the whole path holding it.
+	if flags&sanitizeStartName != 0 && sanitizeAnyPrefix(rest, sanitizeNameHeads[c]) {
+		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, prev, ok) {
+			return r.pathStart(p), sanitizePathEnd(s, p+1), true
+		}
+	}
 	return 0, 0, false
+}
+
+// sanitizeHomePrefixes start a Unix home directory; the user name follows.
+var sanitizeHomePrefixes = []string{"/home/", "/Users/"}
+
+// sanitizeKeyExtensions end the name of a key or certificate store file.
+var sanitizeKeyExtensions = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"}
+
+// sanitizeNamesByFirst holds the credential names by their first byte;
+// sanitizeNameHeads the distinct first three bytes of the names and key
+// file extensions, which most candidates fail.
+var sanitizeNamesByFirst, sanitizeNameHeads = func() (t, heads [256][]string) {
+	for _, n := range sanitizeCredentialNames {
+		t[n[0]] = append(t[n[0]], n)
+	}
+	for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
+		if !slices.Contains(heads[n[0]], n[:3]) {
+			heads[n[0]] = append(heads[n[0]], n[:3])
+		}
+	}
+	return t, heads
+}()
+
+func sanitizeSeparator(c byte) bool { return c == '/' || c == '\\' }
+
+// home matches a home directory at p: /home/ or /Users/ at '/', or a drive
+// letter's :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at
+// ':'. The path must start at a boundary. The user name is redacted, or
+// the whole path when it holds a credential name.
+func (r *sanitizeRedactor) home(p int) (from, to int, ok bool) {
+	s := r.s
+	start, seg := p, -1
+	if s[p] == '/' {
+		for _, h := range sanitizeHomePrefixes {
+			if sanitizeHasPrefix(s[p:], h) {
+				seg = p + len(h)
+				break
+			}
+		}
+	} else if n := sanitizeDriveUsers(s[p:]); n > 0 {
+		if c, ok := r.back(p, 1); ok && c|0x20 >= 'a' && c|0x20 <= 'z' {
+			start, seg = p-1, p+n
+		}
+	}
+	if seg < 0 || !r.pathBoundary(start) {
+		return 0, 0, false
+	}
+	e := seg
+	for e < len(s) && sanitizeClasses[s[e]]&sanitizeClassPath != 0 && !sanitizeSeparator(s[e]) {
+		e++
+	}
+	if e == seg {
+		return 0, 0, false
+	}
+	end := sanitizePathEnd(s, e)
+	for i := seg; i < end; i++ {
+		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
+			return start, end, true
+		}
+	}
+	return seg, e, true
+}
+
+// sanitizeDriveUsers returns the length of :\Users\, :\\Users\\ or :/Users/
+// (Users in any ASCII case) at the start of rest, or 0.
+func sanitizeDriveUsers(rest string) int {
+	if len(rest) < 8 || !sanitizeSeparator(rest[1]) {
+		return 0
+	}
+	sep := rest[1:2]
+	if rest[1] == '\\' && rest[2] == '\\' {
+		sep = rest[1:3]
+	}
+	n := 1 + len(sep)
+	if len(rest) >= n+5+len(sep) && sanitizeHasPrefixFold(rest[n:], "users") && rest[n+5:n+5+len(sep)] == sep {
+		return n + 5 + len(sep)
+	}
+	return 0
+}
+
+// pathBoundary reports whether a home directory's path may start at p: at
+// the start of the output, after a character that is no path character,
+// or after "://" or ":///" (file:///home/…).
+func (r *sanitizeRedactor) pathBoundary(p int) bool {
+	c, ok := r.back(p, 1)
+	if !ok || sanitizeClasses[c]&sanitizeClassPath == 0 {
+		return true
+	}
+	if d, _ := r.back(p, 2); c != '/' || d != '/' {
+		return false
+	}
+	e, _ := r.back(p, 3)
+	f, _ := r.back(p, 4)
+	return e == ':' || e == '/' && f == ':'
+}
+
+// sanitizeCredentialAt reports whether a credential name is at p, given the
+// output's character before it (ok false at the start): a listed name as a
+// whole segment, or a key file extension ending a segment that has more
+// before it.
+func sanitizeCredentialAt(s string, p int, prev byte, ok bool) bool {
+	if !ok || sanitizeClasses[prev]&sanitizeClassPath == 0 || sanitizeSeparator(prev) {
+		for _, name := range sanitizeNamesByFirst[s[p]] {
+			if e, ok := sanitizeNameAt(s, p, name); ok && sanitizeNameEnds(s, e) {
+				return true
+			}
+		}
+		return false
+	}
+	if s[p] == '.' {
+		for _, x := range sanitizeKeyExtensions {
+			if sanitizeHasPrefix(s[p:], x) && sanitizeNameEnds(s, p+len(x)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sanitizeNameAt matches a credential name at i, where a '/' in the name
+// stands for one or more separators, and returns where it ends.
+func sanitizeNameAt(s string, i int, name string) (int, bool) {
+	for k := 0; k < len(name); k++ {
+		if name[k] == '/' {
+			if i >= len(s) || !sanitizeSeparator(s[i]) {
+				return 0, false
+			}
+			for i < len(s) && sanitizeSeparator(s[i]) {
+				i++
+			}
+			continue
+		}
+		if i >= len(s) || s[i] != name[k] {
+			return 0, false
+		}
+		i++
+	}
+	return i, true
+}
+
+// sanitizeNameEnds reports whether a name that ends at e ends its segment:
+// after any full stops comes a separator, the end, or an ASCII character
+// that is neither a path character nor '['; or white space, when an ASCII
+// character or the end follows it. So neither the truncation marker (a
+// space and a non-ASCII character) nor a [REDACTED] after a name that
+// goes on ever makes one.
+func sanitizeNameEnds(s string, e int) bool {
+	for e < len(s) && s[e] == '.' {
+		e++
+	}
+	if e == len(s) {
+		return true
+	}
+	switch c := s[e]; {
+	case sanitizeSeparator(c):
+		return true
+	case c == '[':
+		return false
+	case sanitizeSpace(c):
+		for e < len(s) && sanitizeSpace(s[e]) {
+			e++
+		}
+		return e == len(s) || s[e] < utf8.RuneSelf
+	default:
+		return sanitizeClasses[c]&sanitizeClassPath == 0
+	}
+}
+
+// pathStart returns where the path holding p starts: after the output's
+// last character before p that is no path character (the "]" of an
+// earlier redaction at the latest), at its first ASCII character.
+func (r *sanitizeRedactor) pathStart(p int) int {
+	q := p
+	for k := 1; ; k++ {
+		c, ok := r.back(p, k)
+		if !ok || sanitizeClasses[c]&sanitizeClassPath == 0 {
+			break
+		}
+		q = p - k
+	}
+	for r.s[q] >= utf8.RuneSelf {
+		q++
+	}
+	return q
+}
+
+// sanitizePathEnd returns the end of the path whose character i-1 is no
+// backslash: the end of the path characters from i, less the backslashes
+// that end them (those of an escaped quote, as in {\"path\":\"…\"}).
+func sanitizePathEnd(s string, i int) int {
+	for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
+		i++
+	}
+	for s[i-1] == '\\' {
+		i--
+	}
+	return i
 }
 
 // assignment matches a sensitive key's value around the separator at p:

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 )
 
@@ -27,7 +28,8 @@ func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
 	if got := agenterror.Sanitize(clean[:2000]); got != clean[:2000] {
 		t.Fatalf("clean text changed:\n%q", got)
 	}
-	for _, s := range []string{"", "plain", clean[:2000], "status: 500, code=7, key=value, https://user@example.com/x"} {
+	paths := "open /srv/app/homework/x.go, /home, /Users, monkey.keyboard, sort_key, id_rsa.pub, did it, api.key.example.com, c:\\work"
+	for _, s := range []string{"", "plain", clean[:2000], "status: 500, code=7, key=value, https://user@example.com/x", paths} {
 		if n := testing.AllocsPerRun(100, func() { sinkString = agenterror.Sanitize(s) }); n != 0 {
 			t.Errorf("Sanitize(%.40q…) allocated %.0f times, want 0", s, n)
 		}
@@ -103,6 +105,39 @@ func TestSanitizeBoundedWork(t *testing.T) {
 	}
 }
 
+// TestSanitizePathsAtEveryAlignment: every credential name, key file
+// extension and home prefix is found at each byte alignment, in clean text
+// (the quick pass must not miss it) and right after a redaction (where the
+// output's "]" starts a segment that the input's bytes do not show).
+func TestSanitizePathsAtEveryAlignment(t *testing.T) {
+	const redacted = "[REDACTED]"
+	check := func(in, want string) {
+		t.Helper()
+		if got := agenterror.Sanitize(in); got != want {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for pad := range 4 {
+		a := strings.Repeat("a", pad)
+		for _, n := range contract.BuiltinCredentialNames {
+			for _, sep := range []string{"/", "\\"} {
+				name := strings.ReplaceAll(n, "/", sep)
+				check(a+" x"+sep+name+" end", a+" "+redacted+" end")
+				check(a+" "+name+" end", a+" "+redacted+" end")
+				check(a+" AKIAIOSFODNN7EXAMPLE"+name+" end", a+" "+redacted+redacted+" end")
+			}
+		}
+		for _, x := range contract.KeyFileExtensions {
+			check(a+" server"+x+" end", a+" "+redacted+" end")
+			check(a+" server"+x+"x end", a+" server"+x+"x end")
+		}
+		for _, h := range contract.HomePrefixes {
+			check(a+" "+h+"alice end", a+" "+h+redacted+" end")
+		}
+		check(a+" C:\\Users\\alice end", a+" C:\\Users\\"+redacted+" end")
+	}
+}
+
 // The planted secrets of the fuzz target: each must be gone from the
 // output whatever surrounds it, as long as it lies inside the kept text.
 var plantedSecrets = []string{
@@ -114,9 +149,23 @@ var plantedSecrets = []string{
 	"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
 }
 
+// plantedPaths are the sensitive paths of the fuzz target, each with what
+// must be gone from the output: a user name, a credential's location. (A
+// Windows home is left out: after "password= " the assignment takes its
+// "C:" and the home is not seen, a documented limit.)
+var plantedPaths = []struct{ path, gone string }{
+	{"/home/zqalice/.ssh/id_rsa", "zqalice"},
+	{"/home/zqalice/.ssh/id_rsa", ".ssh"},
+	{"/Users/zqbob/src/main.go", "zqbob"},
+	{"~/.aws/credentials", ".aws"},
+	{"/etc/ssl/private/zqserver.key:443", "zqserver"},
+}
+
 // FuzzSanitize: Sanitize never panics; its output is valid UTF-8, within
 // SanitizeMaxLength code points, free of controls and markers, and a
-// fixpoint; and a secret planted between spaces does not survive.
+// fixpoint; a secret or a sensitive path planted between spaces does not
+// survive; and a deleted character in front changes nothing (so the quick
+// pass, which the character stops, agrees with the steps).
 func FuzzSanitize(f *testing.F) {
 	for _, c := range gentest.ReadSanitizerVectors(f, sanitizerVectors).Cases {
 		if len(c.Input.Value) <= 4096 {
@@ -150,9 +199,21 @@ func FuzzSanitize(f *testing.F) {
 			}
 			return out
 		}
-		check(s)
-		// Plant a catalogue secret, set off by spaces, inside the input.
-		sec := plantedSecrets[int(secret)%len(plantedSecrets)]
+		out := check(s)
+		if utf8.RuneCountInString(s) < agenterror.SanitizeMaxLength {
+			if slow := agenterror.Sanitize("\x00" + s); slow != out {
+				t.Fatalf("the quick pass and the steps disagree:\ninput  %+q\nquick  %+q\nsteps  %+q", s, out, slow)
+			}
+		}
+		// Plant a catalogue secret or a sensitive path, set off by spaces,
+		// inside the input.
+		k := int(secret) % (len(plantedSecrets) + len(plantedPaths))
+		sec, gone := "", ""
+		if k < len(plantedSecrets) {
+			sec, gone = plantedSecrets[k], plantedSecrets[k]
+		} else {
+			sec, gone = plantedPaths[k-len(plantedSecrets)].path, plantedPaths[k-len(plantedSecrets)].gone
+		}
 		cut := int(at) % (len(s) + 1)
 		for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
 			cut--
@@ -160,9 +221,9 @@ func FuzzSanitize(f *testing.F) {
 		if utf8.RuneCountInString(s[:cut]) > 1000 {
 			return
 		}
-		out := check(s[:cut] + " " + sec + " " + s[cut:])
-		if strings.Contains(out, sec) {
-			t.Fatalf("the secret %s survived in %+q", sec, out)
+		out = check(s[:cut] + " " + sec + " " + s[cut:])
+		if strings.Contains(out, gone) && !strings.Contains(s, gone) {
+			t.Fatalf("%s of the planted %s survived in %+q", gone, sec, out)
 		}
 	})
 }
@@ -200,7 +261,8 @@ func FuzzSanitizeMax(f *testing.F) {
 // repetitive are inputs that would make a backtracking or rescanning step
 // quadratic: each pattern repeated to about 600,000 bytes.
 var repetitive = []string{"eyJ", "eyJaaaaaaaaaa.", "AKIA123", "bearer ", "://a:b", "a=", "\" =", "-----BEGIN ",
-	"-----BEGIN RSA PRIVATE KEY-----", "<sys", "#<", " sk", "authorization: Bearer ", ":", "-", "password=\"", "sk-"}
+	"-----BEGIN RSA PRIVATE KEY-----", "<sys", "#<", " sk", "authorization: Bearer ", ":", "-", "password=\"", "sk-",
+	":///home/a", "/home/a/", " /home/a", "//home/a", "id_rsa ", "id_rsa.", "x.pem.", ".kube/", "/", " .ssh", "c:\\Users\\a"}
 
 // TestSanitizeRepetitive runs the repetitive inputs with a 1 MiB window. It
 // asserts no time (BenchmarkSanitizeRepetitive measures that); a quadratic

@@ -34,7 +34,14 @@ import dataclasses
 import re
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
 
-from ._contract import SANITIZE_MARKERS, SANITIZE_MAX_LENGTH, SANITIZE_SECRETS, SANITIZE_TRUNCATION_MARKER
+from ._contract import (
+    SANITIZE_CREDENTIAL_NAMES,
+    SANITIZE_MARKERS,
+    SANITIZE_MAX_LENGTH,
+    SANITIZE_PATHS,
+    SANITIZE_SECRETS,
+    SANITIZE_TRUNCATION_MARKER,
+)
 
 _REDACTED = "[REDACTED]"
 _MARKER_LEN = len(SANITIZE_TRUNCATION_MARKER)
@@ -269,11 +276,106 @@ _KEY_HARMLESS = ("sort_key", "cache_key", "idempotency_key", "partition_key", "p
                  "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key")
 
 
+#: _HOME_PREFIXES start a Unix home directory; the user name follows.
+_HOME_PREFIXES = ("/home/", "/Users/")
+#: _KEY_EXTENSIONS end the name of a key or certificate store file.
+_KEY_EXTENSIONS = (".pem", ".key", ".p12", ".pfx", ".ppk", ".jks")
+#: _PATH_ASCII are the ASCII characters of a path: letters, digits, - . _ ~ + @ % $ and the separators / and \. Every non-ASCII character is one too.
+_PATH_ASCII: FrozenSet[str] = _ALNUM | frozenset("-._~+@%$/\\")
+_PATH_CLASS = "A-Za-z0-9._~+@%$/\\\\\\-\x80-\U0010ffff"
+_PATH_RUN = re.compile("[" + _PATH_CLASS + "]*")
+#: _USER_RUN: a home directory's user name, the path characters but the separators.
+_USER_RUN = re.compile("[A-Za-z0-9._~+@%$\\-\x80-\U0010ffff]*")
+_NON_ASCII_RUN = re.compile("[\x80-\U0010ffff]*")
+_DOTS = re.compile("\\.*")
+_SPACES = re.compile("[ \t\n\r]*")
+_LETTERS: FrozenSet[str] = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _name_pattern(name: str) -> Pattern[str]:
+    """_name_pattern matches a credential name, a "/" in it standing for one or more separators."""
+    return re.compile("[/\\\\]+".join(re.escape(part) for part in name.split("/")))
+
+
+#: _NAMES lists, per first character, the credential names as patterns; _NAME_FIRST holds the first characters of the names and key file extensions; _NAME_HEADS finds where one may start (their first three characters).
+_NAMES: Dict[str, List[Pattern[str]]] = {}
+_NAME_FIRST: FrozenSet[str] = frozenset()
+_NAME_HEADS = re.compile("(?!)")
+if SANITIZE_PATHS:
+    for _n in SANITIZE_CREDENTIAL_NAMES:
+        _NAMES.setdefault(_n[0], []).append(_name_pattern(_n))
+    _heads = sorted({n[:3] for n in tuple(SANITIZE_CREDENTIAL_NAMES) + _KEY_EXTENSIONS})
+    _NAME_FIRST = frozenset(h[0] for h in _heads)
+    _NAME_HEADS = re.compile("(?=" + "|".join(re.escape(h) for h in _heads) + ")")
+
+
+def _is_path(c: str) -> bool:
+    return c >= "\x80" or c in _PATH_ASCII
+
+
+def _path_end(s: str, i: int) -> int:
+    """_path_end returns the end of the path whose character i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote)."""
+    i = _PATH_RUN.match(s, i).end()  # type: ignore[union-attr]
+    while s[i - 1] == "\\":
+        i -= 1
+    return i
+
+
+#: _DRIVE_USERS matches :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case), the same separator after Users as before.
+_DRIVE_USERS = re.compile(":(\\\\\\\\|[\\\\/])" + _caseless("users", False) + "\\1")
+
+
+def _drive_users(s: str, p: int) -> int:
+    """_drive_users returns the length of :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case) at p, or 0."""
+    m = _DRIVE_USERS.match(s, p)
+    return 0 if m is None else m.end() - p
+
+
+def _name_ends(s: str, e: int) -> bool:
+    """_name_ends reports whether a name that ends at e ends its segment.
+
+    After any full stops comes a separator, the end, or an ASCII character
+    that is neither a path character nor "["; or white space, when an ASCII
+    character or the end follows it. So neither the truncation marker (a
+    space and a non-ASCII character) nor a [REDACTED] after a name that goes
+    on ever makes one.
+    """
+    e = _DOTS.match(s, e).end()  # type: ignore[union-attr]
+    if e == len(s):
+        return True
+    c = s[e]
+    if c == "/" or c == "\\":
+        return True
+    if c == "[":
+        return False
+    if c in _SPACE:
+        e = _SPACES.match(s, e).end()  # type: ignore[union-attr]
+        return e == len(s) or s[e] < "\x80"
+    return not _is_path(c)
+
+
+def _credential_at(s: str, p: int, prev: str) -> bool:
+    """_credential_at reports whether a credential name is at p, given the output's character before it ("" at the start): a listed name as a whole segment, or a key file extension ending a segment that has more before it."""
+    if prev == "" or prev == "/" or prev == "\\" or not _is_path(prev):
+        for pattern in _NAMES.get(s[p], ()):
+            m = pattern.match(s, p)
+            if m is not None and _name_ends(s, m.end()):
+                return True
+        return False
+    if s[p] == ".":
+        for x in _KEY_EXTENSIONS:
+            if s.startswith(x, p) and _name_ends(s, p + len(x)):
+                return True
+    return False
+
+
 def _anchor_rank(c: str) -> int:
     """_anchor_rank orders the characters of a prefix by how rarely ordinary text holds them."""
     if c in "-_":
         return 0
-    if "A" <= c <= "Z":
+    if "A" <= c <= "Z" or c in "./":
+        # "." and "/" start the path shapes (.ssh, .pem, /home/): rarer in
+        # text than the lower-case letters after them.
         return 1
     if "0" <= c <= "9":
         return 2
@@ -302,6 +404,10 @@ def _candidates_pattern() -> Tuple[str, Dict[str, List[Tuple[str, int]]]]:
     offset in them.
     """
     literals = ["-----BEGIN "] + list(_WORD_PREFIXES) + [p for ps in _PREFIXED.values() for p, _, _ in ps]
+    if SANITIZE_PATHS:
+        # A credential name is found by its first segment (a "/" in it
+        # stands for one or more separators).
+        literals += list(_HOME_PREFIXES) + [n.split("/")[0] for n in SANITIZE_CREDENTIAL_NAMES] + list(_KEY_EXTENSIONS)
     anchors: Dict[str, List[Tuple[str, int]]] = {}
     seen: Set[str] = set()
     for lit in literals:
@@ -318,6 +424,11 @@ def _candidates_pattern() -> Tuple[str, Dict[str, List[Tuple[str, int]]]]:
         behind = sorted({lit[i - 1] for lit, i in lits if i > 0})
         gated = [_around(lit, i) for lit, i in lits if i > 0]
         alts = [_around(lit, i) for lit, i in lits if i == 0]
+        if len(alts) > 1:
+            # The same gate after the anchor, for the literals it starts
+            # (".ssh", ".pem", ... after the "." of "example.com").
+            ahead = sorted({lit[1] for lit, i in lits if i == 0})
+            alts = ["(?=[" + "".join(re.escape(a) for a in ahead) + "])(?:" + "|".join(alts) + ")"]
         if gated:
             gate = "(?<=[" + "".join(re.escape(b) for b in behind) + "]" + re.escape(c) + ")"
             alts.insert(0, gate + "(?:" + "|".join(gated) + ")")
@@ -336,6 +447,8 @@ def _candidates_pattern() -> Tuple[str, Dict[str, List[Tuple[str, int]]]]:
         alts = ["(?i:" + keys + ")", "(?<=[ \t\"'\\\\]" + re.escape(sep) + ")"]
         if sep == ":":
             alts.append("(?=//)")
+            if SANITIZE_PATHS:
+                alts.append("(?<=[A-Za-z]:)(?=[/\\\\])")  # a drive's home
         branches.append(re.escape(sep) + "(?:" + "|".join(alts) + ")")
     return "|".join(branches), anchors
 
@@ -455,10 +568,77 @@ class _Redactor:
                     t = _RUNS["token"].match(s, e).end()  # type: ignore[union-attr]
                     if t - e >= 8:
                         return e, t
+        # A home directory: its user name, or the whole path when it holds a
+        # credential name.
+        if c == "/" and SANITIZE_PATHS:
+            span = self.home(p)
+            if span is not None:
+                return span
+        # A credential name: the whole path holding it.
+        if c in _NAME_FIRST and _credential_at(s, p, self.back(p, 1)):
+            return self.path_start(p), _path_end(s, p + 1)
         return None
+
+    def back(self, p: int, k: int) -> str:
+        """back returns the output's k-th character before s[p] (p >= flushed); "" before the start."""
+        pending = p - self.flushed
+        if k <= pending:
+            return self.s[p - k]
+        if self.out is None or k - pending > len(_REDACTED):
+            return ""
+        return _REDACTED[pending - k]
+
+    def home(self, p: int) -> Optional[Tuple[int, int]]:
+        """home matches a home directory at p: /home/ or /Users/ at "/", or a drive letter's :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case) at ":".
+
+        The path must start at a boundary. The user name is redacted, or the
+        whole path when it holds a credential name.
+        """
+        s = self.s
+        start, seg = p, -1
+        if s[p] == "/":
+            for h in _HOME_PREFIXES:
+                if s.startswith(h, p):
+                    seg = p + len(h)
+                    break
+        else:
+            n = _drive_users(s, p)
+            if n > 0 and self.back(p, 1) in _LETTERS:
+                start, seg = p - 1, p + n
+        if seg < 0 or not self.path_boundary(start):
+            return None
+        e = _USER_RUN.match(s, seg).end()  # type: ignore[union-attr]
+        if e == seg:
+            return None
+        end = _path_end(s, e)
+        for hit in _NAME_HEADS.finditer(s, seg, end):
+            i = hit.start()
+            if _credential_at(s, i, s[i - 1]):
+                return start, end
+        return seg, e
+
+    def path_boundary(self, p: int) -> bool:
+        """path_boundary reports whether a home directory's path may start at p: at the start of the output, after a character that is no path character, or after "://" or ":///" (file:///home/…)."""
+        c = self.back(p, 1)
+        if c == "" or not _is_path(c):
+            return True
+        if c != "/" or self.back(p, 2) != "/":
+            return False
+        e = self.back(p, 3)
+        return e == ":" or (e == "/" and self.back(p, 4) == ":")
+
+    def path_start(self, p: int) -> int:
+        """path_start returns where the path holding p starts: after the output's last character before p that is no path character (the "]" of an earlier redaction at the latest), at its first ASCII character."""
+        s = self.s
+        n = len(s)
+        if self.rs is None:
+            self.rs = s[::-1]
+        q = p - (_PATH_RUN.match(self.rs, n - p, n - self.flushed).end() - (n - p))  # type: ignore[union-attr]
+        return _NON_ASCII_RUN.match(s, q).end()  # type: ignore[union-attr]
 
     def separator(self, p: int) -> Optional[Tuple[int, int]]:
         """separator tries the shapes that start at a ':' or '='."""
+        c = self.s[p]
         # key = value and key: value for a sensitive key. Tried before the
         # URL rule, which starts at the same ':' but redacts less: were the
         # URL rule first, a second pass could redact the "//" it skipped.
@@ -472,6 +652,9 @@ class _Redactor:
             e = _USERINFO_RUN.match(s, j).end()  # type: ignore[union-attr]
             if e > j and s.startswith("@", e) and s.find(":", j, e) >= 0:
                 return j, e
+        # A drive letter's home directory.
+        if SANITIZE_PATHS and c == ":" and _DRIVE_USERS.match(s, p) is not None:
+            return self.home(p)
         return None
 
     def assignment(self, p: int) -> Optional[Tuple[int, int]]:

@@ -27,7 +27,16 @@
 // scans match. Lengths that the specification counts in code points (the
 // window, the maximum, the truncation) are counted in code points here.
 
-import { FIELDS, SANITIZED_FIELDS, SANITIZE_MARKERS, SANITIZE_MAX_LENGTH, SANITIZE_SECRETS, SANITIZE_TRUNCATION_MARKER } from "./contract.js";
+import {
+  FIELDS,
+  SANITIZED_FIELDS,
+  SANITIZE_CREDENTIAL_NAMES,
+  SANITIZE_MARKERS,
+  SANITIZE_MAX_LENGTH,
+  SANITIZE_PATHS,
+  SANITIZE_SECRETS,
+  SANITIZE_TRUNCATION_MARKER,
+} from "./contract.js";
 
 /** SecretChars names the character class of a secret shape; every class is ASCII. */
 export type SecretChars = "alnum" | "upper_alnum" | "lower_alnum" | "hex" | "base64url" | "base64" | "word" | "token";
@@ -350,6 +359,8 @@ const KEY = 1 << 8;
 const VALUE = 1 << 9;
 /** USERINFO: ASCII characters of a URL's userinfo: printable, not a space, quote, backslash or one of / ? # @ [ ] < > { } `. */
 const USERINFO = 1 << 10;
+/** PATH: the ASCII characters of a path: letters, digits, - . _ ~ + @ % $ and the separators / and \. Every non-ASCII unit is one too (isPath). */
+const PATH = 1 << 11;
 
 const CHAR_CLASSES: { readonly [C in SecretChars]: number } = {
   alnum: ALNUM,
@@ -382,6 +393,7 @@ for (let c = 0; c < 128; c++) {
   if (alnum || ch === "_" || ch === "." || ch === "-") t |= KEY;
   if (printable && !"\"'`\\&,;<>()[]{}".includes(ch)) t |= VALUE;
   if (printable && !"\"'`\\/?#@[]<>{}".includes(ch)) t |= USERINFO;
+  if (alnum || "-._~+@%$/\\".includes(ch)) t |= PATH;
   CLASSES[c] = t;
 }
 
@@ -417,6 +429,17 @@ const START_JWT = 2; // eyJ
 const START_BEARER = 4; // bearer, any case
 const START_URL = 8; // ://
 const START_ASSIGN = 16; // : or =
+const START_HOME = 32; // /home/, /Users/, or a drive's :\Users\
+const START_NAME = 64; // a credential name or a key file extension
+
+/** HOME_PREFIXES start a Unix home directory; the user name follows. */
+const HOME_PREFIXES = ["/home/", "/Users/"];
+
+/** KEY_EXTENSIONS end the name of a key or certificate store file. */
+const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"];
+
+/** NAMES holds the credential names (SANITIZE_CREDENTIAL_NAMES) by their first character. */
+const NAMES: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
 
 const FLAGS = new Uint8Array(128);
 const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128).fill(undefined);
@@ -478,6 +501,20 @@ FLAGS[0x62] = START_BEARER; // b
 FLAGS[0x42] = START_BEARER; // B
 FLAGS[0x3a] = START_URL | START_ASSIGN; // :
 FLAGS[0x3d] = START_ASSIGN; // =
+if (SANITIZE_PATHS) {
+  FLAGS[0x3a]! |= START_HOME;
+  for (const h of HOME_PREFIXES) {
+    FLAGS[h.charCodeAt(0)]! |= START_HOME;
+    follow(h);
+  }
+  for (const n of [...SANITIZE_CREDENTIAL_NAMES, ...KEY_EXTENSIONS]) {
+    FLAGS[n.charCodeAt(0)]! |= START_NAME;
+    follow(n);
+  }
+  for (const n of SANITIZE_CREDENTIAL_NAMES) {
+    (NAMES[n.charCodeAt(0)] ??= []).push(n);
+  }
+}
 for (const f of ["---", "eyJ", "bea", "beA", "bEa", "bEA", "Bea", "BeA", "BEa", "BEA"]) {
   follow(f);
 }
@@ -750,7 +787,223 @@ function match(p: number): boolean {
       return true;
     }
   }
+  // A home directory: its user name, or the whole path when it holds a
+  // credential name.
+  if ((flags & START_HOME) !== 0 && home(p)) {
+    return true;
+  }
+  // A credential name: the whole path holding it.
+  if ((flags & START_NAME) !== 0 && credentialAt(s, p, back(p, 1))) {
+    matchFrom = pathStart(p);
+    matchTo = pathEnd(s, p + 1);
+    return true;
+  }
   return false;
+}
+
+/** isPath reports whether the unit c belongs to a path: an ASCII path character or any non-ASCII unit. */
+function isPath(c: number): boolean {
+  return c >= 128 || (c >= 0 && (CLASSES[c]! & PATH) !== 0);
+}
+
+function isSeparator(c: number): boolean {
+  return c === 0x2f || c === 0x5c; // / \
+}
+
+/**
+ * home matches a home directory at p: /home/ or /Users/ at "/", or a drive
+ * letter's :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at
+ * ":". The path must start at a boundary. The user name is redacted, or the
+ * whole path when it holds a credential name.
+ */
+function home(p: number): boolean {
+  const s = rs;
+  const len = s.length;
+  let start = p;
+  let seg = -1;
+  if (s.charCodeAt(p) === 0x2f) {
+    for (const h of HOME_PREFIXES) {
+      if (hasAt(s, p, h)) {
+        seg = p + h.length;
+        break;
+      }
+    }
+  } else {
+    const n = driveUsers(s, p);
+    const c = back(p, 1) | 0x20;
+    if (n > 0 && c >= 0x61 && c <= 0x7a) {
+      start = p - 1;
+      seg = p + n;
+    }
+  }
+  if (seg < 0 || !pathBoundary(start)) {
+    return false;
+  }
+  let e = seg;
+  while (e < len) {
+    const c = s.charCodeAt(e);
+    if (!isPath(c) || isSeparator(c)) {
+      break;
+    }
+    e++;
+  }
+  if (e === seg) {
+    return false;
+  }
+  const end = pathEnd(s, e);
+  for (let i = seg; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+      matchFrom = start;
+      matchTo = end;
+      return true;
+    }
+  }
+  matchFrom = seg;
+  matchTo = e;
+  return true;
+}
+
+/** driveUsers returns the length of :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at p, or 0. */
+function driveUsers(s: string, p: number): number {
+  const c = s.charCodeAt(p + 1);
+  if (!isSeparator(c)) {
+    return 0;
+  }
+  const sep = c === 0x5c && s.charCodeAt(p + 2) === 0x5c ? 2 : 1;
+  const n = 1 + sep;
+  if (!startsWithFold(s, p + n, "users")) {
+    return 0;
+  }
+  for (let k = 0; k < sep; k++) {
+    if (s.charCodeAt(p + n + 5 + k) !== c) {
+      return 0;
+    }
+  }
+  return n + 5 + sep;
+}
+
+/** pathBoundary reports whether a home directory's path may start at p: at the start of the output, after a character that is no path character, or after "://" or ":///" (file:///home/…). */
+function pathBoundary(p: number): boolean {
+  const c = back(p, 1);
+  if (c === -1 || !isPath(c)) {
+    return true;
+  }
+  if (c !== 0x2f || back(p, 2) !== 0x2f) {
+    return false;
+  }
+  const e = back(p, 3);
+  return e === 0x3a || (e === 0x2f && back(p, 4) === 0x3a);
+}
+
+/**
+ * credentialAt reports whether a credential name is at p, given the
+ * output's unit before it (-1 at the start): a listed name as a whole
+ * segment, or a key file extension ending a segment that has more before it.
+ */
+function credentialAt(s: string, p: number, prev: number): boolean {
+  if (prev === -1 || !isPath(prev) || isSeparator(prev)) {
+    const names = NAMES[s.charCodeAt(p)];
+    if (names !== undefined) {
+      for (const n of names) {
+        const e = nameAt(s, p, n);
+        if (e >= 0 && nameEnds(s, e)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  if (s.charCodeAt(p) === 0x2e) {
+    for (const x of KEY_EXTENSIONS) {
+      if (hasAt(s, p, x) && nameEnds(s, p + x.length)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** nameAt matches a credential name at i, where a "/" in the name stands for one or more separators, and returns where it ends, or -1. */
+function nameAt(s: string, i: number, name: string): number {
+  const len = s.length;
+  for (let k = 0; k < name.length; k++) {
+    const want = name.charCodeAt(k);
+    if (want === 0x2f) {
+      if (i >= len || !isSeparator(s.charCodeAt(i))) {
+        return -1;
+      }
+      while (i < len && isSeparator(s.charCodeAt(i))) {
+        i++;
+      }
+      continue;
+    }
+    if (i >= len || s.charCodeAt(i) !== want) {
+      return -1;
+    }
+    i++;
+  }
+  return i;
+}
+
+/**
+ * nameEnds reports whether a name that ends at e ends its segment: after any
+ * full stops comes a separator, the end, or an ASCII character that is
+ * neither a path character nor "["; or white space, when an ASCII character
+ * or the end follows it. So neither the truncation marker (a space and a
+ * non-ASCII character) nor a [REDACTED] after a name that goes on ever
+ * makes one.
+ */
+function nameEnds(s: string, e: number): boolean {
+  const len = s.length;
+  while (e < len && s.charCodeAt(e) === 0x2e) {
+    e++;
+  }
+  if (e === len) {
+    return true;
+  }
+  const c = s.charCodeAt(e);
+  if (isSeparator(c)) {
+    return true;
+  }
+  if (c === 0x5b) {
+    return false; // [
+  }
+  if (isSpace(c)) {
+    while (e < len && isSpace(s.charCodeAt(e))) {
+      e++;
+    }
+    return e === len || s.charCodeAt(e) < 128;
+  }
+  return !isPath(c);
+}
+
+/** pathStart returns where the path holding p starts: after the output's last unit before p that is no path character (the "]" of an earlier redaction at the latest), at its first ASCII character. */
+function pathStart(p: number): number {
+  let q = p;
+  for (let k = 1; ; k++) {
+    const c = back(p, k);
+    if (c === -1 || !isPath(c)) {
+      break;
+    }
+    q = p - k;
+  }
+  while (rs.charCodeAt(q) >= 128) {
+    q++;
+  }
+  return q;
+}
+
+/** pathEnd returns the end of the path whose unit i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote). */
+function pathEnd(s: string, i: number): number {
+  const len = s.length;
+  while (i < len && isPath(s.charCodeAt(i))) {
+    i++;
+  }
+  while (s.charCodeAt(i - 1) === 0x5c) {
+    i--;
+  }
+  return i;
 }
 
 /** KEY_BUF holds a key's last 64 characters, lower-cased, while assignment reads it backwards. */

@@ -30,6 +30,11 @@ contract = importlib.import_module(pkg.__name__ + "._contract")
 DEFAULT_MARKERS = ("<system>", "</system>", "[INST]", "[/INST]", "###", "<<", "<|im_start|>", "<|im_end|>", "<|system|>",
                    "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>")
 
+#: DEFAULT_CREDENTIAL_NAMES is errgen's list of credential names (docs/sanitizer.md, shape 9), which the vector files assume.
+DEFAULT_CREDENTIAL_NAMES = (".ssh", ".gnupg", ".aws", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+                            ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token", ".kube/config",
+                            ".docker/config.json")
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -71,9 +76,10 @@ def short(s: str) -> str:
 
 
 def same_policy(policy: Dict[str, Any]) -> bool:
-    """same_policy reports whether the package's policy is the one a vector file states (and errgen's default markers and no contract secrets, which the files assume)."""
+    """same_policy reports whether the package's policy is the one a vector file states (and errgen's default markers, no contract secrets and errgen's path rules, which the files assume)."""
     return (pkg.SANITIZE_MAX_LENGTH == policy["max_length"] and pkg.SANITIZE_TRUNCATION_MARKER == policy["truncation_marker"]
-            and tuple(contract.SANITIZE_MARKERS) == DEFAULT_MARKERS and len(contract.SANITIZE_SECRETS) == 0)
+            and tuple(contract.SANITIZE_MARKERS) == DEFAULT_MARKERS and len(contract.SANITIZE_SECRETS) == 0
+            and contract.SANITIZE_PATHS is True and tuple(contract.SANITIZE_CREDENTIAL_NAMES) == DEFAULT_CREDENTIAL_NAMES)
 
 
 def check(c: Dict[str, Any], policy: Dict[str, Any]) -> str:
@@ -185,6 +191,21 @@ def test_contract_secrets_are_redacted() -> None:
             assert pkg.sanitize(f"key {p}{sample[chars] * least} end") == "key [REDACTED] end", p
             below = p + sample[chars] * (least - 1)
             assert below in pkg.sanitize(f"key {below} end"), f"{p} below the minimum length is kept"
+
+
+def test_credential_paths_and_home_directories() -> None:
+    home = "open /home/alice/x.go: failed"
+    if not contract.SANITIZE_PATHS:
+        assert contract.SANITIZE_CREDENTIAL_NAMES == ()
+        assert pkg.sanitize(home) == home
+        return
+    assert tuple(contract.SANITIZE_CREDENTIAL_NAMES[:len(DEFAULT_CREDENTIAL_NAMES)]) == DEFAULT_CREDENTIAL_NAMES, "errgen's names come first"
+    assert pkg.sanitize(home) == "open /home/[REDACTED]/x.go: failed"
+    for name in contract.SANITIZE_CREDENTIAL_NAMES:
+        for sep in ("/", "\\"):
+            path = "~" + sep + name.replace("/", sep)
+            assert pkg.sanitize(f"open {path}: failed") == "open [REDACTED]: failed", path
+            assert pkg.sanitize(f"open {path}x: failed") == f"open {path}x: failed", f"{path}x is another name"
 
 
 # --- constructors -----------------------------------------------------------

@@ -14,6 +14,9 @@ const repo = resolve(here, "../../..");
 /** reference is true for the package of the repository's own contract (gen/ts), whose policy is errgen's default. */
 const reference = resolve(root) === repo;
 
+/** DEFAULT_CREDENTIAL_NAMES is errgen's list of credential names (docs/sanitizer.md, shape 9), which the vector files assume. */
+const DEFAULT_CREDENTIAL_NAMES = [".ssh", ".gnupg", ".aws", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token", ".kube/config", ".docker/config.json"];
+
 /** DEFAULT_MARKERS is errgen's default marker list (docs/sanitizer.md). */
 const DEFAULT_MARKERS = ["<system>", "</system>", "[INST]", "[/INST]", "###", "<<", "<|im_start|>", "<|im_end|>", "<|system|>", "<|user|>", "<|assistant|>", "<|endoftext|>", "<|eot_id|>", "<|start_header_id|>", "<|end_header_id|>"];
 
@@ -43,13 +46,15 @@ function short(s) {
   return `${JSON.stringify(s.slice(0, 180))} … (${s.length} units) … ${JSON.stringify(s.slice(-180))}`;
 }
 
-/** samePolicy reports whether the package's policy is the one a vector file states (and errgen's default markers and no contract secrets, which the files assume). */
+/** samePolicy reports whether the package's policy is the one a vector file states (and errgen's default markers, no contract secrets and errgen's path rules, which the files assume). */
 function samePolicy(policy) {
   return (
     pkg.SANITIZE_MAX_LENGTH === policy.max_length &&
     pkg.SANITIZE_TRUNCATION_MARKER === policy.truncation_marker &&
     JSON.stringify(pkg.SANITIZE_MARKERS) === JSON.stringify(DEFAULT_MARKERS) &&
-    pkg.SANITIZE_SECRETS.length === 0
+    pkg.SANITIZE_SECRETS.length === 0 &&
+    pkg.SANITIZE_PATHS === true &&
+    JSON.stringify(pkg.SANITIZE_CREDENTIAL_NAMES) === JSON.stringify(DEFAULT_CREDENTIAL_NAMES)
   );
 }
 
@@ -154,6 +159,24 @@ describe(`${pkg.CONTRACT_NAME}: sanitizer policy`, () => {
         assert.equal(pkg.sanitize(`key ${secret} end`), "key [REDACTED] end", `${s.name}: ${p}`);
         const short = p + sample[s.chars].repeat(s.minLength - 1);
         assert.ok(pkg.sanitize(`key ${short} end`).includes(short), `${s.name}: ${p} below the minimum length is kept`);
+      }
+    }
+  });
+
+  test("paths holding a credential name are redacted whole, home directories lose their user name", () => {
+    const home = "open /home/alice/x.go: failed";
+    if (!pkg.SANITIZE_PATHS) {
+      assert.equal(pkg.SANITIZE_CREDENTIAL_NAMES.length, 0);
+      assert.equal(pkg.sanitize(home), home);
+      return;
+    }
+    assert.ok(DEFAULT_CREDENTIAL_NAMES.every((n, i) => pkg.SANITIZE_CREDENTIAL_NAMES[i] === n), "errgen's names come first");
+    assert.equal(pkg.sanitize(home), "open /home/[REDACTED]/x.go: failed");
+    for (const name of pkg.SANITIZE_CREDENTIAL_NAMES) {
+      for (const sep of ["/", "\\"]) {
+        const path = `~${sep}${name.replaceAll("/", sep)}`;
+        assert.equal(pkg.sanitize(`open ${path}: failed`), "open [REDACTED]: failed", path);
+        assert.equal(pkg.sanitize(`open ${path}x: failed`), `open ${path}x: failed`, `${path}x is another name`);
       }
     }
   });

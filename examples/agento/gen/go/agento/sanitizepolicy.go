@@ -36,6 +36,32 @@ var sanitizeMarkers = []string{
 // besides the built-in catalogue.
 var sanitizeContractSecrets = []sanitizeSecret{}
 
+// sanitizePaths turns on the redaction of home directories and credential
+// paths; sanitizeCredentialNames are the credential file and directory names
+// (errgen's, then the contract's) that make a path a credential path.
+const sanitizePaths = true
+
+var sanitizeCredentialNames = []string{
+	".ssh",
+	".gnupg",
+	".aws",
+	"id_rsa",
+	"id_dsa",
+	"id_ecdsa",
+	"id_ed25519",
+	"id_ecdsa_sk",
+	"id_ed25519_sk",
+	".netrc",
+	"_netrc",
+	".pgpass",
+	".git-credentials",
+	".npmrc",
+	".pypirc",
+	".vault-token",
+	".kube/config",
+	".docker/config.json",
+}
+
 // SanitizedFields names the envelope values that are upstream-controlled text
 // and sanitized by default: message.
 var SanitizedFields = [...]string{"message"}

@@ -1184,5 +1184,11 @@ SANITIZE_MARKERS: Tuple[str, ...] = ("<system>", "</system>", "[INST]", "[/INST]
 #: SANITIZE_SECRETS are the contract's own secret shapes, redacted besides errgen's catalogue: (prefixes, character class, minimum run).
 SANITIZE_SECRETS: Tuple[Tuple[Tuple[str, ...], str, int], ...] = ()
 
+#: SANITIZE_PATHS is true when sanitize redacts the user names of home directories and paths to credentials.
+SANITIZE_PATHS = True
+
+#: SANITIZE_CREDENTIAL_NAMES are the credential file and directory names (errgen's, then the contract's) that make sanitize redact a path whole; a "/" stands for one or more separators.
+SANITIZE_CREDENTIAL_NAMES: Tuple[str, ...] = (".ssh", ".gnupg", ".aws", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".vault-token", ".kube/config", ".docker/config.json")
+
 #: SANITIZED_FIELDS names the envelope values that are upstream-controlled text and sanitized by default (contract names).
 SANITIZED_FIELDS: Tuple[str, ...] = ("message",)

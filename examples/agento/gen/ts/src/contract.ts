@@ -1356,6 +1356,31 @@ export const SANITIZE_MARKERS: readonly string[] = deepFreeze([
 /** SANITIZE_SECRETS are the contract's own secret shapes, redacted after errgen's built-in catalogue. */
 export const SANITIZE_SECRETS: readonly SecretSpec[] = deepFreeze([]);
 
+/** SANITIZE_PATHS is true when sanitize redacts the user names of home directories and paths to credentials. */
+export const SANITIZE_PATHS: boolean = true;
+
+/** SANITIZE_CREDENTIAL_NAMES are the credential file and directory names (errgen's, then the contract's) that make sanitize redact a path whole; a "/" stands for one or more separators. */
+export const SANITIZE_CREDENTIAL_NAMES: readonly string[] = deepFreeze([
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  "id_rsa",
+  "id_dsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "id_ecdsa_sk",
+  "id_ed25519_sk",
+  ".netrc",
+  "_netrc",
+  ".pgpass",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".vault-token",
+  ".kube/config",
+  ".docker/config.json"
+]);
+
 /**
  * SANITIZED_FIELDS names, as the contract does, the envelope values that are
  * upstream-controlled text and that the constructors and withFields sanitize

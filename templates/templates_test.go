@@ -1,0 +1,25 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// TestSanitizerPathLists: the three sanitizer templates carry the key file
+// extensions and home prefixes the loader checks a truncation marker
+// against (the credential names reach them as policy data instead).
+func TestSanitizerPathLists(t *testing.T) {
+	for _, name := range []string{"go/sanitize.go.tmpl", "ts/sanitize.ts.tmpl", "python/_sanitize.py.tmpl"} {
+		data, err := FS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range append(append([]string(nil), contract.KeyFileExtensions...), contract.HomePrefixes...) {
+			if !strings.Contains(string(data), `"`+x+`"`) {
+				t.Errorf("%s does not list %q", name, x)
+			}
+		}
+	}
+}
