@@ -676,7 +676,11 @@ function decode(input: unknown): Envelope {
  * spellings; values the layout does not carry are filled from the kind's
  * classification; derived values received are kept in received. Malformed
  * input yields an error with the JSON path of the offending field — the same
- * path the Go package reports.
+ * path the Go package reports. A value past the limits every decoder of the
+ * contract shares (nested deeper than MAX_DEPTH, a cycle, a number that is
+ * not finite) is a "syntax" error before anything else is looked at; a lone
+ * surrogate in a string or a member name reads as U+FFFD. The input itself
+ * is never changed.
  */
 export function parseEnvelope(input: unknown): ParseResult {
   return parseChecked(input, true);
