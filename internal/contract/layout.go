@@ -99,6 +99,20 @@ type Leaf struct {
 	Pos    Pos
 }
 
+// MaxDepth is how deeply an envelope may nest arrays and objects, the
+// envelope's own object counting as the first level. It is a fact of the
+// wire format shared by every generated package: each decoder (Go,
+// TypeScript, Python) rejects a deeper document as a syntax error, and each
+// encoder refuses to write one, so whatever one of them reads the others
+// read, and every one of them writes back, without running out of stack.
+const MaxDepth = 128
+
+// MaxSafeInteger is the largest integer every generated decoder reads
+// exactly: 2^53-1, JavaScript's Number.MAX_SAFE_INTEGER. An integer field
+// (the contract version, the retry hint, a field of type integer) holds a
+// whole number of at most this magnitude; a larger one is a rejected value.
+const MaxSafeInteger = 1<<53 - 1
+
 // Required reports whether every envelope carries the leaf.
 func (l *Leaf) Required() bool {
 	switch l.Source {

@@ -97,6 +97,13 @@ func (p *decPlan) number(o *contract.Object) {
 	p.objectsEnd[o] = len(p.objects)
 }
 
+// The problems of an integer past contract.MaxSafeInteger (or, for the
+// retry hint, negative): the same words in every language.
+var (
+	integerRange = fmt.Sprintf("must be an integer from -%d to %d", contract.MaxSafeInteger, contract.MaxSafeInteger)
+	hintRange    = fmt.Sprintf("must be an integer from 0 to %d", contract.MaxSafeInteger)
+)
+
 // leafSlot describes a leaf (or one of its alias spellings at path).
 func (p *decPlan) leafSlot(lf *contract.Leaf, path string) *slot {
 	s := &slot{path: path, required: lf.Required(), typeCategory: "DecodeType"}
@@ -110,13 +117,13 @@ func (p *decPlan) leafSlot(lf *contract.Leaf, path string) *slot {
 		if p.g.c.VersionIsText() {
 			s.typeProblem = "must be a string"
 		} else {
-			s.typeProblem = "must be an integer"
+			s.typeProblem, s.valueProblem = "must be an integer", integerRange
 			temp(jen.Int64())
 		}
 	case contract.SourceKind:
 		s.typeProblem, s.valueProblem = "must be a string", "must not be empty"
 	case contract.SourceRetryAfterMs:
-		s.typeProblem, s.valueProblem = "must be a non-negative integer", "must be a non-negative integer"
+		s.typeProblem, s.valueProblem = "must be a non-negative integer", hintRange
 		temp(jen.Int64())
 	case contract.SourceRetryable, contract.SourceMayHaveRun:
 		s.typeProblem = "must be a boolean"
@@ -133,8 +140,11 @@ func (p *decPlan) leafSlot(lf *contract.Leaf, path string) *slot {
 		f := lf.Field
 		s.typeProblem = "must be " + wantOf(f)
 		s.required = lf.RequiredContext
-		if lf.RequiredContext {
+		switch {
+		case lf.RequiredContext:
 			s.valueProblem = "must not be empty"
+		case f.Type == contract.TypeInteger:
+			s.valueProblem = integerRange
 		}
 		switch {
 		case f.Type == contract.TypeString, f.Type == contract.TypeArray && f.Items == contract.TypeString:
@@ -266,7 +276,7 @@ func (p *decPlan) scan(o *contract.Object, depth int) jen.Code {
 		}
 		body = append(body, p.zeroDirect(child)...)
 		for i := p.objects[child]; i < p.objectsEnd[child]; i++ {
-			body = append(body, jen.Id("extras").Index(jen.Lit(i)).Op("=").Id("extras").Index(jen.Lit(i)).Index(jen.Empty(), jen.Lit(0)))
+			body = append(body, jen.Id("extras").Index(jen.Lit(i)).Dot("reset").Call())
 		}
 		body = append(body, jen.If(stAt(s.index).Op("==").Id("stSet")).Block(p.scan(child, depth+1)))
 		cases = append(cases, jen.Case(jen.Lit(child.Name)).Block(body...))
@@ -416,14 +426,14 @@ func (g *gen) unmarshal(f *jen.File) {
 		jen.Var().Id("st").Index(jen.Lit(len(p.slots))).Uint8(),
 		// Members no field claims, per object of the layout (numbered depth
 		// first), so a replaced object's are dropped without a search.
-		jen.Var().Id("extras").Index(jen.Lit(len(p.objects))).Index().Id("extraMember"),
+		jen.Var().Id("extras").Index(jen.Lit(len(p.objects))).Id("extraList"),
 	}
 	body = append(body, p.locals...)
 	body = append(body,
 		jen.Id("d").Op(":=").Id("newScanner").Call(jen.Id("data")),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("document").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		p.scan(g.lo.Root, 0),
-		jen.If(jen.Id("d").Dot("end").Call(), jen.Id("d").Dot("failed")).Block(jen.Return(jen.Id("notJSON").Call(jen.Id("data")))),
+		jen.If(jen.Id("d").Dot("end").Call(), jen.Id("d").Dot("failed")).Block(jen.Return(jen.Id("d").Dot("invalid").Call())),
 	)
 	body = append(body, p.check(g.lo.Root)...)
 	body = append(body, p.assemble()...)
@@ -440,7 +450,10 @@ func (g *gen) unmarshal(f *jen.File) {
 	f.Comment("// a *DecodeError naming the offending field. On error the envelope is unchanged.")
 	f.Comment("//")
 	f.Comment("// It reads the document once, in document order; a member given twice counts")
-	f.Comment("// once, with its last value, as with encoding/json. Problems are reported")
-	f.Comment("// after the whole document is read, the first in layout order.")
+	f.Comment("// once, with its last value, as with encoding/json, and only the last is kept.")
+	f.Comment("// Problems are reported after the whole document is read, the first in layout")
+	f.Comment("// order; a document nested deeper than MaxDepth or holding a number past the")
+	f.Comment("// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by")
+	f.Comment("// the TypeScript and Python decoders.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/format"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -160,7 +161,7 @@ func applySplices(name string, src []byte, splices []splice) ([]byte, error) {
 func (g *gen) render(gf goFile) ([]byte, error) {
 	var buf bytes.Buffer
 	if gf.template != "" {
-		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": Header, "Package": g.c.Packages.Go}); err != nil {
+		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": Header, "Package": g.c.Packages.Go, "MaxDepth": strconv.Itoa(contract.MaxDepth)}); err != nil {
 			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
 		}
 	} else {

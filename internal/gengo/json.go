@@ -3,6 +3,7 @@ package gengo
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -25,10 +26,11 @@ func appendStr(expr jen.Code) jen.Code {
 	return jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), expr)
 }
 
-// appendAnyStmt appends a free-form value, returning early on error.
-func appendAnyStmt(path string, expr jen.Code) jen.Code {
+// appendAnyStmt appends a free-form value of the object at depth (the
+// root is 1), returning early on error.
+func appendAnyStmt(path string, depth int, expr jen.Code) jen.Code {
 	return jen.If(
-		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendAny").Call(jen.Id("b"), jen.Lit(path), expr),
+		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendAny").Call(jen.Id("b"), jen.Lit(path), jen.Lit(depth), expr),
 		jen.Err().Op("!=").Nil(),
 	).Block(jen.Return(jen.Id("dst"), jen.Err()))
 }
@@ -109,8 +111,12 @@ func encodeField(lf *contract.Leaf, sp *sep) jen.Code {
 	case f.Type == contract.TypeString:
 		return jen.If(v.Clone().Op("!=").Lit("")).Block(body(appendStr(v.Clone()))...)
 	case f.Type == contract.TypeInteger:
-		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
-			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Add(v.Clone()), jen.Lit(10)))...)
+		// Past MaxSafeInteger no decoder of the contract reads it back.
+		return jen.If(v.Clone().Op("!=").Nil()).Block(append([]jen.Code{
+			jen.If(jen.Op("*").Add(v.Clone()).Op(">").Id("MaxSafeInteger").Op("||").Op("*").Add(v.Clone()).Op("<").Op("-").Id("MaxSafeInteger")).Block(
+				jen.Return(jen.Id("dst"), jen.Op("&").Id("EncodeError").Values(jen.Dict{jen.Id("Field"): jen.Lit(f.Idents.Go), jen.Id("Problem"): jen.Lit("is past MaxSafeInteger")}))),
+		}, body(
+			jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Op("*").Add(v.Clone()), jen.Lit(10)))...)...)
 	case f.Type == contract.TypeBoolean:
 		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
 			jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Op("*").Add(v.Clone())))...)
@@ -119,7 +125,15 @@ func encodeField(lf *contract.Leaf, sp *sep) jen.Code {
 			jen.Id("b").Op("=").Id("appendStrings").Call(jen.Id("b"), v.Clone()))...)
 	}
 	// Numbers (NaN must fail), objects and other arrays go through encoding/json.
-	return jen.If(v.Clone().Op("!=").Nil()).Block(body(appendAnyStmt(lf.Path, v.Clone()))...)
+	return jen.If(v.Clone().Op("!=").Nil()).Block(body(appendAnyStmt(lf.Path, depthOf(lf.Object), v.Clone()))...)
+}
+
+// depthOf is how deeply o is nested in the envelope, the root being 1.
+func depthOf(o *contract.Object) int {
+	if o.Path == "" {
+		return 1
+	}
+	return 2 + strings.Count(o.Path, ".")
 }
 
 // ownedName names the generated function listing an object's own members.
@@ -166,9 +180,10 @@ func (g *gen) json(f *jen.File) {
 	f.Comment("// entries sorted by key, skipping any that would override a field of the")
 	f.Comment("// contract. On error it returns dst unchanged: an *EncodeError for an")
 	f.Comment("// envelope no decoder would read back (no kind, a negative retry hint, an")
-	f.Comment("// empty field the layout requires), or the error of an Extra or free-form")
-	f.Comment("// value encoding/json cannot encode. Appending to a reused buffer encodes")
-	f.Comment("// without allocating.")
+	f.Comment("// integer past MaxSafeInteger, an empty field the layout requires), or the")
+	f.Comment("// error of an Extra or free-form value encoding/json cannot encode or no")
+	f.Comment("// decoder would read back (nested past MaxDepth, a number past the range of")
+	f.Comment("// a 64-bit float). Appending to a reused buffer encodes without allocating.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
 	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")

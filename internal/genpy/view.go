@@ -21,6 +21,7 @@ type view struct {
 	Header   string // the first line of every generated file
 	Marker   string
 	C        *contract.Contract
+	MaxDepth int    // contract.MaxDepth, the nesting limit every decoder shares
 	Package  string // the import name: agent_error
 	Dist     string // the distribution name: agent-error
 	Version  string // the package version derived from the contract version
@@ -185,6 +186,7 @@ func init() {
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
 		Header:          "# " + Marker,
+		MaxDepth:        contract.MaxDepth,
 		Marker:          Marker,
 		C:               c,
 		Package:         c.Packages.Python,

@@ -66,6 +66,9 @@ func fieldSchema(role Role, f *contract.Field) *jsonschema.Schema {
 func typeSchema(role Role, t contract.FieldType, enum []string) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: string(t)}
 	switch {
+	case t == contract.TypeInteger:
+		// The integers every generated decoder reads exactly.
+		s.Minimum, s.Maximum = json.Number(strconv.Itoa(-contract.MaxSafeInteger)), json.Number(strconv.Itoa(contract.MaxSafeInteger))
 	case t == contract.TypeObject:
 		s.AdditionalProperties = jsonschema.TrueSchema
 	case t == contract.TypeString && len(enum) > 0 && role == Producer:
@@ -109,7 +112,8 @@ func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.
 			return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Maximum: json.Number(strconv.FormatInt(c.Retry.MaxHintMs, 10)),
 				Description: fmt.Sprintf("The minimum wait before a retry, in milliseconds; producers clamp it to the contract's retry.max_hint_ms (%d).", c.Retry.MaxHintMs)}
 		}
-		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Description: fmt.Sprintf("The minimum wait before a retry, in milliseconds. A consumer waits at most the contract's retry.max_hint_ms (%d) however large it is.", c.Retry.MaxHintMs)}
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("0"), Maximum: json.Number(strconv.Itoa(contract.MaxSafeInteger)),
+			Description: fmt.Sprintf("The minimum wait before a retry, in milliseconds. A consumer waits at most the contract's retry.max_hint_ms (%d) however large it is; every decoder reads a hint up to 2^53-1.", c.Retry.MaxHintMs)}
 	case contract.SourceGroup:
 		s := closed(role, "group (category) of the kind", values(c.Groups, func(g *contract.Group) *contract.Value { return &g.Value }))
 		if role == Consumer {

@@ -89,6 +89,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("lookup", func(t *testing.T) { v.lookup(t, f.Lookup) })
 	t.Run("envelopes", func(t *testing.T) { v.envelopes(t, f.Envelopes) })
 	t.Run("malformed", func(t *testing.T) { v.malformed(t, f.Malformed) })
+	t.Run("edges", func(t *testing.T) { v.edges(t, f.Edges) })
 	t.Run("next_step", func(t *testing.T) { v.nextStep(t, f.NextStep) })
 	t.Run("classify", func(t *testing.T) { v.classify(t, f.Classify) })
 	t.Run("tool_result", func(t *testing.T) { v.toolResult(t, f.ToolResult) })
@@ -211,11 +212,14 @@ func (v *vectors) malformed(t *testing.T, vecs []genvectors.MalformedVec) {
 		var err error
 		var input []byte
 		switch {
-		case want.Text != nil && want.Input != nil:
-			t.Errorf("%s: a vector holds both text and input", want.Name)
+		case (want.Text != nil) && (want.Input != nil || want.Bytes != nil), want.Input != nil && want.Bytes != nil:
+			t.Errorf("%s: a vector holds more than one of text, bytes and input", want.Name)
 			continue
 		case want.Text != nil:
 			input = []byte(*want.Text)
+			e, err = v.unmarshal(input)
+		case want.Bytes != nil:
+			input = want.Bytes
 			e, err = v.unmarshal(input)
 		default:
 			input = want.Input
@@ -238,6 +242,53 @@ func (v *vectors) malformed(t *testing.T, vecs []genvectors.MalformedVec) {
 			t.Errorf("%s: a failed decode changed the envelope", want.Name)
 		}
 	}
+}
+
+// edges decodes each document at an edge of what every decoder accepts,
+// given to UnmarshalJSON directly (json.Unmarshal would first validate it
+// with encoding/json's rules), encodes the envelope and compares it with
+// the vector's as a JSON value, then decodes that again to the same
+// envelope.
+func (v *vectors) edges(t *testing.T, vecs []genvectors.EdgeVec) {
+	if len(vecs) == 0 {
+		t.Fatal("no edge vectors")
+	}
+	for _, want := range vecs {
+		input := want.Bytes
+		if want.Text != nil {
+			input = []byte(*want.Text)
+		}
+		e, err := v.unmarshal(input)
+		if err != nil {
+			t.Errorf("%s: %v", want.Name, err)
+			continue
+		}
+		back, err := json.Marshal(e.Interface())
+		if err != nil {
+			t.Errorf("%s: encoding: %v", want.Name, err)
+			continue
+		}
+		if !sameJSON(back, want.Envelope) {
+			t.Errorf("%s: decoded and encoded:\ngot  %s\nwant %s", want.Name, back, want.Envelope)
+		}
+		again, err := v.unmarshal(back)
+		if err != nil || !reflect.DeepEqual(jsonOf(t, again), jsonOf(t, e)) {
+			t.Errorf("%s: %s does not decode to the same envelope (%v)", want.Name, back, err)
+		}
+	}
+}
+
+// jsonOf is an envelope's encoding as a JSON value.
+func jsonOf(t *testing.T, e reflect.Value) any {
+	data, err := json.Marshal(e.Interface())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func (v *vectors) nextStep(t *testing.T, vecs []genvectors.NextStepVec) {

@@ -24,6 +24,7 @@ type view struct {
 	Header   string // the first line of every .ts file
 	Marker   string
 	C        *contract.Contract
+	MaxDepth int // contract.MaxDepth, the nesting limit every decoder shares
 	NPM      string
 	Version  string // the npm version derived from the contract version
 	Contract string // the contract's name
@@ -180,6 +181,7 @@ func init() {
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
 		Header:          "// " + Marker,
+		MaxDepth:        contract.MaxDepth,
 		Marker:          Marker,
 		C:               c,
 		NPM:             c.Packages.NPM,

@@ -43,6 +43,7 @@ type File struct {
 	Lookup     []LookupVec    `json:"lookup"`
 	Envelopes  []EnvelopeVec  `json:"envelopes"`
 	Malformed  []MalformedVec `json:"malformed"`
+	Edges      []EdgeVec      `json:"edges"`
 	NextStep   []NextStepVec  `json:"next_step"`
 	Classify   []ClassifyVec  `json:"classify"`
 	ToolResult *ToolResult    `json:"tool_result"`
@@ -93,20 +94,23 @@ type EnvelopeVec struct {
 }
 
 // MalformedVec is an input that must not decode: a JSON value (Input), or
-// for category "syntax" text that is not JSON at all (Text). Path is the JSON
-// path the decoder reports (dotted; "" for the document as a whole) and
-// Category the kind of problem: "syntax", "type", "missing" or "value".
+// for category "syntax" text (Text) that is not JSON at all or past a limit
+// every decoder shares (edges.go), or bytes (Bytes, base64 in the file)
+// that are not UTF-8 JSON. Path is the JSON path the decoder reports
+// (dotted; "" for the document as a whole) and Category the kind of
+// problem: "syntax", "type", "missing" or "value".
 type MalformedVec struct {
 	Name     string          `json:"name"`
 	Input    json.RawMessage `json:"input,omitempty"`
 	Text     *string         `json:"text,omitempty"`
+	Bytes    []byte          `json:"bytes,omitempty"`
 	Path     string          `json:"path"`
 	Category string          `json:"category"`
 }
 
 // The decode error categories every generated decoder reports.
 const (
-	CategorySyntax  = "syntax"  // not JSON at all
+	CategorySyntax  = "syntax"  // not JSON at all, or past a limit every decoder shares
 	CategoryType    = "type"    // the wrong JSON type, null where a value is required, a document that is not an object
 	CategoryMissing = "missing" // a required member is absent
 	CategoryValue   = "value"   // the right type, a rejected value (empty kind, negative hint, another constant)
@@ -185,6 +189,7 @@ func Build(c *contract.Contract) (*File, error) {
 		ForTool:   forTool(c),
 		Envelopes: []EnvelopeVec{},
 		Malformed: []MalformedVec{},
+		Edges:     []EdgeVec{},
 		NextStep:  []NextStepVec{},
 	}
 	// One example per kind, then the unknown kind's and the richest one,
@@ -195,6 +200,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	if f.Malformed, err = malformed(c, all[len(all)-1]); err != nil {
+		return nil, err
+	}
+	if f.Edges, err = edges(c, all[len(all)-1]); err != nil {
 		return nil, err
 	}
 	if f.NextStep, err = nextSteps(c, all[:len(all)-1]); err != nil {
@@ -233,6 +241,11 @@ func unique(f *File) error {
 	}
 	for _, v := range f.Malformed {
 		if err := check("malformed", v.Name); err != nil {
+			return err
+		}
+	}
+	for _, v := range f.Edges {
+		if err := check("edges", v.Name); err != nil {
 			return err
 		}
 	}

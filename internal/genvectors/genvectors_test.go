@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,7 +80,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,next_step,classify,tool_result,for_tool,http" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -100,15 +102,30 @@ func TestFileShape(t *testing.T) {
 		for _, v := range f.Malformed {
 			switch {
 			case v.Category == genvectors.CategorySyntax:
+				// Text or bytes that are not JSON, or a document past a
+				// limit every decoder shares.
 				syntax++
-				if v.Text == nil || v.Input != nil || v.Path != "" {
-					t.Errorf("%s: syntax vector %q must carry text only, with path \"\"", p, v.Name)
-				} else if json.Valid([]byte(*v.Text)) {
+				doc, n := []byte(nil), 0
+				if v.Text != nil {
+					doc, n = []byte(*v.Text), n+1
+				}
+				if v.Bytes != nil {
+					doc, n = v.Bytes, n+1
+				}
+				if v.Input != nil {
+					doc, n = v.Input, n+1
+				}
+				switch {
+				case n != 1 || v.Path != "":
+					t.Errorf("%s: syntax vector %q must carry one of text, bytes and input, with path \"\"", p, v.Name)
+				case strings.HasPrefix(v.Name, "past a limit: ") != (json.Valid(doc) && pastLimit(doc)):
+					t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit %v", p, v.Name, json.Valid(doc), pastLimit(doc))
+				case !strings.HasPrefix(v.Name, "past a limit: ") && json.Valid(doc):
 					t.Errorf("%s: syntax vector %q is valid JSON", p, v.Name)
 				}
 			case v.Category == genvectors.CategoryType, v.Category == genvectors.CategoryMissing, v.Category == genvectors.CategoryValue:
-				if v.Text != nil || !json.Valid(v.Input) {
-					t.Errorf("%s: %q must carry a JSON input only", p, v.Name)
+				if v.Text != nil || v.Bytes != nil || !json.Valid(v.Input) || pastLimit(v.Input) {
+					t.Errorf("%s: %q must carry a JSON input only, within the limits", p, v.Name)
 				}
 			default:
 				t.Errorf("%s: %q has category %q", p, v.Name, v.Category)
@@ -131,6 +148,15 @@ func TestFileShape(t *testing.T) {
 				t.Errorf("%s: no malformed vectors %v for the required %s", p, want, rf.Name)
 			}
 		}
+		for _, v := range f.Edges {
+			doc := v.Bytes
+			if v.Text != nil {
+				doc = []byte(*v.Text)
+			}
+			if (v.Text == nil) == (v.Bytes == nil) || !json.Valid(doc) || pastLimit(doc) || !json.Valid(v.Envelope) {
+				t.Errorf("%s: edge %q must carry text or bytes of a JSON document within the limits, and the envelope it decodes to", p, v.Name)
+			}
+		}
 		for _, v := range f.NextStep {
 			if len(v.Attempts) != c.Retry.MaxAttempts+1 {
 				t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)
@@ -151,6 +177,34 @@ func TestFileShape(t *testing.T) {
 		}
 		if bytes.Contains(data, []byte(`\u003c`)) || bytes.Contains(data, []byte(`\u0026`)) {
 			t.Errorf("%s: HTML escapes", p)
+		}
+	}
+}
+
+// pastLimit reports whether a JSON document nests arrays and objects deeper
+// than contract.MaxDepth or holds a number past the range of a 64-bit float.
+func pastLimit(doc []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '{' || t == '[' {
+				if depth++; depth > contract.MaxDepth {
+					return true
+				}
+			} else {
+				depth--
+			}
+		case json.Number:
+			if f, _ := strconv.ParseFloat(string(t), 64); math.IsInf(f, 0) {
+				return true
+			}
 		}
 	}
 }

@@ -3,7 +3,6 @@ package genvectors
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -46,6 +45,7 @@ func envelopes(c *contract.Contract, exs []examples.Example) ([]EnvelopeVec, err
 		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
 	}
 	all = append(all, named{"unknown members", ext})
+	all = append(all, named{fmt.Sprintf("an unknown member nested %d levels deep, as deep as every decoder reads", contract.MaxDepth), deepEnvelope(c, exs[len(exs)-1])})
 	unknown := fromExample(exs[0].Value)
 	changed := false
 	for _, s := range []contract.Source{contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects} {
@@ -251,7 +251,11 @@ func malformed(c *contract.Contract, maximal examples.Example) ([]MalformedVec, 
 		text := s.text
 		out = append(out, MalformedVec{Name: s.name, Text: &text, Path: "", Category: CategorySyntax})
 	}
-	return out, nil
+	lim, err := limits(c, base)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, lim...), nil
 }
 
 // truncate cuts s to at most n bytes at a code point boundary.
@@ -311,10 +315,10 @@ func nextSteps(c *contract.Contract, exs []examples.Example) ([]NextStepVec, err
 	}
 	// Hints at the edges of the clamp: each saturates at retry.max_hint_ms
 	// alike in every language, and none overflows into an immediate retry
-	// (2^63-1 ms times a millisecond wraps in Go's time.Duration; 2^53 is
-	// where JavaScript numbers stop being exact).
+	// (2^53-1 ms, the largest hint every decoder reads, times a millisecond
+	// overflows Go's time.Duration; a larger hint does not decode at all).
 	if b := first(func(k *contract.Kind) bool { return retryStep(k) && k.Retryable() }); b != nil && hint != nil {
-		for _, ms := range []int64{0, 1, c.Retry.MaxHintMs, c.Retry.MaxHintMs + 1, 1 << 53, math.MaxInt64} {
+		for _, ms := range []int64{0, 1, c.Retry.MaxHintMs, c.Retry.MaxHintMs + 1, contract.MaxSafeInteger} {
 			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms", b.name, ms), b.o.with(hint.Path, ms)})
 		}
 	}

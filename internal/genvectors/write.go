@@ -1,6 +1,7 @@
 package genvectors
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"sort"
@@ -46,6 +47,12 @@ func write(f *File) ([]byte, error) {
 		b = appendMalformed(lineStart(b, i), v)
 	}
 	b = closeSection(b, len(f.Malformed))
+
+	b = openSection(b, "edges", len(f.Edges))
+	for i, v := range f.Edges {
+		b = appendEdge(lineStart(b, i), v)
+	}
+	b = closeSection(b, len(f.Edges))
 
 	b = openSection(b, "next_step", len(f.NextStep))
 	for i, v := range f.NextStep {
@@ -93,6 +100,13 @@ func sizeHint(f *File) int {
 	}
 	for _, v := range f.Malformed {
 		n += 200 + len(v.Input)
+		if v.Text != nil {
+			n += len(*v.Text) + len(*v.Text)/8
+		}
+		n += len(v.Bytes) * 4 / 3
+	}
+	for _, v := range f.Edges {
+		n += 200 + len(v.Envelope) + len(v.Bytes)*4/3
 		if v.Text != nil {
 			n += len(*v.Text) + len(*v.Text)/8
 		}
@@ -198,10 +212,14 @@ func appendEnvelope(b []byte, v EnvelopeVec) []byte {
 func appendMalformed(b []byte, v MalformedVec) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, v.Name)
-	if v.Text != nil {
+	switch {
+	case v.Text != nil:
 		b = append(b, `,"text":`...)
 		b = appendString(b, *v.Text)
-	} else {
+	case v.Bytes != nil:
+		b = append(b, `,"bytes":`...)
+		b = appendBase64(b, v.Bytes)
+	default:
 		b = append(b, `,"input":`...)
 		b = append(b, v.Input...)
 	}
@@ -210,6 +228,29 @@ func appendMalformed(b []byte, v MalformedVec) []byte {
 	b = append(b, `,"category":`...)
 	b = appendString(b, v.Category)
 	return append(b, '}')
+}
+
+func appendEdge(b []byte, v EdgeVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	if v.Text != nil {
+		b = append(b, `,"text":`...)
+		b = appendString(b, *v.Text)
+	} else {
+		b = append(b, `,"bytes":`...)
+		b = appendBase64(b, v.Bytes)
+	}
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	return append(b, '}')
+}
+
+// appendBase64 appends data as a JSON string in standard base64, as
+// encoding/json writes a []byte.
+func appendBase64(b []byte, data []byte) []byte {
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, data)
+	return append(b, '"')
 }
 
 func appendNextStep(b []byte, v NextStepVec) []byte {

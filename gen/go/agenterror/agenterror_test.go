@@ -357,7 +357,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{with("recovery", nil), "recovery", "is required"},
 		{with("recovery.action", 3), "recovery.action", "must be a string"},
 		{with("recovery.guidance", nil), "recovery.guidance", "is required"},
-		{with("recovery.retry_after_ms", -1), "recovery.retry_after_ms", "must be a non-negative integer"},
+		{with("recovery.retry_after_ms", -1), "recovery.retry_after_ms", "must be an integer from 0 to 9007199254740991"},
 		{with("recovery.retry_after_ms", 2.5), "recovery.retry_after_ms", "must be a non-negative integer"},
 		{with("side_effects", nil), "side_effects", "is required"},
 		{with("service", 5), "service", "must be a string"},

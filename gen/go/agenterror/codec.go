@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +35,10 @@ type DecodeError struct {
 type DecodeErrorCategory string
 
 const (
-	// DecodeSyntax: the input is not JSON at all.
+	// DecodeSyntax: the input is not JSON at all, or it is JSON past the
+	// limits every decoder of the contract shares: arrays and objects nested
+	// more than MaxDepth levels deep, or a number past the range of a 64-bit
+	// float (1e999, an integer of 310 digits or more).
 	DecodeSyntax DecodeErrorCategory = "syntax"
 	// DecodeType: a value has the wrong JSON type, including null where a
 	// value is required, a non-integer number where an integer is required
@@ -43,9 +47,25 @@ const (
 	// DecodeMissing: a required member is absent.
 	DecodeMissing DecodeErrorCategory = "missing"
 	// DecodeValue: the type is right but the value is rejected, such as an
-	// empty kind, a negative integer or a layout constant that differs.
+	// empty kind, a negative integer, an integer past MaxSafeInteger or a
+	// layout constant that differs.
 	DecodeValue DecodeErrorCategory = "value"
 )
+
+// MaxDepth is how deeply an envelope may nest arrays and objects, the
+// envelope's own object counting as the first level. The Go, TypeScript and
+// Python packages of the contract share it: each decoder rejects a deeper
+// document (DecodeSyntax), and each encoder refuses to write one, so what one
+// of them reads the others read, and every one of them writes back.
+const MaxDepth = 128
+
+// MaxSafeInteger is the largest integer every decoder of the contract reads
+// exactly, 2^53-1 (JavaScript's Number.MAX_SAFE_INTEGER). A member of integer
+// type (the contract version, the retry hint, an integer field) holds a
+// number whose value is a whole number of at most this magnitude, however it
+// is written (1, 1.0 and 1e0 are the same integer); a larger one is a
+// DecodeValue error, and the encoder refuses to write one.
+const MaxSafeInteger = 1<<53 - 1
 
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
@@ -187,13 +207,30 @@ func appendStrings(b []byte, list []string) []byte {
 }
 
 // appendAny appends a value of no fixed shape (objects, numbers, extras)
-// through encoding/json, which also rejects NaN and infinities.
-func appendAny(b []byte, path string, v any) ([]byte, error) {
+// through encoding/json, which also rejects NaN and infinities. depth is
+// how deeply the object the value goes in is nested, the envelope's own
+// object being 1. A value no decoder of the contract would read back (one
+// nested past MaxDepth, or a json.Number or json.RawMessage holding a number
+// past the range of a 64-bit float) is refused.
+func appendAny(b []byte, path string, depth int, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, errors.New("agenterror: cannot marshal " + path + ": " + err.Error())
 	}
+	d := scanner{data: raw, depth: depth}
+	d.skip()
+	if d.limit != "" {
+		return nil, errors.New("agenterror: cannot marshal " + path + ": the value " + d.limit)
+	}
 	return append(b, raw...), nil
+}
+
+// depthOf is how deeply the object at path is nested, the root being 1.
+func depthOf(path string) int {
+	if path == "" {
+		return 1
+	}
+	return 2 + strings.Count(path, ".")
 }
 
 // appendExtra appends the entries of extra that belong in the object at
@@ -218,7 +255,7 @@ func appendExtra(b []byte, start int, objPath string, extra map[string]any, owne
 		}
 		b = appendString(b, name)
 		b = append(b, ':')
-		if b, err = appendAny(b, k, extra[k]); err != nil {
+		if b, err = appendAny(b, k, depthOf(objPath), extra[k]); err != nil {
 			return nil, err
 		}
 	}
@@ -326,12 +363,18 @@ func firstProblem(sts []uint8, fields []decodeField) error {
 	return nil
 }
 
-// notJSON reports a document the scanner rejected, in encoding/json's words.
-func notJSON(data []byte) error {
-	if _, err := decodeObject(data, ""); err != nil {
+// invalid reports a document the scanner rejected: in encoding/json's
+// words when it is not JSON, else the limit it is past. The syntax error
+// comes first, wherever it is, as in the TypeScript and Python decoders,
+// which parse the whole text before they look at the limits.
+func (d *scanner) invalid() error {
+	if _, err := decodeObject(d.data, ""); err != nil {
 		if de, ok := err.(*DecodeError); ok && de.Category == DecodeSyntax {
 			return err
 		}
+	}
+	if d.limit != "" {
+		return &DecodeError{Problem: d.limit, Category: DecodeSyntax}
 	}
 	// Unreachable while the scanner agrees with encoding/json, which the
 	// package's fuzz test checks.
@@ -341,8 +384,10 @@ func notJSON(data []byte) error {
 // decodeAny decodes a value of no fixed shape (objects, arrays other than of
 // strings, numbers) through encoding/json. Free-form values keep numbers as
 // json.Number so they re-encode exactly instead of passing through float64.
-// It decodes into a local so that dst, a field of the envelope being built,
-// does not make that envelope escape to the heap.
+// Typed values (arrays of integers, objects with properties) read their
+// integers as the scanner does (see integersByValue). It decodes into a
+// local so that dst, a field of the envelope being built, does not make
+// that envelope escape to the heap.
 func decodeAny[T any](raw []byte, dst *T) bool {
 	var v T
 	var err error
@@ -352,13 +397,57 @@ func decodeAny[T any](raw []byte, dst *T) bool {
 		dec.UseNumber()
 		err = dec.Decode(&v)
 	default:
-		err = json.Unmarshal(raw, &v)
+		err = json.Unmarshal(integersByValue(raw), &v)
 	}
 	if err != nil {
 		return false
 	}
 	*dst = v
 	return true
+}
+
+// integersByValue returns raw with every number that is a whole number of
+// at most MaxSafeInteger in magnitude (read as a 64-bit float, as
+// JavaScript reads it) written as an integer, and every other number written
+// so that it is not one (an integer past MaxSafeInteger gets a fraction): an
+// int64 that encoding/json fills from it then holds exactly the integers the
+// scanner's integer reader accepts, and a float64 the same value as before.
+// raw itself is returned when nothing changes, which is the usual case.
+func integersByValue(raw []byte) []byte {
+	var out []byte
+	last := 0 // raw[last:] is not yet copied to out
+	d := scanner{data: raw}
+	for d.i < len(raw) {
+		switch c := raw[d.i]; {
+		case c == '"':
+			d.scanString()
+		case c == '-' || '0' <= c && c <= '9':
+			start := d.i
+			integer := d.number()
+			text := raw[start:d.i]
+			var with []byte
+			if integer {
+				if v, ok := parseInt(text); !ok || v > MaxSafeInteger || v < -MaxSafeInteger {
+					with = append(append(make([]byte, 0, len(text)+2), text...), '.', '0')
+				}
+			} else if f, err := strconv.ParseFloat(string(text), 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= MaxSafeInteger {
+				with = strconv.AppendInt(nil, int64(f), 10)
+			}
+			if with != nil {
+				out = append(append(out, raw[last:start]...), with...)
+				last = d.i
+			}
+		default:
+			d.i++
+		}
+		if d.failed {
+			return raw
+		}
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
 }
 
 // extraMember is a member no field of the layout claims, kept for Extra.
@@ -369,13 +458,72 @@ type extraMember struct {
 	raw   json.RawMessage
 }
 
+// extraList holds the members no field claims in one object of the layout,
+// the last value of each name only: a document that repeats a member a
+// million times costs what the last repetition does. Past a few names they
+// are found through an index, so distinct names cost no search.
+type extraList struct {
+	members []extraMember
+	index   map[string]int // by name, once there are more than linearNames
+}
+
+// linearNames is how many names are searched one by one before extraList
+// indexes them.
+const linearNames = 8
+
+// reset empties the list: the object it belongs to was given again.
+func (l *extraList) reset() {
+	l.members = l.members[:0]
+	clear(l.index)
+}
+
+// find returns the position of the member named name, or -1.
+func (l *extraList) find(name []byte) int {
+	if l.index != nil {
+		if i, ok := l.index[string(name)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range l.members {
+		if l.members[i].name == string(name) {
+			return i
+		}
+	}
+	return -1
+}
+
 // keep reads the value of the member just named, which no field claims,
-// and keeps it for Extra in list, the list of the object at obj.
-func (d *scanner) keep(list *[]extraMember, obj string, depth int) {
-	name := string(d.key) // before the value, whose own members reuse key
+// and keeps it for Extra in l, the list of the object at obj, replacing an
+// earlier value of the same name.
+func (d *scanner) keep(l *extraList, obj string, depth int) {
+	i := l.find(d.key) // before the value, whose own members reuse key
+	var name string
+	if i < 0 {
+		name = string(d.key)
+	}
 	raw := d.skipped()
-	if !d.failed {
-		*list = append(*list, extraMember{obj: obj, depth: depth, name: name, raw: append(json.RawMessage(nil), raw...)})
+	if d.failed {
+		return
+	}
+	if i >= 0 {
+		m := &l.members[i]
+		if cap(m.raw) > 2*len(raw)+64 {
+			// Do not keep a large buffer alive for a small last value.
+			m.raw = nil
+		}
+		m.raw = append(m.raw[:0], raw...)
+		return
+	}
+	l.members = append(l.members, extraMember{obj: obj, depth: depth, name: name, raw: append(json.RawMessage(nil), raw...)})
+	switch n := len(l.members); {
+	case n > linearNames && l.index == nil:
+		l.index = make(map[string]int, 2*n)
+		for j := range l.members {
+			l.index[l.members[j].name] = j
+		}
+	case l.index != nil:
+		l.index[name] = n - 1
 	}
 }
 
@@ -383,11 +531,11 @@ func (d *scanner) keep(list *[]extraMember, obj string, depth int) {
 // paths, so an object's member "b.c" and the member "c" of its object "b"
 // share a key; the outer object's member wins, the deeper objects being
 // stored first.
-func buildExtra(lists [][]extraMember) map[string]any {
+func buildExtra(lists []extraList) map[string]any {
 	n, deepest := 0, 0
 	for _, list := range lists {
-		n += len(list)
-		for _, m := range list {
+		n += len(list.members)
+		for _, m := range list.members {
 			deepest = max(deepest, m.depth)
 		}
 	}
@@ -397,7 +545,7 @@ func buildExtra(lists [][]extraMember) map[string]any {
 	extra := make(map[string]any, n)
 	for depth := deepest; depth >= 0; depth-- {
 		for _, list := range lists {
-			for _, m := range list {
+			for _, m := range list.members {
 				if m.depth == depth {
 					extra[joinPath(m.obj, m.name)] = m.raw
 				}
@@ -407,24 +555,25 @@ func buildExtra(lists [][]extraMember) map[string]any {
 	return extra
 }
 
-// maxDepth is encoding/json's limit on nested arrays and objects.
-const maxDepth = 10000
-
 // shareLimit bounds the documents whose string values are cut from one copy
 // of the whole document (one allocation for all of them) rather than copied
 // one by one: a small document costs little to keep alive for as long as
 // any of its strings is.
 const shareLimit = 4096
 
-// scanner reads one JSON document. It accepts exactly what encoding/json
-// accepts and decodes strings the way it does (invalid UTF-8 and lone
-// surrogates become U+FFFD). On a syntax error it stops: failed is set and
-// every later read fails too, so the generated loops simply end.
+// scanner reads one JSON document. It accepts what encoding/json accepts
+// within the limits every decoder of the contract shares (MaxDepth, numbers
+// a 64-bit float holds), and decodes strings the way encoding/json does
+// (each byte of invalid UTF-8 and each \u escape of a lone surrogate becomes
+// U+FFFD). On a syntax error, or past a limit, it stops: failed is set (and
+// limit says which limit) and every later read fails too, so the generated
+// loops simply end.
 type scanner struct {
 	data   []byte
 	i      int
 	depth  int
 	failed bool
+	limit  string // the limit the document is past, with where
 	share  bool   // cut plain strings from text
 	text   string // data as a string, made on first use when share is set
 	key    []byte // the member name just read, unescaped
@@ -468,11 +617,19 @@ func (d *scanner) literal(lit string) {
 	d.fail()
 }
 
+// push enters an array or object, no deeper than MaxDepth.
 func (d *scanner) push() {
-	d.i++
-	if d.depth++; d.depth > maxDepth {
-		d.fail()
+	if d.depth++; d.depth > MaxDepth {
+		d.over("nests arrays and objects more than 128 levels deep")
+		return
 	}
+	d.i++
+}
+
+// over stops the scan at d.i, where the document goes past a limit.
+func (d *scanner) over(problem string) {
+	d.limit = problem + " at offset " + strconv.Itoa(d.i)
+	d.fail()
 }
 
 // open starts an object value: stSet when it is one (read its members with
@@ -748,12 +905,15 @@ func (d *scanner) strs(dst *[]string) uint8 {
 }
 
 // number reads a number and reports whether it is written as an integer
-// (no fraction, no exponent).
+// (no fraction, no exponent). A number past the range of a 64-bit float
+// (1e999, 2e308, any integer of 310 digits) is past a shared limit: the
+// TypeScript decoder would read it as an infinity, which no encoder writes.
 func (d *scanner) number() bool {
 	data, i := d.data, d.i
 	if i < len(data) && data[i] == '-' {
 		i++
 	}
+	digits := i
 	switch {
 	case i < len(data) && data[i] == '0':
 		i++
@@ -764,6 +924,9 @@ func (d *scanner) number() bool {
 		d.fail()
 		return false
 	}
+	// With at most 308 digits before the point and no exponent a number is
+	// below 1e308, which a float holds; only the others need a closer look.
+	huge := i-digits > 308
 	integer := true
 	if i < len(data) && data[i] == '.' {
 		integer = false
@@ -776,7 +939,7 @@ func (d *scanner) number() bool {
 		}
 	}
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		integer = false
+		integer, huge = false, true
 		if i++; i < len(data) && (data[i] == '+' || data[i] == '-') {
 			i++
 		}
@@ -788,23 +951,46 @@ func (d *scanner) number() bool {
 			i++
 		}
 	}
+	if huge {
+		if f, _ := strconv.ParseFloat(string(data[d.i:i]), 64); math.IsInf(f, 0) {
+			d.over("holds a number past the range of a 64-bit float")
+			return false
+		}
+	}
 	d.i = i
 	return integer
 }
 
-// integer reads an integer that fits in 64 bits into dst.
+// integer reads an integer into dst: a number whose value, read as a
+// 64-bit float (as every decoder of the contract reads it), is whole, of
+// at most MaxSafeInteger in magnitude (stBadValue past it). 1.0 and 1e0 are
+// the integer 1, -0 is 0; 1.5 is stWrongType.
 func (d *scanner) integer(dst *int64) uint8 {
 	switch c := d.peek(); {
 	case c == '-' || '0' <= c && c <= '9':
 		start := d.i
-		if !d.number() {
+		integer := d.number()
+		if d.failed {
 			return stWrongType
 		}
-		v, ok := parseInt(d.data[start:d.i])
-		if !ok {
-			return stWrongType
+		text := d.data[start:d.i]
+		if integer {
+			// Exact, without a float: every integer up to 2^53-1 is one.
+			v, ok := parseInt(text)
+			if !ok || v > MaxSafeInteger || v < -MaxSafeInteger {
+				return stBadValue
+			}
+			*dst = v
+			return stSet
 		}
-		*dst = v
+		f, _ := strconv.ParseFloat(string(text), 64)
+		switch {
+		case f != math.Trunc(f):
+			return stWrongType
+		case math.Abs(f) > MaxSafeInteger:
+			return stBadValue
+		}
+		*dst = int64(f)
 		return stSet
 	case c == 'n':
 		d.literal("null")
@@ -1010,7 +1196,7 @@ func (d *scanner) document() error {
 		return nil
 	}
 	if d.end(); d.failed {
-		return notJSON(d.data)
+		return d.invalid()
 	}
 	if st == stNull {
 		return &DecodeError{Problem: "must be a JSON object, not null", Category: DecodeType}

@@ -30,9 +30,10 @@ var objectPaths = []string{"", "recovery"}
 // entries sorted by key, skipping any that would override a field of the
 // contract. On error it returns dst unchanged: an *EncodeError for an
 // envelope no decoder would read back (no kind, a negative retry hint, an
-// empty field the layout requires), or the error of an Extra or free-form
-// value encoding/json cannot encode. Appending to a reused buffer encodes
-// without allocating.
+// integer past MaxSafeInteger, an empty field the layout requires), or the
+// error of an Extra or free-form value encoding/json cannot encode or no
+// decoder would read back (nested past MaxDepth, a number past the range of
+// a 64-bit float). Appending to a reused buffer encodes without allocating.
 func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if err := e.refusal(); err != nil {
 		return dst, err
@@ -108,13 +109,13 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	if e.Safety != nil {
 		b = append(b, ",\"safety\":"...)
-		if b, err = appendAny(b, "safety", e.Safety); err != nil {
+		if b, err = appendAny(b, "safety", 1, e.Safety); err != nil {
 			return dst, err
 		}
 	}
 	if e.Evidence != nil {
 		b = append(b, ",\"evidence\":"...)
-		if b, err = appendAny(b, "evidence", e.Evidence); err != nil {
+		if b, err = appendAny(b, "evidence", 1, e.Evidence); err != nil {
 			return dst, err
 		}
 	}
@@ -154,6 +155,7 @@ var decodeFields = [25]decodeField{{
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an integer",
+	valueProblem: "must be an integer from -9007199254740991 to 9007199254740991",
 }, {
 	path:         "kind",
 	required:     true,
@@ -194,12 +196,12 @@ var decodeFields = [25]decodeField{{
 	path:         "recovery.retry_after_ms",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a non-negative integer",
-	valueProblem: "must be a non-negative integer",
+	valueProblem: "must be an integer from 0 to 9007199254740991",
 }, {
 	path:         "recovery.retryAfterMs",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a non-negative integer",
-	valueProblem: "must be a non-negative integer",
+	valueProblem: "must be an integer from 0 to 9007199254740991",
 }, {
 	path:         "side_effects",
 	required:     true,
@@ -270,12 +272,15 @@ var decodeFields = [25]decodeField{{
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
 // It reads the document once, in document order; a member given twice counts
-// once, with its last value, as with encoding/json. Problems are reported
-// after the whole document is read, the first in layout order.
+// once, with its last value, as with encoding/json, and only the last is kept.
+// Problems are reported after the whole document is read, the first in layout
+// order; a document nested deeper than MaxDepth or holding a number past the
+// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
+// the TypeScript and Python decoders.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
 	var st [25]uint8
-	var extras [2][]extraMember
+	var extras [2]extraList
 	var v0 int64
 	var v8 int64
 	var v9 int64
@@ -304,7 +309,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 			out.Recovery.Action = ""
 			out.Recovery.SameArguments = ""
 			out.Recovery.Guidance = ""
-			extras[1] = extras[1][:0]
+			extras[1].reset()
 			if st[4] == stSet {
 				for more := d.first(); more; more = d.next() {
 					switch string(d.key) {
@@ -364,7 +369,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if d.end(); d.failed {
-		return notJSON(data)
+		return d.invalid()
 	}
 	if err := firstProblem(st[0:4], decodeFields[0:4]); err != nil {
 		return err

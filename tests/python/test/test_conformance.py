@@ -1,5 +1,6 @@
 """The conformance vectors of the package's contract: the answers every generated package (Go, TypeScript, Python) must give."""
 
+import base64
 import copy
 import dataclasses
 import json
@@ -167,10 +168,12 @@ def test_received_derived_values_win() -> None:
 @pytest.mark.parametrize("v", vectors["malformed"], ids=ids(vectors["malformed"], lambda v: v["name"]))
 def test_malformed(v: Any) -> None:
     assert v["category"] in ("syntax", "type", "missing", "value")
-    if "text" in v:
-        # Text that is not JSON at all.
-        assert "input" not in v, "a vector holds text or input, not both"
-        for text in (v["text"], v["text"].encode("utf-8")):
+    if "text" in v or "bytes" in v:
+        # Text that is not JSON at all or past a shared limit (also as UTF-8
+        # bytes), or bytes that are not UTF-8 JSON.
+        assert len([k for k in ("text", "bytes", "input") if k in v]) == 1, "a vector holds one of text, bytes and input"
+        inputs = [v["text"], v["text"].encode("utf-8")] if "text" in v else [base64.b64decode(v["bytes"])]
+        for text in inputs:
             with pytest.raises(pkg.EnvelopeError) as err0:
                 pkg.from_json(text)
             assert err0.value.path == v["path"], f"{err0.value.path}: {err0.value.problem}"
@@ -186,6 +189,62 @@ def test_malformed(v: Any) -> None:
         pkg.from_json(json.dumps(v["input"]))
     assert err2.value.path == v["path"]
     assert err2.value.category == v["category"]
+
+
+@pytest.mark.parametrize("v", vectors["edges"], ids=ids(vectors["edges"], lambda v: v["name"]))
+def test_edge(v: Any) -> None:
+    """A document at an edge of what every decoder accepts decodes, and encodes back to the vector's envelope."""
+    inputs = [v["text"], v["text"].encode("utf-8")] if "text" in v else [base64.b64decode(v["bytes"])]
+    for text in inputs:
+        env = pkg.from_json(text)
+        assert pkg.to_dict(env) == v["envelope"]
+        assert pkg.from_json(env.to_json()) == env
+
+
+def test_limits_in_values() -> None:
+    """from_dict applies the limits every decoder shares to a value, not only to text (issue 15: a raw RecursionError past about 500 levels in to_json, to_dict and to_mcp_tool_result)."""
+    assert pkg.MAX_DEPTH == 128
+    base = pkg.to_dict(new_env(pkg.KNOWN_KINDS[0], "m"))
+
+    def nest(n: int) -> Any:
+        v: Any = []
+        for _ in range(n - 1):
+            v = [v]
+        return v
+
+    assert parsed({**base, "x_deep": nest(pkg.MAX_DEPTH - 1)}).extra["x_deep"] == nest(pkg.MAX_DEPTH - 1)
+    cyclic: Any = {}
+    cyclic["self"] = cyclic
+    for value in ({**base, "x_deep": nest(pkg.MAX_DEPTH)}, {**base, "x_deep": nest(5000)}, {**base, "x_cycle": cyclic},
+                  {**base, "x": [math.inf]}, {**base, "x": [math.nan]}, {**base, "x": 10**400}):
+        with pytest.raises(pkg.EnvelopeError) as err:
+            pkg.from_dict(value)
+        assert (err.value.path, err.value.category) == ("", "syntax")
+    lone = {**base, "x_text": ["a\ud800b"], "x_\udc00": 1}
+    got = parsed(lone)
+    assert got.extra == {"x_text": ["a\ufffdb"], "x_\ufffd": 1}
+    assert lone["x_text"] == ["a\ud800b"], "the input is not changed"
+
+
+def test_encoders_refuse_what_no_decoder_reads() -> None:
+    """to_dict, to_json and to_mcp_tool_result raise ValueError, never RecursionError, for a value no decoder reads back."""
+    env = new_env(pkg.KNOWN_KINDS[0], "m")
+
+    def nest(n: int) -> Any:
+        v: Any = []
+        for _ in range(n - 1):
+            v = [v]
+        return v
+
+    for depth in (pkg.MAX_DEPTH, 600, 5000):
+        deep = dataclasses.replace(env, extra={"x": nest(depth)})
+        for encode in (pkg.to_dict, pkg.to_json, pkg.to_mcp_tool_result):
+            with pytest.raises(ValueError, match="levels deep"):
+                encode(deep)
+    pkg.to_json(dataclasses.replace(env, extra={"x": nest(pkg.MAX_DEPTH - 1)}))
+    for hint in (2**53, 2**63 - 1, 1.5):
+        with pytest.raises(ValueError):
+            pkg.to_dict(dataclasses.replace(env, recovery=dataclasses.replace(env.recovery, retry_after_ms=hint)))
 
 
 def test_not_json() -> None:

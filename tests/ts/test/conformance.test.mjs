@@ -162,13 +162,17 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
   for (const v of vectors.malformed) {
     test(`malformed: ${v.name}`, () => {
       assert.ok(["syntax", "type", "missing", "value"].includes(v.category), v.category);
-      if ("text" in v) {
-        // Text that is not JSON at all.
-        assert.equal("input" in v, false, "a vector holds text or input, not both");
-        const r = pkg.parseEnvelopeJson(v.text);
-        assert.equal(r.ok, false, "must be rejected");
-        assert.equal(r.error.path, v.path, `${r.error.path}: ${r.error.problem}`);
-        assert.equal(r.error.category, v.category, `${r.error.category}: ${r.error.problem}`);
+      if ("text" in v || "bytes" in v) {
+        // Text that is not JSON at all or past a shared limit, as a string
+        // and as UTF-8 bytes; bytes that are not UTF-8 JSON.
+        assert.equal(["text", "bytes", "input"].filter((k) => k in v).length, 1, "a vector holds one of text, bytes and input");
+        const inputs = "text" in v ? [v.text, new TextEncoder().encode(v.text)] : [new Uint8Array(Buffer.from(v.bytes, "base64"))];
+        for (const input of inputs) {
+          const r = pkg.parseEnvelopeJson(input);
+          assert.equal(r.ok, false, "must be rejected");
+          assert.equal(r.error.path, v.path, `${r.error.path}: ${r.error.problem}`);
+          assert.equal(r.error.category, v.category, `${r.error.category}: ${r.error.problem}`);
+        }
         return;
       }
       const r = pkg.parseEnvelope(v.input);
@@ -182,6 +186,63 @@ describe(`${pkg.CONTRACT_NAME}: parse and serialize`, () => {
       assert.equal(text.error.category, v.category);
     });
   }
+
+  for (const v of vectors.edges) {
+    test(`edge: ${v.name}`, () => {
+      // A document at an edge of what every decoder accepts: text (also as
+      // UTF-8 bytes) or bytes that are not valid UTF-8.
+      const inputs = "text" in v ? [v.text, new TextEncoder().encode(v.text)] : [new Uint8Array(Buffer.from(v.bytes, "base64"))];
+      for (const input of inputs) {
+        const r = pkg.parseEnvelopeJson(input);
+        assert.ok(r.ok, r.ok ? "" : `${r.error.path}: ${r.error.problem}`);
+        assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+        const again = pkg.parseEnvelopeJson(pkg.serializeEnvelope(r.envelope));
+        assert.ok(again.ok);
+        assert.deepEqual(again.envelope, r.envelope);
+      }
+    });
+  }
+
+  test("limits every decoder shares: depth, numbers and lone surrogates, in a value as in text", () => {
+    assert.equal(pkg.MAX_DEPTH, 128);
+    const base = pkg.toWire(newEnv(pkg.KNOWN_KINDS[0], "m"));
+    const nest = (n) => { let v = []; for (let i = 1; i < n; i++) v = [v]; return v; };
+    // The envelope's object is the first level: 127 more are read, 128 are not.
+    assert.ok(pkg.parseEnvelope({ ...base, x_deep: nest(pkg.MAX_DEPTH - 1) }).ok);
+    for (const value of [{ ...base, x_deep: nest(pkg.MAX_DEPTH) }, { ...base, x_deep: nest(5000) }]) {
+      const r = pkg.parseEnvelope(value);
+      assert.equal(r.ok, false);
+      assert.deepEqual([r.error.path, r.error.category], ["", "syntax"]);
+    }
+    // A cycle is too deep, not a stack overflow.
+    const cyclic = { ...base, x_cycle: {} };
+    cyclic.x_cycle.self = cyclic.x_cycle;
+    assert.deepEqual(pkg.parseEnvelope(cyclic).error?.category, "syntax");
+    for (const bad of [Infinity, -Infinity, NaN]) {
+      assert.deepEqual(pkg.parseEnvelope({ ...base, x_number: [bad] }).error?.category, "syntax");
+    }
+    // A lone surrogate reads as U+FFFD, in a value and in a name, without
+    // changing the input.
+    const lone = { ...base, x_text: ["a\ud800b"], "x_\udc00": 1 };
+    const got = parsed(lone);
+    assert.deepEqual(got.extra, { x_text: ["a\ufffdb"], "x_\ufffd": 1 });
+    assert.deepEqual(lone.x_text, ["a\ud800b"]);
+  });
+
+  test("encoders refuse what no decoder reads back, with a RangeError that says why", () => {
+    const env = newEnv(pkg.KNOWN_KINDS[0], "m");
+    const nest = (n) => { let v = []; for (let i = 1; i < n; i++) v = [v]; return v; };
+    // Issue 15: past about 2,200 levels JSON.stringify overflowed the stack.
+    for (const depth of [pkg.MAX_DEPTH, 5000]) {
+      assert.throws(() => pkg.serializeEnvelope({ ...env, extra: { x: nest(depth) } }), (e) => e instanceof RangeError && /levels deep/.test(e.message));
+    }
+    assert.ok(pkg.serializeEnvelope({ ...env, extra: { x: nest(pkg.MAX_DEPTH - 1) } }));
+    // Issue 15: a hint of 2^63-1 was written as 9223372036854776000, which Go rejects.
+    for (const hint of [2 ** 53, 2 ** 63 - 1, 1.5]) {
+      assert.throws(() => pkg.toWire({ ...env, recovery: { ...env.recovery, retryAfterMs: hint } }), RangeError);
+    }
+    assert.doesNotThrow(() => pkg.toWire({ ...env, recovery: { ...env.recovery, retryAfterMs: Number.MAX_SAFE_INTEGER } }));
+  });
 
   test("parse never throws", () => {
     const hostile = [

@@ -39,9 +39,10 @@ var objectPaths = []string{"", "error", "error.details"}
 // entries sorted by key, skipping any that would override a field of the
 // contract. On error it returns dst unchanged: an *EncodeError for an
 // envelope no decoder would read back (no kind, a negative retry hint, an
-// empty field the layout requires), or the error of an Extra or free-form
-// value encoding/json cannot encode. Appending to a reused buffer encodes
-// without allocating.
+// integer past MaxSafeInteger, an empty field the layout requires), or the
+// error of an Extra or free-form value encoding/json cannot encode or no
+// decoder would read back (nested past MaxDepth, a number past the range of
+// a 64-bit float). Appending to a reused buffer encodes without allocating.
 func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if err := e.refusal(); err != nil {
 		return dst, err
@@ -80,6 +81,12 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 				}
 			}
 			if e.Status != nil {
+				if *e.Status > MaxSafeInteger || *e.Status < -MaxSafeInteger {
+					return dst, &EncodeError{
+						Field:   "Status",
+						Problem: "is past MaxSafeInteger",
+					}
+				}
 				if len(b) > s2 {
 					b = append(b, ',')
 				}
@@ -172,6 +179,7 @@ var decodeFields = [10]decodeField{{
 	path:         "error.details.status",
 	typeCategory: DecodeType,
 	typeProblem:  "must be an integer",
+	valueProblem: "must be an integer from -9007199254740991 to 9007199254740991",
 }, {
 	path:         "error.details.tool",
 	typeCategory: DecodeType,
@@ -189,12 +197,15 @@ var decodeFields = [10]decodeField{{
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
 // It reads the document once, in document order; a member given twice counts
-// once, with its last value, as with encoding/json. Problems are reported
-// after the whole document is read, the first in layout order.
+// once, with its last value, as with encoding/json, and only the last is kept.
+// Problems are reported after the whole document is read, the first in layout
+// order; a document nested deeper than MaxDepth or holding a number past the
+// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
+// the TypeScript and Python decoders.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
 	var st [10]uint8
-	var extras [3][]extraMember
+	var extras [3]extraList
 	var v6 bool
 	var v7 int64
 	d := newScanner(data)
@@ -213,8 +224,8 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 			out.Message = ""
 			out.Tool = ""
 			out.Field = ""
-			extras[1] = extras[1][:0]
-			extras[2] = extras[2][:0]
+			extras[1].reset()
+			extras[2].reset()
 			if st[1] == stSet {
 				for more := d.first(); more; more = d.next() {
 					switch string(d.key) {
@@ -232,7 +243,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 						clear(st[6:10])
 						out.Tool = ""
 						out.Field = ""
-						extras[2] = extras[2][:0]
+						extras[2].reset()
 						if st[5] == stSet {
 							for more := d.first(); more; more = d.next() {
 								switch string(d.key) {
@@ -259,7 +270,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if d.end(); d.failed {
-		return notJSON(data)
+		return d.invalid()
 	}
 	if st[0] != stSet {
 		if err := decodeFields[0].problem(st[0]); err != nil {

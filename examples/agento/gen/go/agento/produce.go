@@ -86,7 +86,8 @@ func hintDelay(ms int64) time.Duration {
 
 // An EncodeError reports an envelope that AppendJSON and MarshalJSON refuse
 // to write because no decoder of the contract would read it back: one
-// without a kind, or with a negative retry hint. The constructors and setters
+// without a kind, with a negative retry hint, or with an integer past
+// MaxSafeInteger. The constructors and setters
 // never build such an envelope; only fields assigned by hand can.
 type EncodeError struct {
 	Field   string // the Envelope field at fault: "Kind", "Recovery.RetryAfterMs"
@@ -104,6 +105,10 @@ func (e *Envelope) refusal() error {
 	}
 	if ms := e.Recovery.RetryAfterMs; ms != nil && *ms < 0 {
 		return &EncodeError{Field: "Recovery.RetryAfterMs", Problem: "is negative"}
+	} else if ms != nil && *ms > MaxSafeInteger {
+		// Producers clamp hints to RetryMaxHint; past MaxSafeInteger no
+		// decoder of the contract reads one back (JavaScript would round it).
+		return &EncodeError{Field: "Recovery.RetryAfterMs", Problem: "is past MaxSafeInteger"}
 	}
 	return nil
 }

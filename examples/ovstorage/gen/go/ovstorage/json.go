@@ -30,9 +30,10 @@ var objectPaths = []string{"", "error"}
 // entries sorted by key, skipping any that would override a field of the
 // contract. On error it returns dst unchanged: an *EncodeError for an
 // envelope no decoder would read back (no kind, a negative retry hint, an
-// empty field the layout requires), or the error of an Extra or free-form
-// value encoding/json cannot encode. Appending to a reused buffer encodes
-// without allocating.
+// integer past MaxSafeInteger, an empty field the layout requires), or the
+// error of an Extra or free-form value encoding/json cannot encode or no
+// decoder would read back (nested past MaxDepth, a number past the range of
+// a 64-bit float). Appending to a reused buffer encodes without allocating.
 func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if err := e.refusal(); err != nil {
 		return dst, err
@@ -71,7 +72,7 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		if e.Partial != nil {
 			b = append(b, ",\"partial\":"...)
-			if b, err = appendAny(b, "error.partial", e.Partial); err != nil {
+			if b, err = appendAny(b, "error.partial", 2, e.Partial); err != nil {
 				return dst, err
 			}
 		}
@@ -186,12 +187,15 @@ var decodeFields = [13]decodeField{{
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
 // It reads the document once, in document order; a member given twice counts
-// once, with its last value, as with encoding/json. Problems are reported
-// after the whole document is read, the first in layout order.
+// once, with its last value, as with encoding/json, and only the last is kept.
+// Problems are reported after the whole document is read, the first in layout
+// order; a document nested deeper than MaxDepth or holding a number past the
+// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
+// the TypeScript and Python decoders.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
 	var out Envelope
 	var st [13]uint8
-	var extras [2][]extraMember
+	var extras [2]extraList
 	var v6 bool
 	var raw8 []byte
 	d := newScanner(data)
@@ -215,7 +219,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 			out.Kind = ""
 			out.Message = ""
 			out.Recovery.Guidance = ""
-			extras[1] = extras[1][:0]
+			extras[1].reset()
 			if st[3] == stSet {
 				for more := d.first(); more; more = d.next() {
 					switch string(d.key) {
@@ -250,7 +254,7 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if d.end(); d.failed {
-		return notJSON(data)
+		return d.invalid()
 	}
 	if err := firstProblem(st[0:3], decodeFields[0:3]); err != nil {
 		return err

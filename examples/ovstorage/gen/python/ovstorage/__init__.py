@@ -29,7 +29,7 @@ from ._classification import (
     with_tool_annotations,
     work_may_have_run,
 )
-from ._codec import from_dict, from_json, to_dict, to_json
+from ._codec import MAX_DEPTH, from_dict, from_json, to_dict, to_json
 from ._constructors import (
     CONSTRUCTORS,
     new_envelope,
@@ -281,6 +281,7 @@ __all__ = [
     "exit_code",
     "fallback",
     "for_tool",
+    "MAX_DEPTH",
     "from_dict",
     "from_http_response",
     "from_json",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
@@ -23,20 +24,118 @@ from ._spec import EnvelopeError
 #: _MISSING marks a member the input lacks (None is JSON's null).
 _MISSING = object()
 
-_INT64_MIN = -(2**63)
-_INT64_MAX = 2**63 - 1
+#: MAX_DEPTH is how deeply an envelope may nest arrays and objects, the
+#: envelope's own object counting as the first level. The Go and TypeScript
+#: packages of the contract share it: from_json and from_dict reject a deeper
+#: document (category "syntax"), and to_dict refuses to write one, so what one
+#: of them reads the others read, and every one of them writes back.
+MAX_DEPTH = 128
+
+#: _MAX_SAFE is the largest integer every decoder of the contract reads
+#: exactly, 2^53-1 (JavaScript's Number.MAX_SAFE_INTEGER).
+_MAX_SAFE = 2**53 - 1
+
+#: The problems of an integer past _MAX_SAFE (for the retry hint, or negative), as every language words them.
+_INTEGER_RANGE = "must be an integer from -9007199254740991 to 9007199254740991"
+_HINT_RANGE = "must be an integer from 0 to 9007199254740991"
+
+#: _FLOAT_MAX is the first integer a 64-bit float cannot hold (it rounds to infinity): 2^1024 - 2^970.
+_FLOAT_MAX = 2**1024 - 2**970
 
 
 def _join(path: str, key: str) -> str:
     return key if path == "" else path + "." + key
 
 
+def _whole(v: Any) -> bool:
+    """_whole reports whether v is a number whose value is a whole number (1, 1.0; not True)."""
+    return type(v) is int or (type(v) is float and v.is_integer())
+
+
 def _is_int(v: Any) -> bool:
-    return type(v) is int and _INT64_MIN <= v <= _INT64_MAX
+    """_is_int reports whether v is an integer every decoder reads exactly: a whole number of at most 2^53-1 in magnitude, however it was written (1.0 and 1e0 are 1)."""
+    return _whole(v) and -_MAX_SAFE <= v <= _MAX_SAFE
 
 
 def _is_number(v: Any) -> bool:
     return (type(v) is int or type(v) is float) and not (type(v) is float and not math.isfinite(v))
+
+
+class _PastLimit(ValueError):
+    """_PastLimit is raised while parsing text past a limit every decoder of the contract shares."""
+
+
+#: _SURROGATE finds a surrogate code point, which a Python string holds for a \u escape of a lone surrogate (json.loads joins the escapes of a pair).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: _SURROGATE_ESCAPE finds text that may escape a surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+_NAN_OR_INF = "holds a number past the range of a 64-bit float"
+
+
+def _well_formed(s: str) -> str:
+    """_well_formed returns s with each surrogate code point replaced by U+FFFD, as the Go decoder reads an escape of a lone surrogate (backslash, u)."""
+    if s.isascii() or _SURROGATE.search(s) is None:
+        return s
+    return _SURROGATE.sub("\ufffd", s)
+
+
+def _within(v: Any, level: int) -> Any:
+    """_within checks a decoded value against the limits every decoder of the contract shares and returns it with each lone surrogate in a string or a member name replaced by U+FFFD: the value itself when nothing changes, a copy of what does otherwise.
+
+    level is the number of arrays and objects around v. A value nested
+    deeper than MAX_DEPTH (a cycle included), a float that is not finite or
+    an integer no 64-bit float holds raises EnvelopeError (path "", category
+    "syntax"), as the Go decoder rejects such a document.
+    """
+    t = type(v)
+    if t is str:
+        return _well_formed(v)
+    if t is float:
+        if not math.isfinite(v):
+            raise EnvelopeError("", "holds NaN, which is not a JSON number" if v != v else _NAN_OR_INF, "syntax")
+        return v
+    if t is int:
+        if not -_FLOAT_MAX < v < _FLOAT_MAX:
+            raise EnvelopeError("", _NAN_OR_INF, "syntax")
+        return v
+    if t is bool or v is None:
+        return v
+    if t is dict or (t is not list and t is not tuple and isinstance(v, Mapping)):
+        if level >= MAX_DEPTH:
+            raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
+        out: Optional[Dict[Any, Any]] = None
+        for k, x in v.items():
+            # Inline for the usual members: ASCII text, small integers, flags, null.
+            tx = type(x)
+            if (tx is str and x.isascii()) or (tx is int and -_MAX_SAFE <= x <= _MAX_SAFE) or tx is bool or x is None:
+                y = x
+            else:
+                y = _within(x, level + 1)
+            name = k if type(k) is not str or k.isascii() else _well_formed(k)
+            if out is None and (y is not x or name is not k):
+                # Rare: from here on the object is a copy, which starts with
+                # the members before this one as they are.
+                out = {}
+                for p, z in v.items():
+                    if p is k:
+                        break
+                    out[p] = z
+            if out is not None:
+                out[name] = y
+        return v if out is None else out
+    if t is list or t is tuple:
+        if level >= MAX_DEPTH:
+            raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
+        items: Optional[List[Any]] = None
+        for i, x in enumerate(v):
+            y = _within(x, level + 1)
+            if y is not x:
+                if items is None:
+                    items = list(v)
+                items[i] = y
+        return v if items is None else (items if t is list else tuple(items))
+    return v
 
 
 def _decode_object(value: Any, path: str) -> Dict[str, Any]:
@@ -115,7 +214,7 @@ def _convert(typ: str, spec: Optional[Mapping[str, Any]], v: Any) -> Any:
             return v
     elif typ == "integer":
         if _is_int(v):
-            return v
+            return int(v)
     elif typ == "number":
         if _is_number(v):
             return v
@@ -272,9 +371,11 @@ def _decode_members(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dic
             for spelling in step[3]:
                 if rec["retry_after_ms"] is None:
                     v = _take(obj, path, spelling, False)
+                    if v is not None and not _whole(v):
+                        raise EnvelopeError(_join(path, spelling), "must be a non-negative integer", "type")
                     if v is not None and (not _is_int(v) or v < 0):
-                        raise EnvelopeError(_join(path, spelling), "must be a non-negative integer", "value" if _is_int(v) else "type")
-                    rec["retry_after_ms"] = v
+                        raise EnvelopeError(_join(path, spelling), _HINT_RANGE, "value")
+                    rec["retry_after_ms"] = None if v is None else int(v)
                 obj.pop(spelling, None)
             continue
         name = step[1]
@@ -290,6 +391,8 @@ def _decode_members(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dic
             spec = step[4]
             if spec is None:
                 continue
+            if spec["type"] == "integer" and _whole(v) and not _is_int(v):
+                raise EnvelopeError(step[5], _INTEGER_RANGE, "value")
             try:
                 x = _convert(spec["type"], spec, v)
             except _Bad:
@@ -312,11 +415,15 @@ def _decode_members(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dic
             _decode_members(step[3], v, env, rec, received, extra)
         elif op == _VERSION:
             if isinstance(CONTRACT_VERSION, int):
-                if not _is_int(v):
+                if not _whole(v):
                     raise EnvelopeError(step[3], "must be an integer", "type")
+                if not _is_int(v):
+                    raise EnvelopeError(step[3], _INTEGER_RANGE, "value")
+                env["contract_version"] = int(v)
             elif not isinstance(v, str):
                 raise EnvelopeError(step[3], "must be a string", "type")
-            env["contract_version"] = _text(v)
+            else:
+                env["contract_version"] = _text(v)
         elif op == _GROUP:
             if not isinstance(v, str):
                 raise EnvelopeError(_join(path, name), "must be a string", "type")
@@ -380,7 +487,8 @@ def _decode_quick(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[
                 raise _Slow
             env["kind"] = v
         elif op == _VERSION:
-            if not (_is_int(v) if isinstance(CONTRACT_VERSION, int) else type(v) is str):
+            # Integers written as such only; 1.0 and the like take the ordered decoding.
+            if not (type(v) is int and -_MAX_SAFE <= v <= _MAX_SAFE if isinstance(CONTRACT_VERSION, int) else type(v) is str):
                 raise _Slow
             env["contract_version"] = v
         elif op == _OBJECT:
@@ -391,7 +499,7 @@ def _decode_quick(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[
                     nested = {}
                 nested[k] = v
         elif op == _RETRY:
-            if rec["retry_after_ms"] is not None or not _is_int(v) or v < 0:
+            if rec["retry_after_ms"] is not None or type(v) is not int or not 0 <= v <= _MAX_SAFE:
                 raise _Slow
             rec["retry_after_ms"] = v
         elif op == _FIELD:
@@ -472,8 +580,17 @@ def from_dict(value: Any) -> Envelope:
     retryAfterMs); values the layout does not carry are filled from the
     kind's classification; derived values received are kept in received.
     Malformed input raises EnvelopeError with the JSON path of the
-    offending field: the same path the Go package reports.
+    offending field: the same path the Go package reports. A value past the
+    limits every decoder of the contract shares (nested deeper than
+    MAX_DEPTH, a number no 64-bit float holds) raises it with category
+    "syntax", before anything else is looked at; a lone surrogate in a
+    string reads as U+FFFD.
     """
+    return _from_value(_within(value, 0))
+
+
+def _from_value(value: Any) -> Envelope:
+    """_from_value is from_dict for a value known to be within the limits (_within)."""
     if _DIRECT:
         envelope, recovery, got = _new(Envelope), _new(Recovery), _new(Received)
         env, rec, received = envelope.__dict__, recovery.__dict__, got.__dict__
@@ -516,30 +633,83 @@ def _reject_constant(name: str) -> Any:
     raise ValueError("invalid JSON number " + name)
 
 
-#: _DECODER is json.loads's decoder with NaN and the infinities rejected, made once: json.loads builds a new one on every call that passes an option.
-_DECODER: Any = json.JSONDecoder(parse_constant=_reject_constant)
+def _lenient_int(s: str) -> Any:
+    """_lenient_int reads an integer as JavaScript and Go do whatever its length: one past the range of a 64-bit float as an infinity, which _within then rejects (int() refuses more than 4,300 digits)."""
+    if len(s) < 300:
+        return int(s)
+    f = float(s)
+    return f if math.isinf(f) else int(s)
 
 
-def _loads(text: Union[str, bytes, bytearray]) -> Any:
-    """_loads is json.loads(text, parse_constant=_reject_constant), with the same checks, results and errors, on a decoder made once."""
+def _strict_int(s: str) -> int:
+    """_strict_int reads an integer, refusing one no 64-bit float holds (310 digits or more)."""
+    if len(s) < 300:
+        return int(s)
+    if math.isinf(float(s)):
+        raise _PastLimit(_NAN_OR_INF)
+    return int(s)
+
+
+def _strict_float(s: str) -> float:
+    """_strict_float reads a number with a fraction or an exponent, refusing one past the range of a 64-bit float (1e999)."""
+    f = float(s)
+    if math.isinf(f):
+        raise _PastLimit(_NAN_OR_INF)
+    return f
+
+
+#: _DECODER is json.loads's decoder with NaN and the infinities rejected, made once: json.loads builds a new one on every call that passes an option. Numbers past the range of a 64-bit float read as infinities, which from_dict rejects.
+_DECODER: Any = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_lenient_int)
+#: _STRICT is _DECODER refusing numbers past the range of a 64-bit float as it reads them (_PastLimit), for from_json.
+_STRICT: Any = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_strict_int, parse_float=_strict_float)
+
+
+def _utf8(b: Union[bytes, bytearray]) -> str:
+    """_utf8 decodes bytes as UTF-8 the way the Go decoder reads them: each byte of invalid UTF-8 is U+FFFD. Never as UTF-16 or UTF-32."""
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        # surrogateescape keeps each invalid byte as one code point of its own.
+        return _ESCAPED_BYTE.sub("\ufffd", b.decode("utf-8", "surrogateescape"))
+
+
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def _loads(text: Union[str, bytes, bytearray], decoder: Any = _DECODER) -> Any:
+    """_loads is json.loads(text, parse_constant=_reject_constant) on a decoder made once, except that bytes are read as UTF-8 only (see _utf8), and numbers as decoder reads them."""
     if isinstance(text, (bytes, bytearray)):
-        text = text.decode(json.detect_encoding(text), "surrogatepass")
+        text = _utf8(text)
     elif not isinstance(text, str):
         raise TypeError(f"the JSON object must be str, bytes or bytearray, not {text.__class__.__name__}")
-    elif text.startswith("\ufeff"):
+    if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    return _DECODER.decode(text)
+    return decoder.decode(text)
 
 
 def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
-    """from_json parses JSON text, then reads it with from_dict. Text that is not JSON raises EnvelopeError with an empty path."""
+    """from_json parses JSON text, then reads it with from_dict. Text that is not JSON, or past the limits every decoder of the contract shares, raises EnvelopeError with an empty path and category "syntax".
+
+    Bytes are UTF-8 (each byte of invalid UTF-8 reads as U+FFFD, a byte
+    order mark is not JSON); a number past the range of a 64-bit float
+    (1e999, an integer of 310 digits or more) and nesting deeper than
+    MAX_DEPTH are past the limits.
+    """
     try:
-        value = _loads(text)
+        if type(text) is not str:
+            text = _utf8(text) if isinstance(text, (bytes, bytearray)) else text
+        value = _loads(text, _STRICT)
+    except _PastLimit as err:
+        raise EnvelopeError("", str(err), "syntax") from None
     except (ValueError, TypeError) as err:
         raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
     except RecursionError:
-        raise EnvelopeError("", "is not valid JSON: nested too deeply", "syntax") from None
-    return from_dict(value)
+        raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax") from None
+    # The numbers are checked; what the text shows cannot go past the other
+    # limits (few brackets, no surrogate, no escape of one) skips the walk.
+    if text.count("{") + text.count("[") > MAX_DEPTH or (not text.isascii() and _SURROGATE.search(text)) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
+        value = _within(value, 0)
+    return _from_value(value)
 
 
 def _finite(path: str, v: Any) -> None:
@@ -587,14 +757,44 @@ def _encode_typed(spec: Mapping[str, Any], v: Any, path: str) -> Dict[str, Any]:
     return out
 
 
+def _integer_out(path: str, v: Any) -> None:
+    """_integer_out raises ValueError for a number of integer type that no decoder of the contract reads back as one."""
+    if (type(v) is int or type(v) is float) and not _is_int(v):
+        raise ValueError(f"cannot encode {path}: {v!r} is not an integer from -9007199254740991 to 9007199254740991")
+
+
 def _encode_value(spec: Mapping[str, Any], v: Any, path: str) -> Any:
+    typ = spec["type"]
+    if typ == "string":
+        return _json_value(v)
     _finite(path, v)
-    if spec["type"] == "object" and spec["properties"] and not isinstance(v, (list, tuple, str)):
+    if typ == "integer":
+        _integer_out(path, v)
+    if typ == "object" and spec["properties"] and not isinstance(v, (list, tuple, str)):
         return _encode_typed(spec, v, path)
+    if typ == "object" or typ == "array":
+        # The value sits in as many objects as its path has members.
+        _writable(path, v, path.count(".") + 1)
     if isinstance(v, (list, tuple)):
         for x in v:
             _finite(path, x)
+            if spec["items"] == "integer":
+                _integer_out(path, x)
     return _json_value(v)
+
+
+def _writable(path: str, v: Any, level: int) -> None:
+    """_writable raises ValueError for a value about to be written with level arrays and objects around it that no decoder of the contract reads back: one nested deeper than MAX_DEPTH, or a number JSON cannot carry or no 64-bit float holds."""
+    if isinstance(v, float):
+        _finite(path, v)
+    elif type(v) is int:
+        if not -_FLOAT_MAX < v < _FLOAT_MAX:
+            raise ValueError(f"cannot encode {path}: it holds an integer no 64-bit float holds")
+    elif isinstance(v, (list, tuple, Mapping)):
+        if level >= MAX_DEPTH:
+            raise ValueError(f"cannot encode {path}: it nests arrays and objects more than {MAX_DEPTH} levels deep")
+        for x in v.values() if isinstance(v, Mapping) else v:
+            _writable(path, x, level + 1)
 
 
 _ABSENT = object()
@@ -623,7 +823,7 @@ def _leaf_value(leaf: Mapping[str, Any], e: Envelope) -> Any:
         if ms is None:
             return _ABSENT
         _finite(leaf["path"], ms)
-        return ms
+        return ms if type(ms) is int or not _is_int(ms) else int(ms)
     if source == "group":
         r = received(e, "group")
         g = r if isinstance(r, str) and r != "" else lookup(e.kind).group
@@ -680,22 +880,12 @@ def _encode_object(o: Mapping[str, Any], e: Envelope, extra_keys: List[str]) -> 
         path, name = _place_extra(k)
         if path == o["path"] and name not in o["owned"]:
             x = e.extra[k]
-            _check_finite(k, x)
+            # The entry sits in o and the objects around it.
+            _writable(k, x, 1 if o["path"] == "" else o["path"].count(".") + 2)
             out[name] = _json_value(x)
     if not out and not o["required"]:
         return _ABSENT
     return out
-
-
-def _check_finite(path: str, v: Any) -> None:
-    if isinstance(v, float):
-        _finite(path, v)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            _check_finite(path, x)
-    elif isinstance(v, Mapping):
-        for x in v.values():
-            _check_finite(path, x)
 
 
 def to_dict(envelope: Envelope) -> Dict[str, Any]:
@@ -705,15 +895,16 @@ def to_dict(envelope: Envelope) -> Dict[str, Any]:
     extra entries sorted by key, skipping any that would override a field of
     the contract. A number JSON cannot carry (NaN, an infinity) raises
     ValueError, as the Go encoder fails; so does what no decoder would read
-    back: an empty kind, a retry hint that is not a non-negative integer, a
-    missing or empty context field the layout requires.
+    back: an empty kind, a retry hint that is not an integer from 0 to
+    2^53-1, an integer field past ±(2^53-1), a value nested deeper than
+    MAX_DEPTH, a missing or empty context field the layout requires.
     """
     # Refused, as Go's AppendJSON refuses them: no decoder reads them back.
     if not isinstance(envelope.kind, str) or envelope.kind == "":
         raise ValueError("cannot encode the envelope: its kind is empty")
     hint = envelope.recovery.retry_after_ms
     if hint is not None and not (_is_int(hint) and hint >= 0):
-        raise ValueError(f"cannot encode the envelope: its retry hint {hint!r} is not a non-negative integer")
+        raise ValueError(f"cannot encode the envelope: its retry hint {hint!r} is not an integer from 0 to 9007199254740991")
     keys = sorted(envelope.extra)
     out = _encode_object(LAYOUT, envelope, keys)
     return {} if out is _ABSENT else dict(out)

@@ -8,14 +8,18 @@
 import { CONTRACT_VERSION, FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import { hasOwn, isRetryable, lookup, received, workMayHaveRun } from "./classification.js";
 import type { FieldSpec, FieldType, LayoutLeaf, LayoutObject, Source } from "./spec.js";
+import { decodeUtf8 } from "./utf8.js";
 
 /**
  * DecodeErrorCategory sorts a decode problem, as the Go package's
- * DecodeError.Category does: "syntax" (not JSON at all), "type" (the wrong
- * JSON type, including null where a value is required, a non-integer number
- * where an integer is required and a document that is not an object),
- * "missing" (a required member is absent) or "value" (the right type but a
- * rejected value: an empty kind, a negative integer, a layout constant that
+ * DecodeError.Category does: "syntax" (not JSON at all, or JSON past the
+ * limits every decoder of the contract shares: arrays and objects nested
+ * more than MAX_DEPTH levels deep, a number past the range of a 64-bit
+ * float), "type" (the wrong JSON type, including null where a value is
+ * required, a non-integer number where an integer is required and a
+ * document that is not an object), "missing" (a required member is absent)
+ * or "value" (the right type but a rejected value: an empty kind, a negative
+ * integer, an integer past Number.MAX_SAFE_INTEGER, a layout constant that
  * differs, whatever its type).
  */
 export type DecodeErrorCategory = "syntax" | "type" | "missing" | "value";
@@ -37,6 +41,15 @@ export type ParseResult = { readonly ok: true; readonly envelope: Envelope } | {
 export function formatDecodeError(e: DecodeError): string {
   return "invalid envelope: " + (e.path === "" ? e.problem : e.path + " " + e.problem);
 }
+
+/**
+ * MAX_DEPTH is how deeply an envelope may nest arrays and objects, the
+ * envelope's own object counting as the first level. The Go and Python
+ * packages of the contract share it: parseEnvelope rejects a deeper value
+ * (category "syntax"), and toWire refuses to write one, so what one of them
+ * reads the others read, and every one of them writes back.
+ */
+export const MAX_DEPTH = 128;
 
 class Fail {
   constructor(
@@ -167,10 +180,109 @@ function take(vals: unknown[], slot: number, path: string, key: string, required
   return v;
 }
 
-const INT64_MAX = 9223372036854775807;
-
+/**
+ * isInteger reports whether v is an integer every decoder of the contract
+ * reads exactly: a whole number of at most Number.MAX_SAFE_INTEGER (2^53-1)
+ * in magnitude, however the text wrote it (1.0 and 1e0 are 1). A whole
+ * number past that is a rejected value, a fraction the wrong type.
+ */
 function isInteger(v: unknown): v is number {
-  return typeof v === "number" && Number.isInteger(v) && v >= -INT64_MAX - 1 && v <= INT64_MAX;
+  return Number.isSafeInteger(v);
+}
+
+/** whole reports whether v is a number whose value is a whole number. */
+function whole(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+/** The problems of an integer past Number.MAX_SAFE_INTEGER (for the retry hint, or negative), as every language words them. */
+const INTEGER_RANGE = "must be an integer from -9007199254740991 to 9007199254740991";
+const HINT_RANGE = "must be an integer from 0 to 9007199254740991";
+
+/** ANY_SURROGATE finds a UTF-16 surrogate; LONE_SURROGATE one that is not half of a pair; SURROGATE_TEXT JSON text that may hold either, raw or escaped. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATE_TEXT = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * wellFormed returns s with each lone surrogate replaced by U+FFFD, as the
+ * Go decoder reads a \u escape of one (and encoding/json every byte of
+ * invalid UTF-8).
+ */
+function wellFormed(s: string): string {
+  return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
+}
+
+/**
+ * within checks a parsed value against the limits every decoder of the
+ * contract shares, and returns it with each lone surrogate in a string or a
+ * member name replaced by U+FFFD: the value itself when nothing changes, a
+ * copy of what does otherwise. level is the number of arrays and objects
+ * around v; strings is false when the text v was parsed from holds no
+ * surrogate, raw or escaped, so no string needs a look. It throws a
+ * "syntax" Fail for a value nested deeper than MAX_DEPTH (a cycle
+ * included) or a number that is not finite (what JSON.parse makes of
+ * 1e999).
+ */
+function within(v: unknown, level: number, strings: boolean): unknown {
+  switch (typeof v) {
+    case "string":
+      return strings ? wellFormed(v) : v;
+    case "number":
+      if (!Number.isFinite(v)) {
+        throw new Fail("", Number.isNaN(v) ? "holds NaN, which is not a JSON number" : "holds a number past the range of a 64-bit float", "syntax");
+      }
+      return v;
+    case "object":
+      break;
+    default:
+      return v;
+  }
+  if (v === null) {
+    return v;
+  }
+  if (level >= MAX_DEPTH) {
+    throw new Fail("", "nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+  }
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const y = within(x, level + 1, strings);
+      if (y !== x) {
+        (out ??= v.slice())[i] = y;
+      }
+    }
+    return out ?? v;
+  }
+  const obj = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in obj) {
+    if (!hasOwn(obj, k)) {
+      continue;
+    }
+    const x = obj[k];
+    const y = within(x, level + 1, strings);
+    const name = strings ? wellFormed(k) : k;
+    if (out === undefined && (y !== x || name !== k)) {
+      // Rare: from here on the object is a copy, which starts with the
+      // members before this one as they are. A later member wins a name
+      // two members now share, as a later member of one name does in text.
+      out = {};
+      for (const p in obj) {
+        if (p === k) {
+          break;
+        }
+        if (hasOwn(obj, p)) {
+          setOwn(out, p, obj[p]);
+        }
+      }
+    }
+    if (out !== undefined) {
+      setOwn(out, name, y);
+    }
+  }
+  return out ?? v;
 }
 
 /** takeString is take for a leaf whose value must be a string. */
@@ -225,7 +337,8 @@ function convert(type: FieldType, spec: FieldSpec | undefined, v: unknown): unkn
     case "string":
       return typeof v === "string" ? v : BAD;
     case "integer":
-      return isInteger(v) ? v : BAD;
+      // + 0 reads -0 as 0, as the Go and Python decoders do.
+      return isInteger(v) ? v + 0 : BAD;
     case "number":
       return typeof v === "number" ? v : BAD;
     case "boolean":
@@ -322,10 +435,13 @@ function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): vo
     case "version": {
       const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
       if (v !== undefined) {
-        if (typeof CONTRACT_VERSION === "number" ? !isInteger(v) : typeof v !== "string") {
+        if (typeof CONTRACT_VERSION === "number" ? !whole(v) : typeof v !== "string") {
           throw new Fail(leaf.path, typeof CONTRACT_VERSION === "number" ? "must be an integer" : "must be a string", "type");
         }
-        d.contractVersion = v;
+        if (typeof CONTRACT_VERSION === "number" && !isInteger(v)) {
+          throw new Fail(leaf.path, INTEGER_RANGE, "value");
+        }
+        d.contractVersion = typeof v === "number" ? v + 0 : v;
       }
       return;
     }
@@ -360,10 +476,13 @@ function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): vo
         const slot = st.slots[i]!;
         if (d.retryAfterMs === undefined) {
           const v = take(vals, slot, parent, st.names[i]!, false);
-          if (v !== undefined && (!isInteger(v) || v < 0)) {
-            throw new Fail(joinPath(parent, st.names[i]!), "must be a non-negative integer", isInteger(v) ? "value" : "type");
+          if (v !== undefined && !whole(v)) {
+            throw new Fail(joinPath(parent, st.names[i]!), "must be a non-negative integer", "type");
           }
-          d.retryAfterMs = v;
+          if (v !== undefined && (!isInteger(v) || v < 0)) {
+            throw new Fail(joinPath(parent, st.names[i]!), HINT_RANGE, "value");
+          }
+          d.retryAfterMs = v === undefined ? v : v + 0;
         }
         vals[slot] = undefined;
       }
@@ -399,6 +518,9 @@ function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): vo
       const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
       if (v === undefined || spec === undefined) {
         return;
+      }
+      if (spec.type === "integer" && whole(v) && !isInteger(v)) {
+        throw new Fail(leaf.path, INTEGER_RANGE, "value");
       }
       const x = convert(spec.type, spec, v);
       if (x === BAD) {
@@ -554,11 +676,20 @@ function decode(input: unknown): Envelope {
  * spellings; values the layout does not carry are filled from the kind's
  * classification; derived values received are kept in received. Malformed
  * input yields an error with the JSON path of the offending field — the same
- * path the Go package reports.
+ * path the Go package reports. A value past the limits every decoder of the
+ * contract shares (nested deeper than MAX_DEPTH, a cycle, a number that is
+ * not finite) is a "syntax" error before anything else is looked at; a lone
+ * surrogate in a string or a member name reads as U+FFFD. The input itself
+ * is never changed.
  */
 export function parseEnvelope(input: unknown): ParseResult {
+  return parseChecked(input, true);
+}
+
+/** parseChecked is parseEnvelope, looking at strings for lone surrogates only when strings is set. */
+function parseChecked(input: unknown, strings: boolean): ParseResult {
   try {
-    return { ok: true, envelope: decode(input) };
+    return { ok: true, envelope: decode(within(input, 0, strings)) };
   } catch (err) {
     if (err instanceof Fail) {
       return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
@@ -568,15 +699,21 @@ export function parseEnvelope(input: unknown): ParseResult {
   }
 }
 
-/** parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It never throws. */
-export function parseEnvelopeJson(text: string): ParseResult {
+/**
+ * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It
+ * never throws. Bytes are read as UTF-8 the way the Go decoder reads them:
+ * each byte of invalid UTF-8 is U+FFFD, and a byte order mark is not JSON.
+ */
+export function parseEnvelopeJson(text: string | Uint8Array): ParseResult {
   let value: unknown;
   try {
+    text = typeof text === "string" ? text : decodeUtf8(text, false);
     value = JSON.parse(text);
   } catch (err) {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
-  return parseEnvelope(value);
+  // Text without a surrogate, raw or escaped, parses to strings without one.
+  return parseChecked(value, SURROGATE_TEXT.test(text));
 }
 
 function finite(path: string, v: unknown): void {
@@ -613,13 +750,59 @@ function encodeTyped(spec: FieldSpec, v: Record<string, unknown>, path: string):
   return out;
 }
 
+/**
+ * writable checks a value about to be written with level arrays and
+ * objects around it, as a decoder will count them: a RangeError for one
+ * nested deeper than MAX_DEPTH, which no decoder of the contract reads back,
+ * or for a number JSON cannot carry.
+ */
+function writable(path: string, v: unknown, level: number): void {
+  if (typeof v === "number") {
+    finite(path, v);
+    return;
+  }
+  if (typeof v !== "object" || v === null) {
+    return;
+  }
+  if (level >= MAX_DEPTH) {
+    throw new RangeError("cannot serialize " + path + ": it nests arrays and objects more than " + MAX_DEPTH + " levels deep");
+  }
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      writable(path, x, level + 1);
+    }
+    return;
+  }
+  for (const k in v) {
+    if (hasOwn(v, k)) {
+      writable(path, (v as Record<string, unknown>)[k], level + 1);
+    }
+  }
+}
+
+/** integerOut throws a RangeError for a number of integer type that no decoder reads back as one. */
+function integerOut(path: string, v: unknown): void {
+  if (typeof v === "number" && !isInteger(v)) {
+    throw new RangeError("cannot serialize " + path + ": " + String(v) + " is not an integer from -9007199254740991 to 9007199254740991");
+  }
+}
+
 function encodeValue(spec: FieldSpec, v: unknown, path: string): unknown {
   finite(path, v);
+  if (spec.type === "integer") {
+    integerOut(path, v);
+  }
   if (spec.type === "object" && (spec.properties ?? []).length > 0 && isObject(v)) {
     return encodeTyped(spec, v, path);
   }
+  if (typeof v === "object" && v !== null) {
+    // The value sits in as many objects as its path has members.
+    writable(path, v, path.split(".").length);
+  }
   if (Array.isArray(v)) {
-    v.forEach((x) => finite(path, x));
+    if (spec.items === "integer") {
+      v.forEach((x) => integerOut(path, x));
+    }
     return [...v];
   }
   return v;
@@ -729,6 +912,8 @@ function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]
   for (const k of extraKeys) {
     const [path, name] = placeExtra(k);
     if (path === o.path && !o.owned.includes(name)) {
+      // The entry sits in o and the objects around it.
+      writable(k, e.extra![k], o.path === "" ? 1 : o.path.split(".").length + 1);
       setOwn(out, name, e.extra![k]);
       n++;
     }
@@ -743,8 +928,10 @@ function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]
  * the contract. It throws a RangeError for a number JSON cannot carry (NaN,
  * an infinity), as the Go encoder fails, and refuses what no decoder would
  * read back: a TypeError for an empty kind, a RangeError for a retry hint
- * that is not a non-negative integer or for a context field the layout
- * requires that is missing or empty.
+ * that is not an integer from 0 to Number.MAX_SAFE_INTEGER, for an integer
+ * field past ±Number.MAX_SAFE_INTEGER, for a value nested deeper than
+ * MAX_DEPTH or for a context field the layout requires that is missing or
+ * empty.
  */
 export function toWire(envelope: Envelope): Record<string, unknown> {
   // Refused, as Go's AppendJSON refuses them: no decoder reads them back.
@@ -752,8 +939,8 @@ export function toWire(envelope: Envelope): Record<string, unknown> {
     throw new TypeError("cannot serialize the envelope: its kind is empty");
   }
   const hint = envelope.recovery?.retryAfterMs;
-  if (hint !== undefined && hint !== null && !(Number.isInteger(hint) && hint >= 0)) {
-    throw new RangeError("cannot serialize the envelope: its retry hint " + String(hint) + " is not a non-negative integer");
+  if (hint !== undefined && hint !== null && !(isInteger(hint) && hint >= 0)) {
+    throw new RangeError("cannot serialize the envelope: its retry hint " + String(hint) + " is not an integer from 0 to Number.MAX_SAFE_INTEGER");
   }
   const extra = envelope.extra;
   const keys = extra === undefined || extra === null ? [] : Object.keys(extra).filter((k) => extra[k] !== undefined).sort(compareKeys);
