@@ -351,6 +351,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	l.surfaces(c, section("surfaces", false))
 	sk, _ := top.get("sanitize")
 	l.sanitize(c, section("sanitize", false), sk)
+	l.reservedNames(c)
 	return c
 }
 
