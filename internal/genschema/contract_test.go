@@ -181,6 +181,10 @@ var inexpressible = []struct {
 	// A name that becomes a member every JavaScript object inherits:
 	// to_string, to-string and toString all become toString.
 	{"Object.prototype member", regexp.MustCompile(`which every JavaScript object inherits from Object\.prototype`)},
+	// A non-character beyond the Basic Multilingual Plane: no character
+	// class names it alike in RE2 and in ECMA-262 without the u flag (the
+	// patterns name the others).
+	{"non-character beyond the BMP", regexp.MustCompile(`remove the non-character U\+[0-9A-F]?[0-9A-F]FFF[EF]\b`)},
 	// A kind's field reuses a context field's name: compares two sections.
 	{"kind field named like a context field", regexp.MustCompile(`clashes with the context field `)},
 	// Two kinds share a number: compares kinds. (That numbers are all or
