@@ -174,6 +174,11 @@ func plan(o *options, stderr io.Writer) ([]generate.Change, bool) {
 	out, err := generate.Generate(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		var internal *generate.InternalError
+		if errors.As(err, &internal) {
+			// The stack is what a bug report needs.
+			fmt.Fprintf(stderr, "\n%s", internal.Stack)
+		}
 		return nil, false
 	}
 	if info, err := os.Stat(o.out); err != nil || !info.IsDir() {
