@@ -139,7 +139,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return ExitProblems
 	}
 	if o.verbose {
-		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kinds: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds))
+		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
 	}
 	return ExitOK
 }

@@ -53,6 +53,19 @@ func TestEmitterPanicIsInternalError(t *testing.T) {
 	}
 }
 
+// TestValidateVerboseCountsKinds: validate -v said "1 kinds" (issue 15).
+func TestValidateVerboseCountsKinds(t *testing.T) {
+	for contract, want := range map[string]string{
+		"../contract/testdata/valid/pascal_case/kinds.yaml": "version 1, 1 kind: ok\n",
+		"../contract/testdata/valid/minimal/kinds.yaml":     "version 1, 3 kinds: ok\n",
+	} {
+		code, stdout, stderr := run("validate", "-v", "-contract", contract)
+		if code != ExitOK || !strings.HasSuffix(stdout, want) {
+			t.Errorf("validate -v %s: exit %d, %q, want it to end in %q\n%s", contract, code, stdout, want, stderr)
+		}
+	}
+}
+
 // TestControlCharacterIsAProblem: a kind description holding a NUL (written
 // as the YAML escape \0) passed validate, and generate and check then
 // crashed in gengo with exit 2 (issue 15). Every command now reports it at
