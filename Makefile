@@ -92,3 +92,4 @@ fuzz:
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)

@@ -146,7 +146,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return ExitProblems
 	}
 	if o.verbose {
-		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kinds: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds))
+		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
 	}
 	return ExitOK
 }
@@ -229,6 +229,11 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 	out, err := generate.Generate(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
+		var internal *generate.InternalError
+		if errors.As(err, &internal) {
+			// The stack is what a bug report needs.
+			fmt.Fprintf(stderr, "\n%s", internal.Stack)
+		}
 		return nil, false
 	}
 	if info, err := os.Stat(o.out); err != nil || !info.IsDir() {

@@ -26,13 +26,16 @@ func Load(file string, data []byte) (c *Contract, err error) {
 			c, err = nil, Problems{{File: file, Pos: Pos{1, 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)}}
 		}
 	}()
-	if !l.checkInput(data) {
+	// Bounds and encoding first (bounds.go), then the characters no text may
+	// hold (text.go).
+	if !l.checkInput(data) || !l.rawText(data) {
 		return nil, l.result()
 	}
 	root := l.parse(data)
 	if root == nil {
 		return nil, l.result()
 	}
+	l.text(data, root, "")
 	c = l.build(root)
 	if err := l.result(); err != nil {
 		return nil, err
@@ -57,6 +60,9 @@ type loader struct {
 	// and evaluates only classifiers that loaded whole.
 	ruleItems         map[*Rule]*ruleItems
 	brokenClassifiers map[string]bool
+	// rawChecked is set when rawText has reported the forbidden characters
+	// written directly in the file, leaving text only the escapes.
+	rawChecked bool
 }
 
 // numbers checks that kind numbers are all-or-nothing and unique.
@@ -207,6 +213,12 @@ func (l *loader) syntaxError(data []byte, err error) {
 			}
 		}
 	}
+	if msg == "found invalid Unicode character escape code" {
+		if pos, fix, ok := surrogateEscape(data, line); ok {
+			l.problems = append(l.problems, Problem{File: l.file, Pos: pos, Message: "not valid YAML: " + fix})
+			return
+		}
+	}
 	// An error at the end of the file may name the line after the last.
 	last := bytes.Count(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) + 1
 	line = max(min(line, last), 1)
@@ -343,6 +355,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	l.surfaces(c, section("surfaces", false))
 	sk, _ := top.get("sanitize")
 	l.sanitize(c, section("sanitize", false), sk)
+	l.reservedNames(c)
 	return c
 }
 

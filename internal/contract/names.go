@@ -125,6 +125,10 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 			l.errorf(at(f), "%s %q becomes the Python attribute %s, which the generated Envelope already defines; rename the field", what, f.Name, a)
 		case contains(PythonKeywordArguments, a):
 			l.errorf(at(f), "%s %q becomes the Python attribute %s, which is a keyword argument of the constructors and with_fields; rename the field", what, f.Name, a)
+		case naming.Is(naming.Python, naming.Local, a):
+			// Fields are the constructors' and with_fields' keyword
+			// arguments, part of the API: no escape, a rename.
+			l.errorf(at(f), "%s %q becomes the Python parameter %s, which would shadow the name the generated constructors use in their bodies; rename the field", what, f.Name, a)
 		}
 	}
 	// Every envelope field shares one namespace per language.

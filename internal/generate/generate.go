@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -95,6 +96,16 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	var wg sync.WaitGroup
 	for i, e := range emitters {
 		wg.Go(func() {
+			// A panic on an emitter's goroutine would end the process
+			// with exit code 2 (a usage error's) and a raw stack; what the
+			// loader accepts every emitter must generate, so a panic is a
+			// bug in errgen, reported as such by the caller, and nothing
+			// is written.
+			defer func() {
+				if r := recover(); r != nil {
+					results[i] = result{err: &InternalError{Emitter: e.Name, File: c.File, Panic: r, Stack: debug.Stack()}}
+				}
+			}()
 			files, err := e.Generate(c)
 			results[i] = result{files, err}
 		})
@@ -110,6 +121,9 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 		dir := e.Dir(c)
 		out.Dirs = append(out.Dirs, dir)
 		files, err := results[i].files, results[i].err
+		if ie, ok := err.(*InternalError); ok {
+			return nil, ie
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s emitter: %w", e.Name, err)
 		}
@@ -139,6 +153,23 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	}
 	sort.Strings(out.Dirs)
 	return out, nil
+}
+
+// InternalError is an emitter's panic, caught at the edge of the pipeline:
+// a contract the loader accepted that an emitter cannot generate is a bug in
+// errgen, never a problem the contract owner can fix, so the message says
+// which emitter failed and asks for a report.
+type InternalError struct {
+	Emitter string // the emitter's name in Emitters
+	File    string // the contract it was generating
+	Panic   any    // the value the emitter panicked with
+	Stack   []byte // the emitter goroutine's stack, for the report
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("%s: internal error: the %s emitter failed on a contract that validates: %v\n"+
+		"This is a bug in errgen, not in the contract; nothing was written. Please report it with the contract and this message.",
+		e.File, e.Emitter, e.Panic)
 }
 
 // checkSize enforces maxOutput, naming the largest file: the text to shorten

@@ -97,7 +97,7 @@ func TestConstructorSplice(t *testing.T) {
 	for name, mk := range contracts {
 		t.Run(name, func(t *testing.T) {
 			c := mk(t)
-			g := &gen{c: c, lo: c.Layout}
+			g := newGen(c)
 			written, required := 0, 0
 			for _, k := range c.Kinds {
 				var b bytes.Buffer

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/naming"
 )
 
 // goType is the Go type of a context or kind-specific field. Scalars other
@@ -46,19 +47,53 @@ func elemType(t contract.FieldType) *jen.Statement {
 	panic("gengo: unhandled type " + t)
 }
 
-// packageTypes are the package's own type names, which an object field's
-// struct must not take.
-var packageTypes = map[string]bool{"Kind": true, "Origin": true, "RecoveryAction": true, "SameArguments": true,
-	"SideEffects": true, "Group": true, "Classification": true, "Envelope": true, "Recovery": true,
-	"Schema": true, "DecodeError": true, "ToolAnnotations": true, "Upstream": true, "Classified": true,
-	"Failure": true, "Step": true, "Decision": true, "ToolResult": true, "ToolContent": true}
-
 // structName names the struct of an object field with properties.
 func (g *gen) structName(f *contract.Field) string {
-	if packageTypes[f.Idents.Go] {
-		return f.Idents.Go + "Fields"
+	return g.structs[f.Idents.Go]
+}
+
+// structNames names the struct of every object field with properties, by
+// the field's Go name (one struct per field name), in the order objectTypes
+// emits them: the Go name unless the package already declares it, else
+// with a Fields suffix (Kind -> KindFields, Lookup -> LookupFields).
+func structNames(c *contract.Contract) map[string]string {
+	taken := map[string]bool{}
+	for _, name := range naming.Reserved(naming.Go, naming.Package) {
+		taken[name] = true
 	}
-	return f.Idents.Go
+	// The package-level names made from the contract's other names.
+	for _, s := range []struct {
+		prefix string
+		values []*contract.Value
+	}{{"Kind", contract.Values(c.Kinds)}, {"New", contract.Values(c.Kinds)}, {"Origin", contract.Values(c.Origins)},
+		{"RecoveryAction", contract.Values(c.Actions)}, {"SameArguments", contract.Values(c.SameArguments)},
+		{"SideEffects", contract.Values(c.SideEffects)}, {"Group", contract.Values(c.Groups)}} {
+		for _, v := range s.values {
+			taken[s.prefix+v.Idents.Go] = true
+		}
+	}
+	if c.Inbound != nil {
+		for _, cl := range c.Inbound.Classifiers {
+			taken["Classify"+cl.Idents.Go] = true
+		}
+	}
+	names := map[string]string{}
+	var visit func(fl *contract.Field)
+	visit = func(fl *contract.Field) {
+		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || names[fl.Idents.Go] != "" {
+			return
+		}
+		name := naming.FreeName(fl.Idents.Go, "Fields", func(s string) bool { return taken[s] })
+		taken[name] = true
+		names[fl.Idents.Go] = name
+		for _, p := range fl.Properties {
+			visit(p)
+		}
+	}
+	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		visit(fl)
+	}
+	return names
 }
 
 // objectTypes emits a struct for every object field with properties. It

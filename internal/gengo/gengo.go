@@ -36,7 +36,7 @@ func Dir(c *contract.Contract) string {
 // Generate returns the package's files keyed by path relative to the output
 // root. It writes nothing.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
-	g := &gen{c: c, lo: c.Layout}
+	g := newGen(c)
 	files := []goFile{
 		{name: "doc.go", emit: g.doc},
 		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
@@ -193,9 +193,17 @@ func numbered(src []byte) string {
 	return b.String()
 }
 
+func newGen(c *contract.Contract) *gen {
+	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout)}
+}
+
 type gen struct {
 	c  *contract.Contract
 	lo *contract.Layout
+	// structs names the struct of each object field, by its Go name.
+	structs map[string]string
+	// owned names the function listing each layout object's own members.
+	owned map[*contract.Object]string
 }
 
 // wireDoc says where a source travels, for doc comments: `"error.code" on

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/naming"
 )
 
 // The codec follows the contract's layout: one pass over the wire tree,
@@ -137,7 +138,22 @@ func depthOf(o *contract.Object) int {
 }
 
 // ownedName names the generated function listing an object's own members.
-func ownedName(o *contract.Object) string { return "owned" + o.Idents.Go }
+func (g *gen) ownedName(o *contract.Object) string { return g.owned[o] }
+
+// ownedNames names the owned... function of every layout object, in wire
+// order: owned and the object's path in Go (ownedErrorDetails), numbered
+// when two paths read the same (a_b.x and a.b.y are both AB) or an object
+// is called root.
+func ownedNames(lo *contract.Layout) map[*contract.Object]string {
+	out := map[*contract.Object]string{}
+	taken := map[string]bool{}
+	for _, o := range lo.Objects {
+		name := naming.FreeName("owned"+o.Idents.Go, "", func(s string) bool { return taken[s] })
+		taken[name] = true
+		out[o] = name
+	}
+	return out
+}
 
 func (g *gen) json(f *jen.File) {
 	lo := g.lo
@@ -156,8 +172,8 @@ func (g *gen) json(f *jen.File) {
 		if o.Path != "" {
 			where = fmt.Sprintf("%q", o.Path)
 		}
-		f.Commentf("// %s reports whether k is a member of %s that the contract owns, spellings accepted on input included.", ownedName(o), where)
-		f.Func().Id(ownedName(o)).Params(jen.Id("k").String()).Bool().Block(switchTrue("k", names)...)
+		f.Commentf("// %s reports whether k is a member of %s that the contract owns, spellings accepted on input included.", g.ownedName(o), where)
+		f.Func().Id(g.ownedName(o)).Params(jen.Id("k").String()).Bool().Block(switchTrue("k", names)...)
 		f.Line()
 	}
 	var paths []jen.Code
@@ -234,7 +250,7 @@ func (g *gen) encodeObject(o *contract.Object, depth int, seq *int) []jen.Code {
 	}
 	// Extra entries of this object go last.
 	out = append(out, jen.If(
-		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Id(sp.start), jen.Lit(o.Path), jen.Id("e").Dot("Extra"), jen.Id(ownedName(o))),
+		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("appendExtra").Call(jen.Id("b"), jen.Id(sp.start), jen.Lit(o.Path), jen.Id("e").Dot("Extra"), jen.Id(g.ownedName(o))),
 		jen.Err().Op("!=").Nil(),
 	).Block(jen.Return(jen.Id("dst"), jen.Err())))
 	if o.Path == "" {

@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/naming"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -149,38 +150,17 @@ type errorClass struct {
 
 var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
 
-// packageNames are the names the package exports besides the per-kind
-// constructors, per-classifier functions and the classes named from the
-// contract; a generated name must not land on one of them.
-var packageNames = map[string]bool{}
-
-// classNames are the class and type names the package declares: an
-// exception or object class named from the contract must not take one.
-var classNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`new_envelope classify classify_tool_result classify_with lookup fallback
-		from_dict from_json to_dict to_json next_step for_tool with_tool_annotations
-		to_mcp_tool_result from_mcp_tool_result from_http_response promoted_from http_status is_retryable work_may_have_run
-		counts_toward_breaker log_level is_startup_failure is_known_kind step_of exit_code problem_type
-		kind_by_number error_class to_exception raise_envelope has_word ascii_lower permits_retry may_have_run
-		sanitize sanitize_max sanitize_value with_fields`) {
-		packageNames[n] = true
+// classNames are the class names a class named from the contract must not
+// take: the package's own types and imports, Python's builtins (its
+// exceptions above all) and the keywords written with a capital (None).
+func classNames() map[string]bool {
+	taken := map[string]bool{}
+	for _, class := range []naming.Class{naming.Package, naming.Builtin, naming.Keyword} {
+		for _, name := range naming.Reserved(naming.Python, class) {
+			taken[name] = true
+		}
 	}
-	for _, n := range strings.Fields(`Kind Origin RecoveryAction SameArguments SideEffects Group Step Failure
-		LogLevel Envelope Recovery Received Classification Decision Classified EnvelopeError RetryPolicy
-		Any Optional Union Tuple Mapping Sequence Dict List Type ClassVar NoReturn Enum Exception
-		BaseException ArithmeticError AssertionError AttributeError BlockingIOError BrokenPipeError BufferError
-		ChildProcessError ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError
-		EOFError EnvironmentError FileExistsError FileNotFoundError FloatingPointError GeneratorExit IOError
-		ImportError IndentationError IndexError InterruptedError IsADirectoryError KeyboardInterrupt
-		LookupError MemoryError ModuleNotFoundError NameError NotADirectoryError NotImplementedError OSError
-		OverflowError PermissionError ProcessLookupError RecursionError ReferenceError RuntimeError
-		StopAsyncIteration StopIteration SyntaxError SystemError SystemExit TabError TimeoutError
-		UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError
-		ValueError TypeError KeyError ZeroDivisionError ExceptionGroup BaseExceptionGroup Warning`) {
-		classNames[n] = true
-	}
+	return taken
 }
 
 func newView(c *contract.Contract) (*view, error) {
@@ -238,10 +218,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.SideEffects, v.Groups = vals(contract.Values(c.SideEffects)), vals(contract.Values(c.Groups))
 
 	// Class names: the exceptions first, then the object types.
-	taken := map[string]bool{}
-	for n := range classNames {
-		taken[n] = true
-	}
+	taken := classNames()
 	var err error
 	if v.BaseError, v.GroupErrors, v.KindErrors, err = errorClasses(c, taken); err != nil {
 		return nil, err
@@ -285,7 +262,8 @@ func newView(c *contract.Contract) (*view, error) {
 	for _, k := range c.Kinds {
 		fn := "new_" + k.Idents.PythonLocal
 		fn = strings.TrimSuffix(fn, "_") // new_type_ -> new_type: no keyword to avoid after the prefix
-		if packageNames[fn] || funcNames[fn] {
+		// The loader has reported a constructor landing on the package's names.
+		if naming.Is(naming.Python, naming.Package, fn) || funcNames[fn] {
 			return nil, fmt.Errorf("genpy: kind %q: its constructor %s would take the name of a function the package already exports; rename the kind", k.Name, fn)
 		}
 		funcNames[fn] = true
@@ -351,7 +329,7 @@ func newView(c *contract.Contract) (*view, error) {
 		v.Inbound = pyLit(inbound(in))
 		for i, cl := range in.Classifiers {
 			fn := strings.TrimSuffix("classify_"+cl.Idents.PythonLocal, "_")
-			if packageNames[fn] || funcNames[fn] {
+			if naming.Is(naming.Python, naming.Package, fn) || funcNames[fn] { // the loader has reported it
 				return nil, fmt.Errorf("genpy: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, fn)
 			}
 			funcNames[fn] = true
@@ -397,7 +375,9 @@ func errorName(base string) string {
 	return base + "Error"
 }
 
-// pick returns the first candidate not yet taken and takes it.
+// pick returns the first candidate not yet taken and takes it; when every
+// one is taken, the last with a number appended (TimeoutKindError2), so a
+// contract the loader accepted always gets its classes.
 func pick(taken map[string]bool, candidates ...string) (string, bool) {
 	for _, c := range candidates {
 		if !taken[c] {
@@ -405,7 +385,10 @@ func pick(taken map[string]bool, candidates ...string) (string, bool) {
 			return c, true
 		}
 	}
-	return "", false
+	last := candidates[len(candidates)-1]
+	name := naming.FreeName(last, "", func(s string) bool { return taken[s] })
+	taken[name] = true
+	return name, true
 }
 
 // errorClasses names the exception hierarchy. The names are resolved in a

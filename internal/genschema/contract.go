@@ -29,10 +29,21 @@ const (
 	// (the loader's snake_case alternative for field names is a subset of
 	// it). Every reference to a declared name therefore matches it too.
 	valueNamePattern = `^[A-Za-z][A-Za-z0-9]*([-_][A-Za-z0-9]+)*$`
-	// nonBlankPattern matches a string holding something other than the
+	// forbiddenChars are the characters contract text must not hold
+	// (internal/contract/text.go), for a character class: the control
+	// characters but tab and line feed, U+FEFF and the non-characters of
+	// the Basic Multilingual Plane. (Those beyond it, U+1FFFE and so on, no
+	// class can name alike in RE2 and in ECMA-262 without its u flag: the
+	// loader alone rejects them.) The string holds the characters
+	// themselves, which both engines read literally; Marshal writes them as
+	// JSON escapes.
+	forbiddenChars = "\x00-\x08\x0b-\x1f\x7f-\u009f\ufdd0-\ufdef\ufeff\ufffe\uffff"
+	// plainTextPattern is any contract text, blank included.
+	plainTextPattern = "^[^" + forbiddenChars + "]*$"
+	// nonBlankPattern is contract text holding something other than the
 	// spaces, tabs and line breaks the loader counts as blank. \S would be
 	// stricter than the loader: it also rejects e.g. a lone no-break space.
-	nonBlankPattern = `[^ \t\n\r]`
+	nonBlankPattern = "^[^" + forbiddenChars + "]*[^ \t\n\r" + forbiddenChars + "][^" + forbiddenChars + "]*$"
 	// wireNamePattern is wireNameRe (internal/contract/loadlayout.go): a
 	// member name of the envelope, as a layout writes it.
 	wireNamePattern = `[A-Za-z_$][A-Za-z0-9_$-]*`
@@ -124,7 +135,7 @@ func nonBlankString(description string) *jsonschema.Schema {
 
 // plainString is an optional string, which may be blank but not empty (null).
 func plainString(description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Description: description}
+	return &jsonschema.Schema{Type: "string", Pattern: plainTextPattern, Description: description}
 }
 
 // reference is a reference to a name declared in section. Whether the name is
@@ -339,7 +350,7 @@ func layoutSchema() *jsonschema.Schema {
 	)
 	constEntry := closedObject("A fixed value every envelope carries: {const: value}.",
 		[]string{"const"},
-		mem("const", &jsonschema.Schema{Extras: map[string]any{"type": []string{"string", "number", "boolean"}},
+		mem("const", &jsonschema.Schema{Extras: map[string]any{"type": []string{"string", "number", "boolean"}}, Pattern: plainTextPattern,
 			Description: "The value the wire field always holds: a string, a number or a boolean (e.g. false, \"error\"). Not a list, a mapping or empty. A const field takes no from, optional, required or aliases."}),
 	)
 	// required: true is for context fields: never beside optional: true,
@@ -636,12 +647,12 @@ func sanitizeSchema() *jsonschema.Schema {
 		mem("max_length", &jsonschema.Schema{Type: "integer", Minimum: json.Number(fmt.Sprint(contract.SanitizeMinLength)), Maximum: json.Number(fmt.Sprint(contract.SanitizeMaxMaxLength)),
 			Description: fmt.Sprintf("The longest output in Unicode code points, the truncation marker included: from %d to %d. %d when left out.", contract.SanitizeMinLength, contract.SanitizeMaxMaxLength, contract.DefaultSanitizeMaxLength)}),
 		mem("truncation_marker", &jsonschema.Schema{Type: "string", MinLength: uint64p(2), MaxLength: uint64p(32),
-			Pattern:     `^ [^\x00-\x7F][^ \t\n\r:=@]*$`,
+			Pattern:     "^ [^\\x00-\\x7F" + forbiddenChars + "][^ \\t\\n\\r:=@" + forbiddenChars + "]*$",
 			Not:         &jsonschema.Schema{Pattern: "(" + strings.Join(prefixes, "|") + ")"},
 			Description: fmt.Sprintf("Appended when anything was cut off: 2 to 32 characters, a space and a non-ASCII character first, then no white space, ':', '=' or '@', no marker and no secret prefix (so it can never complete one). %q when left out.", contract.DefaultTruncationMarker)}),
 		mem("markers", &jsonschema.Schema{Type: "array", UniqueItems: true,
 			Description: "The prompt-injection markers removed, ASCII case ignored, until none remain; replaces the default list (" + strings.Join(contract.DefaultMarkers, " ") + "). [] for none.",
-			Items: &jsonschema.Schema{Type: "string", MinLength: uint64p(2), MaxLength: uint64p(64), Pattern: `^[^ \t\n\r]+$`,
+			Items: &jsonschema.Schema{Type: "string", MinLength: uint64p(2), MaxLength: uint64p(64), Pattern: "^[^ \\t\\n\\r" + forbiddenChars + "]+$",
 				Description: "A marker: 2 to 64 characters without white space; it may not overlap [REDACTED]."}}),
 		mem("secrets", &jsonschema.Schema{Extras: map[string]any{"type": []string{"object", "null"}},
 			Description:          "Secret shapes of the contract's own, redacted besides errgen's built-in catalogue, by snake_case name.",

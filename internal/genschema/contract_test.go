@@ -170,6 +170,21 @@ var inexpressible = []struct {
 	// The same for a field's Python attribute: a member of the generated
 	// Envelope or a keyword argument of its constructors.
 	{"Python member clash", regexp.MustCompile(`becomes the Python attribute `)},
+	// A field whose Python parameter would shadow what the constructors'
+	// bodies use: new-envelope, newEnvelope and new_envelope all become
+	// new_envelope, so it needs the identifier conversion, like the above.
+	{"Python constructor local", regexp.MustCompile(`becomes the Python parameter `)},
+	// A kind, classifier or value whose constructor, function or constant
+	// lands on a name the generated package declares: needs the identifier
+	// conversion and the prefix of each language (envelope -> newEnvelope).
+	{"name of the generated package", regexp.MustCompile(`is a name the generated package already declares|are names the generated packages already declare`)},
+	// A name that becomes a member every JavaScript object inherits:
+	// to_string, to-string and toString all become toString.
+	{"Object.prototype member", regexp.MustCompile(`which every JavaScript object inherits from Object\.prototype`)},
+	// A non-character beyond the Basic Multilingual Plane: no character
+	// class names it alike in RE2 and in ECMA-262 without the u flag (the
+	// patterns name the others).
+	{"non-character beyond the BMP", regexp.MustCompile(`remove the non-character U\+[0-9A-F]?[0-9A-F]FFF[EF]\b`)},
 	// A kind's field reuses a context field's name: compares two sections.
 	{"kind field named like a context field", regexp.MustCompile(`clashes with the context field `)},
 	// Two kinds share a number: compares kinds. (That numbers are all or

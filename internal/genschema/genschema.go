@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
@@ -80,11 +81,29 @@ func Marshal(s *jsonschema.Schema) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := json.Indent(&buf, unescapeHTML(raw), "", "  "); err != nil {
+	if err := json.Indent(&buf, escapeInvisible(unescapeHTML(raw)), "", "  "); err != nil {
 		return nil, err
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
+}
+
+// escapeInvisible writes the characters encoding/json leaves as they are but
+// no reader can see (DEL, the C1 controls, U+FEFF, the non-characters the
+// contract schema's patterns name) as JSON escapes. Outside strings JSON
+// has none of them, so a plain scan is safe.
+func escapeInvisible(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0xfdd0 && r <= 0xfdef || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 // unescapeHTML replaces encoding/json's \u003c, \u003e and \u0026 escapes

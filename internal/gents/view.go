@@ -15,6 +15,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/naming"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -42,7 +43,11 @@ type view struct {
 	ContextFields []fieldView
 	KindFields    []fieldView
 	ObjectTypes   []objectType
-	Received      []receivedView
+	// ConstructorTypes are the object types the constructors' parameters
+	// name: constructors.ts imports only these (tsc rejects an unused
+	// import, as of an optional object field's type).
+	ConstructorTypes []string
+	Received         []receivedView
 
 	// Data tables as TypeScript expressions.
 	Classifications string
@@ -147,37 +152,6 @@ type classifierView struct {
 
 var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
 
-// packageNames are the names the package exports besides the per-kind
-// constructors and per-classifier functions; a generated name must not land
-// on one of them.
-var packageNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`newEnvelope classify classifyToolResult classifyWith lookup fallback
-		parseEnvelope parseEnvelopeJson toWire serializeEnvelope nextStep forTool withToolAnnotations
-		toMcpToolResult fromMcpToolResult toProblem fromProblem fromHttpResponse promotedFrom httpStatus isRetryable
-		workMayHaveRun countsTowardBreaker logLevel isStartupFailure isKnownKind stepOf exitCode problemType
-		kindByNumber formatDecodeError sanitize sanitizeMax withFields`) {
-		packageNames[n] = true
-	}
-}
-
-// typeNames are the type names the package declares, and TypeScript's own
-// global types an interface name must not shadow.
-var typeNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`Kind KnownKind Origin RecoveryAction SameArguments SideEffects Group Step
-		Failure Envelope Recovery Received Classification Decision Upstream Classified ToolAnnotations
-		ParseResult DecodeError McpToolResult HttpReadResult HttpResponseLike LogLevel ContractVersion
-		LayoutObject LayoutLeaf LayoutMember FieldSpec FieldType Source ClassifierSpec RuleSpec RetryPolicy
-		Partial Required Readonly Record Pick Omit Exclude Extract Object Array String Number Boolean Symbol
-		Date Error Map Set Promise Function JSON Math RegExp Response Request Headers
-		SanitizeOptions EnvelopeFields SecretSpec SecretChars ShortFormSpec`) {
-		typeNames[n] = true
-	}
-}
-
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
 		Header:          "// " + Marker,
@@ -237,22 +211,20 @@ func newView(c *contract.Contract) (*view, error) {
 	v.KindUnion, v.OriginUnion, v.ActionUnion = union(kinds), union(origins), union(actions)
 	v.SameUnion, v.SideUnion, v.GroupUnion = union(sames), union(sides), union(groups)
 
-	v.ObjectTypes = objectTypes(c)
+	objNames := objectNames(c)
+	v.ObjectTypes = objectTypes(c, objNames)
 	for _, f := range c.ContextFields {
-		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description,
+		v.ContextFields = append(v.ContextFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f, objNames), Doc: f.Description,
 			Required: c.Layout.RequiredLeaf(f) != nil})
 	}
 	v.FillsGuidance = c.Layout.FillsGuidance()
 	for _, f := range c.RequiredContext {
-		name := f.Idents.TSLocal
-		if name == "opts" {
-			name = "opts_" // opts is the constructors' trailing options
-		}
+		name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: name, Member: f.Idents.TSLocal, TSType: "string",
 			Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
 	}
 	for _, f := range c.KindFields {
-		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f), Doc: f.Description})
+		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f, objNames), Doc: f.Description})
 	}
 	for _, lf := range c.Layout.Leaves {
 		if !lf.Source.Derived() {
@@ -267,18 +239,18 @@ func newView(c *contract.Contract) (*view, error) {
 	}
 
 	for _, k := range c.Kinds {
-		if packageNames["new"+k.Idents.TSType] {
+		if naming.Is(naming.TypeScript, naming.Package, "new"+k.Idents.TSType) { // the loader has reported it
 			return nil, fmt.Errorf("gents: kind %q: its constructor new%s would take the name of a function the package already exports; rename the kind", k.Name, k.Idents.TSType)
 		}
 		kv := kindView{Name: k.Name, Type: k.Idents.TSType, Const: k.Idents.TSConst, Doc: k.Description}
 		for _, f := range k.RequiredFields() {
-			name := f.Idents.TSLocal
-			if name == "opts" {
-				name = "opts_" // opts is the constructors' trailing options
-			}
-			kv.Required = append(kv.Required, paramView{Name: name, Member: f.Idents.TSLocal, TSType: tsType(f),
+			name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
+			kv.Required = append(kv.Required, paramView{Name: name, Member: f.Idents.TSLocal, TSType: tsType(f, objNames),
 				Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
 			v.SanitizesRequired = v.SanitizesRequired || slices.Contains(c.Sanitize.Fields, f.Name)
+			if t := tsType(f, objNames); f.Type == contract.TypeObject && len(f.Properties) > 0 && !slices.Contains(v.ConstructorTypes, t) {
+				v.ConstructorTypes = append(v.ConstructorTypes, t)
+			}
 		}
 		v.Kinds = append(v.Kinds, kv)
 	}
@@ -327,7 +299,7 @@ func newView(c *contract.Contract) (*view, error) {
 		v.Inbound = mustJSON(inbound(in))
 		for i, cl := range in.Classifiers {
 			fn := "classify" + cl.Idents.TSType
-			if packageNames[fn] {
+			if naming.Is(naming.TypeScript, naming.Package, fn) { // the loader has reported it
 				return nil, fmt.Errorf("gents: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, fn)
 			}
 			v.Classifiers = append(v.Classifiers, classifierView{Name: cl.Name, Func: fn, Doc: cl.Description, Index: i})
@@ -393,12 +365,34 @@ func npmVersion(label string) string {
 	return "0.0.0-" + clean
 }
 
-// objectName names the interface of an object field with properties.
-func objectName(f *contract.Field) string {
-	if typeNames[f.Idents.TSType] {
-		return f.Idents.TSType + "Fields"
+// objectNames names the interface of every object field with properties, by
+// the field's TSType (one interface per field name), in the order
+// objectTypes lists them: the TSType unless the package or TypeScript
+// already has the name, else with a Fields suffix (Kind -> KindFields).
+func objectNames(c *contract.Contract) map[string]string {
+	taken := map[string]bool{}
+	for _, class := range []naming.Class{naming.Package, naming.Builtin} {
+		for _, name := range naming.Reserved(naming.TypeScript, class) {
+			taken[name] = true
+		}
 	}
-	return f.Idents.TSType
+	names := map[string]string{}
+	var visit func(f *contract.Field)
+	visit = func(f *contract.Field) {
+		if f.Type != contract.TypeObject || len(f.Properties) == 0 || names[f.Idents.TSType] != "" {
+			return
+		}
+		name := naming.FreeName(f.Idents.TSType, "Fields", func(s string) bool { return taken[s] })
+		taken[name] = true
+		names[f.Idents.TSType] = name
+		for _, p := range f.Properties {
+			visit(p)
+		}
+	}
+	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+		visit(f)
+	}
+	return names
 }
 
 // scalarType is the TypeScript type of one value of type t (string enums
@@ -425,8 +419,8 @@ func scalarType(t contract.FieldType, enum []string) string {
 	panic("gents: unhandled type " + t)
 }
 
-// tsType is the TypeScript type of a field.
-func tsType(f *contract.Field) string {
+// tsType is the TypeScript type of a field; objNames are objectNames.
+func tsType(f *contract.Field, objNames map[string]string) string {
 	switch {
 	case f.Type == contract.TypeArray:
 		elem := scalarType(f.Items, f.Enum)
@@ -435,25 +429,25 @@ func tsType(f *contract.Field) string {
 		}
 		return elem + "[]"
 	case f.Type == contract.TypeObject && len(f.Properties) > 0:
-		return objectName(f)
+		return objNames[f.Idents.TSType]
 	}
 	return scalarType(f.Type, f.Enum)
 }
 
 // objectTypes lists an interface for every object field with properties,
 // nested ones included, each once.
-func objectTypes(c *contract.Contract) []objectType {
+func objectTypes(c *contract.Contract, objNames map[string]string) []objectType {
 	var out []objectType
 	seen := map[string]bool{}
 	var emit func(f *contract.Field)
 	emit = func(f *contract.Field) {
-		if f.Type != contract.TypeObject || len(f.Properties) == 0 || seen[objectName(f)] {
+		if f.Type != contract.TypeObject || len(f.Properties) == 0 || seen[objNames[f.Idents.TSType]] {
 			return
 		}
-		seen[objectName(f)] = true
-		ot := objectType{Name: objectName(f), Doc: fmt.Sprintf("The %s field. %s", f.Name, f.Description)}
+		seen[objNames[f.Idents.TSType]] = true
+		ot := objectType{Name: objNames[f.Idents.TSType], Doc: fmt.Sprintf("The %s field. %s", f.Name, f.Description)}
 		for _, p := range f.Properties {
-			ot.Members = append(ot.Members, memberView{Member: p.Idents.TSLocal, TSType: tsType(p),
+			ot.Members = append(ot.Members, memberView{Member: p.Idents.TSLocal, TSType: tsType(p, objNames),
 				Doc: fmt.Sprintf("%q on the wire. %s", p.Name, p.Description), Optional: !p.Required})
 		}
 		out = append(out, ot)

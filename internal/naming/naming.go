@@ -103,7 +103,7 @@ func goLocal(words []string) string {
 		}
 	}
 	id := leadingDigit(b.String(), "x")
-	if goReserved[id] {
+	if escaped(Go, id) {
 		id += "_"
 	}
 	return id
@@ -113,7 +113,7 @@ func goLocal(words []string) string {
 // Go package names are lower case without separators by convention.
 func GoPackage(name string) string {
 	id := leadingDigit(strings.Join(Words(name), ""), "x")
-	if goReserved[id] {
+	if escaped(Go, id) {
 		id += "_"
 	}
 	return id
@@ -144,10 +144,21 @@ func tsLocal(words []string) string {
 		}
 	}
 	id := leadingDigit(b.String(), "x")
-	if tsReserved[id] {
+	if Is(TypeScript, Keyword, id) {
 		id += "_"
 	}
 	return id
+}
+
+// TSParam is the parameter name of a generated TypeScript constructor for a
+// field whose member is local (TSLocal): a name the constructor's body uses
+// itself (newEnvelope, opts) gets a trailing underscore, so the parameter
+// cannot shadow it. The member keeps its name; only the parameter differs.
+func TSParam(local string) string {
+	if Is(TypeScript, Local, local) {
+		return local + "_"
+	}
+	return local
 }
 
 // upperSnake is the words upper-cased and joined with underscores, the
@@ -167,12 +178,14 @@ func NPMPackage(name string) string {
 }
 
 // PythonLocal is a Python attribute, function or module name (snake_case),
-// with a trailing underscore on keywords as PEP 8 recommends.
+// with a trailing underscore on keywords and builtins as PEP 8 recommends:
+// an attribute named like a builtin (classmethod, str) shadows it in the
+// class body of the generated dataclass, a parameter in the function body.
 func PythonLocal(name string) string { return pythonLocal(Words(name)) }
 
 func pythonLocal(words []string) string {
 	id := leadingDigit(strings.Join(words, "_"), "x_")
-	if pyReserved[id] {
+	if pythonEscaped(id) {
 		id += "_"
 	}
 	return id
@@ -183,7 +196,7 @@ func PythonConst(name string) string { return pythonConst(upperSnake(Words(name)
 
 func pythonConst(upperSnake string) string {
 	id := leadingDigit(upperSnake, "X_")
-	if pyReserved[id] { // None, True and False are the only upper-case keywords
+	if pythonEscaped(id) { // None, True and False are the only keywords with capitals
 		id += "_"
 	}
 	return id
@@ -192,7 +205,7 @@ func pythonConst(upperSnake string) string {
 // PythonClass is a Python class name: auth_failed -> AuthFailed.
 func PythonClass(name string) string {
 	id := TSType(name)
-	if pyReserved[id] {
+	if pythonEscaped(id) {
 		id += "_"
 	}
 	return id
@@ -205,4 +218,10 @@ func leadingDigit(id, prefix string) string {
 		return prefix + id
 	}
 	return id
+}
+
+// pythonEscaped reports whether a Python identifier form must not be id as
+// it is.
+func pythonEscaped(id string) bool {
+	return Is(Python, Keyword, id) || Is(Python, Builtin, id)
 }

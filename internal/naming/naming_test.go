@@ -1,6 +1,9 @@
 package naming
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIdentifiers(t *testing.T) {
 	tests := []struct {
@@ -59,5 +62,61 @@ func TestAllMatchesForms(t *testing.T) {
 		if got != want {
 			t.Errorf("All(%q) = %+v, want %+v", name, got, want)
 		}
+	}
+}
+
+// The escapes the table drives (issue 15): every Python builtin, not a
+// handful, and TypeScript parameters named like what a constructor's body
+// calls.
+func TestReservedEscapes(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{PythonLocal("classmethod"), "classmethod_"}, // shadowed @classmethod in the Envelope dataclass
+		{PythonLocal("all"), "all_"},
+		{PythonLocal("str"), "str_"},
+		{PythonLocal("match"), "match_"},
+		{PythonLocal("message"), "message"}, // a constructor local: the loader rejects the field instead
+		{TSLocal("opts"), "opts"},           // the member keeps its name...
+		{TSParam(TSLocal("opts")), "opts_"}, // ...the parameter does not
+		{TSParam(TSLocal("new_envelope")), "newEnvelope_"},
+		{TSParam(TSLocal("default")), "default_"},
+		{TSLocal("to_string"), "toString"}, // an Object.prototype member: the loader rejects it
+		{GoLocal("e"), "e_"},
+		{GoLocal("clear"), "clear_"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestFreeName(t *testing.T) {
+	taken := map[string]bool{"Lookup": true, "LookupFields": true, "LookupFields2": true}
+	for _, tt := range []struct{ base, suffix, want string }{
+		{"Limits", "Fields", "Limits"},
+		{"Lookup", "Fields", "LookupFields3"},
+		{"Lookup", "", "Lookup2"},
+	} {
+		if got := FreeName(tt.base, tt.suffix, func(s string) bool { return taken[s] }); got != tt.want {
+			t.Errorf("FreeName(%q, %q) = %q, want %q", tt.base, tt.suffix, got, tt.want)
+		}
+	}
+}
+
+// Each row lists a word once, and the classes mean one thing per language.
+func TestTableRows(t *testing.T) {
+	for _, r := range append(reserved, packageNames...) {
+		seen := map[string]bool{}
+		for _, w := range strings.Fields(r.words) {
+			if seen[w] {
+				t.Errorf("%s %s lists %q twice", r.lang, r.class, w)
+			}
+			seen[w] = true
+		}
+		if len(seen) == 0 {
+			t.Errorf("%s %s is empty", r.lang, r.class)
+		}
+	}
+	if !Is(TypeScript, ObjectMember, "constructor") || Is(Go, ObjectMember, "constructor") || !Is(Python, Package, "new_envelope") {
+		t.Error("Is does not read the table")
 	}
 }

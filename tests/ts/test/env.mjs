@@ -38,10 +38,18 @@ export function parsed(wire) {
   return r.envelope;
 }
 
-/** paramsOf lists a compiled function's parameter names, without the trailing opts ({ trusted }), which is an option. */
+/**
+ * paramsOf lists a compiled function's parameters, without the trailing opts
+ * ({ trusted }), which is an option, by the Envelope member each sets: a
+ * parameter named like something the constructor's body uses (opts,
+ * newEnvelope) carries a trailing underscore its member does not.
+ */
 function paramsOf(fn) {
   const m = /^function\s+\w+\s*\(([^)]*)\)/.exec(fn.toString());
-  return m ? m[1].split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "opts") : [];
+  const names = m ? m[1].split(",").map((s) => s.trim()).filter((s) => s !== "") : [];
+  if (names[names.length - 1] === "opts") names.pop();
+  const member = (p) => (p.endsWith("_") && !Object.hasOwn(pkg.FIELDS, p) && Object.hasOwn(pkg.FIELDS, p.slice(0, -1)) ? p.slice(0, -1) : p);
+  return names.map(member);
 }
 
 /**

@@ -1,0 +1,102 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/errgen/errgen/internal/naming"
+	"gopkg.in/yaml.v3"
+)
+
+// reservedNames reports each name whose generated identifiers would land on
+// a name a target language or the generated package reserves, where no
+// escape can help: a kind's constructor, a classifier's function and a
+// value's constant are public API with a fixed spelling, and a member that
+// every JavaScript object inherits breaks the generated TypeScript types.
+// (Keywords and builtins are escaped by the identifier forms themselves, and
+// the emitters pick a free name for the types they name after fields.) What
+// the loader accepts, every emitter must generate and compile; the table is
+// internal/naming's.
+func (l *loader) reservedNames(c *Contract) {
+	at := func(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
+	// Names that become members or keys of generated TypeScript objects.
+	objectMember := func(what string, name, member string, pos Pos) bool {
+		for _, id := range []string{name, member} {
+			if naming.Is(naming.TypeScript, naming.ObjectMember, id) {
+				l.errorf(at(pos), "%s %q becomes %s in the generated TypeScript (a member of its types, a key of its tables), which every JavaScript object inherits from Object.prototype: tsc rejects the types and a lookup finds the inherited member; rename it", what, name, id)
+				return true
+			}
+		}
+		return false
+	}
+	// Names that become functions or constants of the generated packages.
+	type form struct{ lang, noun, id string }
+	taken := func(what, name string, pos Pos, forms ...form) {
+		var hits []string
+		for _, f := range forms {
+			if f.id == "New"+GoTrustedSuffix {
+				continue // reported by kinds with what NewTrusted does
+			}
+			if naming.Is(naming.Lang(f.lang), naming.Package, f.id) {
+				hits = append(hits, fmt.Sprintf("%s %s %s", f.lang, f.noun, f.id))
+			}
+		}
+		switch len(hits) {
+		case 0:
+		case 1:
+			l.errorf(at(pos), "%s %q: its %s is a name the generated package already declares; rename the %s", what, name, hits[0], what)
+		default:
+			l.errorf(at(pos), "%s %q: its %s are names the generated packages already declare; rename the %s", what, name, strings.Join(hits[:len(hits)-1], ", ")+" and "+hits[len(hits)-1], what)
+		}
+	}
+	goName := func(noun, prefix string, i Idents) form { return form{string(naming.Go), noun, prefix + i.Go} }
+	tsName := func(noun, prefix string, i Idents) form {
+		return form{string(naming.TypeScript), noun, prefix + i.TSType}
+	}
+	pyName := func(noun, prefix string, i Idents) form {
+		// new_type_ is new_type: no keyword to avoid after the prefix.
+		return form{string(naming.Python), noun, prefix + strings.TrimSuffix(i.PythonLocal, "_")}
+	}
+
+	for _, k := range c.Kinds {
+		if !objectMember("kind", k.Name, k.Idents.TSLocal, k.Pos) {
+			taken("kind", k.Name, k.Pos, goName("constant", "Kind", k.Idents), goName("constructor", "New", k.Idents),
+				goName("method", "init", k.Idents), tsName("constructor", "new", k.Idents), pyName("constructor", "new_", k.Idents))
+		}
+	}
+	for _, s := range []struct {
+		what, prefix string
+		values       []*Value
+	}{
+		{"origin", "Origin", Values(c.Origins)},
+		{"recovery action", "RecoveryAction", Values(c.Actions)},
+		{"same_arguments value", "SameArguments", Values(c.SameArguments)},
+		{"side_effects value", "SideEffects", Values(c.SideEffects)},
+		{"group", "Group", Values(c.Groups)},
+	} {
+		for _, v := range s.values {
+			if !objectMember(s.what, v.Name, v.Idents.TSLocal, v.Pos) {
+				taken(s.what, v.Name, v.Pos, goName("constant", s.prefix, v.Idents))
+			}
+		}
+	}
+	if c.Inbound != nil {
+		for _, cl := range c.Inbound.Classifiers {
+			if !objectMember("classifier", cl.Name, cl.Idents.TSLocal, cl.Pos) {
+				taken("classifier", cl.Name, cl.Pos, goName("function", "Classify", cl.Idents), tsName("function", "classify", cl.Idents),
+					pyName("function", "classify_", cl.Idents))
+			}
+		}
+	}
+	var fields func(what string, fs []*Field)
+	fields = func(what string, fs []*Field) {
+		for _, f := range fs {
+			objectMember(what, f.Name, f.Idents.TSLocal, f.Pos)
+			fields(fmt.Sprintf("%s %q: property", what, f.Name), f.Properties)
+		}
+	}
+	fields("context field", c.ContextFields)
+	for _, k := range c.Kinds {
+		fields(fmt.Sprintf("kind %q: field", k.Name), k.Fields)
+	}
+}

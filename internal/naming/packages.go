@@ -1,0 +1,37 @@
+package naming
+
+// packageNames are the Package rows of the table: the names each generated
+// package declares that a name made from the contract could take (see
+// Package). They are kept apart from the language's own words only because
+// they are long and follow the templates; TestPackageNamesAreComplete in
+// internal/generate compares them with the generated code.
+var packageNames = []struct {
+	lang  Lang
+	class Class
+	words string
+}{
+	{Go, Package, `Classification Classified Classify ClassifyToolResult ConsumerSchema ConsumerSchemaID ContractName
+		ContractVersion Decision DecodeError DecodeErrorCategory DecodeMissing DecodeSyntax DecodeType
+		DecodeValue EncodeError Envelope Failure FailureCancelled FailureConnectionRefused
+		FailureConnectionReset FailureDNS FailureMalformedResponse FailureRedirectBlocked
+		FailureResponseTooLarge FailureTLS FailureTimeout Fallback FromToolResult Group Groups Kind
+		KindByNumber Kinds Lookup MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
+		ProducerSchema ProducerSchemaID PromotedMember PromotedShortForm ReadCLI ReadHTTP Recovery
+		RecoveryAction RecoveryActions RetryInitial RetryJitter RetryMax RetryMaxAttempts RetryMaxHint
+		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength
+		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
+		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
+		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream`},
+	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
+		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
+		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT
+		LayoutLeaf LayoutMember LayoutObject LogLevel McpToolResult ORIGINS Origin ParseResult RETRY Received
+		Recovery RecoveryAction RetryPolicy RuleSpec STEPS SameArguments SanitizeOptions SecretChars
+		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
+		classifyWith newEnvelope`},
+	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
+		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
+		INBOUND Iterable Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
+		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
+		Step Tuple Type Union classify_tool_result classify_with new_envelope`},
+}
