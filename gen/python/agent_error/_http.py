@@ -119,7 +119,6 @@ _STATUS_TEXT: Mapping[int, str] = {
 #: _SPACES are the characters Go's unicode.IsSpace calls white space.
 _SPACES = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 _SPACE_RUN = re.compile("[" + _SPACES + "]+")
-_ESCAPED = re.compile("[\udc80-\udcff]")
 _ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
 _DIGITS = re.compile("[0-9]+")
 _PROBLEM_MEMBERS = ("type", "title", "status", "detail", "instance")
@@ -219,10 +218,9 @@ def _opens_object(body: bytes) -> bool:
     return stripped[:1] == b"{"
 
 
-def _decode_utf8(body: bytes, collapse: bool) -> str:
-    """_decode_utf8 decodes UTF-8 as Go does: each invalid byte becomes U+FFFD (as encoding/json does inside strings), or each run of them one (collapse: strings.ToValidUTF8)."""
-    s = body.decode("utf-8", "surrogateescape")
-    return (_ESCAPED_RUN if collapse else _ESCAPED).sub("\ufffd", s)
+def _valid_utf8(body: bytes) -> str:
+    """_valid_utf8 decodes UTF-8 as Go's strings.ToValidUTF8 does: each run of invalid bytes becomes one U+FFFD. (A JSON body goes to _loads, which reads each invalid byte as U+FFFD, as every decoder does.)"""
+    return _ESCAPED_RUN.sub("\ufffd", body.decode("utf-8", "surrogateescape"))
 
 
 def _envelope_from_body(content_type: str, body: bytes, status: int) -> Optional[Envelope]:
@@ -237,7 +235,7 @@ def _envelope_from_body(content_type: str, body: bytes, status: int) -> Optional
     if not (problem or mt == "application/json" or mt.endswith("+json") or (mt == "" and _opens_object(body))):
         return None
     try:
-        value = _loads(_decode_utf8(body, False))
+        value = _loads(body)
     except (ValueError, TypeError, RecursionError):
         return None
     for decode in (_from_problem, from_dict) if problem else (from_dict, _from_problem):
@@ -342,7 +340,7 @@ def _http_text(body: bytes) -> str:
     cut = len(body) > 4 * _MAX_HTTP_TEXT
     if cut:
         body = body[: 4 * _MAX_HTTP_TEXT]
-    s = " ".join(w for w in _SPACE_RUN.split(_decode_utf8(body, True)) if w)
+    s = " ".join(w for w in _SPACE_RUN.split(_valid_utf8(body)) if w)
     b = s.encode("utf-8")
     if len(b) > _MAX_HTTP_TEXT:
         n = _MAX_HTTP_TEXT
