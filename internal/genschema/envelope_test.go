@@ -11,6 +11,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/examples"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -30,20 +31,7 @@ func load(t *testing.T, path string) *contract.Contract {
 
 func compile(t *testing.T, name string, data []byte) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	comp := jsonschema.NewCompiler()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	if err := comp.AddResource(name, doc); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	s, err := comp.Compile(name)
-	if err != nil {
-		t.Fatalf("%s does not compile: %v", name, err)
-	}
-	return s
+	return gentest.CompileSchema(t, name, data)
 }
 
 func envelopeSchemas(t *testing.T, c *contract.Contract) (producer, consumer *jsonschema.Schema) {

@@ -66,9 +66,9 @@ var invisibleOnly = regexp.MustCompile("^[\t-\r \u0085\u00a0\u00ad\u1680\u180e\u
 func CheckProducers(t *testing.T, api ProducerAPI) {
 	t.Helper()
 	c := Load(t, api.Contract)
-	schemas := []*jsonschema.Schema{compileNamed(t, "producer.schema.json", api.ProducerSchema)}
+	schemas := []*jsonschema.Schema{CompileSchema(t, "producer.schema.json", api.ProducerSchema)}
 	if api.Labby != nil {
-		schemas = append(schemas, compileNamed(t, "labby.schema.json", api.Labby))
+		schemas = append(schemas, CompileSchema(t, "labby.schema.json", api.Labby))
 	}
 	guidanceRequired := false
 	if lf := c.Layout.Leaf(contract.SourceGuidance); lf != nil {
@@ -184,7 +184,9 @@ func marshalErr(e any) error {
 	return err
 }
 
-func compileNamed(t *testing.T, name string, data []byte) *jsonschema.Schema {
+// CompileSchema compiles a JSON Schema (draft 2020-12 unless it says
+// otherwise) registered under name, or fails the test.
+func CompileSchema(t *testing.T, name string, data []byte) *jsonschema.Schema {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {

@@ -75,7 +75,7 @@ type surfaces struct {
 
 func compileSchema(t *testing.T, data []byte) *jsonschema.Schema {
 	t.Helper()
-	return compileNamed(t, "consumer.schema.json", data)
+	return CompileSchema(t, "consumer.schema.json", data)
 }
 
 // validate checks an envelope document against the consumer schema.
