@@ -384,6 +384,7 @@ func (l *loader) header(c *Contract, m *mapping) {
 		}
 		c.Name = name
 		c.Packages = packagesFor(name)
+		c.Outputs = DefaultOutputs(c.Packages)
 	}
 	// The version is an integer (labby's contract_version: 1) or, for wire
 	// formats that version with text, a string (ovstorage's v: "0.1").

@@ -30,6 +30,7 @@ type Contract struct {
 	Naming      Naming
 	Description string
 	Packages    Packages
+	Outputs     Outputs
 
 	Origins       []*Origin
 	Actions       []*Action
@@ -88,11 +89,43 @@ func (c *Contract) VersionLabel() string {
 	return strconv.Itoa(c.Version)
 }
 
-// Packages are the package names derived from the contract name.
+// Packages are the names of the generated packages: derived from the
+// contract name, or set by a generation config (internal/config).
 type Packages struct {
-	Go     string // agenterror
-	NPM    string // agent-error
-	Python string // agent_error
+	Go     string // the Go package name: agenterror
+	NPM    string // the npm package name, scoped or not: agent-error, @acme/agent-error
+	Python string // the Python import name: agent_error
+	// PythonDist is the Python distribution name (pyproject's project.name):
+	// agent-error.
+	PythonDist string
+	// GoImportPath is the Go package's import path; empty when no config
+	// names it (the package is then part of whatever module holds it).
+	GoImportPath string
+	// GoModule makes the Go package a module of its own: its directory gets
+	// a go.mod (module GoImportPath, no requires), so a consumer's module
+	// graph never holds the generator's dependencies.
+	GoModule bool
+}
+
+// Outputs are the directories, relative to the output root and
+// slash-separated, that each output is written to; an empty one is not
+// generated. The loader sets every one to its default (gen/go/<package>,
+// schemas, docs, conformance, gen/ts, gen/python); a generation config
+// (internal/config) chooses others.
+type Outputs struct {
+	Go, Schemas, Docs, Conformance, TypeScript, Python string
+}
+
+// DefaultOutputs is where each output goes when no config says otherwise.
+func DefaultOutputs(p Packages) Outputs {
+	return Outputs{
+		Go:          "gen/go/" + p.Go,
+		Schemas:     "schemas",
+		Docs:        "docs",
+		Conformance: "conformance",
+		TypeScript:  "gen/ts",
+		Python:      "gen/python",
+	}
 }
 
 // Naming is the pattern every kind name must follow.

@@ -30,7 +30,7 @@ func applyNaming(p Naming, name string) string {
 }
 
 func packagesFor(name string) Packages {
-	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name)}
+	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name), PythonDist: naming.NPMPackage(name)}
 }
 
 // identLanguages are the identifier forms that must be unique within one

@@ -21,7 +21,7 @@ import (
 const Header = "<!-- " + marker.Text + " -->"
 
 // Dir is where the pages go, relative to the output root.
-func Dir(*contract.Contract) string { return "docs" }
+func Dir(c *contract.Contract) string { return c.Outputs.Docs }
 
 // pages are the generated pages of c, each rendered from <page>.tmpl.
 func pages(c *contract.Contract) []string {

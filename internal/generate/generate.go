@@ -92,6 +92,15 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 		files map[string][]byte
 		err   error
 	}
+	// An output whose directory is empty is not generated (a generation
+	// config that leaves it out).
+	selected := make([]Emitter, 0, len(emitters))
+	for _, e := range emitters {
+		if e.Dir(c) != "" {
+			selected = append(selected, e)
+		}
+	}
+	emitters = selected
 	results := make([]result, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {

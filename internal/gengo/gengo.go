@@ -30,7 +30,7 @@ const Header = marker.Text
 
 // Dir is where the package of c goes, relative to the output root.
 func Dir(c *contract.Contract) string {
-	return path.Join("gen", "go", c.Packages.Go)
+	return c.Outputs.Go
 }
 
 // Generate returns the package's files keyed by path relative to the output

@@ -30,7 +30,7 @@ import (
 const Marker = marker.Text
 
 // Dir is where the package goes, relative to the output root.
-func Dir(*contract.Contract) string { return "gen/python" }
+func Dir(c *contract.Contract) string { return c.Outputs.Python }
 
 // runtimeFiles are the modules whose text is the same for every contract
 // (a test checks this); pkg marks a path inside the importable package.

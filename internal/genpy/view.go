@@ -170,7 +170,7 @@ func newView(c *contract.Contract) (*view, error) {
 		Marker:          Marker,
 		C:               c,
 		Package:         c.Packages.Python,
-		Dist:            c.Packages.NPM,
+		Dist:            c.Packages.PythonDist,
 		Version:         pyVersion(c.VersionLabel()),
 		Contract:        c.Name,
 		Description:     c.Description,

@@ -27,7 +27,7 @@ const Header = marker.Text
 const draft = "https://json-schema.org/draft/2020-12/schema"
 
 // Dir is where schemas go, relative to the output root.
-func Dir(*contract.Contract) string { return "schemas" }
+func Dir(c *contract.Contract) string { return c.Outputs.Schemas }
 
 // Role distinguishes the two envelope schemas.
 type Role string

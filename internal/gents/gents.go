@@ -27,7 +27,7 @@ import (
 const Marker = marker.Text
 
 // Dir is where the package goes, relative to the output root.
-func Dir(*contract.Contract) string { return "gen/ts" }
+func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
 
 // files maps each generated file, relative to Dir, to its template in
 // templates/ts. Only contract.ts and constructors.ts (and the package files)

@@ -23,7 +23,7 @@ import (
 const Header = marker.Text
 
 // Dir is where the vectors go, relative to the output root.
-func Dir(*contract.Contract) string { return "conformance" }
+func Dir(c *contract.Contract) string { return c.Outputs.Conformance }
 
 // FileName is the path of the contract's vectors file, relative to the
 // output root: conformance/<contract name>.vectors.json.
