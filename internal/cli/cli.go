@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/generate"
@@ -31,11 +32,19 @@ Usage:
   errgen <command> [flags]
 
 Commands:
+  init       write a commented starter contract and errgen.yaml
   generate   write every output from the contract (the default main job)
   check      exit 1 with a diff when committed outputs differ from the contract
-  validate   check the contract only; print every problem as file:line:col
+  validate   check the contract (and errgen.yaml) only; print every problem as
+             file:line:col
   compat     compare with an older contract (--against file or REV:path); exit 1
              on a breaking change without a new contract version
+  version    print errgen's version (also --version)
+
+generate, check, validate and compat read errgen.yaml, the generation config,
+when the working directory has one and neither -contract nor -out is given;
+without one they read contract/kinds.yaml and write every output under the
+working directory.
 
 Run "errgen <command> -help" for a command's flags.
 
@@ -54,6 +63,10 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return ExitOK
+	case "version", "-version", "--version":
+		return runVersion(rest, stdout, stderr)
+	case "init":
+		return runInit(rest, stdout, stderr)
 	case "generate":
 		return runGenerate(rest, stdout, stderr)
 	case "check":
@@ -68,8 +81,14 @@ func Run(args []string, stdout, stderr io.Writer) int {
 }
 
 type options struct {
-	contract    string
-	out         string
+	contract string
+	out      string
+	// config is the generation config in use: given with -config, or
+	// errgen.yaml found in the working directory when neither -contract
+	// nor -out is given. Empty without one.
+	config      string
+	configGiven bool // -config was on the command line
+	cfg         *config.Config
 	verbose     bool
 	takeOver    bool
 	lockTimeout time.Duration
@@ -82,6 +101,7 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 	fs := flag.NewFlagSet("errgen "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read")
+	fs.StringVar(&o.config, "config", "", "the generation config (default "+config.FileName+" in the working directory, when it exists and neither -contract nor -out is given); its contract and outputs replace -contract and -out")
 	if withOut {
 		fs.StringVar(&o.out, "out", ".", "the output root; files go to gen/go/<package>/ and so on beneath it")
 		fs.DurationVar(&o.lockTimeout, "lock-timeout", generate.DefaultLockTimeout, "how long to wait while another errgen run holds the output root's "+generate.LockFile)
@@ -110,20 +130,75 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 		printUsage(stderr)
 		return nil, ExitUsage, true
 	}
+	if code, stop := o.resolveConfig(fs, name, printUsage, stderr); stop {
+		return nil, code, true
+	}
 	return o, 0, false
+}
+
+// resolveConfig settles which generation config applies, after fs has
+// parsed: -config, or errgen.yaml in the working directory when neither
+// -contract nor -out was given (as buf and sqlc find theirs), and loads it.
+func (o *options) resolveConfig(fs *flag.FlagSet, name string, printUsage func(io.Writer), stderr io.Writer) (int, bool) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["config"] && (set["contract"] || set["out"]):
+		fmt.Fprintf(stderr, "errgen %s: -config names the contract and the output directories; leave out -contract and -out, or -config\n", name)
+		printUsage(stderr)
+		return ExitUsage, true
+	case set["config"] && o.config == "":
+		fmt.Fprintf(stderr, "errgen %s: -config needs a file\n", name)
+		return ExitUsage, true
+	case set["config"]:
+		o.configGiven = true
+	case !set["contract"] && !set["out"]:
+		if info, err := os.Stat(config.FileName); err == nil && !info.IsDir() {
+			o.config = config.FileName
+		}
+	}
+	if o.config != "" {
+		cfg, err := config.LoadFile(o.config)
+		if err != nil {
+			printProblems(err, o.config, stderr)
+			return ExitProblems, true
+		}
+		o.cfg = cfg
+		o.contract, o.out = cfg.Contract, cfg.Root
+	}
+	return 0, false
+}
+
+// printProblems prints a load error: each positioned problem on its own
+// line, then a count.
+func printProblems(err error, path string, stderr io.Writer) {
+	var problems contract.Problems
+	if errors.As(err, &problems) {
+		fmt.Fprintln(stderr, problems.Error())
+		fmt.Fprintf(stderr, "errgen: %d problem%s in %s\n", len(problems), plural(len(problems)), path)
+		return
+	}
+	fmt.Fprintf(stderr, "errgen: %v\n", err)
 }
 
 // load reads and validates the contract, printing every problem.
 func load(path string, stderr io.Writer) (*contract.Contract, bool) {
 	c, err := contract.LoadFile(path)
 	if err != nil {
-		var problems contract.Problems
-		if errors.As(err, &problems) {
-			fmt.Fprintln(stderr, problems.Error())
-			fmt.Fprintf(stderr, "errgen: %d problem%s in %s\n", len(problems), plural(len(problems)), path)
-		} else {
-			fmt.Fprintf(stderr, "errgen: %v\n", err)
-		}
+		printProblems(err, path, stderr)
+		return nil, false
+	}
+	return c, true
+}
+
+// loadConfigured loads o's contract and applies o's config to it.
+func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
+	c, ok := load(o.contract, stderr)
+	if !ok || o.cfg == nil {
+		return c, ok
+	}
+	if err := o.cfg.Apply(c); err != nil {
+		printProblems(err, o.config, stderr)
 		return nil, false
 	}
 	return c, true
@@ -141,11 +216,14 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if stop {
 		return code
 	}
-	c, ok := load(o.contract, stderr)
+	c, ok := loadConfigured(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
 	if o.verbose {
+		if o.cfg != nil {
+			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(selectedOutputs(c), ", "))
+		}
 		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
 	}
 	return ExitOK
@@ -222,7 +300,7 @@ func itThem(n int) string {
 // generateOutput loads the contract and runs every emitter, in memory, and
 // checks the output root.
 func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
-	c, ok := load(o.contract, stderr)
+	c, ok := loadConfigured(o, stderr)
 	if !ok {
 		return nil, false
 	}
@@ -297,12 +375,18 @@ errgen generate left behind.`, args, true, stdout, stderr)
 
 // fixCommand is the generate command matching the check that failed.
 func fixCommand(o *options) string {
-	parts := []string{"go run ./cmd/errgen generate"}
-	if o.contract != defaultContract {
-		parts = append(parts, "-contract "+shellQuote(o.contract))
-	}
-	if o.out != "." {
-		parts = append(parts, "-out "+shellQuote(o.out))
+	parts := []string{"errgen generate"}
+	switch {
+	case o.configGiven:
+		parts = append(parts, "-config "+shellQuote(o.config))
+	case o.cfg != nil: // found in the working directory
+	default:
+		if o.contract != defaultContract {
+			parts = append(parts, "-contract "+shellQuote(o.contract))
+		}
+		if o.out != "." {
+			parts = append(parts, "-out "+shellQuote(o.out))
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -314,4 +398,16 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// selectedOutputs names c's outputs with their directories.
+func selectedOutputs(c *contract.Contract) []string {
+	o := c.Outputs
+	var out []string
+	for _, d := range []struct{ name, dir string }{{config.Go, o.Go}, {config.TypeScript, o.TypeScript}, {config.Python, o.Python}, {config.Schemas, o.Schemas}, {config.Docs, o.Docs}, {config.Conformance, o.Conformance}} {
+		if d.dir != "" {
+			out = append(out, d.name+" ("+d.dir+")")
+		}
+	}
+	return out
 }

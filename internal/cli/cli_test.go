@@ -137,7 +137,7 @@ func TestGenerateCheckLifecycle(t *testing.T) {
 			t.Errorf("check diff lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, want := range []string{"gen/go/agenterror/envelope.go: stale", "gen/go/agenterror/old.go: no longer generated", "3 updated, 1 deleted", "go run ./cmd/errgen generate -contract ../../contract/kinds.yaml -out " + root} {
+	for _, want := range []string{"gen/go/agenterror/envelope.go: stale", "gen/go/agenterror/old.go: no longer generated", "3 updated, 1 deleted", "\n  errgen generate -contract ../../contract/kinds.yaml -out " + root} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("check summary lacks %q:\n%s", want, stderr)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/compat"
+	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
 )
 
@@ -29,10 +30,12 @@ Exit 1 when a change is breaking and contract.version was not changed; exit
 var compatFormats = []string{"text", "json", "github"}
 
 func runCompat(args []string, stdout, stderr io.Writer) int {
-	var contractPath, against, format string
+	var against, format string
+	o := &options{}
 	fs := flag.NewFlagSet("errgen compat", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&contractPath, "contract", defaultContract, "the contract file to read (the new version)")
+	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read (the new version)")
+	fs.StringVar(&o.config, "config", "", "the generation config naming the contract (default "+config.FileName+" in the working directory, when it exists and -contract is not given)")
 	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git (required)")
 	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
 	printUsage := func(w io.Writer) {
@@ -61,6 +64,10 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	case !oneOf(compatFormats, format):
 		return usageError("unknown format %q; use text, json or github", format)
 	}
+	if code, stop := o.resolveConfig(fs, "compat", printUsage, stderr); stop {
+		return code
+	}
+	contractPath := o.contract
 
 	newC, ok := load(contractPath, stderr)
 	if !ok {

@@ -376,6 +376,9 @@ func contains[T comparable](list []T, v T) bool {
 	return false
 }
 
+// IsName reports whether s is a valid contract name.
+func IsName(s string) bool { return contractNameRe.MatchString(s) }
+
 func (l *loader) header(c *Contract, m *mapping) {
 	m.what = "contract: "
 	if name, n := m.str("name", true); n != nil {

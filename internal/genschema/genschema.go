@@ -15,6 +15,7 @@ import (
 	"path"
 	"unicode/utf8"
 
+	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
@@ -69,6 +70,10 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		return nil, err
 	}
 	out[path.Join(Dir(c), ContractSchemaFile)] = data
+	if data, err = Marshal(ConfigSchema()); err != nil {
+		return nil, err
+	}
+	out[path.Join(Dir(c), config.SchemaFileName)] = data
 	return out, nil
 }
 

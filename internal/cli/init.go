@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"golang.org/x/mod/modfile"
+	"gopkg.in/yaml.v3"
+
+	"github.com/errgen/errgen"
+	"github.com/errgen/errgen/internal/config"
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/templates"
+)
+
+const initSummary = `Write a commented starter contract (contract/kinds.yaml) and generation
+config (errgen.yaml) into a directory, ready for "errgen generate". Nothing
+is written when either file exists already.
+
+Templates:
+  minimal    six kinds most services need, every section explained (default)
+  labby      labby's agent-error vocabulary: errgen's reference contract
+  agento     AGENTO's error codes, with its own wire layout
+  ovstorage  ovstorage's envelope v0.1, with its own wire layout
+
+When the directory is inside a Go module, the config makes the generated Go
+package a module of its own under the module's path, so that importers never
+get errgen's dependencies in their module graph.`
+
+// starter is one template of errgen init.
+type starter struct {
+	name   string
+	source func() ([]byte, error)
+}
+
+var starters = []starter{
+	{"minimal", func() ([]byte, error) { return fs.ReadFile(templates.FS, "init/minimal.yaml") }},
+	{"labby", func() ([]byte, error) { return fs.ReadFile(errgen.Starters, "contract/kinds.yaml") }},
+	{"agento", func() ([]byte, error) { return fs.ReadFile(errgen.Starters, "examples/agento/kinds.yaml") }},
+	{"ovstorage", func() ([]byte, error) { return fs.ReadFile(errgen.Starters, "examples/ovstorage/kinds.yaml") }},
+}
+
+func starterNames() string {
+	names := make([]string, len(starters))
+	for i, s := range starters {
+		names[i] = s.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func runInit(args []string, stdout, stderr io.Writer) int {
+	var tmpl, name, dir string
+	fs := flag.NewFlagSet("errgen init", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&tmpl, "template", "minimal", "the starter: "+starterNames())
+	fs.StringVar(&name, "name", "", "the contract's name, which names every generated package (default: the template's own, or for minimal the directory's name followed by -errors)")
+	fs.StringVar(&dir, "dir", ".", "the directory to write "+config.FileName+" and "+config.DefaultContract+" into")
+	printUsage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: errgen init [-template minimal|labby|agento|ovstorage] [-name NAME] [-dir DIR]\n\n%s\n\nFlags:\n", initSummary)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	usageError := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "errgen init: "+format+"\n", args...)
+		printUsage(stderr)
+		return ExitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return ExitOK
+		}
+		return usageError("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q (the directory is given with -dir)", fs.Arg(0))
+	}
+	var st *starter
+	for i := range starters {
+		if starters[i].name == tmpl {
+			st = &starters[i]
+		}
+	}
+	if st == nil {
+		return usageError("unknown template %q; use one of %s", tmpl, starterNames())
+	}
+	if name != "" && !contract.IsName(name) {
+		return usageError("-name %q must be lower-case words separated by - or _ (e.g. payments-error); it becomes the Go, npm and Python package names", name)
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "errgen init: %s is not a directory\n", dir)
+		return ExitProblems
+	}
+
+	files, err := initFiles(st, name, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "errgen init: %v\n", err)
+		return ExitProblems
+	}
+	var existing []string
+	for _, f := range files {
+		if _, err := os.Lstat(f.path); err == nil {
+			existing = append(existing, f.path)
+		}
+	}
+	if len(existing) > 0 {
+		fmt.Fprintf(stderr, "errgen init: nothing was written: %s already exist%s; errgen init never replaces a file (remove %s, or init another -dir)\n",
+			strings.Join(existing, " and "), map[bool]string{true: "s"}[len(existing) == 1], itThem(len(existing)))
+		return ExitProblems
+	}
+	for i, f := range files {
+		if err := createFile(f.path, f.data); err != nil {
+			for _, done := range files[:i] {
+				os.Remove(done.path) // all or nothing
+			}
+			fmt.Fprintf(stderr, "errgen init: nothing was written: %v\n", err)
+			return ExitProblems
+		}
+	}
+	fmt.Fprintf(stdout, "errgen: wrote %s (the %s starter) and %s\n\nNext:\n", files[0].path, st.name, files[1].path)
+	step := func(format string, args ...any) { fmt.Fprintf(stdout, "  "+format+"\n", args...) }
+	cd := ""
+	if filepath.Clean(dir) != "." {
+		cd = "cd " + shellQuote(dir) + " && "
+	}
+	step("%serrgen generate          # write the outputs errgen.yaml selects", cd)
+	step("add to a Go file:  //go:generate go tool errgen generate")
+	step("in CI:             errgen check && errgen compat --against origin/main:%s", config.DefaultContract)
+	return ExitOK
+}
+
+type initFile struct {
+	path string
+	data []byte
+}
+
+// initFiles renders the contract and the config, and checks that they
+// validate and generate together before anything is written.
+func initFiles(st *starter, name, dir string) ([]initFile, error) {
+	src, err := st.source()
+	if err != nil {
+		return nil, err
+	}
+	if name == "" && st.name == "minimal" {
+		name = defaultName(dir)
+	}
+	if name != "" {
+		if src, err = renameContract(src, name); err != nil {
+			return nil, err
+		}
+	}
+	// The starters from the repository carry no schema line, or one for
+	// their own place: every starter lands in contract/ beside schemas/.
+	src = schemaLine.ReplaceAll(src, nil)
+	src = append([]byte("# yaml-language-server: $schema=../schemas/"+genschema.ContractSchemaFile+"\n"), src...)
+	contractPath := filepath.Join(dir, filepath.FromSlash(config.DefaultContract))
+	c, err := contract.Load(contractPath, src)
+	if err != nil {
+		return nil, fmt.Errorf("the %s starter does not validate (a bug in errgen):\n%v", st.name, err)
+	}
+
+	view := map[string]string{
+		"Schema":    "schemas/" + config.SchemaFileName,
+		"Contract":  config.DefaultContract,
+		"GoPackage": c.Packages.Go,
+		"GoDir":     contract.DefaultOutputs(c.Packages).Go,
+		"NPM":       c.Packages.NPM,
+		"Dist":      c.Packages.PythonDist,
+		"PyPackage": c.Packages.Python,
+	}
+	if modPath, modDir := goModule(dir); modPath != "" {
+		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(view["GoDir"])))
+		rel := ""
+		if err == nil {
+			rel, err = filepath.Rel(modDir, abs)
+		}
+		if err == nil {
+			view["ImportPath"] = path.Join(modPath, filepath.ToSlash(rel))
+		}
+	}
+	t, err := template.ParseFS(templates.FS, "init/errgen.yaml.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	var cfgText bytes.Buffer
+	if err := t.Execute(&cfgText, view); err != nil {
+		return nil, err
+	}
+	cfgPath := filepath.Join(dir, config.FileName)
+	cfg, err := config.Load(cfgPath, cfgText.Bytes())
+	if err == nil {
+		err = cfg.Apply(c)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the config errgen init wrote does not validate (a bug in errgen):\n%v", err)
+	}
+	return []initFile{{contractPath, src}, {cfgPath, cfgText.Bytes()}}, nil
+}
+
+var schemaLine = regexp.MustCompile(`(?m)\A# yaml-language-server: \$schema=\S*\n`)
+
+// renameContract replaces contract.name in src, keeping every comment and
+// the layout of the rest: the starters are meant to be read.
+func renameContract(src []byte, name string) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("cannot read the starter: %v", err)
+	}
+	var at *yaml.Node
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "contract" {
+			continue
+		}
+		m := root.Content[i+1]
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if m.Content[j].Value == "name" {
+				at = m.Content[j+1]
+			}
+		}
+	}
+	if at == nil || at.Style != 0 {
+		return nil, errors.New("the starter has no plain contract.name to replace")
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	line := lines[at.Line-1]
+	col := at.Column - 1
+	if !bytes.HasPrefix(line[col:], []byte(at.Value)) {
+		return nil, errors.New("the starter's contract.name is not where the parser says")
+	}
+	lines[at.Line-1] = append(append(append([]byte{}, line[:col]...), name...), line[col+len(at.Value):]...)
+	return bytes.Join(lines, nil), nil
+}
+
+var nonName = regexp.MustCompile(`[^a-z0-9]+`)
+
+// defaultName is the minimal starter's contract name: the directory's (or
+// its Go module's) last element followed by -errors, or starter-errors.
+func defaultName(dir string) string {
+	base := ""
+	if modPath, _ := goModule(dir); modPath != "" {
+		base = path.Base(modPath)
+	} else if abs, err := filepath.Abs(dir); err == nil {
+		base = filepath.Base(abs)
+	}
+	base = strings.Trim(nonName.ReplaceAllString(strings.ToLower(base), "-"), "-")
+	for base != "" && (base[0] < 'a' || base[0] > 'z') {
+		base = strings.TrimLeft(base[1:], "-")
+	}
+	if name := base + "-errors"; base != "" && contract.IsName(name) {
+		return name
+	}
+	return "starter-errors"
+}
+
+// goModule finds the go.mod holding dir and returns its module path and
+// directory, or "" when dir is not inside a module.
+func goModule(dir string) (modPath, modDir string) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return modfile.ModulePath(data), d
+		}
+		if filepath.Dir(d) == d {
+			return "", ""
+		}
+	}
+}
+
+// createFile writes a new file, failing when one exists (even one created
+// since the check), creating its directory.
+func createFile(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/config"
+)
+
+// TestInitEveryTemplateValidatesAndGenerates runs errgen init with each
+// template in a fresh Go module, then generate and check from the written
+// config alone, as a new owner would.
+func TestInitEveryTemplateValidatesAndGenerates(t *testing.T) {
+	for _, st := range starters {
+		t.Run(st.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/pay\n\ngo 1.22\n"), 0o644)
+			code, stdout, stderr := run("init", "-template", st.name, "-name", "pay-"+st.name, "-dir", dir)
+			if code != ExitOK || !strings.Contains(stdout, "errgen generate") {
+				t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+			}
+			cfgText, _ := os.ReadFile(filepath.Join(dir, config.FileName))
+			pkg := strings.ReplaceAll("pay"+st.name, "-", "")
+			if want := "import_path: example.com/pay/gen/go/" + pkg + "\n"; !strings.Contains(string(cfgText), want) {
+				t.Errorf("config lacks %q:\n%s", want, cfgText)
+			}
+			cfg := filepath.Join(dir, config.FileName)
+			for _, cmd := range [][]string{{"validate", "-config", cfg}, {"generate", "-config", cfg}, {"check", "-config", cfg}} {
+				if code, stdout, stderr := run(cmd...); code != ExitOK {
+					t.Fatalf("%v: exit %d\n%s%s", cmd, code, stdout, stderr)
+				}
+			}
+			gomod, err := os.ReadFile(filepath.Join(dir, "gen", "go", pkg, "go.mod"))
+			if err == nil && !strings.Contains(string(gomod), "module example.com/pay/gen/go/"+pkg+"\n") {
+				t.Errorf("generated go.mod:\n%s", gomod)
+			}
+			contract, _ := os.ReadFile(filepath.Join(dir, "contract", "kinds.yaml"))
+			if !strings.HasPrefix(string(contract), "# yaml-language-server: $schema=../schemas/contract.schema.json\n") ||
+				!strings.Contains(string(contract), "  name: pay-"+st.name+"\n") {
+				t.Errorf("contract starts:\n%.300s", contract)
+			}
+			if st.name == "minimal" && strings.Count(string(contract), "\n#") < 20 {
+				t.Errorf("the minimal starter should explain itself in comments")
+			}
+		})
+	}
+}
+
+func TestInitRefusesToOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, config.FileName)
+	os.WriteFile(mine, []byte("mine\n"), 0o644)
+	code, _, stderr := run("init", "-dir", dir)
+	if code != ExitProblems || !strings.Contains(stderr, "nothing was written") || !strings.Contains(stderr, mine) {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if data, _ := os.ReadFile(mine); string(data) != "mine\n" {
+		t.Errorf("errgen.yaml was replaced: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "contract")); !os.IsNotExist(err) {
+		t.Errorf("the contract was written although init refused: %v", err)
+	}
+}
+
+func TestInitOutsideAModuleAndDefaults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "Billing Service")
+	os.Mkdir(dir, 0o755)
+	if code, _, stderr := run("init", "-dir", dir); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, config.FileName))
+	contract, _ := os.ReadFile(filepath.Join(dir, "contract", "kinds.yaml"))
+	if !strings.Contains(string(contract), "  name: billing-service-errors\n") {
+		t.Errorf("the name does not come from the directory:\n%.600s", contract)
+	}
+	if strings.Contains(string(cfg), "\n    module: true") || !strings.Contains(string(cfg), "# import_path:") {
+		t.Errorf("outside a module the config cannot know the import path:\n%s", cfg)
+	}
+	if code, _, stderr := run("generate", "-config", filepath.Join(dir, config.FileName)); code != ExitOK {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestInitUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init", "-template", "grpc"}, `unknown template "grpc"; use one of minimal, labby, agento, ovstorage`},
+		{[]string{"init", "-name", "Pay Errors"}, `-name "Pay Errors" must be lower-case words`},
+		{[]string{"init", "somewhere"}, `unexpected argument "somewhere"`},
+	} {
+		if code, _, stderr := run(tt.args...); code != ExitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d\n%s", tt.args, code, stderr)
+		}
+	}
+}
+
+// TestConfigDiscoveryAndFlags: errgen.yaml in the working directory is
+// used when no -contract or -out is given; -config with either is a usage
+// error; a broken config stops with positions and writes nothing.
+func TestConfigDiscoveryAndFlags(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run("init", "-dir", dir, "-name", "shop-errors"); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	t.Chdir(dir)
+	if code, _, stderr := run("generate"); code != ExitOK {
+		t.Fatalf("generate from errgen.yaml: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", "go", "shoperrors", "envelope.go")); err != nil {
+		t.Fatalf("the config's outputs were not written: %v", err)
+	}
+	if code, _, stderr := run("generate", "-config", config.FileName, "-out", "."); code != ExitUsage || !strings.Contains(stderr, "leave out -contract and -out") {
+		t.Errorf("-config with -out: exit %d\n%s", code, stderr)
+	}
+
+	// A user's file in a chosen directory stops the run. Leaving the
+	// TypeScript output out stops generating it, and leaves its files: errgen
+	// cannot tell them from another contract's output in the same tree.
+	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  go:\n  docs: {dir: handbook}\n"), 0o644)
+	os.Mkdir("handbook", 0o755)
+	os.WriteFile(filepath.Join("handbook", "kinds.md"), []byte("# My notes\n"), 0o644)
+	code, _, stderr := run("generate")
+	if code != ExitProblems || !strings.Contains(stderr, "handbook/kinds.md") || !strings.Contains(stderr, "-take-over") {
+		t.Fatalf("a user's file at a generated path: exit %d\n%s", code, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join("handbook", "kinds.md")); string(data) != "# My notes\n" {
+		t.Fatalf("the user's file was replaced")
+	}
+	os.Remove(filepath.Join("handbook", "kinds.md"))
+	if code, _, stderr := run("generate"); code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join("gen", "ts", "package.json")); err != nil {
+		t.Errorf("gen/ts was touched although the config no longer selects it: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join("handbook", "kinds.md")); err != nil {
+		t.Errorf("docs were not written to the chosen directory: %v", err)
+	}
+	code, _, stderr = run("check")
+	if code != ExitOK {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+
+	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  go: {package: func}\n"), 0o644)
+	code, _, stderr = run("check")
+	if code != ExitProblems || !strings.Contains(stderr, "errgen.yaml:3:17: outputs.go.package: \"func\" is a Go keyword") {
+		t.Errorf("broken config: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestCheckNamesTheConfigInItsFix(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := run("init", "-dir", dir); code != ExitOK {
+		t.Fatal(stderr)
+	}
+	cfg := filepath.Join(dir, config.FileName)
+	code, _, stderr := run("check", "-config", cfg)
+	if code != ExitProblems || !strings.Contains(stderr, "\n  errgen generate -config "+cfg+"\n") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	defer func(f func() (*debug.BuildInfo, bool)) { readBuildInfo = f }(readBuildInfo)
+	for _, tt := range []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, true, "v1.4.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, true,
+			"(devel) revision 0123456789ab with local changes"},
+	} {
+		readBuildInfo = func() (*debug.BuildInfo, bool) { return tt.info, tt.ok }
+		if got := Version(); got != tt.want {
+			t.Errorf("Version() = %q, want %q", got, tt.want)
+		}
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		if code, stdout, _ := run(args...); code != ExitOK || !strings.HasPrefix(stdout, "errgen ") {
+			t.Errorf("%v: exit %d %q", args, code, stdout)
+		}
+	}
+	if code, _, _ := run("version", "extra"); code != ExitUsage {
+		t.Errorf("version extra: exit %d", code)
+	}
+}

@@ -1,0 +1,471 @@
+// Package config reads errgen.yaml, the generation config: which outputs to
+// generate, the directory of each, and the names of the generated packages.
+//
+// It is a file of its own, like buf.gen.yaml or sqlc.yaml, rather than a
+// section of the contract, because the two change for different reasons and
+// belong to different people: the contract is the wire vocabulary, versioned
+// and checked by errgen compat, that every consumer shares; the config says
+// where one repository puts its generated code. A consumer's repository can
+// generate only the TypeScript package from the owner's contract, under its
+// own npm scope, without touching the contract.
+//
+// Every path in the file is relative to the file's directory, which is also
+// the output root: errgen behaves the same whatever directory it runs from.
+package config
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/module"
+	"gopkg.in/yaml.v3"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/naming"
+)
+
+// FileName is the config file errgen looks for in the working directory.
+const FileName = "errgen.yaml"
+
+// SchemaFileName is the config's JSON Schema, which the schemas output
+// holds beside the contract file's; SchemaID is its $id.
+const (
+	SchemaFileName = "errgen.schema.json"
+	SchemaID       = "urn:errgen:config-schema:v1"
+)
+
+// OutputKeys are the keys each output accepts, in documentation order.
+func OutputKeys(name string) []string { return outputKeys[name] }
+
+// DefaultContract is the contract path when the config names none.
+const DefaultContract = "contract/kinds.yaml"
+
+// MaxSize bounds the config file; a real one is a few hundred bytes.
+const MaxSize = 1 << 20
+
+// Output names, in the order the file documents them.
+const (
+	Go          = "go"
+	TypeScript  = "typescript"
+	Python      = "python"
+	Schemas     = "schemas"
+	Docs        = "docs"
+	Conformance = "conformance"
+)
+
+// Names lists every output a config can select.
+var Names = []string{Go, TypeScript, Python, Schemas, Docs, Conformance}
+
+// outputKeys are the keys each output accepts besides dir.
+var outputKeys = map[string][]string{
+	Go:          {"dir", "package", "import_path", "module"},
+	TypeScript:  {"dir", "name"},
+	Python:      {"dir", "distribution", "package"},
+	Schemas:     {"dir"},
+	Docs:        {"dir"},
+	Conformance: {"dir"},
+}
+
+// Config is one loaded errgen.yaml.
+type Config struct {
+	File string // the path it was read from, as given
+	// Root is the directory holding the file: every path in the file is
+	// relative to it, and it is the output root.
+	Root string
+	// Contract is the contract's path, joined to Root.
+	Contract string
+	// Outputs is nil when the file has no outputs section: every output is
+	// generated at its default directory, as without a config.
+	Outputs map[string]*Output
+}
+
+// Output is one selected output. Empty strings mean the default.
+type Output struct {
+	Pos        contract.Pos // of the output's key
+	Dir        string
+	Package    string // go: the package name; python: the import name
+	ImportPath string // go
+	Module     bool   // go
+	Name       string // typescript: the npm name, scoped or not
+	Dist       string // python: the distribution name
+}
+
+// Problem and Problems are the contract's, so the CLI prints config and
+// contract problems alike: file:line:col: message.
+type (
+	Problem  = contract.Problem
+	Problems = contract.Problems
+)
+
+// LoadFile reads and checks the config at path.
+func LoadFile(file string) (*Config, error) {
+	info, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > MaxSize {
+		return nil, Problems{{File: file, Pos: contract.Pos{Line: 1, Col: 1}, Message: fmt.Sprintf("the config is %d bytes, more than errgen's limit of %d", info.Size(), MaxSize)}}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Load(file, data)
+}
+
+// Load checks data, the text of the config at file, and reports every
+// problem with its position.
+func Load(file string, data []byte) (cfg *Config, err error) {
+	l := &loader{file: file}
+	defer func() {
+		// The YAML parser is third-party code fed user input: whatever it
+		// does, the caller gets a positioned problem rather than a crash.
+		if r := recover(); r != nil {
+			cfg, err = nil, Problems{{File: file, Pos: contract.Pos{Line: 1, Col: 1}, Message: fmt.Sprintf("cannot parse the config: %v", r)}}
+		}
+	}()
+	cfg = &Config{File: file, Root: filepath.Dir(file)}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{{File: file, Pos: yamlErrorPos(err), Message: "cannot parse the config: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		n := &doc
+		if len(doc.Content) > 0 {
+			n = doc.Content[0]
+		}
+		l.errorf(n, "the config must be a mapping with version, contract and outputs (run errgen init to write one)")
+		return nil, l.problems
+	}
+	l.root(cfg, doc.Content[0])
+	if len(l.problems) > 0 {
+		sort.SliceStable(l.problems, func(i, j int) bool {
+			a, b := l.problems[i].Pos, l.problems[j].Pos
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return nil, l.problems
+	}
+	return cfg, nil
+}
+
+type loader struct {
+	file     string
+	problems Problems
+}
+
+func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
+	l.problems = append(l.problems, Problem{File: l.file, Pos: contract.Pos{Line: max(n.Line, 1), Col: max(n.Column, 1)}, Message: fmt.Sprintf(format, args...)})
+}
+
+var yamlLine = regexp.MustCompile(`line ([0-9]+)`)
+
+// yamlErrorPos is the line a yaml.v3 syntax error names.
+func yamlErrorPos(err error) contract.Pos {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return contract.Pos{Line: line, Col: 1}
+	}
+	return contract.Pos{Line: 1, Col: 1}
+}
+
+// members returns a mapping's keys and values, reporting duplicates and keys
+// outside allowed.
+func (l *loader) members(m *yaml.Node, what string, allowed []string) map[string][2]*yaml.Node {
+	out := map[string][2]*yaml.Node{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode:
+			l.errorf(k, "%s: keys must be plain names", what)
+			continue
+		case out[k.Value][0] != nil:
+			l.errorf(k, "%s: %s is given twice (first at line %d)", what, k.Value, out[k.Value][0].Line)
+			continue
+		case !contains(allowed, k.Value):
+			l.errorf(k, "%s: unknown key %q; the keys are %s", what, k.Value, strings.Join(allowed, ", "))
+			continue
+		}
+		out[k.Value] = [2]*yaml.Node{k, v}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a string scalar; ok is false (and a problem recorded) otherwise.
+func (l *loader) str(v *yaml.Node, what string) (string, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
+		l.errorf(v, "%s must be a string", what)
+		return "", false
+	}
+	if strings.TrimSpace(v.Value) == "" {
+		l.errorf(v, "%s must not be blank; leave the key out for the default", what)
+		return "", false
+	}
+	return v.Value, true
+}
+
+func (l *loader) root(cfg *Config, m *yaml.Node) {
+	ms := l.members(m, "config", []string{"version", "contract", "outputs"})
+	if kv, ok := ms["version"]; !ok {
+		l.errorf(m, "config: version is missing; write version: 1 (the only config version so far)")
+	} else if v := kv[1]; v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
+		l.errorf(v, "config: version must be 1, the only config version this errgen reads")
+	}
+	cfg.Contract = filepath.Join(cfg.Root, DefaultContract)
+	if kv, ok := ms["contract"]; ok {
+		if p, ok := l.str(kv[1], "contract"); ok {
+			if rel, ok := l.relPath(kv[1], p, "contract", true); ok {
+				cfg.Contract = filepath.Join(cfg.Root, filepath.FromSlash(rel))
+			}
+		}
+	}
+	kv, ok := ms["outputs"]
+	if !ok {
+		return
+	}
+	outs := kv[1]
+	if outs.Kind != yaml.MappingNode {
+		l.errorf(outs, "outputs must be a mapping from output (%s) to its settings", strings.Join(Names, ", "))
+		return
+	}
+	cfg.Outputs = map[string]*Output{}
+	dirs := map[string]*yaml.Node{}
+	for name, kv := range l.members(outs, "outputs", Names) {
+		o := &Output{Pos: contract.Pos{Line: kv[0].Line, Col: kv[0].Column}}
+		cfg.Outputs[name] = o
+		v := kv[1]
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			continue // `go:` alone: the defaults
+		}
+		if v.Kind != yaml.MappingNode {
+			l.errorf(v, "outputs.%s must be a mapping (or empty, for the defaults)", name)
+			continue
+		}
+		l.output(name, o, v, dirs)
+	}
+	if len(cfg.Outputs) == 0 {
+		l.errorf(outs, "outputs selects nothing; name at least one of %s, or leave outputs out to generate every one", strings.Join(Names, ", "))
+	}
+}
+
+func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*yaml.Node) {
+	what := "outputs." + name
+	ms := l.members(m, what, outputKeys[name])
+	for key, kv := range ms {
+		v := kv[1]
+		field := what + "." + key
+		if key == "module" {
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				l.errorf(v, "%s must be true or false", field)
+			} else {
+				o.Module = v.Value == "true"
+			}
+			continue
+		}
+		s, ok := l.str(v, field)
+		if !ok {
+			continue
+		}
+		switch key {
+		case "dir":
+			rel, ok := l.relPath(v, s, field, false)
+			if !ok {
+				continue
+			}
+			if other, dup := dirs[rel]; dup {
+				l.errorf(v, "%s: %s is already the directory of the output at line %d; each output needs its own", field, rel, other.Line)
+				continue
+			}
+			dirs[rel] = v
+			o.Dir = rel
+		case "package":
+			if name == Go {
+				l.check(v, field, s, goPackage)
+			} else {
+				l.check(v, field, s, pythonPackage)
+			}
+			o.Package = s
+		case "import_path":
+			if err := module.CheckImportPath(s); err != nil {
+				l.errorf(v, "%s: %q is not a Go import path: %v", field, s, unwrapModuleError(err))
+			}
+			o.ImportPath = s
+		case "name":
+			l.check(v, field, s, npmName)
+			o.Name = s
+		case "distribution":
+			l.check(v, field, s, pythonDist)
+			o.Dist = s
+		}
+	}
+	if name == Go && o.Module {
+		switch {
+		case o.ImportPath == "":
+			l.errorf(ms["module"][0], "%s: module: true needs import_path, the module path of the generated package (e.g. example.com/payments/gen/go/payerrors)", what)
+		case module.CheckPath(o.ImportPath) != nil:
+			l.errorf(ms["import_path"][1], "%s.import_path: %q cannot be a module path: %v", what, o.ImportPath, unwrapModuleError(module.CheckPath(o.ImportPath)))
+		}
+	}
+}
+
+// unwrapModuleError drops x/mod's repetition of the path.
+func unwrapModuleError(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, ": "); i >= 0 && strings.HasPrefix(s, "malformed") {
+		return s[i+2:]
+	}
+	return s
+}
+
+// relPath checks a path in the file: slash-separated, relative, clean and
+// inside the config's directory. A file (the contract) may be anywhere
+// below; an output directory must be a proper subdirectory, because errgen
+// prunes its generated files there and the root holds everything else.
+func (l *loader) relPath(v *yaml.Node, p, what string, file bool) (string, bool) {
+	switch {
+	case strings.Contains(p, `\`):
+		l.errorf(v, "%s: write %q with forward slashes", what, p)
+	case path.IsAbs(p) || filepath.IsAbs(p) || filepath.VolumeName(p) != "":
+		l.errorf(v, "%s: %q must be relative to the config's directory", what, p)
+	case path.Clean(p) != p:
+		l.errorf(v, "%s: write %q as %q", what, p, path.Clean(p))
+	case p == "..", strings.HasPrefix(p, "../"):
+		l.errorf(v, "%s: %q is outside the config's directory; move errgen.yaml up, or the output down", what, p)
+	case p == "." && !file:
+		l.errorf(v, "%s: an output needs a directory of its own below the config's, not the config's directory itself", what)
+	default:
+		return p, true
+	}
+	return "", false
+}
+
+type nameRule struct {
+	re   *regexp.Regexp
+	rule string
+	bad  func(string) string
+}
+
+func (l *loader) check(v *yaml.Node, what, s string, r nameRule) {
+	if !r.re.MatchString(s) {
+		l.errorf(v, "%s: %q is not %s", what, s, r.rule)
+		return
+	}
+	if r.bad != nil {
+		if why := r.bad(s); why != "" {
+			l.errorf(v, "%s: %q %s", what, s, why)
+		}
+	}
+}
+
+// The name rules as patterns that RE2 and ECMA-262 read alike, so the
+// config's JSON Schema (internal/genschema) uses the very same ones.
+const (
+	GoPackagePattern     = `^[a-z][a-z0-9]*$`
+	PythonPackagePattern = `^[a-z_][a-z0-9_]*$`
+	// NPMNamePattern is npm's rule for new package names
+	// (validate-npm-package-name): lower case, URL-safe, optionally scoped.
+	NPMNamePattern = `^(@[a-z0-9~-][a-z0-9._~-]*/)?[a-z0-9~-][a-z0-9._~-]*$`
+	// PythonDistPattern is PEP 508's name, which pip and PyPI accept.
+	PythonDistPattern = `^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`
+	// NPMNameMax is npm's length limit.
+	NPMNameMax = 214
+)
+
+var (
+	goPackage = nameRule{regexp.MustCompile(GoPackagePattern), "a Go package name (lower-case letters and digits, starting with a letter)", func(s string) string {
+		switch {
+		case naming.Is(naming.Go, naming.Keyword, s):
+			return "is a Go keyword"
+		case s == "main":
+			return "would make the package a command; pick another name"
+		}
+		return ""
+	}}
+	pythonPackage = nameRule{regexp.MustCompile(PythonPackagePattern), "a Python import name (lower-case letters, digits and _, not starting with a digit)", func(s string) string {
+		if naming.Is(naming.Python, naming.Keyword, s) || naming.Is(naming.Python, naming.Builtin, s) {
+			return "is a Python keyword or builtin"
+		}
+		return ""
+	}}
+	npmName = nameRule{regexp.MustCompile(NPMNamePattern), "an npm package name (lower case, URL-safe, optionally scoped as @scope/name)", func(s string) string {
+		if len(s) > NPMNameMax {
+			return fmt.Sprintf("is longer than npm's limit of %d characters", NPMNameMax)
+		}
+		return ""
+	}}
+	pythonDist = nameRule{regexp.MustCompile(PythonDistPattern), "a Python distribution name (letters, digits, ., _ and -, starting and ending with a letter or digit)", nil}
+)
+
+// Apply sets the package names and output directories c's emitters read.
+// Outputs the config does not select are not generated. It fails when two
+// outputs end up in one directory (a default meeting a chosen one, which
+// Load cannot see before the contract names the packages).
+func (cfg *Config) Apply(c *contract.Contract) error {
+	if cfg.Outputs == nil {
+		return nil
+	}
+	p := &c.Packages
+	if o := cfg.Outputs[Go]; o != nil {
+		if o.Package != "" {
+			p.Go = o.Package
+		}
+		p.GoImportPath, p.GoModule = o.ImportPath, o.Module
+	}
+	if o := cfg.Outputs[TypeScript]; o != nil && o.Name != "" {
+		p.NPM = o.Name
+	}
+	if o := cfg.Outputs[Python]; o != nil {
+		if o.Package != "" {
+			p.Python = o.Package
+		}
+		if o.Dist != "" {
+			p.PythonDist = o.Dist
+		}
+	}
+	def := contract.DefaultOutputs(*p)
+	defaults := map[string]string{Go: def.Go, TypeScript: def.TypeScript, Python: def.Python, Schemas: def.Schemas, Docs: def.Docs, Conformance: def.Conformance}
+	dirs := map[string]string{}
+	taken := map[string]string{}
+	var problems Problems
+	for _, name := range Names {
+		o := cfg.Outputs[name]
+		if o == nil {
+			continue
+		}
+		d := o.Dir
+		if d == "" {
+			d = defaults[name]
+		}
+		if other, ok := taken[d]; ok {
+			problems = append(problems, Problem{File: cfg.File, Pos: o.Pos, Message: fmt.Sprintf("outputs.%s: its directory %s is also the %s output's; give one of them another dir", name, d, other)})
+		}
+		taken[d] = name
+		dirs[name] = d
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	c.Outputs = contract.Outputs{
+		Go:          dirs[Go],
+		Schemas:     dirs[Schemas],
+		Docs:        dirs[Docs],
+		Conformance: dirs[Conformance],
+		TypeScript:  dirs[TypeScript],
+		Python:      dirs[Python],
+	}
+	return nil
+}

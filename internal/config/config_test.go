@@ -1,0 +1,141 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// loadReference loads the repository's contract, whose name (agent-error)
+// gives every default below.
+func loadReference(t *testing.T) *contract.Contract {
+	t.Helper()
+	c, err := contract.LoadFile(filepath.Join("..", "..", "contract", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestNoOutputsSectionKeepsEveryDefault(t *testing.T) {
+	cfg, err := Load("errgen.yaml", []byte("version: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Contract != DefaultContract {
+		t.Errorf("contract = %q, want %q", cfg.Contract, DefaultContract)
+	}
+	c := loadReference(t)
+	want := c.Outputs
+	if err := cfg.Apply(c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Outputs != want || c.Outputs.Go != "gen/go/agenterror" {
+		t.Errorf("outputs = %+v, want the defaults %+v", c.Outputs, want)
+	}
+}
+
+func TestApplySelectsRenamesAndPlaces(t *testing.T) {
+	text := `version: 1
+contract: errors/kinds.yaml
+outputs:
+  go:
+    package: payerrors
+    import_path: example.com/pay/gen/go/payerrors
+    module: true
+  typescript:
+    name: "@acme/pay-errors"
+    dir: web/errors
+  python:
+    distribution: acme-pay-errors
+    package: acme_pay_errors
+  docs:
+`
+	cfg, err := Load(filepath.Join("repo", "errgen.yaml"), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join("repo", "errors", "kinds.yaml"); cfg.Contract != want || cfg.Root != "repo" {
+		t.Errorf("contract %q root %q, want %q and repo: paths are relative to the config", cfg.Contract, cfg.Root, want)
+	}
+	c := loadReference(t)
+	if err := cfg.Apply(c); err != nil {
+		t.Fatal(err)
+	}
+	wantPkgs := contract.Packages{Go: "payerrors", NPM: "@acme/pay-errors", Python: "acme_pay_errors", PythonDist: "acme-pay-errors",
+		GoImportPath: "example.com/pay/gen/go/payerrors", GoModule: true}
+	if c.Packages != wantPkgs {
+		t.Errorf("packages = %+v\nwant %+v", c.Packages, wantPkgs)
+	}
+	// The Go directory follows the configured package name; schemas and
+	// conformance are not selected, so not generated.
+	wantOuts := contract.Outputs{Go: "gen/go/payerrors", TypeScript: "web/errors", Python: "gen/python", Docs: "docs"}
+	if c.Outputs != wantOuts {
+		t.Errorf("outputs = %+v\nwant %+v", c.Outputs, wantOuts)
+	}
+}
+
+func TestApplyRejectsADefaultMeetingAChosenDirectory(t *testing.T) {
+	cfg, err := Load("errgen.yaml", []byte("version: 1\noutputs:\n  docs: {dir: gen/ts}\n  typescript:\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.Apply(loadReference(t))
+	var ps contract.Problems
+	if !errors.As(err, &ps) || len(ps) != 1 || !strings.HasPrefix(ps[0].String(), "errgen.yaml:3:3: outputs.docs: its directory gen/ts is also the typescript output's") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestProblems holds every rejected config to its problems, positions
+// included: each case's file is testdata/<name>.yaml, its expected output
+// the lines after "# want:" comments in it.
+func TestProblems(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.yaml"))
+	if len(files) < 5 {
+		t.Fatalf("only %d cases in testdata", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, line := range strings.Split(string(data), "\n") {
+				if w, ok := strings.CutPrefix(strings.TrimSpace(line), "# want: "); ok {
+					want = append(want, "errgen.yaml:"+w)
+				}
+			}
+			_, err = Load("errgen.yaml", data)
+			if len(want) == 0 {
+				if err != nil {
+					t.Fatalf("valid case rejected: %v", err)
+				}
+				return
+			}
+			var ps contract.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("err = %v, want problems", err)
+			}
+			got := strings.Split(ps.Error(), "\n")
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+func TestParserPanicsAndSyntaxErrorsHavePositions(t *testing.T) {
+	for _, text := range []string{"version: [1\n", "\x00", "- a\n- b\n", ""} {
+		_, err := Load("errgen.yaml", []byte(text))
+		var ps contract.Problems
+		if !errors.As(err, &ps) || len(ps) == 0 || ps[0].Pos.Line < 1 {
+			t.Errorf("%q: err = %v, want a positioned problem", text, err)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package genschema
+
+import (
+	"strings"
+
+	"github.com/errgen/errgen/internal/config"
+	"github.com/invopop/jsonschema"
+)
+
+// ConfigSchema is the JSON Schema of errgen.yaml, the generation config. Its
+// name patterns are internal/config's own; what a pattern cannot say (a path
+// that leaves the config's directory, a Go keyword as a package name, two
+// outputs in one directory) the loader alone checks, with a position.
+func ConfigSchema() *jsonschema.Schema {
+	dir := &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: &jsonschema.Schema{Enum: []any{"."}},
+		Description: "The output's directory, relative to the config's directory, with forward slashes; a subdirectory of it, never the directory itself or outside it."}
+	str := func(pattern, description string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "string", Pattern: pattern, Description: description}
+	}
+	outputs := map[string]*jsonschema.Schema{
+		config.Go: closedObject("The Go package: stdlib-only.", nil,
+			mem("dir", dir),
+			mem("package", str(config.GoPackagePattern, "The Go package name; by default the contract name's words joined (agent-error: agenterror).")),
+			mem("import_path", &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true."}),
+			mem("module", boolSchema("Whether the package is a module of its own: its directory gets a go.mod (module import_path, no requires), so an importer's module graph never holds errgen's dependencies. false when left out.")),
+		),
+		config.TypeScript: closedObject("The npm package: ES modules, compiled JavaScript and type declarations.", nil,
+			mem("dir", dir),
+			mem("name", &jsonschema.Schema{Type: "string", Pattern: config.NPMNamePattern, MaxLength: uint64p(config.NPMNameMax), Description: "The npm name, optionally scoped (@acme/payments-errors); by default the contract name's words joined by -."}),
+		),
+		config.Python: closedObject("The typed Python package.", nil,
+			mem("dir", dir),
+			mem("distribution", str(config.PythonDistPattern, "The distribution name pip installs (project.name); by default the contract name's words joined by -.")),
+			mem("package", str(config.PythonPackagePattern, "The import name; by default the contract name's words joined by _.")),
+		),
+		config.Schemas:     closedObject("The JSON Schemas of the envelope (producer and consumer), the contract file and this file.", nil, mem("dir", dir)),
+		config.Docs:        closedObject("The Markdown reference.", nil, mem("dir", dir)),
+		config.Conformance: closedObject("The conformance vectors every language's tests share.", nil, mem("dir", dir)),
+	}
+	// module: true needs import_path.
+	goOut := outputs[config.Go]
+	moduleTrue := props()
+	moduleTrue.Set("module", &jsonschema.Schema{Const: true})
+	goOut.If = &jsonschema.Schema{Properties: moduleTrue, Required: []string{"module"}}
+	goOut.Then = &jsonschema.Schema{Required: []string{"import_path"}}
+	var members []member
+	for _, name := range config.Names {
+		o := outputs[name]
+		// `go:` alone selects the output with its defaults.
+		members = append(members, mem(name, &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "null"}, o}}))
+	}
+	out := closedObject("The outputs to generate; one left out is not generated. Without this section, every output is generated at its default directory.", nil, members...)
+	out.MinProperties = uint64p(1)
+	s := closedObject("errgen's generation config (errgen.yaml): which outputs errgen generate writes, where, and under what package names. Every path is relative to this file's directory.",
+		[]string{"version"},
+		mem("version", &jsonschema.Schema{Const: 1, Description: "The config format's version: 1."}),
+		mem("contract", &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}),
+		mem("outputs", out),
+	)
+	s.Version = draft
+	s.ID = config.SchemaID
+	s.Comments = Header
+	s.Title = "errgen generation config (" + strings.Join(config.Names, ", ") + ")"
+	return s
+}
