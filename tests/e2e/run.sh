@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# End to end, as errgen's users work: in temporary directories outside this
+# repository, with no network beyond the package registries,
+#
+#   (a) a contract owner's Go module installs errgen as a Go tool from this
+#       checkout (a replace directive stands in for a release), runs
+#       errgen init, go generate ./..., errgen check and errgen compat;
+#   (b) a Go consumer module imports the owner's generated package, and its
+#       module graph holds nothing of errgen's (no generator dependency);
+#   (c) a TypeScript project npm-installs the generated package from its
+#       directory and from a packed tarball, compiles a script with tsc and
+#       runs it;
+#   (d) a Python virtual environment pip-installs the generated package from
+#       its directory and from git (#subdirectory=), and runs a script;
+#
+# after which errgen check is still clean and the owner's git tree is
+# unchanged: installing and building never dirty the drift gate. The three
+# consumers print the same envelope, which is compared.
+#
+# Usage: tests/e2e/run.sh (make test runs it after test-ts, whose tsc it
+# reuses). Every tool it needs is required: a missing one fails the run.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+tsc="$repo/tests/ts/node_modules/typescript/bin/tsc"
+for tool in go git node npm python3; do
+  command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed" >&2; exit 1; }
+done
+[ -f "$tsc" ] || { echo "e2e: $tsc is missing; run npm ci in tests/ts (make test-ts does)" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/errgen-e2e.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+step() { printf '\n== e2e: %s\n' "$*"; }
+fail() { echo "e2e: FAIL: $*" >&2; exit 1; }
+
+# The tool and module caches are the user's; GOFLAGS from the environment
+# (e.g. -mod=vendor) would change what is tested.
+export GOFLAGS= GOWORK=off
+git_q() { git -c user.name=e2e -c user.email=e2e@example.com -c init.defaultBranch=main "$@"; }
+
+# ---------------------------------------------------------------- (a) owner
+step "(a) owner module: go get -tool errgen, errgen init, go generate, check, compat"
+owner="$work/payments"
+mkdir -p "$owner" && cd "$owner"
+git_q init -q
+go mod init example.com/payments >/dev/null 2>&1
+# With a release this is `go get -tool github.com/errgen/errgen/cmd/errgen@vX.Y.Z`.
+# Here this checkout stands in for the release: the requirement is replaced
+# by the directory, and the tool directive is added the way go get -tool
+# adds it (go get itself would first ask the registry for a module named
+# like the command's package path, which no registry has).
+go mod edit -require=github.com/errgen/errgen@v0.0.0 -replace="github.com/errgen/errgen=$repo" -tool=github.com/errgen/errgen/cmd/errgen
+go mod tidy
+go tool errgen version
+go tool errgen init
+cat > generate.go <<'EOF'
+// Package payments owns the payments error contract.
+package payments
+
+//go:generate go tool errgen generate
+EOF
+go generate ./...
+go tool errgen check -v
+go vet ./...
+( cd gen/go/paymentserrors && go vet ./... )
+git_q add -A && git_q commit -qm "payments error contract"
+go tool errgen compat --against HEAD:contract/kinds.yaml
+# An additive change passes compat; it is committed like any other.
+python3 - contract/kinds.yaml <<'EOF'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+anchor = "  internal_error:\n"
+kind = """  card_declined:
+    group: request
+    description: The card issuer declined the charge.
+    origin: validation
+    http: 402
+    recovery:
+      action: fix_arguments
+      same_arguments: never
+      guidance: Ask the customer for another card.
+"""
+assert anchor in s
+open(p, "w").write(s.replace(anchor, kind + anchor, 1))
+EOF
+go generate ./...
+go tool errgen check
+go tool errgen compat --against HEAD:contract/kinds.yaml
+git_q add -A && git_q commit -qm "card_declined"
+
+# ------------------------------------------------------------- (b) Go consumer
+step "(b) Go consumer: imports the generated package; its module graph holds no generator dependency"
+gocons="$work/checkout-go"
+mkdir -p "$gocons" && cd "$gocons"
+go mod init example.com/checkout >/dev/null 2>&1
+go mod edit -require=example.com/payments/gen/go/paymentserrors@v0.0.0 \
+  -replace="example.com/payments/gen/go/paymentserrors=$owner/gen/go/paymentserrors"
+cat > main.go <<'EOF'
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"example.com/payments/gen/go/paymentserrors"
+)
+
+func main() {
+	e := paymentserrors.NewCardDeclined("the issuer said no")
+	data, err := json.Marshal(e)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(data))
+	fmt.Println(paymentserrors.NextStep(e, 1).Step)
+}
+EOF
+go mod tidy
+graph=$(go mod graph)
+echo "go mod graph: ${graph:-(empty: no dependencies)}"
+if grep -E 'errgen/errgen|jennifer|yaml|jsonschema|strcase|golang.org/x' <<<"$graph"; then
+  fail "the consumer's module graph holds generator dependencies"
+fi
+GOPROXY=off go list -m all
+go run . > "$work/go.out"
+cat "$work/go.out"
+
+# ------------------------------------------------------- (c) TypeScript project
+step "(c) TypeScript project: npm install from the directory and from a tarball, tsc, node"
+for how in dir tarball; do
+  tscons="$work/checkout-ts-$how"
+  mkdir -p "$tscons" && cd "$tscons"
+  echo '{"name": "checkout", "private": true, "type": "module"}' > package.json
+  if [ "$how" = dir ]; then
+    npm install --no-audit --no-fund "$owner/gen/ts"
+  else
+    ( cd "$owner/gen/ts" && npm pack --silent --pack-destination "$work" >/dev/null )
+    npm install --no-audit --no-fund "$work"/payments-errors-*.tgz
+  fi
+  cat > main.ts <<'EOF'
+import { newCardDeclined, nextStep, serializeEnvelope, type Envelope } from "payments-errors";
+
+const e: Envelope = newCardDeclined("the issuer said no");
+console.log(serializeEnvelope(e));
+console.log(nextStep(e, 1).step);
+EOF
+  node "$tsc" --strict --module nodenext --moduleResolution nodenext --target es2022 --types '' --outDir out main.ts
+  node out/main.js > "$work/ts-$how.out"
+  cat "$work/ts-$how.out"
+done
+
+# ------------------------------------------------------------ (d) Python venv
+step "(d) Python: pip install from the directory and from git, then a script"
+python3 -m venv "$work/venv"
+pip=("$work/venv/bin/python" -m pip --disable-pip-version-check --quiet)
+cat > "$work/main.py" <<'EOF'
+import payments_errors as pe
+
+e = pe.new_card_declined("the issuer said no")
+print(e.to_json())
+print(pe.next_step(e, 1).step.value)
+EOF
+"${pip[@]}" install "$owner/gen/python"
+"$work/venv/bin/python" "$work/main.py" > "$work/py.out"
+cat "$work/py.out"
+"${pip[@]}" uninstall -y payments-errors
+"${pip[@]}" install "git+file://$owner#subdirectory=gen/python"
+"$work/venv/bin/python" "$work/main.py" > "$work/py-git.out"
+cmp "$work/py.out" "$work/py-git.out" || fail "the package installed from git behaves differently"
+
+# ----------------------------------------------------------------- agreement
+step "every consumer printed the same envelope and step; the owner's tree is clean"
+python3 - "$work"/go.out "$work"/ts-dir.out "$work"/ts-tarball.out "$work"/py.out <<'EOF'
+import json, sys
+outs = []
+for p in sys.argv[1:]:
+    lines = open(p).read().splitlines()
+    outs.append((json.loads(lines[0]), lines[1].strip().lower()))
+if any(o != outs[0] for o in outs):
+    for p, o in zip(sys.argv[1:], outs):
+        print(p, o, file=sys.stderr)
+    sys.exit("e2e: FAIL: the languages disagree")
+print("agree:", json.dumps(outs[0][0], sort_keys=True), outs[0][1])
+EOF
+cd "$owner"
+go tool errgen check -v
+dirty=$(git status --porcelain --ignored)
+[ -z "$dirty" ] || fail "installing or building left files in the owner's repository:
+$dirty"
+echo "e2e: ok"
