@@ -5,7 +5,7 @@ ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 
-.PHONY: all generate check validate test test-ts test-python sanitize-diff bench bench-ts bench-python fuzz errgen
+.PHONY: all generate check validate test test-ts test-python test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
 
 all: test
 
@@ -43,6 +43,7 @@ test:
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-e2e
 
 ## sanitize-diff: write the differential sanitizer vectors (seeded random inputs with Go's outputs) that test-ts and test-python compare their sanitizers against
 SANITIZE_SEED ?= 20261130
@@ -82,6 +83,10 @@ bench-ts:
 bench-python:
 	@for i in $$(seq $(or $(BENCH_COUNT),1)); do python3 tests/python/bench.py || exit 1; done > bench/out/python.raw
 	@sed 's/^pkg: .*/pkg: python/' bench/out/python.raw > bench/out/python.txt
+
+## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat; Go, TypeScript and Python consumers install the generated packages in temporary directories (uses tests/ts's tsc: run test-ts first)
+test-e2e:
+	tests/e2e/run.sh
 
 ## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)
 FUZZTIME ?= 5m

@@ -97,7 +97,19 @@ type fieldRow struct {
 	Required   string // "yes", "no", or which kinds need it
 }
 
-type schemaRef struct{ File, ID string }
+// schemaRef is an envelope schema: its file name, $id and the link to it
+// from the docs directory (empty when the schemas output is not generated).
+type schemaRef struct{ File, ID, Link string }
+
+// schemaLink is the relative link from the docs directory to a file of the
+// schemas output, wherever a generation config put the two.
+func schemaLink(c *contract.Contract, file string) string {
+	if c.Outputs.Schemas == "" {
+		return ""
+	}
+	up := strings.Repeat("../", strings.Count(c.Outputs.Docs, "/")+1)
+	return up + c.Outputs.Schemas + "/" + file
+}
 
 type classification struct {
 	Origin, SideEffects, Action, SameArguments, Guidance string
@@ -190,8 +202,13 @@ func newView(c *contract.Contract) *view {
 	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
 	v.SyntheticKind = c.SyntheticKindPrefix() + "502"
-	v.Producer = schemaRef{genschema.FileName(c, genschema.Producer), genschema.ID(c, genschema.Producer)}
-	v.Consumer = schemaRef{genschema.FileName(c, genschema.Consumer), genschema.ID(c, genschema.Consumer)}
+	for _, r := range []struct {
+		ref  *schemaRef
+		role genschema.Role
+	}{{&v.Producer, genschema.Producer}, {&v.Consumer, genschema.Consumer}} {
+		file := genschema.FileName(c, r.role)
+		*r.ref = schemaRef{file, genschema.ID(c, r.role), schemaLink(c, file)}
+	}
 	for _, s := range contract.Sources {
 		if lf := lo.Leaf(s); lf != nil {
 			v.Path[string(s)] = lf.Path
