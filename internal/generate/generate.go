@@ -46,6 +46,9 @@ type Emitter struct {
 	Name     string
 	Dir      func(*contract.Contract) string
 	Generate func(*contract.Contract) (map[string][]byte, error)
+	// Scratch names what build tools write inside Dir (node_modules/,
+	// *.egg-info/): never errgen's to report or prune. See scratch.go.
+	Scratch []string
 }
 
 // Emitters is every output errgen produces, in the order they run.
@@ -54,8 +57,8 @@ var Emitters = []Emitter{
 	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
 	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
 	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
-	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate},
-	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate},
+	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate, Scratch: gents.Scratch},
+	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate, Scratch: genpy.Scratch},
 }
 
 // Output is the result of generation: file contents by slash-separated path
@@ -63,6 +66,8 @@ var Emitters = []Emitter{
 type Output struct {
 	Files map[string][]byte
 	Dirs  []string
+	// Scratch holds the emitters' Scratch patterns by directory.
+	Scratch map[string][]string
 }
 
 // Paths returns the generated paths, sorted.
@@ -78,7 +83,12 @@ func (o *Output) Paths() []string {
 // Generate runs every emitter. It writes nothing and fails as a whole when any
 // emitter fails or breaks the rules every output follows.
 func Generate(c *contract.Contract) (*Output, error) {
-	return run(c, Emitters)
+	out, err := run(c, Emitters)
+	if err != nil {
+		return nil, err
+	}
+	out.Scratch = scratchOf(c, Emitters)
+	return out, nil
 }
 
 // run runs the emitters concurrently, each on its own goroutine: they only

@@ -43,7 +43,8 @@ var legacyTemp = regexp.MustCompile(`^\.(.+)\.errgen-[0-9]+$`)
 // generated path is removed only when it is errgen's by its header line, so
 // hand-written files beside generated ones (tests, a CONTRIBUTING.md quoting
 // the marker) are safe. The temporary files and backups of a run (see
-// Apply) are never part of a plan.
+// Apply) are never part of a plan, nor is what build tools write into an
+// emitter's directory (its Scratch, see scratch.go).
 func Plan(root string, out *Output) ([]Change, error) {
 	var changes []Change
 	for _, p := range out.Paths() {
@@ -76,14 +77,22 @@ func Plan(root string, out *Output) ([]Change, error) {
 				}
 				return err
 			}
-			if !d.Type().IsRegular() || isRunFile(d.Name()) {
-				return nil
-			}
 			rel, err := filepath.Rel(root, p)
 			if err != nil {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
+			// Build tools' scratch is theirs (see scratch.go), and a
+			// node_modules/ is not worth walking.
+			if d.IsDir() {
+				if out.isScratch(rel, true) && !out.holdsGenerated(rel) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || isRunFile(d.Name()) || out.isScratch(rel, false) {
+				return nil
+			}
 			if _, ok := out.Files[rel]; ok {
 				return nil
 			}

@@ -123,3 +123,75 @@ func TestSanitizePolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestDistAndImportNames sets a distribution name and an import name that
+// differ (as a generation config may) and checks that pyproject.toml builds
+// the one under the other with flit_core: project.name is the distribution,
+// [tool.flit.module] the import name, whose folder holds the package and
+// py.typed, and nothing of setuptools (which writes build/ and *.egg-info
+// into the source folder) is left.
+func TestDistAndImportNames(t *testing.T) {
+	c, err := contract.LoadFile("../../contract/kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Packages.PythonDist = "acme-payments-errors"
+	c.Packages.Python = "acme_payments_errors"
+	c.Outputs.Python = "clients/py"
+	files, err := Generate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"clients/py/pyproject.toml", "clients/py/README.md", "clients/py/acme_payments_errors/__init__.py", "clients/py/acme_payments_errors/py.typed"} {
+		if files[p] == nil {
+			t.Errorf("no %s", p)
+		}
+	}
+	for p := range files {
+		if strings.Contains(p, "agent_error") || strings.Contains(p, "agent-error") {
+			t.Errorf("%s is named after the contract, not the configured names", p)
+		}
+	}
+	tables := tomlTables(string(files["clients/py/pyproject.toml"]))
+	for _, want := range []struct{ table, key, value string }{
+		{"build-system", "requires", `["flit_core>=3.8,<5"]`},
+		{"build-system", "build-backend", `"flit_core.buildapi"`},
+		{"project", "name", `"acme-payments-errors"`},
+		{"project", "readme", `"README.md"`},
+		{"tool.flit.module", "name", `"acme_payments_errors"`},
+	} {
+		if got := tables[want.table][want.key]; got != want.value {
+			t.Errorf("[%s] %s = %s, want %s", want.table, want.key, got, want.value)
+		}
+	}
+	for table := range tables {
+		if strings.HasPrefix(table, "tool.setuptools") {
+			t.Errorf("pyproject.toml still has [%s]", table)
+		}
+	}
+	if readme := string(files["clients/py/README.md"]); !strings.Contains(readme, "# acme-payments-errors\n") || !strings.Contains(readme, "import acme_payments_errors") {
+		t.Errorf("README.md names neither the distribution nor the import name:\n%s", readme)
+	}
+}
+
+// tomlTables reads the one-line "key = value" pairs of each [table] of the
+// pyproject.toml errgen writes (no multi-line values but its classifiers,
+// which it skips).
+func tomlTables(text string) map[string]map[string]string {
+	tables := map[string]map[string]string{"": {}}
+	table := ""
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") && !strings.Contains(line, "="):
+			table = strings.Trim(line, "[]")
+			tables[table] = map[string]string{}
+		default:
+			if k, v, ok := strings.Cut(line, " = "); ok {
+				tables[table][k] = v
+			}
+		}
+	}
+	return tables
+}

@@ -6,9 +6,11 @@ build/_contracts/<case> with bin/errgen. For each package, in parallel:
 
   1. mypy --strict (targeting Python 3.9) on the package, and on
      usage/usage.py with the package's name filled in;
-  2. pytest over test/ with the package and its output root (conformance
-     vectors, schemas) in the environment: the vectors, constructors,
-     exceptions, MCP helpers, schemas and a consumer install.
+  2. pytest over test/ with the package, its output root (conformance
+     vectors, schemas) and its contract in the environment: the vectors,
+     constructors, exceptions, MCP helpers, schemas, and a consumer install
+     (pip builds from the folder and from git, after which `errgen check`
+     on the output root must pass).
 
 Usage: python run.py, with the tools of requirements.txt installed
 (`make test-python` creates tests/python/.venv and installs them). The last
@@ -44,17 +46,18 @@ def package_of(src: str) -> str:
     return found[0]
 
 
-def roots() -> List[str]:
+def roots() -> List[Tuple[str, str]]:
+    """The output roots holding a generated Python package, each with its contract."""
     out = []
     if os.path.exists(os.path.join(REPO, "gen/python/pyproject.toml")):
-        out.append(REPO)
+        out.append((REPO, os.path.join(REPO, "contract", "kinds.yaml")))
     for d in sorted(glob.glob(os.path.join(REPO, "examples", "*"))):
         if os.path.exists(os.path.join(d, "gen/python/pyproject.toml")):
-            out.append(d)
+            out.append((d, os.path.join(d, "kinds.yaml")))
     return out
 
 
-def testdata_roots() -> List[str]:
+def testdata_roots() -> List[Tuple[str, str]]:
     errgen = os.path.join(REPO, "bin", "errgen")
     out = []
     for contract in sorted(glob.glob(os.path.join(REPO, "internal/gengo/testdata/*/kinds.yaml"))):
@@ -67,7 +70,7 @@ def testdata_roots() -> List[str]:
         if code != 0:
             print(f"notice: cannot generate the {case} test contract ({text.strip() or 'no errgen'}); skipping it")
             continue
-        out.append(target)
+        out.append((target, contract))
     return out
 
 
@@ -83,9 +86,10 @@ def mypy(name: str, src: str, out: str) -> Tuple[int, str]:
                "--cache-dir", os.path.join(out, ".mypy_cache"), name, os.path.join(usage, "usage.py")], cwd=src, env=env)
 
 
-def pytest(name: str, root: str, src: str, out: str) -> Tuple[int, str, Dict[str, int]]:
+def pytest(name: str, root: str, src: str, out: str, contract: str) -> Tuple[int, str, Dict[str, int]]:
     xml = os.path.join(out, "junit.xml")
-    env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out, PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out,
+               ERRGEN_PY_CONTRACT=contract, PYTHONDONTWRITEBYTECODE="1")
     code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "test")], env=env)
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     if os.path.exists(xml):
@@ -101,19 +105,19 @@ def main() -> int:
     shutil.rmtree(BUILD, ignore_errors=True)
     os.makedirs(BUILD)
     packages = []
-    for root in roots() + testdata_roots():
+    for root, contract in roots() + testdata_roots():
         src = os.path.join(root, "gen", "python")
         name = package_of(src)
-        packages.append((name, root, src, os.path.join(BUILD, name)))
+        packages.append((name, root, src, os.path.join(BUILD, name), contract))
     if not packages:
         print("no generated Python package found (gen/python/pyproject.toml); run `make generate`")
         return 1
     failed = False
     totals = {"passed": 0, "failed": 0}
     with ThreadPoolExecutor(max_workers=min(8, 2 * len(packages))) as pool:
-        checks = [pool.submit(mypy, n, s, o) for n, _, s, o in packages]
-        runs = [pool.submit(pytest, n, r, s, o) for n, r, s, o in packages]
-        for (name, root, src, out), check, run in zip(packages, checks, runs):
+        checks = [pool.submit(mypy, n, s, o) for n, _, s, o, _ in packages]
+        runs = [pool.submit(pytest, n, r, s, o, c) for n, r, s, o, c in packages]
+        for (name, root, src, out, _), check, run in zip(packages, checks, runs):
             code, text = check.result()
             print(f"mypy --strict {os.path.relpath(src, REPO)} and usage/usage.py: {'ok' if code == 0 else 'FAILED'}")
             if code != 0:

@@ -10,6 +10,7 @@ name = os.environ["ERRGEN_PY_NAME"]
 src = os.environ["ERRGEN_PY_SRC"]
 root = os.environ["ERRGEN_PY_ROOT"]
 build = os.environ["ERRGEN_PY_BUILD"]
+contract = os.environ["ERRGEN_PY_CONTRACT"]
 
 pkg: Any = importlib.import_module(name)
 
