@@ -4,6 +4,13 @@ GO ?= go
 ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
+# The Go modules make test vets and tests: errgen's own; the generated
+# reference package, a module of its own so that its consumers get none of
+# errgen's dependencies; and tests/go, the generated package's hand-written
+# tests and tools, which need errgen's internals (errgen's module never
+# imports the generated one). bench/ is a module too; test and bench run it
+# on their own lines.
+GO_MODULES := . gen/go/agenterror tests/go
 
 .PHONY: all generate check validate test test-ts test-python test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
 
@@ -29,17 +36,16 @@ validate: errgen
 
 ## test: every test in every language (installs Go modules first)
 test:
-	$(GO) mod download
-	$(GO) mod verify
+	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) mod download && $(GO) mod verify)"; (cd $$m && $(GO) mod download && $(GO) mod verify) || exit 1; done
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
-	$(GO) vet ./...
+	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) vet ./...)"; (cd $$m && $(GO) vet ./...) || exit 1; done
 	$(MAKE) --no-print-directory validate check
-	$(GO) test -count=1 ./...
+	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) test -count=1 ./...)"; (cd $$m && $(GO) test -count=1 ./...) || exit 1; done
 	@# Every Go benchmark once, so they keep compiling and running (speed is judged by make bench, never
 	@# here), and the bench/ module's tests; the output is shown only when something fails.
 	@mkdir -p build
-	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./... > build/bench-once.log 2>&1 || { cat build/bench-once.log; exit 1; }
+	@(for m in $(GO_MODULES); do (cd $$m && $(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./...) || exit 1; done) > build/bench-once.log 2>&1 || { cat build/bench-once.log; exit 1; }
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
@@ -50,7 +56,7 @@ SANITIZE_SEED ?= 20261130
 SANITIZE_CASES ?= 10000
 SANITIZE_DIFF := $(CURDIR)/build/sanitize-diff.vectors.json
 sanitize-diff:
-	$(GO) run ./internal/tools/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o build/sanitize-diff.vectors.json
+	cd tests/go && $(GO) run ./cmd/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o $(SANITIZE_DIFF)
 
 ## test-ts: build every generated TypeScript package and run its tests (Node 20+, npm; installs the pinned dev dependencies)
 test-ts: sanitize-diff
@@ -60,18 +66,20 @@ test-ts: sanitize-diff
 test-python: errgen sanitize-diff
 	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
 
-## bench: run every benchmark (main module and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
+## bench: run every benchmark (main module, the generated package's in tests/go, and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
 	@mkdir -p bench/out
 	@echo "nproc: $$(nproc 2>/dev/null || echo ?); CPU: $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
 	@echo '$(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt'
 	@$(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt || { cat bench/out/main.txt; exit 1; }
+	@echo '(cd tests/go && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt)'
+	@cd tests/go && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt || { cat ../../bench/out/agenterror.txt; exit 1; }
 	@echo '(cd bench && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt)'
 	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
 	@echo 'TypeScript and Python micro-benchmarks > bench/out/ts.txt, bench/out/python.txt'
 	@$(MAKE) --no-print-directory -s bench-ts bench-python
 	@echo
-	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/bench.txt out/ts.txt out/python.txt
+	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/agenterror.txt out/bench.txt out/ts.txt out/python.txt
 
 # The TypeScript and Python benchmarks print Go benchmark lines; their pkg
 # line is rewritten so that benchtable tells the languages apart.
@@ -90,11 +98,13 @@ test-e2e:
 
 ## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)
 FUZZTIME ?= 5m
+# The generated package's targets are in tests/go (their corpora in
+# tests/go/agenterror/testdata/fuzz).
 fuzz:
-	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./gen/go/agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
+	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME)
+	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
+	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME)
+	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/errgen/errgen/internal/cli"
+	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/generate"
@@ -30,6 +31,14 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	for path, root := range targets {
 		c, err := contract.LoadFile(path)
 		if err != nil {
+			t.Fatal(err)
+		}
+		// A root with a generation config generates what it says.
+		if cfg, err := config.LoadFile(filepath.Join(root, config.FileName)); err == nil {
+			if err := cfg.Apply(c); err != nil {
+				t.Fatal(err)
+			}
+		} else if !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		out, err := generate.Generate(c)

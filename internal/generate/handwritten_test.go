@@ -13,7 +13,7 @@ func TestHandWrittenFilesSurvive(t *testing.T) {
 	handWritten := []string{
 		"conformance/sanitizer.vectors.json",
 		"docs/sanitizer.md",
-		"gen/go/agenterror/sanitize_test.go",
+		"gen/go/agenterror/codec_internal_test.go",
 	}
 	for _, p := range handWritten {
 		data, err := os.ReadFile(filepath.Join("../..", p))

@@ -27,6 +27,9 @@ func TestHeaderLineRule(t *testing.T) {
 		{"a.py", "# " + m + "\n", true},
 		{"a.py", "#!/usr/bin/env python3\n# " + m + "\n", false},
 		{"a.py", "\ufeff# " + m + "\n", false},
+		{"go.mod", "// " + m + "\n\nmodule example.com/errors\n\ngo 1.21\n", true},
+		{"go.mod", "module example.com/errors\n\ngo 1.21\n", false}, // a hand-written module file
+		{"go.mod", "module example.com/errors // " + m + "\n", false},
 		{"pyproject.toml", "# " + m + "\n", true},
 		{"py.typed", "# " + m + "\n", true},
 		{"README.md", "<!-- " + m + " -->\n# Title\n", true},
@@ -64,14 +67,22 @@ func TestEveryOutputFollowsTheRule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := Generate(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for p, data := range out.Files {
-			exts[filepath.Ext(p)] = true
-			if !IsGenerated(p, data) {
-				t.Errorf("%s: %s is not errgen's by its header line", path, p)
+		// Once as configured, once with the Go package as a module of its
+		// own, which adds its go.mod.
+		for _, module := range []bool{c.Packages.GoModule, true} {
+			c.Packages.GoModule = module
+			if module && c.Packages.GoImportPath == "" {
+				c.Packages.GoImportPath = "example.com/" + c.Packages.Go
+			}
+			out, err := Generate(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p, data := range out.Files {
+				exts[filepath.Ext(p)] = true
+				if !IsGenerated(p, data) {
+					t.Errorf("%s: %s is not errgen's by its header line", path, p)
+				}
 			}
 		}
 	}

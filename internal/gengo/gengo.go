@@ -34,7 +34,8 @@ func Dir(c *contract.Contract) string {
 }
 
 // Generate returns the package's files keyed by path relative to the output
-// root. It writes nothing.
+// root, with a go.mod when the package is to be a module of its own
+// (c.Packages.GoModule). It writes nothing.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	g := newGen(c)
 	files := []goFile{
@@ -71,7 +72,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		wg.Go(func() { srcs[i], errs[i] = g.render(gf) })
 	}
 	wg.Wait()
-	out := make(map[string][]byte, len(files)+2)
+	out := make(map[string][]byte, len(files)+3)
 	for i, gf := range files {
 		if errs[i] != nil {
 			return nil, errs[i]
@@ -84,6 +85,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	for p, data := range schemas {
 		out[p] = data
+	}
+	if c.Packages.GoModule {
+		mod, err := goMod(c)
+		if err != nil {
+			return nil, err
+		}
+		out[path.Join(Dir(c), "go.mod")] = mod
 	}
 	return out, nil
 }

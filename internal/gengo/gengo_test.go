@@ -110,23 +110,24 @@ func TestHeaderAndLayout(t *testing.T) {
 	}
 }
 
-// TestCompilesAndCarriesStrings builds each generated package in a scratch
-// module with the go tool, vets it, and runs a program that prints every
-// string the contract gave it: they must come back byte for byte.
+// TestCompilesAndCarriesStrings builds each generated package the way a
+// consumer in another repository takes it: as a module of its own (its
+// generated go.mod), required by a scratch consumer module through a replace
+// directive. The package's module must list no module but itself (the
+// consumer's graph gains nothing of the generator's) and vet clean at its go
+// directive; the consumer runs a program that prints every string the
+// contract gave the package: they must come back byte for byte.
 func TestCompilesAndCarriesStrings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with the go tool")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found")
-	}
+	goTool := needGo(t)
 	// reserved (internal/generate's TestReservedContract) names kinds,
 	// fields and classifiers after every keyword and builtin of the three
 	// languages; it has no golden files, its proof is that it compiles.
 	for _, name := range append(cases, "reserved") {
 		t.Run(name, func(t *testing.T) {
 			c := load(t, name)
+			pkg := c.Packages.Go
+			importPath := "scratch.example/errors/" + pkg
+			c.Packages.GoModule, c.Packages.GoImportPath = true, importPath
 			dir := t.TempDir()
 			write := func(p string, data []byte) {
 				full := filepath.Join(dir, filepath.FromSlash(p))
@@ -135,18 +136,23 @@ func TestCompilesAndCarriesStrings(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			write("go.mod", []byte("module scratch\n\ngo 1.26\n"))
 			for p, data := range generate(t, c) {
 				write(p, data)
 			}
-			pkg := c.Packages.Go
-			write("main.go", []byte(fmt.Sprintf(`package main
+			pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
+			if got := runGo(t, goTool, pkgDir, "list", "-m", "all"); strings.TrimSpace(got) != importPath {
+				t.Errorf("go list -m all in the package's module:\n%s\nwant only %s", got, importPath)
+			}
+			runGo(t, goTool, pkgDir, "vet", "./...")
+
+			write("consumer/go.mod", []byte(fmt.Sprintf("module consumer\n\ngo 1.26\n\nrequire %[1]s v0.0.0\n\nreplace %[1]s => ../%[2]s\n", importPath, gengo.Dir(c))))
+			write("consumer/main.go", []byte(fmt.Sprintf(`package main
 
 import (
 	"encoding/json"
 	"os"
 
-	p "scratch/gen/go/%[1]s"
+	p %q
 )
 
 func main() {
@@ -160,43 +166,66 @@ func main() {
 	out = append(out, string(b))
 	json.NewEncoder(os.Stdout).Encode(out)
 }
-`, pkg)))
-			env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-			for _, args := range [][]string{{"vet", "./..."}, {"run", "."}} {
-				cmd := exec.Command(goTool, args...)
-				cmd.Dir, cmd.Env = dir, env
-				outb, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, outb)
+`, importPath)))
+			consumer := filepath.Join(dir, "consumer")
+			outb := runGo(t, goTool, consumer, "run", ".")
+			var got []string
+			if err := json.Unmarshal([]byte(outb), &got); err != nil {
+				t.Fatalf("program output: %v\n%s", err, outb)
+			}
+			var want []string
+			for _, k := range c.Kinds {
+				want = append(want, k.Name, k.Description, k.Recovery.Guidance)
+			}
+			want = append(want, c.Fallback.Recovery.Guidance, c.Name)
+			for i := range want {
+				if i >= len(got) || got[i] != want[i] {
+					t.Errorf("string %d: got %q, want %q", i, at(got, i), want[i])
 				}
-				if args[0] != "run" {
-					continue
-				}
-				var got []string
-				if err := json.Unmarshal(outb, &got); err != nil {
-					t.Fatalf("program output: %v\n%s", err, outb)
-				}
-				var want []string
-				for _, k := range c.Kinds {
-					want = append(want, k.Name, k.Description, k.Recovery.Guidance)
-				}
-				want = append(want, c.Fallback.Recovery.Guidance, c.Name)
-				for i := range want {
-					if i >= len(got) || got[i] != want[i] {
-						t.Errorf("string %d: got %q, want %q", i, at(got, i), want[i])
-					}
-				}
-				var env map[string]any
-				if err := json.Unmarshal([]byte(got[len(got)-1]), &env); err != nil {
-					t.Errorf("marshalled envelope is not JSON: %v", err)
-				}
-				rec, _ := env["recovery"].(map[string]any)
-				if rec["guidance"] != c.Kinds[0].Recovery.Guidance {
-					t.Errorf("guidance through JSON = %q", rec["guidance"])
-				}
+			}
+			var env map[string]any
+			if err := json.Unmarshal([]byte(got[len(got)-1]), &env); err != nil {
+				t.Errorf("marshalled envelope is not JSON: %v", err)
+			}
+			rec, _ := env["recovery"].(map[string]any)
+			if rec["guidance"] != c.Kinds[0].Recovery.Guidance {
+				t.Errorf("guidance through JSON = %q", rec["guidance"])
 			}
 		})
 	}
+}
+
+// needGo returns the go tool's path, skipping tests that run it in -short
+// mode or where it is missing.
+func needGo(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds with the go tool")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	return goTool
+}
+
+// runGo runs the go tool in dir (see goCommand) and returns its output; it
+// fails the test when the command fails.
+func runGo(t *testing.T, goTool, dir string, args ...string) string {
+	t.Helper()
+	out, err := goCommand(goTool, dir, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return string(out)
+}
+
+// goCommand runs the go tool in dir, offline and outside any workspace.
+func goCommand(goTool, dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(goTool, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	return cmd
 }
 
 func at(list []string, i int) string {

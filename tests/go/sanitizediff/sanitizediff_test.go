@@ -11,7 +11,7 @@ import (
 
 	"github.com/errgen/errgen/gen/go/agenterror"
 	"github.com/errgen/errgen/internal/gentest"
-	"github.com/errgen/errgen/internal/sanitizediff"
+	"github.com/errgen/errgen/tests/go/sanitizediff"
 )
 
 func config(seed uint64, n int) sanitizediff.Config {

@@ -1,6 +1,8 @@
 // Command sanitizediff writes the differential sanitizer vectors (package
-// internal/sanitizediff): go run ./internal/tools/sanitizediff -seed S -n N
+// tests/go/sanitizediff): in tests/go, go run ./cmd/sanitizediff -seed S -n N
 // -o FILE. make sanitize-diff runs it for the TypeScript and Python tests.
+// It lives in the tests/go module because it imports the generated package,
+// which is a module of its own that errgen's module must not depend on.
 package main
 
 import (
@@ -11,7 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
-	"github.com/errgen/errgen/internal/sanitizediff"
+	"github.com/errgen/errgen/tests/go/sanitizediff"
 )
 
 func main() {

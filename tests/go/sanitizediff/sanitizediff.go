@@ -627,7 +627,7 @@ func Write(w io.Writer, cfg Config, cases []Case) error {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"about\": [\n")
 	about := []string{
-		fmt.Sprintf("Differential sanitizer vectors written by go run ./internal/tools/sanitizediff -seed %d -n %d (make sanitize-diff). Do not edit; do not commit.", cfg.Seed, cfg.N),
+		fmt.Sprintf("Differential sanitizer vectors written by go run ./cmd/sanitizediff -seed %d -n %d in tests/go (make sanitize-diff). Do not edit; do not commit.", cfg.Seed, cfg.N),
 		"The outputs are the Go package's (gen/go/agenterror); the TypeScript and Python tests must give the same, and every output must sanitize to itself.",
 		"The format is conformance/sanitizer.vectors.json's (docs/sanitizer.md, \"The vector file\"). A \\uDXXX escape is a lone surrogate: Go reads it as U+FFFD.",
 	}

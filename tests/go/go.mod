@@ -1,0 +1,29 @@
+module github.com/errgen/errgen/tests/go
+
+go 1.26
+
+require (
+	github.com/errgen/errgen v0.0.0
+	github.com/errgen/errgen/gen/go/agenterror v0.0.0
+)
+
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/iancoleman/strcase v0.3.0 // indirect
+	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	golang.org/x/mod v0.8.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
+
+// Both from this checkout: the tests run errgen's internals (the contract
+// loader, gentest) against the generated package as committed.
+replace (
+	github.com/errgen/errgen => ../..
+	github.com/errgen/errgen/gen/go/agenterror => ../../gen/go/agenterror
+)
