@@ -145,7 +145,7 @@ const e: Envelope = newCardDeclined("the issuer said no");
 console.log(serializeEnvelope(e));
 console.log(nextStep(e, 1).step);
 EOF
-  node "$tsc" --strict --module nodenext --moduleResolution nodenext --target es2022 --types '' --outDir out main.ts
+  node "$tsc" --strict --module nodenext --moduleResolution nodenext --target es2022 --outDir out main.ts
   node out/main.js > "$work/ts-$how.out"
   cat "$work/ts-$how.out"
 done
