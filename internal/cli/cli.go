@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -193,6 +194,17 @@ func load(path string, stderr io.Writer) (*contract.Contract, bool) {
 
 // loadConfigured loads o's contract and applies o's config to it.
 func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
+	if o.cfg != nil {
+		if _, err := os.Stat(o.contract); errors.Is(err, fs.ErrNotExist) {
+			pos := o.cfg.ContractPos
+			if pos.Line == 0 {
+				pos = contract.Pos{Line: 1, Col: 1}
+			}
+			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run errgen init to start one\n",
+				o.config, pos.Line, pos.Col, o.contract, o.config)
+			return nil, false
+		}
+	}
 	c, ok := load(o.contract, stderr)
 	if !ok || o.cfg == nil {
 		return c, ok

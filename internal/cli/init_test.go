@@ -191,3 +191,13 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version extra: exit %d", code)
 	}
 }
+
+func TestConfigNamingAMissingContract(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, config.FileName)
+	os.WriteFile(cfg, []byte("version: 1\ncontract: errors/kinds.yaml\n"), 0o644)
+	code, _, stderr := run("validate", "-config", cfg)
+	if code != ExitProblems || !strings.Contains(stderr, cfg+":2:11: contract: "+filepath.Join(dir, "errors", "kinds.yaml")+" does not exist") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}

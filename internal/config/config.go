@@ -77,8 +77,10 @@ type Config struct {
 	// Root is the directory holding the file: every path in the file is
 	// relative to it, and it is the output root.
 	Root string
-	// Contract is the contract's path, joined to Root.
-	Contract string
+	// Contract is the contract's path, joined to Root; ContractPos is where
+	// the file names it (zero for the default).
+	Contract    string
+	ContractPos contract.Pos
 	// Outputs is nil when the file has no outputs section: every output is
 	// generated at its default directory, as without a config.
 	Outputs map[string]*Output
@@ -230,6 +232,7 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 		if p, ok := l.str(kv[1], "contract"); ok {
 			if rel, ok := l.relPath(kv[1], p, "contract", true); ok {
 				cfg.Contract = filepath.Join(cfg.Root, filepath.FromSlash(rel))
+				cfg.ContractPos = contract.Pos{Line: kv[1].Line, Col: kv[1].Column}
 			}
 		}
 	}
