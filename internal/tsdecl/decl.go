@@ -407,10 +407,8 @@ func (p *parser) afterBody(i int) (int, error) {
 
 func (p *parser) export(i int) (*decl, int, error) {
 	j := i + 1
-	typeOnly := false
 	if p.is(j, "type") && (p.is(j+1, "{") || p.is(j+1, "*")) {
-		typeOnly = true
-		j++
+		j++ // a type-only export list or re-export stays as written too
 	}
 	switch {
 	case p.is(j, "*"):
@@ -435,7 +433,6 @@ func (p *parser) export(i int) (*decl, int, error) {
 					d.valueRefs = append(d.valueRefs, first[0])
 				}
 			}
-			_ = typeOnly
 		}
 		return d, next, nil
 	case p.is(j, "default"), p.is(j, "="), p.is(j, "as"), p.is(j, "import"):
@@ -683,7 +680,7 @@ func (p *parser) params(i, end int, ctor bool) (string, []string, error) {
 			return "", nil, p.errAt(i, "unexpected %q in the parameter list", p.text(i))
 		}
 		i++
-		if pr.typ == "" && pr.name != "this" {
+		if pr.typ == "" {
 			return "", nil, p.errAt(pr.nameTok, "parameter %s has no type: a declaration written without tsc needs one (isolatedDeclarations)", pr.name)
 		}
 		ps = append(ps, pr)
