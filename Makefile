@@ -58,7 +58,7 @@ SANITIZE_DIFF := $(CURDIR)/build/sanitize-diff.vectors.json
 sanitize-diff:
 	cd tests/go && $(GO) run ./cmd/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o $(SANITIZE_DIFF)
 
-## test-ts: build every generated TypeScript package and run its tests (Node 20+, npm; installs the pinned dev dependencies)
+## test-ts: test every generated TypeScript package as it ships (its committed dist/) against tsc and its tests (Node 20+, npm; installs the pinned dev dependencies)
 test-ts: sanitize-diff
 	cd tests/ts && npm ci --no-audit --no-fund && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
 
@@ -108,3 +108,4 @@ fuzz:
 	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)

@@ -24,6 +24,9 @@ func TestHeaderLineRule(t *testing.T) {
 		{"a.go", "// " + m + " Edit the contract.\n", false},
 		{"a.go", "# " + m + "\n", false}, // another language's comment
 		{"a.ts", "// " + m + "\n", true},
+		{"a.d.ts", "// " + m + "\n", true},
+		{"a.js", "// " + m + "\n", true},
+		{"a.js", "/* " + m + " */\n", false},
 		{"a.py", "# " + m + "\n", true},
 		{"a.py", "#!/usr/bin/env python3\n# " + m + "\n", false},
 		{"a.py", "\ufeff# " + m + "\n", false},

@@ -16,6 +16,8 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -35,40 +37,74 @@ func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
 // read nothing but the header and errgen's own fixed sets (steps, transport
 // failures, Go's HTTP status texts), so they are the same for every contract
 // (a test checks this).
-var files = []struct{ out, tmpl string }{
-	{"package.json", "package.json.tmpl"},
-	{"tsconfig.json", "tsconfig.json.tmpl"},
-	{"README.md", "README.md.tmpl"},
-	{"src/contract.ts", "contract.ts.tmpl"},
-	{"src/constructors.ts", "constructors.ts.tmpl"},
-	{"src/freeze.ts", "freeze.ts.tmpl"},
-	{"src/spec.ts", "spec.ts.tmpl"},
-	{"src/classification.ts", "classification.ts.tmpl"},
-	{"src/words.ts", "words.ts.tmpl"},
-	{"src/inbound.ts", "inbound.ts.tmpl"},
-	{"src/nextstep.ts", "nextstep.ts.tmpl"},
-	{"src/codec.ts", "codec.ts.tmpl"},
-	{"src/utf8.ts", "utf8.ts.tmpl"},
-	{"src/sanitize.ts", "sanitize.ts.tmpl"},
-	{"src/surfaces.ts", "surfaces.ts.tmpl"},
-	{"src/index.ts", "index.ts.tmpl"},
+// perContract marks the sources that differ between contracts: their
+// compilation is never cached (see dist.go).
+var files = []struct {
+	out, tmpl   string
+	perContract bool
+}{
+	{"package.json", "package.json.tmpl", true},
+	{"tsconfig.json", "tsconfig.json.tmpl", true},
+	{"README.md", "README.md.tmpl", true},
+	{"src/contract.ts", "contract.ts.tmpl", true},
+	{"src/constructors.ts", "constructors.ts.tmpl", true},
+	{"src/freeze.ts", "freeze.ts.tmpl", false},
+	{"src/spec.ts", "spec.ts.tmpl", false},
+	{"src/classification.ts", "classification.ts.tmpl", false},
+	{"src/words.ts", "words.ts.tmpl", false},
+	{"src/inbound.ts", "inbound.ts.tmpl", false},
+	{"src/nextstep.ts", "nextstep.ts.tmpl", false},
+	{"src/codec.ts", "codec.ts.tmpl", false},
+	{"src/utf8.ts", "utf8.ts.tmpl", false},
+	{"src/sanitize.ts", "sanitize.ts.tmpl", false},
+	{"src/surfaces.ts", "surfaces.ts.tmpl", false},
+	{"src/index.ts", "index.ts.tmpl", false},
 }
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))
 
-// Generate returns the package's files.
+// Generate returns the package's files: the sources, and dist/ compiled
+// from them (see dist.go).
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	v, err := newView(c)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]byte{}
+	type module struct {
+		name  string
+		src   []byte
+		cache bool
+		js    []byte
+		dts   []byte
+		err   error
+	}
+	var modules []*module
 	for _, f := range files {
 		var buf bytes.Buffer
 		if err := tsTemplates.ExecuteTemplate(&buf, f.tmpl, v); err != nil {
 			return nil, fmt.Errorf("gents: %s: %w", f.out, err)
 		}
-		out[path.Join(Dir(c), f.out)] = tidy(buf.Bytes())
+		src := tidy(buf.Bytes())
+		out[path.Join(Dir(c), f.out)] = src
+		if name, ok := strings.CutPrefix(f.out, "src/"); ok {
+			modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src, cache: !f.perContract})
+		}
+	}
+	// The modules compile independently; the data module and the
+	// constructors of a large contract take most of the time, so they
+	// compile at the same time.
+	var wg sync.WaitGroup
+	for _, m := range modules {
+		wg.Go(func() { m.js, m.dts, m.err = distFiles(v.Header, m.name, m.src, m.cache) })
+	}
+	wg.Wait()
+	for _, m := range modules {
+		if m.err != nil {
+			return nil, fmt.Errorf("gents: compiling src/%s.ts: %w", m.name, m.err)
+		}
+		out[path.Join(Dir(c), "dist", m.name+".js")] = m.js
+		out[path.Join(Dir(c), "dist", m.name+".d.ts")] = m.dts
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package gents
 import (
 	"bytes"
 	"encoding/json"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,6 +44,15 @@ func TestNPMVersion(t *testing.T) {
 
 func TestGenerate(t *testing.T) {
 	static := map[string][]byte{}
+	perContract := map[string]bool{}
+	for _, f := range files {
+		if f.perContract {
+			base := strings.TrimSuffix(path.Base(f.out), ".ts")
+			perContract[f.out] = true
+			perContract["dist/"+base+".js"] = true
+			perContract["dist/"+base+".d.ts"] = true
+		}
+	}
 	for path, c := range contracts(t) {
 		files, err := Generate(c)
 		if err != nil {
@@ -60,7 +70,7 @@ func TestGenerate(t *testing.T) {
 			if !bytes.Contains(head, []byte(Marker)) {
 				t.Errorf("%s: %s lacks the marker in its first 512 bytes", path, name)
 			}
-			if strings.HasSuffix(name, ".ts") && !bytes.HasPrefix(data, []byte("// "+Marker+"\n")) {
+			if (strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".js")) && !bytes.HasPrefix(data, []byte("// "+Marker+"\n")) {
 				t.Errorf("%s: %s does not start with the header", path, name)
 			}
 			if strings.HasSuffix(name, ".json") && !json.Valid(data) {
@@ -85,11 +95,11 @@ func TestGenerate(t *testing.T) {
 		if err := json.Unmarshal(files["gen/ts/tsconfig.json"], &tsconfig); err != nil || tsconfig.CompilerOptions["strict"] != true {
 			t.Errorf("%s: tsconfig.json is not strict (%v)", path, err)
 		}
-		// The runtime is the same text for every contract: only the data
-		// module, the constructors and the package files differ.
+		// The runtime is the same text for every contract, compiled too:
+		// only the data module, the constructors and the package files
+		// differ (the table marks them perContract).
 		for name, data := range files {
-			switch filepath.Base(name) {
-			case "contract.ts", "constructors.ts", "package.json", "tsconfig.json", "README.md":
+			if perContract[strings.TrimPrefix(name, Dir(c)+"/")] {
 				continue
 			}
 			if prev, ok := static[name]; ok && !bytes.Equal(prev, data) {

@@ -1,22 +1,34 @@
 // Runs the tests of every generated TypeScript package (gen/ts under the
-// repository root and under each examples/<name>/), contract-independently:
+// repository root and under each examples/<name>/), contract-independently.
+// What is tested is what ships: the package's committed dist/ (JavaScript
+// and declarations that errgen generates), never a build made here.
 //
-//   1. compile each package with tsc (its own strict tsconfig) into
-//      build/<name>/dist — the build output never lands in gen/;
-//   2. type-level tests: types/usage.ts must compile against each package
-//      with `tsc --noEmit --strict`, and every `// @ts-expect-error` line in
-//      it must really be an error;
-//   3. `node --test` on test/*.test.mjs once per package, with the package
-//      and its output root (conformance vectors, schemas) in the environment.
+//   1. the sources type-check under the package's own strict tsconfig
+//      (isolatedDeclarations included), and tsc writes its own
+//      declarations of them into build/<name>/tsc — the build output never
+//      lands in gen/; dist/ holds a .js and a .d.ts for every src/*.ts and
+//      nothing else;
+//   2. the shipped declarations agree with tsc's: module by module, the
+//      same export names with the same meanings (value, type), and for
+//      each export identical types, checked by tsc on a generated
+//      build/<name>/types/agree.ts;
+//   3. type-level tests: types/usage.ts must compile against each
+//      package's dist/index.d.ts with `tsc --noEmit --strict`, and every
+//      `// @ts-expect-error` line in it must really be an error;
+//   4. `node --test` on test/*.test.mjs once per package, against its
+//      dist/index.js, with the package and its output root (conformance
+//      vectors, schemas) in the environment.
 //      The sanitizer test also reads the differential vectors of `make
 //      sanitize-diff` from ERRGEN_SANITIZE_DIFF (by default
 //      build/sanitize-diff.vectors.json at the repository root).
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -73,45 +85,191 @@ async function testdataRoots() {
   return out;
 }
 
+function seconds(since) {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** The modules of a package: the basenames of its src/*.ts. */
+function modules(p) {
+  return readdirSync(join(p.src, "src"))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+/** shippedFiles lists what is wrong with a package's dist/: it must hold a .js and a .d.ts for each module, nothing else. */
+function shippedFiles(p) {
+  const dist = join(p.src, "dist");
+  const want = modules(p).flatMap((m) => [`${m}.d.ts`, `${m}.js`]);
+  const have = existsSync(dist) ? readdirSync(dist).sort() : [];
+  const problems = [];
+  for (const f of want) if (!have.includes(f)) problems.push(`${f} is missing`);
+  for (const f of have) if (!want.includes(f)) problems.push(`${f} is not compiled from a source`);
+  return problems;
+}
+
+/** importPath is the relative module specifier of file from dir. */
+function importPath(dir, file) {
+  const rel = relative(dir, file).split(sep).join("/");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+/**
+ * declaredExports reads, with the TypeScript compiler API, the exports of
+ * every module of every package twice: from the shipped dist/<module>.d.ts
+ * and from tsc's build/<name>/tsc/<module>.d.ts. For each export: whether
+ * it is a value, a type, and how many type parameters the type takes.
+ */
+function declaredExports(pkgs) {
+  const files = [];
+  for (const p of pkgs) {
+    for (const m of modules(p)) files.push(join(p.src, "dist", `${m}.d.ts`), join(p.out, "tsc", `${m}.d.ts`));
+  }
+  const program = ts.createProgram(files, {
+    noEmit: true,
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  const exportsOf = (file) => {
+    const out = new Map();
+    const sf = program.getSourceFile(file);
+    const mod = sf && checker.getSymbolAtLocation(sf);
+    for (const e of mod ? checker.getExportsOfModule(mod) : []) {
+      const t = e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e;
+      const decl = (t.declarations ?? []).find((d) => ts.isTypeAliasDeclaration(d) || ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d));
+      out.set(e.name, {
+        value: (t.flags & ts.SymbolFlags.Value) !== 0,
+        type: (t.flags & ts.SymbolFlags.Type) !== 0,
+        arity: decl?.typeParameters?.length ?? 0,
+      });
+    }
+    return out;
+  };
+  const byPackage = new Map();
+  for (const p of pkgs) {
+    byPackage.set(
+      p,
+      modules(p).map((m) => ({ module: m, shipped: exportsOf(join(p.src, "dist", `${m}.d.ts`)), tsc: exportsOf(join(p.out, "tsc", `${m}.d.ts`)) })),
+    );
+  }
+  return byPackage;
+}
+
+/**
+ * agreementFile writes the assertions of step 2 for one package: for each
+ * module, the export names of the shipped declarations must be tsc's, with
+ * the same meanings (problems lists the differences), and agree.ts asserts
+ * that each value's type and each type are identical in both (instantiated
+ * with any for a generic type), one export a line.
+ */
+function agreementFile(p, dir, mods) {
+  const problems = [];
+  const lines = [
+    "// Generated by tests/ts/run.mjs: the shipped declarations (shipped_*) against tsc's declarations of the sources (tsc_*).",
+    "type Same<X, Y> = (<G>() => G extends X ? 1 : 2) extends <G>() => G extends Y ? 1 : 2 ? true : false;",
+    "type Check<T extends true> = T;",
+  ];
+  for (const { module: m, shipped, tsc: built } of mods) {
+    lines.push(`import type * as shipped_${m} from ${JSON.stringify(importPath(dir, join(p.src, "dist", `${m}.js`)))};`);
+    lines.push(`import type * as tsc_${m} from ${JSON.stringify(importPath(dir, join(p.out, "tsc", `${m}.js`)))};`);
+  }
+  for (const { module: m, shipped, tsc: built } of mods) {
+    for (const name of built.keys()) if (!shipped.has(name)) problems.push(`dist/${m}.d.ts does not export ${name}`);
+    for (const name of shipped.keys()) if (!built.has(name)) problems.push(`dist/${m}.d.ts exports ${name}, which the source does not`);
+    for (const [name, s] of [...shipped].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const b = built.get(name);
+      if (b === undefined) continue;
+      if (s.value !== b.value || s.type !== b.type || s.arity !== b.arity) {
+        problems.push(`dist/${m}.d.ts: ${name} is ${meaning(s)}, the source's ${meaning(b)}`);
+        continue;
+      }
+      if (s.value) lines.push(`export type value_${m}_${name} = Check<Same<typeof shipped_${m}.${name}, typeof tsc_${m}.${name}>>;`);
+      if (s.type) {
+        const args = s.arity > 0 ? `<${Array(s.arity).fill("any").join(", ")}>` : "";
+        lines.push(`export type type_${m}_${name} = Check<Same<shipped_${m}.${name}${args}, tsc_${m}.${name}${args}>>;`);
+      }
+    }
+  }
+  return { agreement: lines.join("\n") + "\n", problems };
+}
+
+function meaning(e) {
+  return [e.value && "a value", e.type && `a type${e.arity ? ` with ${e.arity} type parameters` : ""}`].filter(Boolean).join(" and ") || "neither";
+}
+
+/** explainAgreement follows each error tsc reports in agree.ts with the line it is on, which names the module and export. */
+function explainAgreement(dir, out) {
+  const lines = existsSync(join(dir, "agree.ts")) ? readFileSync(join(dir, "agree.ts"), "utf8").split("\n") : [];
+  return out.replace(/^(\S*agree\.ts\((\d+),\d+\).*)$/gm, (all, _line, n) => `${all}\n    ${lines[Number(n) - 1] ?? ""}`);
+}
+
 const started = Date.now();
 if (!existsSync(tsc)) {
   console.error("typescript is not installed: run `npm ci` in tests/ts first");
   process.exit(1);
 }
 rmSync(build, { recursive: true, force: true });
-const packages = [...roots(), ...(await testdataRoots())].map((root) => {
-  const pkg = JSON.parse(readFileSync(join(root, "gen/ts/package.json"), "utf8"));
-  return { root, name: pkg.name, src: join(root, "gen/ts"), out: join(build, pkg.name) };
-});
+// ERRGEN_TS_ONLY=name[,name...] tests only those packages (while working on one).
+const only = process.env.ERRGEN_TS_ONLY ? process.env.ERRGEN_TS_ONLY.split(",") : null;
+const packages = [...roots(), ...(await testdataRoots())]
+  .map((root) => {
+    const pkg = JSON.parse(readFileSync(join(root, "gen/ts/package.json"), "utf8"));
+    return { root, name: pkg.name, src: join(root, "gen/ts"), out: join(build, pkg.name) };
+  })
+  .filter((p) => only === null || only.includes(p.name));
 if (packages.length === 0) {
   console.error("no generated TypeScript package found (gen/ts/package.json); run `make generate`");
   process.exit(1);
 }
 let failed = false;
 
-// 1. Compile every package, in parallel.
+// 1. Type-check every package's sources and let tsc write their
+// declarations, in parallel; check the shipped file set.
 const compiled = await Promise.all(
   packages.map(async (p) => {
-    const r = await run(process.execPath, [tsc, "-p", join(p.src, "tsconfig.json"), "--outDir", join(p.out, "dist")], { capture: true });
+    const r = await run(
+      process.execPath,
+      [tsc, "-p", join(p.src, "tsconfig.json"), "--noEmit", "false", "--emitDeclarationOnly", "--outDir", join(p.out, "tsc")],
+      { capture: true },
+    );
     return { p, ...r };
   }),
 );
 for (const { p, code, out } of compiled) {
-  console.log(`tsc ${relative(repo, p.src)} -> ${relative(repo, join(p.out, "dist"))}: ${code === 0 ? "ok" : "FAILED"}`);
+  console.log(`tsc ${relative(repo, p.src)} (declarations -> ${relative(repo, join(p.out, "tsc"))}): ${code === 0 ? "ok" : "FAILED"}`);
   if (code !== 0) {
     console.log(out);
+    failed = true;
+  }
+  const problems = shippedFiles(p);
+  if (problems.length > 0) {
+    console.log(`${relative(repo, join(p.src, "dist"))}: ${problems.join("; ")}`);
     failed = true;
   }
 }
 if (failed) process.exit(1);
 
-// 2. Type-level tests against each package's declarations.
+const phases = [`tsc ${seconds(started)}`];
+let phaseStart = Date.now();
+
+// 2. and 3. The shipped declarations against tsc's, and the type-level
+// tests against the shipped declarations.
+const exportsByPackage = declaredExports(packages);
 const typecheck = await Promise.all(
   packages.map(async (p) => {
     const dir = join(p.out, "types");
     mkdirSync(dir, { recursive: true });
-    cpSync(join(here, "types/usage.ts"), join(dir, "usage.ts"));
-    cpSync(join(here, "types/dom.ts"), join(dir, "dom.ts"));
+    const { agreement, problems } = agreementFile(p, dir, exportsByPackage.get(p));
+    writeFileSync(join(dir, "agree.ts"), agreement);
+    // usage.ts and dom.ts import "../dist/index.js": the shipped package.
+    const index = JSON.stringify(importPath(dir, join(p.src, "dist/index.js")));
+    for (const f of ["usage.ts", "dom.ts"]) {
+      writeFileSync(join(dir, f), readFileSync(join(here, "types", f), "utf8").replaceAll('"../dist/index.js"', index));
+    }
     writeFileSync(
       join(dir, "tsconfig.dom.json"),
       JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { lib: ["ES2022", "DOM"] }, files: ["dom.ts"] }, null, 2),
@@ -130,35 +288,41 @@ const typecheck = await Promise.all(
             noEmit: true,
             noUncheckedIndexedAccess: true,
           },
-          files: ["usage.ts"],
+          files: ["usage.ts", "agree.ts"],
         },
         null,
         2,
       ),
     );
     const r = await run(process.execPath, [tsc, "--noEmit", "--strict", "-p", dir], { capture: true });
-    const dom = await run(process.execPath, [tsc, "--noEmit", "--strict", "-p", join(dir, "tsconfig.dom.json")], { capture: true });
-    return { p, code: r.code || dom.code, out: r.out + dom.out };
+    // The declarations themselves were checked by the run above.
+    const dom = await run(process.execPath, [tsc, "--noEmit", "--strict", "--skipLibCheck", "-p", join(dir, "tsconfig.dom.json")], { capture: true });
+    return { p, problems, code: r.code || dom.code, out: explainAgreement(dir, r.out) + dom.out };
   }),
 );
-for (const { p, code, out } of typecheck) {
-  console.log(`tsc --noEmit --strict types/usage.ts, types/dom.ts against ${p.name}: ${code === 0 ? "ok" : "FAILED"}`);
-  if (code !== 0) {
-    console.log(out);
-    failed = true;
-  }
+for (const { p, problems, code, out } of typecheck) {
+  console.log(`dist/*.d.ts of ${p.name} agree with tsc's declarations: ${problems.length === 0 && !/agree\.ts/.test(out) ? "ok" : "FAILED"}`);
+  for (const m of problems) console.log(`  ${m}`);
+  console.log(`tsc --noEmit --strict types/usage.ts, types/dom.ts against ${p.name}'s dist: ${code === 0 ? "ok" : "FAILED"}`);
+  if (code !== 0) console.log(out);
+  if (code !== 0 || problems.length > 0) failed = true;
 }
 if (failed) process.exit(1);
 
-// 3. The runtime tests, once per package.
+phases.push(`declarations and type-level tests ${seconds(phaseStart)}`);
+phaseStart = Date.now();
+
+// 4. The runtime tests, once per package, as many packages at a time as
+// there are processors (node --test runs one file at a time on two): a
+// package's tests wait on child processes (npm, git, tsc) much of the
+// time. The reports are printed in package order.
 const testFiles = readdirSync(join(here, "test"))
   .filter((f) => f.endsWith(".test.mjs"))
   .sort()
   .map((f) => join("test", f));
 const totals = { tests: 0, pass: 0, fail: 0 };
-for (const p of packages) {
+async function runtimeTests(p) {
   const tap = join(build, `${p.name}.tap`);
-  process.stdout.write(`node --test ${p.name} (${relative(repo, p.root) || "."}): `);
   const r = await run(
     process.execPath,
     ["--test", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...testFiles],
@@ -170,16 +334,28 @@ for (const p of packages) {
         ERRGEN_TS_ROOT: p.root,
         ERRGEN_TS_SRC: p.src,
         ERRGEN_TS_BUILD: p.out,
-        ERRGEN_TS_PKG: join(p.out, "dist/index.js"),
+        ERRGEN_TS_PKG: join(p.src, "dist/index.js"),
         ERRGEN_SANITIZE_DIFF: process.env.ERRGEN_SANITIZE_DIFF || join(repo, "build/sanitize-diff.vectors.json"),
       },
     },
   );
-  const report = existsSync(tap) ? readFileSync(tap, "utf8") : "";
+  return { p, code: r.code, report: existsSync(tap) ? readFileSync(tap, "utf8") : "" };
+}
+const results = [];
+let nextPackage = 0;
+await Promise.all(
+  Array.from({ length: Math.min(packages.length, Math.max(1, availableParallelism())) }, async () => {
+    while (nextPackage < packages.length) {
+      const i = nextPackage++;
+      results[i] = await runtimeTests(packages[i]);
+    }
+  }),
+);
+for (const { p, code, report } of results) {
   const count = (k) => Number((new RegExp(`^# ${k} (\\d+)$`, "m").exec(report) ?? [])[1] ?? 0);
-  console.log(`${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);
+  console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);
   for (const k of Object.keys(totals)) totals[k] += count(k);
-  if (r.code !== 0) {
+  if (code !== 0) {
     failed = true;
     // The failing tests, with their diagnostics, from the TAP report.
     const lines = report.split("\n");
@@ -192,8 +368,9 @@ for (const p of packages) {
     }
   }
 }
+phases.push(`node --test ${seconds(phaseStart)}`);
 console.log(
-  `TypeScript tests ${failed ? "FAILED" : "passed"} for ${packages.map((p) => p.name).join(", ")} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  `TypeScript tests ${failed ? "FAILED" : "passed"} for ${packages.map((p) => p.name).join(", ")} in ${seconds(started)} (${phases.join(", ")})`,
 );
 // The last line is the plain summary CI readers look for.
 console.log(`typescript: ${totals.pass} passed, ${totals.fail} failed`);

@@ -142,132 +142,196 @@ export type Group =
   | "internal";
 
 /** Kinds names every known kind by constant: Kinds.UNKNOWN_ACTION is "unknown_action". */
-export const Kinds = deepFreeze({
+export const Kinds: {
   /** The requested action is not registered with the dispatcher. */
-  UNKNOWN_ACTION: "unknown_action",
+  readonly UNKNOWN_ACTION: "unknown_action";
   /** The caller is authenticated but lacks a scope the action requires. */
-  FORBIDDEN: "forbidden",
+  readonly FORBIDDEN: "forbidden";
   /** A parameter the action requires was not supplied. */
-  MISSING_PARAM: "missing_param",
+  readonly MISSING_PARAM: "missing_param";
   /** A supplied parameter has the wrong type or a value the action does not accept. */
-  INVALID_PARAM: "invalid_param",
+  readonly INVALID_PARAM: "invalid_param";
   /** The instance named in the request is not configured on this server. */
-  UNKNOWN_INSTANCE: "unknown_instance",
+  readonly UNKNOWN_INSTANCE: "unknown_instance";
   /** A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed. */
-  AMBIGUOUS_TOOL: "ambiguous_tool",
+  readonly AMBIGUOUS_TOOL: "ambiguous_tool";
   /** The action is destructive and the request did not carry the explicit confirmation it needs. */
-  CONFIRMATION_REQUIRED: "confirmation_required",
+  readonly CONFIRMATION_REQUIRED: "confirmation_required";
   /** The identifier the request would create already exists. */
-  CONFLICT: "conflict",
+  readonly CONFLICT: "conflict";
   /** The credentials presented were rejected. */
-  AUTH_FAILED: "auth_failed",
+  readonly AUTH_FAILED: "auth_failed";
   /** The call needs credentials and none were presented. */
-  AUTH_REQUIRED: "auth_required",
+  readonly AUTH_REQUIRED: "auth_required";
   /** The authenticated identity is not allowed to perform this operation on the target. */
-  PERMISSION_DENIED: "permission_denied",
+  readonly PERMISSION_DENIED: "permission_denied";
   /** An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams. */
-  OAUTH_NEEDS_REAUTH: "oauth_needs_reauth",
+  readonly OAUTH_NEEDS_REAUTH: "oauth_needs_reauth";
   /** An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong. */
-  OAUTH_STATE_INVALID: "oauth_state_invalid",
+  readonly OAUTH_STATE_INVALID: "oauth_state_invalid";
   /** The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller. */
-  OAUTH_RESOURCE_MISMATCH: "oauth_resource_mismatch",
+  readonly OAUTH_RESOURCE_MISMATCH: "oauth_resource_mismatch";
   /** The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault. */
-  OAUTH_ISSUER_MISMATCH: "oauth_issuer_mismatch",
+  readonly OAUTH_ISSUER_MISMATCH: "oauth_issuer_mismatch";
   /** The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this. */
-  OAUTH_UNSUPPORTED_METHOD: "oauth_unsupported_method",
+  readonly OAUTH_UNSUPPORTED_METHOD: "oauth_unsupported_method";
   /** The resource the request refers to does not exist. */
-  NOT_FOUND: "not_found",
+  readonly NOT_FOUND: "not_found";
   /** No upstream server is registered under the requested name. */
-  UNKNOWN_UPSTREAM: "unknown_upstream",
+  readonly UNKNOWN_UPSTREAM: "unknown_upstream";
   /** The requested tool is not offered by the upstream, or by any upstream when none was named. */
-  UNKNOWN_TOOL: "unknown_tool",
+  readonly UNKNOWN_TOOL: "unknown_tool";
   /** The upstream failed to return a completed result and no more specific transport kind applies. */
-  UPSTREAM_ERROR: "upstream_error",
+  readonly UPSTREAM_ERROR: "upstream_error";
   /** The upstream answered the gateway with an invalid or failed response at the protocol level. */
-  BAD_GATEWAY: "bad_gateway",
+  readonly BAD_GATEWAY: "bad_gateway";
   /** A network failure interrupted the exchange with the upstream before a result came back. */
-  NETWORK_ERROR: "network_error",
+  readonly NETWORK_ERROR: "network_error";
   /** The upstream service said it cannot handle requests right now. */
-  SERVICE_UNAVAILABLE: "service_unavailable",
+  readonly SERVICE_UNAVAILABLE: "service_unavailable";
   /** The gateway holds no live connection to the upstream the call was routed to. */
-  NOT_CONNECTED: "not_connected",
+  readonly NOT_CONNECTED: "not_connected";
   /** The connection to the upstream failed or dropped in a way no narrower kind describes. */
-  CONNECTION_ERROR: "connection_error",
+  readonly CONNECTION_ERROR: "connection_error";
   /** The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted). */
-  TIMEOUT: "timeout",
+  readonly TIMEOUT: "timeout";
   /** The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix. */
-  CANCELLED: "cancelled",
+  readonly CANCELLED: "cancelled";
   /** The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape. */
-  UNEXPECTED_RESPONSE: "unexpected_response",
+  readonly UNEXPECTED_RESPONSE: "unexpected_response";
   /** The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened. */
-  DNS_ERROR: "dns_error",
+  readonly DNS_ERROR: "dns_error";
   /** The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established. */
-  CONNECTION_REFUSED: "connection_refused",
+  readonly CONNECTION_REFUSED: "connection_refused";
   /** The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health. */
-  TOOL_ERROR: "tool_error",
+  readonly TOOL_ERROR: "tool_error";
   /** The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded. */
-  BRIDGE_TRANSPORT_ERROR: "bridge_transport_error",
+  readonly BRIDGE_TRANSPORT_ERROR: "bridge_transport_error";
   /** The target a relay request points at is not acceptable to forward to. */
-  RELAY_INVALID_TARGET: "relay_invalid_target",
+  readonly RELAY_INVALID_TARGET: "relay_invalid_target";
   /** The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault. */
-  RELAY_FORWARDER_INIT_FAILED: "relay_forwarder_init_failed",
+  readonly RELAY_FORWARDER_INIT_FAILED: "relay_forwarder_init_failed";
   /** The request as a whole broke a validation rule that is not tied to one parameter. */
-  VALIDATION_FAILED: "validation_failed",
+  readonly VALIDATION_FAILED: "validation_failed";
   /** A hint supplied with the request is not one the action recognises or can use. */
-  INVALID_HINT: "invalid_hint",
+  readonly INVALID_HINT: "invalid_hint";
   /** The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges. */
-  SSRF_BLOCKED: "ssrf_blocked",
+  readonly SSRF_BLOCKED: "ssrf_blocked";
   /** A path in the request would escape the directory it is confined to. */
-  PATH_TRAVERSAL: "path_traversal",
+  readonly PATH_TRAVERSAL: "path_traversal";
   /** The path goes through a symbolic link, which this operation does not follow. */
-  SYMLINK_REJECTED: "symlink_rejected",
+  readonly SYMLINK_REJECTED: "symlink_rejected";
   /** The content submitted with the request exceeds the size the server accepts. */
-  CONTENT_TOO_LARGE: "content_too_large",
+  readonly CONTENT_TOO_LARGE: "content_too_large";
   /** The content is not in the text encoding the operation requires. */
-  INVALID_ENCODING: "invalid_encoding",
+  readonly INVALID_ENCODING: "invalid_encoding";
   /** An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped. */
-  RESPONSE_TOO_LARGE: "response_too_large",
+  readonly RESPONSE_TOO_LARGE: "response_too_large";
   /** An identifier passed to Code Mode does not name anything Code Mode knows. */
-  INVALID_CODE_MODE_ID: "invalid_code_mode_id",
+  readonly INVALID_CODE_MODE_ID: "invalid_code_mode_id";
   /** A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute. */
-  CALL_BUDGET_EXCEEDED: "call_budget_exceeded",
+  readonly CALL_BUDGET_EXCEEDED: "call_budget_exceeded";
   /** A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run. */
-  SNIPPET_BUDGET_EXCEEDED: "snippet_budget_exceeded",
+  readonly SNIPPET_BUDGET_EXCEEDED: "snippet_budget_exceeded";
   /** A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run. */
-  SNIPPET_RESOLVE_LIMIT: "snippet_resolve_limit",
+  readonly SNIPPET_RESOLVE_LIMIT: "snippet_resolve_limit";
   /** No snippet exists under the requested name. */
-  SNIPPET_NOT_FOUND: "snippet_not_found",
+  readonly SNIPPET_NOT_FOUND: "snippet_not_found";
   /** An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed. */
-  ARTIFACT_TOO_LARGE: "artifact_too_large",
+  readonly ARTIFACT_TOO_LARGE: "artifact_too_large";
   /** A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused. */
-  RESULT_TOO_LARGE: "result_too_large",
+  readonly RESULT_TOO_LARGE: "result_too_large";
   /** The provider backing this feature cannot be reached or is not serving requests. */
-  PROVIDER_UNAVAILABLE: "provider_unavailable",
+  readonly PROVIDER_UNAVAILABLE: "provider_unavailable";
   /** The provider did not answer before its deadline. */
-  PROVIDER_TIMEOUT: "provider_timeout",
+  readonly PROVIDER_TIMEOUT: "provider_timeout";
   /** The provider answered with output that does not match what the server expects from it. */
-  INVALID_PROVIDER_OUTPUT: "invalid_provider_output",
+  readonly INVALID_PROVIDER_OUTPUT: "invalid_provider_output";
   /** The caller sent requests faster than the allowed rate. */
-  RATE_LIMITED: "rate_limited",
+  readonly RATE_LIMITED: "rate_limited";
   /** The work queue is full, so the request was turned away without being queued. */
-  QUEUE_SATURATED: "queue_saturated",
+  readonly QUEUE_SATURATED: "queue_saturated";
   /** An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent. */
-  BUDGET_EXCEEDED: "budget_exceeded",
+  readonly BUDGET_EXCEEDED: "budget_exceeded";
   /** The caller's quota for this resource is used up for the current period. */
-  QUOTA_EXCEEDED: "quota_exceeded",
+  readonly QUOTA_EXCEEDED: "quota_exceeded";
   /** The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart. */
-  RESTART_REQUIRED: "restart_required",
+  readonly RESTART_REQUIRED: "restart_required";
   /** The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state. */
-  STALE_SUGGESTION: "stale_suggestion",
+  readonly STALE_SUGGESTION: "stale_suggestion";
   /** The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale. */
-  MERGE_WRITE_CONFLICT: "merge_write_conflict",
+  readonly MERGE_WRITE_CONFLICT: "merge_write_conflict";
   /** The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works. */
-  WORKSPACE_NOT_CONFIGURED: "workspace_not_configured",
+  readonly WORKSPACE_NOT_CONFIGURED: "workspace_not_configured";
   /** An unexpected failure inside the server that is not the caller's doing. */
-  INTERNAL_ERROR: "internal_error",
+  readonly INTERNAL_ERROR: "internal_error";
   /** A backing service answered with a server-side failure that no more specific kind covers. */
-  SERVER_ERROR: "server_error",
+  readonly SERVER_ERROR: "server_error";
   /** The server could not decode data it received or loaded into the form it expected. */
+  readonly DECODE_ERROR: "decode_error";
+} = deepFreeze({
+  UNKNOWN_ACTION: "unknown_action",
+  FORBIDDEN: "forbidden",
+  MISSING_PARAM: "missing_param",
+  INVALID_PARAM: "invalid_param",
+  UNKNOWN_INSTANCE: "unknown_instance",
+  AMBIGUOUS_TOOL: "ambiguous_tool",
+  CONFIRMATION_REQUIRED: "confirmation_required",
+  CONFLICT: "conflict",
+  AUTH_FAILED: "auth_failed",
+  AUTH_REQUIRED: "auth_required",
+  PERMISSION_DENIED: "permission_denied",
+  OAUTH_NEEDS_REAUTH: "oauth_needs_reauth",
+  OAUTH_STATE_INVALID: "oauth_state_invalid",
+  OAUTH_RESOURCE_MISMATCH: "oauth_resource_mismatch",
+  OAUTH_ISSUER_MISMATCH: "oauth_issuer_mismatch",
+  OAUTH_UNSUPPORTED_METHOD: "oauth_unsupported_method",
+  NOT_FOUND: "not_found",
+  UNKNOWN_UPSTREAM: "unknown_upstream",
+  UNKNOWN_TOOL: "unknown_tool",
+  UPSTREAM_ERROR: "upstream_error",
+  BAD_GATEWAY: "bad_gateway",
+  NETWORK_ERROR: "network_error",
+  SERVICE_UNAVAILABLE: "service_unavailable",
+  NOT_CONNECTED: "not_connected",
+  CONNECTION_ERROR: "connection_error",
+  TIMEOUT: "timeout",
+  CANCELLED: "cancelled",
+  UNEXPECTED_RESPONSE: "unexpected_response",
+  DNS_ERROR: "dns_error",
+  CONNECTION_REFUSED: "connection_refused",
+  TOOL_ERROR: "tool_error",
+  BRIDGE_TRANSPORT_ERROR: "bridge_transport_error",
+  RELAY_INVALID_TARGET: "relay_invalid_target",
+  RELAY_FORWARDER_INIT_FAILED: "relay_forwarder_init_failed",
+  VALIDATION_FAILED: "validation_failed",
+  INVALID_HINT: "invalid_hint",
+  SSRF_BLOCKED: "ssrf_blocked",
+  PATH_TRAVERSAL: "path_traversal",
+  SYMLINK_REJECTED: "symlink_rejected",
+  CONTENT_TOO_LARGE: "content_too_large",
+  INVALID_ENCODING: "invalid_encoding",
+  RESPONSE_TOO_LARGE: "response_too_large",
+  INVALID_CODE_MODE_ID: "invalid_code_mode_id",
+  CALL_BUDGET_EXCEEDED: "call_budget_exceeded",
+  SNIPPET_BUDGET_EXCEEDED: "snippet_budget_exceeded",
+  SNIPPET_RESOLVE_LIMIT: "snippet_resolve_limit",
+  SNIPPET_NOT_FOUND: "snippet_not_found",
+  ARTIFACT_TOO_LARGE: "artifact_too_large",
+  RESULT_TOO_LARGE: "result_too_large",
+  PROVIDER_UNAVAILABLE: "provider_unavailable",
+  PROVIDER_TIMEOUT: "provider_timeout",
+  INVALID_PROVIDER_OUTPUT: "invalid_provider_output",
+  RATE_LIMITED: "rate_limited",
+  QUEUE_SATURATED: "queue_saturated",
+  BUDGET_EXCEEDED: "budget_exceeded",
+  QUOTA_EXCEEDED: "quota_exceeded",
+  RESTART_REQUIRED: "restart_required",
+  STALE_SUGGESTION: "stale_suggestion",
+  MERGE_WRITE_CONFLICT: "merge_write_conflict",
+  WORKSPACE_NOT_CONFIGURED: "workspace_not_configured",
+  INTERNAL_ERROR: "internal_error",
+  SERVER_ERROR: "server_error",
   DECODE_ERROR: "decode_error",
 } as const);
 

@@ -5,12 +5,11 @@
 //   BenchmarkTS/SanitizeClean4KiB      52000      19234 ns/op     212.96 MB/s
 //
 // Usage (from tests/ts): npm run bench [-- --time 1s] [-- --pkg path/to/dist/index.js]
-// Without --pkg it compiles gen/ts into build/_bench first. Each benchmark
+// Without --pkg it measures the package as shipped, gen/ts/dist. Each benchmark
 // warms up, then runs for about --time (default 1 s) of measured work. The
 // numbers are for comparison between runs on one machine; no test asserts
 // on them. test/sanitizer.test.mjs imports this module and runs every
 // benchmark once (smoke), so the script keeps working.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -149,14 +148,6 @@ export function run(pkg, { smoke = false, targetNs = 1e9, print = () => {} } = {
   return out;
 }
 
-/** compile builds gen/ts into build/_bench/dist and returns its index module. */
-function compile() {
-  const out = join(here, "../build/_bench");
-  const tsc = join(here, "../node_modules/typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", join(repo, "gen/ts/tsconfig.json"), "--outDir", join(out, "dist")], { stdio: "inherit" });
-  return join(out, "dist/index.js");
-}
-
 /** parseTime reads a duration such as 1s, 500ms or 2.5s as nanoseconds. */
 function parseTime(v) {
   const m = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(v ?? "");
@@ -170,7 +161,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const pkgPath = opt("--pkg") !== undefined ? resolve(opt("--pkg")) : compile();
+  const pkgPath = opt("--pkg") !== undefined ? resolve(opt("--pkg")) : join(repo, "gen/ts/dist/index.js");
   const pkg = await import(pathToFileURL(pkgPath).href);
   console.log(`goos: ${process.platform}\ngoarch: ${process.arch}\npkg: ${pkg.CONTRACT_NAME} (TypeScript, node ${process.versions.node})`);
   run(pkg, { targetNs: opt("--time") !== undefined ? parseTime(opt("--time")) : 1e9, print: (l) => console.log(l) });

@@ -1,5 +1,6 @@
 // A small program of another project, compiled against the installed
-// tarball. "errgen-pkg" is replaced with the package's name before compiling.
+// package. "errgen-pkg" is replaced with the name it is installed under
+// before compiling.
 import {
   CONTRACT_NAME,
   KNOWN_KINDS,

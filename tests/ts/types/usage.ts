@@ -1,7 +1,7 @@
 // Type-level tests, the same for every generated package: this file must
 // compile with `tsc --noEmit --strict` against the package's declarations,
 // and every line marked @ts-expect-error must be a type error. run.mjs
-// copies it next to each package's build output (../dist).
+// points its "../dist/index.js" at each package's shipped dist/index.js.
 import * as pkg from "../dist/index.js";
 import {
   CLASSIFICATIONS,

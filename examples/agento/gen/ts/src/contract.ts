@@ -120,84 +120,124 @@ export type Group =
   | "RATE";
 
 /** Kinds names every known kind by constant: Kinds.CONFIG_INVALID is "CONFIG_INVALID". */
-export const Kinds = deepFreeze({
+export const Kinds: {
   /** The YAML contract is malformed or has the wrong shape, or more than one configuration source was supplied. */
-  CONFIG_INVALID: "CONFIG_INVALID",
+  readonly CONFIG_INVALID: "CONFIG_INVALID";
   /** A tool's JSON Schema uses a construct the runtime does not support or considers unsafe. */
-  CONFIG_SCHEMA_INVALID: "CONFIG_SCHEMA_INVALID",
+  readonly CONFIG_SCHEMA_INVALID: "CONFIG_SCHEMA_INVALID";
   /** A secret that a provider or service needs was not supplied to the runtime. */
-  CONFIG_SECRET_MISSING: "CONFIG_SECRET_MISSING",
+  readonly CONFIG_SECRET_MISSING: "CONFIG_SECRET_MISSING";
   /** An authentication or transport setting is unsafe, for example credentials that would travel over an insecure channel. */
-  CONFIG_AUTH_INVALID: "CONFIG_AUTH_INVALID",
+  readonly CONFIG_AUTH_INVALID: "CONFIG_AUTH_INVALID";
   /** A tool's URL breaks the runtime's safety rules for where requests may be sent. */
-  CONFIG_URL_INVALID: "CONFIG_URL_INVALID",
+  readonly CONFIG_URL_INVALID: "CONFIG_URL_INVALID";
   /** A mapping in the contract conflicts with another or reads data that was never declared. */
-  CONFIG_MAPPING_INVALID: "CONFIG_MAPPING_INVALID",
+  readonly CONFIG_MAPPING_INVALID: "CONFIG_MAPPING_INVALID";
   /** A dependency between tools names a source or target that the contract does not allow. */
-  CONFIG_DEPENDENCY_INVALID: "CONFIG_DEPENDENCY_INVALID",
+  readonly CONFIG_DEPENDENCY_INVALID: "CONFIG_DEPENDENCY_INVALID";
   /** The automatic dependencies between tools form a cycle, so no order can satisfy them. */
-  CONFIG_DEPENDENCY_CYCLE: "CONFIG_DEPENDENCY_CYCLE",
+  readonly CONFIG_DEPENDENCY_CYCLE: "CONFIG_DEPENDENCY_CYCLE";
   /** A tool with effects is declared without the confirmation the runtime requires for such tools. */
-  CONFIG_CONFIRMATION_INVALID: "CONFIG_CONFIRMATION_INVALID",
+  readonly CONFIG_CONFIRMATION_INVALID: "CONFIG_CONFIRMATION_INVALID";
   /** A feature that needs a model (chat, or AI-written presentation) was used, but no model is configured. */
-  MODEL_NOT_CONFIGURED: "MODEL_NOT_CONFIGURED",
+  readonly MODEL_NOT_CONFIGURED: "MODEL_NOT_CONFIGURED";
   /** The call to the model provider failed at the provider boundary; no tool was called as a result. */
-  MODEL_PROVIDER_ERROR: "MODEL_PROVIDER_ERROR",
+  readonly MODEL_PROVIDER_ERROR: "MODEL_PROVIDER_ERROR";
   /** The provider's or model's response could not be parsed safely, so the runtime did not act on it. */
-  MODEL_RESPONSE_MALFORMED: "MODEL_RESPONSE_MALFORMED",
+  readonly MODEL_RESPONSE_MALFORMED: "MODEL_RESPONSE_MALFORMED";
   /** The model's tool selection or the arguments it produced did not match the expected schema; nothing was sent to a tool. */
-  MODEL_SCHEMA_VIOLATION: "MODEL_SCHEMA_VIOLATION",
+  readonly MODEL_SCHEMA_VIOLATION: "MODEL_SCHEMA_VIOLATION";
   /** The model chose a tool outside the candidate set it was offered; the runtime refused to call it. */
-  MODEL_TOOL_SELECTION_FAILED: "MODEL_TOOL_SELECTION_FAILED",
+  readonly MODEL_TOOL_SELECTION_FAILED: "MODEL_TOOL_SELECTION_FAILED";
   /** No tool matched the request and conversation mode is turned off, so the runtime had nothing to do with it. */
-  ROUTING_NO_MATCH: "ROUTING_NO_MATCH",
+  readonly ROUTING_NO_MATCH: "ROUTING_NO_MATCH";
   /** The supplied arguments break the tool's input schema; no request was sent. */
-  INPUT_SCHEMA_VIOLATION: "INPUT_SCHEMA_VIOLATION",
+  readonly INPUT_SCHEMA_VIOLATION: "INPUT_SCHEMA_VIOLATION";
   /** The pending selection has expired, or it no longer fits the current context. */
-  INPUT_SELECTION_STALE: "INPUT_SELECTION_STALE",
+  readonly INPUT_SELECTION_STALE: "INPUT_SELECTION_STALE";
   /** The choice given is not one of the options currently on offer. */
-  INPUT_SELECTION_INVALID: "INPUT_SELECTION_INVALID",
+  readonly INPUT_SELECTION_INVALID: "INPUT_SELECTION_INVALID";
   /** The confirmation expired, or the prepared operation or its context changed after it was shown; the action did not run. */
-  CONFIRMATION_STALE: "CONFIRMATION_STALE",
+  readonly CONFIRMATION_STALE: "CONFIRMATION_STALE";
   /** A credential the service needs is not available, so the call was not sent. */
-  AUTH_REQUIRED: "AUTH_REQUIRED",
+  readonly AUTH_REQUIRED: "AUTH_REQUIRED";
   /** The downstream API answered 401 or 403; status carries which one. */
-  AUTH_REJECTED: "AUTH_REJECTED",
+  readonly AUTH_REJECTED: "AUTH_REJECTED";
   /** The session identifier is not in a valid format. */
-  SESSION_ID_INVALID: "SESSION_ID_INVALID",
+  readonly SESSION_ID_INVALID: "SESSION_ID_INVALID";
   /** The session outlived its time-to-live, or the configuration changed since it started. */
-  SESSION_EXPIRED: "SESSION_EXPIRED",
+  readonly SESSION_EXPIRED: "SESSION_EXPIRED";
   /** The in-memory session store is full, so no new session could be opened. */
-  SESSION_CAPACITY: "SESSION_CAPACITY",
+  readonly SESSION_CAPACITY: "SESSION_CAPACITY";
   /** The runtime handling the call has been disposed and no longer serves requests. */
-  SESSION_RUNTIME_DISPOSED: "SESSION_RUNTIME_DISPOSED",
+  readonly SESSION_RUNTIME_DISPOSED: "SESSION_RUNTIME_DISPOSED";
   /** The host's cancellation or abort signal stopped the call; 499 (client closed request) because the caller, not the downstream API, ended it, and side effects are possible because the request may already have been sent. */
-  TOOL_ABORTED: "TOOL_ABORTED",
+  readonly TOOL_ABORTED: "TOOL_ABORTED";
   /** The downstream API did not answer within the timeout; the request may have reached it and completed with the response lost, so it counts toward the tool's circuit breaker and side effects are possible. */
-  TOOL_TIMEOUT: "TOOL_TIMEOUT",
+  readonly TOOL_TIMEOUT: "TOOL_TIMEOUT";
   /** The transport failed before a safe, complete response arrived; the request may have been delivered, so it counts toward the tool's circuit breaker and side effects are possible. */
-  TOOL_NETWORK_ERROR: "TOOL_NETWORK_ERROR",
+  readonly TOOL_NETWORK_ERROR: "TOOL_NETWORK_ERROR";
   /** The downstream API answered with a redirect, which the runtime refuses to follow; the configured endpoint is wrong. Side effects are possible because a redirect can follow a write the server already accepted. */
-  TOOL_REDIRECT_BLOCKED: "TOOL_REDIRECT_BLOCKED",
+  readonly TOOL_REDIRECT_BLOCKED: "TOOL_REDIRECT_BLOCKED";
   /** The downstream API rejected the request with a 4xx status other than 401, 403 or 429 (status carries it); 422 because the request's content, not the API's health, is at fault, so it does not count toward the breaker. */
-  TOOL_CLIENT_ERROR: "TOOL_CLIENT_ERROR",
+  readonly TOOL_CLIENT_ERROR: "TOOL_CLIENT_ERROR";
   /** The downstream API answered 429; its capacity, not the host's budget, is exhausted. */
-  TOOL_RATE_LIMITED: "TOOL_RATE_LIMITED",
+  readonly TOOL_RATE_LIMITED: "TOOL_RATE_LIMITED";
   /** The downstream API answered with a 5xx status (status carries it); it counts toward the tool's circuit breaker, and side effects are possible because the server may have acted before failing. */
-  TOOL_SERVER_ERROR: "TOOL_SERVER_ERROR",
+  readonly TOOL_SERVER_ERROR: "TOOL_SERVER_ERROR";
   /** The response was declared as JSON but could not be parsed; the call itself may have succeeded. */
-  TOOL_RESPONSE_MALFORMED: "TOOL_RESPONSE_MALFORMED",
+  readonly TOOL_RESPONSE_MALFORMED: "TOOL_RESPONSE_MALFORMED";
   /** The response exceeded the runtime's byte ceiling and was discarded; the call itself had already run. */
-  TOOL_OUTPUT_LIMIT: "TOOL_OUTPUT_LIMIT",
+  readonly TOOL_OUTPUT_LIMIT: "TOOL_OUTPUT_LIMIT";
   /** The response did not match the tool's declared output schema; the call itself may have succeeded. */
-  TOOL_OUTPUT_SCHEMA_VIOLATION: "TOOL_OUTPUT_SCHEMA_VIOLATION",
+  readonly TOOL_OUTPUT_SCHEMA_VIOLATION: "TOOL_OUTPUT_SCHEMA_VIOLATION";
   /** The tool's circuit breaker is open after repeated failures, so the call was not sent; it does not itself count toward the breaker. */
-  TOOL_CIRCUIT_OPEN: "TOOL_CIRCUIT_OPEN",
+  readonly TOOL_CIRCUIT_OPEN: "TOOL_CIRCUIT_OPEN";
   /** An earlier attempt at this effect may have reached the backend, so the runtime will not run it again blindly; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker. */
-  TOOL_EXECUTION_UNCERTAIN: "TOOL_EXECUTION_UNCERTAIN",
+  readonly TOOL_EXECUTION_UNCERTAIN: "TOOL_EXECUTION_UNCERTAIN";
   /** The caller used up the host's request window; no downstream call was made. */
-  RATE_LIMITED: "RATE_LIMITED",
+  readonly RATE_LIMITED: "RATE_LIMITED";
   /** The session reached the lifetime cap the host sets on it; waiting will not reset it. */
+  readonly RATE_SESSION_LIMIT: "RATE_SESSION_LIMIT";
+} = deepFreeze({
+  CONFIG_INVALID: "CONFIG_INVALID",
+  CONFIG_SCHEMA_INVALID: "CONFIG_SCHEMA_INVALID",
+  CONFIG_SECRET_MISSING: "CONFIG_SECRET_MISSING",
+  CONFIG_AUTH_INVALID: "CONFIG_AUTH_INVALID",
+  CONFIG_URL_INVALID: "CONFIG_URL_INVALID",
+  CONFIG_MAPPING_INVALID: "CONFIG_MAPPING_INVALID",
+  CONFIG_DEPENDENCY_INVALID: "CONFIG_DEPENDENCY_INVALID",
+  CONFIG_DEPENDENCY_CYCLE: "CONFIG_DEPENDENCY_CYCLE",
+  CONFIG_CONFIRMATION_INVALID: "CONFIG_CONFIRMATION_INVALID",
+  MODEL_NOT_CONFIGURED: "MODEL_NOT_CONFIGURED",
+  MODEL_PROVIDER_ERROR: "MODEL_PROVIDER_ERROR",
+  MODEL_RESPONSE_MALFORMED: "MODEL_RESPONSE_MALFORMED",
+  MODEL_SCHEMA_VIOLATION: "MODEL_SCHEMA_VIOLATION",
+  MODEL_TOOL_SELECTION_FAILED: "MODEL_TOOL_SELECTION_FAILED",
+  ROUTING_NO_MATCH: "ROUTING_NO_MATCH",
+  INPUT_SCHEMA_VIOLATION: "INPUT_SCHEMA_VIOLATION",
+  INPUT_SELECTION_STALE: "INPUT_SELECTION_STALE",
+  INPUT_SELECTION_INVALID: "INPUT_SELECTION_INVALID",
+  CONFIRMATION_STALE: "CONFIRMATION_STALE",
+  AUTH_REQUIRED: "AUTH_REQUIRED",
+  AUTH_REJECTED: "AUTH_REJECTED",
+  SESSION_ID_INVALID: "SESSION_ID_INVALID",
+  SESSION_EXPIRED: "SESSION_EXPIRED",
+  SESSION_CAPACITY: "SESSION_CAPACITY",
+  SESSION_RUNTIME_DISPOSED: "SESSION_RUNTIME_DISPOSED",
+  TOOL_ABORTED: "TOOL_ABORTED",
+  TOOL_TIMEOUT: "TOOL_TIMEOUT",
+  TOOL_NETWORK_ERROR: "TOOL_NETWORK_ERROR",
+  TOOL_REDIRECT_BLOCKED: "TOOL_REDIRECT_BLOCKED",
+  TOOL_CLIENT_ERROR: "TOOL_CLIENT_ERROR",
+  TOOL_RATE_LIMITED: "TOOL_RATE_LIMITED",
+  TOOL_SERVER_ERROR: "TOOL_SERVER_ERROR",
+  TOOL_RESPONSE_MALFORMED: "TOOL_RESPONSE_MALFORMED",
+  TOOL_OUTPUT_LIMIT: "TOOL_OUTPUT_LIMIT",
+  TOOL_OUTPUT_SCHEMA_VIOLATION: "TOOL_OUTPUT_SCHEMA_VIOLATION",
+  TOOL_CIRCUIT_OPEN: "TOOL_CIRCUIT_OPEN",
+  TOOL_EXECUTION_UNCERTAIN: "TOOL_EXECUTION_UNCERTAIN",
+  RATE_LIMITED: "RATE_LIMITED",
   RATE_SESSION_LIMIT: "RATE_SESSION_LIMIT",
 } as const);
 

@@ -1248,8 +1248,8 @@ export interface SanitizeOptions {
 }
 
 /** sanitizesMessage and sanitizesGuidance say whether the contract sanitizes the envelope's message and guidance. */
-export const sanitizesMessage = SANITIZED_FIELDS.includes("message");
-export const sanitizesGuidance = SANITIZED_FIELDS.includes("guidance");
+export const sanitizesMessage: boolean = SANITIZED_FIELDS.includes("message");
+export const sanitizesGuidance: boolean = SANITIZED_FIELDS.includes("guidance");
 
 /** sanitizedMembers holds the Envelope members of the sanitized context and kind-specific fields. */
 export const sanitizedMembers: ReadonlySet<string> = new Set(

@@ -125,88 +125,130 @@ export type Group =
   | "Internal";
 
 /** Kinds names every known kind by constant: Kinds.NOT_FOUND is "NotFound". */
-export const Kinds = deepFreeze({
+export const Kinds: {
   /** No object or directory exists at the address. */
-  NOT_FOUND: "NotFound",
+  readonly NOT_FOUND: "NotFound";
   /** Something already exists at the address the call would create. */
-  ALREADY_EXISTS: "AlreadyExists",
+  readonly ALREADY_EXISTS: "AlreadyExists";
   /** The authenticated identity may not perform this operation on the target. */
-  PERMISSION_DENIED: "PermissionDenied",
+  readonly PERMISSION_DENIED: "PermissionDenied";
   /** A condition the call attached (such as an expected etag) did not hold for the target. */
-  PRECONDITION_FAILED: "PreconditionFailed",
+  readonly PRECONDITION_FAILED: "PreconditionFailed";
   /** The call conflicts with the target's current state or with a concurrent change to it. */
-  CONFLICT: "Conflict",
+  readonly CONFLICT: "Conflict";
   /** The directory to remove still has entries. */
-  DIRECTORY_NOT_EMPTY: "DirectoryNotEmpty",
+  readonly DIRECTORY_NOT_EMPTY: "DirectoryNotEmpty";
   /** The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong. */
-  UNSUPPORTED: "Unsupported",
+  readonly UNSUPPORTED: "Unsupported";
   /** An argument is malformed or has a value the operation does not accept. */
-  INVALID_ARGUMENT: "InvalidArgument",
+  readonly INVALID_ARGUMENT: "InvalidArgument";
   /** The target is the wrong kind of entry for the operation, for example a directory where an object was expected. */
-  INCOMPATIBLE_TYPE: "IncompatibleType",
+  readonly INCOMPATIBLE_TYPE: "IncompatibleType";
   /** The target is locked by another holder. */
-  LOCKED: "Locked",
+  readonly LOCKED: "Locked";
   /** The operation was cancelled before it finished; 504 because no result was delivered. */
-  CANCELLED: "Cancelled",
+  readonly CANCELLED: "Cancelled";
   /** The operation's deadline passed before it finished; counts toward the backend's breaker. */
-  DEADLINE_EXCEEDED: "DeadlineExceeded",
+  readonly DEADLINE_EXCEEDED: "DeadlineExceeded";
   /** The backend or the network to it failed temporarily. */
-  TRANSIENT: "Transient",
+  readonly TRANSIENT: "Transient";
   /** A rate, quota or capacity limit was hit. */
-  RESOURCE_EXHAUSTED: "ResourceExhausted",
+  readonly RESOURCE_EXHAUSTED: "ResourceExhausted";
   /** Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal. */
-  INTEGRITY_FAILURE: "IntegrityFailure",
+  readonly INTEGRITY_FAILURE: "IntegrityFailure";
   /** An unexpected failure inside ovstorage. */
-  INTERNAL: "Internal",
+  readonly INTERNAL: "Internal";
   /** The broker process could not be reached right now. */
-  BROKER_UNAVAILABLE: "BrokerUnavailable",
+  readonly BROKER_UNAVAILABLE: "BrokerUnavailable";
   /** The operation only works through a broker and none is in use. */
-  BROKER_REQUIRED: "BrokerRequired",
+  readonly BROKER_REQUIRED: "BrokerRequired";
   /** The redirect (such as a signed URL) the call relied on has expired. */
-  REDIRECT_EXPIRED: "RedirectExpired",
+  readonly REDIRECT_EXPIRED: "RedirectExpired";
   /** The call was made under a policy epoch that is no longer current. */
-  POLICY_EPOCH_STALE: "PolicyEpochStale",
+  readonly POLICY_EPOCH_STALE: "PolicyEpochStale";
   /** The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action. */
-  AUTHORIZATION_LEASE_EXPIRED: "AuthorizationLeaseExpired",
+  readonly AUTHORIZATION_LEASE_EXPIRED: "AuthorizationLeaseExpired";
   /** Bytes in the local content cache failed verification. */
-  CACHE_CORRUPT: "CacheCorrupt",
+  readonly CACHE_CORRUPT: "CacheCorrupt";
   /** The staged data an operation was building on expired before it was committed. */
-  STAGING_EXPIRED: "StagingExpired",
+  readonly STAGING_EXPIRED: "StagingExpired";
   /** It cannot be determined whether a publish or commit took effect. */
-  COMMIT_AMBIGUOUS: "CommitAmbiguous",
+  readonly COMMIT_AMBIGUOUS: "CommitAmbiguous";
   /** A lock on the local cache could not be acquired in time because another user holds it. */
-  CACHE_LOCK_CONTENTION: "CacheLockContention",
+  readonly CACHE_LOCK_CONTENTION: "CacheLockContention";
   /** The local state root is missing or cannot be used. */
-  STATE_ROOT_UNAVAILABLE: "StateRootUnavailable",
+  readonly STATE_ROOT_UNAVAILABLE: "StateRootUnavailable";
   /** Local state was placed on a network filesystem, which ovstorage refuses to use for it. */
-  NETWORK_FILESYSTEM_REFUSED: "NetworkFilesystemRefused",
+  readonly NETWORK_FILESYSTEM_REFUSED: "NetworkFilesystemRefused";
   /** The object changed since the version the call was based on. */
-  OBJECT_MODIFIED: "ObjectModified",
+  readonly OBJECT_MODIFIED: "ObjectModified";
   /** No configured connection serves the address. */
-  NO_ROUTE: "NoRoute",
+  readonly NO_ROUTE: "NoRoute";
   /** More than one route claims the address, or a new route collides with an existing one. */
-  ROUTE_CONFLICT: "RouteConflict",
+  readonly ROUTE_CONFLICT: "RouteConflict";
   /** Something the call needs (a backend kind, a connection, a setting) is not configured. */
-  NOT_CONFIGURED: "NotConfigured",
+  readonly NOT_CONFIGURED: "NotConfigured";
   /** Resolving the address followed more aliases than allowed, which usually means aliases point at each other. */
-  ALIAS_CHAIN_TOO_LONG: "AliasChainTooLong",
+  readonly ALIAS_CHAIN_TOO_LONG: "AliasChainTooLong";
   /** The stored credential for the connection has expired. */
-  CREDENTIAL_EXPIRED: "CredentialExpired",
+  readonly CREDENTIAL_EXPIRED: "CredentialExpired";
   /** No usable credential could be obtained for the connection. */
-  CREDENTIAL_UNAVAILABLE: "CredentialUnavailable",
+  readonly CREDENTIAL_UNAVAILABLE: "CredentialUnavailable";
   /** The connection needs its authentication flow completed before it can be used. */
-  AUTH_REQUIRED: "AuthRequired",
+  readonly AUTH_REQUIRED: "AuthRequired";
   /** The authentication flow was cancelled before it completed. */
-  AUTH_CANCELLED: "AuthCancelled",
+  readonly AUTH_CANCELLED: "AuthCancelled";
   /** The authentication session for the connection has expired. */
-  AUTH_EXPIRED: "AuthExpired",
+  readonly AUTH_EXPIRED: "AuthExpired";
   /** The content does not match what the call declared about it. */
-  CONTENT_MISMATCH: "ContentMismatch",
+  readonly CONTENT_MISMATCH: "ContentMismatch";
   /** The content's checksum differs from the checksum supplied with the call. */
-  CONTENT_CHECKSUM_MISMATCH: "ContentChecksumMismatch",
+  readonly CONTENT_CHECKSUM_MISMATCH: "ContentChecksumMismatch";
   /** The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed. */
-  PLUGIN_REJECTED: "PluginRejected",
+  readonly PLUGIN_REJECTED: "PluginRejected";
   /** A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker. */
+  readonly PARTIAL_COMPLETION: "PartialCompletion";
+} = deepFreeze({
+  NOT_FOUND: "NotFound",
+  ALREADY_EXISTS: "AlreadyExists",
+  PERMISSION_DENIED: "PermissionDenied",
+  PRECONDITION_FAILED: "PreconditionFailed",
+  CONFLICT: "Conflict",
+  DIRECTORY_NOT_EMPTY: "DirectoryNotEmpty",
+  UNSUPPORTED: "Unsupported",
+  INVALID_ARGUMENT: "InvalidArgument",
+  INCOMPATIBLE_TYPE: "IncompatibleType",
+  LOCKED: "Locked",
+  CANCELLED: "Cancelled",
+  DEADLINE_EXCEEDED: "DeadlineExceeded",
+  TRANSIENT: "Transient",
+  RESOURCE_EXHAUSTED: "ResourceExhausted",
+  INTEGRITY_FAILURE: "IntegrityFailure",
+  INTERNAL: "Internal",
+  BROKER_UNAVAILABLE: "BrokerUnavailable",
+  BROKER_REQUIRED: "BrokerRequired",
+  REDIRECT_EXPIRED: "RedirectExpired",
+  POLICY_EPOCH_STALE: "PolicyEpochStale",
+  AUTHORIZATION_LEASE_EXPIRED: "AuthorizationLeaseExpired",
+  CACHE_CORRUPT: "CacheCorrupt",
+  STAGING_EXPIRED: "StagingExpired",
+  COMMIT_AMBIGUOUS: "CommitAmbiguous",
+  CACHE_LOCK_CONTENTION: "CacheLockContention",
+  STATE_ROOT_UNAVAILABLE: "StateRootUnavailable",
+  NETWORK_FILESYSTEM_REFUSED: "NetworkFilesystemRefused",
+  OBJECT_MODIFIED: "ObjectModified",
+  NO_ROUTE: "NoRoute",
+  ROUTE_CONFLICT: "RouteConflict",
+  NOT_CONFIGURED: "NotConfigured",
+  ALIAS_CHAIN_TOO_LONG: "AliasChainTooLong",
+  CREDENTIAL_EXPIRED: "CredentialExpired",
+  CREDENTIAL_UNAVAILABLE: "CredentialUnavailable",
+  AUTH_REQUIRED: "AuthRequired",
+  AUTH_CANCELLED: "AuthCancelled",
+  AUTH_EXPIRED: "AuthExpired",
+  CONTENT_MISMATCH: "ContentMismatch",
+  CONTENT_CHECKSUM_MISMATCH: "ContentChecksumMismatch",
+  PLUGIN_REJECTED: "PluginRejected",
   PARTIAL_COMPLETION: "PartialCompletion",
 } as const);
 
