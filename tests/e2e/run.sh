@@ -53,6 +53,15 @@ go mod edit -require=github.com/errgen/errgen@v0.0.0 -replace="github.com/errgen
 go mod tidy
 go tool errgen version
 go tool errgen init
+# The team publishes under its npm scope and its own Python names: uncomment
+# and set the names init suggested.
+sed -i -e 's|^    # name: "@your-scope/payments-errors".*|    name: "@acme/payments-errors"|' \
+  -e 's|^    # distribution: payments-errors .*|    distribution: acme-payments-errors|' \
+  -e 's|^    # package: payments_errors .*|    package: acme_payments_errors|' errgen.yaml
+grep -q '^    name: "@acme/payments-errors"$' errgen.yaml && grep -q '^    package: acme_payments_errors$' errgen.yaml ||
+  fail "errgen init's config no longer suggests the names this test sets:
+$(cat errgen.yaml)"
+go tool errgen validate -v
 cat > generate.go <<'EOF'
 // Package payments owns the payments error contract.
 package payments
@@ -136,10 +145,10 @@ for how in dir tarball; do
     npm install --no-audit --no-fund "$owner/gen/ts"
   else
     ( cd "$owner/gen/ts" && npm pack --silent --pack-destination "$work" >/dev/null )
-    npm install --no-audit --no-fund "$work"/payments-errors-*.tgz
+    npm install --no-audit --no-fund "$work"/acme-payments-errors-*.tgz
   fi
   cat > main.ts <<'EOF'
-import { newCardDeclined, nextStep, serializeEnvelope, type Envelope } from "payments-errors";
+import { newCardDeclined, nextStep, serializeEnvelope, type Envelope } from "@acme/payments-errors";
 
 const e: Envelope = newCardDeclined("the issuer said no");
 console.log(serializeEnvelope(e));
@@ -155,7 +164,7 @@ step "(d) Python: pip install from the directory and from git, then a script"
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/python" -m pip --disable-pip-version-check --quiet)
 cat > "$work/main.py" <<'EOF'
-import payments_errors as pe
+import acme_payments_errors as pe
 
 e = pe.new_card_declined("the issuer said no")
 print(e.to_json())
@@ -164,7 +173,7 @@ EOF
 "${pip[@]}" install "$owner/gen/python"
 "$work/venv/bin/python" "$work/main.py" > "$work/py.out"
 cat "$work/py.out"
-"${pip[@]}" uninstall -y payments-errors
+"${pip[@]}" uninstall -y acme-payments-errors
 "${pip[@]}" install "git+file://$owner#subdirectory=gen/python"
 "$work/venv/bin/python" "$work/main.py" > "$work/py-git.out"
 cmp "$work/py.out" "$work/py-git.out" || fail "the package installed from git behaves differently"
