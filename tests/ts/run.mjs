@@ -333,7 +333,6 @@ async function runtimeTests(p) {
         ERRGEN_TS_NAME: p.name,
         ERRGEN_TS_ROOT: p.root,
         ERRGEN_TS_SRC: p.src,
-        ERRGEN_TS_BUILD: p.out,
         ERRGEN_TS_PKG: join(p.src, "dist/index.js"),
         ERRGEN_SANITIZE_DIFF: process.env.ERRGEN_SANITIZE_DIFF || join(repo, "build/sanitize-diff.vectors.json"),
       },

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-for (const v of ["ERRGEN_TS_PKG", "ERRGEN_TS_ROOT", "ERRGEN_TS_NAME", "ERRGEN_TS_SRC", "ERRGEN_TS_BUILD"]) {
+for (const v of ["ERRGEN_TS_PKG", "ERRGEN_TS_ROOT", "ERRGEN_TS_NAME", "ERRGEN_TS_SRC"]) {
   if (!process.env[v]) {
     throw new Error(`${v} is not set: run the tests with \`npm test\` (run.mjs), which sets it for each generated package`);
   }
@@ -12,7 +12,6 @@ for (const v of ["ERRGEN_TS_PKG", "ERRGEN_TS_ROOT", "ERRGEN_TS_NAME", "ERRGEN_TS
 export const name = process.env.ERRGEN_TS_NAME;
 export const root = process.env.ERRGEN_TS_ROOT;
 export const src = process.env.ERRGEN_TS_SRC;
-export const buildDir = process.env.ERRGEN_TS_BUILD;
 
 /** pkg is the compiled package under test. */
 export const pkg = await import(pathToFileURL(process.env.ERRGEN_TS_PKG).href);
