@@ -198,6 +198,17 @@ func (l *loader) members(m *yaml.Node, what string, allowed []string) map[string
 	return out
 }
 
+// inOrder lists the keys of ms in the order mapping m holds them.
+func inOrder(m *yaml.Node, ms map[string][2]*yaml.Node) []string {
+	var keys []string
+	for i := 0; i < len(m.Content); i += 2 {
+		if kv, ok := ms[m.Content[i].Value]; ok && kv[0] == m.Content[i] {
+			keys = append(keys, m.Content[i].Value)
+		}
+	}
+	return keys
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -247,7 +258,11 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 	}
 	cfg.Outputs = map[string]*Output{}
 	dirs := map[string]*yaml.Node{}
-	for name, kv := range l.members(outs, "outputs", Names) {
+	outMembers := l.members(outs, "outputs", Names)
+	// In the file's order, so that of two outputs sharing a directory the
+	// later one is reported, on every run.
+	for _, name := range inOrder(outs, outMembers) {
+		kv := outMembers[name]
 		o := &Output{Pos: contract.Pos{Line: kv[0].Line, Col: kv[0].Column}}
 		cfg.Outputs[name] = o
 		v := kv[1]
@@ -268,7 +283,8 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*yaml.Node) {
 	what := "outputs." + name
 	ms := l.members(m, what, outputKeys[name])
-	for key, kv := range ms {
+	for _, key := range inOrder(m, ms) {
+		kv := ms[key]
 		v := kv[1]
 		field := what + "." + key
 		if key == "module" {
