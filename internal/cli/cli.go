@@ -234,7 +234,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.verbose {
 		if o.cfg != nil {
-			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(selectedOutputs(c), ", "))
+			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
 		}
 		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
 	}
@@ -410,16 +410,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// selectedOutputs names c's outputs with their directories.
-func selectedOutputs(c *contract.Contract) []string {
-	o := c.Outputs
-	var out []string
-	for _, d := range []struct{ name, dir string }{{config.Go, o.Go}, {config.TypeScript, o.TypeScript}, {config.Python, o.Python}, {config.Schemas, o.Schemas}, {config.Docs, o.Docs}, {config.Conformance, o.Conformance}} {
-		if d.dir != "" {
-			out = append(out, d.name+" ("+d.dir+")")
-		}
-	}
-	return out
 }

@@ -39,9 +39,6 @@ const (
 	SchemaID       = "urn:errgen:config-schema:v1"
 )
 
-// OutputKeys are the keys each output accepts, in documentation order.
-func OutputKeys(name string) []string { return outputKeys[name] }
-
 // DefaultContract is the contract path when the config names none.
 const DefaultContract = "contract/kinds.yaml"
 
@@ -455,8 +452,7 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 			p.PythonDist = o.Dist
 		}
 	}
-	def := contract.DefaultOutputs(*p)
-	defaults := map[string]string{Go: def.Go, TypeScript: def.TypeScript, Python: def.Python, Schemas: def.Schemas, Docs: def.Docs, Conformance: def.Conformance}
+	defaults := byName(contract.DefaultOutputs(*p))
 	dirs := map[string]string{}
 	taken := map[string]string{}
 	var problems Problems
@@ -487,4 +483,21 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 		Python:      dirs[Python],
 	}
 	return nil
+}
+
+// byName maps each output's name to its directory in o.
+func byName(o contract.Outputs) map[string]string {
+	return map[string]string{Go: o.Go, TypeScript: o.TypeScript, Python: o.Python, Schemas: o.Schemas, Docs: o.Docs, Conformance: o.Conformance}
+}
+
+// Selected lists c's generated outputs as "name (dir)", in Names order.
+func Selected(c *contract.Contract) []string {
+	dirs := byName(c.Outputs)
+	var out []string
+	for _, name := range Names {
+		if d := dirs[name]; d != "" {
+			out = append(out, name+" ("+d+")")
+		}
+	}
+	return out
 }
