@@ -116,8 +116,12 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(existing) > 0 {
-		fmt.Fprintf(stderr, "errgen init: nothing was written: %s already exist%s; errgen init never replaces a file (remove %s, or init another -dir)\n",
-			strings.Join(existing, " and "), map[bool]string{true: "s"}[len(existing) == 1], itThem(len(existing)))
+		verb := "exist"
+		if len(existing) == 1 {
+			verb = "exists"
+		}
+		fmt.Fprintf(stderr, "errgen init: nothing was written: %s already %s; errgen init never replaces a file (remove %s, or init another -dir)\n",
+			strings.Join(existing, " and "), verb, itThem(len(existing)))
 		return ExitProblems
 	}
 	for i, f := range files {
