@@ -432,7 +432,7 @@ func (c *comparer) kind(o, n *contract.Kind) {
 		c.add(true, n.Pos, "KIND_NUMBER_CHANGED", n.Name, "kind %q lost its number %d", n.Name, o.Number)
 	}
 	if o.Log != n.Log {
-		c.add(true, n.Pos, "KIND_LOG_CHANGED", n.Name, "kind %q now logs at %s instead of %s", n.Name, strings.ToLower(n.Log.String()), strings.ToLower(o.Log.String()))
+		c.add(true, n.Pos, "KIND_LOG_CHANGED", n.Name, "kind %q now logs at %s instead of %s", n.Name, n.Log, o.Log)
 	}
 	if o.Description != n.Description {
 		c.add(true, n.Pos, "DESCRIPTION_CHANGED", n.Name, "the description of kind %q changed", n.Name)
@@ -692,10 +692,7 @@ func (c *comparer) layout() {
 // fieldNames is the set of context and kind-specific field names.
 func fieldNames(c *contract.Contract) map[string]bool {
 	out := map[string]bool{}
-	for _, f := range c.ContextFields {
-		out[f.Name] = true
-	}
-	for _, f := range c.KindFields {
+	for _, f := range c.EnvelopeFields {
 		out[f.Name] = true
 	}
 	return out

@@ -189,15 +189,6 @@ func sortedUnique(list []string) []string {
 	return out[:k]
 }
 
-// ruleBreaker is whether a failure the rule matches counts toward the
-// circuit breaker, as the generated classifier answers.
-func ruleBreaker(r *contract.Rule) bool {
-	if r.Breaker != nil {
-		return *r.Breaker
-	}
-	return r.Kind.Breaker
-}
-
 func (c *comparer) classifierRules(subject string, o, n *contract.Classifier) {
 	oldRules, newRules := keyRules(o.Rules), keyRules(n.Rules)
 	oldByKey := map[string]keyedRule{}
@@ -219,7 +210,7 @@ func (c *comparer) classifierRules(subject string, o, n *contract.Classifier) {
 			c.add(true, nr.rule.Pos, "CLASSIFIER_RULE_CHANGED", subject,
 				"classifier %q: the rule for %s now gives %q instead of %q", n.Name, nr.desc, nr.rule.Kind.Name, or.rule.Kind.Name)
 		}
-		if ob, nb := ruleBreaker(or.rule), ruleBreaker(nr.rule); ob != nb {
+		if ob, nb := or.rule.Breaker, nr.rule.Breaker; ob != nb {
 			counts := map[bool]string{true: "now counts", false: "no longer counts"}[nb]
 			c.add(true, nr.rule.Pos, "CLASSIFIER_RULE_CHANGED", subject,
 				"classifier %q: a failure the rule for %s matches %s toward the circuit breaker", n.Name, nr.desc, counts)

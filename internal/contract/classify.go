@@ -31,11 +31,7 @@ func (cl *Classifier) Classify(u Upstream) Classified {
 	}
 	for i, r := range cl.Rules {
 		if r.matches(u.Status, u.Failure, string(lower)) {
-			b := r.Kind.Breaker
-			if r.Breaker != nil {
-				b = *r.Breaker
-			}
-			return Classified{r.Kind.Name, b, i + 1}
+			return Classified{r.Kind.Name, r.Breaker, i + 1}
 		}
 	}
 	return Classified{cl.Default.Name, cl.Default.Breaker, 0}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -243,8 +242,6 @@ var (
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
 	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize"}
 
-var logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
-
 func (l *loader) build(root *yaml.Node) *Contract {
 	top := l.asMapping(root, nil, "", "the contract")
 	c := &Contract{File: l.file}
@@ -334,6 +331,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	c.ContextFields = l.fields(section("context_fields", false), "context field", false)
 	l.kinds(c, section("kinds", true))
 	c.indexKinds()
+	c.resolveStatuses()
 	if k, v := top.get("fallback"); k == nil {
 		top.missingf("fallback", root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
@@ -479,17 +477,16 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 	return zero, false
 }
 
-func (l *loader) logLevel(m *mapping, required bool) (slog.Level, bool) {
+func (l *loader) logLevel(m *mapping, required bool) (LogLevel, bool) {
 	s, n := m.str("log", required)
 	if n == nil {
-		return 0, false
+		return "", false
 	}
-	lvl, ok := logLevels[s]
-	if !ok {
+	if !contains(LogLevels, LogLevel(s)) {
 		l.errorf(n, "%sunknown log level %q%s; use debug, info, warn or error", m.what, s, suggest(s, []string{"debug", "info", "warn", "error"}))
-		return 0, false
+		return "", false
 	}
-	return lvl, true
+	return LogLevel(s), true
 }
 
 func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,7 +125,7 @@ func TestMinimalContract(t *testing.T) {
 		t.Fatalf("got %d kinds, %d origins, %d retired; want 3, 3, 1", len(c.Kinds), len(c.Origins), len(c.Retired))
 	}
 	timeout := c.Kind("timeout")
-	if timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != slog.LevelWarn {
+	if timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != LogWarn {
 		t.Errorf("timeout did not inherit its origin's defaults: side_effects %s, breaker %v, log %v",
 			timeout.SideEffects.Name, timeout.Breaker, timeout.Log)
 	}
@@ -134,14 +133,14 @@ func TestMinimalContract(t *testing.T) {
 		t.Error("timeout (retry_later + safe) is not retryable")
 	}
 	internal := c.Kind("internal_error")
-	if internal.SideEffects.Name != "none_expected" || internal.Breaker || internal.Log != slog.LevelError {
+	if internal.SideEffects.Name != "none_expected" || internal.Breaker || internal.Log != LogError {
 		t.Errorf("internal_error: side_effects override or origin defaults lost: %s, %v, %v",
 			internal.SideEffects.Name, internal.Breaker, internal.Log)
 	}
 	if c.Retired[0].ReplacedBy != timeout {
 		t.Errorf("retired deadline_exceeded replaced by %v, want timeout", c.Retired[0].ReplacedBy)
 	}
-	if c.Fallback.SideEffects.Name != "unknown" || c.Fallback.Log != slog.LevelError {
+	if c.Fallback.SideEffects.Name != "unknown" || c.Fallback.Log != LogError {
 		t.Errorf("fallback did not inherit runtime's defaults: %s, %v", c.Fallback.SideEffects.Name, c.Fallback.Log)
 	}
 	if len(c.KindFields) != 1 || c.KindFields[0].Name != "param" || !c.KindFields[0].Required {
@@ -196,7 +195,7 @@ func TestReferenceContract(t *testing.T) {
 		t.Errorf("only %d of %d kinds carry their origin's defaults", inherited, len(c.Kinds))
 	}
 	timeout := c.Kind("timeout")
-	if timeout.Origin.Name != "upstream_transport" || timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != slog.LevelWarn {
+	if timeout.Origin.Name != "upstream_transport" || timeout.SideEffects.Name != "possible" || !timeout.Breaker || timeout.Log != LogWarn {
 		t.Errorf("timeout should inherit upstream_transport's defaults: %s, %s, %v, %v",
 			timeout.Origin.Name, timeout.SideEffects.Name, timeout.Breaker, timeout.Log)
 	}
@@ -226,7 +225,7 @@ func TestReferenceContract(t *testing.T) {
 	}
 
 	fb := c.Fallback
-	if fb == nil || fb.HTTP != 500 || fb.Origin.Name != "runtime" || fb.SideEffects.Name != "unknown" || fb.Log != slog.LevelError {
+	if fb == nil || fb.HTTP != 500 || fb.Origin.Name != "runtime" || fb.SideEffects.Name != "unknown" || fb.Log != LogError {
 		t.Fatalf("fallback: %+v", fb)
 	}
 	if fb.Recovery.Action.Name != "inspect_and_escalate" || fb.Recovery.SameArguments.Name != "discouraged" || fb.Retryable() {

@@ -314,7 +314,7 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 		return parent
 	}
 	fieldsByName := map[string]*Field{}
-	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		fieldsByName[f.Name] = f
 	}
 	mapped := map[Source]*Leaf{}
@@ -469,7 +469,7 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 	for _, m := range GoEnvelopeMembers {
 		goNames[m] = true
 	}
-	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		goNames[f.Idents.Go], goNames["With"+f.Idents.Go] = true, true
 	}
 	for _, lf := range lo.Leaves {

@@ -265,16 +265,13 @@ func (l *loader) sanitizedField(c *Contract, it *yaml.Node, seen []string) (stri
 	if name == "message" || name == "guidance" {
 		return name, true
 	}
-	f := c.sanitizableField(name)
+	f := c.EnvelopeField(name)
 	if f == nil {
 		if l.broken["context_fields"] || l.broken["kinds"] {
 			return "", false
 		}
 		names := []string{"message", "guidance"}
-		for _, f := range c.ContextFields {
-			names = append(names, f.Name)
-		}
-		for _, f := range c.KindFields {
+		for _, f := range c.EnvelopeFields {
 			names = append(names, f.Name)
 		}
 		l.errorf(it, "sanitize: fields: unknown field %q%s; name message, guidance, or a context or kind-specific field holding text", name, suggest(name, names))

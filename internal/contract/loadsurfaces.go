@@ -208,7 +208,9 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 	}
 	r.Kind = l.kindRef(c, m, "kind", true)
 	if b, bn := m.boolean("breaker", false); bn != nil {
-		r.Breaker = &b
+		r.Breaker = b
+	} else if r.Kind != nil {
+		r.Breaker = r.Kind.Breaker
 	}
 	m.done("status", "failure", "text", "kind", "breaker")
 	return r

@@ -5,7 +5,6 @@
 package contract
 
 import (
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -46,10 +45,25 @@ type Contract struct {
 	// KindFields is the union of every kind-specific field, in order of first
 	// declaration. A field name declared by several kinds has one type.
 	KindFields []*Field
-	Fallback   *Fallback
-	Retired    []*Retired
+	// EnvelopeFields are ContextFields followed by KindFields: every field
+	// an envelope can carry besides the layout's own values, in the order
+	// the generated packages declare them (Go's struct fields and With
+	// methods, TypeScript's and Python's field tables). The loader joins
+	// the two lists once, so no emitter concatenates them in its own order.
+	EnvelopeFields []*Field
+	Fallback       *Fallback
+	Retired        []*Retired
 	// Numbered is true when every kind carries a stable number.
 	Numbered bool
+	// Statuses lists every HTTP status some kind has, ascending, each with
+	// its kinds in contract order (the docs' table of statuses).
+	Statuses []*StatusKinds
+	// HTTPKinds are the kinds that are alone with their HTTP status,
+	// ordered by status: what a failed response without an envelope is
+	// read as when the contract has no inbound classifier (HTTPKind). Where
+	// several kinds share a status, picking one would put its specific
+	// advice on a failure it may not describe, so such a status has none.
+	HTTPKinds []*Kind
 
 	// Inbound is nil when the contract declares no classification of
 	// upstream failures.
@@ -227,7 +241,7 @@ type SideEffect struct {
 type Origin struct {
 	Value
 	SideEffects *SideEffect
-	Log         slog.Level
+	Log         LogLevel
 	Breaker     bool
 }
 
@@ -283,9 +297,11 @@ type Classification struct {
 	Origin      *Origin
 	SideEffects *SideEffect
 	HTTP        int
-	Log         slog.Level
-	Breaker     bool
-	Recovery    Recovery
+	Log         LogLevel
+	// Breaker is whether the failure counts toward a circuit breaker: the
+	// kind's own breaker, else its origin's (resolved by the loader).
+	Breaker  bool
+	Recovery Recovery
 }
 
 // Retryable reports whether an automatic retry of the identical call is

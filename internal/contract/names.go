@@ -192,8 +192,9 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	}
 	// Context and kind-specific fields together must stay distinct in every
 	// language once converted.
+	c.EnvelopeFields = append(append([]*Field(nil), c.ContextFields...), c.KindFields...)
 	all := map[string]*Value{}
-	for _, f := range append(append([]*Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
 	}
 	return skip

@@ -146,7 +146,7 @@ func SanitizeRemoved(r rune) bool {
 func DefaultSanitize(c *Contract) Sanitize {
 	s := Sanitize{MaxLength: DefaultSanitizeMaxLength, TruncationMarker: DefaultTruncationMarker,
 		Markers: append([]string(nil), DefaultMarkers...), Fields: []string{"message"}, Paths: true}
-	if f := c.sanitizableField("cause"); f != nil && f.Type == TypeString {
+	if f := c.EnvelopeField("cause"); f != nil && f.Type == TypeString {
 		s.Fields = append(s.Fields, "cause")
 	}
 	return s
@@ -154,13 +154,3 @@ func DefaultSanitize(c *Contract) Sanitize {
 
 // MarkerLength is the truncation marker's length in code points.
 func (s *Sanitize) MarkerLength() int { return utf8.RuneCountInString(s.TruncationMarker) }
-
-// sanitizableField returns the context or kind-specific field named name.
-func (c *Contract) sanitizableField(name string) *Field {
-	for _, f := range c.ContextFields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return c.KindField(name)
-}

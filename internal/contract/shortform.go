@@ -1,6 +1,9 @@
 package contract
 
-import "strconv"
+import (
+	"sort"
+	"strconv"
+)
 
 // The readers of failed HTTP responses (Go's ReadHTTP, TypeScript's
 // fromHttpResponse, Python's from_http_response) build an envelope from a
@@ -114,25 +117,21 @@ func (c *Contract) SyntheticKindPrefix() string {
 	return "http_"
 }
 
+// SyntheticKind is the kind named after a status (http_502) that a failed
+// response without an envelope gets when the contract has no inbound
+// classifier and no single kind with that status; the contract does not
+// define it.
+func (c *Contract) SyntheticKind(status int) string {
+	return c.SyntheticKindPrefix() + strconv.Itoa(status)
+}
+
 // HTTPKind is the kind of a failed response without an envelope for a
 // contract without an inbound classifier: the contract's only kind with the
-// status, else one named after the status (http_502), which the contract does
-// not define. Where several kinds share a status, picking one would put its
-// specific advice on a failure it may not describe.
+// status (HTTPKinds), else one named after the status (SyntheticKind).
 func (c *Contract) HTTPKind(status int) string {
-	var only *Kind
-	for _, k := range c.Kinds {
-		if k.HTTP != status {
-			continue
-		}
-		if only != nil {
-			only = nil
-			break
-		}
-		only = k
+	i := sort.Search(len(c.HTTPKinds), func(i int) bool { return c.HTTPKinds[i].HTTP >= status })
+	if i < len(c.HTTPKinds) && c.HTTPKinds[i].HTTP == status {
+		return c.HTTPKinds[i].Name
 	}
-	if only != nil {
-		return only.Name
-	}
-	return c.SyntheticKindPrefix() + strconv.Itoa(status)
+	return c.SyntheticKind(status)
 }

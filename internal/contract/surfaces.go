@@ -89,8 +89,11 @@ type Rule struct {
 	// phrases as whole words, ignoring ASCII case.
 	Text []string
 	Kind *Kind
-	// Breaker overrides the kind's breaker attribution for this rule.
-	Breaker *bool
+	// Breaker is whether a failure the rule matches counts toward a circuit
+	// breaker: the rule's own breaker when it writes one, else its kind's.
+	// The loader resolves it so that every classifier (and the docs and
+	// vectors describing them) answers the same.
+	Breaker bool
 	Pos     Pos
 }
 

@@ -448,7 +448,7 @@ func Maximal(c *contract.Contract) Example {
 	if lf := c.Layout.Leaf(contract.SourceGuidance); lf != nil && lf.Optional {
 		vals[lf] = k.Recovery.Guidance
 	}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), k.Fields...) {
+	for _, f := range c.FieldsOf(k) {
 		if lf := fieldLeaf(c, f); lf != nil {
 			vals[lf] = Sample(f)
 		}

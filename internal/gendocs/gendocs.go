@@ -6,7 +6,6 @@ package gendocs
 import (
 	"bytes"
 	"fmt"
-	"log/slog"
 	"path"
 	"strconv"
 	"strings"
@@ -80,12 +79,11 @@ func tidy(b []byte) []byte {
 }
 
 var funcs = template.FuncMap{
-	"md":      Text,
-	"cell":    Cell,
-	"code":    Code,
-	"join":    strings.Join,
-	"logName": func(l slog.Level) string { return logNames[l] },
-	"pct":     func(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" },
+	"md":   Text,
+	"cell": Cell,
+	"code": Code,
+	"join": strings.Join,
+	"pct":  func(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" },
 	"exitCode": func(c *contract.Contract, o *contract.Origin) int {
 		return c.Surfaces.CLI.ExitCode(&contract.Classification{Origin: o})
 	},

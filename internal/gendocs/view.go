@@ -3,9 +3,7 @@ package gendocs
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -164,13 +162,11 @@ type stepRow struct {
 	Do      string
 }
 
-var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
-
 func classify(cl *contract.Classification) classification {
 	return classification{
 		Origin: cl.Origin.Name, SideEffects: cl.SideEffects.Name,
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name,
-		Guidance: cl.Recovery.Guidance, HTTP: cl.HTTP, Log: logNames[cl.Log],
+		Guidance: cl.Recovery.Guidance, HTTP: cl.HTTP, Log: string(cl.Log),
 		Breaker: cl.Breaker, Retryable: cl.Retryable(),
 	}
 }
@@ -201,7 +197,7 @@ func newView(c *contract.Contract) *view {
 	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}, Numbered: c.Numbered}
 	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
-	v.SyntheticKind = c.SyntheticKindPrefix() + "502"
+	v.SyntheticKind = c.SyntheticKind(502)
 	for _, r := range []struct {
 		ref  *schemaRef
 		role genschema.Role
@@ -259,7 +255,7 @@ func newView(c *contract.Contract) *view {
 	}
 
 	byGroup := map[*contract.Group][]kindView{}
-	byStatus := map[int][]kindView{}
+	byKind := make(map[*contract.Kind]kindView, len(c.Kinds))
 	for _, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
 		cl := &k.Classification
@@ -269,7 +265,7 @@ func newView(c *contract.Contract) *view {
 			OriginCode: Code(cl.Origin.Name), ActionCode: Code(cl.Recovery.Action.Name),
 			SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
 			GuidanceMD: Text(cl.Recovery.Guidance),
-			HTTP:       cl.HTTP, Log: logNames[cl.Log], Breaker: cl.Breaker, Retryable: cl.Retryable(),
+			HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
 			Number: k.Number, Startup: k.Startup,
 			Example: string(examples.ForKind(c, k).JSON()),
 		}
@@ -282,24 +278,23 @@ func newView(c *contract.Contract) *view {
 		}
 		v.Kinds = append(v.Kinds, kv)
 		byGroup[k.Group] = append(byGroup[k.Group], kv)
-		byStatus[k.HTTP] = append(byStatus[k.HTTP], kv)
+		byKind[k] = kv
 	}
 	for _, g := range c.Groups {
 		if len(byGroup[g]) > 0 {
 			v.Groups = append(v.Groups, groupView{Title: g.Title, Description: g.Description, Kinds: byGroup[g]})
 		}
 	}
-	statuses := make([]int, 0, len(byStatus))
-	for s := range byStatus {
-		statuses = append(statuses, s)
-	}
-	sort.Ints(statuses)
-	for _, s := range statuses {
-		text := http.StatusText(s)
+	for _, s := range c.Statuses {
+		text := http.StatusText(s.Status)
 		if text == "" {
 			text = "(no standard name)"
 		}
-		v.HTTP = append(v.HTTP, statusRow{Status: s, Text: text, Kinds: byStatus[s]})
+		row := statusRow{Status: s.Status, Text: text}
+		for _, k := range s.Kinds {
+			row.Kinds = append(row.Kinds, byKind[k])
+		}
+		v.HTTP = append(v.HTTP, row)
 	}
 	for _, r := range c.Retired {
 		row := retiredRow{Name: r.Name, Reason: r.Reason}
@@ -328,10 +323,7 @@ func newView(c *contract.Contract) *view {
 		for _, cl := range in.Classifiers {
 			cv := classifierView{Name: cl.Name, Description: cl.Description, Default: ref(cl.Default), DefaultBreaker: cl.Default.Breaker}
 			for i, r := range cl.Rules {
-				row := ruleRow{N: i + 1, Kind: ref(r.Kind), Breaker: r.Kind.Breaker}
-				if r.Breaker != nil {
-					row.Breaker = *r.Breaker
-				}
+				row := ruleRow{N: i + 1, Kind: ref(r.Kind), Breaker: r.Breaker}
 				var st []string
 				for _, s := range r.Statuses {
 					st = append(st, s.Text)

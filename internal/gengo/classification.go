@@ -3,26 +3,15 @@ package gengo
 import (
 	"bytes"
 	"fmt"
-	"log/slog"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 )
 
-func slogLevel(l slog.Level) string {
-	switch l {
-	case slog.LevelDebug:
-		return "LevelDebug"
-	case slog.LevelInfo:
-		return "LevelInfo"
-	case slog.LevelWarn:
-		return "LevelWarn"
-	case slog.LevelError:
-		return "LevelError"
-	}
-	panic(fmt.Sprintf("gengo: no log/slog constant for level %v", l))
-}
+// slogLevel is the log/slog constant of a contract log level: slog names
+// its levels as contracts do (warn -> LevelWarn).
+func slogLevel(l contract.LogLevel) string { return "Level" + l.Idents().Go }
 
 // entry is one key: value of a Classification literal. The classification
 // table is written pre-formatted (see classificationRows) and the fallback

@@ -90,7 +90,7 @@ func structNames(c *contract.Contract) map[string]string {
 			visit(p)
 		}
 	}
-	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, fl := range c.EnvelopeFields {
 		visit(fl)
 	}
 	return names
@@ -125,7 +125,7 @@ func (g *gen) objectTypes(f *jen.File) {
 			emit(p)
 		}
 	}
-	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
+	for _, fl := range g.c.EnvelopeFields {
 		emit(fl)
 	}
 }
@@ -226,7 +226,7 @@ func (g *gen) sanitizeMethods(f *jen.File) {
 			emit(p)
 		}
 	}
-	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
+	for _, fl := range g.c.EnvelopeFields {
 		if g.sanitized(fl.Name) {
 			emit(fl)
 		}
@@ -428,7 +428,7 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Id("e").Dot("Extra").Index(jen.Id("key")).Op("=").Id("value"),
 		jen.Return(jen.Id("e")),
 	)
-	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, fl := range c.EnvelopeFields {
 		f.Line()
 		f.Commentf("// With%s sets %s.", fl.Idents.Go, fl.Name)
 		if g.lo.RequiredLeaf(fl) != nil {
@@ -461,7 +461,7 @@ func (g *gen) envelope(f *jen.File) {
 		wrapInit("init", g.initArgs(jen.Id("kind"), true)...)...)
 	f.Line()
 	example := "e.Message = s"
-	for _, fl := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, fl := range c.EnvelopeFields {
 		if g.sanitized(fl.Name) {
 			example = "e." + fl.Idents.Go + " = s"
 			break

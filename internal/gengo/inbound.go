@@ -50,7 +50,7 @@ func (g *gen) inbound(f *jen.File) {
 			body = append(body, jen.Id("text").Op(":=").Id("asciiLower").Call(jen.Id("u").Dot("Text")))
 		}
 		for j, r := range cl.Rules {
-			body = append(body, jen.If(ruleCond(r)).Block(jen.Return(classified(r.Kind, ruleBreaker(r), j+1))))
+			body = append(body, jen.If(ruleCond(r)).Block(jen.Return(classified(r.Kind, r.Breaker, j+1))))
 		}
 		body = append(body, jen.Return(classified(cl.Default, cl.Default.Breaker, 0)))
 		f.Func().Id("Classify" + cl.Idents.Go).Params(jen.Id("u").Id("Upstream")).Id("Classified").Block(body...)
@@ -78,13 +78,6 @@ func usesText(cl *contract.Classifier) bool {
 		}
 	}
 	return false
-}
-
-func ruleBreaker(r *contract.Rule) bool {
-	if r.Breaker != nil {
-		return *r.Breaker
-	}
-	return r.Kind.Breaker
 }
 
 func classified(k *contract.Kind, breaker bool, rule int) jen.Code {

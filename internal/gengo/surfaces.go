@@ -3,7 +3,6 @@ package gengo
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -355,7 +354,7 @@ func (g *gen) httpSurface(f *jen.File) {
 			jen.Id("safe").Dot("Recovery").Dot("RetryAfterMs").Op("=").Nil(),
 		),
 	}
-	for _, fl := range append(append([]*contract.Field(nil), g.c.ContextFields...), g.c.KindFields...) {
+	for _, fl := range g.c.EnvelopeFields {
 		if g.lo.RequiredLeaf(fl) != nil {
 			continue // a string, which always marshals, and the envelope needs it
 		}
@@ -444,7 +443,7 @@ func (g *gen) readHTTP(f *jen.File) {
 	if c.Inbound != nil {
 		fallbackDoc = fmt.Sprintf("the contract's Classify (the %s classifier) picks the kind from the status and the body's text", c.Inbound.Classifiers[0].Name)
 	} else {
-		fallbackDoc = fmt.Sprintf("the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (%s502), which this package does not know and classifies with the fallback (see httpKind)", c.SyntheticKindPrefix())
+		fallbackDoc = fmt.Sprintf("the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (%s), which this package does not know and classifies with the fallback (see httpKind)", c.SyntheticKind(502))
 	}
 	sf := c.ShortForm()
 	shortDoc := ""
@@ -553,31 +552,17 @@ func (g *gen) readHTTP(f *jen.File) {
 			jen.Return(jen.Id("New").Call(newArgs(jen.Id("httpKind").Call(jen.Id("status")))...)),
 		)...)
 		f.Line()
-		// Only a status that identifies one kind maps to it: when several
-		// kinds share a status, contract order is documentation order, not
-		// a judgement of which one an intermediary's response means.
-		byStatus := map[int][]*contract.Kind{}
-		var statuses []int
-		for _, k := range c.Kinds {
-			if byStatus[k.HTTP] == nil {
-				statuses = append(statuses, k.HTTP)
-			}
-			byStatus[k.HTTP] = append(byStatus[k.HTTP], k)
-		}
-		sort.Ints(statuses)
+		// Only a status that identifies one kind maps to it (HTTPKinds).
 		var cases []jen.Code
-		for _, s := range statuses {
-			if len(byStatus[s]) == 1 {
-				cases = append(cases, jen.Case(jen.Lit(s)).Block(jen.Return(jen.Id(kindConst(byStatus[s][0])))))
-			}
+		for _, k := range c.HTTPKinds {
+			cases = append(cases, jen.Case(jen.Lit(k.HTTP)).Block(jen.Return(jen.Id(kindConst(k)))))
 		}
-		prefix := c.SyntheticKindPrefix()
-		docf(f, fmt.Sprintf("httpKind is the kind of a failed response without an envelope, for a contract without an inbound classifier. A producer of this contract always sends an envelope, so such a response comes from something else on the way (a proxy, a load balancer). The status names a kind only when exactly one kind of the contract has it; where several share it, picking one would put that kind's specific advice on a failure it may not describe. Any other status becomes a kind named after it (%s502), which this package does not know: it classifies with the fallback and keeps the status visible.", prefix))
+		docf(f, fmt.Sprintf("httpKind is the kind of a failed response without an envelope, for a contract without an inbound classifier. A producer of this contract always sends an envelope, so such a response comes from something else on the way (a proxy, a load balancer). The status names a kind only when exactly one kind of the contract has it; where several share it, picking one would put that kind's specific advice on a failure it may not describe. Any other status becomes a kind named after it (%s), which this package does not know: it classifies with the fallback and keeps the status visible.", c.SyntheticKind(502)))
 		body := []jen.Code{}
 		if len(cases) > 0 {
 			body = append(body, jen.Switch(jen.Id("status")).Block(cases...))
 		}
-		body = append(body, jen.Return(jen.Id("Kind").Call(jen.Lit(prefix).Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")))))
+		body = append(body, jen.Return(jen.Id("Kind").Call(jen.Lit(c.SyntheticKindPrefix()).Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")))))
 		f.Func().Id("httpKind").Params(jen.Id("status").Int()).Id("Kind").Block(body...)
 	}
 	f.Line()

@@ -2,7 +2,6 @@ package genpy
 
 import (
 	"fmt"
-	"log/slog"
 	"math"
 	"net/http"
 	"regexp"
@@ -148,8 +147,6 @@ type errorClass struct {
 	Class, Parent, Name, Doc string
 }
 
-var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
-
 // classNames are the class names a class named from the contract must not
 // take: the package's own types and imports, Python's builtins (its
 // exceptions above all) and the keywords written with a capital (None).
@@ -196,7 +193,7 @@ func newView(c *contract.Contract) (*view, error) {
 	}
 	v.WithFieldsExample = "guidance"
 	for _, name := range p.Fields {
-		if f := sanitizedField(c, name); f != nil {
+		if f := c.EnvelopeField(name); f != nil {
 			v.WithFieldsExample = f.Idents.PythonLocal
 			break
 		}
@@ -337,18 +334,6 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	return v, nil
-}
-
-// sanitizedField returns the context or kind-specific field a sanitize.fields
-// entry names (nil for message and guidance), as the contract resolves it:
-// context fields first.
-func sanitizedField(c *contract.Contract, name string) *contract.Field {
-	for _, f := range c.ContextFields {
-		if f.Name == name {
-			return f
-		}
-	}
-	return c.KindField(name)
 }
 
 // pascal is a class name built from any name: agent-error -> AgentError.
@@ -527,7 +512,7 @@ func objectTypes(c *contract.Contract, taken map[string]bool, names map[*contrac
 		out = append(out, ot)
 		return nil
 	}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		if err := emit(f); err != nil {
 			return nil, err
 		}
@@ -666,7 +651,7 @@ func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract
 		{"kind", kind}, {"known", k != nil}, {"group", group}, {"origin", cl.Origin.Name},
 		{"action", cl.Recovery.Action.Name}, {"same_arguments", cl.Recovery.SameArguments.Name},
 		{"guidance", cl.Recovery.Guidance}, {"side_effects", cl.SideEffects.Name}, {"http_status", cl.HTTP},
-		{"log_level", logNames[cl.Log]}, {"breaker", cl.Breaker}, {"retryable", cl.Retryable()},
+		{"log_level", string(cl.Log)}, {"breaker", cl.Breaker}, {"retryable", cl.Retryable()},
 		{"description", desc}, {"startup", startup}, {"number", number},
 	}}
 }
@@ -753,7 +738,7 @@ func specOf(f *contract.Field, objNames map[*contract.Field]string) orderedMap {
 // fieldSpecs maps each field's Envelope attribute to its spec.
 func fieldSpecs(c *contract.Contract, objNames map[*contract.Field]string) orderedMap {
 	m := orderedMap{}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		s := specOf(f, objNames)
 		s[4] = kv{"required", false} // a context or kind-specific field is optional on the wire
 		m = append(m, kv{f.Idents.PythonLocal, s})
@@ -780,12 +765,8 @@ func inbound(in *contract.Inbound) orderedMap {
 			for _, t := range r.Text {
 				text = append(text, t)
 			}
-			breaker := r.Kind.Breaker
-			if r.Breaker != nil {
-				breaker = *r.Breaker
-			}
 			rules = append(rules, orderedMap{{"statuses", statuses}, {"failures", failures}, {"any_failure", r.AnyFailure},
-				{"text", text}, {"kind", r.Kind.Name}, {"breaker", breaker}})
+				{"text", text}, {"kind", r.Kind.Name}, {"breaker", r.Breaker}})
 		}
 		classifiers = append(classifiers, orderedMap{{"name", cl.Name}, {"rules", rules}, {"default", cl.Default.Name}, {"default_breaker", cl.Default.Breaker}})
 	}
@@ -869,23 +850,12 @@ func shortForm(c *contract.Contract) string {
 	})
 }
 
-// httpKinds maps each status exactly one kind has to that kind, keyed by the
-// status as a string, in status order.
+// httpKinds maps each status exactly one kind has to that kind
+// (contract.HTTPKinds), keyed by the status as a string, in status order.
 func httpKinds(c *contract.Contract) string {
-	seen := map[int]bool{}
-	var statuses []int
-	for _, k := range c.Kinds {
-		if !seen[k.HTTP] {
-			seen[k.HTTP] = true
-			statuses = append(statuses, k.HTTP)
-		}
-	}
-	sort.Ints(statuses)
 	m := orderedMap{}
-	for _, s := range statuses {
-		if k := c.HTTPKind(s); c.Kind(k) != nil {
-			m = append(m, kv{strconv.Itoa(s), k})
-		}
+	for _, k := range c.HTTPKinds {
+		m = append(m, kv{strconv.Itoa(k.HTTP), k.Name})
 	}
 	return pyLit(m)
 }

@@ -511,17 +511,7 @@ func (s *surfaces) checkAccept(t *testing.T) {
 // status, else a kind named after the status.
 func (s *surfaces) expectedKind(status int, text string) string {
 	if s.c.Inbound == nil {
-		var match []*contract.Kind
-		for _, k := range s.c.Kinds {
-			if k.HTTP == status {
-				match = append(match, k)
-			}
-		}
-		if len(match) == 1 {
-			return match[0].Name
-		}
-		prefix := map[contract.Naming]string{contract.SnakeCase: "http_", contract.ScreamingSnakeCase: "HTTP_", contract.PascalCase: "Http", contract.KebabCase: "http-"}[s.c.Naming]
-		return prefix + strconv.Itoa(status)
+		return s.c.HTTPKind(status)
 	}
 	cl := s.c.Inbound.Classifiers[0]
 	lower := strings.ToLower(text)

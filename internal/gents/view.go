@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/template"
@@ -149,8 +147,6 @@ type classifierView struct {
 	Name, Func, Doc string
 	Index           int
 }
-
-var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warn", slog.LevelError: "error"}
 
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
@@ -389,7 +385,7 @@ func objectNames(c *contract.Contract) map[string]string {
 			visit(p)
 		}
 	}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		visit(f)
 	}
 	return names
@@ -455,7 +451,7 @@ func objectTypes(c *contract.Contract, objNames map[string]string) []objectType 
 			emit(p)
 		}
 	}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		emit(f)
 	}
 	return out
@@ -514,7 +510,7 @@ func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract
 	d := classificationData{
 		Origin: cl.Origin.Name, Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name,
 		Guidance: cl.Recovery.Guidance, SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP,
-		LogLevel: logNames[cl.Log], Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
+		LogLevel: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
 	}
 	if k != nil {
 		d.Kind, d.Known, d.Group, d.Description, d.Startup = k.Name, true, k.Group.Name, k.Description, k.Startup
@@ -654,7 +650,7 @@ func specOf(f *contract.Field) *fieldSpec {
 // fieldSpecs maps each field's Envelope member to its spec.
 func fieldSpecs(c *contract.Contract) orderedMap {
 	m := orderedMap{}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		s := specOf(f)
 		s.Required = false // a context or kind-specific field is optional on the wire
 		m = append(m, kv{Key: f.Idents.TSLocal, Value: s})
@@ -692,10 +688,7 @@ func inbound(in *contract.Inbound) inboundData {
 	for _, cl := range in.Classifiers {
 		cd := classifierData{Name: cl.Name, Default: cl.Default.Name, DefaultBreaker: cl.Default.Breaker, Rules: []ruleData{}}
 		for _, r := range cl.Rules {
-			rd := ruleData{Statuses: [][2]int{}, Failures: []string{}, Text: nonNil(r.Text), Kind: r.Kind.Name, Breaker: r.Kind.Breaker, AnyFailure: r.AnyFailure}
-			if r.Breaker != nil {
-				rd.Breaker = *r.Breaker
-			}
+			rd := ruleData{Statuses: [][2]int{}, Failures: []string{}, Text: nonNil(r.Text), Kind: r.Kind.Name, Breaker: r.Breaker, AnyFailure: r.AnyFailure}
 			for _, s := range r.Statuses {
 				rd.Statuses = append(rd.Statuses, [2]int{s.From, s.To})
 			}
@@ -709,23 +702,13 @@ func inbound(in *contract.Inbound) inboundData {
 	return d
 }
 
-// httpKinds maps each HTTP status exactly one kind has to that kind, for a
-// failed response without an envelope when there is no classifier.
+// httpKinds maps each HTTP status exactly one kind has to that kind
+// (contract.HTTPKinds), for a failed response without an envelope when
+// there is no classifier.
 func httpKinds(c *contract.Contract) orderedMap {
-	by := map[int][]*contract.Kind{}
-	var statuses []int
-	for _, k := range c.Kinds {
-		if by[k.HTTP] == nil {
-			statuses = append(statuses, k.HTTP)
-		}
-		by[k.HTTP] = append(by[k.HTTP], k)
-	}
-	sort.Ints(statuses)
 	m := orderedMap{}
-	for _, s := range statuses {
-		if len(by[s]) == 1 {
-			m = append(m, kv{Key: strconv.Itoa(s), Value: by[s][0].Name})
-		}
+	for _, k := range c.HTTPKinds {
+		m = append(m, kv{Key: strconv.Itoa(k.HTTP), Value: k.Name})
 	}
 	return m
 }

@@ -291,14 +291,9 @@ func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {
 	return LookupVec{
 		Kind: kind, Known: known, Origin: cl.Origin.Name,
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name, Guidance: cl.Recovery.Guidance,
-		SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP, LogLevel: LogLevel(cl),
+		SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP, LogLevel: string(cl.Log),
 		Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
 	}
-}
-
-// LogLevel is a classification's log level as the contract writes it.
-func LogLevel(cl *contract.Classification) string {
-	return map[string]string{"DEBUG": "debug", "INFO": "info", "WARN": "warn", "ERROR": "error"}[cl.Log.String()]
 }
 
 // forTool is every same_arguments value for every combination of the two

@@ -26,6 +26,13 @@ func loadContract(t testing.TB) *contract.Contract {
 	return c
 }
 
+// slogLevels are the log/slog levels the generated Lookup answers for the
+// contract's log levels, written out here rather than taken from gengo.
+var slogLevels = map[contract.LogLevel]slog.Level{
+	contract.LogDebug: slog.LevelDebug, contract.LogInfo: slog.LevelInfo,
+	contract.LogWarn: slog.LevelWarn, contract.LogError: slog.LevelError,
+}
+
 func TestEveryKindLooksUpAsDeclared(t *testing.T) {
 	c := loadContract(t)
 	kinds := agenterror.Kinds()
@@ -47,7 +54,7 @@ func TestEveryKindLooksUpAsDeclared(t *testing.T) {
 			Guidance:      k.Recovery.Guidance,
 			SideEffects:   agenterror.SideEffects(k.SideEffects.Name),
 			HTTPStatus:    k.HTTP,
-			LogLevel:      k.Log,
+			LogLevel:      slogLevels[k.Log],
 			Breaker:       k.Breaker,
 			Retryable:     k.Retryable(),
 			Description:   k.Description,
@@ -392,7 +399,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 func TestGoEnvelopeMembersIsComplete(t *testing.T) {
 	c := loadContract(t)
 	fromFields := map[string]bool{}
-	for _, f := range append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...) {
+	for _, f := range c.EnvelopeFields {
 		fromFields[f.Idents.Go] = true
 		fromFields["With"+f.Idents.Go] = true
 	}
