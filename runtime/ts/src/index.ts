@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The public API of the package.
 
 export * from "./contract.js";

@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The sanitizer. docs/sanitizer.md specifies it step by step; the Go and
 // Python packages implement the same steps, and the shared vectors
 // (conformance/sanitizer.vectors.json) hold all three to it. This file is

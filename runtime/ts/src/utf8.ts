@@ -1,5 +1,3 @@
-{{.Header}}
-
 // UTF-8 decoding with Go's rules, so text built from response bytes reads
 // the same as in the Go package, without depending on TextDecoder.
 

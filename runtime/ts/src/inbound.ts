@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The rule engine of the inbound classifiers: the same for every contract,
 // driven by the contract's INBOUND table.
 

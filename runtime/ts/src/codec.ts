@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The JSON codec: an interpreter of the contract's LAYOUT. Parsing mirrors
 // the Go package's decoder step by step, so a malformed envelope fails at
 // the same JSON path in every language; serializing writes the layout's
@@ -49,7 +47,7 @@ export function formatDecodeError(e: DecodeError): string {
  * (category "syntax"), and toWire refuses to write one, so what one of them
  * reads the others read, and every one of them writes back.
  */
-export const MAX_DEPTH = {{.MaxDepth}};
+export const MAX_DEPTH = 128;
 
 class Fail {
   constructor(

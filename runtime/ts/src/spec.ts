@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The types of the data tables the generated contract module holds. The
 // runtime (codec, classifiers, nextStep, surfaces) is the same for every
 // contract and reads the contract only through these tables.
@@ -140,18 +138,34 @@ export interface RetryPolicy {
 }
 
 /** Step is what an agent does next after a failure; every recovery action maps onto one. */
-export type Step ={{range .Steps}}
-  | {{js .}}{{end}};
+export type Step =
+  | "retry"
+  | "revise"
+  | "reauthenticate"
+  | "confirm"
+  | "rediscover"
+  | "reduce_work"
+  | "start_dependency"
+  | "escalate"
+  | "stop";
 
 /** STEPS lists every step in documentation order. */
-export const STEPS: readonly Step[] = Object.freeze([{{range $i, $s := .Steps}}{{if $i}}, {{end}}{{js $s}}{{end}}] as const);
+export const STEPS: readonly Step[] = Object.freeze(["retry", "revise", "reauthenticate", "confirm", "rediscover", "reduce_work", "start_dependency", "escalate", "stop"] as const);
 
 /** Failure is a transport failure: the upstream call ended without a response. */
-export type Failure ={{range .Failures}}
-  | {{js .}}{{end}};
+export type Failure =
+  | "timeout"
+  | "dns"
+  | "connection_refused"
+  | "connection_reset"
+  | "tls"
+  | "redirect_blocked"
+  | "cancelled"
+  | "response_too_large"
+  | "malformed_response";
 
 /** FAILURES lists every transport failure in documentation order. */
-export const FAILURES: readonly Failure[] = Object.freeze([{{range $i, $s := .Failures}}{{if $i}}, {{end}}{{js $s}}{{end}}] as const);
+export const FAILURES: readonly Failure[] = Object.freeze(["timeout", "dns", "connection_refused", "connection_reset", "tls", "redirect_blocked", "cancelled", "response_too_large", "malformed_response"] as const);
 
 /** LogLevel is the level to log a failure at. */
 export type LogLevel = "debug" | "info" | "warn" | "error";

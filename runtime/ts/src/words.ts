@@ -1,5 +1,3 @@
-{{.Header}}
-
 // The word matcher of the inbound classifiers. Its rules are deliberately
 // simple so the Go, TypeScript and Python classifiers agree on every input:
 // only ASCII letters are folded, and a word boundary is any character that
