@@ -2,8 +2,9 @@
 // files that are the same for every contract (the layout interpreter, the
 // sanitizer, the rule engine of the classifiers, the decision procedure,
 // the surfaces). They are real source files, compiled, type-checked and
-// unit-tested where they are written (runtime/ts by tests/ts, runtime/python
-// by tests/python), instead of templates that only compile once rendered.
+// unit-tested where they are written (runtime/ts by tests/ts with tsc and
+// node --test, runtime/python by tests/python with mypy --strict and
+// pytest), instead of templates that only compile once rendered.
 // The emitters copy them into each generated package with errgen's header
 // line stamped on top; only the code a contract shapes is rendered.
 //
@@ -11,7 +12,9 @@
 // renders (contract.ts and constructors.ts; _contract.py, _envelope.py,
 // _constructors.py and _exceptions.py), which each language's fixture/
 // directory holds for the reference contract so that the runtime compiles
-// in place. errgen's own fixed sets (the steps, the transport failures,
+// in place: runtime/ts/tsconfig.json merges src/ and fixture/ with rootDirs,
+// and errgen_runtime is a namespace package over python/src and
+// python/fixture. errgen's own fixed sets (the steps, the transport failures,
 // Go's HTTP status texts, the nesting limit) are written out in the files;
 // runtime_test.go holds them equal to errgen's definitions.
 //
@@ -24,7 +27,7 @@ import (
 	"io/fs"
 )
 
-//go:embed ts/src/*.ts
+//go:embed ts/src/*.ts python/src/errgen_runtime/*.py
 var files embed.FS
 
 // Lang is the runtime of one language.
@@ -38,6 +41,12 @@ type Lang struct {
 // TS is the TypeScript runtime: runtime/ts/src/<module>.ts becomes
 // src/<module>.ts of the generated package.
 var TS = Lang{dir: "ts/src", blank: true}
+
+// Python is the Python runtime: runtime/python/src/errgen_runtime/<module>.py
+// becomes <package>/<module>.py of the generated package. Its modules import
+// one another and the contract's modules relatively (from ._contract
+// import ...), so the text does not depend on the package's name.
+var Python = Lang{dir: "python/src/errgen_runtime"}
 
 // Names lists the language's runtime files, sorted.
 func (l Lang) Names() []string {

@@ -1,4 +1,3 @@
-{{.Header}}
 """The types of the runtime: the same for every contract."""
 
 from __future__ import annotations
@@ -10,18 +9,28 @@ from typing import Literal
 
 class Step(str, Enum):
     """Step is what an agent does next after a failure; every recovery action maps onto one."""
-
-{{- range .Steps}}
-    {{.Const}} = {{py .Name}}
-{{- end}}
+    RETRY = "retry"
+    REVISE = "revise"
+    REAUTHENTICATE = "reauthenticate"
+    CONFIRM = "confirm"
+    REDISCOVER = "rediscover"
+    REDUCE_WORK = "reduce_work"
+    START_DEPENDENCY = "start_dependency"
+    ESCALATE = "escalate"
+    STOP = "stop"
 
 
 class Failure(str, Enum):
     """Failure is a transport failure: the upstream call ended without a response."""
-
-{{- range .Failures}}
-    {{.Const}} = {{py .Name}}
-{{- end}}
+    TIMEOUT = "timeout"
+    DNS = "dns"
+    CONNECTION_REFUSED = "connection_refused"
+    CONNECTION_RESET = "connection_reset"
+    TLS = "tls"
+    REDIRECT_BLOCKED = "redirect_blocked"
+    CANCELLED = "cancelled"
+    RESPONSE_TOO_LARGE = "response_too_large"
+    MALFORMED_RESPONSE = "malformed_response"
 
 
 class LogLevel(str, Enum):

@@ -1,4 +1,3 @@
-{{.Header}}
 """The word matcher of the inbound classifiers.
 
 Its rules are deliberately simple so the Go, TypeScript and Python

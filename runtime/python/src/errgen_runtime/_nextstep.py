@@ -1,4 +1,3 @@
-{{.Header}}
 """The agent's decision procedure (docs/agents.md is its specification).
 
 It computes exactly what the Go package's NextStep does, in whole

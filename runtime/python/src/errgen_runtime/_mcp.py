@@ -1,4 +1,3 @@
-{{.Header}}
 """MCP tool results: an envelope as the result of a failed tool call, and back.
 
 They mirror the Go package's ToolResult / FromToolResult. This module is

@@ -1,4 +1,3 @@
-{{.Header}}
 """The rule engine of the inbound classifiers: the same for every contract, driven by the contract's INBOUND table."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-{{.Header}}
 """The sanitizer: it cleans upstream-controlled text before it goes into an envelope, a log or a prompt.
 
 docs/sanitizer.md in the errgen repository specifies it step by step; the

@@ -1,4 +1,3 @@
-{{.Header}}
 """The JSON codec: an interpreter of the contract's LAYOUT.
 
 Decoding mirrors the Go package's decoder step by step, so a malformed
@@ -29,7 +28,7 @@ _MISSING = object()
 #: packages of the contract share it: from_json and from_dict reject a deeper
 #: document (category "syntax"), and to_dict refuses to write one, so what one
 #: of them reads the others read, and every one of them writes back.
-MAX_DEPTH = {{.MaxDepth}}
+MAX_DEPTH = 128
 
 #: _MAX_SAFE is the largest integer every decoder of the contract reads
 #: exactly, 2^53-1 (JavaScript's Number.MAX_SAFE_INTEGER).

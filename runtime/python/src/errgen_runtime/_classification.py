@@ -1,4 +1,3 @@
-{{.Header}}
 """Classification of kinds and the questions an envelope answers.
 
 This module is the same for every contract: it reads the contract's data tables.
