@@ -1,6 +1,7 @@
 // Package genpy emits the Python package of a contract: a standard-library
-// only, typed (py.typed) package for Python 3.9+, rendered from the templates
-// in templates/python.
+// only, typed (py.typed) package for Python 3.9+: the runtime of
+// runtime/python, stamped, and the contract's modules, rendered from the
+// templates in templates/python.
 //
 // Like the TypeScript package, it splits in two. The contract-specific half
 // is data plus the classes a contract shapes: the vocabularies as str-valued
@@ -23,6 +24,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
 
@@ -32,8 +34,11 @@ const Marker = marker.Text
 // Dir is where the package goes, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Python }
 
-// runtimeFiles are the modules whose text is the same for every contract
-// (a test checks this); pkg marks a path inside the importable package.
+// files maps each generated file that depends on the contract to its
+// template in templates/python; pkg marks a path inside the importable
+// package. The runtime modules, the same for every contract (a test checks
+// this), are real Python in runtime/python: each becomes <package>/<name>
+// with the header stamped on top.
 var files = []struct {
 	out, tmpl string
 	pkg       bool
@@ -46,19 +51,11 @@ var files = []struct {
 	{"_envelope.py", "_envelope.py.tmpl", true},
 	{"_constructors.py", "_constructors.py.tmpl", true},
 	{"_exceptions.py", "_exceptions.py.tmpl", true},
-	{"_spec.py", "_spec.py.tmpl", true},
-	{"_classification.py", "_classification.py.tmpl", true},
-	{"_sanitize.py", "_sanitize.py.tmpl", true},
-	{"_codec.py", "_codec.py.tmpl", true},
-	{"_words.py", "_words.py.tmpl", true},
-	{"_inbound.py", "_inbound.py.tmpl", true},
-	{"_nextstep.py", "_nextstep.py.tmpl", true},
-	{"_mcp.py", "_mcp.py.tmpl", true},
-	{"_http.py", "_http.py.tmpl", true},
 }
 
-// RuntimeModules are the package modules that do not depend on the contract.
-var RuntimeModules = []string{"_spec.py", "_classification.py", "_sanitize.py", "_codec.py", "_words.py", "_inbound.py", "_nextstep.py", "_mcp.py", "_http.py", "py.typed"}
+// RuntimeModules are the package files that do not depend on the contract:
+// the runtime's modules and py.typed.
+var RuntimeModules = append(runtime.Python.Names(), "py.typed")
 
 var pyTemplates = template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl"))
 
@@ -82,6 +79,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 			p = path.Join(Dir(c), v.Package, f.out)
 		}
 		out[p] = tidy(buf.Bytes())
+	}
+	for _, name := range runtime.Python.Names() {
+		src, err := runtime.Python.Stamped(name, v.Header)
+		if err != nil {
+			return nil, fmt.Errorf("genpy: %w", err)
+		}
+		out[path.Join(Dir(c), v.Package, name)] = src
 	}
 	return out, nil
 }

@@ -3,7 +3,6 @@ package genpy
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
@@ -56,21 +55,16 @@ type view struct {
 
 	// The HTTP reader: the short form it promotes (None without one) and
 	// the promotion mark, the kinds of statuses only one kind has, the
-	// prefix of a kind named after a status, and Go's net/http status
-	// texts, which messages built from a response quote, in status order.
+	// prefix of a kind named after a status.
 	ShortForm                         string
 	PromotedMember, PromotedShortForm string
 	HTTPKinds                         string
 	SyntheticPrefix                   string
-	StatusTexts                       []statusText
 
 	Classifiers     []classifierView
 	HasInbound      bool
 	HasToolResult   bool
 	FirstClassifier string
-
-	Steps    []valueView
-	Failures []valueView
 
 	BaseError   string
 	GroupErrors []errorClass
@@ -100,11 +94,6 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
-}
-
-type statusText struct {
-	Code int
-	Text string
 }
 
 type secretView struct {
@@ -197,12 +186,6 @@ func newView(c *contract.Contract) (*view, error) {
 			v.WithFieldsExample = f.Idents.PythonLocal
 			break
 		}
-	}
-	for _, st := range contract.Steps {
-		v.Steps = append(v.Steps, valueView{Name: string(st), Const: st.Idents().PythonConst})
-	}
-	for _, f := range contract.Failures {
-		v.Failures = append(v.Failures, valueView{Name: string(f), Const: f.Idents().PythonConst})
 	}
 	vals := func(in []*contract.Value) []valueView {
 		out := make([]valueView, len(in))
@@ -312,11 +295,6 @@ func newView(c *contract.Contract) (*view, error) {
 
 	v.ShortForm, v.HTTPKinds, v.SyntheticPrefix = shortForm(c), httpKinds(c), c.SyntheticKindPrefix()
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
-	for code := 100; code < 600; code++ {
-		if t := http.StatusText(code); t != "" {
-			v.StatusTexts = append(v.StatusTexts, statusText{code, t})
-		}
-	}
 
 	v.Inbound = "None"
 	if in := c.Inbound; in != nil {

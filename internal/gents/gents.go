@@ -1,5 +1,6 @@
 // Package gents emits the TypeScript package of a contract: an npm package
-// with no runtime dependencies, rendered from the templates in templates/ts.
+// with no runtime dependencies: the runtime of runtime/ts, stamped, and the
+// contract's modules, rendered from the templates in templates/ts.
 //
 // The package splits in two. The contract-specific half is data: the types
 // (string-literal unions of the closed vocabularies, the Envelope with its
@@ -22,6 +23,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
 
@@ -31,34 +33,18 @@ const Marker = marker.Text
 // Dir is where the package goes, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
 
-// files maps each generated file, relative to Dir, to its template in
-// templates/ts. Only contract.ts and constructors.ts (and the package files)
-// depend on the contract; the other sources are the runtime, whose templates
-// read nothing but the header and errgen's own fixed sets (steps, transport
-// failures, Go's HTTP status texts), so they are the same for every contract
-// (a test checks this).
-// perContract marks the sources that differ between contracts: their
-// compilation is never cached (see dist.go).
-var files = []struct {
-	out, tmpl   string
-	perContract bool
-}{
-	{"package.json", "package.json.tmpl", true},
-	{"tsconfig.json", "tsconfig.json.tmpl", true},
-	{"README.md", "README.md.tmpl", true},
-	{"src/contract.ts", "contract.ts.tmpl", true},
-	{"src/constructors.ts", "constructors.ts.tmpl", true},
-	{"src/freeze.ts", "freeze.ts.tmpl", false},
-	{"src/spec.ts", "spec.ts.tmpl", false},
-	{"src/classification.ts", "classification.ts.tmpl", false},
-	{"src/words.ts", "words.ts.tmpl", false},
-	{"src/inbound.ts", "inbound.ts.tmpl", false},
-	{"src/nextstep.ts", "nextstep.ts.tmpl", false},
-	{"src/codec.ts", "codec.ts.tmpl", false},
-	{"src/utf8.ts", "utf8.ts.tmpl", false},
-	{"src/sanitize.ts", "sanitize.ts.tmpl", false},
-	{"src/surfaces.ts", "surfaces.ts.tmpl", false},
-	{"src/index.ts", "index.ts.tmpl", false},
+// files maps each generated file that depends on the contract, relative to
+// Dir, to its template in templates/ts: contract.ts and constructors.ts and
+// the package files. The other sources are the runtime, real TypeScript in
+// runtime/ts/src, the same for every contract (a test checks this): each
+// becomes src/<name> with the header stamped on top. Only the rendered
+// sources' compilation is never cached (see dist.go).
+var files = []struct{ out, tmpl string }{
+	{"package.json", "package.json.tmpl"},
+	{"tsconfig.json", "tsconfig.json.tmpl"},
+	{"README.md", "README.md.tmpl"},
+	{"src/contract.ts", "contract.ts.tmpl"},
+	{"src/constructors.ts", "constructors.ts.tmpl"},
 }
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))
@@ -88,8 +74,16 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		src := tidy(buf.Bytes())
 		out[path.Join(Dir(c), f.out)] = src
 		if name, ok := strings.CutPrefix(f.out, "src/"); ok {
-			modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src, cache: !f.perContract})
+			modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src})
 		}
+	}
+	for _, name := range runtime.TS.Names() {
+		src, err := runtime.TS.Stamped(name, v.Header)
+		if err != nil {
+			return nil, fmt.Errorf("gents: %w", err)
+		}
+		out[path.Join(Dir(c), "src", name)] = src
+		modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src, cache: true})
 	}
 	// The modules compile independently; the data module and the
 	// constructors of a large contract take most of the time, so they

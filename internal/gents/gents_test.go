@@ -46,12 +46,10 @@ func TestGenerate(t *testing.T) {
 	static := map[string][]byte{}
 	perContract := map[string]bool{}
 	for _, f := range files {
-		if f.perContract {
-			base := strings.TrimSuffix(path.Base(f.out), ".ts")
-			perContract[f.out] = true
-			perContract["dist/"+base+".js"] = true
-			perContract["dist/"+base+".d.ts"] = true
-		}
+		base := strings.TrimSuffix(path.Base(f.out), ".ts")
+		perContract[f.out] = true
+		perContract["dist/"+base+".js"] = true
+		perContract["dist/"+base+".d.ts"] = true
 	}
 	for path, c := range contracts(t) {
 		files, err := Generate(c)
@@ -97,7 +95,7 @@ func TestGenerate(t *testing.T) {
 		}
 		// The runtime is the same text for every contract, compiled too:
 		// only the data module, the constructors and the package files
-		// differ (the table marks them perContract).
+		// (the templates of the files table) differ.
 		for name, data := range files {
 			if perContract[strings.TrimPrefix(name, Dir(c)+"/")] {
 				continue

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -67,16 +66,10 @@ type view struct {
 	HasToolResult   bool
 	FirstClassifier string
 
-	// Steps and Failures are errgen's own closed sets.
-	Steps    []string
-	Failures []string
 	// Unions are the string-literal union types of the closed vocabularies.
 	KindUnion, OriginUnion, ActionUnion, SameUnion, SideUnion, GroupUnion string
 	// Wire says where each of the envelope's own values is on the wire.
 	Wire map[string]string
-	// StatusTexts are Go's net/http status texts, so a message built from
-	// a response reads the same as the Go package's.
-	StatusTexts string
 
 	SyntheticPrefix string
 	ProblemTypeBase string
@@ -162,12 +155,6 @@ func newView(c *contract.Contract) (*view, error) {
 		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
 		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
 	}
-	for _, st := range contract.Steps {
-		v.Steps = append(v.Steps, string(st))
-	}
-	for _, f := range contract.Failures {
-		v.Failures = append(v.Failures, string(f))
-	}
 	v.Wire = map[string]string{}
 	for _, s := range contract.Sources {
 		if lf := c.Layout.Leaf(s); lf != nil {
@@ -182,13 +169,6 @@ func newView(c *contract.Contract) (*view, error) {
 			}
 		}
 	}
-	texts := orderedMap{}
-	for code := 100; code < 600; code++ {
-		if t := http.StatusText(code); t != "" {
-			texts = append(texts, kv{Key: strconv.Itoa(code), Value: t})
-		}
-	}
-	v.StatusTexts = mustJSON(texts)
 	if c.VersionIsText() {
 		v.ContractVersion, v.VersionType = jsLit(c.VersionText), "string"
 	} else {

@@ -12,6 +12,12 @@ build/_contracts/<case> with bin/errgen. For each package, in parallel:
      (pip builds from the folder and from git, after which `errgen check`
      on the output root must pass).
 
+And the runtime they ship, where it is written (runtime/python): mypy
+--strict on runtime/python/src/errgen_runtime against the reference
+contract's modules in runtime/python/fixture (one namespace package over
+both directories, as the modules sit together in a generated package), and
+pytest over runtime/python/test.
+
 Usage: python run.py, with the tools of requirements.txt installed
 (`make test-python` creates tests/python/.venv and installs them). The last
 line is "python: N passed, N failed".
@@ -86,18 +92,38 @@ def mypy(name: str, src: str, out: str) -> Tuple[int, str]:
                "--cache-dir", os.path.join(out, ".mypy_cache"), name, os.path.join(usage, "usage.py")], cwd=src, env=env)
 
 
-def pytest(name: str, root: str, src: str, out: str, contract: str) -> Tuple[int, str, Dict[str, int]]:
-    xml = os.path.join(out, "junit.xml")
-    env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out,
-               ERRGEN_PY_CONTRACT=contract, PYTHONDONTWRITEBYTECODE="1")
-    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "test")], env=env)
+RUNTIME = os.path.join(REPO, "runtime", "python")
+
+
+def runtime_mypy() -> Tuple[int, str]:
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([os.path.join(RUNTIME, "src"), os.path.join(RUNTIME, "fixture")]))
+    return sh([sys.executable, "-m", "mypy", "--strict", "--python-version", "3.9", "--no-error-summary", "--explicit-package-bases",
+               "--cache-dir", os.path.join(BUILD, "_runtime", ".mypy_cache"), "-p", "errgen_runtime"], cwd=RUNTIME, env=env)
+
+
+def junit_counts(xml: str) -> Dict[str, int]:
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     if os.path.exists(xml):
         suite = ET.parse(xml).getroot()
         suite = suite if suite.tag == "testsuite" else suite.find("testsuite")  # type: ignore[assignment]
         for k in counts:
             counts[k] = int(suite.get(k, "0"))  # type: ignore[union-attr]
-    return code, text, counts
+    return counts
+
+
+def runtime_pytest() -> Tuple[int, str, Dict[str, int]]:
+    xml = os.path.join(BUILD, "_runtime", "junit.xml")
+    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(RUNTIME, "test")],
+                    cwd=RUNTIME, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    return code, text, junit_counts(xml)
+
+
+def pytest(name: str, root: str, src: str, out: str, contract: str) -> Tuple[int, str, Dict[str, int]]:
+    xml = os.path.join(out, "junit.xml")
+    env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out,
+               ERRGEN_PY_CONTRACT=contract, PYTHONDONTWRITEBYTECODE="1")
+    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "test")], env=env)
+    return code, text, junit_counts(xml)
 
 
 def main() -> int:
@@ -115,8 +141,28 @@ def main() -> int:
     failed = False
     totals = {"passed": 0, "failed": 0}
     with ThreadPoolExecutor(max_workers=min(8, 2 * len(packages))) as pool:
+        runtime_check = pool.submit(runtime_mypy)
+        runtime_run = pool.submit(runtime_pytest)
         checks = [pool.submit(mypy, n, s, o) for n, _, s, o, _ in packages]
         runs = [pool.submit(pytest, n, r, s, o, c) for n, r, s, o, c in packages]
+        code, text = runtime_check.result()
+        print(f"mypy --strict runtime/python (against fixture/): {'ok' if code == 0 else 'FAILED'}")
+        if code != 0:
+            print(text)
+            failed = True
+            totals["failed"] += 1
+        else:
+            totals["passed"] += 1
+        code, text, c = runtime_run.result()
+        bad = c["failures"] + c["errors"]
+        totals["passed"] += c["tests"] - bad - c["skipped"]
+        totals["failed"] += bad
+        print(f"pytest runtime/python: {c['tests']} tests, {c['tests'] - bad - c['skipped']} passed, {bad} failed, {c['skipped']} skipped")
+        if code != 0:
+            failed = True
+            if bad == 0:
+                totals["failed"] += 1
+            print(text)
         for (name, root, src, out, _), check, run in zip(packages, checks, runs):
             code, text = check.result()
             print(f"mypy --strict {os.path.relpath(src, REPO)} and usage/usage.py: {'ok' if code == 0 else 'FAILED'}")

@@ -1,8 +1,13 @@
 // Runs the tests of every generated TypeScript package (gen/ts under the
-// repository root and under each examples/<name>/), contract-independently.
+// repository root and under each examples/<name>/), contract-independently,
+// and of the runtime they ship (runtime/ts, where it is written).
 // What is tested is what ships: the package's committed dist/ (JavaScript
 // and declarations that errgen generates), never a build made here.
 //
+//   0. runtime/ts type-checks in place under the generated package's
+//      strict tsconfig, against the reference contract's modules in
+//      runtime/ts/fixture, and compiles into build/_runtime for its unit
+//      tests (runtime/ts/test/*.test.mjs, run beside step 4);
 //   1. the sources type-check under the package's own strict tsconfig
 //      (isolatedDeclarations included), and tsc writes its own
 //      declarations of them into build/<name>/tsc — the build output never
@@ -24,7 +29,7 @@
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -227,6 +232,18 @@ if (packages.length === 0) {
 }
 let failed = false;
 
+// 0. The runtime of runtime/ts, where it is written: tsc type-checks it in
+// place under the generated package's options (runtime/ts/tsconfig.json
+// merges src/ with the reference contract's modules in fixture/) and
+// compiles it, beside the packages of step 1; the fixture's modules are then
+// put beside the runtime's, as in a generated package, for its unit tests
+// (runtime/ts/test, run in step 4).
+const runtimeDir = join(repo, "runtime/ts");
+const runtimeOut = join(build, "_runtime");
+const runtimeCompiled = run(process.execPath, [tsc, "-p", join(runtimeDir, "tsconfig.json"), "--noEmit", "false", "--outDir", runtimeOut], {
+  capture: true,
+});
+
 // 1. Type-check every package's sources and let tsc write their
 // declarations, in parallel; check the shipped file set.
 const compiled = await Promise.all(
@@ -249,6 +266,18 @@ for (const { p, code, out } of compiled) {
   if (problems.length > 0) {
     console.log(`${relative(repo, join(p.src, "dist"))}: ${problems.join("; ")}`);
     failed = true;
+  }
+}
+{
+  const { code, out } = await runtimeCompiled;
+  console.log(`tsc ${relative(repo, runtimeDir)} (the runtime, against fixture/): ${code === 0 ? "ok" : "FAILED"}`);
+  if (code !== 0) {
+    console.log(out);
+    failed = true;
+  } else {
+    for (const f of readdirSync(join(runtimeOut, "fixture")).filter((f) => f.endsWith(".js"))) {
+      copyFileSync(join(runtimeOut, "fixture", f), join(runtimeOut, "src", f));
+    }
   }
 }
 if (failed) process.exit(1);
@@ -340,6 +369,19 @@ async function runtimeTests(p) {
   );
   return { p, code: r.code, report: existsSync(tap) ? readFileSync(tap, "utf8") : "" };
 }
+// The runtime's own unit tests run as one more job beside the packages'.
+const runtimeTestFiles = readdirSync(join(runtimeDir, "test"))
+  .filter((f) => f.endsWith(".test.mjs"))
+  .sort()
+  .map((f) => join(runtimeDir, "test", f));
+const runtimeJob = (async () => {
+  const tap = join(build, "_runtime.tap");
+  const r = await run(process.execPath, ["--test", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...runtimeTestFiles], {
+    cwd: runtimeDir,
+    env: { ...process.env, ERRGEN_RUNTIME_TS: join(runtimeOut, "src") },
+  });
+  return { p: { name: "runtime/ts", root: runtimeDir }, code: r.code, report: existsSync(tap) ? readFileSync(tap, "utf8") : "" };
+})();
 const results = [];
 let nextPackage = 0;
 await Promise.all(
@@ -350,6 +392,7 @@ await Promise.all(
     }
   }),
 );
+results.push(await runtimeJob);
 for (const { p, code, report } of results) {
   const count = (k) => Number((new RegExp(`^# ${k} (\\d+)$`, "m").exec(report) ?? [])[1] ?? 0);
   console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);

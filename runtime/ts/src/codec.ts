@@ -1,0 +1,960 @@
+// The JSON codec: an interpreter of the contract's LAYOUT. Parsing mirrors
+// the Go package's decoder step by step, so a malformed envelope fails at
+// the same JSON path in every language; serializing writes the layout's
+// fields in order, then extra entries sorted by key.
+
+import { CONTRACT_VERSION, FIELDS, LAYOUT, type Envelope } from "./contract.js";
+import { hasOwn, isRetryable, lookup, received, workMayHaveRun } from "./classification.js";
+import type { FieldSpec, FieldType, LayoutLeaf, LayoutObject, Source } from "./spec.js";
+import { decodeUtf8 } from "./utf8.js";
+
+/**
+ * DecodeErrorCategory sorts a decode problem, as the Go package's
+ * DecodeError.Category does: "syntax" (not JSON at all, or JSON past the
+ * limits every decoder of the contract shares: arrays and objects nested
+ * more than MAX_DEPTH levels deep, a number past the range of a 64-bit
+ * float), "type" (the wrong JSON type, including null where a value is
+ * required, a non-integer number where an integer is required and a
+ * document that is not an object), "missing" (a required member is absent)
+ * or "value" (the right type but a rejected value: an empty kind, a negative
+ * integer, an integer past Number.MAX_SAFE_INTEGER, a layout constant that
+ * differs, whatever its type).
+ */
+export type DecodeErrorCategory = "syntax" | "type" | "missing" | "value";
+
+/** DecodeError says why a value is not a valid envelope. */
+export interface DecodeError {
+  /** The JSON path of the offending field, such as "recovery.action"; empty when the document as a whole is wrong. */
+  readonly path: string;
+  /** What is wrong, such as "is required". */
+  readonly problem: string;
+  /** What kind of problem it is; the same category the Go package reports. */
+  readonly category: DecodeErrorCategory;
+}
+
+/** ParseResult is the outcome of parsing an envelope: never an exception. */
+export type ParseResult = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly error: DecodeError };
+
+/** formatDecodeError renders a DecodeError as one line, as the Go package's DecodeError.Error does. */
+export function formatDecodeError(e: DecodeError): string {
+  return "invalid envelope: " + (e.path === "" ? e.problem : e.path + " " + e.problem);
+}
+
+/**
+ * MAX_DEPTH is how deeply an envelope may nest arrays and objects, the
+ * envelope's own object counting as the first level. The Go and Python
+ * packages of the contract share it: parseEnvelope rejects a deeper value
+ * (category "syntax"), and toWire refuses to write one, so what one of them
+ * reads the others read, and every one of them writes back.
+ */
+export const MAX_DEPTH = 128;
+
+class Fail {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+    readonly category: DecodeErrorCategory,
+  ) {}
+}
+
+/** joinPath appends key to a dotted path. */
+export function joinPath(path: string, key: string): string {
+  return path === "" ? key : path + "." + key;
+}
+
+/** setOwn sets an own, enumerable property, even one named __proto__. */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * plainKey reports whether assigning key on a fresh plain object creates the
+ * own property setOwn would, which is cheaper than defining it: not for
+ * __proto__ (an inherited setter) or any other name Object.prototype holds
+ * (which a frozen prototype would refuse). It is asked once per contract
+ * member, when the decoding plan is built.
+ */
+function plainKey(key: string): boolean {
+  return !(key in Object.prototype);
+}
+
+/** isObject reports whether v is a JSON object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Decoding follows a plan built once from LAYOUT: each object reads its
+ * members into an array of slots, one per name it owns (aliases included),
+ * in a single pass over its keys; the layout's members then take their
+ * values from the slots in order. Taking a value clears its slot, as the
+ * Go decoder consumes a member, and the keys with no slot are the extra
+ * entries. The plan changes how fast the layout is read, never what is
+ * read: every check, path and problem is the one the layout asks for.
+ */
+interface ObjectPlan {
+  readonly path: string;
+  /** slotOf maps each member name the object owns (a spelling of retry_after_ms included) to its slot. */
+  readonly slotOf: ReadonlyMap<string, number>;
+  readonly slots: number;
+  readonly steps: readonly DecodeStep[];
+}
+
+/** DecodeStep is one member of a layout object: a nested object or a leaf. */
+type DecodeStep = ObjectStep | LeafStep;
+
+interface ObjectStep {
+  readonly object: ObjectPlan;
+  readonly name: string;
+  readonly slot: number;
+  readonly required: boolean;
+}
+
+interface LeafStep {
+  readonly object?: undefined;
+  readonly leaf: LayoutLeaf;
+  /** The leaf's names (retry_after_ms: its spellings, the first one first) and their slots. */
+  readonly names: readonly string[];
+  readonly slots: readonly number[];
+  readonly required: boolean;
+  /** For a derived source: the member of Envelope.received that keeps the value as received, and whether plain assignment sets it. */
+  readonly received: string;
+  readonly receivedPlain: boolean;
+  /** For a field: its spec, its index in FIELD_MEMBERS (-1 when FIELDS does not list it as its own). */
+  readonly spec: FieldSpec | undefined;
+  readonly field: number;
+}
+
+/** FIELD_MEMBERS lists the Envelope members of the contract's fields, in FIELDS order; FIELD_PLAIN says whether plain assignment sets each. */
+const FIELD_MEMBERS: readonly string[] = Object.keys(FIELDS);
+const FIELD_PLAIN: readonly boolean[] = FIELD_MEMBERS.map(plainKey);
+
+/** planObject builds the decoding plan of a layout object. */
+function planObject(o: LayoutObject): ObjectPlan {
+  const slotOf = new Map<string, number>();
+  const slot = (name: string): number => {
+    let n = slotOf.get(name);
+    if (n === undefined) {
+      n = slotOf.size;
+      slotOf.set(name, n);
+    }
+    return n;
+  };
+  const steps: DecodeStep[] = [];
+  for (const m of o.members) {
+    if (m.object !== undefined) {
+      steps.push({ object: planObject(m.object), name: m.object.name, slot: slot(m.object.name), required: m.object.required });
+      continue;
+    }
+    const leaf = m.leaf;
+    const names = leaf.source === "retry_after_ms" ? [leaf.name, ...(leaf.aliases ?? [])] : [leaf.name];
+    const member = leaf.field ?? leaf.name;
+    const received = leaf.received ?? leaf.name;
+    steps.push({
+      leaf,
+      names,
+      slots: names.map(slot),
+      required: leafRequired(leaf),
+      received,
+      receivedPlain: plainKey(received),
+      spec: leaf.source === "field" ? FIELDS[member] : undefined,
+      field: leaf.source === "field" ? FIELD_MEMBERS.indexOf(member) : -1,
+    });
+  }
+  return { path: o.path, slotOf, slots: slotOf.size, steps };
+}
+
+/** take empties a slot and returns its value; null counts as absent. */
+function take(vals: unknown[], slot: number, path: string, key: string, required: boolean): unknown {
+  const v = vals[slot];
+  vals[slot] = undefined;
+  if (v === undefined || v === null) {
+    if (required) {
+      // Absent is missing; null where a value is required is the wrong type.
+      throw new Fail(joinPath(path, key), "is required", v === null ? "type" : "missing");
+    }
+    return undefined;
+  }
+  return v;
+}
+
+/**
+ * isInteger reports whether v is an integer every decoder of the contract
+ * reads exactly: a whole number of at most Number.MAX_SAFE_INTEGER (2^53-1)
+ * in magnitude, however the text wrote it (1.0 and 1e0 are 1). A whole
+ * number past that is a rejected value, a fraction the wrong type.
+ */
+function isInteger(v: unknown): v is number {
+  return Number.isSafeInteger(v);
+}
+
+/** whole reports whether v is a number whose value is a whole number. */
+function whole(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v);
+}
+
+/** The problems of an integer past Number.MAX_SAFE_INTEGER (for the retry hint, or negative), as every language words them. */
+const INTEGER_RANGE = "must be an integer from -9007199254740991 to 9007199254740991";
+const HINT_RANGE = "must be an integer from 0 to 9007199254740991";
+
+/** ANY_SURROGATE finds a UTF-16 surrogate; LONE_SURROGATE one that is not half of a pair; SURROGATE_TEXT JSON text that may hold either, raw or escaped. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+const SURROGATE_TEXT = /[\uD800-\uDFFF]|\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * wellFormed returns s with each lone surrogate replaced by U+FFFD, as the
+ * Go decoder reads a \u escape of one (and encoding/json every byte of
+ * invalid UTF-8).
+ */
+function wellFormed(s: string): string {
+  return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
+}
+
+/**
+ * within checks a parsed value against the limits every decoder of the
+ * contract shares, and returns it with each lone surrogate in a string or a
+ * member name replaced by U+FFFD: the value itself when nothing changes, a
+ * copy of what does otherwise. level is the number of arrays and objects
+ * around v; strings is false when the text v was parsed from holds no
+ * surrogate, raw or escaped, so no string needs a look. It throws a
+ * "syntax" Fail for a value nested deeper than MAX_DEPTH (a cycle
+ * included) or a number that is not finite (what JSON.parse makes of
+ * 1e999).
+ */
+function within(v: unknown, level: number, strings: boolean): unknown {
+  switch (typeof v) {
+    case "string":
+      return strings ? wellFormed(v) : v;
+    case "number":
+      if (!Number.isFinite(v)) {
+        throw new Fail("", Number.isNaN(v) ? "holds NaN, which is not a JSON number" : "holds a number past the range of a 64-bit float", "syntax");
+      }
+      return v;
+    case "object":
+      break;
+    default:
+      return v;
+  }
+  if (v === null) {
+    return v;
+  }
+  if (level >= MAX_DEPTH) {
+    throw new Fail("", "nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+  }
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const y = within(x, level + 1, strings);
+      if (y !== x) {
+        (out ??= v.slice())[i] = y;
+      }
+    }
+    return out ?? v;
+  }
+  const obj = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k in obj) {
+    if (!hasOwn(obj, k)) {
+      continue;
+    }
+    const x = obj[k];
+    const y = within(x, level + 1, strings);
+    const name = strings ? wellFormed(k) : k;
+    if (out === undefined && (y !== x || name !== k)) {
+      // Rare: from here on the object is a copy, which starts with the
+      // members before this one as they are. A later member wins a name
+      // two members now share, as a later member of one name does in text.
+      out = {};
+      for (const p in obj) {
+        if (p === k) {
+          break;
+        }
+        if (hasOwn(obj, p)) {
+          setOwn(out, p, obj[p]);
+        }
+      }
+    }
+    if (out !== undefined) {
+      setOwn(out, name, y);
+    }
+  }
+  return out ?? v;
+}
+
+/** takeString is take for a leaf whose value must be a string. */
+function takeString(vals: unknown[], st: LeafStep, path: string): string | undefined {
+  const v = take(vals, st.slots[0]!, path, st.leaf.name, st.required);
+  if (v !== undefined && typeof v !== "string") {
+    throw new Fail(joinPath(path, st.leaf.name), "must be a string", "type");
+  }
+  return v;
+}
+
+const typeWant: { readonly [T in FieldType]: string } = {
+  string: "a string",
+  integer: "an integer",
+  number: "a number",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+};
+
+/** wantOf is the phrase a parse error uses for a field's type. */
+function wantOf(spec: FieldSpec): string {
+  if (spec.type === "array") {
+    const items = spec.items ?? "string";
+    return "an array of " + (items === "integer" ? "integers" : items === "object" ? "objects" : items + "s");
+  }
+  return typeWant[spec.type];
+}
+
+const BAD: unique symbol = Symbol("bad");
+
+/** zeroOf is the value Go's decoder leaves in a typed member the input lacks or sets to null. */
+function zeroOf(type: FieldType): unknown {
+  switch (type) {
+    case "string":
+      return "";
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    case "object":
+      return {};
+  }
+}
+
+/** convert checks a field value against its spec and returns the value the envelope keeps, or BAD. */
+function convert(type: FieldType, spec: FieldSpec | undefined, v: unknown): unknown {
+  switch (type) {
+    case "string":
+      return typeof v === "string" ? v : BAD;
+    case "integer":
+      // + 0 reads -0 as 0, as the Go and Python decoders do.
+      return isInteger(v) ? v + 0 : BAD;
+    case "number":
+      return typeof v === "number" ? v : BAD;
+    case "boolean":
+      return typeof v === "boolean" ? v : BAD;
+    case "array": {
+      if (!Array.isArray(v)) {
+        return BAD;
+      }
+      const items = spec?.items ?? "string";
+      const out: unknown[] = [];
+      for (const el of v) {
+        const x = el === null || el === undefined ? zeroOf(items) : convert(items, undefined, el);
+        if (x === BAD) {
+          return BAD;
+        }
+        out.push(x);
+      }
+      return out;
+    }
+    case "object": {
+      if (!isObject(v)) {
+        return BAD;
+      }
+      const props = spec?.properties;
+      if (props === undefined || props.length === 0) {
+        return v;
+      }
+      // A typed object reads as Go's encoding/json reads a struct: members
+      // match a property exactly, else ignoring ASCII case; others are
+      // dropped; null leaves a property alone; a required property the
+      // input lacks gets its zero value.
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const p = props.find((q) => q.name === k) ?? props.find((q) => q.name.toLowerCase() === k.toLowerCase() && /^[\x00-\x7f]*$/.test(k));
+        if (p === undefined || x === null || x === undefined) {
+          continue;
+        }
+        const cx = convert(p.type, p, x);
+        if (cx === BAD) {
+          return BAD;
+        }
+        setOwn(out, p.member, cx);
+      }
+      for (const p of props) {
+        if (p.required === true && !hasOwn(out, p.member)) {
+          setOwn(out, p.member, zeroOf(p.type));
+        }
+      }
+      return out;
+    }
+  }
+}
+
+/** leafRequired reports whether every envelope carries the leaf: a context or kind-specific field only when the layout requires it. */
+function leafRequired(leaf: LayoutLeaf): boolean {
+  if (leaf.source === "field") {
+    return leaf.required === true;
+  }
+  if (leaf.source === "retry_after_ms") {
+    return false;
+  }
+  return leaf.optional !== true;
+}
+
+interface Draft {
+  contractVersion: unknown;
+  kind: string;
+  message: string;
+  origin: string;
+  action: string;
+  sameArguments: string;
+  guidance: string;
+  retryAfterMs: number | undefined;
+  sideEffects: string;
+  /** The fields' values by their index in FIELD_MEMBERS; undefined when absent. */
+  fields: unknown[];
+  received: Record<string, unknown> | undefined;
+  extra: Record<string, unknown> | undefined;
+}
+
+/** setReceived keeps a derived value as received. */
+function setReceived(d: Draft, st: LeafStep, v: unknown): void {
+  const r = (d.received ??= {});
+  if (st.receivedPlain) {
+    r[st.received] = v;
+  } else {
+    setOwn(r, st.received, v);
+  }
+}
+
+function decodeLeaf(st: LeafStep, parent: string, vals: unknown[], d: Draft): void {
+  const leaf = st.leaf;
+  switch (leaf.source) {
+    case "version": {
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
+      if (v !== undefined) {
+        if (typeof CONTRACT_VERSION === "number" ? !whole(v) : typeof v !== "string") {
+          throw new Fail(leaf.path, typeof CONTRACT_VERSION === "number" ? "must be an integer" : "must be a string", "type");
+        }
+        if (typeof CONTRACT_VERSION === "number" && !isInteger(v)) {
+          throw new Fail(leaf.path, INTEGER_RANGE, "value");
+        }
+        d.contractVersion = typeof v === "number" ? v + 0 : v;
+      }
+      return;
+    }
+    case "kind":
+      d.kind = takeString(vals, st, parent) ?? d.kind;
+      if (d.kind === "") {
+        throw new Fail(leaf.path, "must not be empty", "value");
+      }
+      return;
+    case "message":
+      d.message = takeString(vals, st, parent) ?? d.message;
+      return;
+    case "origin":
+      d.origin = takeString(vals, st, parent) ?? d.origin;
+      return;
+    case "action":
+      d.action = takeString(vals, st, parent) ?? d.action;
+      return;
+    case "same_arguments":
+      d.sameArguments = takeString(vals, st, parent) ?? d.sameArguments;
+      return;
+    case "side_effects":
+      d.sideEffects = takeString(vals, st, parent) ?? d.sideEffects;
+      return;
+    case "guidance":
+      d.guidance = takeString(vals, st, parent) ?? d.guidance;
+      return;
+    case "retry_after_ms":
+      // The first spelling present wins; the others are dropped so they do
+      // not resurface as extra entries.
+      for (let i = 0; i < st.names.length; i++) {
+        const slot = st.slots[i]!;
+        if (d.retryAfterMs === undefined) {
+          const v = take(vals, slot, parent, st.names[i]!, false);
+          if (v !== undefined && !whole(v)) {
+            throw new Fail(joinPath(parent, st.names[i]!), "must be a non-negative integer", "type");
+          }
+          if (v !== undefined && (!isInteger(v) || v < 0)) {
+            throw new Fail(joinPath(parent, st.names[i]!), HINT_RANGE, "value");
+          }
+          d.retryAfterMs = v === undefined ? v : v + 0;
+        }
+        vals[slot] = undefined;
+      }
+      return;
+    case "group": {
+      const v = takeString(vals, st, parent);
+      if (v !== undefined) {
+        setReceived(d, st, v);
+      }
+      return;
+    }
+    case "retryable":
+    case "may_have_run": {
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
+      if (v !== undefined && typeof v !== "boolean") {
+        throw new Fail(joinPath(parent, leaf.name), "must be a boolean", "type");
+      }
+      if (v !== undefined) {
+        setReceived(d, st, v);
+      }
+      return;
+    }
+    case "const": {
+      const v = take(vals, st.slots[0]!, parent, leaf.name, true);
+      if (v !== leaf.value) {
+        // Any other value than the constant is a rejected value, whatever its type.
+        throw new Fail(leaf.path, "must be " + (leaf.want ?? "the constant " + JSON.stringify(leaf.value)), "value");
+      }
+      return;
+    }
+    case "field": {
+      const spec = st.spec;
+      const v = take(vals, st.slots[0]!, parent, leaf.name, st.required);
+      if (v === undefined || spec === undefined) {
+        return;
+      }
+      if (spec.type === "integer" && whole(v) && !isInteger(v)) {
+        throw new Fail(leaf.path, INTEGER_RANGE, "value");
+      }
+      const x = convert(spec.type, spec, v);
+      if (x === BAD) {
+        throw new Fail(leaf.path, "must be " + wantOf(spec), "type");
+      }
+      if (st.required && x === "") {
+        // A context field the layout requires is never empty, as the kind.
+        throw new Fail(leaf.path, "must not be empty", "value");
+      }
+      if (st.field >= 0) {
+        d.fields[st.field] = x;
+      }
+      return;
+    }
+  }
+}
+
+/** decodeMembers reads a JSON object of the layout into the draft; the problems match the Go decoder's. */
+function decodeMembers(plan: ObjectPlan, value: unknown, d: Draft): void {
+  const path = plan.path;
+  if (value === null) {
+    throw new Fail(path, "must be a JSON object, not null", "type");
+  }
+  if (!isObject(value)) {
+    throw new Fail(path, "must be a JSON object", "type");
+  }
+  // One pass over the own enumerable keys, in the order Object.entries
+  // reads them: each value goes to its slot, or is kept aside as an extra
+  // entry. (for-in with an own-property test is the keys Object.keys lists,
+  // and V8 reads them from the object's enumeration cache.)
+  const vals = new Array<unknown>(plan.slots);
+  let extraKeys: string[] | undefined;
+  let extraVals: unknown[] | undefined;
+  for (const k in value) {
+    if (!hasOwn(value, k)) {
+      continue;
+    }
+    const v = value[k];
+    const slot = plan.slotOf.get(k);
+    if (slot !== undefined) {
+      vals[slot] = v;
+    } else if (v !== undefined) {
+      (extraKeys ??= []).push(k);
+      (extraVals ??= []).push(v);
+    }
+  }
+  for (const st of plan.steps) {
+    if (st.object !== undefined) {
+      const v = take(vals, st.slot, path, st.name, st.required);
+      if (v !== undefined) {
+        decodeMembers(st.object, v, d);
+      }
+      continue;
+    }
+    decodeLeaf(st, path, vals, d);
+  }
+  if (extraKeys !== undefined) {
+    const extra = (d.extra ??= {});
+    for (let i = 0; i < extraKeys.length; i++) {
+      setOwn(extra, joinPath(path, extraKeys[i]!), extraVals![i]);
+    }
+  }
+}
+
+/** onWire lists the sources the layout carries. */
+const onWire: ReadonlySet<Source> = (() => {
+  const out = new Set<Source>();
+  const walk = (o: LayoutObject): void => {
+    for (const m of o.members) {
+      if (m.object !== undefined) {
+        walk(m.object);
+      } else {
+        out.add(m.leaf.source);
+      }
+    }
+  };
+  walk(LAYOUT);
+  return out;
+})();
+
+/** What the layout leaves off the wire, which decoding fills from the kind's classification. */
+const FILL_VERSION = !onWire.has("version");
+const FILL_ORIGIN = !onWire.has("origin");
+const FILL_ACTION = !onWire.has("action");
+const FILL_SAME_ARGUMENTS = !onWire.has("same_arguments");
+const FILL_GUIDANCE = !onWire.has("guidance");
+const FILL_SIDE_EFFECTS = !onWire.has("side_effects");
+const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDANCE || FILL_SIDE_EFFECTS;
+
+const ROOT_PLAN = planObject(LAYOUT);
+
+function decode(input: unknown): Envelope {
+  const d: Draft = {
+    contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
+    kind: "",
+    message: "",
+    origin: "",
+    action: "",
+    sameArguments: "",
+    guidance: "",
+    retryAfterMs: undefined,
+    sideEffects: "",
+    fields: new Array<unknown>(FIELD_MEMBERS.length),
+    received: undefined,
+    extra: undefined,
+  };
+  decodeMembers(ROOT_PLAN, input, d);
+  if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
+  if (FILL_ANY) {
+    const c = lookup(d.kind);
+    if (FILL_ORIGIN) d.origin = c.origin;
+    if (FILL_ACTION) d.action = c.action;
+    if (FILL_SAME_ARGUMENTS) d.sameArguments = c.sameArguments;
+    if (FILL_GUIDANCE) d.guidance = c.guidance;
+    if (FILL_SIDE_EFFECTS) d.sideEffects = c.sideEffects;
+  }
+  const envelope: Envelope = {
+    contractVersion: d.contractVersion as Envelope["contractVersion"],
+    kind: d.kind,
+    message: d.message,
+    origin: d.origin,
+    recovery: { action: d.action, sameArguments: d.sameArguments, guidance: d.guidance },
+    sideEffects: d.sideEffects,
+  };
+  if (d.retryAfterMs !== undefined) {
+    envelope.recovery.retryAfterMs = d.retryAfterMs;
+  }
+  const fields = d.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const v = fields[i];
+    if (v !== undefined) {
+      if (FIELD_PLAIN[i]) {
+        (envelope as unknown as Record<string, unknown>)[FIELD_MEMBERS[i]!] = v;
+      } else {
+        setOwn(envelope as unknown as Record<string, unknown>, FIELD_MEMBERS[i]!, v);
+      }
+    }
+  }
+  if (d.received !== undefined) {
+    envelope.received = d.received;
+  }
+  if (d.extra !== undefined) {
+    envelope.extra = d.extra;
+  }
+  return envelope;
+}
+
+/**
+ * parseEnvelope reads a parsed JSON value as an envelope in the contract's
+ * wire layout. It never throws. A kind, origin or other value this contract
+ * version does not know is kept as it is; fields the contract does not name
+ * go to extra; retry_after_ms is also accepted under the layout's other
+ * spellings; values the layout does not carry are filled from the kind's
+ * classification; derived values received are kept in received. Malformed
+ * input yields an error with the JSON path of the offending field — the same
+ * path the Go package reports. A value past the limits every decoder of the
+ * contract shares (nested deeper than MAX_DEPTH, a cycle, a number that is
+ * not finite) is a "syntax" error before anything else is looked at; a lone
+ * surrogate in a string or a member name reads as U+FFFD. The input itself
+ * is never changed.
+ */
+export function parseEnvelope(input: unknown): ParseResult {
+  return parseChecked(input, true);
+}
+
+/** parseChecked is parseEnvelope, looking at strings for lone surrogates only when strings is set. */
+function parseChecked(input: unknown, strings: boolean): ParseResult {
+  try {
+    return { ok: true, envelope: decode(within(input, 0, strings)) };
+  } catch (err) {
+    if (err instanceof Fail) {
+      return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
+    }
+    // A value no JSON text produces (a throwing proxy, say): not a JSON object.
+    return { ok: false, error: { path: "", problem: "cannot be read: " + String(err), category: "type" } };
+  }
+}
+
+/**
+ * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It
+ * never throws. Bytes are read as UTF-8 the way the Go decoder reads them:
+ * each byte of invalid UTF-8 is U+FFFD, and a byte order mark is not JSON.
+ */
+export function parseEnvelopeJson(text: string | Uint8Array): ParseResult {
+  let value: unknown;
+  try {
+    text = typeof text === "string" ? text : decodeUtf8(text, false);
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
+  }
+  // Text without a surrogate, raw or escaped, parses to strings without one.
+  return parseChecked(value, SURROGATE_TEXT.test(text));
+}
+
+function finite(path: string, v: unknown): void {
+  if (typeof v === "number" && !Number.isFinite(v)) {
+    throw new RangeError("cannot serialize " + path + ": " + String(v) + " is not a JSON number");
+  }
+}
+
+/** encodeTyped writes a typed object as Go's encoding/json writes its struct: properties in order, required ones always, optional ones unless empty. */
+function encodeTyped(spec: FieldSpec, v: Record<string, unknown>, path: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of spec.properties ?? []) {
+    let x = hasOwn(v, p.member) ? v[p.member] : undefined;
+    if (x === undefined || x === null) {
+      if (p.required !== true || p.type === "array" || p.type === "object") {
+        if (p.required === true) {
+          setOwn(out, p.name, null);
+        }
+        continue;
+      }
+      x = zeroOf(p.type);
+    }
+    if (p.required !== true) {
+      const empty =
+        (p.type === "string" && x === "") ||
+        (p.type === "array" && Array.isArray(x) && x.length === 0) ||
+        (p.type === "object" && (p.properties ?? []).length === 0 && isObject(x) && Object.keys(x).length === 0);
+      if (empty) {
+        continue;
+      }
+    }
+    setOwn(out, p.name, encodeValue(p, x, joinPath(path, p.name)));
+  }
+  return out;
+}
+
+/**
+ * writable checks a value about to be written with level arrays and
+ * objects around it, as a decoder will count them: a RangeError for one
+ * nested deeper than MAX_DEPTH, which no decoder of the contract reads back,
+ * or for a number JSON cannot carry.
+ */
+function writable(path: string, v: unknown, level: number): void {
+  if (typeof v === "number") {
+    finite(path, v);
+    return;
+  }
+  if (typeof v !== "object" || v === null) {
+    return;
+  }
+  if (level >= MAX_DEPTH) {
+    throw new RangeError("cannot serialize " + path + ": it nests arrays and objects more than " + MAX_DEPTH + " levels deep");
+  }
+  if (Array.isArray(v)) {
+    for (const x of v) {
+      writable(path, x, level + 1);
+    }
+    return;
+  }
+  for (const k in v) {
+    if (hasOwn(v, k)) {
+      writable(path, (v as Record<string, unknown>)[k], level + 1);
+    }
+  }
+}
+
+/** integerOut throws a RangeError for a number of integer type that no decoder reads back as one. */
+function integerOut(path: string, v: unknown): void {
+  if (typeof v === "number" && !isInteger(v)) {
+    throw new RangeError("cannot serialize " + path + ": " + String(v) + " is not an integer from -9007199254740991 to 9007199254740991");
+  }
+}
+
+function encodeValue(spec: FieldSpec, v: unknown, path: string): unknown {
+  finite(path, v);
+  if (spec.type === "integer") {
+    integerOut(path, v);
+  }
+  if (spec.type === "object" && (spec.properties ?? []).length > 0 && isObject(v)) {
+    return encodeTyped(spec, v, path);
+  }
+  if (typeof v === "object" && v !== null) {
+    // The value sits in as many objects as its path has members.
+    writable(path, v, path.split(".").length);
+  }
+  if (Array.isArray(v)) {
+    if (spec.items === "integer") {
+      v.forEach((x) => integerOut(path, x));
+    }
+    return [...v];
+  }
+  return v;
+}
+
+function leafValue(leaf: LayoutLeaf, e: Envelope): unknown {
+  switch (leaf.source) {
+    case "version":
+      return e.contractVersion;
+    case "kind":
+      return e.kind;
+    case "message":
+      return e.message;
+    case "origin":
+      return e.origin;
+    case "action":
+      return e.recovery.action;
+    case "same_arguments":
+      return e.recovery.sameArguments;
+    case "side_effects":
+      return e.sideEffects;
+    case "guidance":
+      return leaf.optional === true && e.recovery.guidance === "" ? undefined : e.recovery.guidance;
+    case "retry_after_ms": {
+      const ms = e.recovery.retryAfterMs;
+      if (ms === undefined || ms === null) {
+        return undefined;
+      }
+      finite(leaf.path, ms);
+      return ms;
+    }
+    case "group": {
+      const r = received(e, "group");
+      const g = typeof r === "string" && r !== "" ? r : lookup(e.kind).group;
+      return leaf.optional === true && g === "" ? undefined : g;
+    }
+    case "retryable":
+    case "may_have_run": {
+      const v = leaf.source === "retryable" ? isRetryable(e) : workMayHaveRun(e);
+      return leaf.optional === true && !v ? undefined : v;
+    }
+    case "const":
+      return leaf.value;
+    case "field": {
+      const member = leaf.field ?? leaf.name;
+      const spec = FIELDS[member];
+      const v = hasOwn(e, member) ? (e as unknown as Record<string, unknown>)[member] : undefined;
+      if (leaf.required === true && (typeof v !== "string" || v === "")) {
+        // The layout requires it: an envelope without it is not one the
+        // contract's systems accept, so it is not serialized.
+        throw new RangeError("cannot serialize " + leaf.path + ": the layout requires it, and it is " + (v === "" ? "empty" : "missing"));
+      }
+      if (spec === undefined || v === undefined || v === null || (spec.type === "string" && v === "")) {
+        return undefined;
+      }
+      return encodeValue(spec, v, leaf.path);
+    }
+  }
+}
+
+/** compareKeys orders keys by code point, as Go sorts strings by their UTF-8 bytes. */
+function compareKeys(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) {
+      return x[i]! - y[i]!;
+    }
+  }
+  return x.length - y.length;
+}
+
+const objectPaths: readonly string[] = (() => {
+  const out: string[] = [];
+  const walk = (o: LayoutObject): void => {
+    out.push(o.path);
+    for (const m of o.members) {
+      if (m.object !== undefined) walk(m.object);
+    }
+  };
+  walk(LAYOUT);
+  return out;
+})();
+
+/** placeExtra splits an extra key into the object it belongs in (the longest object path of the layout that prefixes it) and its member name there. */
+function placeExtra(k: string): [string, string] {
+  let best = "";
+  for (const p of objectPaths) {
+    if (p !== "" && p.length > best.length && k.startsWith(p + ".")) {
+      best = p;
+    }
+  }
+  return best === "" ? ["", k] : [best, k.slice(best.length + 1)];
+}
+
+function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const m of o.members) {
+    const name = m.object !== undefined ? m.object.name : m.leaf.name;
+    const v = m.object !== undefined ? encodeObject(m.object, e, extraKeys) : leafValue(m.leaf, e);
+    if (v !== undefined) {
+      setOwn(out, name, v);
+      n++;
+    }
+  }
+  for (const k of extraKeys) {
+    const [path, name] = placeExtra(k);
+    if (path === o.path && !o.owned.includes(name)) {
+      // The entry sits in o and the objects around it.
+      writable(k, e.extra![k], o.path === "" ? 1 : o.path.split(".").length + 1);
+      setOwn(out, name, e.extra![k]);
+      n++;
+    }
+  }
+  return n === 0 && !o.required ? undefined : out;
+}
+
+/**
+ * toWire returns the envelope in the contract's wire layout, as a plain JSON
+ * value: the layout's fields in order, absent optional fields left out, then
+ * extra entries sorted by key, skipping any that would override a field of
+ * the contract. It throws a RangeError for a number JSON cannot carry (NaN,
+ * an infinity), as the Go encoder fails, and refuses what no decoder would
+ * read back: a TypeError for an empty kind, a RangeError for a retry hint
+ * that is not an integer from 0 to Number.MAX_SAFE_INTEGER, for an integer
+ * field past ±Number.MAX_SAFE_INTEGER, for a value nested deeper than
+ * MAX_DEPTH or for a context field the layout requires that is missing or
+ * empty.
+ */
+export function toWire(envelope: Envelope): Record<string, unknown> {
+  // Refused, as Go's AppendJSON refuses them: no decoder reads them back.
+  if (typeof envelope.kind !== "string" || envelope.kind === "") {
+    throw new TypeError("cannot serialize the envelope: its kind is empty");
+  }
+  const hint = envelope.recovery?.retryAfterMs;
+  if (hint !== undefined && hint !== null && !(isInteger(hint) && hint >= 0)) {
+    throw new RangeError("cannot serialize the envelope: its retry hint " + String(hint) + " is not an integer from 0 to Number.MAX_SAFE_INTEGER");
+  }
+  const extra = envelope.extra;
+  const keys = extra === undefined || extra === null ? [] : Object.keys(extra).filter((k) => extra[k] !== undefined).sort(compareKeys);
+  return encodeObject(LAYOUT, envelope, keys) ?? {};
+}
+
+/**
+ * serializeEnvelope returns the envelope's JSON text in the contract's wire
+ * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029, and
+ * it throws a RangeError for a number JSON cannot carry or a missing or
+ * empty context field the layout requires.
+ */
+export function serializeEnvelope(envelope: Envelope): string {
+  const text = JSON.stringify(toWire(envelope), (key, value: unknown) => {
+    finite(key, value);
+    return value;
+  });
+  return text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}

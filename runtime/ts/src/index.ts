@@ -1,0 +1,51 @@
+// The public API of the package.
+
+export * from "./contract.js";
+export * from "./constructors.js";
+export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, ShortFormSpec, Source, Step } from "./spec.js";
+export { FAILURES, STEPS } from "./spec.js";
+export {
+  classification,
+  FILLS_GUIDANCE,
+  countsTowardBreaker,
+  exitCode,
+  fallback,
+  forTool,
+  httpStatus,
+  isKnownKind,
+  isRetryable,
+  isStartupFailure,
+  kindByNumber,
+  logLevel,
+  lookup,
+  mayHaveRun,
+  permitsRetry,
+  problemType,
+  stepOf,
+  withFields,
+  withRetryAfter,
+  withToolAnnotations,
+  workMayHaveRun,
+  type EnvelopeFields,
+  type ToolAnnotations,
+} from "./classification.js";
+export { formatDecodeError, MAX_DEPTH, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type ParseResult } from "./codec.js";
+export { classifyWith, type Classified, type Upstream } from "./inbound.js";
+export { nextStep, type Decision } from "./nextstep.js";
+export { sanitize, sanitizeMax, type SanitizeOptions, type SecretChars, type SecretSpec } from "./sanitize.js";
+export { asciiLower, hasWord } from "./words.js";
+export {
+  fromHttpResponse,
+  fromMcpToolResult,
+  fromProblem,
+  httpText,
+  parseRetryAfter,
+  PROMOTED_MEMBER,
+  PROMOTED_SHORT_FORM,
+  promotedFrom,
+  toMcpToolResult,
+  toProblem,
+  type HttpReadResult,
+  type HttpResponseLike,
+  type McpToolResult,
+} from "./surfaces.js";
