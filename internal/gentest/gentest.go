@@ -11,6 +11,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // Load loads a contract or fails the test.
@@ -89,7 +90,7 @@ func goValue(v any, typ reflect.Type) reflect.Value {
 			out.Index(i).Set(goValue(x, typ.Elem()))
 		}
 		return out
-	case examples.Object:
+	case orderedjson.Object:
 		if typ.Kind() == reflect.Pointer && typ.Elem().Kind() == reflect.Struct {
 			// An object with declared properties: fill its struct by JSON.
 			ptr := reflect.New(typ.Elem())

@@ -2,12 +2,10 @@ package genvectors
 
 import (
 	"encoding/base64"
-	"encoding/json"
-	"math"
 	"sort"
 	"strconv"
 
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // The file is written by hand rather than through encoding/json: one vector
@@ -24,7 +22,7 @@ func write(f *File) ([]byte, error) {
 	b = appendString(b, f.Contract)
 	b = append(b, ",\n  \"version\": "...)
 	var err error
-	if b, err = appendValue(b, f.Version); err != nil {
+	if b, err = orderedjson.AppendCompact(b, f.Version); err != nil {
 		return nil, err
 	}
 	b = append(b, ",\n  \"retry\": "...)
@@ -151,9 +149,9 @@ func appendRetry(b []byte, r Retry) []byte {
 	b = append(b, `,"max_ms":`...)
 	b = strconv.AppendInt(b, int64(r.MaxMs), 10)
 	b = append(b, `,"multiplier":`...)
-	b = examples.AppendFloat(b, r.Multiplier)
+	b = orderedjson.AppendFloat(b, r.Multiplier)
 	b = append(b, `,"jitter":`...)
-	b = examples.AppendFloat(b, r.Jitter)
+	b = orderedjson.AppendFloat(b, r.Jitter)
 	b = append(b, `,"max_attempts":`...)
 	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
 	b = append(b, `,"max_hint_ms":`...)
@@ -335,69 +333,8 @@ func appendForTool(b []byte, v ForToolVec) []byte {
 	return append(b, '}')
 }
 
-// appendValue appends a wire value as compact JSON. The types are those the
-// examples and the vectors build; anything else goes through examples.Marshal.
-func appendValue(b []byte, v any) ([]byte, error) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, v), nil
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case int64:
-		return strconv.AppendInt(b, v, 10), nil
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			break // encoding/json's error
-		}
-		return examples.AppendFloat(b, v), nil
-	case string:
-		return appendString(b, v), nil
-	case []any:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendValue(b, x); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case object:
-		return appendObject(b, examples.Object(v))
-	case examples.Object:
-		return appendObject(b, v)
-	case json.RawMessage:
-		return append(b, v...), nil
-	}
-	data, err := examples.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, data...), nil
-}
-
-// appendObject appends an ordered object as compact JSON.
-func appendObject(b []byte, o examples.Object) ([]byte, error) {
-	b = append(b, '{')
-	for i, m := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendString(b, m.Key), ':')
-		var err error
-		if b, err = appendValue(b, m.Value); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// appendString appends s as a JSON string the way examples.Marshal writes
+// appendString appends s as a JSON string the way orderedjson.Marshal writes
 // it (no HTML escapes).
 func appendString(b []byte, s string) []byte {
-	return examples.AppendString(b, s, false)
+	return orderedjson.AppendString(b, s, false)
 }
