@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
@@ -68,7 +68,7 @@ func TestExamplesValidateAgainstBothSchemas(t *testing.T) {
 	for _, path := range contracts {
 		c := load(t, path)
 		producer, consumer := envelopeSchemas(t, c)
-		for _, ex := range examples.All(c) {
+		for _, ex := range exampleenv.All(c) {
 			inst := instance(t, ex.Value)
 			if err := consumer.Validate(inst); err != nil {
 				t.Errorf("%s: example %q fails the consumer schema: %v", c.Name, ex.Name, err)
@@ -158,7 +158,7 @@ func TestSchemasRejectOtherLayouts(t *testing.T) {
 			if own == other {
 				continue
 			}
-			for _, ex := range examples.All(load(t, other)) {
+			for _, ex := range exampleenv.All(load(t, other)) {
 				inst := instance(t, ex.Value)
 				if compiled[own].consumer.Validate(inst) == nil || compiled[own].producer.Validate(inst) == nil {
 					t.Errorf("%s's schemas accept %s's example %q", own, other, ex.Name)
@@ -169,7 +169,7 @@ func TestSchemasRejectOtherLayouts(t *testing.T) {
 }
 
 // mutate returns the example with one change applied to a decoded copy.
-func mutate(t *testing.T, ex examples.Example, change func(m map[string]any)) any {
+func mutate(t *testing.T, ex exampleenv.Example, change func(m map[string]any)) any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(ex.JSON(), &m); err != nil {
@@ -182,7 +182,7 @@ func mutate(t *testing.T, ex examples.Example, change func(m map[string]any)) an
 func TestSchemasTellProducerAndConsumerApart(t *testing.T) {
 	c := load(t, "../../contract/kinds.yaml")
 	producer, consumer := envelopeSchemas(t, c)
-	forbidden := examples.ForKind(c, c.Kind("forbidden"))
+	forbidden := exampleenv.ForKind(c, c.Kind("forbidden"))
 	tests := []struct {
 		name               string
 		change             func(m map[string]any)
@@ -227,7 +227,7 @@ func TestReferenceExamplesPassLabbySchema(t *testing.T) {
 	}
 	labby := compile(t, "labby-agent-error.schema.json", data)
 	c := load(t, "../../contract/kinds.yaml")
-	for _, ex := range examples.All(c) {
+	for _, ex := range exampleenv.All(c) {
 		if err := labby.Validate(instance(t, ex.Value)); err != nil {
 			t.Errorf("example %q fails labby's schema: %v", ex.Name, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/orderedjson"
 )
 
@@ -210,7 +210,7 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 
 // edges are the accepted documents of the shared policy, each with the
 // envelope it decodes to as its encoder writes it back.
-func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
+func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) {
 	base := fromExample(maximal.Value)
 	root := c.Layout.Root
 	var out []EdgeVec
@@ -341,7 +341,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 // deepEnvelope is the richest example with an unknown member nested exactly
 // MaxDepth levels deep: the deepest document every decoder reads, and every
 // encoder writes back.
-func deepEnvelope(c *contract.Contract, maximal examples.Example) object {
+func deepEnvelope(c *contract.Contract, maximal exampleenv.Example) object {
 	base := fromExample(maximal.Value)
 	return rawValues(base.with(unknownName(c.Layout.Root, "x_deep"), nest(contract.MaxDepth-1))).(object)
 }

@@ -15,7 +15,7 @@ import (
 	"path"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/marker"
 )
 
@@ -194,7 +194,7 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
-	all := examples.All(c)
+	all := exampleenv.All(c)
 	var err error
 	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err
@@ -284,7 +284,7 @@ func lookups(c *contract.Contract) []LookupVec {
 		}
 		out = append(out, l)
 	}
-	return append(out, lookupOf(examples.UnknownKindName(c), false, &c.Fallback.Classification))
+	return append(out, lookupOf(exampleenv.UnknownKindName(c), false, &c.Fallback.Classification))
 }
 
 func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/orderedjson"
 )
 
@@ -55,7 +55,7 @@ type response struct {
 // envelopes, with and without Retry-After. Every contract gets the same
 // responses; the expectations differ, as only a contract using the default
 // layout reads the short form (contract.ShortForm).
-func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) {
+func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error) {
 	first := c.Kinds[0]
 	retryKind := first
 	for _, k := range c.Kinds {
@@ -92,7 +92,7 @@ func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) 
 	for _, k := range c.Kinds {
 		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: withJSON(), body: short(k.Name, shortMessage)})
 	}
-	unknown := examples.UnknownKindName(c)
+	unknown := exampleenv.UnknownKindName(c)
 	pad := "x"
 	if c.Naming == contract.ScreamingSnakeCase {
 		pad = "X"
@@ -196,7 +196,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 		if contract.Blank(message) {
 			message = statusLine(r.status)
 		}
-		want = object(examples.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil))
 		for _, e := range c.ShortForm().Empty {
 			if e.Kind.Name != kind {
 				continue
@@ -225,7 +225,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 		if c.Inbound != nil {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
-		want = object(examples.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil))
 	}
 	if hint != nil {
 		if _, has := want.get(hint.Path); !has {

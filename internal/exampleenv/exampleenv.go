@@ -1,8 +1,9 @@
-// Package examples builds example envelopes from a contract: one per kind,
+// Package exampleenv builds example envelopes from a contract: one per kind,
 // one with an unknown kind and one carrying every context field. The docs
 // show them, the schema tests validate them, and the generated packages'
 // tests reproduce them, so one set of examples ties every output together.
-package examples
+// (The example contracts are the repository's top-level examples/.)
+package exampleenv
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package examples
+package exampleenv
 
 import (
 	"encoding/json"
