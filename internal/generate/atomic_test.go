@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 var errInjected = errors.New("injected failure")
@@ -168,7 +170,7 @@ func dirs(t *testing.T, root string) map[string]bool {
 	return m
 }
 
-const hdr = "// " + Marker + "\n"
+const hdr = "// " + marker.Text + "\n"
 
 // scenario is an old tree and the output that replaces it, with a change of
 // every kind: an update, a taken-over hand-written file, a creation in an
@@ -191,8 +193,8 @@ var scenario = struct {
 		"gen/test/edit.go":       []byte(hdr + "new\n"),
 		"gen/test/new.go":        []byte(hdr + "created\n"),
 		"gen/test/deep/er/x.go":  []byte(hdr + "created deep\n"),
-		"docs/README.md":         []byte("<!-- " + Marker + " -->\n# Generated docs\n"),
-		"docs/reference/kind.md": []byte("<!-- " + Marker + " -->\n# A kind\n"),
+		"docs/README.md":         []byte("<!-- " + marker.Text + " -->\n# Generated docs\n"),
+		"docs/reference/kind.md": []byte("<!-- " + marker.Text + " -->\n# A kind\n"),
 	}, Dirs: []string{"docs", "gen/test"}},
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 const reference = "../../contract/kinds.yaml"
@@ -30,7 +31,7 @@ func fixed(files map[string][]byte) Emitter {
 
 func TestEmitterRules(t *testing.T) {
 	c := loadReference(t)
-	ok := []byte("// " + Marker + "\nx\n")
+	ok := []byte("// " + marker.Text + "\nx\n")
 	tests := []struct {
 		name  string
 		files map[string][]byte
@@ -39,7 +40,7 @@ func TestEmitterRules(t *testing.T) {
 		{"outside its directory", map[string][]byte{"gen/other/a.go": ok}, "outside its directory"},
 		{"escaping with ..", map[string][]byte{"gen/test/../../a.go": ok}, "outside its directory"},
 		{"no header", map[string][]byte{"gen/test/a.go": []byte("x\n")}, "lacks the"},
-		{"no final newline", map[string][]byte{"gen/test/a.go": []byte("// " + Marker)}, "exactly one newline"},
+		{"no final newline", map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text)}, "exactly one newline"},
 		{"two final newlines", map[string][]byte{"gen/test/a.go": append(ok, '\n')}, "exactly one newline"},
 	}
 	for _, tt := range tests {
@@ -62,7 +63,7 @@ func TestEmitterRules(t *testing.T) {
 
 func TestPlanAndApply(t *testing.T) {
 	root := t.TempDir()
-	header := "// " + Marker + "\n"
+	header := "// " + marker.Text + "\n"
 	out := &Output{Files: map[string][]byte{
 		"gen/test/new.go":  []byte(header + "new\n"),
 		"gen/test/same.go": []byte(header + "same\n"),

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // TestScratchIsNotErrgens: copies of generated files that build tools leave
@@ -16,7 +18,7 @@ import (
 // generated files, are errgen's as before.
 func TestScratchIsNotErrgens(t *testing.T) {
 	root := t.TempDir()
-	py, ts, md := "# "+Marker+"\n", "// "+Marker+"\n", "<!-- "+Marker+" -->\n"
+	py, ts, md := "# "+marker.Text+"\n", "// "+marker.Text+"\n", "<!-- "+marker.Text+" -->\n"
 	out := &Output{
 		Files: map[string][]byte{
 			"gen/py/pkg/__init__.py":   []byte(py),

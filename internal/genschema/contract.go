@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -852,7 +853,7 @@ func ContractSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{
 		Version:  draft,
 		ID:       ContractSchemaID,
-		Comments: Header,
+		Comments: marker.Text,
 		Title:    "errgen error contract",
 		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
 			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
@@ -860,7 +861,7 @@ func ContractSchema() *jsonschema.Schema {
 		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
 		Properties:           p,
 		AdditionalProperties: jsonschema.FalseSchema,
-		// $defs goes in Extras, which are written last, so that Header stays
+		// $defs goes in Extras, which are written last, so that the marker stays
 		// at the top of the file where the generator looks for it.
 		Extras: map[string]any{"$defs": jsonschema.Definitions{
 			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),

@@ -13,6 +13,7 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -245,7 +246,7 @@ func TestSchemaHeaderAndIDs(t *testing.T) {
 		if doc["$id"] != genschema.ID(c, role) || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 			t.Errorf("%s: $id %v, $schema %v", role, doc["$id"], doc["$schema"])
 		}
-		if head := string(data[:min(len(data), 512)]); !strings.Contains(head, genschema.Header) {
+		if head := string(data[:min(len(data), 512)]); !strings.Contains(head, marker.Text) {
 			t.Errorf("%s: header not within the first 512 bytes", role)
 		}
 		if desc, _ := doc["description"].(string); !strings.Contains(desc, string(map[genschema.Role]genschema.Role{genschema.Producer: genschema.Consumer, genschema.Consumer: genschema.Producer}[role])) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // Package is the API of one generated Go package that the conformance
@@ -55,8 +56,8 @@ func ReadVectors(t testing.TB, path string) *genvectors.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(data, []byte("{\n  \"$comment\": \""+genvectors.Header)) {
-		t.Fatalf("%s does not open with a \"$comment\" starting %q", path, genvectors.Header)
+	if !bytes.HasPrefix(data, []byte("{\n  \"$comment\": \""+marker.Text)) {
+		t.Fatalf("%s does not open with a \"$comment\" starting %q", path, marker.Text)
 	}
 	var f genvectors.File
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
 )
@@ -154,9 +155,9 @@ var logNames = map[slog.Level]string{slog.LevelDebug: "debug", slog.LevelInfo: "
 
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
-		Header:          "// " + Marker,
+		Header:          "// " + marker.Text,
 		MaxDepth:        contract.MaxDepth,
-		Marker:          Marker,
+		Marker:          marker.Text,
 		C:               c,
 		NPM:             c.Packages.NPM,
 		Version:         npmVersion(c.VersionLabel()),

@@ -19,9 +19,6 @@ import (
 	"github.com/errgen/errgen/internal/marker"
 )
 
-// Header is the marker the file's "$comment" starts with.
-const Header = marker.Text
-
 // Dir is where the vectors go, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Conformance }
 
@@ -179,7 +176,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 func Build(c *contract.Contract) (*File, error) {
 	f := &File{
 		Comment: fmt.Sprintf("%s Conformance vectors of the %s contract, version %s: what every generated package must answer, computed from the contract. See the README's Conformance vectors section.",
-			Header, c.Name, c.VersionLabel()),
+			marker.Text, c.Name, c.VersionLabel()),
 		Contract: c.Name,
 		Version:  c.VersionValue(),
 		Retry: Retry{InitialMs: c.Retry.InitialMs, MaxMs: c.Retry.MaxMs, Multiplier: c.Retry.Multiplier,

@@ -15,6 +15,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
@@ -60,7 +61,7 @@ func TestFileShape(t *testing.T) {
 		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
 			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
 		}
-		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+genvectors.Header)) || bytes.Index(data, []byte(genvectors.Header)) > 512 {
+		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
 			t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
 		}
 		if !bytes.HasSuffix(data, []byte("}\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
