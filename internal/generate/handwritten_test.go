@@ -14,6 +14,7 @@ import (
 func TestHandWrittenFilesSurvive(t *testing.T) {
 	handWritten := []string{
 		"conformance/sanitizer.vectors.json",
+		"docs/architecture.md",
 		"docs/sanitizer.md",
 		"gen/go/agenterror/codec_internal_test.go",
 	}
