@@ -222,19 +222,26 @@ func planned(t *testing.T, root string) []Change {
 	return changes
 }
 
+// faultScenario is the old tree (its files and directories), the new tree
+// a run makes of it, and how many operations that run takes.
+func faultScenario(t *testing.T) (old tree, oldDirs map[string]bool, want tree, counter *faultFS) {
+	t.Helper()
+	oldRoot := oldTree(t)
+	old, oldDirs = readTree(t, oldRoot), dirs(t, oldRoot)
+	counter = &faultFS{}
+	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
+		t.Fatal(err)
+	}
+	return old, oldDirs, readTree(t, oldRoot), counter
+}
+
 // TestApplyUnderEveryFault (issue 15, item 5): whichever write, rename,
 // removal, directory creation or sync fails, the tree afterwards is the old
 // one or (when the failure came after the commit) the new one; a failed run
 // leaves no temporary file and no directory it created; what a failure
 // after the commit leaves, the next run removes.
 func TestApplyUnderEveryFault(t *testing.T) {
-	oldRoot := oldTree(t)
-	old, oldDirs := readTree(t, oldRoot), dirs(t, oldRoot)
-	counter := &faultFS{}
-	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
-		t.Fatal(err)
-	}
-	want := readTree(t, oldRoot)
+	old, oldDirs, want, counter := faultScenario(t)
 	if want.same(old, nil) {
 		t.Fatal("the scenario changes nothing")
 	}
@@ -282,13 +289,7 @@ func TestApplyUnderEveryFault(t *testing.T) {
 // whole old tree (or the new one once the run had committed), without a
 // temporary file, backup, journal or created directory left over.
 func TestCrashAtEveryPoint(t *testing.T) {
-	oldRoot := oldTree(t)
-	old, oldDirs := readTree(t, oldRoot), dirs(t, oldRoot)
-	counter := &faultFS{}
-	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
-		t.Fatal(err)
-	}
-	want := readTree(t, oldRoot)
+	old, oldDirs, want, counter := faultScenario(t)
 	for n := 1; n <= counter.count; n++ {
 		crashed := func() string {
 			root := oldTree(t)

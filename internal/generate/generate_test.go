@@ -21,6 +21,21 @@ func loadReference(tb testing.TB) *contract.Contract {
 	return c
 }
 
+// planOps plans out against root and returns the changes, and each as
+// "<op> <path>".
+func planOps(t *testing.T, root string, out *Output) ([]Change, []string) {
+	t.Helper()
+	changes, err := Plan(root, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, string(c.Op)+" "+c.Path)
+	}
+	return changes, got
+}
+
 func fixed(files map[string][]byte) Emitter {
 	return Emitter{
 		Name:     "test",
@@ -80,14 +95,7 @@ func TestPlanAndApply(t *testing.T) {
 	write("gen/test/mine.go", "hand-written\n")
 	write("elsewhere/gen.go", header+"not in an emitter's directory\n")
 
-	changes, err := Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, string(c.Op)+" "+c.Path)
-	}
+	changes, got := planOps(t, root, out)
 	want := "update gen/test/edit.go,create gen/test/new.go,delete gen/test/sub/gone.go"
 	if strings.Join(got, ",") != want {
 		t.Fatalf("Plan = %v, want %s", got, want)

@@ -114,14 +114,7 @@ func TestQuotedMarkerIsNotDeleted(t *testing.T) {
 		os.WriteFile(full, []byte(s), 0o644)
 	}
 	out := &Output{Files: map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text + "\n")}, Dirs: []string{"gen/test"}}
-	changes, err := Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, string(c.Op)+" "+c.Path)
-	}
+	_, got := planOps(t, root, out)
 	if want := "create gen/test/a.go,delete gen/test/stale.go"; strings.Join(got, ",") != want {
 		t.Errorf("Plan = %v, want %s", got, want)
 	}

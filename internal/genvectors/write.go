@@ -28,41 +28,12 @@ func write(f *File) ([]byte, error) {
 	b = append(b, ",\n  \"retry\": "...)
 	b = appendRetry(b, f.Retry)
 
-	b = openSection(b, "lookup", len(f.Lookup))
-	for i, v := range f.Lookup {
-		b = appendLookup(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Lookup))
-
-	b = openSection(b, "envelopes", len(f.Envelopes))
-	for i, v := range f.Envelopes {
-		b = appendEnvelope(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Envelopes))
-
-	b = openSection(b, "malformed", len(f.Malformed))
-	for i, v := range f.Malformed {
-		b = appendMalformed(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Malformed))
-
-	b = openSection(b, "edges", len(f.Edges))
-	for i, v := range f.Edges {
-		b = appendEdge(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Edges))
-
-	b = openSection(b, "next_step", len(f.NextStep))
-	for i, v := range f.NextStep {
-		b = appendNextStep(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.NextStep))
-
-	b = openSection(b, "classify", len(f.Classify))
-	for i, v := range f.Classify {
-		b = appendClassify(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Classify))
+	b = section(b, "lookup", f.Lookup, appendLookup)
+	b = section(b, "envelopes", f.Envelopes, appendEnvelope)
+	b = section(b, "malformed", f.Malformed, appendMalformed)
+	b = section(b, "edges", f.Edges, appendEdge)
+	b = section(b, "next_step", f.NextStep, appendNextStep)
+	b = section(b, "classify", f.Classify, appendClassify)
 
 	b = append(b, ",\n  \"tool_result\": "...)
 	if f.ToolResult == nil {
@@ -75,17 +46,8 @@ func write(f *File) ([]byte, error) {
 		b = append(b, '}')
 	}
 
-	b = openSection(b, "for_tool", len(f.ForTool))
-	for i, v := range f.ForTool {
-		b = appendForTool(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.ForTool))
-
-	b = openSection(b, "http", len(f.HTTP))
-	for i, v := range f.HTTP {
-		b = appendHTTP(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.HTTP))
+	b = section(b, "for_tool", f.ForTool, appendForTool)
+	b = section(b, "http", f.HTTP, appendHTTP)
 	return append(b, "\n}\n"...), nil
 }
 
@@ -118,7 +80,16 @@ func sizeHint(f *File) int {
 	return n
 }
 
-// openSection starts a top-level array member; an empty one is written [].
+// section writes a top-level array member, one vector a line, each by
+// appendOne; an empty one is written [].
+func section[V any](b []byte, name string, vs []V, appendOne func([]byte, V) []byte) []byte {
+	b = openSection(b, name, len(vs))
+	for i, v := range vs {
+		b = appendOne(lineStart(b, i), v)
+	}
+	return closeSection(b, len(vs))
+}
+
 func openSection(b []byte, name string, n int) []byte {
 	b = append(b, ",\n  "...)
 	b = appendString(b, name)
