@@ -95,6 +95,41 @@ type options struct {
 	lockTimeout time.Duration
 }
 
+// commandUsage is a command's usage text and the way it reports misuse.
+type commandUsage struct {
+	fs             *flag.FlagSet // named "errgen <command>"
+	line, summary  string
+	stdout, stderr io.Writer
+}
+
+// print writes the usage: the line, the summary and every flag.
+func (u commandUsage) print(w io.Writer) {
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", u.line, u.summary)
+	u.fs.SetOutput(w)
+	u.fs.PrintDefaults()
+	u.fs.SetOutput(io.Discard)
+}
+
+// errorf reports a usage error, then the usage, and returns ExitUsage.
+func (u commandUsage) errorf(format string, args ...any) int {
+	fmt.Fprintf(u.stderr, u.fs.Name()+": "+format+"\n", args...)
+	u.print(u.stderr)
+	return ExitUsage
+}
+
+// parse parses the flags of args. It returns an exit code and true when the
+// command ends there: help was asked for, or a flag is wrong.
+func (u commandUsage) parse(args []string) (int, bool) {
+	if err := u.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			u.print(u.stdout)
+			return ExitOK, true
+		}
+		return u.errorf("%v", err), true
+	}
+	return 0, false
+}
+
 // parse parses a command's flags. It returns an exit code when the command
 // should stop (help asked for, or a usage error).
 func parse(name, summary string, args []string, withOut bool, stdout, stderr io.Writer) (*options, int, bool) {
@@ -111,27 +146,14 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 		fs.BoolVar(&o.takeOver, "take-over", false, "replace files at generated paths even when they are not errgen's (their header line is not errgen's)")
 	}
 	fs.BoolVar(&o.verbose, "v", false, "list every file written or removed")
-	printUsage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: errgen %s [flags]\n\n%s\n\nFlags:\n", name, summary)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return nil, ExitOK, true
-		}
-		fmt.Fprintf(stderr, "errgen %s: %v\n", name, err)
-		printUsage(stderr)
-		return nil, ExitUsage, true
+	u := commandUsage{fs, "errgen " + name + " [flags]", summary, stdout, stderr}
+	if code, stop := u.parse(args); stop {
+		return nil, code, true
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "errgen %s: unexpected argument %q (the contract is given with -contract)\n", name, fs.Arg(0))
-		printUsage(stderr)
-		return nil, ExitUsage, true
+		return nil, u.errorf("unexpected argument %q (the contract is given with -contract)", fs.Arg(0)), true
 	}
-	if code, stop := o.resolveConfig(fs, name, printUsage, stderr); stop {
+	if code, stop := o.resolveConfig(fs, name, u.print, stderr); stop {
 		return nil, code, true
 	}
 	return o, 0, false

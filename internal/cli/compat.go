@@ -38,33 +38,19 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.config, "config", "", "the generation config naming the contract (default "+config.FileName+" in the working directory, when it exists and -contract is not given)")
 	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git (required)")
 	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
-	printUsage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: errgen compat [-contract %s] --against <old> [--format text|json|github]\n\n%s\n\nFlags:\n", defaultContract, compatSummary)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	usageError := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "errgen compat: "+format+"\n", args...)
-		printUsage(stderr)
-		return ExitUsage
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return ExitOK
-		}
-		return usageError("%v", err)
+	u := commandUsage{fs, "errgen compat [-contract " + defaultContract + "] --against <old> [--format text|json|github]", compatSummary, stdout, stderr}
+	if code, stop := u.parse(args); stop {
+		return code
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError("unexpected argument %q (the old contract is given with --against)", fs.Arg(0))
+		return u.errorf("unexpected argument %q (the old contract is given with --against)", fs.Arg(0))
 	case against == "":
-		return usageError("--against is required: the old contract, a file or REV:path")
+		return u.errorf("--against is required: the old contract, a file or REV:path")
 	case !oneOf(compatFormats, format):
-		return usageError("unknown format %q; use text, json or github", format)
+		return u.errorf("unknown format %q; use text, json or github", format)
 	}
-	if code, stop := o.resolveConfig(fs, "compat", printUsage, stderr); stop {
+	if code, stop := o.resolveConfig(fs, "compat", u.print, stderr); stop {
 		return code
 	}
 	contractPath := o.contract

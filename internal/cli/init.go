@@ -66,26 +66,12 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&tmpl, "template", "minimal", "the starter: "+starterNames())
 	fs.StringVar(&name, "name", "", "the contract's name, which names every generated package (default: the template's own, or for minimal the directory's name followed by -errors)")
 	fs.StringVar(&dir, "dir", ".", "the directory to write "+config.FileName+" and "+config.DefaultContract+" into")
-	printUsage := func(w io.Writer) {
-		fmt.Fprintf(w, "Usage: errgen init [-template minimal|labby|agento|ovstorage] [-name NAME] [-dir DIR]\n\n%s\n\nFlags:\n", initSummary)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	usageError := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "errgen init: "+format+"\n", args...)
-		printUsage(stderr)
-		return ExitUsage
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return ExitOK
-		}
-		return usageError("%v", err)
+	u := commandUsage{fs, "errgen init [-template minimal|labby|agento|ovstorage] [-name NAME] [-dir DIR]", initSummary, stdout, stderr}
+	if code, stop := u.parse(args); stop {
+		return code
 	}
 	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q (the directory is given with -dir)", fs.Arg(0))
+		return u.errorf("unexpected argument %q (the directory is given with -dir)", fs.Arg(0))
 	}
 	var st *starter
 	for i := range starters {
@@ -94,10 +80,10 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if st == nil {
-		return usageError("unknown template %q; use one of %s", tmpl, starterNames())
+		return u.errorf("unknown template %q; use one of %s", tmpl, starterNames())
 	}
 	if name != "" && !contract.IsName(name) {
-		return usageError("-name %q must be lower-case words separated by - or _ (e.g. payments-error); it becomes the Go, npm and Python package names", name)
+		return u.errorf("-name %q must be lower-case words separated by - or _ (e.g. payments-error); it becomes the Go, npm and Python package names", name)
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		fmt.Fprintf(stderr, "errgen init: %s is not a directory\n", dir)

@@ -711,11 +711,13 @@ func (c *comparer) surfaces() {
 	if c.old.Inbound == nil {
 		return
 	}
+	newInbound := c.new.Inbound
+	if newInbound == nil {
+		newInbound = &contract.Inbound{}
+	}
 	kept := map[string]bool{}
-	if c.new.Inbound != nil {
-		for _, cl := range c.new.Inbound.Classifiers {
-			kept[cl.Name] = true
-		}
+	for _, cl := range newInbound.Classifiers {
+		kept[cl.Name] = true
 	}
 	for _, cl := range c.old.Inbound.Classifiers {
 		if !kept[cl.Name] {
@@ -725,10 +727,8 @@ func (c *comparer) surfaces() {
 	// An agreement generates nothing, so adding one reports nothing; it only
 	// makes the contract stricter. Removing one is worth a reviewer's look.
 	agreed := map[string]bool{}
-	if c.new.Inbound != nil {
-		for _, a := range c.new.Inbound.Agreements {
-			agreed[a.Name] = true
-		}
+	for _, a := range newInbound.Agreements {
+		agreed[a.Name] = true
 	}
 	for _, a := range c.old.Inbound.Agreements {
 		if !agreed[a.Name] {

@@ -224,20 +224,6 @@ func (l *loader) syntaxError(data []byte, err error) {
 	l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col}, Message: "not valid YAML: " + msg + yamlHints[msg]})
 }
 
-var (
-	contractNameRe = regexp.MustCompile(`^[a-z][a-z0-9]*([-_][a-z0-9]+)*$`)
-	valueNameRe    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*([-_][A-Za-z0-9]+)*$`)
-	namingRes      = map[Naming]*regexp.Regexp{
-		SnakeCase:          regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`),
-		ScreamingSnakeCase: regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`),
-		PascalCase:         regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`),
-		KebabCase:          regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`),
-	}
-	namingExamples = map[Naming]string{
-		SnakeCase: "auth_failed", ScreamingSnakeCase: "AUTH_FAILED", PascalCase: "AuthFailed", KebabCase: "auth-failed",
-	}
-)
-
 // Top-level sections, in the order the README documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
 	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize"}
@@ -628,7 +614,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 			return
 		}
 		if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
-			hint := fmt.Sprintf("e.g. %s", namingExamples[c.Naming])
+			hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
 			if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
 				hint = "rename it " + alt
 			}

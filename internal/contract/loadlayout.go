@@ -3,7 +3,6 @@ package contract
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -56,10 +55,6 @@ func defaultLayout() *layoutSpec {
 		{path: "side_effects", source: SourceSideEffects, pos: p},
 	}}
 }
-
-// wireNameRe is what a JSON member name of a layout may be: identifier-like,
-// so every language can address it.
-var wireNameRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
 
 func sourceNames() []string {
 	out := make([]string, len(Sources))

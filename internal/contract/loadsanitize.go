@@ -10,7 +10,6 @@ import (
 )
 
 var (
-	secretPrefixRe = regexp.MustCompile(`^[A-Za-z0-9_-]{2,32}$`)
 	// credentialNameRe: path characters (docs/sanitizer.md) other than the
 	// separators, in segments joined by single slashes.
 	credentialNameRe = regexp.MustCompile(`^[A-Za-z0-9._~+@%$-]+(/[A-Za-z0-9._~+@%$-]+)*$`)

@@ -102,14 +102,8 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 	c.Inbound = in
 }
 
-var (
-	statusExact = regexp.MustCompile(`^[1-5][0-9][0-9]$`)
-	statusClass = regexp.MustCompile(`^([1-5])xx$`)
-	statusRange = regexp.MustCompile(`^([1-5][0-9][0-9])-([1-5][0-9][0-9])$`)
-	// statusDigits is a number that is no status, e.g. 600 or 42.
-	statusDigits = regexp.MustCompile(`^[0-9]+$`)
-	wordRe       = regexp.MustCompile(`^[a-z0-9_]([a-z0-9_ .:/-]*[a-z0-9_])?$`)
-)
+// statusDigits is a number that is no status, e.g. 600 or 42.
+var statusDigits = regexp.MustCompile(`^[0-9]+$`)
 
 // ruleConditions are the keys a rule matches on.
 var ruleConditions = []string{"status", "failure", "text"}
@@ -149,16 +143,16 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
 			l.errorf(it, "%sstatus must be a code (401), a class (4xx), a range (500-599) or a list of them, found %s", prefix, describeNode(it))
 			continue
-		case statusExact.MatchString(text):
-			sr.From, _ = strconv.Atoi(text)
-			sr.To = sr.From
-		case statusClass.MatchString(text):
-			class, _ := strconv.Atoi(statusClass.FindStringSubmatch(text)[1])
+		case statusRe.MatchString(text) && strings.HasSuffix(text, "xx"): // a class, 4xx
+			class := int(text[0] - '0')
 			sr.From, sr.To = class*100, class*100+99
-		case statusRange.MatchString(text):
-			g := statusRange.FindStringSubmatch(text)
-			sr.From, _ = strconv.Atoi(g[1])
-			sr.To, _ = strconv.Atoi(g[2])
+		case statusRe.MatchString(text): // a code, 401, or a range, 500-599
+			from, to, _ := strings.Cut(text, "-")
+			sr.From, _ = strconv.Atoi(from)
+			sr.To = sr.From
+			if to != "" {
+				sr.To, _ = strconv.Atoi(to)
+			}
 			if sr.From > sr.To {
 				l.errorf(it, "%sstatus range %s runs backwards; write the lower code first (%d-%d)", prefix, text, sr.To, sr.From)
 				continue
@@ -196,7 +190,7 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 		case it.Kind != yaml.ScalarNode || it.Tag == "!!null":
 			l.errorf(it, "%stext must be a word or phrase, or a list of them, found %s", prefix, describeNode(it))
 			continue
-		case !wordRe.MatchString(w):
+		case !textRe.MatchString(w):
 			l.errorf(it, "%stext %q must be a word or phrase of letters, digits, _, spaces, ., :, / or -, starting and ending with a letter, digit or _", prefix, it.Value)
 			continue
 		}
@@ -294,7 +288,7 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 	}
 	sec.what = "surfaces: "
 	if base, n := sec.str("problem_type_base", false); n != nil {
-		if !regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$`).MatchString(base) {
+		if !absoluteURIRe.MatchString(base) {
 			l.errorf(n, "surfaces: problem_type_base %q must be an absolute URI (e.g. https://errors.example.com/agent-error/)", base)
 		}
 		c.Surfaces.ProblemTypeBase = base

@@ -96,10 +96,10 @@ func (c *Contract) ShortForm() *ShortForm {
 // It is anchored and ASCII-only, and means the same to Go's regexp,
 // JavaScript's RegExp and Python's re.fullmatch.
 func (c *Contract) KindPattern() string {
-	if re, ok := namingRes[c.Naming]; ok {
-		return re.String()
+	if p := c.Naming.Pattern(); p != "" {
+		return p
 	}
-	return valueNameRe.String()
+	return ValueNamePattern
 }
 
 // SyntheticKindPrefix prefixes the status of a failed response without an

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/genschema"
 )
 
@@ -267,7 +267,7 @@ func newView(c *contract.Contract) *view {
 			GuidanceMD: Text(cl.Recovery.Guidance),
 			HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
 			Number: k.Number, Startup: k.Startup,
-			Example: string(examples.ForKind(c, k).JSON()),
+			Example: string(exampleenv.ForKind(c, k).JSON()),
 		}
 		for _, f := range k.Fields {
 			req := "no"
@@ -354,9 +354,9 @@ func newView(c *contract.Contract) *view {
 			v.Agreements = append(v.Agreements, av)
 		}
 	}
-	v.Unknown = string(examples.Unknown(c).JSON())
-	v.UnknownKind = examples.UnknownKindName(c)
-	v.Maximal = string(examples.Maximal(c).JSON())
+	v.Unknown = string(exampleenv.Unknown(c).JSON())
+	v.UnknownKind = exampleenv.UnknownKindName(c)
+	v.Maximal = string(exampleenv.Maximal(c).JSON())
 	for _, s := range contract.Steps {
 		row := stepRow{Step: string(s), Do: stepAdvice[s]}
 		for _, a := range c.Actions {

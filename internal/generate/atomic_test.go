@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 var errInjected = errors.New("injected failure")
@@ -168,7 +170,7 @@ func dirs(t *testing.T, root string) map[string]bool {
 	return m
 }
 
-const hdr = "// " + Marker + "\n"
+const hdr = "// " + marker.Text + "\n"
 
 // scenario is an old tree and the output that replaces it, with a change of
 // every kind: an update, a taken-over hand-written file, a creation in an
@@ -191,8 +193,8 @@ var scenario = struct {
 		"gen/test/edit.go":       []byte(hdr + "new\n"),
 		"gen/test/new.go":        []byte(hdr + "created\n"),
 		"gen/test/deep/er/x.go":  []byte(hdr + "created deep\n"),
-		"docs/README.md":         []byte("<!-- " + Marker + " -->\n# Generated docs\n"),
-		"docs/reference/kind.md": []byte("<!-- " + Marker + " -->\n# A kind\n"),
+		"docs/README.md":         []byte("<!-- " + marker.Text + " -->\n# Generated docs\n"),
+		"docs/reference/kind.md": []byte("<!-- " + marker.Text + " -->\n# A kind\n"),
 	}, Dirs: []string{"docs", "gen/test"}},
 }
 
@@ -220,19 +222,26 @@ func planned(t *testing.T, root string) []Change {
 	return changes
 }
 
+// faultScenario is the old tree (its files and directories), the new tree
+// a run makes of it, and how many operations that run takes.
+func faultScenario(t *testing.T) (old tree, oldDirs map[string]bool, want tree, counter *faultFS) {
+	t.Helper()
+	oldRoot := oldTree(t)
+	old, oldDirs = readTree(t, oldRoot), dirs(t, oldRoot)
+	counter = &faultFS{}
+	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
+		t.Fatal(err)
+	}
+	return old, oldDirs, readTree(t, oldRoot), counter
+}
+
 // TestApplyUnderEveryFault (issue 15, item 5): whichever write, rename,
 // removal, directory creation or sync fails, the tree afterwards is the old
 // one or (when the failure came after the commit) the new one; a failed run
 // leaves no temporary file and no directory it created; what a failure
 // after the commit leaves, the next run removes.
 func TestApplyUnderEveryFault(t *testing.T) {
-	oldRoot := oldTree(t)
-	old, oldDirs := readTree(t, oldRoot), dirs(t, oldRoot)
-	counter := &faultFS{}
-	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
-		t.Fatal(err)
-	}
-	want := readTree(t, oldRoot)
+	old, oldDirs, want, counter := faultScenario(t)
 	if want.same(old, nil) {
 		t.Fatal("the scenario changes nothing")
 	}
@@ -280,13 +289,7 @@ func TestApplyUnderEveryFault(t *testing.T) {
 // whole old tree (or the new one once the run had committed), without a
 // temporary file, backup, journal or created directory left over.
 func TestCrashAtEveryPoint(t *testing.T) {
-	oldRoot := oldTree(t)
-	old, oldDirs := readTree(t, oldRoot), dirs(t, oldRoot)
-	counter := &faultFS{}
-	if err := apply(counter, oldRoot, planned(t, oldRoot), "t1"); err != nil {
-		t.Fatal(err)
-	}
-	want := readTree(t, oldRoot)
+	old, oldDirs, want, counter := faultScenario(t)
 	for n := 1; n <= counter.count; n++ {
 		crashed := func() string {
 			root := oldTree(t)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // twoOutputs generates the reference contract and a variant of it whose
@@ -75,7 +76,7 @@ func TestParallelWrites(t *testing.T) {
 		if data, err := os.ReadFile(edited); err == nil {
 			os.WriteFile(edited, append(data, "// edited\n"...), 0o644)
 		}
-		os.WriteFile(filepath.Join(root, "gen", "go", "agenterror", fmt.Sprintf("stale_%d.go", round)), []byte("// "+Marker+"\n\npackage agenterror\n"), 0o644)
+		os.WriteFile(filepath.Join(root, "gen", "go", "agenterror", fmt.Sprintf("stale_%d.go", round)), []byte("// "+marker.Text+"\n\npackage agenterror\n"), 0o644)
 
 		var wg sync.WaitGroup
 		errs := make([]error, 4)

@@ -25,11 +25,6 @@ import (
 	"github.com/errgen/errgen/internal/marker"
 )
 
-// Marker is the text every generated file's header line carries, in its
-// language's comment syntax (see IsGenerated). Only files whose header line
-// carries it are ever rewritten or pruned.
-const Marker = marker.Text
-
 // MaxOutput bounds the bytes one run generates. A contract of ordinary kinds
 // at the input limit (contract.MaxSize, 8 MiB) generates about 170 MiB; far
 // more means that a text repeated into many files is absurdly long, and such
@@ -160,7 +155,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 			case out.Files[p] != nil:
 				return nil, fmt.Errorf("%s emitter: %s is produced twice", e.Name, p)
 			case !IsGenerated(p, data):
-				return nil, fmt.Errorf("%s emitter: %s lacks the %q header line (the rules are in internal/generate/owner.go)", e.Name, p, Marker)
+				return nil, fmt.Errorf("%s emitter: %s lacks the %q header line (the rules are in internal/generate/owner.go)", e.Name, p, marker.Text)
 			case !bytes.HasSuffix(data, []byte("\n")) || bytes.HasSuffix(data, []byte("\n\n")):
 				return nil, fmt.Errorf("%s emitter: %s must end in exactly one newline", e.Name, p)
 			}

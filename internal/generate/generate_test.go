@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 const reference = "../../contract/kinds.yaml"
@@ -20,6 +21,21 @@ func loadReference(tb testing.TB) *contract.Contract {
 	return c
 }
 
+// planOps plans out against root and returns the changes, and each as
+// "<op> <path>".
+func planOps(t *testing.T, root string, out *Output) ([]Change, []string) {
+	t.Helper()
+	changes, err := Plan(root, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, string(c.Op)+" "+c.Path)
+	}
+	return changes, got
+}
+
 func fixed(files map[string][]byte) Emitter {
 	return Emitter{
 		Name:     "test",
@@ -30,7 +46,7 @@ func fixed(files map[string][]byte) Emitter {
 
 func TestEmitterRules(t *testing.T) {
 	c := loadReference(t)
-	ok := []byte("// " + Marker + "\nx\n")
+	ok := []byte("// " + marker.Text + "\nx\n")
 	tests := []struct {
 		name  string
 		files map[string][]byte
@@ -39,7 +55,7 @@ func TestEmitterRules(t *testing.T) {
 		{"outside its directory", map[string][]byte{"gen/other/a.go": ok}, "outside its directory"},
 		{"escaping with ..", map[string][]byte{"gen/test/../../a.go": ok}, "outside its directory"},
 		{"no header", map[string][]byte{"gen/test/a.go": []byte("x\n")}, "lacks the"},
-		{"no final newline", map[string][]byte{"gen/test/a.go": []byte("// " + Marker)}, "exactly one newline"},
+		{"no final newline", map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text)}, "exactly one newline"},
 		{"two final newlines", map[string][]byte{"gen/test/a.go": append(ok, '\n')}, "exactly one newline"},
 	}
 	for _, tt := range tests {
@@ -62,7 +78,7 @@ func TestEmitterRules(t *testing.T) {
 
 func TestPlanAndApply(t *testing.T) {
 	root := t.TempDir()
-	header := "// " + Marker + "\n"
+	header := "// " + marker.Text + "\n"
 	out := &Output{Files: map[string][]byte{
 		"gen/test/new.go":  []byte(header + "new\n"),
 		"gen/test/same.go": []byte(header + "same\n"),
@@ -79,14 +95,7 @@ func TestPlanAndApply(t *testing.T) {
 	write("gen/test/mine.go", "hand-written\n")
 	write("elsewhere/gen.go", header+"not in an emitter's directory\n")
 
-	changes, err := Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, string(c.Op)+" "+c.Path)
-	}
+	changes, got := planOps(t, root, out)
 	want := "update gen/test/edit.go,create gen/test/new.go,delete gen/test/sub/gone.go"
 	if strings.Join(got, ",") != want {
 		t.Fatalf("Plan = %v, want %s", got, want)

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // TestHandWrittenFilesSurvive: the hand-written files that live in
@@ -12,6 +14,7 @@ import (
 func TestHandWrittenFilesSurvive(t *testing.T) {
 	handWritten := []string{
 		"conformance/sanitizer.vectors.json",
+		"docs/architecture.md",
 		"docs/sanitizer.md",
 		"gen/go/agenterror/codec_internal_test.go",
 	}
@@ -21,7 +24,7 @@ func TestHandWrittenFilesSurvive(t *testing.T) {
 			t.Fatal(err)
 		}
 		if IsGenerated(p, data) {
-			t.Errorf("%s carries errgen's header line (%q), so errgen would prune it", p, Marker)
+			t.Errorf("%s carries errgen's header line (%q), so errgen would prune it", p, marker.Text)
 		}
 	}
 	out, err := Generate(loadReference(t))

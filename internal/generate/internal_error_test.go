@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // TestEmitterPanicIsInternalError: a panic on an emitter's goroutine used
@@ -19,7 +20,7 @@ func TestEmitterPanicIsInternalError(t *testing.T) {
 		Dir:      func(*contract.Contract) string { return "gen/boom" },
 		Generate: func(*contract.Contract) (map[string][]byte, error) { panic("gengo: a Kind constant does not format") },
 	}
-	fine := fixed(map[string][]byte{"gen/test/a.go": []byte("// " + Marker + "\n\npackage test\n")})
+	fine := fixed(map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text + "\n\npackage test\n")})
 	out, err := run(c, []Emitter{fine, boom})
 	var internal *InternalError
 	if !errors.As(err, &internal) || out != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // A file is errgen's only when its header line is errgen's header in the
@@ -28,21 +30,21 @@ import (
 // rejects an emitter that produces one, so adding a file type means adding a
 // row here, and the rule stays exact.
 var headerLines = map[string]string{
-	".go":    "// " + Marker,
-	".ts":    "// " + Marker, // .d.ts too
-	".js":    "// " + Marker,
-	".mod":   "// " + Marker, // go.mod
-	".py":    "# " + Marker,
-	".toml":  "# " + Marker,
-	".typed": "# " + Marker, // py.typed
-	".md":    "<!-- " + Marker + " -->",
+	".go":    "// " + marker.Text,
+	".ts":    "// " + marker.Text, // .d.ts too
+	".js":    "// " + marker.Text,
+	".mod":   "// " + marker.Text, // go.mod
+	".py":    "# " + marker.Text,
+	".toml":  "# " + marker.Text,
+	".typed": "# " + marker.Text, // py.typed
+	".md":    "<!-- " + marker.Text + " -->",
 }
 
 // jsonPreamble are the top-level members a JSON file may start with before
 // its marker member; jsonMarkers are the members that carry the marker.
 var (
 	jsonPreamble = []string{`"$schema":`, `"$id":`}
-	jsonMarkers  = []string{`"$comment": "` + Marker, `"//": "` + Marker}
+	jsonMarkers  = []string{`"$comment": "` + marker.Text, `"//": "` + marker.Text}
 )
 
 // IsGenerated reports whether the file at name (slash-separated; only its

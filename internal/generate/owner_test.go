@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // TestHeaderLineRule (issue 15, item 3): the header line decides, not the
 // marker somewhere near the top.
 func TestHeaderLineRule(t *testing.T) {
-	const m = Marker
+	const m = marker.Text
 	tests := []struct {
 		name, data string
 		want       bool
@@ -102,25 +103,18 @@ func TestEveryOutputFollowsTheRule(t *testing.T) {
 func TestQuotedMarkerIsNotDeleted(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"gen/test/CONTRIBUTING.md": "# Contributing\n\nFiles starting with `<!-- " + Marker + " -->` are generated; edit the contract.\n",
-		"gen/test/notes.go":        "// Copyright 2026 Example.\n// " + Marker + "\n\npackage test\n",
-		"gen/test/extra.json":      "{\n  \"title\": \"mine\",\n  \"$comment\": \"" + Marker + "\"\n}\n",
-		"gen/test/stale.go":        "// " + Marker + "\n\npackage test\n",
+		"gen/test/CONTRIBUTING.md": "# Contributing\n\nFiles starting with `<!-- " + marker.Text + " -->` are generated; edit the contract.\n",
+		"gen/test/notes.go":        "// Copyright 2026 Example.\n// " + marker.Text + "\n\npackage test\n",
+		"gen/test/extra.json":      "{\n  \"title\": \"mine\",\n  \"$comment\": \"" + marker.Text + "\"\n}\n",
+		"gen/test/stale.go":        "// " + marker.Text + "\n\npackage test\n",
 	}
 	for p, s := range files {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		os.MkdirAll(filepath.Dir(full), 0o755)
 		os.WriteFile(full, []byte(s), 0o644)
 	}
-	out := &Output{Files: map[string][]byte{"gen/test/a.go": []byte("// " + Marker + "\n")}, Dirs: []string{"gen/test"}}
-	changes, err := Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, string(c.Op)+" "+c.Path)
-	}
+	out := &Output{Files: map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text + "\n")}, Dirs: []string{"gen/test"}}
+	_, got := planOps(t, root, out)
 	if want := "create gen/test/a.go,delete gen/test/stale.go"; strings.Join(got, ",") != want {
 		t.Errorf("Plan = %v, want %s", got, want)
 	}
@@ -133,8 +127,8 @@ func TestOutputBound(t *testing.T) {
 	defer func(n int64) { maxOutput = n }(maxOutput)
 	maxOutput = 100
 	c := loadReference(t)
-	small := []byte("// " + Marker + "\n")
-	big := []byte("// " + Marker + "\n" + strings.Repeat("x", 80) + "\n")
+	small := []byte("// " + marker.Text + "\n")
+	big := []byte("// " + marker.Text + "\n" + strings.Repeat("x", 80) + "\n")
 	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/b.go": small})}); err != nil {
 		t.Fatalf("within the bound: %v", err)
 	}

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite internal/gengo/testdata/reserved/kinds.yaml from internal/naming's table")
 
-var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+var snakeCase = regexp.MustCompile(contract.SnakeCase.Pattern())
 
 // tableWords are the words of internal/naming's table of the given classes,
 // in every language, as snake_case contract names (toString -> to_string,
@@ -33,12 +34,7 @@ func tableWords(classes ...naming.Class) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for w := range seen {
-		out = append(out, w)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // probe is a contract with slots where a role's names go.
@@ -268,10 +264,5 @@ func kindWords() []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for w := range seen {
-		out = append(out, w)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // TestScratchIsNotErrgens: copies of generated files that build tools leave
@@ -16,7 +18,7 @@ import (
 // generated files, are errgen's as before.
 func TestScratchIsNotErrgens(t *testing.T) {
 	root := t.TempDir()
-	py, ts, md := "# "+Marker+"\n", "// "+Marker+"\n", "<!-- "+Marker+" -->\n"
+	py, ts, md := "# "+marker.Text+"\n", "// "+marker.Text+"\n", "<!-- "+marker.Text+" -->\n"
 	out := &Output{
 		Files: map[string][]byte{
 			"gen/py/pkg/__init__.py":   []byte(py),
@@ -55,14 +57,7 @@ func TestScratchIsNotErrgens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	changes, err := Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range changes {
-		got = append(got, string(c.Op)+" "+c.Path)
-	}
+	_, got := planOps(t, root, out)
 	want := "delete gen/py/build/stale.py,delete gen/py/pkg/stale.py,delete gen/py/tmp.py,delete gen/ts/dist/index.ts,delete gen/ts/node_modules.ts"
 	if strings.Join(got, ",") != want {
 		t.Errorf("Plan = %v,\nwant %s", got, want)
@@ -70,11 +65,7 @@ func TestScratchIsNotErrgens(t *testing.T) {
 	// Without the declarations the same tree is all errgen's stale files:
 	// what the test shows is the scratch rule, not the header rule.
 	out.Scratch = nil
-	changes, err = Plan(root, out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(changes) != 10 {
+	if changes, _ := planOps(t, root, out); len(changes) != 10 {
 		t.Errorf("without scratch patterns, Plan = %d changes, want 10", len(changes))
 	}
 }

@@ -642,49 +642,6 @@ func (g *gen) initArgs(kind jen.Code, sanitize bool) []jen.Code {
 	return args
 }
 
-// kindConstructor emits the constructor of k, and for a kind with required
-// fields the init method behind it, with jennifer. It is the form
-// writeConstructor must match, and the one used when it cannot.
-func (g *gen) kindConstructor(f *jen.File, k *contract.Kind) {
-	docf(f, g.constructorDoc(k), g.sanitizesDoc(k))
-	params := []jen.Code{jen.Id("message").String()}
-	args := []jen.Code{jen.Id("message")}
-	for _, rf := range g.c.RequiredContext {
-		params = append(params, jen.Id(rf.Idents.GoLocal).String())
-		args = append(args, jen.Id(rf.Idents.GoLocal))
-	}
-	if len(k.RequiredFields()) == 0 {
-		// Not New(kind, message): the extra level of inlining would
-		// cost the wrapper its place under the inlining budget.
-		f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(
-			wrapInit("init", g.initArgs(jen.Id(kindConst(k)), true)...)...)
-		return
-	}
-	body := []jen.Code{jen.Id("e").Dot("init").Call(g.initArgs(jen.Id(kindConst(k)), true)...)}
-	for _, rf := range k.RequiredFields() {
-		p := rf.Idents.GoLocal
-		params = append(params, jen.Id(p).Add(paramType(g, rf)))
-		args = append(args, jen.Id(p))
-		if emptyRequired(rf) {
-			// A required collection is present even when empty, so the
-			// wire always carries it.
-			empty := jen.Add(g.goType(rf)).Values()
-			body = append(body, jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Id(p).Op("=").Add(empty)))
-		}
-		body = append(body, g.assign(rf, p))
-	}
-	initName := "init" + k.Idents.Go
-	f.Func().Id("New" + k.Idents.Go).Params(params...).Op("*").Id("Envelope").Block(wrapInit(initName, args...)...)
-	f.Line()
-	// The compiler must not inline the init method back: the
-	// constructor would outgrow the inlining budget.
-	f.Commentf("// %s fills a new envelope for New%s.", initName, k.Idents.Go)
-	f.Commentf("// It is not inlined, so that New%s is.", k.Idents.Go)
-	f.Comment("//")
-	f.Comment("//go:noinline")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id(initName).Params(params...).Block(body...)
-}
-
 // emptyRequired reports whether a nil value of the required field rf is
 // replaced by an empty one.
 func emptyRequired(rf *contract.Field) bool {
@@ -696,11 +653,12 @@ func (g *gen) constructorDoc(k *contract.Kind) string {
 }
 
 // constructorsSpliced writes the per-kind constructors, a blank line
-// between kinds. Their code is a fixed pattern gofmt has nothing to change
-// in (one statement a line, no alignment, lines never wrapped); only the doc
-// comment is rewritten by go/doc/comment. A doc comment of plain lines
-// (plainDocLine) comes out as it went in, as nearly every kind's does; any
-// other kind's constructor goes through go/format on its own.
+// between kinds, as text: the one form they are written in. Their code is a
+// fixed pattern gofmt has nothing to change in (one statement a line, no
+// alignment, lines never wrapped); only the doc comment is rewritten by
+// go/doc/comment. A doc comment of plain lines (plainDocLine) comes out as
+// it went in, as nearly every kind's does; any other kind's constructor goes
+// through go/format on its own.
 func (g *gen) constructorsSpliced() []splice {
 	if len(g.c.Kinds) == 0 {
 		return nil
@@ -710,27 +668,29 @@ func (g *gen) constructorsSpliced() []splice {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
+			start := b.Len()
 			if !g.writeConstructor(b, k) {
-				b.Write(g.formatConstructor(k))
+				out := formatConstructor(k, b.Bytes()[start:])
+				b.Truncate(start)
+				b.Write(out)
 			}
 		}
 		return false
 	}}}
 }
 
-// writeConstructor writes k's constructor as gofmt prints it, or nothing and
-// false when its doc comment is not plain.
-func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
+// writeConstructor writes k's constructor, and for a kind with required
+// fields the init method behind it, as gofmt prints them but for the doc
+// comment, which it writes as commentLines does. It reports whether
+// go/doc/comment leaves that comment alone (each paragraph one plain line),
+// so that the text needs no go/format.
+func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) (plain bool) {
 	doc := commentLines(g.constructorDoc(k))
-	if len(doc) != 1 || !plainDocLine(doc[0]) {
-		return false
-	}
+	plain = len(doc) == 1 && plainDocLine(doc[0])
 	if s := g.sanitizesDoc(k); s != "" {
 		more := commentLines(s)
-		if len(more) != 1 || !plainDocLine(more[0]) {
-			return false
-		}
-		doc = append(doc, "//", more[0])
+		plain = plain && len(more) == 1 && plainDocLine(more[0])
+		doc = append(append(doc, "//"), more...)
 	}
 	for _, l := range doc {
 		b.WriteString(l)
@@ -757,9 +717,11 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 	g.writeParams(b, required)
 	b.WriteString(") *Envelope {\n\te := new(Envelope)\n")
 	if len(required) == 0 {
+		// Not New(kind, message): the extra level of inlining would cost
+		// the constructor its place under the inlining budget.
 		initCall(b)
 		b.WriteString("\treturn e\n}\n")
-		return true
+		return plain
 	}
 	b.WriteString("\te.init")
 	b.WriteString(name)
@@ -772,6 +734,8 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 		b.WriteString(", ")
 		b.WriteString(rf.Idents.GoLocal)
 	}
+	// The compiler must not inline the init method back: the constructor
+	// would outgrow the inlining budget.
 	b.WriteString(")\n\treturn e\n}\n\n// init")
 	b.WriteString(name)
 	b.WriteString(" fills a new envelope for New")
@@ -786,6 +750,8 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 	for _, rf := range required {
 		p := rf.Idents.GoLocal
 		if emptyRequired(rf) {
+			// A required collection is present even when empty, so the
+			// wire always carries it.
 			b.WriteString("\tif ")
 			b.WriteString(p)
 			b.WriteString(" == nil {\n\t\t")
@@ -799,26 +765,19 @@ func (g *gen) writeConstructor(b *bytes.Buffer, k *contract.Kind) bool {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}\n")
-	return true
+	return plain
 }
 
-// formatConstructor formats k's constructor on its own, as go/format would
-// inside the file, and returns its lines.
-func (g *gen) formatConstructor(k *contract.Kind) []byte {
-	f := jen.NewFile("p")
-	f.NoFormat = true
-	g.kindConstructor(f, k)
-	var src bytes.Buffer
-	if err := f.Render(&src); err != nil {
-		panic(fmt.Sprintf("gengo: the constructor of %s does not render: %v", k.Name, err))
-	}
-	out, err := format.Source(src.Bytes())
+// formatConstructor formats the text of k's constructor on its own, as
+// go/format would inside the file, and returns its lines.
+func formatConstructor(k *contract.Kind, text []byte) []byte {
+	const pkg = "package p\n\n"
+	out, err := format.Source(append([]byte(pkg), text...))
 	if err != nil {
 		// The same code formats inside the whole file; this would be a bug
 		// in this file.
-		panic(fmt.Sprintf("gengo: the constructor of %s does not format: %v\n%s", k.Name, err, src.Bytes()))
+		panic(fmt.Sprintf("gengo: the constructor of %s does not format: %v\n%s", k.Name, err, text))
 	}
-	const pkg = "package p\n\n"
 	if !bytes.HasPrefix(out, []byte(pkg)) {
 		panic(fmt.Sprintf("gengo: the constructor of %s formats with a header:\n%s", k.Name, out))
 	}
@@ -826,8 +785,7 @@ func (g *gen) formatConstructor(k *contract.Kind) []byte {
 }
 
 // goTypeText, paramTypeText and assignText are goType, paramType and assign
-// as gofmt prints them, for writeConstructor. TestConstructorSplice holds
-// them to the jennifer forms.
+// as gofmt prints them, for writeConstructor.
 func (g *gen) goTypeText(f *contract.Field) string {
 	switch f.Type {
 	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:

@@ -23,11 +23,6 @@ import (
 // plain Go that reads as Go, instead of jennifer calls that spell it out.
 var helperTemplates = template.Must(template.ParseFS(templates.FS, "go/*.go.tmpl"))
 
-// Header is the first line of every generated Go file. It matches Go's
-// convention (^// Code generated .* DO NOT EDIT\.$) so go/ast.IsGenerated,
-// linters and code review tools recognise the file.
-const Header = marker.Text
-
 // Dir is where the package of c goes, relative to the output root.
 func Dir(c *contract.Contract) string {
 	return c.Outputs.Go
@@ -169,12 +164,12 @@ func applySplices(name string, src []byte, splices []splice) ([]byte, error) {
 func (g *gen) render(gf goFile) ([]byte, error) {
 	var buf bytes.Buffer
 	if gf.template != "" {
-		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": Header, "Package": g.c.Packages.Go, "MaxDepth": strconv.Itoa(contract.MaxDepth)}); err != nil {
+		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": marker.Text, "Package": g.c.Packages.Go, "MaxDepth": strconv.Itoa(contract.MaxDepth)}); err != nil {
 			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
 		}
 	} else {
 		f := jen.NewFile(g.c.Packages.Go)
-		f.HeaderComment(Header)
+		f.HeaderComment(marker.Text)
 		// jennifer formats on its own, but then a formatting failure loses
 		// the source; we format here and report numbered lines instead.
 		f.NoFormat = true

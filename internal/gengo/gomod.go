@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // GoVersion is the go directive of a generated go.mod: the oldest Go the
@@ -30,5 +31,5 @@ func goMod(c *contract.Contract) ([]byte, error) {
 	if c.Packages.GoImportPath == "" {
 		return nil, fmt.Errorf("gengo: the Go package is to be a module of its own, but no Go import path names it")
 	}
-	return fmt.Appendf(nil, "%s\n\nmodule %s\n\ngo %s\n", "// "+Header, c.Packages.GoImportPath, GoVersion), nil
+	return fmt.Appendf(nil, "%s\n\nmodule %s\n\ngo %s\n", "// "+marker.Text, c.Packages.GoImportPath, GoVersion), nil
 }

@@ -23,13 +23,9 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
-
-// Marker is errgen's generated-file marker.
-const Marker = marker.Text
 
 // Dir is where the package goes, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Python }

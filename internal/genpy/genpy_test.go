@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // The Python package is type-checked and tested by tests/python (make
@@ -50,7 +51,7 @@ func TestGenerate(t *testing.T) {
 			if !bytes.Equal(data, again[name]) {
 				t.Errorf("%s: %s differs between two runs", p, name)
 			}
-			if !strings.HasPrefix(string(data), "# "+Marker) && !strings.HasPrefix(string(data), "<!-- "+Marker) {
+			if !strings.HasPrefix(string(data), "# "+marker.Text) && !strings.HasPrefix(string(data), "<!-- "+marker.Text) {
 				t.Errorf("%s: %s does not start with the marker", p, name)
 			}
 			if strings.HasSuffix(name, ".py") && strings.ContainsAny(string(data), "\u2028\u2029\x00") {

@@ -10,6 +10,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 )
 
@@ -151,9 +152,9 @@ func classNames() map[string]bool {
 
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
-		Header:          "# " + Marker,
+		Header:          "# " + marker.Text,
 		MaxDepth:        contract.MaxDepth,
-		Marker:          Marker,
+		Marker:          marker.Text,
 		C:               c,
 		Package:         c.Packages.Python,
 		Dist:            c.Packages.PythonDist,

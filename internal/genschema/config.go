@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/config"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 )
 
@@ -59,7 +60,7 @@ func ConfigSchema() *jsonschema.Schema {
 	)
 	s.Version = draft
 	s.ID = config.SchemaID
-	s.Comments = Header
+	s.Comments = marker.Text
 	s.Title = "errgen generation config (" + strings.Join(config.Names, ", ") + ")"
 	return s
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -17,18 +18,11 @@ import (
 // contract name; v1 is the version of the file format.
 const ContractSchemaID = "urn:errgen:contract-schema:v1"
 
-// The patterns below are the loader's regular expressions
-// (internal/contract/load.go) written out for JSON Schema. They use only
-// syntax that RE2 and ECMA-262 read alike. A test checks that the loader and
-// this schema agree on every contract in the repository.
+// The patterns the loader compiles (internal/contract/patterns.go), and
+// those built here from its rules for JSON Schema. They use only syntax that
+// RE2 and ECMA-262 read alike. A test checks that the loader and this schema
+// agree on every contract in the repository.
 const (
-	// contractNamePattern is contractNameRe.
-	contractNamePattern = `^[a-z][a-z0-9]*([-_][a-z0-9]+)*$`
-	// valueNamePattern is valueNameRe: the names of origins, recovery
-	// actions, same_arguments and side_effects values, groups and fields
-	// (the loader's snake_case alternative for field names is a subset of
-	// it). Every reference to a declared name therefore matches it too.
-	valueNamePattern = `^[A-Za-z][A-Za-z0-9]*([-_][A-Za-z0-9]+)*$`
 	// forbiddenChars are the characters contract text must not hold
 	// (internal/contract/text.go), for a character class: the control
 	// characters but tab and line feed, U+FEFF and the non-characters of
@@ -44,41 +38,13 @@ const (
 	// spaces, tabs and line breaks the loader counts as blank. \S would be
 	// stricter than the loader: it also rejects e.g. a lone no-break space.
 	nonBlankPattern = "^[^" + forbiddenChars + "]*[^ \t\n\r" + forbiddenChars + "][^" + forbiddenChars + "]*$"
-	// wireNamePattern is wireNameRe (internal/contract/loadlayout.go): a
-	// member name of the envelope, as a layout writes it.
-	wireNamePattern = `[A-Za-z_$][A-Za-z0-9_$-]*`
 	// wirePathPattern is a layout path: member names joined by dots.
-	wirePathPattern = `^` + wireNamePattern + `(\.` + wireNamePattern + `)*$`
-	// statusPattern is a rule's status written as a string: statusExact,
-	// statusClass or statusRange (internal/contract/loadsurfaces.go). That
-	// a range does not run backwards the loader checks.
-	statusPattern = `^[1-5]([0-9][0-9]|xx|[0-9][0-9]-[1-5][0-9][0-9])$`
-	// textPattern is wordRe, which the loader applies to the lower-cased
-	// phrase, so it allows upper-case letters too.
-	textPattern = `^[A-Za-z0-9_]([A-Za-z0-9_ .:/-]*[A-Za-z0-9_])?$`
-	// absoluteURIPattern is the loader's test of problem_type_base: a URI
-	// scheme, a colon, then no white space (RE2's \S, written out).
-	absoluteURIPattern = `^[a-zA-Z][a-zA-Z0-9+.-]*:[^\t\n\f\r ]*$`
+	wirePathPattern = `^` + contract.WireNamePattern + `(\.` + contract.WireNamePattern + `)*$`
 )
 
 // propertyDef is the name under $defs of an object field's property, which
 // may itself be an object with properties.
 const propertyDef = "property"
-
-// namingPatterns are the loader's namingRes, in contract.Namings order.
-var namingPatterns = map[contract.Naming]string{
-	contract.SnakeCase:          `^[a-z][a-z0-9]*(_[a-z0-9]+)*$`,
-	contract.ScreamingSnakeCase: `^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`,
-	contract.PascalCase:         `^[A-Z][a-zA-Z0-9]*$`,
-	contract.KebabCase:          `^[a-z][a-z0-9]*(-[a-z0-9]+)*$`,
-}
-
-var namingExamples = map[contract.Naming]string{
-	contract.SnakeCase:          "auth_failed",
-	contract.ScreamingSnakeCase: "AUTH_FAILED",
-	contract.PascalCase:         "AuthFailed",
-	contract.KebabCase:          "auth-failed",
-}
 
 // The loader's closed lists, as enums. They are read from the contract
 // package so a value added there reaches the schema without an edit here.
@@ -142,7 +108,7 @@ func plainString(description string) *jsonschema.Schema {
 // declared there is a cross-reference the loader checks; the schema checks
 // that it is a well-formed name.
 func reference(section, description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "string", Pattern: valueNamePattern,
+	return &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
 		Description: description + " Must be a name declared under " + section + "."}
 }
 
@@ -201,7 +167,7 @@ func nameMap(description string, required bool, names, entry *jsonschema.Schema)
 }
 
 func valueNameSchema(what string) *jsonschema.Schema {
-	return &jsonschema.Schema{Pattern: valueNamePattern,
+	return &jsonschema.Schema{Pattern: contract.ValueNamePattern,
 		Description: "The name of " + what + ": a letter, then letters and digits, words joined by single - or _ (e.g. retry_later)."}
 }
 
@@ -265,7 +231,7 @@ func typeIs(t, items contract.FieldType) *orderedmap.OrderedMap[string, *jsonsch
 // reservedFieldNames applies (see ContractSchema).
 func fieldNameSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
-		Pattern: valueNamePattern,
+		Pattern: contract.ValueNamePattern,
 		Description: "The field's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. request_id). " +
 			"Without a layout section it may not be one of the envelope's own fields (" + strings.Join(contract.DefaultTopLevel(), ", ") + "); " +
 			"with one, it may not land on a member the layout already puts in the object the field goes into (layout.context or layout.kind_fields).",
@@ -291,7 +257,7 @@ func reservedFieldNames() *jsonschema.Schema {
 // They live inside the field's object, so no envelope member is in the way.
 func propertyNameSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
-		Pattern:     valueNamePattern,
+		Pattern:     contract.ValueNamePattern,
 		Description: "The property's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. failed_stage).",
 	}
 }
@@ -313,7 +279,7 @@ func sourceSchema(description string) *jsonschema.Schema {
 		Type: "string",
 		AnyOf: []*jsonschema.Schema{
 			{Enum: sourceEnum(), Description: "A named source: " + orList(sourceEnum()) + "."},
-			{Pattern: valueNamePattern, Description: "The name of a context or kind-specific field, which the layout then places at this path."},
+			{Pattern: contract.ValueNamePattern, Description: "The name of a context or kind-specific field, which the layout then places at this path."},
 		},
 		Description: description + " One of " + orList(sourceEnum()) + " (group, retryable and may_have_run are derived from the kind's classification), or the name of a context or kind-specific field.",
 	}
@@ -344,7 +310,7 @@ func layoutSchema() *jsonschema.Schema {
 		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false. Required fields are always written; false when left out. On guidance it also means the guidance is the producer's own: constructors leave it empty instead of filling in the contract's.")),
 		mem("required", boolSchema("For a string context field only: every envelope carries it, non-empty; every constructor takes it as a parameter after the message, both envelope schemas require it and decoding an envelope without it fails. Not with optional: true. False when left out.")),
 		mem("aliases", &jsonschema.Schema{Type: "array",
-			Items: &jsonschema.Schema{Type: "string", Pattern: "^" + wireNamePattern + "$",
+			Items: &jsonschema.Schema{Type: "string", Pattern: "^" + contract.WireNamePattern + "$",
 				Description: "Another member name accepted for this field when decoding: starts with a letter, _ or $, then letters, digits, _, $ or -."},
 			Description: "Other spellings of the member name that decoders accept but never write (e.g. [retryAfterMs]), each a member name in the same object. An alias may not be the name of another member of that object."}),
 	)
@@ -422,12 +388,12 @@ func ruleSchema() *jsonschema.Schema {
 		// minimum and maximum apply to a number, pattern to a string.
 		Extras:  map[string]any{"type": []string{"integer", "string"}},
 		Minimum: json.Number("100"), Maximum: json.Number("599"),
-		Pattern:     statusPattern,
+		Pattern:     contract.StatusPattern,
 		Description: "An HTTP status to match: a code (401), a class (4xx, quoted or not) or an inclusive range written lower code first (500-599), all from 100 to 599.",
 	}
 	status := &jsonschema.Schema{
 		Extras:  map[string]any{"type": []string{"integer", "string", "array"}},
-		Minimum: statusItem.Minimum, Maximum: statusItem.Maximum, Pattern: statusPattern,
+		Minimum: statusItem.Minimum, Maximum: statusItem.Maximum, Pattern: contract.StatusPattern,
 		Items: statusItem, MinItems: uint64p(1),
 		Description: "The HTTP statuses the rule matches: a code (401), a class (4xx), an inclusive range (500-599), or a non-empty list of them (e.g. [408, 504]); any of them matches. " +
 			"Leave it out to match any status, including none (a transport failure).",
@@ -447,12 +413,12 @@ func ruleSchema() *jsonschema.Schema {
 		// unquoted 401 as a number, which the loader takes as the phrase.
 		Extras:      map[string]any{"type": []string{"string", "number", "boolean"}},
 		Minimum:     json.Number("0"),
-		Pattern:     textPattern,
+		Pattern:     contract.TextPattern,
 		Description: "A word or phrase of letters, digits, _, spaces, ., :, / or -, starting and ending with a letter, digit or _ (e.g. invalid_token, access token expired). Quote phrases YAML reads as something else (\"401\").",
 	}
 	text := &jsonschema.Schema{
 		Extras:  map[string]any{"type": []string{"string", "number", "boolean", "array"}},
-		Minimum: textItem.Minimum, Pattern: textPattern,
+		Minimum: textItem.Minimum, Pattern: contract.TextPattern,
 		Items: textItem, MinItems: uint64p(1),
 		Description: "Words or phrases the upstream's error text must contain, as whole words and ignoring case: one phrase or a non-empty list of them, any of which matches (e.g. [unauthorized, invalid_token]). " +
 			"Leave it out to ignore the text.",
@@ -483,7 +449,7 @@ func inboundSchema() *jsonschema.Schema {
 		[]string{"classifiers"},
 		mem("tool_result", kindReference("The kind of a completed tool result flagged as an error (MCP isError: true). It never counts toward a circuit breaker, since the upstream answered. Leave it out when there are no tool results.")),
 		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
-			PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+			PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
 				Description: "The classifier's name in snake_case (e.g. model); it names the generated functions (ClassifyModel)."},
 			AdditionalProperties: classifier,
 			Description:          "The classifiers, each a view of upstream failures (e.g. one for the model, one for the circuit breaker) mapping to its description, default kind and rules. At least one is required; the first is the default classification."}),
@@ -511,13 +477,13 @@ func agreementsSchema() *jsonschema.Schema {
 		[]string{"description", "classifiers"},
 		mem("description", nonBlankString("What the classifiers agree on and why their kinds may differ; it is shown in the inbound docs. Must not be blank.")),
 		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(2),
-			PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+			PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
 				Description: "The name of a classifier declared under inbound.classifiers."},
 			AdditionalProperties: kinds,
 			Description:          "Two or more classifiers, each mapping to its kinds for the shared notion, e.g. {model: [oauth_needs_reauth, permission_denied], breaker: [auth_failed, auth_required]}."}),
 	)
 	return &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
-		PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase],
+		PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
 			Description: "The agreement's name in snake_case (e.g. auth); problems and the docs name it."},
 		AdditionalProperties: agreement,
 		Description:          "Notions that two or more classifiers must agree on while naming them with their own kinds (labby: the model and breaker views agree on which failures are auth problems). errgen validate checks every agreement and reports each input the classifiers disagree on, at the rule condition it comes from. Leave it out when there is nothing to keep aligned."}
@@ -582,14 +548,14 @@ func surfacesSchema() *jsonschema.Schema {
 			Description: "What the CLI writes on stderr: envelope (the envelope itself) or wrapped (labby's {\"ok\": false, \"command\": ..., \"error\": envelope}). envelope when left out."}),
 		mem("default_exit_code", exitCode("The exit code of a failure whose origin has none under exit_codes. 1 when left out.")),
 		mem("exit_codes", &jsonschema.Schema{Type: "object",
-			PropertyNames: &jsonschema.Schema{Pattern: valueNamePattern,
+			PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
 				Description: "An origin, which must be declared under origins."},
 			AdditionalProperties: exitCode("The exit code of the origin's failures."),
 			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
 	)
 	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope. Every key is optional.",
 		nil,
-		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: absoluteURIPattern,
+		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: contract.AbsoluteURIPattern,
 			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
 		mem("cli", cli),
 	)
@@ -634,7 +600,7 @@ func sanitizeSchema() *jsonschema.Schema {
 	pattern.Properties.Set("description", plainString("What the secret is."))
 	pattern.Properties.Set("prefixes", &jsonschema.Schema{Type: "array", MinItems: uint64p(1), UniqueItems: true,
 		Description: "The literal text such a secret starts with (e.g. [acme_live_, acme_test_]); matched exactly, ASCII case included.",
-		Items: &jsonschema.Schema{Type: "string", Pattern: `^[A-Za-z0-9_-]{2,32}$`,
+		Items: &jsonschema.Schema{Type: "string", Pattern: contract.SecretPrefixPattern,
 			Not:         &jsonschema.Schema{Enum: inRedacted},
 			Description: "2 to 32 ASCII letters, digits, _ or -; not a part of [REDACTED], the text that replaces a secret."}})
 	pattern.Properties.Set("chars", &jsonschema.Schema{Enum: charNames,
@@ -656,11 +622,11 @@ func sanitizeSchema() *jsonschema.Schema {
 				Description: "A marker: 2 to 64 characters without white space; it may not overlap [REDACTED]."}}),
 		mem("secrets", &jsonschema.Schema{Extras: map[string]any{"type": []string{"object", "null"}},
 			Description:          "Secret shapes of the contract's own, redacted besides errgen's built-in catalogue, by snake_case name.",
-			PropertyNames:        &jsonschema.Schema{Pattern: namingPatterns[contract.SnakeCase], Description: "The pattern's name in snake_case (e.g. acme_api_key)."},
+			PropertyNames:        &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(), Description: "The pattern's name in snake_case (e.g. acme_api_key)."},
 			AdditionalProperties: pattern}),
 		mem("fields", &jsonschema.Schema{Type: "array", UniqueItems: true,
 			Description: "The envelope values sanitized by default: message, guidance, or context and kind-specific fields holding text (a string, an array of strings, or an object whose strings are sanitized).",
-			Items:       &jsonschema.Schema{Type: "string", Pattern: valueNamePattern}}),
+			Items:       &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern}}),
 		mem("paths", &jsonschema.Schema{Type: "boolean",
 			Description: "Whether home directories (/home/<user>, /Users/<user>, C:\\Users\\<user>) lose their user name and paths to credential files (~/.ssh/..., .aws, .netrc, id_rsa, *.pem, ...) are redacted whole. true when left out."}),
 		mem("credential_names", &jsonschema.Schema{Type: "array", UniqueItems: true,
@@ -696,8 +662,8 @@ func sanitizeSchema() *jsonschema.Schema {
 // inboundKinds constrains the kinds the inbound section names to the
 // contract's naming n.
 func inboundKinds(n contract.Naming) *jsonschema.Schema {
-	kind := &jsonschema.Schema{Pattern: namingPatterns[n],
-		Description: fmt.Sprintf("A kind name, so in %s (e.g. %s).", n, namingExamples[n])}
+	kind := &jsonschema.Schema{Pattern: n.Pattern(),
+		Description: fmt.Sprintf("A kind name, so in %s (e.g. %s).", n, n.Example())}
 	rule := props()
 	rule.Set("kind", kind)
 	classifier := props()
@@ -709,7 +675,7 @@ func inboundKinds(n contract.Naming) *jsonschema.Schema {
 	inbound.Set("classifiers", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: classifier},
 		Description: fmt.Sprintf("A classifier names kinds, whose names are in %s.", n)})
 	// A pattern applies to a single kind, items to a list of them.
-	set := &jsonschema.Schema{Pattern: namingPatterns[n], Items: kind,
+	set := &jsonschema.Schema{Pattern: n.Pattern(), Items: kind,
 		Description: fmt.Sprintf("A kind name or a list of them, in %s.", n)}
 	agreement := props()
 	agreement.Set("classifiers", &jsonschema.Schema{AdditionalProperties: set,
@@ -735,7 +701,7 @@ func ContractSchema() *jsonschema.Schema {
 
 	header := closedObject("Who the contract is: its name, wire version and kind naming pattern.",
 		[]string{"name", "version", "naming"},
-		mem("name", &jsonschema.Schema{Type: "string", Pattern: contractNamePattern,
+		mem("name", &jsonschema.Schema{Type: "string", Pattern: contract.ContractNamePattern,
 			Description: "The contract's name: lower-case words of letters and digits joined by single - or _, starting with a letter (e.g. agent-error). The Go, npm and Python package names are derived from it."}),
 		mem("version", &jsonschema.Schema{
 			// minimum and maximum apply to the integer, pattern to the string.
@@ -819,7 +785,7 @@ func ContractSchema() *jsonschema.Schema {
 
 	retired := closedObject("A retired name: why it was retired and, optionally, the kind that replaced it.",
 		[]string{"reason"},
-		mem("replaced_by", &jsonschema.Schema{Type: "string", Pattern: valueNamePattern,
+		mem("replaced_by", &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
 			Description: "The live kind that took over this name's meaning, if any. Must be the name of a kind under kinds; leave it out when the kind was removed without a replacement."}),
 		mem("reason", nonBlankString("Why the name was retired. Must not be blank.")),
 	)
@@ -852,7 +818,7 @@ func ContractSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{
 		Version:  draft,
 		ID:       ContractSchemaID,
-		Comments: Header,
+		Comments: marker.Text,
 		Title:    "errgen error contract",
 		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
 			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
@@ -860,7 +826,7 @@ func ContractSchema() *jsonschema.Schema {
 		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
 		Properties:           p,
 		AdditionalProperties: jsonschema.FalseSchema,
-		// $defs goes in Extras, which are written last, so that Header stays
+		// $defs goes in Extras, which are written last, so that the marker stays
 		// at the top of the file where the generator looks for it.
 		Extras: map[string]any{"$defs": jsonschema.Definitions{
 			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),
@@ -950,12 +916,12 @@ func ContractSchema() *jsonschema.Schema {
 		header.Set("contract", &jsonschema.Schema{Type: "object", Required: []string{"naming"}, Properties: naming})
 
 		replacedBy := props()
-		replacedBy.Set("replaced_by", &jsonschema.Schema{Pattern: namingPatterns[n],
-			Description: fmt.Sprintf("A kind name, so in %s (e.g. %s).", n, namingExamples[n])})
+		replacedBy.Set("replaced_by", &jsonschema.Schema{Pattern: n.Pattern(),
+			Description: fmt.Sprintf("A kind name, so in %s (e.g. %s).", n, n.Example())})
 		then := props()
 		then.Set("kinds", &jsonschema.Schema{
 			Description:   fmt.Sprintf("Kind names follow the contract's naming, %s.", n),
-			PropertyNames: &jsonschema.Schema{Pattern: namingPatterns[n], Description: fmt.Sprintf("A kind name in %s (e.g. %s).", n, namingExamples[n])},
+			PropertyNames: &jsonschema.Schema{Pattern: n.Pattern(), Description: fmt.Sprintf("A kind name in %s (e.g. %s).", n, n.Example())},
 		})
 		then.Set("retired", &jsonschema.Schema{
 			Description:          fmt.Sprintf("A retired kind is replaced by a live kind, whose name is in %s.", n),

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
@@ -54,12 +55,12 @@ func TestContractSchemaHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(data, []byte(Header))
-	if i < 0 || i+len(Header) > 512 {
+	i := bytes.Index(data, []byte(marker.Text))
+	if i < 0 || i+len(marker.Text) > 512 {
 		t.Fatalf("Header must be within the first 512 bytes, found at %d", i)
 	}
 	if !bytes.Contains(data[:i], []byte(`"$comment"`)) {
-		t.Fatalf("Header must be the $comment, found:\n%s", data[:i+len(Header)])
+		t.Fatalf("Header must be the $comment, found:\n%s", data[:i+len(marker.Text)])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -187,7 +188,7 @@ func Envelope(c *contract.Contract, role Role) ([]byte, error) {
 	s := objectSchema(c, role, lo.Root)
 	s.Version = draft
 	s.ID = jsonschema.ID(ID(c, role))
-	s.Comments = Header + " Source: the " + c.Name + " contract, version " + c.VersionLabel() + "."
+	s.Comments = marker.Text + " Source: the " + c.Name + " contract, version " + c.VersionLabel() + "."
 	s.Title = fmt.Sprintf("%s envelope, version %s (%s schema)", c.Name, c.VersionLabel(), role)
 	switch role {
 	case Producer:

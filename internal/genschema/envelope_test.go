@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -68,7 +69,7 @@ func TestExamplesValidateAgainstBothSchemas(t *testing.T) {
 	for _, path := range contracts {
 		c := load(t, path)
 		producer, consumer := envelopeSchemas(t, c)
-		for _, ex := range examples.All(c) {
+		for _, ex := range exampleenv.All(c) {
 			inst := instance(t, ex.Value)
 			if err := consumer.Validate(inst); err != nil {
 				t.Errorf("%s: example %q fails the consumer schema: %v", c.Name, ex.Name, err)
@@ -158,7 +159,7 @@ func TestSchemasRejectOtherLayouts(t *testing.T) {
 			if own == other {
 				continue
 			}
-			for _, ex := range examples.All(load(t, other)) {
+			for _, ex := range exampleenv.All(load(t, other)) {
 				inst := instance(t, ex.Value)
 				if compiled[own].consumer.Validate(inst) == nil || compiled[own].producer.Validate(inst) == nil {
 					t.Errorf("%s's schemas accept %s's example %q", own, other, ex.Name)
@@ -169,7 +170,7 @@ func TestSchemasRejectOtherLayouts(t *testing.T) {
 }
 
 // mutate returns the example with one change applied to a decoded copy.
-func mutate(t *testing.T, ex examples.Example, change func(m map[string]any)) any {
+func mutate(t *testing.T, ex exampleenv.Example, change func(m map[string]any)) any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(ex.JSON(), &m); err != nil {
@@ -182,7 +183,7 @@ func mutate(t *testing.T, ex examples.Example, change func(m map[string]any)) an
 func TestSchemasTellProducerAndConsumerApart(t *testing.T) {
 	c := load(t, "../../contract/kinds.yaml")
 	producer, consumer := envelopeSchemas(t, c)
-	forbidden := examples.ForKind(c, c.Kind("forbidden"))
+	forbidden := exampleenv.ForKind(c, c.Kind("forbidden"))
 	tests := []struct {
 		name               string
 		change             func(m map[string]any)
@@ -227,7 +228,7 @@ func TestReferenceExamplesPassLabbySchema(t *testing.T) {
 	}
 	labby := compile(t, "labby-agent-error.schema.json", data)
 	c := load(t, "../../contract/kinds.yaml")
-	for _, ex := range examples.All(c) {
+	for _, ex := range exampleenv.All(c) {
 		if err := labby.Validate(instance(t, ex.Value)); err != nil {
 			t.Errorf("example %q fails labby's schema: %v", ex.Name, err)
 		}
@@ -245,7 +246,7 @@ func TestSchemaHeaderAndIDs(t *testing.T) {
 		if doc["$id"] != genschema.ID(c, role) || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 			t.Errorf("%s: $id %v, $schema %v", role, doc["$id"], doc["$schema"])
 		}
-		if head := string(data[:min(len(data), 512)]); !strings.Contains(head, genschema.Header) {
+		if head := string(data[:min(len(data), 512)]); !strings.Contains(head, marker.Text) {
 			t.Errorf("%s: header not within the first 512 bytes", role)
 		}
 		if desc, _ := doc["description"].(string); !strings.Contains(desc, string(map[genschema.Role]genschema.Role{genschema.Producer: genschema.Consumer, genschema.Consumer: genschema.Producer}[role])) {

@@ -17,13 +17,8 @@ import (
 
 	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/marker"
 	"github.com/invopop/jsonschema"
 )
-
-// Header goes into every schema's $comment, within its first bytes, so the
-// generator recognises the file as its own.
-const Header = marker.Text
 
 const draft = "https://json-schema.org/draft/2020-12/schema"
 

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // Load loads a contract or fails the test.
@@ -31,7 +32,7 @@ func Load(t testing.TB, path string) *contract.Contract {
 func MatchExamples(t *testing.T, contractPath string, newEnvelope func(kind, message string) any) {
 	t.Helper()
 	c := Load(t, contractPath)
-	for _, ex := range examples.All(c) {
+	for _, ex := range exampleenv.All(c) {
 		e := build(t, ex, newEnvelope)
 		got, err := json.Marshal(e)
 		if err != nil {
@@ -46,7 +47,7 @@ func MatchExamples(t *testing.T, contractPath string, newEnvelope func(kind, mes
 	}
 }
 
-func build(t *testing.T, ex examples.Example, newEnvelope func(kind, message string) any) any {
+func build(t *testing.T, ex exampleenv.Example, newEnvelope func(kind, message string) any) any {
 	var kind, message string
 	for _, s := range ex.Set {
 		switch s.Leaf.Source {
@@ -89,7 +90,7 @@ func goValue(v any, typ reflect.Type) reflect.Value {
 			out.Index(i).Set(goValue(x, typ.Elem()))
 		}
 		return out
-	case examples.Object:
+	case orderedjson.Object:
 		if typ.Kind() == reflect.Pointer && typ.Elem().Kind() == reflect.Struct {
 			// An object with declared properties: fill its struct by JSON.
 			ptr := reflect.New(typ.Elem())

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -102,7 +102,7 @@ func CheckProducers(t *testing.T, api ProducerAPI) {
 		sanitizesMessage = sanitizesMessage || f == "message"
 	}
 	maxHint := time.Duration(c.Retry.MaxHintMs) * time.Millisecond
-	for _, ex := range examples.All(c) {
+	for _, ex := range exampleenv.All(c) {
 		k := c.Kind(exampleKind(ex))
 		if k == nil {
 			continue // the unknown kind's example: the producer schema rejects it by design
@@ -169,7 +169,7 @@ func CheckProducers(t *testing.T, api ProducerAPI) {
 	})
 }
 
-func exampleKind(ex examples.Example) string {
+func exampleKind(ex exampleenv.Example) string {
 	for _, s := range ex.Set {
 		if s.Leaf.Source == contract.SourceKind {
 			return s.Value.(string)

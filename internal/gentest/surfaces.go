@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -45,7 +45,7 @@ func CheckSurfaces(t *testing.T, api SurfaceAPI) {
 	s := &surfaces{api: api, c: Load(t, api.Contract)}
 	s.schema = compileSchema(t, api.ConsumerSchema)
 	t.Run("accept", s.checkAccept)
-	for _, ex := range examples.All(s.c) {
+	for _, ex := range exampleenv.All(s.c) {
 		t.Run(ex.Name, func(t *testing.T) {
 			s.checkEnvelope(t, build(t, ex, api.New))
 			hinted := build(t, ex, api.New)
@@ -57,7 +57,7 @@ func CheckSurfaces(t *testing.T, api SurfaceAPI) {
 		})
 	}
 	t.Run("extension member", func(t *testing.T) {
-		e := build(t, examples.Maximal(s.c), api.New)
+		e := build(t, exampleenv.Maximal(s.c), api.New)
 		call(t, reflect.ValueOf(e).MethodByName("WithExtra"), "x_extension", map[string]any{"trace": "t-1", "n": 2})
 		s.checkEnvelope(t, e)
 	})
@@ -558,7 +558,7 @@ func anyWord(text string, phrases []string) bool {
 func (s *surfaces) newEnvelope(t *testing.T, kind, message string) any {
 	e := s.api.New(kind, message)
 	for _, f := range s.c.RequiredContext {
-		call(t, reflect.ValueOf(e).MethodByName("With"+f.Idents.Go), examples.Sample(f).(string))
+		call(t, reflect.ValueOf(e).MethodByName("With"+f.Idents.Go), exampleenv.Sample(f).(string))
 	}
 	return e
 }
@@ -566,7 +566,7 @@ func (s *surfaces) newEnvelope(t *testing.T, kind, message string) any {
 // checkNotEnvelope reads responses that carry no envelope.
 func (s *surfaces) checkNotEnvelope(t *testing.T) {
 	const date = "Tue, 03 Jun 2025 10:00:00 GMT"
-	unknown := marshalJSON(t, build(t, examples.Unknown(s.c), s.api.New))
+	unknown := marshalJSON(t, build(t, exampleenv.Unknown(s.c), s.api.New))
 	oversized := append(append([]byte(nil), unknown...), bytes.Repeat([]byte(" "), 1<<20)...)
 	for _, tc := range []struct {
 		name        string
@@ -658,7 +658,7 @@ func (s *surfaces) checkNotEnvelope(t *testing.T) {
 
 // checkServer goes through a real HTTP server and client.
 func (s *surfaces) checkServer(t *testing.T) {
-	e := build(t, examples.Maximal(s.c), s.api.New)
+	e := build(t, exampleenv.Maximal(s.c), s.api.New)
 	call(t, reflect.ValueOf(e).MethodByName("WithRetryAfter"), 2500*time.Millisecond)
 	want := marshalJSON(t, e)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

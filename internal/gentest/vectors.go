@@ -15,6 +15,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // Package is the API of one generated Go package that the conformance
@@ -55,8 +56,8 @@ func ReadVectors(t testing.TB, path string) *genvectors.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(data, []byte("{\n  \"$comment\": \""+genvectors.Header)) {
-		t.Fatalf("%s does not open with a \"$comment\" starting %q", path, genvectors.Header)
+	if !bytes.HasPrefix(data, []byte("{\n  \"$comment\": \""+marker.Text)) {
+		t.Fatalf("%s does not open with a \"$comment\" starting %q", path, marker.Text)
 	}
 	var f genvectors.File
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -142,6 +143,25 @@ func (v *vectors) decode(data []byte) (reflect.Value, error) {
 	return e, json.Unmarshal(data, e.Interface())
 }
 
+// roundTrip decodes input with decode and encodes it again, reporting any
+// error and any difference from want, the envelope expected back. ok is
+// false when there is nothing to check further.
+func roundTrip(t *testing.T, name string, input, want []byte, decode func([]byte) (reflect.Value, error)) (e reflect.Value, back []byte, ok bool) {
+	e, err := decode(input)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return e, nil, false
+	}
+	if back, err = json.Marshal(e.Interface()); err != nil {
+		t.Errorf("%s: encoding: %v", name, err)
+		return e, nil, false
+	}
+	if !sameJSON(back, want) {
+		t.Errorf("%s: decoded and encoded again:\ngot  %s\nwant %s", name, back, want)
+	}
+	return e, back, true
+}
+
 // sameJSON reports whether a and b are the same JSON value.
 func sameJSON(a, b []byte) bool {
 	var x, y any
@@ -153,18 +173,9 @@ func sameJSON(a, b []byte) bool {
 
 func (v *vectors) envelopes(t *testing.T, vecs []genvectors.EnvelopeVec) {
 	for _, want := range vecs {
-		e, err := v.decode(want.Envelope)
-		if err != nil {
-			t.Errorf("%s: %v", want.Name, err)
+		e, _, ok := roundTrip(t, want.Name, want.Envelope, want.Envelope, v.decode)
+		if !ok {
 			continue
-		}
-		back, err := json.Marshal(e.Interface())
-		if err != nil {
-			t.Errorf("%s: encoding: %v", want.Name, err)
-			continue
-		}
-		if !sameJSON(back, want.Envelope) {
-			t.Errorf("%s: decoded and encoded again:\ngot  %s\nwant %s", want.Name, back, want.Envelope)
 		}
 		kind := e.Elem().FieldByName("Kind").String()
 		got := genvectors.EnvelopeVec{
@@ -258,18 +269,9 @@ func (v *vectors) edges(t *testing.T, vecs []genvectors.EdgeVec) {
 		if want.Text != nil {
 			input = []byte(*want.Text)
 		}
-		e, err := v.unmarshal(input)
-		if err != nil {
-			t.Errorf("%s: %v", want.Name, err)
+		e, back, ok := roundTrip(t, want.Name, input, want.Envelope, v.unmarshal)
+		if !ok {
 			continue
-		}
-		back, err := json.Marshal(e.Interface())
-		if err != nil {
-			t.Errorf("%s: encoding: %v", want.Name, err)
-			continue
-		}
-		if !sameJSON(back, want.Envelope) {
-			t.Errorf("%s: decoded and encoded:\ngot  %s\nwant %s", want.Name, back, want.Envelope)
 		}
 		again, err := v.unmarshal(back)
 		if err != nil || !reflect.DeepEqual(jsonOf(t, again), jsonOf(t, e)) {

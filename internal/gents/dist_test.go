@@ -11,6 +11,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // Every source module ships compiled: dist/ holds a .js and a .d.ts for
@@ -54,7 +55,7 @@ func TestDist(t *testing.T) {
 			if !bytes.Equal(data, again[name]) {
 				t.Errorf("%s: %s differs between two compilations", p, rel)
 			}
-			if !bytes.HasPrefix(data, []byte("// "+Marker+"\n")) || !bytes.HasSuffix(data, []byte("\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
+			if !bytes.HasPrefix(data, []byte("// "+marker.Text+"\n")) || !bytes.HasSuffix(data, []byte("\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
 				t.Errorf("%s: %s does not start with the header line or end with exactly one newline", p, rel)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // The TypeScript package is compiled and tested by tests/ts (make test-ts);
@@ -65,10 +66,10 @@ func TestGenerate(t *testing.T) {
 			if len(head) > 512 {
 				head = head[:512]
 			}
-			if !bytes.Contains(head, []byte(Marker)) {
+			if !bytes.Contains(head, []byte(marker.Text)) {
 				t.Errorf("%s: %s lacks the marker in its first 512 bytes", path, name)
 			}
-			if (strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".js")) && !bytes.HasPrefix(data, []byte("// "+Marker+"\n")) {
+			if (strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".js")) && !bytes.HasPrefix(data, []byte("// "+marker.Text+"\n")) {
 				t.Errorf("%s: %s does not start with the header", path, name)
 			}
 			if strings.HasSuffix(name, ".json") && !json.Valid(data) {

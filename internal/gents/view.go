@@ -11,8 +11,9 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -143,9 +144,9 @@ type classifierView struct {
 
 func newView(c *contract.Contract) (*view, error) {
 	v := &view{
-		Header:          "// " + Marker,
+		Header:          "// " + marker.Text,
 		MaxDepth:        contract.MaxDepth,
-		Marker:          Marker,
+		Marker:          marker.Text,
 		C:               c,
 		NPM:             c.Packages.NPM,
 		Version:         npmVersion(c.VersionLabel()),
@@ -441,12 +442,12 @@ func objectTypes(c *contract.Contract, objNames map[string]string) []objectType 
 // The TypeScript data tables are ordered JSON objects, the same type the
 // examples use.
 type (
-	kv         = examples.Member
-	orderedMap = examples.Object
+	kv         = orderedjson.Member
+	orderedMap = orderedjson.Object
 )
 
 // marshal is json.Marshal without HTML escaping.
-var marshal = examples.Marshal
+var marshal = orderedjson.Marshal
 
 // mustJSON renders v as indented JSON for a data table. The values are
 // built here from the model, so a failure is a bug.
@@ -465,7 +466,7 @@ func mustJSON(v any) string {
 // jsLit is s as a JavaScript string literal: JSON without HTML escapes,
 // written directly (templates call it for every kind).
 func jsLit(s string) string {
-	return string(examples.AppendString(nil, s, false))
+	return string(orderedjson.AppendString(nil, s, false))
 }
 
 type classificationData struct {
@@ -515,7 +516,7 @@ func classificationTable(c *contract.Contract) (string, error) {
 			b = append(b, ',')
 		}
 		b = append(b, "\n  "...)
-		b = examples.AppendString(b, k.Name, false)
+		b = orderedjson.AppendString(b, k.Name, false)
 		b = append(b, ": "...)
 		b = appendClassification(b, classificationOf(&k.Classification, k, c))
 	}
@@ -527,7 +528,7 @@ func classificationTable(c *contract.Contract) (string, error) {
 func appendClassification(b []byte, d classificationData) []byte {
 	str := func(b []byte, key, v string) []byte {
 		b = append(b, key...)
-		return examples.AppendString(b, v, false)
+		return orderedjson.AppendString(b, v, false)
 	}
 	b = str(b, "{\n    \"kind\": ", d.Kind)
 	b = append(b, ",\n    \"known\": "...)

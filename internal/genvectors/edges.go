@@ -9,7 +9,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // The decoders of the three languages read documents at the edges of JSON
@@ -88,7 +89,7 @@ func unknownName(o *contract.Object, base string) string {
 
 // prepend returns a copy of o with m as the first member of the object at
 // path, which o holds.
-func prepend(o object, path string, m examples.Member) object {
+func prepend(o object, path string, m orderedjson.Member) object {
 	o = clone(o).(object)
 	segs := segments(path)
 	if len(segs) == 0 {
@@ -100,7 +101,7 @@ func prepend(o object, path string, m examples.Member) object {
 
 // docText renders o as a document, rawText values as they are.
 func docText(o object) (string, error) {
-	b, err := appendValue(nil, rawValues(o))
+	b, err := orderedjson.AppendCompact(nil, rawValues(o))
 	return string(b), err
 }
 
@@ -110,7 +111,7 @@ func rawValues(v any) any {
 	case object:
 		out := make(object, len(v))
 		for i, m := range v {
-			out[i] = examples.Member{Key: m.Key, Value: rawValues(m.Value)}
+			out[i] = orderedjson.Member{Key: m.Key, Value: rawValues(m.Value)}
 		}
 		return out
 	case rawText:
@@ -129,7 +130,7 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 	input := func(name string, o any, path, category string) {
 		if err == nil {
 			var in []byte
-			in, err = appendValue(nil, rawValues(o))
+			in, err = orderedjson.AppendCompact(nil, rawValues(o))
 			out = append(out, MalformedVec{Name: name, Input: in, Path: path, Category: category})
 		}
 	}
@@ -209,7 +210,7 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 
 // edges are the accepted documents of the shared policy, each with the
 // envelope it decodes to as its encoder writes it back.
-func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
+func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) {
 	base := fromExample(maximal.Value)
 	root := c.Layout.Root
 	var out []EdgeVec
@@ -223,7 +224,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 			return
 		}
 		var w []byte
-		if w, err = appendValue(nil, rawValues(want)); err == nil {
+		if w, err = orderedjson.AppendCompact(nil, rawValues(want)); err == nil {
 			out = append(out, EdgeVec{Name: name, Text: &s, Envelope: w})
 		}
 	}
@@ -232,8 +233,8 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 
 	// A member given twice: the last counts, known or not.
 	twice := unknownName(root, "x_twice")
-	in := prepend(base, kind.Object.Path, examples.Member{Key: kind.Name, Value: "not_the_kind"})
-	in = append(in, examples.Member{Key: twice, Value: "first"}, examples.Member{Key: twice, Value: object{{Key: "second", Value: true}}})
+	in := prepend(base, kind.Object.Path, orderedjson.Member{Key: kind.Name, Value: "not_the_kind"})
+	in = append(in, orderedjson.Member{Key: twice, Value: "first"}, orderedjson.Member{Key: twice, Value: object{{Key: "second", Value: true}}})
 	add("a member given twice: the last value counts", in, base.with(twice, object{{Key: "second", Value: true}}))
 	for _, o := range c.Layout.Objects[1:] {
 		if strings.Contains(o.Path, ".") {
@@ -250,7 +251,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 	many := unknownName(root, "x_many")
 	in = clone(base).(object)
 	for i := range 1000 {
-		in = append(in, examples.Member{Key: many, Value: i})
+		in = append(in, orderedjson.Member{Key: many, Value: i})
 	}
 	add("an unknown member given 1000 times: the last value counts", in, base.with(many, 999))
 
@@ -304,7 +305,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 	if in, err2 := docText(base.with(key+"_LONE", 1)); err2 == nil {
 		s := strings.Replace(in, `"`+key+`_LONE"`, `"`+key+`_\udfff"`, 1)
 		var w []byte
-		if w, err = appendValue(nil, rawValues(base.with(key+"_\ufffd", 1))); err == nil {
+		if w, err = orderedjson.AppendCompact(nil, rawValues(base.with(key+"_\ufffd", 1))); err == nil {
 			out = append(out, EdgeVec{Name: "a lone surrogate escape in an unknown member's name reads as U+FFFD", Text: &s, Envelope: w})
 		}
 	} else if err == nil {
@@ -330,7 +331,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 		}
 		b := bytes.Replace([]byte(doc), []byte(`"MARK"`), []byte(`"`+v.bytes+`"`), 1)
 		var w []byte
-		if w, err = appendValue(nil, rawValues(base.with(message.Path, v.want))); err == nil {
+		if w, err = orderedjson.AppendCompact(nil, rawValues(base.with(message.Path, v.want))); err == nil {
 			out = append(out, EdgeVec{Name: "invalid UTF-8 in " + message.Path + ": " + v.what + ", each byte reads as U+FFFD", Bytes: b, Envelope: w})
 		}
 	}
@@ -340,7 +341,7 @@ func edges(c *contract.Contract, maximal examples.Example) ([]EdgeVec, error) {
 // deepEnvelope is the richest example with an unknown member nested exactly
 // MaxDepth levels deep: the deepest document every decoder reads, and every
 // encoder writes back.
-func deepEnvelope(c *contract.Contract, maximal examples.Example) object {
+func deepEnvelope(c *contract.Contract, maximal exampleenv.Example) object {
 	base := fromExample(maximal.Value)
 	return rawValues(base.with(unknownName(c.Layout.Root, "x_deep"), nest(contract.MaxDepth-1))).(object)
 }

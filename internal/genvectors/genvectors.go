@@ -15,12 +15,9 @@ import (
 	"path"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/marker"
 )
-
-// Header is the marker the file's "$comment" starts with.
-const Header = marker.Text
 
 // Dir is where the vectors go, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Conformance }
@@ -179,7 +176,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 func Build(c *contract.Contract) (*File, error) {
 	f := &File{
 		Comment: fmt.Sprintf("%s Conformance vectors of the %s contract, version %s: what every generated package must answer, computed from the contract. See the README's Conformance vectors section.",
-			Header, c.Name, c.VersionLabel()),
+			marker.Text, c.Name, c.VersionLabel()),
 		Contract: c.Name,
 		Version:  c.VersionValue(),
 		Retry: Retry{InitialMs: c.Retry.InitialMs, MaxMs: c.Retry.MaxMs, Multiplier: c.Retry.Multiplier,
@@ -194,7 +191,7 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
-	all := examples.All(c)
+	all := exampleenv.All(c)
 	var err error
 	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err
@@ -284,7 +281,7 @@ func lookups(c *contract.Contract) []LookupVec {
 		}
 		out = append(out, l)
 	}
-	return append(out, lookupOf(examples.UnknownKindName(c), false, &c.Fallback.Classification))
+	return append(out, lookupOf(exampleenv.UnknownKindName(c), false, &c.Fallback.Classification))
 }
 
 func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {

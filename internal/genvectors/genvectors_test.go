@@ -15,6 +15,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/genvectors"
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
@@ -60,7 +61,7 @@ func TestFileShape(t *testing.T) {
 		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
 			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
 		}
-		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+genvectors.Header)) || bytes.Index(data, []byte(genvectors.Header)) > 512 {
+		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
 			t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
 		}
 		if !bytes.HasSuffix(data, []byte("}\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
@@ -209,9 +210,18 @@ func pastLimit(doc []byte) bool {
 	}
 }
 
-// TestClassifierCoverage: every rule's own input is a vector and reaches a
-// rule, and every classifier has a vector that reaches its default.
-func TestClassifierCoverage(t *testing.T) {
+// withVectors is a test contract and its vectors.
+type withVectors struct {
+	path    string
+	c       *contract.Contract
+	vectors *genvectors.File
+}
+
+// classifying returns every test contract that has classifiers, with its
+// vectors.
+func classifying(t *testing.T) []withVectors {
+	t.Helper()
+	var out []withVectors
 	for p, c := range contracts(t) {
 		if c.Inbound == nil {
 			continue
@@ -220,6 +230,16 @@ func TestClassifierCoverage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		out = append(out, withVectors{p, c, f})
+	}
+	return out
+}
+
+// TestClassifierCoverage: every rule's own input is a vector and reaches a
+// rule, and every classifier has a vector that reaches its default.
+func TestClassifierCoverage(t *testing.T) {
+	for _, x := range classifying(t) {
+		p, c, f := x.path, x.c, x.vectors
 		for _, cl := range c.Inbound.Classifiers {
 			have := map[genvectors.Upstream]int{}
 			for _, v := range f.Classify {
@@ -251,14 +271,8 @@ var redirects = []int{301, 302, 307, 308}
 // TestClassifierVectorsCoverRedirects: every classifier of every contract
 // has a vector for each redirect status.
 func TestClassifierVectorsCoverRedirects(t *testing.T) {
-	for p, c := range contracts(t) {
-		if c.Inbound == nil {
-			continue
-		}
-		f, err := genvectors.Build(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, x := range classifying(t) {
+		p, c, f := x.path, x.c, x.vectors
 		for _, cl := range c.Inbound.Classifiers {
 			for _, status := range redirects {
 				found := false

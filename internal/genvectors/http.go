@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // HTTPVec is a failed HTTP response and what every package's reader (Go's
@@ -54,7 +55,7 @@ type response struct {
 // envelopes, with and without Retry-After. Every contract gets the same
 // responses; the expectations differ, as only a contract using the default
 // layout reads the short form (contract.ShortForm).
-func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) {
+func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error) {
 	first := c.Kinds[0]
 	retryKind := first
 	for _, k := range c.Kinds {
@@ -70,13 +71,13 @@ func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) 
 		}
 		return h
 	}
-	short := func(kind, message any, more ...examples.Member) string {
+	short := func(kind, message any, more ...orderedjson.Member) string {
 		o := object{}
 		if kind != nil {
-			o = append(o, examples.Member{Key: "kind", Value: kind})
+			o = append(o, orderedjson.Member{Key: "kind", Value: kind})
 		}
 		if message != nil {
-			o = append(o, examples.Member{Key: "message", Value: message})
+			o = append(o, orderedjson.Member{Key: "message", Value: message})
 		}
 		b, _ := raw(append(o, more...))
 		return string(b)
@@ -91,7 +92,7 @@ func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) 
 	for _, k := range c.Kinds {
 		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: withJSON(), body: short(k.Name, shortMessage)})
 	}
-	unknown := examples.UnknownKindName(c)
+	unknown := exampleenv.UnknownKindName(c)
 	pad := "x"
 	if c.Naming == contract.ScreamingSnakeCase {
 		pad = "X"
@@ -107,10 +108,10 @@ func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) 
 		response{name: "short form with Retry-After as an HTTP date", status: retryKind.HTTP,
 			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), body: short(retryKind.Name, shortMessage)},
 		response{name: "short form with other members, which are ignored", status: first.HTTP, headers: withJSON(), body: short(first.Name, shortMessage,
-			examples.Member{Key: "origin", Value: newer("origin")},
-			examples.Member{Key: "recovery", Value: object{{Key: "action", Value: newer("action")}}},
-			examples.Member{Key: "service", Value: "billing"},
-			examples.Member{Key: "detail", Value: "More from the upstream."})},
+			orderedjson.Member{Key: "origin", Value: newer("origin")},
+			orderedjson.Member{Key: "recovery", Value: object{{Key: "action", Value: newer("action")}}},
+			orderedjson.Member{Key: "service", Value: "billing"},
+			orderedjson.Member{Key: "detail", Value: "More from the upstream."})},
 		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + short(first.Name, shortMessage)},
 		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: short(first.Name, shortMessage)},
 		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: short(first.Name, shortMessage)},
@@ -120,7 +121,7 @@ func httpReads(c *contract.Contract, exs []examples.Example) ([]HTTPVec, error) 
 		response{name: "not a short form: an empty kind", status: 502, headers: withJSON(), body: short("", shortMessage)},
 		response{name: "not a short form: a kind that is not a string", status: 502, headers: withJSON(), body: short(42, shortMessage)},
 		response{name: "not a short form: no message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil)},
-		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, examples.Member{Key: "message", Value: nil})},
+		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
 		response{name: "not a short form: an array", status: first.HTTP, headers: withJSON(), body: "[" + short(first.Name, shortMessage) + "]"},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
@@ -195,7 +196,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 		if contract.Blank(message) {
 			message = statusLine(r.status)
 		}
-		want = object(examples.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil))
 		for _, e := range c.ShortForm().Empty {
 			if e.Kind.Name != kind {
 				continue
@@ -224,7 +225,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 		if c.Inbound != nil {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
-		want = object(examples.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil))
 	}
 	if hint != nil {
 		if _, has := want.get(hint.Path); !has {

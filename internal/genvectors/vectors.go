@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/exampleenv"
 )
 
 // HintMs is the retry hint the next_step vectors add to every example.
@@ -27,7 +27,7 @@ func joinPath(path, key string) string {
 // envelopes are the examples of the docs, one with an unknown member in
 // every object of the layout, and one with vocabulary values this contract
 // does not define: each decodes, and encodes back to the same JSON.
-func envelopes(c *contract.Contract, exs []examples.Example) ([]EnvelopeVec, error) {
+func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, error) {
 	type named struct {
 		name string
 		o    object
@@ -157,7 +157,7 @@ func otherConst(v any) any {
 // malformed derives documents that must not decode from the richest
 // example, each broken in one place, with the path the decoder reports and
 // the category of the problem; then texts that are not JSON at all.
-func malformed(c *contract.Contract, maximal examples.Example) ([]MalformedVec, error) {
+func malformed(c *contract.Contract, maximal exampleenv.Example) ([]MalformedVec, error) {
 	base := fromExample(maximal.Value)
 	var out []MalformedVec
 	var err error
@@ -213,7 +213,7 @@ func malformed(c *contract.Contract, maximal examples.Example) ([]MalformedVec, 
 			// A typed property of the wrong type is reported at the field.
 			for _, prop := range lf.Field.Properties {
 				pw, propWant := wrongFor(prop.Type)
-				val := clone(examples.Sample(lf.Field)).(object).with(prop.Name, pw[0].value)
+				val := clone(exampleenv.Sample(lf.Field)).(object).with(prop.Name, pw[0].value)
 				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, propWant), base.with(p, val), p, CategoryType)
 			}
 		}
@@ -272,7 +272,7 @@ func truncate(s string, n int) string {
 // envelopes that exercise what a decoder keeps as received: a hint under an
 // alias, vocabulary values from a newer contract, and derived flags that
 // disagree with the computed ones.
-func nextSteps(c *contract.Contract, exs []examples.Example) ([]NextStepVec, error) {
+func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, error) {
 	type named struct {
 		name string
 		o    object

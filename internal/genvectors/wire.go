@@ -5,40 +5,43 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // object is the examples' ordered JSON object with the path operations the
 // vectors need (get, with, without), so vectors show envelopes in wire
 // order and marshal exactly as the examples do.
-type object examples.Object
+type object orderedjson.Object
 
 // MarshalJSON writes the members in order, as the examples do.
 func (o object) MarshalJSON() ([]byte, error) {
-	return examples.Object(o).MarshalJSON()
+	return orderedjson.Object(o).MarshalJSON()
 }
 
-// raw is v as compact JSON, written as examples.Marshal writes it.
+// AsObject lets orderedjson write o directly.
+func (o object) AsObject() orderedjson.Object { return orderedjson.Object(o) }
+
+// raw is v as compact JSON, written as orderedjson.Marshal writes it.
 func raw(v any) (json.RawMessage, error) {
 	// Most envelopes fit, so they are written without regrowing.
-	b, err := appendValue(make([]byte, 0, 1024), v)
+	b, err := orderedjson.AppendCompact(make([]byte, 0, 1024), v)
 	return json.RawMessage(b), err
 }
 
 // fromExample copies an example's wire tree.
-func fromExample(o examples.Object) object {
+func fromExample(o orderedjson.Object) object {
 	return clone(o).(object)
 }
 
-// clone deep-copies a value, turning examples.Object into object.
+// clone deep-copies a value, turning orderedjson.Object into object.
 func clone(v any) any {
 	switch v := v.(type) {
-	case examples.Object:
+	case orderedjson.Object:
 		return clone(object(v))
 	case object:
 		out := make(object, len(v))
 		for i, m := range v {
-			out[i] = examples.Member{Key: m.Key, Value: clone(m.Value)}
+			out[i] = orderedjson.Member{Key: m.Key, Value: clone(m.Value)}
 		}
 		return out
 	case []any:
@@ -101,9 +104,9 @@ func setIn(o object, segs []string, v any) object {
 		return o
 	}
 	if len(segs) == 1 {
-		return append(o, examples.Member{Key: segs[0], Value: v})
+		return append(o, orderedjson.Member{Key: segs[0], Value: v})
 	}
-	return append(o, examples.Member{Key: segs[0], Value: setIn(object{}, segs[1:], v)})
+	return append(o, orderedjson.Member{Key: segs[0], Value: setIn(object{}, segs[1:], v)})
 }
 
 // without returns a copy of o without the member at path.

@@ -2,12 +2,10 @@ package genvectors
 
 import (
 	"encoding/base64"
-	"encoding/json"
-	"math"
 	"sort"
 	"strconv"
 
-	"github.com/errgen/errgen/internal/examples"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // The file is written by hand rather than through encoding/json: one vector
@@ -24,47 +22,18 @@ func write(f *File) ([]byte, error) {
 	b = appendString(b, f.Contract)
 	b = append(b, ",\n  \"version\": "...)
 	var err error
-	if b, err = appendValue(b, f.Version); err != nil {
+	if b, err = orderedjson.AppendCompact(b, f.Version); err != nil {
 		return nil, err
 	}
 	b = append(b, ",\n  \"retry\": "...)
 	b = appendRetry(b, f.Retry)
 
-	b = openSection(b, "lookup", len(f.Lookup))
-	for i, v := range f.Lookup {
-		b = appendLookup(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Lookup))
-
-	b = openSection(b, "envelopes", len(f.Envelopes))
-	for i, v := range f.Envelopes {
-		b = appendEnvelope(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Envelopes))
-
-	b = openSection(b, "malformed", len(f.Malformed))
-	for i, v := range f.Malformed {
-		b = appendMalformed(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Malformed))
-
-	b = openSection(b, "edges", len(f.Edges))
-	for i, v := range f.Edges {
-		b = appendEdge(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Edges))
-
-	b = openSection(b, "next_step", len(f.NextStep))
-	for i, v := range f.NextStep {
-		b = appendNextStep(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.NextStep))
-
-	b = openSection(b, "classify", len(f.Classify))
-	for i, v := range f.Classify {
-		b = appendClassify(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.Classify))
+	b = section(b, "lookup", f.Lookup, appendLookup)
+	b = section(b, "envelopes", f.Envelopes, appendEnvelope)
+	b = section(b, "malformed", f.Malformed, appendMalformed)
+	b = section(b, "edges", f.Edges, appendEdge)
+	b = section(b, "next_step", f.NextStep, appendNextStep)
+	b = section(b, "classify", f.Classify, appendClassify)
 
 	b = append(b, ",\n  \"tool_result\": "...)
 	if f.ToolResult == nil {
@@ -77,17 +46,8 @@ func write(f *File) ([]byte, error) {
 		b = append(b, '}')
 	}
 
-	b = openSection(b, "for_tool", len(f.ForTool))
-	for i, v := range f.ForTool {
-		b = appendForTool(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.ForTool))
-
-	b = openSection(b, "http", len(f.HTTP))
-	for i, v := range f.HTTP {
-		b = appendHTTP(lineStart(b, i), v)
-	}
-	b = closeSection(b, len(f.HTTP))
+	b = section(b, "for_tool", f.ForTool, appendForTool)
+	b = section(b, "http", f.HTTP, appendHTTP)
 	return append(b, "\n}\n"...), nil
 }
 
@@ -120,7 +80,16 @@ func sizeHint(f *File) int {
 	return n
 }
 
-// openSection starts a top-level array member; an empty one is written [].
+// section writes a top-level array member, one vector a line, each by
+// appendOne; an empty one is written [].
+func section[V any](b []byte, name string, vs []V, appendOne func([]byte, V) []byte) []byte {
+	b = openSection(b, name, len(vs))
+	for i, v := range vs {
+		b = appendOne(lineStart(b, i), v)
+	}
+	return closeSection(b, len(vs))
+}
+
 func openSection(b []byte, name string, n int) []byte {
 	b = append(b, ",\n  "...)
 	b = appendString(b, name)
@@ -151,9 +120,9 @@ func appendRetry(b []byte, r Retry) []byte {
 	b = append(b, `,"max_ms":`...)
 	b = strconv.AppendInt(b, int64(r.MaxMs), 10)
 	b = append(b, `,"multiplier":`...)
-	b = examples.AppendFloat(b, r.Multiplier)
+	b = orderedjson.AppendFloat(b, r.Multiplier)
 	b = append(b, `,"jitter":`...)
-	b = examples.AppendFloat(b, r.Jitter)
+	b = orderedjson.AppendFloat(b, r.Jitter)
 	b = append(b, `,"max_attempts":`...)
 	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
 	b = append(b, `,"max_hint_ms":`...)
@@ -335,69 +304,8 @@ func appendForTool(b []byte, v ForToolVec) []byte {
 	return append(b, '}')
 }
 
-// appendValue appends a wire value as compact JSON. The types are those the
-// examples and the vectors build; anything else goes through examples.Marshal.
-func appendValue(b []byte, v any) ([]byte, error) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, v), nil
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), nil
-	case int64:
-		return strconv.AppendInt(b, v, 10), nil
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			break // encoding/json's error
-		}
-		return examples.AppendFloat(b, v), nil
-	case string:
-		return appendString(b, v), nil
-	case []any:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendValue(b, x); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case object:
-		return appendObject(b, examples.Object(v))
-	case examples.Object:
-		return appendObject(b, v)
-	case json.RawMessage:
-		return append(b, v...), nil
-	}
-	data, err := examples.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, data...), nil
-}
-
-// appendObject appends an ordered object as compact JSON.
-func appendObject(b []byte, o examples.Object) ([]byte, error) {
-	b = append(b, '{')
-	for i, m := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendString(b, m.Key), ':')
-		var err error
-		if b, err = appendValue(b, m.Value); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// appendString appends s as a JSON string the way examples.Marshal writes
+// appendString appends s as a JSON string the way orderedjson.Marshal writes
 // it (no HTML escapes).
 func appendString(b []byte, s string) []byte {
-	return examples.AppendString(b, s, false)
+	return orderedjson.AppendString(b, s, false)
 }

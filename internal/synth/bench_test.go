@@ -50,6 +50,13 @@ func generateAll(b *testing.B, data []byte) *generate.Output {
 // validate the YAML, then run every emitter (Go, schemas, docs, conformance
 // vectors, TypeScript, Python).
 func BenchmarkGenerate(b *testing.B) {
+	bySize(b, func(b *testing.B, data []byte) {
+		generateAll(b, data)
+	})
+}
+
+// bySize runs step on each size's contract, a sub-benchmark per size.
+func bySize(b *testing.B, step func(b *testing.B, data []byte)) {
 	for _, n := range sizes {
 		data := synth.Contract(n)
 		b.Run(fmt.Sprintf("kinds=%d", n), func(b *testing.B) {
@@ -57,7 +64,7 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
-				generateAll(b, data)
+				step(b, data)
 			}
 		})
 	}
@@ -97,19 +104,11 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkLoad isolates the YAML load and validation, the part of generate
 // every emitter depends on.
 func BenchmarkLoad(b *testing.B) {
-	for _, n := range sizes {
-		data := synth.Contract(n)
-		b.Run(fmt.Sprintf("kinds=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			for b.Loop() {
-				if _, err := contract.Load("kinds.yaml", data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	bySize(b, func(b *testing.B, data []byte) {
+		if _, err := contract.Load("kinds.yaml", data); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 // BenchmarkEmitter splits generate by emitter, to show where the time goes.

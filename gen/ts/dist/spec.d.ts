@@ -166,3 +166,14 @@ export declare const FAILURES: readonly Failure[];
 
 /** LogLevel is the level to log a failure at. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** SecretChars names the character class of a secret shape; every class is ASCII. */
+export type SecretChars = "alnum" | "upper_alnum" | "lower_alnum" | "hex" | "base64url" | "base64" | "word" | "token";
+
+/** SecretSpec is a contract-declared secret shape: a prefix, then at least minLength characters of chars. The whole run is redacted. */
+export interface SecretSpec {
+  readonly name: string;
+  readonly prefixes: readonly string[];
+  readonly chars: SecretChars;
+  readonly minLength: number;
+}

@@ -918,3 +918,7 @@ def to_json(envelope: Envelope) -> str:
     """
     text = json.dumps(to_dict(envelope), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+# Envelope's methods of the same names call these (see the end of _envelope).
+_envelope._from_dict, _envelope._from_json, _envelope._to_dict, _envelope._to_json = from_dict, from_json, to_dict, to_json

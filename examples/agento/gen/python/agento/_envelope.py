@@ -133,25 +133,27 @@ class Envelope:
     @classmethod
     def from_dict(cls, value: Any) -> "Envelope":
         """from_dict reads a decoded JSON value as an envelope; it raises EnvelopeError with the JSON path of the problem."""
-        from ._codec import from_dict
-
-        return from_dict(value)
+        return _from_dict(value)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Envelope":
         """from_json parses JSON text, then reads it with from_dict."""
-        from ._codec import from_json
-
-        return from_json(text)
+        return _from_json(text)
 
     def to_dict(self) -> Dict[str, Any]:
         """to_dict returns the envelope in the contract's wire layout as a JSON-ready dict."""
-        from ._codec import to_dict
-
-        return to_dict(self)
+        return _to_dict(self)
 
     def to_json(self) -> str:
         """to_json returns the envelope's JSON text in the contract's wire layout."""
-        from ._codec import to_json
+        return _to_json(self)
 
-        return to_json(self)
+
+# The codec builds Envelopes, so this module cannot import it without an
+# import cycle: _codec, which the package's __init__ imports before anyone
+# holds an Envelope, sets these to the functions Envelope's from_dict,
+# from_json, to_dict and to_json call.
+_from_dict: Callable[[Any], Envelope]
+_from_json: Callable[[Union[str, bytes]], Envelope]
+_to_dict: Callable[[Envelope], Dict[str, Any]]
+_to_json: Callable[[Envelope], str]

@@ -5,8 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
-import type { SecretSpec } from "./sanitize.js";
-import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, ShortFormSpec, Step } from "./spec.js";
+import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "agento";

@@ -4,7 +4,7 @@
 
 export * from "./contract.js";
 export * from "./constructors.js";
-export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, ShortFormSpec, Source, Step } from "./spec.js";
+export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, SecretChars, SecretSpec, ShortFormSpec, Source, Step } from "./spec.js";
 export { FAILURES, STEPS } from "./spec.js";
 export {
   classification,
@@ -34,7 +34,7 @@ export {
 export { formatDecodeError, MAX_DEPTH, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type ParseResult } from "./codec.js";
 export { classifyWith, type Classified, type Upstream } from "./inbound.js";
 export { nextStep, type Decision } from "./nextstep.js";
-export { sanitize, sanitizeMax, type SanitizeOptions, type SecretChars, type SecretSpec } from "./sanitize.js";
+export { sanitize, sanitizeMax, type SanitizeOptions } from "./sanitize.js";
 export { asciiLower, hasWord } from "./words.js";
 export {
   fromHttpResponse,

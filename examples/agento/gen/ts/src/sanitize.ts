@@ -37,17 +37,7 @@ import {
   SANITIZE_SECRETS,
   SANITIZE_TRUNCATION_MARKER,
 } from "./contract.js";
-
-/** SecretChars names the character class of a secret shape; every class is ASCII. */
-export type SecretChars = "alnum" | "upper_alnum" | "lower_alnum" | "hex" | "base64url" | "base64" | "word" | "token";
-
-/** SecretSpec is a contract-declared secret shape: a prefix, then at least minLength characters of chars. The whole run is redacted. */
-export interface SecretSpec {
-  readonly name: string;
-  readonly prefixes: readonly string[];
-  readonly chars: SecretChars;
-  readonly minLength: number;
-}
+import type { SecretChars } from "./spec.js";
 
 /**
  * sanitize cleans upstream-controlled text with the contract's policy

@@ -1,26 +1,24 @@
-// Package examples builds example envelopes from a contract: one per kind,
+// Package exampleenv builds example envelopes from a contract: one per kind,
 // one with an unknown kind and one carrying every context field. The docs
 // show them, the schema tests validate them, and the generated packages'
 // tests reproduce them, so one set of examples ties every output together.
-package examples
+// (The example contracts are the repository's top-level examples/.)
+package exampleenv
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // Example is one envelope.
 type Example struct {
-	Name  string         // a kind name, or a label such as "unknown kind"
-	Kind  *contract.Kind // nil for the unknown-kind example
-	Value Object         // the envelope, in wire order
+	Name  string             // a kind name, or a label such as "unknown kind"
+	Kind  *contract.Kind     // nil for the unknown-kind example
+	Value orderedjson.Object // the envelope, in wire order
 	// Set lists the wire fields the example carries, with their values, in
 	// wire order: what a producer sets to build the same envelope.
 	Set []Setting
@@ -34,216 +32,18 @@ type Setting struct {
 
 // JSON renders the example indented, as the docs show it: the output of
 // json.MarshalIndent(e.Value, "", "  "), which escapes <, > and & (the
-// encoder compacts Object's MarshalJSON output with HTML escaping on).
-// Writing the bytes directly skips the reflection, the per-member encoders
-// and the re-indenting that cost most of the docs emitter on large
-// contracts; a value of a type the writer does not know takes the
-// encoding/json path, so the output is the same either way.
+// encoder compacts the Object's MarshalJSON output with HTML escaping on),
+// written by orderedjson; a value of a type that writer does not know takes
+// the encoding/json path, so the output is the same either way.
 func (e Example) JSON() []byte {
-	if b, ok := AppendIndent(make([]byte, 0, 512), e.Value, 0, true); ok {
+	if b, ok := orderedjson.AppendIndent(make([]byte, 0, 512), e.Value, 0, true); ok {
 		return b
 	}
 	b, err := json.MarshalIndent(e.Value, "", "  ")
 	if err != nil {
-		panic(err) // Object holds only JSON-safe values built here
+		panic(err) // the Object holds only JSON-safe values built here
 	}
 	return b
-}
-
-// AppendIndent appends v as json.Indent(Marshal(v), "", "  ") would write
-// it at nesting depth depth, escaping <, > and & when html is set. It
-// reports false, with b unusable, when v holds a type it does not write
-// (the caller then falls back to encoding/json).
-func AppendIndent(b []byte, v any, depth int, html bool) ([]byte, bool) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, v), true
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), true
-	case int64:
-		return strconv.AppendInt(b, v, 10), true
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return b, false // encoding/json's error
-		}
-		return AppendFloat(b, v), true
-	case string:
-		return AppendString(b, v, html), true
-	case []any:
-		if len(v) == 0 {
-			return append(b, "[]"...), true
-		}
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, depth+1)
-			var ok bool
-			if b, ok = AppendIndent(b, x, depth+1, html); !ok {
-				return b, false
-			}
-		}
-		return append(newline(b, depth), ']'), true
-	case []string:
-		if v == nil {
-			return append(b, "null"...), true
-		}
-		if len(v) == 0 {
-			return append(b, "[]"...), true
-		}
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(newline(b, depth+1), x, html)
-		}
-		return append(newline(b, depth), ']'), true
-	case Object:
-		if len(v) == 0 {
-			return append(b, "{}"...), true
-		}
-		b = append(b, '{')
-		for i, m := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(newline(b, depth+1), m.Key, html)
-			b = append(b, ':', ' ')
-			var ok bool
-			if b, ok = AppendIndent(b, m.Value, depth+1, html); !ok {
-				return b, false
-			}
-		}
-		return append(newline(b, depth), '}'), true
-	}
-	return b, false
-}
-
-// newline starts a line indented for depth.
-func newline(b []byte, depth int) []byte {
-	b = append(b, '\n')
-	for range depth {
-		b = append(b, ' ', ' ')
-	}
-	return b
-}
-
-// AppendFloat appends a float as encoding/json writes it.
-func AppendFloat(b []byte, f float64) []byte {
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		data, _ := json.Marshal(f)
-		return append(b, data...)
-	}
-	return strconv.AppendFloat(b, f, 'f', -1, 64)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// AppendString appends s as a JSON string the way Marshal writes it (no
-// HTML escapes, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
-// U+FFFD), or with html set as json.Marshal writes it (<, > and & escaped
-// too).
-func AppendString(b []byte, s string, html bool) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// Member is one field of an Object.
-type Member struct {
-	Key   string
-	Value any
-}
-
-// Object is a JSON object that keeps its field order.
-type Object []Member
-
-// MarshalJSON writes the members in order. Strings keep <, > and & as they
-// are (json.Marshal would escape them for HTML), so the examples read as
-// the contract wrote them wherever they are shown.
-func (o Object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := Marshal(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := Marshal(m.Value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// Marshal is json.Marshal without HTML escaping. U+2028 and U+2029 stay
-// escaped, so the output is also a valid JavaScript expression.
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // RetryAfterMs is the retry hint examples of retry kinds carry.
@@ -256,9 +56,9 @@ func Sample(f *contract.Field) any {
 		return []any{sampleOf(f.Items, f.Name, f.Enum)}
 	}
 	if f.Type == contract.TypeObject && len(f.Properties) > 0 {
-		o := Object{}
+		o := orderedjson.Object{}
 		for _, p := range f.Properties {
-			o = append(o, Member{p.Name, Sample(p)})
+			o = append(o, orderedjson.Member{Key: p.Name, Value: Sample(p)})
 		}
 		return o
 	}
@@ -279,7 +79,7 @@ func sampleOf(t contract.FieldType, name string, enum []string) any {
 	case contract.TypeBoolean:
 		return true
 	}
-	return Object{{Key: "note", Value: "example " + strings.ReplaceAll(name, "_", " ")}}
+	return orderedjson.Object{{Key: "note", Value: "example " + strings.ReplaceAll(name, "_", " ")}}
 }
 
 // values says what an example carries for each leaf; absent leaves are
@@ -288,21 +88,21 @@ type values map[*contract.Leaf]any
 
 // build assembles the wire tree of the layout from vals: objects in layout
 // order, an object left out when it has nothing to carry.
-func build(lo *contract.Layout, vals values) (Object, []Setting) {
+func build(lo *contract.Layout, vals values) (orderedjson.Object, []Setting) {
 	var set []Setting
-	var walk func(o *contract.Object) Object
-	walk = func(o *contract.Object) Object {
-		out := Object{}
+	var walk func(o *contract.Object) orderedjson.Object
+	walk = func(o *contract.Object) orderedjson.Object {
+		out := orderedjson.Object{}
 		for _, m := range o.Members {
 			if m.Leaf != nil {
 				if v, ok := vals[m.Leaf]; ok {
-					out = append(out, Member{m.Leaf.Name, v})
+					out = append(out, orderedjson.Member{Key: m.Leaf.Name, Value: v})
 					set = append(set, Setting{m.Leaf, v})
 				}
 				continue
 			}
 			if child := walk(m.Object); len(child) > 0 || m.Object.Required {
-				out = append(out, Member{m.Object.Name, child})
+				out = append(out, orderedjson.Member{Key: m.Object.Name, Value: child})
 			}
 		}
 		return out
@@ -385,7 +185,7 @@ func ForKind(c *contract.Contract, k *contract.Kind) Example {
 // kind, a kind the contract does not define classified with the fallback,
 // no fields, and the retry hint when retryAfterMs is not nil and the layout
 // carries one. The conformance vectors of the HTTP readers expect it.
-func New(c *contract.Contract, kind, message string, retryAfterMs *int64) Object {
+func New(c *contract.Contract, kind, message string, retryAfterMs *int64) orderedjson.Object {
 	cl, group := &c.Fallback.Classification, (*contract.Group)(nil)
 	if k := c.Kind(kind); k != nil {
 		cl, group = &k.Classification, k.Group

@@ -1,0 +1,254 @@
+// Package orderedjson writes JSON whose objects keep their members' order:
+// the example envelopes the docs show and the conformance vectors hold are
+// in wire order, which encoding/json's maps cannot keep. Its writer appends
+// bytes directly, byte for byte what encoding/json writes, because the docs
+// and vectors of large contracts are tens of megabytes and reflection and
+// re-indenting cost most of their emitters' time.
+package orderedjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Member is one field of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Object is a JSON object that keeps its field order.
+type Object []Member
+
+// Ordered is a type defined over Object, such as a package's own ordered
+// object with methods of its own: the writers write it as the Object it is.
+type Ordered interface {
+	AsObject() Object
+}
+
+// MarshalJSON writes the members in order. Strings keep <, > and & as they
+// are (json.Marshal would escape them for HTML), so the examples read as
+// the contract wrote them wherever they are shown.
+func (o Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := Marshal(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Marshal is json.Marshal without HTML escaping. U+2028 and U+2029 stay
+// escaped, so the output is also a valid JavaScript expression.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// AppendCompact appends v as Marshal writes it. A value of a type the
+// writer does not know is written by Marshal.
+func AppendCompact(b []byte, v any) ([]byte, error) {
+	return writer{}.append(b, v, 0)
+}
+
+// AppendIndent appends v as json.Indent(Marshal(v), "", "  ") would write
+// it at nesting depth depth, escaping <, > and & when html is set. It
+// reports false, with b unusable, when v holds a type it does not write
+// (the caller then falls back to encoding/json).
+func AppendIndent(b []byte, v any, depth int, html bool) ([]byte, bool) {
+	b, err := writer{indent: true, html: html}.append(b, v, depth)
+	return b, err == nil
+}
+
+// errUnknown stops an indented write at a type the writer does not know.
+var errUnknown = errors.New("orderedjson: a type the indented writer does not know")
+
+// writer is one layout of the output.
+type writer struct {
+	indent bool // json.Indent's layout with "  ", from the depth given
+	html   bool // escape <, > and & as json.Marshal does
+}
+
+func (w writer) append(b []byte, v any, depth int) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, v), nil
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(b, v, 10), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			break // encoding/json's error
+		}
+		return AppendFloat(b, v), nil
+	case string:
+		return AppendString(b, v, w.html), nil
+	case []any:
+		return w.list(b, len(v), depth, func(b []byte, i int) ([]byte, error) { return w.append(b, v[i], depth+1) })
+	case []string:
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		return w.list(b, len(v), depth, func(b []byte, i int) ([]byte, error) { return AppendString(b, v[i], w.html), nil })
+	case Object:
+		return w.object(b, v, depth)
+	case Ordered:
+		return w.object(b, v.AsObject(), depth)
+	case json.RawMessage:
+		if !w.indent {
+			return append(b, v...), nil
+		}
+	}
+	if w.indent {
+		return b, errUnknown
+	}
+	data, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, data...), nil
+}
+
+// list appends an array of n elements, each written by elem.
+func (w writer) list(b []byte, n, depth int, elem func([]byte, int) ([]byte, error)) ([]byte, error) {
+	if n == 0 {
+		return append(b, "[]"...), nil
+	}
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = elem(w.newline(b, depth+1), i); err != nil {
+			return b, err
+		}
+	}
+	return append(w.newline(b, depth), ']'), nil
+}
+
+func (w writer) object(b []byte, o Object, depth int) ([]byte, error) {
+	if len(o) == 0 {
+		return append(b, "{}"...), nil
+	}
+	b = append(b, '{')
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(AppendString(w.newline(b, depth+1), m.Key, w.html), ':')
+		if w.indent {
+			b = append(b, ' ')
+		}
+		var err error
+		if b, err = w.append(b, m.Value, depth+1); err != nil {
+			return b, err
+		}
+	}
+	return append(w.newline(b, depth), '}'), nil
+}
+
+// newline starts a line indented for depth; a compact writer starts none.
+func (w writer) newline(b []byte, depth int) []byte {
+	if !w.indent {
+		return b
+	}
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, ' ', ' ')
+	}
+	return b
+}
+
+// AppendFloat appends a float as encoding/json writes it.
+func AppendFloat(b []byte, f float64) []byte {
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		data, _ := json.Marshal(f)
+		return append(b, data...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string the way Marshal writes it (no
+// HTML escapes, U+2028 and U+2029 escaped, invalid UTF-8 replaced by
+// U+FFFD), or with html set as json.Marshal writes it (<, > and & escaped
+// too).
+func AppendString(b []byte, s string, html bool) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
