@@ -10,9 +10,10 @@
 //
 // A runtime file reads the contract only through the modules the emitter
 // renders (contract.ts and constructors.ts; _contract.py, _envelope.py,
-// _constructors.py and _exceptions.py), which each language's fixture/
-// directory holds for the reference contract so that the runtime compiles
-// in place: runtime/ts/tsconfig.json merges src/ and fixture/ with rootDirs,
+// _constructors.py and _exceptions.py). The test runners (tests/ts/run.mjs,
+// tests/python/run.py) copy those of the committed reference package into
+// each language's fixture/ directory (git ignores it), so that the runtime
+// compiles in place against the modules it ships with: runtime/ts/tsconfig.json merges src/ and fixture/ with rootDirs,
 // and errgen_runtime is a namespace package over python/src and
 // python/fixture. errgen's own fixed sets (the steps, the transport failures,
 // Go's HTTP status texts, the nesting limit) are written out in the files;

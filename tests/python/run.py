@@ -14,9 +14,10 @@ build/_contracts/<case> with bin/errgen. For each package, in parallel:
 
 And the runtime they ship, where it is written (runtime/python): mypy
 --strict on runtime/python/src/errgen_runtime against the reference
-contract's modules in runtime/python/fixture (one namespace package over
-both directories, as the modules sit together in a generated package), and
-pytest over runtime/python/test.
+contract's modules, which runtime_fixture copies from gen/python into
+runtime/python/fixture (one namespace package over both directories, as the
+modules sit together in a generated package), and pytest over
+runtime/python/test.
 
 Usage: python run.py, with the tools of requirements.txt installed
 (`make test-python` creates tests/python/.venv and installs them). The last
@@ -95,6 +96,24 @@ def mypy(name: str, src: str, out: str) -> Tuple[int, str]:
 RUNTIME = os.path.join(REPO, "runtime", "python")
 
 
+def runtime_fixture() -> None:
+    """Fills runtime/python/fixture (git ignores it) with the reference contract's own modules.
+
+    They are every module of the committed reference package that the
+    runtime does not hold itself (the contract-shaped ones: _contract,
+    _envelope, …), copied as they are, so the fixture is always the package
+    `make generate` wrote and never a copy someone must remember to refresh.
+    """
+    generated = os.path.join(REPO, "gen", "python", "agent_error")
+    runtime = set(os.listdir(os.path.join(RUNTIME, "src", "errgen_runtime")))
+    target = os.path.join(RUNTIME, "fixture", "errgen_runtime")
+    shutil.rmtree(os.path.join(RUNTIME, "fixture"), ignore_errors=True)
+    os.makedirs(target)
+    for name in sorted(os.listdir(generated)):
+        if name.endswith(".py") and name != "__init__.py" and name not in runtime:
+            shutil.copyfile(os.path.join(generated, name), os.path.join(target, name))
+
+
 def runtime_mypy() -> Tuple[int, str]:
     env = dict(os.environ, MYPYPATH=os.pathsep.join([os.path.join(RUNTIME, "src"), os.path.join(RUNTIME, "fixture")]))
     return sh([sys.executable, "-m", "mypy", "--strict", "--python-version", "3.9", "--no-error-summary", "--explicit-package-bases",
@@ -140,6 +159,7 @@ def main() -> int:
         return 1
     failed = False
     totals = {"passed": 0, "failed": 0}
+    runtime_fixture()
     with ThreadPoolExecutor(max_workers=min(8, 2 * len(packages))) as pool:
         runtime_check = pool.submit(runtime_mypy)
         runtime_run = pool.submit(runtime_pytest)

@@ -240,6 +240,19 @@ let failed = false;
 // (runtime/ts/test, run in step 4).
 const runtimeDir = join(repo, "runtime/ts");
 const runtimeOut = join(build, "_runtime");
+// The fixture (git ignores it) is every module of the committed reference
+// package that the runtime does not hold itself (contract.ts,
+// constructors.ts), copied as it is: always what `make generate` wrote, never
+// a copy someone must remember to refresh.
+{
+  const fixture = join(runtimeDir, "fixture");
+  const own = new Set(readdirSync(join(runtimeDir, "src")));
+  rmSync(fixture, { recursive: true, force: true });
+  mkdirSync(fixture, { recursive: true });
+  for (const f of readdirSync(join(repo, "gen/ts/src")).filter((f) => f.endsWith(".ts") && !own.has(f))) {
+    copyFileSync(join(repo, "gen/ts/src", f), join(fixture, f));
+  }
+}
 const runtimeCompiled = run(process.execPath, [tsc, "-p", join(runtimeDir, "tsconfig.json"), "--noEmit", "false", "--outDir", runtimeOut], {
   capture: true,
 });
