@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/errgen/errgen/internal/compat"
@@ -47,7 +48,7 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 		return u.errorf("unexpected argument %q (the old contract is given with --against)", fs.Arg(0))
 	case against == "":
 		return u.errorf("--against is required: the old contract, a file or REV:path")
-	case !oneOf(compatFormats, format):
+	case !slices.Contains(compatFormats, format):
 		return u.errorf("unknown format %q; use text, json or github", format)
 	}
 	if code, stop := o.resolveConfig(fs, "compat", u.print, stderr); stop {
@@ -88,15 +89,6 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 		return ExitProblems
 	}
 	return ExitOK
-}
-
-func oneOf(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // loadData is load for contract bytes that did not come from a file named

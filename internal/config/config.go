@@ -19,6 +19,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -186,7 +187,7 @@ func (l *loader) members(m *yaml.Node, what string, allowed []string) map[string
 		case out[k.Value][0] != nil:
 			l.errorf(k, "%s: %s is given twice (first at line %d)", what, k.Value, out[k.Value][0].Line)
 			continue
-		case !contains(allowed, k.Value):
+		case !slices.Contains(allowed, k.Value):
 			l.errorf(k, "%s: unknown key %q; the keys are %s", what, k.Value, strings.Join(allowed, ", "))
 			continue
 		}
@@ -204,15 +205,6 @@ func inOrder(m *yaml.Node, ms map[string][2]*yaml.Node) []string {
 		}
 	}
 	return keys
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // str reads a string scalar; ok is false (and a problem recorded) otherwise.

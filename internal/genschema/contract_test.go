@@ -18,6 +18,8 @@ import (
 	"github.com/invopop/jsonschema"
 	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // compileContractSchema compiles the marshalled contract-file schema with an
@@ -28,20 +30,7 @@ func compileContractSchema(t *testing.T) *santhosh.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := santhosh.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := santhosh.NewCompiler()
-	c.DefaultDraft(santhosh.Draft2020)
-	if err := c.AddResource(ContractSchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(ContractSchemaID)
-	if err != nil {
-		t.Fatalf("the contract schema does not compile: %v", err)
-	}
-	return sch
+	return gentest.CompileSchema(t, ContractSchemaID, data)
 }
 
 func TestContractSchemaCompiles(t *testing.T) {
