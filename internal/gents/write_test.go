@@ -5,24 +5,6 @@ import (
 	"testing"
 )
 
-// classificationTable writes its JSON directly; it must be what mustJSON
-// makes of the same ordered map.
-func TestClassificationTableMatchesMustJSON(t *testing.T) {
-	for p, c := range contracts(t) {
-		m := orderedMap{}
-		for _, k := range c.Kinds {
-			m = append(m, kv{Key: k.Name, Value: classificationOf(&k.Classification, k, c)})
-		}
-		got, err := classificationTable(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := mustJSON(m); got != want {
-			t.Errorf("%s: classification table differs from mustJSON:\ngot  %s\nwant %s", p, got, want)
-		}
-	}
-}
-
 // tidyStrings is tidy as it was written on strings, the reference for the
 // byte version.
 func tidyStrings(b []byte) []byte {
