@@ -17,12 +17,12 @@
 package genpy
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
@@ -31,22 +31,22 @@ import (
 func Dir(c *contract.Contract) string { return c.Outputs.Python }
 
 // files maps each generated file that depends on the contract to its
-// template in templates/python; pkg marks a path inside the importable
-// package. The runtime modules, the same for every contract (a test checks
-// this), are real Python in runtime/python: each becomes <package>/<name>
-// with the header stamped on top.
-var files = []struct {
-	out, tmpl string
-	pkg       bool
-}{
-	{"pyproject.toml", "pyproject.toml.tmpl", false},
-	{"README.md", "README.md.tmpl", false},
-	{"__init__.py", "__init__.py.tmpl", true},
-	{"py.typed", "py.typed.tmpl", true},
-	{"_contract.py", "_contract.py.tmpl", true},
-	{"_envelope.py", "_envelope.py.tmpl", true},
-	{"_constructors.py", "_constructors.py.tmpl", true},
-	{"_exceptions.py", "_exceptions.py.tmpl", true},
+// template in templates/python; pkgFiles are the ones inside the
+// importable package. The runtime modules, the same for every contract (a
+// test checks this), are real Python in runtime/python: each becomes
+// <package>/<name> with the header stamped on top.
+var files = []render.File{
+	{Out: "pyproject.toml", Tmpl: "pyproject.toml.tmpl"},
+	{Out: "README.md", Tmpl: "README.md.tmpl"},
+}
+
+var pkgFiles = []render.File{
+	{Out: "__init__.py", Tmpl: "__init__.py.tmpl"},
+	{Out: "py.typed", Tmpl: "py.typed.tmpl"},
+	{Out: "_contract.py", Tmpl: "_contract.py.tmpl"},
+	{Out: "_envelope.py", Tmpl: "_envelope.py.tmpl"},
+	{Out: "_constructors.py", Tmpl: "_constructors.py.tmpl"},
+	{Out: "_exceptions.py", Tmpl: "_exceptions.py.tmpl"},
 }
 
 // RuntimeModules are the package files that do not depend on the contract:
@@ -61,55 +61,16 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]byte{}
-	// One buffer for every file: tidy copies each out, and the buffer then
-	// only grows to the largest file instead of growing again for each.
-	var buf bytes.Buffer
-	for _, f := range files {
-		buf.Reset()
-		if err := pyTemplates.ExecuteTemplate(&buf, f.tmpl, v); err != nil {
-			return nil, fmt.Errorf("genpy: %s: %w", f.out, err)
-		}
-		p := path.Join(Dir(c), f.out)
-		if f.pkg {
-			p = path.Join(Dir(c), v.Package, f.out)
-		}
-		out[p] = tidy(buf.Bytes())
+	out, pkg := map[string][]byte{}, path.Join(Dir(c), v.Package)
+	// Two blank lines in a row stay: PEP 8's between top-level definitions.
+	if err := render.Files(out, pyTemplates, v, 2, Dir(c), files); err != nil {
+		return nil, fmt.Errorf("genpy: %w", err)
 	}
-	for _, name := range runtime.Python.Names() {
-		src, err := runtime.Python.Stamped(name, v.Header)
-		if err != nil {
-			return nil, fmt.Errorf("genpy: %w", err)
-		}
-		out[path.Join(Dir(c), v.Package, name)] = src
+	if err := render.Files(out, pyTemplates, v, 2, pkg, pkgFiles); err != nil {
+		return nil, fmt.Errorf("genpy: %w", err)
+	}
+	if err := render.Runtime(out, runtime.Python, pkg, v.Header); err != nil {
+		return nil, fmt.Errorf("genpy: %w", err)
 	}
 	return out, nil
-}
-
-// tidy drops trailing white space, collapses the runs of blank lines that
-// template actions leave behind (keeping the two blank lines PEP 8 puts
-// between top-level definitions) and ends the file with exactly one newline.
-func tidy(b []byte) []byte {
-	rest := bytes.TrimSpace(b)
-	out := make([]byte, 0, len(rest)+1)
-	blank := 0
-	for {
-		line, more := rest, false
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest, more = rest[:i], rest[i+1:], true
-		}
-		line = bytes.TrimRight(line, " \t")
-		if len(line) == 0 {
-			blank++
-		} else {
-			blank = 0
-		}
-		if blank <= 2 {
-			out = append(out, line...)
-			out = append(out, '\n')
-		}
-		if !more {
-			return out
-		}
-	}
 }

@@ -2,7 +2,6 @@ package genpy
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/runtimedata"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -169,17 +169,18 @@ func newView(c *contract.Contract) (*view, error) {
 	} else {
 		v.ContractVersion, v.VersionType = strconv.Itoa(c.Version), "int"
 	}
+	t, py := runtimedata.Build(c), runtimedata.PythonPrinter{Classes: map[*contract.Field]string{}}
 	p := c.Sanitize
-	v.SanitizeMaxLength, v.SanitizeTruncationMarker = p.MaxLength, pyLit(p.TruncationMarker)
-	v.SanitizeMarkers, v.SanitizedFields = pyLit(p.Markers), pyLit(p.Fields)
-	v.SanitizePaths, v.SanitizeCredentialNames = pyLit(p.Paths), pyLit(p.AllCredentialNames())
-	for _, sec := range p.Secrets {
-		prefixes := make([]any, len(sec.Prefixes))
-		for i, pre := range sec.Prefixes {
-			prefixes[i] = pre
+	v.SanitizeMaxLength, v.SanitizeTruncationMarker, v.SanitizePaths = p.MaxLength, pyLit(p.TruncationMarker), pyLit(p.Paths)
+	v.SanitizeMarkers, v.SanitizedFields, v.SanitizeCredentialNames = py.Print(t.SanitizeMarkers), py.Print(t.SanitizedFields), py.Print(t.SanitizeCredentialNames)
+	for i, sec := range p.Secrets {
+		// A secret shape is a tuple of the values after its name, which
+		// the comment above it gives.
+		var shape runtimedata.List
+		for _, f := range t.SanitizeSecrets[i].(runtimedata.Record).Fields[1:] {
+			shape = append(shape, f.Value)
 		}
-		v.SanitizeSecrets = append(v.SanitizeSecrets, secretView{Name: sec.Name, Doc: sec.Description,
-			Shape: pyLit([]any{prefixes, string(sec.Chars), sec.MinLength})})
+		v.SanitizeSecrets = append(v.SanitizeSecrets, secretView{Name: sec.Name, Doc: sec.Description, Shape: py.Print(shape)})
 	}
 	v.WithFieldsExample = "guidance"
 	for _, name := range p.Fields {
@@ -204,7 +205,7 @@ func newView(c *contract.Contract) (*view, error) {
 	if v.BaseError, v.GroupErrors, v.KindErrors, err = errorClasses(c, taken); err != nil {
 		return nil, err
 	}
-	objNames := map[*contract.Field]string{}
+	objNames := py.Classes
 	if v.ObjectTypes, err = objectTypes(c, taken, objNames); err != nil {
 		return nil, err
 	}
@@ -262,47 +263,16 @@ func newView(c *contract.Contract) (*view, error) {
 		v.Kinds = append(v.Kinds, kv)
 	}
 
-	v.Classifications = classificationTable(c)
-	v.Fallback = pyLit(classificationOf(&c.Fallback.Classification, nil, c))
-	v.Layout = pyLit(layoutObject(c.Layout.Root))
-	v.Fields = pyLit(fieldSpecs(c, objNames))
-	v.Retry = pyLit(pyCall{Func: "RetryPolicy", Args: orderedMap{{"initial_ms", c.Retry.InitialMs}, {"max_ms", c.Retry.MaxMs},
-		{"multiplier", c.Retry.Multiplier}, {"jitter", c.Retry.Jitter}, {"max_attempts", c.Retry.MaxAttempts}, {"max_hint_ms", c.Retry.MaxHintMs}}})
-	steps, upgrades, exits := orderedMap{}, orderedMap{}, orderedMap{}
-	retrySame, mayHaveRun := []any{}, []any{}
-	for _, a := range c.Actions {
-		steps = append(steps, kv{a.Name, string(a.Step)})
-	}
-	for _, s := range c.SameArguments {
-		if s.Retry {
-			retrySame = append(retrySame, s.Name)
-		}
-		if s.UpgradeTo != nil {
-			upgrades = append(upgrades, kv{s.Name, s.UpgradeTo.Name})
-		}
-	}
-	for _, s := range c.SideEffects {
-		if s.MayHaveRun {
-			mayHaveRun = append(mayHaveRun, s.Name)
-		}
-	}
-	for _, o := range c.Origins {
-		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
-			exits = append(exits, kv{o.Name, code})
-		}
-	}
-	v.ActionSteps, v.Upgrades, v.ExitCodes = pyLit(steps), pyLit(upgrades), pyLit(exits)
-	v.RetrySame, v.MayHaveRun = pyLit(frozenset(retrySame)), pyLit(frozenset(mayHaveRun))
-
-	v.ShortForm, v.HTTPKinds, v.SyntheticPrefix = shortForm(c), httpKinds(c), c.SyntheticKindPrefix()
+	v.Classifications, v.Fallback, v.Layout, v.Fields = py.Print(t.Classifications), py.Print(t.Fallback), py.Print(t.Layout), py.Print(t.Fields)
+	v.Inbound, v.ShortForm, v.Retry, v.HTTPKinds, v.ExitCodes = py.Print(t.Inbound), py.Print(t.ShortForm), py.Print(t.Retry), py.Print(t.HTTPKinds), py.Print(t.ExitCodes)
+	v.ActionSteps, v.Upgrades, v.RetrySame, v.MayHaveRun = py.Print(t.ActionSteps), py.Print(t.Upgrades), py.Print(t.RetrySame), py.Print(t.MayHaveRun)
+	v.SyntheticPrefix = c.SyntheticKindPrefix()
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
 
-	v.Inbound = "None"
 	if in := c.Inbound; in != nil {
 		v.HasInbound = true
 		v.HasToolResult = in.ToolResult != nil
 		v.FirstClassifier = in.Classifiers[0].Name
-		v.Inbound = pyLit(inbound(in))
 		for i, cl := range in.Classifiers {
 			fn := strings.TrimSuffix("classify_"+cl.Idents.PythonLocal, "_")
 			if naming.Is(naming.Python, naming.Package, fn) || funcNames[fn] { // the loader has reported it
@@ -499,258 +469,8 @@ func objectTypes(c *contract.Contract, taken map[string]bool, names map[*contrac
 	return out, nil
 }
 
-// kv and orderedMap render as a Python dict in insertion order.
-type kv struct {
-	K string
-	V any
-}
-
-type orderedMap []kv
-
-// frozenset renders as a Python frozenset of its values.
-type frozenset []any
-
-// pyCall renders as a call of a name the module defines: f(args...).
-type pyCall struct {
-	Func string
-	Args orderedMap // keyword arguments
-}
-
-// pyName renders as a bare name.
-type pyName string
-
-// pyLit renders a value as a Python expression, indented for data tables.
-func pyLit(v any) string {
-	var b strings.Builder
-	writeLit(&b, v, "")
-	return b.String()
-}
-
-func writeLit(b *strings.Builder, v any, indent string) {
-	switch v := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if v {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case int:
-		b.WriteString(strconv.Itoa(v))
-	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			panic("genpy: not a finite number")
-		}
-		s := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eEn") {
-			s += ".0"
-		}
-		b.WriteString(s)
-	case string:
-		var scratch [128]byte
-		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))
-	case pyName:
-		b.WriteString(string(v))
-	case []string:
-		list := make([]any, len(v))
-		for i, s := range v {
-			list[i] = s
-		}
-		writeLit(b, list, indent)
-	case []any:
-		writeSeq(b, "(", ")", v, indent, true)
-	case frozenset:
-		if len(v) == 0 {
-			b.WriteString("frozenset()")
-			return
-		}
-		b.WriteString("frozenset(")
-		writeSeq(b, "{", "}", v, indent, false)
-		b.WriteString(")")
-	case orderedMap:
-		if len(v) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		inner := indent + "    "
-		b.WriteString("{\n")
-		for _, e := range v {
-			b.WriteString(inner)
-			b.WriteString(strconv.QuoteToASCII(e.K))
-			b.WriteString(": ")
-			writeLit(b, e.V, inner)
-			b.WriteString(",\n")
-		}
-		b.WriteString(indent + "}")
-	case pyCall:
-		inner := indent + "    "
-		b.WriteString(v.Func + "(\n")
-		for _, e := range v.Args {
-			b.WriteString(inner + e.K + "=")
-			writeLit(b, e.V, inner)
-			b.WriteString(",\n")
-		}
-		b.WriteString(indent + ")")
-	default:
-		panic(fmt.Sprintf("genpy: cannot render %T", v))
-	}
-}
-
-// writeSeq renders a tuple (trailing comma for one element) or a set.
-func writeSeq(b *strings.Builder, open, close string, v []any, indent string, tuple bool) {
-	if len(v) == 0 {
-		b.WriteString(open + close)
-		return
-	}
-	b.WriteString(open)
-	for i, x := range v {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writeLit(b, x, indent)
-	}
-	if tuple && len(v) == 1 {
-		b.WriteString(",")
-	}
-	b.WriteString(close)
-}
-
-func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract.Contract) pyCall {
-	kind, group, desc, startup, number := "", "", "", false, -1
-	if k != nil {
-		kind, group, desc, startup = k.Name, k.Group.Name, k.Description, k.Startup
-		if c.Numbered {
-			number = k.Number
-		}
-	}
-	return pyCall{Func: "Classification", Args: orderedMap{
-		{"kind", kind}, {"known", k != nil}, {"group", group}, {"origin", cl.Origin.Name},
-		{"action", cl.Recovery.Action.Name}, {"same_arguments", cl.Recovery.SameArguments.Name},
-		{"guidance", cl.Recovery.Guidance}, {"side_effects", cl.SideEffects.Name}, {"http_status", cl.HTTP},
-		{"log_level", string(cl.Log)}, {"breaker", cl.Breaker}, {"retryable", cl.Retryable()},
-		{"description", desc}, {"startup", startup}, {"number", number},
-	}}
-}
-
-func classificationTable(c *contract.Contract) string {
-	m := orderedMap{}
-	for _, k := range c.Kinds {
-		m = append(m, kv{k.Name, classificationOf(&k.Classification, k, c)})
-	}
-	return pyLit(m)
-}
-
-// layoutObject is the wire layout as the runtime reads it: dicts with the
-// same members as the TypeScript package's LAYOUT, in snake_case.
-func layoutObject(o *contract.Object) orderedMap {
-	owned, members := []any{}, []any{}
-	for _, m := range o.Members {
-		owned = append(owned, m.Name())
-		if m.Object != nil {
-			members = append(members, orderedMap{{"object", layoutObject(m.Object)}})
-			continue
-		}
-		lf := m.Leaf
-		for _, a := range lf.Aliases {
-			owned = append(owned, a)
-		}
-		aliases := []any{}
-		for _, a := range lf.Aliases {
-			aliases = append(aliases, a)
-		}
-		l := orderedMap{{"name", lf.Name}, {"path", lf.Path}, {"source", string(lf.Source)}, {"optional", lf.Optional}, {"aliases", aliases}}
-		switch {
-		case lf.Source.Derived():
-			l = append(l, kv{"received", lf.Idents.PythonLocal})
-		case lf.Source == contract.SourceField:
-			l = append(l, kv{"field", lf.Field.Idents.PythonLocal}, kv{"required", lf.RequiredContext})
-		case lf.Source == contract.SourceConst:
-			l = append(l, kv{"value", constValue(lf.Const)}, kv{"want", "the constant " + constJSON(lf.Const)})
-		}
-		members = append(members, orderedMap{{"leaf", l}})
-	}
-	return orderedMap{{"name", o.Name}, {"path", o.Path}, {"required", o.Required || o.Path == ""}, {"owned", frozenset(owned)}, {"members", members}}
-}
-
-func constValue(v any) any {
-	switch v := v.(type) {
-	case int64:
-		return int(v)
-	}
-	return v
-}
-
-func constJSON(v any) string {
-	switch v := v.(type) {
-	case string:
-		return strconv.Quote(v)
-	case bool:
-		return strconv.FormatBool(v)
-	case int:
-		return strconv.Itoa(v)
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-// specOf describes a context or kind-specific field (or a property of an
-// object field) for the codec.
-func specOf(f *contract.Field, objNames map[*contract.Field]string) orderedMap {
-	props := []any{}
-	for _, p := range f.Properties {
-		props = append(props, specOf(p, objNames))
-	}
-	var cls any
-	if n := objNames[f]; n != "" {
-		cls = n
-	}
-	return orderedMap{{"member", f.Idents.PythonLocal}, {"name", f.Name}, {"type", string(f.Type)}, {"items", string(f.Items)},
-		{"required", f.Required}, {"properties", props}, {"cls", cls}}
-}
-
-// fieldSpecs maps each field's Envelope attribute to its spec.
-func fieldSpecs(c *contract.Contract, objNames map[*contract.Field]string) orderedMap {
-	m := orderedMap{}
-	for _, f := range c.EnvelopeFields {
-		s := specOf(f, objNames)
-		s[4] = kv{"required", false} // a context or kind-specific field is optional on the wire
-		m = append(m, kv{f.Idents.PythonLocal, s})
-	}
-	return m
-}
-
-func inbound(in *contract.Inbound) orderedMap {
-	var tool any
-	if in.ToolResult != nil {
-		tool = in.ToolResult.Name
-	}
-	classifiers := []any{}
-	for _, cl := range in.Classifiers {
-		rules := []any{}
-		for _, r := range cl.Rules {
-			statuses, failures, text := []any{}, []any{}, []any{}
-			for _, s := range r.Statuses {
-				statuses = append(statuses, []any{s.From, s.To})
-			}
-			for _, f := range r.Failures {
-				failures = append(failures, string(f))
-			}
-			for _, t := range r.Text {
-				text = append(text, t)
-			}
-			rules = append(rules, orderedMap{{"statuses", statuses}, {"failures", failures}, {"any_failure", r.AnyFailure},
-				{"text", text}, {"kind", r.Kind.Name}, {"breaker", r.Breaker}})
-		}
-		classifiers = append(classifiers, orderedMap{{"name", cl.Name}, {"rules", rules}, {"default", cl.Default.Name}, {"default_breaker", cl.Default.Breaker}})
-	}
-	return orderedMap{{"tool_result", tool}, {"classifiers", classifiers}}
-}
+// pyLit is a string or bool as a Python literal.
+func pyLit(v any) string { return runtimedata.PythonPrinter{}.Print(v) }
 
 var funcs = template.FuncMap{
 	"py":     pyLit,
@@ -802,39 +522,4 @@ func doc(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// shortForm is the SHORT_FORM table (contract.ShortForm), with the Envelope
-// attributes of the required fields a promoted envelope carries empty, by
-// kind; None when the reader accepts no short form.
-func shortForm(c *contract.Contract) string {
-	sf := c.ShortForm()
-	if sf == nil {
-		return "None"
-	}
-	empty := orderedMap{}
-	for _, e := range sf.Empty {
-		attrs := orderedMap{}
-		for _, f := range e.Fields {
-			attrs = append(attrs, kv{f.Idents.PythonLocal, string(f.Type)})
-		}
-		empty = append(empty, kv{e.Kind.Name, attrs})
-	}
-	return pyLit(orderedMap{
-		{"kind_member", sf.KindMember},
-		{"message_member", sf.MessageMember},
-		{"kind_pattern", sf.KindPattern},
-		{"max_kind_bytes", contract.ShortFormMaxKind},
-		{"empty_fields", empty},
-	})
-}
-
-// httpKinds maps each status exactly one kind has to that kind
-// (contract.HTTPKinds), keyed by the status as a string, in status order.
-func httpKinds(c *contract.Contract) string {
-	m := orderedMap{}
-	for _, k := range c.HTTPKinds {
-		m = append(m, kv{strconv.Itoa(k.HTTP), k.Name})
-	}
-	return pyLit(m)
 }

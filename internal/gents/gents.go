@@ -14,14 +14,14 @@
 package gents
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/render"
+	"github.com/errgen/errgen/internal/tscompile"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
@@ -34,94 +34,46 @@ func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
 // the package files. The other sources are the runtime, real TypeScript in
 // runtime/ts/src, the same for every contract (a test checks this): each
 // becomes src/<name> with the header stamped on top. Only the rendered
-// sources' compilation is never cached (see dist.go).
-var files = []struct{ out, tmpl string }{
-	{"package.json", "package.json.tmpl"},
-	{"tsconfig.json", "tsconfig.json.tmpl"},
-	{"README.md", "README.md.tmpl"},
-	{"src/contract.ts", "contract.ts.tmpl"},
-	{"src/constructors.ts", "constructors.ts.tmpl"},
+// sources' compilation is never cached (see internal/tscompile).
+var files = []render.File{
+	{Out: "package.json", Tmpl: "package.json.tmpl"},
+	{Out: "tsconfig.json", Tmpl: "tsconfig.json.tmpl"},
+	{Out: "README.md", Tmpl: "README.md.tmpl"},
+	{Out: "src/contract.ts", Tmpl: "contract.ts.tmpl"},
+	{Out: "src/constructors.ts", Tmpl: "constructors.ts.tmpl"},
 }
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))
 
 // Generate returns the package's files: the sources, and dist/ compiled
-// from them (see dist.go).
+// from them (internal/tscompile).
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	v, err := newView(c)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]byte{}
-	type module struct {
-		name  string
-		src   []byte
-		cache bool
-		js    []byte
-		dts   []byte
-		err   error
+	if err := render.Files(out, tsTemplates, v, 1, Dir(c), files); err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
 	}
-	var modules []*module
+	if err := render.Runtime(out, runtime.TS, path.Join(Dir(c), "src"), v.Header); err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
+	}
+	var srcs []tscompile.Source
 	for _, f := range files {
-		var buf bytes.Buffer
-		if err := tsTemplates.ExecuteTemplate(&buf, f.tmpl, v); err != nil {
-			return nil, fmt.Errorf("gents: %s: %w", f.out, err)
-		}
-		src := tidy(buf.Bytes())
-		out[path.Join(Dir(c), f.out)] = src
-		if name, ok := strings.CutPrefix(f.out, "src/"); ok {
-			modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src})
+		if name, ok := strings.CutPrefix(f.Out, "src/"); ok {
+			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), f.Out)]})
 		}
 	}
 	for _, name := range runtime.TS.Names() {
-		src, err := runtime.TS.Stamped(name, v.Header)
-		if err != nil {
-			return nil, fmt.Errorf("gents: %w", err)
-		}
-		out[path.Join(Dir(c), "src", name)] = src
-		modules = append(modules, &module{name: strings.TrimSuffix(name, ".ts"), src: src, cache: true})
+		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), "src", name)], Runtime: true})
 	}
-	// The modules compile independently; the data module and the
-	// constructors of a large contract take most of the time, so they
-	// compile at the same time.
-	var wg sync.WaitGroup
-	for _, m := range modules {
-		wg.Go(func() { m.js, m.dts, m.err = distFiles(v.Header, m.name, m.src, m.cache) })
+	dist, err := tscompile.Dist(v.Header, srcs)
+	if err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
 	}
-	wg.Wait()
-	for _, m := range modules {
-		if m.err != nil {
-			return nil, fmt.Errorf("gents: compiling src/%s.ts: %w", m.name, m.err)
-		}
-		out[path.Join(Dir(c), "dist", m.name+".js")] = m.js
-		out[path.Join(Dir(c), "dist", m.name+".d.ts")] = m.dts
+	for rel, b := range dist {
+		out[path.Join(Dir(c), rel)] = b
 	}
 	return out, nil
-}
-
-// tidy drops trailing white space, collapses the runs of blank lines that
-// template actions leave behind and ends the file with exactly one newline.
-// It works on the bytes in one pass (the output is never longer than the
-// trimmed input plus the final newline).
-func tidy(b []byte) []byte {
-	b = bytes.TrimSpace(b)
-	out := make([]byte, 0, len(b)+1)
-	prevBlank := false
-	for first := true; ; first = false {
-		line, rest, more := bytes.Cut(b, []byte{'\n'})
-		line = bytes.TrimRight(line, " \t")
-		blank := len(line) == 0
-		if !(blank && prevBlank) {
-			if !first {
-				out = append(out, '\n')
-			}
-			out = append(out, line...)
-		}
-		prevBlank = blank
-		if !more {
-			break
-		}
-		b = rest
-	}
-	return append(out, '\n')
 }

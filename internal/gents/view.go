@@ -1,8 +1,6 @@
 package gents
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -14,6 +12,7 @@ import (
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/runtimedata"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -232,48 +231,20 @@ func newView(c *contract.Contract) (*view, error) {
 		v.Kinds = append(v.Kinds, kv)
 	}
 
-	var err error
-	if v.Classifications, err = classificationTable(c); err != nil {
-		return nil, err
-	}
-	v.Fallback = mustJSON(classificationOf(&c.Fallback.Classification, nil, c))
-	v.Layout = mustJSON(layoutObject(c.Layout.Root))
-	v.Fields = mustJSON(fieldSpecs(c))
-	v.Retry = mustJSON(map[string]any{"initialMs": c.Retry.InitialMs, "maxMs": c.Retry.MaxMs,
-		"multiplier": c.Retry.Multiplier, "jitter": c.Retry.Jitter, "maxAttempts": c.Retry.MaxAttempts, "maxHintMs": c.Retry.MaxHintMs})
-	v.HTTPKinds = mustJSON(httpKinds(c))
-	v.ExitCodes = mustJSON(exitCodes(c))
-	steps := orderedMap{}
-	var retrySame, mayHaveRun []string
-	upgrades := orderedMap{}
-	for _, a := range c.Actions {
-		steps = append(steps, kv{Key: a.Name, Value: string(a.Step)})
-	}
-	for _, s := range c.SameArguments {
-		if s.Retry {
-			retrySame = append(retrySame, s.Name)
-		}
-		if s.UpgradeTo != nil {
-			upgrades = append(upgrades, kv{Key: s.Name, Value: s.UpgradeTo.Name})
-		}
-	}
-	for _, s := range c.SideEffects {
-		if s.MayHaveRun {
-			mayHaveRun = append(mayHaveRun, s.Name)
-		}
-	}
-	v.ActionSteps, v.Upgrades = mustJSON(steps), mustJSON(upgrades)
-	v.RetrySame, v.MayHaveRun = mustJSON(nonNil(retrySame)), mustJSON(nonNil(mayHaveRun))
+	// The tables, as JSON (valid TypeScript).
+	t, ts := runtimedata.Build(c), runtimedata.TypeScriptPrinter{}
+	v.Classifications, v.Fallback, v.Layout, v.Fields = ts.Print(t.Classifications), ts.Print(t.Fallback), ts.Print(t.Layout), ts.Print(t.Fields)
+	v.Inbound, v.ShortForm, v.Retry, v.HTTPKinds, v.ExitCodes = ts.Print(t.Inbound), ts.Print(t.ShortForm), ts.Print(t.Retry), ts.Print(t.HTTPKinds), ts.Print(t.ExitCodes)
+	v.ActionSteps, v.Upgrades, v.RetrySame, v.MayHaveRun = ts.Print(t.ActionSteps), ts.Print(t.Upgrades), ts.Print(t.RetrySame), ts.Print(t.MayHaveRun)
+	p := c.Sanitize
+	v.SanitizeMaxLength, v.SanitizeMarker, v.SanitizePaths = p.MaxLength, jsLit(p.TruncationMarker), p.Paths
+	v.SanitizeMarkers, v.SanitizeSecrets, v.SanitizedFields = ts.Print(t.SanitizeMarkers), ts.Print(t.SanitizeSecrets), ts.Print(t.SanitizedFields)
+	v.SanitizeCredentialNames = ts.Print(t.SanitizeCredentialNames)
 
-	v.sanitizePolicy(c)
-	v.ShortForm = shortForm(c)
-
-	v.Inbound = "null"
 	if in := c.Inbound; in != nil {
 		v.HasInbound = true
 		v.HasToolResult = in.ToolResult != nil
 		v.FirstClassifier = in.Classifiers[0].Name
-		v.Inbound = mustJSON(inbound(in))
 		for i, cl := range in.Classifiers {
 			fn := "classify" + cl.Idents.TSType
 			if naming.Is(naming.TypeScript, naming.Package, fn) { // the loader has reported it
@@ -283,30 +254,6 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	return v, nil
-}
-
-// secretData is a contract secret shape as sanitize.ts reads it (SecretSpec).
-type secretData struct {
-	Name      string   `json:"name"`
-	Prefixes  []string `json:"prefixes"`
-	Chars     string   `json:"chars"`
-	MinLength int      `json:"minLength"`
-}
-
-// sanitizePolicy fills the policy tables of contract.ts.
-func (v *view) sanitizePolicy(c *contract.Contract) {
-	p := c.Sanitize
-	v.SanitizeMaxLength = p.MaxLength
-	v.SanitizeMarker = jsLit(p.TruncationMarker)
-	v.SanitizeMarkers = mustJSON(nonNil(p.Markers))
-	secrets := []secretData{}
-	for _, s := range p.Secrets {
-		secrets = append(secrets, secretData{Name: s.Name, Prefixes: s.Prefixes, Chars: string(s.Chars), MinLength: s.MinLength})
-	}
-	v.SanitizeSecrets = mustJSON(secrets)
-	v.SanitizedFields = mustJSON(nonNil(p.Fields))
-	v.SanitizePaths = p.Paths
-	v.SanitizeCredentialNames = mustJSON(nonNil(p.AllCredentialNames()))
 }
 
 // union is the string-literal union of the values, one per line.
@@ -319,13 +266,6 @@ func union(vals []*contract.Value) string {
 		b.WriteString("\n  | " + jsLit(x.Name))
 	}
 	return b.String()
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // npmVersion turns a contract version into a semantic version: 1 -> 1.0.0,
@@ -438,270 +378,10 @@ func objectTypes(c *contract.Contract, objNames map[string]string) []objectType 
 	return out
 }
 
-// kv and orderedMap marshal as a JSON object in insertion order.
-// The TypeScript data tables are ordered JSON objects, the same type the
-// examples use.
-type (
-	kv         = orderedjson.Member
-	orderedMap = orderedjson.Object
-)
-
-// marshal is json.Marshal without HTML escaping.
-var marshal = orderedjson.Marshal
-
-// mustJSON renders v as indented JSON for a data table. The values are
-// built here from the model, so a failure is a bug.
-func mustJSON(v any) string {
-	raw, err := marshal(v)
-	if err != nil {
-		panic("gents: " + err.Error())
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		panic("gents: " + err.Error())
-	}
-	return b.String()
-}
-
 // jsLit is s as a JavaScript string literal: JSON without HTML escapes,
 // written directly (templates call it for every kind).
 func jsLit(s string) string {
 	return string(orderedjson.AppendString(nil, s, false))
-}
-
-type classificationData struct {
-	Kind          string `json:"kind"`
-	Known         bool   `json:"known"`
-	Group         string `json:"group"`
-	Origin        string `json:"origin"`
-	Action        string `json:"action"`
-	SameArguments string `json:"sameArguments"`
-	Guidance      string `json:"guidance"`
-	SideEffects   string `json:"sideEffects"`
-	HTTPStatus    int    `json:"httpStatus"`
-	LogLevel      string `json:"logLevel"`
-	Breaker       bool   `json:"breaker"`
-	Retryable     bool   `json:"retryable"`
-	Description   string `json:"description"`
-	Startup       bool   `json:"startup"`
-	Number        int    `json:"number"`
-}
-
-func classificationOf(cl *contract.Classification, k *contract.Kind, c *contract.Contract) classificationData {
-	d := classificationData{
-		Origin: cl.Origin.Name, Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name,
-		Guidance: cl.Recovery.Guidance, SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP,
-		LogLevel: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
-	}
-	if k != nil {
-		d.Kind, d.Known, d.Group, d.Description, d.Startup = k.Name, true, k.Group.Name, k.Description, k.Startup
-		if c.Numbered {
-			d.Number = k.Number
-		}
-	}
-	return d
-}
-
-// classificationTable is mustJSON of an orderedMap from each kind's name to
-// its classificationData, written directly: it is the one data table that
-// grows with the kinds, and reflection plus re-indenting dominated it.
-func classificationTable(c *contract.Contract) (string, error) {
-	if len(c.Kinds) == 0 {
-		return "{}", nil
-	}
-	b := make([]byte, 0, 4+len(c.Kinds)*(600))
-	b = append(b, '{')
-	for i, k := range c.Kinds {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n  "...)
-		b = orderedjson.AppendString(b, k.Name, false)
-		b = append(b, ": "...)
-		b = appendClassification(b, classificationOf(&k.Classification, k, c))
-	}
-	return string(append(b, "\n}"...)), nil
-}
-
-// appendClassification writes d as mustJSON does inside the table, at
-// depth 1: one member a line, in the struct's field order.
-func appendClassification(b []byte, d classificationData) []byte {
-	str := func(b []byte, key, v string) []byte {
-		b = append(b, key...)
-		return orderedjson.AppendString(b, v, false)
-	}
-	b = str(b, "{\n    \"kind\": ", d.Kind)
-	b = append(b, ",\n    \"known\": "...)
-	b = strconv.AppendBool(b, d.Known)
-	b = str(b, ",\n    \"group\": ", d.Group)
-	b = str(b, ",\n    \"origin\": ", d.Origin)
-	b = str(b, ",\n    \"action\": ", d.Action)
-	b = str(b, ",\n    \"sameArguments\": ", d.SameArguments)
-	b = str(b, ",\n    \"guidance\": ", d.Guidance)
-	b = str(b, ",\n    \"sideEffects\": ", d.SideEffects)
-	b = append(b, ",\n    \"httpStatus\": "...)
-	b = strconv.AppendInt(b, int64(d.HTTPStatus), 10)
-	b = str(b, ",\n    \"logLevel\": ", d.LogLevel)
-	b = append(b, ",\n    \"breaker\": "...)
-	b = strconv.AppendBool(b, d.Breaker)
-	b = append(b, ",\n    \"retryable\": "...)
-	b = strconv.AppendBool(b, d.Retryable)
-	b = str(b, ",\n    \"description\": ", d.Description)
-	b = append(b, ",\n    \"startup\": "...)
-	b = strconv.AppendBool(b, d.Startup)
-	b = append(b, ",\n    \"number\": "...)
-	b = strconv.AppendInt(b, int64(d.Number), 10)
-	return append(b, "\n  }"...)
-}
-
-// layoutLeaf and layoutObj are the wire layout as the runtime reads it.
-type layoutLeaf struct {
-	Name     string   `json:"name"`
-	Path     string   `json:"path"`
-	Source   string   `json:"source"`
-	Optional bool     `json:"optional,omitempty"`
-	Required bool     `json:"required,omitempty"`
-	Aliases  []string `json:"aliases,omitempty"`
-	// Received names the Envelope.received member keeping a derived value.
-	Received string `json:"received,omitempty"`
-	// Field names the Envelope member of a context or kind-specific field.
-	Field string `json:"field,omitempty"`
-	// Value and Want are a constant and how a decode error states it.
-	Value any    `json:"value,omitempty"`
-	Want  string `json:"want,omitempty"`
-}
-
-type layoutMember struct {
-	Leaf   *layoutLeaf `json:"leaf,omitempty"`
-	Object *layoutObj  `json:"object,omitempty"`
-}
-
-type layoutObj struct {
-	Name     string         `json:"name"`
-	Path     string         `json:"path"`
-	Required bool           `json:"required"`
-	Owned    []string       `json:"owned"`
-	Members  []layoutMember `json:"members"`
-}
-
-func layoutObject(o *contract.Object) *layoutObj {
-	out := &layoutObj{Name: o.Name, Path: o.Path, Required: o.Required || o.Path == "", Owned: []string{}, Members: []layoutMember{}}
-	for _, m := range o.Members {
-		out.Owned = append(out.Owned, m.Name())
-		if m.Object != nil {
-			out.Members = append(out.Members, layoutMember{Object: layoutObject(m.Object)})
-			continue
-		}
-		lf := m.Leaf
-		out.Owned = append(out.Owned, lf.Aliases...)
-		l := &layoutLeaf{Name: lf.Name, Path: lf.Path, Source: string(lf.Source), Optional: lf.Optional, Required: lf.RequiredContext, Aliases: lf.Aliases}
-		switch {
-		case lf.Source.Derived():
-			l.Received = lf.Idents.TSLocal
-		case lf.Source == contract.SourceField:
-			l.Field = lf.Field.Idents.TSLocal
-		case lf.Source == contract.SourceConst:
-			raw, _ := json.Marshal(lf.Const)
-			l.Value, l.Want = lf.Const, "the constant "+string(raw)
-		}
-		out.Members = append(out.Members, layoutMember{Leaf: l})
-	}
-	return out
-}
-
-// fieldSpec describes a context or kind-specific field (or a property of an
-// object field) for the codec.
-type fieldSpec struct {
-	Member     string       `json:"member"`
-	Name       string       `json:"name"`
-	Type       string       `json:"type"`
-	Items      string       `json:"items,omitempty"`
-	Required   bool         `json:"required,omitempty"`
-	Properties []*fieldSpec `json:"properties,omitempty"`
-}
-
-func specOf(f *contract.Field) *fieldSpec {
-	s := &fieldSpec{Member: f.Idents.TSLocal, Name: f.Name, Type: string(f.Type), Items: string(f.Items), Required: f.Required}
-	for _, p := range f.Properties {
-		s.Properties = append(s.Properties, specOf(p))
-	}
-	return s
-}
-
-// fieldSpecs maps each field's Envelope member to its spec.
-func fieldSpecs(c *contract.Contract) orderedMap {
-	m := orderedMap{}
-	for _, f := range c.EnvelopeFields {
-		s := specOf(f)
-		s.Required = false // a context or kind-specific field is optional on the wire
-		m = append(m, kv{Key: f.Idents.TSLocal, Value: s})
-	}
-	return m
-}
-
-type ruleData struct {
-	Statuses [][2]int `json:"statuses"`
-	Failures []string `json:"failures"`
-	// AnyFailure matches any transport failure.
-	AnyFailure bool     `json:"anyFailure"`
-	Text       []string `json:"text"`
-	Kind       string   `json:"kind"`
-	Breaker    bool     `json:"breaker"`
-}
-
-type classifierData struct {
-	Name           string     `json:"name"`
-	Rules          []ruleData `json:"rules"`
-	Default        string     `json:"default"`
-	DefaultBreaker bool       `json:"defaultBreaker"`
-}
-
-type inboundData struct {
-	ToolResult  *string          `json:"toolResult"`
-	Classifiers []classifierData `json:"classifiers"`
-}
-
-func inbound(in *contract.Inbound) inboundData {
-	d := inboundData{}
-	if in.ToolResult != nil {
-		d.ToolResult = &in.ToolResult.Name
-	}
-	for _, cl := range in.Classifiers {
-		cd := classifierData{Name: cl.Name, Default: cl.Default.Name, DefaultBreaker: cl.Default.Breaker, Rules: []ruleData{}}
-		for _, r := range cl.Rules {
-			rd := ruleData{Statuses: [][2]int{}, Failures: []string{}, Text: nonNil(r.Text), Kind: r.Kind.Name, Breaker: r.Breaker, AnyFailure: r.AnyFailure}
-			for _, s := range r.Statuses {
-				rd.Statuses = append(rd.Statuses, [2]int{s.From, s.To})
-			}
-			for _, f := range r.Failures {
-				rd.Failures = append(rd.Failures, string(f))
-			}
-			cd.Rules = append(cd.Rules, rd)
-		}
-		d.Classifiers = append(d.Classifiers, cd)
-	}
-	return d
-}
-
-// httpKinds maps each HTTP status exactly one kind has to that kind
-// (contract.HTTPKinds), for a failed response without an envelope when
-// there is no classifier.
-func httpKinds(c *contract.Contract) orderedMap {
-	m := orderedMap{}
-	for _, k := range c.HTTPKinds {
-		m = append(m, kv{Key: strconv.Itoa(k.HTTP), Value: k.Name})
-	}
-	return m
-}
-
-func exitCodes(c *contract.Contract) orderedMap {
-	m := orderedMap{}
-	for _, o := range c.Origins {
-		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
-			m = append(m, kv{Key: o.Name, Value: code})
-		}
-	}
-	return m
 }
 
 var funcs = template.FuncMap{
@@ -727,28 +407,3 @@ func doc(s string) string {
 
 // docReplacer is built once: templates call doc for every kind and field.
 var docReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/")
-
-// shortForm is the SHORT_FORM table: the short form the HTTP reader
-// accepts (contract.ShortForm), with the members of the required fields a
-// promoted envelope carries empty, by kind; null when it accepts none.
-func shortForm(c *contract.Contract) string {
-	sf := c.ShortForm()
-	if sf == nil {
-		return "null"
-	}
-	empty := orderedMap{}
-	for _, e := range sf.Empty {
-		members := orderedMap{}
-		for _, f := range e.Fields {
-			members = append(members, kv{Key: f.Idents.TSLocal, Value: string(f.Type)})
-		}
-		empty = append(empty, kv{Key: e.Kind.Name, Value: members})
-	}
-	return mustJSON(orderedMap{
-		{Key: "kindMember", Value: sf.KindMember},
-		{Key: "messageMember", Value: sf.MessageMember},
-		{Key: "kindPattern", Value: sf.KindPattern},
-		{Key: "maxKindBytes", Value: contract.ShortFormMaxKind},
-		{Key: "emptyFields", Value: empty},
-	})
-}

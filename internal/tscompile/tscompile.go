@@ -1,8 +1,13 @@
-package gents
+// Package tscompile compiles the generated TypeScript package's modules
+// into the dist/ it ships: esbuild for the JavaScript, tsdecl for the
+// declarations. It knows nothing of contracts (gents hands it the sources),
+// and it is errgen's one importer of esbuild.
+package tscompile
 
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 
@@ -30,14 +35,48 @@ import (
 // tests run dist/*.js, and the shipped declarations must agree, export by
 // export, with tsc's own declarations of the sources.
 
-// esbuildTarget is the tsconfig's "target" (templates/ts/tsconfig.json.tmpl;
-// a test holds the two equal).
-const esbuildTarget = api.ES2022
+// Target is the tsconfig's "target" (templates/ts/tsconfig.json.tmpl; a
+// test in gents holds the two equal).
+const Target = api.ES2022
 
 // tsconfigRaw is what esbuild reads of the sources' compiler options:
 // verbatimModuleSyntax keeps every import that is not marked type, as tsc
 // does under the same option, and class fields are defined as ES2022 does.
 const tsconfigRaw = `{"compilerOptions":{"verbatimModuleSyntax":true,"useDefineForClassFields":true}}`
+
+// Source is the module src/<Name>.ts; Runtime says it is a runtime module,
+// the same text for every contract, whose compilation is cached.
+type Source struct {
+	Name    string
+	Text    []byte
+	Runtime bool
+}
+
+// Dist compiles the modules and returns dist/<name>.js and
+// dist/<name>.d.ts of each, each with the header line on top.
+func Dist(header string, srcs []Source) (map[string][]byte, error) {
+	type result struct {
+		js, dts []byte
+		err     error
+	}
+	// The modules compile independently; the data module and the
+	// constructors of a large contract take most of the time, so they
+	// compile at the same time.
+	results := make([]result, len(srcs))
+	var wg sync.WaitGroup
+	for i, s := range srcs {
+		wg.Go(func() { results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime) })
+	}
+	wg.Wait()
+	out := make(map[string][]byte, 2*len(srcs))
+	for i, s := range srcs {
+		if results[i].err != nil {
+			return nil, fmt.Errorf("compiling src/%s.ts: %w", s.Name, results[i].err)
+		}
+		out[path.Join("dist", s.Name+".js")], out[path.Join("dist", s.Name+".d.ts")] = results[i].js, results[i].dts
+	}
+	return out, nil
+}
 
 // distFiles returns the dist/ files of the source module src/<name>.ts;
 // cache says the source is a runtime module, the same for every contract.
@@ -62,7 +101,7 @@ func compile(header, name string, src []byte) (js, dts []byte, err error) {
 	r := api.Transform(string(src), api.TransformOptions{
 		Loader:      api.LoaderTS,
 		Format:      api.FormatESModule,
-		Target:      esbuildTarget,
+		Target:      Target,
 		Charset:     api.CharsetUTF8, // the contract's text as written, like the sources
 		Sourcefile:  file,
 		TsconfigRaw: tsconfigRaw,

@@ -1,0 +1,78 @@
+// Package render writes the files of a generated package that its
+// language's emitter does not compute itself: templates rendered with the
+// emitter's view and tidied, and the runtime's files stamped with the
+// header line. gents and genpy share it (gendocs tidies Markdown, code
+// fences included, its own way).
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"text/template"
+
+	"github.com/errgen/errgen/runtime"
+)
+
+// File is one file rendered from a template: Out relative to the directory
+// Files is given.
+type File struct{ Out, Tmpl string }
+
+// Files renders each file's template with data into out, at dir/Out,
+// tidied to at most maxBlank blank lines in a row.
+func Files(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []File) error {
+	// One buffer for every file: Tidy copies each out, and the buffer then
+	// only grows to the largest file instead of growing again for each.
+	var buf bytes.Buffer
+	for _, f := range files {
+		buf.Reset()
+		if err := t.ExecuteTemplate(&buf, f.Tmpl, data); err != nil {
+			return fmt.Errorf("%s: %w", f.Out, err)
+		}
+		out[path.Join(dir, f.Out)] = Tidy(buf.Bytes(), maxBlank)
+	}
+	return nil
+}
+
+// Runtime puts each of the language's runtime files into out, at
+// dir/<name>, stamped with the header line.
+func Runtime(out map[string][]byte, lang runtime.Lang, dir, header string) error {
+	for _, name := range lang.Names() {
+		src, err := lang.Stamped(name, header)
+		if err != nil {
+			return err
+		}
+		out[path.Join(dir, name)] = src
+	}
+	return nil
+}
+
+// Tidy drops trailing white space, collapses the runs of blank lines that
+// template actions leave behind to at most maxBlank (Python keeps the two
+// PEP 8 puts between top-level definitions, TypeScript one) and ends the
+// file with exactly one newline. It works on the bytes in one pass (the
+// output is never longer than the trimmed input plus the final newline).
+func Tidy(b []byte, maxBlank int) []byte {
+	rest := bytes.TrimSpace(b)
+	out := make([]byte, 0, len(rest)+1)
+	blank := 0
+	for {
+		line, more := rest, false
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest, more = rest[:i], rest[i+1:], true
+		}
+		line = bytes.TrimRight(line, " \t")
+		if len(line) == 0 {
+			blank++
+		} else {
+			blank = 0
+		}
+		if blank <= maxBlank {
+			out = append(out, line...)
+			out = append(out, '\n')
+		}
+		if !more {
+			return out
+		}
+	}
+}

@@ -1,0 +1,40 @@
+package render
+
+import (
+	"strings"
+	"testing"
+)
+
+// tidyStrings is Tidy as it was first written, on strings: the reference
+// for the byte version.
+func tidyStrings(b []byte, maxBlank int) []byte {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	out := make([]string, 0, len(lines))
+	blank := 0
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			blank++
+		} else {
+			blank = 0
+		}
+		if blank <= maxBlank {
+			out = append(out, l)
+		}
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}
+
+func TestTidy(t *testing.T) {
+	for _, in := range []string{"", " \n\t ", "a", "a\n", "\n\na  \t\n\n\n b\t\n \n\nc \r\n\n", "x\n \n\t\n y",
+		"\u00a0a\u0085\n", "a\r\n\r\nb", "a\n\n", "  lead\n\n\n", "a\n\n\n\nb\n\n\nc"} {
+		for _, max := range []int{1, 2} {
+			if got, want := Tidy([]byte(in), max), tidyStrings([]byte(in), max); string(got) != string(want) {
+				t.Errorf("Tidy(%q, %d) = %q, want %q", in, max, got, want)
+			}
+		}
+	}
+	if got := string(Tidy([]byte("a\n\n\n\nb"), 2)); got != "a\n\n\nb\n" {
+		t.Errorf("two blank lines kept: got %q", got)
+	}
+}

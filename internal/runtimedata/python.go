@@ -1,0 +1,131 @@
+package runtimedata
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// PythonPrinter prints values as Python expressions: dicts one member a
+// line indented by four spaces, tuples and frozensets on one line, a
+// Record with a Type as a call with keyword arguments, strings as ASCII
+// literals. Classes names the class of each object field with properties
+// (see Class).
+type PythonPrinter struct {
+	Classes map[*contract.Field]string
+}
+
+// Print implements Printer.
+func (p PythonPrinter) Print(v Value) string {
+	var b strings.Builder
+	p.write(&b, v, "")
+	return b.String()
+}
+
+func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if v {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int:
+		b.WriteString(strconv.Itoa(v))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			panic("runtimedata: not a finite number")
+		}
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		b.WriteString(s)
+	case string:
+		var scratch [128]byte
+		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))
+	case Local:
+		p.write(b, v.Idents.PythonLocal, indent)
+	case Class:
+		if name := p.Classes[v.Field]; name != "" {
+			p.write(b, name, indent)
+		} else {
+			b.WriteString("None")
+		}
+	case List:
+		p.seq(b, "(", ")", v, indent, true)
+	case Set:
+		if len(v) == 0 {
+			b.WriteString("frozenset()")
+			return
+		}
+		b.WriteString("frozenset(")
+		p.seq(b, "{", "}", v, indent, false)
+		b.WriteString(")")
+	case Map:
+		p.members(b, "{", "}", len(v), indent, func(i int) (Value, string, Value) { return v[i].Key, ": ", v[i].Value })
+	case Record:
+		fields := make([]Field, 0, len(v.Fields))
+		for _, f := range v.Fields {
+			if f.Only == All || f.Only == Python {
+				fields = append(fields, f)
+			}
+		}
+		if v.Type == "" {
+			p.members(b, "{", "}", len(fields), indent, func(i int) (Value, string, Value) { return fields[i].Name, ": ", fields[i].Value })
+			return
+		}
+		p.members(b, v.Type+"(", ")", len(fields), indent, func(i int) (Value, string, Value) {
+			return pyName(fields[i].Name), "=", fields[i].Value
+		})
+	case pyName:
+		b.WriteString(string(v))
+	default:
+		panic(fmt.Sprintf("runtimedata: Python cannot print %T", v))
+	}
+}
+
+// pyName prints as a bare name: a keyword argument's.
+type pyName string
+
+// members writes a dict or a call, one member a line, each with a trailing
+// comma; an empty dict is {}.
+func (p PythonPrinter) members(b *strings.Builder, open, close string, n int, indent string, member func(i int) (Value, string, Value)) {
+	if n == 0 && open == "{" {
+		b.WriteString("{}")
+		return
+	}
+	inner := indent + "    "
+	b.WriteString(open + "\n")
+	for i := range n {
+		key, sep, val := member(i)
+		b.WriteString(inner)
+		p.write(b, key, inner)
+		b.WriteString(sep)
+		p.write(b, val, inner)
+		b.WriteString(",\n")
+	}
+	b.WriteString(indent + close)
+}
+
+// seq writes a tuple (a trailing comma after a single element) or a set.
+func (p PythonPrinter) seq(b *strings.Builder, open, close string, v []Value, indent string, tuple bool) {
+	b.WriteString(open)
+	for i, x := range v {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		p.write(b, x, indent)
+	}
+	if tuple && len(v) == 1 {
+		b.WriteString(",")
+	}
+	b.WriteString(close)
+}

@@ -1,0 +1,123 @@
+package runtimedata
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/orderedjson"
+)
+
+func contracts(t *testing.T) map[string]*contract.Contract {
+	t.Helper()
+	paths := []string{"../../contract/kinds.yaml"}
+	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
+	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
+	out := map[string]*contract.Contract{}
+	for _, p := range append(append(paths, ex...), td...) {
+		c, err := contract.LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = c
+	}
+	if len(out) < 4 {
+		t.Fatalf("only %d contracts", len(out))
+	}
+	return out
+}
+
+// asJSON is v as the encoding/json tree TypeScriptPrinter claims to write:
+// ordered objects, camelCase record members, sparse members left out when
+// zero, Python's members never.
+func asJSON(v Value) any {
+	switch v := v.(type) {
+	case Local:
+		return v.Idents.TSLocal
+	case List, Set:
+		items := reflect.ValueOf(v)
+		out := make([]any, items.Len())
+		for i := range out {
+			out[i] = asJSON(items.Index(i).Interface())
+		}
+		return out
+	case Map:
+		o := orderedjson.Object{}
+		for _, e := range v {
+			o = append(o, orderedjson.Member{Key: asJSON(e.Key).(string), Value: asJSON(e.Value)})
+		}
+		return o
+	case Record:
+		o := orderedjson.Object{}
+		for _, f := range v.Fields {
+			if f.Only != Python && !(f.Sparse && zero(f.Value)) {
+				o = append(o, orderedjson.Member{Key: camel(f.Name), Value: asJSON(f.Value)})
+			}
+		}
+		if v.Sorted {
+			slices.SortFunc(o, func(x, y orderedjson.Member) int { return strings.Compare(x.Key, y.Key) })
+		}
+		return o
+	}
+	return v
+}
+
+// The TypeScript printer writes the bytes itself; they must be what
+// json.Indent makes of encoding/json's output for the same tree, for
+// every table of every contract.
+func TestTypeScriptIsIndentedJSON(t *testing.T) {
+	for p, c := range contracts(t) {
+		tables := reflect.ValueOf(*Build(c))
+		for i := range tables.NumField() {
+			v := tables.Field(i).Interface()
+			raw, err := orderedjson.Marshal(asJSON(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			if err := json.Indent(&want, raw, "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			if got := (TypeScriptPrinter{}).Print(v); got != want.String() {
+				t.Errorf("%s: %s:\ngot  %s\nwant %s", p, tables.Type().Field(i).Name, got, want.String())
+			}
+		}
+	}
+}
+
+func TestPythonPrinter(t *testing.T) {
+	idents := &contract.Idents{TSLocal: "retryAfter", PythonLocal: "retry_after"}
+	obj := &contract.Field{Name: "o"}
+	py := PythonPrinter{Classes: map[*contract.Field]string{obj: "Obj"}}
+	for _, tc := range []struct {
+		v    Value
+		want string
+	}{
+		{nil, "None"}, {true, "True"}, {2.0, "2.0"}, {0.25, "0.25"}, {int64(7), "7"},
+		{"é\"", `"\u00e9\""`},
+		{List{}, "()"}, {List{"a"}, `("a",)`}, {List{1, List{2, 3}}, "(1, (2, 3))"},
+		{Set{}, "frozenset()"}, {Set{"a", "b"}, `frozenset({"a", "b"})`},
+		{Map{}, "{}"}, {Map{{Local{idents}, 1}}, "{\n    \"retry_after\": 1,\n}"},
+		{Class{obj}, `"Obj"`}, {Class{&contract.Field{}}, "None"},
+		{Record{Type: "P", Sorted: true, Fields: []Field{{Name: "b_c", Value: Map{{"k", List{}}}}, {Name: "a", Value: false, Sparse: true}}},
+			"P(\n    b_c={\n        \"k\": (),\n    },\n    a=False,\n)"},
+		{Record{Fields: []Field{{Name: "ts", Value: 1, Only: TypeScript}, {Name: "py", Value: 2, Only: Python}}}, "{\n    \"py\": 2,\n}"},
+	} {
+		if got := py.Print(tc.v); got != tc.want {
+			t.Errorf("Print(%#v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestCamel(t *testing.T) {
+	for in, want := range map[string]string{"kind": "kind", "same_arguments": "sameArguments", "max_hint_ms": "maxHintMs", "a__b": "aB"} {
+		if got := camel(in); got != want {
+			t.Errorf("camel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

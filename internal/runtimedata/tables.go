@@ -1,0 +1,212 @@
+package runtimedata
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// Tables are the runtime description of one contract: each member is one
+// table or policy value a generated runtime defines (CLASSIFICATIONS,
+// FALLBACK, …), and what its printed form is named after.
+type Tables struct {
+	// Classifications maps each kind to its Classification; Fallback is the
+	// classification of a kind the contract does not know.
+	Classifications Map
+	Fallback        Record
+	// Layout is the wire layout as a tree of objects and leaves; Fields
+	// maps each context and kind-specific field's member to its spec.
+	Layout Record
+	Fields Map
+	// Inbound is the classifiers' rules, nil without inbound
+	// classification; ShortForm the short form the HTTP reader accepts,
+	// nil when it accepts none.
+	Inbound, ShortForm Value
+	Retry              Record
+	// NextStep's tables: each action's step, the same_arguments values
+	// that permit a retry and their upgrades, the side_effects values under
+	// which work may have run.
+	ActionSteps, Upgrades Map
+	RetrySame, MayHaveRun Set
+	// The surfaces: the one kind of each status only one kind has, and the
+	// CLI's exit code of each origin that has one.
+	HTTPKinds, ExitCodes Map
+	// The sanitizer policy's tables (its scalars are the model's).
+	SanitizeMarkers, SanitizeSecrets, SanitizedFields, SanitizeCredentialNames List
+}
+
+// Build describes the contract's runtime tables.
+func Build(c *contract.Contract) *Tables {
+	t := &Tables{
+		Classifications: Map{},
+		Fallback:        classification(&c.Fallback.Classification, nil, c),
+		Layout:          layoutObject(c.Layout.Root),
+		Fields:          Map{},
+		Retry: Record{Type: "RetryPolicy", Fields: []Field{{Name: "initial_ms", Value: c.Retry.InitialMs},
+			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
+			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
+			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
+		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{},
+		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
+		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
+	}
+	for _, k := range c.Kinds {
+		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
+	}
+	for _, f := range c.EnvelopeFields {
+		s := fieldSpec(f)
+		s.Fields[4].Value = false // a context or kind-specific field is optional on the wire
+		t.Fields = append(t.Fields, Entry{Local{&f.Idents}, s})
+	}
+	if c.Inbound != nil {
+		t.Inbound = inbound(c.Inbound)
+	}
+	if sf := c.ShortForm(); sf != nil {
+		t.ShortForm = shortForm(sf)
+	}
+	for _, a := range c.Actions {
+		t.ActionSteps = append(t.ActionSteps, Entry{a.Name, string(a.Step)})
+	}
+	for _, s := range c.SameArguments {
+		if s.Retry {
+			t.RetrySame = append(t.RetrySame, s.Name)
+		}
+		if s.UpgradeTo != nil {
+			t.Upgrades = append(t.Upgrades, Entry{s.Name, s.UpgradeTo.Name})
+		}
+	}
+	for _, s := range c.SideEffects {
+		if s.MayHaveRun {
+			t.MayHaveRun = append(t.MayHaveRun, s.Name)
+		}
+	}
+	for _, k := range c.HTTPKinds {
+		t.HTTPKinds = append(t.HTTPKinds, Entry{strconv.Itoa(k.HTTP), k.Name})
+	}
+	for _, o := range c.Origins {
+		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
+			t.ExitCodes = append(t.ExitCodes, Entry{o.Name, code})
+		}
+	}
+	for _, s := range c.Sanitize.Secrets {
+		t.SanitizeSecrets = append(t.SanitizeSecrets, Record{Fields: []Field{{Name: "name", Value: s.Name},
+			{Name: "prefixes", Value: Strings(s.Prefixes)}, {Name: "chars", Value: string(s.Chars)}, {Name: "min_length", Value: s.MinLength}}})
+	}
+	return t
+}
+
+// classification is a kind's classification as the runtime reads it (k nil
+// for the fallback's).
+func classification(cl *contract.Classification, k *contract.Kind, c *contract.Contract) Record {
+	kind, group, desc, startup, number := "", "", "", false, -1
+	if k != nil {
+		kind, group, desc, startup = k.Name, k.Group.Name, k.Description, k.Startup
+		if c.Numbered {
+			number = k.Number
+		}
+	}
+	return Record{Type: "Classification", Fields: []Field{
+		{Name: "kind", Value: kind}, {Name: "known", Value: k != nil}, {Name: "group", Value: group},
+		{Name: "origin", Value: cl.Origin.Name}, {Name: "action", Value: cl.Recovery.Action.Name},
+		{Name: "same_arguments", Value: cl.Recovery.SameArguments.Name}, {Name: "guidance", Value: cl.Recovery.Guidance},
+		{Name: "side_effects", Value: cl.SideEffects.Name}, {Name: "http_status", Value: cl.HTTP},
+		{Name: "log_level", Value: string(cl.Log)}, {Name: "breaker", Value: cl.Breaker},
+		{Name: "retryable", Value: cl.Retryable()}, {Name: "description", Value: desc},
+		{Name: "startup", Value: startup}, {Name: "number", Value: number},
+	}}
+}
+
+// layoutObject is the wire layout as the runtime's layout interpreter
+// reads it: an object's members are {leaf: …} or {object: …}; owned lists
+// the member names (aliases included) the object's own layout claims.
+func layoutObject(o *contract.Object) Record {
+	owned, members := Set{}, List{}
+	for _, m := range o.Members {
+		owned = append(owned, m.Name())
+		if m.Object != nil {
+			members = append(members, Record{Fields: []Field{{Name: "object", Value: layoutObject(m.Object)}}})
+			continue
+		}
+		lf := m.Leaf
+		for _, a := range lf.Aliases {
+			owned = append(owned, a)
+		}
+		l := []Field{{Name: "name", Value: lf.Name}, {Name: "path", Value: lf.Path}, {Name: "source", Value: string(lf.Source)},
+			{Name: "optional", Value: lf.Optional, Sparse: true},
+			{Name: "required", Value: lf.RequiredContext, Sparse: true, Only: TypeScript},
+			{Name: "aliases", Value: Strings(lf.Aliases), Sparse: true}}
+		switch {
+		case lf.Source.Derived():
+			// received names the Envelope member keeping a derived value.
+			l = append(l, Field{Name: "received", Value: Local{&lf.Idents}})
+		case lf.Source == contract.SourceField:
+			l = append(l, Field{Name: "field", Value: Local{&lf.Field.Idents}},
+				Field{Name: "required", Value: lf.RequiredContext, Only: Python})
+		case lf.Source == contract.SourceConst:
+			// want is how a decode error states the constant, as Go's decoder does.
+			raw, _ := json.Marshal(lf.Const)
+			l = append(l, Field{Name: "value", Value: lf.Const}, Field{Name: "want", Value: "the constant " + string(raw)})
+		}
+		members = append(members, Record{Fields: []Field{{Name: "leaf", Value: Record{Fields: l}}}})
+	}
+	return Record{Fields: []Field{{Name: "name", Value: o.Name}, {Name: "path", Value: o.Path},
+		{Name: "required", Value: o.Required || o.Path == ""}, {Name: "owned", Value: owned}, {Name: "members", Value: members}}}
+}
+
+// fieldSpec describes a context or kind-specific field (or a property of an
+// object field) for the codec. Python's names the class it decodes an
+// object with properties into.
+func fieldSpec(f *contract.Field) Record {
+	props := List{}
+	for _, p := range f.Properties {
+		props = append(props, fieldSpec(p))
+	}
+	return Record{Fields: []Field{{Name: "member", Value: Local{&f.Idents}}, {Name: "name", Value: f.Name},
+		{Name: "type", Value: string(f.Type)}, {Name: "items", Value: string(f.Items), Sparse: true},
+		{Name: "required", Value: f.Required, Sparse: true}, {Name: "properties", Value: props, Sparse: true},
+		{Name: "cls", Value: Class{f}, Only: Python}}}
+}
+
+// inbound is the classifiers' rules for the rule engine.
+func inbound(in *contract.Inbound) Record {
+	var tool Value
+	if in.ToolResult != nil {
+		tool = in.ToolResult.Name
+	}
+	classifiers := List{}
+	for _, cl := range in.Classifiers {
+		rules := List{}
+		for _, r := range cl.Rules {
+			statuses, failures := List{}, List{}
+			for _, s := range r.Statuses {
+				statuses = append(statuses, List{s.From, s.To})
+			}
+			for _, f := range r.Failures {
+				failures = append(failures, string(f))
+			}
+			rules = append(rules, Record{Fields: []Field{{Name: "statuses", Value: statuses}, {Name: "failures", Value: failures},
+				{Name: "any_failure", Value: r.AnyFailure}, {Name: "text", Value: Strings(r.Text)},
+				{Name: "kind", Value: r.Kind.Name}, {Name: "breaker", Value: r.Breaker}}})
+		}
+		classifiers = append(classifiers, Record{Fields: []Field{{Name: "name", Value: cl.Name}, {Name: "rules", Value: rules},
+			{Name: "default", Value: cl.Default.Name}, {Name: "default_breaker", Value: cl.Default.Breaker}}})
+	}
+	return Record{Fields: []Field{{Name: "tool_result", Value: tool}, {Name: "classifiers", Value: classifiers}}}
+}
+
+// shortForm is the short form the HTTP reader accepts, with the members of
+// the required fields a promoted envelope carries empty, by kind.
+func shortForm(sf *contract.ShortForm) Record {
+	empty := Map{}
+	for _, e := range sf.Empty {
+		members := Map{}
+		for _, f := range e.Fields {
+			members = append(members, Entry{Local{&f.Idents}, string(f.Type)})
+		}
+		empty = append(empty, Entry{e.Kind.Name, members})
+	}
+	return Record{Fields: []Field{{Name: "kind_member", Value: sf.KindMember}, {Name: "message_member", Value: sf.MessageMember},
+		{Name: "kind_pattern", Value: sf.KindPattern}, {Name: "max_kind_bytes", Value: contract.ShortFormMaxKind},
+		{Name: "empty_fields", Value: empty}}}
+}

@@ -1,0 +1,130 @@
+// Package runtimedata is the runtime description: every table and policy
+// the generated runtimes read (the classifications, the wire layout, the
+// field specs, the inbound classifiers, the retry and sanitizer policies,
+// NextStep's tables, the short form, the surfaces' tables), built once per
+// contract from the model as language-neutral values. Each language's
+// emitter prints them with its Printer (TypeScript and Python here; a new
+// language adds one printer) and only names them: the facts are decided
+// here, once.
+//
+// A value is nil (null, None), a bool, an int, an int64, a float64, a
+// string, or one of the types below. Record keys are the names the
+// runtimes read, in snake_case: a printer spells them in its language's
+// style. Map keys are data (kind names, statuses), printed as they are.
+package runtimedata
+
+import (
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+)
+
+// Value is one of the types the package doc lists.
+type Value = any
+
+// List is an ordered sequence: an array in TypeScript, a tuple in Python.
+type List []Value
+
+// Set is a set of values the runtime tests membership in: an array in
+// TypeScript, a frozenset in Python.
+type Set []Value
+
+// Map maps data keys (strings, or Local names) to values, in order.
+type Map []Entry
+
+// Entry is one member of a Map.
+type Entry struct {
+	Key   Value // a string or a Local
+	Value Value
+}
+
+// Record is a value with named members the runtime reads. Type names the
+// runtime's type a language that has constructors builds it with (Python's
+// Classification(...)); "" for a plain mapping.
+type Record struct {
+	Type   string
+	Fields []Field
+	// Sorted: TypeScript prints the members in the alphabetical order of
+	// their camelCase names (its RETRY table has always been written so);
+	// Python keeps the order of Fields.
+	Sorted bool
+}
+
+// Lang names a language whose runtime reads a member the other's does not.
+type Lang int
+
+const (
+	// All is every language.
+	All Lang = iota
+	TypeScript
+	Python
+)
+
+// Field is one member of a Record.
+type Field struct {
+	Name  string // snake_case
+	Value Value
+	// Sparse: a language whose tables leave zero values out (TypeScript's,
+	// as JSON's omitempty did) leaves the member out when it is false, ""
+	// or empty; Python's tables keep it.
+	Sparse bool
+	// Only names the one language whose runtime reads the member: the two
+	// runtimes' layout and field-spec tables differ in these, and the
+	// output stays as each runtime reads it.
+	Only Lang
+}
+
+// Local is the member name a language gives a field or layout leaf
+// (TSLocal, PythonLocal).
+type Local struct{ Idents *contract.Idents }
+
+// Class is the class a language declares for an object field with
+// properties, or null when it declares none (Python's field specs name it).
+type Class struct{ Field *contract.Field }
+
+// Strings is a List of the strings.
+func Strings(s []string) List {
+	l := make(List, len(s))
+	for i, x := range s {
+		l[i] = x
+	}
+	return l
+}
+
+// Printer prints a Value as a literal of its language, indented as a data
+// table at the top level of a module.
+type Printer interface {
+	Print(v Value) string
+}
+
+// zero reports whether a Sparse member is left out.
+func zero(v Value) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case string:
+		return v == ""
+	case List:
+		return len(v) == 0
+	case Set:
+		return len(v) == 0
+	}
+	return false
+}
+
+// camel spells a snake_case member name in camelCase: same_arguments ->
+// sameArguments.
+func camel(name string) string {
+	if !strings.Contains(name, "_") {
+		return name
+	}
+	parts := strings.Split(name, "_")
+	for i := 1; i < len(parts); i++ {
+		if p := parts[i]; p != "" {
+			parts[i] = strings.ToUpper(p[:1]) + p[1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
