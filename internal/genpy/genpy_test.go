@@ -3,33 +3,18 @@ package genpy
 import (
 	"bytes"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
 // The Python package is type-checked and tested by tests/python (make
 // test-python); these tests check what can be checked without Python.
 
-func contracts(t *testing.T) map[string]*contract.Contract {
-	t.Helper()
-	paths := []string{"../../contract/kinds.yaml"}
-	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
-	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
-	paths = append(append(paths, ex...), td...)
-	out := map[string]*contract.Contract{}
-	for _, p := range paths {
-		c, err := contract.LoadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[p] = c
-	}
-	return out
-}
+func contracts(t *testing.T) map[string]*contract.Contract { return gentest.Contracts(t) }
 
 func TestPyVersion(t *testing.T) {
 	for in, want := range map[string]string{"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "v2": "0.0.0+v2", "..": "0.0.0+unversioned"} {

@@ -5,7 +5,9 @@ package gentest
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,4 +107,33 @@ func goValue(v any, typ reflect.Type) reflect.Value {
 		return reflect.ValueOf(m)
 	}
 	return reflect.ValueOf(v).Convert(typ)
+}
+
+// Contracts loads, for a test of a package under internal/, the reference
+// contract, the example contracts and the generator's test contracts
+// (internal/gengo/testdata), plus the files more globs match, keyed by path.
+// Every emitter must generate all of them; fewer than four found means the
+// globs have gone stale, which fails the test rather than thinning it.
+func Contracts(t testing.TB, more ...string) map[string]*contract.Contract {
+	t.Helper()
+	paths := []string{"../../contract/kinds.yaml"}
+	for _, glob := range append([]string{"../../examples/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml"}, more...) {
+		found, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, found...)
+	}
+	out := map[string]*contract.Contract{}
+	for _, p := range paths {
+		c, err := contract.LoadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = c
+	}
+	if len(out) < 4 {
+		t.Fatalf("only %d contracts found from %s", len(out), strings.Join(paths, ", "))
+	}
+	return out
 }

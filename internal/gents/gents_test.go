@@ -4,33 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
 // The TypeScript package is compiled and tested by tests/ts (make test-ts);
 // these tests check what can be checked without Node.
 
-func contracts(t *testing.T) map[string]*contract.Contract {
-	t.Helper()
-	paths := []string{"../../contract/kinds.yaml"}
-	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
-	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
-	paths = append(append(paths, ex...), td...)
-	out := map[string]*contract.Contract{}
-	for _, p := range paths {
-		c, err := contract.LoadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[p] = c
-	}
-	return out
-}
+func contracts(t *testing.T) map[string]*contract.Contract { return gentest.Contracts(t) }
 
 func TestNPMVersion(t *testing.T) {
 	for in, want := range map[string]string{

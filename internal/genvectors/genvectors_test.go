@@ -14,30 +14,14 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
 func contracts(t *testing.T) map[string]*contract.Contract {
-	t.Helper()
-	paths := []string{"../../contract/kinds.yaml"}
-	for _, glob := range []string{"../../examples/*/kinds.yaml", "../contract/testdata/valid/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml"} {
-		more, _ := filepath.Glob(glob)
-		paths = append(paths, more...)
-	}
-	out := map[string]*contract.Contract{}
-	for _, p := range paths {
-		c, err := contract.LoadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[p] = c
-	}
-	if len(out) < 5 {
-		t.Fatalf("only %d contracts found", len(out))
-	}
-	return out
+	return gentest.Contracts(t, "../contract/testdata/valid/*/kinds.yaml")
 }
 
 func generate(t *testing.T, c *contract.Contract) []byte {

@@ -3,34 +3,17 @@ package runtimedata
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/orderedjson"
 )
 
-func contracts(t *testing.T) map[string]*contract.Contract {
-	t.Helper()
-	paths := []string{"../../contract/kinds.yaml"}
-	ex, _ := filepath.Glob("../../examples/*/kinds.yaml")
-	td, _ := filepath.Glob("../gengo/testdata/*/kinds.yaml")
-	out := map[string]*contract.Contract{}
-	for _, p := range append(append(paths, ex...), td...) {
-		c, err := contract.LoadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[p] = c
-	}
-	if len(out) < 4 {
-		t.Fatalf("only %d contracts", len(out))
-	}
-	return out
-}
+func contracts(t *testing.T) map[string]*contract.Contract { return gentest.Contracts(t) }
 
 // asJSON is v as the encoding/json tree TypeScriptPrinter claims to write:
 // ordered objects, camelCase record members, sparse members left out when
