@@ -233,8 +233,11 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	starts("eyJ", 0)
 	if sanitizePaths {
 		// A Windows home starts at ':', which every scan looks at anyway.
-		for _, n := range slices.Concat(sanitizeHomePrefixes, sanitizeKeyExtensions) {
-			starts(n, 0)
+		// Not slices.Concat: it is newer than the Go the package builds with.
+		for _, list := range [][]string{sanitizeHomePrefixes, sanitizeKeyExtensions} {
+			for _, n := range list {
+				starts(n, 0)
+			}
 		}
 		for _, n := range sanitizeCredentialNames {
 			if sanitizeClasses[n[0]]&sanitizeClassAlnum != 0 {
