@@ -4,7 +4,8 @@
 // the surfaces). They are real source files, compiled, type-checked and
 // unit-tested where they are written (runtime/ts by tests/ts with tsc and
 // node --test, runtime/python by tests/python with mypy --strict and
-// pytest), instead of templates that only compile once rendered.
+// pytest, runtime/go by this package's tests with go vet and go test),
+// instead of templates that only compile once rendered.
 // The emitters copy them into each generated package with errgen's header
 // line stamped on top; only the code a contract shapes is rendered.
 //
@@ -15,7 +16,11 @@
 // each language's fixture/ directory (git ignores it), so that the runtime
 // compiles in place against the modules it ships with: runtime/ts/tsconfig.json merges src/ and fixture/ with rootDirs,
 // and errgen_runtime is a namespace package over python/src and
-// python/fixture. errgen's own fixed sets (the steps, the transport failures,
+// python/fixture. The Go runtime cannot be compiled on its own either, and a
+// Go package cannot span two directories: its files sit in runtime/go/_src,
+// which the go command's ./... skips (a leading underscore), and
+// TestGoRuntime assembles a temporary module from them and the reference
+// package's other files, then vets and tests it there. errgen's own fixed sets (the steps, the transport failures,
 // Go's HTTP status texts, the nesting limit) are written out in the files;
 // runtime_test.go holds them equal to errgen's definitions.
 //
@@ -24,11 +29,14 @@
 package runtime
 
 import (
+	"bytes"
 	"embed"
+	"fmt"
 	"io/fs"
+	"strings"
 )
 
-//go:embed ts/src/*.ts python/src/errgen_runtime/*.py
+//go:embed ts/src/*.ts python/src/errgen_runtime/*.py go/_src/*.go
 var files embed.FS
 
 // Lang is the runtime of one language.
@@ -37,6 +45,9 @@ type Lang struct {
 	// blank says whether a blank line follows the header line (TypeScript);
 	// a Python module's docstring follows it directly.
 	blank bool
+	// pkg is the package the files are written in (Go), which
+	// StampedPackage renames.
+	pkg string
 }
 
 // TS is the TypeScript runtime: runtime/ts/src/<module>.ts becomes
@@ -49,7 +60,16 @@ var TS = Lang{dir: "ts/src", blank: true}
 // import ...), so the text does not depend on the package's name.
 var Python = Lang{dir: "python/src/errgen_runtime"}
 
-// Names lists the language's runtime files, sorted.
+// Go is the Go runtime: runtime/go/_src/<file>.go becomes <file>.go of the
+// generated package, renamed by StampedPackage. Its files are written in
+// package agenterror, the reference package's name, so that they compile
+// beside the reference package's contract-shaped files; its _test.go files
+// are the runtime's own tests and do not ship. Its words.go is only needed by
+// the inbound classifiers, and gengo leaves it out of a contract without them.
+var Go = Lang{dir: "go/_src", blank: true, pkg: "agenterror"}
+
+// Names lists the language's runtime files, sorted; tests are not runtime
+// files.
 func (l Lang) Names() []string {
 	entries, err := fs.ReadDir(files, l.dir)
 	if err != nil {
@@ -57,7 +77,9 @@ func (l Lang) Names() []string {
 	}
 	var out []string
 	for _, e := range entries {
-		out = append(out, e.Name())
+		if !strings.HasSuffix(e.Name(), "_test.go") {
+			out = append(out, e.Name())
+		}
 	}
 	return out
 }
@@ -80,5 +102,28 @@ func (l Lang) Stamped(name, header string) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(header)+len(sep)+len(src))
 	out = append(append(append(out, header...), sep...), src...)
+	return out, nil
+}
+
+// StampedPackage returns a Go runtime file as it ships in package pkg: the
+// header line and a blank line on top, the package clause naming pkg, and so
+// do the error messages, which start with the package's name as the standard
+// library's do ("agenterror: invalid envelope: …" in the reference package).
+// Those two are the only places a Go runtime file names its package
+// (TestGoPackageNamed holds them to it), and renaming changes no line's
+// layout, so the file stays as gofmt prints it.
+func (l Lang) StampedPackage(name, header, pkg string) ([]byte, error) {
+	src, err := l.Source(name)
+	if err != nil {
+		return nil, err
+	}
+	clause := "package " + l.pkg + "\n"
+	if l.pkg == "" || !bytes.HasPrefix(src, []byte(clause)) {
+		return nil, fmt.Errorf("runtime: %s/%s does not start with %q", l.dir, name, clause)
+	}
+	src = bytes.ReplaceAll(src[len(clause):], []byte(`"`+l.pkg+`: `), []byte(`"`+pkg+`: `))
+	out := make([]byte, 0, len(header)+len(pkg)+len(src)+12)
+	out = append(append(append(out, header...), "\n\npackage "...), pkg...)
+	out = append(append(out, '\n'), src...)
 	return out, nil
 }

@@ -2,7 +2,7 @@ package contract
 
 // Blank reports whether s has nothing a reader could see: it is empty or
 // holds only white space and invisible format characters. The generated
-// packages apply the same rule (templates/go/produce.go.tmpl, the
+// packages apply the same rule (runtime/go/_src/produce.go, the
 // TypeScript and Python classification modules) where a producer replaces
 // a blank message or guidance; the set is spelled out rather than taken from
 // unicode.IsSpace so that Go, TypeScript and Python agree on every string.

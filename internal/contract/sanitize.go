@@ -127,7 +127,7 @@ func (s *Sanitize) AllCredentialNames() []string {
 // SanitizeRemoved reports whether the sanitizer deletes r: C0 and C1
 // controls except tab, line feed and carriage return, bidi controls,
 // zero-width and other invisible formatting characters, and Unicode tags.
-// The generated sanitizers carry the same list (templates/go/sanitize.go.tmpl).
+// The generated sanitizers carry the same list (the runtime/ sanitizers).
 func SanitizeRemoved(r rune) bool {
 	switch {
 	case r < 0x20:

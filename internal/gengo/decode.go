@@ -8,7 +8,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 )
 
-// The decoder reads a document once (the scanner of codec.go.tmpl) and
+// The decoder reads a document once (the scanner of runtime/go/_src/codec.go) and
 // switches on member names per object of the layout, storing each value
 // where it goes. Every field of the layout gets a slot in a state array,
 // numbered depth first in layout order, so the fields of a nested object

@@ -8,20 +8,14 @@ import (
 	"fmt"
 	"go/format"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
-	"text/template"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
-	"github.com/errgen/errgen/templates"
+	"github.com/errgen/errgen/runtime"
 )
-
-// The codec helpers do not depend on the contract, so they are a template:
-// plain Go that reads as Go, instead of jennifer calls that spell it out.
-var helperTemplates = template.Must(template.ParseFS(templates.FS, "go/*.go.tmpl"))
 
 // Dir is where the package of c goes, relative to the output root.
 func Dir(c *contract.Contract) string {
@@ -45,14 +39,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "surfaces.go", emit: g.surfaces},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
-	// Contract-independent helpers are templates; words.go is only needed
-	// by the inbound classifiers.
-	helpers := []string{"codec.go", "produce.go", "sanitize.go"}
-	if c.Inbound != nil {
-		helpers = append(helpers, "words.go")
-	}
-	for _, name := range helpers {
-		files = append(files, goFile{name: name, template: name + ".tmpl"})
+	// The code that does not depend on the contract is the runtime of
+	// runtime/go, real Go files; words.go is only needed by the inbound
+	// classifiers.
+	for _, name := range runtime.Go.Names() {
+		if name != "words.go" || c.Inbound != nil {
+			files = append(files, goFile{name: name, runtime: true})
+		}
 	}
 
 	// Each file is rendered and formatted on its own goroutine: the files
@@ -92,11 +85,11 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 }
 
 // goFile is one file of the package: built with jennifer by emit, or
-// executed from a template of templates/go.
+// (runtime) the runtime file of that name, stamped.
 type goFile struct {
-	name     string
-	emit     func(*jen.File)
-	template string
+	name    string
+	emit    func(*jen.File)
+	runtime bool
 	// spliced, when set, returns the parts emit left out as placeholders
 	// because they are written pre-formatted (see splice).
 	spliced func() []splice
@@ -162,21 +155,20 @@ func applySplices(name string, src []byte, splices []splice) ([]byte, error) {
 }
 
 func (g *gen) render(gf goFile) ([]byte, error) {
+	if gf.runtime {
+		// Written as gofmt prints it, and stamping keeps it so
+		// (TestGofmtClean), so it is not formatted again.
+		return runtime.Go.StampedPackage(gf.name, "// "+marker.Text, g.c.Packages.Go)
+	}
 	var buf bytes.Buffer
-	if gf.template != "" {
-		if err := helperTemplates.ExecuteTemplate(&buf, gf.template, map[string]string{"Header": marker.Text, "Package": g.c.Packages.Go, "MaxDepth": strconv.Itoa(contract.MaxDepth)}); err != nil {
-			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
-		}
-	} else {
-		f := jen.NewFile(g.c.Packages.Go)
-		f.HeaderComment(marker.Text)
-		// jennifer formats on its own, but then a formatting failure loses
-		// the source; we format here and report numbered lines instead.
-		f.NoFormat = true
-		gf.emit(f)
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
-		}
+	f := jen.NewFile(g.c.Packages.Go)
+	f.HeaderComment(marker.Text)
+	// jennifer formats on its own, but then a formatting failure loses
+	// the source; we format here and report numbered lines instead.
+	f.NoFormat = true
+	gf.emit(f)
+	if err := f.Render(&buf); err != nil {
+		return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
 	}
 	src, err := format.Source(buf.Bytes())
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // sanitizeClass maps a contract character class onto the class constant of
-// the sanitizer template (templates/go/sanitize.go.tmpl).
+// the runtime sanitizer (runtime/go/_src/sanitize.go).
 var sanitizeClass = map[contract.SecretChars]string{
 	contract.CharsAlnum:      "sanitizeClassAlnum",
 	contract.CharsUpperAlnum: "sanitizeClassUpperAlnum",
@@ -21,7 +21,7 @@ var sanitizeClass = map[contract.SecretChars]string{
 }
 
 // sanitizePolicy emits the contract's sanitizer policy; the algorithm that
-// reads it is the contract-independent sanitize.go template.
+// reads it is the runtime file sanitize.go.
 func (g *gen) sanitizePolicy(f *jen.File) {
 	p := g.c.Sanitize
 	f.Comment("// The sanitizer policy of the contract (its sanitize section, or errgen's")

@@ -7,7 +7,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 )
 
-// TestBlankIsTheContractsRule holds the generated blank (produce.go.tmpl) to
+// TestBlankIsTheContractsRule holds the generated blank (runtime/go/_src/produce.go) to
 // contract.Blank, from which the vectors' expectations are computed, on
 // every code point: the two copies exist because generated code cannot
 // import errgen, and must not drift. The generated package is a module that

@@ -1,6 +1,4 @@
-// {{.Header}}
-
-package {{.Package}}
+package agenterror
 
 import (
 	"maps"

@@ -1,6 +1,4 @@
-// {{.Header}}
-
-package {{.Package}}
+package agenterror
 
 // This file holds the contract-independent half of the JSON codec. The
 // encoder appends to a byte slice instead of going through reflection, and
@@ -57,7 +55,7 @@ const (
 // Python packages of the contract share it: each decoder rejects a deeper
 // document (DecodeSyntax), and each encoder refuses to write one, so what one
 // of them reads the others read, and every one of them writes back.
-const MaxDepth = {{.MaxDepth}}
+const MaxDepth = 128
 
 // MaxSafeInteger is the largest integer every decoder of the contract reads
 // exactly, 2^53-1 (JavaScript's Number.MAX_SAFE_INTEGER). A member of integer
@@ -69,9 +67,9 @@ const MaxSafeInteger = 1<<53 - 1
 
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
-		return "{{.Package}}: invalid envelope: " + e.Problem
+		return "agenterror: invalid envelope: " + e.Problem
 	}
-	return "{{.Package}}: invalid envelope: " + e.Path + " " + e.Problem
+	return "agenterror: invalid envelope: " + e.Path + " " + e.Problem
 }
 
 const hexDigits = "0123456789abcdef"
@@ -215,12 +213,12 @@ func appendStrings(b []byte, list []string) []byte {
 func appendAny(b []byte, path string, depth int, v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return nil, errors.New("{{.Package}}: cannot marshal " + path + ": " + err.Error())
+		return nil, errors.New("agenterror: cannot marshal " + path + ": " + err.Error())
 	}
 	d := scanner{data: raw, depth: depth}
 	d.skip()
 	if d.limit != "" {
-		return nil, errors.New("{{.Package}}: cannot marshal " + path + ": the value " + d.limit)
+		return nil, errors.New("agenterror: cannot marshal " + path + ": the value " + d.limit)
 	}
 	return append(b, raw...), nil
 }
@@ -283,7 +281,6 @@ func joinPath(path, key string) string {
 	}
 	return path + "." + key
 }
-
 
 // decodeObject parses data as a JSON object whose values stay raw. The
 // surfaces use it for their wrappers; the envelope decoder uses its error
@@ -621,7 +618,7 @@ func (d *scanner) literal(lit string) {
 // push enters an array or object, no deeper than MaxDepth.
 func (d *scanner) push() {
 	if d.depth++; d.depth > MaxDepth {
-		d.over("nests arrays and objects more than {{.MaxDepth}} levels deep")
+		d.over("nests arrays and objects more than 128 levels deep")
 		return
 	}
 	d.i++
@@ -756,7 +753,6 @@ func (d *scanner) scanString() (start, end int, plain bool) {
 		}
 	}
 }
-
 
 // hex4 parses four hex digits, or returns -1.
 func hex4(b []byte) rune {

@@ -1,6 +1,4 @@
-// {{.Header}}
-
-package {{.Package}}
+package agenterror
 
 import "time"
 
@@ -95,7 +93,7 @@ type EncodeError struct {
 }
 
 func (e *EncodeError) Error() string {
-	return "{{.Package}}: cannot encode the envelope: " + e.Field + " " + e.Problem
+	return "agenterror: cannot encode the envelope: " + e.Field + " " + e.Problem
 }
 
 // refusal is the EncodeError for an envelope that must not be written, or nil.
