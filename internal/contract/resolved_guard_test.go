@@ -70,6 +70,9 @@ func rederivations(fset *token.FileSet, f *ast.File) []rederivation {
 				report(n, "appends to the synthetic kind prefix: use contract's SyntheticKind(status)")
 			}
 		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Contains" && len(n.Args) == 2 && isSelector(n.Args[0], "Fields") && mentionsSelector(n.Args[0], "Sanitize") {
+				report(n, "searches the sanitized fields: ask contract's Sanitize.Sanitizes(field)")
+			}
 			if fn, ok := n.Fun.(*ast.Ident); ok && fn.Name == "append" && n.Ellipsis.IsValid() {
 				if sel, ok := n.Args[len(n.Args)-1].(*ast.SelectorExpr); ok && (sel.Sel.Name == "ContextFields" || sel.Sel.Name == "KindFields") {
 					report(n, "concatenates %s: the envelope's fields are contract.EnvelopeFields, a kind's FieldsOf(kind)", sel.Sel.Name)
@@ -79,6 +82,25 @@ func rederivations(fset *token.FileSet, f *ast.File) []rederivation {
 		return true
 	})
 	return out
+}
+
+// isSelector reports whether e is x.name.
+func isSelector(e ast.Expr, name string) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == name
+}
+
+// mentionsSelector reports whether e selects name somewhere (c.Sanitize.Fields
+// selects Sanitize).
+func mentionsSelector(e ast.Expr, name string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // mentions reports whether the type expression names name (Kind,
@@ -194,6 +216,7 @@ func TestRederivationsFound(t *testing.T) {
 
 import (
 	"log/slog"
+	"slices"
 
 	"github.com/errgen/errgen/internal/contract"
 )
@@ -208,6 +231,7 @@ func f(c *contract.Contract, r *contract.Rule, k *contract.Kind) {
 	_ = "http_"
 	_ = c.SyntheticKindPrefix() + "502"
 	_ = append(append([]*contract.Field(nil), c.ContextFields...), c.KindFields...)
+	_ = slices.Contains(c.Sanitize.Fields, "message")
 	_ = b
 }
 `
@@ -222,14 +246,15 @@ func f(c *contract.Contract, r *contract.Rule, k *contract.Kind) {
 	}
 	want := []string{
 		"4: imports log/slog",
-		"12: reads a rule's kind's breaker",
-		"13: reads the origin's Log",
-		"14: builds a map from int to kinds",
-		"15: indexes by HTTP status",
-		"16: spells a synthetic kind prefix",
-		"17: appends to the synthetic kind prefix",
-		"18: concatenates KindFields",
-		"18: concatenates ContextFields",
+		"13: reads a rule's kind's breaker",
+		"14: reads the origin's Log",
+		"15: builds a map from int to kinds",
+		"16: indexes by HTTP status",
+		"17: spells a synthetic kind prefix",
+		"18: appends to the synthetic kind prefix",
+		"19: concatenates KindFields",
+		"19: concatenates ContextFields",
+		"20: searches the sanitized fields",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

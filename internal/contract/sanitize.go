@@ -1,6 +1,9 @@
 package contract
 
-import "unicode/utf8"
+import (
+	"slices"
+	"unicode/utf8"
+)
 
 // Sanitize is the policy of the generated sanitizers: how upstream-controlled
 // text is cleaned before it enters an envelope, a log or a prompt. The
@@ -153,4 +156,9 @@ func DefaultSanitize(c *Contract) Sanitize {
 }
 
 // MarkerLength is the truncation marker's length in code points.
+// Sanitizes reports whether producers sanitize the envelope value named
+// field (a member of Fields), so every emitter asks the model rather than
+// searching the list itself.
+func (s *Sanitize) Sanitizes(field string) bool { return slices.Contains(s.Fields, field) }
+
 func (s *Sanitize) MarkerLength() int { return utf8.RuneCountInString(s.TruncationMarker) }

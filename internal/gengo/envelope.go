@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -171,7 +170,7 @@ func (g *gen) assign(f *contract.Field, p string) jen.Code {
 // sanitized reports whether the contract's sanitize.fields lists the
 // envelope value name (message, guidance, or a field).
 func (g *gen) sanitized(name string) bool {
-	return slices.Contains(g.c.Sanitize.Fields, name)
+	return g.c.Sanitize.Sanitizes(name)
 }
 
 // sanitizeExpr sanitizes v, a value of the text field f: a string, the

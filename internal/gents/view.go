@@ -197,7 +197,7 @@ func newView(c *contract.Contract) (*view, error) {
 	for _, f := range c.RequiredContext {
 		name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: name, Member: f.Idents.TSLocal, TSType: "string",
-			Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
+			Sanitized: c.Sanitize.Sanitizes(f.Name)})
 	}
 	for _, f := range c.KindFields {
 		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f, objNames), Doc: f.Description})
@@ -222,8 +222,8 @@ func newView(c *contract.Contract) (*view, error) {
 		for _, f := range k.RequiredFields() {
 			name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
 			kv.Required = append(kv.Required, paramView{Name: name, Member: f.Idents.TSLocal, TSType: tsType(f, objNames),
-				Sanitized: slices.Contains(c.Sanitize.Fields, f.Name)})
-			v.SanitizesRequired = v.SanitizesRequired || slices.Contains(c.Sanitize.Fields, f.Name)
+				Sanitized: c.Sanitize.Sanitizes(f.Name)})
+			v.SanitizesRequired = v.SanitizesRequired || c.Sanitize.Sanitizes(f.Name)
 			if t := tsType(f, objNames); f.Type == contract.TypeObject && len(f.Properties) > 0 && !slices.Contains(v.ConstructorTypes, t) {
 				v.ConstructorTypes = append(v.ConstructorTypes, t)
 			}
