@@ -444,8 +444,10 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 			p.PythonDist = o.Dist
 		}
 	}
-	defaults := byName(contract.DefaultOutputs(*p))
-	dirs := map[string]string{}
+	def := contract.DefaultOutputs(*p)
+	defaults := dirsOf(&def)
+	var chosen contract.Outputs
+	dirs := dirsOf(&chosen)
 	taken := map[string]string{}
 	var problems Problems
 	for _, name := range Names {
@@ -455,39 +457,33 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 		}
 		d := o.Dir
 		if d == "" {
-			d = defaults[name]
+			d = *defaults[name]
 		}
 		if other, ok := taken[d]; ok {
 			problems = append(problems, Problem{File: cfg.File, Pos: o.Pos, Message: fmt.Sprintf("outputs.%s: its directory %s is also the %s output's; give one of them another dir", name, d, other)})
 		}
 		taken[d] = name
-		dirs[name] = d
+		*dirs[name] = d
 	}
 	if len(problems) > 0 {
 		return problems
 	}
-	c.Outputs = contract.Outputs{
-		Go:          dirs[Go],
-		Schemas:     dirs[Schemas],
-		Docs:        dirs[Docs],
-		Conformance: dirs[Conformance],
-		TypeScript:  dirs[TypeScript],
-		Python:      dirs[Python],
-	}
+	c.Outputs = chosen
 	return nil
 }
 
-// byName maps each output's name to its directory in o.
-func byName(o contract.Outputs) map[string]string {
-	return map[string]string{Go: o.Go, TypeScript: o.TypeScript, Python: o.Python, Schemas: o.Schemas, Docs: o.Docs, Conformance: o.Conformance}
+// dirsOf maps each output's name to its directory field in o: the one
+// table between the config's output names and the model's fields.
+func dirsOf(o *contract.Outputs) map[string]*string {
+	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance}
 }
 
 // Selected lists c's generated outputs as "name (dir)", in Names order.
 func Selected(c *contract.Contract) []string {
-	dirs := byName(c.Outputs)
+	dirs := dirsOf(&c.Outputs)
 	var out []string
 	for _, name := range Names {
-		if d := dirs[name]; d != "" {
+		if d := *dirs[name]; d != "" {
 			out = append(out, name+" ("+d+")")
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -136,6 +137,31 @@ func TestParserPanicsAndSyntaxErrorsHavePositions(t *testing.T) {
 		var ps contract.Problems
 		if !errors.As(err, &ps) || len(ps) == 0 || ps[0].Pos.Line < 1 {
 			t.Errorf("%q: err = %v, want a positioned problem", text, err)
+		}
+	}
+}
+
+// TestEveryOutputHasAName: dirsOf names every directory field of the model's
+// Outputs once, under the names the config accepts, so an output added to
+// the model cannot be missing from the config.
+func TestEveryOutputHasAName(t *testing.T) {
+	var o contract.Outputs
+	dirs := dirsOf(&o)
+	if len(dirs) != len(Names) || reflect.TypeOf(o).NumField() != len(Names) {
+		t.Fatalf("%d names, %d table rows, %d fields in contract.Outputs", len(Names), len(dirs), reflect.TypeOf(o).NumField())
+	}
+	seen := map[*string]string{}
+	for _, name := range Names {
+		p := dirs[name]
+		if p == nil {
+			t.Fatalf("output %s has no field", name)
+		}
+		if other, dup := seen[p]; dup {
+			t.Errorf("outputs %s and %s share a field", other, name)
+		}
+		seen[p] = name
+		if _, ok := outputKeys[name]; !ok {
+			t.Errorf("output %s accepts no keys", name)
 		}
 	}
 }
