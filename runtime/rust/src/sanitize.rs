@@ -556,6 +556,25 @@ impl Pairs {
     }
 }
 
+// skip returns the first even position from i where fewer than eight bytes
+// are left or one of the next four pairs is in the set: the scans read
+// eight bytes at a time, and most text has nothing to look at in them.
+#[inline]
+fn skip(set: &Pairs, s: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = s.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let hit = set.bit((x & 0xFFFF) as usize)
+            | set.bit((x >> 16 & 0xFFFF) as usize)
+            | set.bit((x >> 32 & 0xFFFF) as usize)
+            | set.bit((x >> 48) as usize);
+        if hit != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
+}
+
 // pair returns the pair at s[i] and s[i+1].
 fn pair(s: &[u8], i: usize) -> usize {
     usize::from(s[i]) | usize::from(s[i + 1]) << 8
@@ -973,14 +992,11 @@ impl Tables {
             extra: 0,
         };
         let mut i = 0;
-        while s.len() - i >= 2 {
+        loop {
             // Four pairs at a time; most text has nothing to look at in them.
-            if s.len() - i >= 8 {
-                let (v0, v1, v2, v3) = (pair(s, i), pair(s, i + 2), pair(s, i + 4), pair(s, i + 6));
-                if look2.bit(v0) | look2.bit(v1) | look2.bit(v2) | look2.bit(v3) == 0 {
-                    i += 8;
-                    continue;
-                }
+            i = skip(look2, s, i);
+            if s.len() - i < 2 {
+                break;
             }
             let v = pair(s, i);
             let at = i;
@@ -1121,13 +1137,10 @@ impl Tables {
         let mut r = Redactor::new(self, s);
         let mut next = 0; // the first position not tried yet
         let mut i = 0;
-        while s.len() - i >= 2 {
-            if s.len() - i >= 8 {
-                let (v0, v1, v2, v3) = (pair(s, i), pair(s, i + 2), pair(s, i + 4), pair(s, i + 6));
-                if look2.bit(v0) | look2.bit(v1) | look2.bit(v2) | look2.bit(v3) == 0 {
-                    i += 8;
-                    continue;
-                }
+        loop {
+            i = skip(look2, s, i);
+            if s.len() - i < 2 {
+                break;
             }
             let v = pair(s, i);
             let at = i;
