@@ -12,7 +12,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror tests/go
 
-.PHONY: all generate check validate test test-ts test-python test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
+.PHONY: all generate check validate test test-ts test-python test-rust-sanitize test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
 
 all: test
 
@@ -65,6 +65,13 @@ test-ts: sanitize-diff
 ## test-python: type-check and test every generated Python package (python3 3.9+; creates tests/python/.venv and installs the pinned tools)
 test-python: errgen sanitize-diff
 	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
+
+## test-rust-sanitize: the Rust runtime's sanitizer where it is written (runtime/rust/sanitize-check: cargo fmt --check, clippy -D warnings, every test and the benchmark once, against the shared and the differential vectors; cargo 1.70+ with rustfmt and clippy; fetches the locked serde_json)
+RUST_SANITIZE_CHECK := runtime/rust/sanitize-check
+test-rust-sanitize: sanitize-diff
+	cd $(RUST_SANITIZE_CHECK) && cargo fmt --check
+	cd $(RUST_SANITIZE_CHECK) && cargo clippy --locked --all-targets -- -D warnings
+	cd $(RUST_SANITIZE_CHECK) && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) cargo test --locked --all-targets
 
 ## bench: run every benchmark (main module, the generated package's in tests/go, and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
