@@ -11,7 +11,8 @@
 //! `cargo bench` times each benchmark for about a second (ERRGEN_BENCH_TIME
 //! sets the seconds); without `--bench` (`cargo test --benches`) each runs
 //! once, untimed, so the file keeps working. No test asserts on the numbers.
-//! `cargo bench -- Clean Dirty` runs the benchmarks whose names hold a word.
+//! `cargo bench -- Clean Dirty` runs the benchmarks whose names hold a word;
+//! ERRGEN_BENCH_N=n runs each n times and prints nothing (for a profiler).
 
 use errgen_sanitize_check::{DEFAULT_POLICY, SANITIZER};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -188,8 +189,16 @@ fn main() {
             continue;
         }
         measure(b, 10); // warm up: the tables, the caches
-                        // Grow n until a run takes a tenth of the target, then run for the
-                        // target, as Go's testing package does.
+        if let Some(n) = std::env::var("ERRGEN_BENCH_N")
+            .ok()
+            .and_then(|s| s.parse().ok())
+        {
+            // A fixed count, untimed: for a profiler's instruction counts.
+            measure(b, n);
+            continue;
+        }
+        // Grow n until a run takes a tenth of the target, then run for the
+        // target, as Go's testing package does.
         let mut n = 1u64;
         loop {
             let (d, _, _) = measure(b, n);
