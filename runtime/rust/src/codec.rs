@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::contract::lookup;
-use crate::contract::{CONTRACT_VERSION, FIELDS, LAYOUT};
+use crate::contract::{FIELDS, LAYOUT};
 use crate::envelope::Envelope;
 use crate::json;
 use crate::spec::{Const, FieldSpec, FieldType, Member, Object, Source};
@@ -71,9 +71,20 @@ pub struct DecodeError {
 impl core::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         if self.path.is_empty() {
-            write!(f, "{}: invalid envelope: {}", crate::contract::CRATE_NAME, self.problem)
+            write!(
+                f,
+                "{}: invalid envelope: {}",
+                crate::contract::CRATE_NAME,
+                self.problem
+            )
         } else {
-            write!(f, "{}: invalid envelope: {} {}", crate::contract::CRATE_NAME, self.path, self.problem)
+            write!(
+                f,
+                "{}: invalid envelope: {} {}",
+                crate::contract::CRATE_NAME,
+                self.path,
+                self.problem
+            )
         }
     }
 }
@@ -95,7 +106,11 @@ pub struct EncodeError {
 
 impl core::fmt::Display for EncodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: cannot encode the envelope: ", crate::contract::CRATE_NAME)?;
+        write!(
+            f,
+            "{}: cannot encode the envelope: ",
+            crate::contract::CRATE_NAME
+        )?;
         if !self.path.is_empty() {
             write!(f, "{} ", self.path)?;
         }
@@ -106,11 +121,18 @@ impl core::fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {}
 
 fn err(path: &str, problem: impl Into<String>, category: DecodeErrorCategory) -> DecodeError {
-    DecodeError { path: path.to_owned(), problem: problem.into(), category }
+    DecodeError {
+        path: path.to_owned(),
+        problem: problem.into(),
+        category,
+    }
 }
 
 fn enc(path: &str, problem: impl Into<String>) -> EncodeError {
-    EncodeError { path: path.to_owned(), problem: problem.into() }
+    EncodeError {
+        path: path.to_owned(),
+        problem: problem.into(),
+    }
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -134,7 +156,9 @@ fn whole(v: &Value) -> bool {
 pub(crate) fn safe_int(v: &Value) -> Option<i64> {
     let Value::Number(n) = v else { return None };
     if let Some(i) = n.as_i64() {
-        return (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&i).then_some(i);
+        return (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER)
+            .contains(&i)
+            .then_some(i);
     }
     if n.is_u64() {
         return None;
@@ -146,6 +170,7 @@ pub(crate) fn safe_int(v: &Value) -> Option<i64> {
 /// One value as the encoder writes it: the layout's objects keep their
 /// member order, values of no fixed shape are written as Go writes them.
 #[derive(Debug)]
+#[allow(dead_code)] // Null is written by the typed objects some contracts have
 pub(crate) enum Out<'a> {
     Obj(Vec<(&'a str, Out<'a>)>),
     Arr(Vec<Out<'a>>),
@@ -268,7 +293,10 @@ impl Item for i64 {
     }
     fn to_item(&self, path: &str, _: usize) -> Result<Out<'_>, EncodeError> {
         if !(-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(self) {
-            return Err(enc(path, format!("{self} is not an integer from -9007199254740991 to 9007199254740991")));
+            return Err(enc(
+                path,
+                format!("{self} is not an integer from -9007199254740991 to 9007199254740991"),
+            ));
         }
         Ok(Out::Int(*self))
     }
@@ -310,7 +338,10 @@ impl Item for Map<String, Value> {
     }
     fn to_item(&self, path: &str, level: usize) -> Result<Out<'_>, EncodeError> {
         if level >= MAX_DEPTH || !self.values().all(|x| json::within_depth(x, level + 1)) {
-            return Err(enc(path, format!("it nests arrays and objects more than {MAX_DEPTH} levels deep")));
+            return Err(enc(
+                path,
+                format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
+            ));
         }
         Ok(Out::Map(self))
     }
@@ -321,7 +352,11 @@ impl<T: Item> Item for Vec<T> {
         let a = v.as_array()?;
         let mut out = Vec::with_capacity(a.len());
         for x in a {
-            out.push(if x.is_null() { T::zero() } else { T::from_item(x, None)? });
+            out.push(if x.is_null() {
+                T::zero()
+            } else {
+                T::from_item(x, None)?
+            });
         }
         Some(out)
     }
@@ -330,7 +365,10 @@ impl<T: Item> Item for Vec<T> {
     }
     fn to_item(&self, path: &str, level: usize) -> Result<Out<'_>, EncodeError> {
         if level >= MAX_DEPTH {
-            return Err(enc(path, format!("it nests arrays and objects more than {MAX_DEPTH} levels deep")));
+            return Err(enc(
+                path,
+                format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
+            ));
         }
         let mut out = Vec::with_capacity(self.len());
         for x in self {
@@ -345,10 +383,6 @@ impl<T: Item> Item for Vec<T> {
 pub(crate) trait Wire: Sized {
     fn from_wire(v: &Value, spec: &FieldSpec) -> Option<Self>;
     fn to_wire(&self, path: &str, level: usize) -> Result<Option<Out<'_>>, EncodeError>;
-    /// The text of a string field (the layout may require it).
-    fn text(&self) -> Option<&str> {
-        None
-    }
 }
 
 impl Wire for String {
@@ -357,9 +391,6 @@ impl Wire for String {
     }
     fn to_wire(&self, _: &str, _: usize) -> Result<Option<Out<'_>>, EncodeError> {
         Ok((!self.is_empty()).then_some(Out::Str(self)))
-    }
-    fn text(&self) -> Option<&str> {
-        Some(self)
     }
 }
 
@@ -395,7 +426,9 @@ impl Version for i64 {
 
 impl Version for String {
     fn decode(v: &Value, path: &str) -> Result<Self, DecodeError> {
-        v.as_str().map(str::to_owned).ok_or_else(|| err(path, "must be a string", DecodeErrorCategory::Type))
+        v.as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| err(path, "must be a string", DecodeErrorCategory::Type))
     }
     fn encode(&self) -> Out<'_> {
         Out::Str(self)
@@ -456,7 +489,11 @@ impl Envelope {
     /// value nested deeper than MAX_DEPTH is a syntax error.
     pub fn from_value(v: &Value) -> Result<Envelope, DecodeError> {
         if !json::within_depth(v, 0) {
-            return Err(err("", format!("nests arrays and objects more than {MAX_DEPTH} levels deep"), DecodeErrorCategory::Syntax));
+            return Err(err(
+                "",
+                format!("nests arrays and objects more than {MAX_DEPTH} levels deep"),
+                DecodeErrorCategory::Syntax,
+            ));
         }
         decode(v)
     }
@@ -487,17 +524,30 @@ impl Envelope {
         }
         if let Some(ms) = self.recovery.retry_after_ms {
             if !(0..=MAX_SAFE_INTEGER).contains(&ms) {
-                return Err(enc("", format!("its retry hint {ms} is not an integer from 0 to 9007199254740991")));
+                return Err(enc(
+                    "",
+                    format!("its retry hint {ms} is not an integer from 0 to 9007199254740991"),
+                ));
             }
         }
         let mut keys: Vec<&str> = self.extra.keys().map(String::as_str).collect();
         keys.sort_unstable();
-        Ok(self.encode_object(&LAYOUT, &keys)?.unwrap_or(Out::Obj(Vec::new())))
+        Ok(self
+            .encode_object(&LAYOUT, &keys)?
+            .unwrap_or(Out::Obj(Vec::new())))
     }
 
-    fn encode_object<'a>(&'a self, o: &'static Object, extra: &[&'a str]) -> Result<Option<Out<'a>>, EncodeError> {
+    fn encode_object<'a>(
+        &'a self,
+        o: &'static Object,
+        extra: &[&'a str],
+    ) -> Result<Option<Out<'a>>, EncodeError> {
         let mut out: Vec<(&'a str, Out<'a>)> = Vec::new();
-        let level = if o.path.is_empty() { 1 } else { o.path.matches('.').count() + 2 };
+        let level = if o.path.is_empty() {
+            1
+        } else {
+            o.path.matches('.').count() + 2
+        };
         for m in o.members {
             match m {
                 Member::Object(child) => {
@@ -513,9 +563,12 @@ impl Envelope {
                         Source::Message => Some(Out::Str(&self.message)),
                         Source::Origin => Some(Out::Str(self.origin.as_str())),
                         Source::Action => Some(Out::Str(self.recovery.action.as_str())),
-                        Source::SameArguments => Some(Out::Str(self.recovery.same_arguments.as_str())),
+                        Source::SameArguments => {
+                            Some(Out::Str(self.recovery.same_arguments.as_str()))
+                        }
                         Source::SideEffects => Some(Out::Str(self.side_effects.as_str())),
-                        Source::Guidance => (!(leaf.optional && self.recovery.guidance.is_empty())).then_some(Out::Str(&self.recovery.guidance)),
+                        Source::Guidance => (!(leaf.optional && self.recovery.guidance.is_empty()))
+                            .then_some(Out::Str(&self.recovery.guidance)),
                         Source::RetryAfterMs => self.recovery.retry_after_ms.map(Out::Int),
                         Source::Group => {
                             let g = match self.slot_text(leaf.slot) {
@@ -525,8 +578,12 @@ impl Envelope {
                             (!(leaf.optional && g.is_empty())).then_some(Out::Str(g))
                         }
                         Source::Retryable | Source::MayHaveRun => {
-                            let b = if leaf.source == Source::Retryable { self.is_retryable() } else { self.work_may_have_run() };
-                            (!(leaf.optional && !b)).then_some(Out::Bool(b))
+                            let b = if leaf.source == Source::Retryable {
+                                self.is_retryable()
+                            } else {
+                                self.work_may_have_run()
+                            };
+                            (!leaf.optional || b).then_some(Out::Bool(b))
                         }
                         Source::Const => leaf.value.map(|c| match c {
                             Const::Str(s) => Out::Str(s),
@@ -535,8 +592,13 @@ impl Envelope {
                             Const::Bool(b) => Out::Bool(b),
                         }),
                         Source::Field => {
-                            if leaf.required && self.slot_text(leaf.slot).map_or(true, str::is_empty) {
-                                return Err(enc(leaf.path, "the layout requires it, and it is empty"));
+                            if leaf.required
+                                && self.slot_text(leaf.slot).map_or(true, str::is_empty)
+                            {
+                                return Err(enc(
+                                    leaf.path,
+                                    "the layout requires it, and it is empty",
+                                ));
                             }
                             self.encode_slot(leaf.slot, leaf.path, level)?
                         }
@@ -552,7 +614,10 @@ impl Envelope {
             if path == o.path && !o.owned.contains(&name) {
                 let v = &self.extra[*k];
                 if !json::within_depth(v, level) {
-                    return Err(enc(k, format!("it nests arrays and objects more than {MAX_DEPTH} levels deep")));
+                    return Err(enc(
+                        k,
+                        format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
+                    ));
                 }
                 out.push((name, Out::Json(Cow::Borrowed(v))));
             }
@@ -569,7 +634,12 @@ impl Envelope {
 fn place_extra(k: &str) -> (&'static str, &str) {
     let mut best: &'static str = "";
     fn walk(o: &'static Object, k: &str, best: &mut &'static str) {
-        if !o.path.is_empty() && o.path.len() > best.len() && k.len() > o.path.len() && k.starts_with(o.path) && k.as_bytes()[o.path.len()] == b'.' {
+        if !o.path.is_empty()
+            && o.path.len() > best.len()
+            && k.len() > o.path.len()
+            && k.starts_with(o.path)
+            && k.as_bytes()[o.path.len()] == b'.'
+        {
             *best = o.path;
         }
         for m in o.members {
@@ -602,7 +672,7 @@ fn decode(v: &Value) -> Result<Envelope, DecodeError> {
     decode_object(&LAYOUT, v, &mut e, &mut extra)?;
     e.extra = extra;
     if !on_wire(&LAYOUT, Source::Version) {
-        e.contract_version = CONTRACT_VERSION.into();
+        e.contract_version = crate::contract::version();
     }
     let c = lookup(&e.kind);
     if !on_wire(&LAYOUT, Source::Origin) {
@@ -623,7 +693,12 @@ fn decode(v: &Value) -> Result<Envelope, DecodeError> {
     Ok(e)
 }
 
-fn decode_object(o: &'static Object, v: &Value, e: &mut Envelope, extra: &mut BTreeMap<String, Value>) -> Result<(), DecodeError> {
+fn decode_object(
+    o: &'static Object,
+    v: &Value,
+    e: &mut Envelope,
+    extra: &mut BTreeMap<String, Value>,
+) -> Result<(), DecodeError> {
     use DecodeErrorCategory as C;
     let path = o.path;
     let obj = match v {
@@ -634,7 +709,13 @@ fn decode_object(o: &'static Object, v: &Value, e: &mut Envelope, extra: &mut BT
     for m in o.members {
         let (name, required) = match m {
             Member::Object(child) => (child.name, child.required),
-            Member::Leaf(l) => (l.name, l.source != Source::RetryAfterMs && (l.source == Source::Const || (l.source == Source::Field && l.required) || (l.source != Source::Field && !l.optional))),
+            Member::Leaf(l) => (
+                l.name,
+                l.source != Source::RetryAfterMs
+                    && (l.source == Source::Const
+                        || (l.source == Source::Field && l.required)
+                        || (l.source != Source::Field && !l.optional)),
+            ),
         };
         if let Member::Leaf(l) = m {
             if l.source == Source::RetryAfterMs {
@@ -662,7 +743,9 @@ fn decode_object(o: &'static Object, v: &Value, e: &mut Envelope, extra: &mut BT
         }
         let x = match obj.get(name) {
             None if required => return Err(err(&join(path, name), "is required", C::Missing)),
-            Some(Value::Null) if required => return Err(err(&join(path, name), "is required", C::Type)),
+            Some(Value::Null) if required => {
+                return Err(err(&join(path, name), "is required", C::Type))
+            }
             None | Some(Value::Null) => continue,
             Some(x) => x,
         };
@@ -691,7 +774,9 @@ fn decode_object(o: &'static Object, v: &Value, e: &mut Envelope, extra: &mut BT
             Source::Origin => e.origin = x.as_str().ok_or_else(not_string)?.into(),
             Source::SideEffects => e.side_effects = x.as_str().ok_or_else(not_string)?.into(),
             Source::Action => e.recovery.action = x.as_str().ok_or_else(not_string)?.into(),
-            Source::SameArguments => e.recovery.same_arguments = x.as_str().ok_or_else(not_string)?.into(),
+            Source::SameArguments => {
+                e.recovery.same_arguments = x.as_str().ok_or_else(not_string)?.into()
+            }
             Source::Guidance => e.recovery.guidance = x.as_str().ok_or_else(not_string)?.to_owned(),
             Source::Kind => {
                 let s = x.as_str().ok_or_else(not_string)?;

@@ -21,7 +21,11 @@ pub(crate) fn parse(data: &[u8]) -> Result<Value, DecodeError> {
 }
 
 fn syntax(problem: String) -> DecodeError {
-    DecodeError { path: String::new(), problem, category: DecodeErrorCategory::Syntax }
+    DecodeError {
+        path: String::new(),
+        problem,
+        category: DecodeErrorCategory::Syntax,
+    }
 }
 
 const PAST_FLOAT: &str = "holds a number past the range of a 64-bit float";
@@ -32,7 +36,11 @@ fn check(data: &[u8]) -> Result<(), DecodeError> {
     let mut stack: Vec<u8> = Vec::new();
     let mut limit: Option<String> = None;
     let mut i = 0;
-    let bad = |i: usize| Err(syntax(format!("is not valid JSON: invalid character at offset {i}")));
+    let bad = |i: usize| {
+        Err(syntax(format!(
+            "is not valid JSON: invalid character at offset {i}"
+        )))
+    };
     // expect: 0 a value, 1 a member name or '}', 2 ',' or a closer, 3 a
     // member name (after a comma), 4 a value or ']'.
     let mut expect = 0u8;
@@ -44,7 +52,9 @@ fn check(data: &[u8]) -> Result<(), DecodeError> {
             if stack.is_empty() && expect == 2 {
                 break;
             }
-            return Err(syntax(format!("is not valid JSON: unexpected end of JSON input at offset {i}")));
+            return Err(syntax(format!(
+                "is not valid JSON: unexpected end of JSON input at offset {i}"
+            )));
         }
         let c = data[i];
         match expect {
@@ -134,16 +144,14 @@ fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
     while i < data.len() {
         match data[i] {
             b'"' => return Some(i + 1),
-            b'\\' => {
-                match data.get(i + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                    b'u' => {
-                        hex4(data.get(i + 2..i + 6)?)?;
-                        i += 6;
-                    }
-                    _ => return None,
+            b'\\' => match data.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    hex4(data.get(i + 2..i + 6)?)?;
+                    i += 6;
                 }
-            }
+                _ => return None,
+            },
             c if c < 0x20 => return None,
             _ => i += 1,
         }
@@ -196,7 +204,10 @@ fn number_end(data: &[u8], mut i: usize) -> Option<(usize, bool)> {
 fn parse_f64(text: &[u8]) -> f64 {
     // The text is a valid JSON number, so it is ASCII and Rust's float
     // syntax accepts it.
-    core::str::from_utf8(text).ok().and_then(|s| s.parse().ok()).unwrap_or(f64::NAN)
+    core::str::from_utf8(text)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::NAN)
 }
 
 fn hex4(b: &[u8]) -> Option<u32> {
@@ -215,7 +226,8 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn ws(&mut self) {
-        while self.i < self.data.len() && matches!(self.data[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+        while self.i < self.data.len() && matches!(self.data[self.i], b' ' | b'\t' | b'\n' | b'\r')
+        {
             self.i += 1;
         }
     }
@@ -328,7 +340,12 @@ impl Builder<'_> {
                             match low {
                                 Some(l) => {
                                     i += 6;
-                                    out.push(char::from_u32(0x10000 + ((r - 0xD800) << 10) + (l - 0xDC00)).unwrap_or('\u{FFFD}'));
+                                    out.push(
+                                        char::from_u32(
+                                            0x10000 + ((r - 0xD800) << 10) + (l - 0xDC00),
+                                        )
+                                        .unwrap_or('\u{FFFD}'),
+                                    );
                                 }
                                 None => out.push('\u{FFFD}'),
                             }
@@ -365,10 +382,14 @@ fn decode_rune(b: &[u8]) -> (char, usize) {
         0xF4 => (4, 0x80, 0x8F),
         _ => return ('\u{FFFD}', 1),
     };
-    if b.len() < n || b[1] < lo || b[1] > hi || b[2..n].iter().any(|&c| !(0x80..=0xBF).contains(&c)) {
+    if b.len() < n || b[1] < lo || b[1] > hi || b[2..n].iter().any(|&c| !(0x80..=0xBF).contains(&c))
+    {
         return ('\u{FFFD}', 1);
     }
-    match core::str::from_utf8(&b[..n]).ok().and_then(|s| s.chars().next()) {
+    match core::str::from_utf8(&b[..n])
+        .ok()
+        .and_then(|s| s.chars().next())
+    {
         Some(ch) => (ch, n),
         None => ('\u{FFFD}', 1),
     }
@@ -418,9 +439,15 @@ pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
             b'\r' => Some(b"\\r"),
             b'\t' => Some(b"\\t"),
             0..=0x1F => None,
-            0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => {
+            0xE2 if bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
+            {
                 b.extend_from_slice(&bytes[start..i]);
-                b.extend_from_slice(if bytes[i + 2] == 0xA8 { b"\\u2028" } else { b"\\u2029" });
+                b.extend_from_slice(if bytes[i + 2] == 0xA8 {
+                    b"\\u2028"
+                } else {
+                    b"\\u2029"
+                });
                 i += 3;
                 start = i;
                 continue;
@@ -433,7 +460,14 @@ pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
         b.extend_from_slice(&bytes[start..i]);
         match esc {
             Some(e) => b.extend_from_slice(e),
-            None => b.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 0xF) as usize]]),
+            None => b.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(c >> 4) as usize],
+                HEX[(c & 0xF) as usize],
+            ]),
         }
         i += 1;
         start = i;
@@ -449,7 +483,9 @@ pub(crate) fn write_f64(b: &mut Vec<u8>, f: f64) {
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
         let s = format!("{f:e}");
         match s.split_once('e') {
-            Some((m, e)) if !e.starts_with('-') => b.extend_from_slice(format!("{m}e+{e}").as_bytes()),
+            Some((m, e)) if !e.starts_with('-') => {
+                b.extend_from_slice(format!("{m}e+{e}").as_bytes())
+            }
             _ => b.extend_from_slice(s.as_bytes()),
         }
     } else {
