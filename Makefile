@@ -12,7 +12,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror tests/go
 
-.PHONY: all generate check validate test test-ts test-python test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
+.PHONY: all generate check validate test test-ts test-python test-rust test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
 
 all: test
 
@@ -49,6 +49,7 @@ test:
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-rust
 	$(MAKE) --no-print-directory test-e2e
 
 ## sanitize-diff: write the differential sanitizer vectors (seeded random inputs with Go's outputs) that test-ts and test-python compare their sanitizers against
@@ -65,6 +66,10 @@ test-ts: sanitize-diff
 ## test-python: type-check and test every generated Python package (python3 3.9+; creates tests/python/.venv and installs the pinned tools)
 test-python: errgen sanitize-diff
 	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
+
+## test-rust: format-check, lint (clippy -D warnings), document (rustdoc -D warnings) and test every generated Rust crate against its conformance vectors and the sanitizer vectors, and the runtime in place (cargo with clippy and rustfmt; one CARGO_TARGET_DIR under build/rust)
+test-rust: errgen sanitize-diff
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/rust/run.sh
 
 ## bench: run every benchmark (main module, the generated package's in tests/go, and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:

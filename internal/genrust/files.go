@@ -242,10 +242,19 @@ func (g *gen) contract() string {
 			doc(&b, "", "///", fmt.Sprintf("The %s classifier. %s", cl.Name, cl.Description))
 			fmt.Fprintf(&b, "pub fn classify_%s(u: &Upstream<'_>) -> Classified {\n    crate::inbound::classify_with(&CLASSIFIER_%d, u)\n}\n\n", strings.TrimSuffix(cl.Idents.RustLocal, "_"), i)
 		}
+		b.WriteString("/// The classifier of the contract named name (as the contract spells it), or None.\npub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {\n    match name {\n")
+		for _, cl := range in.Classifiers {
+			fmt.Fprintf(&b, "        %s => Some(classify_%s),\n", runtimedata.RustString(cl.Name), strings.TrimSuffix(cl.Idents.RustLocal, "_"))
+		}
+		b.WriteString("        _ => None,\n    }\n}\n\n")
 		fmt.Fprintf(&b, "/// Classifies an upstream failure with the contract's first classifier (%s).\npub fn classify(u: &Upstream<'_>) -> Classified {\n    classify_%s(u)\n}\n\n", in.Classifiers[0].Name, strings.TrimSuffix(in.Classifiers[0].Idents.RustLocal, "_"))
 		if in.ToolResult != nil {
 			fmt.Fprintf(&b, "/// Classifies a completed tool result flagged as an error (MCP isError: true): the upstream answered, so it never counts toward the circuit breaker.\npub fn classify_tool_result() -> Classified {\n    Classified { kind: Kind::%s, counts_toward_breaker: false, rule: 0 }\n}\n\n", in.ToolResult.Idents.RustType)
 		}
+	}
+
+	if c.Inbound == nil {
+		b.WriteString("/// The classifier of the contract named name, or None: this contract has no inbound classifiers.\npub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {\n    let _ = name;\n    None\n}\n\n")
 	}
 
 	// The sanitizer.

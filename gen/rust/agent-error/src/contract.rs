@@ -2197,6 +2197,15 @@ pub fn classify_breaker(u: &Upstream<'_>) -> Classified {
     crate::inbound::classify_with(&CLASSIFIER_1, u)
 }
 
+/// The classifier of the contract named name (as the contract spells it), or None.
+pub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {
+    match name {
+        "model" => Some(classify_model),
+        "breaker" => Some(classify_breaker),
+        _ => None,
+    }
+}
+
 /// Classifies an upstream failure with the contract's first classifier (model).
 pub fn classify(u: &Upstream<'_>) -> Classified {
     classify_model(u)

@@ -1626,6 +1626,14 @@ pub fn classify_downstream(u: &Upstream<'_>) -> Classified {
     crate::inbound::classify_with(&CLASSIFIER_0, u)
 }
 
+/// The classifier of the contract named name (as the contract spells it), or None.
+pub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {
+    match name {
+        "downstream" => Some(classify_downstream),
+        _ => None,
+    }
+}
+
 /// Classifies an upstream failure with the contract's first classifier (downstream).
 pub fn classify(u: &Upstream<'_>) -> Classified {
     classify_downstream(u)

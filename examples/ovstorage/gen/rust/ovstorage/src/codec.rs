@@ -214,7 +214,7 @@ impl Out<'_> {
             Out::Int(i) => b.extend_from_slice(i.to_string().as_bytes()),
             Out::Float(f) => json::write_f64(b, *f),
             Out::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
-            Out::Json(v) => json::write_value(b, v),
+            Out::Json(v) => json::write_value(b, v, false),
             Out::Map(m) => {
                 let mut keys: Vec<&String> = m.keys().collect();
                 keys.sort();
@@ -225,7 +225,7 @@ impl Out<'_> {
                     }
                     json::write_str(b, k);
                     b.push(b':');
-                    json::write_value(b, &m[k.as_str()]);
+                    json::write_value(b, &m[k.as_str()], true);
                 }
                 b.push(b'}');
             }

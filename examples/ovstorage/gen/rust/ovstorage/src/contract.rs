@@ -1657,6 +1657,12 @@ pub(crate) static FIELDS: [FieldSpec; 7] = [
     FieldSpec { name: "error.retryable", typ: FieldType::Boolean, items: None, required: false, properties: &[] },
 ];
 
+/// The classifier of the contract named name, or None: this contract has no inbound classifiers.
+pub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {
+    let _ = name;
+    None
+}
+
 /// The contract's sanitizer policy.
 pub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {
     max_length: 2048,

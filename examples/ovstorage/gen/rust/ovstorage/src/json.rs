@@ -495,9 +495,12 @@ pub(crate) fn write_f64(b: &mut Vec<u8>, f: f64) {
     }
 }
 
-/// Appends a value of no fixed shape, object members sorted by name as Go
-/// writes a map (whatever order the value's map keeps).
-pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value) {
+/// Appends a value of no fixed shape. sorted: object members sorted by
+/// name, as Go writes a map (a free-form field); else in the order the
+/// value's map keeps, as Go writes a member it kept as received (an extra
+/// entry): the order received with serde_json's preserve_order feature,
+/// sorted without it.
+pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value, sorted: bool) {
     match v {
         Value::Null => b.extend_from_slice(b"null"),
         Value::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
@@ -517,13 +520,15 @@ pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value) {
                 if i > 0 {
                     b.push(b',');
                 }
-                write_value(b, x);
+                write_value(b, x, sorted);
             }
             b.push(b']');
         }
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            if sorted {
+                keys.sort();
+            }
             b.push(b'{');
             for (i, k) in keys.into_iter().enumerate() {
                 if i > 0 {
@@ -531,7 +536,7 @@ pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value) {
                 }
                 write_str(b, k);
                 b.push(b':');
-                write_value(b, &m[k.as_str()]);
+                write_value(b, &m[k.as_str()], sorted);
             }
             b.push(b'}');
         }
