@@ -12,7 +12,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror tests/go
 
-.PHONY: all generate check validate test test-ts test-python test-rust-sanitize test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
+.PHONY: all generate check validate test test-ts test-python test-rust test-rust-sanitize test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
 
 all: test
 
@@ -49,6 +49,7 @@ test:
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 	$(MAKE) --no-print-directory test-ts
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-rust
 	$(MAKE) --no-print-directory test-e2e
 
 ## sanitize-diff: write the differential sanitizer vectors (seeded random inputs with Go's outputs) that test-ts and test-python compare their sanitizers against
@@ -69,9 +70,13 @@ test-python: errgen sanitize-diff
 ## test-rust-sanitize: the Rust runtime's sanitizer where it is written (runtime/rust/sanitize-check: cargo fmt --check, clippy -D warnings, every test and the benchmark once, against the shared and the differential vectors; cargo 1.70+ with rustfmt and clippy; fetches the locked serde_json)
 RUST_SANITIZE_CHECK := runtime/rust/sanitize-check
 test-rust-sanitize: sanitize-diff
-	cd $(RUST_SANITIZE_CHECK) && cargo fmt --check
-	cd $(RUST_SANITIZE_CHECK) && cargo clippy --locked --all-targets -- -D warnings
-	cd $(RUST_SANITIZE_CHECK) && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) cargo test --locked --all-targets
+	cd $(RUST_SANITIZE_CHECK) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo fmt --check
+	cd $(RUST_SANITIZE_CHECK) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo clippy --locked --all-targets -- -D warnings
+	cd $(RUST_SANITIZE_CHECK) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) cargo test --locked --all-targets
+
+## test-rust: format-check, lint (clippy -D warnings), document (rustdoc -D warnings) and test every generated Rust crate against its conformance vectors and the sanitizer vectors, and the runtime in place (cargo with clippy and rustfmt; one CARGO_TARGET_DIR under build/rust)
+test-rust: errgen sanitize-diff test-rust-sanitize
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/rust/run.sh
 
 ## bench: run every benchmark (main module, the generated package's in tests/go, and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:

@@ -36,7 +36,7 @@ import (
 	"strings"
 )
 
-//go:embed ts/src/*.ts python/src/errgen_runtime/*.py go/_src/*.go
+//go:embed ts/src/*.ts python/src/errgen_runtime/*.py go/_src/*.go rust/src/*.rs
 var files embed.FS
 
 // Lang is the runtime of one language.
@@ -48,6 +48,10 @@ type Lang struct {
 	// pkg is the package the files are written in (Go), which
 	// StampedPackage renames.
 	pkg string
+	// own names a file of the directory that is the runtime's own and does
+	// not ship (Rust's lib.rs, which declares the runtime's modules and the
+	// fixture's for the tests in place).
+	own string
 }
 
 // TS is the TypeScript runtime: runtime/ts/src/<module>.ts becomes
@@ -68,6 +72,14 @@ var Python = Lang{dir: "python/src/errgen_runtime"}
 // the inbound classifiers, and gengo leaves it out of a contract without them.
 var Go = Lang{dir: "go/_src", blank: true, pkg: "agenterror"}
 
+// Rust is the Rust runtime: runtime/rust/src/<module>.rs becomes
+// src/<module>.rs of the generated crate, whose lib.rs declares it. Its
+// modules name one another and the contract's modules by crate path
+// (crate::contract, crate::envelope), so the text does not depend on the
+// crate's name. runtime/rust/src/lib.rs is the runtime's own crate root for
+// its tests in place (with the fixture's modules) and does not ship.
+var Rust = Lang{dir: "rust/src", blank: true, own: "lib.rs"}
+
 // Names lists the language's runtime files, sorted; tests are not runtime
 // files.
 func (l Lang) Names() []string {
@@ -77,7 +89,7 @@ func (l Lang) Names() []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), "_test.go") {
+		if !strings.HasSuffix(e.Name(), "_test.go") && e.Name() != l.own {
 			out = append(out, e.Name())
 		}
 	}

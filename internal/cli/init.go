@@ -169,6 +169,7 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 		"NPM":       c.Packages.NPM,
 		"Dist":      c.Packages.PythonDist,
 		"PyPackage": c.Packages.Python,
+		"Crate":     c.Packages.Crate,
 	}
 	if modPath, modDir := goModule(dir); modPath != "" {
 		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(view["GoDir"])))

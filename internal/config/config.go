@@ -51,19 +51,21 @@ const (
 	Go          = "go"
 	TypeScript  = "typescript"
 	Python      = "python"
+	Rust        = "rust"
 	Schemas     = "schemas"
 	Docs        = "docs"
 	Conformance = "conformance"
 )
 
 // Names lists every output a config can select.
-var Names = []string{Go, TypeScript, Python, Schemas, Docs, Conformance}
+var Names = []string{Go, TypeScript, Python, Rust, Schemas, Docs, Conformance}
 
 // outputKeys are the keys each output accepts besides dir.
 var outputKeys = map[string][]string{
 	Go:          {"dir", "package", "import_path", "module"},
 	TypeScript:  {"dir", "name"},
 	Python:      {"dir", "distribution", "package"},
+	Rust:        {"dir", "crate"},
 	Schemas:     {"dir"},
 	Docs:        {"dir"},
 	Conformance: {"dir"},
@@ -93,6 +95,7 @@ type Output struct {
 	Module     bool   // go
 	Name       string // typescript: the npm name, scoped or not
 	Dist       string // python: the distribution name
+	Crate      string // rust: the Cargo package name
 }
 
 // Problem and Problems are the contract's, so the CLI prints config and
@@ -318,6 +321,9 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 		case "distribution":
 			l.check(v, field, s, pythonDist)
 			o.Dist = s
+		case "crate":
+			l.check(v, field, s, cargoName)
+			o.Crate = s
 		}
 	}
 	if name == Go && o.Module {
@@ -391,6 +397,11 @@ const (
 	PythonDistPattern = `^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`
 	// NPMNameMax is npm's length limit.
 	NPMNameMax = 214
+	// CargoNamePattern is Cargo's rule for a package name that crates can
+	// depend on: ASCII letters, digits, - and _, starting with a letter.
+	CargoNamePattern = `^[A-Za-z][A-Za-z0-9_-]*$`
+	// CargoNameMax is the registry's length limit.
+	CargoNameMax = 64
 )
 
 var (
@@ -416,6 +427,21 @@ var (
 		return ""
 	}}
 	pythonDist = nameRule{regexp.MustCompile(PythonDistPattern), "a Python distribution name (letters, digits, ., _ and -, starting and ending with a letter or digit)", nil}
+	// cargoName follows cargo new's checks: its library name (- as _) must
+	// not be a Rust keyword, and test, std, core and alloc would shadow
+	// what every crate uses.
+	cargoName = nameRule{regexp.MustCompile(CargoNamePattern), "a Cargo package name (ASCII letters, digits, - and _, starting with a letter)", func(s string) string {
+		lib := strings.ReplaceAll(s, "-", "_")
+		switch {
+		case len(s) > CargoNameMax:
+			return fmt.Sprintf("is longer than the registry's limit of %d characters", CargoNameMax)
+		case naming.Is(naming.Rust, naming.Keyword, lib):
+			return "is a Rust keyword as a library name"
+		case lib == "test" || lib == "std" || lib == "core" || lib == "alloc" || lib == "proc_macro":
+			return "is the name of a crate Rust provides"
+		}
+		return ""
+	}}
 )
 
 // Apply sets the package names and output directories c's emitters read.
@@ -443,6 +469,9 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 		if o.Dist != "" {
 			p.PythonDist = o.Dist
 		}
+	}
+	if o := cfg.Outputs[Rust]; o != nil && o.Crate != "" {
+		p.Crate = o.Crate
 	}
 	def := contract.DefaultOutputs(*p)
 	defaults := dirsOf(&def)
@@ -475,7 +504,7 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 // dirsOf maps each output's name to its directory field in o: the one
 // table between the config's output names and the model's fields.
 func dirsOf(o *contract.Outputs) map[string]*string {
-	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance}
+	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Rust: &o.Rust, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance}
 }
 
 // Selected lists c's generated outputs as "name (dir)", in Names order.

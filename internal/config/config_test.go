@@ -68,7 +68,7 @@ outputs:
 		t.Fatal(err)
 	}
 	wantPkgs := contract.Packages{Go: "payerrors", NPM: "@acme/pay-errors", Python: "acme_pay_errors", PythonDist: "acme-pay-errors",
-		GoImportPath: "example.com/pay/gen/go/payerrors", GoModule: true}
+		Crate: "agent-error", GoImportPath: "example.com/pay/gen/go/payerrors", GoModule: true}
 	if c.Packages != wantPkgs {
 		t.Errorf("packages = %+v\nwant %+v", c.Packages, wantPkgs)
 	}

@@ -112,6 +112,9 @@ type Packages struct {
 	// PythonDist is the Python distribution name (pyproject's project.name):
 	// agent-error.
 	PythonDist string
+	// Crate is the Cargo package name of the Rust crate: agent-error (its
+	// library is imported as agent_error).
+	Crate string
 	// GoImportPath is the Go package's import path; empty when no config
 	// names it (the package is then part of whatever module holds it).
 	GoImportPath string
@@ -127,7 +130,7 @@ type Packages struct {
 // schemas, docs, conformance, gen/ts, gen/python); a generation config
 // (internal/config) chooses others.
 type Outputs struct {
-	Go, Schemas, Docs, Conformance, TypeScript, Python string
+	Go, Schemas, Docs, Conformance, TypeScript, Python, Rust string
 }
 
 // DefaultOutputs is where each output goes when no config says otherwise.
@@ -139,6 +142,7 @@ func DefaultOutputs(p Packages) Outputs {
 		Conformance: "conformance",
 		TypeScript:  "gen/ts",
 		Python:      "gen/python",
+		Rust:        "gen/rust/" + p.Crate,
 	}
 }
 
@@ -165,6 +169,9 @@ type Idents struct {
 	TSConst     string // AUTH_FAILED
 	PythonLocal string // auth_failed
 	PythonConst string // AUTH_FAILED
+	RustType    string // AuthFailed
+	RustLocal   string // auth_failed
+	RustConst   string // AUTH_FAILED
 }
 
 // Value is a member of one of the contract's closed vocabularies.

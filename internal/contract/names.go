@@ -10,7 +10,7 @@ import (
 )
 
 func identsFor(name string) Idents {
-	return Idents(naming.All(name)) // the words of name split once for all seven forms
+	return Idents(naming.All(name)) // the words of name split once for all ten forms
 }
 
 // applyNaming rewrites name in the naming pattern p, for suggestions.
@@ -30,7 +30,7 @@ func applyNaming(p Naming, name string) string {
 }
 
 func packagesFor(name string) Packages {
-	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name), PythonDist: naming.NPMPackage(name)}
+	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name), PythonDist: naming.NPMPackage(name), Crate: naming.CargoPackage(name)}
 }
 
 // identLanguages are the identifier forms that must be unique within one
@@ -44,6 +44,8 @@ var identLanguages = []struct {
 	{"TypeScript", func(i Idents) string { return i.TSLocal }},
 	{"Python", func(i Idents) string { return i.PythonConst }},
 	{"Python", func(i Idents) string { return i.PythonLocal }},
+	{"Rust", func(i Idents) string { return i.RustType }},
+	{"Rust", func(i Idents) string { return i.RustLocal }},
 }
 
 // collide records v in seen and reports the first earlier value that becomes
@@ -102,6 +104,18 @@ var (
 	PythonKeywordArguments = []string{"trusted", "guidance"}
 )
 
+// RustEnvelopeMethods are the methods the Rust emitter puts on the
+// generated Envelope besides one setter (with_<field>) per field. A field
+// whose setter lands on one of them would not compile, so validation
+// rejects it with a position. (A Rust field may share a method's name:
+// e.classification and e.classification() do not clash.)
+var RustEnvelopeMethods = []string{"with_retry_after", "with_guidance", "with_side_effects", "with_extra",
+	"with_tool_annotations", "with_retry_after_ms"}
+
+// RustEnvelopeFields are the fields of the generated Rust Envelope besides
+// one per context and kind-specific field.
+var RustEnvelopeFields = []string{"contract_version", "kind", "message", "origin", "recovery", "side_effects", "extra"}
+
 // checkFields validates context and kind-specific fields against the envelope
 // and each other, and builds the union of kind-specific fields.
 func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
@@ -129,6 +143,15 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 			// Fields are the constructors' and with_fields' keyword
 			// arguments, part of the API: no escape, a rename.
 			l.errorf(at(f), "%s %q becomes the Python parameter %s, which would shadow the name the generated constructors use in their bodies; rename the field", what, f.Name, a)
+		}
+	}
+	checkRust := func(f *Field, what string) {
+		setter := "with_" + strings.TrimSuffix(f.Idents.RustLocal, "_")
+		switch {
+		case contains(RustEnvelopeFields, f.Idents.RustLocal):
+			l.errorf(at(f), "%s %q becomes the Rust field %s, which the generated Envelope already defines; rename the field", what, f.Name, f.Idents.RustLocal)
+		case contains(RustEnvelopeMethods, setter):
+			l.errorf(at(f), "%s %q gets the Rust setter %s, which the generated Envelope already defines; rename the field", what, f.Name, setter)
 		}
 	}
 	// Every envelope field shares one namespace per language.
@@ -161,6 +184,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 		}
 		checkGo(f, "context field")
 		checkPython(f, "context field")
+		checkRust(f, "context field")
 		seen["ctx:"+f.Name] = &Value{Name: f.Name, Pos: f.Pos}
 	}
 	union := map[string]*Field{}
@@ -186,6 +210,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 			}
 			checkGo(f, what)
 			checkPython(f, what)
+			checkRust(f, what)
 			union[f.Name] = f
 			c.KindFields = append(c.KindFields, f)
 		}

@@ -58,10 +58,23 @@ func (l *loader) reservedNames(c *Contract) {
 		return form{string(naming.Python), noun, prefix + strings.TrimSuffix(i.PythonLocal, "_")}
 	}
 
+	rustName := func(noun, prefix string, i Idents) form {
+		// new_type_ is new_type, as in Python.
+		return form{string(naming.Rust), noun, prefix + strings.TrimSuffix(i.RustLocal, "_")}
+	}
+	// A value whose Rust variant is the one an open enum keeps unknown
+	// values in would make two variants of one name.
+	variant := func(what, name string, i Idents, pos Pos) {
+		if naming.Is(naming.Rust, naming.Variant, i.RustType) {
+			l.errorf(at(pos), "%s %q becomes the Rust variant %s, which the generated open enum keeps unknown values in; rename the %s", what, name, i.RustType, what)
+		}
+	}
 	for _, k := range c.Kinds {
 		if !objectMember("kind", k.Name, k.Idents.TSLocal, k.Pos) {
 			taken("kind", k.Name, k.Pos, goName("constant", "Kind", k.Idents), goName("constructor", "New", k.Idents),
-				goName("method", "init", k.Idents), tsName("constructor", "new", k.Idents), pyName("constructor", "new_", k.Idents))
+				goName("method", "init", k.Idents), tsName("constructor", "new", k.Idents), pyName("constructor", "new_", k.Idents),
+				rustName("constructor", "new_", k.Idents))
+			variant("kind", k.Name, k.Idents, k.Pos)
 		}
 	}
 	for _, s := range []struct {
@@ -77,6 +90,7 @@ func (l *loader) reservedNames(c *Contract) {
 		for _, v := range s.values {
 			if !objectMember(s.what, v.Name, v.Idents.TSLocal, v.Pos) {
 				taken(s.what, v.Name, v.Pos, goName("constant", s.prefix, v.Idents))
+				variant(s.what, v.Name, v.Idents, v.Pos)
 			}
 		}
 	}
@@ -84,7 +98,7 @@ func (l *loader) reservedNames(c *Contract) {
 		for _, cl := range c.Inbound.Classifiers {
 			if !objectMember("classifier", cl.Name, cl.Idents.TSLocal, cl.Pos) {
 				taken("classifier", cl.Name, cl.Pos, goName("function", "Classify", cl.Idents), tsName("function", "classify", cl.Idents),
-					pyName("function", "classify_", cl.Idents))
+					pyName("function", "classify_", cl.Idents), rustName("function", "classify_", cl.Idents))
 			}
 		}
 	}

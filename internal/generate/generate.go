@@ -19,6 +19,7 @@ import (
 	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/genpy"
+	"github.com/errgen/errgen/internal/genrust"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gents"
 	"github.com/errgen/errgen/internal/genvectors"
@@ -54,6 +55,9 @@ var Emitters = []Emitter{
 	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
 	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate, Scratch: gents.Scratch},
 	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate, Scratch: genpy.Scratch},
+	// Rust needs no import-cycle test (TestNoImportCycles): a crate's
+	// modules may refer to one another in any direction.
+	{Name: "rust", Dir: genrust.Dir, Generate: genrust.Generate, Scratch: genrust.Scratch},
 }
 
 // Output is the result of generation: file contents by slash-separated path

@@ -35,6 +35,7 @@ var headerLines = map[string]string{
 	".js":    "// " + marker.Text,
 	".mod":   "// " + marker.Text, // go.mod
 	".py":    "# " + marker.Text,
+	".rs":    "// " + marker.Text,
 	".toml":  "# " + marker.Text,
 	".typed": "# " + marker.Text, // py.typed
 	".md":    "<!-- " + marker.Text + " -->",

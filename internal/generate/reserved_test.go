@@ -25,7 +25,7 @@ var snakeCase = regexp.MustCompile(contract.SnakeCase.Pattern())
 // __proto__ -> proto), each once, sorted.
 func tableWords(classes ...naming.Class) []string {
 	seen := map[string]bool{}
-	for _, lang := range []naming.Lang{naming.Go, naming.TypeScript, naming.Python} {
+	for _, lang := range []naming.Lang{naming.Go, naming.TypeScript, naming.Python, naming.Rust} {
 		for _, class := range classes {
 			for _, w := range naming.Reserved(lang, class) {
 				if s := strings.Join(naming.Words(w), "_"); snakeCase.MatchString(s) {

@@ -157,6 +157,7 @@ var inexpressible = []struct {
 	// of another field, or a kind's constructor on NewTrusted: needs the Go
 	// identifier conversion.
 	{"Go member clash", regexp.MustCompile(`becomes the Go (member|field|constructor) `)},
+	{"Rust member clash", regexp.MustCompile(`becomes the Rust field |gets the Rust setter `)},
 	// The same for a field's Python attribute: a member of the generated
 	// Envelope or a keyword argument of its constructors.
 	{"Python member clash", regexp.MustCompile(`becomes the Python attribute `)},

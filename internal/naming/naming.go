@@ -49,11 +49,12 @@ func title(w string) string {
 // Forms holds every identifier form of one name, with the same fields as
 // contract.Idents so the model converts it directly.
 type Forms struct {
-	Go, GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst string
+	Go, GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst, RustType, RustLocal, RustConst string
 }
 
 // All returns every identifier form of name, equal to calling GoExported,
-// GoLocal, TSType, TSLocal, TSConst, PythonLocal and PythonConst, but
+// GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst, RustType,
+// RustLocal and RustConst, but
 // splitting name into words once: the split (strcase) is most of the cost,
 // and loading a contract derives the forms of every name it declares.
 func All(name string) Forms {
@@ -67,6 +68,9 @@ func All(name string) Forms {
 		TSConst:     tsConst(upperSnake),
 		PythonLocal: pythonLocal(words),
 		PythonConst: pythonConst(upperSnake),
+		RustType:    rustType(words),
+		RustLocal:   rustLocal(words),
+		RustConst:   rustConst(upperSnake),
 	}
 }
 
@@ -225,3 +229,41 @@ func leadingDigit(id, prefix string) string {
 func pythonEscaped(id string) bool {
 	return Is(Python, Keyword, id) || Is(Python, Builtin, id)
 }
+
+// RustType is a Rust type or enum variant name (UpperCamelCase):
+// auth_failed -> AuthFailed. Self, the one keyword with a capital, gets a
+// trailing underscore (rustc's naming lints ignore it).
+func RustType(name string) string { return rustType(Words(name)) }
+
+func rustType(words []string) string {
+	id := tsType(words)
+	if Is(Rust, Keyword, id) {
+		id += "_"
+	}
+	return id
+}
+
+// RustLocal is a Rust field, function, method or parameter name
+// (snake_case). A keyword or a name the generated constructors use in their
+// bodies gets a trailing underscore rather than a raw identifier: r#self,
+// r#super, r#crate and r#Self do not exist, and one rule for every keyword
+// keeps the setters (with_type) and constructors (new_type) regular.
+func RustLocal(name string) string { return rustLocal(Words(name)) }
+
+func rustLocal(words []string) string {
+	id := leadingDigit(strings.Join(words, "_"), "x_")
+	if Is(Rust, Keyword, id) || Is(Rust, Local, id) {
+		id += "_"
+	}
+	return id
+}
+
+// RustConst is a Rust constant name: auth_failed -> AUTH_FAILED.
+func RustConst(name string) string { return rustConst(upperSnake(Words(name))) }
+
+func rustConst(upperSnake string) string { return leadingDigit(upperSnake, "X_") }
+
+// CargoPackage is the Cargo package name for a contract name: kebab case,
+// as the npm and PyPI names; the crate's library name is its snake_case
+// form (agent-error is imported as agent_error).
+func CargoPackage(name string) string { return NPMPackage(name) }

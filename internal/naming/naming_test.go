@@ -56,9 +56,10 @@ func TestPackageNames(t *testing.T) {
 // All must agree with the single-form functions it stands in for.
 func TestAllMatchesForms(t *testing.T) {
 	for _, name := range []string{"auth_failed", "auth-failed", "TOOL_RATE_LIMITED", "NotFound", "http_status",
-		"invalid_code_mode_id", "type", "string", "class", "none", "None", "true", "2fa_required", "", "_", "a.b c", "HTTPServerError", "x9_y"} {
+		"invalid_code_mode_id", "type", "string", "class", "none", "None", "true", "2fa_required", "", "_", "a.b c", "HTTPServerError", "x9_y", "self", "crate"} {
 		got := All(name)
-		want := Forms{GoExported(name), GoLocal(name), TSType(name), TSLocal(name), TSConst(name), PythonLocal(name), PythonConst(name)}
+		want := Forms{GoExported(name), GoLocal(name), TSType(name), TSLocal(name), TSConst(name), PythonLocal(name), PythonConst(name),
+			RustType(name), RustLocal(name), RustConst(name)}
 		if got != want {
 			t.Errorf("All(%q) = %+v, want %+v", name, got, want)
 		}
@@ -71,6 +72,12 @@ func TestAllMatchesForms(t *testing.T) {
 func TestReservedEscapes(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
 		{PythonLocal("classmethod"), "classmethod_"}, // shadowed @classmethod in the Envelope dataclass
+		{RustLocal("type"), "type_"},                 // a keyword: no raw identifier, r#self would not exist
+		{RustLocal("self"), "self_"},
+		{RustLocal("message"), "message_"}, // the constructors' own parameter
+		{RustType("self"), "Self_"},
+		{RustType("string"), "String"}, // a type name: emitters pick a free name for structs
+		{RustLocal("2fa"), "x_2_fa"},
 		{PythonLocal("all"), "all_"},
 		{PythonLocal("str"), "str_"},
 		{PythonLocal("match"), "match_"},

@@ -34,4 +34,11 @@ var packageNames = []struct {
 		INBOUND Iterable Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
 		Step Tuple Type Union classify_tool_result classify_with new_envelope`},
+	// The Rust crate's top-level items and Envelope's associated
+	// functions that a constructor (new_<kind>) or a classifier function
+	// (classify_<name>) could take.
+	{Rust, Package, `Classification Classified DecodeError DecodeErrorCategory Decision EncodeError Envelope Failure
+		Group Kind LogLevel Origin Recovery RecoveryAction RetryPolicy SameArguments SanitizePolicy Sanitizer
+		SecretShape SideEffects Step ToolAnnotations Upstream classify classify_tool_result classify_with
+		for_tool lookup fallback new_trusted next_step sanitize sanitize_max`},
 }

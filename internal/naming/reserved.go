@@ -12,6 +12,7 @@ const (
 	Go         Lang = "Go"
 	TypeScript Lang = "TypeScript"
 	Python     Lang = "Python"
+	Rust       Lang = "Rust"
 )
 
 // Class is why a word is reserved in a language; it decides what an
@@ -35,6 +36,10 @@ const (
 	// Local is a name the generated constructors use in their bodies, which
 	// a parameter made from a field must not shadow.
 	Local Class = "constructor local"
+	// Variant is the variant an open enum of the generated Rust crate
+	// keeps a value the contract does not list in (Kind::Other(String)): a
+	// contract value whose variant would be the same name is rejected.
+	Variant Class = "variant of an open enum"
 	// Package is a name the generated package declares at its top level
 	// (or, for Go, as a method of Envelope) that a name made from the
 	// contract could take: Go's exported names and the init... methods,
@@ -121,6 +126,24 @@ var reserved = []struct {
 		__version__ __post_init__ __dataclass_fields__ __match_args__ __import__ __builtins__ __file__`},
 	// What the constructors' bodies call, and their own parameters.
 	{Python, Local, `message trusted guidance new_envelope with_fields classified_envelope`},
+
+	// Rust's strict and reserved keywords (edition 2021, and gen, reserved
+	// from 2024 on): never an identifier, and self, super, crate and Self
+	// not even as raw identifiers.
+	{Rust, Keyword, `as break const continue crate else enum extern false fn for if impl in let loop match mod
+		move mut pub ref return self Self static struct super trait true type unsafe use where while async await
+		dyn abstract become box do final macro override priv typeof unsized virtual yield try gen`},
+	// The primitive types, the prelude's names and the crates and std
+	// types the generated crate uses: a struct named after an object field
+	// must not shadow them in the generated module.
+	{Rust, Builtin, `bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Option Some None
+		Result Ok Err String Vec Box ToString ToOwned Clone Copy Send Sync Sized Unpin Drop Fn FnMut FnOnce Default
+		Eq PartialEq Ord PartialOrd Iterator IntoIterator DoubleEndedIterator ExactSizeIterator Extend Into From
+		TryFrom TryInto FromIterator AsRef AsMut Debug Display Hash Cow BTreeMap Map Value Error std core alloc
+		serde serde_json`},
+	// The receiver and the parameters of the generated constructors.
+	{Rust, Local, `e message`},
+	{Rust, Variant, `Other`},
 }
 
 // index maps a language and a word to the classes that reserve it.

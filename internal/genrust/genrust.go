@@ -1,0 +1,284 @@
+// Package genrust emits the Rust crate of a contract: serde and serde_json
+// its only dependencies, edition 2021. Like the TypeScript and Python
+// packages it splits in two: the contract-independent runtime of
+// runtime/rust/src (the JSON reader and writer, the layout codec, the
+// sanitizer, the rule engine, the decision procedure), stamped, and the
+// contract's modules, printed here: src/contract.rs (the open enums, the
+// classification table and lookup, the layout, the classifier and
+// sanitizer tables, printed with internal/runtimedata's Rust printer) and
+// src/envelope.rs (the Envelope, its constructors and setters, and the glue
+// through which the runtime reads and writes its fields), plus lib.rs,
+// Cargo.toml and README.md.
+//
+// The crate's module tree is fixed (lib.rs declares every module), so a
+// surfaces.rs runtime file (MCP tool results, HTTP, CLI) is one more module
+// declared there and one more file in runtime/rust/src.
+package genrust
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/render"
+	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/runtime"
+)
+
+// Dir is where the crate goes, relative to the output root.
+func Dir(c *contract.Contract) string { return c.Outputs.Rust }
+
+// Scratch is what Cargo writes into the crate's directory: target/.
+var Scratch = []string{"target/"}
+
+// RuntimeModules are the runtime's modules, which lib.rs declares.
+var RuntimeModules = func() []string {
+	var out []string
+	for _, n := range runtime.Rust.Names() {
+		out = append(out, strings.TrimSuffix(n, ".rs"))
+	}
+	return out
+}()
+
+// Header is the first line of every generated Rust file.
+var Header = "// " + marker.Text
+
+// Generate returns the crate's files.
+func Generate(c *contract.Contract) (map[string][]byte, error) {
+	g, err := newGen(c)
+	if err != nil {
+		return nil, fmt.Errorf("genrust: %w", err)
+	}
+	dir := Dir(c)
+	out := map[string][]byte{
+		path.Join(dir, "Cargo.toml"):      []byte(g.cargo()),
+		path.Join(dir, "README.md"):       []byte(g.readme()),
+		path.Join(dir, "src/lib.rs"):      []byte(g.lib()),
+		path.Join(dir, "src/contract.rs"): []byte(g.contract()),
+		path.Join(dir, "src/envelope.rs"): []byte(g.envelope()),
+	}
+	if err := render.Runtime(out, runtime.Rust, path.Join(dir, "src"), Header); err != nil {
+		return nil, fmt.Errorf("genrust: %w", err)
+	}
+	if c.Inbound == nil {
+		// As Go's words.go: only the inbound classifiers need the rule engine.
+		delete(out, path.Join(dir, "src/inbound.rs"))
+		delete(out, path.Join(dir, "src/words.rs"))
+	}
+	return out, nil
+}
+
+type gen struct {
+	c       *contract.Contract
+	t       *runtimedata.Tables
+	p       runtimedata.RustPrinter
+	libName string // the library name: agent_error
+	slots   map[*contract.Field]int
+	// received maps each derived leaf to its slot.
+	received map[*contract.Leaf]int
+	structs  map[*contract.Field]string
+	order    []*contract.Field // object fields with properties, nested first
+	fields   []slot
+}
+
+// slot is one field of the envelope the runtime reads and writes by index:
+// a context or kind-specific field, or a derived value as received.
+type slot struct {
+	name, typ string
+	spec      string // the FieldSpec literal
+	text      bool   // a String
+	flag      bool   // an Option<bool> of a derived flag
+}
+
+func newGen(c *contract.Contract) (*gen, error) {
+	g := &gen{c: c, t: runtimedata.Build(c), libName: strings.ReplaceAll(c.Packages.Crate, "-", "_"),
+		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
+	g.p = runtimedata.RustPrinter{Member: g.member}
+	taken := map[string]bool{}
+	for _, w := range reservedTypes() {
+		taken[w] = true
+	}
+	var visit func(f *contract.Field)
+	visit = func(f *contract.Field) {
+		if f.Type != contract.TypeObject || len(f.Properties) == 0 {
+			return
+		}
+		if _, ok := g.structs[f]; ok {
+			return
+		}
+		for _, p := range f.Properties {
+			visit(p)
+		}
+		base := f.Idents.RustType
+		name := base
+		for n := 2; taken[name]; n++ {
+			name = base + "Fields"
+			if n > 2 {
+				name += strconv.Itoa(n - 1)
+			}
+		}
+		taken[name] = true
+		g.structs[f] = name
+		g.order = append(g.order, f)
+	}
+	for _, f := range c.EnvelopeFields {
+		visit(f)
+		g.slots[f] = len(g.fields)
+		g.fields = append(g.fields, slot{name: f.Idents.RustLocal, typ: g.rustType(f, false), spec: g.spec(f), text: f.Type == contract.TypeString})
+	}
+	for _, lf := range c.Layout.Leaves {
+		if !lf.Source.Derived() {
+			continue
+		}
+		g.received[lf] = len(g.fields)
+		s := slot{name: lf.Idents.RustLocal, typ: "Option<bool>", flag: true,
+			spec: fmt.Sprintf("FieldSpec { name: %s, typ: FieldType::Boolean, items: None, required: false, properties: &[] }", runtimedata.RustString(lf.Path))}
+		if lf.Source == contract.SourceGroup {
+			s = slot{name: lf.Idents.RustLocal, typ: "String", text: true,
+				spec: fmt.Sprintf("FieldSpec { name: %s, typ: FieldType::String, items: None, required: false, properties: &[] }", runtimedata.RustString(lf.Path))}
+		}
+		g.fields = append(g.fields, s)
+	}
+	return g, nil
+}
+
+// reservedTypes are the names a struct named after an object field must
+// not take: the crate's own types and Rust's prelude and primitives.
+func reservedTypes() []string {
+	return append(strings.Fields(`Classification Classified DecodeError DecodeErrorCategory Decision EncodeError Envelope
+		Failure Group Kind LogLevel Origin Recovery RecoveryAction RetryPolicy SameArguments SanitizePolicy Sanitizer
+		SecretShape SideEffects Step ToolAnnotations Upstream Rule ClassifierSpec Source Const Leaf Member Object
+		FieldType FieldSpec Item Wire Version Out Self`), strings.Fields(`bool char str u8 u16 u32 u64 u128 usize i8 i16
+		i32 i64 i128 isize f32 f64 Option Some None Result Ok Err String Vec Box ToString ToOwned Clone Copy Send Sync
+		Sized Unpin Drop Fn FnMut FnOnce Default Eq PartialEq Ord PartialOrd Iterator IntoIterator DoubleEndedIterator
+		ExactSizeIterator Extend Into From TryFrom TryInto FromIterator AsRef AsMut Debug Display Hash Cow BTreeMap Map
+		Value Error`)...)
+}
+
+func scalar(t contract.FieldType) string {
+	switch t {
+	case contract.TypeString:
+		return "String"
+	case contract.TypeInteger:
+		return "i64"
+	case contract.TypeNumber:
+		return "f64"
+	case contract.TypeBoolean:
+		return "bool"
+	}
+	return "Map<String, Value>"
+}
+
+// rustType is a field's Rust type; bare is the type without Option (a
+// constructor's parameter, a required property's scalar).
+func (g *gen) rustType(f *contract.Field, bare bool) string {
+	var t string
+	switch {
+	case f.Type == contract.TypeString:
+		return "String"
+	case f.Type == contract.TypeArray:
+		items := f.Items
+		if items == "" {
+			items = contract.TypeString
+		}
+		t = "Vec<" + scalar(items) + ">"
+	case f.Type == contract.TypeObject && len(f.Properties) > 0:
+		t = g.structs[f]
+	default:
+		t = scalar(f.Type)
+	}
+	if bare {
+		return t
+	}
+	return "Option<" + t + ">"
+}
+
+func fieldType(t contract.FieldType) string {
+	switch t {
+	case contract.TypeString:
+		return "FieldType::String"
+	case contract.TypeInteger:
+		return "FieldType::Integer"
+	case contract.TypeNumber:
+		return "FieldType::Number"
+	case contract.TypeBoolean:
+		return "FieldType::Boolean"
+	case contract.TypeArray:
+		return "FieldType::Array"
+	}
+	return "FieldType::Object"
+}
+
+func (g *gen) spec(f *contract.Field) string {
+	items := "None"
+	if f.Type == contract.TypeArray {
+		it := f.Items
+		if it == "" {
+			it = contract.TypeString
+		}
+		items = "Some(" + fieldType(it) + ")"
+	}
+	var props []string
+	for _, p := range f.Properties {
+		props = append(props, g.spec(p))
+	}
+	return fmt.Sprintf("FieldSpec { name: %s, typ: %s, items: %s, required: %t, properties: &[%s] }",
+		runtimedata.RustString(f.Name), fieldType(f.Type), items, f.Required, strings.Join(props, ", "))
+}
+
+// member prints a Classification's members that are typed in Rust.
+func (g *gen) member(record, member string, v runtimedata.Value) (string, bool) {
+	if record != "Classification" {
+		return "", false
+	}
+	s, _ := v.(string)
+	switch member {
+	case "group":
+		if s == "" {
+			return "None", true
+		}
+		return "Some(" + g.variant("Group", contract.Values(g.c.Groups), s) + ")", true
+	case "origin":
+		return g.variant("Origin", contract.Values(g.c.Origins), s), true
+	case "action":
+		return g.variant("RecoveryAction", contract.Values(g.c.Actions), s), true
+	case "same_arguments":
+		return g.variant("SameArguments", contract.Values(g.c.SameArguments), s), true
+	case "side_effects":
+		return g.variant("SideEffects", contract.Values(g.c.SideEffects), s), true
+	case "log_level":
+		return "LogLevel::" + strings.ToUpper(s[:1]) + s[1:], true
+	}
+	return "", false
+}
+
+func (g *gen) variant(enum string, vals []*contract.Value, name string) string {
+	for _, v := range vals {
+		if v.Name == name {
+			return enum + "::" + v.Idents.RustType
+		}
+	}
+	panic("genrust: no " + enum + " " + name)
+}
+
+// doc writes text as /// lines (or //! for inner docs) at indent.
+func doc(b *strings.Builder, indent, mark, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		text = "(No description.)"
+	}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+				return ' '
+			}
+			return r
+		}, line)
+		// Rustdoc reads Markdown: keep brackets and angle brackets literal.
+		line = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "'", "*", `\*`, "_", `\_`, "#", `\#`, "|", `\|`).Replace(line)
+		b.WriteString(strings.TrimRight(indent+mark+" "+line, " ") + "\n")
+	}
+}

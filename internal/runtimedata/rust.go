@@ -1,0 +1,122 @@
+package runtimedata
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// RustPrinter prints values as Rust constant expressions: strings as
+// string literals (non-ASCII and control characters as \u{…} escapes),
+// Lists and Sets as slices (&[…]), a Map as a slice of (key, value) pairs,
+// a Record with a Type as a struct literal whose members are printed by
+// Member when it knows them (an enum's variant, an Option) and as values
+// otherwise. Local prints the Rust field name (RustLocal).
+type RustPrinter struct {
+	// Member prints the value of a Record's member; ok false leaves it to
+	// the printer.
+	Member func(record, member string, v Value) (text string, ok bool)
+}
+
+// Print implements Printer.
+func (p RustPrinter) Print(v Value) string {
+	var b strings.Builder
+	p.write(&b, v, "")
+	return b.String()
+}
+
+func (p RustPrinter) write(b *strings.Builder, v Value, indent string) {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case int:
+		b.WriteString(strconv.Itoa(v))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			panic("runtimedata: not a finite number")
+		}
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		b.WriteString(s)
+	case string:
+		b.WriteString(RustString(v))
+	case Local:
+		b.WriteString(RustString(v.Idents.RustLocal))
+	case List:
+		p.seq(b, v, indent)
+	case Set:
+		p.seq(b, v, indent)
+	case Map:
+		if len(v) == 0 {
+			b.WriteString("&[]")
+			return
+		}
+		inner := indent + "    "
+		b.WriteString("&[\n")
+		for _, e := range v {
+			b.WriteString(inner + "(")
+			p.write(b, e.Key, inner)
+			b.WriteString(", ")
+			p.write(b, e.Value, inner)
+			b.WriteString("),\n")
+		}
+		b.WriteString(indent + "]")
+	case Record:
+		inner := indent + "    "
+		b.WriteString(v.Type + " {\n")
+		for _, f := range v.Fields {
+			b.WriteString(inner + f.Name + ": ")
+			if p.Member != nil {
+				if text, ok := p.Member(v.Type, f.Name, f.Value); ok {
+					b.WriteString(text + ",\n")
+					continue
+				}
+			}
+			p.write(b, f.Value, inner)
+			b.WriteString(",\n")
+		}
+		b.WriteString(indent + "}")
+	default:
+		panic(fmt.Sprintf("runtimedata: Rust cannot print %T", v))
+	}
+}
+
+// seq writes a slice literal on one line.
+func (p RustPrinter) seq(b *strings.Builder, v []Value, indent string) {
+	b.WriteString("&[")
+	for i, x := range v {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		p.write(b, x, indent)
+	}
+	b.WriteString("]")
+}
+
+// RustString is s as a Rust string literal: printable ASCII as it is,
+// quotes and backslashes escaped, everything else as \u{…}, so the source
+// stays ASCII and no character can end a comment or the literal.
+func RustString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "\\u{%x}", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,542 @@
+//! The JSON reader and writer the codec shares with the surfaces: a reader
+//! that accepts what Go's encoding/json accepts within the limits every
+//! decoder of the contract shares (MAX_DEPTH, numbers a 64-bit float holds)
+//! and reads strings as Go does (each byte of invalid UTF-8 and each escape
+//! of a lone surrogate is U+FFFD), and a writer that writes what the Go
+//! encoder writes (compact, U+2028 and U+2029 escaped, object members
+//! sorted where Go sorts a map's).
+
+use serde_json::{Map, Number, Value};
+
+use crate::codec::{DecodeError, DecodeErrorCategory, MAX_DEPTH};
+
+/// Reads one JSON document into a value. Text that is not JSON, or is past
+/// a shared limit, is a DecodeError with an empty path and category syntax;
+/// a syntax error wins over a limit wherever it is, as in the Go decoder.
+pub(crate) fn parse(data: &[u8]) -> Result<Value, DecodeError> {
+    check(data)?;
+    let mut b = Builder { data, i: 0 };
+    b.ws();
+    Ok(b.value())
+}
+
+fn syntax(problem: String) -> DecodeError {
+    DecodeError {
+        path: String::new(),
+        problem,
+        category: DecodeErrorCategory::Syntax,
+    }
+}
+
+const PAST_FLOAT: &str = "holds a number past the range of a 64-bit float";
+
+/// check validates the whole document without recursion, so no input can
+/// exhaust the stack: the syntax first, then the limits.
+fn check(data: &[u8]) -> Result<(), DecodeError> {
+    let mut stack: Vec<u8> = Vec::new();
+    let mut limit: Option<String> = None;
+    let mut i = 0;
+    let bad = |i: usize| {
+        Err(syntax(format!(
+            "is not valid JSON: invalid character at offset {i}"
+        )))
+    };
+    // expect: 0 a value, 1 a member name or '}', 2 ',' or a closer, 3 a
+    // member name (after a comma), 4 a value or ']'.
+    let mut expect = 0u8;
+    loop {
+        while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        if i >= data.len() {
+            if stack.is_empty() && expect == 2 {
+                break;
+            }
+            return Err(syntax(format!(
+                "is not valid JSON: unexpected end of JSON input at offset {i}"
+            )));
+        }
+        let c = data[i];
+        match expect {
+            0 | 4 => {
+                if expect == 4 && c == b']' {
+                    stack.pop();
+                    i += 1;
+                    expect = 2;
+                    continue;
+                }
+                match c {
+                    b'{' | b'[' => {
+                        stack.push(c);
+                        if stack.len() > MAX_DEPTH && limit.is_none() {
+                            limit = Some(format!("nests arrays and objects more than {MAX_DEPTH} levels deep at offset {i}"));
+                        }
+                        i += 1;
+                        expect = if c == b'{' { 1 } else { 4 };
+                        continue;
+                    }
+                    b'"' => match string_end(data, i) {
+                        Some(end) => i = end,
+                        None => return bad(i),
+                    },
+                    b'-' | b'0'..=b'9' => match number_end(data, i) {
+                        Some((end, huge)) => {
+                            if huge && limit.is_none() && parse_f64(&data[i..end]).is_infinite() {
+                                limit = Some(format!("{PAST_FLOAT} at offset {i}"));
+                            }
+                            i = end
+                        }
+                        None => return bad(i),
+                    },
+                    b't' if data[i..].starts_with(b"true") => i += 4,
+                    b'f' if data[i..].starts_with(b"false") => i += 5,
+                    b'n' if data[i..].starts_with(b"null") => i += 4,
+                    _ => return bad(i),
+                }
+                expect = 2;
+            }
+            1 | 3 => {
+                if expect == 1 && c == b'}' {
+                    stack.pop();
+                    i += 1;
+                    expect = 2;
+                    continue;
+                }
+                if c != b'"' {
+                    return bad(i);
+                }
+                match string_end(data, i) {
+                    Some(end) => i = end,
+                    None => return bad(i),
+                }
+                while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+                if i >= data.len() || data[i] != b':' {
+                    return bad(i);
+                }
+                i += 1;
+                expect = 0;
+            }
+            _ => {
+                match (c, stack.last()) {
+                    (b',', Some(b'{')) => expect = 3,
+                    (b',', Some(b'[')) => expect = 0,
+                    (b'}', Some(b'{')) | (b']', Some(b'[')) => {
+                        stack.pop();
+                    }
+                    _ => return bad(i),
+                }
+                i += 1;
+            }
+        }
+    }
+    match limit {
+        Some(l) => Err(syntax(l)),
+        None => Ok(()),
+    }
+}
+
+/// string_end returns the offset after the string starting at i, or None
+/// when it is not a valid JSON string (invalid UTF-8 is read, not refused).
+fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
+    i += 1;
+    while i < data.len() {
+        match data[i] {
+            b'"' => return Some(i + 1),
+            b'\\' => match data.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    hex4(data.get(i + 2..i + 6)?)?;
+                    i += 6;
+                }
+                _ => return None,
+            },
+            c if c < 0x20 => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// number_end returns the offset after the number at i and whether it
+/// needs a closer look at its range (an exponent, or more than 308 digits).
+fn number_end(data: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    if data[i] == b'-' {
+        i += 1;
+    }
+    let digits = i;
+    match data.get(i)? {
+        b'0' => i += 1,
+        b'1'..=b'9' => {
+            while i < data.len() && data[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    let mut huge = i - digits > 308;
+    if i < data.len() && data[i] == b'.' {
+        i += 1;
+        if !data.get(i)?.is_ascii_digit() {
+            return None;
+        }
+        while i < data.len() && data[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if i < data.len() && (data[i] == b'e' || data[i] == b'E') {
+        huge = true;
+        i += 1;
+        if i < data.len() && (data[i] == b'+' || data[i] == b'-') {
+            i += 1;
+        }
+        if !data.get(i)?.is_ascii_digit() {
+            return None;
+        }
+        while i < data.len() && data[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    Some((i, huge))
+}
+
+fn parse_f64(text: &[u8]) -> f64 {
+    // The text is a valid JSON number, so it is ASCII and Rust's float
+    // syntax accepts it.
+    core::str::from_utf8(text)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+fn hex4(b: &[u8]) -> Option<u32> {
+    let mut r = 0u32;
+    for &c in b.iter().take(4) {
+        r = r * 16 + (c as char).to_digit(16)?;
+    }
+    Some(r)
+}
+
+/// Builder reads a document check has accepted.
+struct Builder<'a> {
+    data: &'a [u8],
+    i: usize,
+}
+
+impl Builder<'_> {
+    fn ws(&mut self) {
+        while self.i < self.data.len() && matches!(self.data[self.i], b' ' | b'\t' | b'\n' | b'\r')
+        {
+            self.i += 1;
+        }
+    }
+
+    fn value(&mut self) -> Value {
+        match self.data[self.i] {
+            b'{' => {
+                self.i += 1;
+                let mut m = Map::new();
+                self.ws();
+                if self.data[self.i] == b'}' {
+                    self.i += 1;
+                    return Value::Object(m);
+                }
+                loop {
+                    self.ws();
+                    let k = self.string();
+                    self.ws();
+                    self.i += 1; // ':'
+                    self.ws();
+                    let v = self.value();
+                    // A member given twice counts once, with its last value.
+                    m.insert(k, v);
+                    self.ws();
+                    let c = self.data[self.i];
+                    self.i += 1;
+                    if c == b'}' {
+                        return Value::Object(m);
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut a = Vec::new();
+                self.ws();
+                if self.data[self.i] == b']' {
+                    self.i += 1;
+                    return Value::Array(a);
+                }
+                loop {
+                    self.ws();
+                    a.push(self.value());
+                    self.ws();
+                    let c = self.data[self.i];
+                    self.i += 1;
+                    if c == b']' {
+                        return Value::Array(a);
+                    }
+                }
+            }
+            b'"' => Value::String(self.string()),
+            b't' => {
+                self.i += 4;
+                Value::Bool(true)
+            }
+            b'f' => {
+                self.i += 5;
+                Value::Bool(false)
+            }
+            b'n' => {
+                self.i += 4;
+                Value::Null
+            }
+            _ => {
+                let start = self.i;
+                let (end, _) = number_end(self.data, start).unwrap_or((self.data.len(), false));
+                self.i = end;
+                number(&self.data[start..end])
+            }
+        }
+    }
+
+    /// string reads a string as Go does: escapes decoded, each escape of a
+    /// lone surrogate and each byte of invalid UTF-8 read as U+FFFD.
+    fn string(&mut self) -> String {
+        let data = self.data;
+        let start = self.i + 1;
+        let end = string_end(data, self.i).unwrap_or(data.len()) - 1;
+        self.i = end + 1;
+        let body = &data[start..end];
+        if !body.contains(&b'\\') {
+            if let Ok(s) = core::str::from_utf8(body) {
+                return s.to_owned();
+            }
+        }
+        let mut out = String::with_capacity(body.len());
+        let mut i = 0;
+        while i < body.len() {
+            let c = body[i];
+            if c == b'\\' {
+                let e = body[i + 1];
+                i += 2;
+                match e {
+                    b'b' => out.push('\u{8}'),
+                    b'f' => out.push('\u{c}'),
+                    b'n' => out.push('\n'),
+                    b'r' => out.push('\r'),
+                    b't' => out.push('\t'),
+                    b'u' => {
+                        let r = hex4(&body[i..i + 4]).unwrap_or(0xFFFD);
+                        i += 4;
+                        if (0xD800..0xE000).contains(&r) {
+                            // A pair when a valid low half follows; otherwise
+                            // the escape alone stands for U+FFFD.
+                            let low = if r < 0xDC00 && body.get(i..i + 2) == Some(b"\\u") {
+                                hex4(&body[i + 2..i + 6]).filter(|l| (0xDC00..0xE000).contains(l))
+                            } else {
+                                None
+                            };
+                            match low {
+                                Some(l) => {
+                                    i += 6;
+                                    out.push(
+                                        char::from_u32(
+                                            0x10000 + ((r - 0xD800) << 10) + (l - 0xDC00),
+                                        )
+                                        .unwrap_or('\u{FFFD}'),
+                                    );
+                                }
+                                None => out.push('\u{FFFD}'),
+                            }
+                        } else {
+                            out.push(char::from_u32(r).unwrap_or('\u{FFFD}'));
+                        }
+                    }
+                    other => out.push(other as char),
+                }
+                continue;
+            }
+            let (ch, size) = decode_rune(&body[i..]);
+            out.push(ch);
+            i += size;
+        }
+        out
+    }
+}
+
+/// decode_rune decodes the first character of b as Go's utf8.DecodeRune
+/// does: an invalid sequence is U+FFFD of one byte.
+fn decode_rune(b: &[u8]) -> (char, usize) {
+    let c0 = b[0];
+    if c0 < 0x80 {
+        return (c0 as char, 1);
+    }
+    let (n, lo, hi) = match c0 {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return ('\u{FFFD}', 1),
+    };
+    if b.len() < n || b[1] < lo || b[1] > hi || b[2..n].iter().any(|&c| !(0x80..=0xBF).contains(&c))
+    {
+        return ('\u{FFFD}', 1);
+    }
+    match core::str::from_utf8(&b[..n])
+        .ok()
+        .and_then(|s| s.chars().next())
+    {
+        Some(ch) => (ch, n),
+        None => ('\u{FFFD}', 1),
+    }
+}
+
+/// number is a JSON number as a value: an integer written as one is kept
+/// exactly when 64 bits hold it, every other number as a 64-bit float.
+fn number(text: &[u8]) -> Value {
+    let s = core::str::from_utf8(text).unwrap_or("0");
+    let integer = !s.contains(['.', 'e', 'E']);
+    if integer {
+        if let Ok(v) = s.parse::<i64>() {
+            return Value::Number(v.into());
+        }
+        if let Ok(v) = s.parse::<u64>() {
+            return Value::Number(v.into());
+        }
+    }
+    Number::from_f64(parse_f64(text)).map_or(Value::Null, Value::Number)
+}
+
+/// Reports whether v nests arrays and objects no deeper than MAX_DEPTH
+/// with level of them around it.
+pub(crate) fn within_depth(v: &Value, level: usize) -> bool {
+    match v {
+        Value::Array(a) => level < MAX_DEPTH && a.iter().all(|x| within_depth(x, level + 1)),
+        Value::Object(m) => level < MAX_DEPTH && m.values().all(|x| within_depth(x, level + 1)),
+        _ => true,
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends s as a JSON string as the Go encoder writes it: U+2028 and
+/// U+2029 escaped, other non-ASCII text as it is, <, > and & left alone.
+pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
+    b.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let esc: Option<&[u8]> = match c {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0..=0x1F => None,
+            0xE2 if bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
+            {
+                b.extend_from_slice(&bytes[start..i]);
+                b.extend_from_slice(if bytes[i + 2] == 0xA8 {
+                    b"\\u2028"
+                } else {
+                    b"\\u2029"
+                });
+                i += 3;
+                start = i;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        b.extend_from_slice(&bytes[start..i]);
+        match esc {
+            Some(e) => b.extend_from_slice(e),
+            None => b.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(c >> 4) as usize],
+                HEX[(c & 0xF) as usize],
+            ]),
+        }
+        i += 1;
+        start = i;
+    }
+    b.extend_from_slice(&bytes[start..]);
+    b.push(b'"');
+}
+
+/// Appends a float as Go's encoding/json writes it: the shortest text that
+/// reads back, with an exponent below 1e-6 and from 1e21 up.
+pub(crate) fn write_f64(b: &mut Vec<u8>, f: f64) {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let s = format!("{f:e}");
+        match s.split_once('e') {
+            Some((m, e)) if !e.starts_with('-') => {
+                b.extend_from_slice(format!("{m}e+{e}").as_bytes())
+            }
+            _ => b.extend_from_slice(s.as_bytes()),
+        }
+    } else {
+        b.extend_from_slice(format!("{f}").as_bytes());
+    }
+}
+
+/// Appends a value of no fixed shape. sorted: object members sorted by
+/// name, as Go writes a map (a free-form field); else in the order the
+/// value's map keeps, as Go writes a member it kept as received (an extra
+/// entry): the order received with serde_json's preserve_order feature,
+/// sorted without it.
+pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value, sorted: bool) {
+    match v {
+        Value::Null => b.extend_from_slice(b"null"),
+        Value::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                b.extend_from_slice(i.to_string().as_bytes());
+            } else if let Some(u) = n.as_u64() {
+                b.extend_from_slice(u.to_string().as_bytes());
+            } else {
+                write_f64(b, n.as_f64().unwrap_or(0.0));
+            }
+        }
+        Value::String(s) => write_str(b, s),
+        Value::Array(a) => {
+            b.push(b'[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    b.push(b',');
+                }
+                write_value(b, x, sorted);
+            }
+            b.push(b']');
+        }
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            if sorted {
+                keys.sort();
+            }
+            b.push(b'{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    b.push(b',');
+                }
+                write_str(b, k);
+                b.push(b':');
+                write_value(b, &m[k.as_str()], sorted);
+            }
+            b.push(b'}');
+        }
+    }
+}

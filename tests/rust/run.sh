@@ -1,0 +1,72 @@
+#!/bin/sh
+# Tests every generated Rust crate: gen/rust/* under the repository root and
+# under each examples/<name>/, and the internal/gengo/testdata contracts
+# generated into build/rust/_contracts/<case> with bin/errgen. For each
+# crate: cargo fmt --check, cargo clippy --all-targets -D warnings, cargo doc
+# (RUSTDOCFLAGS=-D warnings), and tests/rust/vectors.rs over its
+# conformance vectors and the sanitizer vectors, in a test crate
+# (build/rust/tests/<crate>) whose dependency `contract` is the crate.
+# First, the runtime in place: runtime/rust with the reference contract's
+# modules copied into runtime/rust/fixture. One CARGO_TARGET_DIR under
+# build/rust keeps serde compiled once. ERRGEN_SANITIZE_DIFF names the
+# differential vectors (make sanitize-diff).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build="$repo/build/rust"
+export CARGO_TARGET_DIR="$build/target"
+export RUSTDOCFLAGS="-D warnings"
+: "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
+export ERRGEN_SANITIZE_DIFF ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
+started=$(date +%s)
+
+echo "rust: the runtime in place (runtime/rust)"
+rm -rf "$repo/runtime/rust/fixture" && mkdir -p "$repo/runtime/rust/fixture"
+cp "$repo/gen/rust/agent-error/src/contract.rs" "$repo/gen/rust/agent-error/src/envelope.rs" "$repo/runtime/rust/fixture/"
+(cd "$repo/runtime/rust" && cargo fmt --check && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
+
+errgen="$repo/bin/errgen"
+[ -x "$errgen" ] || (cd "$repo" && go build -o bin/errgen ./cmd/errgen)
+roots="$repo"
+for d in "$repo"/examples/*/; do roots="$roots ${d%/}"; done
+for c in "$repo"/internal/gengo/testdata/*/kinds.yaml; do
+	case=$(basename "$(dirname "$c")")
+	out="$build/_contracts/$case"
+	mkdir -p "$out"
+	"$errgen" generate -contract "$c" -out "$out" >/dev/null
+	roots="$roots $out"
+done
+
+for root in $roots; do
+	for crate in "$root"/gen/rust/*/; do
+		crate=${crate%/}
+		name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate/Cargo.toml" | head -1)
+		echo "rust: $name ($crate)"
+		(cd "$crate" && cargo fmt --check && cargo clippy -q --all-targets -- -D warnings && cargo doc -q --no-deps)
+		t="$build/tests/$name"
+		mkdir -p "$t"
+		[ -f "$here/Cargo.lock" ] && cp "$here/Cargo.lock" "$t/Cargo.lock"
+		cat > "$t/Cargo.toml" <<TOML
+[package]
+name = "vectors-of-$name"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+contract = { package = "$name", path = "$crate" }
+serde = "1"
+serde_json = { version = "1", features = ["preserve_order", "unbounded_depth"] }
+
+[[test]]
+name = "vectors"
+path = "$here/vectors.rs"
+
+[workspace]
+TOML
+		vectors=$(ls "$root"/conformance/*.vectors.json | grep -v sanitizer | head -1)
+		(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
+		grep -q "test result: ok" "$t/test.log" || { echo "rust: $name: vector tests failed (see $t/test.log)"; exit 1; }
+	done
+done
+echo "rust: every crate passed in $(( $(date +%s) - started ))s"

@@ -1,0 +1,298 @@
+//! The conformance vectors of one generated crate (ERRGEN_VECTORS), run
+//! through its public API only: lookup, decode and encode, malformed input,
+//! edges, next_step, the classifiers and for_tool; and the sanitizer
+//! vectors (ERRGEN_SANITIZER_VECTORS) and the differential ones
+//! (ERRGEN_SANITIZE_DIFF) through its public sanitize_max. The runner
+//! (tests/rust/run.sh) builds one test crate per generated crate, whose
+//! dependency `contract` is that crate. The MCP tool-result and HTTP
+//! vectors come with the surfaces.
+
+use contract::*;
+use serde_json::Value;
+
+fn read(var: &str) -> Value {
+    let path = std::env::var(var).unwrap_or_else(|_| panic!("{var} is not set: run tests/rust/run.sh"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // The malformed vectors nest 129 levels deep, past serde_json's own limit.
+    let text = lone_surrogates(&text);
+    let mut de = serde_json::Deserializer::from_str(&text);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A lone surrogate escape becomes U+FFFD, as Go reads it (serde_json
+/// refuses it).
+fn lone_surrogates(json: &str) -> String {
+    let b = json.as_bytes();
+    let mut out = String::with_capacity(json.len());
+    let (mut i, mut copied) = (0, 0);
+    let hex = |i: usize| std::str::from_utf8(b.get(i..i + 4)?).ok().and_then(|h| u32::from_str_radix(h, 16).ok());
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let r = hex(i + 2).unwrap_or(0);
+        if (0xD800..0xDC00).contains(&r) && b.get(i + 6..i + 8) == Some(b"\\u") && hex(i + 8).is_some_and(|l| (0xDC00..0xE000).contains(&l)) {
+            i += 12;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&r) {
+            out.push_str(&json[copied..i]);
+            out.push_str("\\ufffd");
+            copied = i + 6;
+        }
+        i += 6;
+    }
+    out.push_str(&json[copied..]);
+    out
+}
+
+fn base64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' | b'-' => 62,
+        _ => 63,
+    };
+    let data: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::new();
+    for chunk in data.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= (val(c) as u32) << (18 - 6 * i);
+        }
+        for i in 0..chunk.len().saturating_sub(1) {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}
+
+/// Compact JSON as the Go encoder writes it, from a value that keeps its
+/// members' order.
+fn go_json(v: &Value) -> String {
+    serde_json::to_string(v).unwrap().replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029")
+}
+
+/// Whether two values are equal, numbers by value (1 and 1.0 alike).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+fn input(v: &Value) -> Vec<u8> {
+    if let Some(t) = v.get("text") {
+        return t.as_str().unwrap().as_bytes().to_vec();
+    }
+    if let Some(b) = v.get("bytes") {
+        return base64(b.as_str().unwrap());
+    }
+    serde_json::to_vec(v.get("input").or_else(|| v.get("envelope")).unwrap()).unwrap()
+}
+
+#[test]
+fn name_version_retry() {
+    let v = read("ERRGEN_VECTORS");
+    assert_eq!(v["contract"], CONTRACT_NAME);
+    assert_eq!(v["version"].to_string().trim_matches('"'), CONTRACT_VERSION.to_string());
+    let r = &v["retry"];
+    assert_eq!(r["initial_ms"].as_i64(), Some(RETRY.initial_ms));
+    assert_eq!(r["max_ms"].as_i64(), Some(RETRY.max_ms));
+    assert_eq!(r["multiplier"].as_f64(), Some(RETRY.multiplier));
+    assert_eq!(r["jitter"].as_f64(), Some(RETRY.jitter));
+    assert_eq!(r["max_attempts"].as_i64(), Some(RETRY.max_attempts));
+    assert_eq!(r["max_hint_ms"].as_i64(), Some(RETRY.max_hint_ms));
+}
+
+#[test]
+fn lookup_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    let mut n = 0;
+    for w in v["lookup"].as_array().unwrap() {
+        let kind = Kind::from(w["kind"].as_str().unwrap());
+        let c = lookup(&kind);
+        let name = &w["kind"];
+        assert_eq!(c.known, w["known"].as_bool().unwrap(), "{name}");
+        assert_eq!(kind.is_known(), c.known, "{name}");
+        if c.known {
+            assert_eq!(c.kind, w["kind"], "{name}");
+        }
+        assert_eq!(c.group.as_ref().map_or("", |g| g.as_str()), w["group"], "{name}");
+        assert_eq!(c.origin.as_str(), w["origin"], "{name}");
+        assert_eq!(c.action.as_str(), w["action"], "{name}");
+        assert_eq!(c.same_arguments.as_str(), w["same_arguments"], "{name}");
+        assert_eq!(c.guidance, w["guidance"], "{name}");
+        assert_eq!(c.side_effects.as_str(), w["side_effects"], "{name}");
+        assert_eq!(Some(c.http_status as u64), w["http_status"].as_u64(), "{name}");
+        assert_eq!(c.log_level.as_str(), w["log_level"], "{name}");
+        assert_eq!(Some(c.breaker), w["breaker"].as_bool(), "{name}");
+        assert_eq!(Some(c.retryable), w["retryable"].as_bool(), "{name}");
+        assert_eq!(Some(c.startup), w["startup"].as_bool(), "{name}");
+        assert_eq!(Some(c.number), w["number"].as_i64(), "{name}");
+        if c.number >= 0 {
+            assert_eq!(kind_by_number(c.number), Some(kind.clone()));
+        }
+        n += 1;
+    }
+    assert_eq!(n, v["lookup"].as_array().unwrap().len());
+    assert_eq!(Kind::KNOWN.len(), v["lookup"].as_array().unwrap().iter().filter(|w| w["known"] == true).count());
+}
+
+#[test]
+fn envelope_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["envelopes"].as_array().unwrap() {
+        let name = &w["name"];
+        let text = input(w);
+        let e = Envelope::from_slice(&text).unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert_eq!(e.kind.as_str(), w["kind"], "{name}");
+        assert_eq!(Some(e.kind.is_known()), w["known"].as_bool(), "{name}");
+        assert_eq!(Some(e.is_retryable()), w["retryable"].as_bool(), "{name}");
+        assert_eq!(Some(e.http_status() as u64), w["http_status"].as_u64(), "{name}");
+        // The same members in the same order as the Go encoder writes them.
+        let out = e.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert_eq!(out, go_json(&w["envelope"]), "{name}");
+        // serde agrees with to_json, and reads it back.
+        assert_eq!(serde_json::to_string(&e).unwrap(), serde_json::to_string(&deep::<Value>(&out)).unwrap(), "{name}");
+        let back: Envelope = deep(&out);
+        assert_eq!(back, e, "{name}");
+        assert_eq!(Envelope::from_json(&out).unwrap(), e, "{name}");
+        assert_eq!(e.to_string(), format!("{}: {}", e.kind, e.message));
+    }
+}
+
+#[test]
+fn malformed_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["malformed"].as_array().unwrap() {
+        let name = &w["name"];
+        let err = Envelope::from_slice(&input(w)).expect_err(&name.to_string());
+        assert_eq!(err.path, w["path"], "{name}: {err}");
+        assert_eq!(err.category.as_str(), w["category"], "{name}: {err}");
+        assert!(!err.problem.is_empty());
+        if let Some(value) = w.get("input") {
+            // A parsed value: from_value and serde report the same problem.
+            let err2 = Envelope::from_value(value).expect_err(&name.to_string());
+            assert_eq!((err2.path.as_str(), err2.category), (err.path.as_str(), err.category), "{name}");
+            if err.category != DecodeErrorCategory::Syntax {
+                let serde_err = serde_json::from_value::<Envelope>(value.clone()).expect_err(&name.to_string());
+                assert!(serde_err.to_string().starts_with(&err.to_string()), "{name}: {serde_err}");
+            }
+        }
+    }
+}
+
+#[test]
+fn edge_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["edges"].as_array().unwrap() {
+        let name = &w["name"];
+        let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let out = e.to_json().unwrap();
+        let got: Value = serde_json::from_str(&out).unwrap();
+        assert!(same(&got, &w["envelope"]), "{name}:\n got {got}\nwant {}", w["envelope"]);
+        // Written again, it reads back to the same text (a number may change
+        // its JSON type: 1e-999 reads as 0.0 and is written as 0).
+        assert_eq!(Envelope::from_json(&out).unwrap().to_json().unwrap(), out, "{name}");
+    }
+}
+
+#[test]
+fn next_step_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["next_step"].as_array().unwrap() {
+        let name = &w["name"];
+        let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        for a in w["attempts"].as_array().unwrap() {
+            let d = next_step(&e, a["attempt"].as_i64().unwrap());
+            let got = (d.step.as_str(), d.delay_min_ms, d.delay_max_ms, d.check_state_first, d.exhausted);
+            let want = (a["step"].as_str().unwrap(), a["delay_min_ms"].as_i64().unwrap(), a["delay_max_ms"].as_i64().unwrap(), a["check_state_first"].as_bool().unwrap(), a["exhausted"].as_bool().unwrap());
+            assert_eq!(got, want, "{name}, attempt {}", a["attempt"]);
+        }
+    }
+}
+
+#[test]
+fn classify_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    let cases = v["classify"].as_array().cloned().unwrap_or_default();
+    for w in &cases {
+        let f = classifier(w["classifier"].as_str().unwrap()).unwrap_or_else(|| panic!("no classifier {}", w["classifier"]));
+        let failure = w["failure"].as_str().unwrap();
+        let u = Upstream { status: w["status"].as_i64().unwrap(), failure: Failure::parse(failure), text: w["text"].as_str().unwrap() };
+        assert_eq!(failure.is_empty(), u.failure.is_none(), "{w}");
+        let got = f(&u);
+        assert_eq!((got.kind.as_str(), got.counts_toward_breaker, got.rule as u64), (w["kind"].as_str().unwrap(), w["breaker"].as_bool().unwrap(), w["rule"].as_u64().unwrap()), "{w}");
+    }
+}
+
+#[test]
+fn for_tool_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["for_tool"].as_array().unwrap() {
+        let s = SameArguments::from(w["same_arguments"].as_str().unwrap());
+        let a = ToolAnnotations { read_only_hint: w["read_only"].as_bool(), idempotent_hint: w["idempotent"].as_bool() };
+        assert_eq!(s.for_tool(a).as_str(), w["result"], "{w}");
+        assert_eq!(for_tool(&s, a).as_str(), w["result"], "{w}");
+    }
+}
+
+#[test]
+fn sanitizer_vectors() {
+    for var in ["ERRGEN_SANITIZER_VECTORS", "ERRGEN_SANITIZE_DIFF"] {
+        let file = read(var);
+        let p = &file["policy"];
+        if p["max_length"].as_u64() != Some(SANITIZE_POLICY.max_length as u64) || p["truncation_marker"].as_str() != Some(SANITIZE_POLICY.truncation_marker) {
+            // The vectors assume errgen's default policy; a contract with
+            // another length or marker (the escaping test contract) is
+            // held to them by the runtime's own tests (sanitize-check).
+            println!("{var}: skipped: the contract's policy is not the one the vectors assume");
+            continue;
+        }
+        let cases = file["cases"].as_array().unwrap();
+        let min = if var == "ERRGEN_SANITIZE_DIFF" { 10000 } else { 150 };
+        assert!(cases.len() >= min, "{var}: {} cases", cases.len());
+        for c in cases {
+            let max = c.get("max_length").and_then(Value::as_u64).map_or(SANITIZE_POLICY.max_length, |m| m as usize);
+            let text = |t: &Value| String::from_utf8(vector_text(t)).ok();
+            // Raw bytes that are not UTF-8 are the runtime's own tests' (sanitize-check).
+            let (Some(input), Some(want)) = (text(&c["input"]), text(&c["output"])) else { continue };
+            let got = sanitize_max(&input, max);
+            assert_eq!(got, want, "{var}: case {}", c["name"]);
+            assert_eq!(sanitize_max(&got, max), got, "{var}: case {}: not a fixpoint", c["name"]);
+        }
+    }
+}
+
+/// A sanitizer vector's text as bytes: a string; {repeat, times}; {hex}; or
+/// a list of these, concatenated (docs/sanitizer.md).
+fn vector_text(t: &Value) -> Vec<u8> {
+    match t {
+        Value::String(s) => s.as_bytes().to_vec(),
+        Value::Array(parts) => parts.iter().flat_map(vector_text).collect(),
+        Value::Object(o) if o.contains_key("repeat") => o["repeat"].as_str().unwrap().repeat(o["times"].as_u64().unwrap() as usize).into_bytes(),
+        Value::Object(o) if o.contains_key("hex") => {
+            let hex: Vec<u8> = o["hex"].as_str().unwrap().bytes().filter(|&c| c != b' ').collect();
+            hex.chunks(2).map(|d| u8::from_str_radix(std::str::from_utf8(d).unwrap(), 16).unwrap()).collect()
+        }
+        _ => panic!("not a vector text: {t}"),
+    }
+}
+
+/// Deserializes text with serde_json, past its own nesting limit (the
+/// vectors reach MAX_DEPTH, 128 levels; serde_json stops at 127).
+fn deep<T: serde::de::DeserializeOwned>(text: &str) -> T {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    T::deserialize(&mut de).unwrap_or_else(|e| panic!("{e}"))
+}
