@@ -224,7 +224,13 @@ fn into_string(b: Vec<u8>) -> String {
 }
 
 // removed_rune reports whether step 1 deletes r.
+#[inline]
 fn removed_rune(r: u32) -> bool {
+    // Most letters lie between the ranges: Latin, Greek, Cyrillic and the
+    // like below U+061C, CJK and most others between U+2070 and U+FEFF.
+    if (0xAE..0x061C).contains(&r) || (0x2070..0xFEFF).contains(&r) {
+        return false;
+    }
     match r {
         0..=0x1F => r != 0x09 && r != 0x0A && r != 0x0D,
         0x20..=0x7E => false,
@@ -248,7 +254,18 @@ fn removed_rune(r: u32) -> bool {
 // (Unicode §3.9, as WHATWG's and Python's decoders replace it): the lead
 // byte with the continuation bytes that could still have completed it.
 fn decode(s: &[u8]) -> (u32, usize, bool) {
+    // Well-formed two- and three-byte sequences first: most text is.
     let c = s[0];
+    let cont = |i: usize| matches!(s.get(i), Some(&b) if b & 0xC0 == 0x80);
+    if (0xC2..0xE0).contains(&c) && cont(1) {
+        return (u32::from(c & 0x1F) << 6 | u32::from(s[1] & 0x3F), 2, true);
+    }
+    if (0xE0..0xF0).contains(&c) && cont(1) && cont(2) {
+        let r = u32::from(c & 0x0F) << 12 | u32::from(s[1] & 0x3F) << 6 | u32::from(s[2] & 0x3F);
+        if r >= 0x800 && !(0xD800..0xE000).contains(&r) {
+            return (r, 3, true);
+        }
+    }
     let (need, mut lo, mut hi, mut r) = match c {
         0xC2..=0xDF => (1, 0x80, 0xBF, u32::from(c & 0x1F)),
         0xE0 => (2, 0xA0, 0xBF, u32::from(c & 0x0F)),
@@ -556,6 +573,25 @@ impl Pairs {
         }
         self.bit(v) != 0
     }
+}
+
+// skip returns the first even position from i where fewer than eight bytes
+// are left or one of the next four pairs is in the set: the scans read
+// eight bytes at a time, and most text has nothing to look at in them.
+#[inline]
+fn skip(set: &Pairs, s: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = s.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let hit = set.bit((x & 0xFFFF) as usize)
+            | set.bit((x >> 16 & 0xFFFF) as usize)
+            | set.bit((x >> 32 & 0xFFFF) as usize)
+            | set.bit((x >> 48) as usize);
+        if hit != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 // pair returns the pair at s[i] and s[i+1].
@@ -975,14 +1011,13 @@ impl Tables {
             extra: 0,
         };
         let mut i = 0;
-        while s.len() - i >= 2 {
-            // Four pairs at a time; most text has nothing to look at in them.
-            if s.len() - i >= 8 {
-                let (v0, v1, v2, v3) = (pair(s, i), pair(s, i + 2), pair(s, i + 4), pair(s, i + 6));
-                if look2.bit(v0) | look2.bit(v1) | look2.bit(v2) | look2.bit(v3) == 0 {
-                    i += 8;
-                    continue;
-                }
+        loop {
+            // A pair wholly before next has nothing left to look at (at
+            // skips runs of non-ASCII characters); then four pairs at a
+            // time, as most text has nothing to look at in them.
+            i = skip(look2, s, i.max(q.next & !1));
+            if s.len() - i < 2 {
+                break;
             }
             let v = pair(s, i);
             let at = i;
@@ -998,7 +1033,7 @@ impl Tables {
             let mut p = q.next.max(lo);
             while p <= at + 1 {
                 if !q.at(p) {
-                    return (p, p - q.extra, false);
+                    return (q.next, q.next - q.extra, false);
                 }
                 p = q.next;
             }
@@ -1006,7 +1041,7 @@ impl Tables {
         let mut p = q.next.max(s.len().saturating_sub(1));
         while p < s.len() {
             if !q.at(p) {
-                return (p, p - q.extra, false);
+                return (q.next, q.next - q.extra, false);
             }
             p = q.next;
         }
@@ -1123,13 +1158,10 @@ impl Tables {
         let mut r = Redactor::new(self, s);
         let mut next = 0; // the first position not tried yet
         let mut i = 0;
-        while s.len() - i >= 2 {
-            if s.len() - i >= 8 {
-                let (v0, v1, v2, v3) = (pair(s, i), pair(s, i + 2), pair(s, i + 4), pair(s, i + 6));
-                if look2.bit(v0) | look2.bit(v1) | look2.bit(v2) | look2.bit(v3) == 0 {
-                    i += 8;
-                    continue;
-                }
+        loop {
+            i = skip(look2, s, i);
+            if s.len() - i < 2 {
+                break;
             }
             let v = pair(s, i);
             let at = i;
@@ -1223,9 +1255,32 @@ struct QuietPass<'t, 's> {
 }
 
 impl QuietPass<'_, '_> {
-    // at looks at the character at p and reports false when a step would
-    // change it or start a change there.
+    // at looks at the character at p, and at the non-ASCII characters that
+    // follow it when it is one: every pair holding a byte of such a
+    // character is looked at, so the scan would look at each of them in
+    // turn, and this only spares it the pairs. It reports false when a step
+    // would change a character or start a change there; next is then that
+    // character's position.
     fn at(&mut self, p: usize) -> bool {
+        let s = self.r.s;
+        if !self.one(p) {
+            self.next = p;
+            return false;
+        }
+        if self.next - p > 1 {
+            while self.next < s.len() && s[self.next] >= 0x80 {
+                let q = self.next;
+                if !self.one(q) {
+                    self.next = q;
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    // one looks at the character at p alone.
+    fn one(&mut self, p: usize) -> bool {
         let t = self.r.t;
         let s = self.r.s;
         if !t.look.has(s, p) {
