@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
 )
 
@@ -67,10 +68,7 @@ func TestConstructorSplice(t *testing.T) {
 		return c
 	}
 	loadFile := func(t *testing.T, name string) *contract.Contract {
-		c, err := contract.LoadFile(filepath.FromSlash(name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := gentest.Load(t, filepath.FromSlash(name))
 		return c
 	}
 	edges := []string{"two  spaces", "see https://example.com", "a [link]", "line one\nline two", "- list", "Grüße", "ends with a colon:"}

@@ -57,10 +57,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestErrorClassNames(t *testing.T) {
-	c, err := contract.LoadFile("../../examples/ovstorage/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../../examples/ovstorage/kinds.yaml")
 	v, err := newView(c)
 	if err != nil {
 		t.Fatal(err)
@@ -88,10 +85,7 @@ func TestErrorClassNames(t *testing.T) {
 }
 
 func TestSanitizePolicy(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
 	files, err := Generate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -117,10 +111,7 @@ func TestSanitizePolicy(t *testing.T) {
 // py.typed, and nothing of setuptools (which writes build/ and *.egg-info
 // into the source folder) is left.
 func TestDistAndImportNames(t *testing.T) {
-	c, err := contract.LoadFile("../../contract/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../../contract/kinds.yaml")
 	c.Packages.PythonDist = "acme-payments-errors"
 	c.Packages.Python = "acme_payments_errors"
 	c.Outputs.Python = "clients/py"

@@ -102,10 +102,7 @@ func TestCommentsCannotEscape(t *testing.T) {
 }
 
 func TestNameCollisions(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
 	c.Kinds[0].Idents.TSType = "Envelope" // its constructor would be newEnvelope
 	if _, err := Generate(c); err == nil || !strings.Contains(err.Error(), "newEnvelope") {
 		t.Errorf("a kind whose constructor is newEnvelope: got %v", err)
@@ -116,10 +113,7 @@ func TestNameCollisions(t *testing.T) {
 // every contract), and the constructors sanitize exactly the required
 // fields the contract lists.
 func TestSanitizePolicy(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
 	files, err := Generate(c)
 	if err != nil {
 		t.Fatal(err)

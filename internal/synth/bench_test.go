@@ -11,6 +11,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
 )
 
@@ -159,13 +160,7 @@ func BenchmarkGoBuild(b *testing.B) {
 		if !strings.HasPrefix(p, "gen/go/") {
 			continue
 		}
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		gentest.WriteFile(b, root, p, data)
 		if strings.HasSuffix(p, ".go") {
 			srcBytes += len(data)
 			pkgDir = "./" + filepath.ToSlash(filepath.Dir(p))
