@@ -22,7 +22,7 @@ import (
 // the type-level tests compile against the .d.ts, which must agree with
 // tsc's declarations of the sources.
 func TestDist(t *testing.T) {
-	for p, c := range contracts(t) {
+	for p, c := range gentest.Contracts(t) {
 		files, err := Generate(c)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
