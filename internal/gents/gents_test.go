@@ -30,8 +30,8 @@ func TestGenerate(t *testing.T) {
 	static := map[string][]byte{}
 	perContract := map[string]bool{}
 	for _, f := range files {
-		base := strings.TrimSuffix(path.Base(f.Out), ".ts")
-		perContract[f.Out] = true
+		base := strings.TrimSuffix(path.Base(f), ".ts")
+		perContract[f] = true
 		perContract["dist/"+base+".js"] = true
 		perContract["dist/"+base+".d.ts"] = true
 	}
