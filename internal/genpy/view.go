@@ -310,19 +310,16 @@ func pyVersion(label string) string {
 	return "0.0.0+" + strings.ToLower(clean)
 }
 
+// scalarTypes are the Python types of one value of each type.
+var scalarTypes = map[contract.FieldType]string{
+	contract.TypeString: "str", contract.TypeInteger: "int", contract.TypeNumber: "float",
+	contract.TypeBoolean: "bool", contract.TypeObject: "Mapping[str, Any]",
+}
+
 // scalarType is the Python type of one value of type t.
 func scalarType(t contract.FieldType) string {
-	switch t {
-	case contract.TypeString:
-		return "str"
-	case contract.TypeInteger:
-		return "int"
-	case contract.TypeNumber:
-		return "float"
-	case contract.TypeBoolean:
-		return "bool"
-	case contract.TypeObject:
-		return "Mapping[str, Any]"
+	if s, ok := scalarTypes[t]; ok {
+		return s
 	}
 	panic("genpy: unhandled type " + t)
 }

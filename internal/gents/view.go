@@ -216,23 +216,7 @@ func objectNames(c *contract.Contract) map[string]string {
 			taken[name] = true
 		}
 	}
-	names := map[string]string{}
-	var visit func(f *contract.Field)
-	visit = func(f *contract.Field) {
-		if f.Type != contract.TypeObject || len(f.Properties) == 0 || names[f.Idents.TSType] != "" {
-			return
-		}
-		name := naming.FreeName(f.Idents.TSType, "Fields", func(s string) bool { return taken[s] })
-		taken[name] = true
-		names[f.Idents.TSType] = name
-		for _, p := range f.Properties {
-			visit(p)
-		}
-	}
-	for _, f := range c.EnvelopeFields {
-		visit(f)
-	}
-	return names
+	return c.ObjectTypeNames(func(id *contract.Idents) string { return id.TSType }, taken)
 }
 
 // scalarType is the TypeScript type of one value of type t (string enums
