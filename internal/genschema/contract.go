@@ -81,13 +81,7 @@ func orList(values []any) string {
 	for i, v := range values {
 		s[i] = fmt.Sprint(v)
 	}
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return contract.JoinOr(s)
 }
 
 // logLevelNames are the keys of the loader's logLevels, in increasing
