@@ -61,10 +61,7 @@ layout:
 // should be.
 func TestConstructorSplice(t *testing.T) {
 	load := func(t *testing.T, data []byte) *contract.Contract {
-		c, err := contract.Load("kinds.yaml", data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := gentest.LoadData(t, data)
 		return c
 	}
 	loadFile := func(t *testing.T, name string) *contract.Contract {
