@@ -12,28 +12,14 @@ import (
 const compatCases = "../compat/testdata"
 
 func TestCompatUsage(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string // in stdout for 0, stderr otherwise
-	}{
+	checkUsage(t, []usageCase{
 		{[]string{"compat", "-help"}, ExitOK, "--against"},
 		{[]string{"compat", "-contract", reference}, ExitUsage, "--against is required"},
 		{[]string{"compat", "--against", reference, "--format", "xml"}, ExitUsage, `unknown format "xml"`},
 		{[]string{"compat", "--against", reference, "old.yaml"}, ExitUsage, `unexpected argument "old.yaml"`},
 		{[]string{"compat", "--bogus"}, ExitUsage, "flag provided but not defined: -bogus"},
 		{[]string{"help"}, ExitOK, "compat"},
-	}
-	for _, tt := range tests {
-		code, stdout, stderr := run(tt.args...)
-		got := stdout
-		if tt.code != ExitOK {
-			got = stderr
-		}
-		if code != tt.code || !strings.Contains(got, tt.want) {
-			t.Errorf("errgen %v: exit %d, output %q; want exit %d with %q", tt.args, code, got, tt.code, tt.want)
-		}
-	}
+	})
 }
 
 // Every real contract against itself: nothing to report, exit 0.

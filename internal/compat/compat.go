@@ -139,21 +139,21 @@ func orFirstLine(pos contract.Pos) contract.Pos {
 
 // values compares one closed vocabulary: deletions are breaking (rule),
 // additions are new enum values, description changes are documentation.
-func values[T any](c *comparer, section, what, rule string, old, new []T, value func(T) *contract.Value, more func(o, n T)) {
+func values[T interface{ Base() *contract.Value }](c *comparer, section, what, rule string, old, new []T, more func(o, n T)) {
 	newByName := map[string]T{}
 	for _, v := range new {
-		newByName[value(v).Name] = v
+		newByName[v.Base().Name] = v
 	}
 	oldNames := map[string]bool{}
 	for _, ov := range old {
-		o := value(ov)
+		o := ov.Base()
 		oldNames[o.Name] = true
 		nv, ok := newByName[o.Name]
 		if !ok {
 			c.add(false, o.Pos, rule, section+"."+o.Name, "%s %q was deleted", what, o.Name)
 			continue
 		}
-		n := value(nv)
+		n := nv.Base()
 		if o.Description != n.Description {
 			c.add(true, n.Pos, "DESCRIPTION_CHANGED", section+"."+n.Name, "the description of %s %q changed", what, n.Name)
 		}
@@ -162,17 +162,15 @@ func values[T any](c *comparer, section, what, rule string, old, new []T, value 
 		}
 	}
 	for _, nv := range new {
-		if n := value(nv); !oldNames[n.Name] {
+		if n := nv.Base(); !oldNames[n.Name] {
 			c.add(true, n.Pos, "ENUM_VALUE_ADDED", section+"."+n.Name, "new %s %q; strict consumers that validate %s against the old list reject it", what, n.Name, section)
 		}
 	}
 }
 
 func (c *comparer) vocabularies() {
-	values(c, "origins", "origin", "ORIGIN_DELETED", c.old.Origins, c.new.Origins,
-		func(o *contract.Origin) *contract.Value { return &o.Value }, nil)
+	values(c, "origins", "origin", "ORIGIN_DELETED", c.old.Origins, c.new.Origins, nil)
 	values(c, "recovery_actions", "recovery action", "ACTION_DELETED", c.old.Actions, c.new.Actions,
-		func(a *contract.Action) *contract.Value { return &a.Value },
 		func(o, n *contract.Action) {
 			if o.Step != n.Step {
 				c.add(true, n.Pos, "ACTION_STEP_CHANGED", "recovery_actions."+n.Name,
@@ -180,7 +178,6 @@ func (c *comparer) vocabularies() {
 			}
 		})
 	values(c, "same_arguments", "same_arguments value", "SAME_ARGUMENTS_DELETED", c.old.SameArguments, c.new.SameArguments,
-		func(s *contract.SameArguments) *contract.Value { return &s.Value },
 		func(o, n *contract.SameArguments) {
 			if o.Retry != n.Retry {
 				c.add(true, n.Pos, "SAME_ARGUMENTS_RETRY_CHANGED", "same_arguments."+n.Name,
@@ -192,7 +189,6 @@ func (c *comparer) vocabularies() {
 			}
 		})
 	values(c, "side_effects", "side_effects value", "SIDE_EFFECTS_DELETED", c.old.SideEffects, c.new.SideEffects,
-		func(s *contract.SideEffect) *contract.Value { return &s.Value },
 		func(o, n *contract.SideEffect) {
 			// Only a value that stops saying work may have run breaks
 			// consumers: they skip the state check they used to make. The
@@ -207,7 +203,6 @@ func (c *comparer) vocabularies() {
 			}
 		})
 	values(c, "groups", "group", "GROUP_DELETED", c.old.Groups, c.new.Groups,
-		func(g *contract.Group) *contract.Value { return &g.Value },
 		func(o, n *contract.Group) {
 			if o.Title != n.Title {
 				c.add(true, n.Pos, "DESCRIPTION_CHANGED", "groups."+n.Name, "the title of group %q changed from %q to %q", n.Name, o.Title, n.Title)

@@ -293,7 +293,7 @@ func (c *comparer) sanitize() {
 	for _, m := range o.Markers {
 		covered := false
 		for _, nm := range n.Markers {
-			covered = covered || strings.Contains(asciiFold(m), asciiFold(nm))
+			covered = covered || strings.Contains(contract.ASCIIFold(m), contract.ASCIIFold(nm))
 		}
 		if !covered {
 			c.add(inNew, pos, "SANITIZE_MARKER_DROPPED", "sanitize.markers", "marker %q is no longer removed from sanitized text", m)
@@ -320,19 +320,9 @@ func (c *comparer) sanitize() {
 	}
 }
 
-func asciiFold(s string) string {
-	b := []byte(s)
-	for i, ch := range b {
-		if ch >= 'A' && ch <= 'Z' {
-			b[i] = ch + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 func containsFold(list []string, s string) bool {
 	for _, x := range list {
-		if asciiFold(x) == asciiFold(s) {
+		if contract.ASCIIFold(x) == contract.ASCIIFold(s) {
 			return true
 		}
 	}

@@ -9,16 +9,14 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // loadReference loads the repository's contract, whose name (agent-error)
 // gives every default below.
 func loadReference(t *testing.T) *contract.Contract {
 	t.Helper()
-	c, err := contract.LoadFile(filepath.Join("..", "..", "contract", "kinds.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, filepath.Join("..", "..", "contract", "kinds.yaml"))
 	return c
 }
 

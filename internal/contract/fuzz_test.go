@@ -1,30 +1,20 @@
-package contract
+package contract_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // FuzzLoad feeds the loader arbitrary bytes, seeded with the reference
 // contract and every test contract: it must never panic, and every problem
 // it reports must carry a usable position.
 func FuzzLoad(f *testing.F) {
-	seeds, err := filepath.Glob(filepath.Join("testdata", "*", "*", "kinds.yaml"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	seeds = append(seeds, filepath.Join("..", "..", "contract", "kinds.yaml"))
-	for _, s := range seeds {
-		data, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	gentest.Seed(f, "testdata/*/*/kinds.yaml", "../../contract/kinds.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Load("kinds.yaml", data)
+		c, err := contract.Load("kinds.yaml", data)
 		if err == nil {
 			if c == nil {
 				t.Fatal("Load returned neither a contract nor problems")
@@ -34,7 +24,7 @@ func FuzzLoad(f *testing.F) {
 		if c != nil {
 			t.Error("Load returned a contract together with problems")
 		}
-		var ps Problems
+		var ps contract.Problems
 		if !errors.As(err, &ps) {
 			t.Fatalf("Load returned %T, want Problems: %v", err, err)
 		}

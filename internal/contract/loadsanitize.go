@@ -16,6 +16,27 @@ var (
 	sanitizeKeys     = []string{"max_length", "truncation_marker", "markers", "secrets", "fields", "paths", "credential_names"}
 )
 
+// stringList reads the list under key into *dst, replacing its default:
+// item reads each entry (seen are the entries read before it) and says
+// whether to keep it. A value that is not a list is reported with notList,
+// a format given what was found.
+func (l *loader) stringList(sec *mapping, key string, dst *[]string, notList string, item func(it *yaml.Node, seen []string) (string, bool)) {
+	k, v := sec.get(key)
+	if k == nil {
+		return
+	}
+	*dst = nil
+	if v.Kind != yaml.SequenceNode {
+		l.errorf(v, notList, describeNode(orEmpty(v)))
+		return
+	}
+	for _, it := range v.Content {
+		if s, ok := item(deref(it), *dst); ok {
+			*dst = append(*dst, s)
+		}
+	}
+}
+
 func secretCharNames() []string {
 	out := make([]string, len(SecretCharClasses))
 	for i, c := range SecretCharClasses {
@@ -45,19 +66,7 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 	if v, n := sec.str("truncation_marker", false); n != nil {
 		s.TruncationMarker, markerNode = v, n
 	}
-	if mk, mv := sec.get("markers"); mk != nil {
-		s.Markers = nil
-		if mv.Kind != yaml.SequenceNode {
-			l.errorf(mv, "sanitize: markers must be a list of strings (e.g. [\"<system>\", \"[INST]\"]), found %s; write [] for none", describeNode(orEmpty(mv)))
-		} else {
-			for _, it := range mv.Content {
-				it = deref(it)
-				if m, ok := l.promptMarker(it, s.Markers); ok {
-					s.Markers = append(s.Markers, m)
-				}
-			}
-		}
-	}
+	l.stringList(sec, "markers", &s.Markers, "sanitize: markers must be a list of strings (e.g. [\"<system>\", \"[INST]\"]), found %s; write [] for none", l.promptMarker)
 	if sk, sv := sec.get("secrets"); sk != nil {
 		if sm := l.asMapping(sv, sk, "sanitize: ", "secrets"); sm != nil {
 			sm.what = "sanitize: secrets: "
@@ -70,19 +79,8 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 			})
 		}
 	}
-	if fk, fv := sec.get("fields"); fk != nil {
-		s.Fields = nil
-		if fv.Kind != yaml.SequenceNode {
-			l.errorf(fv, "sanitize: fields must be a list of envelope values (e.g. [message, cause]), found %s", describeNode(orEmpty(fv)))
-		} else {
-			for _, it := range fv.Content {
-				it = deref(it)
-				if f, ok := l.sanitizedField(c, it, s.Fields); ok {
-					s.Fields = append(s.Fields, f)
-				}
-			}
-		}
-	}
+	l.stringList(sec, "fields", &s.Fields, "sanitize: fields must be a list of envelope values (e.g. [message, cause]), found %s",
+		func(it *yaml.Node, seen []string) (string, bool) { return l.sanitizedField(c, it, seen) })
 	if v, n := sec.boolean("paths", false); n != nil {
 		s.Paths = v
 	}
@@ -162,7 +160,7 @@ func (l *loader) promptMarker(it *yaml.Node, seen []string) (string, bool) {
 		l.errorf(it, "sanitize: markers: marker %q overlaps %q, the text that replaces a secret, so a redaction could form it", m, Redacted)
 	default:
 		for _, s := range seen {
-			if asciiFold(s) == asciiFold(m) {
+			if ASCIIFold(s) == ASCIIFold(m) {
 				l.errorf(it, "sanitize: markers: marker %q is listed twice (markers ignore ASCII case)", m)
 				return "", false
 			}
@@ -172,8 +170,9 @@ func (l *loader) promptMarker(it *yaml.Node, seen []string) (string, bool) {
 	return "", false
 }
 
-// asciiFold lower-cases ASCII letters only, as the sanitizers do.
-func asciiFold(s string) string {
+// ASCIIFold lower-cases ASCII letters only, as the sanitizers do when
+// they match markers.
+func ASCIIFold(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
@@ -187,7 +186,7 @@ func asciiFold(s string) string {
 // text where [REDACTED] replaced a secret next to marker-free text: m is
 // inside [REDACTED], contains it, or straddles one of its ends.
 func overlapsRedacted(m string) bool {
-	m, r := asciiFold(m), asciiFold(Redacted)
+	m, r := ASCIIFold(m), ASCIIFold(Redacted)
 	if strings.Contains(r, m) || strings.Contains(m, r) {
 		return true
 	}
@@ -311,7 +310,7 @@ func (l *loader) truncationMarker(s *Sanitize, at *yaml.Node) {
 		return
 	}
 	for _, m := range s.Markers {
-		if strings.Contains(asciiFold(t), asciiFold(m)) {
+		if strings.Contains(ASCIIFold(t), ASCIIFold(m)) {
 			bad("contains the marker %q, which the sanitizer removes", m)
 			return
 		}

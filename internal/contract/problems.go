@@ -107,11 +107,17 @@ func quoteList(names []string) string {
 	for i, n := range names {
 		q[i] = fmt.Sprintf("%q", n)
 	}
-	switch len(q) {
-	case 0:
+	if len(q) == 0 {
 		return "none"
-	case 1:
-		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return JoinOr(q)
+}
+
+// JoinOr joins items for a sentence: a; a or b; a, b or c ("" for none).
+// Messages and the contract schema's descriptions list alternatives so.
+func JoinOr(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }

@@ -11,11 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	ghtml "github.com/yuin/goldmark/renderer/html"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gendocs"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kinds.yaml", "../../examples/ovstorage/kinds.yaml",
@@ -23,10 +25,7 @@ var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kin
 
 func render(t *testing.T, path string) (*contract.Contract, map[string]string) {
 	t.Helper()
-	c, err := contract.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, path)
 	files, err := gendocs.Generate(c)
 	if err != nil {
 		t.Fatal(err)

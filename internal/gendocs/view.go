@@ -403,42 +403,34 @@ func leafType(c *contract.Contract, lf *contract.Leaf) string {
 	return "string"
 }
 
+// sourceDocs explain the wire fields of the envelope's own values, as
+// Markdown; optionalDocs replace them where an optional field says more.
+var (
+	sourceDocs = map[contract.Source]string{
+		contract.SourceKind:          "The stable machine-readable tag of the failure. Branch on it, never on the message. The set is open: see [unknown kinds](#unknown-kinds).",
+		contract.SourceMessage:       "A diagnosis for people and models that stays useful when every other field is discarded.",
+		contract.SourceOrigin:        "Where the failure arose; one of the [origins](#origins).",
+		contract.SourceAction:        "What to do next; one of the [recovery actions](#recovery-actions).",
+		contract.SourceSameArguments: "Whether repeating the identical call is safe; one of the [same_arguments values](#same-arguments).",
+		contract.SourceGuidance:      "Free text for the caller: what exactly to do next.",
+		contract.SourceRetryAfterMs:  "The minimum wait before a retry, in milliseconds.",
+		contract.SourceSideEffects:   "Whether work may already have happened; one of the [side_effects values](#side-effects).",
+		contract.SourceGroup:         "The kind's group; see [kinds](kinds.md).",
+		contract.SourceRetryable:     "Whether an automatic retry of the identical call may succeed: a retry action whose same_arguments value permits it.",
+		contract.SourceMayHaveRun:    "Whether work may already have run before the failure, from the [side_effects value](#side-effects). If true, check state before repeating a write.",
+	}
+	optionalDocs = map[contract.Source]string{
+		contract.SourceGuidance:   "Free text for the caller: what exactly to do next. Present only when the producer gives advice specific to this failure: it is never filled in from the contract's guidance, so when it is absent, decide from the other fields.",
+		contract.SourceRetryable:  "`true` when an automatic retry of the identical call may succeed (a retry action whose same_arguments value permits it); left out otherwise.",
+		contract.SourceMayHaveRun: "`true` when work may already have run before the failure (from the [side_effects value](#side-effects)); left out otherwise. Check state before repeating a write.",
+	}
+)
+
 // leafDoc explains a wire field, as Markdown.
 func leafDoc(c *contract.Contract, lf *contract.Leaf) string {
 	switch lf.Source {
 	case contract.SourceVersion:
 		return fmt.Sprintf("The contract version, %s. Additive changes keep it; a semantic change changes it.", Code(c.VersionLabel()))
-	case contract.SourceKind:
-		return "The stable machine-readable tag of the failure. Branch on it, never on the message. The set is open: see [unknown kinds](#unknown-kinds)."
-	case contract.SourceMessage:
-		return "A diagnosis for people and models that stays useful when every other field is discarded."
-	case contract.SourceOrigin:
-		return "Where the failure arose; one of the [origins](#origins)."
-	case contract.SourceAction:
-		return "What to do next; one of the [recovery actions](#recovery-actions)."
-	case contract.SourceSameArguments:
-		return "Whether repeating the identical call is safe; one of the [same_arguments values](#same-arguments)."
-	case contract.SourceGuidance:
-		if lf.Optional {
-			return "Free text for the caller: what exactly to do next. Present only when the producer gives advice specific to this failure: it is never filled in from the contract's guidance, so when it is absent, decide from the other fields."
-		}
-		return "Free text for the caller: what exactly to do next."
-	case contract.SourceRetryAfterMs:
-		return "The minimum wait before a retry, in milliseconds."
-	case contract.SourceSideEffects:
-		return "Whether work may already have happened; one of the [side_effects values](#side-effects)."
-	case contract.SourceGroup:
-		return "The kind's group; see [kinds](kinds.md)."
-	case contract.SourceRetryable:
-		if lf.Optional {
-			return "`true` when an automatic retry of the identical call may succeed (a retry action whose same_arguments value permits it); left out otherwise."
-		}
-		return "Whether an automatic retry of the identical call may succeed: a retry action whose same_arguments value permits it."
-	case contract.SourceMayHaveRun:
-		if lf.Optional {
-			return "`true` when work may already have run before the failure (from the [side_effects value](#side-effects)); left out otherwise. Check state before repeating a write."
-		}
-		return "Whether work may already have run before the failure, from the [side_effects value](#side-effects). If true, check state before repeating a write."
 	case contract.SourceConst:
 		raw, _ := json.Marshal(lf.Const)
 		return "Always " + Code(string(raw)) + "."
@@ -452,7 +444,10 @@ func leafDoc(c *contract.Contract, lf *contract.Leaf) string {
 		}
 		return doc
 	}
-	return ""
+	if doc, ok := optionalDocs[lf.Source]; ok && lf.Optional {
+		return doc
+	}
+	return sourceDocs[lf.Source]
 }
 
 // Src renders where the envelope carries a source, as Markdown: the wire

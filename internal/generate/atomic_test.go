@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
@@ -201,15 +202,7 @@ var scenario = struct {
 func oldTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, s := range scenario.old {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gentest.WriteTree(t, root, scenario.old)
 	return root
 }
 

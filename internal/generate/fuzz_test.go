@@ -2,11 +2,10 @@ package generate
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // FuzzLoad is internal/contract's FuzzLoad with the promise the README
@@ -20,22 +19,8 @@ import (
 //
 // and commit what it finds under testdata/fuzz/FuzzLoad with the fix.
 func FuzzLoad(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"../contract/testdata/*/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml",
-		"../../contract/kinds.yaml", "../../examples/*/kinds.yaml"} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, m...)
-	}
-	for _, s := range seeds {
-		data, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	gentest.Seed(f, "../contract/testdata/*/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml",
+		"../../contract/kinds.yaml", "../../examples/*/kinds.yaml")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := contract.Load("kinds.yaml", data)
 		if err != nil {

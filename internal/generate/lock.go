@@ -1,8 +1,11 @@
 package generate
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -37,8 +40,34 @@ func Lock(root string, timeout time.Duration, waiting func(lockPath, holder stri
 	if timeout <= 0 {
 		timeout = DefaultLockTimeout
 	}
-	return lock(filepath.Join(root, LockFile), timeout, waiting)
+	path := filepath.Join(root, LockFile)
+	start := time.Now()
+	told := false
+	for attempt := 0; ; attempt++ {
+		unlock, err := tryLock(path)
+		if !errors.Is(err, errHeld) {
+			return unlock, err
+		}
+		holder := ""
+		if data, err := os.ReadFile(path); err == nil {
+			holder = strings.TrimSpace(string(data))
+		}
+		if waited := time.Since(start); waited >= timeout {
+			return nil, &LockTimeoutError{Path: path, Holder: holder, Waited: waited.Round(time.Second)}
+		}
+		if !told && waiting != nil {
+			waiting(path, holder)
+			told = true
+		}
+		time.Sleep(backoff(attempt))
+	}
 }
+
+// errHeld is tryLock's answer when another run holds the lock: Lock waits
+// and tries again. tryLock, one per platform, takes the lock at path once
+// or says why not, and on success writes the process id into the lock file
+// so that a waiting user learns which run holds it.
+var errHeld = errors.New("lock held by another run")
 
 // backoff is the pause between attempts: short at first, since a run that
 // found the tree up to date holds the lock for milliseconds.

@@ -6,24 +6,20 @@ import (
 	"errors"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
-	"time"
 )
 
 // The kernel releases a flock when its holder dies, however it dies, so a
 // crash never leaves the tree locked.
 const staleHint = ""
 
-// lock uses flock(2) on the lock file. The holder removes the file when it
-// is done, so a waiter may lock a file that is no longer there: after
+// tryLock uses flock(2) on the lock file. The holder removes the file when
+// it is done, so a waiter may lock a file that is no longer there: after
 // locking, it checks that the path still names the file it locked, and
 // starts over otherwise. That keeps the tree free of a lock file between
 // runs without ever letting two runs hold the lock at once.
-func lock(path string, timeout time.Duration, waiting func(lockPath, holder string)) (func() error, error) {
-	start := time.Now()
-	told := false
-	for attempt := 0; ; attempt++ {
+func tryLock(path string) (func() error, error) {
+	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return nil, err
@@ -31,7 +27,6 @@ func lock(path string, timeout time.Duration, waiting func(lockPath, holder stri
 		err = flock(f)
 		if err == nil {
 			if same(f, path) {
-				// The process id tells a waiting user which run holds it.
 				f.Truncate(0)
 				f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 				return func() error {
@@ -46,21 +41,10 @@ func lock(path string, timeout time.Duration, waiting func(lockPath, holder stri
 			continue
 		}
 		f.Close()
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &os.PathError{Op: "lock", Path: path, Err: err}
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, errHeld
 		}
-		holder := ""
-		if data, err := os.ReadFile(path); err == nil {
-			holder = strings.TrimSpace(string(data))
-		}
-		if waited := time.Since(start); waited >= timeout {
-			return nil, &LockTimeoutError{Path: path, Holder: holder, Waited: waited.Round(time.Second)}
-		}
-		if !told && waiting != nil {
-			waiting(path, holder)
-			told = true
-		}
-		time.Sleep(backoff(attempt))
+		return nil, &os.PathError{Op: "lock", Path: path, Err: err}
 	}
 }
 

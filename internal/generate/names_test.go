@@ -5,13 +5,13 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/naming"
 )
 
@@ -20,17 +20,9 @@ import (
 // templates (inbound, layouts, sanitizer, numbers) is generated at least once.
 func corpus(t *testing.T) []*contract.Contract {
 	t.Helper()
-	var files []string
-	for _, pattern := range []string{"../../contract/kinds.yaml", "../../examples/*/kinds.yaml",
-		"../contract/testdata/valid/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml"} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
 	var out []*contract.Contract
-	for _, f := range files {
+	for _, f := range gentest.Glob(t, "../../contract/kinds.yaml", "../../examples/*/kinds.yaml",
+		"../contract/testdata/valid/*/kinds.yaml", "../gengo/testdata/*/kinds.yaml") {
 		c, err := contract.LoadFile(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

@@ -1,12 +1,11 @@
 package generate
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
@@ -67,10 +66,7 @@ func TestEveryOutputFollowsTheRule(t *testing.T) {
 	contracts = append(contracts, reference)
 	exts := map[string]bool{}
 	for _, path := range contracts {
-		c, err := contract.LoadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := gentest.Load(t, path)
 		// Once as configured, once with the Go package as a module of its
 		// own, which adds its go.mod.
 		for _, module := range []bool{c.Packages.GoModule, true} {
@@ -108,11 +104,7 @@ func TestQuotedMarkerIsNotDeleted(t *testing.T) {
 		"gen/test/extra.json":      "{\n  \"title\": \"mine\",\n  \"$comment\": \"" + marker.Text + "\"\n}\n",
 		"gen/test/stale.go":        "// " + marker.Text + "\n\npackage test\n",
 	}
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(s), 0o644)
-	}
+	gentest.WriteTree(t, root, files)
 	out := &Output{Files: map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text + "\n")}, Dirs: []string{"gen/test"}}
 	_, got := planOps(t, root, out)
 	if want := "create gen/test/a.go,delete gen/test/stale.go"; strings.Join(got, ",") != want {

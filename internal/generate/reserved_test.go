@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/naming"
 )
 
@@ -187,10 +188,7 @@ func TestReservedWordsGenerate(t *testing.T) {
 			for _, w := range ok {
 				lines = append(lines, r.yaml(w))
 			}
-			c, err := contract.Load("kinds.yaml", renderProbe("", map[int][]string{r.slot: lines}))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := gentest.LoadData(t, renderProbe("", map[int][]string{r.slot: lines}))
 			if _, err := Generate(c); err != nil {
 				t.Fatalf("the loader accepted %d reserved words as %s, and generating failed: %v", len(ok), r.name, err)
 			}

@@ -1,12 +1,11 @@
 package generate
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
@@ -48,15 +47,7 @@ func TestScratchIsNotErrgens(t *testing.T) {
 		"gen/ts/node_modules.ts":                  ts,
 		"gen/other/node_modules/x/index.ts":       ts, // in no emitter's directory: never errgen's
 	}
-	for p, s := range disk {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gentest.WriteTree(t, root, disk)
 	_, got := planOps(t, root, out)
 	want := "delete gen/py/build/stale.py,delete gen/py/pkg/stale.py,delete gen/py/tmp.py,delete gen/ts/dist/index.ts,delete gen/ts/node_modules.ts"
 	if strings.Join(got, ",") != want {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
 )
 
@@ -60,17 +61,11 @@ layout:
 // should be.
 func TestConstructorSplice(t *testing.T) {
 	load := func(t *testing.T, data []byte) *contract.Contract {
-		c, err := contract.Load("kinds.yaml", data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := gentest.LoadData(t, data)
 		return c
 	}
 	loadFile := func(t *testing.T, name string) *contract.Contract {
-		c, err := contract.LoadFile(filepath.FromSlash(name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := gentest.Load(t, filepath.FromSlash(name))
 		return c
 	}
 	edges := []string{"two  spaces", "see https://example.com", "a [link]", "line one\nline two", "- list", "Grüße", "ends with a colon:"}

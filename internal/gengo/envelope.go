@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/naming"
 )
@@ -76,23 +77,7 @@ func structNames(c *contract.Contract) map[string]string {
 			taken["Classify"+cl.Idents.Go] = true
 		}
 	}
-	names := map[string]string{}
-	var visit func(fl *contract.Field)
-	visit = func(fl *contract.Field) {
-		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || names[fl.Idents.Go] != "" {
-			return
-		}
-		name := naming.FreeName(fl.Idents.Go, "Fields", func(s string) bool { return taken[s] })
-		taken[name] = true
-		names[fl.Idents.Go] = name
-		for _, p := range fl.Properties {
-			visit(p)
-		}
-	}
-	for _, fl := range c.EnvelopeFields {
-		visit(fl)
-	}
-	return names
+	return c.ObjectTypeNames(func(id *contract.Idents) string { return id.Go }, taken)
 }
 
 // objectTypes emits a struct for every object field with properties. It

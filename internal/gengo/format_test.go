@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
 )
 
@@ -81,10 +81,7 @@ func TestGofmtClean(t *testing.T) {
 	}
 	for name, data := range contracts {
 		t.Run(name, func(t *testing.T) {
-			c, err := contract.Load("kinds.yaml", data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := gentest.LoadData(t, data)
 			files, err := gengo.Generate(c)
 			if err != nil {
 				t.Fatal(err)

@@ -14,16 +14,14 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 func load(t *testing.T, name string) *contract.Contract {
 	t.Helper()
-	c, err := contract.LoadFile(filepath.Join("testdata", name, "kinds.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, filepath.Join("testdata", name, "kinds.yaml"))
 	return c
 }
 
@@ -118,7 +116,7 @@ func TestHeaderAndLayout(t *testing.T) {
 // directive; the consumer runs a program that prints every string the
 // contract gave the package: they must come back byte for byte.
 func TestCompilesAndCarriesStrings(t *testing.T) {
-	goTool := needGo(t)
+	goTool := gentest.GoTool(t)
 	// reserved (internal/generate's TestReservedContract) names kinds,
 	// fields and classifiers after every keyword and builtin of the three
 	// languages; it has no golden files, its proof is that it compiles.
@@ -129,13 +127,7 @@ func TestCompilesAndCarriesStrings(t *testing.T) {
 			importPath := "scratch.example/errors/" + pkg
 			c.Packages.GoModule, c.Packages.GoImportPath = true, importPath
 			dir := t.TempDir()
-			write := func(p string, data []byte) {
-				full := filepath.Join(dir, filepath.FromSlash(p))
-				os.MkdirAll(filepath.Dir(full), 0o755)
-				if err := os.WriteFile(full, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
 			for p, data := range generate(t, c) {
 				write(p, data)
 			}
@@ -193,20 +185,6 @@ func main() {
 			}
 		})
 	}
-}
-
-// needGo returns the go tool's path, skipping tests that run it in -short
-// mode or where it is missing.
-func needGo(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds with the go tool")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found")
-	}
-	return goTool
 }
 
 // runGo runs the go tool in dir (see goCommand) and returns its output; it

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // TestGoMod: a package that is a module of its own gets a go.mod beside its
@@ -39,7 +39,7 @@ func TestGoMod(t *testing.T) {
 
 	// The go tool's own reading of the file, so what counts is what Go
 	// understands, not how the file happens to be spelled.
-	goTool := needGo(t)
+	goTool := gentest.GoTool(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), data, 0o644); err != nil {
 		t.Fatal(err)
@@ -73,11 +73,8 @@ func TestGoMod(t *testing.T) {
 // its comment); stdversion, the vet analyzer that would then catch newer
 // standard library API, checks only modules at go 1.21 or later.
 func TestGoVersionIsTheLowest(t *testing.T) {
-	goTool := needGo(t)
-	c, err := contract.LoadFile("../../contract/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	goTool := gentest.GoTool(t)
+	c := gentest.Load(t, "../../contract/kinds.yaml")
 	major, minor, ok := strings.Cut(gengo.GoVersion, ".")
 	n, err := strconv.Atoi(minor)
 	if !ok || major != "1" || err != nil || n < 1 {
@@ -90,11 +87,7 @@ func TestGoVersionIsTheLowest(t *testing.T) {
 		if path.Base(p) == "go.mod" {
 			data = []byte(strings.Replace(string(data), "\ngo "+gengo.GoVersion+"\n", "\ngo "+lower+"\n", 1))
 		}
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		gentest.WriteFile(t, dir, p, data)
 	}
 	pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
 	if !strings.Contains(string(mustRead(t, filepath.Join(pkgDir, "go.mod"))), "\ngo "+lower+"\n") {

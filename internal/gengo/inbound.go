@@ -17,13 +17,7 @@ func (g *gen) inbound(f *jen.File) {
 		return
 	}
 	f.Line()
-	docf(f, "Failure is a transport failure: the upstream call ended without a response.")
-	f.Type().Id("Failure").String()
-	var defs []jen.Code
-	for _, fl := range contract.Failures {
-		defs = append(defs, jen.Id(failureConst(fl)).Id("Failure").Op("=").Lit(string(fl)))
-	}
-	f.Const().Defs(defs...)
+	fixedSet(f, "Failure", "Failure is a transport failure: the upstream call ended without a response.", contract.Failures)
 	f.Line()
 	docf(f, "Upstream describes a failed upstream call for a classifier: the HTTP status it answered with (0 when none), the transport failure (empty when a response arrived) and the upstream's error text, if any.")
 	f.Type().Id("Upstream").Struct(

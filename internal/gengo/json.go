@@ -36,25 +36,22 @@ func appendAnyStmt(path string, depth int, expr jen.Code) jen.Code {
 	).Block(jen.Return(jen.Id("dst"), jen.Err()))
 }
 
+// typePhrases are how a decode error names the type it wants: a value of
+// the type, and the elements of an array of it.
+var typePhrases = map[contract.FieldType]struct{ one, many string }{
+	contract.TypeString:  {"a string", "strings"},
+	contract.TypeInteger: {"an integer", "integers"},
+	contract.TypeNumber:  {"a number", "numbers"},
+	contract.TypeBoolean: {"a boolean", "booleans"},
+	contract.TypeObject:  {"an object", "objects"},
+}
+
 // wantOf is the phrase a decode error uses for a field's type.
 func wantOf(f *contract.Field) string {
-	switch f.Type {
-	case contract.TypeString:
-		return "a string"
-	case contract.TypeInteger:
-		return "an integer"
-	case contract.TypeNumber:
-		return "a number"
-	case contract.TypeBoolean:
-		return "a boolean"
-	case contract.TypeObject:
-		return "an object"
+	if f.Type == contract.TypeArray {
+		return "an array of " + typePhrases[f.Items].many
 	}
-	return map[contract.FieldType]string{
-		contract.TypeString: "an array of strings", contract.TypeInteger: "an array of integers",
-		contract.TypeNumber: "an array of numbers", contract.TypeBoolean: "an array of booleans",
-		contract.TypeObject: "an array of objects",
-	}[f.Items]
+	return typePhrases[f.Type].one
 }
 
 // sep tracks, while an object's members are emitted, what is known about

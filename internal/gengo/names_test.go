@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // TestNoNameDeclaredTwice generates contracts whose names make the Go
@@ -38,10 +38,7 @@ func TestNoNameDeclaredTwice(t *testing.T) {
       kind_config_invalid: {type: object, description: Named like a kind's constant., properties: {x: {type: string, description: d}}}
 `)
 	data = edit(t, data, "    ok: {const: false}\n", "    root.ok: {const: false}\n    a_b.x: {const: 1}\n    a.b.y: {const: 2}\n")
-	c, err := contract.Load("kinds.yaml", []byte(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.LoadData(t, []byte(data))
 	files, err := gengo.Generate(c)
 	if err != nil {
 		t.Fatal(err)

@@ -11,13 +11,7 @@ import (
 // specification; the TypeScript and Python packages implement the same).
 func (g *gen) nextStep(f *jen.File) {
 	c := g.c
-	docf(f, "Step is what an agent does next after a failure.")
-	f.Type().Id("Step").String()
-	var defs []jen.Code
-	for _, s := range contract.Steps {
-		defs = append(defs, jen.Id(stepConst(s)).Id("Step").Op("=").Lit(string(s)))
-	}
-	f.Const().Defs(defs...)
+	fixedSet(f, "Step", "Step is what an agent does next after a failure.", contract.Steps)
 	f.Line()
 	var cases []jen.Code
 	for _, a := range c.Actions {
@@ -94,3 +88,19 @@ func (g *gen) nextStep(f *jen.File) {
 }
 
 func stepConst(s contract.Step) string { return "Step" + s.Idents().Go }
+
+// fixedSet declares the string type typ, documented by doc, with one
+// constant of it per value of one of errgen's fixed sets (steps, transport
+// failures), named typ plus the value's Go name (stepConst, failureConst).
+func fixedSet[V interface {
+	~string
+	Idents() contract.Idents
+}](f *jen.File, typ, doc string, values []V) {
+	docf(f, doc)
+	f.Type().Id(typ).String()
+	var defs []jen.Code
+	for _, v := range values {
+		defs = append(defs, jen.Id(typ+v.Idents().Go).Id(typ).Op("=").Lit(string(v)))
+	}
+	f.Const().Defs(defs...)
+}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 )
 
 // sanitizingContract sanitizes every kind of text field: guidance, a
@@ -136,29 +136,14 @@ func main() {
 // kind of text field and runs a program checking what its constructors and
 // With methods sanitize, and what they leave alone.
 func TestConstructorsSanitize(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with the go tool")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found")
-	}
+	goTool := gentest.GoTool(t)
 	dir := t.TempDir()
 	yamlPath := filepath.Join(dir, "kinds.yaml")
 	if err := os.WriteFile(yamlPath, []byte(sanitizingContract), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := contract.LoadFile(yamlPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(p string, data []byte) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c := gentest.Load(t, yamlPath)
+	write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
 	write("go.mod", []byte("module scratch\n\ngo 1.26\n"))
 	for p, data := range generate(t, c) {
 		write(p, data)

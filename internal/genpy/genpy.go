@@ -30,24 +30,16 @@ import (
 // Dir is where the package goes, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Python }
 
-// files maps each generated file that depends on the contract to its
-// template in templates/python; pkgFiles are the ones inside the
-// importable package. The runtime modules, the same for every contract (a
-// test checks this), are real Python in runtime/python: each becomes
-// <package>/<name> with the header stamped on top.
-var files = []render.File{
-	{Out: "pyproject.toml", Tmpl: "pyproject.toml.tmpl"},
-	{Out: "README.md", Tmpl: "README.md.tmpl"},
-}
-
-var pkgFiles = []render.File{
-	{Out: "__init__.py", Tmpl: "__init__.py.tmpl"},
-	{Out: "py.typed", Tmpl: "py.typed.tmpl"},
-	{Out: "_contract.py", Tmpl: "_contract.py.tmpl"},
-	{Out: "_envelope.py", Tmpl: "_envelope.py.tmpl"},
-	{Out: "_constructors.py", Tmpl: "_constructors.py.tmpl"},
-	{Out: "_exceptions.py", Tmpl: "_exceptions.py.tmpl"},
-}
+// files are the generated files that depend on the contract, each
+// rendered from its template in templates/python (pyproject.toml from
+// pyproject.toml.tmpl); pkgFiles are the ones inside the importable
+// package. The runtime modules, the same for every contract (a test checks
+// this), are real Python in runtime/python: each becomes <package>/<name>
+// with the header stamped on top.
+var (
+	files    = []string{"pyproject.toml", "README.md"}
+	pkgFiles = []string{"__init__.py", "py.typed", "_contract.py", "_envelope.py", "_constructors.py", "_exceptions.py"}
+)
 
 // RuntimeModules are the package files that do not depend on the contract:
 // the runtime's modules and py.typed.

@@ -6,15 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
 // The Python package is type-checked and tested by tests/python (make
 // test-python); these tests check what can be checked without Python.
-
-func contracts(t *testing.T) map[string]*contract.Contract { return gentest.Contracts(t) }
 
 func TestPyVersion(t *testing.T) {
 	for in, want := range map[string]string{"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "v2": "0.0.0+v2", "..": "0.0.0+unversioned"} {
@@ -26,16 +23,9 @@ func TestPyVersion(t *testing.T) {
 
 func TestGenerate(t *testing.T) {
 	runtime := map[string][]byte{}
-	for p, c := range contracts(t) {
-		files, err := Generate(c)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		again, _ := Generate(c)
+	for p, c := range gentest.Contracts(t) {
+		files := gentest.GenerateTwice(t, p, Generate, c)
 		for name, data := range files {
-			if !bytes.Equal(data, again[name]) {
-				t.Errorf("%s: %s differs between two runs", p, name)
-			}
 			if !strings.HasPrefix(string(data), "# "+marker.Text) && !strings.HasPrefix(string(data), "<!-- "+marker.Text) {
 				t.Errorf("%s: %s does not start with the marker", p, name)
 			}
@@ -57,10 +47,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestErrorClassNames(t *testing.T) {
-	c, err := contract.LoadFile("../../examples/ovstorage/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../../examples/ovstorage/kinds.yaml")
 	v, err := newView(c)
 	if err != nil {
 		t.Fatal(err)
@@ -88,10 +75,7 @@ func TestErrorClassNames(t *testing.T) {
 }
 
 func TestSanitizePolicy(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
 	files, err := Generate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -117,10 +101,7 @@ func TestSanitizePolicy(t *testing.T) {
 // py.typed, and nothing of setuptools (which writes build/ and *.egg-info
 // into the source folder) is left.
 func TestDistAndImportNames(t *testing.T) {
-	c, err := contract.LoadFile("../../contract/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../../contract/kinds.yaml")
 	c.Packages.PythonDist = "acme-payments-errors"
 	c.Packages.Python = "acme_payments_errors"
 	c.Outputs.Python = "clients/py"

@@ -9,7 +9,6 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/runtimedata"
 )
@@ -18,75 +17,37 @@ import (
 // with py (a string literal) or doc (comment text). Data tables are
 // prebuilt Python expressions.
 type view struct {
-	Header   string // the first line of every generated file
-	Marker   string
-	C        *contract.Contract
-	MaxDepth int    // contract.MaxDepth, the nesting limit every decoder shares
-	Package  string // the import name: agent_error
-	Dist     string // the distribution name: agent-error
-	Version  string // the package version derived from the contract version
-	Contract string
+	runtimedata.Common
+	Package string // the import name: agent_error
+	Dist    string // the distribution name: agent-error
+	Version string // the package version derived from the contract version
 	// ContractVersion is the wire version as a Python literal: 1 or "0.1".
 	ContractVersion string
 	VersionType     string // int or str
 
 	Kinds         []kindView
-	Origins       []valueView
-	Actions       []valueView
-	SameArguments []valueView
-	SideEffects   []valueView
-	Groups        []valueView
-
 	ContextFields []fieldView
 	KindFields    []fieldView
 	ObjectTypes   []objectType
 	Received      []fieldView
 
-	Classifications string
-	Fallback        string
-	Layout          string
-	Fields          string
-	Inbound         string
-	Retry           string
-	ActionSteps     string
-	RetrySame       string
-	MayHaveRun      string
-	Upgrades        string
-	ExitCodes       string
-
-	// The HTTP reader: the short form it promotes (None without one) and
-	// the promotion mark, the kinds of statuses only one kind has, the
-	// prefix of a kind named after a status.
-	ShortForm                         string
+	// The HTTP reader's promotion mark: the member it promotes a short
+	// form into and the mark it leaves.
 	PromotedMember, PromotedShortForm string
-	HTTPKinds                         string
-	SyntheticPrefix                   string
-
-	Classifiers     []classifierView
-	HasInbound      bool
-	HasToolResult   bool
-	FirstClassifier string
 
 	BaseError   string
 	GroupErrors []errorClass
 	KindErrors  []errorClass
 
-	ProblemTypeBase string
-	DefaultExitCode int
-	Description     string
-
-	// The sanitizer policy as Python literals; Secrets lists the
-	// contract's secret shapes with their names and descriptions.
+	// The sanitizer policy's scalars as Python literals; Secrets lists the
+	// contract's secret shapes with their names and descriptions (its
+	// tables are Common's).
 	SanitizeMaxLength        int
 	SanitizeTruncationMarker string
-	SanitizeMarkers          string
 	SanitizeSecrets          []secretView
-	SanitizedFields          string
-	// SanitizePaths (True or False) and SanitizeCredentialNames (a tuple):
-	// whether home directories and credential paths are redacted, and the
-	// names that make a credential path.
-	SanitizePaths           string
-	SanitizeCredentialNames string
+	// SanitizePaths (True or False): whether home directories and
+	// credential paths are redacted.
+	SanitizePaths string
 	// WithFieldsExample is the attribute the README sets with with_fields:
 	// the first sanitized context or kind-specific field, else guidance.
 	WithFieldsExample string
@@ -99,10 +60,6 @@ type view struct {
 
 type secretView struct {
 	Name, Doc, Shape string
-}
-
-type valueView struct {
-	Name, Const, Doc string
 }
 
 type kindView struct {
@@ -128,11 +85,6 @@ type memberView struct {
 	Required        bool
 }
 
-type classifierView struct {
-	Name, Func, Doc string
-	Index           int
-}
-
 type errorClass struct {
 	Class, Parent, Name, Doc string
 }
@@ -151,28 +103,45 @@ func classNames() map[string]bool {
 }
 
 func newView(c *contract.Contract) (*view, error) {
+	// Class names first: the exceptions, then the object types, which the
+	// printed tables name.
+	taken := classNames()
+	py := runtimedata.PythonPrinter{Classes: map[*contract.Field]string{}}
+	objNames := py.Classes
+	base, groupErrors, kindErrors, err := errorClasses(c, taken)
+	if err != nil {
+		return nil, err
+	}
+	objTypes, err := objectTypes(c, taken, objNames)
+	if err != nil {
+		return nil, err
+	}
+	t := runtimedata.Build(c)
 	v := &view{
-		Header:          "# " + marker.Text,
-		MaxDepth:        contract.MaxDepth,
-		Marker:          marker.Text,
-		C:               c,
-		Package:         c.Packages.Python,
-		Dist:            c.Packages.PythonDist,
-		Version:         pyVersion(c.VersionLabel()),
-		Contract:        c.Name,
-		Description:     c.Description,
-		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
-		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
+		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
+			Comment: "#",
+			Const:   func(id *contract.Idents) string { return id.PythonConst },
+			// classify_type_ -> classify_type: no keyword to avoid after the prefix
+			ClassifierFunc: func(cl *contract.Classifier) string {
+				return strings.TrimSuffix("classify_"+cl.Idents.PythonLocal, "_")
+			},
+			Printer: py,
+		}),
+		Package:     c.Packages.Python,
+		Dist:        c.Packages.PythonDist,
+		Version:     pyVersion(c.VersionLabel()),
+		BaseError:   base,
+		GroupErrors: groupErrors,
+		KindErrors:  kindErrors,
+		ObjectTypes: objTypes,
 	}
 	if c.VersionIsText() {
 		v.ContractVersion, v.VersionType = pyLit(c.VersionText), "str"
 	} else {
 		v.ContractVersion, v.VersionType = strconv.Itoa(c.Version), "int"
 	}
-	t, py := runtimedata.Build(c), runtimedata.PythonPrinter{Classes: map[*contract.Field]string{}}
 	p := c.Sanitize
 	v.SanitizeMaxLength, v.SanitizeTruncationMarker, v.SanitizePaths = p.MaxLength, pyLit(p.TruncationMarker), pyLit(p.Paths)
-	v.SanitizeMarkers, v.SanitizedFields, v.SanitizeCredentialNames = py.Print(t.SanitizeMarkers), py.Print(t.SanitizedFields), py.Print(t.SanitizeCredentialNames)
 	for i, sec := range p.Secrets {
 		// A secret shape is a tuple of the values after its name, which
 		// the comment above it gives.
@@ -188,26 +157,6 @@ func newView(c *contract.Contract) (*view, error) {
 			v.WithFieldsExample = f.Idents.PythonLocal
 			break
 		}
-	}
-	vals := func(in []*contract.Value) []valueView {
-		out := make([]valueView, len(in))
-		for i, x := range in {
-			out[i] = valueView{Name: x.Name, Const: x.Idents.PythonConst, Doc: x.Description}
-		}
-		return out
-	}
-	v.Origins, v.Actions, v.SameArguments = vals(contract.Values(c.Origins)), vals(contract.Values(c.Actions)), vals(contract.Values(c.SameArguments))
-	v.SideEffects, v.Groups = vals(contract.Values(c.SideEffects)), vals(contract.Values(c.Groups))
-
-	// Class names: the exceptions first, then the object types.
-	taken := classNames()
-	var err error
-	if v.BaseError, v.GroupErrors, v.KindErrors, err = errorClasses(c, taken); err != nil {
-		return nil, err
-	}
-	objNames := py.Classes
-	if v.ObjectTypes, err = objectTypes(c, taken, objNames); err != nil {
-		return nil, err
 	}
 
 	for _, fs := range []struct {
@@ -228,16 +177,12 @@ func newView(c *contract.Contract) (*view, error) {
 	for _, f := range c.RequiredContext {
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: f.Idents.PythonLocal, Type: "str", Value: f.Idents.PythonLocal})
 	}
-	for _, lf := range c.Layout.Leaves {
-		if !lf.Source.Derived() {
-			continue
-		}
+	for _, d := range runtimedata.DerivedLeaves(c) {
 		typ := "Optional[bool]"
-		if lf.Source == contract.SourceGroup {
+		if d.Group {
 			typ = "Optional[str]"
 		}
-		v.Received = append(v.Received, fieldView{Attr: lf.Idents.PythonLocal, Type: typ,
-			Doc: fmt.Sprintf("%q on the wire, derived from %s.", lf.Path, lf.Source)})
+		v.Received = append(v.Received, fieldView{Attr: d.Leaf.Idents.PythonLocal, Type: typ, Doc: d.Doc})
 	}
 
 	funcNames := map[string]bool{}
@@ -262,25 +207,12 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 		v.Kinds = append(v.Kinds, kv)
 	}
-
-	v.Classifications, v.Fallback, v.Layout, v.Fields = py.Print(t.Classifications), py.Print(t.Fallback), py.Print(t.Layout), py.Print(t.Fields)
-	v.Inbound, v.ShortForm, v.Retry, v.HTTPKinds, v.ExitCodes = py.Print(t.Inbound), py.Print(t.ShortForm), py.Print(t.Retry), py.Print(t.HTTPKinds), py.Print(t.ExitCodes)
-	v.ActionSteps, v.Upgrades, v.RetrySame, v.MayHaveRun = py.Print(t.ActionSteps), py.Print(t.Upgrades), py.Print(t.RetrySame), py.Print(t.MayHaveRun)
-	v.SyntheticPrefix = c.SyntheticKindPrefix()
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
-
-	if in := c.Inbound; in != nil {
-		v.HasInbound = true
-		v.HasToolResult = in.ToolResult != nil
-		v.FirstClassifier = in.Classifiers[0].Name
-		for i, cl := range in.Classifiers {
-			fn := strings.TrimSuffix("classify_"+cl.Idents.PythonLocal, "_")
-			if naming.Is(naming.Python, naming.Package, fn) || funcNames[fn] { // the loader has reported it
-				return nil, fmt.Errorf("genpy: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, fn)
-			}
-			funcNames[fn] = true
-			v.Classifiers = append(v.Classifiers, classifierView{Name: cl.Name, Func: fn, Doc: cl.Description, Index: i})
+	for _, cl := range v.Classifiers {
+		if naming.Is(naming.Python, naming.Package, cl.Func) || funcNames[cl.Func] { // the loader has reported it
+			return nil, fmt.Errorf("genpy: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, cl.Func)
 		}
+		funcNames[cl.Func] = true
 	}
 	return v, nil
 }
@@ -378,19 +310,16 @@ func pyVersion(label string) string {
 	return "0.0.0+" + strings.ToLower(clean)
 }
 
+// scalarTypes are the Python types of one value of each type.
+var scalarTypes = map[contract.FieldType]string{
+	contract.TypeString: "str", contract.TypeInteger: "int", contract.TypeNumber: "float",
+	contract.TypeBoolean: "bool", contract.TypeObject: "Mapping[str, Any]",
+}
+
 // scalarType is the Python type of one value of type t.
 func scalarType(t contract.FieldType) string {
-	switch t {
-	case contract.TypeString:
-		return "str"
-	case contract.TypeInteger:
-		return "int"
-	case contract.TypeNumber:
-		return "float"
-	case contract.TypeBoolean:
-		return "bool"
-	case contract.TypeObject:
-		return "Mapping[str, Any]"
+	if s, ok := scalarTypes[t]; ok {
+		return s
 	}
 	panic("genpy: unhandled type " + t)
 }

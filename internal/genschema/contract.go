@@ -81,13 +81,7 @@ func orList(values []any) string {
 	for i, v := range values {
 		s[i] = fmt.Sprint(v)
 	}
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return contract.JoinOr(s)
 }
 
 // logLevelNames are the keys of the loader's logLevels, in increasing
@@ -448,16 +442,22 @@ func inboundSchema() *jsonschema.Schema {
 	s := closedObject("How a client turns an upstream failure (an HTTP status, a transport failure, the upstream's error text) into one of this contract's kinds. Leave it out when the contract's clients classify nothing.",
 		[]string{"classifiers"},
 		mem("tool_result", kindReference("The kind of a completed tool result flagged as an error (MCP isError: true). It never counts toward a circuit breaker, since the upstream answered. Leave it out when there are no tool results.")),
-		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
-			PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
-				Description: "The classifier's name in snake_case (e.g. model); it names the generated functions (ClassifyModel)."},
-			AdditionalProperties: classifier,
-			Description:          "The classifiers, each a view of upstream failures (e.g. one for the model, one for the circuit breaker) mapping to its description, default kind and rules. At least one is required; the first is the default classification."}),
+		mem("classifiers", snakeCaseMap(1, "The classifier's name in snake_case (e.g. model); it names the generated functions (ClassifyModel).", classifier,
+			"The classifiers, each a view of upstream failures (e.g. one for the model, one for the circuit breaker) mapping to its description, default kind and rules. At least one is required; the first is the default classification.")),
 		mem("agreements", agreementsSchema()),
 	)
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
 	return s
+}
+
+// snakeCaseMap is an object of at least min members, each keyed by a
+// snake_case name (nameDoc describes it) and mapping to value.
+func snakeCaseMap(min uint64, nameDoc string, value *jsonschema.Schema, description string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", MinProperties: uint64p(min),
+		PropertyNames:        &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(), Description: nameDoc},
+		AdditionalProperties: value,
+		Description:          description}
 }
 
 // agreementsSchema is inbound.agreements: notions several classifiers must
@@ -476,17 +476,11 @@ func agreementsSchema() *jsonschema.Schema {
 	agreement := closedObject("An agreement: the classifiers that share a notion, each with its own kinds for it. errgen validate derives inputs from every rule whose kind is in its classifier's set (each status, with a class or range taken at every code where a rule of these classifiers starts or stops matching; each failure, any meaning every one; each text phrase; and their combinations when a rule has several conditions), runs every listed classifier on each, and reports an input that some classifiers put in their set and others do not.",
 		[]string{"description", "classifiers"},
 		mem("description", nonBlankString("What the classifiers agree on and why their kinds may differ; it is shown in the inbound docs. Must not be blank.")),
-		mem("classifiers", &jsonschema.Schema{Type: "object", MinProperties: uint64p(2),
-			PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
-				Description: "The name of a classifier declared under inbound.classifiers."},
-			AdditionalProperties: kinds,
-			Description:          "Two or more classifiers, each mapping to its kinds for the shared notion, e.g. {model: [oauth_needs_reauth, permission_denied], breaker: [auth_failed, auth_required]}."}),
+		mem("classifiers", snakeCaseMap(2, "The name of a classifier declared under inbound.classifiers.", kinds,
+			"Two or more classifiers, each mapping to its kinds for the shared notion, e.g. {model: [oauth_needs_reauth, permission_denied], breaker: [auth_failed, auth_required]}.")),
 	)
-	return &jsonschema.Schema{Type: "object", MinProperties: uint64p(1),
-		PropertyNames: &jsonschema.Schema{Pattern: contract.SnakeCase.Pattern(),
-			Description: "The agreement's name in snake_case (e.g. auth); problems and the docs name it."},
-		AdditionalProperties: agreement,
-		Description:          "Notions that two or more classifiers must agree on while naming them with their own kinds (labby: the model and breaker views agree on which failures are auth problems). errgen validate checks every agreement and reports each input the classifiers disagree on, at the rule condition it comes from. Leave it out when there is nothing to keep aligned."}
+	return snakeCaseMap(1, "The agreement's name in snake_case (e.g. auth); problems and the docs name it.", agreement,
+		"Notions that two or more classifiers must agree on while naming them with their own kinds (labby: the model and breaker views agree on which failures are auth problems). errgen validate checks every agreement and reports each input the classifiers disagree on, at the rule condition it comes from. Leave it out when there is nothing to keep aligned.")
 }
 
 // retrySchema is the retry section: the backoff an agent uses without a

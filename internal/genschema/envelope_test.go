@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // contracts are the contracts whose envelope schemas are exercised.
@@ -23,10 +24,7 @@ var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kin
 
 func load(t *testing.T, path string) *contract.Contract {
 	t.Helper()
-	c, err := contract.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, path)
 	return c
 }
 

@@ -26,6 +26,17 @@ func Load(t testing.TB, path string) *contract.Contract {
 	return c
 }
 
+// LoadData loads a contract from its text, as a file named kinds.yaml, or
+// fails the test.
+func LoadData(t testing.TB, data []byte) *contract.Contract {
+	t.Helper()
+	c, err := contract.Load("kinds.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // MatchExamples builds every example of the contract with the generated
 // package — newEnvelope(kind, message) is the package's New (given empty
 // context where the layout requires some: the example's own comes through

@@ -10,7 +10,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/tscompile"
 )
@@ -22,7 +22,7 @@ import (
 // the type-level tests compile against the .d.ts, which must agree with
 // tsc's declarations of the sources.
 func TestDist(t *testing.T) {
-	for p, c := range contracts(t) {
+	for p, c := range gentest.Contracts(t) {
 		files, err := Generate(c)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -79,10 +79,7 @@ func TestDist(t *testing.T) {
 // overwritten), enforces isolatedDeclarations (what tsdecl relies on) and
 // targets what esbuild compiles for; package.json has no scripts.
 func TestPackageFiles(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
 	files, err := Generate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -124,10 +121,7 @@ func TestPackageFiles(t *testing.T) {
 // A scoped npm name (a generation config may set one) is the package's
 // name and what its README imports.
 func TestScopedNPMName(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
 	c.Packages.NPM = "@acme/payments-errors"
 	files, err := Generate(c)
 	if err != nil {

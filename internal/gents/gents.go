@@ -29,19 +29,14 @@ import (
 // Dir is where the package goes, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
 
-// files maps each generated file that depends on the contract, relative to
-// Dir, to its template in templates/ts: contract.ts and constructors.ts and
-// the package files. The other sources are the runtime, real TypeScript in
+// files are the generated files that depend on the contract, relative to
+// Dir, each rendered from its template in templates/ts (src/contract.ts
+// from contract.ts.tmpl): contract.ts and constructors.ts and the package
+// files. The other sources are the runtime, real TypeScript in
 // runtime/ts/src, the same for every contract (a test checks this): each
 // becomes src/<name> with the header stamped on top. Only the rendered
 // sources' compilation is never cached (see internal/tscompile).
-var files = []render.File{
-	{Out: "package.json", Tmpl: "package.json.tmpl"},
-	{Out: "tsconfig.json", Tmpl: "tsconfig.json.tmpl"},
-	{Out: "README.md", Tmpl: "README.md.tmpl"},
-	{Out: "src/contract.ts", Tmpl: "contract.ts.tmpl"},
-	{Out: "src/constructors.ts", Tmpl: "constructors.ts.tmpl"},
-}
+var files = []string{"package.json", "tsconfig.json", "README.md", "src/contract.ts", "src/constructors.ts"}
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))
 
@@ -61,8 +56,8 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	var srcs []tscompile.Source
 	for _, f := range files {
-		if name, ok := strings.CutPrefix(f.Out, "src/"); ok {
-			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), f.Out)]})
+		if name, ok := strings.CutPrefix(f, "src/"); ok {
+			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), f)]})
 		}
 	}
 	for _, name := range runtime.TS.Names() {

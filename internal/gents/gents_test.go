@@ -15,8 +15,6 @@ import (
 // The TypeScript package is compiled and tested by tests/ts (make test-ts);
 // these tests check what can be checked without Node.
 
-func contracts(t *testing.T) map[string]*contract.Contract { return gentest.Contracts(t) }
-
 func TestNPMVersion(t *testing.T) {
 	for in, want := range map[string]string{
 		"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "10": "10.0.0",
@@ -32,21 +30,14 @@ func TestGenerate(t *testing.T) {
 	static := map[string][]byte{}
 	perContract := map[string]bool{}
 	for _, f := range files {
-		base := strings.TrimSuffix(path.Base(f.Out), ".ts")
-		perContract[f.Out] = true
+		base := strings.TrimSuffix(path.Base(f), ".ts")
+		perContract[f] = true
 		perContract["dist/"+base+".js"] = true
 		perContract["dist/"+base+".d.ts"] = true
 	}
-	for path, c := range contracts(t) {
-		files, err := Generate(c)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		again, _ := Generate(c)
+	for path, c := range gentest.Contracts(t) {
+		files := gentest.GenerateTwice(t, path, Generate, c)
 		for name, data := range files {
-			if !bytes.Equal(data, again[name]) {
-				t.Errorf("%s: %s differs between two runs", path, name)
-			}
 			head := data
 			if len(head) > 512 {
 				head = head[:512]
@@ -102,10 +93,7 @@ func TestCommentsCannotEscape(t *testing.T) {
 }
 
 func TestNameCollisions(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/minimal/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
 	c.Kinds[0].Idents.TSType = "Envelope" // its constructor would be newEnvelope
 	if _, err := Generate(c); err == nil || !strings.Contains(err.Error(), "newEnvelope") {
 		t.Errorf("a kind whose constructor is newEnvelope: got %v", err)
@@ -116,10 +104,7 @@ func TestNameCollisions(t *testing.T) {
 // every contract), and the constructors sanitize exactly the required
 // fields the contract lists.
 func TestSanitizePolicy(t *testing.T) {
-	c, err := contract.LoadFile("../gengo/testdata/escaping/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
 	files, err := Generate(c)
 	if err != nil {
 		t.Fatal(err)

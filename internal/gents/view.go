@@ -9,7 +9,6 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -19,24 +18,14 @@ import (
 // with js (a string literal) or doc (comment text). Data tables are
 // prebuilt TypeScript expressions (JSON, which is valid TypeScript).
 type view struct {
-	Header   string // the first line of every .ts file
-	Marker   string
-	C        *contract.Contract
-	MaxDepth int // contract.MaxDepth, the nesting limit every decoder shares
-	NPM      string
-	Version  string // the npm version derived from the contract version
-	Contract string // the contract's name
+	runtimedata.Common
+	NPM     string
+	Version string // the npm version derived from the contract version
 	// ContractVersion is the wire version as a TypeScript literal: 1 or "0.1".
 	ContractVersion string
 	VersionType     string // number or string
 
 	Kinds         []kindView
-	Origins       []valueView
-	Actions       []valueView
-	SameArguments []valueView
-	SideEffects   []valueView
-	Groups        []valueView
-
 	ContextFields []fieldView
 	KindFields    []fieldView
 	ObjectTypes   []objectType
@@ -46,50 +35,21 @@ type view struct {
 	ConstructorTypes []string
 	Received         []receivedView
 
-	// Data tables as TypeScript expressions.
-	Classifications string
-	Fallback        string
-	Layout          string
-	Fields          string
-	Inbound         string // "null" without inbound classification
-	ShortForm       string // "null" when the contract's readers accept no short form
-	Retry           string
-	HTTPKinds       string
-	ExitCodes       string
-	ActionSteps     string
-	RetrySame       string // same_arguments values that permit a retry
-	MayHaveRun      string // side_effects values under which work may have run
-	Upgrades        string
-
-	Classifiers     []classifierView
-	HasInbound      bool
-	HasToolResult   bool
-	FirstClassifier string
-
 	// Unions are the string-literal union types of the closed vocabularies.
 	KindUnion, OriginUnion, ActionUnion, SameUnion, SideUnion, GroupUnion string
 	// Wire says where each of the envelope's own values is on the wire.
 	Wire map[string]string
 
-	SyntheticPrefix string
-	ProblemTypeBase string
-	DefaultExitCode int
-	Description     string
-
-	// The sanitizer policy: max_length, the truncation marker as a
-	// TypeScript literal, and the markers, contract secrets and sanitized
-	// field names as data tables. The algorithm is the runtime's
-	// (sanitize.ts), the same for every contract.
+	// The sanitizer policy's scalars: max_length and the truncation
+	// marker as a TypeScript literal, and the contract's secrets as a data
+	// table (its other tables are Common's). The algorithm is the
+	// runtime's (sanitize.ts), the same for every contract.
 	SanitizeMaxLength int
 	SanitizeMarker    string
-	SanitizeMarkers   string
 	SanitizeSecrets   string
-	SanitizedFields   string
-	// SanitizePaths and SanitizeCredentialNames: whether home directories
-	// and credential paths are redacted, and the names that make a
-	// credential path (a JSON array).
-	SanitizePaths           bool
-	SanitizeCredentialNames string
+	// SanitizePaths: whether home directories and credential paths are
+	// redacted.
+	SanitizePaths bool
 	// SanitizesRequired is true when a kind's constructor sanitizes a
 	// required field.
 	SanitizesRequired bool
@@ -98,10 +58,6 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
-}
-
-type valueView struct {
-	Name, Const, Doc string
 }
 
 type kindView struct {
@@ -136,24 +92,17 @@ type receivedView struct {
 	Member, TSType, Doc string
 }
 
-type classifierView struct {
-	Name, Func, Doc string
-	Index           int
-}
-
 func newView(c *contract.Contract) (*view, error) {
+	t := runtimedata.Build(c)
 	v := &view{
-		Header:          "// " + marker.Text,
-		MaxDepth:        contract.MaxDepth,
-		Marker:          marker.Text,
-		C:               c,
-		NPM:             c.Packages.NPM,
-		Version:         npmVersion(c.VersionLabel()),
-		Contract:        c.Name,
-		Description:     c.Description,
-		SyntheticPrefix: c.SyntheticKindPrefix(),
-		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
-		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
+		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
+			Comment:        "//",
+			Const:          func(id *contract.Idents) string { return id.TSConst },
+			ClassifierFunc: func(cl *contract.Classifier) string { return "classify" + cl.Idents.TSType },
+			Printer:        runtimedata.TypeScriptPrinter{}, // JSON, which is valid TypeScript
+		}),
+		NPM:     c.Packages.NPM,
+		Version: npmVersion(c.VersionLabel()),
 	}
 	v.Wire = map[string]string{}
 	for _, s := range contract.Sources {
@@ -174,16 +123,8 @@ func newView(c *contract.Contract) (*view, error) {
 	} else {
 		v.ContractVersion, v.VersionType = strconv.Itoa(c.Version), "number"
 	}
-	vals := func(in []*contract.Value) []valueView {
-		out := make([]valueView, len(in))
-		for i, x := range in {
-			out[i] = valueView{Name: x.Name, Const: x.Idents.TSConst, Doc: x.Description}
-		}
-		return out
-	}
 	origins, actions, sames := contract.Values(c.Origins), contract.Values(c.Actions), contract.Values(c.SameArguments)
 	sides, groups, kinds := contract.Values(c.SideEffects), contract.Values(c.Groups), contract.Values(c.Kinds)
-	v.Origins, v.Actions, v.SameArguments, v.SideEffects, v.Groups = vals(origins), vals(actions), vals(sames), vals(sides), vals(groups)
 	v.KindUnion, v.OriginUnion, v.ActionUnion = union(kinds), union(origins), union(actions)
 	v.SameUnion, v.SideUnion, v.GroupUnion = union(sames), union(sides), union(groups)
 
@@ -202,16 +143,12 @@ func newView(c *contract.Contract) (*view, error) {
 	for _, f := range c.KindFields {
 		v.KindFields = append(v.KindFields, fieldView{Member: f.Idents.TSLocal, Wire: c.Layout.FieldPath(f), TSType: tsType(f, objNames), Doc: f.Description})
 	}
-	for _, lf := range c.Layout.Leaves {
-		if !lf.Source.Derived() {
-			continue
-		}
+	for _, d := range runtimedata.DerivedLeaves(c) {
 		typ := "boolean"
-		if lf.Source == contract.SourceGroup {
+		if d.Group {
 			typ = "string"
 		}
-		v.Received = append(v.Received, receivedView{Member: lf.Idents.TSLocal, TSType: typ,
-			Doc: fmt.Sprintf("%q on the wire, derived from %s.", lf.Path, lf.Source)})
+		v.Received = append(v.Received, receivedView{Member: d.Leaf.Idents.TSLocal, TSType: typ, Doc: d.Doc})
 	}
 
 	for _, k := range c.Kinds {
@@ -231,26 +168,12 @@ func newView(c *contract.Contract) (*view, error) {
 		v.Kinds = append(v.Kinds, kv)
 	}
 
-	// The tables, as JSON (valid TypeScript).
-	t, ts := runtimedata.Build(c), runtimedata.TypeScriptPrinter{}
-	v.Classifications, v.Fallback, v.Layout, v.Fields = ts.Print(t.Classifications), ts.Print(t.Fallback), ts.Print(t.Layout), ts.Print(t.Fields)
-	v.Inbound, v.ShortForm, v.Retry, v.HTTPKinds, v.ExitCodes = ts.Print(t.Inbound), ts.Print(t.ShortForm), ts.Print(t.Retry), ts.Print(t.HTTPKinds), ts.Print(t.ExitCodes)
-	v.ActionSteps, v.Upgrades, v.RetrySame, v.MayHaveRun = ts.Print(t.ActionSteps), ts.Print(t.Upgrades), ts.Print(t.RetrySame), ts.Print(t.MayHaveRun)
 	p := c.Sanitize
 	v.SanitizeMaxLength, v.SanitizeMarker, v.SanitizePaths = p.MaxLength, jsLit(p.TruncationMarker), p.Paths
-	v.SanitizeMarkers, v.SanitizeSecrets, v.SanitizedFields = ts.Print(t.SanitizeMarkers), ts.Print(t.SanitizeSecrets), ts.Print(t.SanitizedFields)
-	v.SanitizeCredentialNames = ts.Print(t.SanitizeCredentialNames)
-
-	if in := c.Inbound; in != nil {
-		v.HasInbound = true
-		v.HasToolResult = in.ToolResult != nil
-		v.FirstClassifier = in.Classifiers[0].Name
-		for i, cl := range in.Classifiers {
-			fn := "classify" + cl.Idents.TSType
-			if naming.Is(naming.TypeScript, naming.Package, fn) { // the loader has reported it
-				return nil, fmt.Errorf("gents: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, fn)
-			}
-			v.Classifiers = append(v.Classifiers, classifierView{Name: cl.Name, Func: fn, Doc: cl.Description, Index: i})
+	v.SanitizeSecrets = runtimedata.TypeScriptPrinter{}.Print(t.SanitizeSecrets)
+	for _, cl := range v.Classifiers {
+		if naming.Is(naming.TypeScript, naming.Package, cl.Func) { // the loader has reported it
+			return nil, fmt.Errorf("gents: classifier %q: its function %s would take the name of a function the package already exports; rename the classifier", cl.Name, cl.Func)
 		}
 	}
 	return v, nil
@@ -293,23 +216,7 @@ func objectNames(c *contract.Contract) map[string]string {
 			taken[name] = true
 		}
 	}
-	names := map[string]string{}
-	var visit func(f *contract.Field)
-	visit = func(f *contract.Field) {
-		if f.Type != contract.TypeObject || len(f.Properties) == 0 || names[f.Idents.TSType] != "" {
-			return
-		}
-		name := naming.FreeName(f.Idents.TSType, "Fields", func(s string) bool { return taken[s] })
-		taken[name] = true
-		names[f.Idents.TSType] = name
-		for _, p := range f.Properties {
-			visit(p)
-		}
-	}
-	for _, f := range c.EnvelopeFields {
-		visit(f)
-	}
-	return names
+	return c.ObjectTypeNames(func(id *contract.Idents) string { return id.TSType }, taken)
 }
 
 // scalarType is the TypeScript type of one value of type t (string enums

@@ -220,41 +220,29 @@ func Build(c *contract.Contract) (*File, error) {
 	return f, nil
 }
 
-// unique checks that vector names identify their vectors.
+// unique checks that vector names identify their vectors in each section.
 func unique(f *File) error {
-	type key struct{ section, name string }
-	seen := make(map[key]bool, len(f.Envelopes)+len(f.Malformed)+len(f.NextStep))
-	check := func(section, name string) error {
-		if seen[key{section, name}] {
-			return fmt.Errorf("genvectors: two %s vectors are named %q", section, name)
-		}
-		seen[key{section, name}] = true
-		return nil
-	}
-	for _, v := range f.Envelopes {
-		if err := check("envelopes", v.Name); err != nil {
+	for _, err := range []error{
+		uniqueIn("envelopes", f.Envelopes, func(v EnvelopeVec) string { return v.Name }),
+		uniqueIn("malformed", f.Malformed, func(v MalformedVec) string { return v.Name }),
+		uniqueIn("edges", f.Edges, func(v EdgeVec) string { return v.Name }),
+		uniqueIn("next_step", f.NextStep, func(v NextStepVec) string { return v.Name }),
+		uniqueIn("http", f.HTTP, func(v HTTPVec) string { return v.Name }),
+	} {
+		if err != nil {
 			return err
 		}
 	}
-	for _, v := range f.Malformed {
-		if err := check("malformed", v.Name); err != nil {
-			return err
+	return nil
+}
+
+func uniqueIn[V any](section string, vecs []V, name func(V) string) error {
+	seen := make(map[string]bool, len(vecs))
+	for _, v := range vecs {
+		if seen[name(v)] {
+			return fmt.Errorf("genvectors: two %s vectors are named %q", section, name(v))
 		}
-	}
-	for _, v := range f.Edges {
-		if err := check("edges", v.Name); err != nil {
-			return err
-		}
-	}
-	for _, v := range f.NextStep {
-		if err := check("next_step", v.Name); err != nil {
-			return err
-		}
-	}
-	for _, v := range f.HTTP {
-		if err := check("http", v.Name); err != nil {
-			return err
-		}
+		seen[name(v)] = true
 	}
 	return nil
 }

@@ -308,10 +308,7 @@ func TestAGENTORedirectsAreBlocked(t *testing.T) {
 // TestDecide checks the specification of NextStep on a policy worked out by
 // hand.
 func TestDecide(t *testing.T) {
-	c, err := contract.LoadFile("../../contract/kinds.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := gentest.Load(t, "../../contract/kinds.yaml")
 	c.Retry = contract.RetryPolicy{InitialMs: 100, MaxMs: 1000, Multiplier: 3, Jitter: 0.25, MaxAttempts: 6, MaxHintMs: 5000}
 	var retry, escalate *contract.Action
 	for _, a := range c.Actions {
@@ -373,13 +370,7 @@ func TestDecide(t *testing.T) {
 // reach layouts the shipped ones do not (several aliases, constants of every
 // type, deep nesting, optional derived flags).
 func TestAgainstGeneratedGo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with the go tool")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found")
-	}
+	goTool := gentest.GoTool(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -389,13 +380,7 @@ func TestAgainstGeneratedGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	write := func(p string, data []byte) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
 	// The scratch module's path lies under errgen's, so it may import
 	// internal/gentest.
 	const module = "github.com/errgen/errgen/scratchvectors"

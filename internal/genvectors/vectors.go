@@ -58,11 +58,10 @@ func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, e
 	}
 	out := make([]EnvelopeVec, 0, len(all))
 	for _, n := range all {
-		env, err := raw(n.o)
+		env, d, err := wireAndDecoded(c, n.o)
 		if err != nil {
 			return nil, err
 		}
-		d := decode(c, n.o)
 		out = append(out, EnvelopeVec{Name: n.name, Envelope: env, Kind: d.Kind, Known: d.Known,
 			Retryable: d.IsRetryable(c), HTTPStatus: classificationOf(c, d.Kind).HTTP})
 	}
@@ -352,11 +351,10 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, e
 
 	out := make([]NextStepVec, 0, len(all))
 	for _, n := range all {
-		env, err := raw(n.o)
+		env, d, err := wireAndDecoded(c, n.o)
 		if err != nil {
 			return nil, err
 		}
-		d := decode(c, n.o)
 		attempts := make([]AttemptVec, 0, c.Retry.MaxAttempts+1)
 		for attempt := 1; attempt <= c.Retry.MaxAttempts+1; attempt++ {
 			dec := DecideDecoded(c, d, attempt)

@@ -157,6 +157,13 @@ func classificationOf(c *contract.Contract, kind string) *contract.Classificatio
 	return &c.Fallback.Classification
 }
 
+// wireAndDecoded is an envelope's tree as a vector's wire bytes and as
+// every decoder reads it.
+func wireAndDecoded(c *contract.Contract, o object) (json.RawMessage, Decoded, error) {
+	env, err := raw(o)
+	return env, decode(c, o), err
+}
+
 // decode reads an envelope the way a generated decoder does. It assumes a
 // valid envelope.
 func decode(c *contract.Contract, o object) Decoded {

@@ -14,22 +14,20 @@ import (
 	"github.com/errgen/errgen/runtime"
 )
 
-// File is one file rendered from a template: Out relative to the directory
-// Files is given.
-type File struct{ Out, Tmpl string }
-
-// Files renders each file's template with data into out, at dir/Out,
-// tidied to at most maxBlank blank lines in a row.
-func Files(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []File) error {
+// Files renders each of the files (slash-separated paths relative to dir)
+// from the template named after its base name (src/contract.ts from
+// contract.ts.tmpl) with data into out, at dir/<file>, tidied to at most
+// maxBlank blank lines in a row.
+func Files(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []string) error {
 	// One buffer for every file: Tidy copies each out, and the buffer then
 	// only grows to the largest file instead of growing again for each.
 	var buf bytes.Buffer
 	for _, f := range files {
 		buf.Reset()
-		if err := t.ExecuteTemplate(&buf, f.Tmpl, data); err != nil {
-			return fmt.Errorf("%s: %w", f.Out, err)
+		if err := t.ExecuteTemplate(&buf, path.Base(f)+".tmpl", data); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
 		}
-		out[path.Join(dir, f.Out)] = Tidy(buf.Bytes(), maxBlank)
+		out[path.Join(dir, f)] = Tidy(buf.Bytes(), maxBlank)
 	}
 	return nil
 }

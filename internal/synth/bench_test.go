@@ -11,6 +11,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
 )
 
@@ -35,10 +36,7 @@ func reportCPU(b *testing.B) func() {
 // generateAll loads and validates the contract, then runs every emitter:
 // errgen generate without the writes.
 func generateAll(b *testing.B, data []byte) *generate.Output {
-	c, err := contract.Load("kinds.yaml", data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := gentest.LoadData(b, data)
 	out, err := generate.Generate(c)
 	if err != nil {
 		b.Fatal(err)
@@ -114,10 +112,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkEmitter splits generate by emitter, to show where the time goes.
 func BenchmarkEmitter(b *testing.B) {
 	for _, n := range sizes {
-		c, err := contract.Load("kinds.yaml", synth.Contract(n))
-		if err != nil {
-			b.Fatal(err)
-		}
+		c := gentest.LoadData(b, synth.Contract(n))
 		for _, e := range generate.Emitters {
 			b.Run(fmt.Sprintf("%s/kinds=%d", e.Name, n), func(b *testing.B) {
 				b.ReportAllocs()
@@ -144,10 +139,7 @@ func BenchmarkGoBuild(b *testing.B) {
 		b.Skipf("no go command: %v", err)
 	}
 	const n = 1000
-	c, err := contract.Load("kinds.yaml", synth.Contract(n))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := gentest.LoadData(b, synth.Contract(n))
 	out, err := generate.Generate(c)
 	if err != nil {
 		b.Fatal(err)
@@ -159,13 +151,7 @@ func BenchmarkGoBuild(b *testing.B) {
 		if !strings.HasPrefix(p, "gen/go/") {
 			continue
 		}
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(full, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
+		gentest.WriteFile(b, root, p, data)
 		if strings.HasSuffix(p, ".go") {
 			srcBytes += len(data)
 			pkgDir = "./" + filepath.ToSlash(filepath.Dir(p))

@@ -257,6 +257,9 @@ func (p *parser) declaration(start, i int, exported bool) (d *decl, next int, ok
 	if !p.ident(i) {
 		return nil, 0, false, nil
 	}
+	// The cases that end in a declaration of one of the usual shapes
+	// name the parser of it; the others return on their own.
+	var parse func(start, i int, exported bool) (*decl, int, error)
 	switch word {
 	case "declare":
 		if !p.ident(i + 1) {
@@ -267,38 +270,33 @@ func (p *parser) declaration(start, i int, exported bool) (d *decl, next int, ok
 		if !p.is(i+1, "function") || p.tok(i+1).nl {
 			return nil, 0, false, nil
 		}
-		d, next, err = p.function(start, i, exported)
-		return d, next, true, err
+		parse = p.function
 	case "function":
-		d, next, err = p.function(start, i, exported)
-		return d, next, true, err
+		parse = p.function
 	case "const":
 		if p.is(i+1, "enum") {
 			return nil, 0, true, p.errAt(i, "const enum is not supported in a declaration file written without tsc; use a union of string literals")
 		}
-		d, next, err = p.variable(start, i, exported)
-		return d, next, true, err
+		parse = p.variable
 	case "let", "var":
 		if !p.ident(i+1) && !p.is(i+1, "{") && !p.is(i+1, "[") {
 			return nil, 0, false, nil
 		}
-		d, next, err = p.variable(start, i, exported)
-		return d, next, true, err
+		parse = p.variable
 	case "abstract":
 		if !p.is(i+1, "class") {
 			return nil, 0, false, nil
 		}
-		d, next, err = p.class(start, i, exported)
-		return d, next, true, err
+		parse = p.class
 	case "class":
-		d, next, err = p.class(start, i, exported)
-		return d, next, true, err
+		parse = p.class
 	case "interface":
 		if !p.ident(i + 1) {
 			return nil, 0, false, nil
 		}
-		d, next, err = p.verbatimBody(start, i, exported, dType)
-		return d, next, true, err
+		parse = func(start, i int, exported bool) (*decl, int, error) {
+			return p.verbatimBody(start, i, exported, dType)
+		}
 	case "type":
 		if !p.ident(i+1) || p.tok(i+1).nl {
 			return nil, 0, false, nil
@@ -319,7 +317,11 @@ func (p *parser) declaration(start, i int, exported bool) (d *decl, next int, ok
 		}
 		return nil, 0, true, p.errAt(i, "%s is not supported in a declaration file written without tsc", word)
 	}
-	return nil, 0, false, nil
+	if parse == nil {
+		return nil, 0, false, nil
+	}
+	d, next, err = parse(start, i, exported)
+	return d, next, true, err
 }
 
 // ambient keeps a declare statement as written.

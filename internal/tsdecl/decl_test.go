@@ -8,6 +8,28 @@ import (
 // lines joins its arguments with newlines and ends them with one.
 func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
+// reExports are re-exports, which the output keeps as written.
+var reExports = lines(
+	"export * from \"./a.js\";",
+	"export type { B, C } from \"./b.js\";",
+	"export {",
+	"  d,",
+	"  type E,",
+	"} from \"./d.js\";",
+)
+
+// documentedB is a declaration whose documentation and line comments the
+// output keeps as written.
+var documentedB = lines(
+	"/**",
+	" * Multi-line.",
+	" */",
+	"export interface B {",
+	"  /** Member docs stay. */",
+	"  readonly b: string; // and so do line comments inside",
+	"}",
+)
+
 var emitCases = []struct {
 	name, src, want string
 }{
@@ -159,22 +181,8 @@ var emitCases = []struct {
 	},
 	{
 		name: "re-exports stay as written",
-		src: lines(
-			"export * from \"./a.js\";",
-			"export type { B, C } from \"./b.js\";",
-			"export {",
-			"  d,",
-			"  type E,",
-			"} from \"./d.js\";",
-		),
-		want: lines(
-			"export * from \"./a.js\";",
-			"export type { B, C } from \"./b.js\";",
-			"export {",
-			"  d,",
-			"  type E,",
-			"} from \"./d.js\";",
-		),
+		src:  reExports,
+		want: reExports,
 	},
 	{
 		name: "statements that are not declarations are dropped",
@@ -201,26 +209,14 @@ var emitCases = []struct {
 			"/** Not this one: a line comment follows it. */",
 			"// a note",
 			"export const a: number = 1;",
-			"/**",
-			" * Multi-line.",
-			" */",
-			"export interface B {",
-			"  /** Member docs stay. */",
-			"  readonly b: string; // and so do line comments inside",
-			"}",
+		) + documentedB + lines(
 			"/* a plain block comment */",
 			"export type C = 1;",
 		),
 		want: lines(
 			"export declare const a: number;",
 			"",
-			"/**",
-			" * Multi-line.",
-			" */",
-			"export interface B {",
-			"  /** Member docs stay. */",
-			"  readonly b: string; // and so do line comments inside",
-			"}",
+		) + documentedB + lines(
 			"export type C = 1;",
 		),
 	},
