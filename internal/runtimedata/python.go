@@ -2,7 +2,6 @@ package runtimedata
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -35,19 +34,8 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 		} else {
 			b.WriteString("False")
 		}
-	case int:
-		b.WriteString(strconv.Itoa(v))
-	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			panic("runtimedata: not a finite number")
-		}
-		s := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eEn") {
-			s += ".0"
-		}
-		b.WriteString(s)
+	case int, int64, float64:
+		b.WriteString(numberLiteral(v))
 	case string:
 		var scratch [128]byte
 		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))

@@ -14,6 +14,9 @@
 package runtimedata
 
 import (
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -127,4 +130,27 @@ func camel(name string) string {
 		}
 	}
 	return strings.Join(parts, "")
+}
+
+// numberLiteral is a number as Python and Rust write it: an integer in
+// decimal, a float in the shortest form that reads back exactly, with ".0"
+// added where that form would read as an integer. Only finite numbers have
+// a literal; the model never holds another.
+func numberLiteral(v Value) string {
+	switch v := v.(type) {
+	case int:
+		return strconv.Itoa(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			panic("runtimedata: not a finite number")
+		}
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		return s
+	}
+	panic(fmt.Sprintf("runtimedata: %T is not a number", v))
 }
