@@ -120,11 +120,10 @@ func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value
 func (g *gen) contract() string {
 	c := g.c
 	var b strings.Builder
-	b.WriteString(Header + "\n\n")
-	b.WriteString("//! The contract's vocabularies and tables, which the runtime modules read.\n\n")
-	b.WriteString("use std::borrow::Cow;\n\n")
-	b.WriteString("#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n")
-	b.WriteString("#[allow(unused_imports)]\nuse crate::spec::{Classification, ClassifierSpec, Classified, Const, FieldSpec, FieldType, Failure, Leaf, LogLevel, Member, Object, RetryPolicy, Rule, Source, Step, Upstream};\n\n")
+	startModule(&b, "The contract's vocabularies and tables, which the runtime modules read.",
+		"use std::borrow::Cow;\n\n",
+		"#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n",
+		"#[allow(unused_imports)]\nuse crate::spec::{Classification, ClassifierSpec, Classified, Const, FieldSpec, FieldType, Failure, Leaf, LogLevel, Member, Object, RetryPolicy, Rule, Source, Step, Upstream};\n\n")
 	fmt.Fprintf(&b, "/// The crate's name, which error messages start with.\npub(crate) const CRATE_NAME: &str = %s;\n\n", runtimedata.RustString(g.libName))
 	fmt.Fprintf(&b, "/// The contract's name.\npub const CONTRACT_NAME: &str = %s;\n\n", runtimedata.RustString(c.Name))
 	if c.VersionIsText() {
@@ -355,4 +354,13 @@ func matches(typ string, variants []string, negate bool) string {
 		not = "!"
 	}
 	return not + "matches!(self, " + typ + "::" + strings.Join(variants, " | "+typ+"::") + ")"
+}
+
+// startModule writes what every printed module starts with: the header
+// line, the module's inner doc comment and its use lines, each as given.
+func startModule(b *strings.Builder, doc string, uses ...string) {
+	b.WriteString(Header + "\n\n//! " + doc + "\n\n")
+	for _, u := range uses {
+		b.WriteString(u)
+	}
 }

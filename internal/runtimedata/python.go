@@ -25,17 +25,11 @@ func (p PythonPrinter) Print(v Value) string {
 }
 
 func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
+	if text, ok := scalarLiteral(v, "None", "True", "False"); ok {
+		b.WriteString(text)
+		return
+	}
 	switch v := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if v {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case int, int64, float64:
-		b.WriteString(numberLiteral(v))
 	case string:
 		var scratch [128]byte
 		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))

@@ -2,7 +2,6 @@ package runtimedata
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -26,13 +25,11 @@ func (p RustPrinter) Print(v Value) string {
 }
 
 func (p RustPrinter) write(b *strings.Builder, v Value, indent string) {
+	if text, ok := scalarLiteral(v, "None", "true", "false"); ok {
+		b.WriteString(text)
+		return
+	}
 	switch v := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	case int, int64, float64:
-		b.WriteString(numberLiteral(v))
 	case string:
 		b.WriteString(RustString(v))
 	case Local:

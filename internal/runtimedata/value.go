@@ -14,7 +14,6 @@
 package runtimedata
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -132,16 +131,24 @@ func camel(name string) string {
 	return strings.Join(parts, "")
 }
 
-// numberLiteral is a number as Python and Rust write it: an integer in
-// decimal, a float in the shortest form that reads back exactly, with ".0"
-// added where that form would read as an integer. Only finite numbers have
-// a literal; the model never holds another.
-func numberLiteral(v Value) string {
+// scalarLiteral is a null, a bool or a number as Python and Rust write it,
+// given the language's words for null, true and false; ok is false for
+// every other value. An integer is decimal; a float is the shortest form
+// that reads back exactly, with ".0" added where that form would read as
+// an integer. Only finite numbers have a literal: the model holds no other.
+func scalarLiteral(v Value, null, yes, no string) (text string, ok bool) {
 	switch v := v.(type) {
+	case nil:
+		return null, true
+	case bool:
+		if v {
+			return yes, true
+		}
+		return no, true
 	case int:
-		return strconv.Itoa(v)
+		return strconv.Itoa(v), true
 	case int64:
-		return strconv.FormatInt(v, 10)
+		return strconv.FormatInt(v, 10), true
 	case float64:
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			panic("runtimedata: not a finite number")
@@ -150,7 +157,7 @@ func numberLiteral(v Value) string {
 		if !strings.ContainsAny(s, ".eEn") {
 			s += ".0"
 		}
-		return s
+		return s, true
 	}
-	panic(fmt.Sprintf("runtimedata: %T is not a number", v))
+	return "", false
 }
