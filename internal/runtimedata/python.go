@@ -18,11 +18,7 @@ type PythonPrinter struct {
 }
 
 // Print implements Printer.
-func (p PythonPrinter) Print(v Value) string {
-	var b strings.Builder
-	p.write(&b, v, "")
-	return b.String()
-}
+func (p PythonPrinter) Print(v Value) string { return printWith(p.write, v) }
 
 func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 	if text, ok := scalarLiteral(v, "None", "True", "False"); ok {

@@ -18,11 +18,7 @@ type RustPrinter struct {
 }
 
 // Print implements Printer.
-func (p RustPrinter) Print(v Value) string {
-	var b strings.Builder
-	p.write(&b, v, "")
-	return b.String()
-}
+func (p RustPrinter) Print(v Value) string { return printWith(p.write, v) }
 
 func (p RustPrinter) write(b *strings.Builder, v Value, indent string) {
 	if text, ok := scalarLiteral(v, "None", "true", "false"); ok {

@@ -131,6 +131,13 @@ func camel(name string) string {
 	return strings.Join(parts, "")
 }
 
+// printWith prints v with a printer's write method, from no indent.
+func printWith(write func(b *strings.Builder, v Value, indent string), v Value) string {
+	var b strings.Builder
+	write(&b, v, "")
+	return b.String()
+}
+
 // scalarLiteral is a null, a bool or a number as Python and Rust write it,
 // given the language's words for null, true and false; ok is false for
 // every other value. An integer is decimal; a float is the shortest form
