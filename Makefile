@@ -12,7 +12,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror tests/go
 
-.PHONY: all generate check validate test test-ts test-python test-rust test-rust-sanitize test-e2e sanitize-diff bench bench-ts bench-python fuzz errgen
+.PHONY: all generate check validate test test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff bench bench-ts bench-python bench-rust fuzz errgen
 
 all: test
 
@@ -74,11 +74,18 @@ test-rust-sanitize: sanitize-diff
 	cd $(RUST_SANITIZE_CHECK) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo clippy --locked --all-targets -- -D warnings
 	cd $(RUST_SANITIZE_CHECK) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) cargo test --locked --all-targets
 
+## test-rust-bench: the Rust benchmark crate (bench/rust): cargo fmt --check, clippy -D warnings, and every benchmark once, untimed, after its checks that both sides of each comparison agree (speed is judged by make bench, never here)
+RUST_BENCH := bench/rust
+test-rust-bench:
+	cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo fmt --check
+	cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo clippy --locked --all-targets -- -D warnings
+	cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo test --locked --benches
+
 ## test-rust: format-check, lint (clippy -D warnings), document (rustdoc -D warnings) and test every generated Rust crate against its conformance vectors and the sanitizer vectors, and the runtime in place (cargo with clippy and rustfmt; one CARGO_TARGET_DIR under build/rust)
-test-rust: errgen sanitize-diff test-rust-sanitize
+test-rust: errgen sanitize-diff test-rust-sanitize test-rust-bench
 	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/rust/run.sh
 
-## bench: run every benchmark (main module, the generated package's in tests/go, and the bench/ module) with allocation counts and print one table of issue 10's targets; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
+## bench: run every benchmark (main module, the generated package's in tests/go, the bench/ module, and the TypeScript, Python and Rust ones) with allocation counts and print one table of the targets of issues 10 and 18; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
 	@mkdir -p bench/out
 	@echo "nproc: $$(nproc 2>/dev/null || echo ?); CPU: $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
@@ -88,10 +95,10 @@ bench:
 	@cd tests/go && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt || { cat ../../bench/out/agenterror.txt; exit 1; }
 	@echo '(cd bench && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt)'
 	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
-	@echo 'TypeScript and Python micro-benchmarks > bench/out/ts.txt, bench/out/python.txt'
-	@$(MAKE) --no-print-directory -s bench-ts bench-python
+	@echo 'TypeScript, Python and Rust micro-benchmarks > bench/out/ts.txt, bench/out/python.txt, bench/out/rust.txt'
+	@$(MAKE) --no-print-directory -s bench-ts bench-python bench-rust
 	@echo
-	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/agenterror.txt out/bench.txt out/ts.txt out/python.txt
+	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/agenterror.txt out/bench.txt out/ts.txt out/python.txt out/rust.txt
 
 # The TypeScript and Python benchmarks print Go benchmark lines; their pkg
 # line is rewritten so that benchtable tells the languages apart.
@@ -103,6 +110,13 @@ bench-ts:
 bench-python:
 	@for i in $$(seq $(or $(BENCH_COUNT),1)); do python3 tests/python/bench.py || exit 1; done > bench/out/python.raw
 	@sed 's/^pkg: .*/pkg: python/' bench/out/python.raw > bench/out/python.txt
+
+# The Rust benchmark crate prints "pkg: rust" itself; it is built first so
+# that compiling does not share the machine with the timed runs.
+bench-rust:
+	@mkdir -p bench/out
+	@cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench bench --no-run
+	@cd $(RUST_BENCH) && for i in $$(seq $(or $(BENCH_COUNT),1)); do CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench bench || exit 1; done > $(CURDIR)/bench/out/rust.txt
 
 ## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat; Go, TypeScript and Python consumers install the generated packages in temporary directories (uses tests/ts's tsc: run test-ts first)
 test-e2e:

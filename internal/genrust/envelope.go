@@ -145,6 +145,13 @@ func (g *gen) envelope() string {
 		}
 	}
 	b.WriteString("            _ => None,\n        }\n    }\n\n")
+	b.WriteString("    /// The text of a string slot, for the decoder to read a string into.\n    pub(crate) fn slot_text_mut(&mut self, slot: usize) -> Option<&mut String> {\n        match slot {\n")
+	for i, s := range g.fields {
+		if s.text {
+			fmt.Fprintf(&b, "            %d => Some(&mut self.%s),\n", i, s.name)
+		}
+	}
+	b.WriteString("            _ => None,\n        }\n    }\n\n")
 	for _, src := range []contract.Source{contract.SourceRetryable, contract.SourceMayHaveRun} {
 		body := "None"
 		for _, lf := range c.Layout.Leaves {

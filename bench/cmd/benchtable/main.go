@@ -1,7 +1,8 @@
 // Command benchtable reads `go test -bench -benchmem` output (any number of
-// files, from any number of packages and -count runs) and prints one
-// Markdown table: every target of issue 10 with the measured numbers, the
-// ratio and whether it is met. Repeated runs of a benchmark are reduced to
+// files, from any number of packages and -count runs, and the lines the
+// TypeScript, Python and Rust benchmarks print in the same format) and
+// prints one Markdown table: every target of issues 10 and 18 with the
+// measured numbers, the ratio and whether it is met. Repeated runs of a benchmark are reduced to
 // their median. The raw files stay benchstat's input.
 package main
 
@@ -35,7 +36,7 @@ func main() {
 	if cpu != "" {
 		fmt.Printf("CPU: %s\n\n", cpu)
 	}
-	fmt.Println("| Target (issue 10) | errgen | baseline | ratio | goal | status |")
+	fmt.Println("| Target (issues 10, 18) | errgen | baseline | ratio | goal | status |")
 	fmt.Println("|---|---:|---:|---:|---|---|")
 	for _, r := range rows() {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.target, r.errgen, r.baseline, r.ratio, r.goal, r.status)
@@ -242,6 +243,40 @@ func rows() []row {
 		}
 	} else {
 		out = append(out, missing("Go sanitizer: a 10 MiB input costs its bounded window", "≤ 1.5×"))
+	}
+	// Rust (issue 18): the generated crate beside serde_json on a
+	// hand-written #[derive] struct of the same envelope, and its sanitizer.
+	rustVs := func(target, errKey, baseKey string) {
+		const goal = "≤ 1.2× its time, no more allocs"
+		e, ok1 := get(errKey, "ns/op")
+		b, ok2 := get(baseKey, "ns/op")
+		if !ok1 || !ok2 {
+			out = append(out, missing(target, goal))
+			return
+		}
+		ea, _ := get(errKey, "allocs/op")
+		ba, _ := get(baseKey, "allocs/op")
+		r := e / b
+		ratio := fmt.Sprintf("%.2f× its time", r)
+		out = append(out, row{target, fmt.Sprintf("%s, %.0f allocs", dur(e), ea), fmt.Sprintf("%s, %.0f allocs", dur(b), ba), ratio, goal, verdict(r <= 1.2 && ea <= ba)})
+	}
+	rs := "rust.BenchmarkRust/"
+	rustVs("Rust decode vs serde_json (hand-written `#[derive]` struct): `Envelope::from_slice`", rs+"Decode/impl=from_slice", rs+"Decode/impl=serde_derive")
+	rustVs("… through serde (`serde_json::from_slice::<Envelope>`)", rs+"Decode/impl=serde", rs+"Decode/impl=serde_derive")
+	rustVs("Rust encode vs serde_json (hand-written `#[derive]` struct), into a reused buffer: `append_json`", rs+"Encode/impl=append_json", rs+"Encode/impl=serde_derive")
+	rustVs("… through serde (`serde_json::to_writer(&mut buf, &env)`)", rs+"Encode/impl=serde", rs+"Encode/impl=serde_derive")
+	rustVs("… both allocating their output (`to_json` vs `serde_json::to_vec`)", rs+"Encode/impl=to_json", rs+"Encode/impl=serde_derive_to_vec")
+	speed("Rust sanitizer: clean 4 KiB text", rs+"SanitizeClean4KiB", "≥ 1 GB/s, 0 allocs", 1000, true)
+	speed("Rust sanitizer: dirty 4 KiB text", rs+"SanitizeDirty4KiB", "≥ 200 MB/s", 200, false)
+	if big, ok1 := get(rs+"Sanitize10MiB", "ns/op"); ok1 {
+		if win, ok2 := get(rs+"SanitizeWindow", "ns/op"); ok2 {
+			r := big / win
+			out = append(out, row{"Rust sanitizer: a 10 MiB input costs its bounded window", dur(big), dur(win) + " (the window alone)", fmt.Sprintf("%.2f×", r), "≤ 1.5×", verdict(r <= 1.5)})
+		} else {
+			out = append(out, missing("Rust sanitizer: a 10 MiB input costs its bounded window", "≤ 1.5×"))
+		}
+	} else {
+		out = append(out, missing("Rust sanitizer: a 10 MiB input costs its bounded window", "≤ 1.5×"))
 	}
 	// TypeScript and Python: each beside a bare parse of the same bytes.
 	for _, lang := range []struct{ pkg, name, parse, bare string }{{"ts", "TS", "`JSON.parse`", "JSONParse"}, {"python", "Python", "`json.loads`", "JSONLoads"}} {

@@ -6,6 +6,8 @@
 //! encoder writes (compact, U+2028 and U+2029 escaped, object members
 //! sorted where Go sorts a map's).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Number, Value};
 
 use crate::codec::{DecodeError, DecodeErrorCategory, MAX_DEPTH};
@@ -13,11 +15,77 @@ use crate::codec::{DecodeError, DecodeErrorCategory, MAX_DEPTH};
 /// Reads one JSON document into a value. Text that is not JSON, or is past
 /// a shared limit, is a DecodeError with an empty path and category syntax;
 /// a syntax error wins over a limit wherever it is, as in the Go decoder.
+// The codec reads its documents in place (check, members, value_at);
+// parse is for code that wants a whole document as a tree.
+#[allow(dead_code)]
 pub(crate) fn parse(data: &[u8]) -> Result<Value, DecodeError> {
-    check(data)?;
-    let mut b = Builder { data, i: 0 };
-    b.ws();
-    Ok(b.value())
+    let at = check(data)?;
+    Ok(value_at(data, at))
+}
+
+/// The value at data[at] of a document check has accepted, as a tree.
+pub(crate) fn value_at(data: &[u8], at: usize) -> Value {
+    Builder { data, i: at }.value()
+}
+
+/// Hands f each member of the object at data[at] of a document check has
+/// accepted, in order: the name's text between its quotes, as written,
+/// and the offset of its value.
+pub(crate) fn members(data: &[u8], at: usize, mut f: impl FnMut(&[u8], usize)) {
+    let mut i = skip_ws(data, at + 1);
+    if data[i] == b'}' {
+        return;
+    }
+    loop {
+        i = skip_ws(data, i);
+        let end = string_end(data, i).unwrap_or(data.len());
+        let name = &data[i + 1..end - 1];
+        i = skip_ws(data, end) + 1; // past ':'
+        i = skip_ws(data, i);
+        f(name, i);
+        i = skip_ws(data, value_end(data, i));
+        if data[i] == b'}' {
+            return;
+        }
+        i += 1; // past ','
+    }
+}
+
+fn skip_ws(data: &[u8], mut i: usize) -> usize {
+    while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// The offset after the value at data[i] of a document check has accepted.
+fn value_end(data: &[u8], mut i: usize) -> usize {
+    match data[i] {
+        b'"' => string_end(data, i).unwrap_or(data.len()),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            loop {
+                match data[i] {
+                    b'"' => {
+                        i = string_end(data, i).unwrap_or(data.len());
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return i + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        b't' | b'n' => i + 4,
+        b'f' => i + 5,
+        _ => number_end(data, i).map_or(data.len(), |(end, _)| end),
+    }
 }
 
 fn syntax(problem: String) -> DecodeError {
@@ -30,12 +98,76 @@ fn syntax(problem: String) -> DecodeError {
 
 const PAST_FLOAT: &str = "holds a number past the range of a 64-bit float";
 
+/// Nest is check's stack of open arrays and objects: a bit per level
+/// (set for an object) up to INLINE levels, a vector past them, so that a
+/// document nested within the limits is checked without allocating.
+struct Nest {
+    len: usize,
+    bits: [u64; NEST_WORDS],
+    more: Vec<u8>,
+}
+
+const NEST_WORDS: usize = 4;
+const INLINE: usize = NEST_WORDS * 64;
+
+impl Nest {
+    fn push(&mut self, c: u8) {
+        if self.len < INLINE {
+            let (w, b) = (self.len / 64, self.len % 64);
+            if c == b'{' {
+                self.bits[w] |= 1 << b;
+            } else {
+                self.bits[w] &= !(1 << b);
+            }
+        } else {
+            self.more.push(c);
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        if self.len > INLINE {
+            self.more.pop();
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn last(&self) -> Option<&u8> {
+        match self.len {
+            0 => None,
+            n if n <= INLINE => {
+                let (w, b) = ((n - 1) / 64, (n - 1) % 64);
+                Some(if self.bits[w] >> b & 1 == 1 {
+                    &b'{'
+                } else {
+                    &b'['
+                })
+            }
+            _ => self.more.last(),
+        }
+    }
+}
+
 /// check validates the whole document without recursion, so no input can
-/// exhaust the stack: the syntax first, then the limits.
-fn check(data: &[u8]) -> Result<(), DecodeError> {
-    let mut stack: Vec<u8> = Vec::new();
+/// exhaust the stack: the syntax first, then the limits. It returns the
+/// offset where the document's value starts.
+pub(crate) fn check(data: &[u8]) -> Result<usize, DecodeError> {
+    let mut stack = Nest {
+        len: 0,
+        bits: [0; NEST_WORDS],
+        more: Vec::new(),
+    };
     let mut limit: Option<String> = None;
     let mut i = 0;
+    let mut first = None;
     let bad = |i: usize| {
         Err(syntax(format!(
             "is not valid JSON: invalid character at offset {i}"
@@ -57,6 +189,9 @@ fn check(data: &[u8]) -> Result<(), DecodeError> {
             )));
         }
         let c = data[i];
+        if first.is_none() {
+            first = Some(i);
+        }
         match expect {
             0 | 4 => {
                 if expect == 4 && c == b']' {
@@ -133,7 +268,7 @@ fn check(data: &[u8]) -> Result<(), DecodeError> {
     }
     match limit {
         Some(l) => Err(syntax(l)),
-        None => Ok(()),
+        None => Ok(first.unwrap_or(0)),
     }
 }
 
@@ -142,6 +277,20 @@ fn check(data: &[u8]) -> Result<(), DecodeError> {
 fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
     while i < data.len() {
+        // Eight bytes at a time past text that is neither a quote, a
+        // backslash nor a control.
+        while let Some(chunk) = data.get(i..i + 8) {
+            let m = special(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+            if m != 0 {
+                // The lowest byte flagged is the first that is special.
+                i += (m.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        if i >= data.len() {
+            break;
+        }
         match data[i] {
             b'"' => return Some(i + 1),
             b'\\' => match data.get(i + 1)? {
@@ -157,6 +306,19 @@ fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Flags the high bit of each of the eight bytes of w (little-endian) that
+/// is a quote, a backslash or below 0x20; 0 when there is none. A borrow
+/// can flag a byte above a flagged one, never below, so the lowest flag is
+/// exact.
+#[inline]
+fn special(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let below = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    below | zero(w ^ (ONES * b'"' as u64)) | zero(w ^ (ONES * b'\\' as u64))
 }
 
 /// number_end returns the offset after the number at i and whether it
@@ -300,19 +462,34 @@ impl Builder<'_> {
         }
     }
 
-    /// string reads a string as Go does: escapes decoded, each escape of a
-    /// lone surrogate and each byte of invalid UTF-8 read as U+FFFD.
+    /// string reads a string as Go does (see string_at).
     fn string(&mut self) -> String {
-        let data = self.data;
-        let start = self.i + 1;
-        let end = string_end(data, self.i).unwrap_or(data.len()) - 1;
-        self.i = end + 1;
-        let body = &data[start..end];
-        if !body.contains(&b'\\') {
-            if let Ok(s) = core::str::from_utf8(body) {
-                return s.to_owned();
-            }
+        let s = string_at(self.data, self.i);
+        self.i = string_end(self.data, self.i).unwrap_or(self.data.len());
+        s.into_owned()
+    }
+}
+
+/// The string whose opening quote is at data[at], read as Go reads it:
+/// escapes decoded, each escape of a lone surrogate and each byte of
+/// invalid UTF-8 read as U+FFFD. Text that needs none of that is borrowed.
+pub(crate) fn string_at(data: &[u8], at: usize) -> Cow<'_, str> {
+    let end = string_end(data, at).unwrap_or(data.len()) - 1;
+    string_body(&data[at + 1..end])
+}
+
+/// A string's text between its quotes, read as string_at reads it.
+pub(crate) fn string_body(body: &[u8]) -> Cow<'_, str> {
+    if !body.contains(&b'\\') {
+        if let Ok(s) = core::str::from_utf8(body) {
+            return Cow::Borrowed(s);
         }
+    }
+    Cow::Owned(decode_body(body))
+}
+
+fn decode_body(body: &[u8]) -> String {
+    {
         let mut out = String::with_capacity(body.len());
         let mut i = 0;
         while i < body.len() {
@@ -423,6 +600,21 @@ pub(crate) fn within_depth(v: &Value, level: usize) -> bool {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The bytes write_str looks at: controls, the quote, the backslash, and
+/// 0xE2, with which U+2028 and U+2029 start.
+static NOTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0xE2] = true;
+    t
+};
+
 /// Appends s as a JSON string as the Go encoder writes it: U+2028 and
 /// U+2029 escaped, other non-ASCII text as it is, <, > and & left alone.
 pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
@@ -431,6 +623,13 @@ pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        // Most text needs nothing: skip to the next byte that may.
+        while i < bytes.len() && !NOTE[bytes[i] as usize] {
+            i += 1;
+        }
+        if i == bytes.len() {
+            break;
+        }
         let c = bytes[i];
         let esc: Option<&[u8]> = match c {
             b'"' => Some(b"\\\""),
@@ -476,6 +675,29 @@ pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
     b.push(b'"');
 }
 
+/// Appends an integer in decimal, without allocating.
+pub(crate) fn write_i64(b: &mut Vec<u8>, i: i64) {
+    write_u64(b, i.unsigned_abs(), i < 0);
+}
+
+fn write_u64(b: &mut Vec<u8>, mut u: u64, negative: bool) {
+    let mut digits = [0u8; 21];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if negative {
+        at -= 1;
+        digits[at] = b'-';
+    }
+    b.extend_from_slice(&digits[at..]);
+}
+
 /// Appends a float as Go's encoding/json writes it: the shortest text that
 /// reads back, with an exponent below 1e-6 and from 1e21 up.
 pub(crate) fn write_f64(b: &mut Vec<u8>, f: f64) {
@@ -504,9 +726,9 @@ pub(crate) fn write_value(b: &mut Vec<u8>, v: &Value, sorted: bool) {
         Value::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                b.extend_from_slice(i.to_string().as_bytes());
+                write_i64(b, i);
             } else if let Some(u) = n.as_u64() {
-                b.extend_from_slice(u.to_string().as_bytes());
+                write_u64(b, u, false);
             } else {
                 write_f64(b, n.as_f64().unwrap_or(0.0));
             }

@@ -53,6 +53,65 @@ mod tests {
         );
     }
 
+    /// from_slice reads members where they lie in the text; from_value reads
+    /// the tree json::parse builds. They must agree on every document,
+    /// including what only the text shows: a member given twice, names
+    /// spelled with escapes or invalid UTF-8, white space, extra members
+    /// nested in the layout's objects.
+    #[test]
+    fn in_place_reader_agrees_with_the_tree() {
+        let ok = Envelope::new_trusted(Kind::KNOWN[0].clone(), "m")
+            .with_retry_after_ms(5)
+            .to_json()
+            .unwrap();
+        let body = &ok[1..ok.len() - 1];
+        let docs = [
+            ok.clone(),
+            format!(" \n{{ {body} , \"kind\" : \"x\" }} "),
+            format!(r#"{{{body},"k\u0069nd":"\u00e9t\u00e9"}}"#),
+            format!(r#"{{{body},"z":[1,{{"a":"}}"}}],"z":{{"b":2.5e3}},"\u00ff":null}}"#),
+            format!(
+                r#"{{{body},"recovery":{{"action":"a","same_arguments":"s","guidance":"g","retryAfterMs":7,"q":[]}}}}"#
+            ),
+            format!(r#"{{{body},"message":7}}"#),
+            format!(r#"{{{body},"recovery":null}}"#),
+            format!(r#"{{{body},"kind":""}}"#),
+            format!(r#"{{{body},"na@me":1,"kind@":"y"}}"#),
+            "[1]".to_owned(),
+            "null".to_owned(),
+            "{}".to_owned(),
+        ];
+        // The @ of the last document but three becomes a byte of invalid
+        // UTF-8 in a member name.
+        let texts: Vec<Vec<u8>> = docs
+            .iter()
+            .map(|d| {
+                d.bytes()
+                    .map(|b| if b == b'@' { 0xFF } else { b })
+                    .collect()
+            })
+            .collect();
+        for t in &texts {
+            let tree = json::parse(t).and_then(|v| Envelope::from_value(&v));
+            assert_eq!(
+                Envelope::from_slice(t),
+                tree,
+                "{}",
+                String::from_utf8_lossy(t)
+            );
+        }
+    }
+
+    #[test]
+    fn append_json_leaves_dst_alone_on_error() {
+        let mut e = Envelope::new_trusted(Kind::KNOWN[0].clone(), "m");
+        e.recovery.retry_after_ms = Some(-1);
+        let mut b = b"kept".to_vec();
+        assert!(e.append_json(&mut b).is_err());
+        assert_eq!(b, b"kept");
+        assert!(serde_json::to_string(&e).is_err());
+    }
+
     #[test]
     fn go_float_text() {
         let mut b = Vec::new();

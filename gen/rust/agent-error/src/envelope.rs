@@ -800,6 +800,23 @@ impl Envelope {
         }
     }
 
+    /// The text of a string slot, for the decoder to read a string into.
+    pub(crate) fn slot_text_mut(&mut self, slot: usize) -> Option<&mut String> {
+        match slot {
+            0 => Some(&mut self.service),
+            1 => Some(&mut self.action),
+            2 => Some(&mut self.tool),
+            3 => Some(&mut self.upstream),
+            4 => Some(&mut self.command),
+            5 => Some(&mut self.prompt),
+            6 => Some(&mut self.resource),
+            7 => Some(&mut self.cause),
+            8 => Some(&mut self.original_kind),
+            12 => Some(&mut self.hint),
+            _ => None,
+        }
+    }
+
     /// The derived retryable flag as received, if the layout carries one.
     pub(crate) fn received_retryable(&self) -> Option<bool> {
         None

@@ -447,6 +447,16 @@ impl Envelope {
         }
     }
 
+    /// The text of a string slot, for the decoder to read a string into.
+    pub(crate) fn slot_text_mut(&mut self, slot: usize) -> Option<&mut String> {
+        match slot {
+            1 => Some(&mut self.tool),
+            2 => Some(&mut self.field),
+            3 => Some(&mut self.category),
+            _ => None,
+        }
+    }
+
     /// The derived retryable flag as received, if the layout carries one.
     pub(crate) fn received_retryable(&self) -> Option<bool> {
         None

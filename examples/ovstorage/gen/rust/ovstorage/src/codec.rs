@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
 use crate::contract::lookup;
@@ -211,7 +212,7 @@ impl Out<'_> {
                 b.push(b']');
             }
             Out::Str(s) => json::write_str(b, s),
-            Out::Int(i) => b.extend_from_slice(i.to_string().as_bytes()),
+            Out::Int(i) => json::write_i64(b, *i),
             Out::Float(f) => json::write_f64(b, *f),
             Out::Bool(x) => b.extend_from_slice(if *x { b"true" } else { b"false" }),
             Out::Json(v) => json::write_value(b, v, false),
@@ -478,8 +479,11 @@ impl Envelope {
     /// invalid UTF-8 and each escape of a lone surrogate is U+FFFD, a
     /// member given twice counts with its last value.
     pub fn from_slice(data: &[u8]) -> Result<Envelope, DecodeError> {
-        let v = json::parse(data)?;
-        decode(&v)
+        // The whole text is checked first, so a syntax error wins over any
+        // other problem wherever it is; then the layout reads the members
+        // where they lie, building no tree.
+        let at = json::check(data)?;
+        decode(Raw { data, at })
     }
 
     /// from_slice of a string.
@@ -505,9 +509,25 @@ impl Envelope {
     /// then the extra entries sorted by key, skipping any a field of the
     /// contract owns. On error dst is unchanged.
     pub fn append_json(&self, dst: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let out = self.wire()?;
-        out.write(dst);
-        Ok(())
+        let start = dst.len();
+        let mut sink = Bytes {
+            b: dst,
+            first: true,
+        };
+        let r = self.check_encodable().and_then(|()| {
+            sink.b.push(b'{');
+            self.walk(&LAYOUT, 1, &mut sink)
+        });
+        match r {
+            Ok(()) => {
+                dst.push(b'}');
+                Ok(())
+            }
+            Err(e) => {
+                dst.truncate(start);
+                Err(e)
+            }
+        }
     }
 
     /// The envelope's compact JSON text (see append_json), as the Go
@@ -519,8 +539,8 @@ impl Envelope {
         Ok(String::from_utf8(b).unwrap_or_default())
     }
 
-    /// The envelope as the encoder writes it.
-    pub(crate) fn wire(&self) -> Result<Out<'_>, EncodeError> {
+    /// The checks of the envelope as a whole, before any member is written.
+    fn check_encodable(&self) -> Result<(), EncodeError> {
         if self.kind.as_str().is_empty() {
             return Err(enc("", "its kind is empty"));
         }
@@ -532,102 +552,219 @@ impl Envelope {
                 ));
             }
         }
-        let mut keys: Vec<&str> = self.extra.keys().map(String::as_str).collect();
-        keys.sort_unstable();
-        Ok(self
-            .encode_object(&LAYOUT, &keys)?
-            .unwrap_or(Out::Obj(Vec::new())))
+        Ok(())
     }
 
-    fn encode_object<'a>(
-        &'a self,
-        o: &'static Object,
-        extra: &[&'a str],
-    ) -> Result<Option<Out<'a>>, EncodeError> {
-        let mut out: Vec<(&'a str, Out<'a>)> = Vec::new();
-        let level = if o.path.is_empty() {
-            1
-        } else {
-            o.path.matches('.').count() + 2
-        };
+    /// Walks one object of the layout, handing each member it writes to
+    /// sink in order: the layout's members, then the extra entries that
+    /// belong in it (sorted by key, as the extra map keeps them). level is
+    /// how many objects are around the object's members, itself included.
+    /// The first problem met is the one reported, whatever the sink.
+    fn walk<S: Sink>(&self, o: &'static Object, level: usize, sink: &mut S) -> Result<(), S::Err> {
         for m in o.members {
-            match m {
+            let leaf = match m {
                 Member::Object(child) => {
-                    if let Some(v) = self.encode_object(child, extra)? {
-                        out.push((child.name, v));
-                    }
+                    sink.object(self, child, level + 1)?;
+                    continue;
                 }
-                Member::Leaf(leaf) => {
-                    let c = || lookup(&self.kind);
-                    let v = match leaf.source {
-                        Source::Version => Some(self.contract_version.encode()),
-                        Source::Kind => Some(Out::Str(self.kind.as_str())),
-                        Source::Message => Some(Out::Str(&self.message)),
-                        Source::Origin => Some(Out::Str(self.origin.as_str())),
-                        Source::Action => Some(Out::Str(self.recovery.action.as_str())),
-                        Source::SameArguments => {
-                            Some(Out::Str(self.recovery.same_arguments.as_str()))
-                        }
-                        Source::SideEffects => Some(Out::Str(self.side_effects.as_str())),
-                        Source::Guidance => (!(leaf.optional && self.recovery.guidance.is_empty()))
-                            .then_some(Out::Str(&self.recovery.guidance)),
-                        Source::RetryAfterMs => self.recovery.retry_after_ms.map(Out::Int),
-                        Source::Group => {
-                            let g = match self.slot_text(leaf.slot) {
-                                Some(r) if !r.is_empty() => r,
-                                _ => c().group.as_ref().map_or("", |g| g.as_str()),
-                            };
-                            (!(leaf.optional && g.is_empty())).then_some(Out::Str(g))
-                        }
-                        Source::Retryable | Source::MayHaveRun => {
-                            let b = if leaf.source == Source::Retryable {
-                                self.is_retryable()
-                            } else {
-                                self.work_may_have_run()
-                            };
-                            (!leaf.optional || b).then_some(Out::Bool(b))
-                        }
-                        Source::Const => leaf.value.map(|c| match c {
-                            Const::Str(s) => Out::Str(s),
-                            Const::Int(i) => Out::Int(i),
-                            Const::Float(f) => Out::Float(f),
-                            Const::Bool(b) => Out::Bool(b),
-                        }),
-                        Source::Field => {
-                            if leaf.required
-                                && self.slot_text(leaf.slot).map_or(true, str::is_empty)
-                            {
-                                return Err(enc(
-                                    leaf.path,
-                                    "the layout requires it, and it is empty",
-                                ));
-                            }
-                            self.encode_slot(leaf.slot, leaf.path, level)?
-                        }
+                Member::Leaf(leaf) => leaf,
+            };
+            let c = || lookup(&self.kind);
+            let v = match leaf.source {
+                Source::Version => Some(self.contract_version.encode()),
+                Source::Kind => Some(Out::Str(self.kind.as_str())),
+                Source::Message => Some(Out::Str(&self.message)),
+                Source::Origin => Some(Out::Str(self.origin.as_str())),
+                Source::Action => Some(Out::Str(self.recovery.action.as_str())),
+                Source::SameArguments => Some(Out::Str(self.recovery.same_arguments.as_str())),
+                Source::SideEffects => Some(Out::Str(self.side_effects.as_str())),
+                Source::Guidance => (!(leaf.optional && self.recovery.guidance.is_empty()))
+                    .then_some(Out::Str(&self.recovery.guidance)),
+                Source::RetryAfterMs => self.recovery.retry_after_ms.map(Out::Int),
+                Source::Group => {
+                    let g = match self.slot_text(leaf.slot) {
+                        Some(r) if !r.is_empty() => r,
+                        _ => c().group.as_ref().map_or("", |g| g.as_str()),
                     };
-                    if let Some(v) = v {
-                        out.push((leaf.name, v));
-                    }
+                    (!(leaf.optional && g.is_empty())).then_some(Out::Str(g))
                 }
+                Source::Retryable | Source::MayHaveRun => {
+                    let b = if leaf.source == Source::Retryable {
+                        self.is_retryable()
+                    } else {
+                        self.work_may_have_run()
+                    };
+                    (!leaf.optional || b).then_some(Out::Bool(b))
+                }
+                Source::Const => leaf.value.map(|c| match c {
+                    Const::Str(s) => Out::Str(s),
+                    Const::Int(i) => Out::Int(i),
+                    Const::Float(f) => Out::Float(f),
+                    Const::Bool(b) => Out::Bool(b),
+                }),
+                Source::Field => {
+                    if leaf.required && self.slot_text(leaf.slot).map_or(true, str::is_empty) {
+                        return Err(S::fail(enc(
+                            leaf.path,
+                            "the layout requires it, and it is empty",
+                        )));
+                    }
+                    self.encode_slot(leaf.slot, leaf.path, level)
+                        .map_err(S::fail)?
+                }
+            };
+            if let Some(v) = v {
+                sink.member(leaf.name, &v)?;
             }
         }
-        for k in extra {
+        for (k, v) in &self.extra {
             let (path, name) = place_extra(k);
             if path == o.path && !o.owned.contains(&name) {
-                let v = &self.extra[*k];
                 if !json::within_depth(v, level) {
-                    return Err(enc(
+                    return Err(S::fail(enc(
                         k,
                         format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
-                    ));
+                    )));
                 }
-                out.push((name, Out::Json(Cow::Borrowed(v))));
+                sink.member(name, &Out::Json(Cow::Borrowed(v)))?;
             }
         }
-        if out.is_empty() && !o.required {
-            return Ok(None);
+        Ok(())
+    }
+}
+
+/// Where walk hands the members of an object.
+trait Sink {
+    type Err;
+    /// The error an EncodeError becomes.
+    fn fail(e: EncodeError) -> Self::Err;
+    /// A member with its value.
+    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), Self::Err>;
+    /// A nested object of the layout: written unless it has no members
+    /// and the layout does not require it.
+    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), Self::Err>;
+}
+
+/// The sink of append_json: compact JSON written straight into a buffer.
+struct Bytes<'a> {
+    b: &'a mut Vec<u8>,
+    /// No member has been written in the current object yet.
+    first: bool,
+}
+
+impl Bytes<'_> {
+    fn name(&mut self, name: &str) {
+        if !self.first {
+            self.b.push(b',');
         }
-        Ok(Some(Out::Obj(out)))
+        self.first = false;
+        json::write_str(self.b, name);
+        self.b.push(b':');
+    }
+}
+
+impl Sink for Bytes<'_> {
+    type Err = EncodeError;
+    fn fail(e: EncodeError) -> EncodeError {
+        e
+    }
+    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), EncodeError> {
+        self.name(name);
+        v.write(self.b);
+        Ok(())
+    }
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        level: usize,
+    ) -> Result<(), EncodeError> {
+        let (mark, first) = (self.b.len(), self.first);
+        self.name(o.name);
+        self.b.push(b'{');
+        let mut inner = Bytes {
+            b: self.b,
+            first: true,
+        };
+        e.walk(o, level, &mut inner)?;
+        if inner.first && !o.required {
+            // Nothing to say: the object is left out.
+            self.b.truncate(mark);
+            self.first = first;
+        } else {
+            self.b.push(b'}');
+        }
+        Ok(())
+    }
+}
+
+/// A sink that only notes whether an object has a member, to decide
+/// before serde writes its name whether a nested object is left out.
+struct Any(bool);
+
+impl Sink for Any {
+    type Err = EncodeError;
+    fn fail(e: EncodeError) -> EncodeError {
+        e
+    }
+    fn member(&mut self, _: &str, _: &Out<'_>) -> Result<(), EncodeError> {
+        self.0 = true;
+        Ok(())
+    }
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        level: usize,
+    ) -> Result<(), EncodeError> {
+        if o.required || e.has_members(o, level)? {
+            self.0 = true;
+        }
+        Ok(())
+    }
+}
+
+impl Envelope {
+    /// Whether the object of the layout has a member to write.
+    fn has_members(&self, o: &'static Object, level: usize) -> Result<bool, EncodeError> {
+        let mut any = Any(false);
+        self.walk(o, level, &mut any)?;
+        Ok(any.0)
+    }
+}
+
+/// The sink of the serde Serialize implementation: each member an entry
+/// of the serializer's map.
+struct Entries<M>(M);
+
+impl<M: serde::ser::SerializeMap> Sink for Entries<M> {
+    type Err = M::Error;
+    fn fail(e: EncodeError) -> M::Error {
+        serde::ser::Error::custom(e)
+    }
+    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), M::Error> {
+        self.0.serialize_entry(name, v)
+    }
+    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), M::Error> {
+        if !o.required && !e.has_members(o, level).map_err(Self::fail)? {
+            return Ok(());
+        }
+        self.0.serialize_entry(o.name, &Nested { e, o, level })
+    }
+}
+
+/// A nested object of the layout, serialized as walk finds it.
+struct Nested<'a> {
+    e: &'a Envelope,
+    o: &'static Object,
+    level: usize,
+}
+
+impl serde::Serialize for Nested<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = Entries(s.serialize_map(None)?);
+        self.e.walk(self.o, self.level, &mut m)?;
+        m.0.end()
     }
 }
 
@@ -666,9 +803,11 @@ fn on_wire(o: &'static Object, s: Source) -> bool {
     })
 }
 
-/// Reads a decoded JSON value as an envelope: the layout's objects in
-/// order, the first problem met being the one the Go decoder reports.
-fn decode(v: &Value) -> Result<Envelope, DecodeError> {
+/// Reads a JSON value as an envelope: the layout's objects in order, the
+/// first problem met being the one the Go decoder reports. The value is a
+/// tree (from_value, Deserialize) or a document's text, read where it lies
+/// (from_slice): both go through the same steps.
+fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     let mut e = Envelope::zero();
     let mut extra = BTreeMap::new();
     decode_object(&LAYOUT, v, &mut e, &mut extra)?;
@@ -695,18 +834,27 @@ fn decode(v: &Value) -> Result<Envelope, DecodeError> {
     Ok(e)
 }
 
-fn decode_object(
+/// An open enum from decoded text, copying it only when it is not a value
+/// the contract lists.
+fn open<'a, T: From<&'a str> + From<String>>(s: Cow<'a, str>) -> T {
+    match s {
+        Cow::Borrowed(s) => T::from(s),
+        Cow::Owned(s) => T::from(s),
+    }
+}
+
+fn decode_object<'a, N: Node<'a>>(
     o: &'static Object,
-    v: &Value,
+    v: N,
     e: &mut Envelope,
     extra: &mut BTreeMap<String, Value>,
 ) -> Result<(), DecodeError> {
     use DecodeErrorCategory as C;
     let path = o.path;
-    let obj = match v {
-        Value::Object(m) => m,
-        Value::Null => return Err(err(path, "must be a JSON object, not null", C::Type)),
-        _ => return Err(err(path, "must be a JSON object", C::Type)),
+    let obj = match v.object(o) {
+        Some(m) => m,
+        None if v.is_null() => return Err(err(path, "must be a JSON object, not null", C::Type)),
+        None => return Err(err(path, "must be a JSON object", C::Type)),
     };
     for m in o.members {
         let (name, required) = match m {
@@ -726,16 +874,18 @@ fn decode_object(
                     if e.recovery.retry_after_ms.is_some() {
                         break;
                     }
-                    match obj.get(*spelling) {
-                        None | Some(Value::Null) => {}
+                    match obj.get(spelling) {
+                        None => {}
+                        Some(x) if x.is_null() => {}
                         Some(x) => {
-                            let p = join(path, spelling);
-                            if !whole(x) {
-                                return Err(err(&p, "must be a non-negative integer", C::Type));
+                            let x = x.value();
+                            let p = || join(path, spelling);
+                            if !whole(&x) {
+                                return Err(err(&p(), "must be a non-negative integer", C::Type));
                             }
-                            match safe_int(x) {
+                            match safe_int(&x) {
                                 Some(ms) if ms >= 0 => e.recovery.retry_after_ms = Some(ms),
-                                _ => return Err(err(&p, HINT_RANGE, C::Value)),
+                                _ => return Err(err(&p(), HINT_RANGE, C::Value)),
                             }
                         }
                     }
@@ -745,10 +895,13 @@ fn decode_object(
         }
         let x = match obj.get(name) {
             None if required => return Err(err(&join(path, name), "is required", C::Missing)),
-            Some(Value::Null) if required => {
-                return Err(err(&join(path, name), "is required", C::Type))
+            Some(x) if x.is_null() => {
+                if required {
+                    return Err(err(&join(path, name), "is required", C::Type));
+                }
+                continue;
             }
-            None | Some(Value::Null) => continue,
+            None => continue,
             Some(x) => x,
         };
         let leaf = match m {
@@ -762,65 +915,241 @@ fn decode_object(
         match leaf.source {
             Source::Field => {
                 let spec = &FIELDS[leaf.slot];
-                if spec.typ == FieldType::Integer && whole(x) && safe_int(x).is_none() {
-                    return Err(err(leaf.path, INTEGER_RANGE, C::Value));
-                }
-                if !e.decode_slot(leaf.slot, x) {
-                    return Err(err(leaf.path, want(spec), C::Type));
+                // Text straight into its slot: no value in between.
+                let text = match e.slot_text_mut(leaf.slot) {
+                    Some(slot) => match x.str() {
+                        Some(s) => {
+                            *slot = s.into_owned();
+                            true
+                        }
+                        None => return Err(err(leaf.path, want(spec), C::Type)),
+                    },
+                    None => false,
+                };
+                if !text {
+                    let x = x.value();
+                    if spec.typ == FieldType::Integer && whole(&x) && safe_int(&x).is_none() {
+                        return Err(err(leaf.path, INTEGER_RANGE, C::Value));
+                    }
+                    if !e.decode_slot(leaf.slot, &x) {
+                        return Err(err(leaf.path, want(spec), C::Type));
+                    }
                 }
                 if leaf.required && e.slot_text(leaf.slot) == Some("") {
                     return Err(err(leaf.path, "must not be empty", C::Value));
                 }
             }
-            Source::Message => e.message = x.as_str().ok_or_else(not_string)?.to_owned(),
-            Source::Origin => e.origin = x.as_str().ok_or_else(not_string)?.into(),
-            Source::SideEffects => e.side_effects = x.as_str().ok_or_else(not_string)?.into(),
-            Source::Action => e.recovery.action = x.as_str().ok_or_else(not_string)?.into(),
+            Source::Message => e.message = x.str().ok_or_else(not_string)?.into_owned(),
+            Source::Origin => e.origin = open(x.str().ok_or_else(not_string)?),
+            Source::SideEffects => e.side_effects = open(x.str().ok_or_else(not_string)?),
+            Source::Action => e.recovery.action = open(x.str().ok_or_else(not_string)?),
             Source::SameArguments => {
-                e.recovery.same_arguments = x.as_str().ok_or_else(not_string)?.into()
+                e.recovery.same_arguments = open(x.str().ok_or_else(not_string)?)
             }
-            Source::Guidance => e.recovery.guidance = x.as_str().ok_or_else(not_string)?.to_owned(),
+            Source::Guidance => e.recovery.guidance = x.str().ok_or_else(not_string)?.into_owned(),
             Source::Kind => {
-                let s = x.as_str().ok_or_else(not_string)?;
+                let s = x.str().ok_or_else(not_string)?;
                 if s.is_empty() {
                     return Err(err(leaf.path, "must not be empty", C::Value));
                 }
-                e.kind = s.into();
+                e.kind = open(s);
             }
-            Source::Version => e.contract_version = Version::decode(x, leaf.path)?,
+            Source::Version => e.contract_version = Version::decode(&x.value(), leaf.path)?,
             Source::Group => {
+                let x = x.value();
                 if !x.is_string() {
                     return Err(not_string());
                 }
-                e.decode_slot(leaf.slot, x);
+                e.decode_slot(leaf.slot, &x);
             }
             Source::Retryable | Source::MayHaveRun => {
+                let x = x.value();
                 if !x.is_boolean() {
                     return Err(err(&join(path, name), "must be a boolean", C::Type));
                 }
-                e.decode_slot(leaf.slot, x);
+                e.decode_slot(leaf.slot, &x);
             }
             Source::Const => {
-                if !leaf.value.is_some_and(|c| same_const(x, c)) {
+                if !leaf.value.is_some_and(|c| same_const(&x.value(), c)) {
                     return Err(err(leaf.path, format!("must be {}", leaf.want), C::Value));
                 }
             }
             Source::RetryAfterMs => {}
         }
     }
-    for (k, x) in obj {
-        if !o.owned.contains(&k.as_str()) {
-            extra.insert(join(path, k), x.clone());
+    obj.extra(o, |k, x| {
+        extra.insert(join(path, k), x);
+    });
+    Ok(())
+}
+
+/// A JSON value as the decoder reads it.
+trait Node<'a>: Sized {
+    /// The members of an object.
+    type Object: Members<'a, Node = Self>;
+    fn is_null(&self) -> bool;
+    /// The value's members, when it is an object (the object of the layout
+    /// it is read as is o).
+    fn object(&self, o: &'static Object) -> Option<Self::Object>;
+    /// The value's text, when it is a string.
+    fn str(&self) -> Option<Cow<'a, str>>;
+    /// The value as a tree.
+    fn value(&self) -> Cow<'a, Value>;
+}
+
+trait Members<'a> {
+    type Node;
+    /// The value of the member named name (the last, if it is given twice).
+    fn get(&self, name: &str) -> Option<Self::Node>;
+    /// Hands each member the object of the layout does not own to f, in
+    /// the order received; a member given twice, each time.
+    fn extra(&self, o: &'static Object, f: impl FnMut(&str, Value));
+}
+
+impl<'a> Node<'a> for &'a Value {
+    type Object = &'a Map<String, Value>;
+    fn is_null(&self) -> bool {
+        Value::is_null(self)
+    }
+    fn object(&self, _: &'static Object) -> Option<Self::Object> {
+        self.as_object()
+    }
+    fn str(&self) -> Option<Cow<'a, str>> {
+        self.as_str().map(Cow::Borrowed)
+    }
+    fn value(&self) -> Cow<'a, Value> {
+        Cow::Borrowed(*self)
+    }
+}
+
+impl<'a> Members<'a> for &'a Map<String, Value> {
+    type Node = &'a Value;
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        Map::get(self, name)
+    }
+    fn extra(&self, o: &'static Object, mut f: impl FnMut(&str, Value)) {
+        for (k, x) in *self {
+            if !o.owned.contains(&k.as_str()) {
+                f(k, x.clone());
+            }
         }
     }
-    Ok(())
+}
+
+/// A value in a document's text that json::check has accepted: the offset
+/// of its first byte.
+#[derive(Clone, Copy)]
+struct Raw<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+/// How many names of an object of the layout RawObject tracks without
+/// allocating; an object that owns more allocates its table.
+const OWNED_INLINE: usize = 32;
+
+/// The members of an object in a document's text: for each name the layout's
+/// object owns, where the value of its last occurrence starts (plus one; 0
+/// when absent), and whether any member is not owned.
+struct RawObject<'a> {
+    data: &'a [u8],
+    at: usize,
+    o: &'static Object,
+    inline: [usize; OWNED_INLINE],
+    table: Vec<usize>,
+    extra: bool,
+}
+
+impl<'a> Node<'a> for Raw<'a> {
+    type Object = RawObject<'a>;
+    fn is_null(&self) -> bool {
+        self.data[self.at] == b'n'
+    }
+    fn object(&self, o: &'static Object) -> Option<RawObject<'a>> {
+        if self.data[self.at] != b'{' {
+            return None;
+        }
+        let mut r = RawObject {
+            data: self.data,
+            at: self.at,
+            o,
+            inline: [0; OWNED_INLINE],
+            table: Vec::new(),
+            extra: false,
+        };
+        if o.owned.len() > OWNED_INLINE {
+            r.table = vec![0; o.owned.len()];
+        }
+        let mut extra = false;
+        let table = if o.owned.len() > OWNED_INLINE {
+            &mut r.table[..]
+        } else {
+            &mut r.inline[..]
+        };
+        json::members(self.data, self.at, |name, value| {
+            match owned_index(o, name) {
+                Some(i) => table[i] = value + 1,
+                None => extra = true,
+            }
+        });
+        r.extra = extra;
+        Some(r)
+    }
+    fn str(&self) -> Option<Cow<'a, str>> {
+        (self.data[self.at] == b'"').then(|| json::string_at(self.data, self.at))
+    }
+    fn value(&self) -> Cow<'a, Value> {
+        Cow::Owned(json::value_at(self.data, self.at))
+    }
+}
+
+/// The position among o's owned names of a member name as the document
+/// spells it (escapes decoded, as Go reads a name).
+fn owned_index(o: &'static Object, raw: &[u8]) -> Option<usize> {
+    if raw.contains(&b'\\') || !raw.is_ascii() {
+        let name = json::string_body(raw);
+        return o.owned.iter().position(|n| *n == name);
+    }
+    o.owned.iter().position(|n| n.as_bytes() == raw)
+}
+
+impl<'a> Members<'a> for RawObject<'a> {
+    type Node = Raw<'a>;
+    fn get(&self, name: &str) -> Option<Raw<'a>> {
+        let i = self.o.owned.iter().position(|n| *n == name)?;
+        let table = if self.table.is_empty() {
+            &self.inline[..]
+        } else {
+            &self.table[..]
+        };
+        match table[i] {
+            0 => None,
+            at => Some(Raw {
+                data: self.data,
+                at: at - 1,
+            }),
+        }
+    }
+    fn extra(&self, o: &'static Object, mut f: impl FnMut(&str, Value)) {
+        if !self.extra {
+            return;
+        }
+        json::members(self.data, self.at, |name, value| {
+            if owned_index(o, name).is_none() {
+                f(&json::string_body(name), json::value_at(self.data, value));
+            }
+        });
+    }
 }
 
 impl serde::Serialize for Envelope {
     /// Serializes the envelope in the contract's wire layout, member order
     /// included (see to_json); an envelope to_json refuses is an error.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.wire().map_err(serde::ser::Error::custom)?.serialize(s)
+        self.check_encodable().map_err(serde::ser::Error::custom)?;
+        let mut m = Entries(s.serialize_map(None)?);
+        self.walk(&LAYOUT, 1, &mut m)?;
+        m.0.end()
     }
 }
 

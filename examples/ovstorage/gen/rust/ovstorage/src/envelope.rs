@@ -600,6 +600,17 @@ impl Envelope {
         }
     }
 
+    /// The text of a string slot, for the decoder to read a string into.
+    pub(crate) fn slot_text_mut(&mut self, slot: usize) -> Option<&mut String> {
+        match slot {
+            0 => Some(&mut self.operation),
+            1 => Some(&mut self.operation_id),
+            2 => Some(&mut self.backend),
+            3 => Some(&mut self.resource),
+            _ => None,
+        }
+    }
+
     /// The derived retryable flag as received, if the layout carries one.
     pub(crate) fn received_retryable(&self) -> Option<bool> {
         self.retryable
