@@ -53,6 +53,8 @@ type view struct {
 	MayHaveRun      string
 	Upgrades        string
 	ExitCodes       string
+	// Log and CLIForm are the surfaces' tables of logging and the command line.
+	Log, CLIForm string
 
 	// The HTTP reader: the short form it promotes (None without one) and
 	// the promotion mark, the kinds of statuses only one kind has, the
@@ -267,6 +269,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.Inbound, v.ShortForm, v.Retry, v.HTTPKinds, v.ExitCodes = py.Print(t.Inbound), py.Print(t.ShortForm), py.Print(t.Retry), py.Print(t.HTTPKinds), py.Print(t.ExitCodes)
 	v.ActionSteps, v.Upgrades, v.RetrySame, v.MayHaveRun = py.Print(t.ActionSteps), py.Print(t.Upgrades), py.Print(t.RetrySame), py.Print(t.MayHaveRun)
 	v.SyntheticPrefix = c.SyntheticKindPrefix()
+	v.Log, v.CLIForm = py.Print(t.Log), py.Print(t.CLIForm)
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
 
 	if in := c.Inbound; in != nil {

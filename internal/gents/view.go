@@ -56,6 +56,8 @@ type view struct {
 	Retry           string
 	HTTPKinds       string
 	ExitCodes       string
+	// Log and CLIForm are the surfaces' tables of logging and the command line.
+	Log, CLIForm string
 	ActionSteps     string
 	RetrySame       string // same_arguments values that permit a retry
 	MayHaveRun      string // side_effects values under which work may have run
@@ -240,6 +242,7 @@ func newView(c *contract.Contract) (*view, error) {
 	v.SanitizeMaxLength, v.SanitizeMarker, v.SanitizePaths = p.MaxLength, jsLit(p.TruncationMarker), p.Paths
 	v.SanitizeMarkers, v.SanitizeSecrets, v.SanitizedFields = ts.Print(t.SanitizeMarkers), ts.Print(t.SanitizeSecrets), ts.Print(t.SanitizedFields)
 	v.SanitizeCredentialNames = ts.Print(t.SanitizeCredentialNames)
+	v.Log, v.CLIForm = ts.Print(t.Log), ts.Print(t.CLIForm)
 
 	if in := c.Inbound; in != nil {
 		v.HasInbound = true
