@@ -46,6 +46,10 @@ type File struct {
 	ToolResult *ToolResult    `json:"tool_result"`
 	ForTool    []ForToolVec   `json:"for_tool"`
 	HTTP       []HTTPVec      `json:"http"`
+	// Surfaces and Accept are what the producers' surfaces write (HTTP,
+	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
+	Surfaces []SurfaceVec `json:"surfaces"`
+	Accept   []AcceptVec  `json:"accept"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -208,6 +212,10 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.HTTP, err = httpReads(c, all); err != nil {
 		return nil, err
 	}
+	if f.Surfaces, err = surfaceVectors(c, all); err != nil {
+		return nil, err
+	}
+	f.Accept = acceptVectors()
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {
@@ -253,6 +261,11 @@ func unique(f *File) error {
 	}
 	for _, v := range f.HTTP {
 		if err := check("http", v.Name); err != nil {
+			return err
+		}
+	}
+	for _, v := range f.Surfaces {
+		if err := check("surfaces", v.Name); err != nil {
 			return err
 		}
 	}
