@@ -56,12 +56,13 @@ type view struct {
 	Retry           string
 	HTTPKinds       string
 	ExitCodes       string
+	ActionSteps     string
+	RetrySame       string // same_arguments values that permit a retry
+	MayHaveRun      string // side_effects values under which work may have run
+	Upgrades        string
+
 	// Log and CLIForm are the surfaces' tables of logging and the command line.
 	Log, CLIForm string
-	ActionSteps  string
-	RetrySame    string // same_arguments values that permit a retry
-	MayHaveRun   string // side_effects values under which work may have run
-	Upgrades     string
 
 	Classifiers     []classifierView
 	HasInbound      bool
