@@ -195,7 +195,8 @@ def _body(envelope: Envelope, problem: bool) -> bytes:
     recovery = envelope.recovery
     if hint is not None and not (isinstance(hint, int) and not isinstance(hint, bool) and hint >= 0):
         recovery = dataclasses.replace(recovery, retry_after_ms=None)
-    safe = dataclasses.replace(envelope, extra={}, recovery=recovery, **{a: None for a in _OPTIONAL_ATTRS})
+    cleared: Dict[str, Any] = {a: None for a in _OPTIONAL_ATTRS}
+    safe = dataclasses.replace(envelope, extra={}, recovery=recovery, **cleared)
     try:
         return render(safe)
     except (ValueError, TypeError, RecursionError):

@@ -24,12 +24,12 @@ from ._sanitize import sanitize
 def bound_log_text(s: str) -> str:
     """bound_log_text cuts text longer than LOG["max_bytes"] bytes of UTF-8 at a character boundary and ends it with LOG["ellipsis"], so no log line grows with what an upstream sends."""
     b = s.encode("utf-8", "surrogatepass")
-    n = LOG["max_bytes"]
+    n = int(LOG["max_bytes"])
     if len(b) <= n:
         return s
     while n > 0 and b[n] & 0xC0 == 0x80:
         n -= 1
-    return b[:n].decode("utf-8", "surrogatepass") + LOG["ellipsis"]
+    return b[:n].decode("utf-8", "surrogatepass") + str(LOG["ellipsis"])
 
 
 def _json(v: Any) -> Optional[str]:
