@@ -449,6 +449,7 @@ func TestVectors(t *testing.T) {
 		Retry: gentest.Retry{Initial: p.RetryInitial, Max: p.RetryMax, Multiplier: p.RetryMultiplier,
 			Jitter: p.RetryJitter, MaxAttempts: p.RetryMaxAttempts},
 		ReadHTTP: p.ReadHTTP,
+		ReadCLI:  p.ReadCLI,
 	})
 }
 

@@ -33,8 +33,8 @@ _UNKNOWN_KIND_TITLE = "Error of a kind this contract version does not define"
 #: _DECIMAL is a q value as Go's strconv.ParseFloat reads a decimal one.
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
-#: Accept is an Accept header: one value, several header lines, or None.
-Accept = Union[str, Iterable[str], None]
+#: _Accept is an Accept header: one value, several header lines, or None.
+_Accept = Union[str, Iterable[str], None]
 
 
 def _json(v: Any) -> str:
@@ -73,7 +73,7 @@ def _specificity(rng: str, media_type: str) -> int:
     return -1
 
 
-def prefers_problem(accept: Accept) -> bool:
+def prefers_problem(accept: _Accept) -> bool:
     """prefers_problem reports whether Accept header values rank application/problem+json above application/json (RFC 9110, section 12.5.1).
 
     Each type takes the quality of the most specific media range that
@@ -202,7 +202,7 @@ def _body(envelope: Envelope, problem: bool) -> bytes:
         return b""
 
 
-def to_http_response(envelope: Envelope, accept: Accept = None) -> HttpAnswer:
+def to_http_response(envelope: Envelope, accept: _Accept = None) -> HttpAnswer:
     """to_http_response answers a request whose Accept header is accept with the envelope, as the Go package's WriteHTTP does.
 
     The status is http_status(envelope); a retry hint becomes a Retry-After
