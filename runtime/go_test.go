@@ -90,11 +90,14 @@ func TestGoRuntime(t *testing.T) {
 	}
 }
 
-// TestGoFixedSets: the nesting limit the Go codec writes out is errgen's.
+// TestGoFixedSets: the nesting limit the Go codec writes out, and the log
+// form's bound, are errgen's.
 func TestGoFixedSets(t *testing.T) {
 	codec := source(t, Go, "codec.go")
 	contains(t, "codec.go", codec, fmt.Sprintf("\nconst MaxDepth = %d\n", contract.MaxDepth))
 	contains(t, "codec.go", codec, fmt.Sprintf(`"nests arrays and objects more than %d levels deep"`, contract.MaxDepth))
+	logging := source(t, Go, "logging.go")
+	contains(t, "logging.go", logging, fmt.Sprintf("\tlogMaxBytes = %d\n\tlogEllipsis = %q\n", contract.LogMaxBytes, contract.LogEllipsis))
 }
 
 // TestGoPackageNamed: a Go runtime file names its package only in its package

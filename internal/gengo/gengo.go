@@ -37,6 +37,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "inbound.go", emit: g.inbound},
 		{name: "nextstep.go", emit: g.nextStep},
 		{name: "surfaces.go", emit: g.surfaces},
+		{name: "logging_value.go", emit: g.logging},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
 	// The code that does not depend on the contract is the runtime of

@@ -40,6 +40,8 @@ type Package struct {
 	Retry Retry
 	// ReadHTTP is ReadHTTP: func(*http.Response) (*Envelope, error).
 	ReadHTTP any
+	// ReadCLI is ReadCLI: func([]byte) (*Envelope, error).
+	ReadCLI any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -96,6 +98,8 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("tool_result", func(t *testing.T) { v.toolResult(t, f.ToolResult) })
 	t.Run("for_tool", func(t *testing.T) { v.forTool(t, f.ForTool) })
 	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
+	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
+	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
 }
 
 type vectors struct {

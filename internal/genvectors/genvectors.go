@@ -46,6 +46,10 @@ type File struct {
 	ToolResult *ToolResult    `json:"tool_result"`
 	ForTool    []ForToolVec   `json:"for_tool"`
 	HTTP       []HTTPVec      `json:"http"`
+	// Surfaces and Accept are what the producers' surfaces write (HTTP,
+	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
+	Surfaces []SurfaceVec `json:"surfaces"`
+	Accept   []AcceptVec  `json:"accept"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -208,6 +212,10 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.HTTP, err = httpReads(c, all); err != nil {
 		return nil, err
 	}
+	if f.Surfaces, err = surfaceVectors(c, all); err != nil {
+		return nil, err
+	}
+	f.Accept = acceptVectors()
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {
@@ -228,6 +236,7 @@ func unique(f *File) error {
 		uniqueIn("edges", f.Edges, func(v EdgeVec) string { return v.Name }),
 		uniqueIn("next_step", f.NextStep, func(v NextStepVec) string { return v.Name }),
 		uniqueIn("http", f.HTTP, func(v HTTPVec) string { return v.Name }),
+		uniqueIn("surfaces", f.Surfaces, func(v SurfaceVec) string { return v.Name }),
 	} {
 		if err != nil {
 			return err

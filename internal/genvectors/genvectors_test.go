@@ -65,7 +65,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -434,6 +434,7 @@ func TestVectors(t *testing.T) {
 		Retry: gentest.Retry{Initial: p.RetryInitial, Max: p.RetryMax, Multiplier: p.RetryMultiplier,
 			Jitter: p.RetryJitter, MaxAttempts: p.RetryMaxAttempts},
 		ReadHTTP: p.ReadHTTP,
+		ReadCLI:  p.ReadCLI,
 	})
 }
 

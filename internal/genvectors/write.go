@@ -48,6 +48,8 @@ func write(f *File) ([]byte, error) {
 
 	b = section(b, "for_tool", f.ForTool, appendForTool)
 	b = section(b, "http", f.HTTP, appendHTTP)
+	b = section(b, "surfaces", f.Surfaces, appendSurface)
+	b = section(b, "accept", f.Accept, appendAccept)
 	return append(b, "\n}\n"...), nil
 }
 
@@ -76,6 +78,9 @@ func sizeHint(f *File) int {
 	}
 	for _, v := range f.HTTP {
 		n += 200 + len(v.Body) + len(v.Envelope)
+	}
+	for _, v := range f.Surfaces {
+		n += 600 + 6*len(v.Envelope) + len(v.Log)
 	}
 	return n
 }
@@ -308,4 +313,67 @@ func appendForTool(b []byte, v ForToolVec) []byte {
 // it (no HTML escapes).
 func appendString(b []byte, s string) []byte {
 	return orderedjson.AppendString(b, s, false)
+}
+
+func appendSurface(b []byte, v SurfaceVec) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, v.Name)
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	b = append(b, `,"http":`...)
+	b = appendHTTPForm(b, v.HTTP)
+	b = append(b, `,"problem":`...)
+	b = appendHTTPForm(b, v.Problem)
+	b = append(b, `,"exit_code":`...)
+	b = strconv.AppendInt(b, int64(v.ExitCode), 10)
+	b = append(b, `,"command":`...)
+	b = appendString(b, v.Command)
+	b = append(b, `,"cli":`...)
+	b = appendString(b, v.CLI)
+	b = append(b, `,"log":`...)
+	b = append(b, v.Log...)
+	return append(b, '}')
+}
+
+func appendHTTPForm(b []byte, v HTTPForm) []byte {
+	b = append(b, `{"status":`...)
+	b = strconv.AppendInt(b, int64(v.Status), 10)
+	b = append(b, `,"headers":`...)
+	b = appendHeaders(b, v.Headers)
+	b = append(b, `,"body":`...)
+	b = appendString(b, v.Body)
+	b = append(b, `,"envelope":`...)
+	b = append(b, v.Envelope...)
+	return append(b, '}')
+}
+
+// appendHeaders writes headers as an object sorted by name.
+func appendHeaders(b []byte, h map[string]string) []byte {
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	b = append(b, '{')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, name), ':')
+		b = appendString(b, h[name])
+	}
+	return append(b, '}')
+}
+
+func appendAccept(b []byte, v AcceptVec) []byte {
+	b = append(b, `{"accept":[`...)
+	for i, a := range v.Accept {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, a)
+	}
+	b = append(b, `],"problem":`...)
+	b = strconv.AppendBool(b, v.Problem)
+	return append(b, '}')
 }

@@ -28,12 +28,14 @@ var packageNames = []struct {
 		LayoutLeaf LayoutMember LayoutObject LogLevel McpToolResult ORIGINS Origin ParseResult RETRY Received
 		Recovery RecoveryAction RetryPolicy RuleSpec STEPS SameArguments SanitizeOptions SecretChars
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
-		classifyWith newEnvelope`},
+		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue
+		NodeRequestLike NodeResponseLike`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
 		INBOUND Iterable Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
-		Step Tuple Type Union classify_tool_result classify_with new_envelope`},
+		Step Tuple Type Union classify_tool_result classify_with new_envelope EnvelopeLogger HttpAnswer LOG
+		MutableMapping TextIO`},
 	// The Rust crate's top-level items and Envelope's associated
 	// functions that a constructor (new_<kind>) or a classifier function
 	// (classify_<name>) could take.

@@ -34,6 +34,12 @@ type Tables struct {
 	HTTPKinds, ExitCodes Map
 	// The sanitizer policy's tables (its scalars are the model's).
 	SanitizeMarkers, SanitizeSecrets, SanitizedFields, SanitizeCredentialNames List
+	// Log is the structured-log form every logging helper writes
+	// (contract.LogMembers): its members in order and the bound of its texts.
+	Log Record
+	// CLIForm is how a command line writes an envelope: "envelope" or
+	// "wrapped" (contract.CLIForm).
+	CLIForm Value
 }
 
 // Build describes the contract's runtime tables.
@@ -50,6 +56,8 @@ func Build(c *contract.Contract) *Tables {
 		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
+		Log:                     logForm(),
+		CLIForm:                 string(c.Surfaces.CLI.Form),
 	}
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
@@ -209,4 +217,14 @@ func shortForm(sf *contract.ShortForm) Record {
 	return Record{Fields: []Field{{Name: "kind_member", Value: sf.KindMember}, {Name: "message_member", Value: sf.MessageMember},
 		{Name: "kind_pattern", Value: sf.KindPattern}, {Name: "max_kind_bytes", Value: contract.ShortFormMaxKind},
 		{Name: "empty_fields", Value: empty}}}
+}
+
+// logForm is the structured-log form of contract.LogMembers.
+func logForm() Record {
+	members := List{}
+	for _, m := range contract.LogMembers {
+		members = append(members, string(m))
+	}
+	return Record{Fields: []Field{{Name: "members", Value: members}, {Name: "max_bytes", Value: contract.LogMaxBytes},
+		{Name: "ellipsis", Value: contract.LogEllipsis}}}
 }

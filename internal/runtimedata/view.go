@@ -59,6 +59,8 @@ type Printed struct {
 	Inbound, ShortForm, Retry                    string
 	ActionSteps, Upgrades, RetrySame, MayHaveRun string
 	HTTPKinds, ExitCodes                         string
+	// Log and CLIForm are the surfaces' tables of logging and the command line.
+	Log, CLIForm string
 
 	SanitizeMarkers, SanitizedFields, SanitizeCredentialNames string
 }
@@ -69,7 +71,7 @@ func (t *Tables) Print(p Printer) Printed {
 		Classifications: p.Print(t.Classifications), Fallback: p.Print(t.Fallback), Layout: p.Print(t.Layout), Fields: p.Print(t.Fields),
 		Inbound: p.Print(t.Inbound), ShortForm: p.Print(t.ShortForm), Retry: p.Print(t.Retry),
 		ActionSteps: p.Print(t.ActionSteps), Upgrades: p.Print(t.Upgrades), RetrySame: p.Print(t.RetrySame), MayHaveRun: p.Print(t.MayHaveRun),
-		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes),
+		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
 	}
 }

@@ -72,6 +72,9 @@ export declare function parseEnvelope(input: unknown): ParseResult;
  */
 export declare function parseEnvelopeJson(text: string | Uint8Array): ParseResult;
 
+/** compareKeys orders keys by code point, as Go sorts strings by their UTF-8 bytes. */
+export declare function compareKeys(a: string, b: string): number;
+
 /**
  * toWire returns the envelope in the contract's wire layout, as a plain JSON
  * value: the layout's fields in order, absent optional fields left out, then

@@ -438,6 +438,12 @@ export declare const EXIT_CODES: { readonly [O in Origin]?: number };
 /** DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES. */
 export declare const DEFAULT_EXIT_CODE = 70;
 
+/** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
+export declare const CLI_FORM: "envelope" | "wrapped";
+
+/** LOG is the structured-log form logFields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one. */
+export declare const LOG: { readonly members: readonly string[]; readonly maxBytes: number; readonly ellipsis: string };
+
 /** SANITIZE_MAX_LENGTH caps sanitize's output in Unicode code points, the truncation marker included. */
 export declare const SANITIZE_MAX_LENGTH = 2048;
 

@@ -1942,6 +1942,24 @@ const EXIT_CODES = deepFreeze({
   "code_mode": 70
 });
 const DEFAULT_EXIT_CODE = 70;
+const CLI_FORM = "wrapped";
+const LOG = deepFreeze({
+  "members": [
+    "kind",
+    "message",
+    "origin",
+    "action",
+    "same_arguments",
+    "side_effects",
+    "retryable",
+    "http_status",
+    "retry_after_ms",
+    "fields",
+    "extra"
+  ],
+  "maxBytes": 1024,
+  "ellipsis": "…"
+});
 const SANITIZE_MAX_LENGTH = 2048;
 const SANITIZE_TRUNCATION_MARKER = " …[truncated]";
 const SANITIZE_MARKERS = deepFreeze([
@@ -1990,6 +2008,7 @@ const SANITIZED_FIELDS = deepFreeze([
 export {
   ACTION_STEPS,
   CLASSIFICATIONS,
+  CLI_FORM,
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
@@ -2002,6 +2021,7 @@ export {
   KNOWN_KINDS,
   Kinds,
   LAYOUT,
+  LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
   ORIGINS,
   PROBLEM_TYPE_BASE,

@@ -2361,6 +2361,28 @@ export const EXIT_CODES: { readonly [O in Origin]?: number } = deepFreeze({
 /** DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES. */
 export const DEFAULT_EXIT_CODE = 70;
 
+/** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
+export const CLI_FORM: "envelope" | "wrapped" = "wrapped";
+
+/** LOG is the structured-log form logFields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one. */
+export const LOG: { readonly members: readonly string[]; readonly maxBytes: number; readonly ellipsis: string } = deepFreeze({
+  "members": [
+    "kind",
+    "message",
+    "origin",
+    "action",
+    "same_arguments",
+    "side_effects",
+    "retryable",
+    "http_status",
+    "retry_after_ms",
+    "fields",
+    "extra"
+  ],
+  "maxBytes": 1024,
+  "ellipsis": "…"
+});
+
 // The sanitizer policy: the contract's sanitize section, or errgen's
 // defaults. sanitize.ts holds the algorithm; docs/sanitizer.md specifies it.
 

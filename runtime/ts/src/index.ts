@@ -49,3 +49,18 @@ export {
   type HttpResponseLike,
   type McpToolResult,
 } from "./surfaces.js";
+export {
+  httpAnswer,
+  parseProblemJson,
+  prefersProblem,
+  serializeProblem,
+  toFetchResponse,
+  writeHttp,
+  type FetchRequestLike,
+  type FetchResponseInit,
+  type HttpAnswer,
+  type NodeRequestLike,
+  type NodeResponseLike,
+} from "./serve.js";
+export { cliLine, readCli, writeCli, type CliStream } from "./cli.js";
+export { boundLogText, logFields, type LogFields, type LogValue } from "./logging.js";

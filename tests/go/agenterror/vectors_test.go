@@ -23,5 +23,6 @@ func TestVectors(t *testing.T) {
 		Retry: gentest.Retry{Initial: agenterror.RetryInitial, Max: agenterror.RetryMax, Multiplier: agenterror.RetryMultiplier,
 			Jitter: agenterror.RetryJitter, MaxAttempts: agenterror.RetryMaxAttempts},
 		ReadHTTP: agenterror.ReadHTTP,
+		ReadCLI:  agenterror.ReadCLI,
 	})
 }

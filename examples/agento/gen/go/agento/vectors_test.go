@@ -21,5 +21,6 @@ func TestVectors(t *testing.T) {
 		Retry: gentest.Retry{Initial: agento.RetryInitial, Max: agento.RetryMax, Multiplier: agento.RetryMultiplier,
 			Jitter: agento.RetryJitter, MaxAttempts: agento.RetryMaxAttempts},
 		ReadHTTP: agento.ReadHTTP,
+		ReadCLI:  agento.ReadCLI,
 	})
 }

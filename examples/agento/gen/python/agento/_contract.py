@@ -1172,6 +1172,16 @@ EXIT_CODES: Mapping[str, int] = MappingProxyType({})
 #: DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES.
 DEFAULT_EXIT_CODE = 1
 
+#: CLI_FORM is how write_cli writes an envelope: "envelope" (the envelope itself) or "wrapped" ({"ok": false, "command": ..., "error": envelope}).
+CLI_FORM = "envelope"
+
+#: LOG is the structured-log form log_fields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one.
+LOG: Mapping[str, Any] = {
+    "members": ("kind", "message", "origin", "action", "same_arguments", "side_effects", "retryable", "http_status", "retry_after_ms", "fields", "extra"),
+    "max_bytes": 1024,
+    "ellipsis": "\u2026",
+}
+
 #: SANITIZE_MAX_LENGTH caps sanitize's output in Unicode code points, the truncation marker included.
 SANITIZE_MAX_LENGTH = 2048
 

@@ -1033,6 +1033,24 @@ const SYNTHETIC_KIND_PREFIX = "HTTP_";
 const PROBLEM_TYPE_BASE = "urn:errgen:agento:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
+const CLI_FORM = "envelope";
+const LOG = deepFreeze({
+  "members": [
+    "kind",
+    "message",
+    "origin",
+    "action",
+    "same_arguments",
+    "side_effects",
+    "retryable",
+    "http_status",
+    "retry_after_ms",
+    "fields",
+    "extra"
+  ],
+  "maxBytes": 1024,
+  "ellipsis": "…"
+});
 const SANITIZE_MAX_LENGTH = 2048;
 const SANITIZE_TRUNCATION_MARKER = " …[truncated]";
 const SANITIZE_MARKERS = deepFreeze([
@@ -1080,6 +1098,7 @@ const SANITIZED_FIELDS = deepFreeze([
 export {
   ACTION_STEPS,
   CLASSIFICATIONS,
+  CLI_FORM,
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
@@ -1092,6 +1111,7 @@ export {
   KNOWN_KINDS,
   Kinds,
   LAYOUT,
+  LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
   ORIGINS,
   PROBLEM_TYPE_BASE,

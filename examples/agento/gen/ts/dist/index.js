@@ -42,6 +42,16 @@ import {
   toMcpToolResult,
   toProblem
 } from "./surfaces.js";
+import {
+  httpAnswer,
+  parseProblemJson,
+  prefersProblem,
+  serializeProblem,
+  toFetchResponse,
+  writeHttp
+} from "./serve.js";
+import { cliLine, readCli, writeCli } from "./cli.js";
+import { boundLogText, logFields } from "./logging.js";
 export {
   FAILURES,
   FILLS_GUIDANCE,
@@ -50,8 +60,10 @@ export {
   PROMOTED_SHORT_FORM,
   STEPS,
   asciiLower,
+  boundLogText,
   classification,
   classifyWith,
+  cliLine,
   countsTowardBreaker,
   exitCode,
   fallback,
@@ -61,31 +73,40 @@ export {
   fromMcpToolResult,
   fromProblem,
   hasWord,
+  httpAnswer,
   httpStatus,
   httpText,
   isKnownKind,
   isRetryable,
   isStartupFailure,
   kindByNumber,
+  logFields,
   logLevel,
   lookup,
   mayHaveRun,
   nextStep,
   parseEnvelope,
   parseEnvelopeJson,
+  parseProblemJson,
   parseRetryAfter,
   permitsRetry,
+  prefersProblem,
   problemType,
   promotedFrom,
+  readCli,
   sanitize,
   sanitizeMax,
   serializeEnvelope,
+  serializeProblem,
   stepOf,
+  toFetchResponse,
   toMcpToolResult,
   toProblem,
   toWire,
   withFields,
   withRetryAfter,
   withToolAnnotations,
-  workMayHaveRun
+  workMayHaveRun,
+  writeCli,
+  writeHttp
 };

@@ -864,7 +864,7 @@ function leafValue(leaf: LayoutLeaf, e: Envelope): unknown {
 }
 
 /** compareKeys orders keys by code point, as Go sorts strings by their UTF-8 bytes. */
-function compareKeys(a: string, b: string): number {
+export function compareKeys(a: string, b: string): number {
   const x = Array.from(a, (c) => c.codePointAt(0)!);
   const y = Array.from(b, (c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

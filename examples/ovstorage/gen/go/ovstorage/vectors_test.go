@@ -18,5 +18,6 @@ func TestVectors(t *testing.T) {
 		Retry: gentest.Retry{Initial: ovstorage.RetryInitial, Max: ovstorage.RetryMax, Multiplier: ovstorage.RetryMultiplier,
 			Jitter: ovstorage.RetryJitter, MaxAttempts: ovstorage.RetryMaxAttempts},
 		ReadHTTP: ovstorage.ReadHTTP,
+		ReadCLI:  ovstorage.ReadCLI,
 	})
 }

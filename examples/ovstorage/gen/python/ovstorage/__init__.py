@@ -78,6 +78,7 @@ from ._constructors import (
 from ._contract import (
     ACTION_STEPS,
     CLASSIFICATIONS,
+    CLI_FORM,
     CONTRACT_NAME,
     CONTRACT_VERSION,
     DEFAULT_EXIT_CODE,
@@ -88,6 +89,7 @@ from ._contract import (
     INBOUND,
     KNOWN_KINDS,
     LAYOUT,
+    LOG,
     MAY_HAVE_RUN_SIDE_EFFECTS,
     PROBLEM_TYPE_BASE,
     RETRY,
@@ -165,10 +167,13 @@ from ._exceptions import (
     to_exception,
 )
 from ._http import PROMOTED_MEMBER, PROMOTED_SHORT_FORM, from_http_response, promoted_from
+from ._cli import cli_line, read_cli, write_cli
 from ._inbound import classify_with
+from ._log import EnvelopeLogger, bound_log_text, log_extra, log_fields
 from ._mcp import from_mcp_tool_result, to_mcp_tool_result
 from ._nextstep import next_step
 from ._sanitize import sanitize, sanitize_max
+from ._serve import HttpAnswer, from_problem, from_problem_json, prefers_problem, to_http_response, to_problem, to_problem_json
 from ._spec import Classification, Classified, Decision, DecodeErrorCategory, EnvelopeError, Failure, LogLevel, RetryPolicy, Step
 from ._words import ascii_lower, has_word
 
@@ -177,6 +182,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ACTION_STEPS",
     "CLASSIFICATIONS",
+    "CLI_FORM",
     "CONSTRUCTORS",
     "CONTRACT_NAME",
     "CONTRACT_VERSION",
@@ -191,6 +197,7 @@ __all__ = [
     "INBOUND",
     "KNOWN_KINDS",
     "LAYOUT",
+    "LOG",
     "MAY_HAVE_RUN_SIDE_EFFECTS",
     "PROBLEM_TYPE_BASE",
     "PROMOTED_MEMBER",
@@ -209,8 +216,10 @@ __all__ = [
     "DecodeErrorCategory",
     "Envelope",
     "EnvelopeError",
+    "EnvelopeLogger",
     "Failure",
     "Group",
+    "HttpAnswer",
     "Kind",
     "LogLevel",
     "Origin",
@@ -274,8 +283,10 @@ __all__ = [
     "PluginRejectedError",
     "PartialCompletionError",
     "ascii_lower",
+    "bound_log_text",
     "classification",
     "classify_with",
+    "cli_line",
     "counts_toward_breaker",
     "error_class",
     "exit_code",
@@ -286,12 +297,16 @@ __all__ = [
     "from_http_response",
     "from_json",
     "from_mcp_tool_result",
+    "from_problem",
+    "from_problem_json",
     "has_word",
     "http_status",
     "is_known_kind",
     "is_retryable",
     "is_startup_failure",
     "kind_by_number",
+    "log_extra",
+    "log_fields",
     "log_level",
     "lookup",
     "may_have_run",
@@ -339,18 +354,24 @@ __all__ = [
     "new_partial_completion",
     "next_step",
     "permits_retry",
+    "prefers_problem",
     "problem_type",
     "promoted_from",
     "raise_envelope",
+    "read_cli",
     "sanitize",
     "sanitize_max",
     "step_of",
     "to_dict",
     "to_exception",
+    "to_http_response",
     "to_json",
     "to_mcp_tool_result",
+    "to_problem",
+    "to_problem_json",
     "with_fields",
     "with_retry_after",
     "with_tool_annotations",
     "work_may_have_run",
+    "write_cli",
 ]

@@ -698,6 +698,7 @@ function serializeEnvelope(envelope) {
 }
 export {
   MAX_DEPTH,
+  compareKeys,
   formatDecodeError,
   isObject,
   joinPath,

@@ -1,0 +1,183 @@
+package gentest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/errgen/errgen/internal/genvectors"
+)
+
+// surfaces runs the surfaces section: each envelope written by WriteHTTP
+// (without and with Accept: application/problem+json), Problem, ExitCode,
+// WriteCLI and LogValue, byte for byte as the vectors hold, and read back by
+// ReadHTTP and ReadCLI.
+func (v *vectors) surfaces(t *testing.T, vecs []genvectors.SurfaceVec) {
+	if len(vecs) == 0 {
+		t.Fatal("the vectors have no surfaces")
+	}
+	if v.pkg.ReadCLI == nil || v.pkg.ReadHTTP == nil {
+		t.Fatal("the vectors have surfaces; ReadHTTP and ReadCLI must be passed")
+	}
+	for _, want := range vecs {
+		t.Run(want.Name, func(t *testing.T) {
+			e, err := v.decode(want.Envelope)
+			if err != nil {
+				t.Fatalf("decoding: %v", err)
+			}
+			v.httpForm(t, e, "", want.HTTP)
+			v.httpForm(t, e, "application/problem+json", want.Problem)
+			if got := e.MethodByName("ExitCode").Call(nil)[0].Int(); int(got) != want.ExitCode {
+				t.Errorf("ExitCode() = %d, want %d", got, want.ExitCode)
+			}
+			var line bytes.Buffer
+			if out := e.MethodByName("WriteCLI").Call([]reflect.Value{reflect.ValueOf(io.Writer(&line)), reflect.ValueOf(want.Command)}); !out[0].IsNil() {
+				t.Fatalf("WriteCLI: %v", out[0].Interface())
+			}
+			if line.String() != want.CLI {
+				t.Errorf("WriteCLI:\ngot  %q\nwant %q", line.String(), want.CLI)
+			}
+			out := reflect.ValueOf(v.pkg.ReadCLI).Call([]reflect.Value{reflect.ValueOf([]byte(want.CLI))})
+			if err, _ := out[1].Interface().(error); err != nil {
+				t.Errorf("ReadCLI: %v", err)
+			} else if got := marshalEnvelope(out[0]); !bytes.Equal(got, want.Envelope) {
+				t.Errorf("ReadCLI:\ngot  %s\nwant %s", got, want.Envelope)
+			}
+			if string(want.Log) != "null" {
+				lv := e.MethodByName("LogValue")
+				if !lv.IsValid() {
+					t.Fatal("*Envelope has no LogValue method")
+				}
+				if got := slogJSON(lv.Call(nil)[0]); got != string(want.Log) {
+					t.Errorf("LogValue:\ngot  %s\nwant %s", got, want.Log)
+				}
+			}
+		})
+	}
+}
+
+// httpForm checks what WriteHTTP sends for a request with the Accept
+// header (none when empty), then reads it back with ReadHTTP.
+func (v *vectors) httpForm(t *testing.T, e reflect.Value, accept string, want genvectors.HTTPForm) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	rec := httptest.NewRecorder()
+	e.MethodByName("WriteHTTP").Call([]reflect.Value{reflect.ValueOf(http.ResponseWriter(rec)), reflect.ValueOf(req)})
+	if rec.Code != want.Status {
+		t.Errorf("Accept %q: status %d, want %d", accept, rec.Code, want.Status)
+	}
+	got := map[string]string{}
+	for name := range rec.Header() {
+		got[strings.ToLower(name)] = strings.Join(rec.Header().Values(name), ", ")
+	}
+	if !reflect.DeepEqual(got, want.Headers) {
+		t.Errorf("Accept %q: headers %v, want %v", accept, got, want.Headers)
+	}
+	if rec.Body.String() != want.Body {
+		t.Errorf("Accept %q: body\ngot  %s\nwant %s", accept, rec.Body.String(), want.Body)
+	}
+	if accept != "" {
+		// Problem is the body WriteHTTP sends for problem+json.
+		out := e.MethodByName("Problem").Call([]reflect.Value{reflect.ValueOf("")})
+		if b, _ := out[0].Interface().([]byte); string(b) != want.Body {
+			t.Errorf("Problem(\"\"):\ngot  %s\nwant %s", b, want.Body)
+		}
+	}
+	resp := &http.Response{StatusCode: want.Status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(want.Body))}
+	for name, value := range want.Headers {
+		resp.Header.Set(name, value)
+	}
+	out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
+	if err, _ := out[1].Interface().(error); err != nil {
+		t.Errorf("Accept %q: ReadHTTP: %v", accept, err)
+		return
+	}
+	if back := marshalEnvelope(out[0]); !bytes.Equal(back, want.Envelope) {
+		t.Errorf("Accept %q: ReadHTTP:\ngot  %s\nwant %s", accept, back, want.Envelope)
+	}
+}
+
+// marshalEnvelope is the envelope's own MarshalJSON output: json.Marshal
+// would escape <, > and & again, which no package's writer does.
+func marshalEnvelope(e reflect.Value) []byte {
+	out := e.MethodByName("MarshalJSON").Call(nil)
+	b, _ := out[0].Interface().([]byte)
+	return b
+}
+
+// accept runs the accept section: the Content-Type WriteHTTP picks for
+// each request's Accept header lines.
+func (v *vectors) accept(t *testing.T, vecs []genvectors.AcceptVec, example json.RawMessage) {
+	e, err := v.decode(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range vecs {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		for _, a := range want.Accept {
+			req.Header.Add("Accept", a)
+		}
+		rec := httptest.NewRecorder()
+		e.MethodByName("WriteHTTP").Call([]reflect.Value{reflect.ValueOf(http.ResponseWriter(rec)), reflect.ValueOf(req)})
+		media := "application/json"
+		if want.Problem {
+			media = "application/problem+json"
+		}
+		if got := rec.Header().Get("Content-Type"); got != media {
+			t.Errorf("Accept %q: Content-Type %q, want %q", want.Accept, got, media)
+		}
+	}
+}
+
+// slogJSON writes a resolved slog.Value as compact JSON: a group as an
+// object in attribute order, text without HTML escapes, as the vectors
+// write the log form. It reaches the value through reflection: errgen's
+// module keeps log/slog out of its packages (see the guard test in
+// internal/contract), and the generated package's LogValue is the one
+// producer of log attributes.
+func slogJSON(v reflect.Value) string {
+	v = v.MethodByName("Resolve").Call(nil)[0]
+	switch fmt.Sprint(v.MethodByName("Kind").Call(nil)[0].Interface()) {
+	case "Group":
+		attrs := v.MethodByName("Group").Call(nil)[0]
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := 0; i < attrs.Len(); i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(jsonText(attrs.Index(i).FieldByName("Key").String()))
+			b.WriteByte(':')
+			b.WriteString(slogJSON(attrs.Index(i).FieldByName("Value")))
+		}
+		b.WriteByte('}')
+		return b.String()
+	case "Bool":
+		return strconv.FormatBool(v.MethodByName("Bool").Call(nil)[0].Bool())
+	case "Int64":
+		return strconv.FormatInt(v.MethodByName("Int64").Call(nil)[0].Int(), 10)
+	case "Uint64":
+		return strconv.FormatUint(v.MethodByName("Uint64").Call(nil)[0].Uint(), 10)
+	case "Float64":
+		return strconv.FormatFloat(v.MethodByName("Float64").Call(nil)[0].Float(), 'g', -1, 64)
+	}
+	return jsonText(v.MethodByName("String").Call(nil)[0].String())
+}
+
+func jsonText(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(buf.String(), "\n")
+}

@@ -1,0 +1,423 @@
+package genvectors
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
+)
+
+// SurfaceVec is one example envelope on every surface a producer writes:
+// the HTTP response of the envelope itself (an Accept header that does not
+// ask for problem+json), the RFC 9457 one (Accept: application/problem+json),
+// the command line's exit code and line, and the structured-log form. Every
+// package writes each byte for byte (bodies and lines are UTF-8 text here)
+// and reads the HTTP bodies and the CLI line back: HTTP.Envelope and
+// Problem.Envelope are what its HTTP reader returns for them (a problem
+// document cannot carry an envelope field named like one of its own
+// members), the CLI line reads back as Envelope.
+type SurfaceVec struct {
+	Name     string          `json:"name"`
+	Envelope json.RawMessage `json:"envelope"`
+	HTTP     HTTPForm        `json:"http"`
+	Problem  HTTPForm        `json:"problem"`
+	ExitCode int             `json:"exit_code"`
+	Command  string          `json:"command"`
+	CLI      string          `json:"cli"`
+	// Log is the log form (contract.LogMembers), or null when a text the
+	// helpers sanitize is one a sanitizer policy might change: the vectors
+	// do not carry the sanitizer (it has its own vectors).
+	Log json.RawMessage `json:"log"`
+}
+
+// HTTPForm is a response a package's HTTP writer sends: the headers it
+// sets, by lower-case name, and the body; Envelope is what reading it back
+// gives.
+type HTTPForm struct {
+	Status   int               `json:"status"`
+	Headers  map[string]string `json:"headers"`
+	Body     string            `json:"body"`
+	Envelope json.RawMessage   `json:"envelope"`
+}
+
+// AcceptVec is one request's Accept header lines and whether the HTTP
+// writers answer with the problem document (else the envelope itself).
+type AcceptVec struct {
+	Accept  []string `json:"accept"`
+	Problem bool     `json:"problem"`
+}
+
+// The command of the CLI vectors: a quote to escape, and text that no
+// policy sanitizes (the CLI form writes the command as given).
+const cliCommand = `deploy --target "staging"`
+
+// problemNames are RFC 9457's members, in the order a problem document
+// writes them; unknownKindTitle is the title of a kind the contract does
+// not define. Both are the generated packages' (gengo's problemMembers).
+var problemNames = []string{"type", "title", "status", "detail", "instance"}
+
+const unknownKindTitle = "Error of a kind this contract version does not define"
+
+// surfaceVectors are the surfaces of every example envelope (one per kind,
+// the unknown kind's, the one with every field) and of the richest one
+// carrying members this contract does not name (Extra).
+func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVec, error) {
+	type named struct {
+		name string
+		o    object
+	}
+	all := make([]named, 0, len(exs)+1)
+	for _, ex := range exs {
+		all = append(all, named{ex.Name, fromExample(ex.Value)})
+	}
+	ext := fromExample(exs[len(exs)-1].Value)
+	for _, obj := range c.Layout.Objects {
+		name := "x_extension"
+		for owned(obj, name) {
+			name += "_"
+		}
+		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
+	}
+	all = append(all, named{"members this contract does not name", ext})
+
+	out := make([]SurfaceVec, 0, len(all))
+	for _, n := range all {
+		v, err := surfaceOf(c, n.name, n.o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// surfaceOf is the specification of the writers for one envelope.
+func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) {
+	env, err := raw(o)
+	if err != nil {
+		return SurfaceVec{}, err
+	}
+	d := decode(c, o)
+	cl := classificationOf(c, d.Kind)
+	headers := func(media string) map[string]string {
+		h := map[string]string{"content-type": media, "vary": "Accept"}
+		if d.RetryAfterMs != nil && *d.RetryAfterMs >= 0 {
+			h["retry-after"] = strconv.FormatInt((*d.RetryAfterMs+999)/1000, 10)
+		}
+		return h
+	}
+	message := leafString(c, o, contract.SourceMessage, "")
+
+	// The problem document: its members, then the envelope's top-level
+	// members it does not replace.
+	title := unknownKindTitle
+	if k := c.Kind(d.Kind); k != nil {
+		title = k.Description
+	}
+	doc := object{{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind}, {Key: "title", Value: title},
+		{Key: "status", Value: cl.HTTP}, {Key: "detail", Value: message}}
+	back := o
+	for _, m := range o {
+		if !isProblemName(m.Key) {
+			doc = append(doc, m)
+			continue
+		}
+		// A reader restores what the problem says or the contract fixes,
+		// never an envelope's own field or object.
+		if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
+			back = back.without(m.Key)
+		}
+	}
+	problem, err := raw(doc)
+	if err != nil {
+		return SurfaceVec{}, err
+	}
+	problemBack, err := raw(back)
+	if err != nil {
+		return SurfaceVec{}, err
+	}
+
+	line := string(env) + "\n"
+	if c.Surfaces.CLI.Form == contract.CLIWrapped {
+		line = `{"ok":false,"command":` + string(appendString(nil, cliCommand)) + `,"error":` + string(env) + "}\n"
+	}
+	log, err := logForm(c, o, d)
+	if err != nil {
+		return SurfaceVec{}, err
+	}
+	return SurfaceVec{
+		Name: name, Envelope: env,
+		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: string(env), Envelope: env},
+		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: string(problem), Envelope: problemBack},
+		ExitCode: c.Surfaces.CLI.ExitCode(cl), Command: cliCommand, CLI: line, Log: log,
+	}, nil
+}
+
+func isProblemName(name string) bool {
+	for _, p := range problemNames {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// topLeaf is the leaf a top-level member of the layout carries; nil for an
+// object or a member the layout does not name.
+func topLeaf(c *contract.Contract, name string) *contract.Leaf {
+	for _, m := range c.Layout.Root.Members {
+		if m.Name() == name {
+			return m.Leaf
+		}
+	}
+	return nil
+}
+
+// leafString is the string the layout carries for source s, or fallback
+// when the layout does not carry it.
+func leafString(c *contract.Contract, o object, s contract.Source, fallback string) string {
+	if lf := c.Layout.Leaf(s); lf != nil {
+		v, _ := o.get(lf.Path)
+		str, _ := v.(string)
+		return str
+	}
+	return fallback
+}
+
+// logForm is the specification of the logging helpers (contract.LogMembers)
+// for one valid envelope, or null when a text they sanitize might not
+// survive a sanitizer unchanged.
+func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error) {
+	cl := classificationOf(c, d.Kind)
+	proof := true
+	text := func(s string, sanitized bool) string {
+		if sanitized && !sanitizeProof(c, s) {
+			proof = false
+		}
+		return boundText(s)
+	}
+	retryable := d.IsRetryable(c)
+	out := object{}
+	for _, m := range contract.LogMembers {
+		key := string(m)
+		switch m {
+		case contract.LogKind:
+			out = append(out, orderedjson.Member{Key: key, Value: text(d.Kind, false)})
+		case contract.LogMessage:
+			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceMessage, ""), c.Sanitize.Sanitizes("message"))})
+		case contract.LogOrigin:
+			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceOrigin, cl.Origin.Name), false)})
+		case contract.LogAction:
+			out = append(out, orderedjson.Member{Key: key, Value: text(d.Action, false)})
+		case contract.LogSameArguments:
+			out = append(out, orderedjson.Member{Key: key, Value: text(d.SameArguments, false)})
+		case contract.LogSideEffects:
+			out = append(out, orderedjson.Member{Key: key, Value: text(d.SideEffects, false)})
+		case contract.LogRetryable:
+			out = append(out, orderedjson.Member{Key: key, Value: retryable})
+		case contract.LogHTTPStatus:
+			out = append(out, orderedjson.Member{Key: key, Value: cl.HTTP})
+		case contract.LogRetryAfterMs:
+			if d.RetryAfterMs != nil {
+				out = append(out, orderedjson.Member{Key: key, Value: *d.RetryAfterMs})
+			}
+		case contract.LogFields:
+			group := object{}
+			for _, lf := range c.Layout.Leaves {
+				if lf.Source != contract.SourceField {
+					continue
+				}
+				v, ok := o.get(lf.Path)
+				if !ok || v == nil || v == "" {
+					continue
+				}
+				sanitized := c.Sanitize.Sanitizes(lf.Field.Name)
+				switch v := v.(type) {
+				case string:
+					group = append(group, orderedjson.Member{Key: lf.Field.Name, Value: text(v, sanitized)})
+				case bool, int, int64, float64:
+					group = append(group, orderedjson.Member{Key: lf.Field.Name, Value: v})
+				default:
+					b, err := raw(v)
+					if err != nil {
+						return nil, err
+					}
+					group = append(group, orderedjson.Member{Key: lf.Field.Name, Value: text(string(b), sanitized)})
+				}
+			}
+			if len(group) > 0 {
+				out = append(out, orderedjson.Member{Key: key, Value: group})
+			}
+		case contract.LogExtra:
+			extra, err := extraOf(c, o)
+			if err != nil {
+				return nil, err
+			}
+			if extra != "" {
+				out = append(out, orderedjson.Member{Key: key, Value: text(extra, true)})
+			}
+		default:
+			panic("genvectors: unhandled log member " + key)
+		}
+	}
+	if !proof {
+		return json.RawMessage("null"), nil
+	}
+	return raw(out)
+}
+
+// extraOf is the compact JSON text of the members of o the layout does not
+// name, keyed by path and sorted: what a decoder keeps as Extra; "" for
+// none.
+func extraOf(c *contract.Contract, o object) (string, error) {
+	type entry struct {
+		key   string
+		value any
+	}
+	var entries []entry
+	var walk func(obj *contract.Object, o object)
+	walk = func(obj *contract.Object, o object) {
+		for _, m := range o {
+			if !owned(obj, m.Key) {
+				entries = append(entries, entry{joinPath(obj.Path, m.Key), m.Value})
+				continue
+			}
+			for _, mm := range obj.Members {
+				if mm.Object != nil && mm.Object.Name == m.Key {
+					if child, ok := m.Value.(object); ok {
+						walk(mm.Object, child)
+					}
+				}
+			}
+		}
+	}
+	walk(c.Layout.Root, o)
+	if len(entries) == 0 {
+		return "", nil
+	}
+	for i := 1; i < len(entries); i++ {
+		for j := i; j > 0 && entries[j].key < entries[j-1].key; j-- {
+			entries[j], entries[j-1] = entries[j-1], entries[j]
+		}
+	}
+	ext := object{}
+	for _, e := range entries {
+		ext = append(ext, orderedjson.Member{Key: e.key, Value: e.value})
+	}
+	b, err := raw(ext)
+	return string(b), err
+}
+
+// boundText is a log text bounded at contract.LogMaxBytes bytes, cut at a
+// character boundary and ended with contract.LogEllipsis.
+func boundText(s string) string {
+	if len(s) <= contract.LogMaxBytes {
+		return s
+	}
+	n := contract.LogMaxBytes
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + contract.LogEllipsis
+}
+
+// acceptVectors are Accept headers and the writers' choice for each: the
+// specification is prefersProblem below, RFC 9110's content negotiation
+// between the two media types.
+func acceptVectors() []AcceptVec {
+	cases := [][]string{
+		nil,
+		{"*/*"},
+		{"application/*"},
+		{"text/html"},
+		{"application/json"},
+		{"application/problem+json"},
+		{"APPLICATION/Problem+JSON"},
+		{"application/problem+json, application/json"},
+		{"application/problem+json, */*"},
+		{"application/problem+json, application/*"},
+		{"application/problem+json;q=0.5, application/json"},
+		{"application/json;q=0.5, application/problem+json"},
+		{"application/problem+json; charset=utf-8; q=0.9, application/json; q=0.8"},
+		{"application/json;q=0, application/problem+json;q=0.1"},
+		{"application/problem+json;q=0"},
+		{"application/problem+json;q=0, */*"},
+		{"application/problem+json;q=abc, application/json;q=0.1"},
+		{"application/problem+json;q=2"},
+		{"application/problem+json;q=-0.5, application/json;q=0.1"},
+		{"application/problem+json;Q=1.000, application/json;q=0.999"},
+		{"application/problem+json;q=.5, application/json;q=0.4"},
+		{"application/problem+json;q=, application/json;q=0.4"},
+		{"application/problem+json;q=5e-1, application/json;q=0.4"},
+		{"text/html, application/problem+json;q=0.9, */*;q=0.8"},
+		{"application/json;q=0.1", "application/problem+json"},
+		{" , ;q=1, application/problem+json"},
+		{"application/problem+json/extra, application/json;q=0.5"},
+		{"application/*;q=0.5, application/problem+json;q=0.5"},
+	}
+	out := make([]AcceptVec, len(cases))
+	for i, a := range cases {
+		out[i] = AcceptVec{Accept: append([]string{}, a...), Problem: prefersProblem(a)}
+	}
+	return out
+}
+
+// prefersProblem is the specification of the writers' negotiation: each of
+// the two media types takes the quality of the most specific media range
+// matching it (a range naming it, then its type's wildcard, then */*); the
+// problem document is sent when its quality is higher, or equal, not zero
+// and matched more specifically. An element that is empty, has no single
+// "/" or a q that is not a decimal number from 0 to 1 is ignored.
+func prefersProblem(lines []string) bool {
+	type best struct {
+		q float64
+		s int
+	}
+	js, pr := best{0, -1}, best{0, -1}
+	spec := func(rng, mt string) int {
+		switch {
+		case rng == mt:
+			return 2
+		case rng == "*/*":
+			return 0
+		case strings.HasSuffix(rng, "/*") && strings.HasPrefix(mt, strings.TrimSuffix(rng, "*")):
+			return 1
+		}
+		return -1
+	}
+	for _, line := range lines {
+	items:
+		for _, item := range strings.Split(line, ",") {
+			params := strings.Split(item, ";")
+			rng := strings.ToLower(strings.TrimSpace(params[0]))
+			if rng == "" || strings.Count(rng, "/") != 1 {
+				continue
+			}
+			q := 1.0
+			for _, p := range params[1:] {
+				name, value, _ := strings.Cut(p, "=")
+				if !strings.EqualFold(strings.TrimSpace(name), "q") {
+					continue
+				}
+				v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+				if err != nil || !(v >= 0 && v <= 1) {
+					continue items
+				}
+				q = v
+			}
+			if s := spec(rng, mediaJSON); s > js.s {
+				js = best{q, s}
+			}
+			if s := spec(rng, "application/problem+json"); s > pr.s {
+				pr = best{q, s}
+			}
+		}
+	}
+	if pr.q != js.q {
+		return pr.q > js.q
+	}
+	return pr.q > 0 && pr.s > js.s
+}

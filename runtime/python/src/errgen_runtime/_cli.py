@@ -1,0 +1,71 @@
+"""The command-line surface: the contract's CLI form written as one JSON line, and read back.
+
+They mirror the Go package's WriteCLI and ReadCLI byte for byte (the
+conformance vectors' surfaces section holds them to the same lines);
+exit_code (in _classification) is its ExitCode. This module is the same
+for every contract.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Optional, TextIO, Union
+
+from ._codec import _loads, from_dict, from_json, to_json
+from ._contract import CLI_FORM
+from ._envelope import Envelope
+from ._spec import EnvelopeError
+
+
+def cli_line(envelope: Envelope, command: str) -> str:
+    """cli_line returns the failure of command as the one JSON line (newline included) a command line writes on stderr.
+
+    It is in this contract's CLI form (CLI_FORM): the envelope itself, or
+    wrapped as {"ok":false,"command":command,"error":envelope}; the envelope
+    form does not carry command. Raises ValueError as to_json does.
+    """
+    env = to_json(envelope)
+    if CLI_FORM == "wrapped":
+        cmd = json.dumps(command, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        return '{"ok":false,"command":' + cmd + ',"error":' + env + "}\n"
+    return env + "\n"
+
+
+def write_cli(envelope: Envelope, command: str, stream: Optional[TextIO] = None) -> None:
+    """write_cli writes cli_line(envelope, command) to stream, sys.stderr by default; exit with exit_code(envelope) after it."""
+    (sys.stderr if stream is None else stream).write(cli_line(envelope, command))
+
+
+def _read_wrapped(text: Union[str, bytes]) -> Envelope:
+    """_read_wrapped reads the wrapped CLI form {"ok":false,"command":...,"error":envelope}."""
+    obj: Any = _loads(text)
+    if not isinstance(obj, dict):
+        raise EnvelopeError("", "must be a JSON object", "type")
+    if "ok" in obj and obj["ok"] is not False:
+        raise EnvelopeError("ok", "must be false in a failure line", "value")
+    if "error" not in obj:
+        raise EnvelopeError("error", "is required in the wrapped CLI form", "missing")
+    return from_dict(obj["error"])
+
+
+def read_cli(line: Union[str, bytes, bytearray]) -> Envelope:
+    """read_cli reads back a line cli_line wrote (text, or UTF-8 bytes).
+
+    It accepts both CLI forms, the envelope itself and the wrapped
+    {"ok":false,"command":...,"error":envelope}, trying this contract's own
+    form (CLI_FORM) first; the EnvelopeError raised is that of this
+    contract's form, as the Go package's ReadCLI.
+    """
+    text: Union[str, bytes] = line.strip() if isinstance(line, str) else bytes(line).strip()
+    own, other = (_read_wrapped, from_json) if CLI_FORM == "wrapped" else (from_json, _read_wrapped)
+    try:
+        return own(text)
+    except EnvelopeError as err:
+        first = err
+    except (ValueError, TypeError, RecursionError) as err:
+        first = EnvelopeError("", str(err), "syntax")
+    try:
+        return other(text)
+    except (ValueError, TypeError, RecursionError):
+        raise first from None

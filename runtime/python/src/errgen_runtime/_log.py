@@ -1,0 +1,188 @@
+"""The structured-log form of an envelope, for the standard library's logging.
+
+log_fields writes the same members, in the same order and bounds, as the Go
+package's Envelope.LogValue and the TypeScript package's logFields (the
+contract's LOG table; the conformance vectors' surfaces section holds the
+three to the same fields). This module is the same for every contract.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import logging
+from typing import TYPE_CHECKING, Any, Dict, List, MutableMapping, Optional, Tuple
+
+from ._classification import http_status, is_retryable
+from ._codec import to_dict
+from ._contract import FIELDS, LAYOUT, LOG, SANITIZED_FIELDS
+from ._envelope import Envelope
+from ._sanitize import sanitize
+
+
+def bound_log_text(s: str) -> str:
+    """bound_log_text cuts text longer than LOG["max_bytes"] bytes of UTF-8 at a character boundary and ends it with LOG["ellipsis"], so no log line grows with what an upstream sends."""
+    b = s.encode("utf-8", "surrogatepass")
+    n = int(LOG["max_bytes"])
+    if len(b) <= n:
+        return s
+    while n > 0 and b[n] & 0xC0 == 0x80:
+        n -= 1
+    return b[:n].decode("utf-8", "surrogatepass") + str(LOG["ellipsis"])
+
+
+def _json(v: Any) -> Optional[str]:
+    """_json is the compact JSON text of a value as every package's log form writes it; None for a value JSON cannot carry."""
+    try:
+        text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _field_leaves(o: Any, out: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    for m in o["members"]:
+        if "object" in m:
+            _field_leaves(m["object"], out)
+        elif m["leaf"]["source"] == "field":
+            out.append((m["leaf"]["field"], m["leaf"]["path"]))
+    return out
+
+
+#: _FIELD_LEAVES are the layout's context and kind-specific fields in wire order: (Envelope attribute, path).
+_FIELD_LEAVES = tuple(_field_leaves(LAYOUT, []))
+
+_ABSENT = object()
+
+
+def _at(wire: Any, path: str) -> Any:
+    v = wire
+    for key in path.split("."):
+        if not isinstance(v, dict) or key not in v:
+            return _ABSENT
+        v = v[key]
+    return v
+
+
+def _fields(envelope: Envelope) -> Dict[str, Any]:
+    """_fields is the fields member: each field the envelope carries on the wire, under its contract name."""
+    try:
+        wire: Any = to_dict(envelope)
+    except (ValueError, TypeError, RecursionError):
+        wire = None  # an envelope that does not encode logs the fields it can
+    out: Dict[str, Any] = {}
+    for attr, path in _FIELD_LEAVES:
+        spec = FIELDS.get(attr)
+        if spec is None:
+            continue
+        v = _at(wire, path) if wire is not None else getattr(envelope, attr, None)
+        if v is _ABSENT or v is None or v == "":
+            continue
+        name = spec["name"]
+        if isinstance(v, (bool, int, float)) and not isinstance(v, str):
+            if isinstance(v, float) and not math.isfinite(v):
+                continue
+            out[name] = v
+            continue
+        text = v if isinstance(v, str) else _json(v)
+        if text is not None:
+            out[name] = bound_log_text(sanitize(text) if name in SANITIZED_FIELDS else text)
+    return out
+
+
+def _extra(envelope: Envelope) -> Optional[str]:
+    """_extra is the extra member: the compact JSON text of the extra entries, sorted by key, sanitized; None without any."""
+    parts = []
+    for k in sorted(envelope.extra):
+        v = _json(envelope.extra[k])
+        if v is not None:
+            parts.append(_json(k) or '""')
+            parts[-1] += ":" + v
+    if not parts:
+        return None
+    return bound_log_text(sanitize("{" + ",".join(parts) + "}"))
+
+
+def log_fields(envelope: Envelope) -> Dict[str, Any]:
+    """log_fields returns the envelope's structured-log form, a dict the Go and TypeScript packages write member for member (LOG["members"]).
+
+    The members: kind, message, origin, action, same_arguments,
+    side_effects, retryable, http_status, retry_after_ms (only with a retry
+    hint), fields (the context and kind-specific fields the envelope carries,
+    under their contract names: text as it is, integers, numbers and
+    booleans as they are, arrays and objects as their compact JSON text;
+    only when there are any) and extra (the compact JSON text of the members
+    this contract does not name; only when there are any).
+
+    It never leaks what the contract sanitizes: the message and each field
+    SANITIZED_FIELDS lists are sanitized, however the envelope was built or
+    received, and extra always is. Every text is bounded (bound_log_text).
+    """
+    out: Dict[str, Any] = {}
+    for member in LOG["members"]:
+        if member == "kind":
+            out[member] = bound_log_text(str(envelope.kind))
+        elif member == "message":
+            out[member] = bound_log_text(sanitize(envelope.message) if "message" in SANITIZED_FIELDS else envelope.message)
+        elif member == "origin":
+            out[member] = bound_log_text(str(envelope.origin))
+        elif member == "action":
+            out[member] = bound_log_text(str(envelope.recovery.action))
+        elif member == "same_arguments":
+            out[member] = bound_log_text(str(envelope.recovery.same_arguments))
+        elif member == "side_effects":
+            out[member] = bound_log_text(str(envelope.side_effects))
+        elif member == "retryable":
+            out[member] = is_retryable(envelope)
+        elif member == "http_status":
+            out[member] = http_status(envelope)
+        elif member == "retry_after_ms":
+            if envelope.recovery.retry_after_ms is not None:
+                out[member] = envelope.recovery.retry_after_ms
+        elif member == "fields":
+            group = _fields(envelope)
+            if group:
+                out[member] = group
+        elif member == "extra":
+            extra = _extra(envelope)
+            if extra is not None:
+                out[member] = extra
+    return out
+
+
+def log_extra(envelope: Envelope, key: str = "error") -> Dict[str, Any]:
+    """log_extra is the extra= argument of a logging call that records the envelope: {key: log_fields(envelope)}.
+
+    One key, because logging refuses extra keys that name LogRecord
+    attributes (message, args, …); a JSON formatter writes it as one object.
+
+        logger.warning("tool call failed", extra=log_extra(env))
+    """
+    return {key: log_fields(envelope)}
+
+
+if TYPE_CHECKING:
+    _Adapter = logging.LoggerAdapter[logging.Logger]
+else:
+    _Adapter = logging.LoggerAdapter
+
+
+class EnvelopeLogger(_Adapter):
+    """EnvelopeLogger is a LoggerAdapter whose logging calls take envelope=: it becomes extra[key], log_fields(envelope).
+
+        log = EnvelopeLogger(logging.getLogger(__name__))
+        log.warning("tool call failed", envelope=env)
+    """
+
+    def __init__(self, logger: logging.Logger, key: str = "error") -> None:
+        super().__init__(logger, {})
+        self.key = key
+
+    def process(self, msg: Any, kwargs: MutableMapping[str, Any]) -> Tuple[Any, MutableMapping[str, Any]]:
+        envelope = kwargs.pop("envelope", None)
+        extra = dict(self.extra or {})
+        extra.update(kwargs.get("extra") or {})
+        if envelope is not None:
+            extra[self.key] = log_fields(envelope)
+        kwargs["extra"] = extra
+        return msg, kwargs

@@ -1,0 +1,87 @@
+// The command-line surface of the envelope: the exit code, the contract's
+// CLI form written as one JSON line, and the line read back. They mirror
+// the Go package's ExitCode, WriteCLI and ReadCLI byte for byte (the
+// conformance vectors' surfaces section holds them to the same lines).
+
+import { CLI_FORM, type Envelope } from "./contract.js";
+import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, type ParseResult } from "./codec.js";
+import { decodeUtf8 } from "./utf8.js";
+
+/** jsonText is a string as JSON, with U+2028 and U+2029 escaped as the Go encoder writes them. */
+function jsonText(s: string): string {
+  return JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}
+
+/**
+ * cliLine returns the failure of command as the one JSON line (newline
+ * included) a command line writes on stderr, in this contract's CLI form
+ * (CLI_FORM): the envelope itself, or wrapped as
+ * {"ok":false,"command":command,"error":envelope}; the envelope form does
+ * not carry command. It throws, as serializeEnvelope does, for an envelope
+ * that does not serialize.
+ */
+export function cliLine(envelope: Envelope, command: string): string {
+  const env = serializeEnvelope(envelope);
+  if (CLI_FORM === "wrapped") {
+    return '{"ok":false,"command":' + jsonText(command) + ',"error":' + env + "}\n";
+  }
+  return env + "\n";
+}
+
+/** CliStream is where writeCli writes: process.stderr, or any stream with a write(string). */
+export interface CliStream {
+  write(chunk: string): unknown;
+}
+
+/**
+ * writeCli writes cliLine(envelope, command) to stream, usually
+ * process.stderr; set process.exitCode = exitCode(envelope) beside it.
+ *
+ *     writeCli(env, "deploy", process.stderr);
+ *     process.exitCode = exitCode(env);
+ */
+export function writeCli(envelope: Envelope, command: string, stream: CliStream): void {
+  stream.write(cliLine(envelope, command));
+}
+
+/** readWrapped reads the wrapped CLI form {"ok":false,"command":...,"error":envelope}. */
+function readWrapped(value: unknown): ParseResult {
+  if (!isObject(value)) {
+    return { ok: false, error: { path: "", problem: "must be a JSON object", category: "type" } };
+  }
+  if (Object.prototype.hasOwnProperty.call(value, "ok") && value["ok"] !== false) {
+    return { ok: false, error: { path: "ok", problem: "must be false in a failure line", category: "value" } };
+  }
+  if (!Object.prototype.hasOwnProperty.call(value, "error")) {
+    return { ok: false, error: { path: "error", problem: "is required in the wrapped CLI form", category: "missing" } };
+  }
+  return parseEnvelope(value["error"]);
+}
+
+/**
+ * readCli reads back a line cliLine wrote (text, or UTF-8 bytes). It
+ * accepts both CLI forms, the envelope itself and the wrapped
+ * {"ok":false,"command":...,"error":envelope}, trying this contract's own
+ * form (CLI_FORM) first; the error returned is that of this contract's
+ * form, as the Go package's ReadCLI.
+ */
+export function readCli(line: string | Uint8Array): ParseResult {
+  const text = (typeof line === "string" ? line : decodeUtf8(line, true)).trim();
+  const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
+  const asWrapped = (): ParseResult => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return parseEnvelopeJson(text); // its syntax error
+    }
+    return readWrapped(value);
+  };
+  const [own, other] = CLI_FORM === "wrapped" ? [asWrapped, asEnvelope] : [asEnvelope, asWrapped];
+  const first = own();
+  if (first.ok) {
+    return first;
+  }
+  const second = other();
+  return second.ok ? second : first;
+}

@@ -1,0 +1,194 @@
+// The structured-log form of an envelope: the same members, in the same
+// order and bounds, as the Go package's Envelope.LogValue and the Python
+// package's log_fields (the contract's LOG table; the conformance vectors'
+// surfaces section holds the three to the same fields).
+
+import { FIELDS, LAYOUT, LOG, SANITIZED_FIELDS, type Envelope } from "./contract.js";
+import type { LayoutObject } from "./spec.js";
+import { httpStatus, isRetryable } from "./classification.js";
+import { compareKeys, toWire } from "./codec.js";
+import { sanitize } from "./sanitize.js";
+import { truncateUtf8, utf8Length } from "./utf8.js";
+
+/** LogValue is a value of the log form: text, an integer or number, a boolean, or the group of fields. */
+export type LogValue = string | number | boolean | { readonly [field: string]: string | number | boolean };
+
+/** LogFields is the log form of an envelope: a plain object for a structured logger. */
+export type LogFields = { readonly [member: string]: LogValue };
+
+/**
+ * boundLogText cuts text longer than LOG.maxBytes bytes of UTF-8 at a
+ * character boundary and ends it with LOG.ellipsis, so no log line grows
+ * with what an upstream sends.
+ */
+export function boundLogText(s: string): string {
+  return utf8Length(s) > LOG.maxBytes ? truncateUtf8(s, LOG.maxBytes) + LOG.ellipsis : s;
+}
+
+/** logJson is the compact JSON text of a value, as every package's log form writes it: U+2028 and U+2029 escaped, nothing else. Undefined for a value JSON cannot carry. */
+function logJson(v: unknown): string | undefined {
+  try {
+    const text = JSON.stringify(v, (_key, value: unknown) => {
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        throw new RangeError("not finite");
+      }
+      return value;
+    });
+    return text === undefined ? undefined : text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** at returns the member at a dotted layout path of a wire object. */
+function at(wire: Record<string, unknown>, path: string): unknown {
+  let v: unknown = wire;
+  for (const key of path.split(".")) {
+    if (v === null || typeof v !== "object" || !Object.prototype.hasOwnProperty.call(v, key)) {
+      return undefined;
+    }
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** fieldLeaves lists the layout's context and kind-specific fields in wire order: [Envelope member, path]. */
+const fieldLeaves: readonly (readonly [string, string])[] = (() => {
+  const out: [string, string][] = [];
+  const walk = (o: LayoutObject): void => {
+    for (const m of o.members) {
+      if (m.object !== undefined) {
+        walk(m.object);
+      } else if (m.leaf.source === "field" && m.leaf.field !== undefined) {
+        out.push([m.leaf.field, m.leaf.path]);
+      }
+    }
+  };
+  walk(LAYOUT);
+  return out;
+})();
+
+/** logGroup is the fields member: each field the envelope carries on the wire, under its contract name. */
+function logGroup(envelope: Envelope): { [field: string]: string | number | boolean } {
+  let wire: Record<string, unknown> | undefined;
+  try {
+    wire = toWire(envelope);
+  } catch {
+    // An envelope that does not serialize logs the fields it can.
+  }
+  const out: { [field: string]: string | number | boolean } = {};
+  const e = envelope as unknown as Record<string, unknown>;
+  for (const [member, path] of fieldLeaves) {
+    const spec = FIELDS[member];
+    if (spec === undefined) {
+      continue;
+    }
+    const v = wire !== undefined ? at(wire, path) : e[member];
+    if (v === undefined || v === null || v === "") {
+      continue;
+    }
+    const sanitized = SANITIZED_FIELDS.includes(spec.name);
+    let text: string | undefined;
+    if (typeof v === "string") {
+      text = v;
+    } else if (typeof v === "number" || typeof v === "boolean") {
+      if (typeof v === "number" && !Number.isFinite(v)) continue;
+      out[spec.name] = v;
+      continue;
+    } else {
+      text = logJson(v);
+    }
+    if (text !== undefined) {
+      out[spec.name] = boundLogText(sanitized ? sanitize(text) : text);
+    }
+  }
+  return out;
+}
+
+/** logExtra is the extra member: the compact JSON text of the Extra entries, sorted by key, sanitized; undefined without any. */
+function logExtra(envelope: Envelope): string | undefined {
+  const extra = envelope.extra;
+  if (extra === undefined || extra === null) {
+    return undefined;
+  }
+  const keys = Object.keys(extra)
+    .filter((k) => extra[k] !== undefined)
+    .sort(compareKeys);
+  const parts: string[] = [];
+  for (const k of keys) {
+    const v = logJson(extra[k]);
+    if (v !== undefined) {
+      parts.push(logJson(k)! + ":" + v);
+    }
+  }
+  return parts.length === 0 ? undefined : boundLogText(sanitize("{" + parts.join(",") + "}"));
+}
+
+/**
+ * logFields returns the envelope's structured-log form, a plain object for
+ * pino, winston or any structured logger; the Go and Python packages write
+ * the same members (LOG.members): kind, message, origin, action,
+ * same_arguments, side_effects, retryable, http_status, retry_after_ms (only
+ * with a retry hint), fields (the context and kind-specific fields the
+ * envelope carries, under their contract names: text as it is, integers,
+ * numbers and booleans as they are, arrays and objects as their compact
+ * JSON text; only when there are any) and extra (the compact JSON text of
+ * the members this contract does not name; only when there are any).
+ *
+ * It never leaks what the contract sanitizes: the message and each field
+ * SANITIZED_FIELDS lists are sanitized, however the envelope was built or
+ * received, and extra always is. Every text is bounded (boundLogText):
+ * at most LOG.maxBytes bytes of UTF-8, then LOG.ellipsis.
+ *
+ *     logger.warn({ error: logFields(env) }, "tool call failed");   // pino
+ *     logger.warn("tool call failed", { error: logFields(env) });   // winston
+ */
+export function logFields(envelope: Envelope): LogFields {
+  const out: { [member: string]: LogValue } = {};
+  for (const member of LOG.members) {
+    switch (member) {
+      case "kind":
+        out[member] = boundLogText(envelope.kind);
+        break;
+      case "message":
+        out[member] = boundLogText(SANITIZED_FIELDS.includes("message") ? sanitize(envelope.message) : envelope.message);
+        break;
+      case "origin":
+        out[member] = boundLogText(envelope.origin);
+        break;
+      case "action":
+        out[member] = boundLogText(envelope.recovery.action);
+        break;
+      case "same_arguments":
+        out[member] = boundLogText(envelope.recovery.sameArguments);
+        break;
+      case "side_effects":
+        out[member] = boundLogText(envelope.sideEffects);
+        break;
+      case "retryable":
+        out[member] = isRetryable(envelope);
+        break;
+      case "http_status":
+        out[member] = httpStatus(envelope);
+        break;
+      case "retry_after_ms": {
+        const ms = envelope.recovery.retryAfterMs;
+        if (typeof ms === "number" && Number.isFinite(ms)) out[member] = ms;
+        break;
+      }
+      case "fields": {
+        const group = logGroup(envelope);
+        if (Object.keys(group).length > 0) out[member] = group;
+        break;
+      }
+      case "extra": {
+        const extra = logExtra(envelope);
+        if (extra !== undefined) out[member] = extra;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+// The surfaces and accept vectors: what every package's producers write on
+// HTTP (the envelope and its RFC 9457 document), the command line and a
+// structured log, byte for byte as the Go and Python packages write it, and
+// read back.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { parsed, pkg, vectors } from "./env.mjs";
+
+/** headersOf turns [name, value] pairs into the vectors' object keyed by lower-case name. */
+function headersOf(pairs) {
+  return Object.fromEntries(pairs.map(([n, v]) => [n.toLowerCase(), v]));
+}
+
+/** fakeNodeResponse records what writeHttp does to a Node ServerResponse. */
+function fakeNodeResponse() {
+  const r = { statusCode: 200, headers: {}, body: undefined, ended: 0 };
+  r.setHeader = (name, value) => {
+    r.headers[name.toLowerCase()] = value;
+    return r;
+  };
+  r.end = (chunk) => {
+    r.body = chunk;
+    r.ended++;
+    return r;
+  };
+  return r;
+}
+
+async function readBack(form) {
+  const r = await pkg.fromHttpResponse(new Response(form.body, { status: form.status, headers: form.headers }));
+  assert.ok(r.ok, r.ok ? "" : r.error.problem);
+  assert.equal(r.classified, false);
+  return r.envelope;
+}
+
+describe(`${pkg.CONTRACT_NAME}: surfaces`, () => {
+  test("there are surface vectors for every example envelope", () => assert.ok(vectors.surfaces.length >= vectors.lookup.length));
+  for (const v of vectors.surfaces) {
+    test(v.name, async () => {
+      const env = parsed(v.envelope);
+      for (const [form, accept] of [
+        [v.http, undefined],
+        [v.problem, "application/problem+json"],
+      ]) {
+        const a = pkg.httpAnswer(env, accept);
+        assert.equal(a.status, form.status);
+        assert.deepEqual(headersOf(a.headers), form.headers);
+        assert.equal(a.body, form.body);
+        // Node's ServerResponse.
+        const res = fakeNodeResponse();
+        pkg.writeHttp(env, accept === undefined ? { headers: {} } : { headers: { accept } }, res);
+        assert.equal(res.statusCode, form.status);
+        assert.deepEqual(res.headers, form.headers);
+        assert.equal(res.body, form.body);
+        assert.equal(res.ended, 1);
+        // The fetch API's Response.
+        const fr = pkg.toFetchResponse(env, new Request("http://localhost/", { headers: accept === undefined ? {} : { accept } }), Response);
+        assert.equal(fr.status, form.status);
+        for (const [name, value] of Object.entries(form.headers)) assert.equal(fr.headers.get(name), value, name);
+        assert.equal(await fr.text(), form.body);
+        // Read back, as every package's reader reads it.
+        assert.deepEqual(pkg.toWire(await readBack(form)), form.envelope);
+      }
+      assert.equal(pkg.serializeProblem(env), v.problem.body);
+      const problem = pkg.parseProblemJson(v.problem.body);
+      assert.ok(problem.ok, problem.ok ? "" : problem.error.problem);
+      assert.deepEqual(pkg.toWire(problem.envelope), v.problem.envelope);
+
+      assert.equal(pkg.exitCode(env), v.exit_code);
+      assert.equal(pkg.cliLine(env, v.command), v.cli);
+      let written = "";
+      pkg.writeCli(env, v.command, { write: (s) => (written += s) });
+      assert.equal(written, v.cli);
+      const back = pkg.readCli(v.cli);
+      assert.ok(back.ok, back.ok ? "" : back.error.problem);
+      assert.equal(pkg.serializeEnvelope(back.envelope), JSON.stringify(v.envelope).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")));
+      const bytes = pkg.readCli(new TextEncoder().encode(v.cli));
+      assert.ok(bytes.ok);
+
+      if (v.log !== null) {
+        // Member order included: JSON text of both.
+        assert.equal(JSON.stringify(pkg.logFields(env)), JSON.stringify(v.log));
+      }
+    });
+  }
+});
+
+describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
+  const env = parsed(vectors.envelopes[0].envelope);
+  for (const v of vectors.accept) {
+    test(JSON.stringify(v.accept), () => {
+      assert.equal(pkg.prefersProblem(v.accept), v.problem);
+      const a = pkg.httpAnswer(env, v.accept);
+      assert.equal(headersOf(a.headers)["content-type"], v.problem ? "application/problem+json" : "application/json");
+    });
+  }
+});
+
+describe(`${pkg.CONTRACT_NAME}: surfaces beyond the vectors`, () => {
+  const env = parsed(vectors.envelopes[0].envelope);
+  test("readCli reports the contract's own form's problem", () => {
+    const r = pkg.readCli('{"ok":true,"command":"x","error":{}}');
+    assert.equal(r.ok, false);
+    if (pkg.CLI_FORM === "wrapped") assert.equal(r.error.path, "ok");
+    assert.equal(pkg.readCli("not json").ok, false);
+  });
+  test("an envelope without a kind is a plain-text 500", () => {
+    const a = pkg.httpAnswer({ ...env, kind: "" });
+    assert.equal(a.status, 500);
+    assert.equal(headersOf(a.headers)["content-type"], "text/plain; charset=utf-8");
+  });
+  test("logFields bounds and sanitizes", () => {
+    const long = "é".repeat(2000);
+    const f = pkg.logFields({ ...env, kind: long, extra: { token: "x".repeat(5000) } });
+    const bytes = new TextEncoder().encode(f.kind).length;
+    assert.ok(bytes <= pkg.LOG.maxBytes + 3, `kind is ${bytes} bytes`);
+    assert.ok(f.kind.endsWith(pkg.LOG.ellipsis));
+    assert.ok(new TextEncoder().encode(f.extra).length <= pkg.LOG.maxBytes + 3);
+    if (pkg.SANITIZED_FIELDS.includes("message")) {
+      const m = pkg.logFields({ ...env, message: "failed: password=hunter2" }).message;
+      assert.ok(!m.includes("hunter2"), m);
+    }
+    assert.deepEqual(Object.keys(pkg.logFields(env)).filter((k) => !pkg.LOG.members.includes(k)), []);
+  });
+});
