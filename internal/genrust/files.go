@@ -55,6 +55,7 @@ func (g *gen) readme() string {
 	b.WriteString("- `Kind` and the other vocabularies are open enums: a value this version of the contract does not list is kept in `Other(String)`, so an envelope from a newer producer decodes and encodes back unchanged.\n")
 	b.WriteString("- `lookup` returns a `&'static Classification` without allocating; `Envelope` implements `std::error::Error`, `Display` (\"kind: message\"), `serde::Serialize` and `serde::Deserialize`.\n")
 	b.WriteString("- One constructor per kind (`Envelope::new_<kind>`) takes the kind's required fields and sanitizes the message; `Envelope::new_trusted` does not.\n")
+	b.WriteString(g.readmeSurfaces())
 	return b.String()
 }
 
