@@ -13,10 +13,9 @@ func trim(local string) string { return strings.TrimSuffix(local, "_") }
 func (g *gen) envelope() string {
 	c := g.c
 	var b strings.Builder
-	b.WriteString(Header + "\n\n")
-	b.WriteString("//! The envelope: its fields, constructors and setters, and the glue through which the runtime's codec reads and writes its context and kind-specific fields by slot.\n\n")
-	b.WriteString("use std::collections::BTreeMap;\n\n#[allow(unused_imports)]\nuse serde_json::{Map, Value};\n\n")
-	b.WriteString("#[allow(unused_imports)]\nuse crate::codec::{EncodeError, Item, Out, Wire};\nuse crate::contract::*;\n#[allow(unused_imports)]\nuse crate::spec::FieldSpec;\n\n")
+	startModule(&b, "The envelope: its fields, constructors and setters, and the glue through which the runtime's codec reads and writes its context and kind-specific fields by slot.",
+		"use std::collections::BTreeMap;\n\n#[allow(unused_imports)]\nuse serde_json::{Map, Value};\n\n",
+		"#[allow(unused_imports)]\nuse crate::codec::{EncodeError, Item, Out, Wire};\nuse crate::contract::*;\n#[allow(unused_imports)]\nuse crate::spec::FieldSpec;\n\n")
 
 	// Object fields with properties.
 	for _, f := range g.order {

@@ -124,11 +124,10 @@ func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value
 func (g *gen) contract() string {
 	c := g.c
 	var b strings.Builder
-	b.WriteString(Header + "\n\n")
-	b.WriteString("//! The contract's vocabularies and tables, which the runtime modules read.\n\n")
-	b.WriteString("use std::borrow::Cow;\n\n")
-	b.WriteString("#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n")
-	b.WriteString("#[allow(unused_imports)]\nuse crate::spec::{Classification, ClassifierSpec, Classified, Const, FieldSpec, FieldType, Failure, Leaf, LogLevel, Member, Object, RetryPolicy, Rule, Source, Step, Upstream};\n\n")
+	startModule(&b, "The contract's vocabularies and tables, which the runtime modules read.",
+		"use std::borrow::Cow;\n\n",
+		"#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n",
+		"#[allow(unused_imports)]\nuse crate::spec::{Classification, ClassifierSpec, Classified, Const, FieldSpec, FieldType, Failure, Leaf, LogLevel, Member, Object, RetryPolicy, Rule, Source, Step, Upstream};\n\n")
 	fmt.Fprintf(&b, "/// The crate's name, which error messages start with.\npub(crate) const CRATE_NAME: &str = %s;\n\n", runtimedata.RustString(g.libName))
 	fmt.Fprintf(&b, "/// The contract's name.\npub const CONTRACT_NAME: &str = %s;\n\n", runtimedata.RustString(c.Name))
 	if c.VersionIsText() {
@@ -162,14 +161,10 @@ func (g *gen) contract() string {
 	var retry []string
 	for _, s := range c.SameArguments {
 		if s.Retry {
-			retry = append(retry, "SameArguments::"+s.Idents.RustType)
+			retry = append(retry, s.Idents.RustType)
 		}
 	}
-	if len(retry) == 0 {
-		b.WriteString("let _ = self;\n        false\n    }\n\n")
-	} else {
-		b.WriteString("matches!(self, " + strings.Join(retry, " | ") + ")\n    }\n\n")
-	}
+	b.WriteString(matches("SameArguments", retry, false) + "\n    }\n\n")
 	b.WriteString("    /// The value a call to a read-only or idempotent tool may use instead.\n    pub(crate) fn upgrade(&self) -> SameArguments {\n")
 	var ups []string
 	for _, s := range c.SameArguments {
@@ -186,14 +181,10 @@ func (g *gen) contract() string {
 	var none []string
 	for _, s := range c.SideEffects {
 		if !s.MayHaveRun {
-			none = append(none, "SideEffects::"+s.Idents.RustType)
+			none = append(none, s.Idents.RustType)
 		}
 	}
-	if len(none) == 0 {
-		b.WriteString("let _ = self;\n        true\n    }\n}\n\n")
-	} else {
-		b.WriteString("!matches!(self, " + strings.Join(none, " | ") + ")\n    }\n}\n\n")
-	}
+	b.WriteString(matches("SideEffects", none, true) + "\n    }\n}\n\n")
 
 	// Classifications.
 	fmt.Fprintf(&b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
@@ -354,4 +345,27 @@ func (g *gen) object(o *contract.Object, indent string) string {
 	}
 	return fmt.Sprintf("Object {\n%sname: %s,\n%spath: %s,\n%srequired: %t,\n%sowned: %s,\n%smembers: &[\n%s%s],\n%s}",
 		inner, runtimedata.RustString(o.Name), inner, runtimedata.RustString(o.Path), inner, o.Required || o.Path == "", inner, strs(owned), inner, b.String(), inner, indent)
+}
+
+// matches is the body of a predicate on self: whether self is one of typ's
+// variants (negate: is none of them). With no variants the answer is
+// constant, and self is still used so clippy sees no unused argument.
+func matches(typ string, variants []string, negate bool) string {
+	if len(variants) == 0 {
+		return fmt.Sprintf("let _ = self;\n        %t", negate)
+	}
+	not := ""
+	if negate {
+		not = "!"
+	}
+	return not + "matches!(self, " + typ + "::" + strings.Join(variants, " | "+typ+"::") + ")"
+}
+
+// startModule writes what every printed module starts with: the header
+// line, the module's inner doc comment and its use lines, each as given.
+func startModule(b *strings.Builder, doc string, uses ...string) {
+	b.WriteString(Header + "\n\n//! " + doc + "\n\n")
+	for _, u := range uses {
+		b.WriteString(u)
+	}
 }

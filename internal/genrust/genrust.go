@@ -158,18 +158,24 @@ func reservedTypes() []string {
 		Value Error`)...)
 }
 
-func scalar(t contract.FieldType) string {
-	switch t {
-	case contract.TypeString:
-		return "String"
-	case contract.TypeInteger:
-		return "i64"
-	case contract.TypeNumber:
-		return "f64"
-	case contract.TypeBoolean:
-		return "bool"
+// rustTypes names each field type's Rust type (an array's is built from
+// its items; an object with properties gets a struct of its own) and its
+// variant of the runtime's FieldType.
+var rustTypes = map[contract.FieldType]struct{ typ, variant string }{
+	contract.TypeString:  {"String", "FieldType::String"},
+	contract.TypeInteger: {"i64", "FieldType::Integer"},
+	contract.TypeNumber:  {"f64", "FieldType::Number"},
+	contract.TypeBoolean: {"bool", "FieldType::Boolean"},
+	contract.TypeArray:   {"", "FieldType::Array"},
+	contract.TypeObject:  {"Map<String, Value>", "FieldType::Object"},
+}
+
+// items is an array field's item type; an array without one holds strings.
+func items(f *contract.Field) contract.FieldType {
+	if f.Items == "" {
+		return contract.TypeString
 	}
-	return "Map<String, Value>"
+	return f.Items
 }
 
 // rustType is a field's Rust type; bare is the type without Option (a
@@ -180,15 +186,11 @@ func (g *gen) rustType(f *contract.Field, bare bool) string {
 	case f.Type == contract.TypeString:
 		return "String"
 	case f.Type == contract.TypeArray:
-		items := f.Items
-		if items == "" {
-			items = contract.TypeString
-		}
-		t = "Vec<" + scalar(items) + ">"
+		t = "Vec<" + rustTypes[items(f)].typ + ">"
 	case f.Type == contract.TypeObject && len(f.Properties) > 0:
 		t = g.structs[f]
 	default:
-		t = scalar(f.Type)
+		t = rustTypes[f.Type].typ
 	}
 	if bare {
 		return t
@@ -196,37 +198,17 @@ func (g *gen) rustType(f *contract.Field, bare bool) string {
 	return "Option<" + t + ">"
 }
 
-func fieldType(t contract.FieldType) string {
-	switch t {
-	case contract.TypeString:
-		return "FieldType::String"
-	case contract.TypeInteger:
-		return "FieldType::Integer"
-	case contract.TypeNumber:
-		return "FieldType::Number"
-	case contract.TypeBoolean:
-		return "FieldType::Boolean"
-	case contract.TypeArray:
-		return "FieldType::Array"
-	}
-	return "FieldType::Object"
-}
-
 func (g *gen) spec(f *contract.Field) string {
-	items := "None"
+	itemType := "None"
 	if f.Type == contract.TypeArray {
-		it := f.Items
-		if it == "" {
-			it = contract.TypeString
-		}
-		items = "Some(" + fieldType(it) + ")"
+		itemType = "Some(" + rustTypes[items(f)].variant + ")"
 	}
 	var props []string
 	for _, p := range f.Properties {
 		props = append(props, g.spec(p))
 	}
 	return fmt.Sprintf("FieldSpec { name: %s, typ: %s, items: %s, required: %t, properties: &[%s] }",
-		runtimedata.RustString(f.Name), fieldType(f.Type), items, f.Required, strings.Join(props, ", "))
+		runtimedata.RustString(f.Name), rustTypes[f.Type].variant, itemType, f.Required, strings.Join(props, ", "))
 }
 
 // member prints a Classification's members that are typed in Rust.

@@ -241,14 +241,9 @@ func (s *surfaces) checkEnvelope(t *testing.T, e any) {
 		} else if !bytes.Equal(body, want) {
 			t.Errorf("%s: body\n%s\nwant the envelope\n%s", what, body, want)
 		}
-		got, err := try(s.api.ReadHTTP, resp)
-		if err != nil {
-			t.Errorf("ReadHTTP after %s: %v", what, err)
-			continue
+		if got, ok := s.readBack(t, "ReadHTTP after "+what, resp, want); ok {
+			s.checkHintBack(t, "ReadHTTP after "+what, hint, retryAfterMs(got), tc.problem)
 		}
-		same(t, "ReadHTTP after "+what, got, want)
-		s.validate(t, "ReadHTTP after "+what, marshalJSON(t, got))
-		s.checkHintBack(t, "ReadHTTP after "+what, hint, retryAfterMs(got), tc.problem)
 	}
 
 	// Problem with an instance.
@@ -343,13 +338,21 @@ func (s *surfaces) checkProblem(t *testing.T, what string, body []byte, e any, w
 	}
 	// The envelope comes back from the problem document alone.
 	resp := &http.Response{StatusCode: cl.HTTP, Header: http.Header{"Content-Type": {"application/problem+json"}}, Body: io.NopCloser(bytes.NewReader(body))}
+	s.readBack(t, "ReadHTTP of "+what, resp, want)
+}
+
+// readBack reads resp with ReadHTTP and checks that it gives the envelope
+// want, valid against the schema; ok is false when ReadHTTP failed.
+func (s *surfaces) readBack(t *testing.T, what string, resp *http.Response, want []byte) (got any, ok bool) {
+	t.Helper()
 	got, err := try(s.api.ReadHTTP, resp)
 	if err != nil {
-		t.Errorf("ReadHTTP of %s: %v", what, err)
-		return
+		t.Errorf("%s: %v", what, err)
+		return nil, false
 	}
-	same(t, "ReadHTTP of "+what, got, want)
-	s.validate(t, "the envelope read back from "+what, marshalJSON(t, got))
+	same(t, what, got, want)
+	s.validate(t, what, marshalJSON(t, got))
+	return got, true
 }
 
 func (s *surfaces) checkToolResult(t *testing.T, e any, want []byte) {

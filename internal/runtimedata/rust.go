@@ -2,8 +2,6 @@ package runtimedata
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 )
 
@@ -20,31 +18,14 @@ type RustPrinter struct {
 }
 
 // Print implements Printer.
-func (p RustPrinter) Print(v Value) string {
-	var b strings.Builder
-	p.write(&b, v, "")
-	return b.String()
-}
+func (p RustPrinter) Print(v Value) string { return printWith(p.write, v) }
 
 func (p RustPrinter) write(b *strings.Builder, v Value, indent string) {
+	if text, ok := scalarLiteral(v, "None", "true", "false"); ok {
+		b.WriteString(text)
+		return
+	}
 	switch v := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	case int:
-		b.WriteString(strconv.Itoa(v))
-	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
-	case float64:
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			panic("runtimedata: not a finite number")
-		}
-		s := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eEn") {
-			s += ".0"
-		}
-		b.WriteString(s)
 	case string:
 		b.WriteString(RustString(v))
 	case Local:

@@ -14,6 +14,8 @@
 package runtimedata
 
 import (
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -127,4 +129,42 @@ func camel(name string) string {
 		}
 	}
 	return strings.Join(parts, "")
+}
+
+// printWith prints v with a printer's write method, from no indent.
+func printWith(write func(b *strings.Builder, v Value, indent string), v Value) string {
+	var b strings.Builder
+	write(&b, v, "")
+	return b.String()
+}
+
+// scalarLiteral is a null, a bool or a number as Python and Rust write it,
+// given the language's words for null, true and false; ok is false for
+// every other value. An integer is decimal; a float is the shortest form
+// that reads back exactly, with ".0" added where that form would read as
+// an integer. Only finite numbers have a literal: the model holds no other.
+func scalarLiteral(v Value, null, yes, no string) (text string, ok bool) {
+	switch v := v.(type) {
+	case nil:
+		return null, true
+	case bool:
+		if v {
+			return yes, true
+		}
+		return no, true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			panic("runtimedata: not a finite number")
+		}
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		return s, true
+	}
+	return "", false
 }
