@@ -67,7 +67,7 @@ func (g *gen) surfaceTables() string {
 	for _, e := range sf.Empty {
 		var fields []string
 		for _, f := range e.Fields {
-			fields = append(fields, fmt.Sprintf("(%d, %s)", g.slotByName(f.Name), fieldType(f.Type)))
+			fields = append(fields, fmt.Sprintf("(%d, %s)", g.slotByName(f.Name), rustTypes[f.Type].variant))
 		}
 		empty = append(empty, fmt.Sprintf("        (%s, &[%s]),\n", runtimedata.RustString(e.Kind.Name), strings.Join(fields, ", ")))
 	}
