@@ -29,6 +29,8 @@ func (g *gen) cargo() string {
 	}
 	fmt.Fprintf(&b, "description = %s\npublish = false\n\n[lib]\npath = \"src/lib.rs\"\n\n", tomlString(desc))
 	b.WriteString("[dependencies]\nserde = { version = \"1.0.100\", features = [\"derive\"] }\nserde_json = \"1.0.60\"\n")
+	// The http crate only behind a feature: the surfaces themselves are std only.
+	b.WriteString("http = { version = \"1\", optional = true }\n\n[features]\n# Conversions of the HTTP surface to and from the http crate's Request and Response.\nhttp = [\"dep:http\"]\n")
 	return b.String()
 }
 
@@ -53,6 +55,7 @@ func (g *gen) readme() string {
 	b.WriteString("- `Kind` and the other vocabularies are open enums: a value this version of the contract does not list is kept in `Other(String)`, so an envelope from a newer producer decodes and encodes back unchanged.\n")
 	b.WriteString("- `lookup` returns a `&'static Classification` without allocating; `Envelope` implements `std::error::Error`, `Display` (\"kind: message\"), `serde::Serialize` and `serde::Deserialize`.\n")
 	b.WriteString("- One constructor per kind (`Envelope::new_<kind>`) takes the kind's required fields and sanitizes the message; `Envelope::new_trusted` does not.\n")
+	b.WriteString(g.readmeSurfaces())
 	return b.String()
 }
 
@@ -78,6 +81,7 @@ func (g *gen) lib() string {
 	b.WriteString("\npub use classification::for_tool;\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
 	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
+	b.WriteString("pub use surfaces::{\n    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,\n    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
 	return b.String()
 }
 
@@ -263,6 +267,7 @@ func (g *gen) contract() string {
 	b.WriteString("static SANITIZER: Sanitizer = Sanitizer::new(&SANITIZE_POLICY);\n\n")
 	b.WriteString("/// Removes what must not reach a caller from text (secrets, credential paths, prompt markers, control characters) and bounds its length, by the contract's policy. Clean text is borrowed, not copied.\npub fn sanitize(text: &str) -> Cow<'_, str> {\n    SANITIZER.sanitize(text)\n}\n\n")
 	b.WriteString("/// sanitize with another length bound (in characters, the truncation marker included).\npub fn sanitize_max(text: &str, max_length: usize) -> Cow<'_, str> {\n    SANITIZER.sanitize_max(text, max_length)\n}\n")
+	b.WriteString(g.surfaceTables())
 	return b.String()
 }
 

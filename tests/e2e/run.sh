@@ -12,10 +12,14 @@
 #       runs it;
 #   (d) a Python virtual environment pip-installs the generated package from
 #       its directory and from git (#subdirectory=), and runs a script;
+#   (e) a Rust consumer crate depends on the generated crate by path (the
+#       owner's errgen.yaml, as errgen init writes it, selects rust), builds
+#       and runs: it constructs an envelope, encodes and decodes it, and
+#       prints it with its next step and exit code;
 #
 # after which errgen check is still clean and the owner's git tree is
-# unchanged: installing and building never dirty the drift gate. The three
-# consumers print the same envelope, which is compared.
+# unchanged: installing and building never dirty the drift gate. The four
+# languages' consumers print the same envelope, which is compared.
 #
 # Usage: tests/e2e/run.sh (make test runs it after test-ts, whose tsc it
 # reuses). Every tool it needs is required: a missing one fails the run.
@@ -23,7 +27,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 tsc="$repo/tests/ts/node_modules/typescript/bin/tsc"
-for tool in go git node npm python3; do
+for tool in go git node npm python3 cargo; do
   command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed" >&2; exit 1; }
 done
 [ -f "$tsc" ] || { echo "e2e: $tsc is missing; run npm ci in tests/ts (make test-ts does)" >&2; exit 1; }
@@ -178,9 +182,54 @@ cat "$work/py.out"
 "$work/venv/bin/python" "$work/main.py" > "$work/py-git.out"
 cmp "$work/py.out" "$work/py-git.out" || fail "the package installed from git behaves differently"
 
+# -------------------------------------------------------------- (e) Rust crate
+step "(e) Rust: a consumer crate depends on the generated crate by path, builds and runs"
+crate_dir=$(ls -d "$owner"/gen/rust/*/ 2>/dev/null | head -1)
+[ -n "$crate_dir" ] || fail "errgen init's config did not select rust: no gen/rust/<crate> in the owner's tree"
+crate_dir=${crate_dir%/}
+crate=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate_dir/Cargo.toml" | head -1)
+rscons="$work/checkout-rust"
+mkdir -p "$rscons/src"
+cat > "$rscons/Cargo.toml" <<EOF
+[package]
+name = "checkout"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+payments = { package = "$crate", path = "$crate_dir" }
+
+[workspace]
+EOF
+cat > "$rscons/src/main.rs" <<'EOF'
+use payments::{Envelope, Kind};
+
+fn main() {
+    let e = Envelope::new_card_declined("the issuer said no");
+    assert_eq!(e.kind, Kind::CardDeclined);
+    let text = e.to_json().expect("encodes");
+    let back = Envelope::from_json(&text).expect("decodes");
+    assert_eq!(back, e);
+    println!("{text}");
+    println!("{}", back.next_step(1).step.as_str());
+    // The CLI surface: the line a command writes on stderr, read back.
+    let mut line = Vec::new();
+    back.write_cli(&mut line, "charge").expect("writes");
+    assert_eq!(Envelope::read_cli(&line).expect("reads"), e);
+    println!("exit {}", back.exit_code());
+}
+EOF
+# The crates the repository's Rust tests pin, and their build cache
+# (build/rust/target), so that serde is compiled once for every Rust run.
+cp "$repo/tests/rust/Cargo.lock" "$rscons/Cargo.lock"
+( cd "$rscons" && CARGO_TARGET_DIR="$repo/build/rust/target" cargo run -q > "$work/rust.out" )
+cat "$work/rust.out"
+sed -n 3p "$work/rust.out" | grep -qx 'exit [0-9][0-9]*' || fail "the Rust consumer printed no exit code"
+
 # ----------------------------------------------------------------- agreement
 step "every consumer printed the same envelope and step; the owner's tree is clean"
-python3 - "$work"/go.out "$work"/ts-dir.out "$work"/ts-tarball.out "$work"/py.out <<'EOF'
+python3 - "$work"/go.out "$work"/ts-dir.out "$work"/ts-tarball.out "$work"/py.out "$work"/rust.out <<'EOF'
 import json, sys
 outs = []
 for p in sys.argv[1:]:

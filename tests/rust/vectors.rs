@@ -4,8 +4,10 @@
 //! vectors (ERRGEN_SANITIZER_VECTORS) and the differential ones
 //! (ERRGEN_SANITIZE_DIFF) through its public sanitize_max. The runner
 //! (tests/rust/run.sh) builds one test crate per generated crate, whose
-//! dependency `contract` is that crate. The MCP tool-result and HTTP
-//! vectors come with the surfaces.
+//! dependency `contract` is that crate, with its `http` feature on. The
+//! surfaces (MCP tool results, HTTP, the command line) run the tool_result
+//! and http sections, every envelope vector through each surface and back,
+//! and the surfaces and accept sections where the vectors have them.
 
 use contract::*;
 use serde_json::Value;
@@ -295,4 +297,190 @@ fn deep<T: serde::de::DeserializeOwned>(text: &str) -> T {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     T::deserialize(&mut de).unwrap_or_else(|e| panic!("{e}"))
+}
+
+// --- the surfaces ----------------------------------------------------------
+
+// caller_sets(e, want) sets the context fields the layout requires, which a
+// failed response cannot say, from want, as the caller of read_http does
+// before passing the envelope on: run.sh writes it from the crate's
+// Envelope::new, whose parameters after the message are those fields.
+include!(concat!(env!("CARGO_MANIFEST_DIR"), "/caller.rs"));
+
+#[test]
+fn tool_result_vector() {
+    let v = read("ERRGEN_VECTORS");
+    let w = &v["tool_result"];
+    match &TOOL_RESULT {
+        None => assert!(w.is_null(), "the vectors classify a tool result: {w}"),
+        Some(c) => {
+            assert_eq!(c.kind.as_str(), w["kind"], "{w}");
+            assert_eq!(Some(c.counts_toward_breaker), w["breaker"].as_bool(), "{w}");
+            assert_eq!(c.rule, 0);
+        }
+    }
+}
+
+fn header_pairs(h: &Value) -> Vec<(&str, &str)> {
+    h.as_object().unwrap().iter().map(|(k, x)| (k.as_str(), x.as_str().unwrap())).collect()
+}
+
+#[test]
+fn http_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    let cases = v["http"].as_array().unwrap();
+    assert!(!cases.is_empty(), "no http vectors");
+    for w in cases {
+        let name = &w["name"];
+        let headers = header_pairs(&w["headers"]);
+        let status = w["status"].as_u64().unwrap() as u16;
+        let body = w["body"].as_str().unwrap().as_bytes();
+        let got = Envelope::read_http(status, &headers, body);
+        // The http feature's reader answers the same.
+        let mut resp = http::Response::new(body.to_vec());
+        *resp.status_mut() = http::StatusCode::from_u16(status).unwrap();
+        for (k, x) in &headers {
+            resp.headers_mut().append(http::HeaderName::from_bytes(k.as_bytes()).unwrap(), http::HeaderValue::from_str(x).unwrap());
+        }
+        assert_eq!(Envelope::from_http_response(&resp), got, "{name}");
+        // Header names are matched ignoring case.
+        let upper: Vec<(String, &str)> = headers.iter().map(|(k, x)| (k.to_ascii_uppercase(), *x)).collect();
+        let upper: Vec<(&str, &str)> = upper.iter().map(|(k, x)| (k.as_str(), *x)).collect();
+        assert_eq!(Envelope::read_http(status, &upper, body), got, "{name}");
+        if w["envelope"].is_null() {
+            let err = got.expect_err(&name.to_string());
+            assert_eq!(err.category, DecodeErrorCategory::Missing, "{name}");
+            continue;
+        }
+        let want = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let e = caller_sets(got.unwrap_or_else(|err| panic!("{name}: {err}")), &want);
+        assert_eq!(e.to_json().unwrap_or_else(|err| panic!("{name}: {err}")), go_json(&w["envelope"]), "{name}");
+        // (A decoded envelope keeps the derived values it received; one read
+        // from a response computes them, so the two compare as decoded.)
+        assert_eq!(Envelope::from_json(&e.to_json().unwrap()).unwrap(), want, "{name}");
+        let mark = w["envelope"].get(PROMOTED_MEMBER).and_then(Value::as_str).unwrap_or("");
+        assert_eq!(e.promoted_from(), mark, "{name}");
+        // The mark survives encoding and decoding.
+        assert_eq!(Envelope::from_json(&e.to_json().unwrap()).unwrap().promoted_from(), mark, "{name}");
+    }
+}
+
+/// Every envelope vector through each surface and back.
+#[test]
+fn surface_round_trips() {
+    let v = read("ERRGEN_VECTORS");
+    for w in v["envelopes"].as_array().unwrap() {
+        let name = &w["name"];
+        let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let text = e.to_json().unwrap();
+
+        // MCP: structuredContent, or the text content alone.
+        let r = e.to_tool_result().unwrap();
+        assert_eq!(r["isError"], true, "{name}");
+        assert_eq!(r["content"][0]["type"], "text", "{name}");
+        assert_eq!(r["content"][0]["text"], text.as_str(), "{name}");
+        assert_eq!(Envelope::from_tool_result(&r).as_ref(), Ok(&e), "{name}");
+        let mut text_only = r.clone();
+        text_only.as_object_mut().unwrap().remove("structuredContent");
+        assert_eq!(Envelope::from_tool_result(&text_only).as_ref(), Ok(&e), "{name}");
+        // A structuredContent that is no envelope is that error, if no text is one.
+        let broken = serde_json::json!({"structuredContent": {"kind": 1}, "content": [{"type": "text", "text": "plain words"}]});
+        let err = Envelope::from_tool_result(&broken).unwrap_err();
+        assert_eq!(err, Envelope::from_value(&broken["structuredContent"]).unwrap_err(), "{name}");
+
+        // HTTP: the envelope, and the problem document when Accept asks for it.
+        for (accept, media) in [(vec![], MEDIA_TYPE_JSON), (vec!["application/problem+json"], MEDIA_TYPE_PROBLEM)] {
+            let resp = e.write_http(&accept);
+            assert_eq!(resp.status, e.http_status(), "{name}");
+            assert_eq!(resp.header("content-type"), Some(media), "{name}");
+            assert_eq!(resp.header("vary"), Some("Accept"), "{name}");
+            assert_eq!(resp.header("retry-after").map(|s| s.parse::<i64>().unwrap()), e.retry_after_seconds(), "{name}");
+            let body = String::from_utf8(resp.body.clone()).unwrap();
+            if media == MEDIA_TYPE_JSON {
+                assert_eq!(body, text, "{name}");
+            } else {
+                assert_eq!(body, e.problem("").unwrap(), "{name}");
+            }
+            let headers: Vec<(&str, &str)> = resp.headers.iter().map(|(k, x)| (*k, x.as_str())).collect();
+            let back = Envelope::read_http(resp.status, &headers, &resp.body).unwrap_or_else(|err| panic!("{name}: {err}"));
+            let wire: Value = deep(&text);
+            let collides = ["type", "title", "status", "detail", "instance"].iter().any(|m| wire.get(*m).is_some());
+            if media == MEDIA_TYPE_JSON || !collides {
+                assert_eq!(back, e, "{name}: {media}");
+            }
+            // The http feature's response is the same answer.
+            let req = accept.iter().fold(http::Request::builder(), |b, a| b.header("accept", *a)).body(()).unwrap();
+            let hr = e.to_http_response(&req);
+            assert_eq!((hr.status().as_u16(), hr.body()), (resp.status, &resp.body), "{name}");
+            for (k, x) in &resp.headers {
+                assert_eq!(hr.headers().get(*k).map(|h| h.to_str().unwrap()), Some(x.as_str()), "{name}: {k}");
+            }
+        }
+        let doc: Value = deep(&e.problem("/calls/7").unwrap());
+        assert_eq!(doc["type"], problem_type(&e.kind).as_str(), "{name}");
+        assert_eq!(doc["status"].as_u64(), Some(e.http_status() as u64), "{name}");
+        assert_eq!(doc["detail"], e.message.as_str(), "{name}");
+        assert_eq!(doc["instance"], "/calls/7", "{name}");
+
+        // The command line: one line, read back in either form.
+        let mut line = Vec::new();
+        e.write_cli(&mut line, "deploy --target \"staging\"").unwrap();
+        assert_eq!(line.iter().filter(|&&c| c == b'\n').count(), 1, "{name}");
+        assert_eq!(line.last(), Some(&b'\n'), "{name}");
+        assert_eq!(Envelope::read_cli(&line).as_ref(), Ok(&e), "{name}");
+        assert_eq!(Envelope::read_cli(text.as_bytes()).as_ref(), Ok(&e), "{name}");
+        let wrapped = format!("{{\"ok\":false,\"command\":\"x\",\"error\":{text}}}");
+        assert_eq!(Envelope::read_cli(wrapped.as_bytes()).as_ref(), Ok(&e), "{name}");
+        assert!(e.exit_code() > 0, "{name}");
+    }
+}
+
+/// The surfaces section (issue 19): each envelope's HTTP answer, problem
+/// document, exit code and CLI line, byte for byte, and read back.
+#[test]
+fn surfaces_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    let Some(cases) = v.get("surfaces").and_then(Value::as_array) else {
+        println!("no surfaces section in these vectors");
+        return;
+    };
+    for w in cases {
+        let name = &w["name"];
+        let e = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        for (form, accept) in [("http", vec![]), ("problem", vec!["application/problem+json"])] {
+            let want = &w[form];
+            let resp = e.write_http(&accept);
+            assert_eq!(Some(resp.status as u64), want["status"].as_u64(), "{name}: {form}");
+            let mut got: Vec<(String, &str)> = resp.headers.iter().map(|(k, x)| (k.to_ascii_lowercase(), x.as_str())).collect();
+            got.sort();
+            let mut expect: Vec<(String, &str)> = header_pairs(&want["headers"]).into_iter().map(|(k, x)| (k.to_owned(), x)).collect();
+            expect.sort();
+            assert_eq!(got, expect, "{name}: {form}");
+            assert_eq!(std::str::from_utf8(&resp.body).unwrap(), want["body"], "{name}: {form}");
+            let back = Envelope::read_http(resp.status, &header_pairs(&want["headers"]), want["body"].as_str().unwrap().as_bytes()).unwrap_or_else(|err| panic!("{name}: {form}: {err}"));
+            let back = caller_sets(back, &e);
+            assert_eq!(back.to_json().unwrap(), go_json(&want["envelope"]), "{name}: {form}");
+        }
+        assert_eq!(Some(e.exit_code() as i64), w["exit_code"].as_i64(), "{name}");
+        let mut line = Vec::new();
+        e.write_cli(&mut line, w["command"].as_str().unwrap()).unwrap();
+        assert_eq!(std::str::from_utf8(&line).unwrap(), w["cli"], "{name}");
+        assert_eq!(Envelope::read_cli(w["cli"].as_str().unwrap().as_bytes()).as_ref(), Ok(&e), "{name}");
+    }
+}
+
+/// The accept section (issue 19): which Accept headers get the problem document.
+#[test]
+fn accept_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    let Some(cases) = v.get("accept").and_then(Value::as_array) else {
+        println!("no accept section in these vectors");
+        return;
+    };
+    let e = Envelope::from_slice(&input(&v["envelopes"][0])).unwrap();
+    for w in cases {
+        let accept: Vec<&str> = w["accept"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        let media = if w["problem"] == true { MEDIA_TYPE_PROBLEM } else { MEDIA_TYPE_JSON };
+        assert_eq!(e.write_http(&accept).header("content-type"), Some(media), "{w}");
+    }
 }

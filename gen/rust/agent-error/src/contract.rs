@@ -2238,3 +2238,49 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
 pub fn sanitize_max(text: &str, max_length: usize) -> Cow<'_, str> {
     SANITIZER.sanitize_max(text, max_length)
 }
+
+// The surfaces' tables (see surfaces.rs).
+
+/// The RFC 9457 problem type URI of a kind is this base followed by the kind (problem_type).
+pub const PROBLEM_TYPE_BASE: &str = "urn:errgen:agent-error:kind:";
+
+/// The exit status of a failure whose kind's origin the contract gives no exit code of its own (Envelope::exit_code).
+pub const DEFAULT_EXIT_CODE: i32 = 70;
+
+/// The exit code the contract gives an origin, else DEFAULT_EXIT_CODE.
+pub(crate) fn origin_exit_code(origin: &Origin) -> i32 {
+    match origin {
+        Origin::Validation => 65,
+        Origin::Policy => 77,
+        Origin::Budget => 75,
+        Origin::Discovery => 66,
+        Origin::ToolExecution => 70,
+        Origin::UpstreamTransport => 69,
+        Origin::Bridge => 69,
+        Origin::CodeMode => 70,
+        _ => DEFAULT_EXIT_CODE,
+    }
+}
+
+/// Whether the CLI form is labby's wrapped {"ok": false, "command": ..., "error": envelope} (else the envelope itself).
+pub(crate) const CLI_WRAPPED: bool = true;
+
+/// The kind of a failed HTTP response without an envelope: the model classifier's answer for its status and body text.
+pub(crate) fn http_kind(status: u16, text: &str) -> Kind {
+    classify(&Upstream { status: i64::from(status), failure: None, text }).kind
+}
+
+/// The classification of a completed MCP tool result flagged as an error (isError: true), as classify_tool_result answers it; None where the contract classifies none.
+pub const TOOL_RESULT: Option<Classified> = Some(Classified { kind: Kind::ToolError, counts_toward_breaker: false, rule: 0 });
+
+/// labby's short form of an error body, which the HTTP reader accepts; None where the layout is not labby's.
+pub(crate) static SHORT_FORM: Option<crate::surfaces::ShortForm> = Some(crate::surfaces::ShortForm {
+    kind_member: "kind",
+    message_member: "message",
+    kind_pattern: crate::surfaces::NamePattern { first: &[(b'a', b'z')], rest: &[(b'a', b'z'), (b'0', b'9')], separators: b"_" },
+    max_kind_bytes: 128,
+    empty_fields: &[
+        ("unknown_action", &[(11, FieldType::Array)]),
+        ("forbidden", &[(13, FieldType::Array)]),
+    ],
+});

@@ -827,4 +827,22 @@ impl Envelope {
         None
     }
 
+    /// Clears every context and kind-specific field the layout does not require: the HTTP writer's last resort for an envelope that does not encode.
+    pub(crate) fn clear_optional_fields(&mut self) {
+        self.service = String::new();
+        self.action = String::new();
+        self.tool = String::new();
+        self.upstream = String::new();
+        self.command = String::new();
+        self.prompt = String::new();
+        self.resource = String::new();
+        self.cause = String::new();
+        self.original_kind = String::new();
+        self.safety = None;
+        self.evidence = None;
+        self.valid_choices = None;
+        self.hint = String::new();
+        self.required_scopes = None;
+    }
+
 }

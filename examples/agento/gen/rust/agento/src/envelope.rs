@@ -467,4 +467,11 @@ impl Envelope {
         self.execution_may_have_occurred
     }
 
+    /// Clears every context and kind-specific field the layout does not require: the HTTP writer's last resort for an envelope that does not encode.
+    pub(crate) fn clear_optional_fields(&mut self) {
+        self.status = None;
+        self.tool = String::new();
+        self.field = String::new();
+    }
+
 }

@@ -23,6 +23,7 @@ mod json;
 mod nextstep;
 pub mod sanitize;
 mod spec;
+mod surfaces;
 mod words;
 
 pub use classification::for_tool;
@@ -33,4 +34,8 @@ pub use nextstep::next_step;
 pub use spec::{
     Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,
     Upstream,
+};
+pub use surfaces::{
+    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,
+    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,
 };

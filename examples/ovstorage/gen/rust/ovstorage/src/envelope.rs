@@ -621,4 +621,13 @@ impl Envelope {
         None
     }
 
+    /// Clears every context and kind-specific field the layout does not require: the HTTP writer's last resort for an envelope that does not encode.
+    pub(crate) fn clear_optional_fields(&mut self) {
+        self.operation_id = String::new();
+        self.backend = String::new();
+        self.resource = String::new();
+        self.warnings = None;
+        self.partial = None;
+    }
+
 }

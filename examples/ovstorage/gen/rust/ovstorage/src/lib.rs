@@ -22,6 +22,7 @@ mod json;
 mod nextstep;
 pub mod sanitize;
 mod spec;
+mod surfaces;
 
 pub use classification::for_tool;
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
@@ -31,4 +32,8 @@ pub use nextstep::next_step;
 pub use spec::{
     Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,
     Upstream,
+};
+pub use surfaces::{
+    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,
+    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,
 };
