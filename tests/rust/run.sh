@@ -42,6 +42,9 @@ for root in $roots; do
 		crate=${crate%/}
 		name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate/Cargo.toml" | head -1)
 		echo "rust: $name ($crate)"
+		# A generated crate is a library and ships no lock; the lint and doc
+		# runs inside it use the tests' pinned versions (git ignores the copy).
+		cp "$here/Cargo.lock" "$crate/Cargo.lock"
 		(cd "$crate" && cargo fmt --check && cargo clippy -q --all-targets --all-features -- -D warnings && cargo doc -q --no-deps --all-features)
 		t="$build/tests/$name"
 		mkdir -p "$t"
