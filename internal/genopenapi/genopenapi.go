@@ -115,17 +115,16 @@ func Responses(c *contract.Contract) []*Response {
 		}
 		return r
 	}
-	hint := c.Layout.Has(contract.SourceRetryAfterMs)
 	for _, s := range c.Statuses {
 		r := at(s.Status)
 		r.Kinds = s.Kinds
 		for _, k := range s.Kinds {
-			r.RetryAfter = r.RetryAfter || hint && k.Recovery.Action.Step == contract.StepRetry
+			r.RetryAfter = r.RetryAfter || retryAfter(c, &k.Classification)
 		}
 	}
 	fb := at(c.Fallback.HTTP)
 	fb.Fallback = true
-	fb.RetryAfter = fb.RetryAfter || hint && c.Fallback.Recovery.Action.Step == contract.StepRetry
+	fb.RetryAfter = fb.RetryAfter || retryAfter(c, &c.Fallback.Classification)
 	for _, ex := range exampleenv.All(c) {
 		status := c.Fallback.HTTP
 		if ex.Kind != nil {
@@ -135,6 +134,22 @@ func Responses(c *contract.Contract) []*Response {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Status < out[j].Status })
 	return out
+}
+
+// retryAfter reports whether an envelope of the classification may come
+// with a Retry-After header: the layout carries a retry hint, and the advice
+// is a retry, the only advice a hint belongs to.
+func retryAfter(c *contract.Contract, cl *contract.Classification) bool {
+	return cl.Recovery.Action.Step == contract.StepRetry && c.Layout.Has(contract.SourceRetryAfterMs)
+}
+
+// HasRetryAfter reports whether some response of c's document declares the
+// Retry-After header (and components.headers holds it).
+func HasRetryAfter(c *contract.Contract) bool {
+	if retryAfter(c, &c.Fallback.Classification) {
+		return true
+	}
+	return slices.ContainsFunc(c.Kinds, func(k *contract.Kind) bool { return retryAfter(c, &k.Classification) })
 }
 
 // StatusName is a response's name under components.responses: the status's
@@ -182,7 +197,7 @@ func document(c *contract.Contract) (*yaml.Node, error) {
 	comps := newObject().
 		set("schemas", schemas).
 		set("responses", responsesNode(c, responses)).
-		set("headers", headers(c, responses))
+		set("headers", headers(c))
 	return newObject().
 		set("openapi", str(Version)).
 		set("info", info(c, responses)).
@@ -244,9 +259,9 @@ func schemas(c *contract.Contract) (*yaml.Node, error) {
 	return out.node(), nil
 }
 
-func headers(c *contract.Contract, responses []*Response) *yaml.Node {
+func headers(c *contract.Contract) *yaml.Node {
 	out := newObject()
-	if slices.ContainsFunc(responses, func(r *Response) bool { return r.RetryAfter }) {
+	if HasRetryAfter(c) {
 		lf := c.Layout.Leaf(contract.SourceRetryAfterMs)
 		out.set(HeaderRetryAfter, newObject().
 			set("description", str(fmt.Sprintf("The envelope's retry hint (%s) in whole seconds, rounded up so that a client never retries early; "+
