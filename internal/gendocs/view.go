@@ -35,7 +35,7 @@ type view struct {
 	// OpenAPI is the OpenAPI document of the error responses; nil when that
 	// output is not generated.
 	OpenAPI *openapiRef
-	Steps       []stepRow
+	Steps   []stepRow
 	// Startup is true when some kinds are raised at startup rather than
 	// returned as operation results.
 	Startup bool
