@@ -29,7 +29,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
@@ -152,27 +151,30 @@ func HasRetryAfter(c *contract.Contract) bool {
 	return slices.ContainsFunc(c.Kinds, func(k *contract.Kind) bool { return retryAfter(c, &k.Classification) })
 }
 
-// StatusName is a response's name under components.responses: the status's
-// reason phrase in PascalCase (404: NotFound), or Status<code> for a status
-// without one. Reason phrases differ, so names never collide.
+// StatusName is a response's name under components.responses: the
+// status's reason phrase in PascalCase (404: NotFound), or Status<code> for
+// a status without one. Users write these names in their $refs, so they are
+// errgen's own table rather than net/http's StatusText, whose phrases a Go
+// release may update (RFC 9110 calls 413 Content Too Large); they are the
+// phrases the docs show for the statuses (http.md).
 func StatusName(status int) string {
-	text := http.StatusText(status)
-	if text == "" {
-		return fmt.Sprintf("Status%d", status)
+	if name, ok := statusNames[status]; ok {
+		return name
 	}
-	var b strings.Builder
-	for _, w := range strings.Fields(text) {
-		w = strings.Map(func(r rune) rune {
-			if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-				return r
-			}
-			return -1
-		}, w)
-		if w != "" {
-			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-		}
-	}
-	return b.String()
+	return fmt.Sprintf("Status%d", status)
+}
+
+var statusNames = map[int]string{
+	400: "BadRequest", 401: "Unauthorized", 402: "PaymentRequired", 403: "Forbidden", 404: "NotFound",
+	405: "MethodNotAllowed", 406: "NotAcceptable", 407: "ProxyAuthenticationRequired", 408: "RequestTimeout",
+	409: "Conflict", 410: "Gone", 411: "LengthRequired", 412: "PreconditionFailed", 413: "RequestEntityTooLarge",
+	414: "RequestURITooLong", 415: "UnsupportedMediaType", 416: "RequestedRangeNotSatisfiable",
+	417: "ExpectationFailed", 418: "ImATeapot", 421: "MisdirectedRequest", 422: "UnprocessableEntity",
+	423: "Locked", 424: "FailedDependency", 425: "TooEarly", 426: "UpgradeRequired", 428: "PreconditionRequired",
+	429: "TooManyRequests", 431: "RequestHeaderFieldsTooLarge", 451: "UnavailableForLegalReasons",
+	500: "InternalServerError", 501: "NotImplemented", 502: "BadGateway", 503: "ServiceUnavailable",
+	504: "GatewayTimeout", 505: "HTTPVersionNotSupported", 506: "VariantAlsoNegotiates",
+	507: "InsufficientStorage", 508: "LoopDetected", 510: "NotExtended", 511: "NetworkAuthenticationRequired",
 }
 
 func header(c *contract.Contract) string {

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -318,15 +319,29 @@ func validate(t *testing.T, s *jsonschema.Schema, what string, value []byte) {
 	}
 }
 
-// TestStatusName pins the response names users write in their $refs.
+// TestStatusName pins the response names users write in their $refs, and
+// checks that every error status a kind can have gets a distinct name that
+// OpenAPI accepts as a component's key.
 func TestStatusName(t *testing.T) {
 	for status, want := range map[int]string{
-		400: "BadRequest", 404: "NotFound", 413: "RequestEntityTooLarge", 418: "ImATeapot",
-		429: "TooManyRequests", 500: "InternalServerError", 504: "GatewayTimeout", 599: "Status599",
+		400: "BadRequest", 404: "NotFound", 413: "RequestEntityTooLarge", 418: "ImATeapot", 422: "UnprocessableEntity",
+		429: "TooManyRequests", 500: "InternalServerError", 504: "GatewayTimeout", 599: "Status599", 420: "Status420",
 	} {
 		if got := genopenapi.StatusName(status); got != want {
 			t.Errorf("StatusName(%d) = %q, want %q", status, got, want)
 		}
+	}
+	key := regexp.MustCompile(`^[a-zA-Z0-9.\-_]+$`)
+	seen := map[string]int{}
+	for status := 400; status <= 599; status++ {
+		name := genopenapi.StatusName(status)
+		if !key.MatchString(name) {
+			t.Errorf("StatusName(%d) = %q is not a component key", status, name)
+		}
+		if other, dup := seen[name]; dup {
+			t.Errorf("StatusName(%d) = StatusName(%d) = %q", status, other, name)
+		}
+		seen[name] = status
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -37,7 +38,24 @@ func (o *object) node() *yaml.Node {
 	return o.n
 }
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// yaml11 matches the plain scalars that a YAML 1.1 reader (PyYAML, and the
+// OpenAPI tools built on one) takes for something other than a string: its
+// booleans (no, on, y, ...), null, the merge key, and anything that starts
+// like a number (1:20 is sexagesimal there, 2001-12-14 a timestamp).
+// yaml.v3 writes YAML 1.2, where most of them are strings, and would leave
+// them plain: a contract's same_arguments value "no" would be read back as
+// false.
+var yaml11 = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|<<|=)$|^[-+.]?[0-9]|^\.(inf|Inf|INF|nan|NaN|NAN)$`)
+
+// str is a string scalar, quoted wherever a YAML 1.1 or 1.2 reader could
+// take it for anything else.
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11.MatchString(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 func integer(n int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)}
