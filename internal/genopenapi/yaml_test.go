@@ -13,8 +13,8 @@ func TestStringsStayStrings(t *testing.T) {
 	for s, quoted := range map[string]bool{
 		"no": true, "No": true, "yes": true, "y": true, "N": true, "on": true, "OFF": true, "true": true,
 		"null": true, "~": true, "<<": true, "1": true, "1:20": true, "2001-12-14": true, "-1": true, ".5": true, "3.1.0": true, ".inf": true,
-		"": true, // yaml.v3 quotes the empty string itself
-		"none": false, "ok": false, "never": false, "safe": false, "not_found": false, "#/components/schemas/Envelope": true,
+		// yaml.v3 quotes the empty string itself.
+		"": true, "none": false, "ok": false, "never": false, "safe": false, "not_found": false, "#/components/schemas/Envelope": true,
 	} {
 		out, err := encode("", newObject().set("v", str(s)).node())
 		if err != nil {
