@@ -55,10 +55,11 @@ const (
 	Schemas     = "schemas"
 	Docs        = "docs"
 	Conformance = "conformance"
+	OpenAPI     = "openapi"
 )
 
 // Names lists every output a config can select.
-var Names = []string{Go, TypeScript, Python, Rust, Schemas, Docs, Conformance}
+var Names = []string{Go, TypeScript, Python, Rust, Schemas, Docs, Conformance, OpenAPI}
 
 // outputKeys are the keys each output accepts besides dir.
 var outputKeys = map[string][]string{
@@ -69,6 +70,7 @@ var outputKeys = map[string][]string{
 	Schemas:     {"dir"},
 	Docs:        {"dir"},
 	Conformance: {"dir"},
+	OpenAPI:     {"dir"},
 }
 
 // Config is one loaded errgen.yaml.
@@ -504,7 +506,7 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 // dirsOf maps each output's name to its directory field in o: the one
 // table between the config's output names and the model's fields.
 func dirsOf(o *contract.Outputs) map[string]*string {
-	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Rust: &o.Rust, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance}
+	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Rust: &o.Rust, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance, OpenAPI: &o.OpenAPI}
 }
 
 // Selected lists c's generated outputs as "name (dir)", in Names order.

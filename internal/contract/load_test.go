@@ -149,7 +149,7 @@ func TestMinimalContract(t *testing.T) {
 	if c.Packages != (Packages{Go: "demoerror", NPM: "demo-error", Python: "demo_error", PythonDist: "demo-error", Crate: "demo-error"}) {
 		t.Errorf("packages: %+v", c.Packages)
 	}
-	if want := (Outputs{Go: "gen/go/demoerror", Schemas: "schemas", Docs: "docs", Conformance: "conformance", TypeScript: "gen/ts", Python: "gen/python", Rust: "gen/rust/demo-error"}); c.Outputs != want {
+	if want := (Outputs{Go: "gen/go/demoerror", Schemas: "schemas", Docs: "docs", Conformance: "conformance", TypeScript: "gen/ts", Python: "gen/python", Rust: "gen/rust/demo-error", OpenAPI: "openapi"}); c.Outputs != want {
 		t.Errorf("outputs: %+v, want %+v", c.Outputs, want)
 	}
 }

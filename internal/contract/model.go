@@ -127,10 +127,13 @@ type Packages struct {
 // Outputs are the directories, relative to the output root and
 // slash-separated, that each output is written to; an empty one is not
 // generated. The loader sets every one to its default (gen/go/<package>,
-// schemas, docs, conformance, gen/ts, gen/python); a generation config
-// (internal/config) chooses others.
+// schemas, docs, conformance, gen/ts, gen/python, gen/rust/<crate>,
+// openapi); a generation config (internal/config) chooses others.
 type Outputs struct {
 	Go, Schemas, Docs, Conformance, TypeScript, Python, Rust string
+	// OpenAPI holds the OpenAPI 3.1 document of the contract's error
+	// responses, for API documents to $ref.
+	OpenAPI string
 }
 
 // DefaultOutputs is where each output goes when no config says otherwise.
@@ -143,6 +146,7 @@ func DefaultOutputs(p Packages) Outputs {
 		TypeScript:  "gen/ts",
 		Python:      "gen/python",
 		Rust:        "gen/rust/" + p.Crate,
+		OpenAPI:     "openapi",
 	}
 }
 

@@ -160,6 +160,17 @@ func (c *CLI) ExitCode(cl *Classification) int {
 	return c.DefaultExitCode
 }
 
+// ProblemMembers are RFC 9457's members of a problem document, in the order
+// every HTTP surface writes them before the envelope's top-level members,
+// which follow as extension members; an envelope member of the same name
+// gives way.
+var ProblemMembers = []string{"type", "title", "status", "detail", "instance"}
+
+// UnknownKindTitle is the problem title of a kind the contract does not
+// define: RFC 9457 wants a title that does not change between occurrences,
+// and the kind's description is unknown.
+const UnknownKindTitle = "Error of a kind this contract version does not define"
+
 // Surfaces holds how the HTTP, RFC 9457 and CLI surfaces render envelopes.
 type Surfaces struct {
 	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.

@@ -8,6 +8,7 @@ package exampleenv
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -265,4 +266,36 @@ func All(c *contract.Contract) []Example {
 		out = append(out, ForKind(c, k))
 	}
 	return append(out, Unknown(c), Maximal(c))
+}
+
+// Problem is the RFC 9457 problem document every HTTP surface renders from
+// the example with no instance (Go's Envelope.Problem("")): type, title,
+// status and detail, then the envelope's top-level members as extension
+// members, in wire order, less those named like a problem member.
+func Problem(c *contract.Contract, ex Example) orderedjson.Object {
+	cl, title := &c.Fallback.Classification, contract.UnknownKindTitle
+	if ex.Kind != nil {
+		cl, title = &ex.Kind.Classification, ex.Kind.Description
+	}
+	var kind, message any
+	for _, s := range ex.Set {
+		switch s.Leaf.Source {
+		case contract.SourceKind:
+			kind = s.Value
+		case contract.SourceMessage:
+			message = s.Value
+		}
+	}
+	out := orderedjson.Object{
+		{Key: "type", Value: c.Surfaces.ProblemTypeBase + kind.(string)},
+		{Key: "title", Value: title},
+		{Key: "status", Value: cl.HTTP},
+		{Key: "detail", Value: message},
+	}
+	for _, m := range ex.Value {
+		if !slices.Contains(contract.ProblemMembers, m.Key) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/genopenapi"
 	"github.com/errgen/errgen/internal/genschema"
 )
 
@@ -30,7 +32,10 @@ type view struct {
 	Maximal     string // example JSON
 	Producer    schemaRef
 	Consumer    schemaRef
-	Steps       []stepRow
+	// OpenAPI is the OpenAPI document of the error responses; nil when that
+	// output is not generated.
+	OpenAPI *openapiRef
+	Steps   []stepRow
 	// Startup is true when some kinds are raised at startup rather than
 	// returned as operation results.
 	Startup bool
@@ -107,6 +112,41 @@ func schemaLink(c *contract.Contract, file string) string {
 	}
 	up := strings.Repeat("../", strings.Count(c.Outputs.Docs, "/")+1)
 	return up + c.Outputs.Schemas + "/" + file
+}
+
+// openapiRef is the OpenAPI document: its file name, the link to it from
+// the docs directory, and the response each status is under.
+type openapiRef struct {
+	File, Link string
+	Responses  []openapiResponse
+	// RetryAfter is set when the responses may declare Retry-After.
+	RetryAfter bool
+}
+
+type openapiResponse struct {
+	Status     int
+	Name, Text string
+}
+
+// newOpenAPIRef describes c's OpenAPI document, or is nil without one.
+func newOpenAPIRef(c *contract.Contract) *openapiRef {
+	if c.Outputs.OpenAPI == "" {
+		return nil
+	}
+	file := genopenapi.FileName(c)
+	up := strings.Repeat("../", strings.Count(c.Outputs.Docs, "/")+1)
+	ref := &openapiRef{File: file, Link: up + c.Outputs.OpenAPI + "/" + file, RetryAfter: genopenapi.HasRetryAfter(c)}
+	statuses := []int{c.Fallback.HTTP}
+	for _, s := range c.Statuses {
+		if s.Status != c.Fallback.HTTP {
+			statuses = append(statuses, s.Status)
+		}
+	}
+	slices.Sort(statuses)
+	for _, s := range statuses {
+		ref.Responses = append(ref.Responses, openapiResponse{Status: s, Name: genopenapi.StatusName(s), Text: http.StatusText(s)})
+	}
+	return ref
 }
 
 type classification struct {
@@ -205,6 +245,7 @@ func newView(c *contract.Contract) *view {
 		file := genschema.FileName(c, r.role)
 		*r.ref = schemaRef{file, genschema.ID(c, r.role), schemaLink(c, file)}
 	}
+	v.OpenAPI = newOpenAPIRef(c)
 	for _, s := range contract.Sources {
 		if lf := lo.Leaf(s); lf != nil {
 			v.Path[string(s)] = lf.Path

@@ -18,6 +18,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/gengo"
+	"github.com/errgen/errgen/internal/genopenapi"
 	"github.com/errgen/errgen/internal/genpy"
 	"github.com/errgen/errgen/internal/genrust"
 	"github.com/errgen/errgen/internal/genschema"
@@ -53,6 +54,7 @@ var Emitters = []Emitter{
 	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
 	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
 	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
+	{Name: "openapi", Dir: genopenapi.Dir, Generate: genopenapi.Generate},
 	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate, Scratch: gents.Scratch},
 	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate, Scratch: genpy.Scratch},
 	// Rust needs no import-cycle test (TestNoImportCycles): a crate's

@@ -16,7 +16,7 @@ import (
 
 // problemMembers are RFC 9457's members of a problem document, in the order
 // Problem writes them. An envelope member of the same name gives way.
-var problemMembers = []string{"type", "title", "status", "detail", "instance"}
+var problemMembers = contract.ProblemMembers
 
 // The members of the wrapped CLI form (contract.CLIWrapped), labby's
 // {"ok": false, "command": ..., "error": envelope}.
@@ -112,7 +112,7 @@ func (g *gen) problemSurface(f *jen.File) {
 	)
 	f.Line()
 	docf(f, "unknownKindTitle is the problem title of a kind this contract version does not define: RFC 9457 wants a title that does not change between occurrences, and the kind's description is unknown.")
-	f.Const().Id("unknownKindTitle").Op("=").Lit("Error of a kind this contract version does not define")
+	f.Const().Id("unknownKindTitle").Op("=").Lit(contract.UnknownKindTitle)
 	f.Line()
 
 	var names []jen.Code

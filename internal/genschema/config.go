@@ -41,6 +41,7 @@ func ConfigSchema() *jsonschema.Schema {
 		config.Schemas:     closedObject("The JSON Schemas of the envelope (producer and consumer), the contract file and this file.", nil, mem("dir", dir)),
 		config.Docs:        closedObject("The Markdown reference.", nil, mem("dir", dir)),
 		config.Conformance: closedObject("The conformance vectors every language's tests share.", nil, mem("dir", dir)),
+		config.OpenAPI:     closedObject("The OpenAPI 3.1 document of the contract's error responses (components for an API document to $ref).", nil, mem("dir", dir)),
 	}
 	// module: true needs import_path.
 	goOut := outputs[config.Go]

@@ -182,8 +182,16 @@ func nested(path string, inner *jsonschema.Schema) *jsonschema.Schema {
 	return inner
 }
 
-// Envelope builds the producer or consumer schema of c's envelope.
+// Envelope renders the producer or consumer schema of c's envelope, the
+// file under Dir.
 func Envelope(c *contract.Contract, role Role) ([]byte, error) {
+	return Marshal(EnvelopeSchema(c, role))
+}
+
+// EnvelopeSchema builds the producer or consumer schema of c's envelope.
+// The OpenAPI document (internal/genopenapi) embeds the very same schema,
+// so the two cannot drift.
+func EnvelopeSchema(c *contract.Contract, role Role) *jsonschema.Schema {
 	lo := c.Layout
 	s := objectSchema(c, role, lo.Root)
 	s.Version = draft
@@ -241,5 +249,5 @@ func Envelope(c *contract.Contract, role Role) ([]byte, error) {
 			s.AllOf = append(s.AllOf, &jsonschema.Schema{If: cond, Then: then})
 		}
 	}
-	return Marshal(s)
+	return s
 }

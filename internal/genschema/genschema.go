@@ -22,6 +22,9 @@ import (
 
 const draft = "https://json-schema.org/draft/2020-12/schema"
 
+// Draft is the JSON Schema dialect of every schema errgen writes.
+const Draft = draft
+
 // Dir is where schemas go, relative to the output root.
 func Dir(c *contract.Contract) string { return c.Outputs.Schemas }
 

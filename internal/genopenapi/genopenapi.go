@@ -1,0 +1,352 @@
+// Package genopenapi emits the OpenAPI 3.1 document of a contract's error
+// responses (openapi/<contract>.errors.yaml): a components library, without
+// operations of its own, that an API document references with $ref.
+//
+//   - components.schemas: the envelope in its consumer form (Envelope, what
+//     every response carries) and its producer form (ProducerEnvelope, for
+//     a service to validate its own output), and the RFC 9457 problem
+//     document (Problem). They are internal/genschema's schemas, the very
+//     ones of schemas/, built by the same code, so the two cannot drift.
+//   - components.responses: one per HTTP status the contract's kinds use
+//     (and the fallback's), named after the status's reason phrase
+//     (NotFound, TooManyRequests), each with the envelope as
+//     application/json and its problem document as application/problem+json,
+//     the example envelopes of internal/exampleenv (those the docs show and
+//     the tests reproduce), and the headers the HTTP surfaces write.
+//   - components.headers: Retry-After (when the layout carries a retry
+//     hint) and Vary.
+//
+// The responses reference the consumer form: an OpenAPI document is read
+// mostly by clients and client generators, and a client built on closed
+// enums would reject a kind or value that a newer contract adds, which the
+// contract promises is an additive change.
+package genopenapi
+
+import (
+	"fmt"
+	"net/http"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/invopop/jsonschema"
+	"gopkg.in/yaml.v3"
+)
+
+// Header is the first line of the document.
+const Header = "# " + marker.Text
+
+// Version is the OpenAPI version the document follows.
+const Version = "3.1.0"
+
+// The media types of the HTTP surface's two bodies.
+const (
+	MediaJSON    = "application/json"
+	MediaProblem = "application/problem+json"
+)
+
+// The names of the schemas under components.schemas.
+const (
+	SchemaEnvelope         = "Envelope"
+	SchemaProducerEnvelope = "ProducerEnvelope"
+	SchemaProblem          = "Problem"
+)
+
+// The names of the headers under components.headers.
+const (
+	HeaderRetryAfter = "Retry-After"
+	HeaderVary       = "Vary"
+)
+
+// Dir is where the document goes, relative to the output root.
+func Dir(c *contract.Contract) string { return c.Outputs.OpenAPI }
+
+// FileName is the document's name under Dir.
+func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
+
+// Generate returns the document.
+func Generate(c *contract.Contract) (map[string][]byte, error) {
+	doc, err := document(c)
+	if err != nil {
+		return nil, err
+	}
+	data, err := encode(header(c), doc)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{path.Join(Dir(c), FileName(c)): data}, nil
+}
+
+// Response is one response of the document: an HTTP status and what it
+// answers.
+type Response struct {
+	Name   string // under components.responses: NotFound
+	Status int
+	// Kinds have the status, in contract order.
+	Kinds []*contract.Kind
+	// Fallback is set on the status of kinds the contract does not define.
+	Fallback bool
+	// RetryAfter is set when the response may carry a Retry-After header:
+	// the layout carries a retry hint and one of the response's kinds (or
+	// the fallback) asks for a retry, the only advice a hint belongs to.
+	RetryAfter bool
+	// Examples are the example envelopes the response shows, in the order
+	// of exampleenv.All.
+	Examples []exampleenv.Example
+}
+
+// Responses lists the document's responses by status, ascending.
+func Responses(c *contract.Contract) []*Response {
+	byStatus := map[int]*Response{}
+	var out []*Response
+	at := func(status int) *Response {
+		r := byStatus[status]
+		if r == nil {
+			r = &Response{Name: StatusName(status), Status: status}
+			byStatus[status] = r
+			out = append(out, r)
+		}
+		return r
+	}
+	for _, s := range c.Statuses {
+		r := at(s.Status)
+		r.Kinds = s.Kinds
+		for _, k := range s.Kinds {
+			r.RetryAfter = r.RetryAfter || retryAfter(c, &k.Classification)
+		}
+	}
+	fb := at(c.Fallback.HTTP)
+	fb.Fallback = true
+	fb.RetryAfter = fb.RetryAfter || retryAfter(c, &c.Fallback.Classification)
+	for _, ex := range exampleenv.All(c) {
+		status := c.Fallback.HTTP
+		if ex.Kind != nil {
+			status = ex.Kind.HTTP
+		}
+		byStatus[status].Examples = append(byStatus[status].Examples, ex)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Status < out[j].Status })
+	return out
+}
+
+// retryAfter reports whether an envelope of the classification may come
+// with a Retry-After header: the layout carries a retry hint, and the advice
+// is a retry, the only advice a hint belongs to.
+func retryAfter(c *contract.Contract, cl *contract.Classification) bool {
+	return cl.Recovery.Action.Step == contract.StepRetry && c.Layout.Has(contract.SourceRetryAfterMs)
+}
+
+// HasRetryAfter reports whether some response of c's document declares the
+// Retry-After header (and components.headers holds it).
+func HasRetryAfter(c *contract.Contract) bool {
+	if retryAfter(c, &c.Fallback.Classification) {
+		return true
+	}
+	return slices.ContainsFunc(c.Kinds, func(k *contract.Kind) bool { return retryAfter(c, &k.Classification) })
+}
+
+// StatusName is a response's name under components.responses: the
+// status's reason phrase in PascalCase (404: NotFound), or Status<code> for
+// a status without one. Users write these names in their $refs, so they are
+// errgen's own table rather than net/http's StatusText, whose phrases a Go
+// release may update (RFC 9110 calls 413 Content Too Large); they are the
+// phrases the docs show for the statuses (http.md).
+func StatusName(status int) string {
+	if name, ok := statusNames[status]; ok {
+		return name
+	}
+	return fmt.Sprintf("Status%d", status)
+}
+
+var statusNames = map[int]string{
+	400: "BadRequest", 401: "Unauthorized", 402: "PaymentRequired", 403: "Forbidden", 404: "NotFound",
+	405: "MethodNotAllowed", 406: "NotAcceptable", 407: "ProxyAuthenticationRequired", 408: "RequestTimeout",
+	409: "Conflict", 410: "Gone", 411: "LengthRequired", 412: "PreconditionFailed", 413: "RequestEntityTooLarge",
+	414: "RequestURITooLong", 415: "UnsupportedMediaType", 416: "RequestedRangeNotSatisfiable",
+	417: "ExpectationFailed", 418: "ImATeapot", 421: "MisdirectedRequest", 422: "UnprocessableEntity",
+	423: "Locked", 424: "FailedDependency", 425: "TooEarly", 426: "UpgradeRequired", 428: "PreconditionRequired",
+	429: "TooManyRequests", 431: "RequestHeaderFieldsTooLarge", 451: "UnavailableForLegalReasons",
+	500: "InternalServerError", 501: "NotImplemented", 502: "BadGateway", 503: "ServiceUnavailable",
+	504: "GatewayTimeout", 505: "HTTPVersionNotSupported", 506: "VariantAlsoNegotiates",
+	507: "InsufficientStorage", 508: "LoopDetected", 510: "NotExtended", 511: "NetworkAuthenticationRequired",
+}
+
+func header(c *contract.Contract) string {
+	first := Responses(c)[0]
+	return Header + "\n" +
+		"# Source: the " + c.Name + " contract, version " + c.VersionLabel() + ".\n" +
+		"#\n" +
+		"# The contract's error responses as OpenAPI 3.1 components. Reference them\n" +
+		"# from an API document beside this file, e.g.\n" +
+		"#\n" +
+		"#   responses:\n" +
+		fmt.Sprintf("#     '%d':\n", first.Status) +
+		"#       $ref: '" + FileName(c) + "#/components/responses/" + first.Name + "'\n"
+}
+
+func document(c *contract.Contract) (*yaml.Node, error) {
+	responses := Responses(c)
+	schemas, err := schemas(c)
+	if err != nil {
+		return nil, err
+	}
+	comps := newObject().
+		set("schemas", schemas).
+		set("responses", responsesNode(c, responses)).
+		set("headers", headers(c))
+	return newObject().
+		set("openapi", str(Version)).
+		set("info", info(c, responses)).
+		set("jsonSchemaDialect", str(genschema.Draft)).
+		// A components library needs no paths in OpenAPI 3.1; the empty
+		// object keeps tools that still insist on the member content.
+		set("paths", newObject().node()).
+		set("components", comps.node()).
+		node(), nil
+}
+
+func info(c *contract.Contract, responses []*Response) *yaml.Node {
+	statuses := make([]string, len(responses))
+	for i, r := range responses {
+		statuses[i] = fmt.Sprint(r.Status)
+	}
+	desc := fmt.Sprintf("Generated by errgen from the %s contract: the error envelope and its RFC 9457 problem document as schemas, "+
+		"one response for each HTTP status the contract answers with (%s), with both media types, examples and headers. "+
+		"An API document references them with $ref, e.g. `$ref: '%s#/components/responses/%s'`.",
+		c.Name, strings.Join(statuses, ", "), FileName(c), responses[0].Name)
+	if c.Description != "" {
+		desc = strings.TrimSpace(c.Description) + "\n\n" + desc
+	}
+	return newObject().
+		set("title", str(c.Name+" errors")).
+		set("summary", str(fmt.Sprintf("The error responses of the %s contract, version %s.", c.Name, c.VersionLabel()))).
+		set("description", str(desc)).
+		set("version", str(c.VersionLabel())).
+		node()
+}
+
+// schemas are genschema's, less the members that make a schema a file of
+// its own ($schema, $id, $comment): the document's jsonSchemaDialect is the
+// same dialect, and a second resource under the files' $id would clash with
+// them where both are loaded.
+func schemas(c *contract.Contract) (*yaml.Node, error) {
+	out := newObject()
+	for _, s := range []struct {
+		name   string
+		schema *jsonschema.Schema
+	}{
+		{SchemaEnvelope, genschema.EnvelopeSchema(c, genschema.Consumer)},
+		{SchemaProblem, genschema.ProblemSchema(c)},
+		{SchemaProducerEnvelope, genschema.EnvelopeSchema(c, genschema.Producer)},
+	} {
+		embedded := *s.schema
+		embedded.Version, embedded.ID, embedded.Comments = "", "", ""
+		data, err := orderedjson.Marshal(&embedded)
+		if err != nil {
+			return nil, fmt.Errorf("genopenapi: schema %s: %w", s.name, err)
+		}
+		n, err := fromJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		tidySchema(n)
+		out.set(s.name, n)
+	}
+	return out.node(), nil
+}
+
+func headers(c *contract.Contract) *yaml.Node {
+	out := newObject()
+	if HasRetryAfter(c) {
+		lf := c.Layout.Leaf(contract.SourceRetryAfterMs)
+		out.set(HeaderRetryAfter, newObject().
+			set("description", str(fmt.Sprintf("The envelope's retry hint (%s) in whole seconds, rounded up so that a client never retries early; "+
+				"sent when the envelope carries a hint, which kinds whose advice is a retry do. "+
+				"Clients also read an HTTP date (RFC 9110, section 10.2.3), and use the header only when the body carries no hint.", lf.Path))).
+			set("schema", newObject().set("type", str("integer")).set("minimum", integer(0)).node()).
+			node())
+	}
+	out.set(HeaderVary, newObject().
+		set("description", str("Accept: the body is the envelope or its problem document as the request's Accept header asks, so caches must key on it.")).
+		set("schema", newObject().set("type", str("string")).node()).
+		node())
+	return out.node()
+}
+
+func responsesNode(c *contract.Contract, responses []*Response) *yaml.Node {
+	out := newObject()
+	for _, r := range responses {
+		hdrs := newObject()
+		if r.RetryAfter {
+			hdrs.set(HeaderRetryAfter, ref("#/components/headers/"+HeaderRetryAfter))
+		}
+		hdrs.set(HeaderVary, ref("#/components/headers/"+HeaderVary))
+		envelopes, problems := newObject(), newObject()
+		for _, ex := range r.Examples {
+			envelopes.set(ex.Name, example(ex, ex.Value))
+			problems.set(ex.Name, example(ex, exampleenv.Problem(c, ex)))
+		}
+		out.set(r.Name, newObject().
+			set("description", str(responseDescription(c, r))).
+			set("headers", hdrs.node()).
+			set("content", newObject().
+				set(MediaJSON, newObject().
+					set("schema", ref("#/components/schemas/"+SchemaEnvelope)).
+					set("examples", envelopes.node()).
+					node()).
+				set(MediaProblem, newObject().
+					set("schema", ref("#/components/schemas/"+SchemaProblem)).
+					set("examples", problems.node()).
+					node()).
+				node()).
+			node())
+	}
+	return out.node()
+}
+
+func responseDescription(c *contract.Contract, r *Response) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s: an error of the %s contract", r.Status, http.StatusText(r.Status), c.Name)
+	names := make([]string, len(r.Kinds))
+	for i, k := range r.Kinds {
+		names[i] = k.Name
+	}
+	switch {
+	case len(names) > 0 && r.Fallback:
+		fmt.Fprintf(&b, " (%s, or a kind this contract version does not define)", strings.Join(names, ", "))
+	case len(names) > 0:
+		fmt.Fprintf(&b, " (%s)", strings.Join(names, ", "))
+	default:
+		b.WriteString(" of a kind this contract version does not define")
+	}
+	b.WriteString(". The body is the envelope, or its RFC 9457 problem document when the request's Accept header ranks " +
+		MediaProblem + " above " + MediaJSON + ".")
+	return b.String()
+}
+
+// example is an Example Object for one example envelope, in one of its two
+// renderings.
+func example(ex exampleenv.Example, value orderedjson.Object) *yaml.Node {
+	summary := "A kind this contract version does not define, classified with the fallback"
+	switch {
+	case ex.Kind != nil && ex.Name != ex.Kind.Name: // exampleenv.Maximal
+		summary = ex.Kind.Name + " with every field the envelope can carry"
+	case ex.Kind != nil:
+		summary = ex.Kind.Name
+	}
+	data, err := orderedjson.Marshal(value)
+	if err != nil {
+		panic(err) // exampleenv builds only JSON-safe values
+	}
+	n, err := fromJSON(data)
+	if err != nil {
+		panic(err)
+	}
+	return newObject().set("summary", str(summary)).set("value", n).node()
+}

@@ -1,0 +1,189 @@
+package genopenapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The document is built as a yaml.Node tree rather than from Go maps: a
+// mapping node keeps its keys in the order they are added, so the file reads
+// in the order a person expects (the OpenAPI specification's order of
+// fields, the contract's order of kinds, the wire order of envelopes), and
+// the same contract always gives the same bytes.
+
+// object is a YAML mapping being built, key by key.
+type object struct{ n *yaml.Node }
+
+func newObject() *object { return &object{&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}} }
+
+// set appends key with its value; a nil value leaves the key out.
+func (o *object) set(key string, v *yaml.Node) *object {
+	if v != nil {
+		o.n.Content = append(o.n.Content, str(key), v)
+	}
+	return o
+}
+
+// node returns the mapping; an empty one is written {}.
+func (o *object) node() *yaml.Node {
+	if len(o.n.Content) == 0 {
+		o.n.Style = yaml.FlowStyle
+	}
+	return o.n
+}
+
+// yaml11 matches the plain scalars that a YAML 1.1 reader (PyYAML, and the
+// OpenAPI tools built on one) takes for something other than a string: its
+// booleans (no, on, y, ...), null, the merge key, and anything that starts
+// like a number (1:20 is sexagesimal there, 2001-12-14 a timestamp).
+// yaml.v3 writes YAML 1.2, where most of them are strings, and would leave
+// them plain: a contract's same_arguments value "no" would be read back as
+// false.
+var yaml11 = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|<<|=)$|^[-+.]?[0-9]|^\.(inf|Inf|INF|nan|NaN|NAN)$`)
+
+// str is a string scalar, quoted wherever a YAML 1.1 or 1.2 reader could
+// take it for anything else.
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11.MatchString(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+func integer(n int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)}
+}
+
+// ref is a Reference Object.
+func ref(target string) *yaml.Node { return newObject().set("$ref", str(target)).node() }
+
+// fromJSON converts a JSON document into YAML nodes, keeping the order of
+// every object's members and each number's digits as written.
+func fromJSON(data []byte) (*yaml.Node, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	n, err := jsonValue(dec)
+	if err != nil {
+		return nil, fmt.Errorf("genopenapi: converting JSON to YAML: %w", err)
+	}
+	return n, nil
+}
+
+func jsonValue(dec *json.Decoder) (*yaml.Node, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		kind, tag := yaml.MappingNode, "!!map"
+		if t == '[' {
+			kind, tag = yaml.SequenceNode, "!!seq"
+		}
+		n := &yaml.Node{Kind: kind, Tag: tag}
+		for dec.More() {
+			if kind == yaml.MappingNode {
+				key, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, str(key.(string)))
+			}
+			v, err := jsonValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, v)
+		}
+		if _, err := dec.Token(); err != nil { // the closing delimiter
+			return nil, err
+		}
+		if len(n.Content) == 0 {
+			n.Style = yaml.FlowStyle // {} and []
+		}
+		return n, nil
+	case string:
+		return str(t), nil
+	case json.Number:
+		tag := "!!int"
+		if strings.ContainsAny(t.String(), ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: t.String()}, nil
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(t)}, nil
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+// encode writes the document after the header comment, indented by two
+// spaces, ending in exactly one newline.
+func encode(header string, doc *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(header)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("genopenapi: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("genopenapi: %w", err)
+	}
+	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n'), nil
+}
+
+// keywordOrder is the order in which a schema's keywords are written: what
+// it is, then its type and constraints, then its members, then its
+// conditions. encoding/json writes jsonschema.Schema in its struct's field
+// order (properties first, the description last), which reads poorly in a
+// document meant for people. Keywords not listed keep their place after
+// these.
+var keywordOrder = []string{
+	"title", "description", "type", "const", "enum", "format", "pattern", "minLength", "maxLength", "minimum", "maximum",
+	"items", "properties", "additionalProperties", "required", "minProperties", "allOf", "if", "then", "else", "oneOf", "anyOf", "not",
+}
+
+// tidySchema puts the keywords of the schema n and of every schema inside
+// it in keywordOrder. The members of properties are names, not keywords:
+// they keep the wire order.
+func tidySchema(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	rank := func(key string) int {
+		if i := slices.Index(keywordOrder, key); i >= 0 {
+			return i
+		}
+		return len(keywordOrder)
+	}
+	pairs := make([][2]*yaml.Node, 0, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		pairs = append(pairs, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+	}
+	slices.SortStableFunc(pairs, func(a, b [2]*yaml.Node) int { return rank(a[0].Value) - rank(b[0].Value) })
+	n.Content = n.Content[:0]
+	for _, p := range pairs {
+		n.Content = append(n.Content, p[0], p[1])
+		switch v := p[1]; p[0].Value {
+		case "properties":
+			for i := 1; i < len(v.Content); i += 2 {
+				tidySchema(v.Content[i])
+			}
+		case "allOf", "oneOf", "anyOf":
+			for _, s := range v.Content {
+				tidySchema(s)
+			}
+		case "items", "additionalProperties", "if", "then", "else", "not":
+			tidySchema(v)
+		}
+	}
+}
