@@ -63,7 +63,7 @@ sanitize-diff:
 test-ts: sanitize-diff
 	cd tests/ts && npm ci --no-audit --no-fund && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
 
-## test-python: type-check and test every generated Python package (python3 3.9+; creates tests/python/.venv and installs the pinned tools)
+## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
 test-python: errgen sanitize-diff
 	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
 
