@@ -212,6 +212,45 @@ mod tests {
         assert!(serde_json::to_string(&e).is_err());
     }
 
+    /// write_str skips eight bytes at a time; each character that needs
+    /// escaping, at every offset, must come out as Go writes it.
+    #[test]
+    fn write_str_escapes_at_every_offset() {
+        fn reference(s: &str) -> String {
+            let mut o = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => o.push_str("\\\""),
+                    '\\' => o.push_str("\\\\"),
+                    '\n' => o.push_str("\\n"),
+                    '\r' => o.push_str("\\r"),
+                    '\t' => o.push_str("\\t"),
+                    '\u{2028}' => o.push_str("\\u2028"),
+                    '\u{2029}' => o.push_str("\\u2029"),
+                    c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => o.push(c),
+                }
+            }
+            o.push('"');
+            o
+        }
+        for special in [
+            "\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{20ac}",
+            "\u{e9}", "~",
+        ] {
+            for pad in 0..20 {
+                let s = format!(
+                    "{}{special}{}{special}",
+                    "a".repeat(pad),
+                    "b".repeat(pad % 9)
+                );
+                let mut b = Vec::new();
+                json::write_str(&mut b, &s);
+                assert_eq!(String::from_utf8(b).unwrap(), reference(&s), "{s:?}");
+            }
+        }
+    }
+
     #[test]
     fn go_float_text() {
         let mut b = Vec::new();

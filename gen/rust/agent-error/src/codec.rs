@@ -541,7 +541,7 @@ impl Envelope {
         };
         let r = self.check_encodable().and_then(|()| {
             sink.b.push(b'{');
-            self.walk(&LAYOUT, 1, &mut sink)
+            self.walk(&LAYOUT, &plan().objects[0], 1, &mut sink)
         });
         match r {
             Ok(()) => {
@@ -585,11 +585,18 @@ impl Envelope {
     /// belong in it (sorted by key, as the extra map keeps them). level is
     /// how many objects are around the object's members, itself included.
     /// The first problem met is the one reported, whatever the sink.
-    fn walk<S: Sink>(&self, o: &'static Object, level: usize, sink: &mut S) -> Result<(), S::Err> {
-        for m in o.members {
+    fn walk<S: Sink>(
+        &self,
+        o: &'static Object,
+        p: &'static PlanObject,
+        level: usize,
+        sink: &mut S,
+    ) -> Result<(), S::Err> {
+        for (m, (written, child)) in o.members.iter().zip(&p.members) {
             let leaf = match m {
-                Member::Object(child) => {
-                    sink.object(self, child, level + 1)?;
+                Member::Object(c) => {
+                    let cp = &plan().objects[*child];
+                    sink.object(self, c, cp, written, level + 1)?;
                     continue;
                 }
                 Member::Leaf(leaf) => leaf,
@@ -639,7 +646,7 @@ impl Envelope {
                 }
             };
             if let Some(v) = v {
-                sink.member(leaf.name, &v)?;
+                sink.member(leaf.name, Some(written), &v)?;
             }
         }
         for (k, v) in &self.extra {
@@ -651,7 +658,7 @@ impl Envelope {
                         format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
                     )));
                 }
-                sink.member(name, &Out::Json(Cow::Borrowed(v)))?;
+                sink.member(name, None, &Out::Json(Cow::Borrowed(v)))?;
             }
         }
         Ok(())
@@ -664,10 +671,19 @@ trait Sink {
     /// The error an EncodeError becomes.
     fn fail(e: EncodeError) -> Self::Err;
     /// A member with its value.
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), Self::Err>;
+    /// written is the name as Plan wrote it ahead (a comma, the name
+    /// quoted, a colon), when it is one of the layout's.
+    fn member(&mut self, name: &str, written: Option<&[u8]>, v: &Out<'_>) -> Result<(), Self::Err>;
     /// A nested object of the layout: written unless it has no members
     /// and the layout does not require it.
-    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), Self::Err>;
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        p: &'static PlanObject,
+        written: &[u8],
+        level: usize,
+    ) -> Result<(), Self::Err>;
 }
 
 /// The sink of append_json: compact JSON written straight into a buffer.
@@ -686,6 +702,13 @@ impl Bytes<'_> {
         json::write_str(self.b, name);
         self.b.push(b':');
     }
+
+    /// A name Plan wrote ahead, with its comma when a member came before.
+    fn written(&mut self, w: &[u8]) {
+        self.b
+            .extend_from_slice(if self.first { &w[1..] } else { w });
+        self.first = false;
+    }
 }
 
 impl Sink for Bytes<'_> {
@@ -693,8 +716,16 @@ impl Sink for Bytes<'_> {
     fn fail(e: EncodeError) -> EncodeError {
         e
     }
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), EncodeError> {
-        self.name(name);
+    fn member(
+        &mut self,
+        name: &str,
+        written: Option<&[u8]>,
+        v: &Out<'_>,
+    ) -> Result<(), EncodeError> {
+        match written {
+            Some(w) => self.written(w),
+            None => self.name(name),
+        }
         v.write(self.b);
         Ok(())
     }
@@ -702,16 +733,18 @@ impl Sink for Bytes<'_> {
         &mut self,
         e: &Envelope,
         o: &'static Object,
+        p: &'static PlanObject,
+        written: &[u8],
         level: usize,
     ) -> Result<(), EncodeError> {
         let (mark, first) = (self.b.len(), self.first);
-        self.name(o.name);
+        self.written(written);
         self.b.push(b'{');
         let mut inner = Bytes {
             b: self.b,
             first: true,
         };
-        e.walk(o, level, &mut inner)?;
+        e.walk(o, p, level, &mut inner)?;
         if inner.first && !o.required {
             // Nothing to say: the object is left out.
             self.b.truncate(mark);
@@ -732,7 +765,7 @@ impl Sink for Any {
     fn fail(e: EncodeError) -> EncodeError {
         e
     }
-    fn member(&mut self, _: &str, _: &Out<'_>) -> Result<(), EncodeError> {
+    fn member(&mut self, _: &str, _: Option<&[u8]>, _: &Out<'_>) -> Result<(), EncodeError> {
         self.0 = true;
         Ok(())
     }
@@ -740,9 +773,11 @@ impl Sink for Any {
         &mut self,
         e: &Envelope,
         o: &'static Object,
+        p: &'static PlanObject,
+        _: &[u8],
         level: usize,
     ) -> Result<(), EncodeError> {
-        if o.required || e.has_members(o, level)? {
+        if o.required || e.has_members(o, p, level)? {
             self.0 = true;
         }
         Ok(())
@@ -751,9 +786,14 @@ impl Sink for Any {
 
 impl Envelope {
     /// Whether the object of the layout has a member to write.
-    fn has_members(&self, o: &'static Object, level: usize) -> Result<bool, EncodeError> {
+    fn has_members(
+        &self,
+        o: &'static Object,
+        p: &'static PlanObject,
+        level: usize,
+    ) -> Result<bool, EncodeError> {
         let mut any = Any(false);
-        self.walk(o, level, &mut any)?;
+        self.walk(o, p, level, &mut any)?;
         Ok(any.0)
     }
 }
@@ -767,14 +807,21 @@ impl<M: serde::ser::SerializeMap> Sink for Entries<M> {
     fn fail(e: EncodeError) -> M::Error {
         serde::ser::Error::custom(e)
     }
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), M::Error> {
+    fn member(&mut self, name: &str, _: Option<&[u8]>, v: &Out<'_>) -> Result<(), M::Error> {
         self.0.serialize_entry(name, v)
     }
-    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), M::Error> {
-        if !o.required && !e.has_members(o, level).map_err(Self::fail)? {
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        p: &'static PlanObject,
+        _: &[u8],
+        level: usize,
+    ) -> Result<(), M::Error> {
+        if !o.required && !e.has_members(o, p, level).map_err(Self::fail)? {
             return Ok(());
         }
-        self.0.serialize_entry(o.name, &Nested { e, o, level })
+        self.0.serialize_entry(o.name, &Nested { e, o, p, level })
     }
 }
 
@@ -782,13 +829,14 @@ impl<M: serde::ser::SerializeMap> Sink for Entries<M> {
 struct Nested<'a> {
     e: &'a Envelope,
     o: &'static Object,
+    p: &'static PlanObject,
     level: usize,
 }
 
 impl serde::Serialize for Nested<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = Entries(s.serialize_map(None)?);
-        self.e.walk(self.o, self.level, &mut m)?;
+        self.e.walk(self.o, self.p, self.level, &mut m)?;
         m.0.end()
     }
 }
@@ -1091,8 +1139,10 @@ struct PlanObject {
     /// is; NONE for a leaf.
     child: Vec<usize>,
     /// For each member, its name as the encoder writes it after another
-    /// member: a comma, the name quoted and escaped, a colon.
-    names: Vec<Vec<u8>>,
+    /// member (a comma, the name quoted and escaped, a colon: escaped once
+    /// here, not at each encoding), and the number of the layout object
+    /// it is (NONE for a leaf).
+    members: Vec<(Vec<u8>, usize)>,
 }
 
 const NONE: usize = usize::MAX;
@@ -1120,7 +1170,7 @@ impl Plan {
             end: 0,
             last: 0,
             child: vec![NONE; o.owned.len()],
-            names: Vec::with_capacity(o.members.len()),
+            members: Vec::with_capacity(o.members.len()),
         });
         let mut k = 0;
         for m in o.members {
@@ -1132,14 +1182,15 @@ impl Plan {
             let mut n = vec![b','];
             json::write_str(&mut n, name);
             n.push(b':');
-            self.objects[id].names.push(n);
             match m {
                 Member::Object(c) => {
                     let child = self.add(c);
                     self.objects[id].child[k] = child;
+                    self.objects[id].members.push((n, child));
                     k += 1;
                 }
                 Member::Leaf(l) => {
+                    self.objects[id].members.push((n, NONE));
                     self.on_wire |= 1 << l.source as u32;
                     k += 1 + l.aliases.len();
                 }
@@ -1398,7 +1449,7 @@ impl serde::Serialize for Envelope {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.check_encodable().map_err(serde::ser::Error::custom)?;
         let mut m = Entries(s.serialize_map(None)?);
-        self.walk(&LAYOUT, 1, &mut m)?;
+        self.walk(&LAYOUT, &plan().objects[0], 1, &mut m)?;
         m.0.end()
     }
 }
