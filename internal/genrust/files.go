@@ -213,6 +213,7 @@ func (g *gen) contract() string {
 		b.WriteString("    " + s.spec + ",\n")
 	}
 	b.WriteString("];\n\n")
+	b.WriteString(g.ownedIndex())
 
 	// The classifiers.
 	if in := c.Inbound; in != nil {

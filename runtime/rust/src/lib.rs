@@ -105,6 +105,106 @@ mod tests {
                 String::from_utf8_lossy(t)
             );
         }
+        // from_slice checks the syntax of the layout's objects itself and
+        // leaves the rest to json::skip_value: both must word and place
+        // every syntax error alike, and let it win over any limit or
+        // other problem. Every prefix of a document, and each byte of it
+        // replaced by one that breaks or bends the syntax.
+        let deep = format!(
+            r#"{{"kind":"k","message":"m","z":{}1{}, "e":1e999,"recovery":{{"action":[1e999]}}}}"#,
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        for t in texts.iter().chain([deep.into_bytes()].iter()) {
+            let mut cases: Vec<Vec<u8>> = (0..t.len()).map(|n| t[..n].to_vec()).collect();
+            for i in 0..t.len().min(400) {
+                for c in [b'}', b']', b',', b':', b'"', b'x', b' ', b'{', b'\\', b'1'] {
+                    let mut v = t.clone();
+                    v[i] = c;
+                    cases.push(v);
+                }
+            }
+            for v in &cases {
+                let tree = json::parse(v).and_then(|x| Envelope::from_value(&x));
+                assert_eq!(
+                    Envelope::from_slice(v),
+                    tree,
+                    "{}",
+                    String::from_utf8_lossy(v)
+                );
+            }
+            cases.push(t.clone());
+            for v in &cases {
+                serde_agrees_with_the_tree(v);
+            }
+        }
+    }
+
+    /// Deserialize reads the map straight into the layout; it must give
+    /// what from_value gives on serde_json's tree of the same text: the
+    /// same envelope, or the same error at the same place.
+    fn serde_agrees_with_the_tree(v: &[u8]) {
+        /// Deserialize as it was: serde_json's tree, then from_value.
+        #[derive(Debug, PartialEq)]
+        struct Tree(Envelope);
+        impl<'de> serde::Deserialize<'de> for Tree {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+                Envelope::from_value(&v)
+                    .map(Tree)
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+        // Without serde_json's own depth limit, so MAX_DEPTH is the one met.
+        fn read<T: serde::de::DeserializeOwned>(v: &[u8]) -> Result<T, String> {
+            let mut de = serde_json::Deserializer::from_slice(v);
+            de.disable_recursion_limit();
+            let x = T::deserialize(&mut de).map_err(|e| e.to_string())?;
+            de.end().map_err(|e| e.to_string())?;
+            Ok(x)
+        }
+        let tree = read::<Tree>(v);
+        let direct = read::<Envelope>(v).map(Tree);
+        assert_eq!(direct, tree, "{}", String::from_utf8_lossy(v));
+    }
+
+    /// What only a deserializer's tree shows: duplicates of the layout's
+    /// objects and of extra members, values nested past MAX_DEPTH that a
+    /// later duplicate replaces, and documents that are not objects.
+    #[test]
+    fn serde_reads_the_layout_as_from_value() {
+        let ok = Envelope::new_trusted(Kind::KNOWN[0].clone(), "m")
+            .with_retry_after_ms(5)
+            .to_json()
+            .unwrap();
+        let body = &ok[1..ok.len() - 1];
+        let deep = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let docs = [
+            ok.clone(),
+            format!(r#"{{{body},"z":{deep},"z":1}}"#),
+            format!(r#"{{{body},"z":1,"z":{deep}}}"#),
+            format!(r#"{{{body},"z":{{"a":1}},"y":[2],"z":"s"}}"#),
+            format!(
+                r#"{{{body},"recovery":{{"action":"a","same_arguments":"s","guidance":"g","q":{deep}}},"recovery":{{"action":"a","same_arguments":"s","guidance":"g","r":1}}}}"#
+            ),
+            format!(
+                r#"{{{body},"recovery":{{"action":"a","same_arguments":"s","guidance":"g","q":1}},"recovery":"x"}}"#
+            ),
+            format!(r#"{{{body},"message":{deep}}}"#),
+            format!(
+                r#"{{{body},"message":"é
+"}}"#
+            ),
+            format!("[{deep}]"),
+            "[1,2]".to_owned(),
+            "\"x\"".to_owned(),
+            "7".to_owned(),
+            "null".to_owned(),
+            "{}".to_owned(),
+        ];
+        for d in &docs {
+            serde_agrees_with_the_tree(d.as_bytes());
+        }
     }
 
     #[test]
@@ -115,6 +215,45 @@ mod tests {
         assert!(e.append_json(&mut b).is_err());
         assert_eq!(b, b"kept");
         assert!(serde_json::to_string(&e).is_err());
+    }
+
+    /// write_str skips eight bytes at a time; each character that needs
+    /// escaping, at every offset, must come out as Go writes it.
+    #[test]
+    fn write_str_escapes_at_every_offset() {
+        fn reference(s: &str) -> String {
+            let mut o = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => o.push_str("\\\""),
+                    '\\' => o.push_str("\\\\"),
+                    '\n' => o.push_str("\\n"),
+                    '\r' => o.push_str("\\r"),
+                    '\t' => o.push_str("\\t"),
+                    '\u{2028}' => o.push_str("\\u2028"),
+                    '\u{2029}' => o.push_str("\\u2029"),
+                    c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => o.push(c),
+                }
+            }
+            o.push('"');
+            o
+        }
+        for special in [
+            "\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{20ac}",
+            "\u{e9}", "~",
+        ] {
+            for pad in 0..20 {
+                let s = format!(
+                    "{}{special}{}{special}",
+                    "a".repeat(pad),
+                    "b".repeat(pad % 9)
+                );
+                let mut b = Vec::new();
+                json::write_str(&mut b, &s);
+                assert_eq!(String::from_utf8(b).unwrap(), reference(&s), "{s:?}");
+            }
+        }
     }
 
     #[test]

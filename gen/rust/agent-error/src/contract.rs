@@ -2140,6 +2140,44 @@ pub(crate) static FIELDS: [FieldSpec; 14] = [
     FieldSpec { name: "required_scopes", typ: FieldType::Array, items: Some(FieldType::String), required: true, properties: &[] },
 ];
 
+/// The position of a member name (as the document spells it, escapes decoded) among the owned names of the layout's object number object (numbered in pre-order, the envelope's own object 0), for the decoders: a match on the name's bytes instead of a search.
+pub(crate) fn owned_index(object: usize, name: &[u8]) -> Option<usize> {
+    match object {
+        0 => match name {
+            b"contract_version" => Some(0),
+            b"kind" => Some(1),
+            b"message" => Some(2),
+            b"origin" => Some(3),
+            b"recovery" => Some(4),
+            b"side_effects" => Some(5),
+            b"service" => Some(6),
+            b"action" => Some(7),
+            b"tool" => Some(8),
+            b"upstream" => Some(9),
+            b"command" => Some(10),
+            b"prompt" => Some(11),
+            b"resource" => Some(12),
+            b"cause" => Some(13),
+            b"original_kind" => Some(14),
+            b"safety" => Some(15),
+            b"evidence" => Some(16),
+            b"valid_choices" => Some(17),
+            b"hint" => Some(18),
+            b"required_scopes" => Some(19),
+            _ => None,
+        },
+        1 => match name {
+            b"action" => Some(0),
+            b"same_arguments" => Some(1),
+            b"guidance" => Some(2),
+            b"retry_after_ms" => Some(3),
+            b"retryAfterMs" => Some(4),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 static CLASSIFIER_0: ClassifierSpec = ClassifierSpec {
     rules: &[
         Rule { statuses: &[(401, 401)], failures: &[], any_failure: false, text: &[], kind: Kind::OauthNeedsReauth, breaker: false },

@@ -53,7 +53,8 @@ pub(crate) fn members(data: &[u8], at: usize, mut f: impl FnMut(&[u8], usize)) {
     }
 }
 
-fn skip_ws(data: &[u8], mut i: usize) -> usize {
+#[inline]
+pub(crate) fn skip_ws(data: &[u8], mut i: usize) -> usize {
     while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
         i += 1;
     }
@@ -90,7 +91,7 @@ fn value_end(data: &[u8], mut i: usize) -> usize {
     }
 }
 
-fn syntax(problem: String) -> DecodeError {
+pub(crate) fn syntax(problem: String) -> DecodeError {
     DecodeError {
         path: String::new(),
         problem,
@@ -158,102 +159,111 @@ impl Nest {
     }
 }
 
+/// A syntax error at offset i: a character that cannot stand there.
+pub(crate) fn bad(i: usize) -> DecodeError {
+    syntax(format!(
+        "is not valid JSON: invalid character at offset {i}"
+    ))
+}
+
+/// A syntax error: the text ends at offset i, before the document does.
+pub(crate) fn eof(i: usize) -> DecodeError {
+    syntax(format!(
+        "is not valid JSON: unexpected end of JSON input at offset {i}"
+    ))
+}
+
+/// The first problem past the syntax that a document has, in document
+/// order: a value nested deeper than MAX_DEPTH, or a number past the range
+/// of a 64-bit float. It is reported only when the whole text is JSON.
+pub(crate) type Limit = Option<String>;
+
+/// Notes that the array or object opening at offset i is depth levels
+/// deep, when that is past MAX_DEPTH and no limit was met before.
+#[inline]
+pub(crate) fn note_depth(limit: &mut Limit, depth: usize, i: usize) {
+    if depth > MAX_DEPTH && limit.is_none() {
+        *limit = Some(format!(
+            "nests arrays and objects more than {MAX_DEPTH} levels deep at offset {i}"
+        ));
+    }
+}
+
 /// check validates the whole document without recursion, so no input can
 /// exhaust the stack: the syntax first, then the limits. It returns the
 /// offset where the document's value starts.
 pub(crate) fn check(data: &[u8]) -> Result<usize, DecodeError> {
+    let mut limit = None;
+    let first = skip_ws(data, 0);
+    if first >= data.len() {
+        return Err(eof(first));
+    }
+    let end = skip_ws(data, skip_value(data, first, 0, &mut limit)?);
+    if end < data.len() {
+        return Err(bad(end));
+    }
+    match limit {
+        Some(l) => Err(syntax(l)),
+        None => Ok(first),
+    }
+}
+
+/// Checks the value starting at data[i] (not white space, i < data.len())
+/// with depth arrays and objects around it, and returns the offset after
+/// it; the first limit it passes goes to limit. Syntax errors are worded
+/// and placed as the Go decoder's. No recursion: nesting is a bit stack.
+pub(crate) fn skip_value(
+    data: &[u8],
+    mut i: usize,
+    depth: usize,
+    limit: &mut Limit,
+) -> Result<usize, DecodeError> {
+    // A scalar needs no stack.
+    match data[i] {
+        b'{' | b'[' => {}
+        _ => return skip_scalar(data, i, limit),
+    }
     let mut stack = Nest {
         len: 0,
         bits: [0; NEST_WORDS],
         more: Vec::new(),
     };
-    let mut limit: Option<String> = None;
-    let mut i = 0;
-    let mut first = None;
-    let bad = |i: usize| {
-        Err(syntax(format!(
-            "is not valid JSON: invalid character at offset {i}"
-        )))
-    };
     // expect: 0 a value, 1 a member name or '}', 2 ',' or a closer, 3 a
     // member name (after a comma), 4 a value or ']'.
     let mut expect = 0u8;
     loop {
-        while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
-            i += 1;
-        }
+        i = skip_ws(data, i);
         if i >= data.len() {
-            if stack.is_empty() && expect == 2 {
-                break;
-            }
-            return Err(syntax(format!(
-                "is not valid JSON: unexpected end of JSON input at offset {i}"
-            )));
+            return Err(eof(i));
         }
         let c = data[i];
-        if first.is_none() {
-            first = Some(i);
-        }
         match expect {
             0 | 4 => {
                 if expect == 4 && c == b']' {
                     stack.pop();
                     i += 1;
                     expect = 2;
+                } else if c == b'{' || c == b'[' {
+                    stack.push(c);
+                    note_depth(limit, depth + stack.len(), i);
+                    i += 1;
+                    expect = if c == b'{' { 1 } else { 4 };
                     continue;
+                } else {
+                    i = skip_scalar(data, i, limit)?;
+                    expect = 2;
                 }
-                match c {
-                    b'{' | b'[' => {
-                        stack.push(c);
-                        if stack.len() > MAX_DEPTH && limit.is_none() {
-                            limit = Some(format!("nests arrays and objects more than {MAX_DEPTH} levels deep at offset {i}"));
-                        }
-                        i += 1;
-                        expect = if c == b'{' { 1 } else { 4 };
-                        continue;
-                    }
-                    b'"' => match string_end(data, i) {
-                        Some(end) => i = end,
-                        None => return bad(i),
-                    },
-                    b'-' | b'0'..=b'9' => match number_end(data, i) {
-                        Some((end, huge)) => {
-                            if huge && limit.is_none() && parse_f64(&data[i..end]).is_infinite() {
-                                limit = Some(format!("{PAST_FLOAT} at offset {i}"));
-                            }
-                            i = end
-                        }
-                        None => return bad(i),
-                    },
-                    b't' if data[i..].starts_with(b"true") => i += 4,
-                    b'f' if data[i..].starts_with(b"false") => i += 5,
-                    b'n' if data[i..].starts_with(b"null") => i += 4,
-                    _ => return bad(i),
-                }
-                expect = 2;
             }
             1 | 3 => {
                 if expect == 1 && c == b'}' {
                     stack.pop();
                     i += 1;
                     expect = 2;
+                } else {
+                    i = skip_name(data, i)?;
+                    expect = 0;
                     continue;
                 }
-                if c != b'"' {
-                    return bad(i);
-                }
-                match string_end(data, i) {
-                    Some(end) => i = end,
-                    None => return bad(i),
-                }
-                while i < data.len() && matches!(data[i], b' ' | b'\t' | b'\n' | b'\r') {
-                    i += 1;
-                }
-                if i >= data.len() || data[i] != b':' {
-                    return bad(i);
-                }
-                i += 1;
-                expect = 0;
             }
             _ => {
                 match (c, stack.last()) {
@@ -262,21 +272,65 @@ pub(crate) fn check(data: &[u8]) -> Result<usize, DecodeError> {
                     (b'}', Some(b'{')) | (b']', Some(b'[')) => {
                         stack.pop();
                     }
-                    _ => return bad(i),
+                    _ => return Err(bad(i)),
                 }
                 i += 1;
             }
         }
+        if expect == 2 && stack.is_empty() {
+            return Ok(i);
+        }
     }
-    match limit {
-        Some(l) => Err(syntax(l)),
-        None => Ok(first.unwrap_or(0)),
+}
+
+/// Checks the string, number, true, false or null at data[i] and returns
+/// the offset after it.
+#[inline]
+pub(crate) fn skip_scalar(data: &[u8], i: usize, limit: &mut Limit) -> Result<usize, DecodeError> {
+    match data[i] {
+        b'"' => string_end(data, i).ok_or_else(|| bad(i)),
+        b'-' | b'0'..=b'9' => match number_end(data, i) {
+            Some((end, huge)) => {
+                if huge && limit.is_none() && parse_f64(&data[i..end]).is_infinite() {
+                    *limit = Some(format!("{PAST_FLOAT} at offset {i}"));
+                }
+                Ok(end)
+            }
+            None => Err(bad(i)),
+        },
+        b't' if data[i..].starts_with(b"true") => Ok(i + 4),
+        b'f' if data[i..].starts_with(b"false") => Ok(i + 5),
+        b'n' if data[i..].starts_with(b"null") => Ok(i + 4),
+        _ => Err(bad(i)),
     }
+}
+
+/// Checks the member name at data[i] and the colon after it, and returns
+/// the offset past the colon.
+#[inline]
+pub(crate) fn skip_name(data: &[u8], i: usize) -> Result<usize, DecodeError> {
+    if data[i] != b'"' {
+        return Err(bad(i));
+    }
+    let end = skip_ws(data, string_end(data, i).ok_or_else(|| bad(i))?);
+    if end >= data.len() || data[end] != b':' {
+        return Err(bad(end));
+    }
+    Ok(end + 1)
 }
 
 /// string_end returns the offset after the string starting at i, or None
 /// when it is not a valid JSON string (invalid UTF-8 is read, not refused).
-fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
+#[inline]
+pub(crate) fn string_end(data: &[u8], i: usize) -> Option<usize> {
+    string_scan(data, i).map(|(end, _)| end)
+}
+
+/// string_scan is string_end that also tells whether the string holds an
+/// escape (a backslash).
+#[inline]
+pub(crate) fn string_scan(data: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    let mut escaped = false;
     i += 1;
     while i < data.len() {
         // Eight bytes at a time past text that is neither a quote, a
@@ -294,15 +348,18 @@ fn string_end(data: &[u8], mut i: usize) -> Option<usize> {
             break;
         }
         match data[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => match data.get(i + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                b'u' => {
-                    hex4(data.get(i + 2..i + 6)?)?;
-                    i += 6;
+            b'"' => return Some((i + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match data.get(i + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                    b'u' => {
+                        hex4(data.get(i + 2..i + 6)?)?;
+                        i += 6;
+                    }
+                    _ => return None,
                 }
-                _ => return None,
-            },
+            }
             c if c < 0x20 => return None,
             _ => i += 1,
         }
@@ -617,15 +674,35 @@ static NOTE: [bool; 256] = {
     t
 };
 
+/// Flags the high bit of each of the eight bytes of w (little-endian) that
+/// NOTE holds; the lowest flag is exact, as with special.
+#[inline]
+fn noted(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ (ONES * 0xE2);
+    special(w) | (x.wrapping_sub(ONES) & !x & HIGH)
+}
+
 /// Appends s as a JSON string as the Go encoder writes it: U+2028 and
 /// U+2029 escaped, other non-ASCII text as it is, <, > and & left alone.
 pub(crate) fn write_str(b: &mut Vec<u8>, s: &str) {
-    b.push(b'"');
     let bytes = s.as_bytes();
+    b.reserve(bytes.len() + 2);
+    b.push(b'"');
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        // Most text needs nothing: skip to the next byte that may.
+        // Most text needs nothing: skip to the next byte that may, eight
+        // bytes at a time, then one by one.
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let m = noted(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+            if m != 0 {
+                i += (m.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
         while i < bytes.len() && !NOTE[bytes[i] as usize] {
             i += 1;
         }

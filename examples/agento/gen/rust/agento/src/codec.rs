@@ -8,11 +8,13 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::ser::SerializeMap;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::contract::lookup;
+use crate::contract::{lookup, owned_index};
 use crate::contract::{FIELDS, LAYOUT};
 use crate::envelope::Envelope;
 use crate::json;
@@ -479,11 +481,34 @@ impl Envelope {
     /// invalid UTF-8 and each escape of a lone surrogate is U+FFFD, a
     /// member given twice counts with its last value.
     pub fn from_slice(data: &[u8]) -> Result<Envelope, DecodeError> {
-        // The whole text is checked first, so a syntax error wins over any
-        // other problem wherever it is; then the layout reads the members
-        // where they lie, building no tree.
-        let at = json::check(data)?;
-        decode(Raw { data, at })
+        // One pass checks the whole text and notes where each member the
+        // layout owns lies; only then does the layout read them, so a
+        // syntax error wins over any other problem wherever it is. No tree
+        // is built.
+        let mut scan = Scan::new(data);
+        let first = json::skip_ws(data, 0);
+        if first >= data.len() {
+            return Err(json::eof(first));
+        }
+        let end = if data[first] == b'{' {
+            scan.object(first, 0, 1)?
+        } else {
+            json::skip_value(data, first, 0, &mut scan.limit)?
+        };
+        let end = json::skip_ws(data, end);
+        if end < data.len() {
+            return Err(json::bad(end));
+        }
+        if let Some(l) = scan.limit.take() {
+            return Err(json::syntax(l));
+        }
+        decode(Raw {
+            scan: &scan,
+            at: first,
+            end,
+            escaped: false,
+            child: 0,
+        })
     }
 
     /// from_slice of a string.
@@ -516,7 +541,7 @@ impl Envelope {
         };
         let r = self.check_encodable().and_then(|()| {
             sink.b.push(b'{');
-            self.walk(&LAYOUT, 1, &mut sink)
+            self.walk(&LAYOUT, &plan().objects[0], 1, &mut sink)
         });
         match r {
             Ok(()) => {
@@ -560,11 +585,18 @@ impl Envelope {
     /// belong in it (sorted by key, as the extra map keeps them). level is
     /// how many objects are around the object's members, itself included.
     /// The first problem met is the one reported, whatever the sink.
-    fn walk<S: Sink>(&self, o: &'static Object, level: usize, sink: &mut S) -> Result<(), S::Err> {
-        for m in o.members {
+    fn walk<S: Sink>(
+        &self,
+        o: &'static Object,
+        p: &'static PlanObject,
+        level: usize,
+        sink: &mut S,
+    ) -> Result<(), S::Err> {
+        for (m, (written, child)) in o.members.iter().zip(&p.members) {
             let leaf = match m {
-                Member::Object(child) => {
-                    sink.object(self, child, level + 1)?;
+                Member::Object(c) => {
+                    let cp = &plan().objects[*child];
+                    sink.object(self, c, cp, written, level + 1)?;
                     continue;
                 }
                 Member::Leaf(leaf) => leaf,
@@ -614,7 +646,7 @@ impl Envelope {
                 }
             };
             if let Some(v) = v {
-                sink.member(leaf.name, &v)?;
+                sink.member(leaf.name, Some(written), &v)?;
             }
         }
         for (k, v) in &self.extra {
@@ -626,7 +658,7 @@ impl Envelope {
                         format!("it nests arrays and objects more than {MAX_DEPTH} levels deep"),
                     )));
                 }
-                sink.member(name, &Out::Json(Cow::Borrowed(v)))?;
+                sink.member(name, None, &Out::Json(Cow::Borrowed(v)))?;
             }
         }
         Ok(())
@@ -639,10 +671,19 @@ trait Sink {
     /// The error an EncodeError becomes.
     fn fail(e: EncodeError) -> Self::Err;
     /// A member with its value.
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), Self::Err>;
+    /// written is the name as Plan wrote it ahead (a comma, the name
+    /// quoted, a colon), when it is one of the layout's.
+    fn member(&mut self, name: &str, written: Option<&[u8]>, v: &Out<'_>) -> Result<(), Self::Err>;
     /// A nested object of the layout: written unless it has no members
     /// and the layout does not require it.
-    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), Self::Err>;
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        p: &'static PlanObject,
+        written: &[u8],
+        level: usize,
+    ) -> Result<(), Self::Err>;
 }
 
 /// The sink of append_json: compact JSON written straight into a buffer.
@@ -661,6 +702,13 @@ impl Bytes<'_> {
         json::write_str(self.b, name);
         self.b.push(b':');
     }
+
+    /// A name Plan wrote ahead, with its comma when a member came before.
+    fn written(&mut self, w: &[u8]) {
+        self.b
+            .extend_from_slice(if self.first { &w[1..] } else { w });
+        self.first = false;
+    }
 }
 
 impl Sink for Bytes<'_> {
@@ -668,8 +716,16 @@ impl Sink for Bytes<'_> {
     fn fail(e: EncodeError) -> EncodeError {
         e
     }
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), EncodeError> {
-        self.name(name);
+    fn member(
+        &mut self,
+        name: &str,
+        written: Option<&[u8]>,
+        v: &Out<'_>,
+    ) -> Result<(), EncodeError> {
+        match written {
+            Some(w) => self.written(w),
+            None => self.name(name),
+        }
         v.write(self.b);
         Ok(())
     }
@@ -677,16 +733,18 @@ impl Sink for Bytes<'_> {
         &mut self,
         e: &Envelope,
         o: &'static Object,
+        p: &'static PlanObject,
+        written: &[u8],
         level: usize,
     ) -> Result<(), EncodeError> {
         let (mark, first) = (self.b.len(), self.first);
-        self.name(o.name);
+        self.written(written);
         self.b.push(b'{');
         let mut inner = Bytes {
             b: self.b,
             first: true,
         };
-        e.walk(o, level, &mut inner)?;
+        e.walk(o, p, level, &mut inner)?;
         if inner.first && !o.required {
             // Nothing to say: the object is left out.
             self.b.truncate(mark);
@@ -707,7 +765,7 @@ impl Sink for Any {
     fn fail(e: EncodeError) -> EncodeError {
         e
     }
-    fn member(&mut self, _: &str, _: &Out<'_>) -> Result<(), EncodeError> {
+    fn member(&mut self, _: &str, _: Option<&[u8]>, _: &Out<'_>) -> Result<(), EncodeError> {
         self.0 = true;
         Ok(())
     }
@@ -715,9 +773,11 @@ impl Sink for Any {
         &mut self,
         e: &Envelope,
         o: &'static Object,
+        p: &'static PlanObject,
+        _: &[u8],
         level: usize,
     ) -> Result<(), EncodeError> {
-        if o.required || e.has_members(o, level)? {
+        if o.required || e.has_members(o, p, level)? {
             self.0 = true;
         }
         Ok(())
@@ -726,9 +786,14 @@ impl Sink for Any {
 
 impl Envelope {
     /// Whether the object of the layout has a member to write.
-    fn has_members(&self, o: &'static Object, level: usize) -> Result<bool, EncodeError> {
+    fn has_members(
+        &self,
+        o: &'static Object,
+        p: &'static PlanObject,
+        level: usize,
+    ) -> Result<bool, EncodeError> {
         let mut any = Any(false);
-        self.walk(o, level, &mut any)?;
+        self.walk(o, p, level, &mut any)?;
         Ok(any.0)
     }
 }
@@ -742,14 +807,21 @@ impl<M: serde::ser::SerializeMap> Sink for Entries<M> {
     fn fail(e: EncodeError) -> M::Error {
         serde::ser::Error::custom(e)
     }
-    fn member(&mut self, name: &str, v: &Out<'_>) -> Result<(), M::Error> {
+    fn member(&mut self, name: &str, _: Option<&[u8]>, v: &Out<'_>) -> Result<(), M::Error> {
         self.0.serialize_entry(name, v)
     }
-    fn object(&mut self, e: &Envelope, o: &'static Object, level: usize) -> Result<(), M::Error> {
-        if !o.required && !e.has_members(o, level).map_err(Self::fail)? {
+    fn object(
+        &mut self,
+        e: &Envelope,
+        o: &'static Object,
+        p: &'static PlanObject,
+        _: &[u8],
+        level: usize,
+    ) -> Result<(), M::Error> {
+        if !o.required && !e.has_members(o, p, level).map_err(Self::fail)? {
             return Ok(());
         }
-        self.0.serialize_entry(o.name, &Nested { e, o, level })
+        self.0.serialize_entry(o.name, &Nested { e, o, p, level })
     }
 }
 
@@ -757,13 +829,14 @@ impl<M: serde::ser::SerializeMap> Sink for Entries<M> {
 struct Nested<'a> {
     e: &'a Envelope,
     o: &'static Object,
+    p: &'static PlanObject,
     level: usize,
 }
 
 impl serde::Serialize for Nested<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = Entries(s.serialize_map(None)?);
-        self.e.walk(self.o, self.level, &mut m)?;
+        self.e.walk(self.o, self.p, self.level, &mut m)?;
         m.0.end()
     }
 }
@@ -796,11 +869,8 @@ fn place_extra(k: &str) -> (&'static str, &str) {
 }
 
 /// Whether the layout carries source s.
-fn on_wire(o: &'static Object, s: Source) -> bool {
-    o.members.iter().any(|m| match m {
-        Member::Object(c) => on_wire(c, s),
-        Member::Leaf(l) => l.source == s,
-    })
+fn on_wire(s: Source) -> bool {
+    plan().on_wire & (1 << s as u32) != 0
 }
 
 /// Reads a JSON value as an envelope: the layout's objects in order, the
@@ -812,23 +882,23 @@ fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     let mut extra = BTreeMap::new();
     decode_object(&LAYOUT, v, &mut e, &mut extra)?;
     e.extra = extra;
-    if !on_wire(&LAYOUT, Source::Version) {
+    if !on_wire(Source::Version) {
         e.contract_version = crate::contract::version();
     }
     let c = lookup(&e.kind);
-    if !on_wire(&LAYOUT, Source::Origin) {
+    if !on_wire(Source::Origin) {
         e.origin = c.origin.clone();
     }
-    if !on_wire(&LAYOUT, Source::Action) {
+    if !on_wire(Source::Action) {
         e.recovery.action = c.action.clone();
     }
-    if !on_wire(&LAYOUT, Source::SameArguments) {
+    if !on_wire(Source::SameArguments) {
         e.recovery.same_arguments = c.same_arguments.clone();
     }
-    if !on_wire(&LAYOUT, Source::Guidance) {
+    if !on_wire(Source::Guidance) {
         e.recovery.guidance = c.guidance.to_owned();
     }
-    if !on_wire(&LAYOUT, Source::SideEffects) {
+    if !on_wire(Source::SideEffects) {
         e.side_effects = c.side_effects.clone();
     }
     Ok(e)
@@ -856,7 +926,15 @@ fn decode_object<'a, N: Node<'a>>(
         None if v.is_null() => return Err(err(path, "must be a JSON object, not null", C::Type)),
         None => return Err(err(path, "must be a JSON object", C::Type)),
     };
+    // k is the position of m's name among o's owned names: each member's
+    // name, then a leaf's aliases (see the LAYOUT table).
+    let mut k = 0;
     for m in o.members {
+        let at = k;
+        k += match m {
+            Member::Object(_) => 1,
+            Member::Leaf(l) => 1 + l.aliases.len(),
+        };
         let (name, required) = match m {
             Member::Object(child) => (child.name, child.required),
             Member::Leaf(l) => (
@@ -870,11 +948,11 @@ fn decode_object<'a, N: Node<'a>>(
         if let Member::Leaf(l) = m {
             if l.source == Source::RetryAfterMs {
                 // The first spelling present wins.
-                for spelling in core::iter::once(&l.name).chain(l.aliases) {
+                for (j, spelling) in core::iter::once(&l.name).chain(l.aliases).enumerate() {
                     if e.recovery.retry_after_ms.is_some() {
                         break;
                     }
-                    match obj.get(spelling) {
+                    match obj.get(spelling, at + j) {
                         None => {}
                         Some(x) if x.is_null() => {}
                         Some(x) => {
@@ -893,7 +971,8 @@ fn decode_object<'a, N: Node<'a>>(
                 continue;
             }
         }
-        let x = match obj.get(name) {
+        debug_assert_eq!(o.owned.get(at), Some(&name));
+        let x = match obj.get(name, at) {
             None if required => return Err(err(&join(path, name), "is required", C::Missing)),
             Some(x) if x.is_null() => {
                 if required {
@@ -999,8 +1078,9 @@ trait Node<'a>: Sized {
 
 trait Members<'a> {
     type Node;
-    /// The value of the member named name (the last, if it is given twice).
-    fn get(&self, name: &str) -> Option<Self::Node>;
+    /// The value of the member named name (the last, if it is given
+    /// twice), which is at position index among the owned names.
+    fn get(&self, name: &str, index: usize) -> Option<Self::Node>;
     /// Hands each member the object of the layout does not own to f, in
     /// the order received; a member given twice, each time.
     fn extra(&self, o: &'static Object, f: impl FnMut(&str, Value));
@@ -1024,7 +1104,7 @@ impl<'a> Node<'a> for &'a Value {
 
 impl<'a> Members<'a> for &'a Map<String, Value> {
     type Node = &'a Value;
-    fn get(&self, name: &str) -> Option<&'a Value> {
+    fn get(&self, name: &str, _: usize) -> Option<&'a Value> {
         Map::get(self, name)
     }
     fn extra(&self, o: &'static Object, mut f: impl FnMut(&str, Value)) {
@@ -1036,107 +1116,328 @@ impl<'a> Members<'a> for &'a Map<String, Value> {
     }
 }
 
-/// A value in a document's text that json::check has accepted: the offset
-/// of its first byte.
-#[derive(Clone, Copy)]
-struct Raw<'a> {
-    data: &'a [u8],
-    at: usize,
+/// The layout's shape as the codec walks it, worked out once from LAYOUT.
+struct Plan {
+    /// The layout's objects in pre-order, the envelope's own first: the
+    /// numbering contract::owned_index matches member names by.
+    objects: Vec<PlanObject>,
+    /// One slot per owned name of every object: where the decoder notes
+    /// the member of that name.
+    slots: usize,
+    /// The sources the layout carries, a bit each.
+    on_wire: u32,
 }
 
-/// How many names of an object of the layout RawObject tracks without
-/// allocating; an object that owns more allocates its table.
-const OWNED_INLINE: usize = 32;
-
-/// The members of an object in a document's text: for each name the layout's
-/// object owns, where the value of its last occurrence starts (plus one; 0
-/// when absent), and whether any member is not owned.
-struct RawObject<'a> {
-    data: &'a [u8],
-    at: usize,
-    o: &'static Object,
-    inline: [usize; OWNED_INLINE],
-    table: Vec<usize>,
-    extra: bool,
+struct PlanObject {
+    /// The slot of the object's first owned name.
+    base: usize,
+    /// Past the last slot of the object and the objects in it.
+    end: usize,
+    /// Past the number of the last object in it.
+    last: usize,
+    /// For each owned name, the number of the layout object its member
+    /// is; NONE for a leaf.
+    child: Vec<usize>,
+    /// For each member, its name as the encoder writes it after another
+    /// member (a comma, the name quoted and escaped, a colon: escaped once
+    /// here, not at each encoding), and the number of the layout object
+    /// it is (NONE for a leaf).
+    members: Vec<(Vec<u8>, usize)>,
 }
 
-impl<'a> Node<'a> for Raw<'a> {
-    type Object = RawObject<'a>;
-    fn is_null(&self) -> bool {
-        self.data[self.at] == b'n'
+const NONE: usize = usize::MAX;
+
+fn plan() -> &'static Plan {
+    static PLAN: OnceLock<Plan> = OnceLock::new();
+    PLAN.get_or_init(|| {
+        let mut p = Plan {
+            objects: Vec::new(),
+            slots: 0,
+            on_wire: 0,
+        };
+        p.add(&LAYOUT);
+        p
+    })
+}
+
+impl Plan {
+    fn add(&mut self, o: &'static Object) -> usize {
+        let id = self.objects.len();
+        let base = self.slots;
+        self.slots += o.owned.len();
+        self.objects.push(PlanObject {
+            base,
+            end: 0,
+            last: 0,
+            child: vec![NONE; o.owned.len()],
+            members: Vec::with_capacity(o.members.len()),
+        });
+        let mut k = 0;
+        for m in o.members {
+            let name = match m {
+                Member::Object(c) => c.name,
+                Member::Leaf(l) => l.name,
+            };
+            debug_assert_eq!(o.owned.get(k), Some(&name));
+            let mut n = vec![b','];
+            json::write_str(&mut n, name);
+            n.push(b':');
+            match m {
+                Member::Object(c) => {
+                    let child = self.add(c);
+                    self.objects[id].child[k] = child;
+                    self.objects[id].members.push((n, child));
+                    k += 1;
+                }
+                Member::Leaf(l) => {
+                    self.objects[id].members.push((n, NONE));
+                    self.on_wire |= 1 << l.source as u32;
+                    k += 1 + l.aliases.len();
+                }
+            }
+        }
+        self.objects[id].end = self.slots;
+        self.objects[id].last = self.objects.len();
+        // The generated matcher and the owned list agree (the first
+        // position of a name given twice is the one that counts).
+        for n in o.owned {
+            debug_assert_eq!(
+                owned_index(id, n.as_bytes()),
+                o.owned.iter().position(|x| x == n),
+                "owned_index({id}, {n:?})"
+            );
+        }
+        id
     }
-    fn object(&self, o: &'static Object) -> Option<RawObject<'a>> {
-        if self.data[self.at] != b'{' {
+}
+
+/// The position among the owned names of layout object id of a member
+/// name as the document spells it (escaped: it holds a backslash); names
+/// are compared as Go compares them, escapes decoded and each byte of
+/// invalid UTF-8 read as U+FFFD.
+#[inline]
+fn member_index(id: usize, raw: &[u8], escaped: bool) -> Option<usize> {
+    if !escaped {
+        // Text without escapes that matches is the name itself; text that
+        // does not match and is ASCII reads as itself, so matches nothing.
+        if let Some(k) = owned_index(id, raw) {
+            return Some(k);
+        }
+        if raw.is_ascii() {
             return None;
         }
-        let mut r = RawObject {
-            data: self.data,
-            at: self.at,
-            o,
-            inline: [0; OWNED_INLINE],
-            table: Vec::new(),
-            extra: false,
-        };
-        if o.owned.len() > OWNED_INLINE {
-            r.table = vec![0; o.owned.len()];
+    }
+    owned_index(id, json::string_body(raw).as_bytes())
+}
+
+/// Where a member the layout owns lies in the text: the offset of its
+/// value plus one (0 when absent), the offset after it, and whether a
+/// string value holds an escape.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    at: usize,
+    end: usize,
+    escaped: bool,
+}
+
+/// How many slots Scan keeps without allocating; a layout that owns more
+/// names allocates its table.
+const SLOTS_INLINE: usize = 48;
+
+/// from_slice's single pass over the text: it checks the syntax of the
+/// whole document as json::check does (same errors, same offsets) and, in
+/// the layout's objects, notes in each owned name's slot where the member
+/// of the name lies (the last, if it is given twice).
+struct Scan<'a> {
+    data: &'a [u8],
+    plan: &'static Plan,
+    inline: [Slot; SLOTS_INLINE],
+    more: Vec<Slot>,
+    /// Bit id is set when layout object id (below 64) has a member it
+    /// does not own; objects from 64 on are always looked at.
+    extra: u64,
+    limit: json::Limit,
+}
+
+impl<'a> Scan<'a> {
+    fn new(data: &'a [u8]) -> Scan<'a> {
+        let plan = plan();
+        Scan {
+            data,
+            plan,
+            inline: [Slot::default(); SLOTS_INLINE],
+            more: if plan.slots > SLOTS_INLINE {
+                vec![Slot::default(); plan.slots]
+            } else {
+                Vec::new()
+            },
+            extra: 0,
+            limit: None,
         }
-        let mut extra = false;
-        let table = if o.owned.len() > OWNED_INLINE {
-            &mut r.table[..]
+    }
+
+    fn slots(&self) -> &[Slot] {
+        if self.more.is_empty() {
+            &self.inline
         } else {
-            &mut r.inline[..]
-        };
-        json::members(self.data, self.at, |name, value| {
-            match owned_index(o, name) {
-                Some(i) => table[i] = value + 1,
-                None => extra = true,
+            &self.more
+        }
+    }
+
+    fn slots_mut(&mut self) -> &mut [Slot] {
+        if self.more.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.more
+        }
+    }
+
+    /// Scans the object at data[i] as layout object id, depth levels deep
+    /// (itself included), and returns the offset after it. The syntax is
+    /// checked token by token as json::skip_value checks it; values that
+    /// are not layout objects are checked by it.
+    fn object(&mut self, i: usize, id: usize, depth: usize) -> Result<usize, DecodeError> {
+        let data = self.data;
+        json::note_depth(&mut self.limit, depth, i);
+        let (base, end) = (self.plan.objects[id].base, self.plan.objects[id].end);
+        // A later occurrence of the object replaces an earlier one.
+        for s in &mut self.slots_mut()[base..end] {
+            s.at = 0;
+        }
+        if id < 64 {
+            self.extra &= !(1 << id);
+        }
+        let mut i = json::skip_ws(data, i + 1);
+        if i >= data.len() {
+            return Err(json::eof(i));
+        }
+        if data[i] == b'}' {
+            return Ok(i + 1);
+        }
+        loop {
+            if data[i] != b'"' {
+                return Err(json::bad(i));
             }
-        });
-        r.extra = extra;
-        Some(r)
+            let (name_end, escaped) = json::string_scan(data, i).ok_or_else(|| json::bad(i))?;
+            let name = &data[i + 1..name_end - 1];
+            let colon = json::skip_ws(data, name_end);
+            if colon >= data.len() || data[colon] != b':' {
+                return Err(json::bad(colon));
+            }
+            let v = json::skip_ws(data, colon + 1);
+            if v >= data.len() {
+                return Err(json::eof(v));
+            }
+            match member_index(id, name, escaped) {
+                Some(k) => {
+                    let child = self.plan.objects[id].child[k];
+                    let (end, escaped) = match data[v] {
+                        b'{' if child != NONE => (self.object(v, child, depth + 1)?, false),
+                        b'"' => json::string_scan(data, v).ok_or_else(|| json::bad(v))?,
+                        _ => (json::skip_value(data, v, depth, &mut self.limit)?, false),
+                    };
+                    self.slots_mut()[base + k] = Slot {
+                        at: v + 1,
+                        end,
+                        escaped,
+                    };
+                    i = end;
+                }
+                None => {
+                    if id < 64 {
+                        self.extra |= 1 << id;
+                    }
+                    i = json::skip_value(data, v, depth, &mut self.limit)?;
+                }
+            }
+            i = json::skip_ws(data, i);
+            if i >= data.len() {
+                return Err(json::eof(i));
+            }
+            match data[i] {
+                b',' => {
+                    i = json::skip_ws(data, i + 1);
+                    if i >= data.len() {
+                        return Err(json::eof(i));
+                    }
+                }
+                b'}' => return Ok(i + 1),
+                _ => return Err(json::bad(i)),
+            }
+        }
+    }
+}
+
+/// A value in a document's text that Scan has accepted: where it lies and,
+/// when it is a member of a layout object, what Scan noted.
+#[derive(Clone, Copy)]
+struct Raw<'a, 's> {
+    scan: &'s Scan<'a>,
+    at: usize,
+    end: usize,
+    escaped: bool,
+    /// The number of the layout object the value is read as; NONE for a leaf.
+    child: usize,
+}
+
+/// A layout object in a document's text: the slots Scan filled for it.
+struct RawObject<'a, 's> {
+    scan: &'s Scan<'a>,
+    id: usize,
+    at: usize,
+}
+
+impl<'a, 's> Node<'a> for Raw<'a, 's> {
+    type Object = RawObject<'a, 's>;
+    fn is_null(&self) -> bool {
+        self.scan.data[self.at] == b'n'
+    }
+    fn object(&self, _: &'static Object) -> Option<RawObject<'a, 's>> {
+        (self.scan.data[self.at] == b'{' && self.child != NONE).then_some(RawObject {
+            scan: self.scan,
+            id: self.child,
+            at: self.at,
+        })
     }
     fn str(&self) -> Option<Cow<'a, str>> {
-        (self.data[self.at] == b'"').then(|| json::string_at(self.data, self.at))
+        let data = self.scan.data;
+        if data[self.at] != b'"' {
+            return None;
+        }
+        let body = &data[self.at + 1..self.end - 1];
+        if !self.escaped {
+            if let Ok(s) = core::str::from_utf8(body) {
+                return Some(Cow::Borrowed(s));
+            }
+        }
+        Some(json::string_body(body))
     }
     fn value(&self) -> Cow<'a, Value> {
-        Cow::Owned(json::value_at(self.data, self.at))
+        Cow::Owned(json::value_at(self.scan.data, self.at))
     }
 }
 
-/// The position among o's owned names of a member name as the document
-/// spells it (escapes decoded, as Go reads a name).
-fn owned_index(o: &'static Object, raw: &[u8]) -> Option<usize> {
-    if raw.contains(&b'\\') || !raw.is_ascii() {
-        let name = json::string_body(raw);
-        return o.owned.iter().position(|n| *n == name);
+impl<'a, 's> Members<'a> for RawObject<'a, 's> {
+    type Node = Raw<'a, 's>;
+    fn get(&self, _: &str, index: usize) -> Option<Raw<'a, 's>> {
+        let o = &self.scan.plan.objects[self.id];
+        let s = self.scan.slots()[o.base + index];
+        (s.at != 0).then(|| Raw {
+            scan: self.scan,
+            at: s.at - 1,
+            end: s.end,
+            escaped: s.escaped,
+            child: o.child[index],
+        })
     }
-    o.owned.iter().position(|n| n.as_bytes() == raw)
-}
-
-impl<'a> Members<'a> for RawObject<'a> {
-    type Node = Raw<'a>;
-    fn get(&self, name: &str) -> Option<Raw<'a>> {
-        let i = self.o.owned.iter().position(|n| *n == name)?;
-        let table = if self.table.is_empty() {
-            &self.inline[..]
-        } else {
-            &self.table[..]
-        };
-        match table[i] {
-            0 => None,
-            at => Some(Raw {
-                data: self.data,
-                at: at - 1,
-            }),
-        }
-    }
-    fn extra(&self, o: &'static Object, mut f: impl FnMut(&str, Value)) {
-        if !self.extra {
+    fn extra(&self, _: &'static Object, mut f: impl FnMut(&str, Value)) {
+        if self.id < 64 && self.scan.extra & (1 << self.id) == 0 {
             return;
         }
-        json::members(self.data, self.at, |name, value| {
-            if owned_index(o, name).is_none() {
-                f(&json::string_body(name), json::value_at(self.data, value));
+        let data = self.scan.data;
+        json::members(data, self.at, |name, value| {
+            if member_index(self.id, name, name.contains(&b'\\')).is_none() {
+                f(&json::string_body(name), json::value_at(data, value));
             }
         });
     }
@@ -1148,7 +1449,7 @@ impl serde::Serialize for Envelope {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.check_encodable().map_err(serde::ser::Error::custom)?;
         let mut m = Entries(s.serialize_map(None)?);
-        self.walk(&LAYOUT, 1, &mut m)?;
+        self.walk(&LAYOUT, &plan().objects[0], 1, &mut m)?;
         m.0.end()
     }
 }
@@ -1160,7 +1461,327 @@ impl<'de> serde::Deserialize<'de> for Envelope {
     /// surrogate, is the deserializer's to judge (serde_json refuses it,
     /// as it refuses nesting of 128 levels): from_slice reads it as Go does.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
-        Envelope::from_value(&v).map_err(serde::de::Error::custom)
+        // The map is read straight into the layout's slots (strings
+        // borrowed where the deserializer lends them, no tree of the
+        // envelope); the problems wait until the whole value is read, so
+        // the deserializer's own errors win, then depth, then the layout's
+        // checks in the layout's order, as from_value has them.
+        let plan = plan();
+        let mut t = Held {
+            plan,
+            slots: (0..plan.slots).map(|_| None).collect(),
+            extras: Vec::new(),
+            deep: false,
+        };
+        let top = d.deserialize_any(Top(&mut t))?;
+        if t.deep || (top == TopKind::Object && !t.within_depth(0, 0)) {
+            return Err(serde::de::Error::custom(err(
+                "",
+                format!("nests arrays and objects more than {MAX_DEPTH} levels deep"),
+                DecodeErrorCategory::Syntax,
+            )));
+        }
+        let value = match top {
+            TopKind::Object => Kept::Obj,
+            TopKind::Null => Kept::Other(Value::Null),
+            TopKind::Other => Kept::Other(Value::Bool(false)),
+        };
+        decode(Keeps {
+            t: &t,
+            kept: &value,
+            child: 0,
+        })
+        .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A member's value as Deserialize keeps it until the layout reads it.
+enum Kept<'de> {
+    Str(Cow<'de, str>),
+    /// A layout object, read into the slots of its number.
+    Obj,
+    Other(Value),
+}
+
+/// What Deserialize has read: a value for each slot (see Plan), the
+/// members no layout object owns, and whether a value nests too deeply.
+struct Held<'de> {
+    plan: &'static Plan,
+    slots: Vec<Option<Kept<'de>>>,
+    /// (object number, name, value) of each member an object does not own,
+    /// the last value of a name given twice.
+    extras: Vec<(usize, String, Value)>,
+    deep: bool,
+}
+
+impl Held<'_> {
+    /// Whether the values layout object id, level levels deep (the
+    /// envelope's own object 0), holds are within MAX_DEPTH, as
+    /// json::within_depth judges a tree of them.
+    fn within_depth(&self, id: usize, level: usize) -> bool {
+        let o = &self.plan.objects[id];
+        for (k, c) in self.slots[o.base..].iter().zip(&o.child) {
+            let ok = match k {
+                Some(Kept::Other(v)) => json::within_depth(v, level + 1),
+                Some(Kept::Obj) if *c != NONE => self.within_depth(*c, level + 1),
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        self.extras
+            .iter()
+            .all(|(x, _, v)| *x != id || json::within_depth(v, level + 1))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TopKind {
+    Object,
+    Null,
+    Other,
+}
+
+/// Reads the document's value: an object into the slots of layout object
+/// 0; anything else is only noted (and read through, so the deserializer
+/// judges its syntax).
+struct Top<'t, 'de>(&'t mut Held<'de>);
+
+impl<'de> serde::de::Visitor<'de> for Top<'_, 'de> {
+    type Value = TopKind;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<TopKind, A::Error> {
+        read_object(self.0, 0, 0, m)?;
+        Ok(TopKind::Object)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<TopKind, A::Error> {
+        while let Some(v) = s.next_element::<Value>()? {
+            if !json::within_depth(&v, 1) {
+                self.0.deep = true;
+            }
+        }
+        Ok(TopKind::Other)
+    }
+    fn visit_unit<E>(self) -> Result<TopKind, E> {
+        Ok(TopKind::Null)
+    }
+    fn visit_none<E>(self) -> Result<TopKind, E> {
+        Ok(TopKind::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<TopKind, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<TopKind, E> {
+        Ok(TopKind::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<TopKind, E> {
+        Ok(TopKind::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<TopKind, E> {
+        Ok(TopKind::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<TopKind, E> {
+        Ok(TopKind::Other)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<TopKind, E> {
+        Ok(TopKind::Other)
+    }
+}
+
+/// Reads a map as layout object id into its slots: a later occurrence of
+/// the object replaces an earlier one, members and extra entries alike.
+fn read_object<'de, A: serde::de::MapAccess<'de>>(
+    t: &mut Held<'de>,
+    id: usize,
+    level: usize,
+    mut m: A,
+) -> Result<(), A::Error> {
+    let plan = t.plan;
+    let o = &plan.objects[id];
+    for s in &mut t.slots[o.base..o.end] {
+        *s = None;
+    }
+    t.extras.retain(|(x, _, _)| !(id..o.last).contains(x));
+    while let Some(key) = m.next_key_seed(KeySeed(id))? {
+        match key {
+            Key::Owned(k) => {
+                let child = o.child[k];
+                let v = m.next_value_seed(MemberSeed { t, child, level })?;
+                t.slots[o.base + k] = Some(v);
+            }
+            Key::Extra(name) => {
+                let v: Value = m.next_value()?;
+                match t.extras.iter_mut().find(|(x, n, _)| *x == id && *n == name) {
+                    Some(e) => e.2 = v,
+                    None => t.extras.push((id, name, v)),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A member name: the position among the owned names, or an extra one.
+enum Key {
+    Owned(usize),
+    Extra(String),
+}
+
+/// Reads a member name of layout object .0.
+struct KeySeed(usize);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
+        Ok(match owned_index(self.0, s.as_bytes()) {
+            Some(k) => Key::Owned(k),
+            None => Key::Extra(s.to_owned()),
+        })
+    }
+    fn visit_string<E>(self, s: String) -> Result<Key, E> {
+        Ok(match owned_index(self.0, s.as_bytes()) {
+            Some(k) => Key::Owned(k),
+            None => Key::Extra(s),
+        })
+    }
+}
+
+/// Reads the value of a member the object owns: a string as it is (borrowed
+/// when the deserializer lends it), a map into the slots of the layout
+/// object child (when the member is one), anything else as a tree.
+struct MemberSeed<'t, 'de> {
+    t: &'t mut Held<'de>,
+    child: usize,
+    /// How many objects are around the member.
+    level: usize,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for MemberSeed<'_, 'de> {
+    type Value = Kept<'de>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Kept<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for MemberSeed<'_, 'de> {
+    type Value = Kept<'de>;
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Kept<'de>, E> {
+        Ok(Kept::Str(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Kept<'de>, E> {
+        Ok(Kept::Str(Cow::Owned(s.to_owned())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Kept<'de>, E> {
+        Ok(Kept::Str(Cow::Owned(s)))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<Kept<'de>, A::Error> {
+        if self.child == NONE {
+            let v = Value::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+            return Ok(Kept::Other(v));
+        }
+        read_object(self.t, self.child, self.level + 1, m)?;
+        Ok(Kept::Obj)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, s: A) -> Result<Kept<'de>, A::Error> {
+        let v = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(s))?;
+        Ok(Kept::Other(v))
+    }
+    fn visit_unit<E>(self) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::Null))
+    }
+    fn visit_none<E>(self) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::Null))
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Kept<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::from(v)))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::from(v)))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Kept<'de>, E> {
+        Ok(Kept::Other(Value::from(v)))
+    }
+}
+
+/// A value Deserialize has kept, as the layout reads it.
+#[derive(Clone, Copy)]
+struct Keeps<'t, 'de> {
+    t: &'t Held<'de>,
+    kept: &'t Kept<'de>,
+    /// The number of the layout object the value is read as; NONE for a leaf.
+    child: usize,
+}
+
+/// A layout object Deserialize has read: its slots.
+struct KeptObject<'t, 'de> {
+    t: &'t Held<'de>,
+    id: usize,
+}
+
+impl<'t, 'de: 't> Node<'t> for Keeps<'t, 'de> {
+    type Object = KeptObject<'t, 'de>;
+    fn is_null(&self) -> bool {
+        matches!(self.kept, Kept::Other(Value::Null))
+    }
+    fn object(&self, _: &'static Object) -> Option<KeptObject<'t, 'de>> {
+        (matches!(self.kept, Kept::Obj) && self.child != NONE).then_some(KeptObject {
+            t: self.t,
+            id: self.child,
+        })
+    }
+    fn str(&self) -> Option<Cow<'t, str>> {
+        match self.kept {
+            Kept::Str(s) => Some(Cow::Borrowed(&**s)),
+            _ => None,
+        }
+    }
+    fn value(&self) -> Cow<'t, Value> {
+        match self.kept {
+            Kept::Str(s) => Cow::Owned(Value::String(s.to_string())),
+            Kept::Other(v) => Cow::Borrowed(v),
+            // The layout reads its objects with object(), never as a value.
+            Kept::Obj => Cow::Owned(Value::Null),
+        }
+    }
+}
+
+impl<'t, 'de: 't> Members<'t> for KeptObject<'t, 'de> {
+    type Node = Keeps<'t, 'de>;
+    fn get(&self, _: &str, index: usize) -> Option<Keeps<'t, 'de>> {
+        let o = &self.t.plan.objects[self.id];
+        self.t.slots[o.base + index].as_ref().map(|kept| Keeps {
+            t: self.t,
+            kept,
+            child: o.child[index],
+        })
+    }
+    fn extra(&self, _: &'static Object, mut f: impl FnMut(&str, Value)) {
+        for (x, name, v) in &self.t.extras {
+            if *x == self.id {
+                f(name, v.clone());
+            }
+        }
     }
 }
