@@ -31,6 +31,20 @@ type Setting struct {
 	Value any
 }
 
+// KindAndMessage are the kind and the message the example sets: what a
+// producer passes to build it.
+func (e Example) KindAndMessage() (kind, message string) {
+	for _, s := range e.Set {
+		switch s.Leaf.Source {
+		case contract.SourceKind:
+			kind = s.Value.(string)
+		case contract.SourceMessage:
+			message = s.Value.(string)
+		}
+	}
+	return kind, message
+}
+
 // JSON renders the example indented, as the docs show it: the output of
 // json.MarshalIndent(e.Value, "", "  "), which escapes <, > and & (the
 // encoder compacts the Object's MarshalJSON output with HTML escaping on),
@@ -277,17 +291,9 @@ func Problem(c *contract.Contract, ex Example) orderedjson.Object {
 	if ex.Kind != nil {
 		cl, title = &ex.Kind.Classification, ex.Kind.Description
 	}
-	var kind, message any
-	for _, s := range ex.Set {
-		switch s.Leaf.Source {
-		case contract.SourceKind:
-			kind = s.Value
-		case contract.SourceMessage:
-			message = s.Value
-		}
-	}
+	kind, message := ex.KindAndMessage()
 	out := orderedjson.Object{
-		{Key: "type", Value: c.Surfaces.ProblemTypeBase + kind.(string)},
+		{Key: "type", Value: c.Surfaces.ProblemTypeBase + kind},
 		{Key: "title", Value: title},
 		{Key: "status", Value: cl.HTTP},
 		{Key: "detail", Value: message},

@@ -363,15 +363,7 @@ func TestProblemExamples(t *testing.T) {
 			var p, env map[string]any
 			json.Unmarshal(toJSON(t, v), &p)
 			json.Unmarshal(ex.JSON(), &env)
-			var kind, message string
-			for _, s := range ex.Set {
-				switch s.Leaf.Source {
-				case contract.SourceKind:
-					kind = s.Value.(string)
-				case contract.SourceMessage:
-					message = s.Value.(string)
-				}
-			}
+			kind, message := ex.KindAndMessage()
 			title := contract.UnknownKindTitle
 			if ex.Kind != nil {
 				title = ex.Kind.Description

@@ -61,15 +61,7 @@ func MatchExamples(t *testing.T, contractPath string, newEnvelope func(kind, mes
 }
 
 func build(t *testing.T, ex exampleenv.Example, newEnvelope func(kind, message string) any) any {
-	var kind, message string
-	for _, s := range ex.Set {
-		switch s.Leaf.Source {
-		case contract.SourceKind:
-			kind = s.Value.(string)
-		case contract.SourceMessage:
-			message = s.Value.(string)
-		}
-	}
+	kind, message := ex.KindAndMessage()
 	e := newEnvelope(kind, message)
 	v := reflect.ValueOf(e)
 	for _, s := range ex.Set {

@@ -54,34 +54,11 @@ type AcceptVec struct {
 // policy sanitizes (the CLI form writes the command as given).
 const cliCommand = `deploy --target "staging"`
 
-// problemNames are RFC 9457's members, in the order a problem document
-// writes them; unknownKindTitle is the title of a kind the contract does
-// not define. Both are the generated packages' (gengo's problemMembers).
-var problemNames = []string{"type", "title", "status", "detail", "instance"}
-
-const unknownKindTitle = "Error of a kind this contract version does not define"
-
 // surfaceVectors are the surfaces of every example envelope (one per kind,
 // the unknown kind's, the one with every field) and of the richest one
 // carrying members this contract does not name (Extra).
 func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVec, error) {
-	type named struct {
-		name string
-		o    object
-	}
-	all := make([]named, 0, len(exs)+1)
-	for _, ex := range exs {
-		all = append(all, named{ex.Name, fromExample(ex.Value)})
-	}
-	ext := fromExample(exs[len(exs)-1].Value)
-	for _, obj := range c.Layout.Objects {
-		name := "x_extension"
-		for owned(obj, name) {
-			name += "_"
-		}
-		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
-	}
-	all = append(all, named{"members this contract does not name", ext})
+	all := withUnknownMembers(c, exs, "members this contract does not name")
 
 	out := make([]SurfaceVec, 0, len(all))
 	for _, n := range all {
@@ -113,7 +90,7 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 
 	// The problem document: its members, then the envelope's top-level
 	// members it does not replace.
-	title := unknownKindTitle
+	title := contract.UnknownKindTitle
 	if k := c.Kind(d.Kind); k != nil {
 		title = k.Description
 	}
@@ -157,7 +134,7 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 }
 
 func isProblemName(name string) bool {
-	for _, p := range problemNames {
+	for _, p := range contract.ProblemMembers {
 		if p == name {
 			return true
 		}

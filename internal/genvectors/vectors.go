@@ -24,27 +24,36 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// envelopes are the examples of the docs, one with an unknown member in
-// every object of the layout, and one with vocabulary values this contract
-// does not define: each decodes, and encodes back to the same JSON.
-func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, error) {
-	type named struct {
-		name string
-		o    object
-	}
-	all := make([]named, 0, len(exs)+2)
+// named is an envelope as a wire object, with its vector's name.
+type named struct {
+	name string
+	o    object
+}
+
+// withUnknownMembers is every example envelope, then the last (the one
+// with every field) with an unknown member in every object of the layout,
+// under the name given.
+func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name string) []named {
+	all := make([]named, 0, len(exs)+3)
 	for _, ex := range exs {
 		all = append(all, named{ex.Name, fromExample(ex.Value)})
 	}
 	ext := fromExample(exs[len(exs)-1].Value)
 	for _, obj := range c.Layout.Objects {
-		name := "x_extension"
-		for owned(obj, name) {
-			name += "_"
+		member := "x_extension"
+		for owned(obj, member) {
+			member += "_"
 		}
-		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
+		ext = ext.with(joinPath(obj.Path, member), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
 	}
-	all = append(all, named{"unknown members", ext})
+	return append(all, named{name, ext})
+}
+
+// envelopes are the examples of the docs, one with an unknown member in
+// every object of the layout, and one with vocabulary values this contract
+// does not define: each decodes, and encodes back to the same JSON.
+func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, error) {
+	all := withUnknownMembers(c, exs, "unknown members")
 	all = append(all, named{fmt.Sprintf("an unknown member nested %d levels deep, as deep as every decoder reads", contract.MaxDepth), deepEnvelope(c, exs[len(exs)-1])})
 	unknown := fromExample(exs[0].Value)
 	changed := false
@@ -272,10 +281,6 @@ func truncate(s string, n int) string {
 // alias, vocabulary values from a newer contract, and derived flags that
 // disagree with the computed ones.
 func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, error) {
-	type named struct {
-		name string
-		o    object
-	}
 	// exs is one example per kind, then the unknown kind's.
 	bases := make([]named, 0, len(exs))
 	for _, ex := range exs {
