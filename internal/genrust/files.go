@@ -56,6 +56,7 @@ func (g *gen) readme() string {
 	b.WriteString("- `lookup` returns a `&'static Classification` without allocating; `Envelope` implements `std::error::Error`, `Display` (\"kind: message\"), `serde::Serialize` and `serde::Deserialize`.\n")
 	b.WriteString("- One constructor per kind (`Envelope::new_<kind>`) takes the kind's required fields and sanitizes the message; `Envelope::new_trusted` does not.\n")
 	b.WriteString(g.readmeSurfaces())
+	b.WriteString(g.readmeLogging())
 	return b.String()
 }
 
