@@ -163,6 +163,7 @@ func (g *gen) envelope() string {
 		fmt.Fprintf(&b, "    /// The derived %s flag as received, if the layout carries one.\n    pub(crate) fn received_%s(&self) -> Option<bool> {\n        %s\n    }\n\n", src, src, body)
 	}
 	b.WriteString(g.surfaceGlue())
+	b.WriteString(g.logGlue())
 	b.WriteString("}\n")
 	return b.String()
 }

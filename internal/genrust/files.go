@@ -56,6 +56,7 @@ func (g *gen) readme() string {
 	b.WriteString("- `lookup` returns a `&'static Classification` without allocating; `Envelope` implements `std::error::Error`, `Display` (\"kind: message\"), `serde::Serialize` and `serde::Deserialize`.\n")
 	b.WriteString("- One constructor per kind (`Envelope::new_<kind>`) takes the kind's required fields and sanitizes the message; `Envelope::new_trusted` does not.\n")
 	b.WriteString(g.readmeSurfaces())
+	b.WriteString(g.readmeLogging())
 	return b.String()
 }
 
@@ -79,7 +80,7 @@ func (g *gen) lib() string {
 		fmt.Fprintf(&b, "%s %s;\n", vis, m)
 	}
 	b.WriteString("\npub use classification::for_tool;\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
-	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use nextstep::next_step;\n")
+	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use logging::{bound_log_text, LogFields, LogForm, LogValue};\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
 	b.WriteString("pub use surfaces::{\n    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,\n    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
 	return b.String()
@@ -269,6 +270,7 @@ func (g *gen) contract() string {
 	b.WriteString("/// Removes what must not reach a caller from text (secrets, credential paths, prompt markers, control characters) and bounds its length, by the contract's policy. Clean text is borrowed, not copied.\npub fn sanitize(text: &str) -> Cow<'_, str> {\n    SANITIZER.sanitize(text)\n}\n\n")
 	b.WriteString("/// sanitize with another length bound (in characters, the truncation marker included).\npub fn sanitize_max(text: &str, max_length: usize) -> Cow<'_, str> {\n    SANITIZER.sanitize_max(text, max_length)\n}\n")
 	b.WriteString(g.surfaceTables())
+	b.WriteString(g.logTables())
 	return b.String()
 }
 

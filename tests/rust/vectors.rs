@@ -7,7 +7,7 @@
 //! dependency `contract` is that crate, with its `http` feature on. The
 //! surfaces (MCP tool results, HTTP, the command line) run the tool_result
 //! and http sections, every envelope vector through each surface and back,
-//! and the surfaces and accept sections.
+//! and the surfaces (the log form included) and accept sections.
 
 use contract::*;
 use serde_json::Value;
@@ -436,7 +436,8 @@ fn surface_round_trips() {
 }
 
 /// The surfaces section (issue 19): each envelope's HTTP answer, problem
-/// document, exit code and CLI line, byte for byte, and read back.
+/// document, exit code and CLI line, byte for byte, and read back; and its
+/// structured-log form (Envelope::log_fields).
 #[test]
 fn surfaces_vectors() {
     let v = read("ERRGEN_VECTORS");
@@ -463,6 +464,14 @@ fn surfaces_vectors() {
         e.write_cli(&mut line, w["command"].as_str().unwrap()).unwrap();
         assert_eq!(std::str::from_utf8(&line).unwrap(), w["cli"], "{name}");
         assert_eq!(Envelope::read_cli(w["cli"].as_str().unwrap().as_bytes()).as_ref(), Ok(&e), "{name}");
+        // The log form, unless a text it sanitizes is one a sanitizer policy
+        // might change (null): member order and value types included, as
+        // the JSON text of both.
+        if !w["log"].is_null() {
+            let got = e.log_fields();
+            assert_eq!(serde_json::to_string(&got).unwrap(), serde_json::to_string(&w["log"]).unwrap(), "{name}: log");
+            assert!(got.iter().map(|(k, _)| *k).all(|k| LOG.members.contains(&k)), "{name}: log");
+        }
     }
 }
 

@@ -2322,3 +2322,15 @@ pub(crate) static SHORT_FORM: Option<crate::surfaces::ShortForm> = Some(crate::s
         ("forbidden", &[(13, FieldType::Array)]),
     ],
 });
+
+// The structured-log form's tables (see logging.rs).
+
+/// The structured-log form Envelope::log_fields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one.
+pub static LOG: crate::logging::LogForm = crate::logging::LogForm {
+    members: &["kind", "message", "origin", "action", "same_arguments", "side_effects", "retryable", "http_status", "retry_after_ms", "fields", "extra"],
+    max_bytes: 1024,
+    ellipsis: "\u{2026}",
+};
+
+/// The envelope values the contract sanitizes, by name ("message", "guidance", a field): what log_fields sanitizes however the envelope was built or received.
+pub static SANITIZED_FIELDS: &[&str] = &["message", "cause"];

@@ -845,4 +845,25 @@ impl Envelope {
         self.required_scopes = None;
     }
 
+    /// Clears a context or kind-specific field by slot: log_fields leaves out a field that does not encode.
+    pub(crate) fn clear_slot(&mut self, slot: usize) {
+        match slot {
+            0 => self.service.clear(),
+            1 => self.action.clear(),
+            2 => self.tool.clear(),
+            3 => self.upstream.clear(),
+            4 => self.command.clear(),
+            5 => self.prompt.clear(),
+            6 => self.resource.clear(),
+            7 => self.cause.clear(),
+            8 => self.original_kind.clear(),
+            9 => self.safety = None,
+            10 => self.evidence = None,
+            11 => self.valid_choices = None,
+            12 => self.hint.clear(),
+            13 => self.required_scopes = None,
+            _ => {}
+        }
+    }
+
 }

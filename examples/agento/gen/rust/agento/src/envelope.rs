@@ -474,4 +474,16 @@ impl Envelope {
         self.field = String::new();
     }
 
+    /// Clears a context or kind-specific field by slot: log_fields leaves out a field that does not encode.
+    pub(crate) fn clear_slot(&mut self, slot: usize) {
+        match slot {
+            0 => self.status = None,
+            1 => self.tool.clear(),
+            2 => self.field.clear(),
+            3 => self.category.clear(),
+            4 => self.execution_may_have_occurred = None,
+            _ => {}
+        }
+    }
+
 }

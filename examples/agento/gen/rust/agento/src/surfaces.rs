@@ -564,7 +564,7 @@ fn read_cli_wrapped(line: &[u8]) -> Result<Envelope, DecodeError> {
 /// The members of the JSON object data, in document order, each with its
 /// value's text; None when data is not an object, or not JSON at the
 /// object's own level (the values are only delimited here, not parsed).
-fn top_members(data: &[u8]) -> Option<Vec<(Cow<'_, str>, &[u8])>> {
+pub(crate) fn top_members(data: &[u8]) -> Option<Vec<(Cow<'_, str>, &[u8])>> {
     let mut out = Vec::new();
     let mut i = skip_ws(data, 0);
     if data.get(i) != Some(&b'{') {

@@ -1744,3 +1744,15 @@ pub const TOOL_RESULT: Option<Classified> = None;
 
 /// labby's short form of an error body, which the HTTP reader accepts; None where the layout is not labby's.
 pub(crate) static SHORT_FORM: Option<crate::surfaces::ShortForm> = None;
+
+// The structured-log form's tables (see logging.rs).
+
+/// The structured-log form Envelope::log_fields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one.
+pub static LOG: crate::logging::LogForm = crate::logging::LogForm {
+    members: &["kind", "message", "origin", "action", "same_arguments", "side_effects", "retryable", "http_status", "retry_after_ms", "fields", "extra"],
+    max_bytes: 1024,
+    ellipsis: "\u{2026}",
+};
+
+/// The envelope values the contract sanitizes, by name ("message", "guidance", a field): what log_fields sanitizes however the envelope was built or received.
+pub static SANITIZED_FIELDS: &[&str] = &["message"];

@@ -630,4 +630,18 @@ impl Envelope {
         self.partial = None;
     }
 
+    /// Clears a context or kind-specific field by slot: log_fields leaves out a field that does not encode.
+    pub(crate) fn clear_slot(&mut self, slot: usize) {
+        match slot {
+            0 => self.operation.clear(),
+            1 => self.operation_id.clear(),
+            2 => self.backend.clear(),
+            3 => self.resource.clear(),
+            4 => self.warnings = None,
+            5 => self.partial = None,
+            6 => self.retryable = None,
+            _ => {}
+        }
+    }
+
 }

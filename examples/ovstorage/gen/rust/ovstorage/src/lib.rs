@@ -19,6 +19,7 @@ mod envelope;
 mod classification;
 mod codec;
 mod json;
+mod logging;
 mod nextstep;
 pub mod sanitize;
 mod spec;
@@ -28,6 +29,7 @@ pub use classification::for_tool;
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use contract::*;
 pub use envelope::*;
+pub use logging::{bound_log_text, LogFields, LogForm, LogValue};
 pub use nextstep::next_step;
 pub use spec::{
     Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,
