@@ -130,6 +130,11 @@ type Packages struct {
 	// a go.mod (module GoImportPath, no requires), so a consumer's module
 	// graph never holds the generator's dependencies.
 	GoModule bool
+	// GoGRPC adds the grpcstatus module beside the Go package (in its
+	// grpcstatus directory): conversions to and from
+	// google.golang.org/grpc/status, whose dependencies the package itself
+	// never takes. It needs GoModule.
+	GoGRPC bool
 }
 
 // Outputs are the directories, relative to the output root and

@@ -83,6 +83,15 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		}
 		out[path.Join(Dir(c), "go.mod")] = mod
 	}
+	if c.Packages.GoGRPC {
+		files, err := grpcFiles(c)
+		if err != nil {
+			return nil, err
+		}
+		for p, data := range files {
+			out[p] = data
+		}
+	}
 	return out, nil
 }
 
