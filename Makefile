@@ -6,11 +6,12 @@ ERRGEN := bin/errgen
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # The Go modules make test vets and tests: errgen's own; the generated
 # reference package, a module of its own so that its consumers get none of
-# errgen's dependencies; and tests/go, the generated package's hand-written
+# errgen's dependencies; its grpcstatus module (errgen.yaml's go.grpc), which
+# alone takes gRPC's dependencies; and tests/go, the generated package's hand-written
 # tests and tools, which need errgen's internals (errgen's module never
 # imports the generated one). bench/ is a module too; test and bench run it
 # on their own lines.
-GO_MODULES := . gen/go/agenterror tests/go
+GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
 .PHONY: all generate check validate test test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff bench bench-ts bench-python bench-rust fuzz errgen
 

@@ -254,6 +254,12 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return ExitProblems
 	}
+	// Warnings are findings worth a look that do not make the contract
+	// wrong (an odd gRPC code for a kind's HTTP status): printed, never
+	// failing.
+	for _, w := range c.Warnings {
+		fmt.Fprintf(stderr, "%s:%d:%d: warning: %s\n", w.File, w.Pos.Line, w.Pos.Col, w.Message)
+	}
 	if o.verbose {
 		if o.cfg != nil {
 			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))

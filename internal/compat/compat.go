@@ -345,6 +345,11 @@ func classDiffs(o, n *contract.Classification, oc, nc *contract.Contract) []clas
 	add("KIND_SAME_ARGUMENTS_CHANGED", "same_arguments", o.Recovery.SameArguments.Name, n.Recovery.SameArguments.Name)
 	add("KIND_SIDE_EFFECTS_CHANGED", "side_effects", o.SideEffects.Name, n.SideEffects.Name)
 	add("KIND_HTTP_STATUS_CHANGED", "HTTP status", fmt.Sprint(o.HTTP), fmt.Sprint(n.HTTP))
+	// A code both versions take by default from a changed HTTP status is
+	// part of that change; any other change of the code is its own.
+	if o.HTTP == n.HTTP || o.GRPCPos.Line != 0 || n.GRPCPos.Line != 0 {
+		add("KIND_GRPC_CODE_CHANGED", "gRPC code", o.GRPC.Name, n.GRPC.Name)
+	}
 	add("KIND_BREAKER_CHANGED", "breaker", fmt.Sprint(o.Breaker), fmt.Sprint(n.Breaker))
 	add("KIND_EXIT_CODE_CHANGED", "CLI exit code", fmt.Sprint(oc.Surfaces.CLI.ExitCode(o)), fmt.Sprint(nc.Surfaces.CLI.ExitCode(n)))
 	return out

@@ -63,7 +63,7 @@ var Names = []string{Go, TypeScript, Python, Rust, Schemas, Docs, Conformance, O
 
 // outputKeys are the keys each output accepts besides dir.
 var outputKeys = map[string][]string{
-	Go:          {"dir", "package", "import_path", "module"},
+	Go:          {"dir", "package", "import_path", "module", "grpc"},
 	TypeScript:  {"dir", "name"},
 	Python:      {"dir", "distribution", "package"},
 	Rust:        {"dir", "crate"},
@@ -95,6 +95,7 @@ type Output struct {
 	Package    string // go: the package name; python: the import name
 	ImportPath string // go
 	Module     bool   // go
+	GRPC       bool   // go: the grpcstatus module beside the package
 	Name       string // typescript: the npm name, scoped or not
 	Dist       string // python: the distribution name
 	Crate      string // rust: the Cargo package name
@@ -281,11 +282,13 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 		kv := ms[key]
 		v := kv[1]
 		field := what + "." + key
-		if key == "module" {
+		if key == "module" || key == "grpc" {
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 				l.errorf(v, "%s must be true or false", field)
-			} else {
+			} else if key == "module" {
 				o.Module = v.Value == "true"
+			} else {
+				o.GRPC = v.Value == "true"
 			}
 			continue
 		}
@@ -327,6 +330,10 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 			l.check(v, field, s, cargoName)
 			o.Crate = s
 		}
+	}
+	if name == Go && o.GRPC && !o.Module {
+		// The grpcstatus module requires the package's module by its path.
+		l.errorf(ms["grpc"][0], "%s: grpc: true needs module: true (and import_path): the grpcstatus package is a module of its own that requires the package's module", what)
 	}
 	if name == Go && o.Module {
 		switch {
@@ -459,7 +466,7 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 		if o.Package != "" {
 			p.Go = o.Package
 		}
-		p.GoImportPath, p.GoModule = o.ImportPath, o.Module
+		p.GoImportPath, p.GoModule, p.GoGRPC = o.ImportPath, o.Module, o.GRPC
 	}
 	if o := cfg.Outputs[TypeScript]; o != nil && o.Name != "" {
 		p.NPM = o.Name

@@ -39,6 +39,7 @@ func Load(file string, data []byte) (c *Contract, err error) {
 	if err := l.result(); err != nil {
 		return nil, err
 	}
+	c.oddGRPC()
 	return c, nil
 }
 
@@ -324,7 +325,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 		c.Fallback = &Fallback{Pos: posOf(k)}
 		l.classification(c, m, &c.Fallback.Classification)
 		l.fallbackSideEffects(m, c.Fallback)
-		m.done("origin", "side_effects", "http", "log", "breaker", "recovery")
+		m.done("origin", "side_effects", "http", "grpc", "log", "breaker", "recovery")
 	}
 	l.retired(c, section("retired", false))
 	lk, _ := top.get("layout")
@@ -340,6 +341,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	sk, _ := top.get("sanitize")
 	l.sanitize(c, section("sanitize", false), sk)
 	l.reservedNames(c)
+	l.resolveAIP193(c)
 	return c
 }
 
@@ -647,7 +649,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 				kind.Fields = l.fields(fm, "field", true)
 			}
 		}
-		m.done("group", "description", "origin", "side_effects", "http", "log", "breaker", "recovery", "fields", "startup", "number")
+		m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number")
 		l.collide(seen, &kind.Value, "kind")
 		if kind.Idents.Go == GoTrustedSuffix {
 			// New+Go name is the kind's constructor; NewTrusted is taken by
@@ -673,6 +675,7 @@ func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
 		}
 		cl.HTTP = status
 	}
+	l.grpcCode(c, m, cl)
 	if lvl, ok := l.logLevel(m, false); ok {
 		cl.Log = lvl
 	} else if cl.Origin != nil {

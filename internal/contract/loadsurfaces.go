@@ -342,7 +342,13 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 			m.done("form", "default_exit_code", "exit_codes")
 		}
 	}
-	sec.done("problem_type_base", "cli")
+	if domain, n := sec.str("error_info_domain", false); n != nil {
+		if isBlank(domain) || strings.ContainsAny(domain, " \t\r\n") {
+			l.errorf(n, "surfaces: error_info_domain %q must be a name without white space (e.g. agent-error.example.com, the service that owns the reasons)", domain)
+		}
+		c.Surfaces.ErrorDomain = domain
+	}
+	sec.done("problem_type_base", "cli", "error_info_domain")
 }
 
 func refToName(origins []*Origin, name string) (*Origin, bool) {

@@ -78,6 +78,14 @@ type Contract struct {
 	// wire names and nesting; every emitter reads it.
 	Layout *Layout
 
+	// AIP193 is the contract's side of the google.rpc mapping: the
+	// ErrorInfo domain and the metadata members.
+	AIP193 AIP193
+	// Warnings are findings that do not stop the contract from loading
+	// (an odd pair of gRPC code and HTTP status), sorted by position;
+	// errgen validate prints them.
+	Warnings Problems
+
 	// kindIndex maps kind names to Kinds, built once by the loader so Kind
 	// is not a scan per call (emitters ask for every kind of a 10,000-kind
 	// contract).
@@ -122,6 +130,11 @@ type Packages struct {
 	// a go.mod (module GoImportPath, no requires), so a consumer's module
 	// graph never holds the generator's dependencies.
 	GoModule bool
+	// GoGRPC adds the grpcstatus module beside the Go package (in its
+	// grpcstatus directory): conversions to and from
+	// google.golang.org/grpc/status, whose dependencies the package itself
+	// never takes. It needs GoModule.
+	GoGRPC bool
 }
 
 // Outputs are the directories, relative to the output root and
@@ -313,6 +326,12 @@ type Classification struct {
 	// kind's own breaker, else its origin's (resolved by the loader).
 	Breaker  bool
 	Recovery Recovery
+	// GRPC is the canonical gRPC code (google.rpc.Code) the google.rpc
+	// mapping reports: the contract's grpc key, else DefaultGRPCCode of
+	// the HTTP status (resolved by the loader).
+	GRPC *GRPCCode
+	// GRPCPos is where the grpc key is written; zero for a default.
+	GRPCPos Pos
 }
 
 // Retryable reports whether an automatic retry of the identical call is
@@ -332,6 +351,9 @@ type Kind struct {
 	Startup bool
 	// Number is the kind's stable numeric code when Contract.Numbered.
 	Number int
+	// Reason is the kind's ErrorInfo reason (Reason(Name)), unique in the
+	// contract.
+	Reason string
 }
 
 // RequiredFields returns the kind-specific fields a constructor must take.

@@ -176,6 +176,9 @@ type Surfaces struct {
 	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.
 	ProblemTypeBase string
 	CLI             CLI
+	// ErrorDomain is the domain of the google.rpc ErrorInfo every envelope
+	// maps to (surfaces.error_info_domain); the contract name by default.
+	ErrorDomain string
 }
 
 // Idents are the identifiers the failure becomes in each language.

@@ -20,13 +20,17 @@ type view struct {
 	C      *contract.Contract
 	// Path maps each source (action, guidance, ...) to its wire path, or
 	// to "" when the layout leaves it off the wire.
-	Path        map[string]string
-	Envelope    []fieldRow
-	Groups      []groupView
-	Kinds       []kindView
-	HTTP        []statusRow
-	Retired     []retiredRow
-	Fallback    classification
+	Path     map[string]string
+	Envelope []fieldRow
+	Groups   []groupView
+	Kinds    []kindView
+	HTTP     []statusRow
+	Retired  []retiredRow
+	Fallback classification
+	// AIPDomain and AIPMembers document the google.rpc mapping's
+	// ErrorInfo: its domain and metadata keys.
+	AIPDomain   string
+	AIPMembers  []aipMemberRow
 	Unknown     string // example JSON
 	UnknownKind string
 	Maximal     string // example JSON
@@ -151,6 +155,7 @@ func newOpenAPIRef(c *contract.Contract) *openapiRef {
 
 type classification struct {
 	Origin, SideEffects, Action, SameArguments, Guidance string
+	GRPC                                                 string
 	HTTP                                                 int
 	Log                                                  string
 	Breaker, Retryable                                   bool
@@ -170,12 +175,18 @@ type kindView struct {
 	SameArgumentsCode, SideEffectsCode       string
 	GuidanceMD                               string
 	HTTP                                     int
+	GRPC, Reason                             string
 	Log                                      string
 	Breaker, Retryable                       bool
 	Number                                   int
 	Startup                                  bool
 	Fields                                   []fieldRow
 	Example                                  string
+}
+
+// aipMemberRow is one ErrorInfo metadata key and what its value is.
+type aipMemberRow struct {
+	Key, What string
 }
 
 type groupView struct {
@@ -207,7 +218,7 @@ func classify(cl *contract.Classification) classification {
 		Origin: cl.Origin.Name, SideEffects: cl.SideEffects.Name,
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name,
 		Guidance: cl.Recovery.Guidance, HTTP: cl.HTTP, Log: string(cl.Log),
-		Breaker: cl.Breaker, Retryable: cl.Retryable(),
+		Breaker: cl.Breaker, Retryable: cl.Retryable(), GRPC: cl.GRPC.Name,
 	}
 }
 
@@ -307,6 +318,7 @@ func newView(c *contract.Contract) *view {
 			SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
 			GuidanceMD: Text(cl.Recovery.Guidance),
 			HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
+			GRPC: cl.GRPC.Name, Reason: k.Reason,
 			Number: k.Number, Startup: k.Startup,
 			Example: string(exampleenv.ForKind(c, k).JSON()),
 		}
@@ -325,6 +337,25 @@ func newView(c *contract.Contract) *view {
 		if len(byGroup[g]) > 0 {
 			v.Groups = append(v.Groups, groupView{Title: g.Title, Description: g.Description, Kinds: byGroup[g]})
 		}
+	}
+	v.AIPDomain = c.AIP193.Domain
+	for _, m := range c.AIP193.Members {
+		name := string(m.Source)
+		if m.Field != nil {
+			name = "the field " + Code(m.Field.Name)
+		} else {
+			name = Code(name)
+		}
+		what := name + ", as its text"
+		if !m.Text {
+			what = name + ", as its compact JSON"
+		}
+		if m.Leaf == nil {
+			what += " (not on the wire in this layout: the kind's classification)"
+		} else if m.Source.Derived() {
+			what += " as the wire carries it"
+		}
+		v.AIPMembers = append(v.AIPMembers, aipMemberRow{Key: m.Key, What: what})
 	}
 	for _, s := range c.Statuses {
 		text := http.StatusText(s.Status)

@@ -65,6 +65,8 @@ func (g *gen) classificationValues(cl *contract.Classification) []entry {
 		{key: "Guidance", lit: cl.Recovery.Guidance},
 		{key: "SideEffects", id: "SideEffects" + cl.SideEffects.Idents.Go},
 		{key: "HTTPStatus", lit: cl.HTTP},
+		{key: "GRPCCode", lit: cl.GRPC.Number},
+		{key: "GRPCStatus", lit: cl.GRPC.Name},
 		{key: "LogLevel", slog: slogLevel(cl.Log)},
 		{key: "Breaker", lit: cl.Breaker},
 		{key: "Retryable", lit: cl.Retryable()},
@@ -79,7 +81,7 @@ func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
 		entry{key: "Group", id: "Group" + k.Group.Idents.Go},
 	)
 	buf = append(buf, g.classificationValues(&k.Classification)...)
-	buf = append(buf, entry{key: "Description", lit: k.Description})
+	buf = append(buf, entry{key: "Description", lit: k.Description}, entry{key: "Reason", lit: k.Reason})
 	if k.Startup {
 		buf = append(buf, entry{key: "Startup", lit: true})
 	}
@@ -103,6 +105,10 @@ func (g *gen) classification(f *jen.File) {
 		jen.Id("SideEffects").Id("SideEffects"),
 		jen.Comment("// HTTPStatus is the status an HTTP surface answers with."),
 		jen.Id("HTTPStatus").Int(),
+		jen.Comment("// GRPCCode is the canonical gRPC code (google.rpc.Code) the google.rpc mapping reports,"),
+		jen.Comment("// a number codes.Code converts; GRPCStatus is its name (AIP-193's \"status\")."),
+		jen.Id("GRPCCode").Int(),
+		jen.Id("GRPCStatus").String(),
 		jen.Comment("// LogLevel is warn for caller-fixable failures and error for those an operator must handle."),
 		jen.Id("LogLevel").Qual("log/slog", "Level"),
 		jen.Comment("// Breaker is true for transport failures, which count toward an upstream's circuit breaker."),
@@ -111,6 +117,9 @@ func (g *gen) classification(f *jen.File) {
 		jen.Comment("// Retryable is true when the action is a retry and same_arguments permits repeating the call."),
 		jen.Id("Retryable").Bool(),
 		jen.Id("Description").String(),
+		jen.Comment("// Reason is the kind's ErrorInfo reason in the google.rpc mapping: its words in"),
+		jen.Comment("// UPPER_SNAKE_CASE (AIP-193), computed the same way for a kind the contract does not list."),
+		jen.Id("Reason").String(),
 		jen.Comment("// Startup is true for failures raised while starting up or loading configuration"),
 		jen.Comment("// rather than returned as the result of an operation."),
 		jen.Id("Startup").Bool(),
@@ -156,6 +165,7 @@ func (g *gen) classification(f *jen.File) {
 		),
 		jen.Id("c").Op(":=").Id("fallback"),
 		jen.Id("c").Dot("Kind").Op("=").Id("kind"),
+		jen.Id("c").Dot("Reason").Op("=").Id("aipReason").Call(jen.String().Call(jen.Id("kind"))),
 		jen.Return(jen.Id("c")),
 	)
 	f.Line()

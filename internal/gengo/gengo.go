@@ -38,6 +38,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "nextstep.go", emit: g.nextStep},
 		{name: "surfaces.go", emit: g.surfaces},
 		{name: "logging_value.go", emit: g.logging},
+		{name: "aip193_contract.go", emit: g.aip193},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
 	// The code that does not depend on the contract is the runtime of
@@ -81,6 +82,15 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 			return nil, err
 		}
 		out[path.Join(Dir(c), "go.mod")] = mod
+	}
+	if c.Packages.GoGRPC {
+		files, err := grpcFiles(c)
+		if err != nil {
+			return nil, err
+		}
+		for p, data := range files {
+			out[p] = data
+		}
 	}
 	return out, nil
 }

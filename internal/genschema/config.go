@@ -24,6 +24,7 @@ func ConfigSchema() *jsonschema.Schema {
 			mem("package", str(config.GoPackagePattern, "The Go package name; by default the contract name's words joined (agent-error: agenterror).")),
 			mem("import_path", &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true."}),
 			mem("module", boolSchema("Whether the package is a module of its own: its directory gets a go.mod (module import_path, no requires), so an importer's module graph never holds errgen's dependencies. false when left out.")),
+			mem("grpc", boolSchema("Whether to generate the grpcstatus package beside it, a module of its own (import_path/grpcstatus) converting envelopes to and from google.golang.org/grpc/status with ErrorInfo and RetryInfo details. Needs module: true. false when left out.")),
 		),
 		config.TypeScript: closedObject("The npm package: ES modules, compiled JavaScript and type declarations.", nil,
 			mem("dir", dir),
@@ -49,6 +50,15 @@ func ConfigSchema() *jsonschema.Schema {
 	moduleTrue.Set("module", &jsonschema.Schema{Const: true})
 	goOut.If = &jsonschema.Schema{Properties: moduleTrue, Required: []string{"module"}}
 	goOut.Then = &jsonschema.Schema{Required: []string{"import_path"}}
+	// grpc: true needs module: true.
+	grpcTrue := props()
+	grpcTrue.Set("grpc", &jsonschema.Schema{Const: true})
+	moduleRequired := props()
+	moduleRequired.Set("module", &jsonschema.Schema{Const: true})
+	goOut.DependentSchemas = map[string]*jsonschema.Schema{"grpc": {
+		If:   &jsonschema.Schema{Properties: grpcTrue, Required: []string{"grpc"}},
+		Then: &jsonschema.Schema{Properties: moduleRequired, Required: []string{"module"}},
+	}}
 	var members []member
 	for _, name := range config.Names {
 		o := outputs[name]

@@ -114,6 +114,15 @@ func logLevelSchema(description string) *jsonschema.Schema {
 	return &jsonschema.Schema{Enum: logLevelNames, Description: description + ": " + orList(logLevelNames) + "."}
 }
 
+// grpcCodeSchema is a google.rpc.Code error code by name.
+func grpcCodeSchema(description string) *jsonschema.Schema {
+	enum := make([]any, len(contract.GRPCCodes))
+	for i, c := range contract.GRPCCodes {
+		enum[i] = c.Name
+	}
+	return &jsonschema.Schema{Enum: enum, Description: description + ": " + orList(enum) + "."}
+}
+
 func httpStatusSchema(description string) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: json.Number("400"), Maximum: json.Number("599"), Description: description}
 }
@@ -224,11 +233,19 @@ func typeIs(t, items contract.FieldType) *orderedmap.OrderedMap[string, *jsonsch
 // Which names the envelope itself takes depends on the layout; without one,
 // reservedFieldNames applies (see ContractSchema).
 func fieldNameSchema() *jsonschema.Schema {
+	metaKeys := make([]any, len(contract.MetaKeys))
+	for i, k := range contract.MetaKeys {
+		metaKeys[i] = k
+	}
 	return &jsonschema.Schema{
 		Pattern: contract.ValueNamePattern,
+		// The google.rpc mapping keys ErrorInfo metadata by field name
+		// beside the envelope's own values.
+		Not: &jsonschema.Schema{Enum: metaKeys},
 		Description: "The field's name on the wire: a letter, then letters and digits, words joined by single - or _ (e.g. request_id). " +
 			"Without a layout section it may not be one of the envelope's own fields (" + strings.Join(contract.DefaultTopLevel(), ", ") + "); " +
-			"with one, it may not land on a member the layout already puts in the object the field goes into (layout.context or layout.kind_fields).",
+			"with one, it may not land on a member the layout already puts in the object the field goes into (layout.context or layout.kind_fields). " +
+			"In any contract it may not be a key the google.rpc mapping gives the envelope's own values in ErrorInfo metadata (" + strings.Join(contract.MetaKeys, ", ") + ").",
 	}
 }
 
@@ -552,6 +569,8 @@ func surfacesSchema() *jsonschema.Schema {
 		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: contract.AbsoluteURIPattern,
 			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
 		mem("cli", cli),
+		mem("error_info_domain", &jsonschema.Schema{Type: "string", Pattern: `^[^\t\n\r ]+$`,
+			Description: "The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): the service or product that owns the reasons, e.g. agent-error.example.com. The contract name when left out."}),
 	)
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
@@ -750,6 +769,7 @@ func ContractSchema() *jsonschema.Schema {
 		mem("origin", reference("origins", "Where the failure arises. The kind inherits the origin's side_effects, log and breaker unless it sets them itself.")),
 		mem("side_effects", reference("side_effects", "Overrides the origin's side_effects for this kind; leave it out to inherit it.")),
 		mem("http", httpStatusSchema("The HTTP status this kind maps to: an error status, 400 to 599.")),
+		mem("grpc", grpcCodeSchema("The canonical gRPC code (google.rpc.Code) the google.rpc mapping reports for this kind; leave it out for the default of its HTTP status")),
 		mem("log", logLevelSchema("Overrides the origin's log level for this kind; leave it out to inherit it")),
 		mem("breaker", boolSchema("Overrides whether this kind counts toward a circuit breaker; leave it out to inherit the origin's.")),
 		mem("recovery", recovery),
@@ -772,6 +792,7 @@ func ContractSchema() *jsonschema.Schema {
 		mem("origin", reference("origins", "The origin an unlisted kind is attributed to. Its side_effects, log and breaker apply unless set here.")),
 		mem("side_effects", reference("side_effects", "Overrides the origin's side_effects for an unlisted kind.")),
 		mem("http", httpStatusSchema("The HTTP status an unlisted kind maps to: an error status, 400 to 599.")),
+		mem("grpc", grpcCodeSchema("The canonical gRPC code an unlisted kind maps to; leave it out for the default of its HTTP status")),
 		mem("log", logLevelSchema("Overrides the origin's log level for an unlisted kind")),
 		mem("breaker", boolSchema("Overrides whether an unlisted kind counts toward a circuit breaker.")),
 		mem("recovery", recovery),

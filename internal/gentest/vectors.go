@@ -42,6 +42,8 @@ type Package struct {
 	ReadHTTP any
 	// ReadCLI is ReadCLI: func([]byte) (*Envelope, error).
 	ReadCLI any
+	// FromAIP193 is FromAIP193: func([]byte) (*Envelope, error).
+	FromAIP193 any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -100,6 +102,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
+	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 
 type vectors struct {

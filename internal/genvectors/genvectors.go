@@ -50,6 +50,14 @@ type File struct {
 	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
 	Surfaces []SurfaceVec `json:"surfaces"`
 	Accept   []AcceptVec  `json:"accept"`
+	// The google.rpc mapping (aip193.go): the ErrorInfo domain and the
+	// sections of AIP193, written as members of their own.
+	AIP193     *AIP193        `json:"-"`
+	AIPDomain  string         `json:"aip193_domain"`
+	AIPKinds   []AIPKindVec   `json:"aip193_kinds"`
+	AIPReasons []AIPReasonVec `json:"aip193_reasons"`
+	AIPEncode  []AIPEncodeVec `json:"aip193_encode"`
+	AIPDecode  []AIPDecodeVec `json:"aip193_decode"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -216,6 +224,10 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	f.Accept = acceptVectors()
+	if f.AIP193, err = aip193(c, all); err != nil {
+		return nil, err
+	}
+	f.AIPDomain, f.AIPKinds, f.AIPReasons, f.AIPEncode, f.AIPDecode = f.AIP193.Domain, f.AIP193.Kinds, f.AIP193.Reasons, f.AIP193.Encode, f.AIP193.Decode
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {

@@ -1,7 +1,9 @@
 package genvectors
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"sort"
 	"strconv"
 
@@ -50,6 +52,12 @@ func write(f *File) ([]byte, error) {
 	b = section(b, "http", f.HTTP, appendHTTP)
 	b = section(b, "surfaces", f.Surfaces, appendSurface)
 	b = section(b, "accept", f.Accept, appendAccept)
+	if f.AIP193 != nil {
+		var err error
+		if b, err = appendAIP193(b, f.AIP193); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, "\n}\n"...), nil
 }
 
@@ -376,4 +384,26 @@ func appendAccept(b []byte, v AcceptVec) []byte {
 	b = append(b, `],"problem":`...)
 	b = strconv.AppendBool(b, v.Problem)
 	return append(b, '}')
+}
+
+// appendAIP193 writes the google.rpc mapping's members: the domain, then
+// its sections, one vector a line.
+func appendAIP193(b []byte, s *AIP193) ([]byte, error) {
+	b = append(b, ",\n  \"aip193_domain\": "...)
+	b = appendString(b, s.Domain)
+	var err error
+	line := func(b []byte, v any) []byte {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if e := enc.Encode(v); e != nil && err == nil {
+			err = e
+		}
+		return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	}
+	b = section(b, "aip193_kinds", s.Kinds, func(b []byte, v AIPKindVec) []byte { return line(b, v) })
+	b = section(b, "aip193_reasons", s.Reasons, func(b []byte, v AIPReasonVec) []byte { return line(b, v) })
+	b = section(b, "aip193_encode", s.Encode, func(b []byte, v AIPEncodeVec) []byte { return line(b, v) })
+	b = section(b, "aip193_decode", s.Decode, func(b []byte, v AIPDecodeVec) []byte { return line(b, v) })
+	return b, err
 }

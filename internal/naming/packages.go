@@ -21,7 +21,8 @@ var packageNames = []struct {
 		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength
 		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
-		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream`},
+		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream
+		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus`},
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT

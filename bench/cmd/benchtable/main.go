@@ -217,6 +217,10 @@ func rows() []row {
 	compare("… both allocating their output (`MarshalJSON` vs `protojson.Marshal`)", "bench.BenchmarkConstructMarshal/impl=errgen_MarshalJSON", "bench.BenchmarkConstructMarshal/impl=protojson_Marshal", "≥ 5× faster", 5, false)
 	compare("unmarshal vs protojson, details unpacked", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson", "≥ 5× faster", 5, false)
 	compare("… Status only, details left packed", "bench.BenchmarkDecode/impl=errgen", "bench.BenchmarkDecode/impl=protojson_status_only", "≥ 5× faster", 5, false)
+	// Issue 20: the google.rpc mapping's JSON form against protojson on the
+	// same google.rpc.Status (code, message, ErrorInfo, RetryInfo).
+	compare("AIP-193 encode (`RPCStatus` + `AppendAIP193`) vs protojson of the same google.rpc.Status", "bench.BenchmarkAIP193/op=encode/impl=errgen", "bench.BenchmarkAIP193/op=encode/impl=protojson", "as fast or faster", 1, false)
+	compare("AIP-193 decode into the envelope (`FromAIP193`) vs protojson, details unpacked", "bench.BenchmarkAIP193/op=decode/impl=errgen", "bench.BenchmarkAIP193/op=decode/impl=protojson", "as fast or faster", 1, false)
 	// Sanitizer: throughput from b.SetBytes, and the bounded window.
 	speed := func(target, key, goal string, minMBs float64, zeroAllocs bool) {
 		mbs, ok := get(key, "MB/s")

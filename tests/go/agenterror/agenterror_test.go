@@ -54,10 +54,13 @@ func TestEveryKindLooksUpAsDeclared(t *testing.T) {
 			Guidance:      k.Recovery.Guidance,
 			SideEffects:   agenterror.SideEffects(k.SideEffects.Name),
 			HTTPStatus:    k.HTTP,
+			GRPCCode:      k.GRPC.Number,
+			GRPCStatus:    k.GRPC.Name,
 			LogLevel:      slogLevels[k.Log],
 			Breaker:       k.Breaker,
 			Retryable:     k.Retryable(),
 			Description:   k.Description,
+			Reason:        k.Reason,
 			Startup:       k.Startup,
 			Number:        -1, // the reference contract numbers no kind
 		}

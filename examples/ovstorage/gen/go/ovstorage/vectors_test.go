@@ -17,7 +17,8 @@ func TestVectors(t *testing.T) {
 		ForTool:  ovstorage.SameArguments.ForTool,
 		Retry: gentest.Retry{Initial: ovstorage.RetryInitial, Max: ovstorage.RetryMax, Multiplier: ovstorage.RetryMultiplier,
 			Jitter: ovstorage.RetryJitter, MaxAttempts: ovstorage.RetryMaxAttempts},
-		ReadHTTP: ovstorage.ReadHTTP,
-		ReadCLI:  ovstorage.ReadCLI,
+		ReadHTTP:   ovstorage.ReadHTTP,
+		ReadCLI:    ovstorage.ReadCLI,
+		FromAIP193: ovstorage.FromAIP193,
 	})
 }

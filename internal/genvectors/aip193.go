@@ -1,0 +1,350 @@
+package genvectors
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
+)
+
+// AIP193 is the google.rpc mapping's section: every kind's code and
+// reason, the reason of kinds at the edges of its steps, every example
+// envelope as its AIP-193 JSON error (byte for byte) that reads back into
+// the envelope, and foreign errors with the envelope they read as.
+type AIP193 struct {
+	Domain  string         `json:"domain"`
+	Kinds   []AIPKindVec   `json:"kinds"`
+	Reasons []AIPReasonVec `json:"reasons"`
+	Encode  []AIPEncodeVec `json:"encode"`
+	Decode  []AIPDecodeVec `json:"decode"`
+}
+
+// AIPKindVec is a kind's side of the mapping; the last is a kind the
+// contract does not define (the fallback's code, the computed reason).
+type AIPKindVec struct {
+	Kind       string `json:"kind"`
+	HTTPStatus int    `json:"http_status"`
+	GRPCCode   int    `json:"grpc_code"`
+	GRPCStatus string `json:"grpc_status"`
+	Reason     string `json:"reason"`
+}
+
+// AIPReasonVec is the reason a kind name becomes.
+type AIPReasonVec struct {
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// AIPEncodeVec is an envelope (its wire JSON) and the AIP-193 JSON error
+// it renders as, byte for byte; reading that error back gives the envelope.
+type AIPEncodeVec struct {
+	Name     string          `json:"name"`
+	Envelope json.RawMessage `json:"envelope"`
+	AIP193   string          `json:"aip193"`
+}
+
+// AIPDecodeVec is an AIP-193 JSON error and the envelope it reads as,
+// compared as a JSON value; null when reading it fails.
+type AIPDecodeVec struct {
+	Name     string          `json:"name"`
+	AIP193   string          `json:"aip193"`
+	Envelope json.RawMessage `json:"envelope"`
+}
+
+// reasonEdges are kind names at the edges of the reason's steps.
+var reasonEdges = []string{
+	"rate_limited", "RATE_LIMITED", "AlreadyExists", "HTTPError", "http2_error", "auth-v2Failed",
+	"ok", "7", "9lives", "--", "a.b c", "über_error",
+	"a_very_long_kind_name_that_goes_on_and_on_past_the_sixty_three_characters_aip_193_allows",
+	"x_" + "abcdefghij_abcdefghij_abcdefghij_abcdefghij_abcdefghij_abcdefg_hij",
+}
+
+// aip193 builds the section.
+func aip193(c *contract.Contract, exs []exampleenv.Example) (*AIP193, error) {
+	s := &AIP193{Domain: c.AIP193.Domain}
+	for _, k := range c.Kinds {
+		s.Kinds = append(s.Kinds, AIPKindVec{k.Name, k.HTTP, k.GRPC.Number, k.GRPC.Name, k.Reason})
+	}
+	unknown := exs[len(exs)-2]
+	kindLeaf := c.Layout.Leaf(contract.SourceKind)
+	uk, _ := fromExample(unknown.Value).get(kindLeaf.Path)
+	fb := &c.Fallback.Classification
+	s.Kinds = append(s.Kinds, AIPKindVec{uk.(string), fb.HTTP, fb.GRPC.Number, fb.GRPC.Name, contract.Reason(uk.(string))})
+	for _, k := range reasonEdges {
+		s.Reasons = append(s.Reasons, AIPReasonVec{k, contract.Reason(k)})
+	}
+
+	type named struct {
+		name string
+		o    object
+	}
+	var all []named
+	for _, ex := range exs {
+		all = append(all, named{ex.Name, fromExample(ex.Value)})
+	}
+	ext := fromExample(exs[len(exs)-1].Value)
+	for _, obj := range c.Layout.Objects {
+		name := "x_extension"
+		for owned(obj, name) {
+			name += "_"
+		}
+		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received <&>"}, {Key: "n", Value: 2}})
+	}
+	all = append(all, named{"members this contract does not name", ext})
+	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil {
+		base := fromExample(exs[0].Value)
+		for _, ms := range []int64{0, 1, 1500, 2000, 86_400_000, contract.MaxRetryDelayMs, contract.MaxRetryDelayMs + 1, contract.MaxSafeInteger} {
+			all = append(all, named{"retry hint " + strconv.FormatInt(ms, 10) + " ms", base.with(hint.Path, ms)})
+		}
+	}
+	for _, n := range all {
+		env, err := raw(n.o)
+		if err != nil {
+			return nil, err
+		}
+		text, err := aipText(c, n.o)
+		if err != nil {
+			return nil, err
+		}
+		s.Encode = append(s.Encode, AIPEncodeVec{n.name, env, text})
+	}
+	var err error
+	if s.Decode, err = aipForeign(c, all[0].o); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// aipStatus is the google.rpc.Status of an envelope, as the mapping
+// specifies it: the kind's HTTP status and gRPC code, the message, an
+// ErrorInfo whose metadata holds the kind, each value the layout carries
+// (text as it is, other values as the wire's compact JSON), the values it
+// does not carry from the kind's classification, and the members the
+// contract does not name; a RetryInfo with a retry hint.
+func aipText(c *contract.Contract, o object) (string, error) {
+	kind, _ := o.get(c.Layout.Leaf(contract.SourceKind).Path)
+	kindName := kind.(string)
+	cl := classificationOf(c, kindName)
+	reason := contract.Reason(kindName)
+	if k := c.Kind(kindName); k != nil {
+		reason = k.Reason
+	}
+	message, _ := o.get(c.Layout.Leaf(contract.SourceMessage).Path)
+	meta := map[string]string{contract.MetaKind: kindName}
+	for _, m := range c.AIP193.Members {
+		if m.Leaf == nil {
+			switch m.Source {
+			case contract.SourceVersion:
+				meta[m.Key] = c.VersionLabel()
+			case contract.SourceOrigin:
+				meta[m.Key] = cl.Origin.Name
+			case contract.SourceAction:
+				meta[m.Key] = cl.Recovery.Action.Name
+			case contract.SourceSameArguments:
+				meta[m.Key] = cl.Recovery.SameArguments.Name
+			case contract.SourceGuidance:
+				if cl.Recovery.Guidance != "" {
+					meta[m.Key] = cl.Recovery.Guidance
+				}
+			case contract.SourceSideEffects:
+				meta[m.Key] = cl.SideEffects.Name
+			}
+			continue
+		}
+		v, ok := o.get(m.Leaf.Path)
+		if !ok {
+			continue
+		}
+		if s, isText := v.(string); isText && m.Text {
+			meta[m.Key] = s
+			continue
+		}
+		r, err := raw(v)
+		if err != nil {
+			return "", err
+		}
+		meta[m.Key] = string(r)
+	}
+	extra, err := extraOf(c, o)
+	if err != nil {
+		return "", err
+	}
+	if extra != "" {
+		meta[contract.MetaExtra] = extra
+	}
+	d := decode(c, o)
+	var retry any
+	if ms := d.RetryAfterMs; ms != nil && *ms >= 0 {
+		retry = durationText(min(*ms, contract.MaxRetryDelayMs))
+		if *ms > contract.MaxRetryDelayMs {
+			meta[contract.MetaRetryAfterMs] = strconv.FormatInt(*ms, 10)
+		}
+	}
+	return aipDocument(cl.HTTP, message.(string), cl.GRPC.Name, reason, c.AIP193.Domain, meta, retry)
+}
+
+// aipDocument writes an AIP-193 JSON error.
+func aipDocument(code int, message, status, reason, domain string, meta map[string]string, retry any) (string, error) {
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	md := object{}
+	for _, k := range keys {
+		md = append(md, orderedjson.Member{Key: k, Value: meta[k]})
+	}
+	details := []any{object{
+		{Key: "@type", Value: contract.ErrorInfoType},
+		{Key: "reason", Value: reason},
+		{Key: "domain", Value: domain},
+		{Key: "metadata", Value: md},
+	}}
+	if retry != nil {
+		details = append(details, object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: retry}})
+	}
+	doc := object{{Key: "error", Value: object{
+		{Key: "code", Value: code},
+		{Key: "message", Value: message},
+		{Key: "status", Value: status},
+		{Key: "details", Value: details},
+	}}}
+	b, err := raw(doc)
+	return string(b), err
+}
+
+// durationText is a whole number of milliseconds as a Duration's JSON form.
+func durationText(ms int64) string {
+	s := strconv.FormatInt(ms/1000, 10)
+	if r := ms % 1000; r != 0 {
+		s += "." + strconv.FormatInt(1000+r, 10)[1:]
+	}
+	return s + "s"
+}
+
+// aipForeign are AIP-193 errors that no errgen package wrote, or that one
+// wrote and something broke, with the envelope each reads as: the kind its
+// reason names in this contract's domain, else the kind a response with its
+// HTTP status (the code, else the one documented for its status name,
+// else 500) and message reads as; the message "HTTP <status> <text>:
+// <message>"; the retry hint from RetryInfo in whole milliseconds, rounded
+// up, at most retry.max_hint_ms.
+func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
+	domain := c.AIP193.Domain
+	some := c.Kinds[len(c.Kinds)/2]
+	errorInfo := func(reason, dom string, meta object) object {
+		return object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: reason}, {Key: "domain", Value: dom}, {Key: "metadata", Value: meta}}
+	}
+	retryInfo := func(d any) object {
+		return object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: d}}
+	}
+	doc := func(members ...orderedjson.Member) string {
+		b, _ := raw(object{{Key: "error", Value: object(members)}})
+		return string(b)
+	}
+	m := func(k string, v any) orderedjson.Member { return orderedjson.Member{Key: k, Value: v} }
+	type want struct {
+		status  int
+		message string
+		reason  string // a kind's reason in this domain
+		retryMs *int64
+		fails   bool
+	}
+	ms := func(n int64) *int64 { return &n }
+	ownText, err := aipText(c, own)
+	if err != nil {
+		return nil, err
+	}
+	broken := func(key, value string) string {
+		var d map[string]any
+		_ = json.Unmarshal([]byte(ownText), &d)
+		info := d["error"].(map[string]any)["details"].([]any)[0].(map[string]any)
+		info["metadata"].(map[string]any)[key] = value
+		b, _ := json.Marshal(d)
+		return string(b)
+	}
+	cases := []struct {
+		name string
+		text string
+		want want
+	}{
+		{"status and code, no details", doc(m("code", 404), m("message", "Shelf 7 does not exist."), m("status", "NOT_FOUND")), want{status: 404, message: "Shelf 7 does not exist."}},
+		{"status only", doc(m("message", "Too many requests."), m("status", "RESOURCE_EXHAUSTED")), want{status: 429, message: "Too many requests."}},
+		{"code only", doc(m("code", 503), m("message", "Try again later.")), want{status: 503, message: "Try again later."}},
+		{"neither code nor status", doc(m("message", "Something broke.")), want{status: 500, message: "Something broke."}},
+		{"a code that is not an error status", doc(m("code", 200), m("message", "Odd."), m("status", "PERMISSION_DENIED")), want{status: 403, message: "Odd."}},
+		{"an unknown status name", doc(m("message", "Odd."), m("status", "TEAPOT")), want{status: 500, message: "Odd."}},
+		{"an empty message", doc(m("code", 409), m("message", ""), m("status", "ABORTED")), want{status: 409}},
+		{"a reason of this contract in its domain", doc(m("code", 400), m("message", "Reported upstream."), m("status", "INVALID_ARGUMENT"), m("details", []any{errorInfo(some.Reason, domain, object{})})), want{status: 400, message: "Reported upstream.", reason: some.Reason}},
+		{"a reason of this contract in another domain", doc(m("code", 400), m("message", "Reported upstream."), m("status", "INVALID_ARGUMENT"), m("details", []any{errorInfo(some.Reason, "example.com", object{})})), want{status: 400, message: "Reported upstream."}},
+		{"an unknown reason in this domain", doc(m("code", 502), m("message", "Upstream said no."), m("status", "UNAVAILABLE"), m("details", []any{errorInfo("NO_SUCH_REASON", domain, object{{Key: "service", Value: "x"}})})), want{status: 502, message: "Upstream said no."}},
+		{"RetryInfo only", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{retryInfo("2.5s")})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
+		{"a retry delay below a millisecond rounds up", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("1.000000001s")})), want{status: 429, message: "Slow down.", retryMs: ms(1001)}},
+		{"a retry delay past the longest hint", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("315576000000s")})), want{status: 429, message: "Slow down.", retryMs: ms(int64(c.Retry.MaxHintMs))}},
+		{"a negative retry delay", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("-1s")})), want{status: 429, message: "Slow down."}},
+		{"malformed details", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{
+			"not an object", 7, nil, object{{Key: "reason", Value: some.Reason}},
+			object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: 7}, {Key: "domain", Value: domain}, {Key: "metadata", Value: []any{"x"}}},
+			retryInfo("1.5"), retryInfo(1.5), retryInfo("1.1234567891s"), retryInfo("2s"),
+		})), want{status: 503, message: "Busy."}},
+		{"details not an array", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", object{})), want{status: 503, message: "Busy."}},
+		{"members of the wrong type", doc(m("code", "404"), m("message", 7), m("status", 5)), want{status: 500}},
+		{"errgen metadata with a value that does not decode", broken(contract.MetaKind, ""), want{status: some.HTTP}},
+		{"errgen metadata with extra that is not an object", broken(contract.MetaExtra, "[1]"), want{}},
+		{"not JSON", "{\"error\":", want{fails: true}},
+		{"an array", "[]", want{fails: true}},
+		{"no error member", `{"code":404}`, want{fails: true}},
+		{"error not an object", `{"error":"NOT_FOUND"}`, want{fails: true}},
+	}
+	// The two broken errgen errors read as foreign ones: their ErrorInfo
+	// names the first example's kind, in this domain.
+	first, _ := own.get(c.Layout.Leaf(contract.SourceKind).Path)
+	firstKind := c.Kind(first.(string))
+	firstMessage, _ := own.get(c.Layout.Leaf(contract.SourceMessage).Path)
+	var out []AIPDecodeVec
+	for _, tc := range cases {
+		w := tc.want
+		if tc.name == "errgen metadata with a value that does not decode" || tc.name == "errgen metadata with extra that is not an object" {
+			w = want{status: firstKind.HTTP, message: firstMessage.(string), reason: firstKind.Reason}
+			if d := decode(c, own).RetryAfterMs; d != nil {
+				w.retryMs = ms(min(*d, int64(c.Retry.MaxHintMs)))
+			}
+		}
+		v := AIPDecodeVec{Name: tc.name, AIP193: tc.text, Envelope: json.RawMessage("null")}
+		if !w.fails {
+			text := httpText([]byte(w.message))
+			message := statusLine(w.status)
+			if text != "" {
+				message += ": " + text
+			}
+			if sanitizesMessage(c) && !sanitizeProof(c, message) {
+				continue
+			}
+			kind := c.HTTPKind(w.status)
+			if c.Inbound != nil {
+				kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: w.status, Text: text}).Kind
+			}
+			if w.reason != "" {
+				for _, k := range c.Kinds {
+					if k.Reason == w.reason {
+						kind = k.Name
+					}
+				}
+			}
+			env := object(exampleenv.New(c, kind, message, nil))
+			if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil && w.retryMs != nil {
+				env = env.with(hint.Path, *w.retryMs)
+			}
+			r, err := raw(env)
+			if err != nil {
+				return nil, err
+			}
+			v.Envelope = r
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
