@@ -7,8 +7,8 @@
 // classification table and lookup, the layout, the classifier and
 // sanitizer tables, printed with internal/runtimedata's Rust printer) and
 // src/envelope.rs (the Envelope, its constructors and setters, and the glue
-// through which the runtime reads and writes its fields), plus lib.rs,
-// Cargo.toml and README.md.
+// through which the runtime reads and writes its fields), plus lib.rs;
+// Cargo.toml and README.md are rendered from templates/rust (view.go).
 //
 // The crate's module tree is fixed (lib.rs declares every module), so a
 // surfaces.rs runtime file (MCP tool results, HTTP, CLI) is one more module
@@ -54,11 +54,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	dir := Dir(c)
 	out := map[string][]byte{
-		path.Join(dir, "Cargo.toml"):      []byte(g.cargo()),
-		path.Join(dir, "README.md"):       []byte(g.readme()),
 		path.Join(dir, "src/lib.rs"):      []byte(g.lib()),
 		path.Join(dir, "src/contract.rs"): []byte(g.contract()),
 		path.Join(dir, "src/envelope.rs"): []byte(g.envelope()),
+	}
+	// At most one blank line in a row: Markdown and TOML want no more.
+	if err := render.Files(out, rustTemplates, g.view(), 1, dir, files); err != nil {
+		return nil, fmt.Errorf("genrust: %w", err)
 	}
 	if err := render.Runtime(out, runtime.Rust, path.Join(dir, "src"), Header); err != nil {
 		return nil, fmt.Errorf("genrust: %w", err)
