@@ -20,12 +20,14 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/runtime"
+	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the crate goes, relative to the output root.
@@ -45,6 +47,15 @@ var RuntimeModules = func() []string {
 
 // Header is the first line of every generated Rust file.
 var Header = "// " + marker.Text
+
+// files are the crate's files rendered from templates/rust (README.md
+// from README.md.tmpl); the modules under src/ are printed (files.go) or
+// the runtime's.
+var files = []string{"Cargo.toml", "README.md"}
+
+var rustTemplates = template.Must(template.New("rust").Funcs(template.FuncMap{
+	"toml": strconv.Quote, // a TOML basic string, for the names and text Cargo.toml holds
+}).ParseFS(templates.FS, "rust/*.tmpl"))
 
 // Generate returns the crate's files.
 func Generate(c *contract.Contract) (map[string][]byte, error) {

@@ -1,23 +1,11 @@
 package genrust
 
 import (
-	"strconv"
 	"strings"
-	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
-	"github.com/errgen/errgen/templates"
 )
-
-// files are the crate's files rendered from templates/rust (README.md
-// from README.md.tmpl); the modules under src/ are printed (files.go) or
-// the runtime's.
-var files = []string{"Cargo.toml", "README.md"}
-
-var rustTemplates = template.Must(template.New("rust").Funcs(template.FuncMap{
-	"toml": strconv.Quote, // a TOML basic string, for the names and text Cargo.toml holds
-}).ParseFS(templates.FS, "rust/*.tmpl"))
 
 // view is what templates/rust reads: the few names and phrases of the
 // crate's README and Cargo.toml that the contract does not hold as such.
