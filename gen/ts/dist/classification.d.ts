@@ -12,7 +12,8 @@ export declare function isKnownKind(kind: unknown): kind is KnownKind;
 /**
  * lookup returns the classification of kind. It never fails: a kind the
  * contract does not list gets the fallback classification, with known set
- * to false and the kind kept as given.
+ * to false and the kind kept as given (and its ErrorInfo reason computed
+ * from it).
  */
 export declare function lookup(kind: Kind): Classification;
 

@@ -89,7 +89,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The requested action is not registered with the dispatcher.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "UNKNOWN_ACTION"
   },
   "forbidden": {
     "kind": "forbidden",
@@ -106,7 +109,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The caller is authenticated but lacks a scope the action requires.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 7,
+    "grpcStatus": "PERMISSION_DENIED",
+    "reason": "FORBIDDEN"
   },
   "missing_param": {
     "kind": "missing_param",
@@ -123,7 +129,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A parameter the action requires was not supplied.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "MISSING_PARAM"
   },
   "invalid_param": {
     "kind": "invalid_param",
@@ -140,7 +149,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A supplied parameter has the wrong type or a value the action does not accept.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INVALID_PARAM"
   },
   "unknown_instance": {
     "kind": "unknown_instance",
@@ -157,7 +169,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The instance named in the request is not configured on this server.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "UNKNOWN_INSTANCE"
   },
   "ambiguous_tool": {
     "kind": "ambiguous_tool",
@@ -174,7 +189,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "AMBIGUOUS_TOOL"
   },
   "confirmation_required": {
     "kind": "confirmation_required",
@@ -191,7 +209,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The action is destructive and the request did not carry the explicit confirmation it needs.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 9,
+    "grpcStatus": "FAILED_PRECONDITION",
+    "reason": "CONFIRMATION_REQUIRED"
   },
   "conflict": {
     "kind": "conflict",
@@ -208,7 +229,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The identifier the request would create already exists.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 6,
+    "grpcStatus": "ALREADY_EXISTS",
+    "reason": "CONFLICT"
   },
   "auth_failed": {
     "kind": "auth_failed",
@@ -225,7 +249,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The credentials presented were rejected.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_FAILED"
   },
   "auth_required": {
     "kind": "auth_required",
@@ -242,7 +269,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The call needs credentials and none were presented.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_REQUIRED"
   },
   "permission_denied": {
     "kind": "permission_denied",
@@ -259,7 +289,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The authenticated identity is not allowed to perform this operation on the target.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 7,
+    "grpcStatus": "PERMISSION_DENIED",
+    "reason": "PERMISSION_DENIED"
   },
   "oauth_needs_reauth": {
     "kind": "oauth_needs_reauth",
@@ -276,7 +309,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "OAUTH_NEEDS_REAUTH"
   },
   "oauth_state_invalid": {
     "kind": "oauth_state_invalid",
@@ -293,7 +329,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "OAUTH_STATE_INVALID"
   },
   "oauth_resource_mismatch": {
     "kind": "oauth_resource_mismatch",
@@ -310,7 +349,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "OAUTH_RESOURCE_MISMATCH"
   },
   "oauth_issuer_mismatch": {
     "kind": "oauth_issuer_mismatch",
@@ -327,7 +369,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "OAUTH_ISSUER_MISMATCH"
   },
   "oauth_unsupported_method": {
     "kind": "oauth_unsupported_method",
@@ -344,7 +389,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "OAUTH_UNSUPPORTED_METHOD"
   },
   "not_found": {
     "kind": "not_found",
@@ -361,7 +409,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The resource the request refers to does not exist.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "NOT_FOUND"
   },
   "unknown_upstream": {
     "kind": "unknown_upstream",
@@ -378,7 +429,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "No upstream server is registered under the requested name.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "UNKNOWN_UPSTREAM"
   },
   "unknown_tool": {
     "kind": "unknown_tool",
@@ -395,7 +449,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The requested tool is not offered by the upstream, or by any upstream when none was named.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "UNKNOWN_TOOL"
   },
   "upstream_error": {
     "kind": "upstream_error",
@@ -412,7 +469,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The upstream failed to return a completed result and no more specific transport kind applies.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "UPSTREAM_ERROR"
   },
   "bad_gateway": {
     "kind": "bad_gateway",
@@ -429,7 +489,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The upstream answered the gateway with an invalid or failed response at the protocol level.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "BAD_GATEWAY"
   },
   "network_error": {
     "kind": "network_error",
@@ -446,7 +509,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "A network failure interrupted the exchange with the upstream before a result came back.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "NETWORK_ERROR"
   },
   "service_unavailable": {
     "kind": "service_unavailable",
@@ -463,7 +529,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The upstream service said it cannot handle requests right now.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "SERVICE_UNAVAILABLE"
   },
   "not_connected": {
     "kind": "not_connected",
@@ -480,7 +549,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The gateway holds no live connection to the upstream the call was routed to.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "NOT_CONNECTED"
   },
   "connection_error": {
     "kind": "connection_error",
@@ -497,7 +569,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The connection to the upstream failed or dropped in a way no narrower kind describes.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "CONNECTION_ERROR"
   },
   "timeout": {
     "kind": "timeout",
@@ -514,7 +589,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted).",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 4,
+    "grpcStatus": "DEADLINE_EXCEEDED",
+    "reason": "TIMEOUT"
   },
   "cancelled": {
     "kind": "cancelled",
@@ -531,7 +609,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "CANCELLED"
   },
   "unexpected_response": {
     "kind": "unexpected_response",
@@ -548,7 +629,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "UNEXPECTED_RESPONSE"
   },
   "dns_error": {
     "kind": "dns_error",
@@ -565,7 +649,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "DNS_ERROR"
   },
   "connection_refused": {
     "kind": "connection_refused",
@@ -582,7 +669,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "CONNECTION_REFUSED"
   },
   "tool_error": {
     "kind": "tool_error",
@@ -599,7 +689,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "TOOL_ERROR"
   },
   "bridge_transport_error": {
     "kind": "bridge_transport_error",
@@ -616,7 +709,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "BRIDGE_TRANSPORT_ERROR"
   },
   "relay_invalid_target": {
     "kind": "relay_invalid_target",
@@ -633,7 +729,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The target a relay request points at is not acceptable to forward to.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "RELAY_INVALID_TARGET"
   },
   "relay_forwarder_init_failed": {
     "kind": "relay_forwarder_init_failed",
@@ -650,7 +749,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "RELAY_FORWARDER_INIT_FAILED"
   },
   "validation_failed": {
     "kind": "validation_failed",
@@ -667,7 +769,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The request as a whole broke a validation rule that is not tied to one parameter.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "VALIDATION_FAILED"
   },
   "invalid_hint": {
     "kind": "invalid_hint",
@@ -684,7 +789,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A hint supplied with the request is not one the action recognises or can use.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INVALID_HINT"
   },
   "ssrf_blocked": {
     "kind": "ssrf_blocked",
@@ -701,7 +809,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "SSRF_BLOCKED"
   },
   "path_traversal": {
     "kind": "path_traversal",
@@ -718,7 +829,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A path in the request would escape the directory it is confined to.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "PATH_TRAVERSAL"
   },
   "symlink_rejected": {
     "kind": "symlink_rejected",
@@ -735,7 +849,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The path goes through a symbolic link, which this operation does not follow.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "SYMLINK_REJECTED"
   },
   "content_too_large": {
     "kind": "content_too_large",
@@ -752,7 +869,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The content submitted with the request exceeds the size the server accepts.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "CONTENT_TOO_LARGE"
   },
   "invalid_encoding": {
     "kind": "invalid_encoding",
@@ -769,7 +889,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The content is not in the text encoding the operation requires.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INVALID_ENCODING"
   },
   "response_too_large": {
     "kind": "response_too_large",
@@ -786,7 +909,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RESPONSE_TOO_LARGE"
   },
   "invalid_code_mode_id": {
     "kind": "invalid_code_mode_id",
@@ -803,7 +929,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An identifier passed to Code Mode does not name anything Code Mode knows.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INVALID_CODE_MODE_ID"
   },
   "call_budget_exceeded": {
     "kind": "call_budget_exceeded",
@@ -820,7 +949,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "CALL_BUDGET_EXCEEDED"
   },
   "snippet_budget_exceeded": {
     "kind": "snippet_budget_exceeded",
@@ -837,7 +969,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "SNIPPET_BUDGET_EXCEEDED"
   },
   "snippet_resolve_limit": {
     "kind": "snippet_resolve_limit",
@@ -854,7 +989,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "SNIPPET_RESOLVE_LIMIT"
   },
   "snippet_not_found": {
     "kind": "snippet_not_found",
@@ -871,7 +1009,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "No snippet exists under the requested name.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "SNIPPET_NOT_FOUND"
   },
   "artifact_too_large": {
     "kind": "artifact_too_large",
@@ -888,7 +1029,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "ARTIFACT_TOO_LARGE"
   },
   "result_too_large": {
     "kind": "result_too_large",
@@ -905,7 +1049,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RESULT_TOO_LARGE"
   },
   "provider_unavailable": {
     "kind": "provider_unavailable",
@@ -922,7 +1069,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The provider backing this feature cannot be reached or is not serving requests.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "PROVIDER_UNAVAILABLE"
   },
   "provider_timeout": {
     "kind": "provider_timeout",
@@ -939,7 +1089,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The provider did not answer before its deadline.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 4,
+    "grpcStatus": "DEADLINE_EXCEEDED",
+    "reason": "PROVIDER_TIMEOUT"
   },
   "invalid_provider_output": {
     "kind": "invalid_provider_output",
@@ -956,7 +1109,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The provider answered with output that does not match what the server expects from it.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "INVALID_PROVIDER_OUTPUT"
   },
   "rate_limited": {
     "kind": "rate_limited",
@@ -973,7 +1129,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The caller sent requests faster than the allowed rate.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RATE_LIMITED"
   },
   "queue_saturated": {
     "kind": "queue_saturated",
@@ -990,7 +1149,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": true,
     "description": "The work queue is full, so the request was turned away without being queued.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "QUEUE_SATURATED"
   },
   "budget_exceeded": {
     "kind": "budget_exceeded",
@@ -1007,7 +1169,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "BUDGET_EXCEEDED"
   },
   "quota_exceeded": {
     "kind": "quota_exceeded",
@@ -1024,7 +1189,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The caller's quota for this resource is used up for the current period.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "QUOTA_EXCEEDED"
   },
   "restart_required": {
     "kind": "restart_required",
@@ -1041,7 +1209,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "RESTART_REQUIRED"
   },
   "stale_suggestion": {
     "kind": "stale_suggestion",
@@ -1058,7 +1229,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "STALE_SUGGESTION"
   },
   "merge_write_conflict": {
     "kind": "merge_write_conflict",
@@ -1075,7 +1249,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "MERGE_WRITE_CONFLICT"
   },
   "workspace_not_configured": {
     "kind": "workspace_not_configured",
@@ -1092,7 +1269,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "WORKSPACE_NOT_CONFIGURED"
   },
   "internal_error": {
     "kind": "internal_error",
@@ -1109,7 +1289,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "An unexpected failure inside the server that is not the caller's doing.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "INTERNAL_ERROR"
   },
   "server_error": {
     "kind": "server_error",
@@ -1126,7 +1309,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "A backing service answered with a server-side failure that no more specific kind covers.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "SERVER_ERROR"
   },
   "decode_error": {
     "kind": "decode_error",
@@ -1143,7 +1329,10 @@ const CLASSIFICATIONS = deepFreeze({
     "retryable": false,
     "description": "The server could not decode data it received or loaded into the form it expected.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "DECODE_ERROR"
   }
 });
 const FALLBACK = deepFreeze({
@@ -1161,7 +1350,10 @@ const FALLBACK = deepFreeze({
   "retryable": false,
   "description": "",
   "startup": false,
-  "number": -1
+  "number": -1,
+  "grpcCode": 13,
+  "grpcStatus": "INTERNAL",
+  "reason": ""
 });
 const ACTION_STEPS = deepFreeze({
   "revise_and_retry": "revise",
@@ -1943,6 +2135,202 @@ const EXIT_CODES = deepFreeze({
 });
 const DEFAULT_EXIT_CODE = 70;
 const CLI_FORM = "wrapped";
+const ERROR_INFO_DOMAIN = "agent-error";
+const AIP_LEAVES = deepFreeze([
+  {
+    "path": "contract_version",
+    "src": "meta",
+    "key": "contractVersion"
+  },
+  {
+    "path": "kind",
+    "src": "kind"
+  },
+  {
+    "path": "message",
+    "src": "message"
+  },
+  {
+    "path": "origin",
+    "src": "meta",
+    "key": "origin",
+    "text": true
+  },
+  {
+    "path": "recovery.action",
+    "src": "meta",
+    "key": "recoveryAction",
+    "text": true
+  },
+  {
+    "path": "recovery.same_arguments",
+    "src": "meta",
+    "key": "sameArguments",
+    "text": true
+  },
+  {
+    "path": "recovery.guidance",
+    "src": "meta",
+    "key": "guidance",
+    "text": true
+  },
+  {
+    "path": "recovery.retry_after_ms",
+    "src": "retry"
+  },
+  {
+    "path": "side_effects",
+    "src": "meta",
+    "key": "sideEffects",
+    "text": true
+  },
+  {
+    "path": "service",
+    "src": "meta",
+    "key": "service",
+    "text": true
+  },
+  {
+    "path": "action",
+    "src": "meta",
+    "key": "action",
+    "text": true
+  },
+  {
+    "path": "tool",
+    "src": "meta",
+    "key": "tool",
+    "text": true
+  },
+  {
+    "path": "upstream",
+    "src": "meta",
+    "key": "upstream",
+    "text": true
+  },
+  {
+    "path": "command",
+    "src": "meta",
+    "key": "command",
+    "text": true
+  },
+  {
+    "path": "prompt",
+    "src": "meta",
+    "key": "prompt",
+    "text": true
+  },
+  {
+    "path": "resource",
+    "src": "meta",
+    "key": "resource",
+    "text": true
+  },
+  {
+    "path": "cause",
+    "src": "meta",
+    "key": "cause",
+    "text": true
+  },
+  {
+    "path": "original_kind",
+    "src": "meta",
+    "key": "original_kind",
+    "text": true
+  },
+  {
+    "path": "safety",
+    "src": "meta",
+    "key": "safety"
+  },
+  {
+    "path": "evidence",
+    "src": "meta",
+    "key": "evidence"
+  },
+  {
+    "path": "valid_choices",
+    "src": "meta",
+    "key": "valid_choices"
+  },
+  {
+    "path": "hint",
+    "src": "meta",
+    "key": "hint",
+    "text": true
+  },
+  {
+    "path": "required_scopes",
+    "src": "meta",
+    "key": "required_scopes"
+  }
+]);
+const AIP_OFF_WIRE = deepFreeze([]);
+const AIP_REASONS = deepFreeze({
+  "AMBIGUOUS_TOOL": "ambiguous_tool",
+  "ARTIFACT_TOO_LARGE": "artifact_too_large",
+  "AUTH_FAILED": "auth_failed",
+  "AUTH_REQUIRED": "auth_required",
+  "BAD_GATEWAY": "bad_gateway",
+  "BRIDGE_TRANSPORT_ERROR": "bridge_transport_error",
+  "BUDGET_EXCEEDED": "budget_exceeded",
+  "CALL_BUDGET_EXCEEDED": "call_budget_exceeded",
+  "CANCELLED": "cancelled",
+  "CONFIRMATION_REQUIRED": "confirmation_required",
+  "CONFLICT": "conflict",
+  "CONNECTION_ERROR": "connection_error",
+  "CONNECTION_REFUSED": "connection_refused",
+  "CONTENT_TOO_LARGE": "content_too_large",
+  "DECODE_ERROR": "decode_error",
+  "DNS_ERROR": "dns_error",
+  "FORBIDDEN": "forbidden",
+  "INTERNAL_ERROR": "internal_error",
+  "INVALID_CODE_MODE_ID": "invalid_code_mode_id",
+  "INVALID_ENCODING": "invalid_encoding",
+  "INVALID_HINT": "invalid_hint",
+  "INVALID_PARAM": "invalid_param",
+  "INVALID_PROVIDER_OUTPUT": "invalid_provider_output",
+  "MERGE_WRITE_CONFLICT": "merge_write_conflict",
+  "MISSING_PARAM": "missing_param",
+  "NETWORK_ERROR": "network_error",
+  "NOT_CONNECTED": "not_connected",
+  "NOT_FOUND": "not_found",
+  "OAUTH_ISSUER_MISMATCH": "oauth_issuer_mismatch",
+  "OAUTH_NEEDS_REAUTH": "oauth_needs_reauth",
+  "OAUTH_RESOURCE_MISMATCH": "oauth_resource_mismatch",
+  "OAUTH_STATE_INVALID": "oauth_state_invalid",
+  "OAUTH_UNSUPPORTED_METHOD": "oauth_unsupported_method",
+  "PATH_TRAVERSAL": "path_traversal",
+  "PERMISSION_DENIED": "permission_denied",
+  "PROVIDER_TIMEOUT": "provider_timeout",
+  "PROVIDER_UNAVAILABLE": "provider_unavailable",
+  "QUEUE_SATURATED": "queue_saturated",
+  "QUOTA_EXCEEDED": "quota_exceeded",
+  "RATE_LIMITED": "rate_limited",
+  "RELAY_FORWARDER_INIT_FAILED": "relay_forwarder_init_failed",
+  "RELAY_INVALID_TARGET": "relay_invalid_target",
+  "RESPONSE_TOO_LARGE": "response_too_large",
+  "RESTART_REQUIRED": "restart_required",
+  "RESULT_TOO_LARGE": "result_too_large",
+  "SERVER_ERROR": "server_error",
+  "SERVICE_UNAVAILABLE": "service_unavailable",
+  "SNIPPET_BUDGET_EXCEEDED": "snippet_budget_exceeded",
+  "SNIPPET_NOT_FOUND": "snippet_not_found",
+  "SNIPPET_RESOLVE_LIMIT": "snippet_resolve_limit",
+  "SSRF_BLOCKED": "ssrf_blocked",
+  "STALE_SUGGESTION": "stale_suggestion",
+  "SYMLINK_REJECTED": "symlink_rejected",
+  "TIMEOUT": "timeout",
+  "TOOL_ERROR": "tool_error",
+  "UNEXPECTED_RESPONSE": "unexpected_response",
+  "UNKNOWN_ACTION": "unknown_action",
+  "UNKNOWN_INSTANCE": "unknown_instance",
+  "UNKNOWN_TOOL": "unknown_tool",
+  "UNKNOWN_UPSTREAM": "unknown_upstream",
+  "UPSTREAM_ERROR": "upstream_error",
+  "VALIDATION_FAILED": "validation_failed",
+  "WORKSPACE_NOT_CONFIGURED": "workspace_not_configured"
+});
 const LOG = deepFreeze({
   "members": [
     "kind",
@@ -2007,11 +2395,15 @@ const SANITIZED_FIELDS = deepFreeze([
 ]);
 export {
   ACTION_STEPS,
+  AIP_LEAVES,
+  AIP_OFF_WIRE,
+  AIP_REASONS,
   CLASSIFICATIONS,
   CLI_FORM,
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
   FIELDS,

@@ -459,12 +459,14 @@ async function fromHttpResponse(response) {
 export {
   PROMOTED_MEMBER,
   PROMOTED_SHORT_FORM,
+  classifyHttp,
   fromHttpResponse,
   fromMcpToolResult,
   fromProblem,
   httpText,
   parseRetryAfter,
   promotedFrom,
+  statusLine,
   toMcpToolResult,
   toProblem
 };

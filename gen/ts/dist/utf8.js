@@ -71,8 +71,26 @@ function truncateUtf8(s, max) {
   }
   return s.slice(0, end);
 }
+function encodeUtf8(s) {
+  const out = [];
+  for (const ch of s) {
+    let c = ch.codePointAt(0);
+    if (c >= 55296 && c <= 57343) c = 65533;
+    if (c < 128) {
+      out.push(c);
+    } else if (c < 2048) {
+      out.push(192 | c >> 6, 128 | c & 63);
+    } else if (c < 65536) {
+      out.push(224 | c >> 12, 128 | c >> 6 & 63, 128 | c & 63);
+    } else {
+      out.push(240 | c >> 18, 128 | c >> 12 & 63, 128 | c >> 6 & 63, 128 | c & 63);
+    }
+  }
+  return Uint8Array.from(out);
+}
 export {
   decodeUtf8,
+  encodeUtf8,
   truncateUtf8,
   utf8Length
 };

@@ -4,7 +4,7 @@
 
 export * from "./contract.js";
 export * from "./constructors.js";
-export type { ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, SecretChars, SecretSpec, ShortFormSpec, Source, Step } from "./spec.js";
+export type { AipLeaf, AipOffWire, ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, SecretChars, SecretSpec, ShortFormSpec, Source, Step } from "./spec.js";
 export { FAILURES, STEPS } from "./spec.js";
 export {
   classification,
@@ -65,4 +65,5 @@ export {
   type NodeResponseLike,
 } from "./serve.js";
 export { cliLine, readCli, writeCli, type CliStream } from "./cli.js";
+export { fromAip193, fromRpcStatus, rpcStatus, rpcStatusJson, toAip193, type RpcDuration, type RpcStatus } from "./aip193.js";
 export { boundLogText, logFields, type LogFields, type LogValue } from "./logging.js";

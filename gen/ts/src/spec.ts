@@ -182,3 +182,28 @@ export interface SecretSpec {
   readonly chars: SecretChars;
   readonly minLength: number;
 }
+
+/**
+ * AipLeaf is one leaf of the layout as the google.rpc mapping reads an
+ * envelope back (AIP_LEAVES): its path and where its value comes from: a
+ * metadata entry (key; text when the entry is the text itself rather than
+ * compact JSON), the kind, the message, the retry hint, or a constant (raw,
+ * its JSON).
+ */
+export interface AipLeaf {
+  readonly path: string;
+  readonly src: "meta" | "kind" | "message" | "retry" | "const";
+  readonly key?: string;
+  readonly text?: boolean;
+  readonly raw?: string;
+}
+
+/**
+ * AipOffWire is a value of the envelope the layout does not carry
+ * (AIP_OFF_WIRE): the google.rpc mapping writes it into the ErrorInfo
+ * metadata under key and sets it back from there.
+ */
+export interface AipOffWire {
+  readonly key: string;
+  readonly source: "version" | "origin" | "action" | "same_arguments" | "guidance" | "side_effects";
+}

@@ -23,6 +23,7 @@ import {
   type KnownKind,
   type SameArguments,
 } from "./contract.js";
+import { aipReason } from "./aip193.js";
 import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted, type SanitizeOptions } from "./sanitize.js";
 import type { LayoutLeaf, LayoutObject, LogLevel, Source, Step } from "./spec.js";
 
@@ -39,13 +40,14 @@ export function isKnownKind(kind: unknown): kind is KnownKind {
 /**
  * lookup returns the classification of kind. It never fails: a kind the
  * contract does not list gets the fallback classification, with known set
- * to false and the kind kept as given.
+ * to false and the kind kept as given (and its ErrorInfo reason computed
+ * from it).
  */
 export function lookup(kind: Kind): Classification {
   if (isKnownKind(kind)) {
     return CLASSIFICATIONS[kind];
   }
-  return Object.freeze({ ...FALLBACK, kind });
+  return Object.freeze({ ...FALLBACK, kind, reason: aipReason(kind) });
 }
 
 /** fallback returns the classification every unknown kind gets. */

@@ -14,6 +14,7 @@ import {
   SANITIZE_MAX_LENGTH,
   SANITIZE_SECRETS,
   SANITIZE_TRUNCATION_MARKER,
+  fromAip193,
   fromHttpResponse,
   fromMcpToolResult,
   isRetryable,
@@ -24,6 +25,8 @@ import {
   sanitize,
   sanitizeMax,
   serializeEnvelope,
+  rpcStatus,
+  toAip193,
   toMcpToolResult,
   toWire,
   withFields,
@@ -37,6 +40,7 @@ import {
   type KnownKind,
   type Origin,
   type ParseResult,
+  type RpcStatus,
   type RecoveryAction,
   type SameArguments,
   type SideEffects,
@@ -112,6 +116,15 @@ RETRY.maxAttempts = 99;
 KNOWN_KINDS.push(known);
 const classifiedKind: KnownKind = CLASSIFICATIONS[known].kind;
 
+// The google.rpc mapping: a classification's gRPC code and reason, the
+// AIP-193 text and its reading, the status field by field.
+const grpc: [number, string, string] = [c.grpcCode, c.grpcStatus, c.reason];
+const aip: string = toAip193(env);
+const aipBack: ParseResult = fromAip193(new Uint8Array(0));
+const rpc: RpcStatus = rpcStatus(env);
+// @ts-expect-error: a status is read-only
+rpc.message = "x";
+
 // nextStep needs the attempt number.
 const d: Decision = nextStep(env, 1);
 const wait: number = d.delayMaxMs - d.delayMinMs;
@@ -180,4 +193,5 @@ type AllTakeOptions = { [K in keyof Constructors]: SanitizeOptions extends LastP
 const allTakeOptions: AllTakeOptions = true;
 
 void [contextIsText, cleaned, capped, maxLength, truncationMarker, sanitizedField, secret, trustedEnv, withGuidance, typed, allTakeOptions];
+void [grpc, aip, aipBack];
 void [anyKind, notKnown, badOrigin, badAction, badSame, badSide, badStep, step, wire, text, status, retry, classifiedKind, wait, isError, back, pending, allConstruct];

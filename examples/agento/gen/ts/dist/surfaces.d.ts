@@ -90,6 +90,12 @@ export declare function promotedFrom(envelope: Envelope): string;
  */
 export declare function httpText(body: Uint8Array): string;
 
+/** statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text. (Exported for aip193.ts; the index does not export it.) */
+export declare function statusLine(status: number): string;
+
+/** classifyHttp builds the envelope of a failed response without one. (Exported for aip193.ts; the index does not export it.) */
+export declare function classifyHttp(status: number, body: Uint8Array): Envelope;
+
 /**
  * parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as
  * milliseconds: delay seconds, or an HTTP date measured from the response's

@@ -11,3 +11,6 @@ export declare function utf8Length(s: string): number;
 
 /** truncateUtf8 returns the longest prefix of s that takes at most max bytes in UTF-8 without splitting a character. */
 export declare function truncateUtf8(s: string, max: number): string;
+
+/** encodeUtf8 is s in UTF-8, a lone surrogate as U+FFFD (TextEncoder's encoding, which the package's strict lib settings do not declare). */
+export declare function encodeUtf8(s: string): Uint8Array;

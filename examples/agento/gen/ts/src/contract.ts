@@ -5,7 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
-import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
+import type { AipLeaf, AipOffWire, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "agento";
@@ -342,6 +342,12 @@ export interface Classification {
   readonly startup: boolean;
   /** The kind's stable numeric code; -1 when the contract has none. */
   readonly number: number;
+  /** The canonical gRPC code (google.rpc.Code) the google.rpc mapping reports, by number. */
+  readonly grpcCode: number;
+  /** The gRPC code's name ("NOT_FOUND"): AIP-193's "status". */
+  readonly grpcStatus: string;
+  /** The kind's ErrorInfo reason in the google.rpc mapping (AIP-193): its words in UPPER_SNAKE_CASE; lookup computes it for a kind the contract does not know (the fallback's own is empty). */
+  readonly reason: string;
 }
 
 /** CLASSIFICATIONS holds the classification of every known kind, in contract order. */
@@ -361,7 +367,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The YAML contract is malformed or has the wrong shape, or more than one configuration source was supplied.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_INVALID"
   },
   "CONFIG_SCHEMA_INVALID": {
     "kind": "CONFIG_SCHEMA_INVALID",
@@ -378,7 +387,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A tool's JSON Schema uses a construct the runtime does not support or considers unsafe.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_SCHEMA_INVALID"
   },
   "CONFIG_SECRET_MISSING": {
     "kind": "CONFIG_SECRET_MISSING",
@@ -395,7 +407,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A secret that a provider or service needs was not supplied to the runtime.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_SECRET_MISSING"
   },
   "CONFIG_AUTH_INVALID": {
     "kind": "CONFIG_AUTH_INVALID",
@@ -412,7 +427,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "An authentication or transport setting is unsafe, for example credentials that would travel over an insecure channel.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_AUTH_INVALID"
   },
   "CONFIG_URL_INVALID": {
     "kind": "CONFIG_URL_INVALID",
@@ -429,7 +447,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A tool's URL breaks the runtime's safety rules for where requests may be sent.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_URL_INVALID"
   },
   "CONFIG_MAPPING_INVALID": {
     "kind": "CONFIG_MAPPING_INVALID",
@@ -446,7 +467,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A mapping in the contract conflicts with another or reads data that was never declared.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_MAPPING_INVALID"
   },
   "CONFIG_DEPENDENCY_INVALID": {
     "kind": "CONFIG_DEPENDENCY_INVALID",
@@ -463,7 +487,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A dependency between tools names a source or target that the contract does not allow.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_DEPENDENCY_INVALID"
   },
   "CONFIG_DEPENDENCY_CYCLE": {
     "kind": "CONFIG_DEPENDENCY_CYCLE",
@@ -480,7 +507,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The automatic dependencies between tools form a cycle, so no order can satisfy them.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_DEPENDENCY_CYCLE"
   },
   "CONFIG_CONFIRMATION_INVALID": {
     "kind": "CONFIG_CONFIRMATION_INVALID",
@@ -497,7 +527,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A tool with effects is declared without the confirmation the runtime requires for such tools.",
     "startup": true,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "CONFIG_CONFIRMATION_INVALID"
   },
   "MODEL_NOT_CONFIGURED": {
     "kind": "MODEL_NOT_CONFIGURED",
@@ -514,7 +547,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A feature that needs a model (chat, or AI-written presentation) was used, but no model is configured.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "MODEL_NOT_CONFIGURED"
   },
   "MODEL_PROVIDER_ERROR": {
     "kind": "MODEL_PROVIDER_ERROR",
@@ -531,7 +567,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The call to the model provider failed at the provider boundary; no tool was called as a result.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "MODEL_PROVIDER_ERROR"
   },
   "MODEL_RESPONSE_MALFORMED": {
     "kind": "MODEL_RESPONSE_MALFORMED",
@@ -548,7 +587,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The provider's or model's response could not be parsed safely, so the runtime did not act on it.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "MODEL_RESPONSE_MALFORMED"
   },
   "MODEL_SCHEMA_VIOLATION": {
     "kind": "MODEL_SCHEMA_VIOLATION",
@@ -565,7 +607,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The model's tool selection or the arguments it produced did not match the expected schema; nothing was sent to a tool.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "MODEL_SCHEMA_VIOLATION"
   },
   "MODEL_TOOL_SELECTION_FAILED": {
     "kind": "MODEL_TOOL_SELECTION_FAILED",
@@ -582,7 +627,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The model chose a tool outside the candidate set it was offered; the runtime refused to call it.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "MODEL_TOOL_SELECTION_FAILED"
   },
   "ROUTING_NO_MATCH": {
     "kind": "ROUTING_NO_MATCH",
@@ -599,7 +647,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "No tool matched the request and conversation mode is turned off, so the runtime had nothing to do with it.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "ROUTING_NO_MATCH"
   },
   "INPUT_SCHEMA_VIOLATION": {
     "kind": "INPUT_SCHEMA_VIOLATION",
@@ -616,7 +667,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The supplied arguments break the tool's input schema; no request was sent.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INPUT_SCHEMA_VIOLATION"
   },
   "INPUT_SELECTION_STALE": {
     "kind": "INPUT_SELECTION_STALE",
@@ -633,7 +687,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The pending selection has expired, or it no longer fits the current context.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "INPUT_SELECTION_STALE"
   },
   "INPUT_SELECTION_INVALID": {
     "kind": "INPUT_SELECTION_INVALID",
@@ -650,7 +707,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The choice given is not one of the options currently on offer.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INPUT_SELECTION_INVALID"
   },
   "CONFIRMATION_STALE": {
     "kind": "CONFIRMATION_STALE",
@@ -667,7 +727,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The confirmation expired, or the prepared operation or its context changed after it was shown; the action did not run.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "CONFIRMATION_STALE"
   },
   "AUTH_REQUIRED": {
     "kind": "AUTH_REQUIRED",
@@ -684,7 +747,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A credential the service needs is not available, so the call was not sent.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_REQUIRED"
   },
   "AUTH_REJECTED": {
     "kind": "AUTH_REJECTED",
@@ -701,7 +767,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The downstream API answered 401 or 403; status carries which one.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_REJECTED"
   },
   "SESSION_ID_INVALID": {
     "kind": "SESSION_ID_INVALID",
@@ -718,7 +787,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The session identifier is not in a valid format.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "SESSION_ID_INVALID"
   },
   "SESSION_EXPIRED": {
     "kind": "SESSION_EXPIRED",
@@ -735,7 +807,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The session outlived its time-to-live, or the configuration changed since it started.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "SESSION_EXPIRED"
   },
   "SESSION_CAPACITY": {
     "kind": "SESSION_CAPACITY",
@@ -752,7 +827,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The in-memory session store is full, so no new session could be opened.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "SESSION_CAPACITY"
   },
   "SESSION_RUNTIME_DISPOSED": {
     "kind": "SESSION_RUNTIME_DISPOSED",
@@ -769,7 +847,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The runtime handling the call has been disposed and no longer serves requests.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "SESSION_RUNTIME_DISPOSED"
   },
   "TOOL_ABORTED": {
     "kind": "TOOL_ABORTED",
@@ -786,7 +867,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The host's cancellation or abort signal stopped the call; 499 (client closed request) because the caller, not the downstream API, ended it, and side effects are possible because the request may already have been sent.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 1,
+    "grpcStatus": "CANCELLED",
+    "reason": "TOOL_ABORTED"
   },
   "TOOL_TIMEOUT": {
     "kind": "TOOL_TIMEOUT",
@@ -803,7 +887,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The downstream API did not answer within the timeout; the request may have reached it and completed with the response lost, so it counts toward the tool's circuit breaker and side effects are possible.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 4,
+    "grpcStatus": "DEADLINE_EXCEEDED",
+    "reason": "TOOL_TIMEOUT"
   },
   "TOOL_NETWORK_ERROR": {
     "kind": "TOOL_NETWORK_ERROR",
@@ -820,7 +907,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The transport failed before a safe, complete response arrived; the request may have been delivered, so it counts toward the tool's circuit breaker and side effects are possible.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_NETWORK_ERROR"
   },
   "TOOL_REDIRECT_BLOCKED": {
     "kind": "TOOL_REDIRECT_BLOCKED",
@@ -837,7 +927,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The downstream API answered with a redirect, which the runtime refuses to follow; the configured endpoint is wrong. Side effects are possible because a redirect can follow a write the server already accepted.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_REDIRECT_BLOCKED"
   },
   "TOOL_CLIENT_ERROR": {
     "kind": "TOOL_CLIENT_ERROR",
@@ -854,7 +947,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The downstream API rejected the request with a 4xx status other than 401, 403 or 429 (status carries it); 422 because the request's content, not the API's health, is at fault, so it does not count toward the breaker.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "TOOL_CLIENT_ERROR"
   },
   "TOOL_RATE_LIMITED": {
     "kind": "TOOL_RATE_LIMITED",
@@ -871,7 +967,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The downstream API answered 429; its capacity, not the host's budget, is exhausted.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "TOOL_RATE_LIMITED"
   },
   "TOOL_SERVER_ERROR": {
     "kind": "TOOL_SERVER_ERROR",
@@ -888,7 +987,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The downstream API answered with a 5xx status (status carries it); it counts toward the tool's circuit breaker, and side effects are possible because the server may have acted before failing.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_SERVER_ERROR"
   },
   "TOOL_RESPONSE_MALFORMED": {
     "kind": "TOOL_RESPONSE_MALFORMED",
@@ -905,7 +1007,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The response was declared as JSON but could not be parsed; the call itself may have succeeded.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 2,
+    "grpcStatus": "UNKNOWN",
+    "reason": "TOOL_RESPONSE_MALFORMED"
   },
   "TOOL_OUTPUT_LIMIT": {
     "kind": "TOOL_OUTPUT_LIMIT",
@@ -922,7 +1027,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The response exceeded the runtime's byte ceiling and was discarded; the call itself had already run.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_OUTPUT_LIMIT"
   },
   "TOOL_OUTPUT_SCHEMA_VIOLATION": {
     "kind": "TOOL_OUTPUT_SCHEMA_VIOLATION",
@@ -939,7 +1047,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The response did not match the tool's declared output schema; the call itself may have succeeded.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_OUTPUT_SCHEMA_VIOLATION"
   },
   "TOOL_CIRCUIT_OPEN": {
     "kind": "TOOL_CIRCUIT_OPEN",
@@ -956,7 +1067,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The tool's circuit breaker is open after repeated failures, so the call was not sent; it does not itself count toward the breaker.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TOOL_CIRCUIT_OPEN"
   },
   "TOOL_EXECUTION_UNCERTAIN": {
     "kind": "TOOL_EXECUTION_UNCERTAIN",
@@ -973,7 +1087,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "An earlier attempt at this effect may have reached the backend, so the runtime will not run it again blindly; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "TOOL_EXECUTION_UNCERTAIN"
   },
   "RATE_LIMITED": {
     "kind": "RATE_LIMITED",
@@ -990,7 +1107,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The caller used up the host's request window; no downstream call was made.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RATE_LIMITED"
   },
   "RATE_SESSION_LIMIT": {
     "kind": "RATE_SESSION_LIMIT",
@@ -1007,7 +1127,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The session reached the lifetime cap the host sets on it; waiting will not reset it.",
     "startup": false,
-    "number": -1
+    "number": -1,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RATE_SESSION_LIMIT"
   }
 });
 
@@ -1027,7 +1150,10 @@ export const FALLBACK: Classification = deepFreeze({
   "retryable": false,
   "description": "",
   "startup": false,
-  "number": -1
+  "number": -1,
+  "grpcCode": 13,
+  "grpcStatus": "INTERNAL",
+  "reason": ""
 });
 
 /** ACTION_STEPS maps each recovery action to the step an agent takes. */
@@ -1366,6 +1492,128 @@ export const DEFAULT_EXIT_CODE = 1;
 
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export const CLI_FORM: "envelope" | "wrapped" = "envelope";
+
+// The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
+// README's "gRPC and AIP-193 errors" section specifies it.
+
+/** ERROR_INFO_DOMAIN is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain. */
+export const ERROR_INFO_DOMAIN = "agento";
+
+/** AIP_LEAVES are the layout's leaves in wire order, each with where the google.rpc mapping takes its value from when it reads an envelope back. */
+export const AIP_LEAVES: readonly AipLeaf[] = deepFreeze([
+  {
+    "path": "status",
+    "src": "const",
+    "raw": "\"error\""
+  },
+  {
+    "path": "error.code",
+    "src": "kind"
+  },
+  {
+    "path": "error.category",
+    "src": "meta",
+    "key": "group",
+    "text": true
+  },
+  {
+    "path": "error.message",
+    "src": "message"
+  },
+  {
+    "path": "error.details.executionMayHaveOccurred",
+    "src": "meta",
+    "key": "mayHaveRun"
+  },
+  {
+    "path": "error.details.status",
+    "src": "meta",
+    "key": "status"
+  },
+  {
+    "path": "error.details.tool",
+    "src": "meta",
+    "key": "tool",
+    "text": true
+  },
+  {
+    "path": "error.details.field",
+    "src": "meta",
+    "key": "field",
+    "text": true
+  }
+]);
+
+/** AIP_OFF_WIRE are the envelope's values the layout does not carry, by ErrorInfo metadata key: written from the envelope and set back as they are. */
+export const AIP_OFF_WIRE: readonly AipOffWire[] = deepFreeze([
+  {
+    "key": "contractVersion",
+    "source": "version"
+  },
+  {
+    "key": "origin",
+    "source": "origin"
+  },
+  {
+    "key": "recoveryAction",
+    "source": "action"
+  },
+  {
+    "key": "sameArguments",
+    "source": "same_arguments"
+  },
+  {
+    "key": "guidance",
+    "source": "guidance"
+  },
+  {
+    "key": "sideEffects",
+    "source": "side_effects"
+  }
+]);
+
+/** AIP_REASONS maps each kind's ErrorInfo reason to the kind, sorted by reason. */
+export const AIP_REASONS: { readonly [reason: string]: KnownKind } = deepFreeze({
+  "AUTH_REJECTED": "AUTH_REJECTED",
+  "AUTH_REQUIRED": "AUTH_REQUIRED",
+  "CONFIG_AUTH_INVALID": "CONFIG_AUTH_INVALID",
+  "CONFIG_CONFIRMATION_INVALID": "CONFIG_CONFIRMATION_INVALID",
+  "CONFIG_DEPENDENCY_CYCLE": "CONFIG_DEPENDENCY_CYCLE",
+  "CONFIG_DEPENDENCY_INVALID": "CONFIG_DEPENDENCY_INVALID",
+  "CONFIG_INVALID": "CONFIG_INVALID",
+  "CONFIG_MAPPING_INVALID": "CONFIG_MAPPING_INVALID",
+  "CONFIG_SCHEMA_INVALID": "CONFIG_SCHEMA_INVALID",
+  "CONFIG_SECRET_MISSING": "CONFIG_SECRET_MISSING",
+  "CONFIG_URL_INVALID": "CONFIG_URL_INVALID",
+  "CONFIRMATION_STALE": "CONFIRMATION_STALE",
+  "INPUT_SCHEMA_VIOLATION": "INPUT_SCHEMA_VIOLATION",
+  "INPUT_SELECTION_INVALID": "INPUT_SELECTION_INVALID",
+  "INPUT_SELECTION_STALE": "INPUT_SELECTION_STALE",
+  "MODEL_NOT_CONFIGURED": "MODEL_NOT_CONFIGURED",
+  "MODEL_PROVIDER_ERROR": "MODEL_PROVIDER_ERROR",
+  "MODEL_RESPONSE_MALFORMED": "MODEL_RESPONSE_MALFORMED",
+  "MODEL_SCHEMA_VIOLATION": "MODEL_SCHEMA_VIOLATION",
+  "MODEL_TOOL_SELECTION_FAILED": "MODEL_TOOL_SELECTION_FAILED",
+  "RATE_LIMITED": "RATE_LIMITED",
+  "RATE_SESSION_LIMIT": "RATE_SESSION_LIMIT",
+  "ROUTING_NO_MATCH": "ROUTING_NO_MATCH",
+  "SESSION_CAPACITY": "SESSION_CAPACITY",
+  "SESSION_EXPIRED": "SESSION_EXPIRED",
+  "SESSION_ID_INVALID": "SESSION_ID_INVALID",
+  "SESSION_RUNTIME_DISPOSED": "SESSION_RUNTIME_DISPOSED",
+  "TOOL_ABORTED": "TOOL_ABORTED",
+  "TOOL_CIRCUIT_OPEN": "TOOL_CIRCUIT_OPEN",
+  "TOOL_CLIENT_ERROR": "TOOL_CLIENT_ERROR",
+  "TOOL_EXECUTION_UNCERTAIN": "TOOL_EXECUTION_UNCERTAIN",
+  "TOOL_NETWORK_ERROR": "TOOL_NETWORK_ERROR",
+  "TOOL_OUTPUT_LIMIT": "TOOL_OUTPUT_LIMIT",
+  "TOOL_OUTPUT_SCHEMA_VIOLATION": "TOOL_OUTPUT_SCHEMA_VIOLATION",
+  "TOOL_RATE_LIMITED": "TOOL_RATE_LIMITED",
+  "TOOL_REDIRECT_BLOCKED": "TOOL_REDIRECT_BLOCKED",
+  "TOOL_RESPONSE_MALFORMED": "TOOL_RESPONSE_MALFORMED",
+  "TOOL_SERVER_ERROR": "TOOL_SERVER_ERROR",
+  "TOOL_TIMEOUT": "TOOL_TIMEOUT"
+});
 
 /** LOG is the structured-log form logFields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one. */
 export const LOG: { readonly members: readonly string[]; readonly maxBytes: number; readonly ellipsis: string } = deepFreeze({

@@ -16,6 +16,7 @@ import {
   SAME_ARGUMENTS_UPGRADES,
   SIDE_EFFECTS_VALUES
 } from "./contract.js";
+import { aipReason } from "./aip193.js";
 import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted } from "./sanitize.js";
 function hasOwn(obj, key) {
   return Object.prototype.hasOwnProperty.call(obj, key);
@@ -27,7 +28,7 @@ function lookup(kind) {
   if (isKnownKind(kind)) {
     return CLASSIFICATIONS[kind];
   }
-  return Object.freeze({ ...FALLBACK, kind });
+  return Object.freeze({ ...FALLBACK, kind, reason: aipReason(kind) });
 }
 function fallback() {
   return FALLBACK;

@@ -51,6 +51,7 @@ import {
   writeHttp
 } from "./serve.js";
 import { cliLine, readCli, writeCli } from "./cli.js";
+import { fromAip193, fromRpcStatus, rpcStatus, rpcStatusJson, toAip193 } from "./aip193.js";
 import { boundLogText, logFields } from "./logging.js";
 export {
   FAILURES,
@@ -69,9 +70,11 @@ export {
   fallback,
   forTool,
   formatDecodeError,
+  fromAip193,
   fromHttpResponse,
   fromMcpToolResult,
   fromProblem,
+  fromRpcStatus,
   hasWord,
   httpAnswer,
   httpStatus,
@@ -94,11 +97,14 @@ export {
   problemType,
   promotedFrom,
   readCli,
+  rpcStatus,
+  rpcStatusJson,
   sanitize,
   sanitizeMax,
   serializeEnvelope,
   serializeProblem,
   stepOf,
+  toAip193,
   toFetchResponse,
   toMcpToolResult,
   toProblem,

@@ -5,7 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
-import type { FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
+import type { AipLeaf, AipOffWire, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "ovstorage";
@@ -369,6 +369,12 @@ export interface Classification {
   readonly startup: boolean;
   /** The kind's stable numeric code; -1 when the contract has none. */
   readonly number: number;
+  /** The canonical gRPC code (google.rpc.Code) the google.rpc mapping reports, by number. */
+  readonly grpcCode: number;
+  /** The gRPC code's name ("NOT_FOUND"): AIP-193's "status". */
+  readonly grpcStatus: string;
+  /** The kind's ErrorInfo reason in the google.rpc mapping (AIP-193): its words in UPPER_SNAKE_CASE; lookup computes it for a kind the contract does not know (the fallback's own is empty). */
+  readonly reason: string;
 }
 
 /** CLASSIFICATIONS holds the classification of every known kind, in contract order. */
@@ -388,7 +394,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "No object or directory exists at the address.",
     "startup": false,
-    "number": 0
+    "number": 0,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "NOT_FOUND"
   },
   "AlreadyExists": {
     "kind": "AlreadyExists",
@@ -405,7 +414,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Something already exists at the address the call would create.",
     "startup": false,
-    "number": 1
+    "number": 1,
+    "grpcCode": 6,
+    "grpcStatus": "ALREADY_EXISTS",
+    "reason": "ALREADY_EXISTS"
   },
   "PermissionDenied": {
     "kind": "PermissionDenied",
@@ -422,7 +434,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The authenticated identity may not perform this operation on the target.",
     "startup": false,
-    "number": 2
+    "number": 2,
+    "grpcCode": 7,
+    "grpcStatus": "PERMISSION_DENIED",
+    "reason": "PERMISSION_DENIED"
   },
   "PreconditionFailed": {
     "kind": "PreconditionFailed",
@@ -439,7 +454,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A condition the call attached (such as an expected etag) did not hold for the target.",
     "startup": false,
-    "number": 3
+    "number": 3,
+    "grpcCode": 9,
+    "grpcStatus": "FAILED_PRECONDITION",
+    "reason": "PRECONDITION_FAILED"
   },
   "Conflict": {
     "kind": "Conflict",
@@ -456,7 +474,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The call conflicts with the target's current state or with a concurrent change to it.",
     "startup": false,
-    "number": 4
+    "number": 4,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "CONFLICT"
   },
   "DirectoryNotEmpty": {
     "kind": "DirectoryNotEmpty",
@@ -473,7 +494,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The directory to remove still has entries.",
     "startup": false,
-    "number": 5
+    "number": 5,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "DIRECTORY_NOT_EMPTY"
   },
   "Unsupported": {
     "kind": "Unsupported",
@@ -490,7 +514,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong.",
     "startup": false,
-    "number": 6
+    "number": 6,
+    "grpcCode": 12,
+    "grpcStatus": "UNIMPLEMENTED",
+    "reason": "UNSUPPORTED"
   },
   "InvalidArgument": {
     "kind": "InvalidArgument",
@@ -507,7 +534,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "An argument is malformed or has a value the operation does not accept.",
     "startup": false,
-    "number": 7
+    "number": 7,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INVALID_ARGUMENT"
   },
   "IncompatibleType": {
     "kind": "IncompatibleType",
@@ -524,7 +554,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The target is the wrong kind of entry for the operation, for example a directory where an object was expected.",
     "startup": false,
-    "number": 8
+    "number": 8,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "INCOMPATIBLE_TYPE"
   },
   "Locked": {
     "kind": "Locked",
@@ -541,7 +574,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The target is locked by another holder.",
     "startup": false,
-    "number": 9
+    "number": 9,
+    "grpcCode": 9,
+    "grpcStatus": "FAILED_PRECONDITION",
+    "reason": "LOCKED"
   },
   "Cancelled": {
     "kind": "Cancelled",
@@ -558,7 +594,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The operation was cancelled before it finished; 504 because no result was delivered.",
     "startup": false,
-    "number": 10
+    "number": 10,
+    "grpcCode": 4,
+    "grpcStatus": "DEADLINE_EXCEEDED",
+    "reason": "CANCELLED"
   },
   "DeadlineExceeded": {
     "kind": "DeadlineExceeded",
@@ -575,7 +614,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The operation's deadline passed before it finished; counts toward the backend's breaker.",
     "startup": false,
-    "number": 11
+    "number": 11,
+    "grpcCode": 4,
+    "grpcStatus": "DEADLINE_EXCEEDED",
+    "reason": "DEADLINE_EXCEEDED"
   },
   "Transient": {
     "kind": "Transient",
@@ -592,7 +634,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The backend or the network to it failed temporarily.",
     "startup": false,
-    "number": 12
+    "number": 12,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "TRANSIENT"
   },
   "ResourceExhausted": {
     "kind": "ResourceExhausted",
@@ -609,7 +654,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "A rate, quota or capacity limit was hit.",
     "startup": false,
-    "number": 13
+    "number": 13,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "RESOURCE_EXHAUSTED"
   },
   "IntegrityFailure": {
     "kind": "IntegrityFailure",
@@ -626,7 +674,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal.",
     "startup": false,
-    "number": 14
+    "number": 14,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "INTEGRITY_FAILURE"
   },
   "Internal": {
     "kind": "Internal",
@@ -643,7 +694,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "An unexpected failure inside ovstorage.",
     "startup": false,
-    "number": 15
+    "number": 15,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "INTERNAL"
   },
   "BrokerUnavailable": {
     "kind": "BrokerUnavailable",
@@ -660,7 +714,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The broker process could not be reached right now.",
     "startup": false,
-    "number": 16
+    "number": 16,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "BROKER_UNAVAILABLE"
   },
   "BrokerRequired": {
     "kind": "BrokerRequired",
@@ -677,7 +734,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The operation only works through a broker and none is in use.",
     "startup": false,
-    "number": 17
+    "number": 17,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "BROKER_REQUIRED"
   },
   "RedirectExpired": {
     "kind": "RedirectExpired",
@@ -694,7 +754,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The redirect (such as a signed URL) the call relied on has expired.",
     "startup": false,
-    "number": 18
+    "number": 18,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "REDIRECT_EXPIRED"
   },
   "PolicyEpochStale": {
     "kind": "PolicyEpochStale",
@@ -711,7 +774,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The call was made under a policy epoch that is no longer current.",
     "startup": false,
-    "number": 19
+    "number": 19,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "POLICY_EPOCH_STALE"
   },
   "AuthorizationLeaseExpired": {
     "kind": "AuthorizationLeaseExpired",
@@ -728,7 +794,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action.",
     "startup": false,
-    "number": 20
+    "number": 20,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTHORIZATION_LEASE_EXPIRED"
   },
   "CacheCorrupt": {
     "kind": "CacheCorrupt",
@@ -745,7 +814,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Bytes in the local content cache failed verification.",
     "startup": false,
-    "number": 21
+    "number": 21,
+    "grpcCode": 15,
+    "grpcStatus": "DATA_LOSS",
+    "reason": "CACHE_CORRUPT"
   },
   "StagingExpired": {
     "kind": "StagingExpired",
@@ -762,7 +834,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The staged data an operation was building on expired before it was committed.",
     "startup": false,
-    "number": 22
+    "number": 22,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "STAGING_EXPIRED"
   },
   "CommitAmbiguous": {
     "kind": "CommitAmbiguous",
@@ -779,7 +854,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "It cannot be determined whether a publish or commit took effect.",
     "startup": false,
-    "number": 23
+    "number": 23,
+    "grpcCode": 13,
+    "grpcStatus": "INTERNAL",
+    "reason": "COMMIT_AMBIGUOUS"
   },
   "CacheLockContention": {
     "kind": "CacheLockContention",
@@ -796,7 +874,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": true,
     "description": "A lock on the local cache could not be acquired in time because another user holds it.",
     "startup": false,
-    "number": 24
+    "number": 24,
+    "grpcCode": 8,
+    "grpcStatus": "RESOURCE_EXHAUSTED",
+    "reason": "CACHE_LOCK_CONTENTION"
   },
   "StateRootUnavailable": {
     "kind": "StateRootUnavailable",
@@ -813,7 +894,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The local state root is missing or cannot be used.",
     "startup": false,
-    "number": 25
+    "number": 25,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "STATE_ROOT_UNAVAILABLE"
   },
   "NetworkFilesystemRefused": {
     "kind": "NetworkFilesystemRefused",
@@ -830,7 +914,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Local state was placed on a network filesystem, which ovstorage refuses to use for it.",
     "startup": false,
-    "number": 26
+    "number": 26,
+    "grpcCode": 14,
+    "grpcStatus": "UNAVAILABLE",
+    "reason": "NETWORK_FILESYSTEM_REFUSED"
   },
   "ObjectModified": {
     "kind": "ObjectModified",
@@ -847,7 +934,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The object changed since the version the call was based on.",
     "startup": false,
-    "number": 27
+    "number": 27,
+    "grpcCode": 9,
+    "grpcStatus": "FAILED_PRECONDITION",
+    "reason": "OBJECT_MODIFIED"
   },
   "NoRoute": {
     "kind": "NoRoute",
@@ -864,7 +954,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "No configured connection serves the address.",
     "startup": false,
-    "number": 28
+    "number": 28,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "NO_ROUTE"
   },
   "RouteConflict": {
     "kind": "RouteConflict",
@@ -881,7 +974,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "More than one route claims the address, or a new route collides with an existing one.",
     "startup": false,
-    "number": 29
+    "number": 29,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "ROUTE_CONFLICT"
   },
   "NotConfigured": {
     "kind": "NotConfigured",
@@ -898,7 +994,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Something the call needs (a backend kind, a connection, a setting) is not configured.",
     "startup": false,
-    "number": 30
+    "number": 30,
+    "grpcCode": 5,
+    "grpcStatus": "NOT_FOUND",
+    "reason": "NOT_CONFIGURED"
   },
   "AliasChainTooLong": {
     "kind": "AliasChainTooLong",
@@ -915,7 +1014,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "Resolving the address followed more aliases than allowed, which usually means aliases point at each other.",
     "startup": false,
-    "number": 31
+    "number": 31,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "ALIAS_CHAIN_TOO_LONG"
   },
   "CredentialExpired": {
     "kind": "CredentialExpired",
@@ -932,7 +1034,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The stored credential for the connection has expired.",
     "startup": false,
-    "number": 32
+    "number": 32,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "CREDENTIAL_EXPIRED"
   },
   "CredentialUnavailable": {
     "kind": "CredentialUnavailable",
@@ -949,7 +1054,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "No usable credential could be obtained for the connection.",
     "startup": false,
-    "number": 33
+    "number": 33,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "CREDENTIAL_UNAVAILABLE"
   },
   "AuthRequired": {
     "kind": "AuthRequired",
@@ -966,7 +1074,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The connection needs its authentication flow completed before it can be used.",
     "startup": false,
-    "number": 34
+    "number": 34,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_REQUIRED"
   },
   "AuthCancelled": {
     "kind": "AuthCancelled",
@@ -983,7 +1094,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The authentication flow was cancelled before it completed.",
     "startup": false,
-    "number": 35
+    "number": 35,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_CANCELLED"
   },
   "AuthExpired": {
     "kind": "AuthExpired",
@@ -1000,7 +1114,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The authentication session for the connection has expired.",
     "startup": false,
-    "number": 36
+    "number": 36,
+    "grpcCode": 16,
+    "grpcStatus": "UNAUTHENTICATED",
+    "reason": "AUTH_EXPIRED"
   },
   "ContentMismatch": {
     "kind": "ContentMismatch",
@@ -1017,7 +1134,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The content does not match what the call declared about it.",
     "startup": false,
-    "number": 37
+    "number": 37,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "CONTENT_MISMATCH"
   },
   "ContentChecksumMismatch": {
     "kind": "ContentChecksumMismatch",
@@ -1034,7 +1154,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The content's checksum differs from the checksum supplied with the call.",
     "startup": false,
-    "number": 38
+    "number": 38,
+    "grpcCode": 3,
+    "grpcStatus": "INVALID_ARGUMENT",
+    "reason": "CONTENT_CHECKSUM_MISMATCH"
   },
   "PluginRejected": {
     "kind": "PluginRejected",
@@ -1051,7 +1174,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed.",
     "startup": false,
-    "number": 39
+    "number": 39,
+    "grpcCode": 7,
+    "grpcStatus": "PERMISSION_DENIED",
+    "reason": "PLUGIN_REJECTED"
   },
   "PartialCompletion": {
     "kind": "PartialCompletion",
@@ -1068,7 +1194,10 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "retryable": false,
     "description": "A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
     "startup": false,
-    "number": 40
+    "number": 40,
+    "grpcCode": 10,
+    "grpcStatus": "ABORTED",
+    "reason": "PARTIAL_COMPLETION"
   }
 });
 
@@ -1088,7 +1217,10 @@ export const FALLBACK: Classification = deepFreeze({
   "retryable": false,
   "description": "",
   "startup": false,
-  "number": -1
+  "number": -1,
+  "grpcCode": 13,
+  "grpcStatus": "INTERNAL",
+  "reason": ""
 });
 
 /** ACTION_STEPS maps each recovery action to the step an agent takes. */
@@ -1352,6 +1484,145 @@ export const DEFAULT_EXIT_CODE = 1;
 
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export const CLI_FORM: "envelope" | "wrapped" = "envelope";
+
+// The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
+// README's "gRPC and AIP-193 errors" section specifies it.
+
+/** ERROR_INFO_DOMAIN is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain. */
+export const ERROR_INFO_DOMAIN = "ovstorage";
+
+/** AIP_LEAVES are the layout's leaves in wire order, each with where the google.rpc mapping takes its value from when it reads an envelope back. */
+export const AIP_LEAVES: readonly AipLeaf[] = deepFreeze([
+  {
+    "path": "v",
+    "src": "meta",
+    "key": "contractVersion",
+    "text": true
+  },
+  {
+    "path": "ok",
+    "src": "const",
+    "raw": "false"
+  },
+  {
+    "path": "operation",
+    "src": "meta",
+    "key": "operation",
+    "text": true
+  },
+  {
+    "path": "error.code",
+    "src": "kind"
+  },
+  {
+    "path": "error.message",
+    "src": "message"
+  },
+  {
+    "path": "error.retryable",
+    "src": "meta",
+    "key": "retryable"
+  },
+  {
+    "path": "error.next_action",
+    "src": "meta",
+    "key": "guidance",
+    "text": true
+  },
+  {
+    "path": "error.partial",
+    "src": "meta",
+    "key": "partial"
+  },
+  {
+    "path": "operation_id",
+    "src": "meta",
+    "key": "operation_id",
+    "text": true
+  },
+  {
+    "path": "backend",
+    "src": "meta",
+    "key": "backend",
+    "text": true
+  },
+  {
+    "path": "resource",
+    "src": "meta",
+    "key": "resource",
+    "text": true
+  },
+  {
+    "path": "warnings",
+    "src": "meta",
+    "key": "warnings"
+  }
+]);
+
+/** AIP_OFF_WIRE are the envelope's values the layout does not carry, by ErrorInfo metadata key: written from the envelope and set back as they are. */
+export const AIP_OFF_WIRE: readonly AipOffWire[] = deepFreeze([
+  {
+    "key": "origin",
+    "source": "origin"
+  },
+  {
+    "key": "recoveryAction",
+    "source": "action"
+  },
+  {
+    "key": "sameArguments",
+    "source": "same_arguments"
+  },
+  {
+    "key": "sideEffects",
+    "source": "side_effects"
+  }
+]);
+
+/** AIP_REASONS maps each kind's ErrorInfo reason to the kind, sorted by reason. */
+export const AIP_REASONS: { readonly [reason: string]: KnownKind } = deepFreeze({
+  "ALIAS_CHAIN_TOO_LONG": "AliasChainTooLong",
+  "ALREADY_EXISTS": "AlreadyExists",
+  "AUTHORIZATION_LEASE_EXPIRED": "AuthorizationLeaseExpired",
+  "AUTH_CANCELLED": "AuthCancelled",
+  "AUTH_EXPIRED": "AuthExpired",
+  "AUTH_REQUIRED": "AuthRequired",
+  "BROKER_REQUIRED": "BrokerRequired",
+  "BROKER_UNAVAILABLE": "BrokerUnavailable",
+  "CACHE_CORRUPT": "CacheCorrupt",
+  "CACHE_LOCK_CONTENTION": "CacheLockContention",
+  "CANCELLED": "Cancelled",
+  "COMMIT_AMBIGUOUS": "CommitAmbiguous",
+  "CONFLICT": "Conflict",
+  "CONTENT_CHECKSUM_MISMATCH": "ContentChecksumMismatch",
+  "CONTENT_MISMATCH": "ContentMismatch",
+  "CREDENTIAL_EXPIRED": "CredentialExpired",
+  "CREDENTIAL_UNAVAILABLE": "CredentialUnavailable",
+  "DEADLINE_EXCEEDED": "DeadlineExceeded",
+  "DIRECTORY_NOT_EMPTY": "DirectoryNotEmpty",
+  "INCOMPATIBLE_TYPE": "IncompatibleType",
+  "INTEGRITY_FAILURE": "IntegrityFailure",
+  "INTERNAL": "Internal",
+  "INVALID_ARGUMENT": "InvalidArgument",
+  "LOCKED": "Locked",
+  "NETWORK_FILESYSTEM_REFUSED": "NetworkFilesystemRefused",
+  "NOT_CONFIGURED": "NotConfigured",
+  "NOT_FOUND": "NotFound",
+  "NO_ROUTE": "NoRoute",
+  "OBJECT_MODIFIED": "ObjectModified",
+  "PARTIAL_COMPLETION": "PartialCompletion",
+  "PERMISSION_DENIED": "PermissionDenied",
+  "PLUGIN_REJECTED": "PluginRejected",
+  "POLICY_EPOCH_STALE": "PolicyEpochStale",
+  "PRECONDITION_FAILED": "PreconditionFailed",
+  "REDIRECT_EXPIRED": "RedirectExpired",
+  "RESOURCE_EXHAUSTED": "ResourceExhausted",
+  "ROUTE_CONFLICT": "RouteConflict",
+  "STAGING_EXPIRED": "StagingExpired",
+  "STATE_ROOT_UNAVAILABLE": "StateRootUnavailable",
+  "TRANSIENT": "Transient",
+  "UNSUPPORTED": "Unsupported"
+});
 
 /** LOG is the structured-log form logFields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one. */
 export const LOG: { readonly members: readonly string[]; readonly maxBytes: number; readonly ellipsis: string } = deepFreeze({

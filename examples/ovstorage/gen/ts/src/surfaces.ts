@@ -503,14 +503,14 @@ function httpKind(status: number): Kind {
   return hasOwn(HTTP_KINDS, key) ? HTTP_KINDS[key]! : SYNTHETIC_KIND_PREFIX + key;
 }
 
-/** statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text. */
-function statusLine(status: number): string {
+/** statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text. (Exported for aip193.ts; the index does not export it.) */
+export function statusLine(status: number): string {
   const st = STATUS_TEXT[String(status)];
   return st === undefined ? "HTTP " + String(status) : "HTTP " + String(status) + " " + st;
 }
 
-/** classifyHttp builds the envelope of a failed response without one. */
-function classifyHttp(status: number, body: Uint8Array): Envelope {
+/** classifyHttp builds the envelope of a failed response without one. (Exported for aip193.ts; the index does not export it.) */
+export function classifyHttp(status: number, body: Uint8Array): Envelope {
   const text = httpText(body);
   let message = statusLine(status);
   if (text !== "") {
