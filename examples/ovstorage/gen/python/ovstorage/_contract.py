@@ -1247,3 +1247,105 @@ SANITIZE_CREDENTIAL_NAMES: Tuple[str, ...] = (".ssh", ".gnupg", ".aws", "id_rsa"
 
 #: SANITIZED_FIELDS names the envelope values that are upstream-controlled text and sanitized by default (contract names).
 SANITIZED_FIELDS: Tuple[str, ...] = ("message",)
+
+#: ERROR_INFO_DOMAIN is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
+ERROR_INFO_DOMAIN = "ovstorage"
+
+#: AIP193_LEAVES are the layout's leaves in wire order as the google.rpc mapping reads an envelope back: (path, source, metadata key, text, constant); source is "meta" (the metadata entry under the key, its text itself when text is true, else its compact JSON), "kind", "message", "retry" or "const" (the constant).
+AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("v", "meta", "contractVersion", True, None), ("ok", "const", "", False, False), ("operation", "meta", "operation", True, None), ("error.code", "kind", "", False, None), ("error.message", "message", "", False, None), ("error.retryable", "meta", "retryable", False, None), ("error.next_action", "meta", "guidance", True, None), ("error.partial", "meta", "partial", False, None), ("operation_id", "meta", "operation_id", True, None), ("backend", "meta", "backend", True, None), ("resource", "meta", "resource", True, None), ("warnings", "meta", "warnings", False, None))
+
+#: AIP193_OFF_WIRE are the envelope's values its layout does not carry, which the metadata carries as text: (metadata key, source).
+AIP193_OFF_WIRE: Tuple[Tuple[str, str], ...] = (("origin", "origin"), ("recoveryAction", "action"), ("sameArguments", "same_arguments"), ("sideEffects", "side_effects"))
+
+#: GRPC maps each known kind to its google.rpc code number, the code's name and its ErrorInfo reason.
+GRPC: Mapping[str, Tuple[int, str, str]] = MappingProxyType({
+    "NotFound": (5, "NOT_FOUND", "NOT_FOUND"),
+    "AlreadyExists": (6, "ALREADY_EXISTS", "ALREADY_EXISTS"),
+    "PermissionDenied": (7, "PERMISSION_DENIED", "PERMISSION_DENIED"),
+    "PreconditionFailed": (9, "FAILED_PRECONDITION", "PRECONDITION_FAILED"),
+    "Conflict": (10, "ABORTED", "CONFLICT"),
+    "DirectoryNotEmpty": (10, "ABORTED", "DIRECTORY_NOT_EMPTY"),
+    "Unsupported": (12, "UNIMPLEMENTED", "UNSUPPORTED"),
+    "InvalidArgument": (3, "INVALID_ARGUMENT", "INVALID_ARGUMENT"),
+    "IncompatibleType": (10, "ABORTED", "INCOMPATIBLE_TYPE"),
+    "Locked": (9, "FAILED_PRECONDITION", "LOCKED"),
+    "Cancelled": (4, "DEADLINE_EXCEEDED", "CANCELLED"),
+    "DeadlineExceeded": (4, "DEADLINE_EXCEEDED", "DEADLINE_EXCEEDED"),
+    "Transient": (14, "UNAVAILABLE", "TRANSIENT"),
+    "ResourceExhausted": (8, "RESOURCE_EXHAUSTED", "RESOURCE_EXHAUSTED"),
+    "IntegrityFailure": (3, "INVALID_ARGUMENT", "INTEGRITY_FAILURE"),
+    "Internal": (13, "INTERNAL", "INTERNAL"),
+    "BrokerUnavailable": (14, "UNAVAILABLE", "BROKER_UNAVAILABLE"),
+    "BrokerRequired": (14, "UNAVAILABLE", "BROKER_REQUIRED"),
+    "RedirectExpired": (5, "NOT_FOUND", "REDIRECT_EXPIRED"),
+    "PolicyEpochStale": (10, "ABORTED", "POLICY_EPOCH_STALE"),
+    "AuthorizationLeaseExpired": (16, "UNAUTHENTICATED", "AUTHORIZATION_LEASE_EXPIRED"),
+    "CacheCorrupt": (15, "DATA_LOSS", "CACHE_CORRUPT"),
+    "StagingExpired": (5, "NOT_FOUND", "STAGING_EXPIRED"),
+    "CommitAmbiguous": (13, "INTERNAL", "COMMIT_AMBIGUOUS"),
+    "CacheLockContention": (8, "RESOURCE_EXHAUSTED", "CACHE_LOCK_CONTENTION"),
+    "StateRootUnavailable": (14, "UNAVAILABLE", "STATE_ROOT_UNAVAILABLE"),
+    "NetworkFilesystemRefused": (14, "UNAVAILABLE", "NETWORK_FILESYSTEM_REFUSED"),
+    "ObjectModified": (9, "FAILED_PRECONDITION", "OBJECT_MODIFIED"),
+    "NoRoute": (5, "NOT_FOUND", "NO_ROUTE"),
+    "RouteConflict": (10, "ABORTED", "ROUTE_CONFLICT"),
+    "NotConfigured": (5, "NOT_FOUND", "NOT_CONFIGURED"),
+    "AliasChainTooLong": (3, "INVALID_ARGUMENT", "ALIAS_CHAIN_TOO_LONG"),
+    "CredentialExpired": (16, "UNAUTHENTICATED", "CREDENTIAL_EXPIRED"),
+    "CredentialUnavailable": (16, "UNAUTHENTICATED", "CREDENTIAL_UNAVAILABLE"),
+    "AuthRequired": (16, "UNAUTHENTICATED", "AUTH_REQUIRED"),
+    "AuthCancelled": (16, "UNAUTHENTICATED", "AUTH_CANCELLED"),
+    "AuthExpired": (16, "UNAUTHENTICATED", "AUTH_EXPIRED"),
+    "ContentMismatch": (3, "INVALID_ARGUMENT", "CONTENT_MISMATCH"),
+    "ContentChecksumMismatch": (3, "INVALID_ARGUMENT", "CONTENT_CHECKSUM_MISMATCH"),
+    "PluginRejected": (7, "PERMISSION_DENIED", "PLUGIN_REJECTED"),
+    "PartialCompletion": (10, "ABORTED", "PARTIAL_COMPLETION"),
+})
+
+#: GRPC_FALLBACK is the google.rpc code number and name of every unknown kind.
+GRPC_FALLBACK: Tuple[int, str] = (13, "INTERNAL")
+
+#: REASON_KINDS maps each ErrorInfo reason to its kind, sorted by reason.
+REASON_KINDS: Mapping[str, str] = MappingProxyType({
+    "ALIAS_CHAIN_TOO_LONG": "AliasChainTooLong",
+    "ALREADY_EXISTS": "AlreadyExists",
+    "AUTHORIZATION_LEASE_EXPIRED": "AuthorizationLeaseExpired",
+    "AUTH_CANCELLED": "AuthCancelled",
+    "AUTH_EXPIRED": "AuthExpired",
+    "AUTH_REQUIRED": "AuthRequired",
+    "BROKER_REQUIRED": "BrokerRequired",
+    "BROKER_UNAVAILABLE": "BrokerUnavailable",
+    "CACHE_CORRUPT": "CacheCorrupt",
+    "CACHE_LOCK_CONTENTION": "CacheLockContention",
+    "CANCELLED": "Cancelled",
+    "COMMIT_AMBIGUOUS": "CommitAmbiguous",
+    "CONFLICT": "Conflict",
+    "CONTENT_CHECKSUM_MISMATCH": "ContentChecksumMismatch",
+    "CONTENT_MISMATCH": "ContentMismatch",
+    "CREDENTIAL_EXPIRED": "CredentialExpired",
+    "CREDENTIAL_UNAVAILABLE": "CredentialUnavailable",
+    "DEADLINE_EXCEEDED": "DeadlineExceeded",
+    "DIRECTORY_NOT_EMPTY": "DirectoryNotEmpty",
+    "INCOMPATIBLE_TYPE": "IncompatibleType",
+    "INTEGRITY_FAILURE": "IntegrityFailure",
+    "INTERNAL": "Internal",
+    "INVALID_ARGUMENT": "InvalidArgument",
+    "LOCKED": "Locked",
+    "NETWORK_FILESYSTEM_REFUSED": "NetworkFilesystemRefused",
+    "NOT_CONFIGURED": "NotConfigured",
+    "NOT_FOUND": "NotFound",
+    "NO_ROUTE": "NoRoute",
+    "OBJECT_MODIFIED": "ObjectModified",
+    "PARTIAL_COMPLETION": "PartialCompletion",
+    "PERMISSION_DENIED": "PermissionDenied",
+    "PLUGIN_REJECTED": "PluginRejected",
+    "POLICY_EPOCH_STALE": "PolicyEpochStale",
+    "PRECONDITION_FAILED": "PreconditionFailed",
+    "REDIRECT_EXPIRED": "RedirectExpired",
+    "RESOURCE_EXHAUSTED": "ResourceExhausted",
+    "ROUTE_CONFLICT": "RouteConflict",
+    "STAGING_EXPIRED": "StagingExpired",
+    "STATE_ROOT_UNAVAILABLE": "StateRootUnavailable",
+    "TRANSIENT": "Transient",
+    "UNSUPPORTED": "Unsupported",
+})
