@@ -13,7 +13,7 @@ import json
 import math
 import operator
 import re
-from typing import AbstractSet, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
 from ._classification import is_retryable, lookup, received, work_may_have_run
@@ -990,7 +990,7 @@ def _encode_field(out: Dict[str, Any], field: _Field, v: Any) -> None:
     out[name] = v if type(v) is str else _encode_value(spec, v, path)
 
 
-def _encode_extra(out: Dict[str, Any], path: str, owned: AbstractSet[str], e: Envelope, extra_keys: List[str]) -> None:
+def _encode_extra(out: Dict[str, Any], path: str, owned: FrozenSet[str], e: Envelope, extra_keys: List[str]) -> None:
     """_encode_extra writes the extra entries that belong in the object at path, those the layout does not own."""
     for k in extra_keys:
         where, name = _place_extra(k)
