@@ -108,8 +108,12 @@ bench-ts:
 	@cd tests/ts && for i in $$(seq $(or $(BENCH_COUNT),1)); do node bench/bench.mjs || exit 1; done > ../../bench/out/ts.raw
 	@sed 's/^pkg: .*/pkg: ts/' bench/out/ts.raw > bench/out/ts.txt
 
+# bench-python runs in tests/python/.venv with the pinned pydantic of
+# tests/python/bench-requirements.txt (the comparison; make test never needs it).
 bench-python:
-	@for i in $$(seq $(or $(BENCH_COUNT),1)); do python3 tests/python/bench.py || exit 1; done > bench/out/python.raw
+	@mkdir -p bench/out
+	@cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r bench-requirements.txt
+	@for i in $$(seq $(or $(BENCH_COUNT),1)); do tests/python/.venv/bin/python tests/python/bench.py || exit 1; done > bench/out/python.raw
 	@sed 's/^pkg: .*/pkg: python/' bench/out/python.raw > bench/out/python.txt
 
 # The Rust benchmark crate prints "pkg: rust" itself; it is built first so

@@ -13,15 +13,26 @@ the process's CPU time with --cpu). The numbers are for
 comparison between runs on one machine; no test asserts on them.
 test/test_sanitizer.py runs every benchmark once (smoke), so the script keeps
 working.
+
+Beside each operation of the package stands what a Python team would
+otherwise use: json.dumps of the same dict and json.loads of the same text;
+pydantic v2 on a model of the same envelope (pinned in
+bench-requirements.txt, which `make bench-python` installs; without
+pydantic those rows are left out); and, for the sanitizer, a port of labby's
+published algorithm to a chain of regular expressions (labby_sanitize
+below), on ordinary text in ASCII and in other scripts, text full of URLs,
+and the dirty text. The SanitizeCrafted rows are the worst repetitive
+inputs found for this sanitizer: each is one short piece repeated to 16 KiB.
 """
 
 import argparse
 import importlib
 import json
 import os
+import re
 import sys
 import time
-from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -58,6 +69,159 @@ def inputs() -> Tuple[bytes, bytes, bytes, bytes]:
 SMALL_MAX = 4096
 
 
+def _fill(lines: Tuple[str, ...], size: int = 4096) -> str:
+    """_fill repeats lines, whole, up to size bytes of UTF-8."""
+    out: List[str] = []
+    n = 0
+    while True:
+        line = lines[len(out) % len(lines)]
+        b = len(line.encode("utf-8"))
+        if n + b > size:
+            return "".join(out)
+        out.append(line)
+        n += b
+
+
+#: NON_ASCII is about 4 KiB of ordinary error text in Chinese, Russian, French, Japanese and Greek: the sanitizer changes nothing in it.
+NON_ASCII = _fill((
+    "上游服务返回错误：请求超时，连接在 30 秒后被关闭。请稍后重试，或者减少并发请求的数量。\n",
+    "Ошибка вышестоящего сервиса: превышено время ожидания ответа, соединение закрыто через 30 секунд.\n",
+    "Le service en amont a renvoyé une erreur : délai d'attente dépassé, la connexion a été fermée après 30 secondes.\n",
+    "アップストリームのサービスがエラーを返しました。しばらくしてから再試行してください。\n",
+    "Η υπηρεσία απέτυχε: λήξη χρονικού ορίου, δοκιμάστε ξανά αργότερα.\n",
+))
+
+#: URLS is about 4 KiB of error text full of URLs, with a password in one URL's userinfo and a token in one query.
+URLS = _fill((
+    "GET https://api.github.com/repos/errgen/errgen/issues?state=open&per_page=100&page=3 returned 502 Bad Gateway\n",
+    "upstream https://storage.example.com/v1/buckets/logs/objects/2026/12/01/app.log?alt=media failed: connection reset\n",
+    "redirect to https://login.example.org/oauth/authorize?client_id=abc123&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb&state=xyz\n",
+    "retrying postgres://app:s3cr3t-pass@db.internal.example.net:5432/orders after timeout (attempt 2 of 5)\n",
+    "fetch http://10.0.0.12:8080/healthz?verbose=1 -> 503 Service Unavailable; see https://status.example.com/incidents/1234\n",
+    "webhook https://hooks.example.com/services/T000/B000/callback?token=abcdef0123456789abcdef&sig=deadbeef rejected\n",
+))
+
+#: CRAFTED names the repetitive inputs of the SanitizeCrafted rows: the pieces that were slowest to sanitize when repeated (a search over one- to three-character pieces and the start of every shape), each repeated to 16 KiB and sanitized with the contract's policy.
+CRAFTED: Dict[str, str] = {
+    "colon": ":",
+    "equals": "=",
+    "a_colon": "a:",
+    "a_equals": "a=",
+    "lt": "<",
+    "lt_lt": "<<",
+    "hash": "#",
+    "hashes": "###",
+    "dash": "-",
+    "slash": "/",
+    "backslash": "\\",
+    "dot_pem": ".pem",
+    "dot_ssh": ".ssh",
+    "home": "/home/",
+    "sk": "sk-",
+    "eyJ": "eyJ",
+    "jwt_dot": "eyJa.",
+    "scheme": "x://",
+    "bearer": "Bearer ",
+    "pem_begin": "-----BEGIN ",
+}
+
+
+def crafted(piece: str, size: int = 16384) -> str:
+    return (piece * (size // len(piece) + 1))[:size]
+
+
+# --- labby's sanitizer, as a chain of regular expressions --------------------
+#
+# A port of the algorithm labby publishes (its sanitize_error_text), written
+# for this benchmark from the published description: bound the input, delete
+# controls and bidi controls per line (line breaks kept), delete the prompt
+# markers in one pass, redact secret-like tokens, cap the length. It does less
+# than errgen's sanitizer (no home directories or credential paths, no
+# key = value assignments, fewer token shapes, one marker pass), and is what
+# a team porting labby to Python would write: one re.sub per rule.
+
+#: _LABBY_CONTROLS: U+0000-U+001F but the line feed (the text is cleaned line by line, so line breaks stay), U+007F-U+009F, U+202A-U+202E, U+2066-U+2069.
+_LABBY_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LABBY_MARKERS = re.compile(r"<system>|\[INST\]|###|<<")
+#: _LABBY_WORDS: a whitespace-separated token starting like a secret, redacted whole.
+_LABBY_WORDS = re.compile(r"(?<!\S)(?:sk-|ghp_|github_pat_|glpat-|xoxb-|xoxp-|tskey-|eyJ)\S*")
+#: _LABBY_SECRETS: the shapes redacted anywhere in the text.
+_LABBY_SECRETS = (
+    re.compile(r"sk-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"ghp_[A-Za-z0-9]{36}"),
+    re.compile(r"github_pat_[A-Za-z0-9_]{82}"),
+    re.compile(r"glpat-[A-Za-z0-9_-]{20,}"),
+    re.compile(r"xox[bp]-[A-Za-z0-9-]+"),
+    re.compile(r"tskey-[A-Za-z0-9-]+"),
+    re.compile(r"eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?"),
+    re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S),
+)
+_LABBY_BEARER = re.compile(r"(?i)(bearer) [A-Za-z0-9._~+/=-]{8,}")
+_LABBY_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@")
+
+
+def labby_sanitize(s: str, max_len: int) -> str:
+    """labby_sanitize is the port: s cleaned, with at most max_len code points before the truncation marker."""
+    limit = 4 * max_len  # bytes of UTF-8, cut on a character boundary
+    text = s[:limit]
+    cut = len(s) > limit
+    if not text.isascii():
+        b = text.encode("utf-8", "surrogatepass")
+        if len(b) > limit:
+            text = b[:limit].decode("utf-8", "ignore")
+            cut = True
+    text = _LABBY_CONTROLS.sub("", text)
+    text = _LABBY_MARKERS.sub("", text)
+    text = _LABBY_WORDS.sub("[REDACTED]", text)
+    for secret in _LABBY_SECRETS:
+        text = secret.sub("[REDACTED]", text)
+    text = _LABBY_BEARER.sub(r"\1 [REDACTED]", text)
+    text = _LABBY_USERINFO.sub(r"\1[REDACTED]@", text)
+    if len(text) > max_len or cut:
+        return text[:max_len] + " \u2026[truncated]"
+    return text
+
+
+# --- pydantic ------------------------------------------------------------------
+
+
+def pydantic_model() -> Any:
+    """pydantic_model returns a pydantic v2 model of the reference envelope (the members of bench/testdata/envelope.json and the other context fields, extra members allowed), or None without pydantic."""
+    try:
+        import pydantic
+    except ImportError:
+        return None
+
+    class Recovery(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(extra="allow")
+        action: str
+        same_arguments: str
+        guidance: str
+        retry_after_ms: Optional[int] = pydantic.Field(default=None, ge=0, le=2**53 - 1)
+
+    class Envelope(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(extra="allow")
+        contract_version: int
+        kind: str = pydantic.Field(min_length=1)
+        message: str
+        origin: str
+        recovery: Recovery
+        side_effects: str
+        service: Optional[str] = None
+        action: Optional[str] = None
+        tool: Optional[str] = None
+        upstream: Optional[str] = None
+        command: Optional[str] = None
+        prompt: Optional[str] = None
+        resource: Optional[str] = None
+        cause: Optional[str] = None
+        original_kind: Optional[str] = None
+        safety: Optional[Dict[str, Any]] = None
+        evidence: Optional[Dict[str, Any]] = None
+
+    return Envelope
+
+
 def benchmarks(pkg: Any) -> List[Bench]:
     """benchmarks lists the benchmarks of pkg on the shared inputs."""
     envelope, clean, dirty, big = inputs()
@@ -65,13 +229,36 @@ def benchmarks(pkg: Any) -> List[Bench]:
     as_json = [json.dumps(t) for t in texts[:2]]
     if pkg.sanitize_max(texts[0], SMALL_MAX) is not texts[0]:
         raise SystemExit("bench/testdata/sanitize-clean-4k.txt is not clean")
+    if pkg.sanitize_max(NON_ASCII, SMALL_MAX) is not NON_ASCII:
+        raise SystemExit("bench.py: NON_ASCII is not clean")
+    if pkg.sanitize_max(URLS, SMALL_MAX) == URLS:
+        raise SystemExit("bench.py: URLS holds nothing to redact")
     try:
-        pkg.lookup(pkg.from_json(envelope).kind)
+        env = pkg.from_json(envelope)
+        pkg.lookup(env.kind)
     except Exception as e:  # noqa: BLE001 - say which input does not fit
         raise SystemExit(f"bench/testdata/envelope.json does not parse with {pkg.CONTRACT_NAME}: {e}")
-    return [
+    # The equivalent dict of json.dumps, and a check that every encoder writes the same text.
+    as_dict = env.to_dict()
+    if env.to_json() != envelope.decode("utf-8").strip() or json.loads(json.dumps(as_dict)) != json.loads(envelope):
+        raise SystemExit("bench.py: to_json does not write bench/testdata/envelope.json back")
+    out = [
         Bench("JSONLoads", len(envelope), lambda: json.loads(envelope)),
         Bench("ParseLookup", len(envelope), lambda: pkg.lookup(pkg.from_json(envelope).kind).http_status),
+        Bench("FromJSON", len(envelope), lambda: pkg.from_json(envelope)),
+        Bench("JSONDumps", len(envelope), lambda: json.dumps(as_dict)),
+        Bench("ToJSON", len(envelope), env.to_json),
+    ]
+    model = pydantic_model()
+    if model is not None:
+        m = model.model_validate_json(envelope)
+        if m.model_dump_json(exclude_none=True) != env.to_json():
+            raise SystemExit("bench.py: the pydantic model does not write bench/testdata/envelope.json back")
+        out += [
+            Bench("PydanticValidateJSON", len(envelope), lambda: model.model_validate_json(envelope)),
+            Bench("PydanticDumpJSON", len(envelope), lambda: m.model_dump_json(exclude_none=True)),
+        ]
+    out += [
         # The bare parse of the same text, as a JSON string: what the sanitizer is compared with.
         Bench("JSONLoadsClean4KiB", len(clean), lambda: json.loads(as_json[0])),
         Bench("JSONLoadsDirty4KiB", len(dirty), lambda: json.loads(as_json[1])),
@@ -81,6 +268,16 @@ def benchmarks(pkg: Any) -> List[Bench]:
         Bench("SanitizeDirty4KiB", len(dirty), lambda: pkg.sanitize_max(texts[1], SMALL_MAX)),
         Bench("Sanitize10MiB", len(big), lambda: pkg.sanitize(texts[2])),
     ]
+    # The sanitizer beside labby's, on the same texts and maximum.
+    for name, text in (("Clean4KiB", texts[0]), ("Dirty4KiB", texts[1]), ("NonASCII4KiB", NON_ASCII), ("URLs4KiB", URLS)):
+        size = len(text.encode("utf-8"))
+        if name not in ("Clean4KiB", "Dirty4KiB"):
+            out.append(Bench("Sanitize" + name, size, lambda t=text: pkg.sanitize_max(t, SMALL_MAX)))
+        out.append(Bench("Labby" + name, size, lambda t=text: labby_sanitize(t, SMALL_MAX)))
+    for name, piece in CRAFTED.items():
+        text = crafted(piece)
+        out.append(Bench("SanitizeCrafted/" + name, len(text.encode("utf-8")), lambda t=text: pkg.sanitize(t)))
+    return out
 
 
 #: _clock is the clock of the measurements: wall time, as Go's benchmarks measure, or with --cpu the process's CPU time, which a machine busy with other work disturbs less.

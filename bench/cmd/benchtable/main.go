@@ -1,7 +1,7 @@
 // Command benchtable reads `go test -bench -benchmem` output (any number of
 // files, from any number of packages and -count runs, and the lines the
 // TypeScript, Python and Rust benchmarks print in the same format) and
-// prints one Markdown table: every target of issues 10 and 18 with the
+// prints one Markdown table: every target of issues 10, 18 and 21 with the
 // measured numbers, the ratio and whether it is met. Repeated runs of a benchmark are reduced to
 // their median. The raw files stay benchstat's input.
 package main
@@ -36,7 +36,7 @@ func main() {
 	if cpu != "" {
 		fmt.Printf("CPU: %s\n\n", cpu)
 	}
-	fmt.Println("| Target (issues 10, 18) | errgen | baseline | ratio | goal | status |")
+	fmt.Println("| Target (issues 10, 18, 21) | errgen | baseline | ratio | goal | status |")
 	fmt.Println("|---|---:|---:|---:|---|---|")
 	for _, r := range rows() {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.target, r.errgen, r.baseline, r.ratio, r.goal, r.status)
@@ -303,5 +303,6 @@ func rows() []row {
 			out = append(out, row{lang.name + " sanitize 10 MiB input", dur(big), dur(d) + " (dirty 4 KiB)", "", "bounded by the window", "reported"})
 		}
 	}
+	out = append(out, pythonRows()...)
 	return out
 }

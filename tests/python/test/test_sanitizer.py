@@ -360,6 +360,14 @@ def test_benchmarks_smoke() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     lines = bench.run(pkg, smoke=True)
+    pydantic = ("PydanticValidateJSON", "PydanticDumpJSON") if bench.pydantic_model() is not None else ()
+    labby = [p + n for n in ("Clean4KiB", "Dirty4KiB", "NonASCII4KiB", "URLs4KiB") for p in ("Sanitize", "Labby") if p + n not in ("SanitizeClean4KiB", "SanitizeDirty4KiB")]
     assert [line.split()[0] for line in lines] == [f"BenchmarkPython/{n}" for n in
-                                                   ("JSONLoads", "ParseLookup", "JSONLoadsClean4KiB", "JSONLoadsDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB")]
+                                                   ("JSONLoads", "ParseLookup", "FromJSON", "JSONDumps", "ToJSON", *pydantic,
+                                                    "JSONLoadsClean4KiB", "JSONLoadsDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB",
+                                                    *labby, *("SanitizeCrafted/" + n for n in bench.CRAFTED))]
+    # The port of labby's sanitizer does what labby's does: controls and markers deleted, secrets redacted, the length capped.
+    assert bench.labby_sanitize("a\x1b[31m\u202eb <system>c Bearer abcdefgh12 sk-0123456789abcdefghijKLMN https://u:p@h/ x\ny", 4096) == (
+        "a[31mb c Bearer [REDACTED] [REDACTED] https://[REDACTED]@h/ x\ny")
+    assert bench.labby_sanitize("é" * 20, 4) == "éééé \u2026[truncated]"
     assert re.fullmatch(r"BenchmarkPython/X\s+10\t\s*1234 ns/op\t\s*81\.04 MB/s", bench.line("X", 10, 12340, 100))

@@ -12,8 +12,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import operator
 import re
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
 from ._classification import is_retryable, lookup, received, work_may_have_run
@@ -291,15 +292,13 @@ class _ObjectPlan:
     _FLAG, name, required, received attribute), (_CONST, name, True, value,
     path, want) and (_FIELD, name, required, member, spec, path). by_name maps
     every name a step reads (each spelling of retry_after_ms) to its step
-    as _decode_quick reads it (see _quick_step); required holds the names
-    that must be present, objects the nested object steps in order
-    (one_object: there is only one, which _decode_quick may read at once,
-    whatever the order of the input's members); fast
-    is False when two steps read one name, which only the ordered decoding
-    handles.
+    as the quick decoding reads it (see _quick_step); required holds the
+    names that must be present, objects the nested object steps in order;
+    fast is False when two steps read one name, which only the ordered
+    decoding handles.
     """
 
-    __slots__ = ("path", "steps", "by_name", "required", "objects", "one_object", "fast")
+    __slots__ = ("path", "steps", "by_name", "required", "objects", "fast")
 
     def __init__(self, o: Mapping[str, Any]) -> None:
         steps: List[Tuple[Any, ...]] = []
@@ -336,16 +335,15 @@ class _ObjectPlan:
                 reads += 1
         self.required = frozenset(st[1] for st in steps if st[2])
         self.objects = tuple(st for st in steps if st[0] == _OBJECT)
-        self.one_object = len(self.objects) == 1
         self.fast: bool = reads == len(self.by_name) and all(st[3].fast for st in self.objects)
 
 
-# The steps of _decode_quick, by what they do with a value that is not null.
+# The steps of the quick decoding, by what they do with a value that is not null.
 _TO_ENV, _TO_REC = 9, 10  # text for the envelope or its recovery
 
 
 def _quick_step(st: Tuple[Any, ...]) -> Tuple[Any, ...]:
-    """_quick_step is a step as _decode_quick reads it: (op, required, ...); text for the envelope (a string field too) is (_TO_ENV, required, attribute), for its recovery (_TO_REC, required, attribute)."""
+    """_quick_step is a step as the quick decoding reads it: (op, required, ...); text for the envelope (a string field too) is (_TO_ENV, required, attribute), for its recovery (_TO_REC, required, attribute)."""
     op = st[0]
     if op == _STRING:
         return (_TO_ENV if st[3] else _TO_REC, st[2], st[4])
@@ -444,92 +442,161 @@ class _Slow(Exception):
     """_Slow says the quick decoding met something only the ordered decoding may judge."""
 
 
-def _decode_quick(plan: _ObjectPlan, value: Any, env: Dict[str, Any], rec: Dict[str, Any], received: Dict[str, Any], extra: Dict[str, Any]) -> None:
-    """_decode_quick reads a layout object in the input's order of members.
-
-    For a valid envelope that gives what _decode_members gives: every step
-    writes a value of its own, and the extra entries are added in the same
-    order (nested objects in layout order first). Whatever could be a
-    problem (a missing or null required member, a value of the wrong type,
-    a second spelling of retry_after_ms, a key that is not a string)
-    raises _Slow, and from_dict starts over with the ordered decoding,
-    which finds the problem the Go decoder reports.
-    """
-    if type(value) is not dict or not plan.required <= value.keys():
+def _quick_field(spec: Mapping[str, Any], required: bool, member: str, v: Any, env: Dict[str, Any]) -> None:
+    """_quick_field reads a field value that is not null as the quick decoding does: checked by _convert (which raises _Bad), never empty when required."""
+    x = _convert(spec["type"], spec, v)
+    if required and x == "":
         raise _Slow
-    by_name = plan.by_name
-    rest: Optional[List[str]] = None
-    nested: Optional[Dict[str, Any]] = None
-    for k, v in value.items():
-        step = by_name.get(k)
-        if type(k) is not str:
-            raise _Slow
-        if step is None:
-            if rest is None:
-                rest = []
-            rest.append(k)
-            continue
-        if v is None:
-            if step[1]:
-                raise _Slow
-            continue
-        op = step[0]
-        if op == _TO_ENV:
-            if type(v) is not str:
-                raise _Slow
-            env[step[2]] = v
-        elif op == _TO_REC:
-            if type(v) is not str:
-                raise _Slow
-            rec[step[2]] = v
-        elif op == _KIND:
-            if type(v) is not str or v == "":
-                raise _Slow
-            env["kind"] = v
-        elif op == _VERSION:
-            # Integers written as such only; 1.0 and the like take the ordered decoding.
-            if not (type(v) is int and -_MAX_SAFE <= v <= _MAX_SAFE if isinstance(CONTRACT_VERSION, int) else type(v) is str):
-                raise _Slow
-            env["contract_version"] = v
-        elif op == _OBJECT:
-            if plan.one_object:
-                _decode_quick(step[2], v, env, rec, received, extra)
+    env[member] = x if type(x) is str else _envelope._plain(x)
+
+
+#: _ONLY_STR is the set of the types of a JSON object's keys.
+_ONLY_STR = frozenset((str,))
+
+
+class _QuickSource:
+    """_QuickSource writes the source of the quick decoding (see _make_quick); the values it refers to go to names, as constants _c0, _c1, …"""
+
+    def __init__(self) -> None:
+        self.lines: List[str] = ["def _quick(d0, env, rec, received, extra, keys_checked):", "    flat = True"]
+        self.names: Dict[str, Any] = {
+            "_Slow": _Slow,
+            "_MAX_SAFE": _MAX_SAFE,
+            "_ONLY_STR": _ONLY_STR,
+            "_quick_field": _quick_field,
+            "_same_const": _same_const,
+        }
+
+    def const(self, v: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = v
+        return name
+
+    def object(self, plan: _ObjectPlan, depth: int) -> None:
+        """object writes the statements that read the object plan describes, held in the variable d<depth>.
+
+        A required member is read by subscription: a KeyError, like any
+        other exception, sends from_dict to the ordered decoding. n<depth>
+        counts the members read: when the object has more, it has members
+        the layout does not name, which go to extra.
+        """
+        d, n, ind = f"d{depth}", f"n{depth}", "    "
+        add = self.lines.append
+        add(f"{ind}if type({d}) is not dict:")
+        add(f"{ind}    raise _Slow")
+        add(f"{ind}if not keys_checked and not set(map(type, {d})) <= _ONLY_STR:")
+        add(f"{ind}    raise _Slow")
+        add(f"{ind}{n} = {len(plan.required)}")
+        # The texts of the envelope the layout does not require (string
+        # fields, most of them absent) are read where the input has them:
+        # one set operation in C finds those.
+        texts = {st[1]: q[2] for st in plan.steps for q in (_quick_step(st),) if q[0] == _TO_ENV and not q[1]}
+        if texts:
+            add(f"{ind}p = {self.const(frozenset(texts))}.intersection({d})")
+            add(f"{ind}if p:")
+            add(f"{ind}    {n} += len(p)")
+            add(f"{ind}    for k in p:")
+            add(f"{ind}        v = {d}[k]")
+            add(f"{ind}        if v is not None:")
+            add(f"{ind}            if type(v) is not str:")
+            add(f"{ind}                raise _Slow")
+            add(f"{ind}            env[{self.const(texts)}[k]] = v")
+        for st in plan.steps:
+            op, name, required = st[0], st[1], st[2]
+            q = _quick_step(st)
+            if name in texts:
+                continue
+            if op == _RETRY:
+                for spelling in st[3]:
+                    add(f"{ind}v = {d}.get({spelling!r})")
+                    add(f"{ind}if v is not None:")
+                    add(f"{ind}    if rec[\"retry_after_ms\"] is not None or type(v) is not int or not 0 <= v <= _MAX_SAFE:")
+                    add(f"{ind}        raise _Slow")
+                    add(f"{ind}    rec[\"retry_after_ms\"] = v")
+                    add(f"{ind}    {n} += 1")
+                continue
+            if required:
+                add(f"{ind}v = {d}[{name!r}]")
+                body = ind
+                if op in (_FIELD, _CONST):
+                    # The checks below take null for a value.
+                    add(f"{ind}if v is None:")
+                    add(f"{ind}    raise _Slow")
             else:
-                if nested is None:
-                    nested = {}
-                nested[k] = v
-        elif op == _RETRY:
-            if rec["retry_after_ms"] is not None or type(v) is not int or not 0 <= v <= _MAX_SAFE:
-                raise _Slow
-            rec["retry_after_ms"] = v
-        elif op == _FIELD:
-            spec = step[3]
-            if spec is not None:
-                x = _convert(spec["type"], spec, v)
-                if step[1] and x == "":
-                    raise _Slow
-                env[step[2]] = x if type(x) is str else _envelope._plain(x)
-        elif op == _GROUP:
-            if type(v) is not str:
-                raise _Slow
-            received[step[2]] = v
-        elif op == _FLAG:
-            if type(v) is not bool:
-                raise _Slow
-            received[step[2]] = v
-        elif op == _CONST:
-            if not _same_const(v, step[2]):
-                raise _Slow
-    if nested is not None:
-        # Nested objects in layout order, as the ordered decoding adds their extra entries.
-        for st in plan.objects:
-            v = nested.get(st[1])
-            if v is not None:
-                _decode_quick(st[3], v, env, rec, received, extra)
-    if rest is not None:
-        path = plan.path
-        for k in rest:
-            extra[_join(path, k)] = value[k]
+                add(f"{ind}v = {d}.get({name!r})")
+                add(f"{ind}if v is not None:")
+                add(f"{ind}    {n} += 1")
+                body = ind + "    "
+            if q[0] == _TO_ENV or q[0] == _TO_REC:
+                add(f"{body}if type(v) is not str:")
+                add(f"{body}    raise _Slow")
+                add(f"{body}{'env' if q[0] == _TO_ENV else 'rec'}[{q[2]!r}] = v")
+            elif op == _KIND:
+                add(f"{body}if type(v) is not str or v == \"\":")
+                add(f"{body}    raise _Slow")
+                add(f"{body}env[\"kind\"] = v")
+            elif op == _VERSION:
+                # Integers written as such only; 1.0 and the like take the ordered decoding.
+                test = "type(v) is int and -_MAX_SAFE <= v <= _MAX_SAFE" if isinstance(CONTRACT_VERSION, int) else "type(v) is str"
+                add(f"{body}if not ({test}):")
+                add(f"{body}    raise _Slow")
+                add(f"{body}env[\"contract_version\"] = v")
+            elif op == _OBJECT:
+                add(f"{body}d{depth + 1} = v")
+                mark = len(self.lines)
+                self.object(st[3], depth + 1)
+                self.lines[mark:] = [body[len(ind):] + line for line in self.lines[mark:]]
+            elif op == _FIELD:
+                if st[4] is not None:
+                    add(f"{body}flat = False")
+                    add(f"{body}_quick_field({self.const(st[4])}, {bool(required)!r}, {st[3]!r}, v, env)")
+                else:
+                    add(f"{body}pass")
+            elif op == _GROUP or op == _FLAG:
+                add(f"{body}if type(v) is not {'str' if op == _GROUP else 'bool'}:")
+                add(f"{body}    raise _Slow")
+                add(f"{body}received[{st[3]!r}] = v")
+            elif op == _CONST:
+                add(f"{body}if not _same_const(v, {self.const(st[3])}):")
+                add(f"{body}    raise _Slow")
+                if type(st[3]) not in (str, int, float, bool):
+                    add(f"{body}flat = False")
+        # The members the layout does not name, in the input's order, after the nested objects'.
+        known = self.const(frozenset(plan.by_name))
+        add(f"{ind}if len({d}) != {n}:")
+        add(f"{ind}    flat = False")
+        add(f"{ind}    for k in {d}:")
+        add(f"{ind}        if k not in {known}:")
+        key = "k" if plan.path == "" else f"{plan.path + '.'!r} + k"
+        add(f"{ind}            extra[{key}] = {d}[k]")
+
+
+def _make_quick() -> Optional[Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], bool]]:
+    """_make_quick returns the quick decoding of the layout, or None when only the ordered decoding reads it (two steps read one name).
+
+    The quick decoding reads each member of the layout where the input has
+    it, with the checks and the names written out: for a valid envelope it
+    gives what _decode_members gives (every step writes a value of its own,
+    and the extra entries are added in the same order: nested objects in
+    layout order first, then the object's own, in the input's order).
+    Whatever could be a problem (a missing or null required member, a value
+    of the wrong type, a second spelling of retry_after_ms, a key that is
+    not a string, which keys_checked says was checked already) raises
+    _Slow, and from_dict starts over with the ordered decoding, which finds
+    the problem the Go decoder reports. It returns whether everything it
+    read was flat: no member the layout does not name, no field of an array
+    or object type (only those can nest deeper than the layout). It is
+    written once, when this module is imported, as dataclasses writes the
+    __init__ of a class.
+    """
+    if not _PLAN.fast:
+        return None
+    src = _QuickSource()
+    src.object(_PLAN, 0)
+    src.lines.append("    return flat")
+    exec("\n".join(src.lines), src.names)  # noqa: S102 - the source is written above, from the layout: names as repr literals
+    quick: Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], bool] = src.names["_quick"]
+    return quick
 
 
 def _sources(o: Mapping[str, Any], out: List[str]) -> List[str]:
@@ -548,6 +615,8 @@ _PLAN = _ObjectPlan(LAYOUT)
 #: _FILLED lists the values the layout leaves off the wire, which come from the kind's classification: (in the envelope or its recovery, attribute).
 _FILLED: Tuple[Tuple[bool, str], ...] = tuple(_STRING_ATTR[s] for s in _STRING_ATTR if s not in ON_WIRE and s != "message")
 _KIND_ON_WIRE = "kind" in ON_WIRE
+_VERSION_OFF_WIRE = "version" not in ON_WIRE
+_QUICK = _make_quick()
 
 def _start(cls: Any, zero: Mapping[str, Any], set_later: Tuple[str, ...]) -> Tuple[Dict[str, Any], bool]:
     """_start returns the fields a decoded instance of cls starts from (its defaults, then zero), and whether from_dict may fill an instance's __dict__ with them directly.
@@ -586,11 +655,24 @@ def from_dict(value: Any) -> Envelope:
     "syntax", before anything else is looked at; a lone surrogate in a
     string reads as U+FFFD.
     """
-    return _from_value(_within(value, 0))
+    return _from_value(_within(value, 0), False)
 
 
-def _from_value(value: Any) -> Envelope:
-    """_from_value is from_dict for a value known to be within the limits (_within)."""
+def _deep(text: str) -> bool:
+    """_deep reports whether JSON text holds enough brackets to nest deeper than MAX_DEPTH."""
+    # ("[" in text finds its answer faster than count, and envelopes seldom hold arrays.)
+    return text.count("{") + (text.count("[") if "[" in text else 0) > MAX_DEPTH
+
+
+def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None) -> Envelope:
+    """_from_value is from_dict for a value known to be within the limits (_within); keys_checked says every key of every object in it is a str, as json.loads makes them.
+
+    unchecked is the JSON text of a value whose nesting is not checked yet
+    (only that: from_json checks the rest): when the text is _deep, _within
+    checks the value before anything but a quick decoding that read
+    nothing nested is accepted, so the problem reported is the one an
+    eager check reports.
+    """
     if _DIRECT:
         envelope, recovery, got = _new(Envelope), _new(Recovery), _new(Received)
         env, rec, received = envelope.__dict__, recovery.__dict__, got.__dict__
@@ -600,21 +682,24 @@ def _from_value(value: Any) -> Envelope:
     else:
         env, rec, received = dict(_ENV0), dict(_REC0), dict(_RECEIVED0)
     extra: Dict[str, Any] = {}
-    try:
-        # The quick decoding first; on anything unusual, the ordered one.
-        if not _PLAN.fast:
-            raise _Slow
-        _decode_quick(_PLAN, value, env, rec, received, extra)
-        if _KIND_ON_WIRE and env["kind"] == "":
-            raise _Slow
-    except Exception:  # noqa: BLE001 - whatever it was, the ordered decoding says what is wrong
+    # The quick decoding first; on anything unusual, the ordered one.
+    quick = flat = False
+    if _QUICK is not None:
+        try:
+            flat = _QUICK(value, env, rec, received, extra, keys_checked)
+            quick = not (_KIND_ON_WIRE and env["kind"] == "")
+        except Exception:  # noqa: BLE001 - whatever it was, the ordered decoding says what is wrong
+            pass
+    if unchecked is not None and not (quick and flat) and _deep(unchecked):
+        _within(value, 0)
+    if not quick:
         env.update(_ENV0)
         rec.update(_REC0)
         received.clear()
         received.update(_RECEIVED0)
         extra = {}
         _decode_members(_PLAN, value, env, rec, received, extra)
-    if "version" not in ON_WIRE:
+    if _VERSION_OFF_WIRE:
         env["contract_version"] = CONTRACT_VERSION
     if _FILLED:
         # What the layout leaves off the wire comes from the kind's classification.
@@ -696,20 +781,27 @@ def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
     MAX_DEPTH are past the limits.
     """
     try:
+        # _loads(text, _STRICT), without the call.
         if type(text) is not str:
-            text = _utf8(text) if isinstance(text, (bytes, bytearray)) else text
-        value = _loads(text, _STRICT)
+            if isinstance(text, (bytes, bytearray)):
+                text = _utf8(text)
+            elif not isinstance(text, str):
+                raise TypeError(f"the JSON object must be str, bytes or bytearray, not {text.__class__.__name__}")
+        if text.startswith("\ufeff"):
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _STRICT.decode(text)
     except _PastLimit as err:
         raise EnvelopeError("", str(err), "syntax") from None
     except (ValueError, TypeError) as err:
         raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
     except RecursionError:
         raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax") from None
-    # The numbers are checked; what the text shows cannot go past the other
-    # limits (few brackets, no surrogate, no escape of one) skips the walk.
-    if text.count("{") + text.count("[") > MAX_DEPTH or (not text.isascii() and _SURROGATE.search(text)) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
-        value = _within(value, 0)
-    return _from_value(value)
+    # The numbers are checked; text that shows no surrogate and no escape of
+    # one skips the walk, and its nesting is checked only when it may matter
+    # (see _from_value).
+    if (not text.isascii() and _SURROGATE.search(text)) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
+        return _from_value(_within(value, 0), True)
+    return _from_value(value, True, text)
 
 
 def _finite(path: str, v: Any) -> None:
@@ -867,25 +959,164 @@ def _place_extra(k: str) -> Tuple[str, str]:
     return ("", k) if best == "" else (best, k[len(best) + 1 :])
 
 
-def _encode_object(o: Mapping[str, Any], e: Envelope, extra_keys: List[str]) -> Any:
-    out: Dict[str, Any] = {}
-    for m in o["members"]:
-        if "object" in m:
-            name, v = m["object"]["name"], _encode_object(m["object"], e, extra_keys)
-        else:
-            name, v = m["leaf"]["name"], _leaf_value(m["leaf"], e)
-        if v is not _ABSENT:
-            out[name] = v
+# Encoding runs a function written once, when this module is imported, from
+# LAYOUT: one statement or two per leaf of the layout, in its order, with
+# nothing left to look up (which member, which JSON name, whether it is
+# optional), as dataclasses writes the __init__ of a class. It changes how
+# fast the layout is written, never what is written: each leaf is written
+# as _leaf_value writes it, in the layout's order, raising what it raises;
+# the leaves the function does not handle itself are left to _leaf_value,
+# and extra entries to _encode_extra.
+
+#: _ENC_ATTR says which attribute of the envelope (True) or its recovery (False) a text source is written from, as _leaf_value reads it.
+_ENC_ATTR: Mapping[str, Tuple[bool, str]] = {
+    "version": (True, "contract_version"),
+    "kind": (True, "kind"),
+    "message": (True, "message"),
+    "origin": (True, "origin"),
+    "side_effects": (True, "side_effects"),
+    "action": (False, "action"),
+    "same_arguments": (False, "same_arguments"),
+}
+
+#: _Field is a field the layout does not require, as the encoder writes it: its JSON name, member, spec, path and whether it is a string field.
+_Field = Tuple[str, str, Mapping[str, Any], str, bool]
+
+
+def _encode_field(out: Dict[str, Any], field: _Field, v: Any) -> None:
+    """_encode_field writes the value v (not None) of a field the layout does not require, as _leaf_value writes it: an empty string field is left out."""
+    name, _, spec, path, is_string = field
+    if is_string and v == "":
+        return
+    out[name] = v if type(v) is str else _encode_value(spec, v, path)
+
+
+def _encode_extra(out: Dict[str, Any], path: str, owned: FrozenSet[str], e: Envelope, extra_keys: List[str]) -> None:
+    """_encode_extra writes the extra entries that belong in the object at path, those the layout does not own."""
     for k in extra_keys:
-        path, name = _place_extra(k)
-        if path == o["path"] and name not in o["owned"]:
+        where, name = _place_extra(k)
+        if where == path and name not in owned:
             x = e.extra[k]
-            # The entry sits in o and the objects around it.
-            _writable(k, x, 1 if o["path"] == "" else o["path"].count(".") + 2)
+            # The entry sits in the object and the objects around it.
+            _writable(k, x, 1 if path == "" else path.count(".") + 2)
             out[name] = _json_value(x)
-    if not out and not o["required"]:
-        return _ABSENT
-    return out
+
+
+def _read_fields(e: Envelope, fields: Tuple[_Field, ...]) -> Tuple[Any, ...]:
+    """_read_fields reads the members of fields as _leaf_value reads them: None when the envelope lacks one."""
+    return tuple(getattr(e, f[1], None) for f in fields)
+
+
+class _EncoderSource:
+    """_EncoderSource writes the encoding function's source; the values it refers to (getters, specs, leaves) go to names, as constants _c0, _c1, …"""
+
+    def __init__(self) -> None:
+        self.lines: List[str] = ["def _encode(e, rec, extra_keys):"]
+        self.names: Dict[str, Any] = {
+            "_ABSENT": _ABSENT,
+            "_encode_extra": _encode_extra,
+            "_encode_field": _encode_field,
+            "_finite": _finite,
+            "_is_int": _is_int,
+            "_leaf_value": _leaf_value,
+            "_read_fields": _read_fields,
+        }
+        self.objects = 0
+
+    def const(self, v: Any) -> str:
+        name = f"_c{len(self.names)}"
+        self.names[name] = v
+        return name
+
+    def object(self, o: Mapping[str, Any], depth: int) -> str:
+        """object writes the statements that build the object o into a variable, and returns the variable's name."""
+        out = f"o{self.objects}"
+        self.objects += 1
+        add = self.lines.append
+        add(f"    {out} = {{}}")
+        run: List[_Field] = []
+
+        def flush() -> None:
+            if not run:
+                return
+            values = [f"{out}_{i}" for i in range(len(run))]
+            if len(run) == 1:
+                add(f"    {values[0]} = getattr(e, {run[0][1]!r}, None)")
+            else:
+                # One call in C reads them all.
+                add("    try:")
+                add(f"        {', '.join(values)} = {self.const(operator.attrgetter(*(f[1] for f in run)))}(e)")
+                add("    except AttributeError:")
+                add(f"        {', '.join(values)} = _read_fields(e, {self.const(tuple(run))})")
+            for v, f in zip(values, run):
+                add(f"    if {v} is not None:")
+                if f[4]:
+                    add(f"        if type({v}) is str:")
+                    add(f"            if {v} != \"\":")
+                    add(f"                {out}[{f[0]!r}] = {v}")
+                    add("        else:")
+                    add(f"            _encode_field({out}, {self.const(f)}, {v})")
+                else:
+                    add(f"        _encode_field({out}, {self.const(f)}, {v})")
+            values.clear()
+            run.clear()
+
+        for m in o["members"]:
+            leaf = m.get("leaf")
+            if leaf is None:
+                flush()
+                child = m["object"]
+                name = self.object(child, depth + 1)
+                if child["required"]:
+                    add(f"    {out}[{child['name']!r}] = {name}")
+                else:
+                    add(f"    if {name}:")
+                    add(f"        {out}[{child['name']!r}] = {name}")
+                continue
+            source, key = leaf["source"], repr(leaf["name"])
+            spec = FIELDS.get(leaf["field"]) if source == "field" else None
+            if spec is not None and not leaf["required"]:
+                run.append((leaf["name"], leaf["field"], spec, leaf["path"], spec["type"] == "string"))
+                continue
+            flush()
+            if source in _ENC_ATTR:
+                in_env, attr = _ENC_ATTR[source]
+                add(f"    {out}[{key}] = {'e' if in_env else 'rec'}.{attr}")
+            elif source == "guidance" and leaf["optional"]:
+                add("    g = rec.guidance")
+                add("    if g != \"\":")
+                add(f"        {out}[{key}] = g")
+            elif source == "guidance":
+                add(f"    {out}[{key}] = rec.guidance")
+            elif source == "retry_after_ms":
+                add("    ms = rec.retry_after_ms")
+                add("    if ms is not None:")
+                add("        if type(ms) is not int:")
+                add(f"            _finite({leaf['path']!r}, ms)")
+                add("            if _is_int(ms):")
+                add("                ms = int(ms)")
+                add(f"        {out}[{key}] = ms")
+            else:
+                add(f"    v = _leaf_value({self.const(leaf)}, e)")
+                add("    if v is not _ABSENT:")
+                add(f"        {out}[{key}] = v")
+        flush()
+        add("    if extra_keys:")
+        add(f"        _encode_extra({out}, {o['path']!r}, {self.const(o['owned'])}, e, extra_keys)")
+        return out
+
+
+def _make_encoder() -> Callable[[Envelope, Recovery, List[str]], Dict[str, Any]]:
+    src = _EncoderSource()
+    top = src.object(LAYOUT, 0)
+    src.lines.append(f"    return {top}")
+    exec("\n".join(src.lines), src.names)  # noqa: S102 - the source is written above, from the layout: names as repr literals, members as attributes
+    encode: Callable[[Envelope, Recovery, List[str]], Dict[str, Any]] = src.names["_encode"]
+    return encode
+
+
+#: _ENCODE writes an envelope's layout as a dict: _ENCODE(envelope, its recovery, the keys of its extra entries, sorted).
+_ENCODE = _make_encoder()
 
 
 def to_dict(envelope: Envelope) -> Dict[str, Any]:
@@ -900,14 +1131,21 @@ def to_dict(envelope: Envelope) -> Dict[str, Any]:
     MAX_DEPTH, a missing or empty context field the layout requires.
     """
     # Refused, as Go's AppendJSON refuses them: no decoder reads them back.
-    if not isinstance(envelope.kind, str) or envelope.kind == "":
+    kind = envelope.kind
+    if not isinstance(kind, str) or kind == "":
         raise ValueError("cannot encode the envelope: its kind is empty")
-    hint = envelope.recovery.retry_after_ms
+    rec = envelope.recovery
+    hint = rec.retry_after_ms
     if hint is not None and not (_is_int(hint) and hint >= 0):
         raise ValueError(f"cannot encode the envelope: its retry hint {hint!r} is not an integer from 0 to 9007199254740991")
-    keys = sorted(envelope.extra)
-    out = _encode_object(LAYOUT, envelope, keys)
-    return {} if out is _ABSENT else dict(out)
+    extra = envelope.extra
+    return _ENCODE(envelope, rec, sorted(extra) if extra else _NO_KEYS)
+
+
+_NO_KEYS: List[str] = []
+
+#: _ENCODER is json.dumps with to_json's options, made once: json.dumps builds a new encoder on every call that passes an option.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def to_json(envelope: Envelope) -> str:
@@ -916,7 +1154,9 @@ def to_json(envelope: Envelope) -> str:
     Like the Go encoder it escapes U+2028 and U+2029 and leaves other
     non-ASCII text as it is.
     """
-    text = json.dumps(to_dict(envelope), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text: str = _ENCODER.encode(to_dict(envelope))
+    if text.isascii():
+        return text
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
