@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every template, by path relative to this directory.
 //
-//go:embed docs/*.tmpl ts/*.tmpl python/*.tmpl init/*
+//go:embed docs/*.tmpl ts/*.tmpl python/*.tmpl rust/*.tmpl init/*
 var FS embed.FS

@@ -146,11 +146,3 @@ func (g *gen) aipTables() string {
 	b.WriteString("            Kind::Other(s) => Cow::Owned(crate::aip193::reason(s)),\n        }\n    }\n}\n")
 	return b.String()
 }
-
-// readmeAIP193 is the crate README's part on the google.rpc mapping.
-func (g *gen) readmeAIP193() string {
-	return "\n## gRPC and AIP-193 errors\n\n" +
-		"`e.to_aip193()` writes the envelope as a Google-style JSON error (AIP-193) — `{\"error\":{\"code\",\"message\",\"status\",\"details\":[ErrorInfo, RetryInfo]}}`, byte for byte as the Go package's `AIP193` — and `Envelope::from_aip193` reads one back: an envelope this crate wrote comes back unchanged (ErrorInfo's metadata carries every value AIP-193 has no field for); a foreign error becomes the envelope its reason (in the domain `ERROR_INFO_DOMAIN`, " + "`" + g.c.AIP193.Domain + "`" + "), HTTP status or gRPC status gives it. " +
-		"`lookup(&kind)` carries each kind's `grpc_code`, `grpc_status` and `reason`; `to_rpc_status` and `from_rpc_status` give the `RpcStatus` fields for a gRPC library's status type.\n\n" +
-		"```rust,ignore\nlet json = e.to_aip193()?;                           // {\"error\":{\"code\":404,...,\"status\":\"NOT_FOUND\",...}}\nlet back = Envelope::from_aip193(json.as_bytes())?;   // the same envelope\nassert_eq!(back, e);\n```\n"
-}

@@ -7,8 +7,8 @@
 // classification table and lookup, the layout, the classifier and
 // sanitizer tables, printed with internal/runtimedata's Rust printer) and
 // src/envelope.rs (the Envelope, its constructors and setters, and the glue
-// through which the runtime reads and writes its fields), plus lib.rs,
-// Cargo.toml and README.md.
+// through which the runtime reads and writes its fields), plus lib.rs;
+// Cargo.toml and README.md are rendered from templates/rust (view.go).
 //
 // The crate's module tree is fixed (lib.rs declares every module), so a
 // surfaces.rs runtime file (MCP tool results, HTTP, CLI) is one more module
@@ -20,12 +20,14 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/runtime"
+	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the crate goes, relative to the output root.
@@ -46,6 +48,15 @@ var RuntimeModules = func() []string {
 // Header is the first line of every generated Rust file.
 var Header = "// " + marker.Text
 
+// files are the crate's files rendered from templates/rust (README.md
+// from README.md.tmpl); the modules under src/ are printed (files.go) or
+// the runtime's.
+var files = []string{"Cargo.toml", "README.md"}
+
+var rustTemplates = template.Must(template.New("rust").Funcs(template.FuncMap{
+	"toml": strconv.Quote, // a TOML basic string, for the names and text Cargo.toml holds
+}).ParseFS(templates.FS, "rust/*.tmpl"))
+
 // Generate returns the crate's files.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	g, err := newGen(c)
@@ -54,11 +65,13 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	dir := Dir(c)
 	out := map[string][]byte{
-		path.Join(dir, "Cargo.toml"):      []byte(g.cargo()),
-		path.Join(dir, "README.md"):       []byte(g.readme()),
 		path.Join(dir, "src/lib.rs"):      []byte(g.lib()),
 		path.Join(dir, "src/contract.rs"): []byte(g.contract()),
 		path.Join(dir, "src/envelope.rs"): []byte(g.envelope()),
+	}
+	// At most one blank line in a row: Markdown and TOML want no more.
+	if err := render.Files(out, rustTemplates, g.view(), 1, dir, files); err != nil {
+		return nil, fmt.Errorf("genrust: %w", err)
 	}
 	if err := render.Runtime(out, runtime.Rust, path.Join(dir, "src"), Header); err != nil {
 		return nil, fmt.Errorf("genrust: %w", err)

@@ -41,26 +41,3 @@ func (g *gen) logGlue() string {
 	b.WriteString("            _ => {}\n        }\n    }\n\n")
 	return b.String()
 }
-
-// readmeLogging is the crate README's part on the log form.
-func (g *gen) readmeLogging() string {
-	// The guidance is no member of the form.
-	var names []string
-	for _, v := range g.t.SanitizedFields {
-		if v != "guidance" {
-			names = append(names, "`"+v.(string)+"`")
-		}
-	}
-	sanitized := "nothing of the message or the fields (this contract sanitizes none of them)"
-	switch n := len(names); {
-	case n == 1:
-		sanitized = "the " + names[0] + " value"
-	case n > 1:
-		sanitized = "the " + strings.Join(names[:n-1], ", ") + " and " + names[n-1] + " values"
-	}
-	return "\n## Logging\n\n" +
-		"`e.log_fields()` is the envelope's structured-log form, member for member the Go package's `LogValue`, the TypeScript package's `logFields` and the Python package's `log_fields` (`LOG.members`): `kind`, `message`, `origin`, `action`, `same_arguments`, `side_effects`, `retryable`, `http_status`, `retry_after_ms` (with a retry hint), `fields` (the context and kind-specific fields the envelope carries, under their contract names; arrays and objects as their compact JSON text) and `extra` (the members this contract does not name, as JSON text). " +
-		"It never leaks what the contract sanitizes: it sanitizes " + sanitized + " however the envelope was built or received, and `extra` always; every text is bounded at `LOG.max_bytes` bytes (`bound_log_text`).\n\n" +
-		"It returns `LogFields`, the members in order as `(&'static str, LogValue)` pairs, which serializes with serde as one JSON object in that order:\n\n" +
-		"```rust,ignore\nlog::warn!(error:serde = e.log_fields(); \"tool call failed\"); // log, with its kv_serde feature\ntracing::warn!(error = %serde_json::to_string(&e.log_fields())?, \"tool call failed\");\nfor (key, value) in &e.log_fields() {\n    println!(\"{key}={value}\");\n}\n```\n"
-}

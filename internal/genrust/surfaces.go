@@ -163,16 +163,3 @@ func rangesLit(class string) string {
 	}
 	return "&[" + strings.Join(parts, ", ") + "]"
 }
-
-// readmeSurfaces is the crate README's part on the surfaces.
-func (g *gen) readmeSurfaces() string {
-	form := "the envelope itself"
-	if g.c.Surfaces.CLI.Form == contract.CLIWrapped {
-		form = "`{\"ok\":false,\"command\":...,\"error\":envelope}`"
-	}
-	return "\n## Surfaces\n\nAs the Go package's, byte for byte, and std only:\n\n" +
-		"- MCP: `e.to_tool_result()` is a failed CallToolResult as a `serde_json::Value`; `Envelope::from_tool_result(&value)` reads one back (structuredContent, else a text item).\n" +
-		"- HTTP: `e.write_http(&accept)` is the answer (status, headers, body: the envelope, or the RFC 9457 `problem` document when `Accept` prefers `application/problem+json`); `Envelope::read_http(status, &headers, &body)` reads a failed response: an envelope, a problem document, or one classified from the status and body, with `Retry-After`. The `http` feature adds `e.to_http_response(&request)` and `Envelope::from_http_response(&response)` for the http crate's types.\n" +
-		"- The command line: `e.exit_code()`, `e.write_cli(&mut std::io::stderr(), command)` (one line: " + form + ") and `Envelope::read_cli(line)`.\n\n" +
-		"```rust,ignore\nlet result = e.to_tool_result()?;\nlet same = Envelope::from_tool_result(&result)?;\nlet resp = e.write_http(&[\"application/problem+json\"]);\nlet back = Envelope::read_http(resp.status, &[(\"content-type\", resp.header(\"content-type\").unwrap_or(\"\"))], &resp.body)?;\ne.write_cli(&mut std::io::stderr(), \"deploy\")?;\nstd::process::exit(e.exit_code());\n```\n"
-}

@@ -77,16 +77,29 @@ func All(name string) Forms {
 // GoExported is the exported Go identifier for name: http_status -> HTTPStatus.
 func GoExported(name string) string { return goExported(Words(name)) }
 
-func goExported(words []string) string {
+func goExported(words []string) string { return leadingDigit(runTogether(words, goWord, false), "X") }
+
+// goWord is a word inside a Go identifier: an initialism (HTTP, ID) in
+// capitals, any other word title-cased.
+func goWord(w string) string {
+	if ini, ok := goInitialisms[w]; ok {
+		return ini
+	}
+	return title(w)
+}
+
+// runTogether writes words as one identifier, each as word writes it;
+// camel keeps the first word as it is (camelCase rather than PascalCase).
+func runTogether(words []string, word func(string) string, camel bool) string {
 	var b strings.Builder
-	for _, w := range words {
-		if ini, ok := goInitialisms[w]; ok {
-			b.WriteString(ini)
+	for i, w := range words {
+		if i == 0 && camel {
+			b.WriteString(w)
 		} else {
-			b.WriteString(title(w))
+			b.WriteString(word(w))
 		}
 	}
-	return leadingDigit(b.String(), "X")
+	return b.String()
 }
 
 // GoLocal is an unexported Go identifier for name, safe to use as a parameter:
@@ -95,18 +108,7 @@ func goExported(words []string) string {
 func GoLocal(name string) string { return goLocal(Words(name)) }
 
 func goLocal(words []string) string {
-	var b strings.Builder
-	for i, w := range words {
-		switch {
-		case i == 0:
-			b.WriteString(w)
-		case goInitialisms[w] != "":
-			b.WriteString(goInitialisms[w])
-		default:
-			b.WriteString(title(w))
-		}
-	}
-	id := leadingDigit(b.String(), "x")
+	id := leadingDigit(runTogether(words, goWord, true), "x")
 	if escaped(Go, id) {
 		id += "_"
 	}
@@ -126,28 +128,14 @@ func GoPackage(name string) string {
 // TSType is a TypeScript type or class name: auth_failed -> AuthFailed.
 func TSType(name string) string { return tsType(Words(name)) }
 
-func tsType(words []string) string {
-	var b strings.Builder
-	for _, w := range words {
-		b.WriteString(title(w))
-	}
-	return leadingDigit(b.String(), "X")
-}
+func tsType(words []string) string { return leadingDigit(runTogether(words, title, false), "X") }
 
 // TSLocal is a TypeScript variable or function name (camelCase), escaped when
 // it is a reserved word.
 func TSLocal(name string) string { return tsLocal(Words(name)) }
 
 func tsLocal(words []string) string {
-	var b strings.Builder
-	for i, w := range words {
-		if i == 0 {
-			b.WriteString(w)
-		} else {
-			b.WriteString(title(w))
-		}
-	}
-	id := leadingDigit(b.String(), "x")
+	id := leadingDigit(runTogether(words, title, true), "x")
 	if Is(TypeScript, Keyword, id) {
 		id += "_"
 	}

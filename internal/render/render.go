@@ -1,8 +1,8 @@
 // Package render writes the files of a generated package that its
 // language's emitter does not compute itself: templates rendered with the
 // emitter's view and tidied, and the runtime's files stamped with the
-// header line. gents and genpy share it (gendocs tidies Markdown, code
-// fences included, its own way).
+// header line. gents, genpy and genrust share it (gendocs tidies Markdown,
+// code fences included, its own way).
 package render
 
 import (
