@@ -28,7 +28,7 @@ func (g *gen) lib() string {
 		}
 		fmt.Fprintf(&b, "%s %s;\n", vis, m)
 	}
-	b.WriteString("\npub use classification::for_tool;\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
+	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use classification::for_tool;\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
 	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use logging::{bound_log_text, LogFields, LogForm, LogValue};\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
 	b.WriteString("pub use surfaces::{\n    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,\n    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
@@ -138,11 +138,12 @@ func (g *gen) contract() string {
 
 	// Classifications.
 	fmt.Fprintf(&b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
-	for _, e := range g.t.Classifications {
-		b.WriteString("    " + g.p.Print(indentRecord(e.Value)) + ",\n")
+	for i, e := range g.t.Classifications {
+		k := c.Kinds[i]
+		b.WriteString("    " + g.p.Print(indentRecord(withGRPC(e.Value, &k.Classification, k.Reason))) + ",\n")
 	}
 	b.WriteString("];\n\n")
-	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(g.t.Fallback) + ";\n\n")
+	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(withGRPC(g.t.Fallback, &c.Fallback.Classification, "")) + ";\n\n")
 	b.WriteString("/// The contract's classification of kind: a kind the contract does not list gets FALLBACK. No allocation: a match on the kind.\npub fn lookup(kind: &Kind) -> &'static Classification {\n    match kind {\n")
 	for i, k := range c.Kinds {
 		fmt.Fprintf(&b, "        Kind::%s => &CLASSIFICATIONS[%d],\n", k.Idents.RustType, i)
@@ -220,6 +221,7 @@ func (g *gen) contract() string {
 	b.WriteString("/// sanitize with another length bound (in characters, the truncation marker included).\npub fn sanitize_max(text: &str, max_length: usize) -> Cow<'_, str> {\n    SANITIZER.sanitize_max(text, max_length)\n}\n")
 	b.WriteString(g.surfaceTables())
 	b.WriteString(g.logTables())
+	b.WriteString(g.aipTables())
 	return b.String()
 }
 

@@ -7,7 +7,8 @@
 //! dependency `contract` is that crate, with its `http` feature on. The
 //! surfaces (MCP tool results, HTTP, the command line) run the tool_result
 //! and http sections, every envelope vector through each surface and back,
-//! and the surfaces (the log form included) and accept sections.
+//! and the surfaces (the log form included) and accept sections; the
+//! google.rpc mapping runs the five aip193 sections.
 
 use contract::*;
 use serde_json::Value;
@@ -485,5 +486,74 @@ fn accept_vectors() {
         let accept: Vec<&str> = w["accept"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
         let media = if w["problem"] == true { MEDIA_TYPE_PROBLEM } else { MEDIA_TYPE_JSON };
         assert_eq!(e.write_http(&accept).header("content-type"), Some(media), "{w}");
+    }
+}
+
+// --- the google.rpc mapping (AIP-193) ----------------------------------------
+
+/// The vectors' section named name, which must be there and not empty.
+fn aip_section<'a>(v: &'a Value, name: &str) -> &'a Vec<Value> {
+    let s = v[name].as_array().unwrap_or_else(|| panic!("the vectors have no {name} section (errgen generate writes it)"));
+    assert!(!s.is_empty(), "the {name} section is empty");
+    s
+}
+
+/// The aip193_domain, aip193_kinds and aip193_reasons sections: the
+/// ErrorInfo domain, each kind's HTTP status, gRPC code and reason through
+/// lookup, and the reasons' edges through Kind::reason of kinds the
+/// contract may not define, which computes them.
+#[test]
+fn aip193_tables_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    assert_eq!(v["aip193_domain"].as_str(), Some(ERROR_INFO_DOMAIN), "the vectors have an aip193_domain section");
+    for w in aip_section(&v, "aip193_kinds") {
+        let kind = Kind::from(w["kind"].as_str().unwrap());
+        let c = lookup(&kind);
+        let name = &w["kind"];
+        assert_eq!(Some(c.http_status as u64), w["http_status"].as_u64(), "{name}");
+        assert_eq!(Some(c.grpc_code as i64), w["grpc_code"].as_i64(), "{name}");
+        assert_eq!(c.grpc_status, w["grpc_status"], "{name}");
+        assert_eq!(kind.reason(), w["reason"].as_str().unwrap(), "{name}");
+        assert_eq!(c.reason, if c.known { w["reason"].as_str().unwrap() } else { "" }, "{name}");
+    }
+    for w in aip_section(&v, "aip193_reasons") {
+        let kind = Kind::from(w["kind"].as_str().unwrap());
+        assert_eq!(kind.reason(), w["reason"].as_str().unwrap(), "{}", w["kind"]);
+    }
+}
+
+/// The aip193_encode section: each envelope's AIP-193 JSON byte for byte,
+/// and from_aip193 reading it back into the envelope.
+#[test]
+fn aip193_encode_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in aip_section(&v, "aip193_encode") {
+        let name = &w["name"];
+        let e = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let got = e.to_aip193().unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert_eq!(got, w["aip193"].as_str().unwrap(), "{name}");
+        assert_eq!(e.to_rpc_status().unwrap().to_aip193(), got, "{name}");
+        let back = Envelope::from_aip193(got.as_bytes()).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let text = back.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(same(&deep::<Value>(&text), &w["envelope"]), "{name}: from_aip193:\ngot  {text}\nwant {}", w["envelope"]);
+    }
+}
+
+/// The aip193_decode section: foreign AIP-193 errors read into their
+/// envelopes; null means from_aip193 must fail.
+#[test]
+fn aip193_decode_vectors() {
+    let v = read("ERRGEN_VECTORS");
+    for w in aip_section(&v, "aip193_decode") {
+        let name = &w["name"];
+        let got = Envelope::from_aip193(w["aip193"].as_str().unwrap().as_bytes());
+        if w["envelope"].is_null() {
+            assert!(got.is_err(), "{name}: from_aip193 returned an envelope, want an error");
+            continue;
+        }
+        let want = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let e = caller_sets(got.unwrap_or_else(|err| panic!("{name}: {err}")), &want);
+        let text = e.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(same(&deep::<Value>(&text), &w["envelope"]), "{name}: from_aip193:\ngot  {text}\nwant {}", w["envelope"]);
     }
 }

@@ -13,6 +13,7 @@ mod contract;
 #[rustfmt::skip]
 #[path = "../fixture/envelope.rs"]
 mod envelope;
+mod aip193;
 mod classification;
 mod codec;
 mod inbound;
@@ -24,6 +25,7 @@ mod spec;
 mod surfaces;
 mod words;
 
+pub use aip193::{RpcDuration, RpcStatus};
 pub use classification::for_tool;
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use contract::*;

@@ -168,6 +168,12 @@ pub struct Classification {
     pub startup: bool,
     /// The kind's stable numeric code; -1 when the contract has none.
     pub number: i64,
+    /// The canonical gRPC code (google.rpc.Code's number) the google.rpc mapping reports.
+    pub grpc_code: i32,
+    /// The gRPC code's name ("NOT_FOUND"): AIP-193's "status".
+    pub grpc_status: &'static str,
+    /// The kind's ErrorInfo reason (AIP-193); empty in the fallback, which has no kind: Kind::reason computes an unknown kind's.
+    pub reason: &'static str,
 }
 
 /// RetryPolicy is the backoff for a retry without a retry hint.

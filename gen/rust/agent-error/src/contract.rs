@@ -917,6 +917,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The requested action is not registered with the dispatcher.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "UNKNOWN_ACTION",
 },
     Classification {
     kind: "forbidden",
@@ -934,6 +937,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The caller is authenticated but lacks a scope the action requires.",
     startup: false,
     number: -1,
+    grpc_code: 7,
+    grpc_status: "PERMISSION_DENIED",
+    reason: "FORBIDDEN",
 },
     Classification {
     kind: "missing_param",
@@ -951,6 +957,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A parameter the action requires was not supplied.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "MISSING_PARAM",
 },
     Classification {
     kind: "invalid_param",
@@ -968,6 +977,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A supplied parameter has the wrong type or a value the action does not accept.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INVALID_PARAM",
 },
     Classification {
     kind: "unknown_instance",
@@ -985,6 +997,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The instance named in the request is not configured on this server.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "UNKNOWN_INSTANCE",
 },
     Classification {
     kind: "ambiguous_tool",
@@ -1002,6 +1017,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "AMBIGUOUS_TOOL",
 },
     Classification {
     kind: "confirmation_required",
@@ -1019,6 +1037,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The action is destructive and the request did not carry the explicit confirmation it needs.",
     startup: false,
     number: -1,
+    grpc_code: 9,
+    grpc_status: "FAILED_PRECONDITION",
+    reason: "CONFIRMATION_REQUIRED",
 },
     Classification {
     kind: "conflict",
@@ -1036,6 +1057,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The identifier the request would create already exists.",
     startup: false,
     number: -1,
+    grpc_code: 6,
+    grpc_status: "ALREADY_EXISTS",
+    reason: "CONFLICT",
 },
     Classification {
     kind: "auth_failed",
@@ -1053,6 +1077,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The credentials presented were rejected.",
     startup: false,
     number: -1,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_FAILED",
 },
     Classification {
     kind: "auth_required",
@@ -1070,6 +1097,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The call needs credentials and none were presented.",
     startup: false,
     number: -1,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_REQUIRED",
 },
     Classification {
     kind: "permission_denied",
@@ -1087,6 +1117,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The authenticated identity is not allowed to perform this operation on the target.",
     startup: false,
     number: -1,
+    grpc_code: 7,
+    grpc_status: "PERMISSION_DENIED",
+    reason: "PERMISSION_DENIED",
 },
     Classification {
     kind: "oauth_needs_reauth",
@@ -1104,6 +1137,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams.",
     startup: false,
     number: -1,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "OAUTH_NEEDS_REAUTH",
 },
     Classification {
     kind: "oauth_state_invalid",
@@ -1121,6 +1157,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "OAUTH_STATE_INVALID",
 },
     Classification {
     kind: "oauth_resource_mismatch",
@@ -1138,6 +1177,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "OAUTH_RESOURCE_MISMATCH",
 },
     Classification {
     kind: "oauth_issuer_mismatch",
@@ -1155,6 +1197,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "OAUTH_ISSUER_MISMATCH",
 },
     Classification {
     kind: "oauth_unsupported_method",
@@ -1172,6 +1217,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "OAUTH_UNSUPPORTED_METHOD",
 },
     Classification {
     kind: "not_found",
@@ -1189,6 +1237,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The resource the request refers to does not exist.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "NOT_FOUND",
 },
     Classification {
     kind: "unknown_upstream",
@@ -1206,6 +1257,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "No upstream server is registered under the requested name.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "UNKNOWN_UPSTREAM",
 },
     Classification {
     kind: "unknown_tool",
@@ -1223,6 +1277,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The requested tool is not offered by the upstream, or by any upstream when none was named.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "UNKNOWN_TOOL",
 },
     Classification {
     kind: "upstream_error",
@@ -1240,6 +1297,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream failed to return a completed result and no more specific transport kind applies.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "UPSTREAM_ERROR",
 },
     Classification {
     kind: "bad_gateway",
@@ -1257,6 +1317,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream answered the gateway with an invalid or failed response at the protocol level.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "BAD_GATEWAY",
 },
     Classification {
     kind: "network_error",
@@ -1274,6 +1337,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A network failure interrupted the exchange with the upstream before a result came back.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "NETWORK_ERROR",
 },
     Classification {
     kind: "service_unavailable",
@@ -1291,6 +1357,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream service said it cannot handle requests right now.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "SERVICE_UNAVAILABLE",
 },
     Classification {
     kind: "not_connected",
@@ -1308,6 +1377,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The gateway holds no live connection to the upstream the call was routed to.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "NOT_CONNECTED",
 },
     Classification {
     kind: "connection_error",
@@ -1325,6 +1397,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The connection to the upstream failed or dropped in a way no narrower kind describes.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "CONNECTION_ERROR",
 },
     Classification {
     kind: "timeout",
@@ -1342,6 +1417,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted).",
     startup: false,
     number: -1,
+    grpc_code: 4,
+    grpc_status: "DEADLINE_EXCEEDED",
+    reason: "TIMEOUT",
 },
     Classification {
     kind: "cancelled",
@@ -1359,6 +1437,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "CANCELLED",
 },
     Classification {
     kind: "unexpected_response",
@@ -1376,6 +1457,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "UNEXPECTED_RESPONSE",
 },
     Classification {
     kind: "dns_error",
@@ -1393,6 +1477,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "DNS_ERROR",
 },
     Classification {
     kind: "connection_refused",
@@ -1410,6 +1497,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "CONNECTION_REFUSED",
 },
     Classification {
     kind: "tool_error",
@@ -1427,6 +1517,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "TOOL_ERROR",
 },
     Classification {
     kind: "bridge_transport_error",
@@ -1444,6 +1537,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "BRIDGE_TRANSPORT_ERROR",
 },
     Classification {
     kind: "relay_invalid_target",
@@ -1461,6 +1557,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The target a relay request points at is not acceptable to forward to.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "RELAY_INVALID_TARGET",
 },
     Classification {
     kind: "relay_forwarder_init_failed",
@@ -1478,6 +1577,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "RELAY_FORWARDER_INIT_FAILED",
 },
     Classification {
     kind: "validation_failed",
@@ -1495,6 +1597,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The request as a whole broke a validation rule that is not tied to one parameter.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "VALIDATION_FAILED",
 },
     Classification {
     kind: "invalid_hint",
@@ -1512,6 +1617,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A hint supplied with the request is not one the action recognises or can use.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INVALID_HINT",
 },
     Classification {
     kind: "ssrf_blocked",
@@ -1529,6 +1637,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "SSRF_BLOCKED",
 },
     Classification {
     kind: "path_traversal",
@@ -1546,6 +1657,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A path in the request would escape the directory it is confined to.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "PATH_TRAVERSAL",
 },
     Classification {
     kind: "symlink_rejected",
@@ -1563,6 +1677,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The path goes through a symbolic link, which this operation does not follow.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "SYMLINK_REJECTED",
 },
     Classification {
     kind: "content_too_large",
@@ -1580,6 +1697,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The content submitted with the request exceeds the size the server accepts.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "CONTENT_TOO_LARGE",
 },
     Classification {
     kind: "invalid_encoding",
@@ -1597,6 +1717,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The content is not in the text encoding the operation requires.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INVALID_ENCODING",
 },
     Classification {
     kind: "response_too_large",
@@ -1614,6 +1737,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RESPONSE_TOO_LARGE",
 },
     Classification {
     kind: "invalid_code_mode_id",
@@ -1631,6 +1757,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An identifier passed to Code Mode does not name anything Code Mode knows.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INVALID_CODE_MODE_ID",
 },
     Classification {
     kind: "call_budget_exceeded",
@@ -1648,6 +1777,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "CALL_BUDGET_EXCEEDED",
 },
     Classification {
     kind: "snippet_budget_exceeded",
@@ -1665,6 +1797,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "SNIPPET_BUDGET_EXCEEDED",
 },
     Classification {
     kind: "snippet_resolve_limit",
@@ -1682,6 +1817,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "SNIPPET_RESOLVE_LIMIT",
 },
     Classification {
     kind: "snippet_not_found",
@@ -1699,6 +1837,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "No snippet exists under the requested name.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "SNIPPET_NOT_FOUND",
 },
     Classification {
     kind: "artifact_too_large",
@@ -1716,6 +1857,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "ARTIFACT_TOO_LARGE",
 },
     Classification {
     kind: "result_too_large",
@@ -1733,6 +1877,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RESULT_TOO_LARGE",
 },
     Classification {
     kind: "provider_unavailable",
@@ -1750,6 +1897,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The provider backing this feature cannot be reached or is not serving requests.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "PROVIDER_UNAVAILABLE",
 },
     Classification {
     kind: "provider_timeout",
@@ -1767,6 +1917,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The provider did not answer before its deadline.",
     startup: false,
     number: -1,
+    grpc_code: 4,
+    grpc_status: "DEADLINE_EXCEEDED",
+    reason: "PROVIDER_TIMEOUT",
 },
     Classification {
     kind: "invalid_provider_output",
@@ -1784,6 +1937,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The provider answered with output that does not match what the server expects from it.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "INVALID_PROVIDER_OUTPUT",
 },
     Classification {
     kind: "rate_limited",
@@ -1801,6 +1957,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The caller sent requests faster than the allowed rate.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RATE_LIMITED",
 },
     Classification {
     kind: "queue_saturated",
@@ -1818,6 +1977,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The work queue is full, so the request was turned away without being queued.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "QUEUE_SATURATED",
 },
     Classification {
     kind: "budget_exceeded",
@@ -1835,6 +1997,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "BUDGET_EXCEEDED",
 },
     Classification {
     kind: "quota_exceeded",
@@ -1852,6 +2017,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The caller's quota for this resource is used up for the current period.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "QUOTA_EXCEEDED",
 },
     Classification {
     kind: "restart_required",
@@ -1869,6 +2037,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "RESTART_REQUIRED",
 },
     Classification {
     kind: "stale_suggestion",
@@ -1886,6 +2057,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "STALE_SUGGESTION",
 },
     Classification {
     kind: "merge_write_conflict",
@@ -1903,6 +2077,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "MERGE_WRITE_CONFLICT",
 },
     Classification {
     kind: "workspace_not_configured",
@@ -1920,6 +2097,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "WORKSPACE_NOT_CONFIGURED",
 },
     Classification {
     kind: "internal_error",
@@ -1937,6 +2117,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "An unexpected failure inside the server that is not the caller's doing.",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "INTERNAL_ERROR",
 },
     Classification {
     kind: "server_error",
@@ -1954,6 +2137,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "A backing service answered with a server-side failure that no more specific kind covers.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "SERVER_ERROR",
 },
     Classification {
     kind: "decode_error",
@@ -1971,6 +2157,9 @@ pub static CLASSIFICATIONS: [Classification; 63] = [
     description: "The server could not decode data it received or loaded into the form it expected.",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "DECODE_ERROR",
 },
 ];
 
@@ -1991,6 +2180,9 @@ pub static FALLBACK: Classification = Classification {
     description: "",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "",
 };
 
 /// The contract's classification of kind: a kind the contract does not list gets FALLBACK. No allocation: a match on the kind.
@@ -2334,3 +2526,188 @@ pub static LOG: crate::logging::LogForm = crate::logging::LogForm {
 
 /// The envelope values the contract sanitizes, by name ("message", "guidance", a field): what log_fields sanitizes however the envelope was built or received.
 pub static SANITIZED_FIELDS: &[&str] = &["message", "cause"];
+
+// The google.rpc mapping's tables (see aip193.rs).
+
+/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
+pub const ERROR_INFO_DOMAIN: &str = "agent-error";
+
+/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.
+pub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; 23] = [
+    crate::aip193::AipLeaf { path: "contract_version", src: crate::aip193::AipSource::Meta, key: "contractVersion", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "kind", src: crate::aip193::AipSource::Kind, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "message", src: crate::aip193::AipSource::Message, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "origin", src: crate::aip193::AipSource::Meta, key: "origin", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "recovery.action", src: crate::aip193::AipSource::Meta, key: "recoveryAction", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "recovery.same_arguments", src: crate::aip193::AipSource::Meta, key: "sameArguments", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "recovery.guidance", src: crate::aip193::AipSource::Meta, key: "guidance", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "recovery.retry_after_ms", src: crate::aip193::AipSource::Retry, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "side_effects", src: crate::aip193::AipSource::Meta, key: "sideEffects", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "service", src: crate::aip193::AipSource::Meta, key: "service", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "action", src: crate::aip193::AipSource::Meta, key: "action", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "tool", src: crate::aip193::AipSource::Meta, key: "tool", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "upstream", src: crate::aip193::AipSource::Meta, key: "upstream", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "command", src: crate::aip193::AipSource::Meta, key: "command", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "prompt", src: crate::aip193::AipSource::Meta, key: "prompt", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "resource", src: crate::aip193::AipSource::Meta, key: "resource", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "cause", src: crate::aip193::AipSource::Meta, key: "cause", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "original_kind", src: crate::aip193::AipSource::Meta, key: "original_kind", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "safety", src: crate::aip193::AipSource::Meta, key: "safety", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "evidence", src: crate::aip193::AipSource::Meta, key: "evidence", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "valid_choices", src: crate::aip193::AipSource::Meta, key: "valid_choices", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "hint", src: crate::aip193::AipSource::Meta, key: "hint", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "required_scopes", src: crate::aip193::AipSource::Meta, key: "required_scopes", text: false, raw: "" },
+];
+
+/// Adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
+pub(crate) fn aip_off_wire(e: &crate::envelope::Envelope, meta: &mut std::collections::BTreeMap<String, String>) {
+    let _ = (e, meta);
+}
+
+/// Sets the values the layout does not carry from meta, where it has them; false when one does not read.
+pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::collections::BTreeMap<String, String>) -> bool {
+    let _ = (e, meta);
+    true
+}
+
+/// The kind whose ErrorInfo reason is reason, or None.
+pub(crate) fn kind_by_reason(reason: &str) -> Option<Kind> {
+    match reason {
+        "AMBIGUOUS_TOOL" => Some(Kind::AmbiguousTool),
+        "ARTIFACT_TOO_LARGE" => Some(Kind::ArtifactTooLarge),
+        "AUTH_FAILED" => Some(Kind::AuthFailed),
+        "AUTH_REQUIRED" => Some(Kind::AuthRequired),
+        "BAD_GATEWAY" => Some(Kind::BadGateway),
+        "BRIDGE_TRANSPORT_ERROR" => Some(Kind::BridgeTransportError),
+        "BUDGET_EXCEEDED" => Some(Kind::BudgetExceeded),
+        "CALL_BUDGET_EXCEEDED" => Some(Kind::CallBudgetExceeded),
+        "CANCELLED" => Some(Kind::Cancelled),
+        "CONFIRMATION_REQUIRED" => Some(Kind::ConfirmationRequired),
+        "CONFLICT" => Some(Kind::Conflict),
+        "CONNECTION_ERROR" => Some(Kind::ConnectionError),
+        "CONNECTION_REFUSED" => Some(Kind::ConnectionRefused),
+        "CONTENT_TOO_LARGE" => Some(Kind::ContentTooLarge),
+        "DECODE_ERROR" => Some(Kind::DecodeError),
+        "DNS_ERROR" => Some(Kind::DnsError),
+        "FORBIDDEN" => Some(Kind::Forbidden),
+        "INTERNAL_ERROR" => Some(Kind::InternalError),
+        "INVALID_CODE_MODE_ID" => Some(Kind::InvalidCodeModeId),
+        "INVALID_ENCODING" => Some(Kind::InvalidEncoding),
+        "INVALID_HINT" => Some(Kind::InvalidHint),
+        "INVALID_PARAM" => Some(Kind::InvalidParam),
+        "INVALID_PROVIDER_OUTPUT" => Some(Kind::InvalidProviderOutput),
+        "MERGE_WRITE_CONFLICT" => Some(Kind::MergeWriteConflict),
+        "MISSING_PARAM" => Some(Kind::MissingParam),
+        "NETWORK_ERROR" => Some(Kind::NetworkError),
+        "NOT_CONNECTED" => Some(Kind::NotConnected),
+        "NOT_FOUND" => Some(Kind::NotFound),
+        "OAUTH_ISSUER_MISMATCH" => Some(Kind::OauthIssuerMismatch),
+        "OAUTH_NEEDS_REAUTH" => Some(Kind::OauthNeedsReauth),
+        "OAUTH_RESOURCE_MISMATCH" => Some(Kind::OauthResourceMismatch),
+        "OAUTH_STATE_INVALID" => Some(Kind::OauthStateInvalid),
+        "OAUTH_UNSUPPORTED_METHOD" => Some(Kind::OauthUnsupportedMethod),
+        "PATH_TRAVERSAL" => Some(Kind::PathTraversal),
+        "PERMISSION_DENIED" => Some(Kind::PermissionDenied),
+        "PROVIDER_TIMEOUT" => Some(Kind::ProviderTimeout),
+        "PROVIDER_UNAVAILABLE" => Some(Kind::ProviderUnavailable),
+        "QUEUE_SATURATED" => Some(Kind::QueueSaturated),
+        "QUOTA_EXCEEDED" => Some(Kind::QuotaExceeded),
+        "RATE_LIMITED" => Some(Kind::RateLimited),
+        "RELAY_FORWARDER_INIT_FAILED" => Some(Kind::RelayForwarderInitFailed),
+        "RELAY_INVALID_TARGET" => Some(Kind::RelayInvalidTarget),
+        "RESPONSE_TOO_LARGE" => Some(Kind::ResponseTooLarge),
+        "RESTART_REQUIRED" => Some(Kind::RestartRequired),
+        "RESULT_TOO_LARGE" => Some(Kind::ResultTooLarge),
+        "SERVER_ERROR" => Some(Kind::ServerError),
+        "SERVICE_UNAVAILABLE" => Some(Kind::ServiceUnavailable),
+        "SNIPPET_BUDGET_EXCEEDED" => Some(Kind::SnippetBudgetExceeded),
+        "SNIPPET_NOT_FOUND" => Some(Kind::SnippetNotFound),
+        "SNIPPET_RESOLVE_LIMIT" => Some(Kind::SnippetResolveLimit),
+        "SSRF_BLOCKED" => Some(Kind::SsrfBlocked),
+        "STALE_SUGGESTION" => Some(Kind::StaleSuggestion),
+        "SYMLINK_REJECTED" => Some(Kind::SymlinkRejected),
+        "TIMEOUT" => Some(Kind::Timeout),
+        "TOOL_ERROR" => Some(Kind::ToolError),
+        "UNEXPECTED_RESPONSE" => Some(Kind::UnexpectedResponse),
+        "UNKNOWN_ACTION" => Some(Kind::UnknownAction),
+        "UNKNOWN_INSTANCE" => Some(Kind::UnknownInstance),
+        "UNKNOWN_TOOL" => Some(Kind::UnknownTool),
+        "UNKNOWN_UPSTREAM" => Some(Kind::UnknownUpstream),
+        "UPSTREAM_ERROR" => Some(Kind::UpstreamError),
+        "VALIDATION_FAILED" => Some(Kind::ValidationFailed),
+        "WORKSPACE_NOT_CONFIGURED" => Some(Kind::WorkspaceNotConfigured),
+        _ => None,
+    }
+}
+
+impl Kind {
+    /// The kind's ErrorInfo reason (AIP-193): its words upper-cased and joined with "_", "KIND" put before a result shorter than 3 or not starting with a letter, at most 63 characters; a kind the contract lists has it without allocating.
+    pub fn reason(&self) -> Cow<'static, str> {
+        match self {
+            Kind::UnknownAction => Cow::Borrowed("UNKNOWN_ACTION"),
+            Kind::Forbidden => Cow::Borrowed("FORBIDDEN"),
+            Kind::MissingParam => Cow::Borrowed("MISSING_PARAM"),
+            Kind::InvalidParam => Cow::Borrowed("INVALID_PARAM"),
+            Kind::UnknownInstance => Cow::Borrowed("UNKNOWN_INSTANCE"),
+            Kind::AmbiguousTool => Cow::Borrowed("AMBIGUOUS_TOOL"),
+            Kind::ConfirmationRequired => Cow::Borrowed("CONFIRMATION_REQUIRED"),
+            Kind::Conflict => Cow::Borrowed("CONFLICT"),
+            Kind::AuthFailed => Cow::Borrowed("AUTH_FAILED"),
+            Kind::AuthRequired => Cow::Borrowed("AUTH_REQUIRED"),
+            Kind::PermissionDenied => Cow::Borrowed("PERMISSION_DENIED"),
+            Kind::OauthNeedsReauth => Cow::Borrowed("OAUTH_NEEDS_REAUTH"),
+            Kind::OauthStateInvalid => Cow::Borrowed("OAUTH_STATE_INVALID"),
+            Kind::OauthResourceMismatch => Cow::Borrowed("OAUTH_RESOURCE_MISMATCH"),
+            Kind::OauthIssuerMismatch => Cow::Borrowed("OAUTH_ISSUER_MISMATCH"),
+            Kind::OauthUnsupportedMethod => Cow::Borrowed("OAUTH_UNSUPPORTED_METHOD"),
+            Kind::NotFound => Cow::Borrowed("NOT_FOUND"),
+            Kind::UnknownUpstream => Cow::Borrowed("UNKNOWN_UPSTREAM"),
+            Kind::UnknownTool => Cow::Borrowed("UNKNOWN_TOOL"),
+            Kind::UpstreamError => Cow::Borrowed("UPSTREAM_ERROR"),
+            Kind::BadGateway => Cow::Borrowed("BAD_GATEWAY"),
+            Kind::NetworkError => Cow::Borrowed("NETWORK_ERROR"),
+            Kind::ServiceUnavailable => Cow::Borrowed("SERVICE_UNAVAILABLE"),
+            Kind::NotConnected => Cow::Borrowed("NOT_CONNECTED"),
+            Kind::ConnectionError => Cow::Borrowed("CONNECTION_ERROR"),
+            Kind::Timeout => Cow::Borrowed("TIMEOUT"),
+            Kind::Cancelled => Cow::Borrowed("CANCELLED"),
+            Kind::UnexpectedResponse => Cow::Borrowed("UNEXPECTED_RESPONSE"),
+            Kind::DnsError => Cow::Borrowed("DNS_ERROR"),
+            Kind::ConnectionRefused => Cow::Borrowed("CONNECTION_REFUSED"),
+            Kind::ToolError => Cow::Borrowed("TOOL_ERROR"),
+            Kind::BridgeTransportError => Cow::Borrowed("BRIDGE_TRANSPORT_ERROR"),
+            Kind::RelayInvalidTarget => Cow::Borrowed("RELAY_INVALID_TARGET"),
+            Kind::RelayForwarderInitFailed => Cow::Borrowed("RELAY_FORWARDER_INIT_FAILED"),
+            Kind::ValidationFailed => Cow::Borrowed("VALIDATION_FAILED"),
+            Kind::InvalidHint => Cow::Borrowed("INVALID_HINT"),
+            Kind::SsrfBlocked => Cow::Borrowed("SSRF_BLOCKED"),
+            Kind::PathTraversal => Cow::Borrowed("PATH_TRAVERSAL"),
+            Kind::SymlinkRejected => Cow::Borrowed("SYMLINK_REJECTED"),
+            Kind::ContentTooLarge => Cow::Borrowed("CONTENT_TOO_LARGE"),
+            Kind::InvalidEncoding => Cow::Borrowed("INVALID_ENCODING"),
+            Kind::ResponseTooLarge => Cow::Borrowed("RESPONSE_TOO_LARGE"),
+            Kind::InvalidCodeModeId => Cow::Borrowed("INVALID_CODE_MODE_ID"),
+            Kind::CallBudgetExceeded => Cow::Borrowed("CALL_BUDGET_EXCEEDED"),
+            Kind::SnippetBudgetExceeded => Cow::Borrowed("SNIPPET_BUDGET_EXCEEDED"),
+            Kind::SnippetResolveLimit => Cow::Borrowed("SNIPPET_RESOLVE_LIMIT"),
+            Kind::SnippetNotFound => Cow::Borrowed("SNIPPET_NOT_FOUND"),
+            Kind::ArtifactTooLarge => Cow::Borrowed("ARTIFACT_TOO_LARGE"),
+            Kind::ResultTooLarge => Cow::Borrowed("RESULT_TOO_LARGE"),
+            Kind::ProviderUnavailable => Cow::Borrowed("PROVIDER_UNAVAILABLE"),
+            Kind::ProviderTimeout => Cow::Borrowed("PROVIDER_TIMEOUT"),
+            Kind::InvalidProviderOutput => Cow::Borrowed("INVALID_PROVIDER_OUTPUT"),
+            Kind::RateLimited => Cow::Borrowed("RATE_LIMITED"),
+            Kind::QueueSaturated => Cow::Borrowed("QUEUE_SATURATED"),
+            Kind::BudgetExceeded => Cow::Borrowed("BUDGET_EXCEEDED"),
+            Kind::QuotaExceeded => Cow::Borrowed("QUOTA_EXCEEDED"),
+            Kind::RestartRequired => Cow::Borrowed("RESTART_REQUIRED"),
+            Kind::StaleSuggestion => Cow::Borrowed("STALE_SUGGESTION"),
+            Kind::MergeWriteConflict => Cow::Borrowed("MERGE_WRITE_CONFLICT"),
+            Kind::WorkspaceNotConfigured => Cow::Borrowed("WORKSPACE_NOT_CONFIGURED"),
+            Kind::InternalError => Cow::Borrowed("INTERNAL_ERROR"),
+            Kind::ServerError => Cow::Borrowed("SERVER_ERROR"),
+            Kind::DecodeError => Cow::Borrowed("DECODE_ERROR"),
+            Kind::Other(s) => Cow::Owned(crate::aip193::reason(s)),
+        }
+    }
+}

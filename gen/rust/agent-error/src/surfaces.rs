@@ -158,7 +158,7 @@ fn decode_err(
 
 /// The JSON object of a document, as the Go package's decodeObject reads
 /// one: any other value is a type error.
-fn object(v: Value) -> Result<Map<String, Value>, DecodeError> {
+pub(crate) fn object(v: Value) -> Result<Map<String, Value>, DecodeError> {
     match v {
         Value::Object(m) => Ok(m),
         Value::Null => Err(decode_err(
@@ -761,7 +761,7 @@ fn from_short_form(v: &Value, status: u16) -> Option<Envelope> {
 
 /// The envelope of a failed response without one, from its status and the
 /// body's text. The sanitizing constructor's path: the text is upstream's.
-fn classify_http(status: u16, body: &[u8]) -> Envelope {
+pub(crate) fn classify_http(status: u16, body: &[u8]) -> Envelope {
     let text = http_text(body);
     let mut message = status_line(status);
     if !text.is_empty() {
@@ -773,7 +773,7 @@ fn classify_http(status: u16, body: &[u8]) -> Envelope {
 
 /// How a message built from a response starts: `"HTTP <status> <status
 /// text>"`, or `"HTTP <status>"` for a status without a text.
-fn status_line(status: u16) -> String {
+pub(crate) fn status_line(status: u16) -> String {
     match status_text(status) {
         "" => format!("HTTP {status}"),
         t => format!("HTTP {status} {t}"),
@@ -1142,7 +1142,7 @@ fn underscore_ok(s: &str) -> bool {
 /// The start of a body as one line of text: each run of invalid UTF-8
 /// replaced by one U+FFFD, runs of white space collapsed, at most
 /// MAX_HTTP_TEXT bytes, with an ellipsis when cut.
-fn http_text(body: &[u8]) -> String {
+pub(crate) fn http_text(body: &[u8]) -> String {
     let mut cut = body.len() > 4 * MAX_HTTP_TEXT;
     let body = &body[..body.len().min(4 * MAX_HTTP_TEXT)];
     let valid = valid_utf8(body);

@@ -828,6 +828,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The YAML contract is malformed or has the wrong shape, or more than one configuration source was supplied.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_INVALID",
 },
     Classification {
     kind: "CONFIG_SCHEMA_INVALID",
@@ -845,6 +848,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A tool's JSON Schema uses a construct the runtime does not support or considers unsafe.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_SCHEMA_INVALID",
 },
     Classification {
     kind: "CONFIG_SECRET_MISSING",
@@ -862,6 +868,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A secret that a provider or service needs was not supplied to the runtime.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_SECRET_MISSING",
 },
     Classification {
     kind: "CONFIG_AUTH_INVALID",
@@ -879,6 +888,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "An authentication or transport setting is unsafe, for example credentials that would travel over an insecure channel.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_AUTH_INVALID",
 },
     Classification {
     kind: "CONFIG_URL_INVALID",
@@ -896,6 +908,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A tool's URL breaks the runtime's safety rules for where requests may be sent.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_URL_INVALID",
 },
     Classification {
     kind: "CONFIG_MAPPING_INVALID",
@@ -913,6 +928,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A mapping in the contract conflicts with another or reads data that was never declared.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_MAPPING_INVALID",
 },
     Classification {
     kind: "CONFIG_DEPENDENCY_INVALID",
@@ -930,6 +948,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A dependency between tools names a source or target that the contract does not allow.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_DEPENDENCY_INVALID",
 },
     Classification {
     kind: "CONFIG_DEPENDENCY_CYCLE",
@@ -947,6 +968,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The automatic dependencies between tools form a cycle, so no order can satisfy them.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_DEPENDENCY_CYCLE",
 },
     Classification {
     kind: "CONFIG_CONFIRMATION_INVALID",
@@ -964,6 +988,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A tool with effects is declared without the confirmation the runtime requires for such tools.",
     startup: true,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "CONFIG_CONFIRMATION_INVALID",
 },
     Classification {
     kind: "MODEL_NOT_CONFIGURED",
@@ -981,6 +1008,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A feature that needs a model (chat, or AI-written presentation) was used, but no model is configured.",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "MODEL_NOT_CONFIGURED",
 },
     Classification {
     kind: "MODEL_PROVIDER_ERROR",
@@ -998,6 +1028,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The call to the model provider failed at the provider boundary; no tool was called as a result.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "MODEL_PROVIDER_ERROR",
 },
     Classification {
     kind: "MODEL_RESPONSE_MALFORMED",
@@ -1015,6 +1048,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The provider's or model's response could not be parsed safely, so the runtime did not act on it.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "MODEL_RESPONSE_MALFORMED",
 },
     Classification {
     kind: "MODEL_SCHEMA_VIOLATION",
@@ -1032,6 +1068,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The model's tool selection or the arguments it produced did not match the expected schema; nothing was sent to a tool.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "MODEL_SCHEMA_VIOLATION",
 },
     Classification {
     kind: "MODEL_TOOL_SELECTION_FAILED",
@@ -1049,6 +1088,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The model chose a tool outside the candidate set it was offered; the runtime refused to call it.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "MODEL_TOOL_SELECTION_FAILED",
 },
     Classification {
     kind: "ROUTING_NO_MATCH",
@@ -1066,6 +1108,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "No tool matched the request and conversation mode is turned off, so the runtime had nothing to do with it.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "ROUTING_NO_MATCH",
 },
     Classification {
     kind: "INPUT_SCHEMA_VIOLATION",
@@ -1083,6 +1128,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The supplied arguments break the tool's input schema; no request was sent.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INPUT_SCHEMA_VIOLATION",
 },
     Classification {
     kind: "INPUT_SELECTION_STALE",
@@ -1100,6 +1148,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The pending selection has expired, or it no longer fits the current context.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "INPUT_SELECTION_STALE",
 },
     Classification {
     kind: "INPUT_SELECTION_INVALID",
@@ -1117,6 +1168,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The choice given is not one of the options currently on offer.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INPUT_SELECTION_INVALID",
 },
     Classification {
     kind: "CONFIRMATION_STALE",
@@ -1134,6 +1188,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The confirmation expired, or the prepared operation or its context changed after it was shown; the action did not run.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "CONFIRMATION_STALE",
 },
     Classification {
     kind: "AUTH_REQUIRED",
@@ -1151,6 +1208,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "A credential the service needs is not available, so the call was not sent.",
     startup: false,
     number: -1,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_REQUIRED",
 },
     Classification {
     kind: "AUTH_REJECTED",
@@ -1168,6 +1228,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API answered 401 or 403; status carries which one.",
     startup: false,
     number: -1,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_REJECTED",
 },
     Classification {
     kind: "SESSION_ID_INVALID",
@@ -1185,6 +1248,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The session identifier is not in a valid format.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "SESSION_ID_INVALID",
 },
     Classification {
     kind: "SESSION_EXPIRED",
@@ -1202,6 +1268,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The session outlived its time-to-live, or the configuration changed since it started.",
     startup: false,
     number: -1,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "SESSION_EXPIRED",
 },
     Classification {
     kind: "SESSION_CAPACITY",
@@ -1219,6 +1288,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The in-memory session store is full, so no new session could be opened.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "SESSION_CAPACITY",
 },
     Classification {
     kind: "SESSION_RUNTIME_DISPOSED",
@@ -1236,6 +1308,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The runtime handling the call has been disposed and no longer serves requests.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "SESSION_RUNTIME_DISPOSED",
 },
     Classification {
     kind: "TOOL_ABORTED",
@@ -1253,6 +1328,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The host's cancellation or abort signal stopped the call; 499 (client closed request) because the caller, not the downstream API, ended it, and side effects are possible because the request may already have been sent.",
     startup: false,
     number: -1,
+    grpc_code: 1,
+    grpc_status: "CANCELLED",
+    reason: "TOOL_ABORTED",
 },
     Classification {
     kind: "TOOL_TIMEOUT",
@@ -1270,6 +1348,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API did not answer within the timeout; the request may have reached it and completed with the response lost, so it counts toward the tool's circuit breaker and side effects are possible.",
     startup: false,
     number: -1,
+    grpc_code: 4,
+    grpc_status: "DEADLINE_EXCEEDED",
+    reason: "TOOL_TIMEOUT",
 },
     Classification {
     kind: "TOOL_NETWORK_ERROR",
@@ -1287,6 +1368,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The transport failed before a safe, complete response arrived; the request may have been delivered, so it counts toward the tool's circuit breaker and side effects are possible.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_NETWORK_ERROR",
 },
     Classification {
     kind: "TOOL_REDIRECT_BLOCKED",
@@ -1304,6 +1388,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API answered with a redirect, which the runtime refuses to follow; the configured endpoint is wrong. Side effects are possible because a redirect can follow a write the server already accepted.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_REDIRECT_BLOCKED",
 },
     Classification {
     kind: "TOOL_CLIENT_ERROR",
@@ -1321,6 +1408,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API rejected the request with a 4xx status other than 401, 403 or 429 (status carries it); 422 because the request's content, not the API's health, is at fault, so it does not count toward the breaker.",
     startup: false,
     number: -1,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "TOOL_CLIENT_ERROR",
 },
     Classification {
     kind: "TOOL_RATE_LIMITED",
@@ -1338,6 +1428,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API answered 429; its capacity, not the host's budget, is exhausted.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "TOOL_RATE_LIMITED",
 },
     Classification {
     kind: "TOOL_SERVER_ERROR",
@@ -1355,6 +1448,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The downstream API answered with a 5xx status (status carries it); it counts toward the tool's circuit breaker, and side effects are possible because the server may have acted before failing.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_SERVER_ERROR",
 },
     Classification {
     kind: "TOOL_RESPONSE_MALFORMED",
@@ -1372,6 +1468,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The response was declared as JSON but could not be parsed; the call itself may have succeeded.",
     startup: false,
     number: -1,
+    grpc_code: 2,
+    grpc_status: "UNKNOWN",
+    reason: "TOOL_RESPONSE_MALFORMED",
 },
     Classification {
     kind: "TOOL_OUTPUT_LIMIT",
@@ -1389,6 +1488,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The response exceeded the runtime's byte ceiling and was discarded; the call itself had already run.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_OUTPUT_LIMIT",
 },
     Classification {
     kind: "TOOL_OUTPUT_SCHEMA_VIOLATION",
@@ -1406,6 +1508,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The response did not match the tool's declared output schema; the call itself may have succeeded.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_OUTPUT_SCHEMA_VIOLATION",
 },
     Classification {
     kind: "TOOL_CIRCUIT_OPEN",
@@ -1423,6 +1528,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The tool's circuit breaker is open after repeated failures, so the call was not sent; it does not itself count toward the breaker.",
     startup: false,
     number: -1,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TOOL_CIRCUIT_OPEN",
 },
     Classification {
     kind: "TOOL_EXECUTION_UNCERTAIN",
@@ -1440,6 +1548,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "An earlier attempt at this effect may have reached the backend, so the runtime will not run it again blindly; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
     startup: false,
     number: -1,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "TOOL_EXECUTION_UNCERTAIN",
 },
     Classification {
     kind: "RATE_LIMITED",
@@ -1457,6 +1568,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The caller used up the host's request window; no downstream call was made.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RATE_LIMITED",
 },
     Classification {
     kind: "RATE_SESSION_LIMIT",
@@ -1474,6 +1588,9 @@ pub static CLASSIFICATIONS: [Classification; 39] = [
     description: "The session reached the lifetime cap the host sets on it; waiting will not reset it.",
     startup: false,
     number: -1,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RATE_SESSION_LIMIT",
 },
 ];
 
@@ -1494,6 +1611,9 @@ pub static FALLBACK: Classification = Classification {
     description: "",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "",
 };
 
 /// The contract's classification of kind: a kind the contract does not list gets FALLBACK. No allocation: a match on the kind.
@@ -1727,3 +1847,152 @@ pub static LOG: crate::logging::LogForm = crate::logging::LogForm {
 
 /// The envelope values the contract sanitizes, by name ("message", "guidance", a field): what log_fields sanitizes however the envelope was built or received.
 pub static SANITIZED_FIELDS: &[&str] = &["message"];
+
+// The google.rpc mapping's tables (see aip193.rs).
+
+/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
+pub const ERROR_INFO_DOMAIN: &str = "agento";
+
+/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.
+pub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; 8] = [
+    crate::aip193::AipLeaf { path: "status", src: crate::aip193::AipSource::Const, key: "", text: false, raw: "\"error\"" },
+    crate::aip193::AipLeaf { path: "error.code", src: crate::aip193::AipSource::Kind, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.category", src: crate::aip193::AipSource::Meta, key: "group", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "error.message", src: crate::aip193::AipSource::Message, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.details.executionMayHaveOccurred", src: crate::aip193::AipSource::Meta, key: "mayHaveRun", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.details.status", src: crate::aip193::AipSource::Meta, key: "status", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.details.tool", src: crate::aip193::AipSource::Meta, key: "tool", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "error.details.field", src: crate::aip193::AipSource::Meta, key: "field", text: true, raw: "" },
+];
+
+/// Adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
+pub(crate) fn aip_off_wire(e: &crate::envelope::Envelope, meta: &mut std::collections::BTreeMap<String, String>) {
+    meta.insert("contractVersion".to_owned(), e.contract_version.to_string());
+    meta.insert("origin".to_owned(), e.origin.as_str().to_owned());
+    meta.insert("recoveryAction".to_owned(), e.recovery.action.as_str().to_owned());
+    meta.insert("sameArguments".to_owned(), e.recovery.same_arguments.as_str().to_owned());
+    if !e.recovery.guidance.is_empty() {
+        meta.insert("guidance".to_owned(), e.recovery.guidance.clone());
+    }
+    meta.insert("sideEffects".to_owned(), e.side_effects.as_str().to_owned());
+}
+
+/// Sets the values the layout does not carry from meta, where it has them; false when one does not read.
+pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::collections::BTreeMap<String, String>) -> bool {
+    if let Some(v) = meta.get("contractVersion") {
+        match v.parse::<i64>() {
+            Ok(n) => e.contract_version = n,
+            Err(_) => return false,
+        }
+    }
+    if let Some(v) = meta.get("origin") {
+        e.origin = Origin::from(v.as_str());
+    }
+    if let Some(v) = meta.get("recoveryAction") {
+        e.recovery.action = RecoveryAction::from(v.as_str());
+    }
+    if let Some(v) = meta.get("sameArguments") {
+        e.recovery.same_arguments = SameArguments::from(v.as_str());
+    }
+    if let Some(v) = meta.get("guidance") {
+        e.recovery.guidance = v.clone();
+    }
+    if let Some(v) = meta.get("sideEffects") {
+        e.side_effects = SideEffects::from(v.as_str());
+    }
+    true
+}
+
+/// The kind whose ErrorInfo reason is reason, or None.
+pub(crate) fn kind_by_reason(reason: &str) -> Option<Kind> {
+    match reason {
+        "AUTH_REJECTED" => Some(Kind::AuthRejected),
+        "AUTH_REQUIRED" => Some(Kind::AuthRequired),
+        "CONFIG_AUTH_INVALID" => Some(Kind::ConfigAuthInvalid),
+        "CONFIG_CONFIRMATION_INVALID" => Some(Kind::ConfigConfirmationInvalid),
+        "CONFIG_DEPENDENCY_CYCLE" => Some(Kind::ConfigDependencyCycle),
+        "CONFIG_DEPENDENCY_INVALID" => Some(Kind::ConfigDependencyInvalid),
+        "CONFIG_INVALID" => Some(Kind::ConfigInvalid),
+        "CONFIG_MAPPING_INVALID" => Some(Kind::ConfigMappingInvalid),
+        "CONFIG_SCHEMA_INVALID" => Some(Kind::ConfigSchemaInvalid),
+        "CONFIG_SECRET_MISSING" => Some(Kind::ConfigSecretMissing),
+        "CONFIG_URL_INVALID" => Some(Kind::ConfigUrlInvalid),
+        "CONFIRMATION_STALE" => Some(Kind::ConfirmationStale),
+        "INPUT_SCHEMA_VIOLATION" => Some(Kind::InputSchemaViolation),
+        "INPUT_SELECTION_INVALID" => Some(Kind::InputSelectionInvalid),
+        "INPUT_SELECTION_STALE" => Some(Kind::InputSelectionStale),
+        "MODEL_NOT_CONFIGURED" => Some(Kind::ModelNotConfigured),
+        "MODEL_PROVIDER_ERROR" => Some(Kind::ModelProviderError),
+        "MODEL_RESPONSE_MALFORMED" => Some(Kind::ModelResponseMalformed),
+        "MODEL_SCHEMA_VIOLATION" => Some(Kind::ModelSchemaViolation),
+        "MODEL_TOOL_SELECTION_FAILED" => Some(Kind::ModelToolSelectionFailed),
+        "RATE_LIMITED" => Some(Kind::RateLimited),
+        "RATE_SESSION_LIMIT" => Some(Kind::RateSessionLimit),
+        "ROUTING_NO_MATCH" => Some(Kind::RoutingNoMatch),
+        "SESSION_CAPACITY" => Some(Kind::SessionCapacity),
+        "SESSION_EXPIRED" => Some(Kind::SessionExpired),
+        "SESSION_ID_INVALID" => Some(Kind::SessionIdInvalid),
+        "SESSION_RUNTIME_DISPOSED" => Some(Kind::SessionRuntimeDisposed),
+        "TOOL_ABORTED" => Some(Kind::ToolAborted),
+        "TOOL_CIRCUIT_OPEN" => Some(Kind::ToolCircuitOpen),
+        "TOOL_CLIENT_ERROR" => Some(Kind::ToolClientError),
+        "TOOL_EXECUTION_UNCERTAIN" => Some(Kind::ToolExecutionUncertain),
+        "TOOL_NETWORK_ERROR" => Some(Kind::ToolNetworkError),
+        "TOOL_OUTPUT_LIMIT" => Some(Kind::ToolOutputLimit),
+        "TOOL_OUTPUT_SCHEMA_VIOLATION" => Some(Kind::ToolOutputSchemaViolation),
+        "TOOL_RATE_LIMITED" => Some(Kind::ToolRateLimited),
+        "TOOL_REDIRECT_BLOCKED" => Some(Kind::ToolRedirectBlocked),
+        "TOOL_RESPONSE_MALFORMED" => Some(Kind::ToolResponseMalformed),
+        "TOOL_SERVER_ERROR" => Some(Kind::ToolServerError),
+        "TOOL_TIMEOUT" => Some(Kind::ToolTimeout),
+        _ => None,
+    }
+}
+
+impl Kind {
+    /// The kind's ErrorInfo reason (AIP-193): its words upper-cased and joined with "_", "KIND" put before a result shorter than 3 or not starting with a letter, at most 63 characters; a kind the contract lists has it without allocating.
+    pub fn reason(&self) -> Cow<'static, str> {
+        match self {
+            Kind::ConfigInvalid => Cow::Borrowed("CONFIG_INVALID"),
+            Kind::ConfigSchemaInvalid => Cow::Borrowed("CONFIG_SCHEMA_INVALID"),
+            Kind::ConfigSecretMissing => Cow::Borrowed("CONFIG_SECRET_MISSING"),
+            Kind::ConfigAuthInvalid => Cow::Borrowed("CONFIG_AUTH_INVALID"),
+            Kind::ConfigUrlInvalid => Cow::Borrowed("CONFIG_URL_INVALID"),
+            Kind::ConfigMappingInvalid => Cow::Borrowed("CONFIG_MAPPING_INVALID"),
+            Kind::ConfigDependencyInvalid => Cow::Borrowed("CONFIG_DEPENDENCY_INVALID"),
+            Kind::ConfigDependencyCycle => Cow::Borrowed("CONFIG_DEPENDENCY_CYCLE"),
+            Kind::ConfigConfirmationInvalid => Cow::Borrowed("CONFIG_CONFIRMATION_INVALID"),
+            Kind::ModelNotConfigured => Cow::Borrowed("MODEL_NOT_CONFIGURED"),
+            Kind::ModelProviderError => Cow::Borrowed("MODEL_PROVIDER_ERROR"),
+            Kind::ModelResponseMalformed => Cow::Borrowed("MODEL_RESPONSE_MALFORMED"),
+            Kind::ModelSchemaViolation => Cow::Borrowed("MODEL_SCHEMA_VIOLATION"),
+            Kind::ModelToolSelectionFailed => Cow::Borrowed("MODEL_TOOL_SELECTION_FAILED"),
+            Kind::RoutingNoMatch => Cow::Borrowed("ROUTING_NO_MATCH"),
+            Kind::InputSchemaViolation => Cow::Borrowed("INPUT_SCHEMA_VIOLATION"),
+            Kind::InputSelectionStale => Cow::Borrowed("INPUT_SELECTION_STALE"),
+            Kind::InputSelectionInvalid => Cow::Borrowed("INPUT_SELECTION_INVALID"),
+            Kind::ConfirmationStale => Cow::Borrowed("CONFIRMATION_STALE"),
+            Kind::AuthRequired => Cow::Borrowed("AUTH_REQUIRED"),
+            Kind::AuthRejected => Cow::Borrowed("AUTH_REJECTED"),
+            Kind::SessionIdInvalid => Cow::Borrowed("SESSION_ID_INVALID"),
+            Kind::SessionExpired => Cow::Borrowed("SESSION_EXPIRED"),
+            Kind::SessionCapacity => Cow::Borrowed("SESSION_CAPACITY"),
+            Kind::SessionRuntimeDisposed => Cow::Borrowed("SESSION_RUNTIME_DISPOSED"),
+            Kind::ToolAborted => Cow::Borrowed("TOOL_ABORTED"),
+            Kind::ToolTimeout => Cow::Borrowed("TOOL_TIMEOUT"),
+            Kind::ToolNetworkError => Cow::Borrowed("TOOL_NETWORK_ERROR"),
+            Kind::ToolRedirectBlocked => Cow::Borrowed("TOOL_REDIRECT_BLOCKED"),
+            Kind::ToolClientError => Cow::Borrowed("TOOL_CLIENT_ERROR"),
+            Kind::ToolRateLimited => Cow::Borrowed("TOOL_RATE_LIMITED"),
+            Kind::ToolServerError => Cow::Borrowed("TOOL_SERVER_ERROR"),
+            Kind::ToolResponseMalformed => Cow::Borrowed("TOOL_RESPONSE_MALFORMED"),
+            Kind::ToolOutputLimit => Cow::Borrowed("TOOL_OUTPUT_LIMIT"),
+            Kind::ToolOutputSchemaViolation => Cow::Borrowed("TOOL_OUTPUT_SCHEMA_VIOLATION"),
+            Kind::ToolCircuitOpen => Cow::Borrowed("TOOL_CIRCUIT_OPEN"),
+            Kind::ToolExecutionUncertain => Cow::Borrowed("TOOL_EXECUTION_UNCERTAIN"),
+            Kind::RateLimited => Cow::Borrowed("RATE_LIMITED"),
+            Kind::RateSessionLimit => Cow::Borrowed("RATE_SESSION_LIMIT"),
+            Kind::Other(s) => Cow::Owned(crate::aip193::reason(s)),
+        }
+    }
+}

@@ -848,6 +848,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "No object or directory exists at the address.",
     startup: false,
     number: 0,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "NOT_FOUND",
 },
     Classification {
     kind: "AlreadyExists",
@@ -865,6 +868,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Something already exists at the address the call would create.",
     startup: false,
     number: 1,
+    grpc_code: 6,
+    grpc_status: "ALREADY_EXISTS",
+    reason: "ALREADY_EXISTS",
 },
     Classification {
     kind: "PermissionDenied",
@@ -882,6 +888,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The authenticated identity may not perform this operation on the target.",
     startup: false,
     number: 2,
+    grpc_code: 7,
+    grpc_status: "PERMISSION_DENIED",
+    reason: "PERMISSION_DENIED",
 },
     Classification {
     kind: "PreconditionFailed",
@@ -899,6 +908,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "A condition the call attached (such as an expected etag) did not hold for the target.",
     startup: false,
     number: 3,
+    grpc_code: 9,
+    grpc_status: "FAILED_PRECONDITION",
+    reason: "PRECONDITION_FAILED",
 },
     Classification {
     kind: "Conflict",
@@ -916,6 +928,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The call conflicts with the target's current state or with a concurrent change to it.",
     startup: false,
     number: 4,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "CONFLICT",
 },
     Classification {
     kind: "DirectoryNotEmpty",
@@ -933,6 +948,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The directory to remove still has entries.",
     startup: false,
     number: 5,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "DIRECTORY_NOT_EMPTY",
 },
     Classification {
     kind: "Unsupported",
@@ -950,6 +968,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong.",
     startup: false,
     number: 6,
+    grpc_code: 12,
+    grpc_status: "UNIMPLEMENTED",
+    reason: "UNSUPPORTED",
 },
     Classification {
     kind: "InvalidArgument",
@@ -967,6 +988,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "An argument is malformed or has a value the operation does not accept.",
     startup: false,
     number: 7,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INVALID_ARGUMENT",
 },
     Classification {
     kind: "IncompatibleType",
@@ -984,6 +1008,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The target is the wrong kind of entry for the operation, for example a directory where an object was expected.",
     startup: false,
     number: 8,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "INCOMPATIBLE_TYPE",
 },
     Classification {
     kind: "Locked",
@@ -1001,6 +1028,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The target is locked by another holder.",
     startup: false,
     number: 9,
+    grpc_code: 9,
+    grpc_status: "FAILED_PRECONDITION",
+    reason: "LOCKED",
 },
     Classification {
     kind: "Cancelled",
@@ -1018,6 +1048,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The operation was cancelled before it finished; 504 because no result was delivered.",
     startup: false,
     number: 10,
+    grpc_code: 4,
+    grpc_status: "DEADLINE_EXCEEDED",
+    reason: "CANCELLED",
 },
     Classification {
     kind: "DeadlineExceeded",
@@ -1035,6 +1068,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The operation's deadline passed before it finished; counts toward the backend's breaker.",
     startup: false,
     number: 11,
+    grpc_code: 4,
+    grpc_status: "DEADLINE_EXCEEDED",
+    reason: "DEADLINE_EXCEEDED",
 },
     Classification {
     kind: "Transient",
@@ -1052,6 +1088,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The backend or the network to it failed temporarily.",
     startup: false,
     number: 12,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "TRANSIENT",
 },
     Classification {
     kind: "ResourceExhausted",
@@ -1069,6 +1108,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "A rate, quota or capacity limit was hit.",
     startup: false,
     number: 13,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "RESOURCE_EXHAUSTED",
 },
     Classification {
     kind: "IntegrityFailure",
@@ -1086,6 +1128,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal.",
     startup: false,
     number: 14,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "INTEGRITY_FAILURE",
 },
     Classification {
     kind: "Internal",
@@ -1103,6 +1148,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "An unexpected failure inside ovstorage.",
     startup: false,
     number: 15,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "INTERNAL",
 },
     Classification {
     kind: "BrokerUnavailable",
@@ -1120,6 +1168,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The broker process could not be reached right now.",
     startup: false,
     number: 16,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "BROKER_UNAVAILABLE",
 },
     Classification {
     kind: "BrokerRequired",
@@ -1137,6 +1188,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The operation only works through a broker and none is in use.",
     startup: false,
     number: 17,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "BROKER_REQUIRED",
 },
     Classification {
     kind: "RedirectExpired",
@@ -1154,6 +1208,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The redirect (such as a signed URL) the call relied on has expired.",
     startup: false,
     number: 18,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "REDIRECT_EXPIRED",
 },
     Classification {
     kind: "PolicyEpochStale",
@@ -1171,6 +1228,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The call was made under a policy epoch that is no longer current.",
     startup: false,
     number: 19,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "POLICY_EPOCH_STALE",
 },
     Classification {
     kind: "AuthorizationLeaseExpired",
@@ -1188,6 +1248,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action.",
     startup: false,
     number: 20,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTHORIZATION_LEASE_EXPIRED",
 },
     Classification {
     kind: "CacheCorrupt",
@@ -1205,6 +1268,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Bytes in the local content cache failed verification.",
     startup: false,
     number: 21,
+    grpc_code: 15,
+    grpc_status: "DATA_LOSS",
+    reason: "CACHE_CORRUPT",
 },
     Classification {
     kind: "StagingExpired",
@@ -1222,6 +1288,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The staged data an operation was building on expired before it was committed.",
     startup: false,
     number: 22,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "STAGING_EXPIRED",
 },
     Classification {
     kind: "CommitAmbiguous",
@@ -1239,6 +1308,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "It cannot be determined whether a publish or commit took effect.",
     startup: false,
     number: 23,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "COMMIT_AMBIGUOUS",
 },
     Classification {
     kind: "CacheLockContention",
@@ -1256,6 +1328,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "A lock on the local cache could not be acquired in time because another user holds it.",
     startup: false,
     number: 24,
+    grpc_code: 8,
+    grpc_status: "RESOURCE_EXHAUSTED",
+    reason: "CACHE_LOCK_CONTENTION",
 },
     Classification {
     kind: "StateRootUnavailable",
@@ -1273,6 +1348,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The local state root is missing or cannot be used.",
     startup: false,
     number: 25,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "STATE_ROOT_UNAVAILABLE",
 },
     Classification {
     kind: "NetworkFilesystemRefused",
@@ -1290,6 +1368,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Local state was placed on a network filesystem, which ovstorage refuses to use for it.",
     startup: false,
     number: 26,
+    grpc_code: 14,
+    grpc_status: "UNAVAILABLE",
+    reason: "NETWORK_FILESYSTEM_REFUSED",
 },
     Classification {
     kind: "ObjectModified",
@@ -1307,6 +1388,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The object changed since the version the call was based on.",
     startup: false,
     number: 27,
+    grpc_code: 9,
+    grpc_status: "FAILED_PRECONDITION",
+    reason: "OBJECT_MODIFIED",
 },
     Classification {
     kind: "NoRoute",
@@ -1324,6 +1408,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "No configured connection serves the address.",
     startup: false,
     number: 28,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "NO_ROUTE",
 },
     Classification {
     kind: "RouteConflict",
@@ -1341,6 +1428,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "More than one route claims the address, or a new route collides with an existing one.",
     startup: false,
     number: 29,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "ROUTE_CONFLICT",
 },
     Classification {
     kind: "NotConfigured",
@@ -1358,6 +1448,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Something the call needs (a backend kind, a connection, a setting) is not configured.",
     startup: false,
     number: 30,
+    grpc_code: 5,
+    grpc_status: "NOT_FOUND",
+    reason: "NOT_CONFIGURED",
 },
     Classification {
     kind: "AliasChainTooLong",
@@ -1375,6 +1468,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "Resolving the address followed more aliases than allowed, which usually means aliases point at each other.",
     startup: false,
     number: 31,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "ALIAS_CHAIN_TOO_LONG",
 },
     Classification {
     kind: "CredentialExpired",
@@ -1392,6 +1488,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The stored credential for the connection has expired.",
     startup: false,
     number: 32,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "CREDENTIAL_EXPIRED",
 },
     Classification {
     kind: "CredentialUnavailable",
@@ -1409,6 +1508,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "No usable credential could be obtained for the connection.",
     startup: false,
     number: 33,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "CREDENTIAL_UNAVAILABLE",
 },
     Classification {
     kind: "AuthRequired",
@@ -1426,6 +1528,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The connection needs its authentication flow completed before it can be used.",
     startup: false,
     number: 34,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_REQUIRED",
 },
     Classification {
     kind: "AuthCancelled",
@@ -1443,6 +1548,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The authentication flow was cancelled before it completed.",
     startup: false,
     number: 35,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_CANCELLED",
 },
     Classification {
     kind: "AuthExpired",
@@ -1460,6 +1568,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The authentication session for the connection has expired.",
     startup: false,
     number: 36,
+    grpc_code: 16,
+    grpc_status: "UNAUTHENTICATED",
+    reason: "AUTH_EXPIRED",
 },
     Classification {
     kind: "ContentMismatch",
@@ -1477,6 +1588,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The content does not match what the call declared about it.",
     startup: false,
     number: 37,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "CONTENT_MISMATCH",
 },
     Classification {
     kind: "ContentChecksumMismatch",
@@ -1494,6 +1608,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The content's checksum differs from the checksum supplied with the call.",
     startup: false,
     number: 38,
+    grpc_code: 3,
+    grpc_status: "INVALID_ARGUMENT",
+    reason: "CONTENT_CHECKSUM_MISMATCH",
 },
     Classification {
     kind: "PluginRejected",
@@ -1511,6 +1628,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed.",
     startup: false,
     number: 39,
+    grpc_code: 7,
+    grpc_status: "PERMISSION_DENIED",
+    reason: "PLUGIN_REJECTED",
 },
     Classification {
     kind: "PartialCompletion",
@@ -1528,6 +1648,9 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     description: "A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
     startup: false,
     number: 40,
+    grpc_code: 10,
+    grpc_status: "ABORTED",
+    reason: "PARTIAL_COMPLETION",
 },
 ];
 
@@ -1548,6 +1671,9 @@ pub static FALLBACK: Classification = Classification {
     description: "",
     startup: false,
     number: -1,
+    grpc_code: 13,
+    grpc_status: "INTERNAL",
+    reason: "",
 };
 
 /// The contract's classification of kind: a kind the contract does not list gets FALLBACK. No allocation: a match on the kind.
@@ -1756,3 +1882,147 @@ pub static LOG: crate::logging::LogForm = crate::logging::LogForm {
 
 /// The envelope values the contract sanitizes, by name ("message", "guidance", a field): what log_fields sanitizes however the envelope was built or received.
 pub static SANITIZED_FIELDS: &[&str] = &["message"];
+
+// The google.rpc mapping's tables (see aip193.rs).
+
+/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
+pub const ERROR_INFO_DOMAIN: &str = "ovstorage";
+
+/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.
+pub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; 12] = [
+    crate::aip193::AipLeaf { path: "v", src: crate::aip193::AipSource::Meta, key: "contractVersion", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "ok", src: crate::aip193::AipSource::Const, key: "", text: false, raw: "false" },
+    crate::aip193::AipLeaf { path: "operation", src: crate::aip193::AipSource::Meta, key: "operation", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "error.code", src: crate::aip193::AipSource::Kind, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.message", src: crate::aip193::AipSource::Message, key: "", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.retryable", src: crate::aip193::AipSource::Meta, key: "retryable", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "error.next_action", src: crate::aip193::AipSource::Meta, key: "guidance", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "error.partial", src: crate::aip193::AipSource::Meta, key: "partial", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "operation_id", src: crate::aip193::AipSource::Meta, key: "operation_id", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "backend", src: crate::aip193::AipSource::Meta, key: "backend", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "resource", src: crate::aip193::AipSource::Meta, key: "resource", text: true, raw: "" },
+    crate::aip193::AipLeaf { path: "warnings", src: crate::aip193::AipSource::Meta, key: "warnings", text: false, raw: "" },
+];
+
+/// Adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
+pub(crate) fn aip_off_wire(e: &crate::envelope::Envelope, meta: &mut std::collections::BTreeMap<String, String>) {
+    meta.insert("origin".to_owned(), e.origin.as_str().to_owned());
+    meta.insert("recoveryAction".to_owned(), e.recovery.action.as_str().to_owned());
+    meta.insert("sameArguments".to_owned(), e.recovery.same_arguments.as_str().to_owned());
+    meta.insert("sideEffects".to_owned(), e.side_effects.as_str().to_owned());
+}
+
+/// Sets the values the layout does not carry from meta, where it has them; false when one does not read.
+pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::collections::BTreeMap<String, String>) -> bool {
+    if let Some(v) = meta.get("origin") {
+        e.origin = Origin::from(v.as_str());
+    }
+    if let Some(v) = meta.get("recoveryAction") {
+        e.recovery.action = RecoveryAction::from(v.as_str());
+    }
+    if let Some(v) = meta.get("sameArguments") {
+        e.recovery.same_arguments = SameArguments::from(v.as_str());
+    }
+    if let Some(v) = meta.get("sideEffects") {
+        e.side_effects = SideEffects::from(v.as_str());
+    }
+    true
+}
+
+/// The kind whose ErrorInfo reason is reason, or None.
+pub(crate) fn kind_by_reason(reason: &str) -> Option<Kind> {
+    match reason {
+        "ALIAS_CHAIN_TOO_LONG" => Some(Kind::AliasChainTooLong),
+        "ALREADY_EXISTS" => Some(Kind::AlreadyExists),
+        "AUTHORIZATION_LEASE_EXPIRED" => Some(Kind::AuthorizationLeaseExpired),
+        "AUTH_CANCELLED" => Some(Kind::AuthCancelled),
+        "AUTH_EXPIRED" => Some(Kind::AuthExpired),
+        "AUTH_REQUIRED" => Some(Kind::AuthRequired),
+        "BROKER_REQUIRED" => Some(Kind::BrokerRequired),
+        "BROKER_UNAVAILABLE" => Some(Kind::BrokerUnavailable),
+        "CACHE_CORRUPT" => Some(Kind::CacheCorrupt),
+        "CACHE_LOCK_CONTENTION" => Some(Kind::CacheLockContention),
+        "CANCELLED" => Some(Kind::Cancelled),
+        "COMMIT_AMBIGUOUS" => Some(Kind::CommitAmbiguous),
+        "CONFLICT" => Some(Kind::Conflict),
+        "CONTENT_CHECKSUM_MISMATCH" => Some(Kind::ContentChecksumMismatch),
+        "CONTENT_MISMATCH" => Some(Kind::ContentMismatch),
+        "CREDENTIAL_EXPIRED" => Some(Kind::CredentialExpired),
+        "CREDENTIAL_UNAVAILABLE" => Some(Kind::CredentialUnavailable),
+        "DEADLINE_EXCEEDED" => Some(Kind::DeadlineExceeded),
+        "DIRECTORY_NOT_EMPTY" => Some(Kind::DirectoryNotEmpty),
+        "INCOMPATIBLE_TYPE" => Some(Kind::IncompatibleType),
+        "INTEGRITY_FAILURE" => Some(Kind::IntegrityFailure),
+        "INTERNAL" => Some(Kind::Internal),
+        "INVALID_ARGUMENT" => Some(Kind::InvalidArgument),
+        "LOCKED" => Some(Kind::Locked),
+        "NETWORK_FILESYSTEM_REFUSED" => Some(Kind::NetworkFilesystemRefused),
+        "NOT_CONFIGURED" => Some(Kind::NotConfigured),
+        "NOT_FOUND" => Some(Kind::NotFound),
+        "NO_ROUTE" => Some(Kind::NoRoute),
+        "OBJECT_MODIFIED" => Some(Kind::ObjectModified),
+        "PARTIAL_COMPLETION" => Some(Kind::PartialCompletion),
+        "PERMISSION_DENIED" => Some(Kind::PermissionDenied),
+        "PLUGIN_REJECTED" => Some(Kind::PluginRejected),
+        "POLICY_EPOCH_STALE" => Some(Kind::PolicyEpochStale),
+        "PRECONDITION_FAILED" => Some(Kind::PreconditionFailed),
+        "REDIRECT_EXPIRED" => Some(Kind::RedirectExpired),
+        "RESOURCE_EXHAUSTED" => Some(Kind::ResourceExhausted),
+        "ROUTE_CONFLICT" => Some(Kind::RouteConflict),
+        "STAGING_EXPIRED" => Some(Kind::StagingExpired),
+        "STATE_ROOT_UNAVAILABLE" => Some(Kind::StateRootUnavailable),
+        "TRANSIENT" => Some(Kind::Transient),
+        "UNSUPPORTED" => Some(Kind::Unsupported),
+        _ => None,
+    }
+}
+
+impl Kind {
+    /// The kind's ErrorInfo reason (AIP-193): its words upper-cased and joined with "_", "KIND" put before a result shorter than 3 or not starting with a letter, at most 63 characters; a kind the contract lists has it without allocating.
+    pub fn reason(&self) -> Cow<'static, str> {
+        match self {
+            Kind::NotFound => Cow::Borrowed("NOT_FOUND"),
+            Kind::AlreadyExists => Cow::Borrowed("ALREADY_EXISTS"),
+            Kind::PermissionDenied => Cow::Borrowed("PERMISSION_DENIED"),
+            Kind::PreconditionFailed => Cow::Borrowed("PRECONDITION_FAILED"),
+            Kind::Conflict => Cow::Borrowed("CONFLICT"),
+            Kind::DirectoryNotEmpty => Cow::Borrowed("DIRECTORY_NOT_EMPTY"),
+            Kind::Unsupported => Cow::Borrowed("UNSUPPORTED"),
+            Kind::InvalidArgument => Cow::Borrowed("INVALID_ARGUMENT"),
+            Kind::IncompatibleType => Cow::Borrowed("INCOMPATIBLE_TYPE"),
+            Kind::Locked => Cow::Borrowed("LOCKED"),
+            Kind::Cancelled => Cow::Borrowed("CANCELLED"),
+            Kind::DeadlineExceeded => Cow::Borrowed("DEADLINE_EXCEEDED"),
+            Kind::Transient => Cow::Borrowed("TRANSIENT"),
+            Kind::ResourceExhausted => Cow::Borrowed("RESOURCE_EXHAUSTED"),
+            Kind::IntegrityFailure => Cow::Borrowed("INTEGRITY_FAILURE"),
+            Kind::Internal => Cow::Borrowed("INTERNAL"),
+            Kind::BrokerUnavailable => Cow::Borrowed("BROKER_UNAVAILABLE"),
+            Kind::BrokerRequired => Cow::Borrowed("BROKER_REQUIRED"),
+            Kind::RedirectExpired => Cow::Borrowed("REDIRECT_EXPIRED"),
+            Kind::PolicyEpochStale => Cow::Borrowed("POLICY_EPOCH_STALE"),
+            Kind::AuthorizationLeaseExpired => Cow::Borrowed("AUTHORIZATION_LEASE_EXPIRED"),
+            Kind::CacheCorrupt => Cow::Borrowed("CACHE_CORRUPT"),
+            Kind::StagingExpired => Cow::Borrowed("STAGING_EXPIRED"),
+            Kind::CommitAmbiguous => Cow::Borrowed("COMMIT_AMBIGUOUS"),
+            Kind::CacheLockContention => Cow::Borrowed("CACHE_LOCK_CONTENTION"),
+            Kind::StateRootUnavailable => Cow::Borrowed("STATE_ROOT_UNAVAILABLE"),
+            Kind::NetworkFilesystemRefused => Cow::Borrowed("NETWORK_FILESYSTEM_REFUSED"),
+            Kind::ObjectModified => Cow::Borrowed("OBJECT_MODIFIED"),
+            Kind::NoRoute => Cow::Borrowed("NO_ROUTE"),
+            Kind::RouteConflict => Cow::Borrowed("ROUTE_CONFLICT"),
+            Kind::NotConfigured => Cow::Borrowed("NOT_CONFIGURED"),
+            Kind::AliasChainTooLong => Cow::Borrowed("ALIAS_CHAIN_TOO_LONG"),
+            Kind::CredentialExpired => Cow::Borrowed("CREDENTIAL_EXPIRED"),
+            Kind::CredentialUnavailable => Cow::Borrowed("CREDENTIAL_UNAVAILABLE"),
+            Kind::AuthRequired => Cow::Borrowed("AUTH_REQUIRED"),
+            Kind::AuthCancelled => Cow::Borrowed("AUTH_CANCELLED"),
+            Kind::AuthExpired => Cow::Borrowed("AUTH_EXPIRED"),
+            Kind::ContentMismatch => Cow::Borrowed("CONTENT_MISMATCH"),
+            Kind::ContentChecksumMismatch => Cow::Borrowed("CONTENT_CHECKSUM_MISMATCH"),
+            Kind::PluginRejected => Cow::Borrowed("PLUGIN_REJECTED"),
+            Kind::PartialCompletion => Cow::Borrowed("PARTIAL_COMPLETION"),
+            Kind::Other(s) => Cow::Owned(crate::aip193::reason(s)),
+        }
+    }
+}

@@ -16,6 +16,7 @@
 mod contract;
 #[rustfmt::skip]
 mod envelope;
+mod aip193;
 mod classification;
 mod codec;
 mod json;
@@ -25,6 +26,7 @@ pub mod sanitize;
 mod spec;
 mod surfaces;
 
+pub use aip193::{RpcDuration, RpcStatus};
 pub use classification::for_tool;
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use contract::*;
