@@ -16,7 +16,7 @@ import {
   SAME_ARGUMENTS_UPGRADES,
   SIDE_EFFECTS_VALUES
 } from "./contract.js";
-import { aipReason } from "./aip193.js";
+import { aipReason } from "./reason.js";
 import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted } from "./sanitize.js";
 function hasOwn(obj, key) {
   return Object.prototype.hasOwnProperty.call(obj, key);

@@ -29,19 +29,7 @@ export interface RpcStatus {
   /** The RetryInfo detail's retry_delay; absent without one. */
   readonly retryDelay?: RpcDuration;
 }
-
-/**
- * aipReason is the ErrorInfo reason of a kind: its words upper-cased and
- * joined with "_", "KIND" put before a result shorter than 3 or not
- * starting with a letter, at most 63 characters. A word ends at every
- * character other than an ASCII letter or digit, before an upper-case
- * letter that follows a lower-case letter or a digit, and before an
- * upper-case letter followed by a lower-case one after an upper-case one
- * (HTTPError: HTTP, Error). lookup computes it for a kind the contract
- * does not know. (Exported for classification.ts; the index does not
- * export it.)
- */
-export declare function aipReason(kind: string): string;
+export { aipReason } from "./reason.js";
 
 /**
  * rpcStatus maps the envelope to a google.rpc.Status: the kind's HTTP

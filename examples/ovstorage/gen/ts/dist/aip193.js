@@ -32,38 +32,7 @@ const GRPC_CODES = [
 function grpcCodeNumber(name) {
   return GRPC_CODES.findIndex(([n]) => n === name);
 }
-function aipReason(kind) {
-  const lower = (c) => c !== void 0 && c >= "a" && c <= "z";
-  const upper = (c) => c !== void 0 && c >= "A" && c <= "Z";
-  const digit = (c) => c !== void 0 && c >= "0" && c <= "9";
-  let r = "";
-  let word = 0;
-  for (let i = 0; i < kind.length; i++) {
-    const c = kind[i];
-    if (!lower(c) && !upper(c) && !digit(c)) {
-      word = 0;
-      continue;
-    }
-    if (upper(c) && word > 0) {
-      const prev = kind[i - 1];
-      if (lower(prev) || digit(prev) || upper(prev) && lower(kind[i + 1])) {
-        word = 0;
-      }
-    }
-    if (word === 0 && r !== "") {
-      r += "_";
-    }
-    r += lower(c) ? c.toUpperCase() : c;
-    word++;
-  }
-  if (r.length < 3 || !upper(r[0])) {
-    r = r === "" ? "KIND" : "KIND_" + r;
-  }
-  if (r.length > 63) {
-    r = r.slice(0, 63).replace(/_+$/, "");
-  }
-  return r;
-}
+import { aipReason } from "./reason.js";
 function quote(s) {
   let out = '"';
   for (let i = 0; i < s.length; i++) {

@@ -25,7 +25,7 @@ import {
   type KnownKind,
   type SameArguments,
 } from "./contract.js";
-import { aipReason } from "./aip193.js";
+import { aipReason } from "./reason.js";
 import { sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeUnlessTrusted, type SanitizeOptions } from "./sanitize.js";
 import type { LayoutLeaf, LayoutObject, LogLevel, Source, Step } from "./spec.js";
 
