@@ -77,23 +77,8 @@ func aip193(c *contract.Contract, exs []exampleenv.Example) (*AIP193, error) {
 		s.Reasons = append(s.Reasons, AIPReasonVec{k, contract.Reason(k)})
 	}
 
-	type named struct {
-		name string
-		o    object
-	}
-	var all []named
-	for _, ex := range exs {
-		all = append(all, named{ex.Name, fromExample(ex.Value)})
-	}
-	ext := fromExample(exs[len(exs)-1].Value)
-	for _, obj := range c.Layout.Objects {
-		name := "x_extension"
-		for owned(obj, name) {
-			name += "_"
-		}
-		ext = ext.with(joinPath(obj.Path, name), object{{Key: "note", Value: "kept as received <&>"}, {Key: "n", Value: 2}})
-	}
-	all = append(all, named{"members this contract does not name", ext})
+	// "<&>": the AIP-193 writer must not escape HTML characters in metadata.
+	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received <&>")
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil {
 		base := fromExample(exs[0].Value)
 		for _, ms := range []int64{0, 1, 1500, 2000, 86_400_000, contract.MaxRetryDelayMs, contract.MaxRetryDelayMs + 1, contract.MaxSafeInteger} {

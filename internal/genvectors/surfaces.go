@@ -58,7 +58,7 @@ const cliCommand = `deploy --target "staging"`
 // the unknown kind's, the one with every field) and of the richest one
 // carrying members this contract does not name (Extra).
 func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVec, error) {
-	all := withUnknownMembers(c, exs, "members this contract does not name")
+	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received")
 
 	out := make([]SurfaceVec, 0, len(all))
 	for _, n := range all {

@@ -32,8 +32,8 @@ type named struct {
 
 // withUnknownMembers is every example envelope, then the last (the one
 // with every field) with an unknown member in every object of the layout,
-// under the name given.
-func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name string) []named {
+// under the name given, with note as the unknown members' text.
+func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name, note string) []named {
 	all := make([]named, 0, len(exs)+3)
 	for _, ex := range exs {
 		all = append(all, named{ex.Name, fromExample(ex.Value)})
@@ -44,7 +44,7 @@ func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name str
 		for owned(obj, member) {
 			member += "_"
 		}
-		ext = ext.with(joinPath(obj.Path, member), object{{Key: "note", Value: "kept as received"}, {Key: "n", Value: 2}})
+		ext = ext.with(joinPath(obj.Path, member), object{{Key: "note", Value: note}, {Key: "n", Value: 2}})
 	}
 	return append(all, named{name, ext})
 }
@@ -53,7 +53,7 @@ func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name str
 // every object of the layout, and one with vocabulary values this contract
 // does not define: each decodes, and encodes back to the same JSON.
 func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, error) {
-	all := withUnknownMembers(c, exs, "unknown members")
+	all := withUnknownMembers(c, exs, "unknown members", "kept as received")
 	all = append(all, named{fmt.Sprintf("an unknown member nested %d levels deep, as deep as every decoder reads", contract.MaxDepth), deepEnvelope(c, exs[len(exs)-1])})
 	unknown := fromExample(exs[0].Value)
 	changed := false
