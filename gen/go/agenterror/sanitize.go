@@ -456,6 +456,28 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 	return len(s), true
 }
 
+// sanitizeKeptSize returns the size of the multi-byte character at s[p]
+// when its lead and second bytes tell that it is well-formed and kept by
+// step 1 (sanitizeQuietLeads) and its continuation bytes are all there,
+// without decoding it; else 0.
+func sanitizeKeptSize(s string, p int) int {
+	c := s[p]
+	if c < 0xC0 || p+1 >= len(s) || sanitizeQuietLeads[c]&(1<<(s[p+1]&63)) == 0 || s[p+1]&0xC0 != 0x80 {
+		return 0
+	}
+	switch {
+	case c < 0xE0:
+		return 2
+	case c < 0xF0:
+		if p+2 < len(s) && s[p+2]&0xC0 == 0x80 {
+			return 3
+		}
+	case p+3 < len(s) && s[p+2]&0xC0 == 0x80 && s[p+3]&0xC0 == 0x80:
+		return 4
+	}
+	return 0
+}
+
 // sanitizeCharStart returns where the character holding s[p] starts, in
 // text that is well-formed before p.
 func sanitizeCharStart(s string, p int) int {
@@ -507,9 +529,13 @@ func (q *sanitizeQuietPass) at(p int) bool {
 		return false
 	}
 	if bits&sanitizeByteMulti != 0 {
-		r, n, ok := sanitizeDecode(s[p:])
-		if !ok || sanitizeRemovedRune(r) {
-			return false
+		n := sanitizeKeptSize(s, p)
+		if n == 0 {
+			r, sz, ok := sanitizeDecode(s[p:])
+			if !ok || sanitizeRemovedRune(r) {
+				return false
+			}
+			n = sz
 		}
 		size = n
 		bits = sanitizeBytes[s[p+n-1]]
@@ -577,8 +603,10 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			i++
 			continue
 		}
-		size := 1
-		if bits&sanitizeByteMulti != 0 {
+		size := sanitizeKeptSize(s, i)
+		if size != 0 {
+			bits = sanitizeBytes[s[i+size-1]]
+		} else if bits&sanitizeByteMulti != 0 {
 			r, sz, ok := sanitizeDecode(s[i:])
 			size = sz
 			switch {
@@ -600,6 +628,8 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 				continue
 			}
 			bits = sanitizeBytes[s[i+size-1]]
+		} else {
+			size = 1
 		}
 		if b != nil {
 			b = append(b, s[i:i+size]...)
