@@ -924,6 +924,14 @@ type sanitizeRedactor struct {
 	// (the run ends at the same character), so they are not tried again:
 	// this keeps the scan linear without changing what it finds.
 	noJWT int
+	// The path scans remember their last answer, which holds for every
+	// later start inside the same path: a text of many home directories
+	// in one path (/home/./home/./home/.…) is read once, not once per home.
+	// pathFrom..pathRun is a run of path characters that ends at pathRun;
+	// no credential name is at any position from credFrom to credEnd but
+	// credAt (-1: none).
+	pathFrom, pathRun         int
+	credFrom, credEnd, credAt int
 }
 
 // back returns the k-th byte (k >= 1) before position p of the output.
@@ -1122,7 +1130,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	// A credential name: the whole path holding it.
 	if flags&sanitizeStartName != 0 && sanitizeAnyPrefix(rest, sanitizeNameHeads[c]) {
 		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, prev, ok) {
-			return r.pathStart(p), sanitizePathEnd(s, p+1), true
+			return r.pathStart(p), r.pathEnd(p + 1), true
 		}
 	}
 	return 0, 0, false
@@ -1180,13 +1188,28 @@ func (r *sanitizeRedactor) home(p int) (from, to int, ok bool) {
 	if e == seg {
 		return 0, 0, false
 	}
-	end := sanitizePathEnd(s, e)
-	for i := seg; i < end; i++ {
-		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
-			return start, end, true
-		}
+	end := r.pathEnd(e)
+	if r.credential(seg, end) {
+		return start, end, true
 	}
 	return seg, e, true
+}
+
+// credential reports whether a credential name is at a position from seg
+// to end, in a path whose character seg-1 is a separator.
+func (r *sanitizeRedactor) credential(seg, end int) bool {
+	s := r.s
+	if end == r.credEnd && seg >= r.credFrom && (r.credAt < 0 || r.credAt >= seg) {
+		return r.credAt >= 0
+	}
+	r.credFrom, r.credEnd, r.credAt = seg, end, -1
+	for i := seg; i < end; i++ {
+		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
+			r.credAt = i
+			return true
+		}
+	}
+	return false
 }
 
 // sanitizeDriveUsers returns the length of :\Users\, :\\Users\\ or :/Users/
@@ -1312,13 +1335,19 @@ func (r *sanitizeRedactor) pathStart(p int) int {
 	return q
 }
 
-// sanitizePathEnd returns the end of the path whose character i-1 is no
+// pathEnd returns the end of the path whose character i-1 is no
 // backslash: the end of the path characters from i, less the backslashes
 // that end them (those of an escaped quote, as in {\"path\":\"…\"}).
-func sanitizePathEnd(s string, i int) int {
-	for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
-		i++
+func (r *sanitizeRedactor) pathEnd(i int) int {
+	s := r.s
+	if i < r.pathFrom || i > r.pathRun {
+		r.pathFrom = i
+		for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
+			i++
+		}
+		r.pathRun = i
 	}
+	i = r.pathRun
 	for s[i-1] == '\\' {
 		i--
 	}
