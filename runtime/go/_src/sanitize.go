@@ -601,33 +601,31 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			i++
 			continue
 		}
-		size := sanitizeKeptSize(s, i)
-		if size != 0 {
-			bits = sanitizeBytes[s[i+size-1]]
-		} else if bits&sanitizeByteMulti != 0 {
-			r, sz, ok := sanitizeDecode(s[i:])
-			size = sz
-			switch {
-			case !ok:
-				if b == nil {
-					b = sanitizeStart(s, i, window)
+		size := 1
+		if bits&sanitizeByteMulti != 0 {
+			if size = sanitizeKeptSize(s, i); size == 0 {
+				r, sz, ok := sanitizeDecode(s[i:])
+				size = sz
+				switch {
+				case !ok:
+					if b == nil {
+						b = sanitizeStart(s, i, window)
+					}
+					b = append(b, "\uFFFD"...)
+					i += size
+					if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
+						b = sanitizeDropMarker(b)
+					}
+					continue
+				case sanitizeRemovedRune(r):
+					if b == nil {
+						b = sanitizeStart(s, i, window)
+					}
+					i += size
+					continue
 				}
-				b = append(b, "\uFFFD"...)
-				i += size
-				if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
-					b = sanitizeDropMarker(b)
-				}
-				continue
-			case sanitizeRemovedRune(r):
-				if b == nil {
-					b = sanitizeStart(s, i, window)
-				}
-				i += size
-				continue
 			}
 			bits = sanitizeBytes[s[i+size-1]]
-		} else {
-			size = 1
 		}
 		if b != nil {
 			b = append(b, s[i:i+size]...)
