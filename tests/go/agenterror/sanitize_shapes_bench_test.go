@@ -1,9 +1,15 @@
 package agenterror_test
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
@@ -38,13 +44,13 @@ var cleanScripts = []struct{ name, text string }{
 		"שגיאת שרת; सर्वर त्रुटि; retry in 30 s … “quoted” ‘text’ © 2026 ± 5 % → done ✓ 🚀 "},
 }
 
-// repeatTo repeats s to n bytes, cut at a code point boundary.
+// repeatTo repeats s to about n bytes, cut before a character's start.
 func repeatTo(s string, n int) string {
-	s = strings.Repeat(s, n/len(s)+1)[:n]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
+	s = strings.Repeat(s, n/len(s)+1)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return s
+	return s[:n]
 }
 
 func BenchmarkSanitizeCleanScript(b *testing.B) {
@@ -144,5 +150,115 @@ func BenchmarkSanitizeDirtyShape(b *testing.B) {
 			b.Fatalf("the %s input is clean", d.name)
 		}
 		b.Run("shape="+d.name, func(b *testing.B) { benchSanitize(b, s, max) })
+	}
+}
+
+// crafted are the inputs that cost the sanitizer the most per byte, each a
+// pattern repeated to 64 KiB. They were found by TestSanitizeWorstCaseSearch
+// (run it with ERRGEN_SANITIZE_SEARCH=2000 -v): it times every trigger prefix
+// of the steps (assignments, URLs, secret prefixes, PEM and JWT starts,
+// markers, paths, escapes, non-ASCII and deleted characters) repeated
+// alone, followed by a letter or a space, and every pair of them repeated,
+// then mutates the slowest patterns at random, keeping each mutation that
+// is slower still. The first runs found two patterns on which a step was
+// quadratic (homes in one path, and a bearer with no white space after it,
+// both well under 1 MB/s at 16 KiB); both are linear now and stay here.
+// The rest are the slowest the search finds now, and the shapes the issue
+// names.
+var crafted = []struct{ name, pattern string }{
+	{"homes-in-one-path", "/home/."},
+	{"homes-in-one-path-macos", "/Users/."},
+	{"bearer-without-space", "=Bearer"},
+	{"key-file-extension", ".pem"},
+	{"credential-name-assign", ".sshc="},
+	{"colon", ":"},
+	{"dash-colon", "-:"},
+	{"assign-colon", "a:"},
+	{"assign-equals", "a="},
+	{"ill-formed-byte-key", "\xff_key="},
+	{"jwt-start", "eyJ "},
+	{"pem-begin", "-----BEGIN "},
+	{"marker-start", "<|"},
+}
+
+func BenchmarkSanitizeCrafted(b *testing.B) {
+	for _, c := range crafted {
+		s := repeatTo(c.pattern, 64<<10)
+		b.Run("pattern="+c.name, func(b *testing.B) { benchSanitize(b, s, len(s)) })
+	}
+}
+
+// searchUnits are the pieces the worst-case search builds patterns from.
+var searchUnits = []string{"a:", "a=", ":", "=", "a", " ", "sk-", "sk_live_", "-----BEGIN ", "-", "eyJ", "eyJa.", "~/", "<|", "<", ">", "|>",
+	"/", "\\", "//", "%2F", "%", "bearer ", "Bearer", "://", "/home/", "/Users/", "C:\\Users\\", ":\\", ".ssh", "id_", "id_rsa", ".pem", ".",
+	"###", "#", "<<", "[INST]", "[", "password=", "token: ", `"key": "`, "\"", "'", "ghp_", "AKIA", "@", "?", "&", "é", "日", "—", "\u200b",
+	"\xff", "_key=", "x_key", "authorization: ", "code=", "?sig=", "e", "y", "J", "_"}
+
+// TestSanitizeWorstCaseSearch is the search that found crafted; it only
+// prints what it finds (tests do not time), and runs only when asked.
+func TestSanitizeWorstCaseSearch(t *testing.T) {
+	rounds, err := strconv.Atoi(os.Getenv("ERRGEN_SANITIZE_SEARCH"))
+	if err != nil {
+		t.Skip("set ERRGEN_SANITIZE_SEARCH to a number of mutation rounds (2000) to run the worst-case search")
+	}
+	const size = 16 << 10
+	cost := func(p string) float64 { // the fastest of three runs, in ns per byte
+		s := repeatTo(p, size)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			for range 4 {
+				sinkString = agenterror.SanitizeMax(s, len(s))
+			}
+			best = min(best, time.Since(start))
+		}
+		return float64(best) / 4 / float64(len(s))
+	}
+	type found struct {
+		pattern string
+		ns      float64
+	}
+	var all []found
+	try := func(p string) {
+		if p != "" && utf8.RuneCountInString(p) < size/4 {
+			all = append(all, found{p, cost(p)})
+		}
+	}
+	for _, u := range searchUnits {
+		try(u)
+		try(u + "a")
+		try(u + " ")
+		for _, v := range searchUnits {
+			try(u + v)
+		}
+	}
+	rank := func() {
+		slices.SortFunc(all, func(a, b found) int { return cmp.Compare(b.ns, a.ns) })
+		all = slices.CompactFunc(all, func(a, b found) bool { return a.pattern == b.pattern })
+	}
+	rank()
+	// Mutate the slowest patterns: insert, replace or delete a unit.
+	r := rand.New(rand.NewPCG(21, 21))
+	for round := 0; round < rounds; round++ {
+		p := all[r.IntN(min(len(all), 20))].pattern
+		u := searchUnits[r.IntN(len(searchUnits))]
+		k := r.IntN(len(p) + 1)
+		switch r.IntN(3) {
+		case 0:
+			p = p[:k] + u + p[k:]
+		case 1:
+			p = p[:k] + u + p[min(len(p), k+len(u)):]
+		default:
+			p = p[:k] + p[min(len(p), k+1+r.IntN(3)):]
+		}
+		try(p)
+		if round%100 == 99 {
+			rank()
+			all = all[:min(len(all), 200)]
+		}
+	}
+	rank()
+	for _, f := range all[:min(len(all), 30)] {
+		t.Logf("%7.1f MB/s  %+q", 1e3/f.ns, f.pattern)
 	}
 }
