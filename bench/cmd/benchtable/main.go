@@ -238,6 +238,27 @@ func rows() []row {
 	}
 	speed("Go sanitizer: clean 4 KiB text", "agenterror.BenchmarkSanitizeClean4KiB", "≥ 1 GB/s, 0 allocs", 1000, true)
 	speed("Go sanitizer: dirty 4 KiB text", "agenterror.BenchmarkSanitizeDirty4KiB", "≥ 200 MB/s", 200, false)
+	// Issue 21: every script, dirty text of every shape, the crafted worst
+	// cases; a row per sub-benchmark.
+	speedEach := func(target, prefix, goal string, minMBs float64, zeroAllocs bool) {
+		var keys []string
+		for k := range samples {
+			if strings.HasPrefix(k, prefix) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			out = append(out, missing(target, goal))
+			return
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			speed(target+" ("+strings.TrimPrefix(k, prefix)+")", k, goal, minMBs, zeroAllocs)
+		}
+	}
+	speedEach("Go sanitizer: clean text in another script", "agenterror.BenchmarkSanitizeCleanScript/", "≥ 1 GB/s, 0 allocs", 1000, true)
+	speedEach("Go sanitizer: dirty text", "agenterror.BenchmarkSanitizeDirtyShape/", "≥ 300 MB/s", 300, false)
+	speedEach("Go sanitizer: crafted input", "agenterror.BenchmarkSanitizeCrafted/", "≥ 200 MB/s", 200, false)
 	if big, ok1 := get("agenterror.BenchmarkSanitize10MiB", "ns/op"); ok1 {
 		if win, ok2 := get("agenterror.BenchmarkSanitizeWindow", "ns/op"); ok2 {
 			r := big / win

@@ -18,6 +18,9 @@ BenchmarkDecode/impl=encoding_json-2  	 100	 3600 ns/op	 2000 B/op	 18 allocs/op
 BenchmarkConstructMarshal/impl=errgen-2        	 100	 250 ns/op	 8 B/op	 1 allocs/op
 BenchmarkConstructMarshal/impl=encoding_json-2 	 100	 600 ns/op	 184 B/op	 2 allocs/op
 BenchmarkSanitizeClean4KiB-2   	 100	 3500 ns/op	 1170.00 MB/s	 0 B/op	 0 allocs/op
+BenchmarkSanitizeCleanScript/script=cjk/bytes=4096-2   	 100	 4000 ns/op	 1024.00 MB/s	 0 B/op	 0 allocs/op
+BenchmarkSanitizeCleanScript/script=cyrillic/bytes=4096-2   	 100	 4000 ns/op	 1024.00 MB/s	 0 B/op	 1 allocs/op
+BenchmarkSanitizeDirtyShape/shape=logs-2   	 100	 20480 ns/op	 200.00 MB/s	 4864 B/op	 1 allocs/op
 pkg: github.com/errgen/errgen/bench
 BenchmarkAIP193/op=encode/impl=errgen-2    	 100	 2000 ns/op	 900 B/op	 10 allocs/op
 BenchmarkAIP193/op=encode/impl=protojson-2 	 100	 3000 ns/op	 700 B/op	 20 allocs/op
@@ -74,6 +77,11 @@ BenchmarkPython/SanitizeCrafted/hash      100	 1000000 ns/op	  16.38 MB/s
 		"Rust sanitizer: clean 4 KiB text":                          {"1365 MB/s (3.00 µs), 0 allocs", "1.37× the goal", "met"},
 		"Rust sanitizer: a 10 MiB input costs its bounded window":   {"33.00 µs", "1.32×", "met"},
 		"generate 10,000 kinds ≤ 1 s":                               {"–", "–", "missing (benchmark did not run)"},
+		// A row per sub-benchmark; an allocation fails the clean goal.
+		"Go sanitizer: clean text in another script (script=cjk/bytes=4096)":      {"1024 MB/s (4.00 µs), 0 allocs", "1.02× the goal", "met"},
+		"Go sanitizer: clean text in another script (script=cyrillic/bytes=4096)": {"1024 MB/s (4.00 µs), 1 allocs", "1.02× the goal", "**not met**"},
+		"Go sanitizer: dirty text (shape=logs)":                                   {"200 MB/s (20.48 µs), 1 allocs", "0.67× the goal", "**not met**"},
+		"Go sanitizer: crafted input":                                             {"–", "–", "missing (benchmark did not run)"},
 		// 3000/2000 = 1.5× faster; 4000 ns against 3000 is 1.33× slower.
 		"AIP-193 encode (`RPCStatus` + `AppendAIP193`) vs protojson of the same google.rpc.Status": {"2.00 µs, 10 allocs", "1.50× faster", "met"},
 		"AIP-193 decode into the envelope (`FromAIP193`) vs protojson, details unpacked":           {"4.00 µs, 20 allocs", "1.33× slower", "**not met**"},

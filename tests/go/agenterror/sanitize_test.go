@@ -262,7 +262,11 @@ func FuzzSanitizeMax(f *testing.F) {
 // quadratic: each pattern repeated to about 600,000 bytes.
 var repetitive = []string{"eyJ", "eyJaaaaaaaaaa.", "AKIA123", "bearer ", "://a:b", "a=", "\" =", "-----BEGIN ",
 	"-----BEGIN RSA PRIVATE KEY-----", "<sys", "#<", " sk", "authorization: Bearer ", ":", "-", "password=\"", "sk-",
-	":///home/a", "/home/a/", " /home/a", "//home/a", "id_rsa ", "id_rsa.", "x.pem.", ".kube/", "/", " .ssh", "c:\\Users\\a"}
+	":///home/a", "/home/a/", " /home/a", "//home/a", "id_rsa ", "id_rsa.", "x.pem.", ".kube/", "/", " .ssh", "c:\\Users\\a",
+	// Homes in one path: each home's path runs to the end of the text.
+	"/home/.", "/Users/.", "c:\\Users\\.",
+	// A bearer with no white space after it, in one run of token characters.
+	"=Bearer", "_bearer"}
 
 // TestSanitizeRepetitive runs the repetitive inputs with a 1 MiB window. It
 // asserts no time (BenchmarkSanitizeRepetitive measures that); a quadratic

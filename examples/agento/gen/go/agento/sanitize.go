@@ -4,6 +4,7 @@ package agento
 
 import (
 	"maps"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -60,10 +61,11 @@ func SanitizeMax(s string, maxLength int) string {
 	pristine, runes := 0, 0
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		if pristine, runes, quiet = sanitizeQuiet(s); quiet {
+		if pristine, quiet = sanitizeQuiet(s); quiet {
 			// Steps 1 to 3 keep s; only its length can matter.
 			return sanitizeTruncate(s, maxLength, false)
 		}
+		runes = sanitizeRuneCount(s[:pristine])
 	}
 	s, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
 	s = sanitizeRedact(s)
@@ -196,13 +198,25 @@ func (t *sanitizePairs) has(s string, p int) bool {
 // starts with a letter or digit by its second and third bytes and its third
 // and fourth, looked at from two bytes back (sanitizeLookBack). A Windows
 // home starts at ':', which is always looked at.
+//
+// A byte of a multi-byte character (sanitizeByteMulti) marks no pair of
+// look2 for that: the quick pass checks the UTF-8 structure itself, and
+// look2 holds what the structure does not show, the lead bytes of an
+// ill-formed or deleted character (sanitizeQuietLeads): such a lead byte
+// marks every pair it is second in, and as the first, the pairs with a
+// second byte that may start one.
 func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
+	pairBits := bits &^ sanitizeByteMulti
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
 			if sanitizeBytes[c]&bits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
 				look.set(byte(c), byte(d))
 			}
-			if sanitizeBytes[c]&bits != 0 || sanitizeBytes[d]&bits != 0 {
+			if sanitizeBytes[c]&pairBits != 0 || sanitizeBytes[d]&pairBits != 0 {
+				look2.set(byte(c), byte(d))
+			}
+			if bits&sanitizeByteMulti != 0 && (sanitizeQuietLeads[d] != ^uint64(0) ||
+				d&0xC0 != 0x80 && c >= 0xC0 || d&0xC0 == 0x80 && sanitizeQuietLeads[c]&(1<<(d&63)) == 0) {
 				look2.set(byte(c), byte(d))
 			}
 		}
@@ -279,6 +293,55 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	return look, look2
 }
 
+// sanitizeRemovedRanges are the code points from U+0080 that step 1 deletes,
+// as sanitizeRemovedRune tells them (a test holds the two to each other).
+var sanitizeRemovedRanges = [][2]rune{{0x80, 0x9F}, {0xAD, 0xAD}, {0x061C, 0x061C}, {0x180E, 0x180E},
+	{0x200B, 0x200F}, {0x202A, 0x202E}, {0x2060, 0x2064}, {0x2066, 0x206F}, {0xFEFF, 0xFEFF},
+	{0xFFF9, 0xFFFB}, {0xE0000, 0xE007F}}
+
+// sanitizeQuietLeads holds, for each lead byte (0xC0 and up), the second
+// bytes (by their low six bits) after which every character is well-formed
+// and one that step 1 keeps, whatever continuation bytes complete it; all
+// of them (every bit) for the lead bytes of most scripts, and for the bytes
+// that lead no character (ASCII and continuation bytes).
+var sanitizeQuietLeads = func() (t [256]uint64) {
+	for c := 0; c < 256; c++ {
+		n := 0
+		switch {
+		case c < 0xC0:
+			t[c] = ^uint64(0)
+			continue
+		case c < 0xE0:
+			n = 2
+		case c < 0xF0:
+			n = 3
+		case c < 0xF8:
+			n = 4
+		default:
+			continue
+		}
+		for d := 0x80; d < 0xC0; d++ {
+			// The character's first code point (its last bytes 0x80), and
+			// then every code point these two bytes may start.
+			seq := string([]byte{byte(c), byte(d), 0x80, 0x80}[:n])
+			r, size, ok := sanitizeDecode(seq)
+			if !ok || size != n {
+				continue
+			}
+			last, quiet := r+1<<(6*(n-2))-1, true
+			for _, rg := range sanitizeRemovedRanges {
+				if rg[0] <= last && r <= rg[1] {
+					quiet = false
+				}
+			}
+			if quiet {
+				t[c] |= 1 << (d & 63)
+			}
+		}
+	}
+	return t
+}()
+
 // The pair sets of the quick pass, which looks for every change, and of
 // step 3, which looks for secrets.
 var (
@@ -310,55 +373,145 @@ func sanitizeFourth(n string) []byte {
 }
 
 // sanitizeQuiet is the quick pass over text no longer than the window in
-// bytes: it reports quiet when steps 1 to 3 would keep s as it is.
-// Otherwise s[:pristine] is text that steps 1 and 2 keep as it is, holding
-// runes code points, so step 1 can start after it. It reads the byte pairs
-// at even positions, and looks closer only around a pair that could start
-// a change.
-func sanitizeQuiet(s string) (pristine, runes int, quiet bool) {
+// bytes: it reports quiet when steps 1 to 3 would keep s as it is, and
+// then how many code points s holds. Otherwise s[:pristine] is text that
+// steps 1 and 2 keep as it is, holding runes code points, so step 1 can
+// start after it.
+//
+// It reads eight bytes at a time: their four pairs at even positions
+// against sanitizeLook2, which holds the pairs that could start a change,
+// and, when a byte is not ASCII, their UTF-8 structure, all bytes at once:
+// each continuation byte must be one that a lead byte before it owes, and
+// each byte a lead byte owes must be a continuation byte. The lead bytes
+// of what the structure does not show (an overlong or surrogate encoding,
+// a code point past U+10FFFF, a character step 1 deletes) are in the pairs
+// of sanitizeLook2, so valid text in any script goes by eight bytes at a
+// time. Around a pair that could start a change, the characters are
+// looked at one by one; where the structure breaks, all of the block's.
+func sanitizeQuiet(s string) (pristine int, quiet bool) {
+	const high = 0x8080808080808080
 	q := sanitizeQuietPass{r: sanitizeRedactor{s: s}}
-	for rest := s; len(rest) >= 2; {
-		// Four pairs at a time; most text has nothing to look at in them.
-		if len(rest) >= 8 {
-			v0 := uint16(rest[0]) | uint16(rest[1])<<8
-			v1 := uint16(rest[2]) | uint16(rest[3])<<8
-			v2 := uint16(rest[4]) | uint16(rest[5])<<8
-			v3 := uint16(rest[6]) | uint16(rest[7])<<8
-			if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 == 0 {
-				rest = rest[8:]
+	// owed marks, in the bytes of the block at i (0x80 each), the
+	// continuation bytes a character that starts before i owes.
+	var owed uint64
+	i := 0
+	for i <= len(s)-8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		next := uint64(0) // what the block's characters owe the next block
+		if hi := w & high; hi|owed != 0 {
+			lead := hi & (w << 1)    // 11xxxxxx: a lead byte (bit 7 of each byte)
+			three := lead & (w << 2) // 111xxxxx: of three bytes or more
+			four := three & (w << 3) // 1111xxxx: of four
+			if hi^lead != lead<<8|three<<16|four<<24|owed {
+				// Ill-formed (hi^lead holds the continuation bytes): each
+				// character from the one holding i-2 (a pair flags what may
+				// start up to two bytes before it) to the one holding i+7,
+				// from the one owing bytes to this block.
+				p := sanitizeCharStart(s, max(i-2, 0))
+				for p = max(p, q.next); p < i+8; p = q.next {
+					if !q.at(p) {
+						return p, false
+					}
+				}
+				// Go on with the even pair that holds next.
+				i, owed = q.next&^1, 0
+				if i < q.next && s[i] >= utf8.RuneSelf {
+					owed = 0x80
+				}
 				continue
 			}
+			next = lead>>56 | three>>48 | four>>40
 		}
-		v := uint16(rest[0]) | uint16(rest[1])<<8
-		i := len(s) - len(rest)
-		rest = rest[2:]
-		if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
-			continue
-		}
-		lo := i - 1
-		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-			lo = i - 2
-		}
-		for p := max(q.next, lo); p <= i+1; p = q.next {
-			if !q.at(p) {
-				return p, p - q.extra, false
+		v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
+		if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|
+			sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 != 0 {
+			// The characters around each pair that could start a change.
+			for k := 0; k < 8; k += 2 {
+				v := uint16(w >> (8 * k))
+				if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
+					continue
+				}
+				j := i + k
+				lo := j - 1
+				if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+					lo = j - 2
+				}
+				for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
+					if !q.at(p) {
+						return p, false
+					}
+				}
 			}
 		}
+		i += 8
+		owed = next
 	}
-	for p := max(q.next, len(s)-1); p < len(s); p = q.next {
+	p := sanitizeCharStart(s, max(i-2, 0))
+	for p = max(p, q.next); p < len(s); p = q.next {
 		if !q.at(p) {
-			return p, p - q.extra, false
+			return p, false
 		}
 	}
-	return len(s), len(s) - q.extra, true
+	return len(s), true
+}
+
+// sanitizeKeptSize returns the size of the multi-byte character at s[p]
+// when its lead and second bytes tell that it is well-formed and kept by
+// step 1 (sanitizeQuietLeads) and its continuation bytes are all there,
+// without decoding it; else 0.
+func sanitizeKeptSize(s string, p int) int {
+	c := s[p]
+	if c < 0xC0 || p+1 >= len(s) || sanitizeQuietLeads[c]&(1<<(s[p+1]&63)) == 0 || s[p+1]&0xC0 != 0x80 {
+		return 0
+	}
+	switch {
+	case c < 0xE0:
+		return 2
+	case c < 0xF0:
+		if p+2 < len(s) && s[p+2]&0xC0 == 0x80 {
+			return 3
+		}
+	case p+3 < len(s) && s[p+2]&0xC0 == 0x80 && s[p+3]&0xC0 == 0x80:
+		return 4
+	}
+	return 0
+}
+
+// sanitizeCharStart returns where the character holding s[p] starts, in
+// text that is well-formed before p.
+func sanitizeCharStart(s string, p int) int {
+	for p > 0 && s[p]&0xC0 == 0x80 {
+		p--
+	}
+	return p
+}
+
+// sanitizeRuneCount counts the code points of well-formed text: its bytes
+// that are not continuation bytes, eight at a time.
+func sanitizeRuneCount(s string) int {
+	const high = 0x8080808080808080
+	n, i := len(s), 0
+	for ; i <= len(s)-8; i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if hi := w & high; hi != 0 {
+			n -= bits.OnesCount64(hi &^ (w << 1))
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i]&0xC0 == 0x80 {
+			n--
+		}
+	}
+	return n
 }
 
 // sanitizeQuietPass is the quick pass's state.
 type sanitizeQuietPass struct {
 	r sanitizeRedactor
-	// next is the first position not looked at yet; extra counts the
-	// bytes of multi-byte characters past their first.
-	next, extra int
+	// next is the first position not looked at yet.
+	next int
 }
 
 // at looks at the character at p and reports false when a step would
@@ -376,9 +529,13 @@ func (q *sanitizeQuietPass) at(p int) bool {
 		return false
 	}
 	if bits&sanitizeByteMulti != 0 {
-		r, n, ok := sanitizeDecode(s[p:])
-		if !ok || sanitizeRemovedRune(r) {
-			return false
+		n := sanitizeKeptSize(s, p)
+		if n == 0 {
+			r, sz, ok := sanitizeDecode(s[p:])
+			if !ok || sanitizeRemovedRune(r) {
+				return false
+			}
+			n = sz
 		}
 		size = n
 		bits = sanitizeBytes[s[p+n-1]]
@@ -391,7 +548,6 @@ func (q *sanitizeQuietPass) at(p int) bool {
 			return false
 		}
 	}
-	q.extra += size - 1
 	q.next = p + size
 	return true
 }
@@ -449,25 +605,27 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		}
 		size := 1
 		if bits&sanitizeByteMulti != 0 {
-			r, sz, ok := sanitizeDecode(s[i:])
-			size = sz
-			switch {
-			case !ok:
-				if b == nil {
-					b = sanitizeStart(s, i, window)
+			if size = sanitizeKeptSize(s, i); size == 0 {
+				r, sz, ok := sanitizeDecode(s[i:])
+				size = sz
+				switch {
+				case !ok:
+					if b == nil {
+						b = sanitizeStart(s, i, window)
+					}
+					b = append(b, "\uFFFD"...)
+					i += size
+					if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
+						b = sanitizeDropMarker(b)
+					}
+					continue
+				case sanitizeRemovedRune(r):
+					if b == nil {
+						b = sanitizeStart(s, i, window)
+					}
+					i += size
+					continue
 				}
-				b = append(b, "\uFFFD"...)
-				i += size
-				if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
-					b = sanitizeDropMarker(b)
-				}
-				continue
-			case sanitizeRemovedRune(r):
-				if b == nil {
-					b = sanitizeStart(s, i, window)
-				}
-				i += size
-				continue
 			}
 			bits = sanitizeBytes[s[i+size-1]]
 		}
@@ -764,6 +922,14 @@ type sanitizeRedactor struct {
 	// (the run ends at the same character), so they are not tried again:
 	// this keeps the scan linear without changing what it finds.
 	noJWT int
+	// The path scans remember their last answer, which holds for every
+	// later start inside the same path: a text of many home directories
+	// in one path (/home/./home/./home/.…) is read once, not once per home.
+	// pathFrom..pathRun is a run of path characters that ends at pathRun;
+	// no credential name is at any position from credFrom to credEnd but
+	// credAt (-1: none).
+	pathFrom, pathRun         int
+	credFrom, credEnd, credAt int
 }
 
 // back returns the k-th byte (k >= 1) before position p of the output.
@@ -931,8 +1097,13 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 			for e < len(s) && (s[e] == ' ' || s[e] == '\t') {
 				e++
 			}
-			if n := sanitizeRun(s, e, sanitizeClassToken); e > p+6 && n >= 8 {
-				return e, e + n, true
+			// The token's run only after white space: read at every
+			// "bearer" of a text like "=Bearer=Bearer…", the run to its end
+			// made the scan quadratic.
+			if e > p+6 {
+				if n := sanitizeRun(s, e, sanitizeClassToken); n >= 8 {
+					return e, e + n, true
+				}
 			}
 		}
 	}
@@ -962,7 +1133,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	// A credential name: the whole path holding it.
 	if flags&sanitizeStartName != 0 && sanitizeAnyPrefix(rest, sanitizeNameHeads[c]) {
 		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, prev, ok) {
-			return r.pathStart(p), sanitizePathEnd(s, p+1), true
+			return r.pathStart(p), r.pathEnd(p + 1), true
 		}
 	}
 	return 0, 0, false
@@ -1020,13 +1191,28 @@ func (r *sanitizeRedactor) home(p int) (from, to int, ok bool) {
 	if e == seg {
 		return 0, 0, false
 	}
-	end := sanitizePathEnd(s, e)
-	for i := seg; i < end; i++ {
-		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
-			return start, end, true
-		}
+	end := r.pathEnd(e)
+	if r.credential(seg, end) {
+		return start, end, true
 	}
 	return seg, e, true
+}
+
+// credential reports whether a credential name is at a position from seg
+// to end, in a path whose character seg-1 is a separator.
+func (r *sanitizeRedactor) credential(seg, end int) bool {
+	s := r.s
+	if end == r.credEnd && seg >= r.credFrom && (r.credAt < 0 || r.credAt >= seg) {
+		return r.credAt >= 0
+	}
+	r.credFrom, r.credEnd, r.credAt = seg, end, -1
+	for i := seg; i < end; i++ {
+		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
+			r.credAt = i
+			return true
+		}
+	}
+	return false
 }
 
 // sanitizeDriveUsers returns the length of :\Users\, :\\Users\\ or :/Users/
@@ -1152,13 +1338,19 @@ func (r *sanitizeRedactor) pathStart(p int) int {
 	return q
 }
 
-// sanitizePathEnd returns the end of the path whose character i-1 is no
+// pathEnd returns the end of the path whose character i-1 is no
 // backslash: the end of the path characters from i, less the backslashes
 // that end them (those of an escaped quote, as in {\"path\":\"…\"}).
-func sanitizePathEnd(s string, i int) int {
-	for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
-		i++
+func (r *sanitizeRedactor) pathEnd(i int) int {
+	s := r.s
+	if i < r.pathFrom || i > r.pathRun {
+		r.pathFrom = i
+		for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
+			i++
+		}
+		r.pathRun = i
 	}
+	i = r.pathRun
 	for s[i-1] == '\\' {
 		i--
 	}
@@ -1316,9 +1508,9 @@ func sanitizeSensitiveKey(key string) bool {
 	return false
 }
 
-// sanitizeTruncate is step 4.
+// sanitizeTruncate is step 4, on the well-formed text of step 3.
 func sanitizeTruncate(s string, maxLength int, cut bool) string {
-	if !cut && (len(s) <= maxLength || utf8.RuneCountInString(s) <= maxLength) {
+	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
 		return s
 	}
 	keep := maxLength - sanitizeMarkerLen
