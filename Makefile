@@ -1,6 +1,8 @@
 # The two commands of the README: `make generate` (the main job) and
 # `make test` (every test, installing what it needs first).
 GO ?= go
+# bash, for pipefail in test-go.
+SHELL := /bin/bash
 ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
@@ -13,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff bench bench-ts bench-python bench-rust fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff bench bench-ts bench-python bench-rust fuzz errgen
 
 all: test
 
@@ -27,31 +29,43 @@ generate: errgen
 
 ## check: fail with a diff when committed outputs differ from their contracts
 check: errgen
-	$(ERRGEN) check
-	@for c in $(EXAMPLES); do echo "$(ERRGEN) check -contract $$c -out $$(dirname $$c)"; $(ERRGEN) check -contract $$c -out $$(dirname $$c) || exit 1; done
+	$(CHECK)
 
 ## validate: report every problem in the contracts as file:line:col
 validate: errgen
-	$(ERRGEN) validate
-	@for c in $(EXAMPLES); do $(ERRGEN) validate -contract $$c || exit 1; done
+	$(VALIDATE)
 
-## test: every test in every language (installs Go modules first)
+# The recipes of validate and check, shared with test-go, which must not run
+# them through a nested make: that would build bin/errgen a second time while
+# test-python, beside it, builds it too.
+define VALIDATE
+$(ERRGEN) validate
+@for c in $(EXAMPLES); do $(ERRGEN) validate -contract $$c || exit 1; done
+endef
+define CHECK
+$(ERRGEN) check
+@for c in $(EXAMPLES); do echo "$(ERRGEN) check -contract $$c -out $$(dirname $$c)"; $(ERRGEN) check -contract $$c -out $$(dirname $$c) || exit 1; done
+endef
+
+## test: every test in every language (installs Go modules, npm and pip packages first); the languages' suites run side by side, each one's output printed whole when it ends
+# Every suite is parallel inside already, but each also has stretches on one
+# core (npm ci, pip, tsc, the last package's tests), which the others fill.
+TEST_JOBS ?= 5
 test:
 	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) mod download && $(GO) mod verify)"; (cd $$m && $(GO) mod download && $(GO) mod verify) || exit 1; done
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-go test-ts test-python test-rust test-e2e
+
+## test-go: vet, validate and check, then every Go test with every benchmark once (so they keep compiling and running; speed is judged by make bench, never here), and the bench/ module's
+test-go: errgen
 	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) vet ./...)"; (cd $$m && $(GO) vet ./...) || exit 1; done
-	$(MAKE) --no-print-directory validate check
-	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) test -count=1 ./...)"; (cd $$m && $(GO) test -count=1 ./...) || exit 1; done
-	@# Every Go benchmark once, so they keep compiling and running (speed is judged by make bench, never
-	@# here), and the bench/ module's tests; the output is shown only when something fails.
+	$(VALIDATE)
+	$(CHECK)
+	@# One run of each test binary does both, so nothing links twice.
+	@for m in $(GO_MODULES); do echo "(cd $$m && ERRGEN_BENCH_SMOKE=1 $(GO) test -count=1 -bench . -benchtime=1x ./...)"; (cd $$m && set -o pipefail && ERRGEN_BENCH_SMOKE=1 $(GO) test -count=1 -bench . -benchtime=1x ./... | { grep -v '^Benchmark\|^goos:\|^goarch:\|^pkg:\|^cpu:\|^PASS$$' || true; }) || exit 1; done
 	@mkdir -p build
-	@(for m in $(GO_MODULES); do (cd $$m && $(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./...) || exit 1; done) > build/bench-once.log 2>&1 || { cat build/bench-once.log; exit 1; }
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
-	$(MAKE) --no-print-directory test-ts
-	$(MAKE) --no-print-directory test-python
-	$(MAKE) --no-print-directory test-rust
-	$(MAKE) --no-print-directory test-e2e
 
 ## sanitize-diff: write the differential sanitizer vectors (seeded random inputs with Go's outputs) that test-ts and test-python compare their sanitizers against
 SANITIZE_SEED ?= 20261130
@@ -61,8 +75,12 @@ sanitize-diff:
 	cd tests/go && $(GO) run ./cmd/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o $(SANITIZE_DIFF)
 
 ## test-ts: test every generated TypeScript package as it ships (its committed dist/) against tsc and its tests (Node 20+, npm; installs the pinned dev dependencies)
-test-ts: sanitize-diff
-	cd tests/ts && npm ci --no-audit --no-fund && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
+test-ts: errgen sanitize-diff ts-deps
+	cd tests/ts && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
+
+# The TypeScript tests' pinned tools (tsc among them, which test-e2e uses too).
+ts-deps:
+	cd tests/ts && npm ci --no-audit --no-fund
 
 ## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
 test-python: errgen sanitize-diff
@@ -124,7 +142,7 @@ bench-rust:
 	@cd $(RUST_BENCH) && for i in $$(seq $(or $(BENCH_COUNT),1)); do CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench bench || exit 1; done > $(CURDIR)/bench/out/rust.txt
 
 ## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat; Go, TypeScript and Python consumers install the generated packages in temporary directories (uses tests/ts's tsc: run test-ts first)
-test-e2e:
+test-e2e: ts-deps
 	tests/e2e/run.sh
 
 ## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)

@@ -13,6 +13,14 @@
 use contract::*;
 use serde_json::Value;
 
+/// The crate's conformance vectors, read once: every test shares them, and a
+/// test contract's file can be tens of megabytes (parsing it once per test
+/// cost a minute in a debug build).
+fn vectors() -> &'static Value {
+    static VECTORS: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    VECTORS.get_or_init(|| read("ERRGEN_VECTORS"))
+}
+
 fn read(var: &str) -> Value {
     let path = std::env::var(var).unwrap_or_else(|_| panic!("{var} is not set: run tests/rust/run.sh"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -105,7 +113,7 @@ fn input(v: &Value) -> Vec<u8> {
 
 #[test]
 fn name_version_retry() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     assert_eq!(v["contract"], CONTRACT_NAME);
     assert_eq!(v["version"].to_string().trim_matches('"'), CONTRACT_VERSION.to_string());
     let r = &v["retry"];
@@ -119,7 +127,7 @@ fn name_version_retry() {
 
 #[test]
 fn lookup_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let mut n = 0;
     for w in v["lookup"].as_array().unwrap() {
         let kind = Kind::from(w["kind"].as_str().unwrap());
@@ -153,7 +161,7 @@ fn lookup_vectors() {
 
 #[test]
 fn envelope_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["envelopes"].as_array().unwrap() {
         let name = &w["name"];
         let text = input(w);
@@ -176,7 +184,7 @@ fn envelope_vectors() {
 
 #[test]
 fn malformed_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["malformed"].as_array().unwrap() {
         let name = &w["name"];
         let err = Envelope::from_slice(&input(w)).expect_err(&name.to_string());
@@ -197,7 +205,7 @@ fn malformed_vectors() {
 
 #[test]
 fn edge_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["edges"].as_array().unwrap() {
         let name = &w["name"];
         let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -212,7 +220,7 @@ fn edge_vectors() {
 
 #[test]
 fn next_step_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["next_step"].as_array().unwrap() {
         let name = &w["name"];
         let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -227,7 +235,7 @@ fn next_step_vectors() {
 
 #[test]
 fn classify_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let cases = v["classify"].as_array().cloned().unwrap_or_default();
     for w in &cases {
         let f = classifier(w["classifier"].as_str().unwrap()).unwrap_or_else(|| panic!("no classifier {}", w["classifier"]));
@@ -241,7 +249,7 @@ fn classify_vectors() {
 
 #[test]
 fn for_tool_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["for_tool"].as_array().unwrap() {
         let s = SameArguments::from(w["same_arguments"].as_str().unwrap());
         let a = ToolAnnotations { read_only_hint: w["read_only"].as_bool(), idempotent_hint: w["idempotent"].as_bool() };
@@ -310,7 +318,7 @@ include!(concat!(env!("CARGO_MANIFEST_DIR"), "/caller.rs"));
 
 #[test]
 fn tool_result_vector() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let w = &v["tool_result"];
     match &TOOL_RESULT {
         None => assert!(w.is_null(), "the vectors classify a tool result: {w}"),
@@ -328,7 +336,7 @@ fn header_pairs(h: &Value) -> Vec<(&str, &str)> {
 
 #[test]
 fn http_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let cases = v["http"].as_array().unwrap();
     assert!(!cases.is_empty(), "no http vectors");
     for w in cases {
@@ -369,7 +377,7 @@ fn http_vectors() {
 /// Every envelope vector through each surface and back.
 #[test]
 fn surface_round_trips() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in v["envelopes"].as_array().unwrap() {
         let name = &w["name"];
         let e = Envelope::from_slice(&input(w)).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -441,7 +449,7 @@ fn surface_round_trips() {
 /// structured-log form (Envelope::log_fields).
 #[test]
 fn surfaces_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let cases = v["surfaces"].as_array().expect("the vectors have a surfaces section (errgen generate writes it)");
     for w in cases {
         let name = &w["name"];
@@ -479,7 +487,7 @@ fn surfaces_vectors() {
 /// The accept section (issue 19): which Accept headers get the problem document.
 #[test]
 fn accept_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     let cases = v["accept"].as_array().expect("the vectors have a accept section (errgen generate writes it)");
     let e = Envelope::from_slice(&input(&v["envelopes"][0])).unwrap();
     for w in cases {
@@ -504,7 +512,7 @@ fn aip_section<'a>(v: &'a Value, name: &str) -> &'a Vec<Value> {
 /// contract may not define, which computes them.
 #[test]
 fn aip193_tables_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     assert_eq!(v["aip193_domain"].as_str(), Some(ERROR_INFO_DOMAIN), "the vectors have an aip193_domain section");
     for w in aip_section(&v, "aip193_kinds") {
         let kind = Kind::from(w["kind"].as_str().unwrap());
@@ -526,7 +534,7 @@ fn aip193_tables_vectors() {
 /// and from_aip193 reading it back into the envelope.
 #[test]
 fn aip193_encode_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in aip_section(&v, "aip193_encode") {
         let name = &w["name"];
         let e = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -543,7 +551,7 @@ fn aip193_encode_vectors() {
 /// envelopes; null means from_aip193 must fail.
 #[test]
 fn aip193_decode_vectors() {
-    let v = read("ERRGEN_VECTORS");
+    let v = vectors();
     for w in aip_section(&v, "aip193_decode") {
         let name = &w["name"];
         let got = Envelope::from_aip193(w["aip193"].as_str().unwrap().as_bytes());
