@@ -16,6 +16,11 @@
 #       owner's errgen.yaml, as errgen init writes it, selects rust), builds
 #       and runs: it constructs an envelope, encodes and decodes it, and
 #       prints it with its next step and exit code;
+#   (f) the owner turns on the grpcstatus module (the line errgen init
+#       suggests), tidies it and commits; a gRPC service's module requires
+#       both modules (replace directives stand in for releases: the one in
+#       grpcstatus's own go.mod applies only there) and turns an envelope
+#       into a status error and back;
 #
 # after which errgen check is still clean and the owner's git tree is
 # unchanged: installing and building never dirty the drift gate. The four
@@ -226,6 +231,67 @@ cp "$repo/tests/rust/Cargo.lock" "$rscons/Cargo.lock"
 ( cd "$rscons" && CARGO_TARGET_DIR="$repo/build/rust/target" cargo run -q > "$work/rust.out" )
 cat "$work/rust.out"
 sed -n 3p "$work/rust.out" | grep -qx 'exit [0-9][0-9]*' || fail "the Rust consumer printed no exit code"
+
+# ------------------------------------------------------------ (f) gRPC service
+step "(f) gRPC: the owner turns on grpcstatus; a service module converts an envelope to a status and back"
+cd "$owner"
+sed -i 's|^    # grpc: true .*|    grpc: true|' errgen.yaml
+grep -q '^    grpc: true$' errgen.yaml || fail "errgen init's config no longer suggests grpc: true:
+$(cat errgen.yaml)"
+go generate ./...
+# Its go.sum is the owner's: tidied once, as the README says.
+( cd gen/go/paymentserrors/grpcstatus && go mod tidy && go vet ./... )
+go tool errgen check
+git_q add -A && git_q commit -qm "grpcstatus"
+grpccons="$work/checkout-grpc"
+mkdir -p "$grpccons" && cd "$grpccons"
+go mod init example.com/checkoutgrpc >/dev/null 2>&1
+go mod edit -require=example.com/payments/gen/go/paymentserrors@v0.0.0 \
+  -replace="example.com/payments/gen/go/paymentserrors=$owner/gen/go/paymentserrors" \
+  -require=example.com/payments/gen/go/paymentserrors/grpcstatus@v0.0.0 \
+  -replace="example.com/payments/gen/go/paymentserrors/grpcstatus=$owner/gen/go/paymentserrors/grpcstatus"
+cat > main.go <<'GO'
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"example.com/payments/gen/go/paymentserrors"
+	"example.com/payments/gen/go/paymentserrors/grpcstatus"
+)
+
+func main() {
+	e := paymentserrors.NewCardDeclined("the issuer said no")
+	err := grpcstatus.Error(e) // what a handler returns
+	st, ok := status.FromError(err)
+	cl := paymentserrors.Lookup(e.Kind)
+	if !ok || st.Code() != codes.Code(cl.GRPCCode) {
+		panic(fmt.Sprintf("status %v, want the kind's code %s", st, cl.GRPCStatus))
+	}
+	back, ok := grpcstatus.FromError(err) // what a client reads
+	if !ok {
+		panic("FromError did not read the status")
+	}
+	want, _ := json.Marshal(e)
+	got, _ := json.Marshal(back)
+	if string(got) != string(want) {
+		panic(fmt.Sprintf("round trip through a status:\n got %s\nwant %s", got, want))
+	}
+	fmt.Println(string(got))
+	fmt.Println(cl.GRPCStatus)
+}
+GO
+go mod tidy
+if go mod graph | grep -E 'errgen/errgen|jennifer|yaml|jsonschema|strcase'; then
+  fail "the gRPC service's module graph holds generator dependencies"
+fi
+go run . > "$work/grpc.out"
+cat "$work/grpc.out"
+[ "$(head -1 "$work/grpc.out")" = "$(head -1 "$work/go.out")" ] || fail "the envelope read back from a status is not the Go consumer's"
 
 # ----------------------------------------------------------------- agreement
 step "every consumer printed the same envelope and step; the owner's tree is clean"
