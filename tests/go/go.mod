@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/errgen/errgen v0.0.0
 	github.com/errgen/errgen/gen/go/agenterror v0.0.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -18,7 +19,6 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/mod v0.8.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 // Both from this checkout: the tests run errgen's internals (the contract
