@@ -50,9 +50,9 @@ type File struct {
 	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
 	Surfaces []SurfaceVec `json:"surfaces"`
 	Accept   []AcceptVec  `json:"accept"`
-	// The google.rpc mapping (aip193.go): the ErrorInfo domain and the
-	// sections of AIP193, written as members of their own.
-	AIP193     *AIP193        `json:"-"`
+	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
+	// kind's code and reason, the reasons of kind names at the edges of its
+	// steps, envelopes as AIP-193 errors and foreign errors read back.
 	AIPDomain  string         `json:"aip193_domain"`
 	AIPKinds   []AIPKindVec   `json:"aip193_kinds"`
 	AIPReasons []AIPReasonVec `json:"aip193_reasons"`
@@ -224,10 +224,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	f.Accept = acceptVectors()
-	if f.AIP193, err = aip193(c, all); err != nil {
+	if err = aip193(f, c, all); err != nil {
 		return nil, err
 	}
-	f.AIPDomain, f.AIPKinds, f.AIPReasons, f.AIPEncode, f.AIPDecode = f.AIP193.Domain, f.AIP193.Kinds, f.AIP193.Reasons, f.AIP193.Encode, f.AIP193.Decode
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {
