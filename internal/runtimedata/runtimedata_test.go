@@ -104,3 +104,13 @@ func TestCamel(t *testing.T) {
 		}
 	}
 }
+
+func TestRustLiterals(t *testing.T) {
+	const s = "a\"b\\c\n\u00e9\x7f\xff~"
+	if got, want := RustString(s), `"a\"b\\c\u{a}\u{e9}\u{7f}\u{fffd}~"`; got != want {
+		t.Errorf("RustString = %s, want %s", got, want)
+	}
+	if got, want := RustByteString(s), `b"a\"b\\c\x0a\xc3\xa9\x7f\xff~"`; got != want {
+		t.Errorf("RustByteString = %s, want %s", got, want)
+	}
+}

@@ -3,6 +3,7 @@ package runtimedata
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // RustPrinter prints values as Rust constant expressions: strings as
@@ -84,16 +85,33 @@ func (p RustPrinter) seq(b *strings.Builder, v []Value, indent string) {
 // RustString is s as a Rust string literal: printable ASCII as it is,
 // quotes and backslashes escaped, everything else as \u{…}, so the source
 // stays ASCII and no character can end a comment or the literal.
-func RustString(s string) string {
+func RustString(s string) string { return rustLiteral(s, false) }
+
+// RustByteString is s as a Rust byte string literal (b"…"), escaped as
+// RustString escapes, but byte by byte: every byte that is not printable
+// ASCII as \xNN.
+func RustByteString(s string) string { return rustLiteral(s, true) }
+
+func rustLiteral(s string, bytes bool) string {
 	var b strings.Builder
+	if bytes {
+		b.WriteByte('b')
+	}
 	b.WriteByte('"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if !bytes {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
 		switch {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case r >= 0x20 && r < 0x7f:
 			b.WriteRune(r)
+		case bytes:
+			fmt.Fprintf(&b, "\\x%02x", r)
 		default:
 			fmt.Fprintf(&b, "\\u{%x}", r)
 		}
