@@ -137,6 +137,7 @@ func (v *vectors) lookup(t *testing.T, vecs []genvectors.LookupVec) {
 			HTTPStatus: int(c.FieldByName("HTTPStatus").Int()), LogLevel: strings.ToLower(level),
 			Breaker: c.FieldByName("Breaker").Bool(), Retryable: c.FieldByName("Retryable").Bool(),
 			Startup: c.FieldByName("Startup").Bool(), Number: int(c.FieldByName("Number").Int()),
+			GRPCCode: int(c.FieldByName("GRPCCode").Int()), GRPCStatus: str("GRPCStatus"), Reason: str("Reason"),
 		}
 		if got != want {
 			t.Errorf("Lookup(%q):\ngot  %+v\nwant %+v", want.Kind, got, want)

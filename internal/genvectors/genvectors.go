@@ -86,6 +86,11 @@ type LookupVec struct {
 	Retryable     bool   `json:"retryable"`
 	Startup       bool   `json:"startup"`
 	Number        int    `json:"number"` // -1 when the contract numbers no kinds
+	// The google.rpc mapping's code and status, and the kind's ErrorInfo
+	// reason: computed for a kind the contract does not define.
+	GRPCCode   int    `json:"grpc_code"`
+	GRPCStatus string `json:"grpc_status"`
+	Reason     string `json:"reason"`
 }
 
 // EnvelopeVec is a valid envelope: it decodes, and encoding the decoded
@@ -277,13 +282,13 @@ func Marshal(f *File) ([]byte, error) {
 	return b, nil
 }
 
-// lookups is every kind, then a kind the contract does not define.
+// lookups is every kind, then a kind the contract does not define: the
+// fallback's classification with its kind and reason filled in.
 func lookups(c *contract.Contract) []LookupVec {
 	out := make([]LookupVec, 0, len(c.Kinds)+1)
 	for _, k := range c.Kinds {
 		l := lookupOf(k.Name, true, &k.Classification)
-		l.Group = k.Group.Name
-		l.Startup = k.Startup
+		l.Group, l.Startup, l.Reason = k.Group.Name, k.Startup, k.Reason
 		if c.Numbered {
 			l.Number = k.Number
 		}
@@ -298,6 +303,7 @@ func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name, Guidance: cl.Recovery.Guidance,
 		SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP, LogLevel: string(cl.Log),
 		Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
+		GRPCCode: cl.GRPC.Number, GRPCStatus: cl.GRPC.Name, Reason: contract.Reason(kind),
 	}
 }
 

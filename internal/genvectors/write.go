@@ -141,7 +141,8 @@ func (v LookupVec) AsObject() orderedjson.Object {
 		{Key: "origin", Value: v.Origin}, {Key: "action", Value: v.Action}, {Key: "same_arguments", Value: v.SameArguments},
 		{Key: "guidance", Value: v.Guidance}, {Key: "side_effects", Value: v.SideEffects}, {Key: "http_status", Value: v.HTTPStatus},
 		{Key: "log_level", Value: v.LogLevel}, {Key: "breaker", Value: v.Breaker}, {Key: "retryable", Value: v.Retryable},
-		{Key: "startup", Value: v.Startup}, {Key: "number", Value: v.Number}}
+		{Key: "startup", Value: v.Startup}, {Key: "number", Value: v.Number}, {Key: "grpc_code", Value: v.GRPCCode},
+		{Key: "grpc_status", Value: v.GRPCStatus}, {Key: "reason", Value: v.Reason}}
 }
 
 // AsObject implements orderedjson.Ordered.

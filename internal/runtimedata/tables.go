@@ -40,6 +40,15 @@ type Tables struct {
 	// CLIForm is how a command line writes an envelope: "envelope" or
 	// "wrapped" (contract.CLIForm).
 	CLIForm Value
+	// The google.rpc mapping's tables (AIP-193; every Classification also
+	// carries its gRPC code and status and its kind's reason): the
+	// ErrorInfo domain; the layout's leaves in wire order, each with where
+	// the mapping takes its value from when it reads an envelope back; the
+	// values the layout does not carry, by metadata key; each reason's
+	// kind, sorted by reason.
+	AIPDomain             Value
+	AIPLeaves, AIPOffWire List
+	AIPReasons            Map
 }
 
 // Build describes the contract's runtime tables.
@@ -58,6 +67,12 @@ func Build(c *contract.Contract) *Tables {
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
+		AIPDomain:               c.AIP193.Domain,
+		AIPReasons:              Map{},
+	}
+	t.AIPLeaves, t.AIPOffWire = aip193(c)
+	for _, k := range c.ReasonKinds() {
+		t.AIPReasons = append(t.AIPReasons, Entry{k.Reason, k.Name})
 	}
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
@@ -105,11 +120,12 @@ func Build(c *contract.Contract) *Tables {
 }
 
 // classification is a kind's classification as the runtime reads it (k nil
-// for the fallback's).
+// for the fallback's, whose kind and reason are empty: lookup fills them in
+// for a kind the contract does not list).
 func classification(cl *contract.Classification, k *contract.Kind, c *contract.Contract) Record {
-	kind, group, desc, startup, number := "", "", "", false, -1
+	kind, group, desc, startup, number, reason := "", "", "", false, -1, ""
 	if k != nil {
-		kind, group, desc, startup = k.Name, k.Group.Name, k.Description, k.Startup
+		kind, group, desc, startup, reason = k.Name, k.Group.Name, k.Description, k.Startup, k.Reason
 		if c.Numbered {
 			number = k.Number
 		}
@@ -122,7 +138,53 @@ func classification(cl *contract.Classification, k *contract.Kind, c *contract.C
 		{Name: "log_level", Value: string(cl.Log)}, {Name: "breaker", Value: cl.Breaker},
 		{Name: "retryable", Value: cl.Retryable()}, {Name: "description", Value: desc},
 		{Name: "startup", Value: startup}, {Name: "number", Value: number},
+		{Name: "grpc_code", Value: cl.GRPC.Number}, {Name: "grpc_status", Value: cl.GRPC.Name}, {Name: "reason", Value: reason},
 	}}
+}
+
+// aip193 describes the google.rpc mapping's side of the layout: each leaf
+// with where the mapping takes its value from when it reads an envelope
+// back (src "meta": the metadata entry under key, its text itself when text
+// is set, else its compact JSON; "kind", "message", "retry"; or "const":
+// the constant, which Python's runtime compares as a value and the others
+// as its JSON, raw), and the values the layout does not carry (key, and the
+// model's source of the value).
+func aip193(c *contract.Contract) (leaves, offWire List) {
+	keys := map[*contract.Leaf]*contract.MetaMember{}
+	offWire = List{}
+	for _, m := range c.AIP193.Members {
+		if m.Leaf != nil {
+			keys[m.Leaf] = m
+			continue
+		}
+		offWire = append(offWire, Record{Type: "AipOffWire", Row: true, Fields: []Field{{Name: "key", Value: m.Key}, {Name: "source", Value: string(m.Source)}}})
+	}
+	leaves = List{}
+	for _, lf := range c.Layout.Leaves {
+		src, key, text, raw, value := "meta", "", false, "", Value(nil)
+		switch lf.Source {
+		case contract.SourceKind:
+			src = "kind"
+		case contract.SourceMessage:
+			src = "message"
+		case contract.SourceRetryAfterMs:
+			src = "retry"
+		case contract.SourceConst:
+			j, err := json.Marshal(lf.Const)
+			if err != nil {
+				panic("runtimedata: a layout constant that is not JSON: " + err.Error())
+			}
+			src, raw, value = "const", string(j), lf.Const
+		default:
+			// Every other leaf is a metadata member (the loader made one).
+			m := keys[lf]
+			key, text = m.Key, m.Text
+		}
+		leaves = append(leaves, Record{Type: "AipLeaf", Row: true, Fields: []Field{{Name: "path", Value: lf.Path}, {Name: "src", Value: src},
+			{Name: "key", Value: key, Sparse: true}, {Name: "text", Value: text, Sparse: true},
+			{Name: "raw", Value: raw, Sparse: true, Only: TypeScript | Rust | Go}, {Name: "const", Value: value, Only: Python}}})
+	}
+	return leaves, offWire
 }
 
 // layoutObject is the wire layout as the runtime's layout interpreter
