@@ -201,7 +201,7 @@ func numbered(src []byte) string {
 }
 
 func newGen(c *contract.Contract) *gen {
-	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.Build(c)}
+	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildAIP193(c)}
 }
 
 type gen struct {
@@ -211,8 +211,9 @@ type gen struct {
 	structs map[string]string
 	// owned names the function listing each layout object's own members.
 	owned map[*contract.Object]string
-	// t is the runtime description every language's runtime tables are
-	// printed from (the Go package prints the google.rpc mapping's).
+	// t is the runtime description's google.rpc mapping, which every
+	// language's runtime tables print (the Go package prints no other
+	// table from it).
 	t *runtimedata.Tables
 }
 

@@ -139,3 +139,15 @@ func TestRustPrinterRowsAndPaths(t *testing.T) {
 		t.Errorf("TypeScript row: got %q, want %q", got, want)
 	}
 }
+
+// The Go package prints the google.rpc mapping from BuildAIP193: it must be
+// Build's.
+func TestBuildAIP193IsBuilds(t *testing.T) {
+	for p, c := range contracts(t) {
+		all, aip := Build(c), BuildAIP193(c)
+		if !reflect.DeepEqual([]Value{all.AIPDomain, all.AIPLeaves, all.AIPOffWire, all.AIPReasons},
+			[]Value{aip.AIPDomain, aip.AIPLeaves, aip.AIPOffWire, aip.AIPReasons}) || len(aip.AIPLeaves) == 0 {
+			t.Errorf("%s: BuildAIP193 differs from Build", p)
+		}
+	}
+}

@@ -67,13 +67,8 @@ func Build(c *contract.Contract) *Tables {
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
-		AIPDomain:               c.AIP193.Domain,
-		AIPReasons:              Map{},
 	}
-	t.AIPLeaves, t.AIPOffWire = aip193(c)
-	for _, k := range c.ReasonKinds() {
-		t.AIPReasons = append(t.AIPReasons, Entry{k.Reason, k.Name})
-	}
+	t.aip193(c)
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
 	}
@@ -119,6 +114,16 @@ func Build(c *contract.Contract) *Tables {
 	return t
 }
 
+// BuildAIP193 describes only the google.rpc mapping's tables (the AIP
+// members of Tables; every other member is nil), for an emitter that
+// prints no other table: the Go package's, which would otherwise pay for
+// the whole description of a large contract.
+func BuildAIP193(c *contract.Contract) *Tables {
+	t := &Tables{}
+	t.aip193(c)
+	return t
+}
+
 // classification is a kind's classification as the runtime reads it (k nil
 // for the fallback's, whose kind and reason are empty: lookup fills them in
 // for a kind the contract does not list).
@@ -142,24 +147,28 @@ func classification(cl *contract.Classification, k *contract.Kind, c *contract.C
 	}}
 }
 
-// aip193 describes the google.rpc mapping's side of the layout: each leaf
-// with where the mapping takes its value from when it reads an envelope
-// back (src "meta": the metadata entry under key, its text itself when text
-// is set, else its compact JSON; "kind", "message", "retry"; or "const":
-// the constant, which Python's runtime compares as a value and the others
-// as its JSON, raw), and the values the layout does not carry (key, and the
-// model's source of the value).
-func aip193(c *contract.Contract) (leaves, offWire List) {
+// aip193 fills the google.rpc mapping's tables: the domain, the kinds by
+// reason, each leaf of the layout with where the mapping takes its value
+// from when it reads an envelope back (src "meta": the metadata entry under
+// key, its text itself when text is set, else its compact JSON; "kind",
+// "message", "retry"; or "const": the constant, which Python's runtime
+// compares as a value and the others as its JSON, raw), and the values the
+// layout does not carry (key, and the model's source of the value).
+func (t *Tables) aip193(c *contract.Contract) {
+	t.AIPDomain, t.AIPReasons = c.AIP193.Domain, Map{}
+	for _, k := range c.ReasonKinds() {
+		t.AIPReasons = append(t.AIPReasons, Entry{k.Reason, k.Name})
+	}
 	keys := map[*contract.Leaf]*contract.MetaMember{}
-	offWire = List{}
+	t.AIPOffWire = List{}
 	for _, m := range c.AIP193.Members {
 		if m.Leaf != nil {
 			keys[m.Leaf] = m
 			continue
 		}
-		offWire = append(offWire, Record{Type: "AipOffWire", Row: true, Fields: []Field{{Name: "key", Value: m.Key}, {Name: "source", Value: string(m.Source)}}})
+		t.AIPOffWire = append(t.AIPOffWire, Record{Type: "AipOffWire", Row: true, Fields: []Field{{Name: "key", Value: m.Key}, {Name: "source", Value: string(m.Source)}}})
 	}
-	leaves = List{}
+	t.AIPLeaves = List{}
 	for _, lf := range c.Layout.Leaves {
 		src, key, text, raw, value := "meta", "", false, "", Value(nil)
 		switch lf.Source {
@@ -180,11 +189,10 @@ func aip193(c *contract.Contract) (leaves, offWire List) {
 			m := keys[lf]
 			key, text = m.Key, m.Text
 		}
-		leaves = append(leaves, Record{Type: "AipLeaf", Row: true, Fields: []Field{{Name: "path", Value: lf.Path}, {Name: "src", Value: src},
+		t.AIPLeaves = append(t.AIPLeaves, Record{Type: "AipLeaf", Row: true, Fields: []Field{{Name: "path", Value: lf.Path}, {Name: "src", Value: src},
 			{Name: "key", Value: key, Sparse: true}, {Name: "text", Value: text, Sparse: true},
 			{Name: "raw", Value: raw, Sparse: true, Only: TypeScript | Rust | Go}, {Name: "const", Value: value, Only: Python}}})
 	}
-	return leaves, offWire
 }
 
 // layoutObject is the wire layout as the runtime's layout interpreter
