@@ -292,6 +292,25 @@ const (
 // FieldTypes lists the supported field types in documentation order.
 var FieldTypes = []FieldType{TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeObject, TypeArray}
 
+// Phrase is how a decode error names a value of the type: "a string", "an
+// integer". The Go decoder's messages and the vectors' names say it alike.
+func (t FieldType) Phrase() string {
+	switch t {
+	case TypeInteger, TypeObject, TypeArray:
+		return "an " + string(t)
+	}
+	return "a " + string(t)
+}
+
+// TypePhrase is how a decode error names the type the field wants: its
+// type's Phrase, or for an array the elements' ("an array of strings").
+func (f *Field) TypePhrase() string {
+	if f.Type == TypeArray {
+		return "an array of " + string(f.Items) + "s"
+	}
+	return f.Type.Phrase()
+}
+
 // Field is an optional context field or a kind-specific field.
 type Field struct {
 	Name        string

@@ -1,51 +1,36 @@
 package gengo
 
 import (
-	"encoding/json"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/runtimedata"
 )
 
 // aip193 emits the contract's side of the google.rpc mapping, which the
-// runtime's aip193.go reads: the ErrorInfo domain, the layout's leaves as
-// the mapping reads an envelope back, the values the layout does not carry,
-// the kinds by reason and the constructor a foreign error's kind is built
-// with.
+// runtime's aip193.go reads, printed from runtimedata's tables (as every
+// language's is): the ErrorInfo domain, the layout's leaves as the mapping
+// reads an envelope back, the values the layout does not carry, the kinds
+// by reason, and the constructor a foreign error's kind is built with.
 func (g *gen) aip193(f *jen.File) {
-	c := g.c
+	c, t := g.c, g.t
 	docf(f, "ErrorInfoDomain is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.")
-	f.Const().Id("ErrorInfoDomain").Op("=").Lit(c.AIP193.Domain)
+	f.Const().Id("ErrorInfoDomain").Op("=").Lit(t.AIPDomain)
 	f.Line()
 
-	keys := map[*contract.Leaf]*contract.MetaMember{}
-	for _, m := range c.AIP193.Members {
-		if m.Leaf != nil {
-			keys[m.Leaf] = m
-		}
-	}
+	// A leaf's members as Go's aipLeaf holds them: its zero values left
+	// out, src "meta" among them (aipMeta).
 	var leaves []jen.Code
-	for _, lf := range g.lo.Leaves {
-		d := jen.Dict{jen.Id("path"): jen.Lit(lf.Path)}
-		switch {
-		case lf.Source == contract.SourceKind:
-			d[jen.Id("src")] = jen.Id("aipKind")
-		case lf.Source == contract.SourceMessage:
-			d[jen.Id("src")] = jen.Id("aipMessage")
-		case lf.Source == contract.SourceRetryAfterMs:
-			d[jen.Id("src")] = jen.Id("aipRetry")
-		case lf.Source == contract.SourceConst:
-			raw, err := json.Marshal(lf.Const)
-			if err != nil {
-				panic("gengo: a layout constant that is not JSON: " + err.Error())
-			}
-			d[jen.Id("src")] = jen.Id("aipConst")
-			d[jen.Id("raw")] = jen.Lit(string(raw))
-		default:
-			m := keys[lf]
-			d[jen.Id("key")] = jen.Lit(m.Key)
-			if m.Text {
-				d[jen.Id("text")] = jen.True()
+	for _, row := range t.AIPLeaves {
+		d := jen.Dict{}
+		for _, m := range row.(runtimedata.Record).Fields {
+			switch src, _ := m.Value.(string); {
+			case !m.For(runtimedata.Go) || m.Value == "" || m.Value == false:
+			case m.Name != "src":
+				d[jen.Id(m.Name)] = jen.Lit(m.Value)
+			case src != "meta":
+				d[jen.Id("src")] = jen.Id("aip" + strings.ToUpper(src[:1]) + src[1:])
 			}
 		}
 		leaves = append(leaves, jen.Values(d))
@@ -58,18 +43,17 @@ func (g *gen) aip193(f *jen.File) {
 	// set back as they are.
 	e := jen.Id("e")
 	var off []offWire
-	for _, m := range c.AIP193.Members {
-		if m.Leaf != nil {
-			continue
-		}
-		switch m.Source {
+	for _, row := range t.AIPOffWire {
+		r := row.(runtimedata.Record)
+		key := r.Get("key").(string)
+		switch contract.Source(r.Get("source").(string)) {
 		case contract.SourceVersion:
 			if c.VersionIsText() {
-				off = append(off, offWire{m.Key, e.Clone().Dot("ContractVersion"), func(v jen.Code) []jen.Code {
+				off = append(off, offWire{key, e.Clone().Dot("ContractVersion"), func(v jen.Code) []jen.Code {
 					return []jen.Code{e.Clone().Dot("ContractVersion").Op("=").Add(v)}
 				}})
 			} else {
-				off = append(off, offWire{m.Key, jen.Qual("strconv", "Itoa").Call(e.Clone().Dot("ContractVersion")), func(v jen.Code) []jen.Code {
+				off = append(off, offWire{key, jen.Qual("strconv", "Itoa").Call(e.Clone().Dot("ContractVersion")), func(v jen.Code) []jen.Code {
 					return []jen.Code{
 						jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual("strconv", "Atoi").Call(v),
 						jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.False())),
@@ -78,15 +62,15 @@ func (g *gen) aip193(f *jen.File) {
 				}})
 			}
 		case contract.SourceOrigin:
-			off = append(off, enumOff(m.Key, e.Clone().Dot("Origin"), "Origin"))
+			off = append(off, enumOff(key, e.Clone().Dot("Origin"), "Origin"))
 		case contract.SourceAction:
-			off = append(off, enumOff(m.Key, e.Clone().Dot("Recovery").Dot("Action"), "RecoveryAction"))
+			off = append(off, enumOff(key, e.Clone().Dot("Recovery").Dot("Action"), "RecoveryAction"))
 		case contract.SourceSameArguments:
-			off = append(off, enumOff(m.Key, e.Clone().Dot("Recovery").Dot("SameArguments"), "SameArguments"))
+			off = append(off, enumOff(key, e.Clone().Dot("Recovery").Dot("SameArguments"), "SameArguments"))
 		case contract.SourceSideEffects:
-			off = append(off, enumOff(m.Key, e.Clone().Dot("SideEffects"), "SideEffects"))
+			off = append(off, enumOff(key, e.Clone().Dot("SideEffects"), "SideEffects"))
 		case contract.SourceGuidance:
-			off = append(off, offWire{m.Key, e.Clone().Dot("Recovery").Dot("Guidance"), func(v jen.Code) []jen.Code {
+			off = append(off, offWire{key, e.Clone().Dot("Recovery").Dot("Guidance"), func(v jen.Code) []jen.Code {
 				return []jen.Code{e.Clone().Dot("Recovery").Dot("Guidance").Op("=").Add(v)}
 			}})
 		}
@@ -115,8 +99,8 @@ func (g *gen) aip193(f *jen.File) {
 	f.Func().Id("kindByReason").Params(jen.Id("reason").String()).Params(jen.Id("Kind"), jen.Bool()).BlockFunc(func(gr *jen.Group) {
 		if len(c.Kinds) > 0 {
 			gr.Switch(jen.Id("reason")).BlockFunc(func(sw *jen.Group) {
-				for _, k := range c.ReasonKinds() {
-					sw.Case(jen.Lit(k.Reason)).Return(jen.Id(kindConst(k)), jen.True())
+				for _, e := range t.AIPReasons {
+					sw.Case(jen.Lit(e.Key)).Return(jen.Id(kindConst(c.Kind(e.Value.(string)))), jen.True())
 				}
 			})
 		}

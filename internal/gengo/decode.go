@@ -138,7 +138,7 @@ func (p *decPlan) leafSlot(lf *contract.Leaf, path string) *slot {
 		s.typeCategory = "DecodeValue"
 	case contract.SourceField:
 		f := lf.Field
-		s.typeProblem = "must be " + wantOf(f)
+		s.typeProblem = "must be " + f.TypePhrase()
 		s.required = lf.RequiredContext
 		switch {
 		case lf.RequiredContext:

@@ -84,13 +84,7 @@ func structNames(c *contract.Contract) map[string]string {
 // uses encoding/json tags: such objects are rare and small, so they are
 // encoded through encoding/json rather than the append encoder.
 func (g *gen) objectTypes(f *jen.File) {
-	seen := map[string]bool{}
-	var emit func(fl *contract.Field)
-	emit = func(fl *contract.Field) {
-		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || seen[g.structName(fl)] {
-			return
-		}
-		seen[g.structName(fl)] = true
+	g.eachStruct(g.c.EnvelopeFields, func(fl *contract.Field) {
 		var members []jen.Code
 		for _, p := range fl.Properties {
 			members = append(members, fieldDoc(p, p.Name)...)
@@ -105,12 +99,27 @@ func (g *gen) objectTypes(f *jen.File) {
 		docf(f, fmt.Sprintf("%s is the %s field. %s", g.structName(fl), fl.Name, fl.Description))
 		f.Type().Id(g.structName(fl)).Struct(members...)
 		f.Line()
+	})
+}
+
+// eachStruct calls fn for each object field with properties among fields
+// and their properties, depth first, once per struct: a field name has one
+// struct wherever it stands.
+func (g *gen) eachStruct(fields []*contract.Field, fn func(fl *contract.Field)) {
+	seen := map[string]bool{}
+	var visit func(fl *contract.Field)
+	visit = func(fl *contract.Field) {
+		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || seen[g.structName(fl)] {
+			return
+		}
+		seen[g.structName(fl)] = true
+		fn(fl)
 		for _, p := range fl.Properties {
-			emit(p)
+			visit(p)
 		}
 	}
-	for _, fl := range g.c.EnvelopeFields {
-		emit(fl)
+	for _, fl := range fields {
+		visit(fl)
 	}
 }
 
@@ -185,14 +194,14 @@ func isText(f *contract.Field) bool {
 // sanitizes (and each struct nested in one), a method returning a copy with
 // its text sanitized.
 func (g *gen) sanitizeMethods(f *jen.File) {
-	seen := map[string]bool{}
-	var emit func(fl *contract.Field)
-	emit = func(fl *contract.Field) {
-		if fl.Type != contract.TypeObject || len(fl.Properties) == 0 || seen[g.structName(fl)] {
-			return
+	var sanitized []*contract.Field
+	for _, fl := range g.c.EnvelopeFields {
+		if g.sanitized(fl.Name) {
+			sanitized = append(sanitized, fl)
 		}
+	}
+	g.eachStruct(sanitized, func(fl *contract.Field) {
 		name := g.structName(fl)
-		seen[name] = true
 		body := []jen.Code{
 			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 			jen.Id("c").Op(":=").Op("*").Id("v"),
@@ -206,15 +215,7 @@ func (g *gen) sanitizeMethods(f *jen.File) {
 		f.Line()
 		f.Comment("// sanitized returns a copy of v with every string in it sanitized.")
 		f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("sanitized").Params().Op("*").Id(name).Block(body...)
-		for _, p := range fl.Properties {
-			emit(p)
-		}
-	}
-	for _, fl := range g.c.EnvelopeFields {
-		if g.sanitized(fl.Name) {
-			emit(fl)
-		}
-	}
+	})
 }
 
 func fieldDoc(f *contract.Field, wire string) []jen.Code {
@@ -304,54 +305,52 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Return(jen.String().Call(jen.Id("e").Dot("Kind")).Op("+").Lit(": ").Op("+").Id("e").Dot("Message")),
 	)
 	f.Line()
-	f.Comment("// Classification returns the contract's classification of the envelope's kind.")
-	f.Func().Params(e()).Id("Classification").Params().Id("Classification").Block(
-		jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind"))),
-	)
-	f.Line()
-	f.Comment("// HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.")
-	f.Func().Params(e()).Id("HTTPStatus").Params().Int().Block(
-		jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("HTTPStatus")),
-	)
-	f.Line()
-	f.Comment("// LogLevel returns the level to log this failure at.")
-	f.Func().Params(e()).Id("LogLevel").Params().Qual("log/slog", "Level").Block(
-		jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("LogLevel")),
-	)
-	f.Line()
-	f.Comment("// CountsTowardBreaker reports whether the failure is a transport failure that")
-	f.Comment("// counts toward the upstream's circuit breaker.")
-	f.Func().Params(e()).Id("CountsTowardBreaker").Params().Bool().Block(
-		jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Breaker")),
-	)
-	f.Line()
-	f.Comment("// IsRetryable reports whether the envelope's own advice permits an automatic")
-	f.Comment("// retry of the identical call: a retry action with a same_arguments value that")
-	f.Comment("// permits repeating it.")
-	var retry []jen.Code
-	if lf := g.lo.Leaf(contract.SourceRetryable); lf != nil {
-		f.Comment(fmt.Sprintf("// A received %q wins over the computed answer.", lf.Path))
-		retry = append(retry, jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil()).Block(jen.Return(jen.Op("*").Id("e").Dot(lf.Idents.Go))))
+	// lookupMethod declares a method answering from the kind's
+	// classification: Lookup(e.Kind), or its member.
+	lookupMethod := func(name string, typ jen.Code, member string, doc ...string) {
+		for _, d := range doc {
+			f.Comment("// " + d)
+		}
+		answer := jen.Id("Lookup").Call(jen.Id("e").Dot("Kind"))
+		if member != "" {
+			answer.Dot(member)
+		}
+		f.Func().Params(e()).Id(name).Params().Add(typ).Block(jen.Return(answer))
 	}
-	retry = append(retry, jen.Return(jen.Id("e").Dot("Recovery").Dot("Action").Dot("IsRetry").Call().Op("&&").Id("e").Dot("Recovery").Dot("SameArguments").Dot("PermitsRetry").Call()))
-	f.Func().Params(e()).Id("IsRetryable").Params().Bool().Block(retry...)
-	f.Line()
-	f.Comment("// WorkMayHaveRun reports whether work may already have run before the failure,")
-	f.Comment("// judged from the envelope's side_effects: check state before repeating a write.")
-	var run []jen.Code
-	if lf := g.lo.Leaf(contract.SourceMayHaveRun); lf != nil {
-		f.Comment(fmt.Sprintf("// A received %q wins over the computed answer.", lf.Path))
-		run = append(run, jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil()).Block(jen.Return(jen.Op("*").Id("e").Dot(lf.Idents.Go))))
+	// derivedMethod declares a method computing a flag the layout may also
+	// carry as a derived leaf of source src: a received value wins.
+	derivedMethod := func(name string, src contract.Source, computed jen.Code, doc ...string) {
+		for _, d := range doc {
+			f.Comment("// " + d)
+		}
+		var body []jen.Code
+		if lf := g.lo.Leaf(src); lf != nil {
+			f.Comment(fmt.Sprintf("// A received %q wins over the computed answer.", lf.Path))
+			body = append(body, jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil()).Block(jen.Return(jen.Op("*").Id("e").Dot(lf.Idents.Go))))
+		}
+		f.Func().Params(e()).Id(name).Params().Bool().Block(append(body, jen.Return(computed))...)
 	}
-	run = append(run, jen.Return(jen.Id("e").Dot("SideEffects").Dot("MayHaveRun").Call()))
-	f.Func().Params(e()).Id("WorkMayHaveRun").Params().Bool().Block(run...)
+	lookupMethod("Classification", jen.Id("Classification"), "", "Classification returns the contract's classification of the envelope's kind.")
+	f.Line()
+	lookupMethod("HTTPStatus", jen.Int(), "HTTPStatus", "HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.")
+	f.Line()
+	lookupMethod("LogLevel", jen.Qual("log/slog", "Level"), "LogLevel", "LogLevel returns the level to log this failure at.")
+	f.Line()
+	lookupMethod("CountsTowardBreaker", jen.Bool(), "Breaker", "CountsTowardBreaker reports whether the failure is a transport failure that",
+		"counts toward the upstream's circuit breaker.")
+	f.Line()
+	derivedMethod("IsRetryable", contract.SourceRetryable,
+		jen.Id("e").Dot("Recovery").Dot("Action").Dot("IsRetry").Call().Op("&&").Id("e").Dot("Recovery").Dot("SameArguments").Dot("PermitsRetry").Call(),
+		"IsRetryable reports whether the envelope's own advice permits an automatic",
+		"retry of the identical call: a retry action with a same_arguments value that", "permits repeating it.")
+	f.Line()
+	derivedMethod("WorkMayHaveRun", contract.SourceMayHaveRun, jen.Id("e").Dot("SideEffects").Dot("MayHaveRun").Call(),
+		"WorkMayHaveRun reports whether work may already have run before the failure,",
+		"judged from the envelope's side_effects: check state before repeating a write.")
 	if g.hasStartup() {
 		f.Line()
-		f.Comment("// IsStartupFailure reports whether the kind is raised while starting up or")
-		f.Comment("// loading configuration rather than returned as an operation's result.")
-		f.Func().Params(e()).Id("IsStartupFailure").Params().Bool().Block(
-			jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Startup")),
-		)
+		lookupMethod("IsStartupFailure", jen.Bool(), "Startup", "IsStartupFailure reports whether the kind is raised while starting up or",
+			"loading configuration rather than returned as an operation's result.")
 	}
 
 	// Chainable setters: NewX(...).WithTool("t").WithRetryAfter(d) builds an

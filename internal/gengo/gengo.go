@@ -14,6 +14,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/runtime"
 )
 
@@ -200,7 +201,7 @@ func numbered(src []byte) string {
 }
 
 func newGen(c *contract.Contract) *gen {
-	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout)}
+	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildAIP193(c)}
 }
 
 type gen struct {
@@ -210,6 +211,10 @@ type gen struct {
 	structs map[string]string
 	// owned names the function listing each layout object's own members.
 	owned map[*contract.Object]string
+	// t is the runtime description's google.rpc mapping, which every
+	// language's runtime tables print (the Go package prints no other
+	// table from it).
+	t *runtimedata.Tables
 }
 
 // wireDoc says where a source travels, for doc comments: `"error.code" on

@@ -36,24 +36,6 @@ func appendAnyStmt(path string, depth int, expr jen.Code) jen.Code {
 	).Block(jen.Return(jen.Id("dst"), jen.Err()))
 }
 
-// typePhrases are how a decode error names the type it wants: a value of
-// the type, and the elements of an array of it.
-var typePhrases = map[contract.FieldType]struct{ one, many string }{
-	contract.TypeString:  {"a string", "strings"},
-	contract.TypeInteger: {"an integer", "integers"},
-	contract.TypeNumber:  {"a number", "numbers"},
-	contract.TypeBoolean: {"a boolean", "booleans"},
-	contract.TypeObject:  {"an object", "objects"},
-}
-
-// wantOf is the phrase a decode error uses for a field's type.
-func wantOf(f *contract.Field) string {
-	if f.Type == contract.TypeArray {
-		return "an array of " + typePhrases[f.Items].many
-	}
-	return typePhrases[f.Type].one
-}
-
 // sep tracks, while an object's members are emitted, what is known about
 // what has been written since its opening brace, so commas are decided at
 // generation time where possible.

@@ -56,8 +56,6 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
-	// AIP193 is the contract's side of the google.rpc mapping.
-	AIP193 aip193View
 }
 
 type secretView struct {
@@ -176,7 +174,6 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	v.FillsGuidance = c.Layout.FillsGuidance()
-	v.AIP193 = newAIP193View(c, py)
 	for _, f := range c.RequiredContext {
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: f.Idents.PythonLocal, Type: "str", Value: f.Idents.PythonLocal})
 	}

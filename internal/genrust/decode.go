@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/runtimedata"
 )
 
 // ownedIndex prints owned_index, the decoders' member-name matcher: for
@@ -39,7 +40,7 @@ func (g *gen) ownedIndex() string {
 				continue // the first position is the one a search finds
 			}
 			seen[n] = true
-			fmt.Fprintf(&b, "            %s => Some(%d),\n", byteString(n), i)
+			fmt.Fprintf(&b, "            %s => Some(%d),\n", runtimedata.RustByteString(n), i)
 		}
 		b.WriteString("            _ => None,\n        },\n")
 		for _, c := range children {
@@ -48,26 +49,5 @@ func (g *gen) ownedIndex() string {
 	}
 	visit(g.c.Layout.Root)
 	b.WriteString("        _ => None,\n    }\n}\n\n")
-	return b.String()
-}
-
-// byteString is s as a Rust byte string literal: printable ASCII as it is
-// (quote and backslash escaped), every other byte as \xNN.
-func byteString(s string) string {
-	var b strings.Builder
-	b.WriteString(`b"`)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		}
-	}
-	b.WriteString(`"`)
 	return b.String()
 }

@@ -28,7 +28,7 @@ func (g *gen) lib() string {
 		}
 		fmt.Fprintf(&b, "%s %s;\n", vis, m)
 	}
-	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use classification::for_tool;\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
+	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use classification::{for_tool, lookup};\npub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};\n")
 	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use logging::{bound_log_text, LogFields, LogForm, LogValue};\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
 	b.WriteString("pub use surfaces::{\n    parse_retry_after, problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON,\n    MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
@@ -138,19 +138,18 @@ func (g *gen) contract() string {
 
 	// Classifications.
 	fmt.Fprintf(&b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
-	for i, e := range g.t.Classifications {
-		k := c.Kinds[i]
-		b.WriteString("    " + g.p.Print(indentRecord(withGRPC(e.Value, &k.Classification, k.Reason))) + ",\n")
+	for _, e := range g.t.Classifications {
+		b.WriteString("    " + g.p.Print(e.Value) + ",\n")
 	}
 	b.WriteString("];\n\n")
-	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(withGRPC(g.t.Fallback, &c.Fallback.Classification, "")) + ";\n\n")
-	b.WriteString("/// The contract's classification of kind: a kind the contract does not list gets FALLBACK. No allocation: a match on the kind.\npub fn lookup(kind: &Kind) -> &'static Classification {\n    match kind {\n")
+	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(g.t.Fallback) + ";\n\n")
+	b.WriteString("/// The classification the contract's tables hold for kind: a kind the contract does not list gets FALLBACK itself (lookup fills in its kind and reason). No allocation: a match on the kind.\npub(crate) fn classification_of(kind: &Kind) -> &'static Classification {\n    match kind {\n")
 	for i, k := range c.Kinds {
 		fmt.Fprintf(&b, "        Kind::%s => &CLASSIFICATIONS[%d],\n", k.Idents.RustType, i)
 	}
 	b.WriteString("        Kind::Other(_) => &FALLBACK,\n    }\n}\n\n")
 	b.WriteString("/// The classification every unknown kind gets.\npub fn fallback() -> &'static Classification {\n    &FALLBACK\n}\n\n")
-	b.WriteString("/// The kind with the stable number n, or None.\npub fn kind_by_number(n: i64) -> Option<Kind> {\n    CLASSIFICATIONS.iter().find(|c| c.number >= 0 && c.number == n).map(|c| Kind::from(c.kind))\n}\n\n")
+	b.WriteString("/// The kind with the stable number n, or None.\npub fn kind_by_number(n: i64) -> Option<Kind> {\n    CLASSIFICATIONS.iter().find(|c| c.number >= 0 && c.number == n).map(|c| Kind::from(c.kind.as_ref()))\n}\n\n")
 	r := c.Retry
 	fmt.Fprintf(&b, "/// The backoff for a retry without a retry hint.\npub const RETRY: RetryPolicy = RetryPolicy { initial_ms: %d, max_ms: %d, multiplier: %s, jitter: %s, max_attempts: %d, max_hint_ms: %d };\n\n",
 		r.InitialMs, r.MaxMs, g.p.Print(r.Multiplier), g.p.Print(r.Jitter), r.MaxAttempts, r.MaxHintMs)
@@ -230,9 +229,6 @@ var classConst = map[contract.SecretChars]string{
 	contract.CharsHex: "CLASS_HEX", contract.CharsBase64URL: "CLASS_BASE64URL", contract.CharsBase64: "CLASS_BASE64",
 	contract.CharsWord: "CLASS_WORD", contract.CharsToken: "CLASS_TOKEN",
 }
-
-// indentRecord is a classification record as CLASSIFICATIONS holds it.
-func indentRecord(v runtimedata.Value) runtimedata.Value { return v }
 
 func strs(xs []string) string {
 	var q []string

@@ -109,7 +109,7 @@ type slot struct {
 func newGen(c *contract.Contract) (*gen, error) {
 	g := &gen{c: c, t: runtimedata.Build(c), libName: strings.ReplaceAll(c.Packages.Crate, "-", "_"),
 		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
-	g.p = runtimedata.RustPrinter{Member: g.member}
+	g.p = runtimedata.RustPrinter{Member: g.member, Paths: map[string]string{"AipLeaf": "crate::aip193::AipLeaf"}}
 	taken := map[string]bool{}
 	for _, w := range reservedTypes() {
 		taken[w] = true
@@ -226,10 +226,17 @@ func (g *gen) spec(f *contract.Field) string {
 
 // member prints a Classification's members that are typed in Rust.
 func (g *gen) member(record, member string, v runtimedata.Value) (string, bool) {
+	s, _ := v.(string)
+	if record == "AipLeaf" && member == "src" {
+		return "crate::aip193::AipSource::" + strings.ToUpper(s[:1]) + s[1:], true
+	}
 	if record != "Classification" {
 		return "", false
 	}
-	s, _ := v.(string)
+	if member == "kind" || member == "reason" {
+		// Cow: lookup fills in an unknown kind's own.
+		return "Cow::Borrowed(" + runtimedata.RustString(s) + ")", true
+	}
 	switch member {
 	case "group":
 		if s == "" {

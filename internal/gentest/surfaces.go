@@ -44,7 +44,7 @@ func CheckSurfaces(t *testing.T, api SurfaceAPI) {
 	t.Helper()
 	s := &surfaces{api: api, c: Load(t, api.Contract)}
 	s.schema = compileSchema(t, api.ConsumerSchema)
-	t.Run("accept", s.checkAccept)
+	// Content negotiation is the vectors' accept section (CheckVectors).
 	for _, ex := range exampleenv.All(s.c) {
 		t.Run(ex.Name, func(t *testing.T) {
 			s.checkEnvelope(t, build(t, ex, api.New))
@@ -465,45 +465,6 @@ func (s *surfaces) checkToolResultErrors(t *testing.T) {
 		}
 		if got, err := try(s.api.FromToolResult, ptr.Elem().Interface()); err == nil {
 			t.Errorf("FromToolResult(%s) = %v, want an error", wire, got)
-		}
-	}
-}
-
-// checkAccept checks content negotiation with the first kind's envelope.
-func (s *surfaces) checkAccept(t *testing.T) {
-	e := s.newEnvelope(t, s.c.Kinds[0].Name, "m")
-	for _, tc := range []struct {
-		accept  []string
-		problem bool
-	}{
-		{nil, false},
-		{[]string{"*/*"}, false},
-		{[]string{"application/*"}, false},
-		{[]string{"text/html"}, false},
-		{[]string{"application/json"}, false},
-		{[]string{"application/problem+json"}, true},
-		{[]string{"APPLICATION/Problem+JSON"}, true},
-		{[]string{"application/problem+json, application/json"}, false}, // a tie goes to the envelope
-		{[]string{"application/problem+json, */*"}, true},               // named beats a wildcard
-		{[]string{"application/problem+json, application/*"}, true},
-		{[]string{"application/problem+json;q=0.5, application/json"}, false},
-		{[]string{"application/json;q=0.5, application/problem+json"}, true},
-		{[]string{"application/problem+json; charset=utf-8; q=0.9, application/json; q=0.8"}, true},
-		{[]string{"application/json;q=0, application/problem+json;q=0.1"}, true},
-		{[]string{"application/problem+json;q=0"}, false},
-		{[]string{"application/problem+json;q=0, */*"}, false},
-		{[]string{"application/problem+json;q=abc, application/json;q=0.1"}, false}, // a malformed element is ignored
-		{[]string{"application/problem+json;q=2"}, false},
-		{[]string{"text/html, application/problem+json;q=0.9, */*;q=0.8"}, true},
-		{[]string{"application/json;q=0.1", "application/problem+json"}, true}, // several header lines
-	} {
-		rec := writeHTTP(t, e, tc.accept...)
-		want := "application/json"
-		if tc.problem {
-			want = "application/problem+json"
-		}
-		if got := rec.Header().Get("Content-Type"); got != want {
-			t.Errorf("Accept %q: Content-Type %q, want %q", tc.accept, got, want)
 		}
 	}
 }

@@ -137,6 +137,7 @@ func (v *vectors) lookup(t *testing.T, vecs []genvectors.LookupVec) {
 			HTTPStatus: int(c.FieldByName("HTTPStatus").Int()), LogLevel: strings.ToLower(level),
 			Breaker: c.FieldByName("Breaker").Bool(), Retryable: c.FieldByName("Retryable").Bool(),
 			Startup: c.FieldByName("Startup").Bool(), Number: int(c.FieldByName("Number").Int()),
+			GRPCCode: int(c.FieldByName("GRPCCode").Int()), GRPCStatus: str("GRPCStatus"), Reason: str("Reason"),
 		}
 		if got != want {
 			t.Errorf("Lookup(%q):\ngot  %+v\nwant %+v", want.Kind, got, want)
@@ -440,6 +441,35 @@ func callerSets(env reflect.Type, got reflect.Value, want json.RawMessage) {
 	}
 }
 
+// readsAs checks what a reader (ReadHTTP, FromAIP193) returned for a
+// vector: an error where the vector's envelope is null, else an envelope
+// that, once the caller has set what the layout requires (callerSets),
+// encodes as the vector's (as a JSON value). It returns that encoding, nil
+// when there is no envelope to check further.
+func (v *vectors) readsAs(t *testing.T, name, reader string, got reflect.Value, err error, want json.RawMessage) []byte {
+	t.Helper()
+	if string(want) == "null" {
+		if err == nil {
+			t.Errorf("%s: %s returned an envelope, want an error", name, reader)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Errorf("%s: %s: %v", name, reader, err)
+		return nil
+	}
+	callerSets(v.env, got, want)
+	data, err := json.Marshal(got.Interface())
+	switch {
+	case err != nil:
+		t.Errorf("%s: encoding: %v", name, err)
+		return nil
+	case !sameJSON(data, want):
+		t.Errorf("%s: %s:\ngot  %s\nwant %s", name, reader, data, want)
+	}
+	return data
+}
+
 // readHTTP hands each vector's response to ReadHTTP: the envelope it
 // returns, encoded, must be the vector's (as a JSON value), and its
 // PromotedFrom must say what the vector's promotion mark says; a null
@@ -455,24 +485,9 @@ func (v *vectors) readHTTP(t *testing.T, vecs []genvectors.HTTPVec) {
 		}
 		out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
 		err, _ := out[1].Interface().(error)
-		if string(want.Envelope) == "null" {
-			if err == nil {
-				t.Errorf("%s: ReadHTTP returned an envelope, want an error", want.Name)
-			}
+		got := v.readsAs(t, want.Name, "ReadHTTP", out[0], err, want.Envelope)
+		if got == nil {
 			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", want.Name, err)
-			continue
-		}
-		callerSets(v.env, out[0], want.Envelope)
-		got, err := json.Marshal(out[0].Interface())
-		if err != nil {
-			t.Errorf("%s: encoding: %v", want.Name, err)
-			continue
-		}
-		if !sameJSON(got, want.Envelope) {
-			t.Errorf("%s:\ngot  %s\nwant %s", want.Name, got, want.Envelope)
 		}
 		var top map[string]any
 		json.Unmarshal(want.Envelope, &top)

@@ -1,7 +1,6 @@
 package gents
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -59,18 +58,6 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
-	// AIP is the contract's side of the google.rpc mapping, which the
-	// runtime's aip193.ts reads.
-	AIP aipView
-}
-
-// aipView holds the google.rpc mapping's tables as TypeScript expressions:
-// the ErrorInfo domain, the layout's leaves as the mapping reads an
-// envelope back, the values the layout does not carry and the kinds by
-// reason (the Go package's aip193_contract.go, as data).
-type aipView struct {
-	Domain                   string
-	Leaves, OffWire, Reasons string
 }
 
 type kindView struct {
@@ -107,7 +94,6 @@ type receivedView struct {
 
 func newView(c *contract.Contract) (*view, error) {
 	t := runtimedata.Build(c)
-	addGRPC(t, c)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
 			Comment:        "//",
@@ -149,7 +135,6 @@ func newView(c *contract.Contract) (*view, error) {
 			Required: c.Layout.RequiredLeaf(f) != nil})
 	}
 	v.FillsGuidance = c.Layout.FillsGuidance()
-	v.AIP = aipTables(c)
 	for _, f := range c.RequiredContext {
 		name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: name, Member: f.Idents.TSLocal, TSType: "string",
@@ -329,68 +314,3 @@ func doc(s string) string {
 
 // docReplacer is built once: templates call doc for every kind and field.
 var docReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "*/", "*\\/")
-
-// addGRPC adds each classification's gRPC code, its name and the kind's
-// ErrorInfo reason to the classification tables, from the model
-// (contract.Classification.GRPC, Kind.Reason): the google.rpc mapping
-// reports them, and lookup computes the reason of a kind the contract does
-// not know (the fallback's is empty).
-func addGRPC(t *runtimedata.Tables, c *contract.Contract) {
-	grpc := func(r runtimedata.Record, cl *contract.Classification, reason string) runtimedata.Record {
-		fields := append([]runtimedata.Field(nil), r.Fields...)
-		fields = append(fields, runtimedata.Field{Name: "grpc_code", Value: cl.GRPC.Number},
-			runtimedata.Field{Name: "grpc_status", Value: cl.GRPC.Name}, runtimedata.Field{Name: "reason", Value: reason})
-		r.Fields = fields
-		return r
-	}
-	for i, k := range c.Kinds {
-		t.Classifications[i].Value = grpc(t.Classifications[i].Value.(runtimedata.Record), &k.Classification, k.Reason)
-	}
-	t.Fallback = grpc(t.Fallback, &c.Fallback.Classification, "")
-}
-
-// aipTables prints the contract's side of the google.rpc mapping
-// (contract.AIP193) as aip193.ts reads it.
-func aipTables(c *contract.Contract) aipView {
-	p := runtimedata.TypeScriptPrinter{}
-	keys := map[*contract.Leaf]*contract.MetaMember{}
-	for _, m := range c.AIP193.Members {
-		if m.Leaf != nil {
-			keys[m.Leaf] = m
-		}
-	}
-	leaves := runtimedata.List{}
-	for _, lf := range c.Layout.Leaves {
-		f := []runtimedata.Field{{Name: "path", Value: lf.Path}}
-		switch lf.Source {
-		case contract.SourceKind:
-			f = append(f, runtimedata.Field{Name: "src", Value: "kind"})
-		case contract.SourceMessage:
-			f = append(f, runtimedata.Field{Name: "src", Value: "message"})
-		case contract.SourceRetryAfterMs:
-			f = append(f, runtimedata.Field{Name: "src", Value: "retry"})
-		case contract.SourceConst:
-			raw, err := json.Marshal(lf.Const)
-			if err != nil {
-				panic("gents: a layout constant that is not JSON: " + err.Error())
-			}
-			f = append(f, runtimedata.Field{Name: "src", Value: "const"}, runtimedata.Field{Name: "raw", Value: string(raw)})
-		default:
-			m := keys[lf]
-			f = append(f, runtimedata.Field{Name: "src", Value: "meta"}, runtimedata.Field{Name: "key", Value: m.Key},
-				runtimedata.Field{Name: "text", Value: m.Text, Sparse: true})
-		}
-		leaves = append(leaves, runtimedata.Record{Fields: f})
-	}
-	off := runtimedata.List{}
-	for _, m := range c.AIP193.Members {
-		if m.Leaf == nil {
-			off = append(off, runtimedata.Record{Fields: []runtimedata.Field{{Name: "key", Value: m.Key}, {Name: "source", Value: string(m.Source)}}})
-		}
-	}
-	reasons := runtimedata.Map{}
-	for _, k := range c.ReasonKinds() {
-		reasons = append(reasons, runtimedata.Entry{Key: k.Reason, Value: k.Name})
-	}
-	return aipView{Domain: c.AIP193.Domain, Leaves: p.Print(leaves), OffWire: p.Print(off), Reasons: p.Print(reasons)}
-}

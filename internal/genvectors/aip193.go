@@ -10,18 +10,6 @@ import (
 	"github.com/errgen/errgen/internal/orderedjson"
 )
 
-// AIP193 is the google.rpc mapping's section: every kind's code and
-// reason, the reason of kinds at the edges of its steps, every example
-// envelope as its AIP-193 JSON error (byte for byte) that reads back into
-// the envelope, and foreign errors with the envelope they read as.
-type AIP193 struct {
-	Domain  string         `json:"domain"`
-	Kinds   []AIPKindVec   `json:"kinds"`
-	Reasons []AIPReasonVec `json:"reasons"`
-	Encode  []AIPEncodeVec `json:"encode"`
-	Decode  []AIPDecodeVec `json:"decode"`
-}
-
 // AIPKindVec is a kind's side of the mapping; the last is a kind the
 // contract does not define (the fallback's code, the computed reason).
 type AIPKindVec struct {
@@ -62,19 +50,23 @@ var reasonEdges = []string{
 	"x_" + "abcdefghij_abcdefghij_abcdefghij_abcdefghij_abcdefghij_abcdefg_hij",
 }
 
-// aip193 builds the section.
-func aip193(c *contract.Contract, exs []exampleenv.Example) (*AIP193, error) {
-	s := &AIP193{Domain: c.AIP193.Domain}
+// aip193 fills the google.rpc mapping's sections of f: the ErrorInfo
+// domain, every kind's code and reason, the reason of kinds at the edges of
+// its steps, every example envelope as its AIP-193 JSON error (byte for
+// byte) that reads back into the envelope, and foreign errors with the
+// envelope they read as.
+func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
+	f.AIPDomain = c.AIP193.Domain
 	for _, k := range c.Kinds {
-		s.Kinds = append(s.Kinds, AIPKindVec{k.Name, k.HTTP, k.GRPC.Number, k.GRPC.Name, k.Reason})
+		f.AIPKinds = append(f.AIPKinds, AIPKindVec{k.Name, k.HTTP, k.GRPC.Number, k.GRPC.Name, k.Reason})
 	}
 	unknown := exs[len(exs)-2]
 	kindLeaf := c.Layout.Leaf(contract.SourceKind)
 	uk, _ := fromExample(unknown.Value).get(kindLeaf.Path)
 	fb := &c.Fallback.Classification
-	s.Kinds = append(s.Kinds, AIPKindVec{uk.(string), fb.HTTP, fb.GRPC.Number, fb.GRPC.Name, contract.Reason(uk.(string))})
+	f.AIPKinds = append(f.AIPKinds, AIPKindVec{uk.(string), fb.HTTP, fb.GRPC.Number, fb.GRPC.Name, contract.Reason(uk.(string))})
 	for _, k := range reasonEdges {
-		s.Reasons = append(s.Reasons, AIPReasonVec{k, contract.Reason(k)})
+		f.AIPReasons = append(f.AIPReasons, AIPReasonVec{k, contract.Reason(k)})
 	}
 
 	// "<&>": the AIP-193 writer must not escape HTML characters in metadata.
@@ -88,19 +80,17 @@ func aip193(c *contract.Contract, exs []exampleenv.Example) (*AIP193, error) {
 	for _, n := range all {
 		env, err := raw(n.o)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		text, err := aipText(c, n.o)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		s.Encode = append(s.Encode, AIPEncodeVec{n.name, env, text})
+		f.AIPEncode = append(f.AIPEncode, AIPEncodeVec{n.name, env, text})
 	}
 	var err error
-	if s.Decode, err = aipForeign(c, all[0].o); err != nil {
-		return nil, err
-	}
-	return s, nil
+	f.AIPDecode, err = aipForeign(c, all[0].o)
+	return err
 }
 
 // aipStatus is the google.rpc.Status of an envelope, as the mapping

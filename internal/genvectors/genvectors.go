@@ -50,9 +50,9 @@ type File struct {
 	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
 	Surfaces []SurfaceVec `json:"surfaces"`
 	Accept   []AcceptVec  `json:"accept"`
-	// The google.rpc mapping (aip193.go): the ErrorInfo domain and the
-	// sections of AIP193, written as members of their own.
-	AIP193     *AIP193        `json:"-"`
+	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
+	// kind's code and reason, the reasons of kind names at the edges of its
+	// steps, envelopes as AIP-193 errors and foreign errors read back.
 	AIPDomain  string         `json:"aip193_domain"`
 	AIPKinds   []AIPKindVec   `json:"aip193_kinds"`
 	AIPReasons []AIPReasonVec `json:"aip193_reasons"`
@@ -86,6 +86,11 @@ type LookupVec struct {
 	Retryable     bool   `json:"retryable"`
 	Startup       bool   `json:"startup"`
 	Number        int    `json:"number"` // -1 when the contract numbers no kinds
+	// The google.rpc mapping's code and status, and the kind's ErrorInfo
+	// reason: computed for a kind the contract does not define.
+	GRPCCode   int    `json:"grpc_code"`
+	GRPCStatus string `json:"grpc_status"`
+	Reason     string `json:"reason"`
 }
 
 // EnvelopeVec is a valid envelope: it decodes, and encoding the decoded
@@ -224,10 +229,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	f.Accept = acceptVectors()
-	if f.AIP193, err = aip193(c, all); err != nil {
+	if err = aip193(f, c, all); err != nil {
 		return nil, err
 	}
-	f.AIPDomain, f.AIPKinds, f.AIPReasons, f.AIPEncode, f.AIPDecode = f.AIP193.Domain, f.AIP193.Kinds, f.AIP193.Reasons, f.AIP193.Encode, f.AIP193.Decode
 	if c.Inbound != nil {
 		f.Classify = classify(c)
 		if k := c.Inbound.ToolResult; k != nil {
@@ -278,13 +282,13 @@ func Marshal(f *File) ([]byte, error) {
 	return b, nil
 }
 
-// lookups is every kind, then a kind the contract does not define.
+// lookups is every kind, then a kind the contract does not define: the
+// fallback's classification with its kind and reason filled in.
 func lookups(c *contract.Contract) []LookupVec {
 	out := make([]LookupVec, 0, len(c.Kinds)+1)
 	for _, k := range c.Kinds {
 		l := lookupOf(k.Name, true, &k.Classification)
-		l.Group = k.Group.Name
-		l.Startup = k.Startup
+		l.Group, l.Startup, l.Reason = k.Group.Name, k.Startup, k.Reason
 		if c.Numbered {
 			l.Number = k.Number
 		}
@@ -299,6 +303,7 @@ func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name, Guidance: cl.Recovery.Guidance,
 		SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP, LogLevel: string(cl.Log),
 		Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
+		GRPCCode: cl.GRPC.Number, GRPCStatus: cl.GRPC.Name, Reason: contract.Reason(kind),
 	}
 }
 

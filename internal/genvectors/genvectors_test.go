@@ -17,6 +17,7 @@ import (
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/orderedjson"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
@@ -34,6 +35,52 @@ func generate(t *testing.T, c *contract.Contract) []byte {
 		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c))
 	}
 	return files[genvectors.FileName(c)]
+}
+
+// TestVectorsWriteAsTheirStructs holds each vector type's AsObject, which
+// the file is written with, to its struct: every vector's line must be what
+// encoding/json writes for it, field order and json tags alike, so a field
+// added to a type and not to its members fails here.
+func TestVectorsWriteAsTheirStructs(t *testing.T) {
+	for p, c := range contracts(t) {
+		f, err := genvectors.Build(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := writtenAsStruct(t, p, f.Lookup) + writtenAsStruct(t, p, f.Envelopes) + writtenAsStruct(t, p, f.Malformed) +
+			writtenAsStruct(t, p, f.Edges) + writtenAsStruct(t, p, f.NextStep) + writtenAsStruct(t, p, f.Classify) +
+			writtenAsStruct(t, p, f.ForTool) + writtenAsStruct(t, p, f.HTTP) + writtenAsStruct(t, p, f.Surfaces) +
+			writtenAsStruct(t, p, f.Accept) + writtenAsStruct(t, p, f.AIPKinds) + writtenAsStruct(t, p, f.AIPReasons) +
+			writtenAsStruct(t, p, f.AIPEncode) + writtenAsStruct(t, p, f.AIPDecode) +
+			writtenAsStruct(t, p, []genvectors.Retry{f.Retry})
+		if f.ToolResult != nil {
+			n += writtenAsStruct(t, p, []genvectors.ToolResult{*f.ToolResult})
+		}
+		if n == 0 {
+			t.Errorf("%s: no vectors", p)
+		}
+	}
+}
+
+// writtenAsStruct compares each vector's written form with encoding/json's
+// and returns how many it compared.
+func writtenAsStruct[V orderedjson.Ordered](t *testing.T, p string, vs []V) int {
+	t.Helper()
+	for _, v := range vs {
+		got, err := orderedjson.AppendCompact(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := orderedjson.Marshal(v) // the struct's fields, by reflection
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %T is written\n%s\nencoding/json writes\n%s", p, v, got, want)
+			return 0
+		}
+	}
+	return len(vs)
 }
 
 // TestFileShape checks what every language's tests rely on: the name, the

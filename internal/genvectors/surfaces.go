@@ -119,7 +119,7 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 
 	line := string(env) + "\n"
 	if c.Surfaces.CLI.Form == contract.CLIWrapped {
-		line = `{"ok":false,"command":` + string(appendString(nil, cliCommand)) + `,"error":` + string(env) + "}\n"
+		line = `{"ok":false,"command":` + string(orderedjson.AppendString(nil, cliCommand, false)) + `,"error":` + string(env) + "}\n"
 	}
 	log, err := logForm(c, o, d)
 	if err != nil {
@@ -306,7 +306,7 @@ func boundText(s string) string {
 // between the two media types.
 func acceptVectors() []AcceptVec {
 	cases := [][]string{
-		nil,
+		{}, // no Accept header
 		{"*/*"},
 		{"application/*"},
 		{"text/html"},

@@ -101,22 +101,21 @@ type wrongValue struct {
 	what  string // "a number"
 }
 
-// wrongFor lists the wrong values tried for a JSON type, and the phrase
-// naming the type.
-func wrongFor(t contract.FieldType) ([]wrongValue, string) {
+// wrongFor lists the wrong values tried for a JSON type.
+func wrongFor(t contract.FieldType) []wrongValue {
 	switch t {
 	case contract.TypeString:
-		return []wrongValue{{42, "a number"}}, "a string"
+		return []wrongValue{{42, "a number"}}
 	case contract.TypeInteger:
-		return []wrongValue{{"1", "a string"}, {1.5, "a fraction"}}, "an integer"
+		return []wrongValue{{"1", "a string"}, {1.5, "a fraction"}}
 	case contract.TypeNumber:
-		return []wrongValue{{"0.5", "a string"}}, "a number"
+		return []wrongValue{{"0.5", "a string"}}
 	case contract.TypeBoolean:
-		return []wrongValue{{"true", "a string"}}, "a boolean"
+		return []wrongValue{{"true", "a string"}}
 	case contract.TypeObject:
-		return []wrongValue{{"not an object", "a string"}, {[]any{}, "an array"}}, "an object"
+		return []wrongValue{{"not an object", "a string"}, {[]any{}, "an array"}}
 	}
-	return []wrongValue{{"not an array", "a string"}}, "an array"
+	return []wrongValue{{"not an array", "a string"}}
 }
 
 // leafType is the JSON type a leaf holds.
@@ -184,7 +183,7 @@ func malformed(c *contract.Contract, maximal exampleenv.Example) ([]MalformedVec
 			add(p+": null", base.with(p, nil), p, CategoryType)
 		}
 		t := leafType(c, lf)
-		wrongs, want := wrongFor(t)
+		wrongs, want := wrongFor(t), t.Phrase()
 		// Any other value than a layout constant is a rejected value,
 		// whatever its type.
 		wrongCategory := CategoryType
@@ -215,14 +214,14 @@ func malformed(c *contract.Contract, maximal exampleenv.Example) ([]MalformedVec
 				}
 			}
 		case t == contract.TypeArray:
-			items, itemWant := wrongFor(lf.Field.Items)
-			add(fmt.Sprintf("%s: an array holding %s, not %s", p, items[0].what, itemWant), base.with(p, []any{items[0].value}), p, CategoryType)
+			items := wrongFor(lf.Field.Items)
+			add(fmt.Sprintf("%s: an array holding %s, not %s", p, items[0].what, lf.Field.Items.Phrase()), base.with(p, []any{items[0].value}), p, CategoryType)
 		case t == contract.TypeObject && len(lf.Field.Properties) > 0:
 			// A typed property of the wrong type is reported at the field.
 			for _, prop := range lf.Field.Properties {
-				pw, propWant := wrongFor(prop.Type)
+				pw := wrongFor(prop.Type)
 				val := clone(exampleenv.Sample(lf.Field)).(object).with(prop.Name, pw[0].value)
-				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, propWant), base.with(p, val), p, CategoryType)
+				add(fmt.Sprintf("%s: member %s %s, not %s", p, prop.Name, pw[0].what, prop.Type.Phrase()), base.with(p, val), p, CategoryType)
 			}
 		}
 	}

@@ -1,11 +1,7 @@
 package genvectors
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"sort"
-	"strconv"
 
 	"github.com/errgen/errgen/internal/orderedjson"
 )
@@ -13,52 +9,88 @@ import (
 // The file is written by hand rather than through encoding/json: one vector
 // per line, compact inside the line. A line per vector keeps diffs readable
 // (a changed kind changes its own lines) while the file stays a fraction of
-// the indented form, and appending bytes directly avoids reflection and
-// re-indenting tens of megabytes for large contracts.
+// the indented form. Each vector type lists its members in the order of its
+// fields (AsObject), and orderedjson writes them: one writer for every
+// section, with no reflection and no re-indenting of tens of megabytes for
+// large contracts.
 
 // write renders f.
 func write(f *File) ([]byte, error) {
-	b := append(make([]byte, 0, sizeHint(f)), "{\n  \"$comment\": "...)
-	b = appendString(b, f.Comment)
-	b = append(b, ",\n  \"contract\": "...)
-	b = appendString(b, f.Contract)
-	b = append(b, ",\n  \"version\": "...)
-	var err error
-	if b, err = orderedjson.AppendCompact(b, f.Version); err != nil {
-		return nil, err
-	}
-	b = append(b, ",\n  \"retry\": "...)
-	b = appendRetry(b, f.Retry)
-
-	b = section(b, "lookup", f.Lookup, appendLookup)
-	b = section(b, "envelopes", f.Envelopes, appendEnvelope)
-	b = section(b, "malformed", f.Malformed, appendMalformed)
-	b = section(b, "edges", f.Edges, appendEdge)
-	b = section(b, "next_step", f.NextStep, appendNextStep)
-	b = section(b, "classify", f.Classify, appendClassify)
-
-	b = append(b, ",\n  \"tool_result\": "...)
+	w := &fileWriter{b: append(make([]byte, 0, sizeHint(f)), '{')}
+	w.member("$comment", f.Comment)
+	w.member("contract", f.Contract)
+	w.member("version", f.Version)
+	w.member("retry", f.Retry)
+	section(w, "lookup", f.Lookup)
+	section(w, "envelopes", f.Envelopes)
+	section(w, "malformed", f.Malformed)
+	section(w, "edges", f.Edges)
+	section(w, "next_step", f.NextStep)
+	section(w, "classify", f.Classify)
 	if f.ToolResult == nil {
-		b = append(b, "null"...)
+		w.member("tool_result", nil)
 	} else {
-		b = append(b, `{"kind":`...)
-		b = appendString(b, f.ToolResult.Kind)
-		b = append(b, `,"breaker":`...)
-		b = strconv.AppendBool(b, f.ToolResult.Breaker)
-		b = append(b, '}')
+		w.member("tool_result", *f.ToolResult)
 	}
+	section(w, "for_tool", f.ForTool)
+	section(w, "http", f.HTTP)
+	section(w, "surfaces", f.Surfaces)
+	section(w, "accept", f.Accept)
+	w.member("aip193_domain", f.AIPDomain)
+	section(w, "aip193_kinds", f.AIPKinds)
+	section(w, "aip193_reasons", f.AIPReasons)
+	section(w, "aip193_encode", f.AIPEncode)
+	section(w, "aip193_decode", f.AIPDecode)
+	return append(w.b, "\n}\n"...), w.err
+}
 
-	b = section(b, "for_tool", f.ForTool, appendForTool)
-	b = section(b, "http", f.HTTP, appendHTTP)
-	b = section(b, "surfaces", f.Surfaces, appendSurface)
-	b = section(b, "accept", f.Accept, appendAccept)
-	if f.AIP193 != nil {
-		var err error
-		if b, err = appendAIP193(b, f.AIP193); err != nil {
-			return nil, err
-		}
+// fileWriter writes the file's top-level members, each on a line of its
+// own, keeping the first error.
+type fileWriter struct {
+	b   []byte
+	n   int // members written
+	err error
+}
+
+// key starts the next top-level member.
+func (w *fileWriter) key(name string) {
+	if w.n > 0 {
+		w.b = append(w.b, ',')
 	}
-	return append(b, "\n}\n"...), nil
+	w.n++
+	w.b = append(orderedjson.AppendString(append(w.b, "\n  "...), name, false), ": "...)
+}
+
+// value appends v compactly.
+func (w *fileWriter) value(v any) {
+	var err error
+	if w.b, err = orderedjson.AppendCompact(w.b, v); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+// member writes a top-level member whose value fits on its line.
+func (w *fileWriter) member(name string, v any) {
+	w.key(name)
+	w.value(v)
+}
+
+// section writes a top-level array member, one vector a line; an empty one
+// is written [].
+func section[V orderedjson.Ordered](w *fileWriter, name string, vs []V) {
+	w.key(name)
+	w.b = append(w.b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, "\n    "...)
+		w.value(v.AsObject())
+	}
+	if len(vs) > 0 {
+		w.b = append(w.b, "\n  "...)
+	}
+	w.b = append(w.b, ']')
 }
 
 // sizeHint guesses the file's size from its vectors, so the buffer grows
@@ -93,317 +125,139 @@ func sizeHint(f *File) int {
 	return n
 }
 
-// section writes a top-level array member, one vector a line, each by
-// appendOne; an empty one is written [].
-func section[V any](b []byte, name string, vs []V, appendOne func([]byte, V) []byte) []byte {
-	b = openSection(b, name, len(vs))
-	for i, v := range vs {
-		b = appendOne(lineStart(b, i), v)
-	}
-	return closeSection(b, len(vs))
+// The members of each vector type, in the order of its fields (and of
+// their json tags, which the tests that read the file decode with).
+
+// AsObject implements orderedjson.Ordered.
+func (r Retry) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "initial_ms", Value: r.InitialMs}, {Key: "max_ms", Value: r.MaxMs},
+		{Key: "multiplier", Value: r.Multiplier}, {Key: "jitter", Value: r.Jitter},
+		{Key: "max_attempts", Value: r.MaxAttempts}, {Key: "max_hint_ms", Value: r.MaxHintMs}}
 }
 
-func openSection(b []byte, name string, n int) []byte {
-	b = append(b, ",\n  "...)
-	b = appendString(b, name)
-	if n == 0 {
-		return append(b, ": ["...)
-	}
-	return append(b, ": [\n"...)
+// AsObject implements orderedjson.Ordered.
+func (v LookupVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "known", Value: v.Known}, {Key: "group", Value: v.Group},
+		{Key: "origin", Value: v.Origin}, {Key: "action", Value: v.Action}, {Key: "same_arguments", Value: v.SameArguments},
+		{Key: "guidance", Value: v.Guidance}, {Key: "side_effects", Value: v.SideEffects}, {Key: "http_status", Value: v.HTTPStatus},
+		{Key: "log_level", Value: v.LogLevel}, {Key: "breaker", Value: v.Breaker}, {Key: "retryable", Value: v.Retryable},
+		{Key: "startup", Value: v.Startup}, {Key: "number", Value: v.Number}, {Key: "grpc_code", Value: v.GRPCCode},
+		{Key: "grpc_status", Value: v.GRPCStatus}, {Key: "reason", Value: v.Reason}}
 }
 
-func closeSection(b []byte, n int) []byte {
-	if n == 0 {
-		return append(b, ']')
-	}
-	return append(b, "\n  ]"...)
+// AsObject implements orderedjson.Ordered.
+func (v EnvelopeVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "envelope", Value: v.Envelope}, {Key: "kind", Value: v.Kind},
+		{Key: "known", Value: v.Known}, {Key: "retryable", Value: v.Retryable}, {Key: "http_status", Value: v.HTTPStatus}}
 }
 
-// lineStart begins the i-th vector of a section on its own line.
-func lineStart(b []byte, i int) []byte {
-	if i > 0 {
-		b = append(b, ",\n"...)
-	}
-	return append(b, "    "...)
-}
-
-func appendRetry(b []byte, r Retry) []byte {
-	b = append(b, `{"initial_ms":`...)
-	b = strconv.AppendInt(b, int64(r.InitialMs), 10)
-	b = append(b, `,"max_ms":`...)
-	b = strconv.AppendInt(b, int64(r.MaxMs), 10)
-	b = append(b, `,"multiplier":`...)
-	b = orderedjson.AppendFloat(b, r.Multiplier)
-	b = append(b, `,"jitter":`...)
-	b = orderedjson.AppendFloat(b, r.Jitter)
-	b = append(b, `,"max_attempts":`...)
-	b = strconv.AppendInt(b, int64(r.MaxAttempts), 10)
-	b = append(b, `,"max_hint_ms":`...)
-	b = strconv.AppendInt(b, r.MaxHintMs, 10)
-	return append(b, '}')
-}
-
-func appendLookup(b []byte, v LookupVec) []byte {
-	b = append(b, `{"kind":`...)
-	b = appendString(b, v.Kind)
-	b = append(b, `,"known":`...)
-	b = strconv.AppendBool(b, v.Known)
-	b = append(b, `,"group":`...)
-	b = appendString(b, v.Group)
-	b = append(b, `,"origin":`...)
-	b = appendString(b, v.Origin)
-	b = append(b, `,"action":`...)
-	b = appendString(b, v.Action)
-	b = append(b, `,"same_arguments":`...)
-	b = appendString(b, v.SameArguments)
-	b = append(b, `,"guidance":`...)
-	b = appendString(b, v.Guidance)
-	b = append(b, `,"side_effects":`...)
-	b = appendString(b, v.SideEffects)
-	b = append(b, `,"http_status":`...)
-	b = strconv.AppendInt(b, int64(v.HTTPStatus), 10)
-	b = append(b, `,"log_level":`...)
-	b = appendString(b, v.LogLevel)
-	b = append(b, `,"breaker":`...)
-	b = strconv.AppendBool(b, v.Breaker)
-	b = append(b, `,"retryable":`...)
-	b = strconv.AppendBool(b, v.Retryable)
-	b = append(b, `,"startup":`...)
-	b = strconv.AppendBool(b, v.Startup)
-	b = append(b, `,"number":`...)
-	b = strconv.AppendInt(b, int64(v.Number), 10)
-	return append(b, '}')
-}
-
-func appendEnvelope(b []byte, v EnvelopeVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	b = append(b, `,"kind":`...)
-	b = appendString(b, v.Kind)
-	b = append(b, `,"known":`...)
-	b = strconv.AppendBool(b, v.Known)
-	b = append(b, `,"retryable":`...)
-	b = strconv.AppendBool(b, v.Retryable)
-	b = append(b, `,"http_status":`...)
-	b = strconv.AppendInt(b, int64(v.HTTPStatus), 10)
-	return append(b, '}')
-}
-
-func appendMalformed(b []byte, v MalformedVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
+// AsObject implements orderedjson.Ordered: the one of text, bytes and input
+// the vector carries.
+func (v MalformedVec) AsObject() orderedjson.Object {
+	doc := orderedjson.Member{Key: "input", Value: v.Input}
 	switch {
 	case v.Text != nil:
-		b = append(b, `,"text":`...)
-		b = appendString(b, *v.Text)
+		doc = orderedjson.Member{Key: "text", Value: *v.Text}
 	case v.Bytes != nil:
-		b = append(b, `,"bytes":`...)
-		b = appendBase64(b, v.Bytes)
-	default:
-		b = append(b, `,"input":`...)
-		b = append(b, v.Input...)
+		doc = orderedjson.Member{Key: "bytes", Value: v.Bytes}
 	}
-	b = append(b, `,"path":`...)
-	b = appendString(b, v.Path)
-	b = append(b, `,"category":`...)
-	b = appendString(b, v.Category)
-	return append(b, '}')
+	return orderedjson.Object{{Key: "name", Value: v.Name}, doc, {Key: "path", Value: v.Path}, {Key: "category", Value: v.Category}}
 }
 
-func appendEdge(b []byte, v EdgeVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
+// AsObject implements orderedjson.Ordered: text, else bytes.
+func (v EdgeVec) AsObject() orderedjson.Object {
+	doc := orderedjson.Member{Key: "bytes", Value: v.Bytes}
 	if v.Text != nil {
-		b = append(b, `,"text":`...)
-		b = appendString(b, *v.Text)
-	} else {
-		b = append(b, `,"bytes":`...)
-		b = appendBase64(b, v.Bytes)
+		doc = orderedjson.Member{Key: "text", Value: *v.Text}
 	}
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	return append(b, '}')
+	return orderedjson.Object{{Key: "name", Value: v.Name}, doc, {Key: "envelope", Value: v.Envelope}}
 }
 
-// appendBase64 appends data as a JSON string in standard base64, as
-// encoding/json writes a []byte.
-func appendBase64(b []byte, data []byte) []byte {
-	b = append(b, '"')
-	b = base64.StdEncoding.AppendEncode(b, data)
-	return append(b, '"')
-}
-
-func appendNextStep(b []byte, v NextStepVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	b = append(b, `,"attempts":[`...)
+// AsObject implements orderedjson.Ordered.
+func (v NextStepVec) AsObject() orderedjson.Object {
+	attempts := make([]any, len(v.Attempts))
 	for i, a := range v.Attempts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"attempt":`...)
-		b = strconv.AppendInt(b, int64(a.Attempt), 10)
-		b = append(b, `,"step":`...)
-		b = appendString(b, a.Step)
-		b = append(b, `,"delay_min_ms":`...)
-		b = strconv.AppendInt(b, a.DelayMinMs, 10)
-		b = append(b, `,"delay_max_ms":`...)
-		b = strconv.AppendInt(b, a.DelayMaxMs, 10)
-		b = append(b, `,"check_state_first":`...)
-		b = strconv.AppendBool(b, a.CheckStateFirst)
-		b = append(b, `,"exhausted":`...)
-		b = strconv.AppendBool(b, a.Exhausted)
-		b = append(b, '}')
+		attempts[i] = a
 	}
-	return append(b, "]}"...)
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "envelope", Value: v.Envelope}, {Key: "attempts", Value: attempts}}
 }
 
-func appendHTTP(b []byte, v HTTPVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
-	b = append(b, `,"status":`...)
-	b = strconv.AppendInt(b, int64(v.Status), 10)
-	b = append(b, `,"headers":{`...)
-	names := make([]string, 0, len(v.Headers))
-	for name := range v.Headers {
-		names = append(names, name)
+// AsObject implements orderedjson.Ordered.
+func (a AttemptVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "attempt", Value: a.Attempt}, {Key: "step", Value: a.Step},
+		{Key: "delay_min_ms", Value: a.DelayMinMs}, {Key: "delay_max_ms", Value: a.DelayMaxMs},
+		{Key: "check_state_first", Value: a.CheckStateFirst}, {Key: "exhausted", Value: a.Exhausted}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v ClassifyVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "classifier", Value: v.Classifier}, {Key: "status", Value: v.Status},
+		{Key: "failure", Value: v.Failure}, {Key: "text", Value: v.Text}, {Key: "kind", Value: v.Kind},
+		{Key: "breaker", Value: v.Breaker}, {Key: "rule", Value: v.Rule}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v ToolResult) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "breaker", Value: v.Breaker}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v ForToolVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "same_arguments", Value: v.SameArguments}, {Key: "read_only", Value: v.ReadOnly},
+		{Key: "idempotent", Value: v.Idempotent}, {Key: "result", Value: v.Result}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v HTTPVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "status", Value: v.Status},
+		{Key: "headers", Value: sortedHeaders(v.Headers)}, {Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v SurfaceVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "envelope", Value: v.Envelope},
+		{Key: "http", Value: v.HTTP}, {Key: "problem", Value: v.Problem}, {Key: "exit_code", Value: v.ExitCode},
+		{Key: "command", Value: v.Command}, {Key: "cli", Value: v.CLI}, {Key: "log", Value: v.Log}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v HTTPForm) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "status", Value: v.Status}, {Key: "headers", Value: sortedHeaders(v.Headers)},
+		{Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// sortedHeaders is a header map as an object sorted by name.
+func sortedHeaders(h map[string]string) orderedjson.Object {
+	o := make(orderedjson.Object, 0, len(h))
+	for name, value := range h {
+		o = append(o, orderedjson.Member{Key: name, Value: value})
 	}
-	sort.Strings(names)
-	for i, name := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendString(b, name), ':')
-		b = appendString(b, v.Headers[name])
-	}
-	b = append(b, `},"body":`...)
-	b = appendString(b, v.Body)
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	return append(b, '}')
+	sort.Slice(o, func(i, j int) bool { return o[i].Key < o[j].Key })
+	return o
 }
 
-func appendClassify(b []byte, v ClassifyVec) []byte {
-	b = append(b, `{"classifier":`...)
-	b = appendString(b, v.Classifier)
-	b = append(b, `,"status":`...)
-	b = strconv.AppendInt(b, int64(v.Status), 10)
-	b = append(b, `,"failure":`...)
-	b = appendString(b, v.Failure)
-	b = append(b, `,"text":`...)
-	b = appendString(b, v.Text)
-	b = append(b, `,"kind":`...)
-	b = appendString(b, v.Kind)
-	b = append(b, `,"breaker":`...)
-	b = strconv.AppendBool(b, v.Breaker)
-	b = append(b, `,"rule":`...)
-	b = strconv.AppendInt(b, int64(v.Rule), 10)
-	return append(b, '}')
+// AsObject implements orderedjson.Ordered.
+func (v AcceptVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "accept", Value: v.Accept}, {Key: "problem", Value: v.Problem}}
 }
 
-func appendForTool(b []byte, v ForToolVec) []byte {
-	b = append(b, `{"same_arguments":`...)
-	b = appendString(b, v.SameArguments)
-	b = append(b, `,"read_only":`...)
-	b = strconv.AppendBool(b, v.ReadOnly)
-	b = append(b, `,"idempotent":`...)
-	b = strconv.AppendBool(b, v.Idempotent)
-	b = append(b, `,"result":`...)
-	b = appendString(b, v.Result)
-	return append(b, '}')
+// AsObject implements orderedjson.Ordered.
+func (v AIPKindVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "http_status", Value: v.HTTPStatus},
+		{Key: "grpc_code", Value: v.GRPCCode}, {Key: "grpc_status", Value: v.GRPCStatus}, {Key: "reason", Value: v.Reason}}
 }
 
-// appendString appends s as a JSON string the way orderedjson.Marshal writes
-// it (no HTML escapes).
-func appendString(b []byte, s string) []byte {
-	return orderedjson.AppendString(b, s, false)
+// AsObject implements orderedjson.Ordered.
+func (v AIPReasonVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "reason", Value: v.Reason}}
 }
 
-func appendSurface(b []byte, v SurfaceVec) []byte {
-	b = append(b, `{"name":`...)
-	b = appendString(b, v.Name)
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	b = append(b, `,"http":`...)
-	b = appendHTTPForm(b, v.HTTP)
-	b = append(b, `,"problem":`...)
-	b = appendHTTPForm(b, v.Problem)
-	b = append(b, `,"exit_code":`...)
-	b = strconv.AppendInt(b, int64(v.ExitCode), 10)
-	b = append(b, `,"command":`...)
-	b = appendString(b, v.Command)
-	b = append(b, `,"cli":`...)
-	b = appendString(b, v.CLI)
-	b = append(b, `,"log":`...)
-	b = append(b, v.Log...)
-	return append(b, '}')
+// AsObject implements orderedjson.Ordered.
+func (v AIPEncodeVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "envelope", Value: v.Envelope}, {Key: "aip193", Value: v.AIP193}}
 }
 
-func appendHTTPForm(b []byte, v HTTPForm) []byte {
-	b = append(b, `{"status":`...)
-	b = strconv.AppendInt(b, int64(v.Status), 10)
-	b = append(b, `,"headers":`...)
-	b = appendHeaders(b, v.Headers)
-	b = append(b, `,"body":`...)
-	b = appendString(b, v.Body)
-	b = append(b, `,"envelope":`...)
-	b = append(b, v.Envelope...)
-	return append(b, '}')
-}
-
-// appendHeaders writes headers as an object sorted by name.
-func appendHeaders(b []byte, h map[string]string) []byte {
-	names := make([]string, 0, len(h))
-	for name := range h {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	b = append(b, '{')
-	for i, name := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendString(b, name), ':')
-		b = appendString(b, h[name])
-	}
-	return append(b, '}')
-}
-
-func appendAccept(b []byte, v AcceptVec) []byte {
-	b = append(b, `{"accept":[`...)
-	for i, a := range v.Accept {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, a)
-	}
-	b = append(b, `],"problem":`...)
-	b = strconv.AppendBool(b, v.Problem)
-	return append(b, '}')
-}
-
-// appendAIP193 writes the google.rpc mapping's members: the domain, then
-// its sections, one vector a line.
-func appendAIP193(b []byte, s *AIP193) ([]byte, error) {
-	b = append(b, ",\n  \"aip193_domain\": "...)
-	b = appendString(b, s.Domain)
-	var err error
-	line := func(b []byte, v any) []byte {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if e := enc.Encode(v); e != nil && err == nil {
-			err = e
-		}
-		return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
-	}
-	b = section(b, "aip193_kinds", s.Kinds, func(b []byte, v AIPKindVec) []byte { return line(b, v) })
-	b = section(b, "aip193_reasons", s.Reasons, func(b []byte, v AIPReasonVec) []byte { return line(b, v) })
-	b = section(b, "aip193_encode", s.Encode, func(b []byte, v AIPEncodeVec) []byte { return line(b, v) })
-	b = section(b, "aip193_decode", s.Decode, func(b []byte, v AIPDecodeVec) []byte { return line(b, v) })
-	return b, err
+// AsObject implements orderedjson.Ordered.
+func (v AIPDecodeVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "aip193", Value: v.AIP193}, {Key: "envelope", Value: v.Envelope}}
 }

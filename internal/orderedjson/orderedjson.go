@@ -8,6 +8,7 @@ package orderedjson
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"math"
@@ -124,6 +125,12 @@ func (w writer) append(b []byte, v any, depth int) ([]byte, error) {
 		if !w.indent {
 			return append(b, v...), nil
 		}
+	case []byte:
+		// Standard base64 in a string, as encoding/json writes a []byte.
+		if v == nil {
+			return append(b, "null"...), nil
+		}
+		return append(base64.StdEncoding.AppendEncode(append(b, '"'), v), '"'), nil
 	}
 	if w.indent {
 		return b, errUnknown

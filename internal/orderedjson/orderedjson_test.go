@@ -10,7 +10,7 @@ const tricky = "a <b> & \"c\" \\ \n\r\t\b\f\x01\x7f é \u2028\u2029 \xff end"
 
 // values covers every type the writer writes itself, nested.
 var values = []any{nil, true, false, 0, -7, int64(1) << 40, 0.5, 1e-7, 1e21, 123456.789, "", tricky,
-	[]any{}, []any{1, "x", []any{}}, []string(nil), []string{}, []string{"a", tricky},
+	[]any{}, []any{1, "x", []any{}}, []string(nil), []string{}, []string{"a", tricky}, []byte(nil), []byte{}, []byte("bytes \x00\xff"),
 	Object{}, Object{{tricky, Object{{"n", []any{Object{}, Object{{"k", 1}}}}}}}, named{{"k", []any{named{}}}}}
 
 // named is a type defined over Object, as a package's own ordered object is.

@@ -10,8 +10,8 @@ import (
 
 // PythonPrinter prints values as Python expressions: dicts one member a
 // line indented by four spaces, tuples and frozensets on one line, a
-// Record with a Type as a call with keyword arguments, strings as ASCII
-// literals. Classes names the class of each object field with properties
+// Record with a Type as a call with keyword arguments, a Row as a tuple,
+// strings as ASCII literals. Classes names the class of each object field with properties
 // (see Class).
 type PythonPrinter struct {
 	Classes map[*contract.Field]string
@@ -52,9 +52,17 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 	case Record:
 		fields := make([]Field, 0, len(v.Fields))
 		for _, f := range v.Fields {
-			if f.Only == All || f.Only == Python {
+			if f.For(Python) {
 				fields = append(fields, f)
 			}
+		}
+		if v.Row {
+			values := make([]Value, len(fields))
+			for i, f := range fields {
+				values[i] = f.Value
+			}
+			p.seq(b, "(", ")", values, indent, true)
+			return
 		}
 		if v.Type == "" {
 			p.members(b, "{", "}", len(fields), indent, func(i int) (Value, string, Value) { return fields[i].Name, ": ", fields[i].Value })

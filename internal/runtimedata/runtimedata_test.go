@@ -38,7 +38,7 @@ func asJSON(v Value) any {
 	case Record:
 		o := orderedjson.Object{}
 		for _, f := range v.Fields {
-			if f.Only != Python && !(f.Sparse && zero(f.Value)) {
+			if f.For(TypeScript) && !(f.Sparse && zero(f.Value)) {
 				o = append(o, orderedjson.Member{Key: camel(f.Name), Value: asJSON(f.Value)})
 			}
 		}
@@ -73,6 +73,11 @@ func TestTypeScriptIsIndentedJSON(t *testing.T) {
 	}
 }
 
+// row is a table row as the AIP-193 leaves are: members some languages
+// read and others do not, zero values TypeScript leaves out.
+var row = Record{Type: "Leaf", Row: true, Fields: []Field{{Name: "path", Value: "p"}, {Name: "key", Value: "", Sparse: true},
+	{Name: "text", Value: false, Sparse: true}, {Name: "raw", Value: "", Only: TypeScript | Rust}, {Name: "const", Value: nil, Only: Python}}}
+
 func TestPythonPrinter(t *testing.T) {
 	idents := &contract.Idents{TSLocal: "retryAfter", PythonLocal: "retry_after"}
 	obj := &contract.Field{Name: "o"}
@@ -90,6 +95,7 @@ func TestPythonPrinter(t *testing.T) {
 		{Record{Type: "P", Sorted: true, Fields: []Field{{Name: "b_c", Value: Map{{"k", List{}}}}, {Name: "a", Value: false, Sparse: true}}},
 			"P(\n    b_c={\n        \"k\": (),\n    },\n    a=False,\n)"},
 		{Record{Fields: []Field{{Name: "ts", Value: 1, Only: TypeScript}, {Name: "py", Value: 2, Only: Python}}}, "{\n    \"py\": 2,\n}"},
+		{List{row}, `(("p", "", False, None),)`},
 	} {
 		if got := py.Print(tc.v); got != tc.want {
 			t.Errorf("Print(%#v) = %q, want %q", tc.v, got, tc.want)
@@ -101,6 +107,47 @@ func TestCamel(t *testing.T) {
 	for in, want := range map[string]string{"kind": "kind", "same_arguments": "sameArguments", "max_hint_ms": "maxHintMs", "a__b": "aB"} {
 		if got := camel(in); got != want {
 			t.Errorf("camel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRustLiterals(t *testing.T) {
+	const s = "a\"b\\c\n\u00e9\x7f\xff~"
+	if got, want := RustString(s), `"a\"b\\c\u{a}\u{e9}\u{7f}\u{fffd}~"`; got != want {
+		t.Errorf("RustString = %s, want %s", got, want)
+	}
+	if got, want := RustByteString(s), `b"a\"b\\c\x0a\xc3\xa9\x7f\xff~"`; got != want {
+		t.Errorf("RustByteString = %s, want %s", got, want)
+	}
+}
+
+func TestRustPrinterRowsAndPaths(t *testing.T) {
+	p := RustPrinter{Paths: map[string]string{"Leaf": "crate::m::Leaf"}, Member: func(record, member string, v Value) (string, bool) {
+		if member == "key" {
+			return "Key::None", true
+		}
+		return "", false
+	}}
+	if got, want := p.Print(row), `crate::m::Leaf { path: "p", key: Key::None, text: false, raw: "" }`; got != want {
+		t.Errorf("row: got %s, want %s", got, want)
+	}
+	rec := Record{Type: "R", Fields: []Field{{Name: "a", Value: List{1}}, {Name: "py", Value: 2, Only: Python}}}
+	if got, want := p.Print(Map{{"k", rec}}), "&[\n    (\"k\", R {\n        a: &[1],\n    }),\n]"; got != want {
+		t.Errorf("record: got %q, want %q", got, want)
+	}
+	if got, want := (TypeScriptPrinter{}).Print(row), "{\n  \"path\": \"p\",\n  \"raw\": \"\"\n}"; got != want {
+		t.Errorf("TypeScript row: got %q, want %q", got, want)
+	}
+}
+
+// The Go package prints the google.rpc mapping from BuildAIP193: it must be
+// Build's.
+func TestBuildAIP193IsBuilds(t *testing.T) {
+	for p, c := range contracts(t) {
+		all, aip := Build(c), BuildAIP193(c)
+		if !reflect.DeepEqual([]Value{all.AIPDomain, all.AIPLeaves, all.AIPOffWire, all.AIPReasons},
+			[]Value{aip.AIPDomain, aip.AIPLeaves, aip.AIPOffWire, aip.AIPReasons}) || len(aip.AIPLeaves) == 0 {
+			t.Errorf("%s: BuildAIP193 differs from Build", p)
 		}
 	}
 }

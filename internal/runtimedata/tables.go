@@ -40,6 +40,15 @@ type Tables struct {
 	// CLIForm is how a command line writes an envelope: "envelope" or
 	// "wrapped" (contract.CLIForm).
 	CLIForm Value
+	// The google.rpc mapping's tables (AIP-193; every Classification also
+	// carries its gRPC code and status and its kind's reason): the
+	// ErrorInfo domain; the layout's leaves in wire order, each with where
+	// the mapping takes its value from when it reads an envelope back; the
+	// values the layout does not carry, by metadata key; each reason's
+	// kind, sorted by reason.
+	AIPDomain             Value
+	AIPLeaves, AIPOffWire List
+	AIPReasons            Map
 }
 
 // Build describes the contract's runtime tables.
@@ -59,6 +68,7 @@ func Build(c *contract.Contract) *Tables {
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
 	}
+	t.aip193(c)
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
 	}
@@ -104,12 +114,23 @@ func Build(c *contract.Contract) *Tables {
 	return t
 }
 
+// BuildAIP193 describes only the google.rpc mapping's tables (the AIP
+// members of Tables; every other member is nil), for an emitter that
+// prints no other table: the Go package's, which would otherwise pay for
+// the whole description of a large contract.
+func BuildAIP193(c *contract.Contract) *Tables {
+	t := &Tables{}
+	t.aip193(c)
+	return t
+}
+
 // classification is a kind's classification as the runtime reads it (k nil
-// for the fallback's).
+// for the fallback's, whose kind and reason are empty: lookup fills them in
+// for a kind the contract does not list).
 func classification(cl *contract.Classification, k *contract.Kind, c *contract.Contract) Record {
-	kind, group, desc, startup, number := "", "", "", false, -1
+	kind, group, desc, startup, number, reason := "", "", "", false, -1, ""
 	if k != nil {
-		kind, group, desc, startup = k.Name, k.Group.Name, k.Description, k.Startup
+		kind, group, desc, startup, reason = k.Name, k.Group.Name, k.Description, k.Startup, k.Reason
 		if c.Numbered {
 			number = k.Number
 		}
@@ -122,7 +143,56 @@ func classification(cl *contract.Classification, k *contract.Kind, c *contract.C
 		{Name: "log_level", Value: string(cl.Log)}, {Name: "breaker", Value: cl.Breaker},
 		{Name: "retryable", Value: cl.Retryable()}, {Name: "description", Value: desc},
 		{Name: "startup", Value: startup}, {Name: "number", Value: number},
+		{Name: "grpc_code", Value: cl.GRPC.Number}, {Name: "grpc_status", Value: cl.GRPC.Name}, {Name: "reason", Value: reason},
 	}}
+}
+
+// aip193 fills the google.rpc mapping's tables: the domain, the kinds by
+// reason, each leaf of the layout with where the mapping takes its value
+// from when it reads an envelope back (src "meta": the metadata entry under
+// key, its text itself when text is set, else its compact JSON; "kind",
+// "message", "retry"; or "const": the constant, which Python's runtime
+// compares as a value and the others as its JSON, raw), and the values the
+// layout does not carry (key, and the model's source of the value).
+func (t *Tables) aip193(c *contract.Contract) {
+	t.AIPDomain, t.AIPReasons = c.AIP193.Domain, Map{}
+	for _, k := range c.ReasonKinds() {
+		t.AIPReasons = append(t.AIPReasons, Entry{k.Reason, k.Name})
+	}
+	keys := map[*contract.Leaf]*contract.MetaMember{}
+	t.AIPOffWire = List{}
+	for _, m := range c.AIP193.Members {
+		if m.Leaf != nil {
+			keys[m.Leaf] = m
+			continue
+		}
+		t.AIPOffWire = append(t.AIPOffWire, Record{Type: "AipOffWire", Row: true, Fields: []Field{{Name: "key", Value: m.Key}, {Name: "source", Value: string(m.Source)}}})
+	}
+	t.AIPLeaves = List{}
+	for _, lf := range c.Layout.Leaves {
+		src, key, text, raw, value := "meta", "", false, "", Value(nil)
+		switch lf.Source {
+		case contract.SourceKind:
+			src = "kind"
+		case contract.SourceMessage:
+			src = "message"
+		case contract.SourceRetryAfterMs:
+			src = "retry"
+		case contract.SourceConst:
+			j, err := json.Marshal(lf.Const)
+			if err != nil {
+				panic("runtimedata: a layout constant that is not JSON: " + err.Error())
+			}
+			src, raw, value = "const", string(j), lf.Const
+		default:
+			// Every other leaf is a metadata member (the loader made one).
+			m := keys[lf]
+			key, text = m.Key, m.Text
+		}
+		t.AIPLeaves = append(t.AIPLeaves, Record{Type: "AipLeaf", Row: true, Fields: []Field{{Name: "path", Value: lf.Path}, {Name: "src", Value: src},
+			{Name: "key", Value: key, Sparse: true}, {Name: "text", Value: text, Sparse: true},
+			{Name: "raw", Value: raw, Sparse: true, Only: TypeScript | Rust | Go}, {Name: "const", Value: value, Only: Python}}})
+	}
 }
 
 // layoutObject is the wire layout as the runtime's layout interpreter

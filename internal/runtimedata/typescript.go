@@ -53,7 +53,7 @@ func (p TypeScriptPrinter) write(b []byte, v Value, indent string) []byte {
 	case Record:
 		fields := make([]Field, 0, len(v.Fields))
 		for _, f := range v.Fields {
-			if (f.Only == All || f.Only == TypeScript) && !(f.Sparse && zero(f.Value)) {
+			if f.For(TypeScript) && !(f.Sparse && zero(f.Value)) {
 				fields = append(fields, f)
 			}
 		}

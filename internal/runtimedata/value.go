@@ -50,16 +50,35 @@ type Record struct {
 	// their camelCase names (its RETRY table has always been written so);
 	// Python keeps the order of Fields.
 	Sorted bool
+	// Row: the record is one row of a table (a List of rows) that Python's
+	// runtime unpacks by position and Rust's reads as a struct: Python
+	// prints it as a tuple of its members' values, Rust as a struct literal
+	// on one line. TypeScript prints it as any record.
+	Row bool
 }
 
-// Lang names a language whose runtime reads a member the other's does not.
+// Get returns the value of the member named name, nil when it has none: an
+// emitter that prints a row as code of its own (Go's) reads it so.
+func (r Record) Get(name string) Value {
+	for _, f := range r.Fields {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// Lang is a set of languages whose runtimes read a member the others' do
+// not.
 type Lang int
 
 const (
 	// All is every language.
-	All Lang = iota
-	TypeScript
+	All        Lang = 0
+	TypeScript Lang = 1 << iota
 	Python
+	Rust
+	Go
 )
 
 // Field is one member of a Record.
@@ -70,11 +89,14 @@ type Field struct {
 	// as JSON's omitempty did) leaves the member out when it is false, ""
 	// or empty; Python's tables keep it.
 	Sparse bool
-	// Only names the one language whose runtime reads the member: the two
-	// runtimes' layout and field-spec tables differ in these, and the
-	// output stays as each runtime reads it.
+	// Only names the languages whose runtimes read the member (All: every
+	// language's): the runtimes' layout, field-spec and AIP-193 tables
+	// differ in these, and the output stays as each runtime reads it.
 	Only Lang
 }
+
+// For reports whether the runtime of language l reads the member.
+func (f Field) For(l Lang) bool { return f.Only == All || f.Only&l != 0 }
 
 // Local is the member name a language gives a field or layout leaf
 // (TSLocal, PythonLocal).

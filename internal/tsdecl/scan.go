@@ -89,12 +89,9 @@ func (p *parser) angles(i int) (int, error) {
 // closes that was opened before i, or the end.
 func (p *parser) scanType(i int, stop func(int) bool) (int, error) {
 	depth := 0
-	for j := i; ; j++ {
+	for j := i; ; {
 		t := p.text(j)
-		if p.eof(j) {
-			return j, nil
-		}
-		if depth == 0 && stop(j) {
+		if p.eof(j) || depth == 0 && stop(j) || p.closes(j) {
 			return j, nil
 		}
 		switch {
@@ -102,16 +99,27 @@ func (p *parser) scanType(i int, stop func(int) bool) (int, error) {
 			depth++
 		case t == ">" && p.tok(j).kind == tPunct && depth > 0:
 			depth--
-		case isOpen(t) && p.tok(j).kind == tPunct:
-			k, err := p.group(j)
-			if err != nil {
-				return 0, err
-			}
-			j = k - 1
-		case isClose(t) && p.tok(j).kind == tPunct:
-			return j, nil
+		}
+		var err error
+		if j, err = p.step(j); err != nil {
+			return 0, err
 		}
 	}
+}
+
+// step returns the index a scan outside brackets goes on from after token
+// j: past the bracketed group j opens, else the next token.
+func (p *parser) step(j int) (int, error) {
+	if isOpen(p.text(j)) && p.tok(j).kind == tPunct {
+		return p.group(j)
+	}
+	return j + 1, nil
+}
+
+// closes reports whether token j closes a bracket: one opened before the
+// scan began, since step skips those it meets whole.
+func (p *parser) closes(j int) bool {
+	return isClose(p.text(j)) && p.tok(j).kind == tPunct
 }
 
 // expression returns the index of the "," that ends the expression
@@ -120,21 +128,20 @@ func (p *parser) scanType(i int, stop func(int) bool) (int, error) {
 // a "<" after a name that a matching ">" and then "(" follow is a type
 // argument list, as TypeScript's parser decides.
 func (p *parser) expression(i, end int) (int, error) {
-	for j := i; j < end; j++ {
+	for j := i; j < end; {
 		t := p.text(j)
-		switch {
-		case t == ",":
+		if t == "," {
 			return j, nil
-		case isOpen(t) && p.tok(j).kind == tPunct:
-			k, err := p.group(j)
-			if err != nil {
-				return 0, err
-			}
-			j = k - 1
-		case t == "<" && j > i && (p.ident(j-1) || p.is(j-1, ">")):
+		}
+		if t == "<" && j > i && (p.ident(j-1) || p.is(j-1, ">")) {
 			if k, ok := p.typeArgs(j); ok && k <= end {
-				j = k - 1
+				j = k
+				continue
 			}
+		}
+		var err error
+		if j, err = p.step(j); err != nil {
+			return 0, err
 		}
 	}
 	return end, nil
@@ -175,7 +182,7 @@ func (p *parser) typeArgs(i int) (int, bool) {
 // semicolon insertion, a missing one is reported where the next statement
 // (an import or export) starts on a new line.
 func (p *parser) endOfStatement(i int) (int, error) {
-	for j := i; ; j++ {
+	for j := i; ; {
 		t := p.text(j)
 		switch {
 		case p.eof(j):
@@ -184,14 +191,12 @@ func (p *parser) endOfStatement(i int) (int, error) {
 			return j + 1, nil
 		case j > i && p.tok(j).nl && (t == "export" || t == "import" && !p.is(j+1, "(") && !p.is(j+1, ".")) && p.ident(j):
 			return 0, p.errAt(i, "statement does not end with ; before the %s on line %d", t, lineOf(p.src, p.tok(j).start))
-		case isOpen(t) && p.tok(j).kind == tPunct:
-			k, err := p.group(j)
-			if err != nil {
-				return 0, err
-			}
-			j = k - 1
-		case isClose(t) && p.tok(j).kind == tPunct:
+		case p.closes(j):
 			return 0, p.errAt(j, "unexpected %s", t)
+		}
+		var err error
+		if j, err = p.step(j); err != nil {
+			return 0, err
 		}
 	}
 }

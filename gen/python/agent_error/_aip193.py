@@ -8,7 +8,8 @@ the conformance vectors' aip193 sections hold them to the same bytes and
 envelopes. Every envelope this package writes comes back as it was; a
 foreign error becomes the best envelope this contract gives it. This module
 is the same for every contract; the contract's side (ERROR_INFO_DOMAIN,
-AIP193_LEAVES, AIP193_OFF_WIRE, GRPC, REASON_KINDS) is in _contract.
+AIP193_LEAVES, AIP193_OFF_WIRE, REASON_KINDS, and each classification's
+grpc_code, grpc_status and reason) is in _contract.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import classified_envelope, lookup, plain
 from ._codec import _loads, from_dict, to_dict
-from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, GRPC, GRPC_FALLBACK, REASON_KINDS, RETRY
+from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
 from ._spec import EnvelopeError
@@ -61,49 +62,19 @@ def _kind_of(x: _KindLike) -> str:
     return plain(x.kind) if isinstance(x, Envelope) else plain(x)
 
 
-def _reason(kind: str) -> str:
-    """_reason is the ErrorInfo reason of any kind (errgen's contract.Reason): its words upper-cased and joined with "_", "KIND" put before a result shorter than 3 or not starting with a letter, at most 63 characters."""
-    out: List[str] = []
-    word = 0  # the length of the current word
-    for i, c in enumerate(kind):
-        lower, upper, digit = "a" <= c <= "z", "A" <= c <= "Z", "0" <= c <= "9"
-        if not (lower or upper or digit):
-            word = 0
-            continue
-        if upper and word > 0:
-            prev = kind[i - 1]
-            nxt = kind[i + 1] if i + 1 < len(kind) else ""
-            if "a" <= prev <= "z" or "0" <= prev <= "9" or ("A" <= prev <= "Z" and "a" <= nxt <= "z"):
-                word = 0
-        if word == 0 and out:
-            out.append("_")
-        out.append(c.upper() if lower else c)
-        word += 1
-    r = "".join(out)
-    if len(r) < 3 or not ("A" <= r[0] <= "Z"):
-        r = "KIND" if r == "" else "KIND_" + r
-    if len(r) > 63:
-        r = r[:63].rstrip("_")
-    return r
-
-
 def error_info_reason(kind: _KindLike) -> str:
-    """error_info_reason returns the ErrorInfo reason of a kind (or an envelope's kind): the contract's for a known kind, computed the same way for any other. AIP-193 clients switch on it; the kind itself travels in the metadata."""
-    k = _kind_of(kind)
-    known = GRPC.get(k)
-    return known[2] if known is not None else _reason(k)
+    """error_info_reason returns the ErrorInfo reason of a kind (or an envelope's kind): the contract's for a known kind, computed the same way for any other (lookup's reason). AIP-193 clients switch on it; the kind itself travels in the metadata."""
+    return lookup(_kind_of(kind)).reason
 
 
 def grpc_code(kind: _KindLike) -> int:
     """grpc_code returns the canonical google.rpc.Code number of a kind (or an envelope's kind); the fallback's for a kind the contract does not list."""
-    known = GRPC.get(_kind_of(kind))
-    return known[0] if known is not None else GRPC_FALLBACK[0]
+    return lookup(_kind_of(kind)).grpc_code
 
 
 def grpc_status(kind: _KindLike) -> str:
     """grpc_status returns the name of grpc_code's code ("NOT_FOUND"), as AIP-193's "status" spells it."""
-    known = GRPC.get(_kind_of(kind))
-    return known[1] if known is not None else GRPC_FALLBACK[1]
+    return lookup(_kind_of(kind)).grpc_status
 
 
 def _json(v: Any) -> Optional[str]:

@@ -30,6 +30,7 @@ from ._contract import (
     SideEffects,
 )
 from ._envelope import Envelope, Recovery
+from ._reason import aip_reason
 from ._sanitize import sanitize, sanitize_value
 from ._spec import Classification, Step
 
@@ -50,13 +51,14 @@ def lookup(kind: Union[str, Enum]) -> Classification:
     """lookup returns the classification of kind.
 
     It never fails: a kind the contract does not list gets the fallback
-    classification, with known False and the kind kept as given.
+    classification, with known False, the kind kept as given and its
+    ErrorInfo reason computed, as the Go package's Lookup.
     """
     k = plain(kind)
     c = CLASSIFICATIONS.get(k)
     if c is not None:
         return c
-    return dataclasses.replace(FALLBACK, kind=k)
+    return dataclasses.replace(FALLBACK, kind=k, reason=aip_reason(k))
 
 
 def fallback() -> Classification:

@@ -273,6 +273,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The requested action is not registered with the dispatcher.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="UNKNOWN_ACTION",
     ),
     "forbidden": Classification(
         kind="forbidden",
@@ -290,6 +293,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The caller is authenticated but lacks a scope the action requires.",
         startup=False,
         number=-1,
+        grpc_code=7,
+        grpc_status="PERMISSION_DENIED",
+        reason="FORBIDDEN",
     ),
     "missing_param": Classification(
         kind="missing_param",
@@ -307,6 +313,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A parameter the action requires was not supplied.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="MISSING_PARAM",
     ),
     "invalid_param": Classification(
         kind="invalid_param",
@@ -324,6 +333,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A supplied parameter has the wrong type or a value the action does not accept.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INVALID_PARAM",
     ),
     "unknown_instance": Classification(
         kind="unknown_instance",
@@ -341,6 +353,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The instance named in the request is not configured on this server.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="UNKNOWN_INSTANCE",
     ),
     "ambiguous_tool": Classification(
         kind="ambiguous_tool",
@@ -358,6 +373,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A bare tool name matches tools on more than one upstream, so the dispatcher cannot tell which one is meant; 409 because the name collides with existing registrations rather than being malformed.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="AMBIGUOUS_TOOL",
     ),
     "confirmation_required": Classification(
         kind="confirmation_required",
@@ -375,6 +393,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The action is destructive and the request did not carry the explicit confirmation it needs.",
         startup=False,
         number=-1,
+        grpc_code=9,
+        grpc_status="FAILED_PRECONDITION",
+        reason="CONFIRMATION_REQUIRED",
     ),
     "conflict": Classification(
         kind="conflict",
@@ -392,6 +413,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The identifier the request would create already exists.",
         startup=False,
         number=-1,
+        grpc_code=6,
+        grpc_status="ALREADY_EXISTS",
+        reason="CONFLICT",
     ),
     "auth_failed": Classification(
         kind="auth_failed",
@@ -409,6 +433,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The credentials presented were rejected.",
         startup=False,
         number=-1,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_FAILED",
     ),
     "auth_required": Classification(
         kind="auth_required",
@@ -426,6 +453,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The call needs credentials and none were presented.",
         startup=False,
         number=-1,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_REQUIRED",
     ),
     "permission_denied": Classification(
         kind="permission_denied",
@@ -443,6 +473,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authenticated identity is not allowed to perform this operation on the target.",
         startup=False,
         number=-1,
+        grpc_code=7,
+        grpc_status="PERMISSION_DENIED",
+        reason="PERMISSION_DENIED",
     ),
     "oauth_needs_reauth": Classification(
         kind="oauth_needs_reauth",
@@ -460,6 +493,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An upstream rejected the stored OAuth token in a way that calls for a new authorization; a more specific form of auth_failed for OAuth upstreams.",
         startup=False,
         number=-1,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="OAUTH_NEEDS_REAUTH",
     ),
     "oauth_state_invalid": Classification(
         kind="oauth_state_invalid",
@@ -477,6 +513,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An OAuth callback arrived with a state value that is unknown, expired or already used, so the flow was aborted; policy because it is a CSRF guard, and 400 because the callback request itself is unusable rather than a credential being wrong.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="OAUTH_STATE_INVALID",
     ),
     "oauth_resource_mismatch": Classification(
         kind="oauth_resource_mismatch",
@@ -494,6 +533,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authorization server ignored or altered the RFC 8707 resource, so the token would be bound to the wrong audience; 502 and operator-level logging because the upstream's OAuth setup is at fault, not the caller.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="OAUTH_RESOURCE_MISMATCH",
     ),
     "oauth_issuer_mismatch": Classification(
         kind="oauth_issuer_mismatch",
@@ -511,6 +553,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The issuer in the authorization server's metadata differs from the server that was discovered (RFC 8414), a possible mix-up attack; 502 and operator-level logging because the upstream's metadata is at fault.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="OAUTH_ISSUER_MISMATCH",
     ),
     "oauth_unsupported_method": Classification(
         kind="oauth_unsupported_method",
@@ -528,6 +573,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authorization server does not offer a method the gateway insists on, such as S256 PKCE; 502 and operator-level logging because only the upstream's configuration can change this.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="OAUTH_UNSUPPORTED_METHOD",
     ),
     "not_found": Classification(
         kind="not_found",
@@ -545,6 +593,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The resource the request refers to does not exist.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="NOT_FOUND",
     ),
     "unknown_upstream": Classification(
         kind="unknown_upstream",
@@ -562,6 +613,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No upstream server is registered under the requested name.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="UNKNOWN_UPSTREAM",
     ),
     "unknown_tool": Classification(
         kind="unknown_tool",
@@ -579,6 +633,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The requested tool is not offered by the upstream, or by any upstream when none was named.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="UNKNOWN_TOOL",
     ),
     "upstream_error": Classification(
         kind="upstream_error",
@@ -596,6 +653,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream failed to return a completed result and no more specific transport kind applies.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="UPSTREAM_ERROR",
     ),
     "bad_gateway": Classification(
         kind="bad_gateway",
@@ -613,6 +673,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream answered the gateway with an invalid or failed response at the protocol level.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="BAD_GATEWAY",
     ),
     "network_error": Classification(
         kind="network_error",
@@ -630,6 +693,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A network failure interrupted the exchange with the upstream before a result came back.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="NETWORK_ERROR",
     ),
     "service_unavailable": Classification(
         kind="service_unavailable",
@@ -647,6 +713,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream service said it cannot handle requests right now.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="SERVICE_UNAVAILABLE",
     ),
     "not_connected": Classification(
         kind="not_connected",
@@ -664,6 +733,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The gateway holds no live connection to the upstream the call was routed to.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="NOT_CONNECTED",
     ),
     "connection_error": Classification(
         kind="connection_error",
@@ -681,6 +753,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The connection to the upstream failed or dropped in a way no narrower kind describes.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="CONNECTION_ERROR",
     ),
     "timeout": Classification(
         kind="timeout",
@@ -698,6 +773,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The deadline passed before a completed result arrived, either from an upstream call or from a Code Mode run that hit its wall-clock limit (the kind that replaces the retired code_mode_timeout and code_mode_fuel_exhausted).",
         startup=False,
         number=-1,
+        grpc_code=4,
+        grpc_status="DEADLINE_EXCEEDED",
+        reason="TIMEOUT",
     ),
     "cancelled": Classification(
         kind="cancelled",
@@ -715,6 +793,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream reported that the proxied call was cancelled before it finished; 502 because the gateway could not deliver a result from the upstream, and logged at warn because cancellation is not a fault an operator must fix.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="CANCELLED",
     ),
     "unexpected_response": Classification(
         kind="unexpected_response",
@@ -732,6 +813,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream answered, but in a shape the gateway cannot interpret, so no usable result exists; classified as a transport failure because no valid result or protocol error came back, and escalated because a blind retry rarely changes the shape.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="UNEXPECTED_RESPONSE",
     ),
     "dns_error": Classification(
         kind="dns_error",
@@ -749,6 +833,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream's host name could not be resolved; no side effects are expected because resolution fails before any connection is opened.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="DNS_ERROR",
     ),
     "connection_refused": Classification(
         kind="connection_refused",
@@ -766,6 +853,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream's host refused the connection; no side effects are expected because the request is never sent over a connection that was not established.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="CONNECTION_REFUSED",
     ),
     "tool_error": Classification(
         kind="tool_error",
@@ -783,6 +873,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The upstream tool ran to completion and reported a failure of its own; the connection worked, so this never counts against the upstream's health.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="TOOL_ERROR",
     ),
     "bridge_transport_error": Classification(
         kind="bridge_transport_error",
@@ -800,6 +893,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The stdio bridge could not reach the canonical daemon, so the request may or may not have been forwarded.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="BRIDGE_TRANSPORT_ERROR",
     ),
     "relay_invalid_target": Classification(
         kind="relay_invalid_target",
@@ -817,6 +913,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The target a relay request points at is not acceptable to forward to.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="RELAY_INVALID_TARGET",
     ),
     "relay_forwarder_init_failed": Classification(
         kind="relay_forwarder_init_failed",
@@ -834,6 +933,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The local relay forwarder could not be set up, so nothing was forwarded; it does not count toward any upstream's breaker and no side effects are expected because the failure is local and precedes contact, and it logs at error so the operator sees the setup fault.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="RELAY_FORWARDER_INIT_FAILED",
     ),
     "validation_failed": Classification(
         kind="validation_failed",
@@ -851,6 +953,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The request as a whole broke a validation rule that is not tied to one parameter.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="VALIDATION_FAILED",
     ),
     "invalid_hint": Classification(
         kind="invalid_hint",
@@ -868,6 +973,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A hint supplied with the request is not one the action recognises or can use.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INVALID_HINT",
     ),
     "ssrf_blocked": Classification(
         kind="ssrf_blocked",
@@ -885,6 +993,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The destination URL resolves to an address the server refuses to contact, such as loopback, private or metadata ranges.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="SSRF_BLOCKED",
     ),
     "path_traversal": Classification(
         kind="path_traversal",
@@ -902,6 +1013,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A path in the request would escape the directory it is confined to.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="PATH_TRAVERSAL",
     ),
     "symlink_rejected": Classification(
         kind="symlink_rejected",
@@ -919,6 +1033,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The path goes through a symbolic link, which this operation does not follow.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="SYMLINK_REJECTED",
     ),
     "content_too_large": Classification(
         kind="content_too_large",
@@ -936,6 +1053,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The content submitted with the request exceeds the size the server accepts.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="CONTENT_TOO_LARGE",
     ),
     "invalid_encoding": Classification(
         kind="invalid_encoding",
@@ -953,6 +1073,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The content is not in the text encoding the operation requires.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INVALID_ENCODING",
     ),
     "response_too_large": Classification(
         kind="response_too_large",
@@ -970,6 +1093,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An upstream's MCP response was bigger than the gateway's byte cap, unlike content_too_large which limits what the caller sends; side effects are possible because the tool had already run when its answer was dropped.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RESPONSE_TOO_LARGE",
     ),
     "invalid_code_mode_id": Classification(
         kind="invalid_code_mode_id",
@@ -987,6 +1113,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An identifier passed to Code Mode does not name anything Code Mode knows.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INVALID_CODE_MODE_ID",
     ),
     "call_budget_exceeded": Classification(
         kind="call_budget_exceeded",
@@ -1004,6 +1133,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A Code Mode run made more tool calls than one run is allowed; side effects are possible because the calls made before the limit did execute.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="CALL_BUDGET_EXCEEDED",
     ),
     "snippet_budget_exceeded": Classification(
         kind="snippet_budget_exceeded",
@@ -1021,6 +1153,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A Code Mode run pulled in more snippet code than one run is allowed; side effects are possible because steps before the limit may have run.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="SNIPPET_BUDGET_EXCEEDED",
     ),
     "snippet_resolve_limit": Classification(
         kind="snippet_resolve_limit",
@@ -1038,6 +1173,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A Code Mode run resolved more snippets than one run is allowed; side effects are possible because steps before the limit may have run.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="SNIPPET_RESOLVE_LIMIT",
     ),
     "snippet_not_found": Classification(
         kind="snippet_not_found",
@@ -1055,6 +1193,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No snippet exists under the requested name.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="SNIPPET_NOT_FOUND",
     ),
     "artifact_too_large": Classification(
         kind="artifact_too_large",
@@ -1072,6 +1213,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An artifact written by a Code Mode run is larger than allowed; side effects are possible because the run's earlier steps had already executed.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="ARTIFACT_TOO_LARGE",
     ),
     "result_too_large": Classification(
         kind="result_too_large",
@@ -1089,6 +1233,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A Code Mode run's return value is larger than allowed; side effects are possible because the run had finished its work when the result was refused.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RESULT_TOO_LARGE",
     ),
     "provider_unavailable": Classification(
         kind="provider_unavailable",
@@ -1106,6 +1253,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The provider backing this feature cannot be reached or is not serving requests.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="PROVIDER_UNAVAILABLE",
     ),
     "provider_timeout": Classification(
         kind="provider_timeout",
@@ -1123,6 +1273,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The provider did not answer before its deadline.",
         startup=False,
         number=-1,
+        grpc_code=4,
+        grpc_status="DEADLINE_EXCEEDED",
+        reason="PROVIDER_TIMEOUT",
     ),
     "invalid_provider_output": Classification(
         kind="invalid_provider_output",
@@ -1140,6 +1293,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The provider answered with output that does not match what the server expects from it.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="INVALID_PROVIDER_OUTPUT",
     ),
     "rate_limited": Classification(
         kind="rate_limited",
@@ -1157,6 +1313,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The caller sent requests faster than the allowed rate.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RATE_LIMITED",
     ),
     "queue_saturated": Classification(
         kind="queue_saturated",
@@ -1174,6 +1333,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The work queue is full, so the request was turned away without being queued.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="QUEUE_SATURATED",
     ),
     "budget_exceeded": Classification(
         kind="budget_exceeded",
@@ -1191,6 +1353,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An execution budget ran out partway through the work; side effects are possible because part of it completed before the budget was spent.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="BUDGET_EXCEEDED",
     ),
     "quota_exceeded": Classification(
         kind="quota_exceeded",
@@ -1208,6 +1373,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The caller's quota for this resource is used up for the current period.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="QUOTA_EXCEEDED",
     ),
     "restart_required": Classification(
         kind="restart_required",
@@ -1225,6 +1393,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The change or feature this call depends on only takes effect after the serving process restarts; validation because it is refused before any work, error-level because an operator has to perform the restart.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="RESTART_REQUIRED",
     ),
     "stale_suggestion": Classification(
         kind="stale_suggestion",
@@ -1242,6 +1413,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The suggestion being applied was computed from metadata that has changed since; refused as a validation failure because applying it would overwrite newer state.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="STALE_SUGGESTION",
     ),
     "merge_write_conflict": Classification(
         kind="merge_write_conflict",
@@ -1259,6 +1433,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The file a merge was about to write changed after the merge was prepared, so the write was refused and nothing was written; never repeat unchanged because the prepared draft stays stale.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="MERGE_WRITE_CONFLICT",
     ),
     "workspace_not_configured": Classification(
         kind="workspace_not_configured",
@@ -1276,6 +1453,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The server has no workspace root configured, so workspace operations cannot run; escalated and logged at error because only an operator can set the root, after which the same call works.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="WORKSPACE_NOT_CONFIGURED",
     ),
     "internal_error": Classification(
         kind="internal_error",
@@ -1293,6 +1473,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An unexpected failure inside the server that is not the caller's doing.",
         startup=False,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="INTERNAL_ERROR",
     ),
     "server_error": Classification(
         kind="server_error",
@@ -1310,6 +1493,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A backing service answered with a server-side failure that no more specific kind covers.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="SERVER_ERROR",
     ),
     "decode_error": Classification(
         kind="decode_error",
@@ -1327,6 +1513,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The server could not decode data it received or loaded into the form it expected.",
         startup=False,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="DECODE_ERROR",
     ),
 })
 
@@ -1347,6 +1536,9 @@ FALLBACK: Classification = Classification(
     description="",
     startup=False,
     number=-1,
+    grpc_code=13,
+    grpc_status="INTERNAL",
+    reason="",
 )
 
 #: ACTION_STEPS maps each recovery action to the step an agent takes.
@@ -2070,76 +2262,6 @@ AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("contract_version
 
 #: AIP193_OFF_WIRE are the envelope's values its layout does not carry, which the metadata carries as text: (metadata key, source).
 AIP193_OFF_WIRE: Tuple[Tuple[str, str], ...] = ()
-
-#: GRPC maps each known kind to its google.rpc code number, the code's name and its ErrorInfo reason.
-GRPC: Mapping[str, Tuple[int, str, str]] = MappingProxyType({
-    "unknown_action": (5, "NOT_FOUND", "UNKNOWN_ACTION"),
-    "forbidden": (7, "PERMISSION_DENIED", "FORBIDDEN"),
-    "missing_param": (3, "INVALID_ARGUMENT", "MISSING_PARAM"),
-    "invalid_param": (3, "INVALID_ARGUMENT", "INVALID_PARAM"),
-    "unknown_instance": (5, "NOT_FOUND", "UNKNOWN_INSTANCE"),
-    "ambiguous_tool": (10, "ABORTED", "AMBIGUOUS_TOOL"),
-    "confirmation_required": (9, "FAILED_PRECONDITION", "CONFIRMATION_REQUIRED"),
-    "conflict": (6, "ALREADY_EXISTS", "CONFLICT"),
-    "auth_failed": (16, "UNAUTHENTICATED", "AUTH_FAILED"),
-    "auth_required": (16, "UNAUTHENTICATED", "AUTH_REQUIRED"),
-    "permission_denied": (7, "PERMISSION_DENIED", "PERMISSION_DENIED"),
-    "oauth_needs_reauth": (16, "UNAUTHENTICATED", "OAUTH_NEEDS_REAUTH"),
-    "oauth_state_invalid": (3, "INVALID_ARGUMENT", "OAUTH_STATE_INVALID"),
-    "oauth_resource_mismatch": (2, "UNKNOWN", "OAUTH_RESOURCE_MISMATCH"),
-    "oauth_issuer_mismatch": (2, "UNKNOWN", "OAUTH_ISSUER_MISMATCH"),
-    "oauth_unsupported_method": (2, "UNKNOWN", "OAUTH_UNSUPPORTED_METHOD"),
-    "not_found": (5, "NOT_FOUND", "NOT_FOUND"),
-    "unknown_upstream": (5, "NOT_FOUND", "UNKNOWN_UPSTREAM"),
-    "unknown_tool": (5, "NOT_FOUND", "UNKNOWN_TOOL"),
-    "upstream_error": (14, "UNAVAILABLE", "UPSTREAM_ERROR"),
-    "bad_gateway": (14, "UNAVAILABLE", "BAD_GATEWAY"),
-    "network_error": (14, "UNAVAILABLE", "NETWORK_ERROR"),
-    "service_unavailable": (14, "UNAVAILABLE", "SERVICE_UNAVAILABLE"),
-    "not_connected": (14, "UNAVAILABLE", "NOT_CONNECTED"),
-    "connection_error": (14, "UNAVAILABLE", "CONNECTION_ERROR"),
-    "timeout": (4, "DEADLINE_EXCEEDED", "TIMEOUT"),
-    "cancelled": (2, "UNKNOWN", "CANCELLED"),
-    "unexpected_response": (2, "UNKNOWN", "UNEXPECTED_RESPONSE"),
-    "dns_error": (14, "UNAVAILABLE", "DNS_ERROR"),
-    "connection_refused": (14, "UNAVAILABLE", "CONNECTION_REFUSED"),
-    "tool_error": (2, "UNKNOWN", "TOOL_ERROR"),
-    "bridge_transport_error": (14, "UNAVAILABLE", "BRIDGE_TRANSPORT_ERROR"),
-    "relay_invalid_target": (3, "INVALID_ARGUMENT", "RELAY_INVALID_TARGET"),
-    "relay_forwarder_init_failed": (14, "UNAVAILABLE", "RELAY_FORWARDER_INIT_FAILED"),
-    "validation_failed": (3, "INVALID_ARGUMENT", "VALIDATION_FAILED"),
-    "invalid_hint": (3, "INVALID_ARGUMENT", "INVALID_HINT"),
-    "ssrf_blocked": (3, "INVALID_ARGUMENT", "SSRF_BLOCKED"),
-    "path_traversal": (3, "INVALID_ARGUMENT", "PATH_TRAVERSAL"),
-    "symlink_rejected": (3, "INVALID_ARGUMENT", "SYMLINK_REJECTED"),
-    "content_too_large": (8, "RESOURCE_EXHAUSTED", "CONTENT_TOO_LARGE"),
-    "invalid_encoding": (3, "INVALID_ARGUMENT", "INVALID_ENCODING"),
-    "response_too_large": (8, "RESOURCE_EXHAUSTED", "RESPONSE_TOO_LARGE"),
-    "invalid_code_mode_id": (3, "INVALID_ARGUMENT", "INVALID_CODE_MODE_ID"),
-    "call_budget_exceeded": (8, "RESOURCE_EXHAUSTED", "CALL_BUDGET_EXCEEDED"),
-    "snippet_budget_exceeded": (8, "RESOURCE_EXHAUSTED", "SNIPPET_BUDGET_EXCEEDED"),
-    "snippet_resolve_limit": (8, "RESOURCE_EXHAUSTED", "SNIPPET_RESOLVE_LIMIT"),
-    "snippet_not_found": (5, "NOT_FOUND", "SNIPPET_NOT_FOUND"),
-    "artifact_too_large": (8, "RESOURCE_EXHAUSTED", "ARTIFACT_TOO_LARGE"),
-    "result_too_large": (8, "RESOURCE_EXHAUSTED", "RESULT_TOO_LARGE"),
-    "provider_unavailable": (14, "UNAVAILABLE", "PROVIDER_UNAVAILABLE"),
-    "provider_timeout": (4, "DEADLINE_EXCEEDED", "PROVIDER_TIMEOUT"),
-    "invalid_provider_output": (2, "UNKNOWN", "INVALID_PROVIDER_OUTPUT"),
-    "rate_limited": (8, "RESOURCE_EXHAUSTED", "RATE_LIMITED"),
-    "queue_saturated": (8, "RESOURCE_EXHAUSTED", "QUEUE_SATURATED"),
-    "budget_exceeded": (8, "RESOURCE_EXHAUSTED", "BUDGET_EXCEEDED"),
-    "quota_exceeded": (8, "RESOURCE_EXHAUSTED", "QUOTA_EXCEEDED"),
-    "restart_required": (10, "ABORTED", "RESTART_REQUIRED"),
-    "stale_suggestion": (10, "ABORTED", "STALE_SUGGESTION"),
-    "merge_write_conflict": (10, "ABORTED", "MERGE_WRITE_CONFLICT"),
-    "workspace_not_configured": (10, "ABORTED", "WORKSPACE_NOT_CONFIGURED"),
-    "internal_error": (13, "INTERNAL", "INTERNAL_ERROR"),
-    "server_error": (2, "UNKNOWN", "SERVER_ERROR"),
-    "decode_error": (13, "INTERNAL", "DECODE_ERROR"),
-})
-
-#: GRPC_FALLBACK is the google.rpc code number and name of every unknown kind.
-GRPC_FALLBACK: Tuple[int, str] = (13, "INTERNAL")
 
 #: REASON_KINDS maps each ErrorInfo reason to its kind, sorted by reason.
 REASON_KINDS: Mapping[str, str] = MappingProxyType({

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from errgen_runtime._aip193 import _delay_ms, _duration, _parse_duration, _reason, from_aip193, grpc_code, grpc_status, to_aip193
-from errgen_runtime._classification import classified_envelope
-from errgen_runtime._contract import ERROR_INFO_DOMAIN, GRPC, GRPC_FALLBACK, KNOWN_KINDS, RETRY
+from errgen_runtime._aip193 import _delay_ms, _duration, _parse_duration, from_aip193, grpc_code, grpc_status, to_aip193
+from errgen_runtime._classification import classified_envelope, fallback, lookup
+from errgen_runtime._contract import CLASSIFICATIONS, ERROR_INFO_DOMAIN, KNOWN_KINDS, RETRY
+from errgen_runtime._reason import aip_reason
 from errgen_runtime._spec import EnvelopeError
 
 
@@ -29,18 +30,20 @@ from errgen_runtime._spec import EnvelopeError
     ],
 )
 def test_reason(kind: str, want: str) -> None:
-    assert _reason(kind) == want
+    assert aip_reason(kind) == want
 
 
 def test_every_known_kind_has_the_computed_reason() -> None:
     # The contract prints its reasons; the runtime computes them for other
     # kinds: the two must agree.
     for k in KNOWN_KINDS:
-        assert GRPC[k][2] == _reason(k)
+        assert CLASSIFICATIONS[k].reason == aip_reason(k)
 
 
-def test_unknown_kind_takes_the_fallback_code() -> None:
-    assert (grpc_code("no such kind here"), grpc_status("no such kind here")) == GRPC_FALLBACK
+def test_unknown_kind_takes_the_fallback_code_and_its_computed_reason() -> None:
+    fb = fallback()
+    assert (grpc_code("no such kind here"), grpc_status("no such kind here")) == (fb.grpc_code, fb.grpc_status)
+    assert fb.reason == "" and lookup("no such kind here").reason == "NO_SUCH_KIND_HERE"
 
 
 @pytest.mark.parametrize("ms,text", [(0, "0s"), (1, "0.001s"), (1500, "1.500s"), (2000, "2s")])
@@ -89,7 +92,7 @@ def test_hint_is_capped() -> None:
 def test_first_detail_of_a_type_counts() -> None:
     kind = KNOWN_KINDS[0]
     info = lambda reason: {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": reason, "domain": ERROR_INFO_DOMAIN}  # noqa: E731
-    e = from_aip193(json.dumps({"error": {"code": 500, "details": [info(GRPC[kind][2]), info(GRPC[KNOWN_KINDS[1]][2])]}}))
+    e = from_aip193(json.dumps({"error": {"code": 500, "details": [info(CLASSIFICATIONS[kind].reason), info(CLASSIFICATIONS[KNOWN_KINDS[1]].reason)]}}))
     assert e.kind == kind
 
 

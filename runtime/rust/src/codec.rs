@@ -12,7 +12,7 @@ use serde::ser::SerializeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::contract::{lookup, owned_index};
+use crate::contract::{classification_of, owned_index};
 use crate::contract::{FIELDS, LAYOUT};
 use crate::envelope::Envelope;
 use crate::json;
@@ -599,7 +599,7 @@ impl Envelope {
                 }
                 Member::Leaf(leaf) => leaf,
             };
-            let c = || lookup(&self.kind);
+            let c = || classification_of(&self.kind);
             let v = match leaf.source {
                 Source::Version => Some(self.contract_version.encode()),
                 Source::Kind => Some(Out::Str(self.kind.as_str())),
@@ -883,7 +883,7 @@ fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     if !on_wire(Source::Version) {
         e.contract_version = crate::contract::version();
     }
-    let c = lookup(&e.kind);
+    let c = classification_of(&e.kind);
     if !on_wire(Source::Origin) {
         e.origin = c.origin.clone();
     }

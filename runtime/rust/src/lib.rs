@@ -26,7 +26,7 @@ mod surfaces;
 mod words;
 
 pub use aip193::{RpcDuration, RpcStatus};
-pub use classification::for_tool;
+pub use classification::{for_tool, lookup};
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use contract::*;
 pub use envelope::*;
@@ -281,7 +281,28 @@ mod tests {
     fn open_kind_keeps_unknown_values() {
         let k = Kind::from("not_in_the_contract");
         assert!(!k.is_known());
-        assert_eq!(lookup(&k), fallback());
+        let c = lookup(&k);
+        assert!(matches!(c, std::borrow::Cow::Owned(_)));
+        assert_eq!(
+            (c.kind.as_ref(), c.reason.as_ref()),
+            ("not_in_the_contract", "NOT_IN_THE_CONTRACT")
+        );
+        assert_eq!(
+            (fallback().kind.as_ref(), fallback().reason.as_ref()),
+            ("", "")
+        );
+        assert_eq!(
+            c.into_owned(),
+            Classification {
+                kind: k.as_str().to_owned().into(),
+                reason: k.reason(),
+                ..fallback().clone()
+            }
+        );
+        assert!(matches!(
+            lookup(&Kind::KNOWN[0]),
+            std::borrow::Cow::Borrowed(_)
+        ));
         assert_eq!(Kind::from(Kind::KNOWN[0].as_str()), Kind::KNOWN[0]);
     }
 }

@@ -26,6 +26,9 @@ def test_kind(v: Any) -> None:
     k = v["kind"]
     got = {"kind": k, "http_status": pkg.http_status(k), "grpc_code": pkg.grpc_code(k), "grpc_status": pkg.grpc_status(k), "reason": pkg.error_info_reason(k)}
     assert got == v
+    # lookup carries them too, an unknown kind's reason computed, as the Go package's Lookup.
+    c = pkg.lookup(k)
+    assert {"kind": c.kind, "http_status": c.http_status, "grpc_code": c.grpc_code, "grpc_status": c.grpc_status, "reason": c.reason} == v
     if pkg.is_known_kind(k):
         assert pkg.grpc_code(pkg.Kind(k)) == v["grpc_code"], "an Enum member maps like its string"
 

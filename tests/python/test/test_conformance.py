@@ -68,7 +68,9 @@ def test_fallback_any_string() -> None:
         assert c.origin == fb["origin"]
         assert c.http_status == fb["http_status"]
         assert not pkg.is_known_kind(kind)
-    assert dataclasses.replace(pkg.fallback(), kind=fb["kind"]) == pkg.lookup(fb["kind"])
+    # lookup fills in the kind and its computed ErrorInfo reason, as every language's; the rest is the fallback's.
+    assert (pkg.fallback().kind, pkg.fallback().reason) == ("", "")
+    assert dataclasses.replace(pkg.fallback(), kind=fb["kind"], reason=fb["reason"]) == pkg.lookup(fb["kind"])
     assert pkg.kind_by_number(10**9) is None
 
 

@@ -51,6 +51,9 @@ describe(`${pkg.CONTRACT_NAME}: lookup`, () => {
         retryable: c.retryable,
         startup: c.startup,
         number: c.number,
+        grpc_code: c.grpcCode,
+        grpc_status: c.grpcStatus,
+        reason: c.reason,
       };
       assert.deepEqual(got, v);
       assert.equal(pkg.isKnownKind(v.kind), v.known);

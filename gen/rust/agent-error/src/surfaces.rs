@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 
 use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
 use crate::contract::{
-    http_kind, lookup, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT, PROBLEM_TYPE_BASE,
-    RETRY, SANITIZES_MESSAGE, SHORT_FORM,
+    classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
+    PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -287,7 +287,7 @@ impl Envelope {
     pub fn problem(&self, instance: &str) -> Result<String, EncodeError> {
         let mut env = Vec::with_capacity(512);
         self.append_json(&mut env)?;
-        let c = lookup(&self.kind);
+        let c = classification_of(&self.kind);
         let title = if c.known {
             c.description
         } else {
@@ -477,7 +477,7 @@ impl Envelope {
     /// kind the contract does not list has the fallback's origin), else the
     /// contract's default.
     pub fn exit_code(&self) -> i32 {
-        origin_exit_code(&lookup(&self.kind).origin)
+        origin_exit_code(&classification_of(&self.kind).origin)
     }
 
     /// Writes the failure as one JSON line in the contract's CLI form:
@@ -657,7 +657,7 @@ fn from_problem(doc: Value) -> Result<Envelope, DecodeError> {
         obj.remove(p);
     }
     let kind = typ.strip_prefix(PROBLEM_TYPE_BASE);
-    let c = lookup(&Kind::from(kind.unwrap_or(&typ)));
+    let c = classification_of(&Kind::from(kind.unwrap_or(&typ)));
     for m in LAYOUT.members {
         let Member::Leaf(leaf) = m else { continue };
         if !PROBLEM_MEMBERS.contains(&leaf.name) {

@@ -229,6 +229,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The YAML contract is malformed or has the wrong shape, or more than one configuration source was supplied.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_INVALID",
     ),
     "CONFIG_SCHEMA_INVALID": Classification(
         kind="CONFIG_SCHEMA_INVALID",
@@ -246,6 +249,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A tool's JSON Schema uses a construct the runtime does not support or considers unsafe.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_SCHEMA_INVALID",
     ),
     "CONFIG_SECRET_MISSING": Classification(
         kind="CONFIG_SECRET_MISSING",
@@ -263,6 +269,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A secret that a provider or service needs was not supplied to the runtime.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_SECRET_MISSING",
     ),
     "CONFIG_AUTH_INVALID": Classification(
         kind="CONFIG_AUTH_INVALID",
@@ -280,6 +289,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An authentication or transport setting is unsafe, for example credentials that would travel over an insecure channel.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_AUTH_INVALID",
     ),
     "CONFIG_URL_INVALID": Classification(
         kind="CONFIG_URL_INVALID",
@@ -297,6 +309,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A tool's URL breaks the runtime's safety rules for where requests may be sent.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_URL_INVALID",
     ),
     "CONFIG_MAPPING_INVALID": Classification(
         kind="CONFIG_MAPPING_INVALID",
@@ -314,6 +329,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A mapping in the contract conflicts with another or reads data that was never declared.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_MAPPING_INVALID",
     ),
     "CONFIG_DEPENDENCY_INVALID": Classification(
         kind="CONFIG_DEPENDENCY_INVALID",
@@ -331,6 +349,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A dependency between tools names a source or target that the contract does not allow.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_DEPENDENCY_INVALID",
     ),
     "CONFIG_DEPENDENCY_CYCLE": Classification(
         kind="CONFIG_DEPENDENCY_CYCLE",
@@ -348,6 +369,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The automatic dependencies between tools form a cycle, so no order can satisfy them.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_DEPENDENCY_CYCLE",
     ),
     "CONFIG_CONFIRMATION_INVALID": Classification(
         kind="CONFIG_CONFIRMATION_INVALID",
@@ -365,6 +389,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A tool with effects is declared without the confirmation the runtime requires for such tools.",
         startup=True,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="CONFIG_CONFIRMATION_INVALID",
     ),
     "MODEL_NOT_CONFIGURED": Classification(
         kind="MODEL_NOT_CONFIGURED",
@@ -382,6 +409,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A feature that needs a model (chat, or AI-written presentation) was used, but no model is configured.",
         startup=False,
         number=-1,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="MODEL_NOT_CONFIGURED",
     ),
     "MODEL_PROVIDER_ERROR": Classification(
         kind="MODEL_PROVIDER_ERROR",
@@ -399,6 +429,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The call to the model provider failed at the provider boundary; no tool was called as a result.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="MODEL_PROVIDER_ERROR",
     ),
     "MODEL_RESPONSE_MALFORMED": Classification(
         kind="MODEL_RESPONSE_MALFORMED",
@@ -416,6 +449,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The provider's or model's response could not be parsed safely, so the runtime did not act on it.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="MODEL_RESPONSE_MALFORMED",
     ),
     "MODEL_SCHEMA_VIOLATION": Classification(
         kind="MODEL_SCHEMA_VIOLATION",
@@ -433,6 +469,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The model's tool selection or the arguments it produced did not match the expected schema; nothing was sent to a tool.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="MODEL_SCHEMA_VIOLATION",
     ),
     "MODEL_TOOL_SELECTION_FAILED": Classification(
         kind="MODEL_TOOL_SELECTION_FAILED",
@@ -450,6 +489,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The model chose a tool outside the candidate set it was offered; the runtime refused to call it.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="MODEL_TOOL_SELECTION_FAILED",
     ),
     "ROUTING_NO_MATCH": Classification(
         kind="ROUTING_NO_MATCH",
@@ -467,6 +509,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No tool matched the request and conversation mode is turned off, so the runtime had nothing to do with it.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="ROUTING_NO_MATCH",
     ),
     "INPUT_SCHEMA_VIOLATION": Classification(
         kind="INPUT_SCHEMA_VIOLATION",
@@ -484,6 +529,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The supplied arguments break the tool's input schema; no request was sent.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INPUT_SCHEMA_VIOLATION",
     ),
     "INPUT_SELECTION_STALE": Classification(
         kind="INPUT_SELECTION_STALE",
@@ -501,6 +549,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The pending selection has expired, or it no longer fits the current context.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="INPUT_SELECTION_STALE",
     ),
     "INPUT_SELECTION_INVALID": Classification(
         kind="INPUT_SELECTION_INVALID",
@@ -518,6 +569,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The choice given is not one of the options currently on offer.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INPUT_SELECTION_INVALID",
     ),
     "CONFIRMATION_STALE": Classification(
         kind="CONFIRMATION_STALE",
@@ -535,6 +589,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The confirmation expired, or the prepared operation or its context changed after it was shown; the action did not run.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="CONFIRMATION_STALE",
     ),
     "AUTH_REQUIRED": Classification(
         kind="AUTH_REQUIRED",
@@ -552,6 +609,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A credential the service needs is not available, so the call was not sent.",
         startup=False,
         number=-1,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_REQUIRED",
     ),
     "AUTH_REJECTED": Classification(
         kind="AUTH_REJECTED",
@@ -569,6 +629,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API answered 401 or 403; status carries which one.",
         startup=False,
         number=-1,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_REJECTED",
     ),
     "SESSION_ID_INVALID": Classification(
         kind="SESSION_ID_INVALID",
@@ -586,6 +649,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The session identifier is not in a valid format.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="SESSION_ID_INVALID",
     ),
     "SESSION_EXPIRED": Classification(
         kind="SESSION_EXPIRED",
@@ -603,6 +669,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The session outlived its time-to-live, or the configuration changed since it started.",
         startup=False,
         number=-1,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="SESSION_EXPIRED",
     ),
     "SESSION_CAPACITY": Classification(
         kind="SESSION_CAPACITY",
@@ -620,6 +689,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The in-memory session store is full, so no new session could be opened.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="SESSION_CAPACITY",
     ),
     "SESSION_RUNTIME_DISPOSED": Classification(
         kind="SESSION_RUNTIME_DISPOSED",
@@ -637,6 +709,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The runtime handling the call has been disposed and no longer serves requests.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="SESSION_RUNTIME_DISPOSED",
     ),
     "TOOL_ABORTED": Classification(
         kind="TOOL_ABORTED",
@@ -654,6 +729,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The host's cancellation or abort signal stopped the call; 499 (client closed request) because the caller, not the downstream API, ended it, and side effects are possible because the request may already have been sent.",
         startup=False,
         number=-1,
+        grpc_code=1,
+        grpc_status="CANCELLED",
+        reason="TOOL_ABORTED",
     ),
     "TOOL_TIMEOUT": Classification(
         kind="TOOL_TIMEOUT",
@@ -671,6 +749,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API did not answer within the timeout; the request may have reached it and completed with the response lost, so it counts toward the tool's circuit breaker and side effects are possible.",
         startup=False,
         number=-1,
+        grpc_code=4,
+        grpc_status="DEADLINE_EXCEEDED",
+        reason="TOOL_TIMEOUT",
     ),
     "TOOL_NETWORK_ERROR": Classification(
         kind="TOOL_NETWORK_ERROR",
@@ -688,6 +769,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The transport failed before a safe, complete response arrived; the request may have been delivered, so it counts toward the tool's circuit breaker and side effects are possible.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_NETWORK_ERROR",
     ),
     "TOOL_REDIRECT_BLOCKED": Classification(
         kind="TOOL_REDIRECT_BLOCKED",
@@ -705,6 +789,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API answered with a redirect, which the runtime refuses to follow; the configured endpoint is wrong. Side effects are possible because a redirect can follow a write the server already accepted.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_REDIRECT_BLOCKED",
     ),
     "TOOL_CLIENT_ERROR": Classification(
         kind="TOOL_CLIENT_ERROR",
@@ -722,6 +809,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API rejected the request with a 4xx status other than 401, 403 or 429 (status carries it); 422 because the request's content, not the API's health, is at fault, so it does not count toward the breaker.",
         startup=False,
         number=-1,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="TOOL_CLIENT_ERROR",
     ),
     "TOOL_RATE_LIMITED": Classification(
         kind="TOOL_RATE_LIMITED",
@@ -739,6 +829,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API answered 429; its capacity, not the host's budget, is exhausted.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="TOOL_RATE_LIMITED",
     ),
     "TOOL_SERVER_ERROR": Classification(
         kind="TOOL_SERVER_ERROR",
@@ -756,6 +849,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The downstream API answered with a 5xx status (status carries it); it counts toward the tool's circuit breaker, and side effects are possible because the server may have acted before failing.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_SERVER_ERROR",
     ),
     "TOOL_RESPONSE_MALFORMED": Classification(
         kind="TOOL_RESPONSE_MALFORMED",
@@ -773,6 +869,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The response was declared as JSON but could not be parsed; the call itself may have succeeded.",
         startup=False,
         number=-1,
+        grpc_code=2,
+        grpc_status="UNKNOWN",
+        reason="TOOL_RESPONSE_MALFORMED",
     ),
     "TOOL_OUTPUT_LIMIT": Classification(
         kind="TOOL_OUTPUT_LIMIT",
@@ -790,6 +889,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The response exceeded the runtime's byte ceiling and was discarded; the call itself had already run.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_OUTPUT_LIMIT",
     ),
     "TOOL_OUTPUT_SCHEMA_VIOLATION": Classification(
         kind="TOOL_OUTPUT_SCHEMA_VIOLATION",
@@ -807,6 +909,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The response did not match the tool's declared output schema; the call itself may have succeeded.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_OUTPUT_SCHEMA_VIOLATION",
     ),
     "TOOL_CIRCUIT_OPEN": Classification(
         kind="TOOL_CIRCUIT_OPEN",
@@ -824,6 +929,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The tool's circuit breaker is open after repeated failures, so the call was not sent; it does not itself count toward the breaker.",
         startup=False,
         number=-1,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TOOL_CIRCUIT_OPEN",
     ),
     "TOOL_EXECUTION_UNCERTAIN": Classification(
         kind="TOOL_EXECUTION_UNCERTAIN",
@@ -841,6 +949,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An earlier attempt at this effect may have reached the backend, so the runtime will not run it again blindly; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
         startup=False,
         number=-1,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="TOOL_EXECUTION_UNCERTAIN",
     ),
     "RATE_LIMITED": Classification(
         kind="RATE_LIMITED",
@@ -858,6 +969,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The caller used up the host's request window; no downstream call was made.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RATE_LIMITED",
     ),
     "RATE_SESSION_LIMIT": Classification(
         kind="RATE_SESSION_LIMIT",
@@ -875,6 +989,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The session reached the lifetime cap the host sets on it; waiting will not reset it.",
         startup=False,
         number=-1,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RATE_SESSION_LIMIT",
     ),
 })
 
@@ -895,6 +1012,9 @@ FALLBACK: Classification = Classification(
     description="",
     startup=False,
     number=-1,
+    grpc_code=13,
+    grpc_status="INTERNAL",
+    reason="",
 )
 
 #: ACTION_STEPS maps each recovery action to the step an agent takes.
@@ -1211,52 +1331,6 @@ AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("status", "const"
 
 #: AIP193_OFF_WIRE are the envelope's values its layout does not carry, which the metadata carries as text: (metadata key, source).
 AIP193_OFF_WIRE: Tuple[Tuple[str, str], ...] = (("contractVersion", "version"), ("origin", "origin"), ("recoveryAction", "action"), ("sameArguments", "same_arguments"), ("guidance", "guidance"), ("sideEffects", "side_effects"))
-
-#: GRPC maps each known kind to its google.rpc code number, the code's name and its ErrorInfo reason.
-GRPC: Mapping[str, Tuple[int, str, str]] = MappingProxyType({
-    "CONFIG_INVALID": (13, "INTERNAL", "CONFIG_INVALID"),
-    "CONFIG_SCHEMA_INVALID": (13, "INTERNAL", "CONFIG_SCHEMA_INVALID"),
-    "CONFIG_SECRET_MISSING": (13, "INTERNAL", "CONFIG_SECRET_MISSING"),
-    "CONFIG_AUTH_INVALID": (13, "INTERNAL", "CONFIG_AUTH_INVALID"),
-    "CONFIG_URL_INVALID": (13, "INTERNAL", "CONFIG_URL_INVALID"),
-    "CONFIG_MAPPING_INVALID": (13, "INTERNAL", "CONFIG_MAPPING_INVALID"),
-    "CONFIG_DEPENDENCY_INVALID": (13, "INTERNAL", "CONFIG_DEPENDENCY_INVALID"),
-    "CONFIG_DEPENDENCY_CYCLE": (13, "INTERNAL", "CONFIG_DEPENDENCY_CYCLE"),
-    "CONFIG_CONFIRMATION_INVALID": (13, "INTERNAL", "CONFIG_CONFIRMATION_INVALID"),
-    "MODEL_NOT_CONFIGURED": (13, "INTERNAL", "MODEL_NOT_CONFIGURED"),
-    "MODEL_PROVIDER_ERROR": (14, "UNAVAILABLE", "MODEL_PROVIDER_ERROR"),
-    "MODEL_RESPONSE_MALFORMED": (2, "UNKNOWN", "MODEL_RESPONSE_MALFORMED"),
-    "MODEL_SCHEMA_VIOLATION": (14, "UNAVAILABLE", "MODEL_SCHEMA_VIOLATION"),
-    "MODEL_TOOL_SELECTION_FAILED": (14, "UNAVAILABLE", "MODEL_TOOL_SELECTION_FAILED"),
-    "ROUTING_NO_MATCH": (5, "NOT_FOUND", "ROUTING_NO_MATCH"),
-    "INPUT_SCHEMA_VIOLATION": (3, "INVALID_ARGUMENT", "INPUT_SCHEMA_VIOLATION"),
-    "INPUT_SELECTION_STALE": (10, "ABORTED", "INPUT_SELECTION_STALE"),
-    "INPUT_SELECTION_INVALID": (3, "INVALID_ARGUMENT", "INPUT_SELECTION_INVALID"),
-    "CONFIRMATION_STALE": (10, "ABORTED", "CONFIRMATION_STALE"),
-    "AUTH_REQUIRED": (16, "UNAUTHENTICATED", "AUTH_REQUIRED"),
-    "AUTH_REJECTED": (16, "UNAUTHENTICATED", "AUTH_REJECTED"),
-    "SESSION_ID_INVALID": (3, "INVALID_ARGUMENT", "SESSION_ID_INVALID"),
-    "SESSION_EXPIRED": (5, "NOT_FOUND", "SESSION_EXPIRED"),
-    "SESSION_CAPACITY": (14, "UNAVAILABLE", "SESSION_CAPACITY"),
-    "SESSION_RUNTIME_DISPOSED": (14, "UNAVAILABLE", "SESSION_RUNTIME_DISPOSED"),
-    "TOOL_ABORTED": (1, "CANCELLED", "TOOL_ABORTED"),
-    "TOOL_TIMEOUT": (4, "DEADLINE_EXCEEDED", "TOOL_TIMEOUT"),
-    "TOOL_NETWORK_ERROR": (14, "UNAVAILABLE", "TOOL_NETWORK_ERROR"),
-    "TOOL_REDIRECT_BLOCKED": (14, "UNAVAILABLE", "TOOL_REDIRECT_BLOCKED"),
-    "TOOL_CLIENT_ERROR": (3, "INVALID_ARGUMENT", "TOOL_CLIENT_ERROR"),
-    "TOOL_RATE_LIMITED": (8, "RESOURCE_EXHAUSTED", "TOOL_RATE_LIMITED"),
-    "TOOL_SERVER_ERROR": (14, "UNAVAILABLE", "TOOL_SERVER_ERROR"),
-    "TOOL_RESPONSE_MALFORMED": (2, "UNKNOWN", "TOOL_RESPONSE_MALFORMED"),
-    "TOOL_OUTPUT_LIMIT": (14, "UNAVAILABLE", "TOOL_OUTPUT_LIMIT"),
-    "TOOL_OUTPUT_SCHEMA_VIOLATION": (14, "UNAVAILABLE", "TOOL_OUTPUT_SCHEMA_VIOLATION"),
-    "TOOL_CIRCUIT_OPEN": (14, "UNAVAILABLE", "TOOL_CIRCUIT_OPEN"),
-    "TOOL_EXECUTION_UNCERTAIN": (10, "ABORTED", "TOOL_EXECUTION_UNCERTAIN"),
-    "RATE_LIMITED": (8, "RESOURCE_EXHAUSTED", "RATE_LIMITED"),
-    "RATE_SESSION_LIMIT": (8, "RESOURCE_EXHAUSTED", "RATE_SESSION_LIMIT"),
-})
-
-#: GRPC_FALLBACK is the google.rpc code number and name of every unknown kind.
-GRPC_FALLBACK: Tuple[int, str] = (13, "INTERNAL")
 
 #: REASON_KINDS maps each ErrorInfo reason to its kind, sorted by reason.
 REASON_KINDS: Mapping[str, str] = MappingProxyType({

@@ -239,6 +239,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No object or directory exists at the address.",
         startup=False,
         number=0,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="NOT_FOUND",
     ),
     "AlreadyExists": Classification(
         kind="AlreadyExists",
@@ -256,6 +259,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Something already exists at the address the call would create.",
         startup=False,
         number=1,
+        grpc_code=6,
+        grpc_status="ALREADY_EXISTS",
+        reason="ALREADY_EXISTS",
     ),
     "PermissionDenied": Classification(
         kind="PermissionDenied",
@@ -273,6 +279,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authenticated identity may not perform this operation on the target.",
         startup=False,
         number=2,
+        grpc_code=7,
+        grpc_status="PERMISSION_DENIED",
+        reason="PERMISSION_DENIED",
     ),
     "PreconditionFailed": Classification(
         kind="PreconditionFailed",
@@ -290,6 +299,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A condition the call attached (such as an expected etag) did not hold for the target.",
         startup=False,
         number=3,
+        grpc_code=9,
+        grpc_status="FAILED_PRECONDITION",
+        reason="PRECONDITION_FAILED",
     ),
     "Conflict": Classification(
         kind="Conflict",
@@ -307,6 +319,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The call conflicts with the target's current state or with a concurrent change to it.",
         startup=False,
         number=4,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="CONFLICT",
     ),
     "DirectoryNotEmpty": Classification(
         kind="DirectoryNotEmpty",
@@ -324,6 +339,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The directory to remove still has entries.",
         startup=False,
         number=5,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="DIRECTORY_NOT_EMPTY",
     ),
     "Unsupported": Classification(
         kind="Unsupported",
@@ -341,6 +359,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The backend or layer serving the address does not offer this operation; 501 because the capability is missing rather than the call being wrong.",
         startup=False,
         number=6,
+        grpc_code=12,
+        grpc_status="UNIMPLEMENTED",
+        reason="UNSUPPORTED",
     ),
     "InvalidArgument": Classification(
         kind="InvalidArgument",
@@ -358,6 +379,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An argument is malformed or has a value the operation does not accept.",
         startup=False,
         number=7,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INVALID_ARGUMENT",
     ),
     "IncompatibleType": Classification(
         kind="IncompatibleType",
@@ -375,6 +399,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The target is the wrong kind of entry for the operation, for example a directory where an object was expected.",
         startup=False,
         number=8,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="INCOMPATIBLE_TYPE",
     ),
     "Locked": Classification(
         kind="Locked",
@@ -392,6 +419,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The target is locked by another holder.",
         startup=False,
         number=9,
+        grpc_code=9,
+        grpc_status="FAILED_PRECONDITION",
+        reason="LOCKED",
     ),
     "Cancelled": Classification(
         kind="Cancelled",
@@ -409,6 +439,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The operation was cancelled before it finished; 504 because no result was delivered.",
         startup=False,
         number=10,
+        grpc_code=4,
+        grpc_status="DEADLINE_EXCEEDED",
+        reason="CANCELLED",
     ),
     "DeadlineExceeded": Classification(
         kind="DeadlineExceeded",
@@ -426,6 +459,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The operation's deadline passed before it finished; counts toward the backend's breaker.",
         startup=False,
         number=11,
+        grpc_code=4,
+        grpc_status="DEADLINE_EXCEEDED",
+        reason="DEADLINE_EXCEEDED",
     ),
     "Transient": Classification(
         kind="Transient",
@@ -443,6 +479,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The backend or the network to it failed temporarily.",
         startup=False,
         number=12,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="TRANSIENT",
     ),
     "ResourceExhausted": Classification(
         kind="ResourceExhausted",
@@ -460,6 +499,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A rate, quota or capacity limit was hit.",
         startup=False,
         number=13,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="RESOURCE_EXHAUSTED",
     ),
     "IntegrityFailure": Classification(
         kind="IntegrityFailure",
@@ -477,6 +519,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Data failed an integrity check, so it cannot be trusted; 422 because the content itself is unacceptable, although the bucket is Internal.",
         startup=False,
         number=14,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="INTEGRITY_FAILURE",
     ),
     "Internal": Classification(
         kind="Internal",
@@ -494,6 +539,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="An unexpected failure inside ovstorage.",
         startup=False,
         number=15,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="INTERNAL",
     ),
     "BrokerUnavailable": Classification(
         kind="BrokerUnavailable",
@@ -511,6 +559,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The broker process could not be reached right now.",
         startup=False,
         number=16,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="BROKER_UNAVAILABLE",
     ),
     "BrokerRequired": Classification(
         kind="BrokerRequired",
@@ -528,6 +579,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The operation only works through a broker and none is in use.",
         startup=False,
         number=17,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="BROKER_REQUIRED",
     ),
     "RedirectExpired": Classification(
         kind="RedirectExpired",
@@ -545,6 +599,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The redirect (such as a signed URL) the call relied on has expired.",
         startup=False,
         number=18,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="REDIRECT_EXPIRED",
     ),
     "PolicyEpochStale": Classification(
         kind="PolicyEpochStale",
@@ -562,6 +619,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The call was made under a policy epoch that is no longer current.",
         startup=False,
         number=19,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="POLICY_EPOCH_STALE",
     ),
     "AuthorizationLeaseExpired": Classification(
         kind="AuthorizationLeaseExpired",
@@ -579,6 +639,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The short-lived authorization lease for the call ran out; obtaining a new lease needs no user action.",
         startup=False,
         number=20,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTHORIZATION_LEASE_EXPIRED",
     ),
     "CacheCorrupt": Classification(
         kind="CacheCorrupt",
@@ -596,6 +659,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Bytes in the local content cache failed verification.",
         startup=False,
         number=21,
+        grpc_code=15,
+        grpc_status="DATA_LOSS",
+        reason="CACHE_CORRUPT",
     ),
     "StagingExpired": Classification(
         kind="StagingExpired",
@@ -613,6 +679,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The staged data an operation was building on expired before it was committed.",
         startup=False,
         number=22,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="STAGING_EXPIRED",
     ),
     "CommitAmbiguous": Classification(
         kind="CommitAmbiguous",
@@ -630,6 +699,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="It cannot be determined whether a publish or commit took effect.",
         startup=False,
         number=23,
+        grpc_code=13,
+        grpc_status="INTERNAL",
+        reason="COMMIT_AMBIGUOUS",
     ),
     "CacheLockContention": Classification(
         kind="CacheLockContention",
@@ -647,6 +719,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A lock on the local cache could not be acquired in time because another user holds it.",
         startup=False,
         number=24,
+        grpc_code=8,
+        grpc_status="RESOURCE_EXHAUSTED",
+        reason="CACHE_LOCK_CONTENTION",
     ),
     "StateRootUnavailable": Classification(
         kind="StateRootUnavailable",
@@ -664,6 +739,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The local state root is missing or cannot be used.",
         startup=False,
         number=25,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="STATE_ROOT_UNAVAILABLE",
     ),
     "NetworkFilesystemRefused": Classification(
         kind="NetworkFilesystemRefused",
@@ -681,6 +759,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Local state was placed on a network filesystem, which ovstorage refuses to use for it.",
         startup=False,
         number=26,
+        grpc_code=14,
+        grpc_status="UNAVAILABLE",
+        reason="NETWORK_FILESYSTEM_REFUSED",
     ),
     "ObjectModified": Classification(
         kind="ObjectModified",
@@ -698,6 +779,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The object changed since the version the call was based on.",
         startup=False,
         number=27,
+        grpc_code=9,
+        grpc_status="FAILED_PRECONDITION",
+        reason="OBJECT_MODIFIED",
     ),
     "NoRoute": Classification(
         kind="NoRoute",
@@ -715,6 +799,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No configured connection serves the address.",
         startup=False,
         number=28,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="NO_ROUTE",
     ),
     "RouteConflict": Classification(
         kind="RouteConflict",
@@ -732,6 +819,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="More than one route claims the address, or a new route collides with an existing one.",
         startup=False,
         number=29,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="ROUTE_CONFLICT",
     ),
     "NotConfigured": Classification(
         kind="NotConfigured",
@@ -749,6 +839,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Something the call needs (a backend kind, a connection, a setting) is not configured.",
         startup=False,
         number=30,
+        grpc_code=5,
+        grpc_status="NOT_FOUND",
+        reason="NOT_CONFIGURED",
     ),
     "AliasChainTooLong": Classification(
         kind="AliasChainTooLong",
@@ -766,6 +859,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="Resolving the address followed more aliases than allowed, which usually means aliases point at each other.",
         startup=False,
         number=31,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="ALIAS_CHAIN_TOO_LONG",
     ),
     "CredentialExpired": Classification(
         kind="CredentialExpired",
@@ -783,6 +879,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The stored credential for the connection has expired.",
         startup=False,
         number=32,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="CREDENTIAL_EXPIRED",
     ),
     "CredentialUnavailable": Classification(
         kind="CredentialUnavailable",
@@ -800,6 +899,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="No usable credential could be obtained for the connection.",
         startup=False,
         number=33,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="CREDENTIAL_UNAVAILABLE",
     ),
     "AuthRequired": Classification(
         kind="AuthRequired",
@@ -817,6 +919,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The connection needs its authentication flow completed before it can be used.",
         startup=False,
         number=34,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_REQUIRED",
     ),
     "AuthCancelled": Classification(
         kind="AuthCancelled",
@@ -834,6 +939,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authentication flow was cancelled before it completed.",
         startup=False,
         number=35,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_CANCELLED",
     ),
     "AuthExpired": Classification(
         kind="AuthExpired",
@@ -851,6 +959,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The authentication session for the connection has expired.",
         startup=False,
         number=36,
+        grpc_code=16,
+        grpc_status="UNAUTHENTICATED",
+        reason="AUTH_EXPIRED",
     ),
     "ContentMismatch": Classification(
         kind="ContentMismatch",
@@ -868,6 +979,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The content does not match what the call declared about it.",
         startup=False,
         number=37,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="CONTENT_MISMATCH",
     ),
     "ContentChecksumMismatch": Classification(
         kind="ContentChecksumMismatch",
@@ -885,6 +999,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The content's checksum differs from the checksum supplied with the call.",
         startup=False,
         number=38,
+        grpc_code=3,
+        grpc_status="INVALID_ARGUMENT",
+        reason="CONTENT_CHECKSUM_MISMATCH",
     ),
     "PluginRejected": Classification(
         kind="PluginRejected",
@@ -902,6 +1019,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="The host refused to load a plugin for policy reasons, as opposed to the plugin being malformed.",
         startup=False,
         number=39,
+        grpc_code=7,
+        grpc_status="PERMISSION_DENIED",
+        reason="PLUGIN_REJECTED",
     ),
     "PartialCompletion": Classification(
         kind="PartialCompletion",
@@ -919,6 +1039,9 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         description="A compound operation committed some stages but not all; 409 rather than 5xx so generic retry middleware never replays it, and it does not count toward the breaker.",
         startup=False,
         number=40,
+        grpc_code=10,
+        grpc_status="ABORTED",
+        reason="PARTIAL_COMPLETION",
     ),
 })
 
@@ -939,6 +1062,9 @@ FALLBACK: Classification = Classification(
     description="",
     startup=False,
     number=-1,
+    grpc_code=13,
+    grpc_status="INTERNAL",
+    reason="",
 )
 
 #: ACTION_STEPS maps each recovery action to the step an agent takes.
@@ -1256,54 +1382,6 @@ AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("v", "meta", "con
 
 #: AIP193_OFF_WIRE are the envelope's values its layout does not carry, which the metadata carries as text: (metadata key, source).
 AIP193_OFF_WIRE: Tuple[Tuple[str, str], ...] = (("origin", "origin"), ("recoveryAction", "action"), ("sameArguments", "same_arguments"), ("sideEffects", "side_effects"))
-
-#: GRPC maps each known kind to its google.rpc code number, the code's name and its ErrorInfo reason.
-GRPC: Mapping[str, Tuple[int, str, str]] = MappingProxyType({
-    "NotFound": (5, "NOT_FOUND", "NOT_FOUND"),
-    "AlreadyExists": (6, "ALREADY_EXISTS", "ALREADY_EXISTS"),
-    "PermissionDenied": (7, "PERMISSION_DENIED", "PERMISSION_DENIED"),
-    "PreconditionFailed": (9, "FAILED_PRECONDITION", "PRECONDITION_FAILED"),
-    "Conflict": (10, "ABORTED", "CONFLICT"),
-    "DirectoryNotEmpty": (10, "ABORTED", "DIRECTORY_NOT_EMPTY"),
-    "Unsupported": (12, "UNIMPLEMENTED", "UNSUPPORTED"),
-    "InvalidArgument": (3, "INVALID_ARGUMENT", "INVALID_ARGUMENT"),
-    "IncompatibleType": (10, "ABORTED", "INCOMPATIBLE_TYPE"),
-    "Locked": (9, "FAILED_PRECONDITION", "LOCKED"),
-    "Cancelled": (4, "DEADLINE_EXCEEDED", "CANCELLED"),
-    "DeadlineExceeded": (4, "DEADLINE_EXCEEDED", "DEADLINE_EXCEEDED"),
-    "Transient": (14, "UNAVAILABLE", "TRANSIENT"),
-    "ResourceExhausted": (8, "RESOURCE_EXHAUSTED", "RESOURCE_EXHAUSTED"),
-    "IntegrityFailure": (3, "INVALID_ARGUMENT", "INTEGRITY_FAILURE"),
-    "Internal": (13, "INTERNAL", "INTERNAL"),
-    "BrokerUnavailable": (14, "UNAVAILABLE", "BROKER_UNAVAILABLE"),
-    "BrokerRequired": (14, "UNAVAILABLE", "BROKER_REQUIRED"),
-    "RedirectExpired": (5, "NOT_FOUND", "REDIRECT_EXPIRED"),
-    "PolicyEpochStale": (10, "ABORTED", "POLICY_EPOCH_STALE"),
-    "AuthorizationLeaseExpired": (16, "UNAUTHENTICATED", "AUTHORIZATION_LEASE_EXPIRED"),
-    "CacheCorrupt": (15, "DATA_LOSS", "CACHE_CORRUPT"),
-    "StagingExpired": (5, "NOT_FOUND", "STAGING_EXPIRED"),
-    "CommitAmbiguous": (13, "INTERNAL", "COMMIT_AMBIGUOUS"),
-    "CacheLockContention": (8, "RESOURCE_EXHAUSTED", "CACHE_LOCK_CONTENTION"),
-    "StateRootUnavailable": (14, "UNAVAILABLE", "STATE_ROOT_UNAVAILABLE"),
-    "NetworkFilesystemRefused": (14, "UNAVAILABLE", "NETWORK_FILESYSTEM_REFUSED"),
-    "ObjectModified": (9, "FAILED_PRECONDITION", "OBJECT_MODIFIED"),
-    "NoRoute": (5, "NOT_FOUND", "NO_ROUTE"),
-    "RouteConflict": (10, "ABORTED", "ROUTE_CONFLICT"),
-    "NotConfigured": (5, "NOT_FOUND", "NOT_CONFIGURED"),
-    "AliasChainTooLong": (3, "INVALID_ARGUMENT", "ALIAS_CHAIN_TOO_LONG"),
-    "CredentialExpired": (16, "UNAUTHENTICATED", "CREDENTIAL_EXPIRED"),
-    "CredentialUnavailable": (16, "UNAUTHENTICATED", "CREDENTIAL_UNAVAILABLE"),
-    "AuthRequired": (16, "UNAUTHENTICATED", "AUTH_REQUIRED"),
-    "AuthCancelled": (16, "UNAUTHENTICATED", "AUTH_CANCELLED"),
-    "AuthExpired": (16, "UNAUTHENTICATED", "AUTH_EXPIRED"),
-    "ContentMismatch": (3, "INVALID_ARGUMENT", "CONTENT_MISMATCH"),
-    "ContentChecksumMismatch": (3, "INVALID_ARGUMENT", "CONTENT_CHECKSUM_MISMATCH"),
-    "PluginRejected": (7, "PERMISSION_DENIED", "PLUGIN_REJECTED"),
-    "PartialCompletion": (10, "ABORTED", "PARTIAL_COMPLETION"),
-})
-
-#: GRPC_FALLBACK is the google.rpc code number and name of every unknown kind.
-GRPC_FALLBACK: Tuple[int, str] = (13, "INTERNAL")
 
 #: REASON_KINDS maps each ErrorInfo reason to its kind, sorted by reason.
 REASON_KINDS: Mapping[str, str] = MappingProxyType({

@@ -70,6 +70,12 @@ class Classification:
     startup: bool
     #: The kind's stable numeric code; -1 when the contract has none.
     number: int
+    #: The canonical google.rpc.Code number the google.rpc mapping (AIP-193) reports.
+    grpc_code: int
+    #: The code's name ("NOT_FOUND"): AIP-193's "status".
+    grpc_status: str
+    #: The kind's ErrorInfo reason (AIP-193): its words in UPPER_SNAKE_CASE; lookup computes it for a kind the contract does not list (the fallback's own is empty).
+    reason: str
 
 
 @dataclass(frozen=True)

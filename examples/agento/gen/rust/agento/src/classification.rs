@@ -4,14 +4,32 @@
 //! shares; they read the contract's tables (src/contract.rs). The same for
 //! every contract.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::contract::{
-    lookup, Kind, SameArguments, SideEffects, FILLS_GUIDANCE, RETRY, SANITIZES_GUIDANCE,
+    classification_of, Kind, SameArguments, SideEffects, FILLS_GUIDANCE, RETRY, SANITIZES_GUIDANCE,
     SANITIZES_MESSAGE,
 };
 use crate::envelope::Envelope;
 use crate::spec::{Classification, LogLevel, Step, ToolAnnotations};
+
+/// The contract's classification of kind, as the Go package's Lookup: a
+/// kind the contract lists gets its own, borrowed without allocating; any
+/// other gets the fallback (FALLBACK) with its kind and its ErrorInfo
+/// reason (Kind::reason) filled in.
+pub fn lookup(kind: &Kind) -> Cow<'static, Classification> {
+    let c = classification_of(kind);
+    if c.known {
+        return Cow::Borrowed(c);
+    }
+    Cow::Owned(Classification {
+        kind: Cow::Owned(kind.as_str().to_owned()),
+        reason: kind.reason(),
+        ..c.clone()
+    })
+}
 
 /// Reports whether text has nothing a reader could see: empty, or only
 /// white space and invisible format characters (spelled out so every
@@ -29,7 +47,7 @@ fn message_or(kind: &Kind, message: String) -> String {
     if !blank(&message) {
         return message;
     }
-    let d = lookup(kind).description;
+    let d = classification_of(kind).description;
     if !d.is_empty() {
         return d.to_owned();
     }
@@ -45,7 +63,7 @@ impl Envelope {
         } else {
             message.to_owned()
         };
-        let c = lookup(&kind);
+        let c = classification_of(&kind);
         let mut e = Envelope::zero();
         e.contract_version = crate::contract::version();
         e.message = message_or(&kind, message);
@@ -60,31 +78,31 @@ impl Envelope {
         e
     }
 
-    /// The contract's classification of the envelope's kind.
-    pub fn classification(&self) -> &'static Classification {
+    /// The contract's classification of the envelope's kind (lookup).
+    pub fn classification(&self) -> Cow<'static, Classification> {
         lookup(&self.kind)
     }
 
     /// The status an HTTP surface answers with for this envelope's kind.
     pub fn http_status(&self) -> u16 {
-        lookup(&self.kind).http_status
+        classification_of(&self.kind).http_status
     }
 
     /// The level to log this failure at.
     pub fn log_level(&self) -> LogLevel {
-        lookup(&self.kind).log_level
+        classification_of(&self.kind).log_level
     }
 
     /// Whether the failure is a transport failure that counts toward the
     /// upstream's circuit breaker.
     pub fn counts_toward_breaker(&self) -> bool {
-        lookup(&self.kind).breaker
+        classification_of(&self.kind).breaker
     }
 
     /// Whether the kind is raised while starting up rather than returned as
     /// an operation's result.
     pub fn is_startup_failure(&self) -> bool {
-        lookup(&self.kind).startup
+        classification_of(&self.kind).startup
     }
 
     /// Whether the envelope's own advice permits an automatic retry of the
@@ -142,7 +160,7 @@ impl Envelope {
         };
         self.recovery.guidance = if blank(&g) {
             if FILLS_GUIDANCE {
-                lookup(&self.kind).guidance.to_owned()
+                classification_of(&self.kind).guidance.to_owned()
             } else {
                 String::new()
             }

@@ -29,7 +29,7 @@ mod surfaces;
 mod words;
 
 pub use aip193::{RpcDuration, RpcStatus};
-pub use classification::for_tool;
+pub use classification::{for_tool, lookup};
 pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
 pub use contract::*;
 pub use envelope::*;

@@ -3,6 +3,8 @@
 //! The runtime's types: the same for every contract. The contract's tables
 //! (src/contract.rs) are values of these types.
 
+use std::borrow::Cow;
+
 use crate::contract::{Group, Kind, Origin, RecoveryAction, SameArguments, SideEffects};
 
 /// Step is what an agent does next after a failure; every recovery action
@@ -140,8 +142,9 @@ impl LogLevel {
 /// Classification is everything the contract says about one kind.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Classification {
-    /// The kind's name; empty in the fallback, which every unknown kind gets.
-    pub kind: &'static str,
+    /// The kind's name, as given to lookup for a kind the contract does not
+    /// list; empty in the fallback itself (FALLBACK).
+    pub kind: Cow<'static, str>,
     /// False when the kind is not in the contract and the fallback applies.
     pub known: bool,
     /// The kind's group; None for an unknown kind.
@@ -174,8 +177,10 @@ pub struct Classification {
     pub grpc_code: i32,
     /// The gRPC code's name ("NOT_FOUND"): AIP-193's "status".
     pub grpc_status: &'static str,
-    /// The kind's ErrorInfo reason (AIP-193); empty in the fallback, which has no kind: Kind::reason computes an unknown kind's.
-    pub reason: &'static str,
+    /// The kind's ErrorInfo reason (AIP-193): lookup computes it for a kind
+    /// the contract does not list (Kind::reason); empty in the fallback
+    /// itself.
+    pub reason: Cow<'static, str>,
 }
 
 /// RetryPolicy is the backoff for a retry without a retry hint.

@@ -19,7 +19,8 @@ use serde_json::{Map, Value};
 
 use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
 use crate::contract::{
-    aip_off_wire, aip_set_off_wire, kind_by_reason, lookup, AIP_LEAVES, ERROR_INFO_DOMAIN, RETRY,
+    aip_off_wire, aip_set_off_wire, classification_of, kind_by_reason, AIP_LEAVES,
+    ERROR_INFO_DOMAIN, RETRY,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -222,7 +223,7 @@ impl Envelope {
     pub fn to_rpc_status(&self) -> Result<RpcStatus, EncodeError> {
         let mut wire = Vec::with_capacity(512);
         self.append_json(&mut wire)?;
-        let cl = lookup(&self.kind);
+        let cl = classification_of(&self.kind);
         let mut meta = BTreeMap::new();
         meta.insert(META_KIND.to_owned(), self.kind.as_str().to_owned());
         for lf in AIP_LEAVES.iter().filter(|lf| lf.src == AipSource::Meta) {
