@@ -4,15 +4,17 @@
 //
 //   BenchmarkTS/SanitizeClean4KiB      52000      19234 ns/op     212.96 MB/s
 //
-// Usage (from tests/ts): npm run bench [-- --time 1s] [-- --pkg path/to/dist/index.js]
+// Usage (from tests/ts): npm run bench [-- --time 1s] [-- --pkg path/to/dist/index.js] [-- --run regexp] [-- --cpu]
 // Without --pkg it measures the package as shipped, gen/ts/dist. Each benchmark
-// warms up, then runs for about --time (default 1 s) of measured work. The
+// warms up, then runs for about --time (default 1 s) of measured work;
+// --run keeps the benchmarks whose names match a regular expression. The
 // numbers are for comparison between runs on one machine; no test asserts
 // on them. test/sanitizer.test.mjs imports this module and runs every
 // benchmark once (smoke), so the script keeps working.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { labbySanitize } from "./labby.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../../..");
@@ -41,6 +43,84 @@ export function inputs() {
     dirty: text(dirty),
     tenMiB: text(big.subarray(0, end)),
   };
+}
+
+/** fill repeats lines, whole, up to size bytes of UTF-8. */
+function fill(lines, size = 4096) {
+  let out = "";
+  let n = 0;
+  for (let i = 0; ; i++) {
+    const line = lines[i % lines.length];
+    const b = Buffer.byteLength(line);
+    if (n + b > size) return out;
+    out += line;
+    n += b;
+  }
+}
+
+/**
+ * NON_ASCII is about 4 KiB of ordinary error text in Chinese, Russian,
+ * French, Japanese and Greek (the lines of tests/python/bench.py's
+ * NON_ASCII): the sanitizer changes nothing in it.
+ */
+export const NON_ASCII = fill([
+  "上游服务返回错误：请求超时，连接在 30 秒后被关闭。请稍后重试，或者减少并发请求的数量。\n",
+  "Ошибка вышестоящего сервиса: превышено время ожидания ответа, соединение закрыто через 30 секунд.\n",
+  "Le service en amont a renvoyé une erreur : délai d'attente dépassé, la connexion a été fermée après 30 secondes.\n",
+  "アップストリームのサービスがエラーを返しました。しばらくしてから再試行してください。\n",
+  "Η υπηρεσία απέτυχε: λήξη χρονικού ορίου, δοκιμάστε ξανά αργότερα.\n",
+]);
+
+/**
+ * URLS is about 4 KiB of error text full of URLs, with a password in one
+ * URL's userinfo and a token in one query (the lines of
+ * tests/python/bench.py's URLS).
+ */
+export const URLS = fill([
+  "GET https://api.github.com/repos/errgen/errgen/issues?state=open&per_page=100&page=3 returned 502 Bad Gateway\n",
+  "upstream https://storage.example.com/v1/buckets/logs/objects/2026/12/01/app.log?alt=media failed: connection reset\n",
+  "redirect to https://login.example.org/oauth/authorize?client_id=abc123&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb&state=xyz\n",
+  "retrying postgres://app:s3cr3t-pass@db.internal.example.net:5432/orders after timeout (attempt 2 of 5)\n",
+  "fetch http://10.0.0.12:8080/healthz?verbose=1 -> 503 Service Unavailable; see https://status.example.com/incidents/1234\n",
+  "webhook https://hooks.example.com/services/T000/B000/callback?token=abcdef0123456789abcdef&sig=deadbeef rejected\n",
+]);
+
+/**
+ * CRAFTED are the inputs of the SanitizeCrafted rows: each a short piece
+ * repeated to CRAFTED_SIZE bytes and sanitized with a maximum of its own
+ * length, so the whole of it is read and nothing is truncated. The first
+ * are the Go benchmark's worst cases (tests/go/agenterror/
+ * sanitize_shapes_bench_test.go: two of them were quadratic in Go and in
+ * this port), the rest the slowest pieces bench/search.mjs found for this
+ * sanitizer (every trigger character and word, alone, followed by a letter
+ * or a space, and in pairs, then mutated).
+ */
+export const CRAFTED = {
+  "homes-in-one-path": "/home/.",
+  "homes-in-one-path-macos": "/Users/.",
+  "bearer-without-space": "=Bearer",
+  "key-file-extension": ".pem",
+  "credential-name-assign": ".sshc=",
+  colon: ":",
+  "dash-colon": "-:",
+  "assign-colon": "a:",
+  "assign-equals": "a=",
+  "replacement-key": "\ufffd_key=",
+  "jwt-start": "eyJ ",
+  "pem-begin": "-----BEGIN ",
+  "marker-start": "<|",
+};
+
+/** CRAFTED_SIZE is the size of a crafted input in bytes of UTF-8. */
+const CRAFTED_SIZE = 16 << 10;
+
+/** crafted repeats piece to CRAFTED_SIZE bytes of UTF-8, whole code points only. */
+export function crafted(piece) {
+  const b = Buffer.from(piece.repeat(Math.ceil(CRAFTED_SIZE / Buffer.byteLength(piece)) + 1)).subarray(0, CRAFTED_SIZE);
+  let end = b.length;
+  while (end > 0 && (b[end - 1] & 0xc0) === 0x80) end--;
+  if (end > 0 && b[end - 1] >= 0xc0) end--; // a lead byte whose continuation bytes were cut off
+  return b.subarray(0, end).toString();
 }
 
 let sink = 0;
@@ -80,14 +160,63 @@ export function benchmarks(pkg, data = inputs()) {
     { name: "SanitizeClean4KiB", bytes: clean.bytes, op: () => (sink += pkg.sanitizeMax(clean.text, SMALL_MAX).length) },
     { name: "SanitizeDirty4KiB", bytes: dirty.bytes, op: () => (sink += pkg.sanitizeMax(dirty.text, SMALL_MAX).length) },
     { name: "Sanitize10MiB", bytes: tenMiB.bytes, op: () => (sink += pkg.sanitize(tenMiB.text).length) },
+    ...sanitizerBenchmarks(pkg, data),
   ];
+}
+
+/**
+ * sanitizerBenchmarks are issue 21's: the sanitizer beside labby's as a
+ * regular expression chain (labby.mjs) on four kinds of text, at the same
+ * maximum, and the crafted inputs.
+ */
+function sanitizerBenchmarks(pkg, { clean, dirty }) {
+  if (pkg.sanitizeMax(NON_ASCII, SMALL_MAX) !== NON_ASCII) {
+    throw new Error("bench.mjs: NON_ASCII is not clean");
+  }
+  if (pkg.sanitizeMax(URLS, SMALL_MAX) === URLS) {
+    throw new Error("bench.mjs: URLS holds nothing to redact");
+  }
+  const out = [];
+  const texts = [
+    ["Clean4KiB", clean.text],
+    ["Dirty4KiB", dirty.text],
+    ["NonASCII4KiB", NON_ASCII],
+    ["URLs4KiB", URLS],
+  ];
+  for (const [name, text] of texts) {
+    const bytes = Buffer.byteLength(text);
+    if (name === "NonASCII4KiB" || name === "URLs4KiB") {
+      out.push({ name: "Sanitize" + name, bytes, op: () => (sink += pkg.sanitizeMax(text, SMALL_MAX).length) });
+    }
+    out.push({ name: "Labby" + name, bytes, op: () => (sink += labbySanitize(text, SMALL_MAX).length) });
+  }
+  for (const [name, piece] of Object.entries(CRAFTED)) {
+    const text = crafted(piece);
+    const bytes = Buffer.byteLength(text);
+    const max = text.length;
+    out.push({ name: "SanitizeCrafted/" + name, bytes, op: () => (sink += pkg.sanitizeMax(text, max).length) });
+  }
+  return out;
+}
+
+/**
+ * clock returns the time in nanoseconds: wall time, as Go's benchmarks
+ * measure, or with --cpu the process's CPU time (microseconds, user and
+ * system), which a machine busy with other work disturbs less.
+ */
+let clock = () => Number(process.hrtime.bigint());
+
+/** cpuClock is clock under --cpu. */
+function cpuClock() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1e3;
 }
 
 /** time runs op n times and returns the elapsed nanoseconds. */
 function time(op, n) {
-  const start = process.hrtime.bigint();
+  const start = clock();
   for (let i = 0; i < n; i++) op();
-  return Number(process.hrtime.bigint() - start);
+  return clock() - start;
 }
 
 /**
@@ -132,9 +261,10 @@ export function line(name, n, ns, bytes) {
  * run runs every benchmark of pkg and returns its lines. smoke runs each
  * operation once without timing anything, to check that the script works.
  */
-export function run(pkg, { smoke = false, targetNs = 1e9, print = () => {} } = {}) {
+export function run(pkg, { smoke = false, targetNs = 1e9, filter = /(?:)/, print = () => {} } = {}) {
   const out = [];
   for (const b of benchmarks(pkg)) {
+    if (!filter.test(b.name)) continue;
     if (smoke) {
       b.op();
       out.push(b.name);
@@ -163,7 +293,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   };
   const pkgPath = opt("--pkg") !== undefined ? resolve(opt("--pkg")) : join(repo, "gen/ts/dist/index.js");
   const pkg = await import(pathToFileURL(pkgPath).href);
+  if (args.includes("--cpu")) clock = cpuClock;
   console.log(`goos: ${process.platform}\ngoarch: ${process.arch}\npkg: ${pkg.CONTRACT_NAME} (TypeScript, node ${process.versions.node})`);
-  run(pkg, { targetNs: opt("--time") !== undefined ? parseTime(opt("--time")) : 1e9, print: (l) => console.log(l) });
+  run(pkg, {
+    targetNs: opt("--time") !== undefined ? parseTime(opt("--time")) : 1e9,
+    filter: new RegExp(opt("--run") ?? ""),
+    print: (l) => console.log(l),
+  });
   if (sink === 0.5) console.log(""); // keeps sink alive
 }

@@ -408,6 +408,11 @@ let flushed = 0;
 let noJWT = 0;
 let matchFrom = 0;
 let matchTo = 0;
+let pathFrom = 0;
+let pathRun = 0;
+let credFrom = 0;
+let credEnd = 0;
+let credAt = -1;
 function back(p, k) {
   const pending = p - flushed;
   if (k <= pending) {
@@ -428,6 +433,8 @@ function redact(s) {
   dirty = false;
   flushed = 0;
   noJWT = 0;
+  pathFrom = pathRun = credFrom = credEnd = 0;
+  credAt = -1;
   const len = s.length;
   let p = 0;
   let c = len > 0 ? s.charCodeAt(0) : 0;
@@ -559,11 +566,13 @@ function match(p) {
       while (e < len && (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9)) {
         e++;
       }
-      const n = run(s, e, TOKEN);
-      if (e > p + 6 && n >= 8) {
-        matchFrom = e;
-        matchTo = e + n;
-        return true;
+      if (e > p + 6) {
+        const n = run(s, e, TOKEN);
+        if (n >= 8) {
+          matchFrom = e;
+          matchTo = e + n;
+          return true;
+        }
       }
     }
   }
@@ -630,17 +639,31 @@ function home(p) {
     return false;
   }
   const end = pathEnd(s, e);
-  for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
-      matchFrom = start;
-      matchTo = end;
-      return true;
-    }
+  if (credential(seg, end)) {
+    matchFrom = start;
+    matchTo = end;
+    return true;
   }
   matchFrom = seg;
   matchTo = e;
   return true;
+}
+function credential(seg, end) {
+  if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
+    return credAt >= 0;
+  }
+  const s = rs;
+  credFrom = seg;
+  credEnd = end;
+  credAt = -1;
+  for (let i = seg; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+      credAt = i;
+      return true;
+    }
+  }
+  return false;
 }
 function driveUsers(s, p) {
   const c = s.charCodeAt(p + 1);
@@ -750,10 +773,15 @@ function pathStart(p) {
   return q;
 }
 function pathEnd(s, i) {
-  const len = s.length;
-  while (i < len && isPath(s.charCodeAt(i))) {
-    i++;
+  if (i < pathFrom || i > pathRun) {
+    pathFrom = i;
+    const len = s.length;
+    while (i < len && isPath(s.charCodeAt(i))) {
+      i++;
+    }
+    pathRun = i;
   }
+  i = pathRun;
   while (s.charCodeAt(i - 1) === 92) {
     i--;
   }

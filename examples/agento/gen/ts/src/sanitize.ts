@@ -582,6 +582,16 @@ let noJWT = 0;
 // The span match found.
 let matchFrom = 0;
 let matchTo = 0;
+// The path scans remember their last answer, which holds for every later
+// start inside the same path: a text of many home directories in one path
+// (/home/./home/./home/.…) is read once, not once per home. pathFrom to
+// pathRun is a run of path characters that ends at pathRun; no credential
+// name is at any position from credFrom to credEnd but credAt (-1: none).
+let pathFrom = 0;
+let pathRun = 0;
+let credFrom = 0;
+let credEnd = 0;
+let credAt = -1;
 
 /**
  * back returns the k-th unit (k >= 1) before position p of the output, or
@@ -611,6 +621,8 @@ function redact(s: string): string {
   dirty = false;
   flushed = 0;
   noJWT = 0;
+  pathFrom = pathRun = credFrom = credEnd = 0;
+  credAt = -1;
   const len = s.length;
   let p = 0;
   let c = len > 0 ? s.charCodeAt(0) : 0; // s[p]
@@ -753,11 +765,16 @@ function match(p: number): boolean {
       while (e < len && (s.charCodeAt(e) === 0x20 || s.charCodeAt(e) === 0x09)) {
         e++;
       }
-      const n = run(s, e, TOKEN);
-      if (e > p + 6 && n >= 8) {
-        matchFrom = e;
-        matchTo = e + n;
-        return true;
+      // The token's run only after white space: read at every "bearer" of
+      // a text like "=Bearer=Bearer…", the run to its end made the scan
+      // quadratic.
+      if (e > p + 6) {
+        const n = run(s, e, TOKEN);
+        if (n >= 8) {
+          matchFrom = e;
+          matchTo = e + n;
+          return true;
+        }
       }
     }
   }
@@ -841,17 +858,33 @@ function home(p: number): boolean {
     return false;
   }
   const end = pathEnd(s, e);
-  for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
-      matchFrom = start;
-      matchTo = end;
-      return true;
-    }
+  if (credential(seg, end)) {
+    matchFrom = start;
+    matchTo = end;
+    return true;
   }
   matchFrom = seg;
   matchTo = e;
   return true;
+}
+
+/** credential reports whether a credential name is at a position from seg to end, in a path whose unit seg-1 is a separator. */
+function credential(seg: number, end: number): boolean {
+  if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
+    return credAt >= 0;
+  }
+  const s = rs;
+  credFrom = seg;
+  credEnd = end;
+  credAt = -1;
+  for (let i = seg; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+      credAt = i;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** driveUsers returns the length of :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at p, or 0. */
@@ -984,12 +1017,22 @@ function pathStart(p: number): number {
   return q;
 }
 
-/** pathEnd returns the end of the path whose unit i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote). */
+/**
+ * pathEnd returns the end of the path whose unit i-1 is no backslash: the
+ * end of the path characters from i, less the backslashes that end them
+ * (those of an escaped quote). The run is read once per path: a start
+ * inside the last run read ends where it ends.
+ */
 function pathEnd(s: string, i: number): number {
-  const len = s.length;
-  while (i < len && isPath(s.charCodeAt(i))) {
-    i++;
+  if (i < pathFrom || i > pathRun) {
+    pathFrom = i;
+    const len = s.length;
+    while (i < len && isPath(s.charCodeAt(i))) {
+      i++;
+    }
+    pathRun = i;
   }
+  i = pathRun;
   while (s.charCodeAt(i - 1) === 0x5c) {
     i--;
   }
