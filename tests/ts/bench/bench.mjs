@@ -14,6 +14,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import Ajv2020 from "ajv/dist/2020.js";
+import { z } from "zod";
 import { labbySanitize } from "./labby.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -90,10 +92,12 @@ export const URLS = fill([
  * repeated to CRAFTED_SIZE bytes and sanitized with a maximum of its own
  * length, so the whole of it is read and nothing is truncated. The first
  * are the Go benchmark's worst cases (tests/go/agenterror/
- * sanitize_shapes_bench_test.go: two of them were quadratic in Go and in
+ * sanitize_shapes_bench_test.go: three of them were quadratic in Go and in
  * this port), the rest the slowest pieces bench/search.mjs found for this
  * sanitizer (every trigger character and word, alone, followed by a letter
- * or a space, and in pairs, then mutated).
+ * or a space, and in pairs, then mutated): a key a sensitive key could end
+ * like, markers between assignments, a secret prefix without its token, a
+ * run of the endings ten markers share, a run of dashes.
  */
 export const CRAFTED = {
   "homes-in-one-path": "/home/.",
@@ -109,6 +113,13 @@ export const CRAFTED = {
   "jwt-start": "eyJ ",
   "pem-begin": "-----BEGIN ",
   "marker-start": "<|",
+  // Found by bench/search.mjs for this sanitizer.
+  "key-assign": "key=",
+  "code-assign-markers": "ode=###",
+  "assign-markers": "a:###",
+  "prefix-without-token": "=ghp_",
+  "marker-ends": "|>|>",
+  "dashes": "--",
 };
 
 /** CRAFTED_SIZE is the size of a crafted input in bytes of UTF-8. */
@@ -154,6 +165,7 @@ export function benchmarks(pkg, data = inputs()) {
         sink += r.ok ? pkg.lookup(r.envelope.kind).httpStatus : -1;
       },
     },
+    ...alternatives(pkg, envelope),
     // The bare parse of the same text, as a JSON string: what the sanitizer is compared with.
     { name: "JSONParseClean4KiB", bytes: clean.bytes, op: () => (sink += JSON.parse(cleanJSON).length) },
     { name: "JSONParseDirty4KiB", bytes: dirty.bytes, op: () => (sink += JSON.parse(dirtyJSON).length) },
@@ -161,6 +173,89 @@ export function benchmarks(pkg, data = inputs()) {
     { name: "SanitizeDirty4KiB", bytes: dirty.bytes, op: () => (sink += pkg.sanitizeMax(dirty.text, SMALL_MAX).length) },
     { name: "Sanitize10MiB", bytes: tenMiB.bytes, op: () => (sink += pkg.sanitize(tenMiB.text).length) },
     ...sanitizerBenchmarks(pkg, data),
+  ];
+}
+
+/**
+ * zodEnvelope is a zod schema of the reference contract's envelope, as a
+ * TypeScript team would write it by hand: the members of the consumer
+ * schema (schemas/agent-error.consumer.schema.json), members it does not
+ * name allowed, the enums as non-empty strings (a consumer must accept
+ * values a newer contract adds), the retry hint a non-negative safe
+ * integer.
+ */
+export function zodEnvelope() {
+  const text = z.string();
+  const word = z.string().min(1);
+  const hint = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+  return z.looseObject({
+    contract_version: z.literal(1),
+    kind: word,
+    message: word,
+    origin: word,
+    recovery: z.looseObject({ action: word, same_arguments: word, guidance: word, retry_after_ms: hint.optional(), retryAfterMs: hint.optional() }),
+    side_effects: word,
+    service: text.optional(),
+    action: text.optional(),
+    tool: text.optional(),
+    upstream: text.optional(),
+    command: text.optional(),
+    prompt: text.optional(),
+    resource: text.optional(),
+    cause: text.optional(),
+    original_kind: text.optional(),
+    safety: z.record(z.string(), z.unknown()).optional(),
+    evidence: z.record(z.string(), z.unknown()).optional(),
+    valid_choices: z.array(text).optional(),
+    hint: text.optional(),
+    required_scopes: z.array(text).optional(),
+  });
+}
+
+/**
+ * alternatives are what a TypeScript team would otherwise parse the
+ * envelope with, each followed by the same lookup of its kind: zod (a
+ * hand-written schema of the envelope, zodEnvelope) and ajv validating
+ * JSON.parse's result against the generated consumer schema (schemas/,
+ * draft 2020-12). Before timing, each must accept envelope.json and reject
+ * what the package rejects for lacking a required member or for a
+ * negative retry hint, so the three check the same things.
+ */
+function alternatives(pkg, envelope) {
+  const zodSchema = zodEnvelope();
+  const schema = JSON.parse(readFileSync(join(repo, "schemas", `${pkg.CONTRACT_NAME}.consumer.schema.json`), "utf8"));
+  const validate = new Ajv2020({ strict: false }).compile(schema);
+  const broken = [
+    envelope.text.replace('"kind":"rate_limited",', ""),
+    envelope.text.replace('"retry_after_ms":1500', '"retry_after_ms":-1'),
+  ];
+  for (const [name, accepts] of [
+    ["parseEnvelopeJson", (t) => pkg.parseEnvelopeJson(t).ok],
+    ["zod", (t) => zodSchema.safeParse(JSON.parse(t)).success],
+    ["ajv", (t) => validate(JSON.parse(t))],
+  ]) {
+    if (!accepts(envelope.text)) throw new Error(`bench.mjs: ${name} rejects bench/testdata/envelope.json`);
+    for (const b of broken) {
+      if (b === envelope.text || accepts(b)) throw new Error(`bench.mjs: ${name} accepts a broken envelope: ${b}`);
+    }
+  }
+  return [
+    {
+      name: "ParseLookupZod",
+      bytes: envelope.bytes,
+      op: () => {
+        const r = zodSchema.safeParse(JSON.parse(envelope.text));
+        sink += r.success ? pkg.lookup(r.data.kind).httpStatus : -1;
+      },
+    },
+    {
+      name: "ParseLookupAjv",
+      bytes: envelope.bytes,
+      op: () => {
+        const v = JSON.parse(envelope.text);
+        sink += validate(v) ? pkg.lookup(v.kind).httpStatus : -1;
+      },
+    },
   ];
 }
 

@@ -13,7 +13,9 @@
 // a space, and every pair of them repeated; then it mutates the slowest
 // patterns at random (insert, replace or delete a piece), keeping what is
 // slower still. Each pattern is timed in CPU time, the fastest of three
-// runs, so other work on the machine disturbs it less.
+// runs, so other work on the machine disturbs it less, after a warm-up on
+// all of them (the JIT compiles the sanitizer first); the slowest are
+// timed again at the end.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { crafted } from "./bench.mjs";
@@ -68,6 +70,16 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
   const pkg = await import(pathToFileURL(resolve(opt("--pkg", join(repo, "gen/ts/dist/index.js")))).href);
   const rounds = Number(opt("--rounds", "2000"));
   const top = Number(opt("--top", "30"));
+  // Warm up first, on every pattern the search starts from: measured
+  // cold, the first patterns would be timed in the interpreter.
+  for (let round = 0; round < 3; round++) {
+    for (const u of UNITS) {
+      for (const v of UNITS) {
+        const t = crafted(u + v).slice(0, 1024);
+        pkg.sanitizeMax(t, t.length);
+      }
+    }
+  }
   const seen = new Map();
   const tryPattern = (p) => {
     if (p !== "" && !seen.has(p)) seen.set(p, cost(pkg, p));
@@ -99,7 +111,13 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(p
     tryPattern(p);
     if (round % 100 === 99) best = ranked();
   }
-  for (const [p, ns] of ranked().slice(0, top)) {
+  // The slowest, timed again, so that a pattern timed while the machine
+  // was busy does not stay on top.
+  const again = ranked()
+    .slice(0, 3 * top)
+    .map(([p]) => [p, Math.min(cost(pkg, p), cost(pkg, p))])
+    .sort((a, b) => b[1] - a[1]);
+  for (const [p, ns] of again.slice(0, top)) {
     console.log(`${(1e3 / ns).toFixed(1).padStart(8)} MB/s  ${JSON.stringify(p)}`);
   }
 }

@@ -406,6 +406,8 @@ describe(`${pkg.CONTRACT_NAME}: benchmarks (smoke)`, { skip: !reference && "the 
     assert.deepEqual(names, [
       "JSONParse",
       "ParseLookup",
+      "ParseLookupZod",
+      "ParseLookupAjv",
       "JSONParseClean4KiB",
       "JSONParseDirty4KiB",
       "SanitizeClean4KiB",
