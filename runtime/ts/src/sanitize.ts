@@ -282,11 +282,14 @@ const MARKER_RE = unitsRegExp(MARKER_LAST);
  * skip returns the first position from i on, before end, of a unit UNITS
  * flags with flag, or end. It reads the next few units itself, where
  * flagged units are dense, and hands longer runs to re (unitsRegExp(flag)),
- * which reads s up to its first match or s's end: a caller bounds that by
- * the s it passes, and calls skip only where the next flagged unit is
- * wanted wherever it is (what lies before it is passed over anyway).
+ * which reads bounded (s, or a slice of it that ends at end) up to its
+ * first match or its end: a caller calls skip only where the next flagged
+ * unit is wanted wherever it is (what lies before it is passed over
+ * anyway). Only the regular expression reads the slice: the code that
+ * reads units sees the same kind of string on every call (a slice is
+ * another representation in V8, and code that has seen both is slower).
  */
-function skip(s: string, i: number, end: number, flag: number, re: RegExp): number {
+function skip(s: string, i: number, end: number, flag: number, re: RegExp, bounded: string): number {
   const near = end - i < 4 ? end : i + 4;
   for (; i < near; i++) {
     if ((UNITS[s.charCodeAt(i)]! & flag) !== 0) {
@@ -297,7 +300,7 @@ function skip(s: string, i: number, end: number, flag: number, re: RegExp): numb
     return end;
   }
   re.lastIndex = i;
-  if (!re.test(s)) {
+  if (!re.test(bounded)) {
     return end;
   }
   const j = re.lastIndex - 1;
@@ -346,10 +349,10 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
     if (i === stop || (UNITS[s.charCodeAt(i)]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
       if (next1 < i) {
-        next1 = skip(w, i, w.length, STEP1, STEP1_RE);
+        next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
       }
       if (next2 < i) {
-        next2 = skip(w, i, w.length, MARKER_LAST, MARKER_RE);
+        next2 = skip(s, i, w.length, MARKER_LAST, MARKER_RE, w);
       }
       const j = next1 < next2 ? (next1 < stop ? next1 : stop) : next2 < stop ? next2 : stop;
       budget -= j - i;
@@ -536,8 +539,9 @@ interface Prefixed {
   readonly prefix: string;
   readonly cls: number;
   readonly min: number;
-  /** second is the prefix's second character, compared before the rest. */
+  /** second and third are the prefix's second and third characters (-1: none), compared before the rest. */
   readonly second: number;
+  readonly third: number;
 }
 
 /** BUILTIN_SECRETS is errgen's catalogue of token shapes, in the order they are tried. */
@@ -643,7 +647,7 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1) });
+      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
       follow(prefix);
     }
   }
@@ -1092,8 +1096,9 @@ function match(p: number): boolean {
   const prefixed = PREFIXED[c];
   if (prefixed !== undefined) {
     const d = at(s, p + 1);
+    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && hasAt(s, p, sec.prefix)) {
+      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;

@@ -152,7 +152,7 @@ function hex4(c) {
 }
 const STEP1_RE = unitsRegExp(STEP1);
 const MARKER_RE = unitsRegExp(MARKER_LAST);
-function skip(s, i, end, flag, re) {
+function skip(s, i, end, flag, re, bounded) {
   const near = end - i < 4 ? end : i + 4;
   for (; i < near; i++) {
     if ((UNITS[s.charCodeAt(i)] & flag) !== 0) {
@@ -163,7 +163,7 @@ function skip(s, i, end, flag, re) {
     return end;
   }
   re.lastIndex = i;
-  if (!re.test(s)) {
+  if (!re.test(bounded)) {
     return end;
   }
   const j = re.lastIndex - 1;
@@ -186,10 +186,10 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
     const stop2 = len - i < budget ? len : i + budget;
     if (i === stop2 || (UNITS[s.charCodeAt(i)] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
-        next1 = skip(w, i, w.length, STEP1, STEP1_RE);
+        next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
       }
       if (next2 < i) {
-        next2 = skip(w, i, w.length, MARKER_LAST, MARKER_RE);
+        next2 = skip(s, i, w.length, MARKER_LAST, MARKER_RE, w);
       }
       const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
       budget -= j - i;
@@ -418,7 +418,7 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1) });
+      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
       follow(prefix);
     }
   }
@@ -749,8 +749,9 @@ function match(p) {
   const prefixed = PREFIXED[c];
   if (prefixed !== void 0) {
     const d = at(s, p + 1);
+    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && hasAt(s, p, sec.prefix)) {
+      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
