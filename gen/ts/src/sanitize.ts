@@ -875,8 +875,20 @@ function mayAssign(p: number, c: number, d: number): boolean {
     return false;
   }
   const f = back(p, k + 1);
-  if (f < 0 || f >= 128 || KEY_LAST2[(asciiFold(f) << 7) | asciiFold(e)] === 0) {
+  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[(asciiFold(f) << 7) | asciiFold(e)]!;
+  if (ends === 0) {
     return false;
+  }
+  if (ends === QUERY_ONLY) {
+    // Only code and sig end so: the whole key, right before an = and
+    // after ? & # or ;.
+    if (k !== 1 || c !== 0x3d) {
+      return false;
+    }
+    const code = asciiFold(e) === 0x65;
+    const rest = code ? asciiFold(back(p, 3)) === 0x6f && asciiFold(back(p, 4)) === 0x63 : asciiFold(back(p, 3)) === 0x73; // co, s
+    const before = back(p, code ? 5 : 4);
+    return rest && (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
   }
   const g = back(p, k + 2);
   return g >= 0 && g < 128 && (CLASSES[g]! & KEY) !== 0;
@@ -1583,10 +1595,13 @@ const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key
  */
 const KEY_LAST = new Uint8Array(128);
 const KEY_LAST2 = new Uint8Array(128 * 128);
+/** QUERY_ONLY marks in KEY_LAST2 the pairs only the query-only keys (code, sig) end with. */
+const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
   const n = k.length;
+  const pair = (k.charCodeAt(n - 2) << 7) | k.charCodeAt(n - 1);
   KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[(k.charCodeAt(n - 2) << 7) | k.charCodeAt(n - 1)] = 1;
+  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair]! | QUERY_ONLY : 1;
 }
 
 /** NO_NAMES is an empty list of names. */

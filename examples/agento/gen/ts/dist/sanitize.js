@@ -585,8 +585,18 @@ function mayAssign(p, c, d) {
     return false;
   }
   const f = back(p, k + 1);
-  if (f < 0 || f >= 128 || KEY_LAST2[asciiFold(f) << 7 | asciiFold(e)] === 0) {
+  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[asciiFold(f) << 7 | asciiFold(e)];
+  if (ends === 0) {
     return false;
+  }
+  if (ends === QUERY_ONLY) {
+    if (k !== 1 || c !== 61) {
+      return false;
+    }
+    const code = asciiFold(e) === 101;
+    const rest = code ? asciiFold(back(p, 3)) === 111 && asciiFold(back(p, 4)) === 99 : asciiFold(back(p, 3)) === 115;
+    const before = back(p, code ? 5 : 4);
+    return rest && (before === 63 || before === 38 || before === 35 || before === 59);
   }
   const g = back(p, k + 2);
   return g >= 0 && g < 128 && (CLASSES[g] & KEY) !== 0;
@@ -1128,10 +1138,12 @@ const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 const KEY_LAST = new Uint8Array(128);
 const KEY_LAST2 = new Uint8Array(128 * 128);
+const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
   const n = k.length;
+  const pair = k.charCodeAt(n - 2) << 7 | k.charCodeAt(n - 1);
   KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[k.charCodeAt(n - 2) << 7 | k.charCodeAt(n - 1)] = 1;
+  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair] | QUERY_ONLY : 1;
 }
 const NO_NAMES = [];
 const HARMLESS = new Array(128).fill(void 0);
