@@ -324,6 +324,7 @@ func rows() []row {
 			out = append(out, row{lang.name + " sanitize 10 MiB input", dur(big), dur(d) + " (dirty 4 KiB)", "", "bounded by the window", "reported"})
 		}
 	}
+	out = append(out, tsRows()...)
 	out = append(out, pythonRows()...)
 	return out
 }

@@ -18,12 +18,23 @@
 //     truncation marker.
 //
 // Every pattern is ASCII and matched by hand-written forward scans over
-// UTF-16 code units, with no regular expression. After step 1 the text is
-// well-formed, and a non-ASCII code point is one or two units of 0x80 or
-// more, just as it is two to four bytes of 0x80 or more in Go: no ASCII
-// pattern can match inside it, and every shape matches the span Go's byte
-// scans match. Lengths that the specification counts in code points (the
-// window, the maximum, the truncation) are counted in code points here.
+// UTF-16 code units. After step 1 the text is well-formed, and a non-ASCII
+// code point is one or two units of 0x80 or more, just as it is two to four
+// bytes of 0x80 or more in Go: no ASCII pattern can match inside it, and
+// every shape matches the span Go's byte scans match. Lengths that the
+// specification counts in code points (the window, the maximum, the
+// truncation) are counted in code points here.
+//
+// How it runs, for speed (the results are those of the steps in order):
+// step 3 runs first, on the input, and also looks at what steps 1 and 2
+// would change (redact with guard); most text needs no change by them, and
+// is then read once, two units at a time. Where step 1 or 2 would change
+// something, they run from there, in one pass (cleanAndUnmark), and step
+// 3 again on their output. Regular expressions serve only as searches for
+// one character class, to pass over runs of text in native code; no
+// shape is matched with one, and nothing backtracks. Every read that may
+// fall outside the text is guarded (at): a NaN from charCodeAt makes V8
+// compile the function again, slower.
 
 import {
   FIELDS,
@@ -61,12 +72,27 @@ export function sanitizeMax(s: string, maxLength: number): string {
   if (max > MAX_MAX) {
     max = MAX_MAX;
   }
-  let t = clean(s, 4 * max);
+  const window = 4 * max;
+  // Most text needs no change by steps 1 and 2, and often none at all:
+  // step 3 runs first, on the input, and stops where step 1 or 2 would
+  // change something (see redact). Then steps 1 and 2 run from there and
+  // step 3 again on their output. Text longer than the window (in units,
+  // so also in code points) goes to the steps at once.
+  let from = 0;
+  let pairsBefore = false;
+  if (s.length <= window) {
+    const t = redact(s, true, max, false);
+    if (stoppedAt < 0) {
+      return truncate(t, max, redactCut, guardPairs);
+    }
+    from = stoppedAt;
+    pairsBefore = guardPairs;
+  }
+  let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
-  t = removeMarkers(t, cleanMarkerFrom);
-  t = redact(t);
-  return truncate(t, max, cut, pairs);
+  t = redact(t, false, max, pairs);
+  return truncate(t, max, cut || redactCut, pairs);
 }
 
 /** MAX_MAX bounds the maximum as Go does, so the window stays a small integer. */
@@ -77,24 +103,27 @@ const REDACTED = "[REDACTED]";
 /** MARKER_LEN is the truncation marker's length in code points. */
 const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
 
-// ---------------------------------------------------------------------------
-// Step 1: window and clean.
+/**
+ * at returns the unit of s at i, or -1 outside it. Every read that may
+ * fall outside the text goes through it: charCodeAt past the end gives NaN,
+ * and a function that has seen NaN once is compiled again, slower, for
+ * floating-point numbers.
+ */
+function at(s: string, i: number): number {
+  return i >= 0 && i < s.length ? s.charCodeAt(i) : -1;
+}
 
-/** cleanCut is clean's second result: whether the window cut text off. */
+// ---------------------------------------------------------------------------
+// Steps 1 and 2: window, clean and markers, in one pass.
+
+/** cleanCut is cleanAndUnmark's second result: whether the window cut text off. */
 let cleanCut = false;
 /**
- * cleanPairs is clean's third result: whether the output holds a surrogate
- * pair. Without one, and steps 2 and 3 never add one, a length in units is
- * a length in code points.
+ * cleanPairs is cleanAndUnmark's third result: whether the output holds a
+ * surrogate pair. Without one, and step 3 never adds one, a length in units
+ * is a length in code points.
  */
 let cleanPairs = false;
-/**
- * cleanMarkerFrom is clean's fourth result: where step 2 must start, the
- * first character a marker can end with (a marker can only be taken off
- * there). It is 0 when clean changed the text or the contract has a marker
- * ending in a non-ASCII character, and the length when there is none.
- */
-let cleanMarkerFrom = 0;
 
 /** removedBmp reports whether step 1 deletes the BMP character c (c >= 0x7F, not a surrogate). */
 function removedBmp(c: number): boolean {
@@ -111,37 +140,224 @@ function removedBmp(c: number): boolean {
 }
 
 /**
- * clean is step 1. The output is built from slices of s between the
- * characters it deletes or replaces; text that needs no change is returned
- * as it is. Runs of printable ASCII, the common case, are passed over in a
- * tight loop: each is one code point of the window.
+ * UNITS holds what each UTF-16 unit can do, so the scans look a unit up
+ * once instead of testing ranges: STEP1, step 1 must look at it (a control
+ * other than tab, LF and CR, a deleted character, a surrogate); MARKER_LAST,
+ * a marker ends with it (any ASCII case); TRIGGER, a shape of step 3 can
+ * start at it alone (: and =).
  */
-function clean(s: string, window: number): string {
+const UNITS = new Uint8Array(0x10000);
+const STEP1 = 1;
+const MARKER_LAST = 2;
+const TRIGGER = 4;
+for (let c = 0; c < 0x10000; c++) {
+  if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0x7f && removedBmp(c))) {
+    UNITS[c] = STEP1;
+  }
+}
+UNITS[0x3a] = TRIGGER; // :
+UNITS[0x3d] = TRIGGER; // =
+
+/** asciiFold lower-cases an ASCII letter's code and leaves any other alone. */
+function asciiFold(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+}
+
+/**
+ * The marker trie holds the markers, lower-cased, read from their end: a
+ * path from the root spells a marker backwards, so the markers the output
+ * ends with are found by reading the output backwards, each unit once,
+ * however many markers share an ending (ten of the defaults end with
+ * "|>"). Its nodes are numbers (the root is 0): TRIE_ASCII[node << 7 | c]
+ * is the child for the ASCII unit c (0: none), trieOther the children for
+ * other units; TRIE_LEN[node] is the length of the marker that ends there
+ * (0: none). Where two markers end, the first listed is taken off, as Go
+ * does: a node keeps the first marker that reaches it, and the walk the
+ * one listed first (TRIE_ORDER). UNITS flags the units (both ASCII cases) a
+ * marker ends with (MARKER_LAST), so the scans pass over the others.
+ */
+const trieLen: number[] = [0];
+const trieOrder: number[] = [-1];
+const trieAscii: number[] = new Array<number>(128).fill(0);
+const trieOther = new Map<number, number>();
+SANITIZE_MARKERS.forEach((m, order) => {
+  let node = 0;
+  for (let k = m.length - 1; k >= 0; k--) {
+    const f = asciiFold(m.charCodeAt(k));
+    let child = f < 128 ? trieAscii[(node << 7) | f]! : (trieOther.get(node * 0x10000 + f) ?? 0);
+    if (child === 0) {
+      child = trieLen.length;
+      trieLen.push(0);
+      trieOrder.push(-1);
+      for (let c = 0; c < 128; c++) {
+        trieAscii.push(0);
+      }
+      if (f < 128) {
+        trieAscii[(node << 7) | f] = child;
+      } else {
+        trieOther.set(node * 0x10000 + f, child);
+      }
+    }
+    node = child;
+  }
+  if (trieOrder[node]! < 0) {
+    trieOrder[node] = order;
+    trieLen[node] = m.length;
+  }
+  const last = m.charCodeAt(m.length - 1);
+  UNITS[last]! |= MARKER_LAST;
+  UNITS[asciiFold(last)]! |= MARKER_LAST;
+  if (last >= 0x61 && last <= 0x7a) {
+    UNITS[last - 0x20]! |= MARKER_LAST;
+  }
+});
+const TRIE_ASCII = Int32Array.from(trieAscii);
+const TRIE_LEN = Int32Array.from(trieLen);
+const TRIE_ORDER = Int32Array.from(trieOrder);
+const trieHasOther = trieOther.size > 0;
+
+/** walkNode, walkLen and walkOrder are the state of a backward walk down the trie: the node reached, and the marker found so far (its length, and its place in the list, -1 for none). */
+let walkNode = 0;
+let walkLen = 0;
+let walkOrder = -1;
+
+/** walkStart starts a walk. */
+function walkStart(): void {
+  walkNode = 0;
+  walkLen = 0;
+  walkOrder = -1;
+}
+
+/** walkStep moves the walk back over the unit c and reports whether it can go on. */
+function walkStep(c: number): boolean {
+  const f = asciiFold(c);
+  const node = f < 128 ? TRIE_ASCII[(walkNode << 7) | f]! : trieHasOther ? (trieOther.get(walkNode * 0x10000 + f) ?? 0) : 0;
+  if (node === 0) {
+    return false;
+  }
+  walkNode = node;
+  const order = TRIE_ORDER[node]!;
+  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
+    walkOrder = order;
+    walkLen = TRIE_LEN[node]!;
+  }
+  return true;
+}
+
+/**
+ * unitsRegExp returns a regular expression that finds the units UNITS
+ * flags with flag: one character class, which the engine runs as native
+ * code, about twice as fast per unit as a loop of charCodeAt, so long runs
+ * of text are passed over with it (see skip).
+ */
+function unitsRegExp(flag: number): RegExp {
+  let cls = "";
+  for (let c = 0; c < 0x10000; c++) {
+    if ((UNITS[c]! & flag) === 0) {
+      continue;
+    }
+    let e = c;
+    while (e + 1 < 0x10000 && (UNITS[e + 1]! & flag) !== 0) {
+      e++;
+    }
+    cls += e === c ? hex4(c) : hex4(c) + "-" + hex4(e);
+    c = e;
+  }
+  return new RegExp(cls === "" ? "[^\\s\\S]" : "[" + cls + "]", "g");
+}
+
+function hex4(c: number): string {
+  return "\\u" + c.toString(16).padStart(4, "0");
+}
+
+/**
+ * STEP1_RE and MARKER_RE find the units steps 1 and 2 look at. They are
+ * two: a class of many ranges that holds printable ASCII characters is
+ * several times slower in V8 than either alone.
+ */
+const STEP1_RE = unitsRegExp(STEP1);
+const MARKER_RE = unitsRegExp(MARKER_LAST);
+
+/**
+ * skip returns the first position from i on, before end, of a unit UNITS
+ * flags with flag, or end. It reads the next few units itself, where
+ * flagged units are dense, and hands longer runs to re (unitsRegExp(flag)),
+ * which reads bounded (s, or a slice of it that ends at end) up to its
+ * first match or its end: a caller calls skip only where the next flagged
+ * unit is wanted wherever it is (what lies before it is passed over
+ * anyway). Only the regular expression reads the slice: the code that
+ * reads units sees the same kind of string on every call (a slice is
+ * another representation in V8, and code that has seen both is slower).
+ */
+function skip(s: string, i: number, end: number, flag: number, re: RegExp, bounded: string): number {
+  const near = end - i < 4 ? end : i + 4;
+  for (; i < near; i++) {
+    if ((UNITS[s.charCodeAt(i)]! & flag) !== 0) {
+      return i;
+    }
+  }
+  if (i >= end) {
+    return end;
+  }
+  re.lastIndex = i;
+  if (!re.test(bounded)) {
+    return end;
+  }
+  const j = re.lastIndex - 1;
+  return j < end ? j : end;
+}
+
+/** LONE_RE finds the lone surrogates, which step 1 replaces with U+FFFD. */
+const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * cleanAndUnmark is steps 1 and 2 from from on: s[:from] needs no change,
+ * and no marker ends in it; pairsBefore tells whether it holds a surrogate
+ * pair. from is 0 unless s is no longer than the window (in units, so also
+ * in code points): then the window cuts nothing off.
+ *
+ * Step 1 reads at most window code points; it replaces each lone surrogate
+ * with U+FFFD (as Go reads an encoded surrogate and JSON's lone "\ud800"),
+ * which keeps every position, and deletes the controls and invisible
+ * characters. Step 2 appends the characters step 1 keeps to the output one
+ * by one, and whenever the output ends with a marker takes the marker off
+ * again. The output is kept as ranges of s: finished ones on a stack
+ * (rangeStart, rangeEnd) and the current one, s[cur:i], which grows by
+ * itself as the scan moves on; a deleted character ends a range, taking a
+ * marker off shortens or pops ranges, and nothing is copied until the
+ * slices are joined at the end. Only the units either step looks at are
+ * looked at, found by CLEAN_RE.
+ */
+function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: boolean): string {
   const len = s.length;
-  let out = ""; // the output before s[from:i]
-  let from = 0;
+  let budget = window - from; // code points the window still admits (at least; see above)
+  let pairs = pairsBefore;
+  let cur = 0;
+  let depth = 0; // finished ranges on the stack
   let changed = false;
-  let budget = window; // code points the window still admits
-  let i = 0;
-  let markerFrom = otherMarkerEnds ? 0 : -1;
+  let i = from;
   cleanCut = false;
-  cleanPairs = false;
+  // The window holds at most two units a code point: the searches read
+  // no further (a 10 MiB input costs its window).
+  let w = len - from > 2 * budget ? s.slice(0, from + 2 * budget) : s;
+  // The next unit step 1 looks at and the next a marker ends with, each
+  // found by its own search, which goes on only once the scan passes it.
+  let next1 = -1;
+  let next2 = -1;
   for (;;) {
     const stop = len - i < budget ? len : i + budget;
-    let j = i;
-    let c = 0;
-    while (j < stop) {
-      c = s.charCodeAt(j);
-      if (c < 0x20 || c >= 0x7f) {
-        break;
+    if (i === stop || (UNITS[s.charCodeAt(i)]! & (STEP1 | MARKER_LAST)) === 0) {
+      // Not at one already (where they are dense): search.
+      if (next1 < i) {
+        next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
       }
-      if (MARKER_END[c] !== 0 && markerFrom < 0) {
-        markerFrom = j;
+      if (next2 < i) {
+        next2 = skip(s, i, w.length, MARKER_LAST, MARKER_RE, w);
       }
-      j++;
+      const j = next1 < next2 ? (next1 < stop ? next1 : stop) : next2 < stop ? next2 : stop;
+      budget -= j - i;
+      i = j;
     }
-    budget -= j - i;
-    i = j;
     if (i === len) {
       break;
     }
@@ -150,147 +366,82 @@ function clean(s: string, window: number): string {
       break;
     }
     budget--;
-    if (c < 0x7f) {
-      if (c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-        out += s.slice(from, i);
-        from = i + 1;
-        changed = true;
-      }
-      i++;
-    } else if (c < 0xd800 || c > 0xdfff) {
-      if (removedBmp(c)) {
-        out += s.slice(from, i);
-        from = i + 1;
-        changed = true;
-      }
-      i++;
-    } else {
-      const d = c <= 0xdbff && i + 1 < len ? s.charCodeAt(i + 1) : 0;
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        // A surrogate pair: the tag characters U+E0000–U+E007F are deleted.
-        if (c === 0xdb40 && d <= 0xdc7f) {
-          out += s.slice(from, i);
-          from = i + 2;
-          changed = true;
-        } else {
-          cleanPairs = true;
+    let c = s.charCodeAt(i);
+    let size = 1;
+    if ((UNITS[c]! & STEP1) !== 0) {
+      if (c < 0xd800 || c > 0xdfff) {
+        // A control or a deleted character: the current range ends.
+        if (i > cur) {
+          rangeStart[depth] = cur;
+          rangeEnd[depth] = i;
+          depth++;
         }
-        i += 2;
-      } else {
-        // A lone surrogate, which UTF-8 cannot encode: U+FFFD, as Go reads
-        // an encoded surrogate and JSON's lone "\ud800".
-        out += s.slice(from, i) + "\uFFFD";
-        from = i + 1;
+        cur = i + 1;
         changed = true;
         i++;
-      }
-    }
-  }
-  if (!changed) {
-    cleanMarkerFrom = markerFrom < 0 ? i : markerFrom;
-    return i === len ? s : s.slice(0, i);
-  }
-  cleanMarkerFrom = 0;
-  return out + s.slice(from, i);
-}
-
-// ---------------------------------------------------------------------------
-// Step 2: markers.
-
-/** asciiFold lower-cases an ASCII letter's code and leaves any other alone. */
-function asciiFold(c: number): number {
-  return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
-}
-
-/**
- * The markers, lower-cased as code-unit arrays, grouped by their last unit:
- * only the markers ending with the current character can complete. Each
- * group keeps the contract's order, so the first marker that matches is the
- * one Go takes off. MARKER_END flags the ASCII characters (both cases) a
- * marker ends with, so the scan passes over the others in a tight loop.
- */
-const markersByEndAscii: (number[][] | undefined)[] = new Array<number[][] | undefined>(128).fill(undefined);
-const markersByEndOther = new Map<number, number[][]>();
-const MARKER_END = new Uint8Array(128);
-for (const m of SANITIZE_MARKERS) {
-  const codes: number[] = [];
-  for (let i = 0; i < m.length; i++) {
-    codes.push(asciiFold(m.charCodeAt(i)));
-  }
-  const last = codes[codes.length - 1]!;
-  const group = last < 128 ? markersByEndAscii[last] : markersByEndOther.get(last);
-  if (group !== undefined) {
-    group.push(codes);
-  } else if (last < 128) {
-    markersByEndAscii[last] = [codes];
-    MARKER_END[last] = 1;
-    if (last >= 0x61 && last <= 0x7a) {
-      MARKER_END[last - 0x20] = 1;
-    }
-  } else {
-    markersByEndOther.set(last, [codes]);
-  }
-}
-const otherMarkerEnds = markersByEndOther.size > 0;
-
-/** markersEndingWith returns the markers ending with the folded unit f, if any. */
-function markersEndingWith(f: number): number[][] | undefined {
-  return f < 128 ? markersByEndAscii[f] : markersByEndOther.get(f);
-}
-
-/**
- * removeMarkers is step 2: characters are appended to the output one by
- * one, and whenever the output ends with a marker, the marker is taken off
- * again. The output is kept as ranges of s: finished ones on a stack
- * (rangeStart, rangeEnd) and the current one, s[cur:i+1], which grows by
- * itself as the scan moves on. Only the characters a marker can end with
- * are looked at, from the first one (from, which step 1 found), and taking
- * a marker off shortens or pops ranges, so nothing is copied until the
- * slices are joined at the end.
- */
-function removeMarkers(s: string, from: number): string {
-  if (SANITIZE_MARKERS.length === 0) {
-    return s;
-  }
-  const len = s.length;
-  let cur = 0;
-  let depth = 0; // finished ranges on the stack
-  let changed = false;
-  for (let i = from; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 ? MARKER_END[c] === 0 : !otherMarkerEnds || !markersByEndOther.has(c)) {
-      continue;
-    }
-    for (const m of markersEndingWith(asciiFold(c))!) {
-      if (!outputEndsWith(s, cur, i + 1, depth, m)) {
         continue;
       }
-      // Take m off: first from the current range, then from the stack.
-      let take = m.length;
-      const inCur = i + 1 - cur;
-      if (take < inCur) {
-        rangeStart[depth] = cur;
-        rangeEnd[depth] = i + 1 - take;
-        depth++;
-      } else {
-        take -= inCur;
-        while (take > 0) {
-          const top = rangeEnd[depth - 1]! - rangeStart[depth - 1]!;
-          if (take < top) {
-            rangeEnd[depth - 1] = rangeEnd[depth - 1]! - take;
-            break;
+      const d = c <= 0xdbff && i + 1 < len ? s.charCodeAt(i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        if (c === 0xdb40 && d <= 0xdc7f) {
+          // A tag character, U+E0000–U+E007F.
+          if (i > cur) {
+            rangeStart[depth] = cur;
+            rangeEnd[depth] = i;
+            depth++;
           }
-          take -= top;
-          depth--;
+          cur = i + 2;
+          changed = true;
+          i += 2;
+          continue;
         }
+        pairs = true;
+        c = d;
+        size = 2;
+      } else {
+        // A lone surrogate: from here on, s with U+FFFD for each of them
+        // (the same length: every position holds).
+        s = s.replace(LONE_RE, "\uFFFD");
+        w = w.length === len ? s : s.slice(0, w.length);
+        c = 0xfffd;
+        changed = true;
       }
-      cur = i + 1;
-      changed = true;
-      break;
     }
+    i += size;
+    if ((UNITS[c]! & MARKER_LAST) === 0) {
+      continue;
+    }
+    // A marker may end here: the output (the stacked ranges, then
+    // s[cur:i]) is read backwards down MARKER_TRIE.
+    const take0 = markerInOutput(s, cur, i, depth);
+    if (take0 === 0) {
+      continue;
+    }
+    // Take it off: first from the current range, then from the stack.
+    let take = take0;
+    const inCur = i - cur;
+    if (take < inCur) {
+      rangeStart[depth] = cur;
+      rangeEnd[depth] = i - take;
+      depth++;
+    } else {
+      take -= inCur;
+      while (take > 0) {
+        const top = rangeEnd[depth - 1]! - rangeStart[depth - 1]!;
+        if (take < top) {
+          rangeEnd[depth - 1] = rangeEnd[depth - 1]! - take;
+          break;
+        }
+        take -= top;
+        depth--;
+      }
+    }
+    cur = i;
+    changed = true;
   }
+  cleanPairs = pairs;
   if (!changed) {
-    return s;
+    return i === len ? s : s.slice(0, i);
   }
   let out = "";
   for (let d = 0; d < depth; d++) {
@@ -299,34 +450,32 @@ function removeMarkers(s: string, from: number): string {
   if (rangeStart.length > 4096) {
     rangeStart.length = rangeEnd.length = 0; // a huge input does not keep its stack
   }
-  return out + s.slice(cur);
+  return out + s.slice(cur, i);
 }
 
-/** The finished ranges of removeMarkers' output; each marker taken off adds at most one. */
+/** The finished ranges of cleanAndUnmark's output; each deletion and each marker taken off adds at most one. */
 const rangeStart: number[] = [];
 const rangeEnd: number[] = [];
 
 /**
- * outputEndsWith reports whether the output (the stacked ranges, then
- * s[cur:end]) ends with the folded marker m, ignoring ASCII case.
+ * markerInOutput returns the length of the marker the output (the stacked
+ * ranges, then s[cur:end]) ends with, ignoring ASCII case, or 0.
  */
-function outputEndsWith(s: string, cur: number, end: number, depth: number, m: number[]): boolean {
-  let j = m.length - 1;
-  // The current range.
-  for (let k = end - 1; k >= cur && j >= 0; k--, j--) {
-    if (asciiFold(s.charCodeAt(k)) !== m[j]) {
-      return false;
+function markerInOutput(s: string, cur: number, end: number, depth: number): number {
+  walkStart();
+  for (let k = end - 1; k >= cur; k--) {
+    if (!walkStep(s.charCodeAt(k))) {
+      return walkLen;
     }
   }
-  // The stacked ranges, from the top.
-  for (let d = depth - 1; d >= 0 && j >= 0; d--) {
-    for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]! && j >= 0; k--, j--) {
-      if (asciiFold(s.charCodeAt(k)) !== m[j]) {
-        return false;
+  for (let d = depth - 1; d >= 0; d--) {
+    for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
+      if (!walkStep(s.charCodeAt(k))) {
+        return walkLen;
       }
     }
   }
-  return j < 0;
+  return walkLen;
 }
 
 // ---------------------------------------------------------------------------
@@ -390,6 +539,9 @@ interface Prefixed {
   readonly prefix: string;
   readonly cls: number;
   readonly min: number;
+  /** second and third are the prefix's second and third characters (-1: none), compared before the rest. */
+  readonly second: number;
+  readonly third: number;
 }
 
 /** BUILTIN_SECRETS is errgen's catalogue of token shapes, in the order they are tried. */
@@ -426,8 +578,17 @@ const HOME_PREFIXES = ["/home/", "/Users/"];
 /** KEY_EXTENSIONS end the name of a key or certificate store file. */
 const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"];
 
-/** NAMES holds the credential names (SANITIZE_CREDENTIAL_NAMES) by their first character. */
-const NAMES: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
+/** NAMES holds the credential names (SANITIZE_CREDENTIAL_NAMES) by their first two characters (first << 7 | second). */
+const NAMES: (string[] | undefined)[] = new Array<string[] | undefined>(128 * 128).fill(undefined);
+
+/** NAME_FOURTH[first << 7 | second][c] is 1 when a credential name starting with first and second has c (ASCII) fourth, or has three characters: where the fourth character is none of them, no name is compared. */
+const NAME_FOURTH: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(128 * 128).fill(undefined);
+
+/** EXTENSIONS holds KEY_EXTENSIONS (each a "." and three characters) by their second character. */
+const EXTENSIONS: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
+for (const x of KEY_EXTENSIONS) {
+  (EXTENSIONS[x.charCodeAt(1)] ??= []).push(x);
+}
 
 const FLAGS = new Uint8Array(128);
 const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128).fill(undefined);
@@ -447,6 +608,12 @@ const PAIRS = new Uint8Array(128 * 128);
 const THIRDS: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(128 * 128).fill(undefined);
 /** anyThird marks the pairs a two-character prefix starts with: any third character will do. */
 const anyThird = new Uint8Array(128 * 128);
+/**
+ * PREFIX_PAIRS flags the first and second, and the second and third,
+ * characters of every prefix: a scan that reads pairs at even positions
+ * only sees one of the two.
+ */
+const PREFIX_PAIRS = new Uint8Array(128 * 128);
 
 /** follow records that a shape can start with prefix (its first three characters, any ASCII case for those given in both). */
 function follow(prefix: string): void {
@@ -457,15 +624,22 @@ function follow(prefix: string): void {
   }
   const pair = (first << 7) | next;
   PAIRS[pair] = 1;
+  PREFIX_PAIRS[pair] = 1;
   if (prefix.length < 3) {
+    // A prefix of two (a contract's secret): its second character and
+    // the first of its run.
     anyThird[pair] = 1;
+    for (let c = 0; c < 128; c++) {
+      PREFIX_PAIRS[(next << 7) | c] = 1;
+    }
     return;
   }
   const third = prefix.charCodeAt(2);
   if (third < 128) {
     (THIRDS[pair] ??= new Uint8Array(128))[third] = 1;
+    PREFIX_PAIRS[(next << 7) | third] = 1;
   } else {
-    anyThird[pair] = 1;
+    anyThird[pair] = 1; // never: every prefix is ASCII
   }
 }
 
@@ -473,7 +647,7 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
       follow(prefix);
     }
   }
@@ -500,15 +674,27 @@ if (SANITIZE_PATHS) {
     follow(n);
   }
   for (const n of SANITIZE_CREDENTIAL_NAMES) {
-    (NAMES[n.charCodeAt(0)] ??= []).push(n);
+    const two = (n.charCodeAt(0) << 7) | n.charCodeAt(1);
+    (NAMES[two] ??= []).push(n);
+    // The fourth characters of the names: any, after a name of three.
+    const f = n.length > 3 ? n.charCodeAt(3) : -1;
+    const fourth = (NAME_FOURTH[two] ??= new Uint8Array(128));
+    for (let c = 0; c < 128; c++) {
+      if (f < 0 || c === f || (f === 0x2f && isSeparator(c))) {
+        fourth[c] = 1;
+      }
+    }
   }
 }
 for (const f of ["---", "eyJ", "bea", "beA", "bEa", "bEA", "Bea", "BeA", "BEa", "BEA"]) {
   follow(f);
 }
 for (let next = 0; next < 128; next++) {
-  follow(":" + String.fromCharCode(next)); // an assignment, whatever follows
-  follow("=" + String.fromCharCode(next));
+  // An assignment, whatever follows (UNITS flags : and = alone).
+  for (const sep of [0x3a, 0x3d]) {
+    PAIRS[(sep << 7) | next] = 1;
+    anyThird[(sep << 7) | next] = 1;
+  }
 }
 
 function isSpace(c: number): boolean {
@@ -577,9 +763,24 @@ let flushed = 0;
 // ends at the same character), so they are not tried again: this keeps the
 // scan linear without changing what it finds.
 let noJWT = 0;
+// noPEM: no private key block starts before this position. "-----BEGIN "
+// starts with exactly the last five dashes of a run, so a run of dashes is
+// tried once, at its fifth dash from the end ("--" repeated was read five
+// times over).
+let noPEM = 0;
 // The span match found.
 let matchFrom = 0;
 let matchTo = 0;
+// The path scans remember their last answer, which holds for every later
+// start inside the same path: a text of many home directories in one path
+// (/home/./home/./home/.…) is read once, not once per home. pathFrom to
+// pathRun is a run of path characters that ends at pathRun; no credential
+// name is at any position from credFrom to credEnd but credAt (-1: none).
+let pathFrom = 0;
+let pathRun = 0;
+let credFrom = 0;
+let credEnd = 0;
+let credAt = -1;
 
 /**
  * back returns the k-th unit (k >= 1) before position p of the output, or
@@ -602,64 +803,253 @@ function back(p: number, k: number): number {
   return k <= out.length ? out.charCodeAt(out.length - k) : -1;
 }
 
-/** redact is step 3: at each position the shapes are tried in order; the first that matches is replaced and the scan goes on after it. */
-function redact(s: string): string {
+/** startScan makes s the text of step 3's scan (and of the quick pass, which tries step 3's shapes on the input), with nothing redacted yet. */
+function startScan(s: string): void {
   rs = s;
   out = "";
   dirty = false;
   flushed = 0;
   noJWT = 0;
+  noPEM = 0;
+  pathFrom = pathRun = credFrom = credEnd = 0;
+  credAt = -1;
+}
+
+/**
+ * mayStart reports whether a shape may start at p: the pair s[p], s[p+1]
+ * starts a prefix (an assignment at : or =, whatever follows), and a pair
+ * that only longer prefixes start with is followed by one of their third
+ * characters ("ts" in "its" and "wh" in "while" stop there).
+ */
+function mayStart(s: string, p: number, c: number): boolean {
   const len = s.length;
-  let p = 0;
-  let c = len > 0 ? s.charCodeAt(0) : 0; // s[p]
-  while (p < len) {
-    // Pass over the positions where no shape can start: one look at each
-    // character pair, each character read once.
-    for (;;) {
-      if (p + 1 === len) {
-        if (c >= 128 || (FLAGS[c]! & START_ASSIGN) === 0) {
-          p = len;
+  if (p + 1 >= len || c >= 128) {
+    return false; // no shape fits in one character, or starts with one that is not ASCII
+  }
+  const d = s.charCodeAt(p + 1);
+  if ((UNITS[c]! & TRIGGER) !== 0) {
+    return mayAssign(p, c, d);
+  }
+  if (d >= 128) {
+    return false;
+  }
+  const pair = (c << 7) | d;
+  if (PAIRS[pair] === 0) {
+    return false;
+  }
+  if (anyThird[pair] !== 0) {
+    return true;
+  }
+  const e = p + 2 < len ? s.charCodeAt(p + 2) : 128;
+  return e < 128 && THIRDS[pair]![e] !== 0;
+}
+
+/**
+ * mayAssign is mayStart at a : or = (c, followed by d): a URL or a drive's
+ * home needs a separator after the ":", an assignment a key before the
+ * separator (white space and quotes between), three characters or more,
+ * whose last two characters a sensitive key can end with (KEY_LAST2). Most
+ * separators in text ("a: b", "x=1", "::", "id=7") have neither.
+ */
+function mayAssign(p: number, c: number, d: number): boolean {
+  if (c === 0x3a && (d === 0x2f || d === 0x5c)) {
+    return true;
+  }
+  let k = 1;
+  let e = back(p, k);
+  while (e === 0x20 || e === 0x09) {
+    k++;
+    e = back(p, k);
+  }
+  if (isQuote(e)) {
+    k++;
+    e = back(p, k);
+    if (isQuote(e)) {
+      k++;
+      e = back(p, k);
+    }
+  }
+  if (e < 0 || e >= 128 || (CLASSES[e]! & KEY) === 0) {
+    return false;
+  }
+  const f = back(p, k + 1);
+  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[(asciiFold(f) << 7) | asciiFold(e)]!;
+  if (ends === 0) {
+    return false;
+  }
+  if (ends === QUERY_ONLY) {
+    // Only code and sig end so: the whole key, right before an = and
+    // after ? & # or ;.
+    if (k !== 1 || c !== 0x3d) {
+      return false;
+    }
+    const code = asciiFold(e) === 0x65;
+    const rest = code ? asciiFold(back(p, 3)) === 0x6f && asciiFold(back(p, 4)) === 0x63 : asciiFold(back(p, 3)) === 0x73; // co, s
+    const before = back(p, code ? 5 : 4);
+    return rest && (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
+  }
+  const g = back(p, k + 2);
+  return g >= 0 && g < 128 && (CLASSES[g]! & KEY) !== 0;
+}
+
+/**
+ * redact is step 3: at each position the shapes are tried in order; the
+ * first that matches is replaced and the scan goes on after it. The scan
+ * reads the text two units at a time, at even positions, and looks the
+ * pair up in PAIRS2: every shape's first three characters hold a pair it
+ * flags, so the positions around the pairs it does not flag are passed
+ * over.
+ *
+ * With guard, redact is also the quick pass, run on the input itself: it
+ * looks at every character steps 1 and 2 would look at too (those PAIRS2
+ * and UNITS flag for QUIET_PAIR), and stops at the first that one of them
+ * would change (deleted or replaced, or the end of a marker), setting
+ * stoppedAt there (-1 when it never stops); everything before that needs
+ * no change by steps 1 and 2. A text that steps 1 and 2 keep as it is,
+ * most text, is thus read once, and most of it a pair at a time. The
+ * characters inside a redacted span are looked at too, since step 3 runs
+ * on what steps 1 and 2 leave, and so are those a shape reads past its
+ * span. guardPairs tells whether a surrogate pair came before stoppedAt.
+ *
+ * max is step 4's maximum: once the output holds more code points (more
+ * units than max, or than 2 × max when it may hold a surrogate pair, as
+ * pairs or guardPairs tell), the rest is not read (redactCut).
+ */
+function redact(s: string, guard: boolean, max: number, pairs: boolean): string {
+  startScan(s);
+  const len = s.length;
+  redactCut = false;
+  const mask = guard ? QUIET_PAIR : REDACT_PAIR;
+  const other = guard ? STEP1 | MARKER_LAST | TRIGGER : TRIGGER; // what flags a pair that is not ASCII
+  stoppedAt = -1;
+  guardPairs = false;
+  guardNext = 0;
+  let p = 0; // the first position not tried yet
+  let i = 0; // the even position of the next pair
+  scan: while (i + 1 < len) {
+    const a = s.charCodeAt(i);
+    const b = s.charCodeAt(i + 1);
+    if ((a | b) < 128 ? (PAIRS2[(a << 7) | b]! & mask) === 0 : ((UNITS[a]! | UNITS[b]!) & other) === 0) {
+      i += 2;
+      continue;
+    }
+    // The shapes that may start at i-1 (a pair of their second and third
+    // characters), i or i+1.
+    const last = i + 1;
+    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
+      const c = s.charCodeAt(q);
+      if (guard && (UNITS[c]! & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
+        return stop(q);
+      }
+      if (mayStart(s, q, c) && match(q)) {
+        if (guard && !guardSpan(s, q + 1, matchTo)) {
+          return stop(guardNext);
         }
-        break;
-      }
-      const next = s.charCodeAt(p + 1);
-      if ((c | next) < 128 ? PAIRS[(c << 7) | next] !== 0 : c < 128 && (FLAGS[c]! & START_ASSIGN) !== 0) {
-        break;
-      }
-      p++;
-      c = next;
-    }
-    if (p === len) {
-      break;
-    }
-    // A pair only longer prefixes start with must be followed by one of
-    // their third characters (an assignment at : or = never stops here).
-    const next = p + 1 < len ? s.charCodeAt(p + 1) : 128;
-    if (next < 128 && anyThird[(c << 7) | next] === 0) {
-      const third = p + 2 < len ? s.charCodeAt(p + 2) : 128;
-      if (third >= 128 || THIRDS[(c << 7) | next]![third] === 0) {
-        p++;
-        c = next;
-        continue;
+        out += s.slice(flushed, matchFrom) + REDACTED;
+        dirty = true;
+        flushed = matchTo;
+        p = matchTo;
+        i = p - (p & 1);
+        if (out.length > (pairs || guardPairs ? 2 * max : max)) {
+          // More than max code points: step 4 cuts the rest off, so it is
+          // not read (but, with guard, for what steps 1 and 2 would change).
+          if (guard && !guardSpan(s, p, len)) {
+            return stop(guardNext);
+          }
+          redactCut = true;
+          break scan;
+        }
+        continue scan;
       }
     }
-    if (match(p)) {
-      out += s.slice(flushed, matchFrom) + REDACTED;
-      dirty = true;
-      flushed = matchTo;
-      p = matchTo;
-    } else {
-      p++;
-    }
-    c = p < len ? s.charCodeAt(p) : 0;
+    p = i = last + 1;
+  }
+  // The last unit of a text of odd length is in no pair.
+  if (guard && !redactCut && len > 0 && guardNext < len && !guardSpan(s, Math.max(guardNext, p), len)) {
+    return stop(guardNext);
   }
   let result = s;
-  if (dirty) {
+  if (redactCut) {
+    result = out;
+  } else if (dirty) {
     result = out + s.slice(flushed);
   }
   rs = "";
   out = "";
   return result;
+}
+
+/** redactCut tells whether redact stopped reading because its output is longer than the maximum, which step 4 then cuts. */
+let redactCut = false;
+
+/** stoppedAt is where redact with guard stopped, or -1. */
+let stoppedAt = -1;
+/** guardPairs tells whether redact with guard passed a surrogate pair. */
+let guardPairs = false;
+/** guardNext is the first position guardAt has not looked at (of those it must: redact looks only at the units UNITS flags for it). */
+let guardNext = 0;
+
+/** stop ends redact with guard at p. */
+function stop(p: number): string {
+  stoppedAt = p;
+  rs = "";
+  out = "";
+  return "";
+}
+
+/**
+ * guardAt looks at the character at p (guardNext or later), c, for steps 1
+ * and 2 and reports false when one of them would change it: it is
+ * deleted or replaced, or a marker ends with it. Else it moves guardNext
+ * past it.
+ */
+function guardAt(s: string, p: number, c: number): boolean {
+  let last = c;
+  let size = 1;
+  if ((UNITS[c]! & STEP1) !== 0) {
+    if (c < 0xd800 || c > 0xdfff) {
+      return false; // deleted
+    }
+    const d = c <= 0xdbff && p + 1 < s.length ? s.charCodeAt(p + 1) : 0;
+    if (d < 0xdc00 || d > 0xdfff || (c === 0xdb40 && d <= 0xdc7f)) {
+      return false; // a lone surrogate, or a tag character
+    }
+    guardPairs = true;
+    last = d;
+    size = 2;
+  }
+  if ((UNITS[last]! & MARKER_LAST) !== 0 && markerEndsAt(s, p + size)) {
+    return false;
+  }
+  guardNext = p + size;
+  return true;
+}
+
+/**
+ * guardSpan runs guardAt from guardNext (or from, if later) to end and
+ * reports false where it does. It reads the span unit by unit: a regular
+ * expression would read on past end to the next unit it finds, and every
+ * span would cost the rest of the text.
+ */
+function guardSpan(s: string, from: number, end: number): boolean {
+  for (let p = guardNext > from ? guardNext : from; p < end; p++) {
+    const c = s.charCodeAt(p);
+    if ((UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
+      continue;
+    }
+    if (!guardAt(s, p, c)) {
+      guardNext = p; // where redact stops
+      return false;
+    }
+    p = guardNext - 1;
+  }
+  guardNext = end;
+  return true;
+}
+
+/** markerEndsAt reports whether s[:end] ends with a marker, ignoring ASCII case. */
+function markerEndsAt(s: string, end: number): boolean {
+  return markerInOutput(s, 0, end, 0) > 0;
 }
 
 /** match tries every shape at p and, when one matches, sets the span to redact. */
@@ -668,8 +1058,12 @@ function match(p: number): boolean {
   const len = s.length;
   const c = s.charCodeAt(p);
   const flags = FLAGS[c]!;
+  if ((flags & START_ASSIGN) !== 0) {
+    // Only the assignment, the URL and a drive's home start at : or =.
+    return separator(p, c, flags);
+  }
   // A private key block, through its END line or to the end of the text.
-  if ((flags & START_PEM) !== 0 && s.startsWith("-----BEGIN ", p)) {
+  if ((flags & START_PEM) !== 0 && p >= noPEM && pemAt(p)) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
@@ -713,8 +1107,10 @@ function match(p: number): boolean {
   // Prefixed token shapes, anywhere.
   const prefixed = PREFIXED[c];
   if (prefixed !== undefined) {
+    const d = at(s, p + 1);
+    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (hasAt(s, p, sec.prefix)) {
+      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -751,28 +1147,17 @@ function match(p: number): boolean {
       while (e < len && (s.charCodeAt(e) === 0x20 || s.charCodeAt(e) === 0x09)) {
         e++;
       }
-      const n = run(s, e, TOKEN);
-      if (e > p + 6 && n >= 8) {
-        matchFrom = e;
-        matchTo = e + n;
-        return true;
+      // The token's run only after white space: read at every "bearer" of
+      // a text like "=Bearer=Bearer…", the run to its end made the scan
+      // quadratic.
+      if (e > p + 6) {
+        const n = run(s, e, TOKEN);
+        if (n >= 8) {
+          matchFrom = e;
+          matchTo = e + n;
+          return true;
+        }
       }
-    }
-  }
-  // key = value and key: value for a sensitive key. Tried before the URL
-  // rule, which starts at the same ':' but redacts less: were the URL rule
-  // first, a second pass could redact the "//" it skipped.
-  if ((flags & START_ASSIGN) !== 0 && assignment(p)) {
-    return true;
-  }
-  // URL userinfo holding a password: scheme://user:password@host.
-  if ((flags & START_URL) !== 0 && s.startsWith("://", p)) {
-    const j = p + 3;
-    const n = run(s, j, USERINFO);
-    if (n > 0 && j + n < len && s.charCodeAt(j + n) === 0x40 && s.slice(j, j + n).includes(":")) {
-      matchFrom = j;
-      matchTo = j + n;
-      return true;
     }
   }
   // A home directory: its user name, or the whole path when it holds a
@@ -787,6 +1172,53 @@ function match(p: number): boolean {
     return true;
   }
   return false;
+}
+
+/** pemAt reports whether "-----BEGIN " is at p, and when it is not, moves noPEM to the one place in p's run of dashes where it can be. */
+function pemAt(p: number): boolean {
+  const s = rs;
+  let r = p;
+  while (r < s.length && s.charCodeAt(r) === 0x2d) {
+    r++;
+  }
+  if (r - p > 5) {
+    noPEM = r - 5;
+    return false;
+  }
+  noPEM = r;
+  return r - p === 5 && s.startsWith("BEGIN ", r);
+}
+
+/**
+ * separator is match at a : or = (c), where only these shapes start, in
+ * this order: the assignment, the URL's userinfo (at :// only) and a
+ * drive's home (at :\ or :/ only).
+ */
+function separator(p: number, c: number, flags: number): boolean {
+  // key = value and key: value for a sensitive key. Tried before the URL
+  // rule, which starts at the same ':' but redacts less: were the URL rule
+  // first, a second pass could redact the "//" it skipped.
+  if (assignment(p)) {
+    return true;
+  }
+  const s = rs;
+  const next = at(s, p + 1);
+  if (c !== 0x3a || (next !== 0x2f && next !== 0x5c)) {
+    return false;
+  }
+  // URL userinfo holding a password: scheme://user:password@host.
+  if ((flags & START_URL) !== 0 && next === 0x2f && at(s, p + 2) === 0x2f) {
+    const j = p + 3;
+    const n = run(s, j, USERINFO);
+    if (n > 0 && j + n < s.length && s.charCodeAt(j + n) === 0x40 && s.slice(j, j + n).includes(":")) {
+      matchFrom = j;
+      matchTo = j + n;
+      return true;
+    }
+  }
+  // A home directory on a drive: its user name, or the whole path when it
+  // holds a credential name.
+  return (flags & START_HOME) !== 0 && home(p);
 }
 
 /** isPath reports whether the unit c belongs to a path: an ASCII path character or any non-ASCII unit. */
@@ -839,32 +1271,48 @@ function home(p: number): boolean {
     return false;
   }
   const end = pathEnd(s, e);
-  for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
-      matchFrom = start;
-      matchTo = end;
-      return true;
-    }
+  if (credential(seg, end)) {
+    matchFrom = start;
+    matchTo = end;
+    return true;
   }
   matchFrom = seg;
   matchTo = e;
   return true;
 }
 
+/** credential reports whether a credential name is at a position from seg to end, in a path whose unit seg-1 is a separator. */
+function credential(seg: number, end: number): boolean {
+  if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
+    return credAt >= 0;
+  }
+  const s = rs;
+  credFrom = seg;
+  credEnd = end;
+  credAt = -1;
+  for (let i = seg; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+      credAt = i;
+      return true;
+    }
+  }
+  return false;
+}
+
 /** driveUsers returns the length of :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at p, or 0. */
 function driveUsers(s: string, p: number): number {
-  const c = s.charCodeAt(p + 1);
+  const c = at(s, p + 1);
   if (!isSeparator(c)) {
     return 0;
   }
-  const sep = c === 0x5c && s.charCodeAt(p + 2) === 0x5c ? 2 : 1;
+  const sep = c === 0x5c && at(s, p + 2) === 0x5c ? 2 : 1;
   const n = 1 + sep;
   if (!startsWithFold(s, p + n, "users")) {
     return 0;
   }
   for (let k = 0; k < sep; k++) {
-    if (s.charCodeAt(p + n + 5 + k) !== c) {
+    if (at(s, p + n + 5 + k) !== c) {
       return 0;
     }
   }
@@ -890,9 +1338,17 @@ function pathBoundary(p: number): boolean {
  * segment, or a key file extension ending a segment that has more before it.
  */
 function credentialAt(s: string, p: number, prev: number): boolean {
+  // Every name and extension starts with two ASCII characters that are
+  // no separator: they pick the few to compare.
+  const c = s.charCodeAt(p);
+  const d = at(s, p + 1);
+  if (c >= 128 || d < 0 || d >= 128) {
+    return false;
+  }
   if (prev === -1 || !isPath(prev) || isSeparator(prev)) {
-    const names = NAMES[s.charCodeAt(p)];
-    if (names !== undefined) {
+    const names = NAMES[(c << 7) | d];
+    const fourth = at(s, p + 3);
+    if (names !== undefined && (fourth < 0 || fourth >= 128 || NAME_FOURTH[(c << 7) | d]![fourth] !== 0)) {
       for (const n of names) {
         const e = nameAt(s, p, n);
         if (e >= 0 && nameEnds(s, e)) {
@@ -902,10 +1358,15 @@ function credentialAt(s: string, p: number, prev: number): boolean {
     }
     return false;
   }
-  if (s.charCodeAt(p) === 0x2e) {
-    for (const x of KEY_EXTENSIONS) {
-      if (hasAt(s, p, x) && nameEnds(s, p + x.length)) {
-        return true;
+  if (c === 0x2e) {
+    const exts = EXTENSIONS[d];
+    // Every extension is four characters long: where they would end is
+    // looked at once, before they are compared.
+    if (exts !== undefined && nameEnds(s, p + 4)) {
+      for (const x of exts) {
+        if (hasAt(s, p, x)) {
+          return true;
+        }
       }
     }
   }
@@ -982,12 +1443,22 @@ function pathStart(p: number): number {
   return q;
 }
 
-/** pathEnd returns the end of the path whose unit i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote). */
+/**
+ * pathEnd returns the end of the path whose unit i-1 is no backslash: the
+ * end of the path characters from i, less the backslashes that end them
+ * (those of an escaped quote). The run is read once per path: a start
+ * inside the last run read ends where it ends.
+ */
 function pathEnd(s: string, i: number): number {
-  const len = s.length;
-  while (i < len && isPath(s.charCodeAt(i))) {
-    i++;
+  if (i < pathFrom || i > pathRun) {
+    pathFrom = i;
+    const len = s.length;
+    while (i < len && isPath(s.charCodeAt(i))) {
+      i++;
+    }
+    pathRun = i;
   }
+  i = pathRun;
   while (s.charCodeAt(i - 1) === 0x5c) {
     i--;
   }
@@ -1018,10 +1489,32 @@ function assignment(p: number): boolean {
       gap++;
     }
   }
+  // A key whose last character no sensitive key ends with is not read,
+  // nor one without a value.
+  c = back(p, k);
+  if (c < 0 || !inClass(c, KEY) || KEY_LAST[asciiFold(c)] === 0) {
+    return false;
+  }
+  let v = p + 1;
+  while (v < len && (s.charCodeAt(v) === 0x20 || s.charCodeAt(v) === 0x09)) {
+    v++;
+  }
+  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
+    v++;
+  }
+  if (v === len || !inClass(s.charCodeAt(v), VALUE)) {
+    return false;
+  }
   // The key, lower-cased, into KEY_BUF's end: its last 64 characters
-  // suffice for every test.
+  // suffice for every test. It is read from s while it lies after the
+  // last redaction (always, in fact: "]" ends every key).
   let n = 0;
-  for (c = back(p, k); c !== -1 && inClass(c, KEY); c = back(p, k)) {
+  const pending = p - flushed;
+  for (;;) {
+    c = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (c < 0 || c >= 128 || (CLASSES[c]! & KEY) === 0) {
+      break;
+    }
     if (n < 64) {
       KEY_BUF[63 - n] = asciiFold(c);
     }
@@ -1035,6 +1528,7 @@ function assignment(p: number): boolean {
   if (!sensitiveKey()) {
     const before = back(p, k);
     const queryOnly =
+      (n === 3 || n === 4) &&
       (keyIs("code") || keyIs("sig")) &&
       gap === 0 &&
       s.charCodeAt(p) === 0x3d &&
@@ -1043,17 +1537,7 @@ function assignment(p: number): boolean {
       return false;
     }
   }
-  let v = p + 1;
-  while (v < len && (s.charCodeAt(v) === 0x20 || s.charCodeAt(v) === 0x09)) {
-    v++;
-  }
-  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
-    v++;
-  }
   let e = valueEnd(s, v);
-  if (e === v) {
-    return false;
-  }
   if (keyEndsWith("authorization", false) && run(s, v, ALNUM | BASE64URL) === e - v) {
     // A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
     let w = e;
@@ -1101,6 +1585,32 @@ const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 /** KEY_HARMLESS are keys ending in _key or -key that name no secret. */
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 
+/**
+ * KEY_LAST flags the (lower-case) characters a sensitive key can end with,
+ * KEY_LAST2 the pairs (first << 7 | second): those of KEY_SUFFIXES and
+ * KEY_EXACT, _key's and -key's, and code's and sig's. Every such key is at
+ * least three characters long.
+ */
+const KEY_LAST = new Uint8Array(128);
+const KEY_LAST2 = new Uint8Array(128 * 128);
+/** QUERY_ONLY marks in KEY_LAST2 the pairs only the query-only keys (code, sig) end with. */
+const QUERY_ONLY = 2;
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
+  const n = k.length;
+  const pair = (k.charCodeAt(n - 2) << 7) | k.charCodeAt(n - 1);
+  KEY_LAST[k.charCodeAt(n - 1)] = 1;
+  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair]! | QUERY_ONLY : 1;
+}
+
+/** NO_NAMES is an empty list of names. */
+const NO_NAMES: readonly string[] = [];
+
+/** HARMLESS holds KEY_HARMLESS by the character before their _key. */
+const HARMLESS: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
+for (const h of KEY_HARMLESS) {
+  (HARMLESS[h.charCodeAt(h.length - 5)] ??= []).push(h);
+}
+
 /** keyLen is the length of the key in KEY_BUF (its last 64 characters are there). */
 let keyLen = 0;
 
@@ -1127,20 +1637,24 @@ function keyIs(word: string): boolean {
   return keyLen === word.length && keyEndsWith(word, false);
 }
 
-/** KEY_RULES holds, per last character, the exact keys and suffixes ending with it, so a key is held against a few names at most. */
-const KEY_RULES: ({ exact: string[]; suffixes: string[] } | undefined)[] = new Array<{ exact: string[]; suffixes: string[] } | undefined>(128).fill(undefined);
+/** KEY_RULES holds, per last character, the exact keys and suffixes ending with it (and the length of the shortest), so a key is held against a few names at most. */
+const KEY_RULES: ({ exact: string[]; suffixes: string[]; shortest: number } | undefined)[] = new Array<{ exact: string[]; suffixes: string[]; shortest: number } | undefined>(128).fill(undefined);
 for (const [list, exact] of [[KEY_EXACT, true], [KEY_SUFFIXES, false]] as const) {
   for (const k of list) {
-    const rules = (KEY_RULES[k.charCodeAt(k.length - 1)] ??= { exact: [], suffixes: [] });
+    const rules = (KEY_RULES[k.charCodeAt(k.length - 1)] ??= { exact: [], suffixes: [], shortest: k.length });
     (exact ? rules.exact : rules.suffixes).push(k);
+    rules.shortest = Math.min(rules.shortest, k.length);
   }
 }
 
 /** sensitiveKey reports whether the key in KEY_BUF names a secret. */
 function sensitiveKey(): boolean {
+  if (keyLen < 3) {
+    return false; // every sensitive key has three characters or more
+  }
   const last = KEY_BUF[63]!;
   const rules = KEY_RULES[last];
-  if (rules !== undefined) {
+  if (rules !== undefined && keyLen >= rules.shortest) {
     for (const k of rules.exact) {
       if (keyIs(k)) {
         return true;
@@ -1156,8 +1670,10 @@ function sensitiveKey(): boolean {
     return false; // only the _key rule is left, and the key does not end with y
   }
   if (keyEndsWith("_key", true)) {
-    // Harmless only as the whole key or after _ or . (- reads as _).
-    for (const h of KEY_HARMLESS) {
+    // Harmless only as the whole key or after _ or . (- reads as _). The
+    // character before _key picks the few harmless keys to compare.
+    const harmless = (keyLen > 4 ? HARMLESS[KEY_BUF[59]!] : undefined) ?? NO_NAMES;
+    for (const h of harmless) {
       if (keyEndsWith(h, true)) {
         if (keyLen === h.length) {
           return false;
@@ -1171,6 +1687,28 @@ function sensitiveKey(): boolean {
     return true;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------
+// The scans by pairs.
+
+/**
+ * PAIRS2 flags the pairs of ASCII units the scans at even positions stop
+ * at: REDACT_PAIR, the first and second or second and third characters of
+ * a shape's prefix, or a : or =; QUIET_PAIR, those and the pairs holding a
+ * character step 1 or 2 must look at.
+ */
+const PAIRS2 = new Uint8Array(128 * 128);
+const REDACT_PAIR = 1;
+const QUIET_PAIR = 2;
+for (let pair = 0; pair < 128 * 128; pair++) {
+  const a = pair >> 7;
+  const b = pair & 127;
+  let f = PREFIX_PAIRS[pair] !== 0 || ((UNITS[a]! | UNITS[b]!) & TRIGGER) !== 0 ? REDACT_PAIR | QUIET_PAIR : 0;
+  if ((UNITS[a]! | UNITS[b]!) !== 0) {
+    f |= QUIET_PAIR;
+  }
+  PAIRS2[pair] = f;
 }
 
 // ---------------------------------------------------------------------------

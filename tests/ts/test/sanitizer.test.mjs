@@ -1,7 +1,8 @@
 // The sanitizer (docs/sanitizer.md): the hand-curated vectors every
 // language runs, the differential vectors of `make sanitize-diff` (seeded
 // random inputs with the Go package's outputs), the constructors'
-// sanitization and its opt-out, and a smoke run of the benchmarks.
+// sanitization and its opt-out, linear work on the crafted worst cases
+// (counted, not timed), and a smoke run of the benchmarks.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -318,11 +319,108 @@ function sanitizedSample(spec) {
   return walk(sampleValue(spec));
 }
 
+/**
+ * countWork runs op with the string methods the sanitizer reads text with
+ * wrapped so that each counts the code units it reads: one per charCodeAt,
+ * the span searched by indexOf, includes, startsWith and regular
+ * expressions, the length of each slice. It returns the total, a measure
+ * of work that, unlike time, is the same on every run and every machine.
+ */
+function countWork(op) {
+  const P = String.prototype;
+  const R = RegExp.prototype;
+  const saved = { charCodeAt: P.charCodeAt, codePointAt: P.codePointAt, indexOf: P.indexOf, includes: P.includes, startsWith: P.startsWith, slice: P.slice, exec: R.exec, test: R.test };
+  let n = 0;
+  const start = (from) => Math.max(0, Math.trunc(from) || 0);
+  P.charCodeAt = function (i) {
+    n++;
+    return saved.charCodeAt.call(this, i);
+  };
+  P.codePointAt = function (i) {
+    n++;
+    return saved.codePointAt.call(this, i);
+  };
+  P.indexOf = function (x, from) {
+    const r = saved.indexOf.call(this, x, from);
+    n += r < 0 ? this.length - start(from) : r + String(x).length - start(from);
+    return r;
+  };
+  P.includes = function (x, from) {
+    const r = saved.indexOf.call(this, x, from);
+    n += r < 0 ? this.length - start(from) : r + String(x).length - start(from);
+    return r >= 0;
+  };
+  P.startsWith = function (x, from) {
+    n += String(x).length;
+    return saved.startsWith.call(this, x, from);
+  };
+  P.slice = function (a, b) {
+    const r = saved.slice.call(this, a, b);
+    n += r.length;
+    return r;
+  };
+  // A regular expression reads from lastIndex (a global or sticky one) or
+  // from the start, up to the end of its match or, without one, the end.
+  R.exec = function (s) {
+    const from = this.global || this.sticky ? this.lastIndex : 0;
+    const r = saved.exec.call(this, s);
+    n += r === null ? String(s).length - from : r.index + r[0].length - from;
+    return r;
+  };
+  R.test = function (s) {
+    return R.exec.call(this, s) !== null;
+  };
+  try {
+    op();
+  } finally {
+    Object.assign(P, { charCodeAt: saved.charCodeAt, codePointAt: saved.codePointAt, indexOf: saved.indexOf, includes: saved.includes, startsWith: saved.startsWith, slice: saved.slice });
+    Object.assign(R, { exec: saved.exec, test: saved.test });
+  }
+  return n;
+}
+
+describe(`${pkg.CONTRACT_NAME}: the sanitizer's work grows linearly`, { skip: !reference && "run through the reference contract's package only" }, () => {
+  // The crafted inputs of the benchmarks (bench/bench.mjs's CRAFTED, the
+  // slowest shapes found for the Go sanitizer and this one), each repeated
+  // to 4 KiB and to 16 KiB and sanitized with a maximum of its length, so
+  // all of it is read. A linear sanitizer does four times the work on four
+  // times the text; the quadratic paths this port had (homes in one path,
+  // a bearer without white space) did sixteen times. Counted, not timed.
+  test("four times the text is at most five times the work, and at most 64 reads a unit", async () => {
+    const { CRAFTED, crafted } = await import("../bench/bench.mjs");
+    const failures = [];
+    for (const [name, piece] of Object.entries(CRAFTED)) {
+      const small = crafted(piece).slice(0, 4096);
+      const large = crafted(piece);
+      const [ws, wl] = [small, large].map((t) => countWork(() => pkg.sanitizeMax(t, t.length)));
+      if (wl > 5 * ws || wl > 64 * large.length) failures.push(`${name} (${JSON.stringify(piece)}): ${ws} reads for ${small.length} units, ${wl} for ${large.length}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+});
+
 describe(`${pkg.CONTRACT_NAME}: benchmarks (smoke)`, { skip: !reference && "the benchmarks read the reference contract's envelope" }, () => {
   test("bench/bench.mjs runs every benchmark once", async () => {
     const bench = await import("../bench/bench.mjs");
     const names = bench.run(pkg, { smoke: true });
-    assert.deepEqual(names, ["JSONParse", "ParseLookup", "JSONParseClean4KiB", "JSONParseDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB"]);
+    assert.deepEqual(names, [
+      "JSONParse",
+      "ParseLookup",
+      "ParseLookupZod",
+      "ParseLookupAjv",
+      "JSONParseClean4KiB",
+      "JSONParseDirty4KiB",
+      "SanitizeClean4KiB",
+      "SanitizeDirty4KiB",
+      "Sanitize10MiB",
+      "LabbyClean4KiB",
+      "LabbyDirty4KiB",
+      "SanitizeNonASCII4KiB",
+      "LabbyNonASCII4KiB",
+      "SanitizeURLs4KiB",
+      "LabbyURLs4KiB",
+      ...Object.keys(bench.CRAFTED).map((k) => "SanitizeCrafted/" + k),
+    ]);
     const { n, ns } = bench.measure(() => {}, 1e5);
     assert.ok(n >= 1 && ns >= 0);
     assert.match(bench.line("X", 10, 12340, 100), /^BenchmarkTS\/X\s+10\t\s*1234 ns\/op\t\s*81\.04 MB\/s$/);

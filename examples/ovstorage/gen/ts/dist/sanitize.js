@@ -20,19 +20,31 @@ function sanitizeMax(s, maxLength) {
   if (max > MAX_MAX) {
     max = MAX_MAX;
   }
-  let t = clean(s, 4 * max);
+  const window = 4 * max;
+  let from = 0;
+  let pairsBefore = false;
+  if (s.length <= window) {
+    const t2 = redact(s, true, max, false);
+    if (stoppedAt < 0) {
+      return truncate(t2, max, redactCut, guardPairs);
+    }
+    from = stoppedAt;
+    pairsBefore = guardPairs;
+  }
+  let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
-  t = removeMarkers(t, cleanMarkerFrom);
-  t = redact(t);
-  return truncate(t, max, cut, pairs);
+  t = redact(t, false, max, pairs);
+  return truncate(t, max, cut || redactCut, pairs);
 }
 const MAX_MAX = 1 << 28;
 const REDACTED = "[REDACTED]";
 const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
+function at(s, i) {
+  return i >= 0 && i < s.length ? s.charCodeAt(i) : -1;
+}
 let cleanCut = false;
 let cleanPairs = false;
-let cleanMarkerFrom = 0;
 function removedBmp(c) {
   if (c <= 159) {
     return true;
@@ -45,32 +57,144 @@ function removedBmp(c) {
   }
   return c === 65279 || c >= 65529 && c <= 65531;
 }
-function clean(s, window) {
-  const len = s.length;
-  let out2 = "";
-  let from = 0;
-  let changed = false;
-  let budget = window;
-  let i = 0;
-  let markerFrom = otherMarkerEnds ? 0 : -1;
-  cleanCut = false;
-  cleanPairs = false;
-  for (; ; ) {
-    const stop = len - i < budget ? len : i + budget;
-    let j = i;
-    let c = 0;
-    while (j < stop) {
-      c = s.charCodeAt(j);
-      if (c < 32 || c >= 127) {
-        break;
+const UNITS = new Uint8Array(65536);
+const STEP1 = 1;
+const MARKER_LAST = 2;
+const TRIGGER = 4;
+for (let c = 0; c < 65536; c++) {
+  if (c < 32 && c !== 9 && c !== 10 && c !== 13 || c >= 55296 && c <= 57343 || c >= 127 && removedBmp(c)) {
+    UNITS[c] = STEP1;
+  }
+}
+UNITS[58] = TRIGGER;
+UNITS[61] = TRIGGER;
+function asciiFold(c) {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+const trieLen = [0];
+const trieOrder = [-1];
+const trieAscii = new Array(128).fill(0);
+const trieOther = /* @__PURE__ */ new Map();
+SANITIZE_MARKERS.forEach((m, order) => {
+  let node = 0;
+  for (let k = m.length - 1; k >= 0; k--) {
+    const f = asciiFold(m.charCodeAt(k));
+    let child = f < 128 ? trieAscii[node << 7 | f] : trieOther.get(node * 65536 + f) ?? 0;
+    if (child === 0) {
+      child = trieLen.length;
+      trieLen.push(0);
+      trieOrder.push(-1);
+      for (let c = 0; c < 128; c++) {
+        trieAscii.push(0);
       }
-      if (MARKER_END[c] !== 0 && markerFrom < 0) {
-        markerFrom = j;
+      if (f < 128) {
+        trieAscii[node << 7 | f] = child;
+      } else {
+        trieOther.set(node * 65536 + f, child);
       }
-      j++;
     }
-    budget -= j - i;
-    i = j;
+    node = child;
+  }
+  if (trieOrder[node] < 0) {
+    trieOrder[node] = order;
+    trieLen[node] = m.length;
+  }
+  const last = m.charCodeAt(m.length - 1);
+  UNITS[last] |= MARKER_LAST;
+  UNITS[asciiFold(last)] |= MARKER_LAST;
+  if (last >= 97 && last <= 122) {
+    UNITS[last - 32] |= MARKER_LAST;
+  }
+});
+const TRIE_ASCII = Int32Array.from(trieAscii);
+const TRIE_LEN = Int32Array.from(trieLen);
+const TRIE_ORDER = Int32Array.from(trieOrder);
+const trieHasOther = trieOther.size > 0;
+let walkNode = 0;
+let walkLen = 0;
+let walkOrder = -1;
+function walkStart() {
+  walkNode = 0;
+  walkLen = 0;
+  walkOrder = -1;
+}
+function walkStep(c) {
+  const f = asciiFold(c);
+  const node = f < 128 ? TRIE_ASCII[walkNode << 7 | f] : trieHasOther ? trieOther.get(walkNode * 65536 + f) ?? 0 : 0;
+  if (node === 0) {
+    return false;
+  }
+  walkNode = node;
+  const order = TRIE_ORDER[node];
+  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
+    walkOrder = order;
+    walkLen = TRIE_LEN[node];
+  }
+  return true;
+}
+function unitsRegExp(flag) {
+  let cls = "";
+  for (let c = 0; c < 65536; c++) {
+    if ((UNITS[c] & flag) === 0) {
+      continue;
+    }
+    let e = c;
+    while (e + 1 < 65536 && (UNITS[e + 1] & flag) !== 0) {
+      e++;
+    }
+    cls += e === c ? hex4(c) : hex4(c) + "-" + hex4(e);
+    c = e;
+  }
+  return new RegExp(cls === "" ? "[^\\s\\S]" : "[" + cls + "]", "g");
+}
+function hex4(c) {
+  return "\\u" + c.toString(16).padStart(4, "0");
+}
+const STEP1_RE = unitsRegExp(STEP1);
+const MARKER_RE = unitsRegExp(MARKER_LAST);
+function skip(s, i, end, flag, re, bounded) {
+  const near = end - i < 4 ? end : i + 4;
+  for (; i < near; i++) {
+    if ((UNITS[s.charCodeAt(i)] & flag) !== 0) {
+      return i;
+    }
+  }
+  if (i >= end) {
+    return end;
+  }
+  re.lastIndex = i;
+  if (!re.test(bounded)) {
+    return end;
+  }
+  const j = re.lastIndex - 1;
+  return j < end ? j : end;
+}
+const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+function cleanAndUnmark(s, window, from, pairsBefore) {
+  const len = s.length;
+  let budget = window - from;
+  let pairs = pairsBefore;
+  let cur = 0;
+  let depth = 0;
+  let changed = false;
+  let i = from;
+  cleanCut = false;
+  let w = len - from > 2 * budget ? s.slice(0, from + 2 * budget) : s;
+  let next1 = -1;
+  let next2 = -1;
+  for (; ; ) {
+    const stop2 = len - i < budget ? len : i + budget;
+    if (i === stop2 || (UNITS[s.charCodeAt(i)] & (STEP1 | MARKER_LAST)) === 0) {
+      if (next1 < i) {
+        next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
+      }
+      if (next2 < i) {
+        next2 = skip(s, i, w.length, MARKER_LAST, MARKER_RE, w);
+      }
+      const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
+      budget -= j - i;
+      i = j;
+    }
     if (i === len) {
       break;
     }
@@ -79,117 +203,75 @@ function clean(s, window) {
       break;
     }
     budget--;
-    if (c < 127) {
-      if (c !== 9 && c !== 10 && c !== 13) {
-        out2 += s.slice(from, i);
-        from = i + 1;
+    let c = s.charCodeAt(i);
+    let size = 1;
+    if ((UNITS[c] & STEP1) !== 0) {
+      if (c < 55296 || c > 57343) {
+        if (i > cur) {
+          rangeStart[depth] = cur;
+          rangeEnd[depth] = i;
+          depth++;
+        }
+        cur = i + 1;
         changed = true;
+        i++;
+        continue;
       }
-      i++;
-    } else if (c < 55296 || c > 57343) {
-      if (removedBmp(c)) {
-        out2 += s.slice(from, i);
-        from = i + 1;
-        changed = true;
-      }
-      i++;
-    } else {
       const d = c <= 56319 && i + 1 < len ? s.charCodeAt(i + 1) : 0;
       if (d >= 56320 && d <= 57343) {
         if (c === 56128 && d <= 56447) {
-          out2 += s.slice(from, i);
-          from = i + 2;
+          if (i > cur) {
+            rangeStart[depth] = cur;
+            rangeEnd[depth] = i;
+            depth++;
+          }
+          cur = i + 2;
           changed = true;
-        } else {
-          cleanPairs = true;
+          i += 2;
+          continue;
         }
-        i += 2;
+        pairs = true;
+        c = d;
+        size = 2;
       } else {
-        out2 += s.slice(from, i) + "�";
-        from = i + 1;
+        s = s.replace(LONE_RE, "�");
+        w = w.length === len ? s : s.slice(0, w.length);
+        c = 65533;
         changed = true;
-        i++;
       }
     }
-  }
-  if (!changed) {
-    cleanMarkerFrom = markerFrom < 0 ? i : markerFrom;
-    return i === len ? s : s.slice(0, i);
-  }
-  cleanMarkerFrom = 0;
-  return out2 + s.slice(from, i);
-}
-function asciiFold(c) {
-  return c >= 65 && c <= 90 ? c + 32 : c;
-}
-const markersByEndAscii = new Array(128).fill(void 0);
-const markersByEndOther = /* @__PURE__ */ new Map();
-const MARKER_END = new Uint8Array(128);
-for (const m of SANITIZE_MARKERS) {
-  const codes = [];
-  for (let i = 0; i < m.length; i++) {
-    codes.push(asciiFold(m.charCodeAt(i)));
-  }
-  const last = codes[codes.length - 1];
-  const group = last < 128 ? markersByEndAscii[last] : markersByEndOther.get(last);
-  if (group !== void 0) {
-    group.push(codes);
-  } else if (last < 128) {
-    markersByEndAscii[last] = [codes];
-    MARKER_END[last] = 1;
-    if (last >= 97 && last <= 122) {
-      MARKER_END[last - 32] = 1;
-    }
-  } else {
-    markersByEndOther.set(last, [codes]);
-  }
-}
-const otherMarkerEnds = markersByEndOther.size > 0;
-function markersEndingWith(f) {
-  return f < 128 ? markersByEndAscii[f] : markersByEndOther.get(f);
-}
-function removeMarkers(s, from) {
-  if (SANITIZE_MARKERS.length === 0) {
-    return s;
-  }
-  const len = s.length;
-  let cur = 0;
-  let depth = 0;
-  let changed = false;
-  for (let i = from; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 ? MARKER_END[c] === 0 : !otherMarkerEnds || !markersByEndOther.has(c)) {
+    i += size;
+    if ((UNITS[c] & MARKER_LAST) === 0) {
       continue;
     }
-    for (const m of markersEndingWith(asciiFold(c))) {
-      if (!outputEndsWith(s, cur, i + 1, depth, m)) {
-        continue;
-      }
-      let take = m.length;
-      const inCur = i + 1 - cur;
-      if (take < inCur) {
-        rangeStart[depth] = cur;
-        rangeEnd[depth] = i + 1 - take;
-        depth++;
-      } else {
-        take -= inCur;
-        while (take > 0) {
-          const top = rangeEnd[depth - 1] - rangeStart[depth - 1];
-          if (take < top) {
-            rangeEnd[depth - 1] = rangeEnd[depth - 1] - take;
-            break;
-          }
-          take -= top;
-          depth--;
-        }
-      }
-      cur = i + 1;
-      changed = true;
-      break;
+    const take0 = markerInOutput(s, cur, i, depth);
+    if (take0 === 0) {
+      continue;
     }
+    let take = take0;
+    const inCur = i - cur;
+    if (take < inCur) {
+      rangeStart[depth] = cur;
+      rangeEnd[depth] = i - take;
+      depth++;
+    } else {
+      take -= inCur;
+      while (take > 0) {
+        const top = rangeEnd[depth - 1] - rangeStart[depth - 1];
+        if (take < top) {
+          rangeEnd[depth - 1] = rangeEnd[depth - 1] - take;
+          break;
+        }
+        take -= top;
+        depth--;
+      }
+    }
+    cur = i;
+    changed = true;
   }
+  cleanPairs = pairs;
   if (!changed) {
-    return s;
+    return i === len ? s : s.slice(0, i);
   }
   let out2 = "";
   for (let d = 0; d < depth; d++) {
@@ -198,25 +280,25 @@ function removeMarkers(s, from) {
   if (rangeStart.length > 4096) {
     rangeStart.length = rangeEnd.length = 0;
   }
-  return out2 + s.slice(cur);
+  return out2 + s.slice(cur, i);
 }
 const rangeStart = [];
 const rangeEnd = [];
-function outputEndsWith(s, cur, end, depth, m) {
-  let j = m.length - 1;
-  for (let k = end - 1; k >= cur && j >= 0; k--, j--) {
-    if (asciiFold(s.charCodeAt(k)) !== m[j]) {
-      return false;
+function markerInOutput(s, cur, end, depth) {
+  walkStart();
+  for (let k = end - 1; k >= cur; k--) {
+    if (!walkStep(s.charCodeAt(k))) {
+      return walkLen;
     }
   }
-  for (let d = depth - 1; d >= 0 && j >= 0; d--) {
-    for (let k = rangeEnd[d] - 1; k >= rangeStart[d] && j >= 0; k--, j--) {
-      if (asciiFold(s.charCodeAt(k)) !== m[j]) {
-        return false;
+  for (let d = depth - 1; d >= 0; d--) {
+    for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
+      if (!walkStep(s.charCodeAt(k))) {
+        return walkLen;
       }
     }
   }
-  return j < 0;
+  return walkLen;
 }
 const ALNUM = 1 << 0;
 const UPPER_ALNUM = 1 << 1;
@@ -295,13 +377,19 @@ const START_HOME = 32;
 const START_NAME = 64;
 const HOME_PREFIXES = ["/home/", "/Users/"];
 const KEY_EXTENSIONS = [".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"];
-const NAMES = new Array(128).fill(void 0);
+const NAMES = new Array(128 * 128).fill(void 0);
+const NAME_FOURTH = new Array(128 * 128).fill(void 0);
+const EXTENSIONS = new Array(128).fill(void 0);
+for (const x of KEY_EXTENSIONS) {
+  (EXTENSIONS[x.charCodeAt(1)] ??= []).push(x);
+}
 const FLAGS = new Uint8Array(128);
 const PREFIXED = new Array(128).fill(void 0);
 const WORDS = new Array(128).fill(void 0);
 const PAIRS = new Uint8Array(128 * 128);
 const THIRDS = new Array(128 * 128).fill(void 0);
 const anyThird = new Uint8Array(128 * 128);
+const PREFIX_PAIRS = new Uint8Array(128 * 128);
 function follow(prefix) {
   const first = prefix.charCodeAt(0);
   const next = prefix.charCodeAt(1);
@@ -310,13 +398,18 @@ function follow(prefix) {
   }
   const pair = first << 7 | next;
   PAIRS[pair] = 1;
+  PREFIX_PAIRS[pair] = 1;
   if (prefix.length < 3) {
     anyThird[pair] = 1;
+    for (let c = 0; c < 128; c++) {
+      PREFIX_PAIRS[next << 7 | c] = 1;
+    }
     return;
   }
   const third = prefix.charCodeAt(2);
   if (third < 128) {
     (THIRDS[pair] ??= new Uint8Array(128))[third] = 1;
+    PREFIX_PAIRS[next << 7 | third] = 1;
   } else {
     anyThird[pair] = 1;
   }
@@ -325,7 +418,7 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
       follow(prefix);
     }
   }
@@ -352,15 +445,25 @@ if (SANITIZE_PATHS) {
     follow(n);
   }
   for (const n of SANITIZE_CREDENTIAL_NAMES) {
-    (NAMES[n.charCodeAt(0)] ??= []).push(n);
+    const two = n.charCodeAt(0) << 7 | n.charCodeAt(1);
+    (NAMES[two] ??= []).push(n);
+    const f = n.length > 3 ? n.charCodeAt(3) : -1;
+    const fourth = NAME_FOURTH[two] ??= new Uint8Array(128);
+    for (let c = 0; c < 128; c++) {
+      if (f < 0 || c === f || f === 47 && isSeparator(c)) {
+        fourth[c] = 1;
+      }
+    }
   }
 }
 for (const f of ["---", "eyJ", "bea", "beA", "bEa", "bEA", "Bea", "BeA", "BEa", "BEA"]) {
   follow(f);
 }
 for (let next = 0; next < 128; next++) {
-  follow(":" + String.fromCharCode(next));
-  follow("=" + String.fromCharCode(next));
+  for (const sep of [58, 61]) {
+    PAIRS[sep << 7 | next] = 1;
+    anyThird[sep << 7 | next] = 1;
+  }
 }
 function isSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -406,8 +509,14 @@ let out = "";
 let dirty = false;
 let flushed = 0;
 let noJWT = 0;
+let noPEM = 0;
 let matchFrom = 0;
 let matchTo = 0;
+let pathFrom = 0;
+let pathRun = 0;
+let credFrom = 0;
+let credEnd = 0;
+let credAt = -1;
 function back(p, k) {
   const pending = p - flushed;
   if (k <= pending) {
@@ -422,66 +531,192 @@ function back(p, k) {
   }
   return k <= out.length ? out.charCodeAt(out.length - k) : -1;
 }
-function redact(s) {
+function startScan(s) {
   rs = s;
   out = "";
   dirty = false;
   flushed = 0;
   noJWT = 0;
+  noPEM = 0;
+  pathFrom = pathRun = credFrom = credEnd = 0;
+  credAt = -1;
+}
+function mayStart(s, p, c) {
   const len = s.length;
+  if (p + 1 >= len || c >= 128) {
+    return false;
+  }
+  const d = s.charCodeAt(p + 1);
+  if ((UNITS[c] & TRIGGER) !== 0) {
+    return mayAssign(p, c, d);
+  }
+  if (d >= 128) {
+    return false;
+  }
+  const pair = c << 7 | d;
+  if (PAIRS[pair] === 0) {
+    return false;
+  }
+  if (anyThird[pair] !== 0) {
+    return true;
+  }
+  const e = p + 2 < len ? s.charCodeAt(p + 2) : 128;
+  return e < 128 && THIRDS[pair][e] !== 0;
+}
+function mayAssign(p, c, d) {
+  if (c === 58 && (d === 47 || d === 92)) {
+    return true;
+  }
+  let k = 1;
+  let e = back(p, k);
+  while (e === 32 || e === 9) {
+    k++;
+    e = back(p, k);
+  }
+  if (isQuote(e)) {
+    k++;
+    e = back(p, k);
+    if (isQuote(e)) {
+      k++;
+      e = back(p, k);
+    }
+  }
+  if (e < 0 || e >= 128 || (CLASSES[e] & KEY) === 0) {
+    return false;
+  }
+  const f = back(p, k + 1);
+  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[asciiFold(f) << 7 | asciiFold(e)];
+  if (ends === 0) {
+    return false;
+  }
+  if (ends === QUERY_ONLY) {
+    if (k !== 1 || c !== 61) {
+      return false;
+    }
+    const code = asciiFold(e) === 101;
+    const rest = code ? asciiFold(back(p, 3)) === 111 && asciiFold(back(p, 4)) === 99 : asciiFold(back(p, 3)) === 115;
+    const before = back(p, code ? 5 : 4);
+    return rest && (before === 63 || before === 38 || before === 35 || before === 59);
+  }
+  const g = back(p, k + 2);
+  return g >= 0 && g < 128 && (CLASSES[g] & KEY) !== 0;
+}
+function redact(s, guard, max, pairs) {
+  startScan(s);
+  const len = s.length;
+  redactCut = false;
+  const mask = guard ? QUIET_PAIR : REDACT_PAIR;
+  const other = guard ? STEP1 | MARKER_LAST | TRIGGER : TRIGGER;
+  stoppedAt = -1;
+  guardPairs = false;
+  guardNext = 0;
   let p = 0;
-  let c = len > 0 ? s.charCodeAt(0) : 0;
-  while (p < len) {
-    for (; ; ) {
-      if (p + 1 === len) {
-        if (c >= 128 || (FLAGS[c] & START_ASSIGN) === 0) {
-          p = len;
+  let i = 0;
+  scan: while (i + 1 < len) {
+    const a = s.charCodeAt(i);
+    const b = s.charCodeAt(i + 1);
+    if ((a | b) < 128 ? (PAIRS2[a << 7 | b] & mask) === 0 : ((UNITS[a] | UNITS[b]) & other) === 0) {
+      i += 2;
+      continue;
+    }
+    const last = i + 1;
+    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
+      const c = s.charCodeAt(q);
+      if (guard && (UNITS[c] & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
+        return stop(q);
+      }
+      if (mayStart(s, q, c) && match(q)) {
+        if (guard && !guardSpan(s, q + 1, matchTo)) {
+          return stop(guardNext);
         }
-        break;
-      }
-      const next2 = s.charCodeAt(p + 1);
-      if ((c | next2) < 128 ? PAIRS[c << 7 | next2] !== 0 : c < 128 && (FLAGS[c] & START_ASSIGN) !== 0) {
-        break;
-      }
-      p++;
-      c = next2;
-    }
-    if (p === len) {
-      break;
-    }
-    const next = p + 1 < len ? s.charCodeAt(p + 1) : 128;
-    if (next < 128 && anyThird[c << 7 | next] === 0) {
-      const third = p + 2 < len ? s.charCodeAt(p + 2) : 128;
-      if (third >= 128 || THIRDS[c << 7 | next][third] === 0) {
-        p++;
-        c = next;
-        continue;
+        out += s.slice(flushed, matchFrom) + REDACTED;
+        dirty = true;
+        flushed = matchTo;
+        p = matchTo;
+        i = p - (p & 1);
+        if (out.length > (pairs || guardPairs ? 2 * max : max)) {
+          if (guard && !guardSpan(s, p, len)) {
+            return stop(guardNext);
+          }
+          redactCut = true;
+          break scan;
+        }
+        continue scan;
       }
     }
-    if (match(p)) {
-      out += s.slice(flushed, matchFrom) + REDACTED;
-      dirty = true;
-      flushed = matchTo;
-      p = matchTo;
-    } else {
-      p++;
-    }
-    c = p < len ? s.charCodeAt(p) : 0;
+    p = i = last + 1;
+  }
+  if (guard && !redactCut && len > 0 && guardNext < len && !guardSpan(s, Math.max(guardNext, p), len)) {
+    return stop(guardNext);
   }
   let result = s;
-  if (dirty) {
+  if (redactCut) {
+    result = out;
+  } else if (dirty) {
     result = out + s.slice(flushed);
   }
   rs = "";
   out = "";
   return result;
 }
+let redactCut = false;
+let stoppedAt = -1;
+let guardPairs = false;
+let guardNext = 0;
+function stop(p) {
+  stoppedAt = p;
+  rs = "";
+  out = "";
+  return "";
+}
+function guardAt(s, p, c) {
+  let last = c;
+  let size = 1;
+  if ((UNITS[c] & STEP1) !== 0) {
+    if (c < 55296 || c > 57343) {
+      return false;
+    }
+    const d = c <= 56319 && p + 1 < s.length ? s.charCodeAt(p + 1) : 0;
+    if (d < 56320 || d > 57343 || c === 56128 && d <= 56447) {
+      return false;
+    }
+    guardPairs = true;
+    last = d;
+    size = 2;
+  }
+  if ((UNITS[last] & MARKER_LAST) !== 0 && markerEndsAt(s, p + size)) {
+    return false;
+  }
+  guardNext = p + size;
+  return true;
+}
+function guardSpan(s, from, end) {
+  for (let p = guardNext > from ? guardNext : from; p < end; p++) {
+    const c = s.charCodeAt(p);
+    if ((UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
+      continue;
+    }
+    if (!guardAt(s, p, c)) {
+      guardNext = p;
+      return false;
+    }
+    p = guardNext - 1;
+  }
+  guardNext = end;
+  return true;
+}
+function markerEndsAt(s, end) {
+  return markerInOutput(s, 0, end, 0) > 0;
+}
 function match(p) {
   const s = rs;
   const len = s.length;
   const c = s.charCodeAt(p);
   const flags = FLAGS[c];
-  if ((flags & START_PEM) !== 0 && s.startsWith("-----BEGIN ", p)) {
+  if ((flags & START_ASSIGN) !== 0) {
+    return separator(p, c, flags);
+  }
+  if ((flags & START_PEM) !== 0 && p >= noPEM && pemAt(p)) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
@@ -523,8 +758,10 @@ function match(p) {
   }
   const prefixed = PREFIXED[c];
   if (prefixed !== void 0) {
+    const d = at(s, p + 1);
+    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (hasAt(s, p, sec.prefix)) {
+      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -559,24 +796,14 @@ function match(p) {
       while (e < len && (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9)) {
         e++;
       }
-      const n = run(s, e, TOKEN);
-      if (e > p + 6 && n >= 8) {
-        matchFrom = e;
-        matchTo = e + n;
-        return true;
+      if (e > p + 6) {
+        const n = run(s, e, TOKEN);
+        if (n >= 8) {
+          matchFrom = e;
+          matchTo = e + n;
+          return true;
+        }
       }
-    }
-  }
-  if ((flags & START_ASSIGN) !== 0 && assignment(p)) {
-    return true;
-  }
-  if ((flags & START_URL) !== 0 && s.startsWith("://", p)) {
-    const j = p + 3;
-    const n = run(s, j, USERINFO);
-    if (n > 0 && j + n < len && s.charCodeAt(j + n) === 64 && s.slice(j, j + n).includes(":")) {
-      matchFrom = j;
-      matchTo = j + n;
-      return true;
     }
   }
   if ((flags & START_HOME) !== 0 && home(p)) {
@@ -588,6 +815,39 @@ function match(p) {
     return true;
   }
   return false;
+}
+function pemAt(p) {
+  const s = rs;
+  let r = p;
+  while (r < s.length && s.charCodeAt(r) === 45) {
+    r++;
+  }
+  if (r - p > 5) {
+    noPEM = r - 5;
+    return false;
+  }
+  noPEM = r;
+  return r - p === 5 && s.startsWith("BEGIN ", r);
+}
+function separator(p, c, flags) {
+  if (assignment(p)) {
+    return true;
+  }
+  const s = rs;
+  const next = at(s, p + 1);
+  if (c !== 58 || next !== 47 && next !== 92) {
+    return false;
+  }
+  if ((flags & START_URL) !== 0 && next === 47 && at(s, p + 2) === 47) {
+    const j = p + 3;
+    const n = run(s, j, USERINFO);
+    if (n > 0 && j + n < s.length && s.charCodeAt(j + n) === 64 && s.slice(j, j + n).includes(":")) {
+      matchFrom = j;
+      matchTo = j + n;
+      return true;
+    }
+  }
+  return (flags & START_HOME) !== 0 && home(p);
 }
 function isPath(c) {
   return c >= 128 || c >= 0 && (CLASSES[c] & PATH) !== 0;
@@ -630,30 +890,44 @@ function home(p) {
     return false;
   }
   const end = pathEnd(s, e);
-  for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
-      matchFrom = start;
-      matchTo = end;
-      return true;
-    }
+  if (credential(seg, end)) {
+    matchFrom = start;
+    matchTo = end;
+    return true;
   }
   matchFrom = seg;
   matchTo = e;
   return true;
 }
+function credential(seg, end) {
+  if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
+    return credAt >= 0;
+  }
+  const s = rs;
+  credFrom = seg;
+  credEnd = end;
+  credAt = -1;
+  for (let i = seg; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+      credAt = i;
+      return true;
+    }
+  }
+  return false;
+}
 function driveUsers(s, p) {
-  const c = s.charCodeAt(p + 1);
+  const c = at(s, p + 1);
   if (!isSeparator(c)) {
     return 0;
   }
-  const sep = c === 92 && s.charCodeAt(p + 2) === 92 ? 2 : 1;
+  const sep = c === 92 && at(s, p + 2) === 92 ? 2 : 1;
   const n = 1 + sep;
   if (!startsWithFold(s, p + n, "users")) {
     return 0;
   }
   for (let k = 0; k < sep; k++) {
-    if (s.charCodeAt(p + n + 5 + k) !== c) {
+    if (at(s, p + n + 5 + k) !== c) {
       return 0;
     }
   }
@@ -671,9 +945,15 @@ function pathBoundary(p) {
   return e === 58 || e === 47 && back(p, 4) === 58;
 }
 function credentialAt(s, p, prev) {
+  const c = s.charCodeAt(p);
+  const d = at(s, p + 1);
+  if (c >= 128 || d < 0 || d >= 128) {
+    return false;
+  }
   if (prev === -1 || !isPath(prev) || isSeparator(prev)) {
-    const names = NAMES[s.charCodeAt(p)];
-    if (names !== void 0) {
+    const names = NAMES[c << 7 | d];
+    const fourth = at(s, p + 3);
+    if (names !== void 0 && (fourth < 0 || fourth >= 128 || NAME_FOURTH[c << 7 | d][fourth] !== 0)) {
       for (const n of names) {
         const e = nameAt(s, p, n);
         if (e >= 0 && nameEnds(s, e)) {
@@ -683,10 +963,13 @@ function credentialAt(s, p, prev) {
     }
     return false;
   }
-  if (s.charCodeAt(p) === 46) {
-    for (const x of KEY_EXTENSIONS) {
-      if (hasAt(s, p, x) && nameEnds(s, p + x.length)) {
-        return true;
+  if (c === 46) {
+    const exts = EXTENSIONS[d];
+    if (exts !== void 0 && nameEnds(s, p + 4)) {
+      for (const x of exts) {
+        if (hasAt(s, p, x)) {
+          return true;
+        }
       }
     }
   }
@@ -750,10 +1033,15 @@ function pathStart(p) {
   return q;
 }
 function pathEnd(s, i) {
-  const len = s.length;
-  while (i < len && isPath(s.charCodeAt(i))) {
-    i++;
+  if (i < pathFrom || i > pathRun) {
+    pathFrom = i;
+    const len = s.length;
+    while (i < len && isPath(s.charCodeAt(i))) {
+      i++;
+    }
+    pathRun = i;
   }
+  i = pathRun;
   while (s.charCodeAt(i - 1) === 92) {
     i--;
   }
@@ -776,8 +1064,27 @@ function assignment(p) {
       gap++;
     }
   }
+  c = back(p, k);
+  if (c < 0 || !inClass(c, KEY) || KEY_LAST[asciiFold(c)] === 0) {
+    return false;
+  }
+  let v = p + 1;
+  while (v < len && (s.charCodeAt(v) === 32 || s.charCodeAt(v) === 9)) {
+    v++;
+  }
+  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
+    v++;
+  }
+  if (v === len || !inClass(s.charCodeAt(v), VALUE)) {
+    return false;
+  }
   let n = 0;
-  for (c = back(p, k); c !== -1 && inClass(c, KEY); c = back(p, k)) {
+  const pending = p - flushed;
+  for (; ; ) {
+    c = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (c < 0 || c >= 128 || (CLASSES[c] & KEY) === 0) {
+      break;
+    }
     if (n < 64) {
       KEY_BUF[63 - n] = asciiFold(c);
     }
@@ -790,22 +1097,12 @@ function assignment(p) {
   keyLen = n;
   if (!sensitiveKey()) {
     const before = back(p, k);
-    const queryOnly = (keyIs("code") || keyIs("sig")) && gap === 0 && s.charCodeAt(p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
+    const queryOnly = (n === 3 || n === 4) && (keyIs("code") || keyIs("sig")) && gap === 0 && s.charCodeAt(p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
     if (!queryOnly) {
       return false;
     }
   }
-  let v = p + 1;
-  while (v < len && (s.charCodeAt(v) === 32 || s.charCodeAt(v) === 9)) {
-    v++;
-  }
-  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
-    v++;
-  }
   let e = valueEnd(s, v);
-  if (e === v) {
-    return false;
-  }
   if (keyEndsWith("authorization", false) && run(s, v, ALNUM | BASE64URL) === e - v) {
     let w = e;
     while (w < len && (s.charCodeAt(w) === 32 || s.charCodeAt(w) === 9)) {
@@ -839,6 +1136,20 @@ function valueEnd(s, v) {
 const KEY_SUFFIXES = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "signature", "credential", "credentials", "authorization", "cookie", "sessionid", "session_id", "accesskey", "privatekey", "secretkey"];
 const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
+const KEY_LAST = new Uint8Array(128);
+const KEY_LAST2 = new Uint8Array(128 * 128);
+const QUERY_ONLY = 2;
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
+  const n = k.length;
+  const pair = k.charCodeAt(n - 2) << 7 | k.charCodeAt(n - 1);
+  KEY_LAST[k.charCodeAt(n - 1)] = 1;
+  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair] | QUERY_ONLY : 1;
+}
+const NO_NAMES = [];
+const HARMLESS = new Array(128).fill(void 0);
+for (const h of KEY_HARMLESS) {
+  (HARMLESS[h.charCodeAt(h.length - 5)] ??= []).push(h);
+}
 let keyLen = 0;
 function keyEndsWith(word, norm) {
   const w = word.length;
@@ -862,14 +1173,18 @@ function keyIs(word) {
 const KEY_RULES = new Array(128).fill(void 0);
 for (const [list, exact] of [[KEY_EXACT, true], [KEY_SUFFIXES, false]]) {
   for (const k of list) {
-    const rules = KEY_RULES[k.charCodeAt(k.length - 1)] ??= { exact: [], suffixes: [] };
+    const rules = KEY_RULES[k.charCodeAt(k.length - 1)] ??= { exact: [], suffixes: [], shortest: k.length };
     (exact ? rules.exact : rules.suffixes).push(k);
+    rules.shortest = Math.min(rules.shortest, k.length);
   }
 }
 function sensitiveKey() {
+  if (keyLen < 3) {
+    return false;
+  }
   const last = KEY_BUF[63];
   const rules = KEY_RULES[last];
-  if (rules !== void 0) {
+  if (rules !== void 0 && keyLen >= rules.shortest) {
     for (const k of rules.exact) {
       if (keyIs(k)) {
         return true;
@@ -885,7 +1200,8 @@ function sensitiveKey() {
     return false;
   }
   if (keyEndsWith("_key", true)) {
-    for (const h of KEY_HARMLESS) {
+    const harmless = (keyLen > 4 ? HARMLESS[KEY_BUF[59]] : void 0) ?? NO_NAMES;
+    for (const h of harmless) {
       if (keyEndsWith(h, true)) {
         if (keyLen === h.length) {
           return false;
@@ -899,6 +1215,18 @@ function sensitiveKey() {
     return true;
   }
   return false;
+}
+const PAIRS2 = new Uint8Array(128 * 128);
+const REDACT_PAIR = 1;
+const QUIET_PAIR = 2;
+for (let pair = 0; pair < 128 * 128; pair++) {
+  const a = pair >> 7;
+  const b = pair & 127;
+  let f = PREFIX_PAIRS[pair] !== 0 || ((UNITS[a] | UNITS[b]) & TRIGGER) !== 0 ? REDACT_PAIR | QUIET_PAIR : 0;
+  if ((UNITS[a] | UNITS[b]) !== 0) {
+    f |= QUIET_PAIR;
+  }
+  PAIRS2[pair] = f;
 }
 function truncate(s, max, cut, pairs) {
   const len = s.length;
