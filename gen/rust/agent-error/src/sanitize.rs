@@ -1325,6 +1325,17 @@ struct Redactor<'t, 's> {
     // (the run ends at the same character), so they are not tried again:
     // this keeps the scan linear without changing what it finds.
     no_jwt: usize,
+    // The path scans remember their last answer, which holds for every
+    // later start inside the same path: a text of many home directories in
+    // one path (/home/./home/./home/.…) is read once, not once per home.
+    // path_from..path_run is a run of path characters that ends at
+    // path_run; no credential name is at any position from cred_from to
+    // cred_end but cred_at.
+    path_from: usize,
+    path_run: usize,
+    cred_from: usize,
+    cred_end: usize,
+    cred_at: Option<usize>,
 }
 
 impl<'t, 's> Redactor<'t, 's> {
@@ -1336,6 +1347,11 @@ impl<'t, 's> Redactor<'t, 's> {
             dirty: false,
             flushed: 0,
             no_jwt: 0,
+            path_from: 0,
+            path_run: 0,
+            cred_from: 0,
+            cred_end: 0,
+            cred_at: None,
         }
     }
 
@@ -1448,9 +1464,14 @@ impl<'t, 's> Redactor<'t, 's> {
             while e < s.len() && (s[e] == b' ' || s[e] == b'\t') {
                 e += 1;
             }
-            let n = run(s, e, CLASS_TOKEN);
-            if e > p + 6 && n >= 8 {
-                return Some((e, e + n));
+            // The token's run only after white space: read at every
+            // "bearer" of a text like "=Bearer=Bearer…", the run to its end
+            // made the scan quadratic (as Go's was).
+            if e > p + 6 {
+                let n = run(s, e, CLASS_TOKEN);
+                if n >= 8 {
+                    return Some((e, e + n));
+                }
             }
         }
         // key = value and key: value for a sensitive key. Tried before the
@@ -1481,7 +1502,7 @@ impl<'t, 's> Redactor<'t, 's> {
             && any_prefix(rest, &t.name_heads[c])
             && t.credential_at(s, p, self.back(p, 1))
         {
-            return Some((self.path_start(p), path_end(s, p + 1)));
+            return Some((self.path_start(p), self.path_end(p + 1)));
         }
         None
     }
@@ -1490,7 +1511,7 @@ impl<'t, 's> Redactor<'t, 's> {
     // drive letter's :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII
     // case) at ':'. The path must start at a boundary. The user name is
     // redacted, or the whole path when it holds a credential name.
-    fn home(&self, p: usize) -> Option<(usize, usize)> {
+    fn home(&mut self, p: usize) -> Option<(usize, usize)> {
         let s = self.s;
         let (start, seg) = if s[p] == b'/' {
             let h = HOME_PREFIXES
@@ -1519,15 +1540,53 @@ impl<'t, 's> Redactor<'t, 's> {
         if e == seg {
             return None;
         }
-        let end = path_end(s, e);
+        let end = self.path_end(e);
+        if self.credential(seg, end) {
+            return Some((start, end));
+        }
+        Some((seg, e))
+    }
+
+    // credential reports whether a credential name is at a position from
+    // seg to end, in a path whose character seg-1 is a separator.
+    fn credential(&mut self, seg: usize, end: usize) -> bool {
+        if end == self.cred_end
+            && seg >= self.cred_from
+            && self.cred_at.map_or(true, |at| at >= seg)
+        {
+            return self.cred_at.is_some();
+        }
+        let s = self.s;
+        (self.cred_from, self.cred_end, self.cred_at) = (seg, end, None);
         for i in seg..end {
             if self.t.flags[usize::from(s[i])] & START_NAME != 0
                 && self.t.credential_at(s, i, Some(s[i - 1]))
             {
-                return Some((start, end));
+                self.cred_at = Some(i);
+                return true;
             }
         }
-        Some((seg, e))
+        false
+    }
+
+    // path_end returns the end of the path whose character i-1 is no
+    // backslash: the end of the path characters from i, less the
+    // backslashes that end them (those of an escaped quote, as in
+    // {\"path\":\"…\"}).
+    fn path_end(&mut self, i: usize) -> usize {
+        let s = self.s;
+        if i < self.path_from || i > self.path_run {
+            self.path_from = i;
+            self.path_run = i + s[i..]
+                .iter()
+                .take_while(|&&c| class(c) & CLASS_PATH != 0)
+                .count();
+        }
+        let mut i = self.path_run;
+        while s[i - 1] == b'\\' {
+            i -= 1;
+        }
+        i
     }
 
     // path_boundary reports whether a home directory's path may start at p:
@@ -1773,20 +1832,6 @@ fn name_ends(s: &[u8], mut e: usize) -> bool {
         return e == s.len() || s[e] < 0x80;
     }
     class(c) & CLASS_PATH == 0
-}
-
-// path_end returns the end of the path whose character i-1 is no
-// backslash: the end of the path characters from i, less the backslashes
-// that end them (those of an escaped quote, as in {\"path\":\"…\"}).
-fn path_end(s: &[u8], i: usize) -> usize {
-    let mut i = i + s[i..]
-        .iter()
-        .take_while(|&&c| class(c) & CLASS_PATH != 0)
-        .count();
-    while s[i - 1] == b'\\' {
-        i -= 1;
-    }
-    i
 }
 
 // value_end returns the end of the value starting at v: it must start with
