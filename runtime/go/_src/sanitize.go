@@ -1,6 +1,7 @@
 package agenterror
 
 import (
+	"bytes"
 	"maps"
 	"math/bits"
 	"slices"
@@ -65,9 +66,15 @@ func SanitizeMax(s string, maxLength int) string {
 		}
 		runes = sanitizeRuneCount(s[:pristine])
 	}
-	s, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
-	s = sanitizeRedact(s)
-	return sanitizeTruncate(s, maxLength, cut)
+	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
+	// The quick pass stopped at the first place where a step changes
+	// something. When that is a secret (steps 1 and 2 kept s), every
+	// position before it was tried already, and step 3 starts there.
+	start := 0
+	if !cut && len(t) == len(s) && t == s {
+		start = pristine
+	}
+	return sanitizeTruncate(sanitizeRedact(t, start), maxLength, cut)
 }
 
 const sanitizeRedacted = "[REDACTED]"
@@ -205,9 +212,13 @@ func (t *sanitizePairs) has(s string, p int) bool {
 // second byte that may start one.
 func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	pairBits := bits &^ sanitizeByteMulti
+	// An assignment and a marker are looked for by the byte before their
+	// last byte (sanitizeLookAfterPairs); a URL or a Windows home by the
+	// byte after its ':'.
+	lookBits := bits &^ (sanitizeByteAssign | sanitizeByteMarkerEnd)
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
-			if sanitizeBytes[c]&bits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
+			if sanitizeBytes[c]&lookBits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
 				look.set(byte(c), byte(d))
 			}
 			if sanitizeBytes[c]&pairBits != 0 || sanitizeBytes[d]&pairBits != 0 {
@@ -291,6 +302,41 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	return look, look2
 }
 
+// sanitizeLookAfterPairs builds the pair set of the scans that look at a
+// position by the byte before it and the byte at it: a ':' or '=' after
+// bytes that may end a key (a key byte, with keys: the quick pass asks
+// sanitizeKeyEnds about the two bytes before instead) or white space, a
+// quote or a backslash (what an assignment needs before its separator),
+// and, with markers, the last two bytes of a marker in either ASCII case
+// (every marker has two bytes or more).
+func sanitizeLookAfterPairs(markers bool) (t sanitizePairs) {
+	before := sanitizeClassGap
+	if !markers {
+		before |= sanitizeClassKey
+	}
+	for c := 0; c < 256; c++ {
+		if sanitizeClasses[c]&before != 0 {
+			t.set(byte(c), ':')
+			t.set(byte(c), '=')
+		}
+	}
+	if markers {
+		for _, m := range sanitizeMarkers {
+			m = sanitizeLower(m)
+			x, y := m[len(m)-2], m[len(m)-1]
+			for _, a := range []byte{x, sanitizeUpper(x)} {
+				for _, b := range []byte{y, sanitizeUpper(y)} {
+					t.set(a, b)
+				}
+			}
+		}
+	}
+	return t
+}
+
+// sanitizePairBit reports whether the pair v (first | second<<8) is in t.
+func sanitizePairBit(t *sanitizePairs, v uint16) bool { return t[v>>6]&(1<<(v&63)) != 0 }
+
 // sanitizeRemovedRanges are the code points from U+0080 that step 1 deletes,
 // as sanitizeRemovedRune tells them (a test holds the two to each other).
 var sanitizeRemovedRanges = [][2]rune{{0x80, 0x9F}, {0xAD, 0xAD}, {0x061C, 0x061C}, {0x180E, 0x180E},
@@ -345,6 +391,8 @@ var sanitizeQuietLeads = func() (t [256]uint64) {
 var (
 	sanitizeLook, sanitizeLook2             = sanitizeLookPairs(^uint8(0))
 	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
+	sanitizeLookAfter                       = sanitizeLookAfterPairs(true)
+	sanitizeLookAfterSecret                 = sanitizeLookAfterPairs(false)
 	// sanitizeLookBack holds the third and fourth bytes of the credential
 	// names of four bytes or more that start with a letter or digit: at an
 	// even pair of these, the scans look from two bytes back, where such a
@@ -423,7 +471,31 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 		}
 		v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
 		if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|
-			sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 != 0 {
+			sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 == 0 {
+			i += 8
+			owed = next
+			continue
+		}
+		if next|owed == 0 && w&high == 0 && i >= 2 {
+			// ASCII: every position of the block at once. The two before
+			// it, which a pair flags too, are looked at first unless the
+			// block before looked at them.
+			for p := max(q.next, sanitizeCharStart(s, i-2)); p < i; p = q.next {
+				if !q.at(p) {
+					return p, false
+				}
+			}
+			m := sanitizeQuietMask(s, i, w) &^ (1<<max(q.next-i, 0) - 1)
+			for ; m != 0; m &= m - 1 {
+				if p := i + bits.TrailingZeros(m); !q.at(p) {
+					return p, false
+				}
+			}
+			i += 8
+			q.next = max(q.next, i)
+			continue
+		}
+		{
 			// The characters around each pair that could start a change.
 			for k := 0; k < 8; k += 2 {
 				v := uint16(w >> (8 * k))
@@ -436,6 +508,14 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 					lo = j - 2
 				}
 				for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
+					// at's first test, written out: most positions pass it.
+					if c := s[p]; c < utf8.RuneSelf && p > 1 && p+1 < len(s) &&
+						!sanitizePairBit(&sanitizeLook, uint16(c)|uint16(s[p+1])<<8) &&
+						!sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8) &&
+						(sanitizeBytes[c]&sanitizeByteAssign == 0 || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)) {
+						q.next = p + 1
+						continue
+					}
 					if !q.at(p) {
 						return p, false
 					}
@@ -452,6 +532,62 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 		}
 	}
 	return len(s), true
+}
+
+// sanitizeQuietMask returns a bit for each position of the eight ASCII
+// bytes w of s from i (bit k: position i+k) where at's first test fails:
+// the pair there may start a change (sanitizeLook), the pair ending there
+// may end one (sanitizeLookAfter), or a ':' or '=' follows two bytes that
+// may end a key (sanitizeKeyEnds). i >= 2.
+func sanitizeQuietMask(s string, i int, w uint64) uint {
+	var after uint16 // the byte after the block
+	if i+8 < len(s) {
+		after = uint16(s[i+8])
+	}
+	// The pairs from the one ending at position 0 to the one starting at
+	// position 7: position k is in the pairs k and k+1.
+	p0 := uint16(s[i-1]) | uint16(w)<<8
+	p1, p2, p3, p4 := uint16(w), uint16(w>>8), uint16(w>>16), uint16(w>>24)
+	p5, p6, p7, p8 := uint16(w>>32), uint16(w>>40), uint16(w>>48), uint16(w>>56)|after<<8
+	look, lookAfter := &sanitizeLook, &sanitizeLookAfter
+	m := sanitizeBit(look, p1) | sanitizeBit(lookAfter, p0) |
+		(sanitizeBit(look, p2)|sanitizeBit(lookAfter, p1))<<1 |
+		(sanitizeBit(look, p3)|sanitizeBit(lookAfter, p2))<<2 |
+		(sanitizeBit(look, p4)|sanitizeBit(lookAfter, p3))<<3 |
+		(sanitizeBit(look, p5)|sanitizeBit(lookAfter, p4))<<4 |
+		(sanitizeBit(look, p6)|sanitizeBit(lookAfter, p5))<<5 |
+		(sanitizeBit(look, p7)|sanitizeBit(lookAfter, p6))<<6 |
+		(sanitizeBit(look, p8)|sanitizeBit(lookAfter, p7))<<7
+	// The separators: bytes equal to ':' or '=' (a byte of x is zero
+	// exactly where w holds the separator).
+	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
+	x, y := w^(':'*ones), w^('='*ones)
+	z := ^((x&low7 + low7) | x | low7) | ^((y&low7 + low7) | y | low7)
+	if z == 0 {
+		return m
+	}
+	// wl holds the bytes from i-2: bytes k and k+1 of it are the two
+	// before position k (k < 7).
+	wl := w<<16 | uint64(s[i-1])<<8 | uint64(s[i-2])
+	for ; z != 0; z &= z - 1 {
+		k := bits.TrailingZeros64(z) / 8
+		v := uint16(wl >> (8 * k))
+		if k == 7 {
+			v = p6
+		}
+		m |= sanitizeBit(&sanitizeKeyEnds, v) << k
+	}
+	return m
+}
+
+// sanitizeBit returns 1 when the pair v (first | second<<8) is in t, else 0.
+func sanitizeBit(t *sanitizePairs, v uint16) uint {
+	// Written as a test, so that it compiles to a bit test rather than a
+	// shift by a variable count.
+	if t[v>>6]&(1<<(v&63)) != 0 {
+		return 1
+	}
+	return 0
 }
 
 // sanitizeKeptSize returns the size of the multi-byte character at s[p]
@@ -517,7 +653,8 @@ type sanitizeQuietPass struct {
 func (q *sanitizeQuietPass) at(p int) bool {
 	s := q.r.s
 	c := s[p]
-	if !sanitizeLook.has(s, p) {
+	if c < utf8.RuneSelf && !sanitizeLook.has(s, p) && (p == 0 || !sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8)) &&
+		(sanitizeBytes[c]&sanitizeByteAssign == 0 || !q.r.keyBefore(p)) {
 		q.next = p + 1
 		return true
 	}
@@ -541,7 +678,8 @@ func (q *sanitizeQuietPass) at(p int) bool {
 	if bits&sanitizeByteMarkerEnd != 0 && sanitizeMarkerAt(s[:p+size]) {
 		return false
 	}
-	if size == 1 && p+1 < len(s) {
+	// Only an assignment starts where the pair at p starts no shape.
+	if size == 1 && p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.keyBefore(p)) {
 		if _, _, ok := q.r.match(p); ok {
 			return false
 		}
@@ -725,6 +863,9 @@ const (
 	// digits, - . _ ~ + @ % $, the separators / and \, and every byte of a
 	// non-ASCII character.
 	sanitizeClassPath
+	// sanitizeClassGap: what may stand between a key and its separator:
+	// spaces, tabs, quotes and backslashes.
+	sanitizeClassGap
 )
 
 var sanitizeClasses = func() (t [256]uint16) {
@@ -749,6 +890,7 @@ var sanitizeClasses = func() (t [256]uint16) {
 		set(sanitizeClassValue, printable && strings.IndexByte("\"'`\\&,;<>()[]{}", byte(c)) < 0)
 		set(sanitizeClassUserinfo, printable && strings.IndexByte("\"'`\\/?#@[]<>{}", byte(c)) < 0)
 		set(sanitizeClassPath, alnum || strings.IndexByte("-._~+@%$/\\", byte(c)) >= 0)
+		set(sanitizeClassGap, strings.IndexByte(" \t\"'\\", byte(c)) >= 0)
 	}
 	for c := utf8.RuneSelf; c < 256; c++ {
 		t[c] |= sanitizeClassPath
@@ -797,48 +939,104 @@ const (
 )
 
 type sanitizePrefixed struct {
-	prefix string
+	prefix sanitizeFixed
 	class  uint16
 	min    int
 }
 
+// sanitizeFixed is a fixed ASCII string compared eight bytes at a time:
+// its first eight bytes (fewer when it is shorter) as a little-endian word
+// with their mask, and the bytes after them.
+type sanitizeFixed struct {
+	word, mask uint64
+	n          int
+	tail       string
+}
+
+func sanitizeFixedOf(x string) sanitizeFixed {
+	f := sanitizeFixed{n: len(x)}
+	for i := 0; i < len(x) && i < 8; i++ {
+		f.word |= uint64(x[i]) << (8 * i)
+		f.mask |= 0xFF << (8 * i)
+	}
+	if len(x) > 8 {
+		f.tail = x[8:]
+	}
+	return f
+}
+
+// at reports whether s holds the string at p, given w = sanitizeWord(s, p).
+func (f *sanitizeFixed) at(s string, p int, w uint64) bool {
+	return w&f.mask == f.word && len(s)-p >= f.n && (f.tail == "" || s[p+8:p+f.n] == f.tail)
+}
+
+// sanitizeWord returns the eight bytes of s from p as a little-endian word,
+// zero past the end of s. Every fixed string of the shapes is compared with
+// it in one step.
+func sanitizeWord(s string, p int) uint64 {
+	if len(s)-p >= 8 {
+		b := s[p : p+8]
+		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	}
+	var w uint64
+	for i := len(s) - 1; i >= p; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
+}
+
+// sanitizeAnyFixed reports whether one of the strings is at p.
+func sanitizeAnyFixed(s string, p int, w uint64, list []sanitizeFixed) bool {
+	for i := range list {
+		if list[i].at(s, p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// The fixed strings match compares by word.
+var (
+	sanitizeFixedPEM    = sanitizeFixedOf("-----BEGIN ")
+	sanitizeFixedJWT    = sanitizeFixedOf("eyJ")
+	sanitizeFixedBearer = sanitizeFixedOf("bearer")
+	// sanitizeFoldBearer lower-cases the letters of a word holding
+	// "bearer" in any case (all six are letters, so no other byte becomes
+	// one of them).
+	sanitizeFoldBearer uint64 = 0x202020202020
+)
+
 var sanitizeStarts = func() (t struct {
 	flags    [256]uint8
 	prefixed [256][]sanitizePrefixed
-	words    [256][]string
-	// fixed holds the distinct prefixes of prefixed and words, and the
-	// first three bytes of the credential names and key file extensions,
-	// by their first byte: where the byte has no flag but sanitizeStartName
-	// and none of them starts, no shape does, which match checks first
-	// (most tries are near misses).
-	fixed [256][]string
+	words    [256][]sanitizeFixed
+	// fixed holds the distinct prefixes of prefixed and words by their
+	// first byte: where the byte has no flag and none of them starts, no
+	// shape does, which match checks first (most tries are near misses).
+	fixed [256][]sanitizeFixed
 	// second holds, per first byte, the bytes that can follow it in a
 	// shape, so most letters are passed over without trying one.
 	second [256][4]uint64
 }) {
 	follow := func(first, next byte) { t.second[first][next>>6] |= 1 << (next & 63) }
+	var fixed [256][]string
 	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
 		for _, sec := range list {
 			for _, p := range sec.Prefixes {
-				t.prefixed[p[0]] = append(t.prefixed[p[0]], sanitizePrefixed{p, sec.Class, sec.Min})
+				t.prefixed[p[0]] = append(t.prefixed[p[0]], sanitizePrefixed{sanitizeFixedOf(p), sec.Class, sec.Min})
 				follow(p[0], p[1])
+				if !slices.Contains(fixed[p[0]], p) {
+					fixed[p[0]] = append(fixed[p[0]], p)
+				}
 			}
 		}
 	}
 	for _, w := range sanitizeWordPrefixes {
-		t.words[w[0]] = append(t.words[w[0]], w)
+		t.words[w[0]] = append(t.words[w[0]], sanitizeFixedOf(w))
 		follow(w[0], w[1])
-	}
-	for c := range t.fixed {
-		for _, sp := range t.prefixed[c] {
-			if !slices.Contains(t.fixed[c], sp.prefix) {
-				t.fixed[c] = append(t.fixed[c], sp.prefix)
-			}
-		}
-		for _, w := range t.words[c] {
-			if !slices.Contains(t.fixed[c], w) {
-				t.fixed[c] = append(t.fixed[c], w)
-			}
+		if !slices.Contains(fixed[w[0]], w) {
+			fixed[w[0]] = append(fixed[w[0]], w)
 		}
 	}
 	t.flags['-'] |= sanitizeStartPEM
@@ -852,6 +1050,7 @@ var sanitizeStarts = func() (t struct {
 	}
 	if sanitizePaths {
 		t.flags[':'] |= sanitizeStartHome
+		follow(':', '\\')
 		for _, h := range sanitizeHomePrefixes {
 			t.flags[h[0]] |= sanitizeStartHome
 			follow(h[0], h[1])
@@ -859,29 +1058,15 @@ var sanitizeStarts = func() (t struct {
 		for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
 			t.flags[n[0]] |= sanitizeStartName
 			follow(n[0], n[1])
-			if !slices.Contains(t.fixed[n[0]], n[:3]) {
-				t.fixed[n[0]] = append(t.fixed[n[0]], n[:3])
-			}
+		}
+	}
+	for c, list := range fixed {
+		for _, x := range list {
+			t.fixed[c] = append(t.fixed[c], sanitizeFixedOf(x))
 		}
 	}
 	return t
 }()
-
-// sanitizeHasPrefix is strings.HasPrefix for a prefix of two or more
-// bytes, comparing the second byte first: most candidates differ there.
-func sanitizeHasPrefix(s, prefix string) bool {
-	return len(s) >= len(prefix) && s[1] == prefix[1] && s[:len(prefix)] == prefix
-}
-
-// sanitizeAnyPrefix reports whether s starts with one of the prefixes.
-func sanitizeAnyPrefix(s string, prefixes []string) bool {
-	for _, prefix := range prefixes {
-		if sanitizeHasPrefix(s, prefix) {
-			return true
-		}
-	}
-	return false
-}
 
 // sanitizeHasPrefixFold reports whether s starts with the lower-case
 // prefix, ignoring ASCII case.
@@ -935,7 +1120,11 @@ func (r *sanitizeRedactor) back(p, k int) (byte, bool) {
 	if k <= p-r.flushed {
 		return r.s[p-k], true
 	}
-	k -= p - r.flushed
+	return r.backOut(k - (p - r.flushed))
+}
+
+// backOut returns the k-th byte before s[flushed:] in the output.
+func (r *sanitizeRedactor) backOut(k int) (byte, bool) {
 	if !r.dirty {
 		if k <= r.flushed {
 			return r.s[r.flushed-k], true
@@ -951,6 +1140,30 @@ func (r *sanitizeRedactor) back(p, k int) (byte, bool) {
 	return 0, false
 }
 
+// may reports whether a shape may start at p: the pair there starts one,
+// or p is an assignment's separator with what a key needs before it (the
+// output's byte before p is s[p-1] after flushed, and "]" at flushed).
+func (r *sanitizeRedactor) may(p int) bool {
+	return sanitizeLookSecret.has(r.s, p) ||
+		p > r.flushed && sanitizePairBit(&sanitizeLookAfterSecret, uint16(r.s[p-1])|uint16(r.s[p])<<8) && r.keyBefore(p)
+}
+
+// keyBefore reports whether the ':' or '=' at p may end a key: the key's
+// last two bytes are one of the pairs of sanitizeKeyEnds, or white space,
+// a quote or a backslash stands between the key and p. It is
+// assignment's first test, made before a shape is tried at p.
+func (r *sanitizeRedactor) keyBefore(p int) bool {
+	// As in assignment, only s[flushed:p] can hold these bytes.
+	s := r.s
+	if p-1 < r.flushed {
+		return false
+	}
+	if sanitizeClasses[s[p-1]]&sanitizeClassGap != 0 {
+		return true
+	}
+	return p-2 >= r.flushed && sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)
+}
+
 func (r *sanitizeRedactor) redact(from, to int) {
 	if !r.dirty {
 		r.b.Grow(len(r.s) + 16)
@@ -961,60 +1174,83 @@ func (r *sanitizeRedactor) redact(from, to int) {
 	r.flushed = to
 }
 
+// sanitizePairBits returns a bit for each of the four byte pairs at even
+// positions of the eight bytes of s from i (bit k: the pair at i+2k) that
+// is in the set; past the end of s, none.
+func sanitizePairBits(t *sanitizePairs, s string, i int) uint {
+	if len(s)-i >= 8 {
+		b := s[i : i+8]
+		v0 := uint16(b[0]) | uint16(b[1])<<8
+		v1 := uint16(b[2]) | uint16(b[3])<<8
+		v2 := uint16(b[4]) | uint16(b[5])<<8
+		v3 := uint16(b[6]) | uint16(b[7])<<8
+		return uint(t[v0>>6]>>(v0&63)&1) | uint(t[v1>>6]>>(v1&63)&1)<<1 |
+			uint(t[v2>>6]>>(v2&63)&1)<<2 | uint(t[v3>>6]>>(v3&63)&1)<<3
+	}
+	var m uint
+	for k := 0; i+2*k+1 < len(s); k++ {
+		v := uint16(s[i+2*k]) | uint16(s[i+2*k+1])<<8
+		m |= uint(t[v>>6]>>(v&63)&1) << k
+	}
+	return m
+}
+
 // sanitizeRedact is step 3: at each position the shapes are tried in the
 // order of match; the first that matches is replaced and the scan goes on
-// after it. The scan reads the byte pairs at even positions and tries the
-// positions around a pair that could start a shape.
-func sanitizeRedact(s string) string {
+// after it. The scan reads the byte pairs at even positions, eight bytes at
+// a time, and tries the positions around a pair that could start a shape.
+// No shape starts before start (the quick pass tried every position
+// before it, in the same text).
+func sanitizeRedact(s string, start int) string {
 	r := sanitizeRedactor{s: s}
-	next := 0 // the first position not tried yet
-	for rest := s; len(rest) >= 2; {
-		if len(rest) >= 8 {
-			v0 := uint16(rest[0]) | uint16(rest[1])<<8
-			v1 := uint16(rest[2]) | uint16(rest[3])<<8
-			v2 := uint16(rest[4]) | uint16(rest[5])<<8
-			v3 := uint16(rest[6]) | uint16(rest[7])<<8
-			if (sanitizeLookSecret2[v0>>6]>>(v0&63)|sanitizeLookSecret2[v1>>6]>>(v1&63)|sanitizeLookSecret2[v2>>6]>>(v2&63)|sanitizeLookSecret2[v3>>6]>>(v3&63))&1 == 0 {
-				rest = rest[8:]
-				continue
-			}
-		}
-		v := uint16(rest[0]) | uint16(rest[1])<<8
-		i := len(s) - len(rest)
-		rest = rest[2:]
-		if sanitizeLookSecret2[v>>6]&(1<<(v&63)) == 0 {
+	next := start   // the first position not tried yet
+	i := start &^ 1 // the even position the scan is at
+	for i+1 < len(s) {
+		m := sanitizePairBits(&sanitizeLookSecret2, s, i)
+		if m == 0 {
+			i += 8
 			continue
 		}
-		lo := i - 1
-		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-			lo = i - 2
-		}
-		for p := max(next, lo); p <= i+1 && p < len(s); p = next {
-			next = p + 1
-			if !sanitizeLookSecret.has(s, p) {
-				continue
+		matched := false
+		for ; m != 0 && !matched; m &= m - 1 {
+			j := i + 2*bits.TrailingZeros(m)
+			v := uint16(s[j]) | uint16(s[j+1])<<8
+			lo := j - 1
+			if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+				lo = j - 2
 			}
-			if from, to, ok := r.match(p); ok {
-				r.redact(from, to)
-				next = to
-				// At an odd next, the even pair holding it has a byte of the
-				// redacted text, which the output no longer has: a credential
-				// name starting at next may not be flagged there (see
-				// sanitizeLookPairs), so next is tried now.
-				for next&1 != 0 && next < len(s) && sanitizeLookSecret.has(s, next) {
-					from, to, ok := r.match(next)
-					if !ok {
-						next++
-						break
-					}
+			for p := max(next, lo); p <= j+1 && p < len(s); p = next {
+				next = p + 1
+				if !r.may(p) {
+					continue
+				}
+				if from, to, ok := r.match(p); ok {
 					r.redact(from, to)
 					next = to
+					// At an odd next, the even pair holding it has a byte of
+					// the redacted text, which the output no longer has: a
+					// credential name starting at next may not be flagged
+					// there (see sanitizeLookPairs), so next is tried now.
+					for next&1 != 0 && next < len(s) && r.may(next) {
+						from, to, ok := r.match(next)
+						if !ok {
+							next++
+							break
+						}
+						r.redact(from, to)
+						next = to
+					}
+					matched = true
+					break
 				}
-				// Go on with the even pair that holds next.
-				rest = s[next&^1:]
-				break
 			}
 		}
+		if matched {
+			// Go on with the even pair that holds next.
+			i = next &^ 1
+			continue
+		}
+		i += 8
 	}
 	if !r.dirty {
 		return s
@@ -1023,18 +1259,23 @@ func sanitizeRedact(s string) string {
 	return r.b.String()
 }
 
-// match tries every shape at p and returns the span to redact.
+// match tries every shape at p and returns the span to redact. Every
+// fixed string is compared against the eight bytes at p in one step, and
+// each shape's cheapest condition comes first: most tries are near misses.
 func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	s := r.s
-	rest := s[p:]
 	c := s[p]
+	if c == ':' || c == '=' {
+		return r.matchSeparator(p)
+	}
 	flags := sanitizeStarts.flags[c]
-	if flags&^sanitizeStartName == 0 && !sanitizeAnyPrefix(rest, sanitizeStarts.fixed[c]) {
+	w := sanitizeWord(s, p)
+	if flags == 0 && !sanitizeAnyFixed(s, p, w, sanitizeStarts.fixed[c]) {
 		return 0, 0, false
 	}
 	// A private key block, through its END line or to the end of the text.
-	if flags&sanitizeStartPEM != 0 && strings.HasPrefix(rest, "-----BEGIN ") {
-		j := p + len("-----BEGIN ")
+	if flags&sanitizeStartPEM != 0 && sanitizeFixedPEM.at(s, p, w) {
+		j := p + sanitizeFixedPEM.n
 		k := j
 		for k < len(s) && k-j < 64 && (s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9' || s[k] == ' ') {
 			k++
@@ -1053,9 +1294,9 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	// A token starting like a known secret, redacted up to white space.
 	if words := sanitizeStarts.words[c]; words != nil {
 		if prev, ok := r.back(p, 1); !ok || sanitizeSpace(prev) {
-			for _, w := range words {
-				if sanitizeHasPrefix(rest, w) {
-					e := p + len(w)
+			for i := range words {
+				if words[i].at(s, p, w) {
+					e := p + words[i].n
 					for e < len(s) && !sanitizeSpace(s[e]) {
 						e++
 					}
@@ -1065,15 +1306,16 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		}
 	}
 	// Prefixed token shapes, anywhere.
-	for _, sec := range sanitizeStarts.prefixed[c] {
-		if sanitizeHasPrefix(rest, sec.prefix) {
-			if n := sanitizeRun(s, p+len(sec.prefix), sec.class); n >= sec.min {
-				return p, p + len(sec.prefix) + n, true
+	for i := range sanitizeStarts.prefixed[c] {
+		sec := &sanitizeStarts.prefixed[c][i]
+		if sec.prefix.at(s, p, w) {
+			if n := sanitizeRun(s, p+sec.prefix.n, sec.class); n >= sec.min {
+				return p, p + sec.prefix.n + n, true
 			}
 		}
 	}
 	// A JSON Web Token: eyJ… . … (. …).
-	if flags&sanitizeStartJWT != 0 && p >= r.noJWT && strings.HasPrefix(rest, "eyJ") {
+	if flags&sanitizeStartJWT != 0 && p >= r.noJWT && sanitizeFixedJWT.at(s, p, w) {
 		n1 := sanitizeRun(s, p, sanitizeClassBase64URL)
 		if n1 >= 10 && p+n1 < len(s) && s[p+n1] == '.' {
 			e := p + n1 + 1
@@ -1089,7 +1331,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		r.noJWT = p + n1
 	}
 	// Bearer <token>: the token.
-	if flags&sanitizeStartBearer != 0 && sanitizeHasPrefixFold(rest, "bearer") {
+	if flags&sanitizeStartBearer != 0 && sanitizeFixedBearer.at(s, p, w|sanitizeFoldBearer) {
 		if prev, ok := r.back(p, 1); !ok || sanitizeClasses[prev]&sanitizeClassAlnum == 0 {
 			e := p + 6
 			for e < len(s) && (s[e] == ' ' || s[e] == '\t') {
@@ -1105,34 +1347,49 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 			}
 		}
 	}
+	// A home directory: its user name, or the whole path when it holds a
+	// credential name.
+	if flags&sanitizeStartHome != 0 {
+		if from, to, ok := r.home(p, w); ok {
+			return from, to, true
+		}
+	}
+	// A credential name: the whole path holding it.
+	if flags&sanitizeStartName != 0 {
+		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, w, prev, ok) {
+			return r.pathStart(p), r.pathEnd(p + 1), true
+		}
+	}
+	return 0, 0, false
+}
+
+// matchSeparator is match at a ':' or '=', where only the assignment, the
+// URL and the Windows home directory start, in that order.
+func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
+	s := r.s
 	// key = value and key: value for a sensitive key. Tried before the URL
 	// rule, which starts at the same ':' but redacts less: were the URL
 	// rule first, a second pass could redact the "//" it skipped.
-	if flags&sanitizeStartAssign != 0 {
+	if r.keyBefore(p) {
 		if from, to, ok := r.assignment(p); ok {
 			return from, to, true
 		}
 	}
+	if s[p] != ':' || p+1 >= len(s) || !sanitizeSeparator(s[p+1]) {
+		return 0, 0, false
+	}
 	// URL userinfo holding a password: scheme://user:password@host.
-	if flags&sanitizeStartURL != 0 && strings.HasPrefix(rest, "://") {
+	if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
 		j := p + 3
 		n := sanitizeRun(s, j, sanitizeClassUserinfo)
 		if n > 0 && j+n < len(s) && s[j+n] == '@' && strings.IndexByte(s[j:j+n], ':') >= 0 {
 			return j, j + n, true
 		}
 	}
-	// A home directory: its user name, or the whole path when it holds a
-	// credential name.
-	if flags&sanitizeStartHome != 0 {
-		if from, to, ok := r.home(p); ok {
-			return from, to, true
-		}
-	}
-	// A credential name: the whole path holding it.
-	if flags&sanitizeStartName != 0 && sanitizeAnyPrefix(rest, sanitizeNameHeads[c]) {
-		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, prev, ok) {
-			return r.pathStart(p), r.pathEnd(p + 1), true
-		}
+	// A Windows home directory: its user name, or the whole path when it
+	// holds a credential name.
+	if sanitizePaths {
+		return r.home(p, sanitizeWord(s, p))
 	}
 	return 0, 0, false
 }
@@ -1143,40 +1400,68 @@ var sanitizeHomePrefixes = []string{"/home/", "/Users/"}
 // sanitizeKeyExtensions end the name of a key or certificate store file.
 var sanitizeKeyExtensions = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"}
 
+// sanitizeName is a credential name split at its first '/': the bytes
+// before it, compared as a fixed string, and the rest, matched by
+// sanitizeNameAt ("" for a name of one segment).
+type sanitizeName struct {
+	head sanitizeFixed
+	rest string
+}
+
 // sanitizeNamesByFirst holds the credential names by their first byte;
-// sanitizeNameHeads the distinct first three bytes of the names and key
-// file extensions, which most candidates fail.
-var sanitizeNamesByFirst, sanitizeNameHeads = func() (t, heads [256][]string) {
-	for _, n := range sanitizeCredentialNames {
-		t[n[0]] = append(t[n[0]], n)
-	}
-	for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
-		if !slices.Contains(heads[n[0]], n[:3]) {
-			heads[n[0]] = append(heads[n[0]], n[:3])
+// sanitizeHomes and sanitizeExtensions the home prefixes and the key file
+// extensions as fixed strings.
+var (
+	sanitizeNamesByFirst = func() (t [256][]sanitizeName) {
+		for _, n := range sanitizeCredentialNames {
+			head, rest := n, ""
+			if i := strings.IndexByte(n, '/'); i >= 0 {
+				head, rest = n[:i], n[i:]
+			}
+			t[n[0]] = append(t[n[0]], sanitizeName{sanitizeFixedOf(head), rest})
 		}
+		return t
+	}()
+	// sanitizeNamePairs holds the first two bytes of the names.
+	sanitizeNamePairs = func() (t sanitizePairs) {
+		for _, n := range sanitizeCredentialNames {
+			t.set(n[0], n[1])
+		}
+		return t
+	}()
+	sanitizeHomes      = sanitizeFixedsOf(sanitizeHomePrefixes)
+	sanitizeExtensions = sanitizeFixedsOf(sanitizeKeyExtensions)
+)
+
+func sanitizeFixedsOf(list []string) []sanitizeFixed {
+	t := make([]sanitizeFixed, len(list))
+	for i, x := range list {
+		t[i] = sanitizeFixedOf(x)
 	}
-	return t, heads
-}()
+	return t
+}
 
 func sanitizeSeparator(c byte) bool { return c == '/' || c == '\\' }
 
 // home matches a home directory at p: /home/ or /Users/ at '/', or a drive
 // letter's :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at
 // ':'. The path must start at a boundary. The user name is redacted, or
-// the whole path when it holds a credential name.
-func (r *sanitizeRedactor) home(p int) (from, to int, ok bool) {
+// the whole path when it holds a credential name. w is sanitizeWord(s, p).
+func (r *sanitizeRedactor) home(p int, w uint64) (from, to int, ok bool) {
 	s := r.s
 	start, seg := p, -1
 	if s[p] == '/' {
-		for _, h := range sanitizeHomePrefixes {
-			if sanitizeHasPrefix(s[p:], h) {
-				seg = p + len(h)
+		for i := range sanitizeHomes {
+			if sanitizeHomes[i].at(s, p, w) {
+				seg = p + sanitizeHomes[i].n
 				break
 			}
 		}
-	} else if n := sanitizeDriveUsers(s[p:]); n > 0 {
-		if c, ok := r.back(p, 1); ok && c|0x20 >= 'a' && c|0x20 <= 'z' {
-			start, seg = p-1, p+n
+	} else if sanitizeSeparator(byte(w >> 8)) {
+		if n := sanitizeDriveUsers(s[p:]); n > 0 {
+			if c, ok := r.back(p, 1); ok && c|0x20 >= 'a' && c|0x20 <= 'z' {
+				start, seg = p-1, p+n
+			}
 		}
 	}
 	if seg < 0 || !r.pathBoundary(start) {
@@ -1205,7 +1490,7 @@ func (r *sanitizeRedactor) credential(seg, end int) bool {
 	}
 	r.credFrom, r.credEnd, r.credAt = seg, end, -1
 	for i := seg; i < end; i++ {
-		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
+		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, sanitizeWord(s, i), s[i-1], true) {
 			r.credAt = i
 			return true
 		}
@@ -1246,22 +1531,36 @@ func (r *sanitizeRedactor) pathBoundary(p int) bool {
 	return e == ':' || e == '/' && f == ':'
 }
 
-// sanitizeCredentialAt reports whether a credential name is at p, given the
-// output's character before it (ok false at the start): a listed name as a
-// whole segment, or a key file extension ending a segment that has more
-// before it.
-func sanitizeCredentialAt(s string, p int, prev byte, ok bool) bool {
+// sanitizeCredentialAt reports whether a credential name is at p, given
+// w = sanitizeWord(s, p) and the output's character before p (ok false at
+// the start): a listed name as a whole segment, or a key file extension
+// ending a segment that has more before it.
+func sanitizeCredentialAt(s string, p int, w uint64, prev byte, ok bool) bool {
 	if !ok || sanitizeClasses[prev]&sanitizeClassPath == 0 || sanitizeSeparator(prev) {
-		for _, name := range sanitizeNamesByFirst[s[p]] {
-			if e, ok := sanitizeNameAt(s, p, name); ok && sanitizeNameEnds(s, e) {
+		if v := uint16(w); sanitizeNamePairs[v>>6]&(1<<(v&63)) == 0 {
+			return false
+		}
+		names := sanitizeNamesByFirst[s[p]]
+		for i := range names {
+			if !names[i].head.at(s, p, w) {
+				continue
+			}
+			e := p + names[i].head.n
+			if names[i].rest != "" {
+				var ok bool
+				if e, ok = sanitizeNameAt(s, e, names[i].rest); !ok {
+					continue
+				}
+			}
+			if sanitizeNameEnds(s, e) {
 				return true
 			}
 		}
 		return false
 	}
 	if s[p] == '.' {
-		for _, x := range sanitizeKeyExtensions {
-			if sanitizeHasPrefix(s[p:], x) && sanitizeNameEnds(s, p+len(x)) {
+		for i := range sanitizeExtensions {
+			if sanitizeExtensions[i].at(s, p, w) && sanitizeNameEnds(s, p+sanitizeExtensions[i].n) {
 				return true
 			}
 		}
@@ -1322,13 +1621,11 @@ func sanitizeNameEnds(s string, e int) bool {
 // last character before p that is no path character (the "]" of an
 // earlier redaction at the latest), at its first ASCII character.
 func (r *sanitizeRedactor) pathStart(p int) int {
+	// The output before flushed ends with the "]" of [REDACTED], or is
+	// empty: the path starts at flushed at the earliest.
 	q := p
-	for k := 1; ; k++ {
-		c, ok := r.back(p, k)
-		if !ok || sanitizeClasses[c]&sanitizeClassPath == 0 {
-			break
-		}
-		q = p - k
+	for q > r.flushed && sanitizeClasses[r.s[q-1]]&sanitizeClassPath != 0 {
+		q--
 	}
 	for r.s[q] >= utf8.RuneSelf {
 		q++
@@ -1360,45 +1657,36 @@ func (r *sanitizeRedactor) pathEnd(i int) int {
 // to two quotes or backslashes, then the value.
 func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	s := r.s
-	k := 1
-	for c, ok := r.back(p, k); ok && (c == ' ' || c == '\t'); c, ok = r.back(p, k) {
-		k++
+	// The output before flushed is empty or ends with the "]" of
+	// [REDACTED], which is neither a key byte nor white space nor a quote:
+	// the key and what stands before it lie in s[flushed:p].
+	lo := r.flushed
+	q := p
+	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
+		q--
 	}
-	gap := k - 1
-	for q := 0; q < 2; q++ {
-		if c, ok := r.back(p, k); ok && (c == '"' || c == '\'' || c == '\\') {
-			k++
-			gap++
-		}
+	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
+		q--
 	}
+	gap := p - q
 	// Most keys are told apart by their last two bytes, before the scan.
-	last, ok1 := r.back(p, k)
-	prev, ok2 := r.back(p, k+1)
-	if !ok1 || !ok2 || sanitizeClasses[last]&sanitizeClassKey == 0 || sanitizeClasses[prev]&sanitizeClassKey == 0 ||
-		strings.IndexByte(sanitizeKeyEnds[sanitizeFold(last)], sanitizeFold(prev)) < 0 {
+	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
 		return 0, 0, false
 	}
-	// The key, lower-cased: its last 64 bytes suffice for every test.
-	var buf [64]byte
+	// The key, lower-cased: its last 64 bytes suffice for every test. A
+	// longer key starts with a NUL, so that it matches no name exactly.
+	var buf [65]byte
 	n := 0
-	for c, ok := r.back(p, k); ok && sanitizeClasses[c]&sanitizeClassKey != 0; c, ok = r.back(p, k) {
-		if n < len(buf) {
-			buf[len(buf)-1-n] = sanitizeFold(c)
+	for ; q > lo && sanitizeClasses[s[q-1]]&sanitizeClassKey != 0; q-- {
+		if n < len(buf)-1 {
+			buf[len(buf)-1-n] = sanitizeFold(s[q-1])
 		}
 		n++
-		k++
 	}
-	if n == 0 {
-		return 0, 0, false
-	}
-	key := string(buf[len(buf)-min(n, len(buf)):])
-	if n > len(buf) {
-		key = "\x00" + key // a key this long matches no name exactly
-	}
-	before, hasBefore := r.back(p, k)
+	key := buf[len(buf)-min(n, len(buf)):]
 	switch {
 	case sanitizeSensitiveKey(key):
-	case (key == "code" || key == "sig") && gap == 0 && s[p] == '=' && hasBefore && strings.IndexByte("?&#;", before) >= 0:
+	case (string(key) == "code" || string(key) == "sig") && gap == 0 && s[p] == '=' && q > lo && strings.IndexByte("?&#;", s[q-1]) >= 0:
 	default:
 		return 0, 0, false
 	}
@@ -1413,7 +1701,7 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	if e == v {
 		return 0, 0, false
 	}
-	if strings.HasSuffix(key, "authorization") && sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
+	if bytes.HasSuffix(key, []byte("authorization")) && sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
 		// A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
 		w := e
 		for w < len(s) && (s[w] == ' ' || s[w] == '\t') {
@@ -1465,59 +1753,102 @@ var sanitizeKeyHarmless = []string{"sort_key", "cache_key", "idempotency_key", "
 	"public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key",
 	"dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"}
 
-// sanitizeKeyEnds holds, for each last byte of a sensitive or query-only
-// key, the bytes that can precede it: most keys are rejected by their last
-// two bytes without comparing any name.
-var sanitizeKeyEnds = func() (t [256]string) {
+// sanitizeKeyEnds holds the last two bytes of the sensitive and query-only
+// keys, in either ASCII case: most keys are rejected by their last two
+// bytes without comparing any name.
+var sanitizeKeyEnds = func() (t sanitizePairs) {
 	names := append(append([]string{"_key", "-key", "code", "sig"}, sanitizeKeyExact...), sanitizeKeySuffixes...)
 	for _, n := range names {
-		last, prev := n[len(n)-1], n[len(n)-2]
-		if strings.IndexByte(t[last], prev) < 0 {
-			t[last] += string(prev)
+		prev, last := n[len(n)-2], n[len(n)-1]
+		for _, a := range []byte{prev, sanitizeUpper(prev)} {
+			for _, b := range []byte{last, sanitizeUpper(last)} {
+				t.set(a, b)
+			}
 		}
 	}
 	return t
 }()
 
 // sanitizeSensitiveKey reports whether a lower-cased key names a secret.
-func sanitizeSensitiveKey(key string) bool {
-	if len(key) == 0 {
+func sanitizeSensitiveKey(key []byte) bool {
+	n := len(key)
+	if n == 0 {
 		return false
 	}
 	for _, k := range sanitizeKeyExact {
-		if key == k {
+		if string(key) == k {
 			return true
 		}
 	}
-	for _, suf := range sanitizeKeySuffixesByEnd[key[len(key)-1]] {
-		if strings.HasSuffix(key, suf) {
+	for _, suf := range sanitizeKeySuffixesByEnd[key[n-1]] {
+		if n >= len(suf) && string(key[n-len(suf):]) == suf {
 			return true
 		}
 	}
-	if strings.HasSuffix(key, "_key") || strings.HasSuffix(key, "-key") {
-		norm := strings.ReplaceAll(key, "-", "_")
-		for _, h := range sanitizeKeyHarmless {
-			if strings.HasSuffix(norm, h) && (len(norm) == len(h) || strings.IndexByte("_.", norm[len(norm)-len(h)-1]) >= 0) {
-				return false
-			}
-		}
+	if n < 4 || string(key[n-3:]) != "key" || key[n-4] != '_' && key[n-4] != '-' {
+		return false
+	}
+	// A harmless name is a word and "_key", whole or after '_' or '.',
+	// with '-' read as '_': the word is what lies between "_key" and the
+	// '_', '-' or '.' before it (no harmless word holds one).
+	j := n - 5
+	for j >= 0 && key[j] != '_' && key[j] != '-' && key[j] != '.' {
+		j--
+	}
+	word := key[j+1 : n-4]
+	if len(word) >= len(sanitizeHarmlessWords) {
 		return true
 	}
-	return false
+	for _, h := range sanitizeHarmlessWords[len(word)] {
+		if string(word) == h {
+			return false
+		}
+	}
+	return true
 }
+
+// sanitizeHarmlessWords are the harmless keys without their "_key", by
+// their length.
+var sanitizeHarmlessWords = func() (t [16][]string) {
+	for _, h := range sanitizeKeyHarmless {
+		w := strings.TrimSuffix(h, "_key")
+		t[len(w)] = append(t[len(w)], w)
+	}
+	return t
+}()
 
 // sanitizeTruncate is step 4, on the well-formed text of step 3.
 func sanitizeTruncate(s string, maxLength int, cut bool) string {
 	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
 		return s
 	}
-	keep := maxLength - sanitizeMarkerLen
+	return s[:sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen)] + SanitizeTruncationMarker
+}
+
+// sanitizeRuneOffset returns where the code point after the first n of
+// well-formed text starts (len(s) when it has no more): its n-th byte
+// that is no continuation byte, counted eight bytes at a time.
+func sanitizeRuneOffset(s string, n int) int {
+	const high = 0x8080808080808080
 	i := 0
-	for c := 0; c < keep && i < len(s); c++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	for ; i <= len(s)-8; i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		starts := 8 - bits.OnesCount64(w&high&^(w<<1))
+		if starts > n {
+			break
+		}
+		n -= starts
 	}
-	return s[:i] + SanitizeTruncationMarker
+	for ; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return len(s)
 }
 
 // The constructors and With methods sanitize the envelope values named in
