@@ -60,9 +60,10 @@ func SanitizeMax(s string, maxLength int) string {
 	// allowed code point is longer than maxLength whatever it holds, so it
 	// goes to the steps straight away.
 	pristine, runes := 0, 0
+	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		if pristine, quiet = sanitizeQuiet(s); quiet {
+		if pristine, quiet = sanitizeQuiet(s, &q); quiet {
 			// Steps 1 to 3 keep s; only its length can matter.
 			return sanitizeTruncate(s, maxLength, false)
 		}
@@ -72,11 +73,14 @@ func SanitizeMax(s string, maxLength int) string {
 	// The quick pass stopped at the first place where a step changes
 	// something. When that is a secret (steps 1 and 2 kept s), every
 	// position before it was tried already, and step 3 starts there.
+	// The quick pass's answers about paths and tokens hold there too.
+	r := sanitizeRedactor{s: t}
 	start := 0
 	if !cut && len(t) == len(s) && t == s {
-		start = pristine
+		start, r.sanitizeMemo = pristine, q.r.sanitizeMemo
 	}
-	return sanitizeTruncate(sanitizeRedact(t, start), maxLength, cut)
+	t, over := sanitizeRedact(&r, start, maxLength)
+	return sanitizeTruncate(t, maxLength, cut || over)
 }
 
 const sanitizeRedacted = "[REDACTED]"
@@ -436,9 +440,9 @@ func sanitizeFourth(n string) []byte {
 // of sanitizeLook2, so valid text in any script goes by eight bytes at a
 // time. Around a pair that could start a change, the characters are
 // looked at one by one; where the structure breaks, all of the block's.
-func sanitizeQuiet(s string) (pristine int, quiet bool) {
+func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	const high = 0x8080808080808080
-	q := sanitizeQuietPass{r: sanitizeRedactor{s: s}}
+	q.r.s = s
 	// owed marks, in the bytes of the block at i (0x80 each), the
 	// continuation bytes a character that starts before i owes.
 	var owed uint64
@@ -536,50 +540,61 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 	return len(s), true
 }
 
+// What the quick pass reads from a byte pair, one bit each
+// (sanitizeQuietPairs).
+const (
+	sanitizePairStarts = 1 << iota // a change may start at the first byte (sanitizeLook)
+	sanitizePairEnds               // one may end at the second (sanitizeLookAfter)
+	sanitizePairKey                // the pair may end a key (sanitizeKeyEnds)
+	sanitizePairSep                // the second byte is ':' or '='
+)
+
+// sanitizeQuietPairs holds those bits for every byte pair, indexed by
+// first | second<<8: one load tells what a pair means to every position
+// it touches.
+var sanitizeQuietPairs = func() (t [1 << 16]uint8) {
+	for v := range t {
+		w := uint16(v)
+		if sanitizePairBit(&sanitizeLook, w) {
+			t[v] |= sanitizePairStarts
+		}
+		if sanitizePairBit(&sanitizeLookAfter, w) {
+			t[v] |= sanitizePairEnds
+		}
+		if sanitizePairBit(&sanitizeKeyEnds, w) {
+			t[v] |= sanitizePairKey
+		}
+		if sanitizeBytes[v>>8]&sanitizeByteAssign != 0 {
+			t[v] |= sanitizePairSep
+		}
+	}
+	return t
+}()
+
 // sanitizeQuietMask returns a bit for each position of the eight ASCII
 // bytes w of s from i (bit k: position i+k) where at's first test fails:
-// the pair there may start a change (sanitizeLook), the pair ending there
-// may end one (sanitizeLookAfter), or a ':' or '=' follows two bytes that
-// may end a key (sanitizeKeyEnds). i >= 2.
+// the pair there may start a change, the pair ending there may end one,
+// or a ':' or '=' follows two bytes that may end a key. i >= 2. It reads
+// the ten pairs from the one at i-2 to the one at i+7 in
+// sanitizeQuietPairs, and works on their bits for all eight positions at
+// once: byte k of x holds the bits of the pair at position k, of y of
+// the pair ending at k, of z of the pair ending at k-1.
 func sanitizeQuietMask(s string, i int, w uint64) uint {
-	var after uint16 // the byte after the block
+	var after uint64 // the byte after the block
 	if i+8 < len(s) {
-		after = uint16(s[i+8])
+		after = uint64(s[i+8])
 	}
-	// The pairs from the one ending at position 0 to the one starting at
-	// position 7: position k is in the pairs k and k+1.
-	p0 := uint16(s[i-1]) | uint16(w)<<8
-	p1, p2, p3, p4 := uint16(w), uint16(w>>8), uint16(w>>16), uint16(w>>24)
-	p5, p6, p7, p8 := uint16(w>>32), uint16(w>>40), uint16(w>>48), uint16(w>>56)|after<<8
-	look, lookAfter := &sanitizeLook, &sanitizeLookAfter
-	m := sanitizeBit(look, p1) | sanitizeBit(lookAfter, p0) |
-		(sanitizeBit(look, p2)|sanitizeBit(lookAfter, p1))<<1 |
-		(sanitizeBit(look, p3)|sanitizeBit(lookAfter, p2))<<2 |
-		(sanitizeBit(look, p4)|sanitizeBit(lookAfter, p3))<<3 |
-		(sanitizeBit(look, p5)|sanitizeBit(lookAfter, p4))<<4 |
-		(sanitizeBit(look, p6)|sanitizeBit(lookAfter, p5))<<5 |
-		(sanitizeBit(look, p7)|sanitizeBit(lookAfter, p6))<<6 |
-		(sanitizeBit(look, p8)|sanitizeBit(lookAfter, p7))<<7
-	// The separators: bytes equal to ':' or '=' (a byte of x is zero
-	// exactly where w holds the separator).
-	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
-	x, y := w^(':'*ones), w^('='*ones)
-	z := ^((x&low7 + low7) | x | low7) | ^((y&low7 + low7) | y | low7)
-	if z == 0 {
-		return m
-	}
-	// wl holds the bytes from i-2: bytes k and k+1 of it are the two
-	// before position k (k < 7).
-	wl := w<<16 | uint64(s[i-1])<<8 | uint64(s[i-2])
-	for ; z != 0; z &= z - 1 {
-		k := bits.TrailingZeros64(z) / 8
-		v := uint16(wl >> (8 * k))
-		if k == 7 {
-			v = p6
-		}
-		m |= sanitizeBit(&sanitizeKeyEnds, v) << k
-	}
-	return m
+	t := &sanitizeQuietPairs
+	b1, b2 := uint64(s[i-1]), uint64(s[i-2])
+	x := uint64(t[uint16(w)]) | uint64(t[uint16(w>>8)])<<8 | uint64(t[uint16(w>>16)])<<16 |
+		uint64(t[uint16(w>>24)])<<24 | uint64(t[uint16(w>>32)])<<32 | uint64(t[uint16(w>>40)])<<40 |
+		uint64(t[uint16(w>>48)])<<48 | uint64(t[uint16(w>>56|after<<8)])<<56
+	y := x<<8 | uint64(t[uint16(b1|w<<8)])
+	z := y<<8 | uint64(t[uint16(b2|b1<<8)])
+	const ones = 0x0101010101010101
+	m := x&(sanitizePairStarts*ones) | y>>1&(sanitizePairEnds>>1*ones) | y>>3&(z>>2)&ones
+	// Byte k's low bit to bit k.
+	return uint(m & ones * 0x0102040810204080 >> 56)
 }
 
 // sanitizeBit returns 1 when the pair v (first | second<<8) is in t, else 0.
@@ -927,17 +942,17 @@ var sanitizeBuiltinSecrets = []sanitizeSecret{
 var sanitizeWordPrefixes = []string{"sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
 	"xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"}
 
-// What may start at a byte: the prefixed shapes and word prefixes starting
-// with it (in catalogue order, so filtering by the first byte keeps the
-// order of step 3), and flags for the other shapes.
+// The kinds of shapes a fixed start begins (sanitizeHead). The prefixed
+// shapes and word prefixes starting with a byte are kept in catalogue
+// order, so filtering by the first byte keeps the order of step 3.
 const (
-	sanitizeStartPEM    = 1 << iota // -----BEGIN
-	sanitizeStartJWT                // eyJ
-	sanitizeStartBearer             // bearer, any case
-	sanitizeStartURL                // ://
-	sanitizeStartAssign             // : or =
-	sanitizeStartHome               // /home/, /Users/, or a drive's :\Users\
-	sanitizeStartName               // a credential name or a key file extension
+	sanitizeStartPEM      = 1 << iota // -----BEGIN
+	sanitizeStartWord                 // a word prefix (sk-, eyJ, …)
+	sanitizeStartPrefixed             // a prefixed shape's prefix
+	sanitizeStartJWT                  // eyJ
+	sanitizeStartBearer               // bearer, any case
+	sanitizeStartHome                 // /home/, /Users/
+	sanitizeStartName                 // a credential name or a key file extension
 )
 
 type sanitizePrefixed struct {
@@ -950,9 +965,11 @@ type sanitizePrefixed struct {
 // its first eight bytes (fewer when it is shorter) as a little-endian word
 // with their mask, and the bytes after them.
 type sanitizeFixed struct {
-	word, mask uint64
-	n          int
-	tail       string
+	// fold is ORed into the text's word first: 0x20 at the letters of a
+	// string matched in any ASCII case (then written in lower case).
+	word, mask, fold uint64
+	n                int
+	tail             string
 }
 
 func sanitizeFixedOf(x string) sanitizeFixed {
@@ -969,7 +986,7 @@ func sanitizeFixedOf(x string) sanitizeFixed {
 
 // at reports whether s holds the string at p, given w = sanitizeWord(s, p).
 func (f *sanitizeFixed) at(s string, p int, w uint64) bool {
-	return w&f.mask == f.word && len(s)-p >= f.n && (f.tail == "" || s[p+8:p+f.n] == f.tail)
+	return (w|f.fold)&f.mask == f.word && len(s)-p >= f.n && (f.tail == "" || s[p+8:p+f.n] == f.tail)
 }
 
 // sanitizeWord returns the eight bytes of s from p as a little-endian word,
@@ -988,83 +1005,111 @@ func sanitizeWord(s string, p int) uint64 {
 	return w
 }
 
-// sanitizeAnyFixed reports whether one of the strings is at p.
-func sanitizeAnyFixed(s string, p int, w uint64, list []sanitizeFixed) bool {
-	for i := range list {
-		if list[i].at(s, p, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // The fixed strings match compares by word.
 var (
-	sanitizeFixedPEM    = sanitizeFixedOf("-----BEGIN ")
-	sanitizeFixedJWT    = sanitizeFixedOf("eyJ")
-	sanitizeFixedBearer = sanitizeFixedOf("bearer")
-	// sanitizeFoldBearer lower-cases the letters of a word holding
-	// "bearer" in any case (all six are letters, so no other byte becomes
-	// one of them).
-	sanitizeFoldBearer uint64 = 0x202020202020
+	sanitizeFixedPEM = sanitizeFixedOf("-----BEGIN ")
+	// "bearer" in any case (its six bytes are letters, so no other byte
+	// ORed with 0x20 becomes one of them).
+	sanitizeFixedBearer = func() sanitizeFixed {
+		f := sanitizeFixedOf("bearer")
+		f.fold = 0x202020202020
+		return f
+	}()
 )
 
+// sanitizeHead is the fixed start of one or more shapes, which match
+// compares first: where none of a byte's heads is, no shape starts (most
+// tries are near misses), and the kinds of those that are tell which
+// shapes to try.
+type sanitizeHead struct {
+	sanitizeFixed
+	kinds uint8
+}
+
+// sanitizeHeads holds the fixed starts of every shape but those at ':' and
+// '=' (matchSeparator) and the credential names and key file extensions
+// (sanitizeNameStarts): a prefix of a prefixed shape or word, -----BEGIN,
+// eyJ, bearer in any case, a home prefix; by a hash of their first two bytes
+// (sanitizeHeadBucket), so a try compares the few of its bucket. Bucket b
+// is list[start[b]:start[b+1]].
+var sanitizeHeads = func() (t struct {
+	start [1<<12 + 1]uint16
+	list  []sanitizeHead
+}) {
+	var buckets [1 << 12][]sanitizeHead
+	for c := range sanitizeStarts.heads {
+		for _, h := range sanitizeStarts.heads[c] {
+			// Bearer's second byte in either case.
+			for _, d := range []byte{byte(h.word >> 8), byte(h.word>>8) &^ byte(h.fold>>8)} {
+				b := sanitizeHeadBucket(uint16(c) | uint16(d)<<8)
+				if !slices.ContainsFunc(buckets[b], func(x sanitizeHead) bool { return x == h }) {
+					buckets[b] = append(buckets[b], h)
+				}
+			}
+		}
+	}
+	for b, list := range buckets {
+		t.list = append(t.list, list...)
+		t.start[b+1] = uint16(len(t.list))
+	}
+	return t
+}()
+
+// sanitizeHeadBucket returns the bucket of sanitizeHeads of a pair (first |
+// second<<8).
+func sanitizeHeadBucket(v uint16) uint32 { return uint32(v) * 0x9E3779B1 >> 20 }
+
 var sanitizeStarts = func() (t struct {
-	flags    [256]uint8
 	prefixed [256][]sanitizePrefixed
 	words    [256][]sanitizeFixed
-	// fixed holds the distinct prefixes of prefixed and words by their
-	// first byte: where the byte has no flag and none of them starts, no
-	// shape does, which match checks first (most tries are near misses).
-	fixed [256][]sanitizeFixed
+	// heads holds the fixed starts by their first byte (sanitizeHeads).
+	heads [256][]sanitizeHead
 	// second holds, per first byte, the bytes that can follow it in a
 	// shape, so most letters are passed over without trying one.
 	second [256][4]uint64
 }) {
 	follow := func(first, next byte) { t.second[first][next>>6] |= 1 << (next & 63) }
-	var fixed [256][]string
+	// head adds a fixed start under its first byte, c (either case of
+	// bearer's b).
+	head := func(c byte, f sanitizeFixed, kind uint8) {
+		for _, d := range []byte{byte(f.word >> 8), byte(f.word>>8) &^ byte(f.fold>>8)} {
+			follow(c, d)
+		}
+		for i := range t.heads[c] {
+			if h := &t.heads[c][i]; h.word == f.word && h.mask == f.mask && h.fold == f.fold && h.n == f.n && h.tail == f.tail {
+				h.kinds |= kind
+				return
+			}
+		}
+		t.heads[c] = append(t.heads[c], sanitizeHead{f, kind})
+	}
 	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
 		for _, sec := range list {
 			for _, p := range sec.Prefixes {
 				t.prefixed[p[0]] = append(t.prefixed[p[0]], sanitizePrefixed{sanitizeFixedOf(p), sec.Class, sec.Min})
-				follow(p[0], p[1])
-				if !slices.Contains(fixed[p[0]], p) {
-					fixed[p[0]] = append(fixed[p[0]], p)
-				}
+				head(p[0], sanitizeFixedOf(p), sanitizeStartPrefixed)
 			}
 		}
 	}
 	for _, w := range sanitizeWordPrefixes {
 		t.words[w[0]] = append(t.words[w[0]], sanitizeFixedOf(w))
-		follow(w[0], w[1])
-		if !slices.Contains(fixed[w[0]], w) {
-			fixed[w[0]] = append(fixed[w[0]], w)
-		}
+		head(w[0], sanitizeFixedOf(w), sanitizeStartWord)
 	}
-	t.flags['-'] |= sanitizeStartPEM
-	t.flags['e'] |= sanitizeStartJWT
-	t.flags['b'] |= sanitizeStartBearer
-	t.flags['B'] |= sanitizeStartBearer
-	t.flags[':'] |= sanitizeStartURL | sanitizeStartAssign
-	t.flags['='] |= sanitizeStartAssign
-	for _, f := range []string{"--", "ey", "be", "bE", "Be", "BE", ":/"} {
-		follow(f[0], f[1])
-	}
+	head('-', sanitizeFixedPEM, sanitizeStartPEM)
+	head('e', sanitizeFixedOf("eyJ"), sanitizeStartJWT)
+	head('b', sanitizeFixedBearer, sanitizeStartBearer)
+	head('B', sanitizeFixedBearer, sanitizeStartBearer)
+	follow(':', '/')
 	if sanitizePaths {
-		t.flags[':'] |= sanitizeStartHome
 		follow(':', '\\')
 		for _, h := range sanitizeHomePrefixes {
-			t.flags[h[0]] |= sanitizeStartHome
-			follow(h[0], h[1])
+			head(h[0], sanitizeFixedOf(h), sanitizeStartHome)
 		}
+		// The credential names and key file extensions are found by
+		// their first two bytes (sanitizeNameStarts), then compared by
+		// sanitizeCredentialAt.
 		for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
-			t.flags[n[0]] |= sanitizeStartName
 			follow(n[0], n[1])
-		}
-	}
-	for c, list := range fixed {
-		for _, x := range list {
-			t.fixed[c] = append(t.fixed[c], sanitizeFixedOf(x))
 		}
 	}
 	return t
@@ -1102,6 +1147,12 @@ type sanitizeRedactor struct {
 	b       strings.Builder
 	dirty   bool
 	flushed int
+	sanitizeMemo
+}
+
+// sanitizeMemo is what the scans of a text remember about it, whatever
+// they redacted.
+type sanitizeMemo struct {
 	// noJWT: no JWT starts before this position. A JWT attempt that fails
 	// after a run of base64url would fail at every eyJ inside that run too
 	// (the run ends at the same character), so they are not tried again:
@@ -1203,10 +1254,15 @@ func sanitizePairBits(t *sanitizePairs, s string, i int) uint {
 // a time, and tries the positions around a pair that could start a shape.
 // No shape starts before start (the quick pass tried every position
 // before it, in the same text).
-func sanitizeRedact(s string, start int) string {
-	r := sanitizeRedactor{s: s}
-	next := start   // the first position not tried yet
-	i := start &^ 1 // the even position the scan is at
+//
+// Once the output holds more than maxLength code points, step 4 will keep
+// only its start, which no later redaction changes: the scan stops there
+// and reports over, returning the output so far.
+func sanitizeRedact(r *sanitizeRedactor, start, maxLength int) (out string, over bool) {
+	s := r.s
+	runes, counted := 0, 0 // the code points of the output's first counted bytes
+	next := start          // the first position not tried yet
+	i := start &^ 1        // the even position the scan is at
 	for i+1 < len(s) {
 		m := sanitizePairBits(&sanitizeLookSecret2, s, i)
 		if m == 0 {
@@ -1248,6 +1304,15 @@ func sanitizeRedact(s string, start int) string {
 			}
 		}
 		if matched {
+			// The output's bytes bound its code points from above: they
+			// are counted only past maxLength.
+			if r.b.Len() > maxLength {
+				out := r.b.String()
+				runes += sanitizeRuneCount(out[counted:])
+				if counted = len(out); runes > maxLength {
+					return out, true
+				}
+			}
 			// Go on with the even pair that holds next.
 			i = next &^ 1
 			continue
@@ -1255,10 +1320,10 @@ func sanitizeRedact(s string, start int) string {
 		i += 8
 	}
 	if !r.dirty {
-		return s
+		return s, false
 	}
 	r.b.WriteString(s[r.flushed:])
-	return r.b.String()
+	return r.b.String(), false
 }
 
 // match tries every shape at p and returns the span to redact. Every
@@ -1270,13 +1335,22 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	if c == ':' || c == '=' {
 		return r.matchSeparator(p)
 	}
-	flags := sanitizeStarts.flags[c]
 	w := sanitizeWord(s, p)
-	if flags == 0 && !sanitizeAnyFixed(s, p, w, sanitizeStarts.fixed[c]) {
+	var kinds uint8
+	b := sanitizeHeadBucket(uint16(w))
+	for i := sanitizeHeads.start[b]; i < sanitizeHeads.start[b+1]; i++ {
+		if h := &sanitizeHeads.list[i]; h.at(s, p, w) {
+			kinds |= h.kinds
+		}
+	}
+	if sanitizePaths && sanitizePairBit(&sanitizeNameStarts, uint16(w)) {
+		kinds |= sanitizeStartName
+	}
+	if kinds == 0 {
 		return 0, 0, false
 	}
 	// A private key block, through its END line or to the end of the text.
-	if flags&sanitizeStartPEM != 0 && sanitizeFixedPEM.at(s, p, w) {
+	if kinds&sanitizeStartPEM != 0 {
 		j := p + sanitizeFixedPEM.n
 		k := j
 		for k < len(s) && k-j < 64 && (s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9' || s[k] == ' ') {
@@ -1294,11 +1368,11 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		}
 	}
 	// A token starting like a known secret, redacted up to white space.
-	if words := sanitizeStarts.words[c]; words != nil {
+	if kinds&sanitizeStartWord != 0 {
 		if prev, ok := r.back(p, 1); !ok || sanitizeSpace(prev) {
-			for i := range words {
-				if words[i].at(s, p, w) {
-					e := p + words[i].n
+			for i := range sanitizeStarts.words[c] {
+				if word := &sanitizeStarts.words[c][i]; word.at(s, p, w) {
+					e := p + word.n
 					for e < len(s) && !sanitizeSpace(s[e]) {
 						e++
 					}
@@ -1308,16 +1382,18 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		}
 	}
 	// Prefixed token shapes, anywhere.
-	for i := range sanitizeStarts.prefixed[c] {
-		sec := &sanitizeStarts.prefixed[c][i]
-		if sec.prefix.at(s, p, w) {
-			if n := sanitizeRun(s, p+sec.prefix.n, sec.class); n >= sec.min {
-				return p, p + sec.prefix.n + n, true
+	if kinds&sanitizeStartPrefixed != 0 {
+		for i := range sanitizeStarts.prefixed[c] {
+			sec := &sanitizeStarts.prefixed[c][i]
+			if sec.prefix.at(s, p, w) {
+				if n := sanitizeRun(s, p+sec.prefix.n, sec.class); n >= sec.min {
+					return p, p + sec.prefix.n + n, true
+				}
 			}
 		}
 	}
 	// A JSON Web Token: eyJ… . … (. …).
-	if flags&sanitizeStartJWT != 0 && p >= r.noJWT && sanitizeFixedJWT.at(s, p, w) {
+	if kinds&sanitizeStartJWT != 0 && p >= r.noJWT {
 		n1 := sanitizeRun(s, p, sanitizeClassBase64URL)
 		if n1 >= 10 && p+n1 < len(s) && s[p+n1] == '.' {
 			e := p + n1 + 1
@@ -1333,7 +1409,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		r.noJWT = p + n1
 	}
 	// Bearer <token>: the token.
-	if flags&sanitizeStartBearer != 0 && sanitizeFixedBearer.at(s, p, w|sanitizeFoldBearer) {
+	if kinds&sanitizeStartBearer != 0 {
 		if prev, ok := r.back(p, 1); !ok || sanitizeClasses[prev]&sanitizeClassAlnum == 0 {
 			e := p + 6
 			for e < len(s) && (s[e] == ' ' || s[e] == '\t') {
@@ -1351,13 +1427,13 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	}
 	// A home directory: its user name, or the whole path when it holds a
 	// credential name.
-	if flags&sanitizeStartHome != 0 {
+	if kinds&sanitizeStartHome != 0 {
 		if from, to, ok := r.home(p, w); ok {
 			return from, to, true
 		}
 	}
 	// A credential name: the whole path holding it.
-	if flags&sanitizeStartName != 0 {
+	if kinds&sanitizeStartName != 0 {
 		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, w, prev, ok) {
 			return r.pathStart(p), r.pathEnd(p + 1), true
 		}
@@ -1424,15 +1500,30 @@ var (
 		}
 		return t
 	}()
-	// sanitizeNamePairs holds the first two bytes of the names.
+	// sanitizeNamePairs holds the first two bytes of the names;
+	// sanitizeNameStarts those of the key file extensions too.
 	sanitizeNamePairs = func() (t sanitizePairs) {
 		for _, n := range sanitizeCredentialNames {
 			t.set(n[0], n[1])
 		}
 		return t
 	}()
-	sanitizeHomes      = sanitizeFixedsOf(sanitizeHomePrefixes)
-	sanitizeExtensions = sanitizeFixedsOf(sanitizeKeyExtensions)
+	sanitizeNameStarts = func() (t sanitizePairs) {
+		t = sanitizeNamePairs
+		for _, x := range sanitizeKeyExtensions {
+			t.set(x[0], x[1])
+		}
+		return t
+	}()
+	sanitizeHomes = sanitizeFixedsOf(sanitizeHomePrefixes)
+	// sanitizeExtensions holds the key file extensions (four bytes each)
+	// as little-endian words.
+	sanitizeExtensions = func() (t []uint32) {
+		for _, x := range sanitizeKeyExtensions {
+			t = append(t, uint32(sanitizeFixedOf(x).word))
+		}
+		return t
+	}()
 )
 
 func sanitizeFixedsOf(list []string) []sanitizeFixed {
@@ -1492,7 +1583,8 @@ func (r *sanitizeRedactor) credential(seg, end int) bool {
 	}
 	r.credFrom, r.credEnd, r.credAt = seg, end, -1
 	for i := seg; i < end; i++ {
-		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, sanitizeWord(s, i), s[i-1], true) {
+		if i+1 < len(s) && sanitizePairBit(&sanitizeNameStarts, uint16(s[i])|uint16(s[i+1])<<8) &&
+			sanitizeCredentialAt(s, i, sanitizeWord(s, i), s[i-1], true) {
 			r.credAt = i
 			return true
 		}
@@ -1560,10 +1652,10 @@ func sanitizeCredentialAt(s string, p int, w uint64, prev byte, ok bool) bool {
 		}
 		return false
 	}
-	if s[p] == '.' {
-		for i := range sanitizeExtensions {
-			if sanitizeExtensions[i].at(s, p, w) && sanitizeNameEnds(s, p+sanitizeExtensions[i].n) {
-				return true
+	if x := uint32(w); len(s)-p >= 4 {
+		for _, e := range sanitizeExtensions {
+			if x == e {
+				return sanitizeNameEnds(s, p+4)
 			}
 		}
 	}
@@ -1625,11 +1717,11 @@ func sanitizeNameEnds(s string, e int) bool {
 func (r *sanitizeRedactor) pathStart(p int) int {
 	// The output before flushed ends with the "]" of [REDACTED], or is
 	// empty: the path starts at flushed at the earliest.
-	q := p
-	for q > r.flushed && sanitizeClasses[r.s[q-1]]&sanitizeClassPath != 0 {
+	s, q, lo := r.s, p, r.flushed
+	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassPath != 0 {
 		q--
 	}
-	for r.s[q] >= utf8.RuneSelf {
+	for s[q] >= utf8.RuneSelf {
 		q++
 	}
 	return q
