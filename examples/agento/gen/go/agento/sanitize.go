@@ -3,7 +3,6 @@
 package agento
 
 import (
-	"bytes"
 	"maps"
 	"math/bits"
 	"slices"
@@ -108,6 +107,9 @@ func sanitizeRemovedRune(r rune) bool {
 // subpart (Unicode §3.9, as WHATWG's and Python's decoders replace it): the
 // lead byte with the continuation bytes that could still have completed it.
 func sanitizeDecode(s string) (r rune, size int, ok bool) {
+	if c := s[0]; c < 0xC2 || c > 0xF4 {
+		return utf8.RuneError, 1, false // no lead byte
+	}
 	r, size = utf8.DecodeRuneInString(s)
 	if r != utf8.RuneError || size == 3 {
 		return r, size, true
@@ -151,8 +153,8 @@ const (
 )
 
 // sanitizeBytes holds each byte's bits; sanitizeMarkersByEnd the markers
-// (ASCII letters lower-cased) by their last byte, either case.
-var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]string) {
+// by their last byte, either case.
+var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]sanitizeMarker) {
 	for c := 0; c < 256; c++ {
 		switch {
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7F:
@@ -168,8 +170,8 @@ var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]stri
 		last := m[len(m)-1]
 		for _, c := range []byte{last, sanitizeUpper(last)} {
 			t[c] |= sanitizeByteMarkerEnd
-			if !slices.Contains(ends[c], m) {
-				ends[c] = append(ends[c], m)
+			if !slices.ContainsFunc(ends[c], func(x sanitizeMarker) bool { return x.m == m }) {
+				ends[c] = append(ends[c], sanitizeMarkerOf(m))
 			}
 		}
 	}
@@ -308,6 +310,21 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	return look, look2
 }
 
+// sanitizeMarkerPairs holds the last two bytes of the markers, in either
+// ASCII case (every marker has two bytes or more).
+var sanitizeMarkerPairs = func() (t sanitizePairs) {
+	for _, m := range sanitizeMarkers {
+		m = sanitizeLower(m)
+		x, y := m[len(m)-2], m[len(m)-1]
+		for _, a := range []byte{x, sanitizeUpper(x)} {
+			for _, b := range []byte{y, sanitizeUpper(y)} {
+				t.set(a, b)
+			}
+		}
+	}
+	return t
+}()
+
 // sanitizeLookAfterPairs builds the pair set of the scans that look at a
 // position by the byte before it and the byte at it: a ':' or '=' after
 // bytes that may end a key (a key byte, with keys: the quick pass asks
@@ -327,14 +344,8 @@ func sanitizeLookAfterPairs(markers bool) (t sanitizePairs) {
 		}
 	}
 	if markers {
-		for _, m := range sanitizeMarkers {
-			m = sanitizeLower(m)
-			x, y := m[len(m)-2], m[len(m)-1]
-			for _, a := range []byte{x, sanitizeUpper(x)} {
-				for _, b := range []byte{y, sanitizeUpper(y)} {
-					t.set(a, b)
-				}
-			}
+		for v := range sanitizeMarkerPairs {
+			t[v] |= sanitizeMarkerPairs[v]
 		}
 	}
 	return t
@@ -491,7 +502,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 					return p, false
 				}
 			}
-			m := sanitizeQuietMask(s, i, w) &^ (1<<max(q.next-i, 0) - 1)
+			m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
 			for ; m != 0; m &= m - 1 {
 				if p := i + bits.TrailingZeros(m); !q.at(p) {
 					return p, false
@@ -540,19 +551,25 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	return len(s), true
 }
 
-// What the quick pass reads from a byte pair, one bit each
-// (sanitizeQuietPairs).
+// What a byte pair means to the scans, one bit each (sanitizePairInfo).
+// The quick pass reads the first two, step 3 the last two (a pair at
+// sanitizeShiftQuiet or sanitizeShiftSecret), both the middle two.
 const (
-	sanitizePairStarts = 1 << iota // a change may start at the first byte (sanitizeLook)
-	sanitizePairEnds               // one may end at the second (sanitizeLookAfter)
-	sanitizePairKey                // the pair may end a key (sanitizeKeyEnds)
-	sanitizePairSep                // the second byte is ':' or '='
+	sanitizePairStarts       = 1 << iota // a change may start at the first byte (sanitizeLook)
+	sanitizePairEnds                     // one may end at the second (sanitizeLookAfter)
+	sanitizePairKey                      // the pair may end a key (sanitizeKeyEnds)
+	sanitizePairSep                      // the second byte is ':' or '='
+	sanitizePairSecretStarts             // a secret may start at the first byte (sanitizeLookSecret)
+	sanitizePairGapSep                   // white space, a quote or a backslash, then ':' or '='
+
+	sanitizeShiftQuiet  = 0
+	sanitizeShiftSecret = 4
 )
 
-// sanitizeQuietPairs holds those bits for every byte pair, indexed by
+// sanitizePairInfo holds those bits for every byte pair, indexed by
 // first | second<<8: one load tells what a pair means to every position
 // it touches.
-var sanitizeQuietPairs = func() (t [1 << 16]uint8) {
+var sanitizePairInfo = func() (t [1 << 16]uint8) {
 	for v := range t {
 		w := uint16(v)
 		if sanitizePairBit(&sanitizeLook, w) {
@@ -566,25 +583,34 @@ var sanitizeQuietPairs = func() (t [1 << 16]uint8) {
 		}
 		if sanitizeBytes[v>>8]&sanitizeByteAssign != 0 {
 			t[v] |= sanitizePairSep
+			if sanitizeClasses[v&0xFF]&sanitizeClassGap != 0 {
+				t[v] |= sanitizePairGapSep
+			}
+		}
+		if sanitizePairBit(&sanitizeLookSecret, w) {
+			t[v] |= sanitizePairSecretStarts
 		}
 	}
 	return t
 }()
 
-// sanitizeQuietMask returns a bit for each position of the eight ASCII
-// bytes w of s from i (bit k: position i+k) where at's first test fails:
-// the pair there may start a change, the pair ending there may end one,
-// or a ':' or '=' follows two bytes that may end a key. i >= 2. It reads
-// the ten pairs from the one at i-2 to the one at i+7 in
-// sanitizeQuietPairs, and works on their bits for all eight positions at
-// once: byte k of x holds the bits of the pair at position k, of y of
-// the pair ending at k, of z of the pair ending at k-1.
-func sanitizeQuietMask(s string, i int, w uint64) uint {
+// sanitizePairMask returns a bit for each position of the eight bytes w
+// of s from i (bit k: position i+k) where a scan looks closer: for the
+// quick pass (shift sanitizeShiftQuiet), where at's first test fails: the
+// pair there may start a change, the pair ending there may end one, or a
+// ':' or '=' follows two bytes that may end a key; for step 3
+// (sanitizeShiftSecret), where may holds, as far as s tells (what was
+// redacted before flushed+2 is not in s). i >= 2. It reads the ten pairs
+// from the one at i-2 to the one at i+7 in sanitizePairInfo, and works on
+// their bits for all eight positions at once: byte k of x holds the bits
+// of the pair at position k, of y of the pair ending at k, of z of the
+// pair ending at k-1.
+func sanitizePairMask(s string, i int, w uint64, shift uint) uint {
 	var after uint64 // the byte after the block
 	if i+8 < len(s) {
 		after = uint64(s[i+8])
 	}
-	t := &sanitizeQuietPairs
+	t := &sanitizePairInfo
 	b1, b2 := uint64(s[i-1]), uint64(s[i-2])
 	x := uint64(t[uint16(w)]) | uint64(t[uint16(w>>8)])<<8 | uint64(t[uint16(w>>16)])<<16 |
 		uint64(t[uint16(w>>24)])<<24 | uint64(t[uint16(w>>32)])<<32 | uint64(t[uint16(w>>40)])<<40 |
@@ -592,9 +618,17 @@ func sanitizeQuietMask(s string, i int, w uint64) uint {
 	y := x<<8 | uint64(t[uint16(b1|w<<8)])
 	z := y<<8 | uint64(t[uint16(b2|b1<<8)])
 	const ones = 0x0101010101010101
-	m := x&(sanitizePairStarts*ones) | y>>1&(sanitizePairEnds>>1*ones) | y>>3&(z>>2)&ones
+	m := x>>shift | y>>(shift+1) | y>>3&(z>>2)
 	// Byte k's low bit to bit k.
 	return uint(m & ones * 0x0102040810204080 >> 56)
+}
+
+// sanitizeWord8 returns the eight bytes of s from i (i+8 <= len(s)) as a
+// little-endian word.
+func sanitizeWord8(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // sanitizeBit returns 1 when the pair v (first | second<<8) is in t, else 0.
@@ -616,9 +650,16 @@ func sanitizeKeptSize(s string, p int) int {
 	if c < 0xC0 || p+1 >= len(s) || sanitizeQuietLeads[c]&(1<<(s[p+1]&63)) == 0 || s[p+1]&0xC0 != 0x80 {
 		return 0
 	}
-	switch {
-	case c < 0xE0:
+	if c < 0xE0 {
 		return 2
+	}
+	return sanitizeKeptSize34(s, p, c)
+}
+
+// sanitizeKeptSize34 is sanitizeKeptSize past the lead and second bytes
+// of a character of three or four bytes.
+func sanitizeKeptSize34(s string, p int, c byte) int {
+	switch {
 	case c < 0xF0:
 		if p+2 < len(s) && s[p+2]&0xC0 == 0x80 {
 			return 3
@@ -706,13 +747,57 @@ func (q *sanitizeQuietPass) at(p int) bool {
 }
 
 // sanitizeMarkerAt reports whether the text ends with a marker.
-func sanitizeMarkerAt(out string) bool {
-	for _, m := range sanitizeMarkersByEnd[out[len(out)-1]] {
-		if sanitizeEndsWith(out, m) {
-			return true
+func sanitizeMarkerAt(out string) bool { return sanitizeMarkerEnding(out) > 0 }
+
+// sanitizeMarker is a marker (ASCII letters lower-cased) with its last
+// eight bytes (fewer when it is shorter) as the top bytes of a
+// little-endian word, their mask, and 0x20 at its letters: the last eight
+// bytes of a text, ORed with fold and masked, equal word when the text
+// ends with them in any ASCII case (no other byte ORed with 0x20 becomes
+// a lower-case letter).
+type sanitizeMarker struct {
+	m                string
+	word, mask, fold uint64
+}
+
+func sanitizeMarkerOf(m string) sanitizeMarker {
+	x := sanitizeMarker{m: m}
+	for k := 0; k < 8 && k < len(m); k++ {
+		c, shift := m[len(m)-1-k], 8*(7-k)
+		x.word |= uint64(c) << shift
+		x.mask |= 0xFF << shift
+		if c >= 'a' && c <= 'z' {
+			x.fold |= 0x20 << shift
 		}
 	}
-	return false
+	return x
+}
+
+// sanitizeMarkerEnding returns the length of the first marker (in the
+// order of sanitizeMarkersByEnd) that out ends with, or 0.
+func sanitizeMarkerEnding[T string | []byte](out T) int {
+	n := len(out)
+	if n < 2 || !sanitizePairBit(&sanitizeMarkerPairs, uint16(out[n-2])|uint16(out[n-1])<<8) {
+		return 0
+	}
+	// The last eight bytes, the last one at the top (zero below the
+	// start: no marker holds a NUL).
+	var w uint64
+	if n >= 8 {
+		b := out[n-8 : n]
+		w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	} else {
+		for k := 0; k < n; k++ {
+			w |= uint64(out[n-1-k]) << (8 * (7 - k))
+		}
+	}
+	for _, m := range sanitizeMarkersByEnd[out[n-1]] {
+		if (w|m.fold)&m.mask == m.word && (len(m.m) <= 8 || sanitizeEndsWith(out, m.m)) {
+			return len(m.m)
+		}
+	}
+	return 0
 }
 
 // sanitizeClean is steps 1 and 2 in one pass: window, replace ill-formed
@@ -733,19 +818,58 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			}
 			return string(b), true
 		}
-		c := s[i]
+		// A run of characters that need no look, up to the window: ASCII
+		// without a look bit, eight bytes at a time, and characters whose
+		// first two bytes tell that step 1 keeps them (sanitizeQuietLeads)
+		// and whose last byte ends no marker.
 		const look = sanitizeByteRemoved | sanitizeByteMulti | sanitizeByteMarkerEnd
+		c := s[i]
 		bits := sanitizeBytes[c] & look
-		if bits == 0 {
-			// A run of ASCII that needs no look, up to the window.
-			j := i + 1
-			for end := min(len(s), i+window-n); j < end && sanitizeBytes[s[j]]&look == 0; j++ {
+		j, k := i, n // k: the code points up to j
+		for bits&^sanitizeByteMulti == 0 && j < len(s) && k < window {
+			if s[j] < utf8.RuneSelf {
+				j0, end := j, min(len(s), j+window-k)
+				for j+8 <= end {
+					t, b := &sanitizeBytes, s[j:j+8]
+					if (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7]) >= utf8.RuneSelf ||
+						(t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&look != 0 {
+						break
+					}
+					j += 8
+				}
+				for j < end && sanitizeBytes[s[j]]&look == 0 {
+					j++
+				}
+				if k += j - j0; j == j0 || j < len(s) && s[j] < utf8.RuneSelf {
+					break // at the window, or at ASCII that needs a look
+				}
+				continue
 			}
+			if j+1 >= len(s) {
+				break
+			}
+			// A character of two bytes or more, read as sanitizeKeptSize
+			// does (written out: it is the common case of most scripts).
+			c, d := s[j], s[j+1]
+			if c < 0xC0 || sanitizeQuietLeads[c]&(1<<(d&63)) == 0 || d&0xC0 != 0x80 {
+				break
+			}
+			size := 2
+			if c >= 0xE0 {
+				if size = sanitizeKeptSize34(s, j, c); size == 0 {
+					break
+				}
+			}
+			if sanitizeBytes[s[j+size-1]]&sanitizeByteMarkerEnd != 0 {
+				break
+			}
+			j, k = j+size, k+1
+		}
+		if j > i {
 			if b != nil {
 				b = append(b, s[i:j]...)
 			}
-			n += j - i
-			i = j
+			n, i = k, j
 			continue
 		}
 		n++
@@ -783,7 +907,11 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			bits = sanitizeBytes[s[i+size-1]]
 		}
 		if b != nil {
-			b = append(b, s[i:i+size]...)
+			if size == 1 {
+				b = append(b, c)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
 		}
 		i += size
 		if bits&sanitizeByteMarkerEnd != 0 {
@@ -803,14 +931,7 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 }
 
 // sanitizeDropMarker takes a marker off the end of b, if b ends with one.
-func sanitizeDropMarker(b []byte) []byte {
-	for _, m := range sanitizeMarkersByEnd[b[len(b)-1]] {
-		if sanitizeEndsWith(b, m) {
-			return b[:len(b)-len(m)]
-		}
-	}
-	return b
-}
+func sanitizeDropMarker(b []byte) []byte { return b[:len(b)-sanitizeMarkerEnding(b)] }
 
 // sanitizeStart begins step 1's output buffer holding s[:i]: room for the
 // text, or for a window of mostly ASCII.
@@ -1262,61 +1383,81 @@ func sanitizeRedact(r *sanitizeRedactor, start, maxLength int) (out string, over
 	s := r.s
 	runes, counted := 0, 0 // the code points of the output's first counted bytes
 	next := start          // the first position not tried yet
-	i := start &^ 1        // the even position the scan is at
-	for i+1 < len(s) {
-		m := sanitizePairBits(&sanitizeLookSecret2, s, i)
-		if m == 0 {
+	// try tries the shapes at p and goes on after what it redacted; it
+	// reports whether it redacted, and then whether the output is sure to
+	// be truncated.
+	try := func(p int) (matched, full bool) {
+		from, to, ok := r.match(p)
+		if !ok {
+			return false, false
+		}
+		r.redact(from, to)
+		next = to
+		// At an odd next, the even pair holding it has a byte of the
+		// redacted text, which the output no longer has: a credential name
+		// starting at next may not be flagged there (see
+		// sanitizeLookPairs), so next is tried now.
+		for next&1 != 0 && next < len(s) && r.may(next) {
+			from, to, ok := r.match(next)
+			if !ok {
+				next++
+				break
+			}
+			r.redact(from, to)
+			next = to
+		}
+		// The output's bytes bound its code points from above: they are
+		// counted only past maxLength.
+		if r.b.Len() > maxLength {
+			out := r.b.String()
+			runes += sanitizeRuneCount(out[counted:])
+			counted = len(out)
+		}
+		return true, runes > maxLength
+	}
+	for i := start &^ 1; i+1 < len(s); {
+		if sanitizePairBits(&sanitizeLookSecret2, s, i) == 0 {
 			i += 8
 			continue
 		}
-		matched := false
-		for ; m != 0 && !matched; m &= m - 1 {
-			j := i + 2*bits.TrailingZeros(m)
-			v := uint16(s[j]) | uint16(s[j+1])<<8
-			lo := j - 1
-			if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-				lo = j - 2
-			}
-			for p := max(next, lo); p <= j+1 && p < len(s); p = next {
+		// The positions that may start a secret from the two before the
+		// block (a pair flags what starts up to two bytes before it) to
+		// its end: at the text's start and end one by one, else the
+		// block's from sanitizePairMask.
+		matched, full := false, false
+		if i < 2 || len(s)-i < 8 {
+			for p := max(next, i-2); p < min(i+8, len(s)) && !matched; p = max(p+1, next) {
 				next = p + 1
-				if !r.may(p) {
+				if r.may(p) {
+					matched, full = try(p)
+				}
+			}
+		} else {
+			for p := max(next, i-2); p < i && !matched; p = max(p+1, next) {
+				next = p + 1
+				if r.may(p) {
+					matched, full = try(p)
+				}
+			}
+			m := sanitizePairMask(s, i, sanitizeWord8(s, i), sanitizeShiftSecret)
+			for ; m != 0 && !matched; m &= m - 1 {
+				p := i + bits.TrailingZeros(m)
+				if p < next || p < r.flushed+2 && !r.may(p) {
 					continue
 				}
-				if from, to, ok := r.match(p); ok {
-					r.redact(from, to)
-					next = to
-					// At an odd next, the even pair holding it has a byte of
-					// the redacted text, which the output no longer has: a
-					// credential name starting at next may not be flagged
-					// there (see sanitizeLookPairs), so next is tried now.
-					for next&1 != 0 && next < len(s) && r.may(next) {
-						from, to, ok := r.match(next)
-						if !ok {
-							next++
-							break
-						}
-						r.redact(from, to)
-						next = to
-					}
-					matched = true
-					break
-				}
+				next = p + 1
+				matched, full = try(p)
 			}
 		}
+		if full {
+			return r.b.String(), true
+		}
 		if matched {
-			// The output's bytes bound its code points from above: they
-			// are counted only past maxLength.
-			if r.b.Len() > maxLength {
-				out := r.b.String()
-				runes += sanitizeRuneCount(out[counted:])
-				if counted = len(out); runes > maxLength {
-					return out, true
-				}
-			}
 			// Go on with the even pair that holds next.
 			i = next &^ 1
 			continue
 		}
+		next = max(next, i+8)
 		i += 8
 	}
 	if !r.dirty {
@@ -1767,20 +1908,15 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
 		return 0, 0, false
 	}
-	// The key, lower-cased: its last 64 bytes suffice for every test. A
-	// longer key starts with a NUL, so that it matches no name exactly.
-	var buf [65]byte
-	n := 0
-	for ; q > lo && sanitizeClasses[s[q-1]]&sanitizeClassKey != 0; q-- {
-		if n < len(buf)-1 {
-			buf[len(buf)-1-n] = sanitizeFold(s[q-1])
-		}
-		n++
+	// The key, s[q:end], compared in lower case.
+	end := q
+	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassKey != 0 {
+		q--
 	}
-	key := buf[len(buf)-min(n, len(buf)):]
+	key := s[q:end]
 	switch {
 	case sanitizeSensitiveKey(key):
-	case (string(key) == "code" || string(key) == "sig") && gap == 0 && s[p] == '=' && q > lo && strings.IndexByte("?&#;", s[q-1]) >= 0:
+	case (sanitizeEqualFold(key, "code") || sanitizeEqualFold(key, "sig")) && gap == 0 && s[p] == '=' && q > lo && strings.IndexByte("?&#;", s[q-1]) >= 0:
 	default:
 		return 0, 0, false
 	}
@@ -1795,7 +1931,8 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	if e == v {
 		return 0, 0, false
 	}
-	if bytes.HasSuffix(key, []byte("authorization")) && sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
+	if len(key) >= len("authorization") && sanitizeEqualFold(key[len(key)-len("authorization"):], "authorization") &&
+		sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
 		// A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
 		w := e
 		for w < len(s) && (s[w] == ' ' || s[w] == '\t') {
@@ -1863,28 +2000,44 @@ var sanitizeKeyEnds = func() (t sanitizePairs) {
 	return t
 }()
 
-// sanitizeSensitiveKey reports whether a lower-cased key names a secret.
-func sanitizeSensitiveKey(key []byte) bool {
-	n := len(key)
-	if n == 0 {
+// sanitizeEqualFold reports whether s is the lower-case x, ignoring ASCII
+// case.
+func sanitizeEqualFold(s, x string) bool {
+	if len(s) != len(x) {
 		return false
 	}
-	for _, k := range sanitizeKeyExact {
-		if string(key) == k {
-			return true
+	for i := 0; i < len(x); i++ {
+		if sanitizeFold(s[i]) != x[i] {
+			return false
 		}
 	}
-	for _, suf := range sanitizeKeySuffixesByEnd[key[n-1]] {
-		if n >= len(suf) && string(key[n-len(suf):]) == suf {
+	return true
+}
+
+// sanitizeSensitiveKey reports whether a key (of key bytes, any ASCII
+// case) names a secret: it is one of sanitizeKeyExact, ends with one of
+// sanitizeKeySuffixes, or ends with _key or -key after no harmless word.
+// It reads the key once from its end, through sanitizeKeyTrie.
+func sanitizeSensitiveKey(key string) bool {
+	node, keyEnd := 0, false
+	for i := len(key) - 1; i >= 0; i-- {
+		if node = int(sanitizeKeyTrie.nodes[node].next[sanitizeKeyTrie.sym[key[i]]]); node == 0 {
+			break
+		}
+		switch f := sanitizeKeyTrie.nodes[node].flags; {
+		case f&sanitizeKeySuffix != 0, f&sanitizeKeyWhole != 0 && i == 0:
 			return true
+		case f&sanitizeKeyUnderKey != 0:
+			keyEnd = true
 		}
 	}
-	if n < 4 || string(key[n-3:]) != "key" || key[n-4] != '_' && key[n-4] != '-' {
+	if !keyEnd {
 		return false
 	}
 	// A harmless name is a word and "_key", whole or after '_' or '.',
 	// with '-' read as '_': the word is what lies between "_key" and the
 	// '_', '-' or '.' before it (no harmless word holds one).
+	n := len(key)
 	j := n - 5
 	for j >= 0 && key[j] != '_' && key[j] != '-' && key[j] != '.' {
 		j--
@@ -1894,12 +2047,65 @@ func sanitizeSensitiveKey(key []byte) bool {
 		return true
 	}
 	for _, h := range sanitizeHarmlessWords[len(word)] {
-		if string(word) == h {
+		if sanitizeEqualFold(word, h) {
 			return false
 		}
 	}
 	return true
 }
+
+type sanitizeKeyNode struct {
+	next  [40]uint8
+	flags uint8
+}
+
+// What reaching a node of sanitizeKeyTrie means: the key read so far (its
+// end) is one of the suffixes, the whole key would be one of the exact
+// keys, or the key ends with _key or -key.
+const (
+	sanitizeKeySuffix = 1 << iota
+	sanitizeKeyWhole
+	sanitizeKeyUnderKey
+)
+
+// sanitizeKeyTrie holds the sensitive keys reversed: node 0 is the root,
+// nodes[n].next[sym[c]] the node after byte c (either ASCII case), 0 for
+// none; sym numbers the key bytes from 1.
+var sanitizeKeyTrie = func() (t struct {
+	sym   [256]uint8
+	nodes []sanitizeKeyNode
+}) {
+	const keyBytes = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
+	for i := 0; i < len(keyBytes); i++ {
+		t.sym[keyBytes[i]] = uint8(i + 1)
+		t.sym[sanitizeUpper(keyBytes[i])] = uint8(i + 1)
+	}
+	t.nodes = make([]sanitizeKeyNode, 1)
+	add := func(name string, flag uint8) {
+		n := 0
+		for i := len(name) - 1; i >= 0; i-- {
+			c := t.sym[name[i]]
+			if t.nodes[n].next[c] == 0 {
+				if len(t.nodes) == 256 {
+					panic("sanitizeKeyTrie: too many nodes")
+				}
+				t.nodes[n].next[c] = uint8(len(t.nodes))
+				t.nodes = append(t.nodes, sanitizeKeyNode{})
+			}
+			n = int(t.nodes[n].next[c])
+		}
+		t.nodes[n].flags |= flag
+	}
+	for _, k := range sanitizeKeySuffixes {
+		add(k, sanitizeKeySuffix)
+	}
+	for _, k := range sanitizeKeyExact {
+		add(k, sanitizeKeyWhole)
+	}
+	add("_key", sanitizeKeyUnderKey)
+	add("-key", sanitizeKeyUnderKey)
+	return t
+}()
 
 // sanitizeHarmlessWords are the harmless keys without their "_key", by
 // their length.
