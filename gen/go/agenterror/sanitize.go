@@ -213,11 +213,8 @@ func (t *sanitizePairs) has(s string, p int) bool {
 // home starts at ':', which is always looked at.
 //
 // A byte of a multi-byte character (sanitizeByteMulti) marks no pair of
-// look2 for that: the quick pass checks the UTF-8 structure itself, and
-// look2 holds what the structure does not show, the lead bytes of an
-// ill-formed or deleted character (sanitizeQuietLeads): such a lead byte
-// marks every pair it is second in, and as the first, the pairs with a
-// second byte that may start one.
+// look2: the quick pass checks the UTF-8 structure itself, and what the
+// structure does not show with sanitizeLook2Multi.
 func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	pairBits := bits &^ sanitizeByteMulti
 	// An assignment and a marker are looked for by the byte before their
@@ -230,10 +227,6 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 				look.set(byte(c), byte(d))
 			}
 			if sanitizeBytes[c]&pairBits != 0 || sanitizeBytes[d]&pairBits != 0 {
-				look2.set(byte(c), byte(d))
-			}
-			if bits&sanitizeByteMulti != 0 && (sanitizeQuietLeads[d] != ^uint64(0) ||
-				d&0xC0 != 0x80 && c >= 0xC0 || d&0xC0 == 0x80 && sanitizeQuietLeads[c]&(1<<(d&63)) == 0) {
 				look2.set(byte(c), byte(d))
 			}
 		}
@@ -403,6 +396,81 @@ var sanitizeQuietLeads = func() (t [256]uint64) {
 	return t
 }()
 
+// sanitizeQuietThirds holds, for a lead byte of three (0xE0 to 0xEF, by
+// its low four bits) and a second byte (by its low six bits) that
+// sanitizeQuietLeads does not show kept, the third bytes (by their low six
+// bits) that make a well-formed character step 1 keeps: typographic
+// punctuation (U+2010 to U+2027, E2 80 90 to E2 80 A7) shares its first
+// two bytes with zero-width and bidi controls.
+var sanitizeQuietThirds = func() (t [16 << 6]uint64) {
+	for c := 0xE0; c < 0xF0; c++ {
+		for d := 0x80; d < 0xC0; d++ {
+			for e := 0x80; e < 0xC0; e++ {
+				r, size, ok := sanitizeDecode(string([]byte{byte(c), byte(d), byte(e)}))
+				if ok && size == 3 && !sanitizeRemovedRune(r) {
+					t[(c&0x0F)<<6|d&0x3F] |= 1 << (e & 63)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// sanitizeLook2Multi holds the byte pairs in which the quick pass looks at
+// a lead byte's character, as a pair at an even position shows them: a
+// lead byte second, whose second bytes do not all show its characters
+// kept (sanitizeQuietLeads), and a lead byte first, with a second byte
+// that does not. The structure check tells the rest.
+var sanitizeLook2Multi = func() (t sanitizePairs) {
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			if d >= 0xC0 && sanitizeQuietLeads[d] != ^uint64(0) || c >= 0xC0 && d&0xC0 == 0x80 && sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+				t.set(byte(c), byte(d))
+			}
+		}
+	}
+	return t
+}()
+
+// What a byte pair at an even position means to the scans, one bit each
+// (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2,
+// sanitizeLook2Multi), step 3 does (sanitizeLookSecret2).
+const (
+	sanitizeEvenQuiet = 1 << iota
+	sanitizeEvenSecret
+)
+
+// sanitizeEvenPairs holds those bits for every byte pair, indexed by
+// first | second<<8: the scans read four of them for a block of eight
+// bytes, a load each.
+var sanitizeEvenPairs = func() (t [1 << 16]uint8) {
+	for v := range t {
+		if sanitizePairBit(&sanitizeLook2, uint16(v)) || sanitizePairBit(&sanitizeLook2Multi, uint16(v)) {
+			t[v] |= sanitizeEvenQuiet
+		}
+		if sanitizePairBit(&sanitizeLookSecret2, uint16(v)) {
+			t[v] |= sanitizeEvenSecret
+		}
+	}
+	return t
+}()
+
+// sanitizeKeptAt reports whether the multi-byte character at s[p] (a lead
+// byte) is well-formed and kept as its first two bytes tell, or its first
+// three for one of three (sanitizeQuietThirds); false also when it is cut
+// off by the end of s.
+func sanitizeKeptAt(s string, p int) bool {
+	if p+1 >= len(s) {
+		return false
+	}
+	c, d := s[p], s[p+1]
+	if sanitizeQuietLeads[c]&(1<<(d&63)) != 0 {
+		return true
+	}
+	return c&0xF0 == 0xE0 && d&0xC0 == 0x80 && p+2 < len(s) &&
+		sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[p+2]&63)) != 0
+}
+
 // The pair sets of the quick pass, which looks for every change, and of
 // step 3, which looks for secrets.
 var (
@@ -486,57 +554,10 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 			}
 			next = lead>>56 | three>>48 | four>>40
 		}
-		v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
-		if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|
-			sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 == 0 {
-			i += 8
-			owed = next
-			continue
-		}
-		if next|owed == 0 && w&high == 0 && i >= 2 {
-			// ASCII: every position of the block at once. The two before
-			// it, which a pair flags too, are looked at first unless the
-			// block before looked at them.
-			for p := max(q.next, sanitizeCharStart(s, i-2)); p < i; p = q.next {
-				if !q.at(p) {
-					return p, false
-				}
-			}
-			m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
-			for ; m != 0; m &= m - 1 {
-				if p := i + bits.TrailingZeros(m); !q.at(p) {
-					return p, false
-				}
-			}
-			i += 8
-			q.next = max(q.next, i)
-			continue
-		}
-		{
-			// The characters around each pair that could start a change.
-			for k := 0; k < 8; k += 2 {
-				v := uint16(w >> (8 * k))
-				if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
-					continue
-				}
-				j := i + k
-				lo := j - 1
-				if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-					lo = j - 2
-				}
-				for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
-					// at's first test, written out: most positions pass it.
-					if c := s[p]; c < utf8.RuneSelf && p > 1 && p+1 < len(s) &&
-						!sanitizePairBit(&sanitizeLook, uint16(c)|uint16(s[p+1])<<8) &&
-						!sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8) &&
-						(sanitizeBytes[c]&sanitizeByteAssign == 0 || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)) {
-						q.next = p + 1
-						continue
-					}
-					if !q.at(p) {
-						return p, false
-					}
-				}
+		// Most blocks have no pair to look around: four loads tell.
+		if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
+			if p, ok := q.block(i, w); !ok {
+				return p, false
 			}
 		}
 		i += 8
@@ -549,6 +570,72 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 		}
 	}
 	return len(s), true
+}
+
+// block looks at the characters of the block of eight bytes w at i, whose
+// UTF-8 structure is sound, where a pair of sanitizeLook2 or
+// sanitizeLook2Multi may start a change; it returns the position of the
+// first change it finds.
+func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
+	s := q.r.s
+	if w&0x8080808080808080 == 0 && i >= 2 {
+		// ASCII: every position of the block at once. The two before it,
+		// which a pair flags too, are looked at first unless the block
+		// before looked at them.
+		for p := max(q.next, sanitizeCharStart(s, i-2)); p < i; p = q.next {
+			if !q.at(p) {
+				return p, false
+			}
+		}
+		m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
+		for ; m != 0; m &= m - 1 {
+			if p := i + bits.TrailingZeros(m); !q.at(p) {
+				return p, false
+			}
+		}
+		q.next = max(q.next, i+8)
+		return 0, true
+	}
+	l2, lm := &sanitizeLook2, &sanitizeLook2Multi
+	v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
+	// fl: bit k/2 for each pair at an even k around which to look.
+	fl := sanitizeBit(l2, v0) | sanitizeBit(l2, v1)<<1 | sanitizeBit(l2, v2)<<2 | sanitizeBit(l2, v3)<<3
+	if w&0x8080808080808080 != 0 {
+		// A pair holding a lead byte whose second byte may tell that its
+		// character changes: the lead bytes are checked (the rest of the
+		// structure was).
+		mm := sanitizeBit(lm, v0) | sanitizeBit(lm, v1)<<1 | sanitizeBit(lm, v2)<<2 | sanitizeBit(lm, v3)<<3
+		for mm &^= fl; mm != 0; mm &= mm - 1 {
+			j := i + 2*bits.TrailingZeros(mm)
+			if s[j] >= 0xC0 && !sanitizeKeptAt(s, j) || s[j+1] >= 0xC0 && !sanitizeKeptAt(s, j+1) {
+				fl |= mm & -mm
+			}
+		}
+	}
+	// The characters around each pair that could start a change.
+	for ; fl != 0; fl &= fl - 1 {
+		k := 2 * bits.TrailingZeros(fl)
+		v := uint16(w >> (8 * k))
+		j := i + k
+		lo := j - 1
+		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+			lo = j - 2
+		}
+		for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
+			// at's first test, written out: most positions pass it.
+			if c := s[p]; c < utf8.RuneSelf && p > 1 && p+1 < len(s) &&
+				!sanitizePairBit(&sanitizeLook, uint16(c)|uint16(s[p+1])<<8) &&
+				!sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8) &&
+				(sanitizeBytes[c]&sanitizeByteAssign == 0 || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)) {
+				q.next = p + 1
+				continue
+			}
+			if !q.at(p) {
+				return p, false
+			}
+		}
+	}
+	return 0, true
 }
 
 // What a byte pair means to the scans, one bit each (sanitizePairInfo).
@@ -647,7 +734,15 @@ func sanitizeBit(t *sanitizePairs, v uint16) uint {
 // without decoding it; else 0.
 func sanitizeKeptSize(s string, p int) int {
 	c := s[p]
-	if c < 0xC0 || p+1 >= len(s) || sanitizeQuietLeads[c]&(1<<(s[p+1]&63)) == 0 || s[p+1]&0xC0 != 0x80 {
+	if c < 0xC0 || p+1 >= len(s) || s[p+1]&0xC0 != 0x80 {
+		return 0
+	}
+	if d := s[p+1]; sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+		// A character of three bytes may tell by its third.
+		if c&0xF0 == 0xE0 && p+2 < len(s) && s[p+2]&0xC0 == 0x80 &&
+			sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[p+2]&63)) != 0 {
+			return 3
+		}
 		return 0
 	}
 	if c < 0xE0 {
@@ -851,11 +946,17 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			// A character of two bytes or more, read as sanitizeKeptSize
 			// does (written out: it is the common case of most scripts).
 			c, d := s[j], s[j+1]
-			if c < 0xC0 || sanitizeQuietLeads[c]&(1<<(d&63)) == 0 || d&0xC0 != 0x80 {
+			if c < 0xC0 || d&0xC0 != 0x80 {
 				break
 			}
 			size := 2
-			if c >= 0xE0 {
+			if sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+				if c&0xF0 != 0xE0 || j+2 >= len(s) || s[j+2]&0xC0 != 0x80 ||
+					sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[j+2]&63)) == 0 {
+					break
+				}
+				size = 3
+			} else if c >= 0xE0 {
 				if size = sanitizeKeptSize34(s, j, c); size == 0 {
 					break
 				}
@@ -1416,7 +1517,12 @@ func sanitizeRedact(r *sanitizeRedactor, start, maxLength int) (out string, over
 		return true, runes > maxLength
 	}
 	for i := start &^ 1; i+1 < len(s); {
-		if sanitizePairBits(&sanitizeLookSecret2, s, i) == 0 {
+		if len(s)-i >= 8 {
+			if t, w := &sanitizeEvenPairs, sanitizeWord8(s, i); (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenSecret == 0 {
+				i += 8
+				continue
+			}
+		} else if sanitizePairBits(&sanitizeLookSecret2, s, i) == 0 {
 			i += 8
 			continue
 		}
