@@ -405,6 +405,9 @@ var sanitizeQuietLeads = func() (t [256]uint64) {
 var sanitizeQuietThirds = func() (t [16 << 6]uint64) {
 	for c := 0xE0; c < 0xF0; c++ {
 		for d := 0x80; d < 0xC0; d++ {
+			if sanitizeQuietLeads[c]&(1<<(d&63)) != 0 {
+				continue // read only where the first two bytes do not tell
+			}
 			for e := 0x80; e < 0xC0; e++ {
 				r, size, ok := sanitizeDecode(string([]byte{byte(c), byte(d), byte(e)}))
 				if ok && size == 3 && !sanitizeRemovedRune(r) {
@@ -589,7 +592,7 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 		}
 		m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
 		for ; m != 0; m &= m - 1 {
-			if p := i + bits.TrailingZeros(m); !q.at(p) {
+			if p := i + bits.TrailingZeros(m); !q.ascii(p) {
 				return p, false
 			}
 		}
@@ -841,6 +844,23 @@ func (q *sanitizeQuietPass) at(p int) bool {
 	return true
 }
 
+// ascii is at for an ASCII character that fails at's first test.
+func (q *sanitizeQuietPass) ascii(p int) bool {
+	s := q.r.s
+	bits := sanitizeBytes[s[p]]
+	if bits&sanitizeByteRemoved != 0 || bits&sanitizeByteMarkerEnd != 0 && sanitizeMarkerAt(s[:p+1]) {
+		return false
+	}
+	// Only an assignment starts where the pair at p starts no shape.
+	if p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.keyBefore(p)) {
+		if _, _, ok := q.r.match(p); ok {
+			return false
+		}
+	}
+	q.next = p + 1
+	return true
+}
+
 // sanitizeMarkerAt reports whether the text ends with a marker.
 func sanitizeMarkerAt(out string) bool { return sanitizeMarkerEnding(out) > 0 }
 
@@ -971,6 +991,19 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 				b = append(b, s[i:j]...)
 			}
 			n, i = k, j
+			continue
+		}
+		if c >= utf8.RuneSelf && (c < 0xC2 || c > 0xF4) {
+			// Bytes that lead no character: one U+FFFD each, as many as
+			// follow one another.
+			if b == nil {
+				b = sanitizeStart(s, i, window)
+			}
+			for ; i < len(s) && n < window && (s[i] >= utf8.RuneSelf && s[i] < 0xC2 || s[i] > 0xF4); i, n = i+1, n+1 {
+				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+			}
 			continue
 		}
 		n++
@@ -1733,17 +1766,27 @@ type sanitizeName struct {
 	rest string
 }
 
-// sanitizeNamesByFirst holds the credential names by their first byte;
+// sanitizeNamesByFirst holds the credential names by a hash of their first
+// two bytes (sanitizeHeadBucket; bucket b is list[start[b]:start[b+1]]);
 // sanitizeHomes and sanitizeExtensions the home prefixes and the key file
 // extensions as fixed strings.
 var (
-	sanitizeNamesByFirst = func() (t [256][]sanitizeName) {
+	sanitizeNamesByFirst = func() (t struct {
+		start [1<<12 + 1]uint16
+		list  []sanitizeName
+	}) {
+		var buckets [1 << 12][]sanitizeName
 		for _, n := range sanitizeCredentialNames {
 			head, rest := n, ""
 			if i := strings.IndexByte(n, '/'); i >= 0 {
 				head, rest = n[:i], n[i:]
 			}
-			t[n[0]] = append(t[n[0]], sanitizeName{sanitizeFixedOf(head), rest})
+			b := sanitizeHeadBucket(uint16(n[0]) | uint16(n[1])<<8)
+			buckets[b] = append(buckets[b], sanitizeName{sanitizeFixedOf(head), rest})
+		}
+		for b, list := range buckets {
+			t.list = append(t.list, list...)
+			t.start[b+1] = uint16(len(t.list))
 		}
 		return t
 	}()
@@ -1881,15 +1924,17 @@ func sanitizeCredentialAt(s string, p int, w uint64, prev byte, ok bool) bool {
 		if v := uint16(w); sanitizeNamePairs[v>>6]&(1<<(v&63)) == 0 {
 			return false
 		}
-		names := sanitizeNamesByFirst[s[p]]
-		for i := range names {
-			if !names[i].head.at(s, p, w) {
+		t := &sanitizeNamesByFirst
+		b := sanitizeHeadBucket(uint16(w))
+		for i := t.start[b]; i < t.start[b+1]; i++ {
+			name := &t.list[i]
+			if !name.head.at(s, p, w) {
 				continue
 			}
-			e := p + names[i].head.n
-			if names[i].rest != "" {
+			e := p + name.head.n
+			if name.rest != "" {
 				var ok bool
-				if e, ok = sanitizeNameAt(s, e, names[i].rest); !ok {
+				if e, ok = sanitizeNameAt(s, e, name.rest); !ok {
 					continue
 				}
 			}
@@ -1965,6 +2010,13 @@ func (r *sanitizeRedactor) pathStart(p int) int {
 	// The output before flushed ends with the "]" of [REDACTED], or is
 	// empty: the path starts at flushed at the earliest.
 	s, q, lo := r.s, p, r.flushed
+	for q-8 >= lo {
+		t, b := &sanitizeClasses, s[q-8:q]
+		if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&sanitizeClassPath == 0 {
+			break
+		}
+		q -= 8
+	}
 	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassPath != 0 {
 		q--
 	}
@@ -1981,6 +2033,13 @@ func (r *sanitizeRedactor) pathEnd(i int) int {
 	s := r.s
 	if i < r.pathFrom || i > r.pathRun {
 		r.pathFrom = i
+		for i+8 <= len(s) {
+			t, b := &sanitizeClasses, s[i:i+8]
+			if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&sanitizeClassPath == 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
 			i++
 		}
@@ -2014,6 +2073,17 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
 		return 0, 0, false
 	}
+	// The value's start, which a value character must be, before the key.
+	v := p + 1
+	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	for q := 0; q < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); q++ {
+		v++
+	}
+	if v >= len(s) || sanitizeClasses[s[v]]&sanitizeClassValue == 0 {
+		return 0, 0, false
+	}
 	// The key, s[q:end], compared in lower case.
 	end := q
 	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassKey != 0 {
@@ -2026,17 +2096,7 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	v := p + 1
-	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
-		v++
-	}
-	for q := 0; q < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); q++ {
-		v++
-	}
 	e := sanitizeValueEnd(s, v)
-	if e == v {
-		return 0, 0, false
-	}
 	if len(key) >= len("authorization") && sanitizeEqualFold(key[len(key)-len("authorization"):], "authorization") &&
 		sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
 		// A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.

@@ -176,6 +176,7 @@ var crafted = []struct{ name, pattern string }{
 	{"assign-colon", "a:"},
 	{"assign-equals", "a="},
 	{"ill-formed-byte-key", "\xff_key="},
+	{"ill-formed-byte", "\xff"},
 	{"jwt-start", "eyJ "},
 	{"pem-begin", "-----BEGIN "},
 	{"marker-start", "<|"},
