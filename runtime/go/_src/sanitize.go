@@ -714,9 +714,10 @@ func sanitizePairMask(s string, i int, w uint64, shift uint) uint {
 // sanitizeWord8 returns the eight bytes of s from i (i+8 <= len(s)) as a
 // little-endian word.
 func sanitizeWord8(s string, i int) uint64 {
-	b := s[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	s = s[i:]
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // sanitizeBit returns 1 when the pair v (first | second<<8) is in t, else 0.
@@ -850,7 +851,7 @@ func (q *sanitizeQuietPass) ascii(p int) bool {
 		return false
 	}
 	// Only an assignment starts where the pair at p starts no shape.
-	if p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.keyBefore(p)) {
+	if p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.assignmentMay(p)) {
 		if _, _, ok := q.r.match(p); ok {
 			return false
 		}
@@ -897,7 +898,8 @@ func sanitizeMarkerEnding[T string | []byte](out T) int {
 	// start: no marker holds a NUL).
 	var w uint64
 	if n >= 8 {
-		b := out[n-8 : n]
+		b := out[n-8:]
+		_ = b[7]
 		w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 	} else {
@@ -929,7 +931,7 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			if b == nil {
 				return s[:i], true
 			}
-			return string(b), true
+			return string(b[sanitizeGuard:]), true
 		}
 		// A run of characters that need no look, up to the window: ASCII
 		// without a look bit, eight bytes at a time, and characters whose
@@ -942,10 +944,9 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		for bits&^sanitizeByteMulti == 0 && j < len(s) && k < window {
 			if s[j] < utf8.RuneSelf {
 				j0, end := j, min(len(s), j+window-k)
-				for j+8 <= end {
+				for j+8 <= end && sanitizeWord8(s, j)&0x8080808080808080 == 0 {
 					t, b := &sanitizeBytes, s[j:j+8]
-					if (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7]) >= utf8.RuneSelf ||
-						(t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&look != 0 {
+					if (t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&look != 0 {
 						break
 					}
 					j += 8
@@ -986,18 +987,23 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		}
 		if j > i {
 			if b != nil {
-				b = append(b, s[i:j]...)
+				if j-i == 1 {
+					b = append(b, s[i])
+				} else {
+					b = append(b, s[i:j]...)
+				}
 			}
 			n, i = k, j
 			continue
 		}
-		if c >= utf8.RuneSelf && (c < 0xC2 || c > 0xF4) {
-			// Bytes that lead no character: one U+FFFD each, as many as
-			// follow one another.
+		if sanitizeLoneByte(s, i) {
+			// Bytes that are an ill-formed sequence alone (they lead no
+			// character, or no continuation byte follows them): one
+			// U+FFFD each, as many as follow one another.
 			if b == nil {
 				b = sanitizeStart(s, i, window)
 			}
-			for ; i < len(s) && n < window && (s[i] >= utf8.RuneSelf && s[i] < 0xC2 || s[i] > 0xF4); i, n = i+1, n+1 {
+			for ; i < len(s) && n < window && sanitizeLoneByte(s, i); i, n = i+1, n+1 {
 				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
 					b = sanitizeDropMarker(b)
 				}
@@ -1059,18 +1065,31 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 	if b == nil {
 		return s, false
 	}
-	return string(b), false
+	return string(b[sanitizeGuard:]), false
 }
 
 // sanitizeDropMarker takes a marker off the end of b, if b ends with one.
 func sanitizeDropMarker(b []byte) []byte { return b[:len(b)-sanitizeMarkerEnding(b)] }
 
+// sanitizeLoneByte reports whether s[i] is the whole of an ill-formed
+// sequence's maximal subpart: a byte that leads no character, or a lead
+// byte that no continuation byte follows.
+func sanitizeLoneByte(s string, i int) bool {
+	c := s[i]
+	return c >= utf8.RuneSelf && (c < 0xC2 || c > 0xF4 || i+1 == len(s) || s[i+1]&0xC0 != 0x80)
+}
+
 // sanitizeStart begins step 1's output buffer holding s[:i]: room for the
 // text, or for a window of mostly ASCII.
 func sanitizeStart(s string, i, window int) []byte {
-	b := make([]byte, 0, min(len(s), 2*window)+16)
+	b := make([]byte, sanitizeGuard, min(len(s), 2*window)+16+sanitizeGuard)
 	return append(b, s[:i]...)
 }
+
+// sanitizeGuard is the number of zero bytes step 1's output buffer starts
+// with, before the output: the last eight bytes of the buffer are always
+// there to compare with the markers (no marker holds a NUL).
+const sanitizeGuard = 8
 
 func sanitizeLower(s string) string {
 	b := []byte(s)
@@ -1247,9 +1266,7 @@ func (f *sanitizeFixed) at(s string, p int, w uint64) bool {
 // it in one step.
 func sanitizeWord(s string, p int) uint64 {
 	if len(s)-p >= 8 {
-		b := s[p : p+8]
-		return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		return sanitizeWord8(s, p)
 	}
 	var w uint64
 	for i := len(s) - 1; i >= p; i-- {
@@ -1726,7 +1743,7 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	// key = value and key: value for a sensitive key. Tried before the URL
 	// rule, which starts at the same ':' but redacts less: were the URL
 	// rule first, a second pass could redact the "//" it skipped.
-	if r.keyBefore(p) {
+	if r.assignmentMay(p) {
 		if from, to, ok := r.assignment(p); ok {
 			return from, to, true
 		}
@@ -1744,10 +1761,37 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	}
 	// A Windows home directory: its user name, or the whole path when it
 	// holds a credential name.
-	if sanitizePaths {
+	if sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
 		return r.home(p, sanitizeWord(s, p))
 	}
 	return 0, 0, false
+}
+
+// assignmentMay makes assignment's first tests at the separator at p, the
+// ones that reject most separators: white space and up to two quotes or
+// backslashes before it, then two bytes that may end a key
+// (sanitizeKeyEnds), and after it white space, up to two quotes or
+// backslashes, then a value character.
+func (r *sanitizeRedactor) assignmentMay(p int) bool {
+	s, lo := r.s, r.flushed
+	q := p
+	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
+		q--
+	}
+	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
+		q--
+	}
+	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
+		return false
+	}
+	v := p + 1
+	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	for t := 0; t < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); t++ {
+		v++
+	}
+	return v < len(s) && sanitizeClasses[s[v]]&sanitizeClassValue != 0
 }
 
 // sanitizeHomePrefixes start a Unix home directory; the user name follows.
@@ -1883,19 +1927,29 @@ func (r *sanitizeRedactor) credential(seg, end int) bool {
 // sanitizeDriveUsers returns the length of :\Users\, :\\Users\\ or :/Users/
 // (Users in any ASCII case) at the start of rest, or 0.
 func sanitizeDriveUsers(rest string) int {
-	if len(rest) < 8 || !sanitizeSeparator(rest[1]) {
+	// The byte after the separator is U, u or a second backslash.
+	if len(rest) < 8 || rest[2]|0x20 != 'u' && rest[2] != '\\' {
 		return 0
 	}
-	sep := rest[1:2]
-	if rest[1] == '\\' && rest[2] == '\\' {
-		sep = rest[1:3]
-	}
-	n := 1 + len(sep)
-	if len(rest) >= n+5+len(sep) && sanitizeHasPrefixFold(rest[n:], "users") && rest[n+5:n+5+len(sep)] == sep {
-		return n + 5 + len(sep)
+	w := sanitizeWord(rest, 0)
+	for i := range sanitizeDrives {
+		if sanitizeDrives[i].at(rest, 0, w) {
+			return sanitizeDrives[i].n
+		}
 	}
 	return 0
 }
+
+// sanitizeDrives are the three spellings of a drive's Users directory
+// after its ':', Users in any ASCII case.
+var sanitizeDrives = func() (t [3]sanitizeFixed) {
+	for i, d := range []string{":\\users\\", ":\\\\users\\\\", ":/users/"} {
+		t[i] = sanitizeFixedOf(d)
+		k := strings.Index(d, "users")
+		t[i].fold = 0x2020202020 << (8 * k)
+	}
+	return t
+}()
 
 // pathBoundary reports whether a home directory's path may start at p: at
 // the start of the output, after a character that is no path character,

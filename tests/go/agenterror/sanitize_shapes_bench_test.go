@@ -177,6 +177,8 @@ var crafted = []struct{ name, pattern string }{
 	{"assign-equals", "a="},
 	{"ill-formed-byte-key", "\xff_key="},
 	{"ill-formed-byte", "\xff"},
+	{"ill-formed-byte-colon", "\xff:"},
+	{"colon-backslash", ":\\"},
 	{"jwt-start", "eyJ "},
 	{"pem-begin", "-----BEGIN "},
 	{"marker-start", "<|"},
