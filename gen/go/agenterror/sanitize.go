@@ -59,17 +59,27 @@ func SanitizeMax(s string, maxLength int) string {
 	// allowed code point is longer than maxLength whatever it holds, so it
 	// goes to the steps straight away.
 	pristine, runes := 0, 0
+	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		if pristine, quiet = sanitizeQuiet(s); quiet {
+		if pristine, quiet = sanitizeQuiet(s, &q); quiet {
 			// Steps 1 to 3 keep s; only its length can matter.
 			return sanitizeTruncate(s, maxLength, false)
 		}
 		runes = sanitizeRuneCount(s[:pristine])
 	}
-	s, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
-	s = sanitizeRedact(s)
-	return sanitizeTruncate(s, maxLength, cut)
+	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
+	// The quick pass stopped at the first place where a step changes
+	// something. When that is a secret (steps 1 and 2 kept s), every
+	// position before it was tried already, and step 3 starts there.
+	// The quick pass's answers about paths and tokens hold there too.
+	r := sanitizeRedactor{s: t}
+	start := 0
+	if !cut && len(t) == len(s) && t == s {
+		start, r.sanitizeMemo = pristine, q.r.sanitizeMemo
+	}
+	t, over := sanitizeRedact(&r, start, maxLength)
+	return sanitizeTruncate(t, maxLength, cut || over)
 }
 
 const sanitizeRedacted = "[REDACTED]"
@@ -97,6 +107,9 @@ func sanitizeRemovedRune(r rune) bool {
 // subpart (Unicode §3.9, as WHATWG's and Python's decoders replace it): the
 // lead byte with the continuation bytes that could still have completed it.
 func sanitizeDecode(s string) (r rune, size int, ok bool) {
+	if c := s[0]; c < 0xC2 || c > 0xF4 {
+		return utf8.RuneError, 1, false // no lead byte
+	}
 	r, size = utf8.DecodeRuneInString(s)
 	if r != utf8.RuneError || size == 3 {
 		return r, size, true
@@ -140,8 +153,8 @@ const (
 )
 
 // sanitizeBytes holds each byte's bits; sanitizeMarkersByEnd the markers
-// (ASCII letters lower-cased) by their last byte, either case.
-var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]string) {
+// by their last byte, either case.
+var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]sanitizeMarker) {
 	for c := 0; c < 256; c++ {
 		switch {
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7F:
@@ -157,8 +170,8 @@ var sanitizeBytes, sanitizeMarkersByEnd = func() (t [256]uint8, ends [256][]stri
 		last := m[len(m)-1]
 		for _, c := range []byte{last, sanitizeUpper(last)} {
 			t[c] |= sanitizeByteMarkerEnd
-			if !slices.Contains(ends[c], m) {
-				ends[c] = append(ends[c], m)
+			if !slices.ContainsFunc(ends[c], func(x sanitizeMarker) bool { return x.m == m }) {
+				ends[c] = append(ends[c], sanitizeMarkerOf(m))
 			}
 		}
 	}
@@ -200,23 +213,20 @@ func (t *sanitizePairs) has(s string, p int) bool {
 // home starts at ':', which is always looked at.
 //
 // A byte of a multi-byte character (sanitizeByteMulti) marks no pair of
-// look2 for that: the quick pass checks the UTF-8 structure itself, and
-// look2 holds what the structure does not show, the lead bytes of an
-// ill-formed or deleted character (sanitizeQuietLeads): such a lead byte
-// marks every pair it is second in, and as the first, the pairs with a
-// second byte that may start one.
+// look2: the quick pass checks the UTF-8 structure itself, and what the
+// structure does not show with sanitizeLook2Multi.
 func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	pairBits := bits &^ sanitizeByteMulti
+	// An assignment and a marker are looked for by the byte before their
+	// last byte (sanitizeLookAfterPairs); a URL or a Windows home by the
+	// byte after its ':'.
+	lookBits := bits &^ (sanitizeByteAssign | sanitizeByteMarkerEnd)
 	for c := 0; c < 256; c++ {
 		for d := 0; d < 256; d++ {
-			if sanitizeBytes[c]&bits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
+			if sanitizeBytes[c]&lookBits != 0 || sanitizeStarts.second[c][d>>6]&(1<<(d&63)) != 0 {
 				look.set(byte(c), byte(d))
 			}
 			if sanitizeBytes[c]&pairBits != 0 || sanitizeBytes[d]&pairBits != 0 {
-				look2.set(byte(c), byte(d))
-			}
-			if bits&sanitizeByteMulti != 0 && (sanitizeQuietLeads[d] != ^uint64(0) ||
-				d&0xC0 != 0x80 && c >= 0xC0 || d&0xC0 == 0x80 && sanitizeQuietLeads[c]&(1<<(d&63)) == 0) {
 				look2.set(byte(c), byte(d))
 			}
 		}
@@ -293,6 +303,50 @@ func sanitizeLookPairs(bits uint8) (look, look2 sanitizePairs) {
 	return look, look2
 }
 
+// sanitizeMarkerPairs holds the last two bytes of the markers, in either
+// ASCII case (every marker has two bytes or more).
+var sanitizeMarkerPairs = func() (t sanitizePairs) {
+	for _, m := range sanitizeMarkers {
+		m = sanitizeLower(m)
+		x, y := m[len(m)-2], m[len(m)-1]
+		for _, a := range []byte{x, sanitizeUpper(x)} {
+			for _, b := range []byte{y, sanitizeUpper(y)} {
+				t.set(a, b)
+			}
+		}
+	}
+	return t
+}()
+
+// sanitizeLookAfterPairs builds the pair set of the scans that look at a
+// position by the byte before it and the byte at it: a ':' or '=' after
+// bytes that may end a key (a key byte, with keys: the quick pass asks
+// sanitizeKeyEnds about the two bytes before instead) or white space, a
+// quote or a backslash (what an assignment needs before its separator),
+// and, with markers, the last two bytes of a marker in either ASCII case
+// (every marker has two bytes or more).
+func sanitizeLookAfterPairs(markers bool) (t sanitizePairs) {
+	before := sanitizeClassGap
+	if !markers {
+		before |= sanitizeClassKey
+	}
+	for c := 0; c < 256; c++ {
+		if sanitizeClasses[c]&before != 0 {
+			t.set(byte(c), ':')
+			t.set(byte(c), '=')
+		}
+	}
+	if markers {
+		for v := range sanitizeMarkerPairs {
+			t[v] |= sanitizeMarkerPairs[v]
+		}
+	}
+	return t
+}
+
+// sanitizePairBit reports whether the pair v (first | second<<8) is in t.
+func sanitizePairBit(t *sanitizePairs, v uint16) bool { return t[v>>6]&(1<<(v&63)) != 0 }
+
 // sanitizeRemovedRanges are the code points from U+0080 that step 1 deletes,
 // as sanitizeRemovedRune tells them (a test holds the two to each other).
 var sanitizeRemovedRanges = [][2]rune{{0x80, 0x9F}, {0xAD, 0xAD}, {0x061C, 0x061C}, {0x180E, 0x180E},
@@ -342,11 +396,91 @@ var sanitizeQuietLeads = func() (t [256]uint64) {
 	return t
 }()
 
+// sanitizeQuietThirds holds, for a lead byte of three (0xE0 to 0xEF, by
+// its low four bits) and a second byte (by its low six bits) that
+// sanitizeQuietLeads does not show kept, the third bytes (by their low six
+// bits) that make a well-formed character step 1 keeps: typographic
+// punctuation (U+2010 to U+2027, E2 80 90 to E2 80 A7) shares its first
+// two bytes with zero-width and bidi controls.
+var sanitizeQuietThirds = func() (t [16 << 6]uint64) {
+	for c := 0xE0; c < 0xF0; c++ {
+		for d := 0x80; d < 0xC0; d++ {
+			if sanitizeQuietLeads[c]&(1<<(d&63)) != 0 {
+				continue // read only where the first two bytes do not tell
+			}
+			for e := 0x80; e < 0xC0; e++ {
+				r, size, ok := sanitizeDecode(string([]byte{byte(c), byte(d), byte(e)}))
+				if ok && size == 3 && !sanitizeRemovedRune(r) {
+					t[(c&0x0F)<<6|d&0x3F] |= 1 << (e & 63)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// sanitizeLook2Multi holds the byte pairs in which the quick pass looks at
+// a lead byte's character, as a pair at an even position shows them: a
+// lead byte second, whose second bytes do not all show its characters
+// kept (sanitizeQuietLeads), and a lead byte first, with a second byte
+// that does not. The structure check tells the rest.
+var sanitizeLook2Multi = func() (t sanitizePairs) {
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			if d >= 0xC0 && sanitizeQuietLeads[d] != ^uint64(0) || c >= 0xC0 && d&0xC0 == 0x80 && sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+				t.set(byte(c), byte(d))
+			}
+		}
+	}
+	return t
+}()
+
+// What a byte pair at an even position means to the scans, one bit each
+// (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2,
+// sanitizeLook2Multi), step 3 does (sanitizeLookSecret2).
+const (
+	sanitizeEvenQuiet = 1 << iota
+	sanitizeEvenSecret
+)
+
+// sanitizeEvenPairs holds those bits for every byte pair, indexed by
+// first | second<<8: the scans read four of them for a block of eight
+// bytes, a load each.
+var sanitizeEvenPairs = func() (t [1 << 16]uint8) {
+	for v := range t {
+		if sanitizePairBit(&sanitizeLook2, uint16(v)) || sanitizePairBit(&sanitizeLook2Multi, uint16(v)) {
+			t[v] |= sanitizeEvenQuiet
+		}
+		if sanitizePairBit(&sanitizeLookSecret2, uint16(v)) {
+			t[v] |= sanitizeEvenSecret
+		}
+	}
+	return t
+}()
+
+// sanitizeKeptAt reports whether the multi-byte character at s[p] (a lead
+// byte) is well-formed and kept as its first two bytes tell, or its first
+// three for one of three (sanitizeQuietThirds); false also when it is cut
+// off by the end of s.
+func sanitizeKeptAt(s string, p int) bool {
+	if p+1 >= len(s) {
+		return false
+	}
+	c, d := s[p], s[p+1]
+	if sanitizeQuietLeads[c]&(1<<(d&63)) != 0 {
+		return true
+	}
+	return c&0xF0 == 0xE0 && d&0xC0 == 0x80 && p+2 < len(s) &&
+		sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[p+2]&63)) != 0
+}
+
 // The pair sets of the quick pass, which looks for every change, and of
 // step 3, which looks for secrets.
 var (
 	sanitizeLook, sanitizeLook2             = sanitizeLookPairs(^uint8(0))
 	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
+	sanitizeLookAfter                       = sanitizeLookAfterPairs(true)
+	sanitizeLookAfterSecret                 = sanitizeLookAfterPairs(false)
 	// sanitizeLookBack holds the third and fourth bytes of the credential
 	// names of four bytes or more that start with a letter or digit: at an
 	// even pair of these, the scans look from two bytes back, where such a
@@ -388,9 +522,9 @@ func sanitizeFourth(n string) []byte {
 // of sanitizeLook2, so valid text in any script goes by eight bytes at a
 // time. Around a pair that could start a change, the characters are
 // looked at one by one; where the structure breaks, all of the block's.
-func sanitizeQuiet(s string) (pristine int, quiet bool) {
+func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	const high = 0x8080808080808080
-	q := sanitizeQuietPass{r: sanitizeRedactor{s: s}}
+	q.r.s = s
 	// owed marks, in the bytes of the block at i (0x80 each), the
 	// continuation bytes a character that starts before i owes.
 	var owed uint64
@@ -423,25 +557,10 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 			}
 			next = lead>>56 | three>>48 | four>>40
 		}
-		v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
-		if (sanitizeLook2[v0>>6]>>(v0&63)|sanitizeLook2[v1>>6]>>(v1&63)|
-			sanitizeLook2[v2>>6]>>(v2&63)|sanitizeLook2[v3>>6]>>(v3&63))&1 != 0 {
-			// The characters around each pair that could start a change.
-			for k := 0; k < 8; k += 2 {
-				v := uint16(w >> (8 * k))
-				if sanitizeLook2[v>>6]&(1<<(v&63)) == 0 {
-					continue
-				}
-				j := i + k
-				lo := j - 1
-				if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-					lo = j - 2
-				}
-				for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
-					if !q.at(p) {
-						return p, false
-					}
-				}
+		// Most blocks have no pair to look around: four loads tell.
+		if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
+			if p, ok := q.block(i, w); !ok {
+				return p, false
 			}
 		}
 		i += 8
@@ -456,18 +575,190 @@ func sanitizeQuiet(s string) (pristine int, quiet bool) {
 	return len(s), true
 }
 
+// block looks at the characters of the block of eight bytes w at i, whose
+// UTF-8 structure is sound, where a pair of sanitizeLook2 or
+// sanitizeLook2Multi may start a change; it returns the position of the
+// first change it finds.
+func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
+	s := q.r.s
+	if w&0x8080808080808080 == 0 && i >= 2 {
+		// ASCII: every position of the block at once. The two before it,
+		// which a pair flags too, are looked at first unless the block
+		// before looked at them.
+		for p := max(q.next, sanitizeCharStart(s, i-2)); p < i; p = q.next {
+			if !q.at(p) {
+				return p, false
+			}
+		}
+		m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
+		for ; m != 0; m &= m - 1 {
+			if p := i + bits.TrailingZeros(m); !q.ascii(p) {
+				return p, false
+			}
+		}
+		q.next = max(q.next, i+8)
+		return 0, true
+	}
+	l2, lm := &sanitizeLook2, &sanitizeLook2Multi
+	v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
+	// fl: bit k/2 for each pair at an even k around which to look.
+	fl := sanitizeBit(l2, v0) | sanitizeBit(l2, v1)<<1 | sanitizeBit(l2, v2)<<2 | sanitizeBit(l2, v3)<<3
+	if w&0x8080808080808080 != 0 {
+		// A pair holding a lead byte whose second byte may tell that its
+		// character changes: the lead bytes are checked (the rest of the
+		// structure was).
+		mm := sanitizeBit(lm, v0) | sanitizeBit(lm, v1)<<1 | sanitizeBit(lm, v2)<<2 | sanitizeBit(lm, v3)<<3
+		for mm &^= fl; mm != 0; mm &= mm - 1 {
+			j := i + 2*bits.TrailingZeros(mm)
+			if s[j] >= 0xC0 && !sanitizeKeptAt(s, j) || s[j+1] >= 0xC0 && !sanitizeKeptAt(s, j+1) {
+				fl |= mm & -mm
+			}
+		}
+	}
+	// The characters around each pair that could start a change.
+	for ; fl != 0; fl &= fl - 1 {
+		k := 2 * bits.TrailingZeros(fl)
+		v := uint16(w >> (8 * k))
+		j := i + k
+		lo := j - 1
+		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
+			lo = j - 2
+		}
+		for p := max(q.next, sanitizeCharStart(s, max(lo, 0))); p <= j+1; p = q.next {
+			// at's first test, written out: most positions pass it.
+			if c := s[p]; c < utf8.RuneSelf && p > 1 && p+1 < len(s) &&
+				!sanitizePairBit(&sanitizeLook, uint16(c)|uint16(s[p+1])<<8) &&
+				!sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8) &&
+				(sanitizeBytes[c]&sanitizeByteAssign == 0 || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)) {
+				q.next = p + 1
+				continue
+			}
+			if !q.at(p) {
+				return p, false
+			}
+		}
+	}
+	return 0, true
+}
+
+// What a byte pair means to the scans, one bit each (sanitizePairInfo).
+// The quick pass reads the first two, step 3 the last two (a pair at
+// sanitizeShiftQuiet or sanitizeShiftSecret), both the middle two.
+const (
+	sanitizePairStarts       = 1 << iota // a change may start at the first byte (sanitizeLook)
+	sanitizePairEnds                     // one may end at the second (sanitizeLookAfter)
+	sanitizePairKey                      // the pair may end a key (sanitizeKeyEnds)
+	sanitizePairSep                      // the second byte is ':' or '='
+	sanitizePairSecretStarts             // a secret may start at the first byte (sanitizeLookSecret)
+	sanitizePairGapSep                   // white space, a quote or a backslash, then ':' or '='
+
+	sanitizeShiftQuiet  = 0
+	sanitizeShiftSecret = 4
+)
+
+// sanitizePairInfo holds those bits for every byte pair, indexed by
+// first | second<<8: one load tells what a pair means to every position
+// it touches.
+var sanitizePairInfo = func() (t [1 << 16]uint8) {
+	for v := range t {
+		w := uint16(v)
+		if sanitizePairBit(&sanitizeLook, w) {
+			t[v] |= sanitizePairStarts
+		}
+		if sanitizePairBit(&sanitizeLookAfter, w) {
+			t[v] |= sanitizePairEnds
+		}
+		if sanitizePairBit(&sanitizeKeyEnds, w) {
+			t[v] |= sanitizePairKey
+		}
+		if sanitizeBytes[v>>8]&sanitizeByteAssign != 0 {
+			t[v] |= sanitizePairSep
+			if sanitizeClasses[v&0xFF]&sanitizeClassGap != 0 {
+				t[v] |= sanitizePairGapSep
+			}
+		}
+		if sanitizePairBit(&sanitizeLookSecret, w) {
+			t[v] |= sanitizePairSecretStarts
+		}
+	}
+	return t
+}()
+
+// sanitizePairMask returns a bit for each position of the eight bytes w
+// of s from i (bit k: position i+k) where a scan looks closer: for the
+// quick pass (shift sanitizeShiftQuiet), where at's first test fails: the
+// pair there may start a change, the pair ending there may end one, or a
+// ':' or '=' follows two bytes that may end a key; for step 3
+// (sanitizeShiftSecret), where may holds, as far as s tells (what was
+// redacted before flushed+2 is not in s). i >= 2. It reads the ten pairs
+// from the one at i-2 to the one at i+7 in sanitizePairInfo, and works on
+// their bits for all eight positions at once: byte k of x holds the bits
+// of the pair at position k, of y of the pair ending at k, of z of the
+// pair ending at k-1.
+func sanitizePairMask(s string, i int, w uint64, shift uint) uint {
+	var after uint64 // the byte after the block
+	if i+8 < len(s) {
+		after = uint64(s[i+8])
+	}
+	t := &sanitizePairInfo
+	b1, b2 := uint64(s[i-1]), uint64(s[i-2])
+	x := uint64(t[uint16(w)]) | uint64(t[uint16(w>>8)])<<8 | uint64(t[uint16(w>>16)])<<16 |
+		uint64(t[uint16(w>>24)])<<24 | uint64(t[uint16(w>>32)])<<32 | uint64(t[uint16(w>>40)])<<40 |
+		uint64(t[uint16(w>>48)])<<48 | uint64(t[uint16(w>>56|after<<8)])<<56
+	y := x<<8 | uint64(t[uint16(b1|w<<8)])
+	z := y<<8 | uint64(t[uint16(b2|b1<<8)])
+	const ones = 0x0101010101010101
+	m := x>>shift | y>>(shift+1) | y>>3&(z>>2)
+	// Byte k's low bit to bit k.
+	return uint(m & ones * 0x0102040810204080 >> 56)
+}
+
+// sanitizeWord8 returns the eight bytes of s from i (i+8 <= len(s)) as a
+// little-endian word.
+func sanitizeWord8(s string, i int) uint64 {
+	s = s[i:]
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// sanitizeBit returns 1 when the pair v (first | second<<8) is in t, else 0.
+func sanitizeBit(t *sanitizePairs, v uint16) uint {
+	// Written as a test, so that it compiles to a bit test rather than a
+	// shift by a variable count.
+	if t[v>>6]&(1<<(v&63)) != 0 {
+		return 1
+	}
+	return 0
+}
+
 // sanitizeKeptSize returns the size of the multi-byte character at s[p]
 // when its lead and second bytes tell that it is well-formed and kept by
 // step 1 (sanitizeQuietLeads) and its continuation bytes are all there,
 // without decoding it; else 0.
 func sanitizeKeptSize(s string, p int) int {
 	c := s[p]
-	if c < 0xC0 || p+1 >= len(s) || sanitizeQuietLeads[c]&(1<<(s[p+1]&63)) == 0 || s[p+1]&0xC0 != 0x80 {
+	if c < 0xC0 || p+1 >= len(s) || s[p+1]&0xC0 != 0x80 {
 		return 0
 	}
-	switch {
-	case c < 0xE0:
+	if d := s[p+1]; sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+		// A character of three bytes may tell by its third.
+		if c&0xF0 == 0xE0 && p+2 < len(s) && s[p+2]&0xC0 == 0x80 &&
+			sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[p+2]&63)) != 0 {
+			return 3
+		}
+		return 0
+	}
+	if c < 0xE0 {
 		return 2
+	}
+	return sanitizeKeptSize34(s, p, c)
+}
+
+// sanitizeKeptSize34 is sanitizeKeptSize past the lead and second bytes
+// of a character of three or four bytes.
+func sanitizeKeptSize34(s string, p int, c byte) int {
+	switch {
 	case c < 0xF0:
 		if p+2 < len(s) && s[p+2]&0xC0 == 0x80 {
 			return 3
@@ -519,7 +810,8 @@ type sanitizeQuietPass struct {
 func (q *sanitizeQuietPass) at(p int) bool {
 	s := q.r.s
 	c := s[p]
-	if !sanitizeLook.has(s, p) {
+	if c < utf8.RuneSelf && !sanitizeLook.has(s, p) && (p == 0 || !sanitizePairBit(&sanitizeLookAfter, uint16(s[p-1])|uint16(c)<<8)) &&
+		(sanitizeBytes[c]&sanitizeByteAssign == 0 || !q.r.keyBefore(p)) {
 		q.next = p + 1
 		return true
 	}
@@ -543,7 +835,8 @@ func (q *sanitizeQuietPass) at(p int) bool {
 	if bits&sanitizeByteMarkerEnd != 0 && sanitizeMarkerAt(s[:p+size]) {
 		return false
 	}
-	if size == 1 && p+1 < len(s) {
+	// Only an assignment starts where the pair at p starts no shape.
+	if size == 1 && p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.keyBefore(p)) {
 		if _, _, ok := q.r.match(p); ok {
 			return false
 		}
@@ -552,14 +845,76 @@ func (q *sanitizeQuietPass) at(p int) bool {
 	return true
 }
 
-// sanitizeMarkerAt reports whether the text ends with a marker.
-func sanitizeMarkerAt(out string) bool {
-	for _, m := range sanitizeMarkersByEnd[out[len(out)-1]] {
-		if sanitizeEndsWith(out, m) {
-			return true
+// ascii is at for an ASCII character that fails at's first test.
+func (q *sanitizeQuietPass) ascii(p int) bool {
+	s := q.r.s
+	bits := sanitizeBytes[s[p]]
+	if bits&sanitizeByteRemoved != 0 || bits&sanitizeByteMarkerEnd != 0 && sanitizeMarkerAt(s[:p+1]) {
+		return false
+	}
+	// Only an assignment starts where the pair at p starts no shape.
+	if p+1 < len(s) && (sanitizeLook.has(s, p) || bits&sanitizeByteAssign != 0 && q.r.assignmentMay(p)) {
+		if _, _, ok := q.r.match(p); ok {
+			return false
 		}
 	}
-	return false
+	q.next = p + 1
+	return true
+}
+
+// sanitizeMarkerAt reports whether the text ends with a marker.
+func sanitizeMarkerAt(out string) bool { return sanitizeMarkerEnding(out) > 0 }
+
+// sanitizeMarker is a marker (ASCII letters lower-cased) with its last
+// eight bytes (fewer when it is shorter) as the top bytes of a
+// little-endian word, their mask, and 0x20 at its letters: the last eight
+// bytes of a text, ORed with fold and masked, equal word when the text
+// ends with them in any ASCII case (no other byte ORed with 0x20 becomes
+// a lower-case letter).
+type sanitizeMarker struct {
+	m                string
+	word, mask, fold uint64
+}
+
+func sanitizeMarkerOf(m string) sanitizeMarker {
+	x := sanitizeMarker{m: m}
+	for k := 0; k < 8 && k < len(m); k++ {
+		c, shift := m[len(m)-1-k], 8*(7-k)
+		x.word |= uint64(c) << shift
+		x.mask |= 0xFF << shift
+		if c >= 'a' && c <= 'z' {
+			x.fold |= 0x20 << shift
+		}
+	}
+	return x
+}
+
+// sanitizeMarkerEnding returns the length of the first marker (in the
+// order of sanitizeMarkersByEnd) that out ends with, or 0.
+func sanitizeMarkerEnding[T string | []byte](out T) int {
+	n := len(out)
+	if n < 2 || !sanitizePairBit(&sanitizeMarkerPairs, uint16(out[n-2])|uint16(out[n-1])<<8) {
+		return 0
+	}
+	// The last eight bytes, the last one at the top (zero below the
+	// start: no marker holds a NUL).
+	var w uint64
+	if n >= 8 {
+		b := out[n-8:]
+		_ = b[7]
+		w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	} else {
+		for k := 0; k < n; k++ {
+			w |= uint64(out[n-1-k]) << (8 * (7 - k))
+		}
+	}
+	for _, m := range sanitizeMarkersByEnd[out[n-1]] {
+		if (w|m.fold)&m.mask == m.word && (len(m.m) <= 8 || sanitizeEndsWith(out, m.m)) {
+			return len(m.m)
+		}
+	}
+	return 0
 }
 
 // sanitizeClean is steps 1 and 2 in one pass: window, replace ill-formed
@@ -578,21 +933,83 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			if b == nil {
 				return s[:i], true
 			}
-			return string(b), true
+			return string(b[sanitizeGuard:]), true
 		}
-		c := s[i]
+		// A run of characters that need no look, up to the window: ASCII
+		// without a look bit, eight bytes at a time, and characters whose
+		// first two bytes tell that step 1 keeps them (sanitizeQuietLeads)
+		// and whose last byte ends no marker.
 		const look = sanitizeByteRemoved | sanitizeByteMulti | sanitizeByteMarkerEnd
+		c := s[i]
 		bits := sanitizeBytes[c] & look
-		if bits == 0 {
-			// A run of ASCII that needs no look, up to the window.
-			j := i + 1
-			for end := min(len(s), i+window-n); j < end && sanitizeBytes[s[j]]&look == 0; j++ {
+		j, k := i, n // k: the code points up to j
+		for bits&^sanitizeByteMulti == 0 && j < len(s) && k < window {
+			if s[j] < utf8.RuneSelf {
+				j0, end := j, min(len(s), j+window-k)
+				for j+8 <= end && sanitizeWord8(s, j)&0x8080808080808080 == 0 {
+					t, b := &sanitizeBytes, s[j:j+8]
+					if (t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&look != 0 {
+						break
+					}
+					j += 8
+				}
+				for j < end && sanitizeBytes[s[j]]&look == 0 {
+					j++
+				}
+				if k += j - j0; j == j0 || j < len(s) && s[j] < utf8.RuneSelf {
+					break // at the window, or at ASCII that needs a look
+				}
+				continue
 			}
+			if j+1 >= len(s) {
+				break
+			}
+			// A character of two bytes or more, read as sanitizeKeptSize
+			// does (written out: it is the common case of most scripts).
+			c, d := s[j], s[j+1]
+			if c < 0xC0 || d&0xC0 != 0x80 {
+				break
+			}
+			size := 2
+			if sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+				if c&0xF0 != 0xE0 || j+2 >= len(s) || s[j+2]&0xC0 != 0x80 ||
+					sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[j+2]&63)) == 0 {
+					break
+				}
+				size = 3
+			} else if c >= 0xE0 {
+				if size = sanitizeKeptSize34(s, j, c); size == 0 {
+					break
+				}
+			}
+			if sanitizeBytes[s[j+size-1]]&sanitizeByteMarkerEnd != 0 {
+				break
+			}
+			j, k = j+size, k+1
+		}
+		if j > i {
 			if b != nil {
-				b = append(b, s[i:j]...)
+				if j-i == 1 {
+					b = append(b, s[i])
+				} else {
+					b = append(b, s[i:j]...)
+				}
 			}
-			n += j - i
-			i = j
+			n, i = k, j
+			continue
+		}
+		if sanitizeLoneByte(s, i) {
+			// Bytes that are an ill-formed sequence alone (they lead no
+			// character, or no continuation byte follows them): one
+			// U+FFFD each, as many as follow one another.
+			if b == nil {
+				b = sanitizeStart(s, i, window)
+			}
+			for ; i < len(s) && n < window && sanitizeLoneByte(s, i); i, n = i+1, n+1 {
+				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+			}
 			continue
 		}
 		n++
@@ -630,7 +1047,11 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			bits = sanitizeBytes[s[i+size-1]]
 		}
 		if b != nil {
-			b = append(b, s[i:i+size]...)
+			if size == 1 {
+				b = append(b, c)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
 		}
 		i += size
 		if bits&sanitizeByteMarkerEnd != 0 {
@@ -646,25 +1067,31 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 	if b == nil {
 		return s, false
 	}
-	return string(b), false
+	return string(b[sanitizeGuard:]), false
 }
 
 // sanitizeDropMarker takes a marker off the end of b, if b ends with one.
-func sanitizeDropMarker(b []byte) []byte {
-	for _, m := range sanitizeMarkersByEnd[b[len(b)-1]] {
-		if sanitizeEndsWith(b, m) {
-			return b[:len(b)-len(m)]
-		}
-	}
-	return b
+func sanitizeDropMarker(b []byte) []byte { return b[:len(b)-sanitizeMarkerEnding(b)] }
+
+// sanitizeLoneByte reports whether s[i] is the whole of an ill-formed
+// sequence's maximal subpart: a byte that leads no character, or a lead
+// byte that no continuation byte follows.
+func sanitizeLoneByte(s string, i int) bool {
+	c := s[i]
+	return c >= utf8.RuneSelf && (c < 0xC2 || c > 0xF4 || i+1 == len(s) || s[i+1]&0xC0 != 0x80)
 }
 
 // sanitizeStart begins step 1's output buffer holding s[:i]: room for the
 // text, or for a window of mostly ASCII.
 func sanitizeStart(s string, i, window int) []byte {
-	b := make([]byte, 0, min(len(s), 2*window)+16)
+	b := make([]byte, sanitizeGuard, min(len(s), 2*window)+16+sanitizeGuard)
 	return append(b, s[:i]...)
 }
+
+// sanitizeGuard is the number of zero bytes step 1's output buffer starts
+// with, before the output: the last eight bytes of the buffer are always
+// there to compare with the markers (no marker holds a NUL).
+const sanitizeGuard = 8
 
 func sanitizeLower(s string) string {
 	b := []byte(s)
@@ -727,6 +1154,9 @@ const (
 	// digits, - . _ ~ + @ % $, the separators / and \, and every byte of a
 	// non-ASCII character.
 	sanitizeClassPath
+	// sanitizeClassGap: what may stand between a key and its separator:
+	// spaces, tabs, quotes and backslashes.
+	sanitizeClassGap
 )
 
 var sanitizeClasses = func() (t [256]uint16) {
@@ -751,6 +1181,7 @@ var sanitizeClasses = func() (t [256]uint16) {
 		set(sanitizeClassValue, printable && strings.IndexByte("\"'`\\&,;<>()[]{}", byte(c)) < 0)
 		set(sanitizeClassUserinfo, printable && strings.IndexByte("\"'`\\/?#@[]<>{}", byte(c)) < 0)
 		set(sanitizeClassPath, alnum || strings.IndexByte("-._~+@%$/\\", byte(c)) >= 0)
+		set(sanitizeClassGap, strings.IndexByte(" \t\"'\\", byte(c)) >= 0)
 	}
 	for c := utf8.RuneSelf; c < 256; c++ {
 		t[c] |= sanitizeClassPath
@@ -785,105 +1216,176 @@ var sanitizeBuiltinSecrets = []sanitizeSecret{
 var sanitizeWordPrefixes = []string{"sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
 	"xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"}
 
-// What may start at a byte: the prefixed shapes and word prefixes starting
-// with it (in catalogue order, so filtering by the first byte keeps the
-// order of step 3), and flags for the other shapes.
+// The kinds of shapes a fixed start begins (sanitizeHead). The prefixed
+// shapes and word prefixes starting with a byte are kept in catalogue
+// order, so filtering by the first byte keeps the order of step 3.
 const (
-	sanitizeStartPEM    = 1 << iota // -----BEGIN
-	sanitizeStartJWT                // eyJ
-	sanitizeStartBearer             // bearer, any case
-	sanitizeStartURL                // ://
-	sanitizeStartAssign             // : or =
-	sanitizeStartHome               // /home/, /Users/, or a drive's :\Users\
-	sanitizeStartName               // a credential name or a key file extension
+	sanitizeStartPEM      = 1 << iota // -----BEGIN
+	sanitizeStartWord                 // a word prefix (sk-, eyJ, …)
+	sanitizeStartPrefixed             // a prefixed shape's prefix
+	sanitizeStartJWT                  // eyJ
+	sanitizeStartBearer               // bearer, any case
+	sanitizeStartHome                 // /home/, /Users/
+	sanitizeStartName                 // a credential name or a key file extension
 )
 
 type sanitizePrefixed struct {
-	prefix string
+	prefix sanitizeFixed
 	class  uint16
 	min    int
 }
 
+// sanitizeFixed is a fixed ASCII string compared eight bytes at a time:
+// its first eight bytes (fewer when it is shorter) as a little-endian word
+// with their mask, and the bytes after them.
+type sanitizeFixed struct {
+	// fold is ORed into the text's word first: 0x20 at the letters of a
+	// string matched in any ASCII case (then written in lower case).
+	word, mask, fold uint64
+	n                int
+	tail             string
+}
+
+func sanitizeFixedOf(x string) sanitizeFixed {
+	f := sanitizeFixed{n: len(x)}
+	for i := 0; i < len(x) && i < 8; i++ {
+		f.word |= uint64(x[i]) << (8 * i)
+		f.mask |= 0xFF << (8 * i)
+	}
+	if len(x) > 8 {
+		f.tail = x[8:]
+	}
+	return f
+}
+
+// at reports whether s holds the string at p, given w = sanitizeWord(s, p).
+func (f *sanitizeFixed) at(s string, p int, w uint64) bool {
+	return (w|f.fold)&f.mask == f.word && len(s)-p >= f.n && (f.tail == "" || s[p+8:p+f.n] == f.tail)
+}
+
+// sanitizeWord returns the eight bytes of s from p as a little-endian word,
+// zero past the end of s. Every fixed string of the shapes is compared with
+// it in one step.
+func sanitizeWord(s string, p int) uint64 {
+	if len(s)-p >= 8 {
+		return sanitizeWord8(s, p)
+	}
+	var w uint64
+	for i := len(s) - 1; i >= p; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
+}
+
+// The fixed strings match compares by word.
+var (
+	sanitizeFixedPEM = sanitizeFixedOf("-----BEGIN ")
+	// "bearer" in any case (its six bytes are letters, so no other byte
+	// ORed with 0x20 becomes one of them).
+	sanitizeFixedBearer = func() sanitizeFixed {
+		f := sanitizeFixedOf("bearer")
+		f.fold = 0x202020202020
+		return f
+	}()
+)
+
+// sanitizeHead is the fixed start of one or more shapes, which match
+// compares first: where none of a byte's heads is, no shape starts (most
+// tries are near misses), and the kinds of those that are tell which
+// shapes to try.
+type sanitizeHead struct {
+	sanitizeFixed
+	kinds uint8
+}
+
+// sanitizeHeads holds the fixed starts of every shape but those at ':' and
+// '=' (matchSeparator) and the credential names and key file extensions
+// (sanitizeNameStarts): a prefix of a prefixed shape or word, -----BEGIN,
+// eyJ, bearer in any case, a home prefix; by a hash of their first two bytes
+// (sanitizeHeadBucket), so a try compares the few of its bucket. Bucket b
+// is list[start[b]:start[b+1]].
+var sanitizeHeads = func() (t struct {
+	start [1<<12 + 1]uint16
+	list  []sanitizeHead
+}) {
+	var buckets [1 << 12][]sanitizeHead
+	for c := range sanitizeStarts.heads {
+		for _, h := range sanitizeStarts.heads[c] {
+			// Bearer's second byte in either case.
+			for _, d := range []byte{byte(h.word >> 8), byte(h.word>>8) &^ byte(h.fold>>8)} {
+				b := sanitizeHeadBucket(uint16(c) | uint16(d)<<8)
+				if !slices.ContainsFunc(buckets[b], func(x sanitizeHead) bool { return x == h }) {
+					buckets[b] = append(buckets[b], h)
+				}
+			}
+		}
+	}
+	for b, list := range buckets {
+		t.list = append(t.list, list...)
+		t.start[b+1] = uint16(len(t.list))
+	}
+	return t
+}()
+
+// sanitizeHeadBucket returns the bucket of sanitizeHeads of a pair (first |
+// second<<8).
+func sanitizeHeadBucket(v uint16) uint32 { return uint32(v) * 0x9E3779B1 >> 20 }
+
 var sanitizeStarts = func() (t struct {
-	flags    [256]uint8
 	prefixed [256][]sanitizePrefixed
-	words    [256][]string
-	// fixed holds the distinct prefixes of prefixed and words, and the
-	// first three bytes of the credential names and key file extensions,
-	// by their first byte: where the byte has no flag but sanitizeStartName
-	// and none of them starts, no shape does, which match checks first
-	// (most tries are near misses).
-	fixed [256][]string
+	words    [256][]sanitizeFixed
+	// heads holds the fixed starts by their first byte (sanitizeHeads).
+	heads [256][]sanitizeHead
 	// second holds, per first byte, the bytes that can follow it in a
 	// shape, so most letters are passed over without trying one.
 	second [256][4]uint64
 }) {
 	follow := func(first, next byte) { t.second[first][next>>6] |= 1 << (next & 63) }
+	// head adds a fixed start under its first byte, c (either case of
+	// bearer's b).
+	head := func(c byte, f sanitizeFixed, kind uint8) {
+		for _, d := range []byte{byte(f.word >> 8), byte(f.word>>8) &^ byte(f.fold>>8)} {
+			follow(c, d)
+		}
+		for i := range t.heads[c] {
+			if h := &t.heads[c][i]; h.word == f.word && h.mask == f.mask && h.fold == f.fold && h.n == f.n && h.tail == f.tail {
+				h.kinds |= kind
+				return
+			}
+		}
+		t.heads[c] = append(t.heads[c], sanitizeHead{f, kind})
+	}
 	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
 		for _, sec := range list {
 			for _, p := range sec.Prefixes {
-				t.prefixed[p[0]] = append(t.prefixed[p[0]], sanitizePrefixed{p, sec.Class, sec.Min})
-				follow(p[0], p[1])
+				t.prefixed[p[0]] = append(t.prefixed[p[0]], sanitizePrefixed{sanitizeFixedOf(p), sec.Class, sec.Min})
+				head(p[0], sanitizeFixedOf(p), sanitizeStartPrefixed)
 			}
 		}
 	}
 	for _, w := range sanitizeWordPrefixes {
-		t.words[w[0]] = append(t.words[w[0]], w)
-		follow(w[0], w[1])
+		t.words[w[0]] = append(t.words[w[0]], sanitizeFixedOf(w))
+		head(w[0], sanitizeFixedOf(w), sanitizeStartWord)
 	}
-	for c := range t.fixed {
-		for _, sp := range t.prefixed[c] {
-			if !slices.Contains(t.fixed[c], sp.prefix) {
-				t.fixed[c] = append(t.fixed[c], sp.prefix)
-			}
-		}
-		for _, w := range t.words[c] {
-			if !slices.Contains(t.fixed[c], w) {
-				t.fixed[c] = append(t.fixed[c], w)
-			}
-		}
-	}
-	t.flags['-'] |= sanitizeStartPEM
-	t.flags['e'] |= sanitizeStartJWT
-	t.flags['b'] |= sanitizeStartBearer
-	t.flags['B'] |= sanitizeStartBearer
-	t.flags[':'] |= sanitizeStartURL | sanitizeStartAssign
-	t.flags['='] |= sanitizeStartAssign
-	for _, f := range []string{"--", "ey", "be", "bE", "Be", "BE", ":/"} {
-		follow(f[0], f[1])
-	}
+	head('-', sanitizeFixedPEM, sanitizeStartPEM)
+	head('e', sanitizeFixedOf("eyJ"), sanitizeStartJWT)
+	head('b', sanitizeFixedBearer, sanitizeStartBearer)
+	head('B', sanitizeFixedBearer, sanitizeStartBearer)
+	follow(':', '/')
 	if sanitizePaths {
-		t.flags[':'] |= sanitizeStartHome
+		follow(':', '\\')
 		for _, h := range sanitizeHomePrefixes {
-			t.flags[h[0]] |= sanitizeStartHome
-			follow(h[0], h[1])
+			head(h[0], sanitizeFixedOf(h), sanitizeStartHome)
 		}
+		// The credential names and key file extensions are found by
+		// their first two bytes (sanitizeNameStarts), then compared by
+		// sanitizeCredentialAt.
 		for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
-			t.flags[n[0]] |= sanitizeStartName
 			follow(n[0], n[1])
-			if !slices.Contains(t.fixed[n[0]], n[:3]) {
-				t.fixed[n[0]] = append(t.fixed[n[0]], n[:3])
-			}
 		}
 	}
 	return t
 }()
-
-// sanitizeHasPrefix is strings.HasPrefix for a prefix of two or more
-// bytes, comparing the second byte first: most candidates differ there.
-func sanitizeHasPrefix(s, prefix string) bool {
-	return len(s) >= len(prefix) && s[1] == prefix[1] && s[:len(prefix)] == prefix
-}
-
-// sanitizeAnyPrefix reports whether s starts with one of the prefixes.
-func sanitizeAnyPrefix(s string, prefixes []string) bool {
-	for _, prefix := range prefixes {
-		if sanitizeHasPrefix(s, prefix) {
-			return true
-		}
-	}
-	return false
-}
 
 // sanitizeHasPrefixFold reports whether s starts with the lower-case
 // prefix, ignoring ASCII case.
@@ -917,6 +1419,12 @@ type sanitizeRedactor struct {
 	b       strings.Builder
 	dirty   bool
 	flushed int
+	sanitizeMemo
+}
+
+// sanitizeMemo is what the scans of a text remember about it, whatever
+// they redacted.
+type sanitizeMemo struct {
 	// noJWT: no JWT starts before this position. A JWT attempt that fails
 	// after a run of base64url would fail at every eyJ inside that run too
 	// (the run ends at the same character), so they are not tried again:
@@ -937,7 +1445,11 @@ func (r *sanitizeRedactor) back(p, k int) (byte, bool) {
 	if k <= p-r.flushed {
 		return r.s[p-k], true
 	}
-	k -= p - r.flushed
+	return r.backOut(k - (p - r.flushed))
+}
+
+// backOut returns the k-th byte before s[flushed:] in the output.
+func (r *sanitizeRedactor) backOut(k int) (byte, bool) {
 	if !r.dirty {
 		if k <= r.flushed {
 			return r.s[r.flushed-k], true
@@ -953,6 +1465,30 @@ func (r *sanitizeRedactor) back(p, k int) (byte, bool) {
 	return 0, false
 }
 
+// may reports whether a shape may start at p: the pair there starts one,
+// or p is an assignment's separator with what a key needs before it (the
+// output's byte before p is s[p-1] after flushed, and "]" at flushed).
+func (r *sanitizeRedactor) may(p int) bool {
+	return sanitizeLookSecret.has(r.s, p) ||
+		p > r.flushed && sanitizePairBit(&sanitizeLookAfterSecret, uint16(r.s[p-1])|uint16(r.s[p])<<8) && r.keyBefore(p)
+}
+
+// keyBefore reports whether the ':' or '=' at p may end a key: the key's
+// last two bytes are one of the pairs of sanitizeKeyEnds, or white space,
+// a quote or a backslash stands between the key and p. It is
+// assignment's first test, made before a shape is tried at p.
+func (r *sanitizeRedactor) keyBefore(p int) bool {
+	// As in assignment, only s[flushed:p] can hold these bytes.
+	s := r.s
+	if p-1 < r.flushed {
+		return false
+	}
+	if sanitizeClasses[s[p-1]]&sanitizeClassGap != 0 {
+		return true
+	}
+	return p-2 >= r.flushed && sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8)
+}
+
 func (r *sanitizeRedactor) redact(from, to int) {
 	if !r.dirty {
 		r.b.Grow(len(r.s) + 16)
@@ -963,80 +1499,156 @@ func (r *sanitizeRedactor) redact(from, to int) {
 	r.flushed = to
 }
 
-// sanitizeRedact is step 3: at each position the shapes are tried in the
-// order of match; the first that matches is replaced and the scan goes on
-// after it. The scan reads the byte pairs at even positions and tries the
-// positions around a pair that could start a shape.
-func sanitizeRedact(s string) string {
-	r := sanitizeRedactor{s: s}
-	next := 0 // the first position not tried yet
-	for rest := s; len(rest) >= 2; {
-		if len(rest) >= 8 {
-			v0 := uint16(rest[0]) | uint16(rest[1])<<8
-			v1 := uint16(rest[2]) | uint16(rest[3])<<8
-			v2 := uint16(rest[4]) | uint16(rest[5])<<8
-			v3 := uint16(rest[6]) | uint16(rest[7])<<8
-			if (sanitizeLookSecret2[v0>>6]>>(v0&63)|sanitizeLookSecret2[v1>>6]>>(v1&63)|sanitizeLookSecret2[v2>>6]>>(v2&63)|sanitizeLookSecret2[v3>>6]>>(v3&63))&1 == 0 {
-				rest = rest[8:]
-				continue
-			}
-		}
-		v := uint16(rest[0]) | uint16(rest[1])<<8
-		i := len(s) - len(rest)
-		rest = rest[2:]
-		if sanitizeLookSecret2[v>>6]&(1<<(v&63)) == 0 {
-			continue
-		}
-		lo := i - 1
-		if sanitizeLookBack[v>>6]&(1<<(v&63)) != 0 {
-			lo = i - 2
-		}
-		for p := max(next, lo); p <= i+1 && p < len(s); p = next {
-			next = p + 1
-			if !sanitizeLookSecret.has(s, p) {
-				continue
-			}
-			if from, to, ok := r.match(p); ok {
-				r.redact(from, to)
-				next = to
-				// At an odd next, the even pair holding it has a byte of the
-				// redacted text, which the output no longer has: a credential
-				// name starting at next may not be flagged there (see
-				// sanitizeLookPairs), so next is tried now.
-				for next&1 != 0 && next < len(s) && sanitizeLookSecret.has(s, next) {
-					from, to, ok := r.match(next)
-					if !ok {
-						next++
-						break
-					}
-					r.redact(from, to)
-					next = to
-				}
-				// Go on with the even pair that holds next.
-				rest = s[next&^1:]
-				break
-			}
-		}
+// sanitizePairBits returns a bit for each of the four byte pairs at even
+// positions of the eight bytes of s from i (bit k: the pair at i+2k) that
+// is in the set; past the end of s, none.
+func sanitizePairBits(t *sanitizePairs, s string, i int) uint {
+	if len(s)-i >= 8 {
+		b := s[i : i+8]
+		v0 := uint16(b[0]) | uint16(b[1])<<8
+		v1 := uint16(b[2]) | uint16(b[3])<<8
+		v2 := uint16(b[4]) | uint16(b[5])<<8
+		v3 := uint16(b[6]) | uint16(b[7])<<8
+		return uint(t[v0>>6]>>(v0&63)&1) | uint(t[v1>>6]>>(v1&63)&1)<<1 |
+			uint(t[v2>>6]>>(v2&63)&1)<<2 | uint(t[v3>>6]>>(v3&63)&1)<<3
 	}
-	if !r.dirty {
-		return s
+	var m uint
+	for k := 0; i+2*k+1 < len(s); k++ {
+		v := uint16(s[i+2*k]) | uint16(s[i+2*k+1])<<8
+		m |= uint(t[v>>6]>>(v&63)&1) << k
 	}
-	r.b.WriteString(s[r.flushed:])
-	return r.b.String()
+	return m
 }
 
-// match tries every shape at p and returns the span to redact.
+// sanitizeRedact is step 3: at each position the shapes are tried in the
+// order of match; the first that matches is replaced and the scan goes on
+// after it. The scan reads the byte pairs at even positions, eight bytes at
+// a time, and tries the positions around a pair that could start a shape.
+// No shape starts before start (the quick pass tried every position
+// before it, in the same text).
+//
+// Once the output holds more than maxLength code points, step 4 will keep
+// only its start, which no later redaction changes: the scan stops there
+// and reports over, returning the output so far.
+func sanitizeRedact(r *sanitizeRedactor, start, maxLength int) (out string, over bool) {
+	s := r.s
+	runes, counted := 0, 0 // the code points of the output's first counted bytes
+	next := start          // the first position not tried yet
+	// try tries the shapes at p and goes on after what it redacted; it
+	// reports whether it redacted, and then whether the output is sure to
+	// be truncated.
+	try := func(p int) (matched, full bool) {
+		from, to, ok := r.match(p)
+		if !ok {
+			return false, false
+		}
+		r.redact(from, to)
+		next = to
+		// At an odd next, the even pair holding it has a byte of the
+		// redacted text, which the output no longer has: a credential name
+		// starting at next may not be flagged there (see
+		// sanitizeLookPairs), so next is tried now.
+		for next&1 != 0 && next < len(s) && r.may(next) {
+			from, to, ok := r.match(next)
+			if !ok {
+				next++
+				break
+			}
+			r.redact(from, to)
+			next = to
+		}
+		// The output's bytes bound its code points from above: they are
+		// counted only past maxLength.
+		if r.b.Len() > maxLength {
+			out := r.b.String()
+			runes += sanitizeRuneCount(out[counted:])
+			counted = len(out)
+		}
+		return true, runes > maxLength
+	}
+	for i := start &^ 1; i+1 < len(s); {
+		if len(s)-i >= 8 {
+			if t, w := &sanitizeEvenPairs, sanitizeWord8(s, i); (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenSecret == 0 {
+				i += 8
+				continue
+			}
+		} else if sanitizePairBits(&sanitizeLookSecret2, s, i) == 0 {
+			i += 8
+			continue
+		}
+		// The positions that may start a secret from the two before the
+		// block (a pair flags what starts up to two bytes before it) to
+		// its end: at the text's start and end one by one, else the
+		// block's from sanitizePairMask.
+		matched, full := false, false
+		if i < 2 || len(s)-i < 8 {
+			for p := max(next, i-2); p < min(i+8, len(s)) && !matched; p = max(p+1, next) {
+				next = p + 1
+				if r.may(p) {
+					matched, full = try(p)
+				}
+			}
+		} else {
+			for p := max(next, i-2); p < i && !matched; p = max(p+1, next) {
+				next = p + 1
+				if r.may(p) {
+					matched, full = try(p)
+				}
+			}
+			m := sanitizePairMask(s, i, sanitizeWord8(s, i), sanitizeShiftSecret)
+			for ; m != 0 && !matched; m &= m - 1 {
+				p := i + bits.TrailingZeros(m)
+				if p < next || p < r.flushed+2 && !r.may(p) {
+					continue
+				}
+				next = p + 1
+				matched, full = try(p)
+			}
+		}
+		if full {
+			return r.b.String(), true
+		}
+		if matched {
+			// Go on with the even pair that holds next.
+			i = next &^ 1
+			continue
+		}
+		next = max(next, i+8)
+		i += 8
+	}
+	if !r.dirty {
+		return s, false
+	}
+	r.b.WriteString(s[r.flushed:])
+	return r.b.String(), false
+}
+
+// match tries every shape at p and returns the span to redact. Every
+// fixed string is compared against the eight bytes at p in one step, and
+// each shape's cheapest condition comes first: most tries are near misses.
 func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 	s := r.s
-	rest := s[p:]
 	c := s[p]
-	flags := sanitizeStarts.flags[c]
-	if flags&^sanitizeStartName == 0 && !sanitizeAnyPrefix(rest, sanitizeStarts.fixed[c]) {
+	if c == ':' || c == '=' {
+		return r.matchSeparator(p)
+	}
+	w := sanitizeWord(s, p)
+	var kinds uint8
+	b := sanitizeHeadBucket(uint16(w))
+	for i := sanitizeHeads.start[b]; i < sanitizeHeads.start[b+1]; i++ {
+		if h := &sanitizeHeads.list[i]; h.at(s, p, w) {
+			kinds |= h.kinds
+		}
+	}
+	if sanitizePaths && sanitizePairBit(&sanitizeNameStarts, uint16(w)) {
+		kinds |= sanitizeStartName
+	}
+	if kinds == 0 {
 		return 0, 0, false
 	}
 	// A private key block, through its END line or to the end of the text.
-	if flags&sanitizeStartPEM != 0 && strings.HasPrefix(rest, "-----BEGIN ") {
-		j := p + len("-----BEGIN ")
+	if kinds&sanitizeStartPEM != 0 {
+		j := p + sanitizeFixedPEM.n
 		k := j
 		for k < len(s) && k-j < 64 && (s[k] >= 'A' && s[k] <= 'Z' || s[k] >= '0' && s[k] <= '9' || s[k] == ' ') {
 			k++
@@ -1053,11 +1665,11 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		}
 	}
 	// A token starting like a known secret, redacted up to white space.
-	if words := sanitizeStarts.words[c]; words != nil {
+	if kinds&sanitizeStartWord != 0 {
 		if prev, ok := r.back(p, 1); !ok || sanitizeSpace(prev) {
-			for _, w := range words {
-				if sanitizeHasPrefix(rest, w) {
-					e := p + len(w)
+			for i := range sanitizeStarts.words[c] {
+				if word := &sanitizeStarts.words[c][i]; word.at(s, p, w) {
+					e := p + word.n
 					for e < len(s) && !sanitizeSpace(s[e]) {
 						e++
 					}
@@ -1067,15 +1679,18 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		}
 	}
 	// Prefixed token shapes, anywhere.
-	for _, sec := range sanitizeStarts.prefixed[c] {
-		if sanitizeHasPrefix(rest, sec.prefix) {
-			if n := sanitizeRun(s, p+len(sec.prefix), sec.class); n >= sec.min {
-				return p, p + len(sec.prefix) + n, true
+	if kinds&sanitizeStartPrefixed != 0 {
+		for i := range sanitizeStarts.prefixed[c] {
+			sec := &sanitizeStarts.prefixed[c][i]
+			if sec.prefix.at(s, p, w) {
+				if n := sanitizeRun(s, p+sec.prefix.n, sec.class); n >= sec.min {
+					return p, p + sec.prefix.n + n, true
+				}
 			}
 		}
 	}
 	// A JSON Web Token: eyJ… . … (. …).
-	if flags&sanitizeStartJWT != 0 && p >= r.noJWT && strings.HasPrefix(rest, "eyJ") {
+	if kinds&sanitizeStartJWT != 0 && p >= r.noJWT {
 		n1 := sanitizeRun(s, p, sanitizeClassBase64URL)
 		if n1 >= 10 && p+n1 < len(s) && s[p+n1] == '.' {
 			e := p + n1 + 1
@@ -1091,7 +1706,7 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 		r.noJWT = p + n1
 	}
 	// Bearer <token>: the token.
-	if flags&sanitizeStartBearer != 0 && sanitizeHasPrefixFold(rest, "bearer") {
+	if kinds&sanitizeStartBearer != 0 {
 		if prev, ok := r.back(p, 1); !ok || sanitizeClasses[prev]&sanitizeClassAlnum == 0 {
 			e := p + 6
 			for e < len(s) && (s[e] == ' ' || s[e] == '\t') {
@@ -1107,36 +1722,78 @@ func (r *sanitizeRedactor) match(p int) (from, to int, ok bool) {
 			}
 		}
 	}
+	// A home directory: its user name, or the whole path when it holds a
+	// credential name.
+	if kinds&sanitizeStartHome != 0 {
+		if from, to, ok := r.home(p, w); ok {
+			return from, to, true
+		}
+	}
+	// A credential name: the whole path holding it.
+	if kinds&sanitizeStartName != 0 {
+		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, w, prev, ok) {
+			return r.pathStart(p), r.pathEnd(p + 1), true
+		}
+	}
+	return 0, 0, false
+}
+
+// matchSeparator is match at a ':' or '=', where only the assignment, the
+// URL and the Windows home directory start, in that order.
+func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
+	s := r.s
 	// key = value and key: value for a sensitive key. Tried before the URL
 	// rule, which starts at the same ':' but redacts less: were the URL
 	// rule first, a second pass could redact the "//" it skipped.
-	if flags&sanitizeStartAssign != 0 {
+	if r.assignmentMay(p) {
 		if from, to, ok := r.assignment(p); ok {
 			return from, to, true
 		}
 	}
+	if s[p] != ':' || p+1 >= len(s) || !sanitizeSeparator(s[p+1]) {
+		return 0, 0, false
+	}
 	// URL userinfo holding a password: scheme://user:password@host.
-	if flags&sanitizeStartURL != 0 && strings.HasPrefix(rest, "://") {
+	if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
 		j := p + 3
 		n := sanitizeRun(s, j, sanitizeClassUserinfo)
 		if n > 0 && j+n < len(s) && s[j+n] == '@' && strings.IndexByte(s[j:j+n], ':') >= 0 {
 			return j, j + n, true
 		}
 	}
-	// A home directory: its user name, or the whole path when it holds a
-	// credential name.
-	if flags&sanitizeStartHome != 0 {
-		if from, to, ok := r.home(p); ok {
-			return from, to, true
-		}
-	}
-	// A credential name: the whole path holding it.
-	if flags&sanitizeStartName != 0 && sanitizeAnyPrefix(rest, sanitizeNameHeads[c]) {
-		if prev, ok := r.back(p, 1); sanitizeCredentialAt(s, p, prev, ok) {
-			return r.pathStart(p), r.pathEnd(p + 1), true
-		}
+	// A Windows home directory: its user name, or the whole path when it
+	// holds a credential name.
+	if sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
+		return r.home(p, sanitizeWord(s, p))
 	}
 	return 0, 0, false
+}
+
+// assignmentMay makes assignment's first tests at the separator at p, the
+// ones that reject most separators: white space and up to two quotes or
+// backslashes before it, then two bytes that may end a key
+// (sanitizeKeyEnds), and after it white space, up to two quotes or
+// backslashes, then a value character.
+func (r *sanitizeRedactor) assignmentMay(p int) bool {
+	s, lo := r.s, r.flushed
+	q := p
+	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
+		q--
+	}
+	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
+		q--
+	}
+	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
+		return false
+	}
+	v := p + 1
+	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	for t := 0; t < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); t++ {
+		v++
+	}
+	return v < len(s) && sanitizeClasses[s[v]]&sanitizeClassValue != 0
 }
 
 // sanitizeHomePrefixes start a Unix home directory; the user name follows.
@@ -1145,40 +1802,93 @@ var sanitizeHomePrefixes = []string{"/home/", "/Users/"}
 // sanitizeKeyExtensions end the name of a key or certificate store file.
 var sanitizeKeyExtensions = []string{".pem", ".key", ".p12", ".pfx", ".ppk", ".jks"}
 
-// sanitizeNamesByFirst holds the credential names by their first byte;
-// sanitizeNameHeads the distinct first three bytes of the names and key
-// file extensions, which most candidates fail.
-var sanitizeNamesByFirst, sanitizeNameHeads = func() (t, heads [256][]string) {
-	for _, n := range sanitizeCredentialNames {
-		t[n[0]] = append(t[n[0]], n)
-	}
-	for _, n := range append(slices.Clone(sanitizeCredentialNames), sanitizeKeyExtensions...) {
-		if !slices.Contains(heads[n[0]], n[:3]) {
-			heads[n[0]] = append(heads[n[0]], n[:3])
+// sanitizeName is a credential name split at its first '/': the bytes
+// before it, compared as a fixed string, and the rest, matched by
+// sanitizeNameAt ("" for a name of one segment).
+type sanitizeName struct {
+	head sanitizeFixed
+	rest string
+}
+
+// sanitizeNamesByFirst holds the credential names by a hash of their first
+// two bytes (sanitizeHeadBucket; bucket b is list[start[b]:start[b+1]]);
+// sanitizeHomes and sanitizeExtensions the home prefixes and the key file
+// extensions as fixed strings.
+var (
+	sanitizeNamesByFirst = func() (t struct {
+		start [1<<12 + 1]uint16
+		list  []sanitizeName
+	}) {
+		var buckets [1 << 12][]sanitizeName
+		for _, n := range sanitizeCredentialNames {
+			head, rest := n, ""
+			if i := strings.IndexByte(n, '/'); i >= 0 {
+				head, rest = n[:i], n[i:]
+			}
+			b := sanitizeHeadBucket(uint16(n[0]) | uint16(n[1])<<8)
+			buckets[b] = append(buckets[b], sanitizeName{sanitizeFixedOf(head), rest})
 		}
+		for b, list := range buckets {
+			t.list = append(t.list, list...)
+			t.start[b+1] = uint16(len(t.list))
+		}
+		return t
+	}()
+	// sanitizeNamePairs holds the first two bytes of the names;
+	// sanitizeNameStarts those of the key file extensions too.
+	sanitizeNamePairs = func() (t sanitizePairs) {
+		for _, n := range sanitizeCredentialNames {
+			t.set(n[0], n[1])
+		}
+		return t
+	}()
+	sanitizeNameStarts = func() (t sanitizePairs) {
+		t = sanitizeNamePairs
+		for _, x := range sanitizeKeyExtensions {
+			t.set(x[0], x[1])
+		}
+		return t
+	}()
+	sanitizeHomes = sanitizeFixedsOf(sanitizeHomePrefixes)
+	// sanitizeExtensions holds the key file extensions (four bytes each)
+	// as little-endian words.
+	sanitizeExtensions = func() (t []uint32) {
+		for _, x := range sanitizeKeyExtensions {
+			t = append(t, uint32(sanitizeFixedOf(x).word))
+		}
+		return t
+	}()
+)
+
+func sanitizeFixedsOf(list []string) []sanitizeFixed {
+	t := make([]sanitizeFixed, len(list))
+	for i, x := range list {
+		t[i] = sanitizeFixedOf(x)
 	}
-	return t, heads
-}()
+	return t
+}
 
 func sanitizeSeparator(c byte) bool { return c == '/' || c == '\\' }
 
 // home matches a home directory at p: /home/ or /Users/ at '/', or a drive
 // letter's :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at
 // ':'. The path must start at a boundary. The user name is redacted, or
-// the whole path when it holds a credential name.
-func (r *sanitizeRedactor) home(p int) (from, to int, ok bool) {
+// the whole path when it holds a credential name. w is sanitizeWord(s, p).
+func (r *sanitizeRedactor) home(p int, w uint64) (from, to int, ok bool) {
 	s := r.s
 	start, seg := p, -1
 	if s[p] == '/' {
-		for _, h := range sanitizeHomePrefixes {
-			if sanitizeHasPrefix(s[p:], h) {
-				seg = p + len(h)
+		for i := range sanitizeHomes {
+			if sanitizeHomes[i].at(s, p, w) {
+				seg = p + sanitizeHomes[i].n
 				break
 			}
 		}
-	} else if n := sanitizeDriveUsers(s[p:]); n > 0 {
-		if c, ok := r.back(p, 1); ok && c|0x20 >= 'a' && c|0x20 <= 'z' {
-			start, seg = p-1, p+n
+	} else if sanitizeSeparator(byte(w >> 8)) {
+		if n := sanitizeDriveUsers(s[p:]); n > 0 {
+			if c, ok := r.back(p, 1); ok && c|0x20 >= 'a' && c|0x20 <= 'z' {
+				start, seg = p-1, p+n
+			}
 		}
 	}
 	if seg < 0 || !r.pathBoundary(start) {
@@ -1207,7 +1917,8 @@ func (r *sanitizeRedactor) credential(seg, end int) bool {
 	}
 	r.credFrom, r.credEnd, r.credAt = seg, end, -1
 	for i := seg; i < end; i++ {
-		if sanitizeStarts.flags[s[i]]&sanitizeStartName != 0 && sanitizeCredentialAt(s, i, s[i-1], true) {
+		if i+1 < len(s) && sanitizePairBit(&sanitizeNameStarts, uint16(s[i])|uint16(s[i+1])<<8) &&
+			sanitizeCredentialAt(s, i, sanitizeWord(s, i), s[i-1], true) {
 			r.credAt = i
 			return true
 		}
@@ -1218,19 +1929,29 @@ func (r *sanitizeRedactor) credential(seg, end int) bool {
 // sanitizeDriveUsers returns the length of :\Users\, :\\Users\\ or :/Users/
 // (Users in any ASCII case) at the start of rest, or 0.
 func sanitizeDriveUsers(rest string) int {
-	if len(rest) < 8 || !sanitizeSeparator(rest[1]) {
+	// The byte after the separator is U, u or a second backslash.
+	if len(rest) < 8 || rest[2]|0x20 != 'u' && rest[2] != '\\' {
 		return 0
 	}
-	sep := rest[1:2]
-	if rest[1] == '\\' && rest[2] == '\\' {
-		sep = rest[1:3]
-	}
-	n := 1 + len(sep)
-	if len(rest) >= n+5+len(sep) && sanitizeHasPrefixFold(rest[n:], "users") && rest[n+5:n+5+len(sep)] == sep {
-		return n + 5 + len(sep)
+	w := sanitizeWord(rest, 0)
+	for i := range sanitizeDrives {
+		if sanitizeDrives[i].at(rest, 0, w) {
+			return sanitizeDrives[i].n
+		}
 	}
 	return 0
 }
+
+// sanitizeDrives are the three spellings of a drive's Users directory
+// after its ':', Users in any ASCII case.
+var sanitizeDrives = func() (t [3]sanitizeFixed) {
+	for i, d := range []string{":\\users\\", ":\\\\users\\\\", ":/users/"} {
+		t[i] = sanitizeFixedOf(d)
+		k := strings.Index(d, "users")
+		t[i].fold = 0x2020202020 << (8 * k)
+	}
+	return t
+}()
 
 // pathBoundary reports whether a home directory's path may start at p: at
 // the start of the output, after a character that is no path character,
@@ -1248,23 +1969,39 @@ func (r *sanitizeRedactor) pathBoundary(p int) bool {
 	return e == ':' || e == '/' && f == ':'
 }
 
-// sanitizeCredentialAt reports whether a credential name is at p, given the
-// output's character before it (ok false at the start): a listed name as a
-// whole segment, or a key file extension ending a segment that has more
-// before it.
-func sanitizeCredentialAt(s string, p int, prev byte, ok bool) bool {
+// sanitizeCredentialAt reports whether a credential name is at p, given
+// w = sanitizeWord(s, p) and the output's character before p (ok false at
+// the start): a listed name as a whole segment, or a key file extension
+// ending a segment that has more before it.
+func sanitizeCredentialAt(s string, p int, w uint64, prev byte, ok bool) bool {
 	if !ok || sanitizeClasses[prev]&sanitizeClassPath == 0 || sanitizeSeparator(prev) {
-		for _, name := range sanitizeNamesByFirst[s[p]] {
-			if e, ok := sanitizeNameAt(s, p, name); ok && sanitizeNameEnds(s, e) {
+		if v := uint16(w); sanitizeNamePairs[v>>6]&(1<<(v&63)) == 0 {
+			return false
+		}
+		t := &sanitizeNamesByFirst
+		b := sanitizeHeadBucket(uint16(w))
+		for i := t.start[b]; i < t.start[b+1]; i++ {
+			name := &t.list[i]
+			if !name.head.at(s, p, w) {
+				continue
+			}
+			e := p + name.head.n
+			if name.rest != "" {
+				var ok bool
+				if e, ok = sanitizeNameAt(s, e, name.rest); !ok {
+					continue
+				}
+			}
+			if sanitizeNameEnds(s, e) {
 				return true
 			}
 		}
 		return false
 	}
-	if s[p] == '.' {
-		for _, x := range sanitizeKeyExtensions {
-			if sanitizeHasPrefix(s[p:], x) && sanitizeNameEnds(s, p+len(x)) {
-				return true
+	if x := uint32(w); len(s)-p >= 4 {
+		for _, e := range sanitizeExtensions {
+			if x == e {
+				return sanitizeNameEnds(s, p+4)
 			}
 		}
 	}
@@ -1324,15 +2061,20 @@ func sanitizeNameEnds(s string, e int) bool {
 // last character before p that is no path character (the "]" of an
 // earlier redaction at the latest), at its first ASCII character.
 func (r *sanitizeRedactor) pathStart(p int) int {
-	q := p
-	for k := 1; ; k++ {
-		c, ok := r.back(p, k)
-		if !ok || sanitizeClasses[c]&sanitizeClassPath == 0 {
+	// The output before flushed ends with the "]" of [REDACTED], or is
+	// empty: the path starts at flushed at the earliest.
+	s, q, lo := r.s, p, r.flushed
+	for q-8 >= lo {
+		t, b := &sanitizeClasses, s[q-8:q]
+		if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&sanitizeClassPath == 0 {
 			break
 		}
-		q = p - k
+		q -= 8
 	}
-	for r.s[q] >= utf8.RuneSelf {
+	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassPath != 0 {
+		q--
+	}
+	for s[q] >= utf8.RuneSelf {
 		q++
 	}
 	return q
@@ -1345,6 +2087,13 @@ func (r *sanitizeRedactor) pathEnd(i int) int {
 	s := r.s
 	if i < r.pathFrom || i > r.pathRun {
 		r.pathFrom = i
+		for i+8 <= len(s) {
+			t, b := &sanitizeClasses, s[i:i+8]
+			if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&sanitizeClassPath == 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(s) && sanitizeClasses[s[i]]&sanitizeClassPath != 0 {
 			i++
 		}
@@ -1362,48 +2111,23 @@ func (r *sanitizeRedactor) pathEnd(i int) int {
 // to two quotes or backslashes, then the value.
 func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	s := r.s
-	k := 1
-	for c, ok := r.back(p, k); ok && (c == ' ' || c == '\t'); c, ok = r.back(p, k) {
-		k++
+	// The output before flushed is empty or ends with the "]" of
+	// [REDACTED], which is neither a key byte nor white space nor a quote:
+	// the key and what stands before it lie in s[flushed:p].
+	lo := r.flushed
+	q := p
+	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
+		q--
 	}
-	gap := k - 1
-	for q := 0; q < 2; q++ {
-		if c, ok := r.back(p, k); ok && (c == '"' || c == '\'' || c == '\\') {
-			k++
-			gap++
-		}
+	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
+		q--
 	}
+	gap := p - q
 	// Most keys are told apart by their last two bytes, before the scan.
-	last, ok1 := r.back(p, k)
-	prev, ok2 := r.back(p, k+1)
-	if !ok1 || !ok2 || sanitizeClasses[last]&sanitizeClassKey == 0 || sanitizeClasses[prev]&sanitizeClassKey == 0 ||
-		strings.IndexByte(sanitizeKeyEnds[sanitizeFold(last)], sanitizeFold(prev)) < 0 {
+	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
 		return 0, 0, false
 	}
-	// The key, lower-cased: its last 64 bytes suffice for every test.
-	var buf [64]byte
-	n := 0
-	for c, ok := r.back(p, k); ok && sanitizeClasses[c]&sanitizeClassKey != 0; c, ok = r.back(p, k) {
-		if n < len(buf) {
-			buf[len(buf)-1-n] = sanitizeFold(c)
-		}
-		n++
-		k++
-	}
-	if n == 0 {
-		return 0, 0, false
-	}
-	key := string(buf[len(buf)-min(n, len(buf)):])
-	if n > len(buf) {
-		key = "\x00" + key // a key this long matches no name exactly
-	}
-	before, hasBefore := r.back(p, k)
-	switch {
-	case sanitizeSensitiveKey(key):
-	case (key == "code" || key == "sig") && gap == 0 && s[p] == '=' && hasBefore && strings.IndexByte("?&#;", before) >= 0:
-	default:
-		return 0, 0, false
-	}
+	// The value's start, which a value character must be, before the key.
 	v := p + 1
 	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
 		v++
@@ -1411,11 +2135,24 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	for q := 0; q < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); q++ {
 		v++
 	}
-	e := sanitizeValueEnd(s, v)
-	if e == v {
+	if v >= len(s) || sanitizeClasses[s[v]]&sanitizeClassValue == 0 {
 		return 0, 0, false
 	}
-	if strings.HasSuffix(key, "authorization") && sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
+	// The key, s[q:end], compared in lower case.
+	end := q
+	for q > lo && sanitizeClasses[s[q-1]]&sanitizeClassKey != 0 {
+		q--
+	}
+	key := s[q:end]
+	switch {
+	case sanitizeSensitiveKey(key):
+	case (sanitizeEqualFold(key, "code") || sanitizeEqualFold(key, "sig")) && gap == 0 && s[p] == '=' && q > lo && strings.IndexByte("?&#;", s[q-1]) >= 0:
+	default:
+		return 0, 0, false
+	}
+	e := sanitizeValueEnd(s, v)
+	if len(key) >= len("authorization") && sanitizeEqualFold(key[len(key)-len("authorization"):], "authorization") &&
+		sanitizeRun(s, v, sanitizeClassAlnum|sanitizeClassBase64URL) == e-v {
 		// A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
 		w := e
 		for w < len(s) && (s[w] == ' ' || s[w] == '\t') {
@@ -1467,59 +2204,171 @@ var sanitizeKeyHarmless = []string{"sort_key", "cache_key", "idempotency_key", "
 	"public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key",
 	"dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"}
 
-// sanitizeKeyEnds holds, for each last byte of a sensitive or query-only
-// key, the bytes that can precede it: most keys are rejected by their last
-// two bytes without comparing any name.
-var sanitizeKeyEnds = func() (t [256]string) {
+// sanitizeKeyEnds holds the last two bytes of the sensitive and query-only
+// keys, in either ASCII case: most keys are rejected by their last two
+// bytes without comparing any name.
+var sanitizeKeyEnds = func() (t sanitizePairs) {
 	names := append(append([]string{"_key", "-key", "code", "sig"}, sanitizeKeyExact...), sanitizeKeySuffixes...)
 	for _, n := range names {
-		last, prev := n[len(n)-1], n[len(n)-2]
-		if strings.IndexByte(t[last], prev) < 0 {
-			t[last] += string(prev)
+		prev, last := n[len(n)-2], n[len(n)-1]
+		for _, a := range []byte{prev, sanitizeUpper(prev)} {
+			for _, b := range []byte{last, sanitizeUpper(last)} {
+				t.set(a, b)
+			}
 		}
 	}
 	return t
 }()
 
-// sanitizeSensitiveKey reports whether a lower-cased key names a secret.
-func sanitizeSensitiveKey(key string) bool {
-	if len(key) == 0 {
+// sanitizeEqualFold reports whether s is the lower-case x, ignoring ASCII
+// case.
+func sanitizeEqualFold(s, x string) bool {
+	if len(s) != len(x) {
 		return false
 	}
-	for _, k := range sanitizeKeyExact {
-		if key == k {
-			return true
+	for i := 0; i < len(x); i++ {
+		if sanitizeFold(s[i]) != x[i] {
+			return false
 		}
 	}
-	for _, suf := range sanitizeKeySuffixesByEnd[key[len(key)-1]] {
-		if strings.HasSuffix(key, suf) {
+	return true
+}
+
+// sanitizeSensitiveKey reports whether a key (of key bytes, any ASCII
+// case) names a secret: it is one of sanitizeKeyExact, ends with one of
+// sanitizeKeySuffixes, or ends with _key or -key after no harmless word.
+// It reads the key once from its end, through sanitizeKeyTrie.
+func sanitizeSensitiveKey(key string) bool {
+	node, keyEnd := 0, false
+	for i := len(key) - 1; i >= 0; i-- {
+		if node = int(sanitizeKeyTrie.nodes[node].next[sanitizeKeyTrie.sym[key[i]]]); node == 0 {
+			break
+		}
+		switch f := sanitizeKeyTrie.nodes[node].flags; {
+		case f&sanitizeKeySuffix != 0, f&sanitizeKeyWhole != 0 && i == 0:
 			return true
+		case f&sanitizeKeyUnderKey != 0:
+			keyEnd = true
 		}
 	}
-	if strings.HasSuffix(key, "_key") || strings.HasSuffix(key, "-key") {
-		norm := strings.ReplaceAll(key, "-", "_")
-		for _, h := range sanitizeKeyHarmless {
-			if strings.HasSuffix(norm, h) && (len(norm) == len(h) || strings.IndexByte("_.", norm[len(norm)-len(h)-1]) >= 0) {
-				return false
-			}
-		}
+	if !keyEnd {
+		return false
+	}
+	// A harmless name is a word and "_key", whole or after '_' or '.',
+	// with '-' read as '_': the word is what lies between "_key" and the
+	// '_', '-' or '.' before it (no harmless word holds one).
+	n := len(key)
+	j := n - 5
+	for j >= 0 && key[j] != '_' && key[j] != '-' && key[j] != '.' {
+		j--
+	}
+	word := key[j+1 : n-4]
+	if len(word) >= len(sanitizeHarmlessWords) {
 		return true
 	}
-	return false
+	for _, h := range sanitizeHarmlessWords[len(word)] {
+		if sanitizeEqualFold(word, h) {
+			return false
+		}
+	}
+	return true
 }
+
+type sanitizeKeyNode struct {
+	next  [40]uint8
+	flags uint8
+}
+
+// What reaching a node of sanitizeKeyTrie means: the key read so far (its
+// end) is one of the suffixes, the whole key would be one of the exact
+// keys, or the key ends with _key or -key.
+const (
+	sanitizeKeySuffix = 1 << iota
+	sanitizeKeyWhole
+	sanitizeKeyUnderKey
+)
+
+// sanitizeKeyTrie holds the sensitive keys reversed: node 0 is the root,
+// nodes[n].next[sym[c]] the node after byte c (either ASCII case), 0 for
+// none; sym numbers the key bytes from 1.
+var sanitizeKeyTrie = func() (t struct {
+	sym   [256]uint8
+	nodes []sanitizeKeyNode
+}) {
+	const keyBytes = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
+	for i := 0; i < len(keyBytes); i++ {
+		t.sym[keyBytes[i]] = uint8(i + 1)
+		t.sym[sanitizeUpper(keyBytes[i])] = uint8(i + 1)
+	}
+	t.nodes = make([]sanitizeKeyNode, 1)
+	add := func(name string, flag uint8) {
+		n := 0
+		for i := len(name) - 1; i >= 0; i-- {
+			c := t.sym[name[i]]
+			if t.nodes[n].next[c] == 0 {
+				if len(t.nodes) == 256 {
+					panic("sanitizeKeyTrie: too many nodes")
+				}
+				t.nodes[n].next[c] = uint8(len(t.nodes))
+				t.nodes = append(t.nodes, sanitizeKeyNode{})
+			}
+			n = int(t.nodes[n].next[c])
+		}
+		t.nodes[n].flags |= flag
+	}
+	for _, k := range sanitizeKeySuffixes {
+		add(k, sanitizeKeySuffix)
+	}
+	for _, k := range sanitizeKeyExact {
+		add(k, sanitizeKeyWhole)
+	}
+	add("_key", sanitizeKeyUnderKey)
+	add("-key", sanitizeKeyUnderKey)
+	return t
+}()
+
+// sanitizeHarmlessWords are the harmless keys without their "_key", by
+// their length.
+var sanitizeHarmlessWords = func() (t [16][]string) {
+	for _, h := range sanitizeKeyHarmless {
+		w := strings.TrimSuffix(h, "_key")
+		t[len(w)] = append(t[len(w)], w)
+	}
+	return t
+}()
 
 // sanitizeTruncate is step 4, on the well-formed text of step 3.
 func sanitizeTruncate(s string, maxLength int, cut bool) string {
 	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
 		return s
 	}
-	keep := maxLength - sanitizeMarkerLen
+	return s[:sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen)] + SanitizeTruncationMarker
+}
+
+// sanitizeRuneOffset returns where the code point after the first n of
+// well-formed text starts (len(s) when it has no more): its n-th byte
+// that is no continuation byte, counted eight bytes at a time.
+func sanitizeRuneOffset(s string, n int) int {
+	const high = 0x8080808080808080
 	i := 0
-	for c := 0; c < keep && i < len(s); c++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	for ; i <= len(s)-8; i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		starts := 8 - bits.OnesCount64(w&high&^(w<<1))
+		if starts > n {
+			break
+		}
+		n -= starts
 	}
-	return s[:i] + SanitizeTruncationMarker
+	for ; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return len(s)
 }
 
 // The constructors and With methods sanitize the envelope values named in

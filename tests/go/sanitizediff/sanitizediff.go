@@ -257,6 +257,72 @@ func generateCase(r *rng, cfg Config, i int) Case {
 	return c
 }
 
+// CraftedPatterns are the inputs that cost sanitizers the most per byte,
+// each a short pattern repeated: the shapes that made a step quadratic in
+// one language or another (homes in one path, a bearer without white
+// space, a marker start, one punctuation character), and the slowest the
+// Go benchmark's search finds (tests/go/agenterror, BenchmarkSanitizeCrafted
+// repeats these to 64 KiB). Crafted writes each at a few KiB into the
+// differential file, so that every language must give Go's outputs on them.
+var CraftedPatterns = []struct{ Name, Pattern string }{
+	{"homes-in-one-path", "/home/."},
+	{"homes-in-one-path-macos", "/Users/."},
+	{"bearer-without-space", "=Bearer"},
+	{"key-file-extension", ".pem"},
+	{"credential-name-assign", ".sshc="},
+	{"colon", ":"},
+	{"dash-colon", "-:"},
+	{"assign-colon", "a:"},
+	{"assign-equals", "a="},
+	{"ill-formed-byte-key", "\xff_key="},
+	{"jwt-start", "eyJ "},
+	{"pem-begin", "-----BEGIN "},
+	{"marker-start", "<|"},
+	{"ill-formed-byte", "\xff"},
+	{"ill-formed-byte-colon", "\xff:"},
+	{"colon-backslash", ":\\"},
+	{"lead-byte-alone", "\xc3"},
+	{"hash", "#"},
+	{"hash-pair", "##"},
+	{"less-than", "<"},
+	{"slash", "/"},
+	{"credential-name", ".ssh"},
+	{"secret-prefix", "sk-"},
+	{"scheme", "x://"},
+}
+
+// craftedSize is the length each crafted pattern is repeated to, in bytes.
+const craftedSize = 3 << 10
+
+// Crafted makes two cases per crafted pattern, repeated to craftedSize
+// bytes: with the policy's maximum, and with a maximum of the input's
+// length in code points, so that nothing is cut off and what a shape does
+// at the text's end (a key file extension repeated matches only there)
+// shows in the output. A pattern that is not valid UTF-8 is written as
+// {"hex"}.
+func Crafted(cfg Config) []Case {
+	var cases []Case
+	for _, c := range CraftedPatterns {
+		times := craftedSize / len(c.Pattern)
+		in := strings.Repeat(c.Pattern, times)
+		atom := Atom{Kind: AtomRepeat, Text: c.Pattern, Times: times}
+		if !utf8.ValidString(c.Pattern) {
+			atom = Atom{Kind: AtomHex, Bytes: []byte(in)}
+		}
+		for _, max := range []int{0, utf8.RuneCountInString(in)} {
+			k := Case{Atoms: []Atom{atom}, MaxLength: max, Input: in, Ingredients: []string{"crafted"}}
+			k.Name = fmt.Sprintf("crafted: %s x%d", c.Name, times)
+			k.Output = cfg.SanitizeMax(in, cfg.MaxLength)
+			if max != 0 {
+				k.Name += fmt.Sprintf(" (max_length %d)", max)
+				k.Output = cfg.SanitizeMax(in, max)
+			}
+			cases = append(cases, k)
+		}
+	}
+	return cases
+}
+
 // fillers are the units long inputs repeat.
 var fillers = []string{"x", "ab ", "é", "🚀", "日本", "word ", "a\u0301", "password=x ", "<sys", "#", " ", "sk-", "eyJ",
 	"AKIA", "key=value&", "\u200b", "\ufffd"}

@@ -119,3 +119,44 @@ func TestFileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestCrafted: the crafted cases are the same in every run, two per
+// pattern, at their size; they read back as written (ill-formed patterns as
+// {"hex"}), and every output is a fixpoint within its maximum.
+func TestCrafted(t *testing.T) {
+	// After some random cases, as make sanitize-diff writes them (a vector
+	// file holds 150 cases at least).
+	cfg := config(1, 150)
+	crafted := sanitizediff.Crafted(cfg)
+	if len(crafted) != 2*len(sanitizediff.CraftedPatterns) {
+		t.Fatalf("%d crafted cases for %d patterns", len(crafted), len(sanitizediff.CraftedPatterns))
+	}
+	if !slices.EqualFunc(crafted, sanitizediff.Crafted(cfg), func(a, b sanitizediff.Case) bool {
+		return a.Name == b.Name && a.Input == b.Input && a.Output == b.Output && a.MaxLength == b.MaxLength
+	}) {
+		t.Fatal("two runs made different crafted cases")
+	}
+	cases := append(sanitizediff.Generate(cfg), crafted...)
+	var b bytes.Buffer
+	if err := sanitizediff.Write(&b, cfg, cases); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "crafted.vectors.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := gentest.ReadSanitizerVectors(t, path)
+	for i, got := range f.Cases {
+		want := cases[i]
+		if got.Input.Value != want.Input || got.Output.Value != want.Output || got.MaxLength != want.MaxLength {
+			t.Fatalf("case %q does not read back as written", want.Name)
+		}
+		if n := len(want.Input); i >= cfg.N && (n < 2<<10 || n > 4<<10) {
+			t.Errorf("case %q: %d bytes, want 2 to 4 KiB", want.Name, n)
+		}
+	}
+	if !strings.Contains(b.String(), `{"hex": "ff`) {
+		t.Error("no ill-formed crafted input written as hex")
+	}
+	gentest.CheckSanitizerVectors(t, path, agenterror.SanitizeMaxLength, agenterror.SanitizeTruncationMarker, agenterror.SanitizeMax)
+}
