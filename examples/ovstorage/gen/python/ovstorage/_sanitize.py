@@ -379,38 +379,42 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
             out.append(s[i:a])
             i = b
         else:
-            # The automaton from a, its stack the states after the kept
-            # characters from a; deleting past them takes characters off
-            # the pending text s[i:left] and recomputes the state there.
-            left, st_left = a, st
+            # The automaton from a: top is its state, stack the states
+            # before each kept character from a; deleting past them takes
+            # characters off the pending text s[i:left] and recomputes the
+            # state there.
+            left, top = a, st
             kept: List[int] = []
             stack: List[int] = []
             k = a
             while k < n:
-                nx = rows[stack[-1] if stack else st_left].get(s[k], 0)
-                k += 1
+                nx = rows[top].get(s[k], 0)
                 if nx > 0:
-                    kept.append(k - 1)
-                    stack.append(nx)
+                    stack.append(top)
+                    kept.append(k)
+                    top = nx
+                    k += 1
                     continue
+                k += 1
                 if nx == 0:
                     kept.append(k - 1)
                     break
                 d = -nx - 1
                 if d <= len(kept):
                     if d:
+                        top = stack[-d]
                         del kept[-d:]
                         del stack[-d:]
                 else:
                     left -= d - len(kept)
                     kept.clear()
                     stack.clear()
-                    st_left = 0
+                    top = 0
                     if left > i and s[left - 1] in ends:
                         hit = before.match(rs, n - left, n - i)  # type: ignore[union-attr]
                         if hit is not None:
-                            st_left = states[fold(hit.group())]
-                if (stack[-1] if stack else st_left) == 0:
+                            top = states[fold(hit.group())]
+                if top == 0:
                     break
             spent += k - a
             out.append(s[i:left])
@@ -687,12 +691,19 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: span to redact in a group of the match: _Redactor.match would find the
 #: same span (the search checks their whole shape, and no other literal can
 #: start at the same place), provided the output's previous character is the
-#: text's (p > flushed) for _WORD and _BEARER, p is past no_jwt for _JWT, and
-#: the key's suffix lies after the last redaction for _SUFFIX.
-_GENERIC, _WORD, _PREFIXED_RUN, _JWT, _BEARER_TOKEN, _SUFFIX, _URL = range(7)
+#: text's (p > flushed) for _WORD and _BEARER_TOKEN, and the key's suffix lies
+#: after the last redaction for _SUFFIX and _AUTH (a key ending with
+#: authorization: the span is read on from its value's start, a scheme's
+#: credentials included). _NO_JWT is eyJ, generic, passed over before
+#: _Redactor.no_jwt.
+_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH = range(8)
+#: The shapes of redactions, for _CONTINUATIONS.
+_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
+#: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
+_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN}
 
 
-def _literal_conditions() -> Dict[str, List[Tuple[str, str, int, int]]]:
+def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int, int]]]:
     """_literal_conditions maps each literal a shape starts with to its conditions, in the specification's order of the shapes: (a zero-width pattern true where the literal starts, a pattern that must follow the literal, the kind, the shape's rank in that order); a place passing none is no candidate. A fast kind's pattern holds one group, ending where the redaction does."""
     conds: Dict[str, List[Tuple[str, str, int, int]]] = {}
 
@@ -707,7 +718,11 @@ def _literal_conditions() -> Dict[str, List[Tuple[str, str, int, int]]]:
     for prefixes, cls, least in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS):
         for p in prefixes:
             add(p, "", "(?P<SPAN>[" + _CLASSES[cls] + "]{" + str(least) + ",})", _PREFIXED_RUN, 2)
-    add("eyJ", "", "(?P<SPAN>" + b64url + "{7,}\\." + b64url + "{4,}(?:\\." + b64url + "*)?)", _JWT, 3)
+    # (At least the first part's ten characters: the rest, read to the end
+    # of a run that may hold many eyJ, is for _Redactor.match, which reads
+    # each run once.)
+    if jwt:
+        add("eyJ", "", b64url + "{7}", _NO_JWT, 3)
     if SANITIZE_PATHS:
         for h in _HOME_PREFIXES:
             add(h, "(?:(?<![" + _PATH_CLASS + "])|(?<=://)|(?<=:///))", "[" + _SEGMENT_CLASS + "]", _GENERIC, 4)
@@ -756,7 +771,7 @@ def _trie(entries: List[Tuple[str, Callable[[], str]]]) -> str:
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
-def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
+def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int, int, int, int]]]:
     """_candidates_pattern finds the places where a shape of step 3 may be tried.
 
     A shape starts with a literal (a prefix, -----BEGIN, eyJ, bearer, a home
@@ -768,12 +783,13 @@ def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
     anchors of ordinary text away before the literals are tried one by one.
     Each condition ends with an empty group, which the match's lastindex
     names: kinds[lastindex] is (the anchor's offset in the literal, the
-    kind, the group holding the span of a fast kind). The pattern is a
+    kind, the group holding the span of a fast kind, its shape). The pattern is a
     necessary condition only; _Redactor.match decides the generic kind.
     When two literals could be found out of order, every literal is found
-    at its first character instead.
+    at its first character instead. Without jwt, eyJ is no JSON Web Token
+    (for the text before _Redactor.no_jwt).
     """
-    conds = _literal_conditions()
+    conds = _literal_conditions(jwt)
     seps = {":": [""], "=": [""]}
     lits: List[Tuple[str, bool]] = [(lit, False) for lit in conds] + [(":", False), ("=", False), ("bearer", True)]
 
@@ -796,7 +812,7 @@ def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
         if "(?P<SPAN>" in pat:
             conditions.append((offset, kind))
             return pat.replace("(?P<SPAN>", "(?P<s%d>" % n)
-        conditions.append((offset, _GENERIC))
+        conditions.append((offset, kind if kind == _NO_JWT else _GENERIC))
         return pat + "(?P<m%d>)" % n
 
     # Per anchor character: the literals anchored past their first
@@ -839,20 +855,24 @@ def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
     # spaces between a key and it, then a value), where URL credentials
     # start (://, a userinfo run holding :, then @), or a drive's home
     # directory. Matched from the separator.
-    value = "(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>" + _class_of(_VALUE_START) + _VALUE_RUN.pattern + "))"
+    # (At most 64 characters of the value: the rest of a longer one is read
+    # once it is redacted, so that separators inside one long value, each
+    # a candidate, do not read it each to its end.)
+    value = "(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>" + _class_of(_VALUE_START) + _VALUE_RUN.pattern[:-1] + "{0,63}))"
     plain_value = "(?=[ \t]*[\"'\\\\]{0,2}" + _class_of(_VALUE_START) + ")"
     sep_fast = alone(":", False) and alone("=", False)
     for sep in ":=":
         e = re.escape(sep)
-        # (lookbehind, fast): the keys whose suffix alone makes them sensitive first.
+        # Sensitive keys by their last character, behind a gate on it:
+        # those whose suffix alone makes them sensitive (their value's
+        # start captured), then the others.
         keys = [("(?<=" + re.escape(k + sep) + ")", k[-1], True) for k in _KEY_SUFFIXES if k != "authorization"]
-        keys += [("(?<=" + re.escape(k + sep) + ")", k[-1], False) for k in ("authorization", "_key", "-key")]
+        keys += [("(?<=" + re.escape(k + sep) + ")", k[-1], False) for k in ("_key", "-key")]
         keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1], False) for k in sorted(_KEY_EXACT)]
         if sep == "=":
             keys += [("(?<=[?&#;]code=)", "e", False), ("(?<=[?&#;]sig=)", "g", False)]
         alts = []
         for fast in (True, False):
-            # Grouped by the key's last character, behind a gate on it.
             by_last: Dict[str, List[str]] = {}
             for behind, last, f in keys:
                 if f == fast:
@@ -860,12 +880,16 @@ def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
             lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
             keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
             alts.append(group(_SUFFIX if fast and sep_fast else _GENERIC, 0, keyed + (value if fast else plain_value)))
+            if fast:
+                auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
+                alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
         alts.append(group(_GENERIC, 0, "(?<=[ \t\"'\\\\]" + e + ")" + plain_value))
         if sep == ":":
-            alts.append(group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)"))
+            slash = [group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)")]
             if SANITIZE_PATHS:
                 boundary = "(?:(?<![" + _PATH_CLASS + "][A-Za-z]:)|(?<=://[A-Za-z]:)|(?<=:///[A-Za-z]:))"
-                alts.append(group(_GENERIC, 0, "(?<=[A-Za-z]:)" + boundary + "(?=(?:\\\\\\\\|\\\\|/)" + _caseless("users", False) + "[\\\\/])"))
+                slash.append(group(_GENERIC, 0, "(?<=[A-Za-z]:)" + boundary + "(?=(?:\\\\\\\\|\\\\|/)" + _caseless("users", False) + "[\\\\/])"))
+            alts.append("(?=[/\\\\])(?:" + "|".join(slash) + ")")
         pattern.append(e + "(?:" + "|".join(alts) + ")")
     rest = _caseless("earer", False) + "[ \t]+(?P<SPAN>[" + _CLASSES["token"] + "]{8,})"
     for b in "bB":
@@ -873,14 +897,15 @@ def _candidates_pattern() -> Tuple[Pattern[str], List[Tuple[int, int, int]]]:
     compiled = re.compile("|".join(pattern))
     # Per group number: (anchor offset, kind, the group of the span) for the
     # groups ending a condition; the others are never a match's lastindex.
-    kinds = [(0, _GENERIC, 0)] * (compiled.groups + 1)
+    kinds = [(0, _GENERIC, 0, _S_OTHER)] * (compiled.groups + 1)
     for n, (offset, kind) in enumerate(conditions):
         span = compiled.groupindex.get("s%d" % n, 0)
-        kinds[span or compiled.groupindex["m%d" % n]] = (offset, kind, span)
+        kinds[span or compiled.groupindex["m%d" % n]] = (offset, kind, span, _KIND_SHAPES[kind])
     return compiled, kinds
 
 
 _CANDIDATES, _KINDS = _candidates_pattern()
+_CANDIDATES_NO_JWT, _KINDS_NO_JWT = _candidates_pattern(False)
 #: _RETRY holds the characters a shape tried at the position right after a redaction may start with when that shape reads the output's previous character ("]" there, not the text's): bearer, a home directory and a credential name.
 _RETRY: FrozenSet[str] = frozenset("bB" + ("/" if SANITIZE_PATHS else "")) | _NAME_FIRST
 #: _EXACT_KEY_AT matches a key named exactly, up to its separator (the assignment's backward scan, forwards); _EXACT_FIRST holds their first letters.
@@ -888,6 +913,61 @@ _EXACT_KEY_AT = re.compile("(?ai:" + "|".join(sorted(_KEY_EXACT)) + ")[\"'\\\\]{
 _EXACT_FIRST: FrozenSet[str] = frozenset(c for k in _KEY_EXACT for c in (k[0], k[0].upper()))
 #: _LONGEST_SUFFIX is the length of the longest sensitive key suffix.
 _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
+
+
+# Continuations. Text made of nothing but secrets (a crafted input, or a
+# dump of credentials) costs a few Python steps per redaction, which caps
+# its throughput. After two redactions of the same shape close together,
+# a continuation pattern reads on at once as many more of that shape as
+# follow, each with the text before it: one unit per redaction, whose
+# group holds what is kept (the text between redactions) and whose rest is
+# redacted. A unit is written so that it matches exactly what the
+# specification's scan would do there, with the output's "]" before it:
+# the text between redactions holds no place where any literal starts
+# (the guard), and each unit's parts end where the next must start, so
+# the engine cannot split the text into units differently.
+
+
+
+def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
+    """_continuations maps a shape to (a run of its units, one unit).
+
+    A run is matched in the text; its units are then split from the run
+    alone, where no pattern can look past its end: so no unit looks past
+    its own end but through a part the run checks.
+    """
+    conds = _literal_conditions()
+
+    def guard(below: int) -> str:
+        """guard is true where no literal of a shape ranked below below (5: all but the path shapes, 7: all) starts, nor bearer; first on the character alone."""
+        lits = sorted((lit for lit, cs in conds.items() if any(c[3] < below for c in cs)), key=lambda lit: (-len(lit), lit))
+        firsts = {lit[0] for lit in lits} | {"b", "B"}
+        return "(?:(?!" + _class_of(firsts) + ")|(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+
+    every = guard(7)
+    units: Dict[int, str] = {}
+    words = "|".join(re.escape(w) for w in sorted(_WORD_PREFIXES, key=lambda w: (-len(w), w)))
+    units[_S_WORD] = "([ \t\n\r]+)(?:" + words + ")[^ \t\n\r]*"
+    # (The run checks the "@" after each userinfo; a unit, which splits the
+    # run, stops at the end of the run.)
+    units[_S_URL] = "([@ \t\n\r]*://)[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*"
+    if SANITIZE_PATHS:
+        homes = "|".join(re.escape(h) for h in _HOME_PREFIXES)
+        units[_S_HOME] = "(" + guard(4) + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        names = "|".join(_name_pattern(n) for n in sorted(SANITIZE_CREDENTIAL_NAMES, key=lambda n: (-len(n), n)))
+        exts = "|".join(re.escape(x) for x in _KEY_EXTENSIONS)
+        # After white space, a credential name, or a segment of ASCII path
+        # characters (where no literal starts) ending in a key file
+        # extension; then the rest of the path, less the backslashes that
+        # end it.
+        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?(?:" + exts + ")"
+        units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
+                          + "[" + _PATH_CLASS + "]*(?<!\\\\)")
+    runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
+    return {k: (re.compile(runs[k]), re.compile(u)) for k, u in units.items()}
+
+
+_CONTINUATIONS = _continuations()
 
 
 #: _BACK_SCAN is the backward scan itself on the reversed text: spaces and tabs, up to two quotes or backslashes, then the key (only its last 64 characters matter, and whether it is longer).
@@ -919,7 +999,7 @@ def _value_end(s: str, v: int) -> int:
 class _Redactor:
     """_Redactor is step 3's state: the output is out (once something was redacted) followed by s[flushed:] up to the scan position."""
 
-    __slots__ = ("s", "rs", "out", "flushed", "no_jwt", "path_from", "path_run", "path_end_at", "cred_from", "cred_end", "cred_at")
+    __slots__ = ("s", "rs", "out", "flushed", "no_jwt", "path_from", "path_run", "path_end_at", "cred_from", "cred_end", "cred_at", "shape", "last")
 
     def __init__(self, s: str) -> None:
         self.s = s
@@ -941,14 +1021,9 @@ class _Redactor:
         # cred_at (-1: none).
         self.path_from = self.path_run = self.path_end_at = -1
         self.cred_from = self.cred_end = self.cred_at = -1
-
-    def redact(self, a: int, b: int) -> None:
-        """redact replaces s[a:b] (a >= flushed) with [REDACTED]."""
-        if self.out is None:
-            self.out = [self.s[:a], _REDACTED]
-        else:
-            self.out += (self.s[self.flushed:a], _REDACTED)
-        self.flushed = b
+        # shape is the shape of the span match returned last, and last the
+        # shape of the last redaction (see _CONTINUATIONS).
+        self.shape = self.last = _S_OTHER
 
     def before(self, i: int) -> str:
         """before returns the output's character in front of s[i] (i >= flushed); "" at the start of the text.
@@ -979,6 +1054,7 @@ class _Redactor:
                     f = s.find("-----", e + 9)
                     if f >= 0:
                         end = f + 5
+                self.shape = _S_OTHER
                 return p, end
         # A token starting like a known secret, redacted up to white space.
         words = _WORDS.get(c)
@@ -987,6 +1063,7 @@ class _Redactor:
             if prev == "" or prev in _SPACE:
                 for w in words:
                     if s.startswith(w, p):
+                        self.shape = _S_WORD
                         return p, _NOT_SPACE_RUN.match(s, p + len(w)).end()  # type: ignore[union-attr]
         # Prefixed token shapes, anywhere.
         for prefix, run, least in _PREFIXED.get(c, ()):
@@ -994,6 +1071,7 @@ class _Redactor:
                 start = p + len(prefix)
                 e = run.match(s, start).end()  # type: ignore[union-attr]
                 if e - start >= least:
+                    self.shape = _S_OTHER
                     return p, e
         # A JSON Web Token: eyJ… . … (. …).
         if c == "e" and p >= self.no_jwt and s.startswith("eyJ", p):
@@ -1004,6 +1082,7 @@ class _Redactor:
                 if e2 - e1 - 1 >= 4:
                     if s.startswith(".", e2):
                         e2 = b64url.match(s, e2 + 1).end()  # type: ignore[union-attr]
+                    self.shape = _S_OTHER
                     return p, e2
             self.no_jwt = e1
         # Bearer <token>: the token, read only after white space (read at
@@ -1015,6 +1094,7 @@ class _Redactor:
                 if e > p + 6:
                     t = _RUNS["token"].match(s, e).end()  # type: ignore[union-attr]
                     if t - e >= 8:
+                        self.shape = _S_OTHER
                         return e, t
         # A home directory: its user name, or the whole path when it holds a
         # credential name.
@@ -1024,6 +1104,7 @@ class _Redactor:
                 return span
         # A credential name: the whole path holding it.
         if c in _NAME_FIRST and _credential_at(s, p, self.back(p, 1)):
+            self.shape = _S_PATH
             return self.path_start(p), self.path_end(p + 1)
         return None
 
@@ -1060,7 +1141,9 @@ class _Redactor:
             return None
         end = self.path_end(e)
         if self.credential(seg, end):
+            self.shape = _S_OTHER
             return start, end
+        self.shape = _S_HOME if start == p else _S_OTHER
         return seg, e
 
     def credential(self, seg: int, end: int) -> bool:
@@ -1114,6 +1197,7 @@ class _Redactor:
         # URL rule first, a second pass could redact the "//" it skipped.
         span = self.assignment(p)
         if span is not None:
+            self.shape = _S_ASSIGN
             return span
         # URL userinfo holding a password: scheme://user:password@host.
         s = self.s
@@ -1121,6 +1205,7 @@ class _Redactor:
             j = p + 3
             e = _USERINFO_RUN.match(s, j).end()  # type: ignore[union-attr]
             if e > j and s.startswith("@", e) and s.find(":", j, e) >= 0:
+                self.shape = _S_URL
                 return j, e
         # A drive letter's home directory.
         if SANITIZE_PATHS and c == ":" and _DRIVE_USERS.match(s, p) is not None:
@@ -1162,14 +1247,20 @@ class _Redactor:
         e = _value_end(s, v)
         if e == v:
             return None
-        if key.endswith("authorization") and _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
-            # A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
-            w = _BLANKS.match(s, e).end()  # type: ignore[union-attr]
-            if w > e:
-                f = _value_end(s, w)
-                if f > w:
-                    e = f
+        if key.endswith("authorization"):
+            e = _scheme_end(s, v, e)
         return v, e
+
+
+def _scheme_end(s: str, v: int, e: int) -> int:
+    """_scheme_end returns the end of an authorization's value s[v:e]: a value made only of A–Z a–z 0–9 _ - is a scheme (Bearer, Basic, AWS4-HMAC-SHA256, …), and its credentials, after spaces, go with it."""
+    if _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
+        w = _BLANKS.match(s, e).end()  # type: ignore[union-attr]
+        if w > e:
+            f = _value_end(s, w)
+            if f > w:
+                return f
+    return e
 
 
 def _redact(s: str) -> str:
@@ -1179,89 +1270,129 @@ def _redact(s: str) -> str:
     the other's anchor; _candidates_pattern checks it). Every position
     before done was tried or lies inside a redaction.
     """
-    cands = _CANDIDATES
+    cands, kinds = _CANDIDATES, _KINDS
     m = cands.search(s)
     if m is None:
         return s
     r = _Redactor(s)
     n = len(s)
-    kinds = _KINDS
+    conts = _CONTINUATIONS
     match = r.match
     done = 0
     # force is a separator to try although the search may not find it (n:
     # none); see below.
     force = n
+    # streak counts the redactions of one shape in a row, each close after
+    # the last (see _CONTINUATIONS).
+    streak = 0
     while True:
-        kind = _GENERIC
         if m is not None:
-            offset, kind, g = kinds[m.lastindex]  # type: ignore[index]
+            offset, kind, g, shape = kinds[m.lastindex]  # type: ignore[index]
             p = m.start() - offset
-            if p < done:
-                m = cands.search(s, m.start() + 1)
+            if p < done or (kind == _NO_JWT and p < r.no_jwt):
+                # (Before no_jwt, where every eyJ was found to start no JSON
+                # Web Token, the search goes on without that shape: each
+                # would read the same run to its end.)
+                pos = m.start() + 1
+                if pos < r.no_jwt:
+                    m = _CANDIDATES_NO_JWT.search(s, pos)
+                    kinds = _KINDS_NO_JWT
+                    if m is None or m.start() - kinds[m.lastindex][0] >= r.no_jwt:  # type: ignore[index]
+                        m, kinds = cands.search(s, r.no_jwt), _KINDS
+                else:
+                    m, kinds = cands.search(s, pos), _KINDS
                 continue
             if p >= force:
                 p, kind = force, _GENERIC
         elif force < n:
-            p = force
+            p, kind = force, _GENERIC
         else:
             break
         if p == force:
             force = n
             if p < done:
                 continue
-        span: Optional[Tuple[int, int]] = None
-        if kind == _GENERIC:
+        f = r.flushed
+        if kind == _GENERIC or kind == _NO_JWT:
             span = match(p)
-        elif kind == _SUFFIX:
+            shape = r.shape
+        elif kind == _SUFFIX or kind == _AUTH:
             # The key ends the same in the output when its suffix, or a
             # character that is no key character, lies after the last
             # redaction.
-            f = r.flushed
-            span = m.span(g) if p - _LONGEST_SUFFIX >= f or r.out is None or (f < p and s[f] not in _KEY_CHARS) else r.separator(p)  # type: ignore[union-attr]
-        elif kind == _URL:
-            span = m.span(g)  # type: ignore[union-attr]
+            if p - _LONGEST_SUFFIX >= f or r.out is None or (f < p and s[f] not in _KEY_CHARS):
+                v, e = m.span(g)  # type: ignore[union-attr]
+                if kind == _AUTH:
+                    span = v, _scheme_end(s, v, _VALUE_RUN.match(s, v).end())  # type: ignore[union-attr]
+                else:
+                    if e - v == 64:
+                        e = _VALUE_RUN.match(s, e).end()  # type: ignore[union-attr]
+                    span = v, e
+            else:
+                span = r.separator(p)
+                shape = r.shape
         elif kind == _PREFIXED_RUN:
             span = p, m.end(g)  # type: ignore[union-attr]
+        elif kind == _URL:
+            span = m.span(g)  # type: ignore[union-attr]
+        elif p <= f and r.out is not None:  # _WORD, _BEARER_TOKEN after "]"
+            span = match(p)
+            shape = r.shape
         elif kind == _WORD:
-            span = (p, m.end(g)) if p > r.flushed or r.out is None else match(p)  # type: ignore[union-attr]
-        elif kind == _BEARER_TOKEN:
-            span = m.span(g) if p > r.flushed or r.out is None else match(p)  # type: ignore[union-attr]
-        else:  # _JWT
-            span = (p, m.end(g)) if p >= r.no_jwt else match(p)  # type: ignore[union-attr]
+            span = p, m.end(g)  # type: ignore[union-attr]
+        else:
+            span = m.span(g)  # type: ignore[union-attr]
         if span is None:
             done = p + 1
             if m is not None and m.start() - offset < done:
-                m = cands.search(s, m.start() + 1)
+                m, kinds = cands.search(s, m.start() + 1), _KINDS
             continue
-        r.redact(*span)
-        b = done = span[1]
-        # Right after a redaction the output's previous character is "]",
-        # which the candidate search, reading the text, does not see: the
-        # shapes that read it are tried there directly (and a drive's home
-        # directory one character on, its letter then starting the output).
+        a, b = span
+        if r.out is None:
+            r.out = [s[:a], _REDACTED]
+            streak = 1
+        else:
+            r.out += (s[f:a], _REDACTED)
+            streak = streak + 1 if shape == r.last and a - f <= 24 else 1
+        r.flushed = done = b
+        r.last = shape
         while b < n:
+            # The third redaction of one shape in a row: the rest of the run
+            # at once.
+            if streak > 2 and shape in conts and (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at):
+                streak = 0
+                run, unit = conts[shape]
+                cm = run.match(s, b)
+                if cm is not None:
+                    e = cm.end()
+                    r.out += (_REDACTED.join(unit.split(s[b:e])[1::2]), _REDACTED)
+                    r.flushed = b = done = e
+                    continue
+            # Right after a redaction the output's previous character is
+            # "]", which the candidate search, reading the text, does not
+            # see: the shapes that read it are tried there directly (and a
+            # drive's home directory one character on, its letter then
+            # starting the output).
             c = s[b]
+            span = None
             if c in _RETRY:
                 done = b + 1
                 span = match(b)
-                if span is not None:
-                    r.redact(*span)
-                    b = done = span[1]
-                    continue
-            if SANITIZE_PATHS and c in _LETTERS and s.startswith(":", b + 1):
+            if span is None and SANITIZE_PATHS and c in _LETTERS and s.startswith(":", b + 1):
                 if done == b:
                     done = b + 1
                     span = match(b)
-                    if span is not None:
-                        r.redact(*span)
-                        b = done = span[1]
-                        continue
-                done = b + 2
-                span = match(b + 1)
-                if span is not None:
-                    r.redact(*span)
-                    b = done = span[1]
-                    continue
+                if span is None:
+                    done = b + 2
+                    span = match(b + 1)
+            if span is not None:
+                a, e = span
+                shape = r.shape
+                r.out += (s[b:a], _REDACTED)
+                streak = streak + 1 if shape == r.last and a - b <= 24 else 1
+                r.flushed = b = done = e
+                r.last = shape
+                continue
             # A key named exactly (pwd, pass, auth, session) that starts the
             # output after "]": the search, seeing the text's key character
             # before it, turned its separator away.
@@ -1271,7 +1402,7 @@ def _redact(s: str) -> str:
                     force = k.end() - 1
             break
         if m is not None and m.start() < b:
-            m = cands.search(s, b)
+            m, kinds = cands.search(s, b), _KINDS
     if r.out is None:
         return s
     r.out.append(s[r.flushed:])
