@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
 
 from ._contract import (
     SANITIZE_CREDENTIAL_NAMES,
@@ -100,10 +100,41 @@ def _clean(s: str) -> str:
         return s if len(kept) == len(b) else kept.decode("ascii")
     if _DIRTY.search(s) is None:
         return s
-    return _SURROGATE.sub("\ufffd", _REMOVED.sub("", s))
+    s = _REMOVED.sub("", s)
+    try:
+        # Only a lone surrogate fails to encode: without one, the pass for
+        # them is skipped.
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", s)
+    return s
 
 
 # --- 2. markers -------------------------------------------------------------
+#
+# The specification appends the characters to the output one by one and
+# takes a marker off whenever the output ends with one. Done that way in
+# Python, every character costs interpreter steps. Three facts let the
+# regular expression engine do nearly all of it instead, with the same
+# result:
+#
+# - When no marker holds another, that procedure deletes, over and over,
+#   the occurrence of a marker that ends first in the whole text (the output
+#   so far never holds a marker, so the next one to complete is the one
+#   that ends first), and the earliest-ending occurrence is also the
+#   leftmost one.
+# - The output before a point where no suffix of it is a proper prefix of a
+#   marker (the "state" of the marker automaton is zero there) never
+#   changes again: a marker completed later would have to start with such a
+#   suffix. So a run of markers found where the state is zero is deleted
+#   whole, and the automaton (_marker_machine) runs character by character
+#   only from a marker that a proper prefix stands right before, until the
+#   state is zero again.
+# - When no two markers that can both occur in the text overlap in a way
+#   whose two deletions leave different text ("<<" and "<system>" in
+#   "<<system>" leave "system>" or "<"), the deletions are confluent: every
+#   order of deleting occurrences ends in the same text, so whole passes of
+#   re.subn give the result.
 
 
 def _fold(s: str) -> str:
@@ -140,8 +171,271 @@ _MARKER_ENDS: Optional[Pattern[str]] = re.compile("[" + "".join(re.escape(c) for
 _MARKER_LAST: Tuple[str, ...] = tuple(sorted({c for m in _MARKERS for c in (m[-1], m[-1].upper() if "a" <= m[-1] <= "z" else m[-1])}))
 
 
+def _longest(words: List[str]) -> str:
+    """_longest is a pattern matching the longest of words that starts where it is tried: a trie, each step greedy, falling back to a shorter word on failure."""
+    ends = "" in words
+    kids: Dict[str, List[str]] = {}
+    for w in words:
+        if w:
+            kids.setdefault(w[0], []).append(w[1:])
+    alts = [re.escape(c) + _longest(rest) for c, rest in sorted(kids.items())]
+    if not alts:
+        return ""
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    if len(alts) == 1 and not ends:
+        return body
+    return "(?:" + body + ")" + ("?" if ends else "")
+
+
+class _MarkerTables:
+    """_MarkerTables are step 2's tables for markers of which none holds another; they read the text itself, ASCII case ignored.
+
+    rows is the marker automaton: rows[state] maps a character to the next
+    state, -len(marker) when the output then ends with that marker (absent
+    characters lead to state 0; state 0 is the empty prefix). run finds a
+    run of markers; passes is the same pattern, for re.subn. before finds,
+    on the reversed text, the longest proper prefix of a marker that ends at
+    a position, and states maps it (reversed, folded by fold) to its state;
+    ends holds the characters such a prefix can end with. unconfluent lists,
+    per pair of markers whose overlap makes the order of deletions matter,
+    the pairs of characters one of which the text must hold for the two to
+    meet, and the characters both need (each in its ASCII cases).
+    """
+
+    __slots__ = ("rows", "run", "plain", "cased", "before", "states", "fold", "ends", "unconfluent")
+
+    def __init__(self, markers: Tuple[str, ...]) -> None:
+        prefixes: Dict[str, int] = {"": 0}
+        for m in markers:
+            for k in range(1, len(m)):
+                prefixes.setdefault(m[:k], len(prefixes))
+        whole = set(markers)
+        alphabet = sorted({c for m in markers for c in m})
+
+        def cases(c: str) -> Tuple[str, ...]:
+            return (c, c.upper()) if "a" <= c <= "z" else (c,)
+
+        self.rows: List[Dict[str, int]] = []
+        for p in sorted(prefixes, key=prefixes.__getitem__):
+            row: Dict[str, int] = {}
+            for c in alphabet:
+                t = p + c
+                # The longest suffix of t that is a marker or a proper
+                # prefix of one; no marker holds another, so a marker that
+                # is a suffix is that longest one.
+                for k in range(len(t)):
+                    if t[k:] in whole:
+                        row.update(dict.fromkeys(cases(c), -(len(t) - k)))
+                        break
+                    if t[k:] in prefixes:
+                        row.update(dict.fromkeys(cases(c), prefixes[t[k:]]))
+                        break
+            self.rows.append(row)
+        alternation = "|".join(re.escape(m) for m in markers)
+        self.run: Pattern[str] = re.compile("(?ai:(?:" + alternation + ")(?:" + alternation + ")*)")
+        self.plain: Tuple[str, ...] = tuple(m for m in markers if not re.search("[a-z]", m))
+        cased = [m for m in markers if re.search("[a-z]", m)]
+        self.cased: Optional[Pattern[str]] = re.compile("(?ai:" + "|".join(re.escape(m) for m in cased) + ")") if cased else None
+        proper = [p for p in prefixes if p]
+        self.before: Optional[Pattern[str]] = re.compile("(?ai:" + _longest([p[::-1] for p in proper]) + ")") if proper else None
+        self.states: Dict[str, int] = {p[::-1]: prefixes[p] for p in proper}
+        # The matched text differs from a folded prefix in ASCII case only;
+        # str.lower folds it when every marker is ASCII.
+        self.fold: Callable[[str], str] = str.lower if all(m.isascii() for m in markers) else _fold
+        self.ends: FrozenSet[str] = frozenset(x for p in proper for x in cases(p[-1]))
+        firsts = {m[0] for m in markers}
+        unconfluent: Set[Tuple[Tuple[str, ...], Tuple[Tuple[str, ...], ...]]] = set()
+        for a in markers:
+            for b in markers:
+                for k in range(1, min(len(a), len(b))):
+                    if a[-k:] != b[:k]:
+                        continue
+                    # In a + b[k:], deleting a leaves b[k:] and deleting b
+                    # leaves a[:-k]: the same text when they are equal and
+                    # hold no letter (whose case could differ).
+                    if a[:-k] == b[k:] and not re.search("[a-z]", a[:-k]):
+                        continue
+                    # The two meet only in text holding every character of
+                    # both, and where the first two characters of a + b[k:]
+                    # stand side by side: in the text itself, or once what
+                    # lies between them is deleted, which starts with a
+                    # marker's first character.
+                    w = a + b[k:]
+                    pairs = {w[0] + x for x in {w[1]} | firsts}
+                    bigrams = tuple(sorted({x + y for p in pairs for x in cases(p[0]) for y in cases(p[1])}))
+                    chars = sorted(set(w), key=lambda c: ("a" <= c <= "z", c))
+                    unconfluent.add((bigrams, tuple(cases(c) for c in chars)))
+        self.unconfluent: Tuple[Tuple[Tuple[str, ...], Tuple[Tuple[str, ...], ...]], ...] = tuple(sorted(unconfluent))
+
+
+def _marker_tables() -> Optional[_MarkerTables]:
+    markers = tuple(dict.fromkeys(_MARKERS))
+    if not markers or any(not m for m in markers) or any(a != b and a in b for a in markers for b in markers):
+        return None
+    return _MarkerTables(markers)
+
+
+#: _MT are step 2's tables, or None when a marker holds another (then _remove_markers_general runs).
+_MT: Optional[_MarkerTables] = _marker_tables()
+#: _MARKER_PASSES bounds the passes of re.subn in the confluent case; deeper nesting finishes with the automaton, so the work stays linear.
+_MARKER_PASSES = 6
+#: _MARKER_SLACK is how many Python steps _remove_markers_exact may take beyond a quarter of the characters it has passed before it checks whether passes can take the rest.
+_MARKER_SLACK = 128
+
+
 def _remove_markers(s: str) -> str:
-    """_remove_markers is step 2.
+    """_remove_markers is step 2: markers (ASCII case ignored) are deleted until none remain, as if the characters were appended to the output one by one and a marker taken off whenever the output ends with one."""
+    if _MARKER_ANY is None:
+        return s
+    for c in _MARKER_LAST:
+        if c in s:
+            break
+    else:
+        return s
+    t = _MT
+    if t is None:
+        if _MARKER_ANY.search(s) is None:
+            return s
+        return _remove_markers_general(s)
+    first = t.run.search(s)
+    if first is None:
+        return s
+    return _remove_markers_exact(s, t, first)
+
+
+def _confluent(s: str, t: _MarkerTables) -> bool:
+    """_confluent reports whether no two markers whose order of deletion matters can meet in s."""
+    found: Dict[str, bool] = {}
+    for bigrams, chars in t.unconfluent:
+        for cs in chars:
+            for c in cs:
+                if c not in found:
+                    found[c] = c in s
+                if found[c]:
+                    break
+            else:
+                break
+        else:
+            for x in bigrams:
+                if x not in found:
+                    found[x] = x in s
+                if found[x]:
+                    return False
+    return True
+
+
+def _remove_markers_passes(s: str, t: _MarkerTables) -> str:
+    """_remove_markers_passes is step 2 for text in which the order of deletions does not matter: markers without letters are deleted by str.replace, the others by one pass of re.subn, over and over until nothing changes; if the nesting runs deeper than _MARKER_PASSES, the automaton finishes."""
+    for _ in range(_MARKER_PASSES):
+        n = len(s)
+        for m in t.plain:
+            if m in s:
+                s = s.replace(m, "")
+        if t.cased is not None:
+            s = t.cased.sub("", s)
+        if len(s) == n:
+            return s
+    first = t.run.search(s)
+    return s if first is None else _remove_markers_exact(s, t, first)
+
+
+def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
+    """_remove_markers_exact deletes markers in the specification's order, whatever the markers (none holding another).
+
+    m is the first run of markers in s. The output is s[:i] less the pieces
+    not in out, and its state is zero at i: runs of markers found there are
+    dropped whole, and the automaton runs from a run that a proper prefix
+    of a marker stands right before. Both cost Python steps per run of
+    markers and per character the automaton reads: when they grow dense (a
+    crafted text), the rest of the text, which nothing before i can join,
+    goes to _remove_markers_passes if the order of deletions does not
+    matter there.
+    """
+    n = len(s)
+    rows, run, before, states, fold, ends = t.rows, t.run, t.before, t.states, t.fold, t.ends
+    rs = ""
+    out: List[str] = []
+    i = 0
+    # spent counts the Python steps (a run 4, a character read 1), checked
+    # against a quarter of the characters passed, plus _MARKER_SLACK.
+    spent = 0
+    while True:
+        if spent > (i >> 2) + _MARKER_SLACK:
+            if _confluent(s[i:], t):
+                out.append(_remove_markers_passes(s[i:], t))
+                return "".join(out)
+            spent = -n
+        spent += 4
+        a, b = m.span()
+        st = 0
+        if a > i and s[a - 1] in ends:
+            if not rs:
+                rs = s[::-1]
+            hit = before.match(rs, n - a, n - i)  # type: ignore[union-attr]
+            if hit is not None:
+                st = states[fold(hit.group())]
+        if st == 0:
+            out.append(s[i:a])
+            i = b
+        else:
+            # The automaton from a: top is its state, stack the states
+            # before each kept character from a; deleting past them takes
+            # characters off the pending text s[i:left] and recomputes the
+            # state there.
+            left, top = a, st
+            kept: List[int] = []
+            stack: List[int] = []
+            k = a
+            while k < n:
+                nx = rows[top].get(s[k], 0)
+                if nx > 0:
+                    stack.append(top)
+                    kept.append(k)
+                    top = nx
+                    k += 1
+                    continue
+                k += 1
+                if nx == 0:
+                    kept.append(k - 1)
+                    break
+                d = -nx - 1
+                if d <= len(kept):
+                    if d:
+                        top = stack[-d]
+                        del kept[-d:]
+                        del stack[-d:]
+                else:
+                    left -= d - len(kept)
+                    kept.clear()
+                    stack.clear()
+                    top = 0
+                    if left > i and s[left - 1] in ends:
+                        hit = before.match(rs, n - left, n - i)  # type: ignore[union-attr]
+                        if hit is not None:
+                            top = states[fold(hit.group())]
+                if top == 0:
+                    break
+            spent += k - a
+            out.append(s[i:left])
+            if kept:
+                lo = hi = kept[0]
+                for q in kept[1:]:
+                    if q != hi + 1:
+                        out.append(s[lo:hi + 1])
+                        lo = q
+                    hi = q
+                out.append(s[lo:hi + 1])
+            i = k
+        nm = run.search(s, i)
+        if nm is None:
+            break
+        m = nm
+    out.append(s[i:])
+    return "".join(out)
+
+
+def _remove_markers_general(s: str) -> str:
+    """_remove_markers_general is step 2 for markers of which one holds another.
 
     Characters are appended to the output one by one, and whenever the
     output ends with a marker (the first in the contract's order), the
@@ -150,15 +444,7 @@ def _remove_markers(s: str) -> str:
     s[start:j] is the rest of the output, up to the character just
     appended. Only characters a marker ends with need a look.
     """
-    if _MARKER_ANY is None or _MARKER_ENDS is None:
-        return s
-    for c in _MARKER_LAST:
-        if c in s:
-            break
-    else:
-        return s
-    if _MARKER_ANY.search(s) is None:
-        return s
+    assert _MARKER_ENDS is not None
     fs = _fold(s)
     out: List[List[int]] = []
     start = 0
@@ -207,6 +493,17 @@ def _remove_markers(s: str) -> str:
 
 
 # --- 3. redact --------------------------------------------------------------
+#
+# One compiled search finds the places where a shape may be tried, each by
+# its rarest character and with the shape's own conditions checked around
+# it where fixed-width lookarounds can (a value after a sensitive key's
+# separator, a whole name segment, a run long enough, a boundary before a
+# home directory), so that text made of near misses is skipped inside the
+# regular expression engine. Each place found is then checked exactly as
+# the specification words it. The conditions read the text, not the output:
+# they differ only right after a redaction, where the output's previous
+# character is "]", and the positions that difference can turn into a match
+# are tried directly.
 
 #: _CLASSES are the character classes of the secret shapes (all ASCII).
 _CLASSES: Mapping[str, str] = {
@@ -259,7 +556,8 @@ _VALUE_START: FrozenSet[str] = frozenset(chr(c) for c in range(0x21, 0x7F)) - fr
 #: _VALUE_RUN: a value runs up to white space, a control, a quote, a backslash or one of & , ; < > ( ) [ ] { }; non-ASCII characters belong to it.
 _VALUE_RUN = re.compile("[^\x00-\x20\x7f\"'`\\\\&,;<>()\\[\\]{}]*")
 #: _USERINFO_RUN: the printable ASCII characters of a URL's userinfo (no space, quote, backslash or / ? # @ [ ] < > { }).
-_USERINFO_RUN = re.compile("[!$-.0-9:;=A-Z^_a-z|~]*")
+_USERINFO = "!$-.0-9:;=A-Z^_a-z|~"
+_USERINFO_RUN = re.compile("[" + _USERINFO + "]*")
 _NOT_SPACE_RUN = re.compile("[^ \t\n\r]*")
 _BLANKS = re.compile("[ \t]*")
 _PEM_LABEL = re.compile("[A-Z0-9 ]{0,64}")
@@ -281,19 +579,31 @@ _HOME_PREFIXES = ("/home/", "/Users/")
 _KEY_EXTENSIONS = (".pem", ".key", ".p12", ".pfx", ".ppk", ".jks")
 #: _PATH_ASCII are the ASCII characters of a path: letters, digits, - . _ ~ + @ % $ and the separators / and \. Every non-ASCII character is one too.
 _PATH_ASCII: FrozenSet[str] = _ALNUM | frozenset("-._~+@%$/\\")
-_PATH_CLASS = "A-Za-z0-9._~+@%$/\\\\\\-\x80-\U0010ffff"
+#: _SEGMENT_CLASS and _PATH_CLASS are the path characters but the separators, and all of them, inside [].
+_SEGMENT_CLASS = "A-Za-z0-9._~+@%$\\-\x80-\U0010ffff"
+_PATH_CLASS = _SEGMENT_CLASS + "/\\\\"
 _PATH_RUN = re.compile("[" + _PATH_CLASS + "]*")
 #: _USER_RUN: a home directory's user name, the path characters but the separators.
-_USER_RUN = re.compile("[A-Za-z0-9._~+@%$\\-\x80-\U0010ffff]*")
+_USER_RUN = re.compile("[" + _SEGMENT_CLASS + "]*")
 _NON_ASCII_RUN = re.compile("[\x80-\U0010ffff]*")
 _DOTS = re.compile("\\.*")
 _SPACES = re.compile("[ \t\n\r]*")
 _LETTERS: FrozenSet[str] = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
-def _name_pattern(name: str) -> Pattern[str]:
+def _class_of(chars: "Set[str] | FrozenSet[str]") -> str:
+    """_class_of is a regular expression class ([...]) matching exactly chars."""
+    return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
+
+
+#: _NAME_END is _name_ends as a lookahead pattern: full stops, then a separator, the end, white space before an ASCII character or the end, or an ASCII character that is neither a path character nor "[".
+_NAME_END = ("\\.*(?:\\Z|[/\\\\]|[ \t\n\r]+(?:\\Z|[\x00-\x7f])|"
+             + _class_of({chr(c) for c in range(0x80)} - _PATH_ASCII - _SPACE - {"["}) + ")")
+
+
+def _name_pattern(name: str) -> str:
     """_name_pattern matches a credential name, a "/" in it standing for one or more separators."""
-    return re.compile("[/\\\\]+".join(re.escape(part) for part in name.split("/")))
+    return "[/\\\\]+".join(re.escape(part) for part in name.split("/"))
 
 
 #: _NAMES lists, per first character, the credential names as patterns; _NAME_FIRST holds the first characters of the names and key file extensions; _NAME_HEADS finds where one may start (their first three characters).
@@ -302,7 +612,7 @@ _NAME_FIRST: FrozenSet[str] = frozenset()
 _NAME_HEADS = re.compile("(?!)")
 if SANITIZE_PATHS:
     for _n in SANITIZE_CREDENTIAL_NAMES:
-        _NAMES.setdefault(_n[0], []).append(_name_pattern(_n))
+        _NAMES.setdefault(_n[0], []).append(re.compile(_name_pattern(_n)))
     _heads = sorted({n[:3] for n in tuple(SANITIZE_CREDENTIAL_NAMES) + _KEY_EXTENSIONS})
     _NAME_FIRST = frozenset(h[0] for h in _heads)
     _NAME_HEADS = re.compile("(?=" + "|".join(re.escape(h) for h in _heads) + ")")
@@ -310,14 +620,6 @@ if SANITIZE_PATHS:
 
 def _is_path(c: str) -> bool:
     return c >= "\x80" or c in _PATH_ASCII
-
-
-def _path_end(s: str, i: int) -> int:
-    """_path_end returns the end of the path whose character i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote)."""
-    i = _PATH_RUN.match(s, i).end()  # type: ignore[union-attr]
-    while s[i - 1] == "\\":
-        i -= 1
-    return i
 
 
 #: _DRIVE_USERS matches :\\Users\\, :\\\\Users\\\\ or :/Users/ (Users in any ASCII case), the same separator after Users as before.
@@ -368,8 +670,11 @@ def _credential_at(s: str, p: int, prev: str) -> bool:
     return False
 
 
-def _anchor_rank(c: str) -> int:
-    """_anchor_rank orders the characters of a prefix by how rarely ordinary text holds them."""
+def _anchor_rank(lit: str, k: int) -> int:
+    """_anchor_rank orders the characters of a literal by how rarely ordinary text holds them; a character with the same one beside it comes last (a run of it, as in -----BEGIN, would reach the literals at every character)."""
+    c = lit[k]
+    if (k > 0 and lit[k - 1] == c) or (k + 1 < len(lit) and lit[k + 1] == c):
+        return 4
     if c in "-_":
         return 0
     if "A" <= c <= "Z" or c in "./":
@@ -381,85 +686,287 @@ def _anchor_rank(c: str) -> int:
     return 3
 
 
-def _around(lit: str, i: int) -> str:
-    """_around is a pattern checking, at the anchor lit[i] just matched, that lit stands around it."""
-    out = "(?<=" + re.escape(lit[: i + 1]) + ")" if i > 0 else ""
-    if i + 1 < len(lit):
-        out += "(?=" + re.escape(lit[i + 1:]) + ")"
-    return out
+#: The kinds of place the candidate search reports. The fast ones carry the
+#: span to redact in a group of the match: _Redactor.match would find the
+#: same span (the search checks their whole shape, and no other literal can
+#: start at the same place), provided the output's previous character is the
+#: text's (p > flushed) for _WORD and _BEARER_TOKEN, and the key's suffix lies
+#: after the last redaction for _SUFFIX and _AUTH (a key ending with
+#: authorization: the span is read on from its value's start, a scheme's
+#: credentials included). _NO_JWT is eyJ, generic, passed over before
+#: _Redactor.no_jwt.
+_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH = range(8)
+#: The shapes of redactions, for _CONTINUATIONS.
+_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
+#: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
+_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN}
 
 
-def _candidates_pattern() -> Tuple[str, Dict[str, List[Tuple[str, int]]]]:
-    """_candidates_pattern finds the places where a shape of step 3 may start.
+def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int, int]]]:
+    """_literal_conditions maps each literal a shape starts with to its conditions, in the specification's order of the shapes: (a zero-width pattern true where the literal starts, a pattern that must follow the literal, the kind, the shape's rank in that order); a place passing none is no candidate. A fast kind's pattern holds one group, ending where the redaction does."""
+    conds: Dict[str, List[Tuple[str, str, int, int]]] = {}
 
-    A shape starts with a literal (a prefix, -----BEGIN, eyJ, bearer, : or
-    =). Rather than the literal's first character, which is often a common
-    letter, each literal is found at its rarest character (its anchor),
-    checked around it with fixed-width lookarounds: the engine then skips
-    through text at the speed of a character class. Most separators of
-    ordinary text fail their lookbehinds there and never cost a Python
-    step. The pattern is a necessary condition only; match decides.
-    anchors maps an anchor character to the literals it stands for and its
-    offset in them.
-    """
-    literals = ["-----BEGIN "] + list(_WORD_PREFIXES) + [p for ps in _PREFIXED.values() for p, _, _ in ps]
+    def add(lit: str, before: str, after: str, kind: int, rank: int) -> None:
+        conds.setdefault(lit, []).append((before, after, kind, rank))
+
+    b64url = "[" + _CLASSES["base64url"] + "]"
+    # A private key block: a label of at most 64 of [A-Z0-9 ] holding PRIVATE KEY, then -----.
+    add("-----BEGIN ", "", "(?=[A-Z0-9 ]{0,53}PRIVATE KEY)[A-Z0-9 ]{0,64}-----", _GENERIC, 0)
+    for w in _WORD_PREFIXES:
+        add(w, "(?<![^ \t\n\r])", "(?P<SPAN>[^ \t\n\r]*)", _WORD, 1)
+    for prefixes, cls, least in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS):
+        for p in prefixes:
+            add(p, "", "(?P<SPAN>[" + _CLASSES[cls] + "]{" + str(least) + ",})", _PREFIXED_RUN, 2)
+    # (At least the first part's ten characters: the rest, read to the end
+    # of a run that may hold many eyJ, is for _Redactor.match, which reads
+    # each run once.)
+    if jwt:
+        add("eyJ", "", b64url + "{7}", _NO_JWT, 3)
     if SANITIZE_PATHS:
-        # A credential name is found by its first segment (a "/" in it
-        # stands for one or more separators).
-        literals += list(_HOME_PREFIXES) + [n.split("/")[0] for n in SANITIZE_CREDENTIAL_NAMES] + list(_KEY_EXTENSIONS)
-    anchors: Dict[str, List[Tuple[str, int]]] = {}
-    seen: Set[str] = set()
-    for lit in literals:
-        if lit in seen:
-            continue
-        seen.add(lit)
-        i = min(range(len(lit)), key=lambda k: (_anchor_rank(lit[k]), -k))
-        anchors.setdefault(lit[i], []).append((lit, i))
-    branches = []
-    for c, lits in anchors.items():
-        # A gate on the character before the anchor (one lookbehind of a
-        # class) turns most anchors of ordinary text away before the
-        # literals are tried one by one.
-        behind = sorted({lit[i - 1] for lit, i in lits if i > 0})
-        gated = [_around(lit, i) for lit, i in lits if i > 0]
-        alts = [_around(lit, i) for lit, i in lits if i == 0]
-        if len(alts) > 1:
-            # The same gate after the anchor, for the literals it starts
-            # (".ssh", ".pem", ... after the "." of "example.com").
-            ahead = sorted({lit[1] for lit, i in lits if i == 0})
-            alts = ["(?=[" + "".join(re.escape(a) for a in ahead) + "])(?:" + "|".join(alts) + ")"]
-        if gated:
-            gate = "(?<=[" + "".join(re.escape(b) for b in behind) + "]" + re.escape(c) + ")"
-            alts.insert(0, gate + "(?:" + "|".join(gated) + ")")
-        branches.append(re.escape(c) + "(?:" + "|".join(alts) + ")")
-    rest = _caseless("earer", False)
-    branches += ["b(?=" + rest + ")", "B(?=" + rest + ")"]
-    # A separator where an assignment may start: the key must end with a
-    # sensitive suffix, an exact name, code or sig (ASCII case ignored), or
-    # spaces or quotes stand between it and the separator; or where URL
-    # credentials may start: "://" follows.
-    names = _KEY_SUFFIXES + ("_key", "-key") + tuple(sorted(_KEY_EXACT)) + ("code", "sig")
-    last = "".join(sorted({k[-1] for k in names}))
+        for h in _HOME_PREFIXES:
+            add(h, "(?:(?<![" + _PATH_CLASS + "])|(?<=://)|(?<=:///))", "[" + _SEGMENT_CLASS + "]", _GENERIC, 4)
+        for n in SANITIZE_CREDENTIAL_NAMES:
+            segments = n.split("/")
+            rest = "".join("[/\\\\]+" + re.escape(x) for x in segments[1:])
+            add(segments[0], "(?<![" + _SEGMENT_CLASS + "])", rest + _NAME_END, _GENERIC, 5)
+        for x in _KEY_EXTENSIONS:
+            add(x, "(?<=[" + _SEGMENT_CLASS + "])", _NAME_END, _GENERIC, 6)
+    return conds
+
+
+def _compatible(x: str, y: str, d: int, fold: bool) -> bool:
+    """_compatible reports whether y can start d characters into x (they agree where they overlap)."""
+    n = min(len(x) - d, len(y))
+    if fold:
+        return x[d:d + n].lower() == y[:n].lower()
+    return x[d:d + n] == y[:n]
+
+
+def _inverted(branches: List[Tuple[str, int, bool, List[str]]]) -> bool:
+    """_inverted reports whether two places could be found out of order, or one hidden by the other at the same character: a literal that can start inside another, before the other's anchor, with its own anchor no later.
+
+    Each branch is (literal, anchor offset, ASCII case ignored, the patterns
+    that must hold where the literal starts: a place passing none of them
+    is no candidate); the text before the inner literal is the outer one's.
+    """
+    for x, ox, fx, _ in branches:
+        for y, oy, fy, befores in branches:
+            for d in range(1, ox - oy + 1):
+                if _compatible(x, y, d, fx or fy):
+                    w = x[:d] + y
+                    if any(not b or re.compile(b).match(w, d) for b in befores):
+                        return True
+    return False
+
+
+def _trie(entries: List[Tuple[str, Callable[[], str]]]) -> str:
+    """_trie reads each entry's string as a trie of its characters, then writes the entry's pattern (emitted in the order they appear)."""
+    here = [emit for rest, emit in entries if not rest]
+    kids: Dict[str, List[Tuple[str, Callable[[], str]]]] = {}
+    for rest, emit in entries:
+        if rest:
+            kids.setdefault(rest[0], []).append((rest[1:], emit))
+    alts = [emit() for emit in here] + [re.escape(c) + _trie(sub) for c, sub in kids.items()]
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int, int, int, int]]]:
+    """_candidates_pattern finds the places where a shape of step 3 may be tried.
+
+    A shape starts with a literal (a prefix, -----BEGIN, eyJ, bearer, a home
+    prefix, a credential name, : or =). Rather than the literal's first
+    character, which is often a common letter, each literal is found at its
+    rarest character (its anchor), checked around it with fixed-width
+    lookarounds, so that the engine skips through text at the speed of a
+    character class; a gate on the character before the anchor turns most
+    anchors of ordinary text away before the literals are tried one by one.
+    Each condition ends with an empty group, which the match's lastindex
+    names: kinds[lastindex] is (the anchor's offset in the literal, the
+    kind, the group holding the span of a fast kind, its shape). The pattern is a
+    necessary condition only; _Redactor.match decides the generic kind.
+    When two literals could be found out of order, every literal is found
+    at its first character instead. Without jwt, eyJ is no JSON Web Token
+    (for the text before _Redactor.no_jwt).
+    """
+    conds = _literal_conditions(jwt)
+    seps = {":": [""], "=": [""]}
+    lits: List[Tuple[str, bool]] = [(lit, False) for lit in conds] + [(":", False), ("=", False), ("bearer", True)]
+
+    def alone(lit: str, fold: bool) -> bool:
+        """alone reports whether no other literal can start where lit does."""
+        return not any(other != lit and (_compatible(lit, other, 0, fold or f)) for other, f in lits)
+
+    anchors: Dict[str, int] = {}
+    for first_only in (False, True):
+        anchors = {lit: 0 if first_only else min(range(len(lit)), key=lambda k: (_anchor_rank(lit, k), -k)) for lit in conds}
+        found = [(lit, anchors[lit], False, [b for b, _, _, _ in cs]) for lit, cs in conds.items()]
+        found += [(c, 0, False, seps[c]) for c in seps] + [("bearer", 0, True, [""])]
+        if not _inverted(found):
+            break
+    conditions: List[Tuple[int, int]] = []
+
+    def group(kind: int, offset: int, pat: str) -> str:
+        """group returns pat, a condition's pattern, with a group that ends it and names it: its span's group s<n> (written (?P<SPAN>…) in pat, and closing last), or else an empty group m<n>. Few groups keep the engine's work per match small."""
+        n = len(conditions)
+        if "(?P<SPAN>" in pat:
+            conditions.append((offset, kind))
+            return pat.replace("(?P<SPAN>", "(?P<s%d>" % n)
+        conditions.append((offset, kind if kind == _NO_JWT else _GENERIC))
+        return pat + "(?P<m%d>)" % n
+
+    # Per anchor character: the literals anchored past their first
+    # character (behind a gate on the character before the anchor), then
+    # the others. Under each, the conditions are grouped by shape (in the
+    # specification's order), anchor offset, kind and the patterns around
+    # the literal, each group of literals read as a trie and named by one
+    # group of the pattern.
+    by_anchor: Dict[str, List[str]] = {}
+    for lit in conds:
+        by_anchor.setdefault(lit[anchors[lit]], []).append(lit)
+    pattern = []
+    for c, group_lits in by_anchor.items():
+        alts = []
+        for gated in (True, False):
+            classes: Dict[Tuple[int, int, int, str, str], List[str]] = {}
+            for lit in group_lits:
+                i = anchors[lit]
+                if (i > 0) != gated:
+                    continue
+                one = alone(lit, False)
+                for before, after, kind, rank in conds[lit]:
+                    classes.setdefault((rank, i, kind if one else _GENERIC, before, after), []).append(lit)
+            bodies = []
+            for (_, i, kind, before, after), lits_ in sorted(classes.items(), key=lambda kv: kv[0][0]):
+                def leaf(lit: str, before: str = before, i: int = i) -> Callable[[], str]:
+                    return lambda: "(?<=" + before + re.escape(lit) + ")" if before or i > 0 else ""
+                read = _trie([(lit[i + 1:], leaf(lit)) for lit in lits_])
+                bodies.append(group(kind, i, read + ("(?=" + after + ")" if after else "")))
+            if not bodies:
+                continue
+            body = bodies[0] if len(bodies) == 1 else "(?:" + "|".join(bodies) + ")"
+            if gated:
+                gate = {lit[anchors[lit] - 1] for lit in group_lits if anchors[lit] > 0}
+                body = "(?<=" + _class_of(gate) + re.escape(c) + ")" + body
+            alts.append(body)
+        pattern.append(re.escape(c) + (alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"))
+    # A separator where an assignment may start (a sensitive key's suffix or
+    # exact name before it, by the key's last character, or quotes and
+    # spaces between a key and it, then a value), where URL credentials
+    # start (://, a userinfo run holding :, then @), or a drive's home
+    # directory. Matched from the separator.
+    # (At most 64 characters of the value: the rest of a longer one is read
+    # once it is redacted, so that separators inside one long value, each
+    # a candidate, do not read it each to its end.)
+    value = "(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>" + _class_of(_VALUE_START) + _VALUE_RUN.pattern[:-1] + "{0,63}))"
+    plain_value = "(?=[ \t]*[\"'\\\\]{0,2}" + _class_of(_VALUE_START) + ")"
+    sep_fast = alone(":", False) and alone("=", False)
     for sep in ":=":
-        # Gated on the key's last character, as the anchors are.
-        keys = "(?<=[" + re.escape(last) + "]" + re.escape(sep) + ")(?:" + "|".join("(?<=" + re.escape(k + sep) + ")" for k in names) + ")"
-        alts = ["(?i:" + keys + ")", "(?<=[ \t\"'\\\\]" + re.escape(sep) + ")"]
+        e = re.escape(sep)
+        # Sensitive keys by their last character, behind a gate on it:
+        # those whose suffix alone makes them sensitive (their value's
+        # start captured), then the others.
+        keys = [("(?<=" + re.escape(k + sep) + ")", k[-1], True) for k in _KEY_SUFFIXES if k != "authorization"]
+        keys += [("(?<=" + re.escape(k + sep) + ")", k[-1], False) for k in ("_key", "-key")]
+        keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1], False) for k in sorted(_KEY_EXACT)]
+        if sep == "=":
+            keys += [("(?<=[?&#;]code=)", "e", False), ("(?<=[?&#;]sig=)", "g", False)]
+        alts = []
+        for fast in (True, False):
+            by_last: Dict[str, List[str]] = {}
+            for behind, last, f in keys:
+                if f == fast:
+                    by_last.setdefault(last, []).append(behind)
+            lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
+            keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
+            alts.append(group(_SUFFIX if fast and sep_fast else _GENERIC, 0, keyed + (value if fast else plain_value)))
+            if fast:
+                auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
+                alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
+        alts.append(group(_GENERIC, 0, "(?<=[ \t\"'\\\\]" + e + ")" + plain_value))
         if sep == ":":
-            alts.append("(?=//)")
+            slash = [group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)")]
             if SANITIZE_PATHS:
-                alts.append("(?<=[A-Za-z]:)(?=[/\\\\])")  # a drive's home
-        branches.append(re.escape(sep) + "(?:" + "|".join(alts) + ")")
-    return "|".join(branches), anchors
+                boundary = "(?:(?<![" + _PATH_CLASS + "][A-Za-z]:)|(?<=://[A-Za-z]:)|(?<=:///[A-Za-z]:))"
+                slash.append(group(_GENERIC, 0, "(?<=[A-Za-z]:)" + boundary + "(?=(?:\\\\\\\\|\\\\|/)" + _caseless("users", False) + "[\\\\/])"))
+            alts.append("(?=[/\\\\])(?:" + "|".join(slash) + ")")
+        pattern.append(e + "(?:" + "|".join(alts) + ")")
+    rest = _caseless("earer", False) + "[ \t]+(?P<SPAN>[" + _CLASSES["token"] + "]{8,})"
+    for b in "bB":
+        pattern.append(b + group(_BEARER_TOKEN if alone("bearer", True) else _GENERIC, 0, "(?<![A-Za-z0-9]" + b + ")(?=" + rest + ")"))
+    compiled = re.compile("|".join(pattern))
+    # Per group number: (anchor offset, kind, the group of the span) for the
+    # groups ending a condition; the others are never a match's lastindex.
+    kinds = [(0, _GENERIC, 0, _S_OTHER)] * (compiled.groups + 1)
+    for n, (offset, kind) in enumerate(conditions):
+        span = compiled.groupindex.get("s%d" % n, 0)
+        kinds[span or compiled.groupindex["m%d" % n]] = (offset, kind, span, _KIND_SHAPES[kind])
+    return compiled, kinds
 
 
-_CANDIDATE_PATTERN, _ANCHORS = _candidates_pattern()
-_CANDIDATES = re.compile(_CANDIDATE_PATTERN, re.ASCII)
-#: _STARTS_HERE are the characters the candidate pattern finds at the start of a shape (separators, bearer) rather than inside a literal.
-_STARTS_HERE: FrozenSet[str] = frozenset(":=bB")
+_CANDIDATES, _KINDS = _candidates_pattern()
+_CANDIDATES_NO_JWT, _KINDS_NO_JWT = _candidates_pattern(False)
+#: _RETRY holds the characters a shape tried at the position right after a redaction may start with when that shape reads the output's previous character ("]" there, not the text's): bearer, a home directory and a credential name.
+_RETRY: FrozenSet[str] = frozenset("bB" + ("/" if SANITIZE_PATHS else "")) | _NAME_FIRST
+#: _EXACT_KEY_AT matches a key named exactly, up to its separator (the assignment's backward scan, forwards); _EXACT_FIRST holds their first letters.
+_EXACT_KEY_AT = re.compile("(?ai:" + "|".join(sorted(_KEY_EXACT)) + ")[\"'\\\\]{0,2}[ \t]*[:=]")
+_EXACT_FIRST: FrozenSet[str] = frozenset(c for k in _KEY_EXACT for c in (k[0], k[0].upper()))
+#: _LONGEST_SUFFIX is the length of the longest sensitive key suffix.
+_LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 
 
-def _reversed_alternation(words: Tuple[str, ...]) -> str:
-    return "|".join(re.escape(w[::-1]) for w in words)
+# Continuations. Text made of nothing but secrets (a crafted input, or a
+# dump of credentials) costs a few Python steps per redaction, which caps
+# its throughput. After two redactions of the same shape close together,
+# a continuation pattern reads on at once as many more of that shape as
+# follow, each with the text before it: one unit per redaction, whose
+# group holds what is kept (the text between redactions) and whose rest is
+# redacted. A unit is written so that it matches exactly what the
+# specification's scan would do there, with the output's "]" before it:
+# the text between redactions holds no place where any literal starts
+# (the guard), and each unit's parts end where the next must start, so
+# the engine cannot split the text into units differently.
+
+
+
+def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
+    """_continuations maps a shape to (a run of its units, one unit).
+
+    A run is matched in the text; its units are then split from the run
+    alone, where no pattern can look past its end: so no unit looks past
+    its own end but through a part the run checks.
+    """
+    conds = _literal_conditions()
+
+    def guard(below: int) -> str:
+        """guard is true where no literal of a shape ranked below below (5: all but the path shapes, 7: all) starts, nor bearer; first on the character alone."""
+        lits = sorted((lit for lit, cs in conds.items() if any(c[3] < below for c in cs)), key=lambda lit: (-len(lit), lit))
+        firsts = {lit[0] for lit in lits} | {"b", "B"}
+        return "(?:(?!" + _class_of(firsts) + ")|(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+
+    every = guard(7)
+    units: Dict[int, str] = {}
+    words = "|".join(re.escape(w) for w in sorted(_WORD_PREFIXES, key=lambda w: (-len(w), w)))
+    units[_S_WORD] = "([ \t\n\r]+)(?:" + words + ")[^ \t\n\r]*"
+    # (The run checks the "@" after each userinfo; a unit, which splits the
+    # run, stops at the end of the run.)
+    units[_S_URL] = "([@ \t\n\r]*://)[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*"
+    if SANITIZE_PATHS:
+        homes = "|".join(re.escape(h) for h in _HOME_PREFIXES)
+        units[_S_HOME] = "(" + guard(4) + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        names = "|".join(_name_pattern(n) for n in sorted(SANITIZE_CREDENTIAL_NAMES, key=lambda n: (-len(n), n)))
+        exts = "|".join(re.escape(x) for x in _KEY_EXTENSIONS)
+        # After white space, a credential name, or a segment of ASCII path
+        # characters (where no literal starts) ending in a key file
+        # extension; then the rest of the path, less the backslashes that
+        # end it.
+        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?(?:" + exts + ")"
+        units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
+                          + "[" + _PATH_CLASS + "]*(?<!\\\\)")
+    runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
+    return {k: (re.compile(runs[k]), re.compile(u)) for k, u in units.items()}
+
+
+_CONTINUATIONS = _continuations()
 
 
 #: _BACK_SCAN is the backward scan itself on the reversed text: spaces and tabs, up to two quotes or backslashes, then the key (only its last 64 characters matter, and whether it is longer).
@@ -472,6 +979,8 @@ def _sensitive_key(key: str) -> bool:
         return True
     if key.endswith(("_key", "-key")):
         norm = key.replace("-", "_")
+        if not norm.endswith(_KEY_HARMLESS):
+            return True
         for h in _KEY_HARMLESS:
             if norm.endswith(h) and (len(norm) == len(h) or norm[-len(h) - 1] in "_."):
                 return False
@@ -489,7 +998,7 @@ def _value_end(s: str, v: int) -> int:
 class _Redactor:
     """_Redactor is step 3's state: the output is out (once something was redacted) followed by s[flushed:] up to the scan position."""
 
-    __slots__ = ("s", "rs", "out", "flushed", "no_jwt")
+    __slots__ = ("s", "rs", "out", "flushed", "no_jwt", "path_from", "path_run", "path_end_at", "cred_from", "cred_end", "cred_at", "shape", "last")
 
     def __init__(self, s: str) -> None:
         self.s = s
@@ -502,6 +1011,18 @@ class _Redactor:
         # ends at the same character), so they are not tried again: this
         # keeps the scan linear without changing what it finds.
         self.no_jwt = 0
+        # The path scans remember their last answer, which holds for every
+        # later start inside the same path: a text of many home directories
+        # in one path (/home/./home/./home/.…) is read once, not once per
+        # home. path_from..path_run is a run of path characters, and
+        # path_end_at its end less the backslashes that end it; no
+        # credential name is at any position from cred_from to cred_end but
+        # cred_at (-1: none).
+        self.path_from = self.path_run = self.path_end_at = -1
+        self.cred_from = self.cred_end = self.cred_at = -1
+        # shape is the shape of the span match returned last, and last the
+        # shape of the last redaction (see _CONTINUATIONS).
+        self.shape = self.last = _S_OTHER
 
     def before(self, i: int) -> str:
         """before returns the output's character in front of s[i] (i >= flushed); "" at the start of the text.
@@ -532,6 +1053,7 @@ class _Redactor:
                     f = s.find("-----", e + 9)
                     if f >= 0:
                         end = f + 5
+                self.shape = _S_OTHER
                 return p, end
         # A token starting like a known secret, redacted up to white space.
         words = _WORDS.get(c)
@@ -540,6 +1062,7 @@ class _Redactor:
             if prev == "" or prev in _SPACE:
                 for w in words:
                     if s.startswith(w, p):
+                        self.shape = _S_WORD
                         return p, _NOT_SPACE_RUN.match(s, p + len(w)).end()  # type: ignore[union-attr]
         # Prefixed token shapes, anywhere.
         for prefix, run, least in _PREFIXED.get(c, ()):
@@ -547,6 +1070,7 @@ class _Redactor:
                 start = p + len(prefix)
                 e = run.match(s, start).end()  # type: ignore[union-attr]
                 if e - start >= least:
+                    self.shape = _S_OTHER
                     return p, e
         # A JSON Web Token: eyJ… . … (. …).
         if c == "e" and p >= self.no_jwt and s.startswith("eyJ", p):
@@ -557,15 +1081,19 @@ class _Redactor:
                 if e2 - e1 - 1 >= 4:
                     if s.startswith(".", e2):
                         e2 = b64url.match(s, e2 + 1).end()  # type: ignore[union-attr]
+                    self.shape = _S_OTHER
                     return p, e2
             self.no_jwt = e1
-        # Bearer <token>: the token.
+        # Bearer <token>: the token, read only after white space (read at
+        # every "bearer" of "=Bearer=Bearer…", the run made the scan
+        # quadratic).
         if (c == "b" or c == "B") and _BEARER.match(s, p) is not None:
             if self.before(p) not in _ALNUM:
                 e = _BLANKS.match(s, p + 6).end()  # type: ignore[union-attr]
                 if e > p + 6:
                     t = _RUNS["token"].match(s, e).end()  # type: ignore[union-attr]
                     if t - e >= 8:
+                        self.shape = _S_OTHER
                         return e, t
         # A home directory: its user name, or the whole path when it holds a
         # credential name.
@@ -575,7 +1103,8 @@ class _Redactor:
                 return span
         # A credential name: the whole path holding it.
         if c in _NAME_FIRST and _credential_at(s, p, self.back(p, 1)):
-            return self.path_start(p), _path_end(s, p + 1)
+            self.shape = _S_PATH
+            return self.path_start(p), self.path_end(p + 1)
         return None
 
     def back(self, p: int, k: int) -> str:
@@ -609,12 +1138,36 @@ class _Redactor:
         e = _USER_RUN.match(s, seg).end()  # type: ignore[union-attr]
         if e == seg:
             return None
-        end = _path_end(s, e)
+        end = self.path_end(e)
+        if self.credential(seg, end):
+            self.shape = _S_OTHER
+            return start, end
+        self.shape = _S_HOME if start == p else _S_OTHER
+        return seg, e
+
+    def credential(self, seg: int, end: int) -> bool:
+        """credential reports whether a credential name is at a position from seg to end, in a path whose character seg-1 is a separator."""
+        if end == self.cred_end and seg >= self.cred_from and (self.cred_at < 0 or self.cred_at >= seg):
+            return self.cred_at >= 0
+        self.cred_from, self.cred_end, self.cred_at = seg, end, -1
+        s = self.s
         for hit in _NAME_HEADS.finditer(s, seg, end):
             i = hit.start()
             if _credential_at(s, i, s[i - 1]):
-                return start, end
-        return seg, e
+                self.cred_at = i
+                return True
+        return False
+
+    def path_end(self, i: int) -> int:
+        """path_end returns the end of the path whose character i-1 is no backslash: the end of the path characters from i, less the backslashes that end them (those of an escaped quote)."""
+        if i < self.path_from or i > self.path_run:
+            s = self.s
+            self.path_from = i
+            e = self.path_run = _PATH_RUN.match(s, i).end()  # type: ignore[union-attr]
+            while s[e - 1] == "\\":
+                e -= 1
+            self.path_end_at = e
+        return self.path_end_at
 
     def path_boundary(self, p: int) -> bool:
         """path_boundary reports whether a home directory's path may start at p: at the start of the output, after a character that is no path character, or after "://" or ":///" (file:///home/…)."""
@@ -643,6 +1196,7 @@ class _Redactor:
         # URL rule first, a second pass could redact the "//" it skipped.
         span = self.assignment(p)
         if span is not None:
+            self.shape = _S_ASSIGN
             return span
         # URL userinfo holding a password: scheme://user:password@host.
         s = self.s
@@ -650,6 +1204,7 @@ class _Redactor:
             j = p + 3
             e = _USERINFO_RUN.match(s, j).end()  # type: ignore[union-attr]
             if e > j and s.startswith("@", e) and s.find(":", j, e) >= 0:
+                self.shape = _S_URL
                 return j, e
         # A drive letter's home directory.
         if SANITIZE_PATHS and c == ":" and _DRIVE_USERS.match(s, p) is not None:
@@ -691,48 +1246,162 @@ class _Redactor:
         e = _value_end(s, v)
         if e == v:
             return None
-        if key.endswith("authorization") and _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
-            # A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
-            w = _BLANKS.match(s, e).end()  # type: ignore[union-attr]
-            if w > e:
-                f = _value_end(s, w)
-                if f > w:
-                    e = f
+        if key.endswith("authorization"):
+            e = _scheme_end(s, v, e)
         return v, e
 
 
+def _scheme_end(s: str, v: int, e: int) -> int:
+    """_scheme_end returns the end of an authorization's value s[v:e]: a value made only of A–Z a–z 0–9 _ - is a scheme (Bearer, Basic, AWS4-HMAC-SHA256, …), and its credentials, after spaces, go with it."""
+    if _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
+        w = _BLANKS.match(s, e).end()  # type: ignore[union-attr]
+        if w > e:
+            f = _value_end(s, w)
+            if f > w:
+                return f
+    return e
+
+
 def _redact(s: str) -> str:
-    """_redact is step 3: at each place where a shape may start, the shapes are tried in order; the first that matches is replaced, and the scan goes on after it."""
-    starts: List[int] = []
-    for hit in _CANDIDATES.finditer(s):
-        a = hit.start()
-        c = s[a]
-        if c in _STARTS_HERE:
-            starts.append(a)
-        anchors = _ANCHORS.get(c)
-        if anchors is not None:
-            for lit, i in anchors:
-                if a >= i and s.startswith(lit, a - i):
-                    starts.append(a - i)
-    if not starts:
+    """_redact is step 3: at each place where a shape may start, the shapes are tried in order; the first that matches is replaced, and the scan goes on after it.
+
+    Places are found in order (no literal can start inside another before
+    the other's anchor; _candidates_pattern checks it). Every position
+    before done was tried or lies inside a redaction.
+    """
+    cands, kinds = _CANDIDATES, _KINDS
+    m = cands.search(s)
+    if m is None:
         return s
-    # An anchor stands after its literal's start, so the starts may be out of order.
-    starts.sort()
     r = _Redactor(s)
-    resume = last = -1
+    n = len(s)
+    conts = _CONTINUATIONS
     match = r.match
-    for p in starts:
-        if p < resume or p == last:
-            continue
-        last = p
-        span = match(p)
-        if span is not None:
-            a, b = span
-            if r.out is None:
-                r.out = [s[:a], _REDACTED]
+    done = 0
+    # force is a separator to try although the search may not find it (n:
+    # none); see below.
+    force = n
+    # streak counts the redactions of one shape in a row, each close after
+    # the last (see _CONTINUATIONS).
+    streak = 0
+    while True:
+        if m is not None:
+            offset, kind, g, shape = kinds[m.lastindex]  # type: ignore[index]
+            p = m.start() - offset
+            if p < done or (kind == _NO_JWT and p < r.no_jwt):
+                # (Before no_jwt, where every eyJ was found to start no JSON
+                # Web Token, the search goes on without that shape: each
+                # would read the same run to its end.)
+                pos = m.start() + 1
+                if pos < r.no_jwt:
+                    m = _CANDIDATES_NO_JWT.search(s, pos)
+                    kinds = _KINDS_NO_JWT
+                    if m is None or m.start() - kinds[m.lastindex][0] >= r.no_jwt:  # type: ignore[index]
+                        m, kinds = cands.search(s, r.no_jwt), _KINDS
+                else:
+                    m, kinds = cands.search(s, pos), _KINDS
+                continue
+            if p >= force:
+                p, kind = force, _GENERIC
+        elif force < n:
+            p, kind = force, _GENERIC
+        else:
+            break
+        if p == force:
+            force = n
+            if p < done:
+                continue
+        f = r.flushed
+        if kind == _GENERIC or kind == _NO_JWT:
+            span = match(p)
+            shape = r.shape
+        elif kind == _SUFFIX or kind == _AUTH:
+            # The key ends the same in the output when its suffix, or a
+            # character that is no key character, lies after the last
+            # redaction.
+            if p - _LONGEST_SUFFIX >= f or r.out is None or (f < p and s[f] not in _KEY_CHARS):
+                v, e = m.span(g)  # type: ignore[union-attr]
+                if kind == _AUTH:
+                    span = v, _scheme_end(s, v, _VALUE_RUN.match(s, v).end())  # type: ignore[union-attr]
+                else:
+                    if e - v == 64:
+                        e = _VALUE_RUN.match(s, e).end()  # type: ignore[union-attr]
+                    span = v, e
             else:
-                r.out += (s[r.flushed:a], _REDACTED)
-            r.flushed = resume = b
+                span = r.separator(p)
+                shape = r.shape
+        elif kind == _PREFIXED_RUN:
+            span = p, m.end(g)  # type: ignore[union-attr]
+        elif kind == _URL:
+            span = m.span(g)  # type: ignore[union-attr]
+        elif p <= f and r.out is not None:  # _WORD, _BEARER_TOKEN after "]"
+            span = match(p)
+            shape = r.shape
+        elif kind == _WORD:
+            span = p, m.end(g)  # type: ignore[union-attr]
+        else:
+            span = m.span(g)  # type: ignore[union-attr]
+        if span is None:
+            done = p + 1
+            if m is not None and m.start() - offset < done:
+                m, kinds = cands.search(s, m.start() + 1), _KINDS
+            continue
+        a, b = span
+        if r.out is None:
+            r.out = [s[:a], _REDACTED]
+            streak = 1
+        else:
+            r.out += (s[f:a], _REDACTED)
+            streak = streak + 1 if shape == r.last and a - f <= 24 else 1
+        r.flushed = done = b
+        r.last = shape
+        while b < n:
+            # The third redaction of one shape in a row: the rest of the run
+            # at once.
+            if streak > 2 and shape in conts and (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at):
+                streak = 0
+                run, unit = conts[shape]
+                cm = run.match(s, b)
+                if cm is not None:
+                    e = cm.end()
+                    r.out += (_REDACTED.join(unit.split(s[b:e])[1::2]), _REDACTED)
+                    r.flushed = b = done = e
+                    continue
+            # Right after a redaction the output's previous character is
+            # "]", which the candidate search, reading the text, does not
+            # see: the shapes that read it are tried there directly (and a
+            # drive's home directory one character on, its letter then
+            # starting the output).
+            c = s[b]
+            span = None
+            if c in _RETRY:
+                done = b + 1
+                span = match(b)
+            if span is None and SANITIZE_PATHS and c in _LETTERS and s.startswith(":", b + 1):
+                if done == b:
+                    done = b + 1
+                    span = match(b)
+                if span is None:
+                    done = b + 2
+                    span = match(b + 1)
+            if span is not None:
+                a, e = span
+                shape = r.shape
+                r.out += (s[b:a], _REDACTED)
+                streak = streak + 1 if shape == r.last and a - b <= 24 else 1
+                r.flushed = b = done = e
+                r.last = shape
+                continue
+            # A key named exactly (pwd, pass, auth, session) that starts the
+            # output after "]": the search, seeing the text's key character
+            # before it, turned its separator away.
+            if c in _EXACT_FIRST:
+                k = _EXACT_KEY_AT.match(s, b)
+                if k is not None:
+                    force = k.end() - 1
+            break
+        if m is not None and m.start() < b:
+            m, kinds = cands.search(s, b), _KINDS
     if r.out is None:
         return s
     r.out.append(s[r.flushed:])
