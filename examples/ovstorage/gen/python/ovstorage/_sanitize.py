@@ -928,7 +928,6 @@ _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 # the engine cannot split the text into units differently.
 
 
-
 def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
     """_continuations maps a shape to (a run of its units, one unit).
 
