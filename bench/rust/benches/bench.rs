@@ -21,7 +21,8 @@
 //! (ERRGEN_BENCH_TIME sets the seconds); without `--bench`
 //! (`cargo test --benches`, which make test runs) each runs once, untimed,
 //! after the checks that both sides agree. No check asserts on a number.
-//! `cargo bench -- Decode` runs the benchmarks whose names hold a word;
+//! `cargo bench -- Decode` runs the benchmarks whose names hold a word
+//! (`colon$`: end with it);
 //! ERRGEN_BENCH_N=n runs each n times and prints nothing (for a profiler).
 
 use agent_error::sanitize::Sanitizer;
@@ -245,7 +246,8 @@ fn check(data: &[u8], clean: &str) {
 
 fn main() {
     let timed = std::env::args().any(|a| a == "--bench");
-    // cargo bench -- NAME… runs the benchmarks whose names hold one of them.
+    // cargo bench -- NAME… runs the benchmarks whose names hold one of them
+    // (end with it, when it ends with '$').
     let filters: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
@@ -407,7 +409,11 @@ fn main() {
     }
     println!("pkg: rust");
     for b in &mut benches {
-        if !filters.is_empty() && !filters.iter().any(|f| b.name.contains(f.as_str())) {
+        let named = |f: &String| match f.strip_suffix('$') {
+            Some(end) => b.name.ends_with(end),
+            None => b.name.contains(f.as_str()),
+        };
+        if !filters.is_empty() && !filters.iter().any(named) {
             continue;
         }
         measure(b, 10); // warm up: the tables, the caches, the buffers

@@ -31,8 +31,14 @@
 //! pairs at even positions against a table of the pairs that could start a
 //! change, and returns the input, borrowed, when none does. Otherwise steps
 //! 1 and 2 run as one pass from the first place that could change, copying
-//! runs of plain ASCII whole, and step 3 skips pairs the same way. None of
-//! this changes a result: the steps are defined as written above.
+//! runs of kept characters whole, and step 3 skips pairs the same way,
+//! starting where the quick pass stopped when that was at a secret. Where
+//! a block of eight bytes holds a pair that could start something, one
+//! table of byte pairs tells which of its positions to look at, and a shape
+//! is tried there by its cheapest test first: most tries are near misses,
+//! and a crafted text makes nearly every position one. None of this
+//! changes a result: the steps are defined as written above (the Go
+//! runtime's sanitize.go is written the same way, function for function).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -1748,7 +1754,11 @@ impl Tables {
             }
             if j > i {
                 if let Some(b) = b.as_mut() {
-                    b.extend_from_slice(&s[i..j]);
+                    if j - i == 1 {
+                        b.push(c);
+                    } else {
+                        b.extend_from_slice(&s[i..j]);
+                    }
                 }
                 n = k;
                 i = j;
@@ -1760,7 +1770,7 @@ impl Tables {
                 // U+FFFD each, as many as follow one another.
                 let out = b.get_or_insert_with(|| start(s, i, window));
                 while i < s.len() && n < window && lone_byte(s, i) {
-                    out.extend_from_slice(&[0xEF, 0xBF, 0xBD]);
+                    out.extend_from_slice("\u{FFFD}".as_bytes());
                     if self.bytes[0xBD] & BYTE_MARKER_END != 0 {
                         self.drop_marker(out);
                     }
@@ -1800,7 +1810,11 @@ impl Tables {
                 bits = self.bytes[usize::from(s[i + size - 1])];
             }
             if let Some(b) = b.as_mut() {
-                b.extend_from_slice(&s[i..i + size]);
+                if size == 1 {
+                    b.push(c);
+                } else {
+                    b.extend_from_slice(&s[i..i + size]);
+                }
             }
             i += size;
             if bits & BYTE_MARKER_END != 0 {
