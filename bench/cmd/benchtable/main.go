@@ -293,6 +293,8 @@ func rows() []row {
 	rustVs("… both allocating their output (`to_json` vs `serde_json::to_vec`)", rs+"Encode/impl=to_json", rs+"Encode/impl=serde_derive_to_vec")
 	speed("Rust sanitizer: clean 4 KiB text", rs+"SanitizeClean4KiB", "≥ 1 GB/s, 0 allocs", 1000, true)
 	speed("Rust sanitizer: dirty 4 KiB text", rs+"SanitizeDirty4KiB", "≥ 200 MB/s", 200, false)
+	// Issue 21: the crafted worst cases, as Go's (a row per pattern).
+	speedEach("Rust sanitizer: crafted input", rs+"SanitizeCrafted/", "≥ 200 MB/s", 200, false)
 	if big, ok1 := get(rs+"Sanitize10MiB", "ns/op"); ok1 {
 		if win, ok2 := get(rs+"SanitizeWindow", "ns/op"); ok2 {
 			r := big / win

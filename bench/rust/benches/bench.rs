@@ -21,9 +21,11 @@
 //! (ERRGEN_BENCH_TIME sets the seconds); without `--bench`
 //! (`cargo test --benches`, which make test runs) each runs once, untimed,
 //! after the checks that both sides agree. No check asserts on a number.
-//! `cargo bench -- Decode` runs the benchmarks whose names hold a word;
+//! `cargo bench -- Decode` runs the benchmarks whose names hold a word
+//! (`colon$`: end with it);
 //! ERRGEN_BENCH_N=n runs each n times and prints nothing (for a profiler).
 
+use agent_error::sanitize::Sanitizer;
 use agent_error::{sanitize, sanitize_max, Envelope, SANITIZE_POLICY};
 use serde::{Deserialize, Serialize};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -142,6 +144,50 @@ fn ten_mib(dirty: &[u8]) -> String {
 /// One benchmark: its name (after "BenchmarkRust/"), the bytes one run
 /// processes (for MB/s; 0 for none, as a Go benchmark without SetBytes),
 /// and one run.
+/// The crafted worst cases of tests/go/sanitizediff (CraftedPatterns, which
+/// a test there holds this list to): patterns that cost sanitizers the most
+/// per byte.
+const CRAFTED: &[(&str, &[u8])] = &[
+    ("homes-in-one-path", b"/home/."),
+    ("homes-in-one-path-macos", b"/Users/."),
+    ("bearer-without-space", b"=Bearer"),
+    ("key-file-extension", b".pem"),
+    ("credential-name-assign", b".sshc="),
+    ("colon", b":"),
+    ("dash-colon", b"-:"),
+    ("assign-colon", b"a:"),
+    ("assign-equals", b"a="),
+    ("ill-formed-byte-key", b"\xff_key="),
+    ("jwt-start", b"eyJ "),
+    ("pem-begin", b"-----BEGIN "),
+    ("marker-start", b"<|"),
+    ("ill-formed-byte", b"\xff"),
+    ("ill-formed-byte-colon", b"\xff:"),
+    ("colon-backslash", b":\\"),
+    ("lead-byte-alone", b"\xc3"),
+    ("hash", b"#"),
+    ("hash-pair", b"##"),
+    ("less-than", b"<"),
+    ("slash", b"/"),
+    ("credential-name", b".ssh"),
+    ("secret-prefix", b"sk-"),
+    ("scheme", b"x://"),
+];
+
+/// The crate's sanitizer, for raw bytes (sanitize_bytes).
+static BYTES_SANITIZER: Sanitizer = Sanitizer::new(&SANITIZE_POLICY);
+
+/// Repeats a pattern to about n bytes, cut before a character's start, as
+/// Go's repeatTo does.
+fn repeat_to(pattern: &[u8], n: usize) -> Vec<u8> {
+    let s = pattern.repeat(n / pattern.len() + 1);
+    let mut n = n;
+    while n > 0 && s[n] & 0xC0 == 0x80 {
+        n -= 1;
+    }
+    s[..n].to_vec()
+}
+
 struct Bench<'a> {
     name: &'static str,
     bytes: usize,
@@ -200,7 +246,8 @@ fn check(data: &[u8], clean: &str) {
 
 fn main() {
     let timed = std::env::args().any(|a| a == "--bench");
-    // cargo bench -- NAME… runs the benchmarks whose names hold one of them.
+    // cargo bench -- NAME… runs the benchmarks whose names hold one of them
+    // (end with it, when it ends with '$').
     let filters: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
@@ -230,6 +277,14 @@ fn main() {
     let mut buf2: Vec<u8> = Vec::with_capacity(1024);
     let mut buf3: Vec<u8> = Vec::with_capacity(1024);
     let d = &data[..];
+    let crafted: Vec<(&'static str, Vec<u8>)> = CRAFTED
+        .iter()
+        .map(|&(name, pattern)| {
+            let name: &'static str =
+                Box::leak(format!("SanitizeCrafted/pattern={name}").into_boxed_str());
+            (name, repeat_to(pattern, 64 << 10))
+        })
+        .collect();
     // Sanitizer benchmarks use a maximum of 4096 for the 4 KiB inputs, as
     // Go's do, so clean text fits and comes back unchanged.
     let mut benches: Vec<Bench> = vec![
@@ -329,6 +384,18 @@ fn main() {
             }),
         },
     ];
+    // The crafted worst cases, as Go's BenchmarkSanitizeCrafted times them:
+    // each pattern repeated to 64 KiB, with a maximum of its length (raw
+    // bytes, some of them ill-formed, through sanitize_bytes).
+    for (name, text) in &crafted {
+        benches.push(Bench {
+            name,
+            bytes: text.len(),
+            run: Box::new(|| {
+                black_box(BYTES_SANITIZER.sanitize_bytes(black_box(text), text.len()));
+            }),
+        });
+    }
 
     if !timed {
         for b in &mut benches {
@@ -342,7 +409,11 @@ fn main() {
     }
     println!("pkg: rust");
     for b in &mut benches {
-        if !filters.is_empty() && !filters.iter().any(|f| b.name.contains(f.as_str())) {
+        let named = |f: &String| match f.strip_suffix('$') {
+            Some(end) => b.name.ends_with(end),
+            None => b.name.contains(f.as_str()),
+        };
+        if !filters.is_empty() && !filters.iter().any(named) {
             continue;
         }
         measure(b, 10); // warm up: the tables, the caches, the buffers

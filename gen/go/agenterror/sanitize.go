@@ -34,8 +34,13 @@ import (
 // reads the byte pairs at even positions against a table of the pairs that
 // could start a change, and returns s when none does. Otherwise steps 1
 // and 2 run as one pass from the first place that could change, copying
-// runs of plain ASCII whole, and step 3 skips pairs the same way. None of
-// this changes a result: the steps are defined as written above.
+// runs of kept characters whole, and step 3 skips pairs the same way,
+// starting where the quick pass stopped when that was at a secret. Where a
+// block of eight bytes holds a pair that could start something, one table
+// of byte pairs (sanitizePairInfo) tells which of its positions to look
+// at, and a shape is tried there by its cheapest test first: most tries
+// are near misses, and a crafted text makes nearly every position one.
+// None of this changes a result: the steps are defined as written above.
 
 // Sanitize cleans upstream-controlled text with the contract's policy
 // (SanitizeMaxLength, SanitizeTruncationMarker, the markers and the secret
@@ -1387,20 +1392,6 @@ var sanitizeStarts = func() (t struct {
 	return t
 }()
 
-// sanitizeHasPrefixFold reports whether s starts with the lower-case
-// prefix, ignoring ASCII case.
-func sanitizeHasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if sanitizeFold(s[i]) != prefix[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func sanitizeSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // sanitizeRun counts the bytes of class from s[i].
@@ -2187,14 +2178,6 @@ func sanitizeValueEnd(s string, v int) int {
 var sanitizeKeySuffixes = []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key",
 	"signature", "credential", "credentials", "authorization", "cookie", "sessionid", "session_id",
 	"accesskey", "privatekey", "secretkey"}
-
-// sanitizeKeySuffixesByEnd holds the suffixes by their last byte.
-var sanitizeKeySuffixesByEnd = func() (t [256][]string) {
-	for _, suf := range sanitizeKeySuffixes {
-		t[suf[len(suf)-1]] = append(t[suf[len(suf)-1]], suf)
-	}
-	return t
-}()
 
 // sanitizeKeyExact are sensitive keys that are not a suffix rule's.
 var sanitizeKeyExact = []string{"pwd", "pass", "auth", "session"}

@@ -2,6 +2,7 @@ package sanitizediff_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -159,4 +160,33 @@ func TestCrafted(t *testing.T) {
 		t.Error("no ill-formed crafted input written as hex")
 	}
 	gentest.CheckSanitizerVectors(t, path, agenterror.SanitizeMaxLength, agenterror.SanitizeTruncationMarker, agenterror.SanitizeMax)
+}
+
+// TestCraftedInRust: the Rust benchmark crate times the same crafted
+// patterns (bench/rust/benches/bench.rs, CRAFTED), in the same order.
+func TestCraftedInRust(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "bench", "rust", "benches", "bench.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := string(src)
+	for _, c := range sanitizediff.CraftedPatterns {
+		var lit strings.Builder
+		for i := 0; i < len(c.Pattern); i++ {
+			switch b := c.Pattern[i]; {
+			case b == '\\' || b == '"':
+				lit.WriteString(`\` + string(b))
+			case b >= 0x80:
+				fmt.Fprintf(&lit, `\x%02x`, b)
+			default:
+				lit.WriteByte(b)
+			}
+		}
+		entry := fmt.Sprintf("(%q, b\"%s\"),", c.Name, lit.String())
+		i := strings.Index(rest, entry)
+		if i < 0 {
+			t.Fatalf("bench/rust/benches/bench.rs has no %s after the patterns before it", entry)
+		}
+		rest = rest[i+len(entry):]
+	}
 }
