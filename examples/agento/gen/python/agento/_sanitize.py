@@ -19,13 +19,19 @@ The steps, in order:
    window, keeps max_length - len(marker) code points and gets the
    truncation marker.
 
-Python indexes str by code point, as the specification counts. Every
-pattern is ASCII. The work is done by str methods and regular expressions
-that cannot backtrack (character classes, literals, lookarounds of fixed
-width, bounded repeats of disjoint classes): they find the few places where
-a rule may apply, and the rules are then checked exactly as the
-specification words them. Each step returns its input object itself when it
-changes nothing, so clean text costs no copy.
+Python indexes str by code point, as the specification counts. Each step
+returns its input object itself when it changes nothing, so clean text
+costs no copy. Every Python step costs far more than a character read by
+str methods or the regular expression engine, so the work is pushed into
+them: step 2 drops whole runs of markers and runs its automaton only where
+a marker may complete across a deletion; step 3's search checks each
+shape's conditions around the place it finds, gives the span of the
+simple shapes, and reads a run of redactions of one shape at once. Where a
+pattern cannot tell (the output's "]" after a redaction, a key reaching
+back into one), the place is checked exactly as the specification words
+it. No pattern reads the same text again for each of many places (their
+runs are bounded, or read once and remembered), so the work is linear;
+docs/sanitizer.md ("The Python port's fast paths") gives the details.
 """
 
 from __future__ import annotations
@@ -597,8 +603,8 @@ def _class_of(chars: "Set[str] | FrozenSet[str]") -> str:
     return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
 
 
-#: _NAME_END is _name_ends as a lookahead pattern: full stops, then a separator, the end, white space before an ASCII character or the end, or an ASCII character that is neither a path character nor "[".
-_NAME_END = ("\\.*(?:\\Z|[/\\\\]|[ \t\n\r]+(?:\\Z|[\x00-\x7f])|"
+#: _NAME_END is _name_ends as a pattern, exactly: full stops, then a separator, the end, a whole run of white space before an ASCII character or the end, or an ASCII character that is neither a path character nor "[".
+_NAME_END = ("\\.*(?:\\Z|[/\\\\]|[ \t\n\r]+(?![ \t\n\r])(?:\\Z|[\x00-\x7f])|"
              + _class_of({chr(c) for c in range(0x80)} - _PATH_ASCII - _SPACE - {"["}) + ")")
 
 
@@ -692,15 +698,19 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: same span (the search checks their whole shape, and no other literal can
 #: start at the same place), provided the output's previous character is the
 #: text's (p > flushed) for _WORD and _BEARER_TOKEN, and the key's suffix lies
-#: after the last redaction for _SUFFIX and _AUTH (a key ending with
+#: after the last redaction for _SUFFIX (a sensitive key, but a gap before
+#: the separator) and _AUTH (a key ending with
 #: authorization: the span is read on from its value's start, a scheme's
-#: credentials included). _NO_JWT is eyJ, generic, passed over before
+#: credentials included). For _NAME (a credential name) and _EXT (a key file
+#: extension), the span runs from the start of the path (_Redactor.path_start)
+#: to the end of the path characters from the literal (a group), less the
+#: backslashes that end them. _NO_JWT is eyJ, generic, passed over before
 #: _Redactor.no_jwt.
-_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH = range(8)
+_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT = range(10)
 #: The shapes of redactions, for _CONTINUATIONS.
 _S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
-_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN}
+_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH}
 
 
 def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int, int]]]:
@@ -729,9 +739,12 @@ def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int,
         for n in SANITIZE_CREDENTIAL_NAMES:
             segments = n.split("/")
             rest = "".join("[/\\\\]+" + re.escape(x) for x in segments[1:])
-            add(segments[0], "(?<![" + _SEGMENT_CLASS + "])", rest + _NAME_END, _GENERIC, 5)
+            # (With the run of path characters from the name's end, which the
+            # span ends with, when the name is ASCII path characters.)
+            run = ")(?P<SPAN>[" + _PATH_CLASS + "]*" if all(c in _PATH_ASCII for c in n) else ""
+            add(segments[0], "(?<![" + _SEGMENT_CLASS + "])", "(?=" + rest + _NAME_END + run + ")", _NAME if run else _GENERIC, 5)
         for x in _KEY_EXTENSIONS:
-            add(x, "(?<=[" + _SEGMENT_CLASS + "])", _NAME_END, _GENERIC, 6)
+            add(x, "(?<=[" + _SEGMENT_CLASS + "])", "(?=" + _NAME_END + ")(?P<SPAN>[" + _PATH_CLASS + "]*)", _EXT, 6)
     return conds
 
 
@@ -863,27 +876,41 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
     sep_fast = alone(":", False) and alone("=", False)
     for sep in ":=":
         e = re.escape(sep)
-        # Sensitive keys by their last character, behind a gate on it:
-        # those whose suffix alone makes them sensitive (their value's
-        # start captured), then the others.
-        keys = [("(?<=" + re.escape(k + sep) + ")", k[-1], True) for k in _KEY_SUFFIXES if k != "authorization"]
-        keys += [("(?<=" + re.escape(k + sep) + ")", k[-1], False) for k in ("_key", "-key")]
-        keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1], False) for k in sorted(_KEY_EXACT)]
+        # Every rule of _sensitive_key, checked on the key's last
+        # characters: a suffix; _key or -key but no harmless name (one that
+        # is the key, or follows a character that is no letter or digit); a
+        # name that is the whole key; code or sig after a query character.
+        # The value's start (and its first 64 characters) is captured.
+        harmless = "".join("(?<!(?<![A-Za-z0-9])" + re.escape(h + sep).replace("_", "[_\\-]") + ")" for h in _KEY_HARMLESS)
+        keys = [("(?<=" + re.escape(k + sep) + ")", k[-1]) for k in _KEY_SUFFIXES if k != "authorization"]
+        keys += [("(?<=" + re.escape(k + sep) + ")" + harmless, k[-1]) for k in ("_key", "-key")]
+        keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1]) for k in sorted(_KEY_EXACT)]
         if sep == "=":
-            keys += [("(?<=[?&#;]code=)", "e", False), ("(?<=[?&#;]sig=)", "g", False)]
-        alts = []
-        for fast in (True, False):
-            by_last: Dict[str, List[str]] = {}
-            for behind, last, f in keys:
-                if f == fast:
-                    by_last.setdefault(last, []).append(behind)
-            lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
-            keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
-            alts.append(group(_SUFFIX if fast and sep_fast else _GENERIC, 0, keyed + (value if fast else plain_value)))
-            if fast:
-                auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
-                alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
-        alts.append(group(_GENERIC, 0, "(?<=[ \t\"'\\\\]" + e + ")" + plain_value))
+            keys += [("(?<=[?&#;]code=)", "e"), ("(?<=[?&#;]sig=)", "g")]
+        # Grouped by the key's last character, behind a gate on it; then
+        # authorization, whose scheme's credentials go with its value.
+        by_last: Dict[str, List[str]] = {}
+        for behind, last in keys:
+            by_last.setdefault(last, []).append(behind)
+        lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
+        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
+        alts = [group(_SUFFIX if sep_fast else _GENERIC, 0, keyed + value)]
+        auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
+        alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
+        # Quotes and spaces between the key and the separator: a sensitive
+        # key before a gap of one to five of them, checked at that distance
+        # (the key's last character first); a longer gap is left to
+        # _Redactor.match.
+        gap = "[ \t\"'\\\\]"
+        gapped = [k for k in _KEY_SUFFIXES + ("_key", "-key")] + ["!" + k for k in sorted(_KEY_EXACT)]
+        widths = []
+        for w in range(1, 6):
+            at = gap + "{%d}" % w + e
+            lbs = ["(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in gapped]
+            last = _class_of({k[-1] for k in gapped})
+            widths.append("(?ai:(?<=" + last + at + ")(?:" + "|".join(lbs) + "))")
+        widths.append("(?<=" + gap + "{6}" + e + ")")
+        alts.append(group(_GENERIC, 0, "(?<=" + gap + e + ")(?:" + "|".join(widths) + ")" + plain_value))
         if sep == ":":
             slash = [group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)")]
             if SANITIZE_PATHS:
@@ -939,10 +966,12 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
     conds = _literal_conditions()
 
     def guard(below: int) -> str:
-        """guard is true where no literal of a shape ranked below below (5: all but the path shapes, 7: all) starts, nor bearer; first on the character alone."""
+        """guard is true where no literal of a shape ranked below below (4: before home directories, 5: before credential names, 6: before key file extensions, 7: all) starts, nor bearer; first on the character alone."""
         lits = sorted((lit for lit, cs in conds.items() if any(c[3] < below for c in cs)), key=lambda lit: (-len(lit), lit))
-        firsts = {lit[0] for lit in lits} | {"b", "B"}
-        return "(?:(?!" + _class_of(firsts) + ")|(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+        cls = _class_of({lit[0] for lit in lits} | {"b", "B"})
+        # The two branches exclude each other: inside a repeat, a place
+        # that both could take would make a failing match try every mix.
+        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
 
     every = guard(7)
     units: Dict[int, str] = {}
@@ -960,7 +989,7 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
         # characters (where no literal starts) ending in a key file
         # extension; then the rest of the path, less the backslashes that
         # end it.
-        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?(?:" + exts + ")"
+        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
         units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
                           + "[" + _PATH_CLASS + "]*(?<!\\\\)")
     runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
@@ -1333,6 +1362,16 @@ def _redact(s: str) -> str:
                 shape = r.shape
         elif kind == _PREFIXED_RUN:
             span = p, m.end(g)  # type: ignore[union-attr]
+        elif kind == _NAME or kind == _EXT:
+            if p > f or r.out is None:
+                e = m.end(g)  # type: ignore[union-attr]
+                while s[e - 1] == "\\":
+                    e -= 1
+                span = (p if p == 0 or not _is_path(s[p - 1]) else r.path_start(p)), e
+            else:
+                # After "]", which the search read as the text's character.
+                span = match(p)
+                shape = r.shape
         elif kind == _URL:
             span = m.span(g)  # type: ignore[union-attr]
         elif p <= f and r.out is not None:  # _WORD, _BEARER_TOKEN after "]"
