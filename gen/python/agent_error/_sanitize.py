@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
 
 from ._contract import (
     SANITIZE_CREDENTIAL_NAMES,
@@ -796,7 +796,9 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
     anchors of ordinary text away before the literals are tried one by one.
     Each condition ends with an empty group, which the match's lastindex
     names: kinds[lastindex] is (the anchor's offset in the literal, the
-    kind, the group holding the span of a fast kind, its shape). The pattern is a
+    kind, the group holding the span of a fast kind, its shape). Every
+    match ends one character past its start, so the places are found by one
+    finditer. The pattern is a
     necessary condition only; _Redactor.match decides the generic kind.
     When two literals could be found out of order, every literal is found
     at its first character instead. Without jwt, eyJ is no JSON Web Token
@@ -853,8 +855,10 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
             for (_, i, kind, before, after), lits_ in sorted(classes.items(), key=lambda kv: kv[0][0]):
                 def leaf(lit: str, before: str = before, i: int = i) -> Callable[[], str]:
                     return lambda: "(?<=" + before + re.escape(lit) + ")" if before or i > 0 else ""
+                # (Read in a lookahead: a match ends just past its anchor, so
+                # the search goes on from there and no place is read over.)
                 read = _trie([(lit[i + 1:], leaf(lit)) for lit in lits_])
-                bodies.append(group(kind, i, read + ("(?=" + after + ")" if after else "")))
+                bodies.append(group(kind, i, "(?=" + read + ("(?=" + after + ")" if after else "") + ")"))
             if not bodies:
                 continue
             body = bodies[0] if len(bodies) == 1 else "(?:" + "|".join(bodies) + ")"
@@ -903,14 +907,17 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # _Redactor.match.
         gap = "[ \t\"'\\\\]"
         gapped = [k for k in _KEY_SUFFIXES + ("_key", "-key")] + ["!" + k for k in sorted(_KEY_EXACT)]
-        widths = []
+        # (Six or more first: such a gap goes to _Redactor.match at once.)
+        widths = ["(?<=" + gap + "{6}" + e + ")"]
         for w in range(1, 6):
             at = gap + "{%d}" % w + e
             lbs = ["(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in gapped]
             last = _class_of({k[-1] for k in gapped})
             widths.append("(?ai:(?<=" + last + at + ")(?:" + "|".join(lbs) + "))")
-        widths.append("(?<=" + gap + "{6}" + e + ")")
         alts.append(group(_GENERIC, 0, "(?<=" + gap + e + ")(?:" + "|".join(widths) + ")" + plain_value))
+        # One gate for all of these: the character before the separator.
+        gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
+        alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
         if sep == ":":
             slash = [group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)")]
             if SANITIZE_PATHS:
@@ -1303,6 +1310,10 @@ def _redact(s: str) -> str:
     m = cands.search(s)
     if m is None:
         return s
+    # it, when not None, is a finditer of cands whose last match is m: the
+    # places after a rejected one come from it (after a redaction, the
+    # search starts anew; a finditer costs more to start than a search).
+    it: "Optional[Iterator[re.Match[str]]]" = None
     r = _Redactor(s)
     n = len(s)
     conts = _CONTINUATIONS
@@ -1324,12 +1335,16 @@ def _redact(s: str) -> str:
                 # would read the same run to its end.)
                 pos = m.start() + 1
                 if pos < r.no_jwt:
-                    m = _CANDIDATES_NO_JWT.search(s, pos)
-                    kinds = _KINDS_NO_JWT
+                    if it is None or kinds is not _KINDS_NO_JWT:
+                        it, kinds = _CANDIDATES_NO_JWT.finditer(s, pos), _KINDS_NO_JWT
+                    m = next(it, None)
                     if m is None or m.start() - kinds[m.lastindex][0] >= r.no_jwt:  # type: ignore[index]
-                        m, kinds = cands.search(s, r.no_jwt), _KINDS
+                        it, kinds = cands.finditer(s, r.no_jwt), _KINDS
+                        m = next(it, None)
                 else:
-                    m, kinds = cands.search(s, pos), _KINDS
+                    if it is None or kinds is not _KINDS:
+                        it, kinds = cands.finditer(s, pos), _KINDS
+                    m = next(it, None)
                 continue
             if p >= force:
                 p, kind = force, _GENERIC
@@ -1384,7 +1399,9 @@ def _redact(s: str) -> str:
         if span is None:
             done = p + 1
             if m is not None and m.start() - offset < done:
-                m, kinds = cands.search(s, m.start() + 1), _KINDS
+                if it is None or kinds is not _KINDS:
+                    it, kinds = cands.finditer(s, m.start() + 1), _KINDS
+                m = next(it, None)
             continue
         a, b = span
         if r.out is None:
@@ -1441,7 +1458,7 @@ def _redact(s: str) -> str:
                     force = k.end() - 1
             break
         if m is not None and m.start() < b:
-            m, kinds = cands.search(s, b), _KINDS
+            m, kinds, it = cands.search(s, b), _KINDS, None
     if r.out is None:
         return s
     r.out.append(s[r.flushed:])
