@@ -942,9 +942,8 @@ _CANDIDATES, _KINDS = _candidates_pattern()
 _CANDIDATES_NO_JWT, _KINDS_NO_JWT = _candidates_pattern(False)
 #: _RETRY holds the characters a shape tried at the position right after a redaction may start with when that shape reads the output's previous character ("]" there, not the text's): bearer, a home directory and a credential name.
 _RETRY: FrozenSet[str] = frozenset("bB" + ("/" if SANITIZE_PATHS else "")) | _NAME_FIRST
-#: _EXACT_KEY_AT matches a key named exactly, up to its separator (the assignment's backward scan, forwards); _EXACT_FIRST holds their first letters.
-_EXACT_KEY_AT = re.compile("(?ai:" + "|".join(sorted(_KEY_EXACT)) + ")[\"'\\\\]{0,2}[ \t]*[:=]")
-_EXACT_FIRST: FrozenSet[str] = frozenset(c for k in _KEY_EXACT for c in (k[0], k[0].upper()))
+#: _KEY_AT matches a key up to its separator (the assignment's backward scan, forwards).
+_KEY_AT = re.compile("[A-Za-z0-9_.\\-]{1,65}[\"'\\\\]{0,2}[ \t]*[:=]")
 #: _LONGEST_SUFFIX is the length of the longest sensitive key suffix.
 _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 
@@ -1449,11 +1448,12 @@ def _redact(s: str) -> str:
                 r.flushed = b = done = e
                 r.last = shape
                 continue
-            # A key named exactly (pwd, pass, auth, session) that starts the
-            # output after "]": the search, seeing the text's key character
-            # before it, turned its separator away.
-            if c in _EXACT_FIRST:
-                k = _EXACT_KEY_AT.match(s, b)
+            # A key that starts the output after "]": the search, which saw
+            # the text's key characters before it, may have turned its
+            # separator away (a name that is the whole key, or a harmless
+            # name cut short); the separator is tried directly.
+            if c in _KEY_CHARS:
+                k = _KEY_AT.match(s, b)
                 if k is not None:
                     force = k.end() - 1
             break
