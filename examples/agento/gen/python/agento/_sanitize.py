@@ -558,6 +558,7 @@ _SPACE: FrozenSet[str] = frozenset(" \t\n\r")
 _ALNUM: FrozenSet[str] = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _KEY_CHARS: FrozenSet[str] = _ALNUM | frozenset("_.-")
 _QUOTES: FrozenSet[str] = frozenset("\"'\\")
+_SEPARATORS: FrozenSet[str] = frozenset(":=")
 #: _VALUE_START: the ASCII characters a value may start with: printable, not a space, quote, backslash or one of & , ; < > ( ) [ ] { }.
 _VALUE_START: FrozenSet[str] = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset("\"'`\\&,;<>()[]{}")
 #: _VALUE_RUN: a value runs up to white space, a control, a quote, a backslash or one of & , ; < > ( ) [ ] { }; non-ASCII characters belong to it.
@@ -1287,6 +1288,11 @@ class _Redactor:
         return v, e
 
 
+def _no_key(s: str, f: int, p: int) -> bool:
+    """_no_key reports whether no shape is tried at the separator s[p] with only quotes and spaces between it and the last redaction's end f: the key is empty there, no letter stands before a colon, and no // follows it."""
+    return s[p] in _SEPARATORS and not s[f:p].strip(" \t\"'\\") and not s.startswith("//", p + 1)
+
+
 def _scheme_end(s: str, v: int, e: int) -> int:
     """_scheme_end returns the end of an authorization's value s[v:e]: a value made only of A–Z a–z 0–9 _ - is a scheme (Bearer, Basic, AWS4-HMAC-SHA256, …), and its credentials, after spaces, go with it."""
     if _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
@@ -1310,9 +1316,11 @@ def _redact(s: str) -> str:
     if m is None:
         return s
     # it, when not None, is a finditer of cands whose last match is m: the
-    # places after a rejected one come from it (after a redaction, the
-    # search starts anew; a finditer costs more to start than a search).
+    # places after rejected ones come from it. After a redaction the search
+    # starts anew with first, its first place; a finditer, which costs more
+    # to start than a search, is started at the second place rejected.
     it: "Optional[Iterator[re.Match[str]]]" = None
+    first: "Optional[re.Match[str]]" = m
     r = _Redactor(s)
     n = len(s)
     conts = _CONTINUATIONS
@@ -1340,10 +1348,13 @@ def _redact(s: str) -> str:
                     if m is None or m.start() - kinds[m.lastindex][0] >= r.no_jwt:  # type: ignore[index]
                         it, kinds = cands.finditer(s, r.no_jwt), _KINDS
                         m = next(it, None)
-                else:
-                    if it is None or kinds is not _KINDS:
-                        it, kinds = cands.finditer(s, pos), _KINDS
+                elif it is not None and kinds is _KINDS:
                     m = next(it, None)
+                elif kinds is _KINDS and m is not first:
+                    it = cands.finditer(s, pos)
+                    m = next(it, None)
+                else:
+                    m, kinds, first = cands.search(s, pos), _KINDS, None
                 continue
             if p >= force:
                 p, kind = force, _GENERIC
@@ -1357,8 +1368,11 @@ def _redact(s: str) -> str:
                 continue
         f = r.flushed
         if kind == _GENERIC or kind == _NO_JWT:
-            span = match(p)
-            shape = r.shape
+            if r.out is not None and p - f <= 8 and _no_key(s, f, p):
+                span = None
+            else:
+                span = match(p)
+                shape = r.shape
         elif kind == _SUFFIX or kind == _AUTH:
             # The key ends the same in the output when its suffix, or a
             # character that is no key character, lies after the last
@@ -1371,6 +1385,8 @@ def _redact(s: str) -> str:
                     if e - v == 64:
                         e = _VALUE_RUN.match(s, e).end()  # type: ignore[union-attr]
                     span = v, e
+            elif _no_key(s, f, p):
+                span = None
             else:
                 span = r.separator(p)
                 shape = r.shape
@@ -1398,9 +1414,13 @@ def _redact(s: str) -> str:
         if span is None:
             done = p + 1
             if m is not None and m.start() - offset < done:
-                if it is None or kinds is not _KINDS:
-                    it, kinds = cands.finditer(s, m.start() + 1), _KINDS
-                m = next(it, None)
+                if it is not None and kinds is _KINDS:
+                    m = next(it, None)
+                elif kinds is _KINDS and m is not first:
+                    it = cands.finditer(s, m.start() + 1)
+                    m = next(it, None)
+                else:
+                    m, kinds, first = cands.search(s, m.start() + 1), _KINDS, None
             continue
         a, b = span
         if r.out is None:
@@ -1459,6 +1479,7 @@ def _redact(s: str) -> str:
             break
         if m is not None and m.start() < b:
             m, kinds, it = cands.search(s, b), _KINDS, None
+            first = m
     if r.out is None:
         return s
     r.out.append(s[r.flushed:])
