@@ -22,7 +22,8 @@ pydantic those rows are left out); and, for the sanitizer, a port of labby's
 published algorithm to a chain of regular expressions (labby_sanitize
 below), on ordinary text in ASCII and in other scripts, text full of URLs,
 and the dirty text. The SanitizeCrafted rows are the worst repetitive
-inputs found for this sanitizer: each is one short piece repeated to 16 KiB.
+inputs found for this sanitizer (CRAFTED): each is one short piece repeated
+to 16 KiB.
 """
 
 import argparse
@@ -101,7 +102,7 @@ URLS = _fill((
     "webhook https://hooks.example.com/services/T000/B000/callback?token=abcdef0123456789abcdef&sig=deadbeef rejected\n",
 ))
 
-#: CRAFTED names the repetitive inputs of the SanitizeCrafted rows: the pieces that were slowest to sanitize when repeated (a search over one- to three-character pieces and the start of every shape), each repeated to 16 KiB and sanitized with the contract's policy.
+#: CRAFTED names the repetitive inputs of the SanitizeCrafted rows: each piece repeated to 16 KiB and sanitized with the contract's policy. The first ones are the slowest single pieces of an earlier search; the rest are what the systematic search (every piece of one to three trigger characters, four-character pieces, pieces of trigger words, then random mutations of the slowest) found slowest since, and the inputs that once cost quadratic time.
 CRAFTED: Dict[str, str] = {
     "colon": ":",
     "equals": "=",
@@ -123,6 +124,28 @@ CRAFTED: Dict[str, str] = {
     "scheme": "x://",
     "bearer": "Bearer ",
     "pem_begin": "-----BEGIN ",
+    # Once quadratic: every home of one path read the rest of the path
+    # (Go's homes-in-one-path), and every eyJ of one run its run.
+    "homes_in_one_path": "/home/.",
+    "homes_in_one_path_macos": "/Users/.",
+    "jwt_runs": "yJe",
+    "bearer_without_space": "=Bearer",
+    # Separators with quotes and spaces before them, a key or none.
+    "space_colon": " :",
+    "colon_quote": ":'",
+    "long_gap": "      :",
+    # Markers: nested across a deletion, and deleted in passes.
+    "markers_nested": "<###<system>",
+    "markers_passes": "#<<",
+    # Nothing but secrets: one redaction every few characters.
+    "words": "eyJ ",
+    "assign_dense": "pwd=x ",
+    "assign_gap_dense": 'pwd"=',
+    "key_dense": "\\_key=",
+    "home_then_key": "/Users/pwd:",
+    "key_file_dense": "key:..",
+    "credential_dense": ".ssh?",
+    "userinfo_dense": "://a:b@",
 }
 
 

@@ -19,20 +19,26 @@ The steps, in order:
    window, keeps max_length - len(marker) code points and gets the
    truncation marker.
 
-Python indexes str by code point, as the specification counts. Every
-pattern is ASCII. The work is done by str methods and regular expressions
-that cannot backtrack (character classes, literals, lookarounds of fixed
-width, bounded repeats of disjoint classes): they find the few places where
-a rule may apply, and the rules are then checked exactly as the
-specification words them. Each step returns its input object itself when it
-changes nothing, so clean text costs no copy.
+Python indexes str by code point, as the specification counts. Each step
+returns its input object itself when it changes nothing, so clean text
+costs no copy. Every Python step costs far more than a character read by
+str methods or the regular expression engine, so the work is pushed into
+them: step 2 drops whole runs of markers and runs its automaton only where
+a marker may complete across a deletion; step 3's search checks each
+shape's conditions around the place it finds, gives the span of the
+simple shapes, and reads a run of redactions of one shape at once. Where a
+pattern cannot tell (the output's "]" after a redaction, a key reaching
+back into one), the place is checked exactly as the specification words
+it. No pattern reads the same text again for each of many places (their
+runs are bounded, or read once and remembered), so the work is linear;
+docs/sanitizer.md ("The Python port's fast paths") gives the details.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, FrozenSet, List, Mapping, Optional, Pattern, Set, Tuple
 
 from ._contract import (
     SANITIZE_CREDENTIAL_NAMES,
@@ -552,6 +558,7 @@ _SPACE: FrozenSet[str] = frozenset(" \t\n\r")
 _ALNUM: FrozenSet[str] = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _KEY_CHARS: FrozenSet[str] = _ALNUM | frozenset("_.-")
 _QUOTES: FrozenSet[str] = frozenset("\"'\\")
+_SEPARATORS: FrozenSet[str] = frozenset(":=")
 #: _VALUE_START: the ASCII characters a value may start with: printable, not a space, quote, backslash or one of & , ; < > ( ) [ ] { }.
 _VALUE_START: FrozenSet[str] = frozenset(chr(c) for c in range(0x21, 0x7F)) - frozenset("\"'`\\&,;<>()[]{}")
 #: _VALUE_RUN: a value runs up to white space, a control, a quote, a backslash or one of & , ; < > ( ) [ ] { }; non-ASCII characters belong to it.
@@ -597,8 +604,8 @@ def _class_of(chars: "Set[str] | FrozenSet[str]") -> str:
     return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
 
 
-#: _NAME_END is _name_ends as a lookahead pattern: full stops, then a separator, the end, white space before an ASCII character or the end, or an ASCII character that is neither a path character nor "[".
-_NAME_END = ("\\.*(?:\\Z|[/\\\\]|[ \t\n\r]+(?:\\Z|[\x00-\x7f])|"
+#: _NAME_END is _name_ends as a pattern, exactly: full stops, then a separator, the end, a whole run of white space before an ASCII character or the end, or an ASCII character that is neither a path character nor "[".
+_NAME_END = ("\\.*(?:\\Z|[/\\\\]|[ \t\n\r]+(?![ \t\n\r])(?:\\Z|[\x00-\x7f])|"
              + _class_of({chr(c) for c in range(0x80)} - _PATH_ASCII - _SPACE - {"["}) + ")")
 
 
@@ -692,15 +699,19 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: same span (the search checks their whole shape, and no other literal can
 #: start at the same place), provided the output's previous character is the
 #: text's (p > flushed) for _WORD and _BEARER_TOKEN, and the key's suffix lies
-#: after the last redaction for _SUFFIX and _AUTH (a key ending with
+#: after the last redaction for _SUFFIX (a sensitive key, but a gap before
+#: the separator) and _AUTH (a key ending with
 #: authorization: the span is read on from its value's start, a scheme's
-#: credentials included). _NO_JWT is eyJ, generic, passed over before
+#: credentials included). For _NAME (a credential name) and _EXT (a key file
+#: extension), the span runs from the start of the path (_Redactor.path_start)
+#: to the end of the path characters from the literal (a group), less the
+#: backslashes that end them. _NO_JWT is eyJ, generic, passed over before
 #: _Redactor.no_jwt.
-_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH = range(8)
+_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT = range(10)
 #: The shapes of redactions, for _CONTINUATIONS.
 _S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
-_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN}
+_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH}
 
 
 def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int, int]]]:
@@ -729,9 +740,12 @@ def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int,
         for n in SANITIZE_CREDENTIAL_NAMES:
             segments = n.split("/")
             rest = "".join("[/\\\\]+" + re.escape(x) for x in segments[1:])
-            add(segments[0], "(?<![" + _SEGMENT_CLASS + "])", rest + _NAME_END, _GENERIC, 5)
+            # (With the run of path characters from the name's end, which the
+            # span ends with, when the name is ASCII path characters.)
+            run = ")(?P<SPAN>[" + _PATH_CLASS + "]*" if all(c in _PATH_ASCII for c in n) else ""
+            add(segments[0], "(?<![" + _SEGMENT_CLASS + "])", "(?=" + rest + _NAME_END + run + ")", _NAME if run else _GENERIC, 5)
         for x in _KEY_EXTENSIONS:
-            add(x, "(?<=[" + _SEGMENT_CLASS + "])", _NAME_END, _GENERIC, 6)
+            add(x, "(?<=[" + _SEGMENT_CLASS + "])", "(?=" + _NAME_END + ")(?P<SPAN>[" + _PATH_CLASS + "]*)", _EXT, 6)
     return conds
 
 
@@ -783,7 +797,9 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
     anchors of ordinary text away before the literals are tried one by one.
     Each condition ends with an empty group, which the match's lastindex
     names: kinds[lastindex] is (the anchor's offset in the literal, the
-    kind, the group holding the span of a fast kind, its shape). The pattern is a
+    kind, the group holding the span of a fast kind, its shape). Every
+    match ends one character past its start, so the places are found by one
+    finditer. The pattern is a
     necessary condition only; _Redactor.match decides the generic kind.
     When two literals could be found out of order, every literal is found
     at its first character instead. Without jwt, eyJ is no JSON Web Token
@@ -840,8 +856,10 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
             for (_, i, kind, before, after), lits_ in sorted(classes.items(), key=lambda kv: kv[0][0]):
                 def leaf(lit: str, before: str = before, i: int = i) -> Callable[[], str]:
                     return lambda: "(?<=" + before + re.escape(lit) + ")" if before or i > 0 else ""
+                # (Read in a lookahead: a match ends just past its anchor, so
+                # the search goes on from there and no place is read over.)
                 read = _trie([(lit[i + 1:], leaf(lit)) for lit in lits_])
-                bodies.append(group(kind, i, read + ("(?=" + after + ")" if after else "")))
+                bodies.append(group(kind, i, "(?=" + read + ("(?=" + after + ")" if after else "") + ")"))
             if not bodies:
                 continue
             body = bodies[0] if len(bodies) == 1 else "(?:" + "|".join(bodies) + ")"
@@ -863,27 +881,44 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
     sep_fast = alone(":", False) and alone("=", False)
     for sep in ":=":
         e = re.escape(sep)
-        # Sensitive keys by their last character, behind a gate on it:
-        # those whose suffix alone makes them sensitive (their value's
-        # start captured), then the others.
-        keys = [("(?<=" + re.escape(k + sep) + ")", k[-1], True) for k in _KEY_SUFFIXES if k != "authorization"]
-        keys += [("(?<=" + re.escape(k + sep) + ")", k[-1], False) for k in ("_key", "-key")]
-        keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1], False) for k in sorted(_KEY_EXACT)]
+        # Every rule of _sensitive_key, checked on the key's last
+        # characters: a suffix; _key or -key but no harmless name (one that
+        # is the key, or follows a character that is no letter or digit); a
+        # name that is the whole key; code or sig after a query character.
+        # The value's start (and its first 64 characters) is captured.
+        harmless = "".join("(?<!(?<![A-Za-z0-9])" + re.escape(h + sep).replace("_", "[_\\-]") + ")" for h in _KEY_HARMLESS)
+        keys = [("(?<=" + re.escape(k + sep) + ")", k[-1]) for k in _KEY_SUFFIXES if k != "authorization"]
+        keys += [("(?<=" + re.escape(k + sep) + ")" + harmless, k[-1]) for k in ("_key", "-key")]
+        keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1]) for k in sorted(_KEY_EXACT)]
         if sep == "=":
-            keys += [("(?<=[?&#;]code=)", "e", False), ("(?<=[?&#;]sig=)", "g", False)]
-        alts = []
-        for fast in (True, False):
-            by_last: Dict[str, List[str]] = {}
-            for behind, last, f in keys:
-                if f == fast:
-                    by_last.setdefault(last, []).append(behind)
-            lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
-            keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
-            alts.append(group(_SUFFIX if fast and sep_fast else _GENERIC, 0, keyed + (value if fast else plain_value)))
-            if fast:
-                auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
-                alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
-        alts.append(group(_GENERIC, 0, "(?<=[ \t\"'\\\\]" + e + ")" + plain_value))
+            keys += [("(?<=[?&#;]code=)", "e"), ("(?<=[?&#;]sig=)", "g")]
+        # Grouped by the key's last character, behind a gate on it; then
+        # authorization, whose scheme's credentials go with its value.
+        by_last: Dict[str, List[str]] = {}
+        for behind, last in keys:
+            by_last.setdefault(last, []).append(behind)
+        lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
+        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
+        alts = [group(_SUFFIX if sep_fast else _GENERIC, 0, keyed + value)]
+        auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
+        alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
+        # Quotes and spaces between the key and the separator: a sensitive
+        # key before a gap of one to five of them, checked at that distance
+        # (the key's last character first); a longer gap is left to
+        # _Redactor.match.
+        gap = "[ \t\"'\\\\]"
+        gapped = [k for k in _KEY_SUFFIXES + ("_key", "-key")] + ["!" + k for k in sorted(_KEY_EXACT)]
+        # (Six or more first: such a gap goes to _Redactor.match at once.)
+        widths = ["(?<=" + gap + "{6}" + e + ")"]
+        for w in range(1, 6):
+            at = gap + "{%d}" % w + e
+            lbs = ["(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in gapped]
+            last = _class_of({k[-1] for k in gapped})
+            widths.append("(?ai:(?<=" + last + at + ")(?:" + "|".join(lbs) + "))")
+        alts.append(group(_GENERIC, 0, "(?<=" + gap + e + ")(?:" + "|".join(widths) + ")" + plain_value))
+        # One gate for all of these: the character before the separator.
+        gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
+        alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
         if sep == ":":
             slash = [group(_URL if sep_fast else _GENERIC, 0, "(?=//(?P<SPAN>[" + _USERINFO.replace(":", "") + "]*:[" + _USERINFO + "]*)@)")]
             if SANITIZE_PATHS:
@@ -908,9 +943,8 @@ _CANDIDATES, _KINDS = _candidates_pattern()
 _CANDIDATES_NO_JWT, _KINDS_NO_JWT = _candidates_pattern(False)
 #: _RETRY holds the characters a shape tried at the position right after a redaction may start with when that shape reads the output's previous character ("]" there, not the text's): bearer, a home directory and a credential name.
 _RETRY: FrozenSet[str] = frozenset("bB" + ("/" if SANITIZE_PATHS else "")) | _NAME_FIRST
-#: _EXACT_KEY_AT matches a key named exactly, up to its separator (the assignment's backward scan, forwards); _EXACT_FIRST holds their first letters.
-_EXACT_KEY_AT = re.compile("(?ai:" + "|".join(sorted(_KEY_EXACT)) + ")[\"'\\\\]{0,2}[ \t]*[:=]")
-_EXACT_FIRST: FrozenSet[str] = frozenset(c for k in _KEY_EXACT for c in (k[0], k[0].upper()))
+#: _KEY_AT matches a key up to its separator (the assignment's backward scan, forwards).
+_KEY_AT = re.compile("[A-Za-z0-9_.\\-]{1,65}[\"'\\\\]{0,2}[ \t]*[:=]")
 #: _LONGEST_SUFFIX is the length of the longest sensitive key suffix.
 _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 
@@ -938,10 +972,12 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
     conds = _literal_conditions()
 
     def guard(below: int) -> str:
-        """guard is true where no literal of a shape ranked below below (5: all but the path shapes, 7: all) starts, nor bearer; first on the character alone."""
+        """guard is true where no literal of a shape ranked below below (4: before home directories, 5: before credential names, 6: before key file extensions, 7: all) starts, nor bearer; first on the character alone."""
         lits = sorted((lit for lit, cs in conds.items() if any(c[3] < below for c in cs)), key=lambda lit: (-len(lit), lit))
-        firsts = {lit[0] for lit in lits} | {"b", "B"}
-        return "(?:(?!" + _class_of(firsts) + ")|(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+        cls = _class_of({lit[0] for lit in lits} | {"b", "B"})
+        # The two branches exclude each other: inside a repeat, a place
+        # that both could take would make a failing match try every mix.
+        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
 
     every = guard(7)
     units: Dict[int, str] = {}
@@ -959,7 +995,7 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
         # characters (where no literal starts) ending in a key file
         # extension; then the rest of the path, less the backslashes that
         # end it.
-        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?(?:" + exts + ")"
+        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
         units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
                           + "[" + _PATH_CLASS + "]*(?<!\\\\)")
     runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
@@ -1251,6 +1287,11 @@ class _Redactor:
         return v, e
 
 
+def _no_key(s: str, f: int, p: int) -> bool:
+    """_no_key reports whether no shape is tried at the separator s[p] with only quotes and spaces between it and the last redaction's end f: the key is empty there, no letter stands before a colon, and no // follows it."""
+    return s[p] in _SEPARATORS and not s[f:p].strip(" \t\"'\\") and not s.startswith("//", p + 1)
+
+
 def _scheme_end(s: str, v: int, e: int) -> int:
     """_scheme_end returns the end of an authorization's value s[v:e]: a value made only of A–Z a–z 0–9 _ - is a scheme (Bearer, Basic, AWS4-HMAC-SHA256, …), and its credentials, after spaces, go with it."""
     if _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
@@ -1273,6 +1314,12 @@ def _redact(s: str) -> str:
     m = cands.search(s)
     if m is None:
         return s
+    # it, when not None, is a finditer of cands whose last match is m: the
+    # places after rejected ones come from it. After a redaction the search
+    # starts anew with first, its first place; a finditer, which costs more
+    # to start than a search, is started at the second place rejected.
+    it: "Optional[Iterator[re.Match[str]]]" = None
+    first: "Optional[re.Match[str]]" = m
     r = _Redactor(s)
     n = len(s)
     conts = _CONTINUATIONS
@@ -1294,12 +1341,19 @@ def _redact(s: str) -> str:
                 # would read the same run to its end.)
                 pos = m.start() + 1
                 if pos < r.no_jwt:
-                    m = _CANDIDATES_NO_JWT.search(s, pos)
-                    kinds = _KINDS_NO_JWT
+                    if it is None or kinds is not _KINDS_NO_JWT:
+                        it, kinds = _CANDIDATES_NO_JWT.finditer(s, pos), _KINDS_NO_JWT
+                    m = next(it, None)
                     if m is None or m.start() - kinds[m.lastindex][0] >= r.no_jwt:  # type: ignore[index]
-                        m, kinds = cands.search(s, r.no_jwt), _KINDS
+                        it, kinds = cands.finditer(s, r.no_jwt), _KINDS
+                        m = next(it, None)
+                elif it is not None and kinds is _KINDS:
+                    m = next(it, None)
+                elif kinds is _KINDS and m is not first:
+                    it = cands.finditer(s, pos)
+                    m = next(it, None)
                 else:
-                    m, kinds = cands.search(s, pos), _KINDS
+                    m, kinds, first = cands.search(s, pos), _KINDS, None
                 continue
             if p >= force:
                 p, kind = force, _GENERIC
@@ -1313,8 +1367,11 @@ def _redact(s: str) -> str:
                 continue
         f = r.flushed
         if kind == _GENERIC or kind == _NO_JWT:
-            span = match(p)
-            shape = r.shape
+            if r.out is not None and p - f <= 8 and _no_key(s, f, p):
+                span = None
+            else:
+                span = match(p)
+                shape = r.shape
         elif kind == _SUFFIX or kind == _AUTH:
             # The key ends the same in the output when its suffix, or a
             # character that is no key character, lies after the last
@@ -1327,11 +1384,23 @@ def _redact(s: str) -> str:
                     if e - v == 64:
                         e = _VALUE_RUN.match(s, e).end()  # type: ignore[union-attr]
                     span = v, e
+            elif _no_key(s, f, p):
+                span = None
             else:
                 span = r.separator(p)
                 shape = r.shape
         elif kind == _PREFIXED_RUN:
             span = p, m.end(g)  # type: ignore[union-attr]
+        elif kind == _NAME or kind == _EXT:
+            if p > f or r.out is None:
+                e = m.end(g)  # type: ignore[union-attr]
+                while s[e - 1] == "\\":
+                    e -= 1
+                span = (p if p == 0 or not _is_path(s[p - 1]) else r.path_start(p)), e
+            else:
+                # After "]", which the search read as the text's character.
+                span = match(p)
+                shape = r.shape
         elif kind == _URL:
             span = m.span(g)  # type: ignore[union-attr]
         elif p <= f and r.out is not None:  # _WORD, _BEARER_TOKEN after "]"
@@ -1344,7 +1413,13 @@ def _redact(s: str) -> str:
         if span is None:
             done = p + 1
             if m is not None and m.start() - offset < done:
-                m, kinds = cands.search(s, m.start() + 1), _KINDS
+                if it is not None and kinds is _KINDS:
+                    m = next(it, None)
+                elif kinds is _KINDS and m is not first:
+                    it = cands.finditer(s, m.start() + 1)
+                    m = next(it, None)
+                else:
+                    m, kinds, first = cands.search(s, m.start() + 1), _KINDS, None
             continue
         a, b = span
         if r.out is None:
@@ -1392,16 +1467,18 @@ def _redact(s: str) -> str:
                 r.flushed = b = done = e
                 r.last = shape
                 continue
-            # A key named exactly (pwd, pass, auth, session) that starts the
-            # output after "]": the search, seeing the text's key character
-            # before it, turned its separator away.
-            if c in _EXACT_FIRST:
-                k = _EXACT_KEY_AT.match(s, b)
+            # A key that starts the output after "]": the search, which saw
+            # the text's key characters before it, may have turned its
+            # separator away (a name that is the whole key, or a harmless
+            # name cut short); the separator is tried directly.
+            if c in _KEY_CHARS:
+                k = _KEY_AT.match(s, b)
                 if k is not None:
                     force = k.end() - 1
             break
         if m is not None and m.start() < b:
-            m, kinds = cands.search(s, b), _KINDS
+            m, kinds, it = cands.search(s, b), _KINDS, None
+            first = m
     if r.out is None:
         return s
     r.out.append(s[r.flushed:])

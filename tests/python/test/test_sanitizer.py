@@ -208,6 +208,89 @@ def test_credential_paths_and_home_directories() -> None:
             assert pkg.sanitize(f"open {path}x: failed") == f"open {path}x: failed", f"{path}x is another name"
 
 
+# --- the fast paths against the specification's scan -------------------------
+#
+# Steps 2 and 3 find their work with regular expressions and take whole runs
+# at once (docs/sanitizer.md, "The Python port's fast paths").
+# These tests hold them to the steps as the specification words them, on
+# seeded random text dense in what the package's own policy reacts to: step 2
+# against the character-by-character algorithm the package keeps for markers
+# of which one holds another, and step 3 against a scan that tries every
+# position with the same shape checks.
+
+sanitize_module = importlib.import_module(pkg.__name__ + "._sanitize")
+
+
+def _pieces() -> List[str]:
+    """_pieces are what the random texts are made of: the policy's markers, their halves, its secret prefixes, credential names and home prefixes, keys, separators, gaps and values, and characters of every kind."""
+    out = ["", " ", "  ", "\t", "\n", " é", "\n\t日", ":", "=", "\"", "'", "\\", "@", "/", ".", "..", "-", "_", ",", "&", "?", "#", "[", "x", "ab", "Z9", "é", "日本", "😀", "\ufffd"]
+    for m in contract.SANITIZE_MARKERS:
+        out += [m, m.upper(), m[: len(m) // 2], m[len(m) // 2:], m[0], m[-1]]
+    prefixes = ["sk-", "ghp_", "github_pat_", "xoxb-", "tskey-", "AKIA", "AIza", "npm_", "sk_live_", "eyJ", "eyJhbGciOiJIUzI1NiJ9.", "Bearer ", "bearer\t"]
+    prefixes += [p for ps, _, _ in contract.SANITIZE_SECRETS for p in ps]
+    out += prefixes + [p + "abcdefghij0123456789" for p in prefixes] + ["abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----"]
+    out += ["password", "pwd", "PASS", "token", "api_key", "sort_key", "x.sort_key", "code", "?code", "&sig", "Authorization", "cookie", "secret"]
+    out += ["://", "https://", "u:p@", "user:pw@", "/home/", "/Users/", "C:", "\\Users\\", "\\\\Users\\\\", "file:///", "alice", "~/"]
+    out += list(contract.SANITIZE_CREDENTIAL_NAMES) + [".pem", ".key", ".p12", "x.pem", "id_rsa.pub"]
+    return out
+
+
+def _texts(seed: int, count: int) -> List[str]:
+    import random
+
+    rng = random.Random(seed)
+    pieces = _pieces()
+    texts = []
+    for _ in range(count):
+        if rng.random() < 0.3:
+            # A short run repeated: the dense texts the runs-at-once paths take.
+            unit = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 4)))
+            texts.append(unit * rng.randint(2, 40))
+        else:
+            texts.append("".join(rng.choice(pieces) for _ in range(rng.randint(0, 60))))
+    return texts
+
+
+def _scan_every_position(s: str) -> str:
+    """_scan_every_position is step 3 as docs/sanitizer.md words it: every position is tried, in order, with the shapes of _Redactor.match."""
+    z = sanitize_module
+    r = z._Redactor(s)
+    p, n = 0, len(s)
+    while p < n:
+        span = r.match(p)
+        if span is None:
+            p += 1
+            continue
+        a, b = span
+        if r.out is None:
+            r.out = [s[:a], "[REDACTED]"]
+        else:
+            r.out += (s[r.flushed:a], "[REDACTED]")
+        r.flushed = p = b
+    return s if r.out is None else "".join(r.out) + s[r.flushed:]
+
+
+def test_markers_as_the_specification_appends_characters() -> None:
+    z = sanitize_module
+    for s in _texts(2101, 3000):
+        s = z._clean(s)
+        want = z._remove_markers_general(s) if z._MARKER_ENDS is not None else s
+        assert z._remove_markers(s) == want, repr(s)
+        t = z._MT
+        first = t.run.search(s) if t is not None else None
+        if t is not None and first is not None:
+            assert z._remove_markers_exact(s, t, first) == want, repr(s)
+            if z._confluent(s, t):
+                assert z._remove_markers_passes(s, t) == want, repr(s)
+
+
+def test_redaction_as_the_specification_scans() -> None:
+    z = sanitize_module
+    for s in _texts(2102, 3000):
+        s = z._remove_markers(z._clean(s))
+        assert z._redact(s) == _scan_every_position(s), repr(s)
+
+
 # --- constructors -----------------------------------------------------------
 
 #: DIRTY is text every policy changes: a zero-width space is always deleted.
