@@ -34,7 +34,7 @@ var packageNames = []struct {
 		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
-		INBOUND Iterable Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
+		INBOUND Iterable Iterator Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
 		Step Tuple Type Union classify_tool_result classify_with new_envelope EnvelopeLogger HttpAnswer LOG
 		MutableMapping TextIO ERROR_INFO_DOMAIN AIP193_LEAVES AIP193_OFF_WIRE GRPC GRPC_FALLBACK REASON_KINDS
