@@ -208,6 +208,25 @@ def _ascii(s: str) -> bool:
     return all(ord(c) < 0x80 for c in s)
 
 
+# A typed object's properties by name and by lower-cased name, the first
+# property winning as in the list; built once per spec (the specs are the
+# contract's constants), so a member is found in one lookup, not a scan of
+# every property (a quadratic read of an object with many properties).
+_PROPERTY_INDEX: Dict[int, Tuple[Mapping[str, Any], Dict[Any, Mapping[str, Any]], Dict[str, Mapping[str, Any]]]] = {}
+
+
+def _property_index(spec: Mapping[str, Any]) -> Tuple[Dict[Any, Mapping[str, Any]], Dict[str, Mapping[str, Any]]]:
+    entry = _PROPERTY_INDEX.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        exact: Dict[Any, Mapping[str, Any]] = {}
+        folded: Dict[str, Mapping[str, Any]] = {}
+        for q in spec["properties"]:
+            exact.setdefault(q["name"], q)
+            folded.setdefault(q["name"].lower(), q)
+        entry = _PROPERTY_INDEX[id(spec)] = (spec, exact, folded)
+    return entry[1], entry[2]
+
+
 def _convert(typ: str, spec: Optional[Mapping[str, Any]], v: Any) -> Any:
     """_convert checks a field value against its spec and returns the value the envelope keeps; it raises _Bad."""
     if typ == "string":
@@ -235,11 +254,12 @@ def _convert(typ: str, spec: Optional[Mapping[str, Any]], v: Any) -> Any:
             # members match a property exactly, else ignoring ASCII case;
             # others are dropped; null leaves a property alone; a required
             # property the input lacks gets its zero value.
+            exact, folded = _property_index(spec)
             attrs: Dict[str, Any] = {}
             for k, x in v.items():
-                p = next((q for q in props if q["name"] == k), None)
+                p = exact.get(k)
                 if p is None and isinstance(k, str) and _ascii(k):
-                    p = next((q for q in props if q["name"].lower() == k.lower()), None)
+                    p = folded.get(k.lower())
                 if p is None or x is None:
                     continue
                 attrs[p["member"]] = _convert(p["type"], p, x)
