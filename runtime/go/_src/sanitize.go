@@ -1004,15 +1004,12 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		if sanitizeLoneByte(s, i) {
 			// Bytes that are an ill-formed sequence alone (they lead no
 			// character, or no continuation byte follows them): one
-			// U+FFFD each, as many as follow one another.
+			// U+FFFD each, as many as follow one another, and the ASCII
+			// between them, by sanitizeCleanBytes.
 			if b == nil {
 				b = sanitizeStart(s, i, window)
 			}
-			for ; i < len(s) && n < window && sanitizeLoneByte(s, i); i, n = i+1, n+1 {
-				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
-					b = sanitizeDropMarker(b)
-				}
-			}
+			b, i, n = sanitizeCleanBytes(s, b, i, n, window)
 			continue
 		}
 		n++
@@ -1064,6 +1061,8 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 				}
 			} else {
 				b = sanitizeDropMarker(b)
+				// More may follow (### repeated): one byte at a time.
+				b, i, n = sanitizeCleanBytes(s, b, i, n, window)
 			}
 		}
 	}
@@ -1071,6 +1070,91 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		return s, false
 	}
 	return string(b[sanitizeGuard:]), false
+}
+
+// sanitizeCleanBytes goes on with step 1 in b from s[i], n code points
+// into the window, while the text is of what it takes one byte at a time:
+// ill-formed bytes alone (one U+FFFD each), ASCII that needs no look, and
+// ASCII that may end a marker (the marker is taken off again), all as the
+// main loop of sanitizeClean treats them. A text made of these alone
+// (\xff repeated, \xff: or ### repeated) would cost that loop a full
+// turn per byte. It stops at anything else, at the window, and after a
+// run of ASCII that needs no look, which that loop copies a word at a
+// time; it returns b and the new i and n.
+func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int) {
+	// Each byte taken is one code point: n goes with i, up to the window.
+	i0, end := i, min(len(s), i+window-n)
+	last := i // where the last byte that needed a look was
+	for i < end {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// A byte that is an ill-formed sequence alone (it leads no
+			// character, or no continuation byte follows it), or a run of
+			// them.
+			if !sanitizeLoneByte(s, i) {
+				break
+			}
+			k := i + 1
+			for k < end && sanitizeLoneByte(s, k) {
+				k++
+			}
+			if k-i == 1 {
+				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+			} else {
+				b = sanitizeAppendReplacements(b, k-i)
+			}
+			i, last = k, k
+			continue
+		}
+		bits := sanitizeBytes[c]
+		if bits&sanitizeByteRemoved != 0 {
+			break
+		}
+		b = append(b, c)
+		i++
+		if bits&sanitizeByteMarkerEnd == 0 {
+			if i-last == 16 {
+				break
+			}
+			continue
+		}
+		// b holds the guard's eight bytes at least: b[len(b)-2] is there.
+		last = i
+		if sanitizePairBit(&sanitizeMarkerPairs, uint16(b[len(b)-2])|uint16(c)<<8) {
+			b = sanitizeDropMarker(b)
+		}
+	}
+	return b, i, n + i - i0
+}
+
+// sanitizeAppendReplacements appends k U+FFFD to b, as k appends of one
+// would (each followed by the marker rule), but with room made for all
+// of them at once and the bytes copied in doubling blocks (a few are
+// appended one by one): a run of ill-formed bytes triples in size, which
+// appends would reach by many smaller steps, each a copy.
+func sanitizeAppendReplacements(b []byte, k int) []byte {
+	if sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+		// A marker may end with U+FFFD's last byte: one at a time.
+		for ; k > 0; k-- {
+			b = sanitizeDropMarker(append(b, "\uFFFD"...))
+		}
+		return b
+	}
+	if k < 8 {
+		for ; k > 0; k-- {
+			b = append(b, 0xEF, 0xBF, 0xBD)
+		}
+		return b
+	}
+	m := len(b)
+	b = slices.Grow(b, 3*k)[:m+3*k]
+	copy(b[m:], "\uFFFD")
+	for f := 3; f < 3*k; f *= 2 {
+		copy(b[m+f:], b[m:m+f])
+	}
+	return b
 }
 
 // sanitizeDropMarker takes a marker off the end of b, if b ends with one.
