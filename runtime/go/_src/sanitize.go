@@ -65,10 +65,16 @@ func SanitizeMax(s string, maxLength int) string {
 	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		if pristine, quiet = sanitizeQuiet(s, &q); quiet {
-			// Steps 1 to 3 keep s; only its length can matter.
-			return sanitizeTruncate(s, maxLength, false)
+		var count int
+		if count, quiet = sanitizeQuiet(s, &q); quiet {
+			// Steps 1 to 3 keep s; only its length can matter, and the
+			// quick pass counted its code points.
+			if count <= maxLength {
+				return s
+			}
+			return sanitizeTruncate(s, maxLength, true)
 		}
+		pristine = count
 		runes = sanitizeRuneCount(s[:pristine])
 	}
 	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
@@ -511,9 +517,9 @@ func sanitizeFourth(n string) []byte {
 
 // sanitizeQuiet is the quick pass over text no longer than the window in
 // bytes: it reports quiet when steps 1 to 3 would keep s as it is, and
-// then how many code points s holds. Otherwise s[:pristine] is text that
-// steps 1 and 2 keep as it is, holding runes code points, so step 1 can
-// start after it.
+// then how many code points s holds (its bytes less the continuation
+// bytes, which the UTF-8 check counts as it goes). Otherwise s[:pristine]
+// is text that steps 1 and 2 keep as it is, so step 1 can start after it.
 //
 // It reads eight bytes at a time: their four pairs at even positions
 // against sanitizeLook2, which holds the pairs that could start a change,
@@ -531,7 +537,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	// owed marks, in the bytes of the block at i (0x80 each), the
 	// continuation bytes a character that starts before i owes.
 	var owed uint64
-	i := 0
+	i, cont := 0, 0 // cont: the continuation bytes of s[:i]
 	for i <= len(s)-8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
@@ -552,6 +558,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 					}
 				}
 				// Go on with the even pair that holds next.
+				cont += sanitizeContinuations(s[i : q.next&^1])
 				i, owed = q.next&^1, 0
 				if i < q.next && s[i] >= utf8.RuneSelf {
 					owed = 0x80
@@ -559,6 +566,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
+			cont += bits.OnesCount64(hi ^ lead)
 		}
 		// Most blocks have no pair to look around: four loads tell.
 		if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
@@ -575,7 +583,18 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 			return p, false
 		}
 	}
-	return len(s), true
+	return len(s) - cont - sanitizeContinuations(s[i:]), true
+}
+
+// sanitizeContinuations counts the continuation bytes of a few bytes.
+func sanitizeContinuations(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i]&0xC0 == 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // block looks at the characters of the block of eight bytes w at i, whose
@@ -611,9 +630,13 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 		// character changes: the lead bytes are checked (the rest of the
 		// structure was).
 		mm := sanitizeBit(lm, v0) | sanitizeBit(lm, v1)<<1 | sanitizeBit(lm, v2)<<2 | sanitizeBit(lm, v3)<<3
+		// sanitizeKeptAt's first test is written out: most lead bytes
+		// pass it, and a call costs more than the test.
+		ql := &sanitizeQuietLeads
 		for mm &^= fl; mm != 0; mm &= mm - 1 {
 			j := i + 2*bits.TrailingZeros(mm)
-			if s[j] >= 0xC0 && !sanitizeKeptAt(s, j) || s[j+1] >= 0xC0 && !sanitizeKeptAt(s, j+1) {
+			if c, d := s[j], s[j+1]; c >= 0xC0 && ql[c]&(1<<(d&63)) == 0 && !sanitizeKeptAt(s, j) ||
+				d >= 0xC0 && (j+2 >= len(s) || ql[d]&(1<<(s[j+2]&63)) == 0) && !sanitizeKeptAt(s, j+1) {
 				fl |= mm & -mm
 			}
 		}
