@@ -1121,6 +1121,15 @@ func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int)
 			for k < end && sanitizeLoneByte(s, k) {
 				k++
 			}
+			if cap(b)-len(b) < 3*(k-i) {
+				// Room for the run, and for the rest of the window at the
+				// rate the output has grown so far: a text of ill-formed
+				// bytes and ASCII (\xff: repeated) doubles in size, which
+				// appends would reach by many steps of a quarter, each a
+				// copy, while text with a few such bytes grows little.
+				rest := (end - k) * (len(b) - sanitizeGuard) / max(i, 1)
+				b = slices.Grow(b, 3*(k-i)+rest)
+			}
 			if k-i == 1 {
 				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
 					b = sanitizeDropMarker(b)
@@ -1153,10 +1162,8 @@ func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int)
 }
 
 // sanitizeAppendReplacements appends k U+FFFD to b, as k appends of one
-// would (each followed by the marker rule), but with room made for all
-// of them at once and the bytes copied in doubling blocks (a few are
-// appended one by one): a run of ill-formed bytes triples in size, which
-// appends would reach by many smaller steps, each a copy.
+// would (each followed by the marker rule), but with the bytes copied in
+// doubling blocks (a few are appended one by one).
 func sanitizeAppendReplacements(b []byte, k int) []byte {
 	if sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
 		// A marker may end with U+FFFD's last byte: one at a time.
@@ -1172,7 +1179,7 @@ func sanitizeAppendReplacements(b []byte, k int) []byte {
 		return b
 	}
 	m := len(b)
-	b = slices.Grow(b, 3*k)[:m+3*k]
+	b = slices.Grow(b, 3*k)[:m+3*k] // room made already, as a rule
 	copy(b[m:], "\uFFFD")
 	for f := 3; f < 3*k; f *= 2 {
 		copy(b[m+f:], b[m:m+f])
