@@ -1154,10 +1154,21 @@ func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int)
 			}
 			continue
 		}
-		// b holds the guard's eight bytes at least: b[len(b)-2] is there.
+		// b holds the guard's eight bytes at least: its last eight bytes
+		// are there, read as one word (sanitizeMarkerEnding, written out).
 		last = i
-		if sanitizePairBit(&sanitizeMarkerPairs, uint16(b[len(b)-2])|uint16(c)<<8) {
-			b = sanitizeDropMarker(b)
+		t := b[len(b)-8:]
+		_ = t[7]
+		if sanitizePairBit(&sanitizeMarkerPairs, uint16(t[6])|uint16(c)<<8) {
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			ms := sanitizeMarkersByEnd[c]
+			for k := range ms {
+				if m := &ms[k]; (w|m.fold)&m.mask == m.word && (len(m.m) <= 8 || sanitizeEndsWith(b, m.m)) {
+					b = b[:len(b)-len(m.m)]
+					break
+				}
+			}
 		}
 	}
 	return b, i, n + i - i0
