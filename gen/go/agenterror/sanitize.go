@@ -1129,7 +1129,8 @@ func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int)
 				// bytes and ASCII (\xff: repeated) doubles in size, which
 				// appends would reach by many steps of a quarter, each a
 				// copy, while text with a few such bytes grows little.
-				rest := (end - k) * (len(b) - sanitizeGuard) / max(i, 1)
+				// In int64: the product overflows a 32-bit int from 64 KiB.
+				rest := int(int64(end-k) * int64(len(b)-sanitizeGuard) / int64(max(i, 1)))
 				b = slices.Grow(b, 3*(k-i)+rest)
 			}
 			if k-i == 1 {
