@@ -67,10 +67,16 @@ func SanitizeMax(s string, maxLength int) string {
 	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		if pristine, quiet = sanitizeQuiet(s, &q); quiet {
-			// Steps 1 to 3 keep s; only its length can matter.
-			return sanitizeTruncate(s, maxLength, false)
+		var count int
+		if count, quiet = sanitizeQuiet(s, &q); quiet {
+			// Steps 1 to 3 keep s; only its length can matter, and the
+			// quick pass counted its code points.
+			if count <= maxLength {
+				return s
+			}
+			return sanitizeTruncate(s, maxLength, true)
 		}
+		pristine = count
 		runes = sanitizeRuneCount(s[:pristine])
 	}
 	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
@@ -513,9 +519,9 @@ func sanitizeFourth(n string) []byte {
 
 // sanitizeQuiet is the quick pass over text no longer than the window in
 // bytes: it reports quiet when steps 1 to 3 would keep s as it is, and
-// then how many code points s holds. Otherwise s[:pristine] is text that
-// steps 1 and 2 keep as it is, holding runes code points, so step 1 can
-// start after it.
+// then how many code points s holds (its bytes less the continuation
+// bytes, which the UTF-8 check counts as it goes). Otherwise s[:pristine]
+// is text that steps 1 and 2 keep as it is, so step 1 can start after it.
 //
 // It reads eight bytes at a time: their four pairs at even positions
 // against sanitizeLook2, which holds the pairs that could start a change,
@@ -533,7 +539,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	// owed marks, in the bytes of the block at i (0x80 each), the
 	// continuation bytes a character that starts before i owes.
 	var owed uint64
-	i := 0
+	i, cont := 0, 0 // cont: the continuation bytes of s[:i]
 	for i <= len(s)-8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
@@ -554,6 +560,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 					}
 				}
 				// Go on with the even pair that holds next.
+				cont += sanitizeContinuations(s[i : q.next&^1])
 				i, owed = q.next&^1, 0
 				if i < q.next && s[i] >= utf8.RuneSelf {
 					owed = 0x80
@@ -561,6 +568,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
+			cont += bits.OnesCount64(hi ^ lead)
 		}
 		// Most blocks have no pair to look around: four loads tell.
 		if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
@@ -577,7 +585,18 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 			return p, false
 		}
 	}
-	return len(s), true
+	return len(s) - cont - sanitizeContinuations(s[i:]), true
+}
+
+// sanitizeContinuations counts the continuation bytes of a few bytes.
+func sanitizeContinuations(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i]&0xC0 == 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 // block looks at the characters of the block of eight bytes w at i, whose
@@ -613,9 +632,13 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 		// character changes: the lead bytes are checked (the rest of the
 		// structure was).
 		mm := sanitizeBit(lm, v0) | sanitizeBit(lm, v1)<<1 | sanitizeBit(lm, v2)<<2 | sanitizeBit(lm, v3)<<3
+		// sanitizeKeptAt's first test is written out: most lead bytes
+		// pass it, and a call costs more than the test.
+		ql := &sanitizeQuietLeads
 		for mm &^= fl; mm != 0; mm &= mm - 1 {
 			j := i + 2*bits.TrailingZeros(mm)
-			if s[j] >= 0xC0 && !sanitizeKeptAt(s, j) || s[j+1] >= 0xC0 && !sanitizeKeptAt(s, j+1) {
+			if c, d := s[j], s[j+1]; c >= 0xC0 && ql[c]&(1<<(d&63)) == 0 && !sanitizeKeptAt(s, j) ||
+				d >= 0xC0 && (j+2 >= len(s) || ql[d]&(1<<(s[j+2]&63)) == 0) && !sanitizeKeptAt(s, j+1) {
 				fl |= mm & -mm
 			}
 		}
@@ -1006,15 +1029,12 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		if sanitizeLoneByte(s, i) {
 			// Bytes that are an ill-formed sequence alone (they lead no
 			// character, or no continuation byte follows them): one
-			// U+FFFD each, as many as follow one another.
+			// U+FFFD each, as many as follow one another, and the ASCII
+			// between them, by sanitizeCleanBytes.
 			if b == nil {
 				b = sanitizeStart(s, i, window)
 			}
-			for ; i < len(s) && n < window && sanitizeLoneByte(s, i); i, n = i+1, n+1 {
-				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
-					b = sanitizeDropMarker(b)
-				}
-			}
+			b, i, n = sanitizeCleanBytes(s, b, i, n, window)
 			continue
 		}
 		n++
@@ -1066,6 +1086,8 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 				}
 			} else {
 				b = sanitizeDropMarker(b)
+				// More may follow (### repeated): one byte at a time.
+				b, i, n = sanitizeCleanBytes(s, b, i, n, window)
 			}
 		}
 	}
@@ -1073,6 +1095,110 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 		return s, false
 	}
 	return string(b[sanitizeGuard:]), false
+}
+
+// sanitizeCleanBytes goes on with step 1 in b from s[i], n code points
+// into the window, while the text is of what it takes one byte at a time:
+// ill-formed bytes alone (one U+FFFD each), ASCII that needs no look, and
+// ASCII that may end a marker (the marker is taken off again), all as the
+// main loop of sanitizeClean treats them. A text made of these alone
+// (\xff repeated, \xff: or ### repeated) would cost that loop a full
+// turn per byte. It stops at anything else, at the window, and after a
+// run of ASCII that needs no look, which that loop copies a word at a
+// time; it returns b and the new i and n.
+func sanitizeCleanBytes(s string, b []byte, i, n, window int) ([]byte, int, int) {
+	// Each byte taken is one code point: n goes with i, up to the window.
+	i0, end := i, min(len(s), i+window-n)
+	last := i // where the last byte that needed a look was
+	for i < end {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// A byte that is an ill-formed sequence alone (it leads no
+			// character, or no continuation byte follows it), or a run of
+			// them.
+			if !sanitizeLoneByte(s, i) {
+				break
+			}
+			k := i + 1
+			for k < end && sanitizeLoneByte(s, k) {
+				k++
+			}
+			if cap(b)-len(b) < 3*(k-i) {
+				// Room for the run, and for the rest of the window at the
+				// rate the output has grown so far: a text of ill-formed
+				// bytes and ASCII (\xff: repeated) doubles in size, which
+				// appends would reach by many steps of a quarter, each a
+				// copy, while text with a few such bytes grows little.
+				// In int64: the product overflows a 32-bit int from 64 KiB.
+				rest := int(int64(end-k) * int64(len(b)-sanitizeGuard) / int64(max(i, 1)))
+				b = slices.Grow(b, 3*(k-i)+rest)
+			}
+			if k-i == 1 {
+				if b = append(b, 0xEF, 0xBF, 0xBD); sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+			} else {
+				b = sanitizeAppendReplacements(b, k-i)
+			}
+			i, last = k, k
+			continue
+		}
+		bits := sanitizeBytes[c]
+		if bits&sanitizeByteRemoved != 0 {
+			break
+		}
+		b = append(b, c)
+		i++
+		if bits&sanitizeByteMarkerEnd == 0 {
+			if i-last == 16 {
+				break
+			}
+			continue
+		}
+		// b holds the guard's eight bytes at least: its last eight bytes
+		// are there, read as one word (sanitizeMarkerEnding, written out).
+		last = i
+		t := b[len(b)-8:]
+		_ = t[7]
+		if sanitizePairBit(&sanitizeMarkerPairs, uint16(t[6])|uint16(c)<<8) {
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			ms := sanitizeMarkersByEnd[c]
+			for k := range ms {
+				if m := &ms[k]; (w|m.fold)&m.mask == m.word && (len(m.m) <= 8 || sanitizeEndsWith(b, m.m)) {
+					b = b[:len(b)-len(m.m)]
+					break
+				}
+			}
+		}
+	}
+	return b, i, n + i - i0
+}
+
+// sanitizeAppendReplacements appends k U+FFFD to b, as k appends of one
+// would (each followed by the marker rule), but with the bytes copied in
+// doubling blocks (a few are appended one by one).
+func sanitizeAppendReplacements(b []byte, k int) []byte {
+	if sanitizeBytes[0xBD]&sanitizeByteMarkerEnd != 0 {
+		// A marker may end with U+FFFD's last byte: one at a time.
+		for ; k > 0; k-- {
+			b = sanitizeDropMarker(append(b, "\uFFFD"...))
+		}
+		return b
+	}
+	if k < 8 {
+		for ; k > 0; k-- {
+			b = append(b, 0xEF, 0xBF, 0xBD)
+		}
+		return b
+	}
+	m := len(b)
+	b = slices.Grow(b, 3*k)[:m+3*k] // room made already, as a rule
+	copy(b[m:], "\uFFFD")
+	for f := 3; f < 3*k; f *= 2 {
+		copy(b[m+f:], b[m:m+f])
+	}
+	return b
 }
 
 // sanitizeDropMarker takes a marker off the end of b, if b ends with one.
