@@ -465,6 +465,7 @@ for (let next = 0; next < 128; next++) {
     anyThird[sep << 7 | next] = 1;
   }
 }
+const DASH_PEM_ONLY = FLAGS[45] === START_PEM && PREFIXED[45] === void 0 && WORDS[45] === void 0 && UNITS[45] === 0;
 function isSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
@@ -598,8 +599,21 @@ function mayAssign(p, c, d) {
     const before = back(p, code ? 5 : 4);
     return rest && (before === 63 || before === 38 || before === 35 || before === 59);
   }
-  const g = back(p, k + 2);
-  return g >= 0 && g < 128 && (CLASSES[g] & KEY) !== 0;
+  let node = 0;
+  for (; ; ) {
+    if (e < 0 || e >= 128) {
+      return false;
+    }
+    node = KEY_TRIE[node << 7 | asciiFold(e)];
+    if (node === 0) {
+      return false;
+    }
+    if (KEY_WORD[node] !== 0) {
+      return true;
+    }
+    k++;
+    e = back(p, k);
+  }
 }
 function redact(s, guard, max, pairs) {
   startScan(s);
@@ -641,6 +655,11 @@ function redact(s, guard, max, pairs) {
           redactCut = true;
           break scan;
         }
+        continue scan;
+      }
+      if (c === 45 && q + 1 < noPEM && DASH_PEM_ONLY) {
+        p = noPEM;
+        i = p - (p & 1);
         continue scan;
       }
     }
@@ -1145,6 +1164,27 @@ for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
   KEY_LAST[k.charCodeAt(n - 1)] = 1;
   KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair] | QUERY_ONLY : 1;
 }
+const keyTrie = new Array(128).fill(0);
+const keyWord = [0];
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "-key", "code", "sig"]) {
+  let node = 0;
+  for (let j = k.length - 1; j >= 0; j--) {
+    const c = k.charCodeAt(j);
+    let child = keyTrie[node << 7 | c];
+    if (child === 0) {
+      child = keyWord.length;
+      keyWord.push(0);
+      for (let x = 0; x < 128; x++) {
+        keyTrie.push(0);
+      }
+      keyTrie[node << 7 | c] = child;
+    }
+    node = child;
+  }
+  keyWord[node] = 1;
+}
+const KEY_TRIE = Int32Array.from(keyTrie);
+const KEY_WORD = Uint8Array.from(keyWord);
 const NO_NAMES = [];
 const HARMLESS = new Array(128).fill(void 0);
 for (const h of KEY_HARMLESS) {

@@ -697,6 +697,15 @@ for (let next = 0; next < 128; next++) {
   }
 }
 
+/**
+ * DASH_PEM_ONLY tells whether a private key block is the only shape that
+ * can start at a dash, and steps 1 and 2 never look at one (the contract's
+ * secrets, credential names and markers could make it false): redact then
+ * passes over a run of dashes up to noPEM at once ("--" repeated was read
+ * a unit at a time, each tried as a shape).
+ */
+const DASH_PEM_ONLY = FLAGS[0x2d] === START_PEM && PREFIXED[0x2d] === undefined && WORDS[0x2d] === undefined && UNITS[0x2d] === 0;
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
@@ -847,9 +856,10 @@ function mayStart(s: string, p: number, c: number): boolean {
 /**
  * mayAssign is mayStart at a : or = (c, followed by d): a URL or a drive's
  * home needs a separator after the ":", an assignment a key before the
- * separator (white space and quotes between), three characters or more,
- * whose last two characters a sensitive key can end with (KEY_LAST2). Most
- * separators in text ("a: b", "x=1", "::", "id=7") have neither.
+ * separator (white space and quotes between) whose last two characters a
+ * sensitive key can end with (KEY_LAST2), and that ends with one of the
+ * words of KEY_TRIE. Most separators in text ("a: b", "x=1", "::", "id=7",
+ * "key=") have neither.
  */
 function mayAssign(p: number, c: number, d: number): boolean {
   if (c === 0x3a && (d === 0x2f || d === 0x5c)) {
@@ -888,8 +898,25 @@ function mayAssign(p: number, c: number, d: number): boolean {
     const before = back(p, code ? 5 : 4);
     return rest && (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
   }
-  const g = back(p, k + 2);
-  return g >= 0 && g < 128 && (CLASSES[g]! & KEY) !== 0;
+  // The key, read backwards down KEY_TRIE from its last character: most
+  // keys that end like a sensitive one ("key" in "key=", "a_token_x")
+  // leave the trie within a few characters, and assignment, which reads
+  // the whole key and holds it against the rules, is not called.
+  let node = 0;
+  for (;;) {
+    if (e < 0 || e >= 128) {
+      return false;
+    }
+    node = KEY_TRIE[(node << 7) | asciiFold(e)]!;
+    if (node === 0) {
+      return false;
+    }
+    if (KEY_WORD[node] !== 0) {
+      return true;
+    }
+    k++;
+    e = back(p, k);
+  }
 }
 
 /**
@@ -959,6 +986,13 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
           redactCut = true;
           break scan;
         }
+        continue scan;
+      }
+      if (c === 0x2d && q + 1 < noPEM && DASH_PEM_ONLY) {
+        // Inside a run of dashes that pemAt has read: up to noPEM every
+        // unit is a dash, where only a private key block could start.
+        p = noPEM;
+        i = p - (p & 1);
         continue scan;
       }
     }
@@ -1601,6 +1635,38 @@ for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
   KEY_LAST[k.charCodeAt(n - 1)] = 1;
   KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair]! | QUERY_ONLY : 1;
 }
+
+/**
+ * KEY_TRIE holds the words a sensitive key ends with, lower-cased and read
+ * from their end (KEY_SUFFIXES, KEY_EXACT, _key and -key, code and sig):
+ * KEY_TRIE[node << 7 | c] is the child for the character c (0: none; the
+ * root is 0), KEY_WORD[node] is 1 where a word ends. A key that ends with
+ * none of them is no sensitive key (sensitiveKey) and no query-only one,
+ * whatever comes before: mayAssign rejects it after reading its last
+ * characters, down the trie, once each. Every word is of key characters
+ * (letters, _ and -), so no walk reads past the key.
+ */
+const keyTrie: number[] = new Array<number>(128).fill(0);
+const keyWord: number[] = [0];
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "-key", "code", "sig"]) {
+  let node = 0;
+  for (let j = k.length - 1; j >= 0; j--) {
+    const c = k.charCodeAt(j);
+    let child = keyTrie[(node << 7) | c]!;
+    if (child === 0) {
+      child = keyWord.length;
+      keyWord.push(0);
+      for (let x = 0; x < 128; x++) {
+        keyTrie.push(0);
+      }
+      keyTrie[(node << 7) | c] = child;
+    }
+    node = child;
+  }
+  keyWord[node] = 1;
+}
+const KEY_TRIE = Int32Array.from(keyTrie);
+const KEY_WORD = Uint8Array.from(keyWord);
 
 /** NO_NAMES is an empty list of names. */
 const NO_NAMES: readonly string[] = [];
