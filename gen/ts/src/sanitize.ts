@@ -172,14 +172,15 @@ function asciiFold(c: number): number {
  * however many markers share an ending (ten of the defaults end with
  * "|>"). Its nodes are numbers (the root is 0): TRIE_ASCII[node << 7 | c]
  * is the child for the ASCII unit c (0: none), trieOther the children for
- * other units; TRIE_LEN[node] is the length of the marker that ends there
- * (0: none). Where two markers end, the first listed is taken off, as Go
- * does: a node keeps the first marker that reaches it, and the walk the
- * one listed first (TRIE_ORDER). UNITS flags the units (both ASCII cases) a
+ * other units. Where two markers end, the first listed is taken off, as
+ * Go does: TRIE_TAKE[node] is the length of the first listed of the
+ * markers on the path from the root to node (0: none), so a walk only
+ * remembers the node it reached. UNITS flags the units (both ASCII cases) a
  * marker ends with (MARKER_LAST), so the scans pass over the others.
  */
 const trieLen: number[] = [0];
 const trieOrder: number[] = [-1];
+const trieParent: number[] = [0];
 const trieAscii: number[] = new Array<number>(128).fill(0);
 const trieOther = new Map<number, number>();
 SANITIZE_MARKERS.forEach((m, order) => {
@@ -191,6 +192,7 @@ SANITIZE_MARKERS.forEach((m, order) => {
       child = trieLen.length;
       trieLen.push(0);
       trieOrder.push(-1);
+      trieParent.push(node);
       for (let c = 0; c < 128; c++) {
         trieAscii.push(0);
       }
@@ -214,36 +216,26 @@ SANITIZE_MARKERS.forEach((m, order) => {
   }
 });
 const TRIE_ASCII = Int32Array.from(trieAscii);
-const TRIE_LEN = Int32Array.from(trieLen);
-const TRIE_ORDER = Int32Array.from(trieOrder);
+const TRIE_TAKE = new Int32Array(trieLen.length);
+{
+  // A node's parent comes before it: the first listed marker of the
+  // parent's path, or the node's own when that is listed before it.
+  const best = trieOrder.slice();
+  for (let node = 1; node < trieLen.length; node++) {
+    const parent = trieParent[node]!;
+    TRIE_TAKE[node] = trieLen[node]!;
+    if (best[parent]! >= 0 && (best[node]! < 0 || best[parent]! < best[node]!)) {
+      best[node] = best[parent]!;
+      TRIE_TAKE[node] = TRIE_TAKE[parent]!;
+    }
+  }
+}
 const trieHasOther = trieOther.size > 0;
 
-/** walkNode, walkLen and walkOrder are the state of a backward walk down the trie: the node reached, and the marker found so far (its length, and its place in the list, -1 for none). */
-let walkNode = 0;
-let walkLen = 0;
-let walkOrder = -1;
-
-/** walkStart starts a walk. */
-function walkStart(): void {
-  walkNode = 0;
-  walkLen = 0;
-  walkOrder = -1;
-}
-
-/** walkStep moves the walk back over the unit c and reports whether it can go on. */
-function walkStep(c: number): boolean {
-  const f = asciiFold(c);
-  const node = f < 128 ? TRIE_ASCII[(walkNode << 7) | f]! : trieHasOther ? (trieOther.get(walkNode * 0x10000 + f) ?? 0) : 0;
-  if (node === 0) {
-    return false;
-  }
-  walkNode = node;
-  const order = TRIE_ORDER[node]!;
-  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
-    walkOrder = order;
-    walkLen = TRIE_LEN[node]!;
-  }
-  return true;
+/** trieChild returns the node a backward walk reaches from node over the unit c, or 0 when it ends. */
+function trieChild(node: number, c: number): number {
+  const f = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+  return f < 128 ? TRIE_ASCII[(node << 7) | f]! : trieHasOther ? (trieOther.get(node * 0x10000 + f) ?? 0) : 0;
 }
 
 /**
@@ -414,7 +406,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       continue;
     }
     // A marker may end here: the output (the stacked ranges, then
-    // s[cur:i]) is read backwards down MARKER_TRIE.
+    // s[cur:i]) is read backwards down the marker trie.
     const take0 = markerInOutput(s, cur, i, depth);
     if (take0 === 0) {
       continue;
@@ -464,20 +456,24 @@ const rangeEnd: number[] = [];
  * ranges, then s[cur:end]) ends with, ignoring ASCII case, or 0.
  */
 function markerInOutput(s: string, cur: number, end: number, depth: number): number {
-  walkStart();
+  let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    if (!walkStep(s.charCodeAt(k))) {
-      return walkLen;
+    const next = trieChild(node, s.charCodeAt(k));
+    if (next === 0) {
+      return TRIE_TAKE[node]!;
     }
+    node = next;
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
-      if (!walkStep(s.charCodeAt(k))) {
-        return walkLen;
+      const next = trieChild(node, s.charCodeAt(k));
+      if (next === 0) {
+        return TRIE_TAKE[node]!;
       }
+      node = next;
     }
   }
-  return walkLen;
+  return TRIE_TAKE[node]!;
 }
 
 // ---------------------------------------------------------------------------
@@ -1085,7 +1081,17 @@ function guardSpan(s: string, from: number, end: number): boolean {
 
 /** markerEndsAt reports whether s[:end] ends with a marker, ignoring ASCII case. */
 function markerEndsAt(s: string, end: number): boolean {
-  return markerInOutput(s, 0, end, 0) > 0;
+  let node = 0;
+  for (let k = end - 1; k >= 0; k--) {
+    node = trieChild(node, s.charCodeAt(k));
+    if (node === 0) {
+      return false;
+    }
+    if (TRIE_TAKE[node] !== 0) {
+      return true; // whichever marker is taken off
+    }
+  }
+  return false;
 }
 
 /** match tries every shape at p and, when one matches, sets the span to redact. */

@@ -73,6 +73,7 @@ function asciiFold(c) {
 }
 const trieLen = [0];
 const trieOrder = [-1];
+const trieParent = [0];
 const trieAscii = new Array(128).fill(0);
 const trieOther = /* @__PURE__ */ new Map();
 SANITIZE_MARKERS.forEach((m, order) => {
@@ -84,6 +85,7 @@ SANITIZE_MARKERS.forEach((m, order) => {
       child = trieLen.length;
       trieLen.push(0);
       trieOrder.push(-1);
+      trieParent.push(node);
       for (let c = 0; c < 128; c++) {
         trieAscii.push(0);
       }
@@ -107,30 +109,22 @@ SANITIZE_MARKERS.forEach((m, order) => {
   }
 });
 const TRIE_ASCII = Int32Array.from(trieAscii);
-const TRIE_LEN = Int32Array.from(trieLen);
-const TRIE_ORDER = Int32Array.from(trieOrder);
-const trieHasOther = trieOther.size > 0;
-let walkNode = 0;
-let walkLen = 0;
-let walkOrder = -1;
-function walkStart() {
-  walkNode = 0;
-  walkLen = 0;
-  walkOrder = -1;
+const TRIE_TAKE = new Int32Array(trieLen.length);
+{
+  const best = trieOrder.slice();
+  for (let node = 1; node < trieLen.length; node++) {
+    const parent = trieParent[node];
+    TRIE_TAKE[node] = trieLen[node];
+    if (best[parent] >= 0 && (best[node] < 0 || best[parent] < best[node])) {
+      best[node] = best[parent];
+      TRIE_TAKE[node] = TRIE_TAKE[parent];
+    }
+  }
 }
-function walkStep(c) {
-  const f = asciiFold(c);
-  const node = f < 128 ? TRIE_ASCII[walkNode << 7 | f] : trieHasOther ? trieOther.get(walkNode * 65536 + f) ?? 0 : 0;
-  if (node === 0) {
-    return false;
-  }
-  walkNode = node;
-  const order = TRIE_ORDER[node];
-  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
-    walkOrder = order;
-    walkLen = TRIE_LEN[node];
-  }
-  return true;
+const trieHasOther = trieOther.size > 0;
+function trieChild(node, c) {
+  const f = c >= 65 && c <= 90 ? c + 32 : c;
+  return f < 128 ? TRIE_ASCII[node << 7 | f] : trieHasOther ? trieOther.get(node * 65536 + f) ?? 0 : 0;
 }
 function unitsRegExp(flag) {
   let cls = "";
@@ -285,20 +279,24 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
 const rangeStart = [];
 const rangeEnd = [];
 function markerInOutput(s, cur, end, depth) {
-  walkStart();
+  let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    if (!walkStep(s.charCodeAt(k))) {
-      return walkLen;
+    const next = trieChild(node, s.charCodeAt(k));
+    if (next === 0) {
+      return TRIE_TAKE[node];
     }
+    node = next;
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      if (!walkStep(s.charCodeAt(k))) {
-        return walkLen;
+      const next = trieChild(node, s.charCodeAt(k));
+      if (next === 0) {
+        return TRIE_TAKE[node];
       }
+      node = next;
     }
   }
-  return walkLen;
+  return TRIE_TAKE[node];
 }
 const ALNUM = 1 << 0;
 const UPPER_ALNUM = 1 << 1;
@@ -725,7 +723,17 @@ function guardSpan(s, from, end) {
   return true;
 }
 function markerEndsAt(s, end) {
-  return markerInOutput(s, 0, end, 0) > 0;
+  let node = 0;
+  for (let k = end - 1; k >= 0; k--) {
+    node = trieChild(node, s.charCodeAt(k));
+    if (node === 0) {
+      return false;
+    }
+    if (TRIE_TAKE[node] !== 0) {
+      return true;
+    }
+  }
+  return false;
 }
 function match(p) {
   const s = rs;
