@@ -537,8 +537,7 @@ interface Prefixed {
   readonly prefix: string;
   readonly cls: number;
   readonly min: number;
-  /** second and third are the prefix's second and third characters (-1: none), compared before the rest. */
-  readonly second: number;
+  /** third is the prefix's third character (-1: none), compared before the rest (PREFIXED picks by the first two). */
   readonly third: number;
 }
 
@@ -589,7 +588,10 @@ for (const x of KEY_EXTENSIONS) {
 }
 
 const FLAGS = new Uint8Array(128);
-const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128).fill(undefined);
+/** PREFIXED holds the prefixed shapes by their prefix's first two characters (first << 7 | second; every prefix is two ASCII characters or more), in catalogue order. */
+const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128 * 128).fill(undefined);
+/** PREFIXED_FIRST flags the first characters of the prefixes. */
+const PREFIXED_FIRST = new Uint8Array(128);
 const WORDS: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
 /**
  * PAIRS[first << 7 | next] is 1 when a shape can start with first followed
@@ -645,7 +647,8 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      (PREFIXED[(first << 7) | prefix.charCodeAt(1)] ??= []).push({ prefix, cls: sec.cls, min: sec.min, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
   }
@@ -702,7 +705,7 @@ for (let next = 0; next < 128; next++) {
  * passes over a run of dashes up to noPEM at once ("--" repeated was read
  * a unit at a time, each tried as a shape).
  */
-const DASH_PEM_ONLY = FLAGS[0x2d] === START_PEM && PREFIXED[0x2d] === undefined && WORDS[0x2d] === undefined && UNITS[0x2d] === 0;
+const DASH_PEM_ONLY = FLAGS[0x2d] === START_PEM && PREFIXED_FIRST[0x2d] === 0 && WORDS[0x2d] === undefined && UNITS[0x2d] === 0;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -854,8 +857,7 @@ function mayStart(s: string, p: number, c: number): boolean {
 /**
  * mayAssign is mayStart at a : or = (c, followed by d): a URL or a drive's
  * home needs a separator after the ":", an assignment a key before the
- * separator (white space and quotes between) whose last two characters a
- * sensitive key can end with (KEY_LAST2), and that ends with one of the
+ * separator (white space and quotes between) that ends with one of the
  * words of KEY_TRIE. Most separators in text ("a: b", "x=1", "::", "id=7",
  * "key=") have neither.
  */
@@ -863,43 +865,29 @@ function mayAssign(p: number, c: number, d: number): boolean {
   if (c === 0x3a && (d === 0x2f || d === 0x5c)) {
     return true;
   }
+  // The units before p, from the scan's text while they lie after the
+  // last redaction (back otherwise): a local read, where back reads the
+  // scan's state on every call.
+  const s = rs;
+  const pending = p - flushed;
   let k = 1;
-  let e = back(p, k);
+  let e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   while (e === 0x20 || e === 0x09) {
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
   if (isQuote(e)) {
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
     if (isQuote(e)) {
       k++;
-      e = back(p, k);
+      e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
     }
-  }
-  if (e < 0 || e >= 128 || (CLASSES[e]! & KEY) === 0) {
-    return false;
-  }
-  const f = back(p, k + 1);
-  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[(asciiFold(f) << 7) | asciiFold(e)]!;
-  if (ends === 0) {
-    return false;
-  }
-  if (ends === QUERY_ONLY) {
-    // Only code and sig end so: the whole key, right before an = and
-    // after ? & # or ;.
-    if (k !== 1 || c !== 0x3d) {
-      return false;
-    }
-    const code = asciiFold(e) === 0x65;
-    const rest = code ? asciiFold(back(p, 3)) === 0x6f && asciiFold(back(p, 4)) === 0x63 : asciiFold(back(p, 3)) === 0x73; // co, s
-    const before = back(p, code ? 5 : 4);
-    return rest && (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
   }
   // The key, read backwards down KEY_TRIE from its last character: most
-  // keys that end like a sensitive one ("key" in "key=", "a_token_x")
-  // leave the trie within a few characters, and assignment, which reads
-  // the whole key and holds it against the rules, is not called.
+  // keys ("a: b", "id=7", "key=", "a_token_x") leave the trie within a
+  // character or three, and assignment, which reads the whole key and
+  // holds it against the rules, is not called.
   let node = 0;
   for (;;) {
     if (e < 0 || e >= 128) {
@@ -913,7 +901,7 @@ function mayAssign(p: number, c: number, d: number): boolean {
       return true;
     }
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
 }
 
@@ -1147,12 +1135,13 @@ function match(p: number): boolean {
     }
   }
   // Prefixed token shapes, anywhere.
-  const prefixed = PREFIXED[c];
+  // (match is called where the pair at p starts a shape: p+1 is in s.)
+  const d = s.charCodeAt(p + 1);
+  const prefixed = d < 128 ? PREFIXED[(c << 7) | d] : undefined;
   if (prefixed !== undefined) {
-    const d = at(s, p + 1);
     const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if ((sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -1628,20 +1617,13 @@ const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 
 /**
- * KEY_LAST flags the (lower-case) characters a sensitive key can end with,
- * KEY_LAST2 the pairs (first << 7 | second): those of KEY_SUFFIXES and
- * KEY_EXACT, _key's and -key's, and code's and sig's. Every such key is at
- * least three characters long.
+ * KEY_LAST flags the (lower-case) characters a sensitive key can end with:
+ * the last characters of KEY_SUFFIXES and KEY_EXACT, _key's and -key's,
+ * and code's and sig's.
  */
 const KEY_LAST = new Uint8Array(128);
-const KEY_LAST2 = new Uint8Array(128 * 128);
-/** QUERY_ONLY marks in KEY_LAST2 the pairs only the query-only keys (code, sig) end with. */
-const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
-  const n = k.length;
-  const pair = (k.charCodeAt(n - 2) << 7) | k.charCodeAt(n - 1);
-  KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair]! | QUERY_ONLY : 1;
+  KEY_LAST[k.charCodeAt(k.length - 1)] = 1;
 }
 
 /**

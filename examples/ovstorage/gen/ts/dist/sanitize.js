@@ -382,7 +382,8 @@ for (const x of KEY_EXTENSIONS) {
   (EXTENSIONS[x.charCodeAt(1)] ??= []).push(x);
 }
 const FLAGS = new Uint8Array(128);
-const PREFIXED = new Array(128).fill(void 0);
+const PREFIXED = new Array(128 * 128).fill(void 0);
+const PREFIXED_FIRST = new Uint8Array(128);
 const WORDS = new Array(128).fill(void 0);
 const PAIRS = new Uint8Array(128 * 128);
 const THIRDS = new Array(128 * 128).fill(void 0);
@@ -416,7 +417,8 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      (PREFIXED[first << 7 | prefix.charCodeAt(1)] ??= []).push({ prefix, cls: sec.cls, min: sec.min, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
   }
@@ -463,7 +465,7 @@ for (let next = 0; next < 128; next++) {
     anyThird[sep << 7 | next] = 1;
   }
 }
-const DASH_PEM_ONLY = FLAGS[45] === START_PEM && PREFIXED[45] === void 0 && WORDS[45] === void 0 && UNITS[45] === 0;
+const DASH_PEM_ONLY = FLAGS[45] === START_PEM && PREFIXED_FIRST[45] === 0 && WORDS[45] === void 0 && UNITS[45] === 0;
 function isSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
@@ -566,36 +568,21 @@ function mayAssign(p, c, d) {
   if (c === 58 && (d === 47 || d === 92)) {
     return true;
   }
+  const s = rs;
+  const pending = p - flushed;
   let k = 1;
-  let e = back(p, k);
+  let e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   while (e === 32 || e === 9) {
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
   if (isQuote(e)) {
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
     if (isQuote(e)) {
       k++;
-      e = back(p, k);
+      e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
     }
-  }
-  if (e < 0 || e >= 128 || (CLASSES[e] & KEY) === 0) {
-    return false;
-  }
-  const f = back(p, k + 1);
-  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[asciiFold(f) << 7 | asciiFold(e)];
-  if (ends === 0) {
-    return false;
-  }
-  if (ends === QUERY_ONLY) {
-    if (k !== 1 || c !== 61) {
-      return false;
-    }
-    const code = asciiFold(e) === 101;
-    const rest = code ? asciiFold(back(p, 3)) === 111 && asciiFold(back(p, 4)) === 99 : asciiFold(back(p, 3)) === 115;
-    const before = back(p, code ? 5 : 4);
-    return rest && (before === 63 || before === 38 || before === 35 || before === 59);
   }
   let node = 0;
   for (; ; ) {
@@ -610,7 +597,7 @@ function mayAssign(p, c, d) {
       return true;
     }
     k++;
-    e = back(p, k);
+    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
 }
 function redact(s, guard, max, pairs) {
@@ -747,8 +734,8 @@ function match(p) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
-      const d = s.charCodeAt(k);
-      if (!(d >= 65 && d <= 90 || d >= 48 && d <= 57 || d === 32)) {
+      const d2 = s.charCodeAt(k);
+      if (!(d2 >= 65 && d2 <= 90 || d2 >= 48 && d2 <= 57 || d2 === 32)) {
         break;
       }
     }
@@ -783,12 +770,12 @@ function match(p) {
       }
     }
   }
-  const prefixed = PREFIXED[c];
+  const d = s.charCodeAt(p + 1);
+  const prefixed = d < 128 ? PREFIXED[c << 7 | d] : void 0;
   if (prefixed !== void 0) {
-    const d = at(s, p + 1);
     const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if ((sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -1164,13 +1151,8 @@ const KEY_SUFFIXES = ["token", "secret", "password", "passwd", "apikey", "api_ke
 const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 const KEY_LAST = new Uint8Array(128);
-const KEY_LAST2 = new Uint8Array(128 * 128);
-const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
-  const n = k.length;
-  const pair = k.charCodeAt(n - 2) << 7 | k.charCodeAt(n - 1);
-  KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair] | QUERY_ONLY : 1;
+  KEY_LAST[k.charCodeAt(k.length - 1)] = 1;
 }
 const keyTrie = new Array(128).fill(0);
 const keyWord = [0];
