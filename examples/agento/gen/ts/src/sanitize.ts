@@ -537,8 +537,6 @@ interface Prefixed {
   readonly prefix: string;
   readonly cls: number;
   readonly min: number;
-  /** third is the prefix's third character (-1: none), compared before the rest (PREFIXED picks by the first two). */
-  readonly third: number;
 }
 
 /** BUILTIN_SECRETS is errgen's catalogue of token shapes, in the order they are tried. */
@@ -588,8 +586,13 @@ for (const x of KEY_EXTENSIONS) {
 }
 
 const FLAGS = new Uint8Array(128);
-/** PREFIXED holds the prefixed shapes by their prefix's first two characters (first << 7 | second; every prefix is two ASCII characters or more), in catalogue order. */
-const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128 * 128).fill(undefined);
+/**
+ * PREFIXED holds the prefixed shapes by their prefix's first two characters
+ * (first << 7 | second; every prefix is two ASCII characters or more), and
+ * then by the unit after those (128: none, or not ASCII): the shapes whose
+ * prefix has that third character or only two, in catalogue order.
+ */
+const PREFIXED: ((Prefixed[] | undefined)[] | undefined)[] = new Array<(Prefixed[] | undefined)[] | undefined>(128 * 128).fill(undefined);
 /** PREFIXED_FIRST flags the first characters of the prefixes. */
 const PREFIXED_FIRST = new Uint8Array(128);
 const WORDS: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
@@ -647,7 +650,13 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[(first << 7) | prefix.charCodeAt(1)] ??= []).push({ prefix, cls: sec.cls, min: sec.min, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      const third = prefix.length > 2 ? prefix.charCodeAt(2) : -1;
+      const byThird = (PREFIXED[(first << 7) | prefix.charCodeAt(1)] ??= new Array<Prefixed[] | undefined>(129).fill(undefined));
+      for (let e = 0; e <= 128; e++) {
+        if (third < 0 || third === e) {
+          (byThird[e] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+        }
+      }
       PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
@@ -826,17 +835,16 @@ function startScan(s: string): void {
 }
 
 /**
- * mayStart reports whether a shape may start at p: the pair s[p], s[p+1]
- * starts a prefix (an assignment at : or =, whatever follows), and a pair
+ * mayStart reports whether a shape may start at p: the pair c, d (s[p] and
+ * s[p+1], or -1 past the end) starts a prefix (an assignment at : or =, whatever follows), and a pair
  * that only longer prefixes start with is followed by one of their third
  * characters ("ts" in "its" and "wh" in "while" stop there).
  */
-function mayStart(s: string, p: number, c: number): boolean {
+function mayStart(s: string, p: number, c: number, d: number): boolean {
   const len = s.length;
-  if (p + 1 >= len || c >= 128) {
+  if (d < 0 || c >= 128) {
     return false; // no shape fits in one character, or starts with one that is not ASCII
   }
-  const d = s.charCodeAt(p + 1);
   if ((UNITS[c]! & TRIGGER) !== 0) {
     return mayAssign(p, c, d);
   }
@@ -866,30 +874,34 @@ function mayAssign(p: number, c: number, d: number): boolean {
     return true;
   }
   // The units before p, from the scan's text while they lie after the
-  // last redaction (back otherwise): a local read, where back reads the
-  // scan's state on every call.
-  const s = rs;
-  const pending = p - flushed;
-  let k = 1;
-  let e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-  while (e === 0x20 || e === 0x09) {
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-  }
-  if (isQuote(e)) {
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-    if (isQuote(e)) {
-      k++;
-      e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-    }
-  }
-  // The key, read backwards down KEY_TRIE from its last character: most
+  // last redaction (back otherwise): white space, up to two quotes, then
+  // the key, read backwards down KEY_TRIE from its last character. Most
   // keys ("a: b", "id=7", "key=", "a_token_x") leave the trie within a
   // character or three, and assignment, which reads the whole key and
-  // holds it against the rules, is not called.
+  // holds it against the rules, is not called. One read site, so the
+  // function stays small where redact inlines it.
+  const s = rs;
+  const pending = p - flushed;
+  let k = 0;
+  let phase = 0; // 0: white space, 1: quotes, 2: the key
+  let quotes = 0;
   let node = 0;
   for (;;) {
+    k++;
+    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (phase === 0) {
+      if (e === 0x20 || e === 0x09) {
+        continue;
+      }
+      phase = 1;
+    }
+    if (phase === 1) {
+      if (quotes < 2 && isQuote(e)) {
+        quotes++;
+        continue;
+      }
+      phase = 2;
+    }
     if (e < 0 || e >= 128) {
       return false;
     }
@@ -900,8 +912,6 @@ function mayAssign(p: number, c: number, d: number): boolean {
     if (KEY_WORD[node] !== 0) {
       return true;
     }
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
 }
 
@@ -948,13 +958,17 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
     }
     // The shapes that may start at i-1 (a pair of their second and third
     // characters), i or i+1.
+    // Each unit is read once: c is s[q], d the unit after it (-1 at the
+    // end), the pair's own units taken from a and b.
     const last = i + 1;
-    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
-      const c = s.charCodeAt(q);
+    let q = p > i - 1 ? p : i - 1;
+    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    for (; q <= last; q++) {
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
       if (guard && (UNITS[c]! & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
-      if (mayStart(s, q, c) && match(q)) {
+      if (mayStart(s, q, c, d) && match(q)) {
         if (guard && !guardSpan(s, q + 1, matchTo)) {
           return stop(guardNext);
         }
@@ -981,6 +995,7 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
         i = p - (p & 1);
         continue scan;
       }
+      c = d;
     }
     p = i = last + 1;
   }
@@ -1137,11 +1152,12 @@ function match(p: number): boolean {
   // Prefixed token shapes, anywhere.
   // (match is called where the pair at p starts a shape: p+1 is in s.)
   const d = s.charCodeAt(p + 1);
-  const prefixed = d < 128 ? PREFIXED[(c << 7) | d] : undefined;
+  const byThird = d < 128 ? PREFIXED[(c << 7) | d] : undefined;
+  const e = byThird === undefined ? -1 : at(s, p + 2);
+  const prefixed = byThird === undefined ? undefined : byThird[e >= 0 && e < 128 ? e : 128];
   if (prefixed !== undefined) {
-    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if ((sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if (hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;

@@ -417,7 +417,13 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first << 7 | prefix.charCodeAt(1)] ??= []).push({ prefix, cls: sec.cls, min: sec.min, third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      const third = prefix.length > 2 ? prefix.charCodeAt(2) : -1;
+      const byThird = PREFIXED[first << 7 | prefix.charCodeAt(1)] ??= new Array(129).fill(void 0);
+      for (let e = 0; e <= 128; e++) {
+        if (third < 0 || third === e) {
+          (byThird[e] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+        }
+      }
       PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
@@ -542,12 +548,11 @@ function startScan(s) {
   pathFrom = pathRun = credFrom = credEnd = 0;
   credAt = -1;
 }
-function mayStart(s, p, c) {
+function mayStart(s, p, c, d) {
   const len = s.length;
-  if (p + 1 >= len || c >= 128) {
+  if (d < 0 || c >= 128) {
     return false;
   }
-  const d = s.charCodeAt(p + 1);
   if ((UNITS[c] & TRIGGER) !== 0) {
     return mayAssign(p, c, d);
   }
@@ -570,22 +575,26 @@ function mayAssign(p, c, d) {
   }
   const s = rs;
   const pending = p - flushed;
-  let k = 1;
-  let e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-  while (e === 32 || e === 9) {
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-  }
-  if (isQuote(e)) {
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-    if (isQuote(e)) {
-      k++;
-      e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
-    }
-  }
+  let k = 0;
+  let phase = 0;
+  let quotes = 0;
   let node = 0;
   for (; ; ) {
+    k++;
+    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (phase === 0) {
+      if (e === 32 || e === 9) {
+        continue;
+      }
+      phase = 1;
+    }
+    if (phase === 1) {
+      if (quotes < 2 && isQuote(e)) {
+        quotes++;
+        continue;
+      }
+      phase = 2;
+    }
     if (e < 0 || e >= 128) {
       return false;
     }
@@ -596,8 +605,6 @@ function mayAssign(p, c, d) {
     if (KEY_WORD[node] !== 0) {
       return true;
     }
-    k++;
-    e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
   }
 }
 function redact(s, guard, max, pairs) {
@@ -619,12 +626,14 @@ function redact(s, guard, max, pairs) {
       continue;
     }
     const last = i + 1;
-    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
-      const c = s.charCodeAt(q);
+    let q = p > i - 1 ? p : i - 1;
+    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    for (; q <= last; q++) {
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
       if (guard && (UNITS[c] & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
-      if (mayStart(s, q, c) && match(q)) {
+      if (mayStart(s, q, c, d) && match(q)) {
         if (guard && !guardSpan(s, q + 1, matchTo)) {
           return stop(guardNext);
         }
@@ -647,6 +656,7 @@ function redact(s, guard, max, pairs) {
         i = p - (p & 1);
         continue scan;
       }
+      c = d;
     }
     p = i = last + 1;
   }
@@ -741,9 +751,9 @@ function match(p) {
     }
     if (s.slice(j, k).includes("PRIVATE KEY") && s.startsWith("-----", k)) {
       let end = len;
-      const e = s.indexOf("-----END ", k + 5);
-      if (e >= 0) {
-        const f = s.indexOf("-----", e + 9);
+      const e2 = s.indexOf("-----END ", k + 5);
+      if (e2 >= 0) {
+        const f = s.indexOf("-----", e2 + 9);
         if (f >= 0) {
           end = f + 5;
         }
@@ -759,23 +769,24 @@ function match(p) {
     if (prev === -1 || isSpace(prev)) {
       for (const w of words) {
         if (hasAt(s, p, w)) {
-          let e = p + w.length;
-          while (e < len && !isSpace(s.charCodeAt(e))) {
-            e++;
+          let e2 = p + w.length;
+          while (e2 < len && !isSpace(s.charCodeAt(e2))) {
+            e2++;
           }
           matchFrom = p;
-          matchTo = e;
+          matchTo = e2;
           return true;
         }
       }
     }
   }
   const d = s.charCodeAt(p + 1);
-  const prefixed = d < 128 ? PREFIXED[c << 7 | d] : void 0;
+  const byThird = d < 128 ? PREFIXED[c << 7 | d] : void 0;
+  const e = byThird === void 0 ? -1 : at(s, p + 2);
+  const prefixed = byThird === void 0 ? void 0 : byThird[e >= 0 && e < 128 ? e : 128];
   if (prefixed !== void 0) {
-    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if ((sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if (hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -788,16 +799,16 @@ function match(p) {
   if ((flags & START_JWT) !== 0 && p >= noJWT && s.startsWith("eyJ", p)) {
     const n1 = run(s, p, BASE64URL);
     if (n1 >= 10 && p + n1 < len && s.charCodeAt(p + n1) === 46) {
-      let e = p + n1 + 1;
-      const n2 = run(s, e, BASE64URL);
+      let e2 = p + n1 + 1;
+      const n2 = run(s, e2, BASE64URL);
       if (n2 >= 4) {
-        e += n2;
-        if (e < len && s.charCodeAt(e) === 46) {
-          e++;
-          e += run(s, e, BASE64URL);
+        e2 += n2;
+        if (e2 < len && s.charCodeAt(e2) === 46) {
+          e2++;
+          e2 += run(s, e2, BASE64URL);
         }
         matchFrom = p;
-        matchTo = e;
+        matchTo = e2;
         return true;
       }
     }
@@ -806,15 +817,15 @@ function match(p) {
   if ((flags & START_BEARER) !== 0 && startsWithFold(s, p, "bearer")) {
     const prev = back(p, 1);
     if (prev === -1 || !inClass(prev, ALNUM)) {
-      let e = p + 6;
-      while (e < len && (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9)) {
-        e++;
+      let e2 = p + 6;
+      while (e2 < len && (s.charCodeAt(e2) === 32 || s.charCodeAt(e2) === 9)) {
+        e2++;
       }
-      if (e > p + 6) {
-        const n = run(s, e, TOKEN);
+      if (e2 > p + 6) {
+        const n = run(s, e2, TOKEN);
         if (n >= 8) {
-          matchFrom = e;
-          matchTo = e + n;
+          matchFrom = e2;
+          matchTo = e2 + n;
           return true;
         }
       }
