@@ -178,7 +178,8 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   let next2 = -1;
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
-    if (i === stop2 || (UNITS[s.charCodeAt(i)] & (STEP1 | MARKER_LAST)) === 0) {
+    let c = i < stop2 ? s.charCodeAt(i) : -1;
+    if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
       }
@@ -188,6 +189,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
       budget -= j - i;
       i = j;
+      c = i < len ? s.charCodeAt(i) : -1;
     }
     if (i === len) {
       break;
@@ -197,7 +199,6 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       break;
     }
     budget--;
-    let c = s.charCodeAt(i);
     let size = 1;
     if ((UNITS[c] & STEP1) !== 0) {
       if (c < 55296 || c > 57343) {

@@ -340,7 +340,9 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
   let next2 = -1;
   for (;;) {
     const stop = len - i < budget ? len : i + budget;
-    if (i === stop || (UNITS[s.charCodeAt(i)]! & (STEP1 | MARKER_LAST)) === 0) {
+    // c is the unit at i, read once (-1 at the stop).
+    let c = i < stop ? s.charCodeAt(i) : -1;
+    if (c < 0 || (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
@@ -351,6 +353,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       const j = next1 < next2 ? (next1 < stop ? next1 : stop) : next2 < stop ? next2 : stop;
       budget -= j - i;
       i = j;
+      c = i < len ? s.charCodeAt(i) : -1;
     }
     if (i === len) {
       break;
@@ -360,7 +363,6 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       break;
     }
     budget--;
-    let c = s.charCodeAt(i);
     let size = 1;
     if ((UNITS[c]! & STEP1) !== 0) {
       if (c < 0xd800 || c > 0xdfff) {
