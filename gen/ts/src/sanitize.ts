@@ -172,14 +172,15 @@ function asciiFold(c: number): number {
  * however many markers share an ending (ten of the defaults end with
  * "|>"). Its nodes are numbers (the root is 0): TRIE_ASCII[node << 7 | c]
  * is the child for the ASCII unit c (0: none), trieOther the children for
- * other units; TRIE_LEN[node] is the length of the marker that ends there
- * (0: none). Where two markers end, the first listed is taken off, as Go
- * does: a node keeps the first marker that reaches it, and the walk the
- * one listed first (TRIE_ORDER). UNITS flags the units (both ASCII cases) a
+ * other units. Where two markers end, the first listed is taken off, as
+ * Go does: TRIE_TAKE[node] is the length of the first listed of the
+ * markers on the path from the root to node (0: none), so a walk only
+ * remembers the node it reached. UNITS flags the units (both ASCII cases) a
  * marker ends with (MARKER_LAST), so the scans pass over the others.
  */
 const trieLen: number[] = [0];
 const trieOrder: number[] = [-1];
+const trieParent: number[] = [0];
 const trieAscii: number[] = new Array<number>(128).fill(0);
 const trieOther = new Map<number, number>();
 SANITIZE_MARKERS.forEach((m, order) => {
@@ -191,6 +192,7 @@ SANITIZE_MARKERS.forEach((m, order) => {
       child = trieLen.length;
       trieLen.push(0);
       trieOrder.push(-1);
+      trieParent.push(node);
       for (let c = 0; c < 128; c++) {
         trieAscii.push(0);
       }
@@ -214,36 +216,26 @@ SANITIZE_MARKERS.forEach((m, order) => {
   }
 });
 const TRIE_ASCII = Int32Array.from(trieAscii);
-const TRIE_LEN = Int32Array.from(trieLen);
-const TRIE_ORDER = Int32Array.from(trieOrder);
+const TRIE_TAKE = new Int32Array(trieLen.length);
+{
+  // A node's parent comes before it: the first listed marker of the
+  // parent's path, or the node's own when that is listed before it.
+  const best = trieOrder.slice();
+  for (let node = 1; node < trieLen.length; node++) {
+    const parent = trieParent[node]!;
+    TRIE_TAKE[node] = trieLen[node]!;
+    if (best[parent]! >= 0 && (best[node]! < 0 || best[parent]! < best[node]!)) {
+      best[node] = best[parent]!;
+      TRIE_TAKE[node] = TRIE_TAKE[parent]!;
+    }
+  }
+}
 const trieHasOther = trieOther.size > 0;
 
-/** walkNode, walkLen and walkOrder are the state of a backward walk down the trie: the node reached, and the marker found so far (its length, and its place in the list, -1 for none). */
-let walkNode = 0;
-let walkLen = 0;
-let walkOrder = -1;
-
-/** walkStart starts a walk. */
-function walkStart(): void {
-  walkNode = 0;
-  walkLen = 0;
-  walkOrder = -1;
-}
-
-/** walkStep moves the walk back over the unit c and reports whether it can go on. */
-function walkStep(c: number): boolean {
-  const f = asciiFold(c);
-  const node = f < 128 ? TRIE_ASCII[(walkNode << 7) | f]! : trieHasOther ? (trieOther.get(walkNode * 0x10000 + f) ?? 0) : 0;
-  if (node === 0) {
-    return false;
-  }
-  walkNode = node;
-  const order = TRIE_ORDER[node]!;
-  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
-    walkOrder = order;
-    walkLen = TRIE_LEN[node]!;
-  }
-  return true;
+/** trieChild returns the node a backward walk reaches from node over the unit c, or 0 when it ends. */
+function trieChild(node: number, c: number): number {
+  const f = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+  return f < 128 ? TRIE_ASCII[(node << 7) | f]! : trieHasOther ? (trieOther.get(node * 0x10000 + f) ?? 0) : 0;
 }
 
 /**
@@ -348,7 +340,9 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
   let next2 = -1;
   for (;;) {
     const stop = len - i < budget ? len : i + budget;
-    if (i === stop || (UNITS[s.charCodeAt(i)]! & (STEP1 | MARKER_LAST)) === 0) {
+    // c is the unit at i, read once (-1 at the stop).
+    let c = i < stop ? s.charCodeAt(i) : -1;
+    if (c < 0 || (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
@@ -359,6 +353,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       const j = next1 < next2 ? (next1 < stop ? next1 : stop) : next2 < stop ? next2 : stop;
       budget -= j - i;
       i = j;
+      c = i < len ? s.charCodeAt(i) : -1;
     }
     if (i === len) {
       break;
@@ -368,7 +363,6 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       break;
     }
     budget--;
-    let c = s.charCodeAt(i);
     let size = 1;
     if ((UNITS[c]! & STEP1) !== 0) {
       if (c < 0xd800 || c > 0xdfff) {
@@ -414,7 +408,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       continue;
     }
     // A marker may end here: the output (the stacked ranges, then
-    // s[cur:i]) is read backwards down MARKER_TRIE.
+    // s[cur:i]) is read backwards down the marker trie.
     const take0 = markerInOutput(s, cur, i, depth);
     if (take0 === 0) {
       continue;
@@ -464,20 +458,24 @@ const rangeEnd: number[] = [];
  * ranges, then s[cur:end]) ends with, ignoring ASCII case, or 0.
  */
 function markerInOutput(s: string, cur: number, end: number, depth: number): number {
-  walkStart();
+  let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    if (!walkStep(s.charCodeAt(k))) {
-      return walkLen;
+    const next = trieChild(node, s.charCodeAt(k));
+    if (next === 0) {
+      return TRIE_TAKE[node]!;
     }
+    node = next;
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
-      if (!walkStep(s.charCodeAt(k))) {
-        return walkLen;
+      const next = trieChild(node, s.charCodeAt(k));
+      if (next === 0) {
+        return TRIE_TAKE[node]!;
       }
+      node = next;
     }
   }
-  return walkLen;
+  return TRIE_TAKE[node]!;
 }
 
 // ---------------------------------------------------------------------------
@@ -541,9 +539,6 @@ interface Prefixed {
   readonly prefix: string;
   readonly cls: number;
   readonly min: number;
-  /** second and third are the prefix's second and third characters (-1: none), compared before the rest. */
-  readonly second: number;
-  readonly third: number;
 }
 
 /** BUILTIN_SECRETS is errgen's catalogue of token shapes, in the order they are tried. */
@@ -593,7 +588,15 @@ for (const x of KEY_EXTENSIONS) {
 }
 
 const FLAGS = new Uint8Array(128);
-const PREFIXED: (Prefixed[] | undefined)[] = new Array<Prefixed[] | undefined>(128).fill(undefined);
+/**
+ * PREFIXED holds the prefixed shapes by their prefix's first two characters
+ * (first << 7 | second; every prefix is two ASCII characters or more), and
+ * then by the unit after those (128: none, or not ASCII): the shapes whose
+ * prefix has that third character or only two, in catalogue order.
+ */
+const PREFIXED: ((Prefixed[] | undefined)[] | undefined)[] = new Array<(Prefixed[] | undefined)[] | undefined>(128 * 128).fill(undefined);
+/** PREFIXED_FIRST flags the first characters of the prefixes. */
+const PREFIXED_FIRST = new Uint8Array(128);
 const WORDS: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
 /**
  * PAIRS[first << 7 | next] is 1 when a shape can start with first followed
@@ -649,7 +652,14 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      const third = prefix.length > 2 ? prefix.charCodeAt(2) : -1;
+      const byThird = (PREFIXED[(first << 7) | prefix.charCodeAt(1)] ??= new Array<Prefixed[] | undefined>(129).fill(undefined));
+      for (let e = 0; e <= 128; e++) {
+        if (third < 0 || third === e) {
+          (byThird[e] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+        }
+      }
+      PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
   }
@@ -698,6 +708,15 @@ for (let next = 0; next < 128; next++) {
     anyThird[(sep << 7) | next] = 1;
   }
 }
+
+/**
+ * DASH_PEM_ONLY tells whether a private key block is the only shape that
+ * can start at a dash, and steps 1 and 2 never look at one (the contract's
+ * secrets, credential names and markers could make it false): redact then
+ * passes over a run of dashes up to noPEM at once ("--" repeated was read
+ * a unit at a time, each tried as a shape).
+ */
+const DASH_PEM_ONLY = FLAGS[0x2d] === START_PEM && PREFIXED_FIRST[0x2d] === 0 && WORDS[0x2d] === undefined && UNITS[0x2d] === 0;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -818,17 +837,16 @@ function startScan(s: string): void {
 }
 
 /**
- * mayStart reports whether a shape may start at p: the pair s[p], s[p+1]
- * starts a prefix (an assignment at : or =, whatever follows), and a pair
+ * mayStart reports whether a shape may start at p: the pair c, d (s[p] and
+ * s[p+1], or -1 past the end) starts a prefix (an assignment at : or =, whatever follows), and a pair
  * that only longer prefixes start with is followed by one of their third
  * characters ("ts" in "its" and "wh" in "while" stop there).
  */
-function mayStart(s: string, p: number, c: number): boolean {
+function mayStart(s: string, p: number, c: number, d: number): boolean {
   const len = s.length;
-  if (p + 1 >= len || c >= 128) {
+  if (d < 0 || c >= 128) {
     return false; // no shape fits in one character, or starts with one that is not ASCII
   }
-  const d = s.charCodeAt(p + 1);
   if ((UNITS[c]! & TRIGGER) !== 0) {
     return mayAssign(p, c, d);
   }
@@ -849,49 +867,54 @@ function mayStart(s: string, p: number, c: number): boolean {
 /**
  * mayAssign is mayStart at a : or = (c, followed by d): a URL or a drive's
  * home needs a separator after the ":", an assignment a key before the
- * separator (white space and quotes between), three characters or more,
- * whose last two characters a sensitive key can end with (KEY_LAST2). Most
- * separators in text ("a: b", "x=1", "::", "id=7") have neither.
+ * separator (white space and quotes between) that ends with one of the
+ * words of KEY_TRIE. Most separators in text ("a: b", "x=1", "::", "id=7",
+ * "key=") have neither.
  */
 function mayAssign(p: number, c: number, d: number): boolean {
   if (c === 0x3a && (d === 0x2f || d === 0x5c)) {
     return true;
   }
-  let k = 1;
-  let e = back(p, k);
-  while (e === 0x20 || e === 0x09) {
+  // The units before p, from the scan's text while they lie after the
+  // last redaction (back otherwise): white space, up to two quotes, then
+  // the key, read backwards down KEY_TRIE from its last character. Most
+  // keys ("a: b", "id=7", "key=", "a_token_x") leave the trie within a
+  // character or three, and assignment, which reads the whole key and
+  // holds it against the rules, is not called. One read site, so the
+  // function stays small where redact inlines it.
+  const s = rs;
+  const pending = p - flushed;
+  let k = 0;
+  let phase = 0; // 0: white space, 1: quotes, 2: the key
+  let quotes = 0;
+  let node = 0;
+  for (;;) {
     k++;
-    e = back(p, k);
-  }
-  if (isQuote(e)) {
-    k++;
-    e = back(p, k);
-    if (isQuote(e)) {
-      k++;
-      e = back(p, k);
+    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (phase === 0) {
+      if (e === 0x20 || e === 0x09) {
+        continue;
+      }
+      phase = 1;
     }
-  }
-  if (e < 0 || e >= 128 || (CLASSES[e]! & KEY) === 0) {
-    return false;
-  }
-  const f = back(p, k + 1);
-  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[(asciiFold(f) << 7) | asciiFold(e)]!;
-  if (ends === 0) {
-    return false;
-  }
-  if (ends === QUERY_ONLY) {
-    // Only code and sig end so: the whole key, right before an = and
-    // after ? & # or ;.
-    if (k !== 1 || c !== 0x3d) {
+    if (phase === 1) {
+      if (quotes < 2 && isQuote(e)) {
+        quotes++;
+        continue;
+      }
+      phase = 2;
+    }
+    if (e < 0 || e >= 128) {
       return false;
     }
-    const code = asciiFold(e) === 0x65;
-    const rest = code ? asciiFold(back(p, 3)) === 0x6f && asciiFold(back(p, 4)) === 0x63 : asciiFold(back(p, 3)) === 0x73; // co, s
-    const before = back(p, code ? 5 : 4);
-    return rest && (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
+    node = KEY_TRIE[(node << 7) | asciiFold(e)]!;
+    if (node === 0) {
+      return false;
+    }
+    if (KEY_WORD[node] !== 0) {
+      return true;
+    }
   }
-  const g = back(p, k + 2);
-  return g >= 0 && g < 128 && (CLASSES[g]! & KEY) !== 0;
 }
 
 /**
@@ -937,13 +960,17 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
     }
     // The shapes that may start at i-1 (a pair of their second and third
     // characters), i or i+1.
+    // Each unit is read once: c is s[q], d the unit after it (-1 at the
+    // end), the pair's own units taken from a and b.
     const last = i + 1;
-    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
-      const c = s.charCodeAt(q);
+    let q = p > i - 1 ? p : i - 1;
+    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    for (; q <= last; q++) {
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
       if (guard && (UNITS[c]! & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
-      if (mayStart(s, q, c) && match(q)) {
+      if (mayStart(s, q, c, d) && match(q)) {
         if (guard && !guardSpan(s, q + 1, matchTo)) {
           return stop(guardNext);
         }
@@ -963,6 +990,14 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
         }
         continue scan;
       }
+      if (c === 0x2d && q + 1 < noPEM && DASH_PEM_ONLY) {
+        // Inside a run of dashes that pemAt has read: up to noPEM every
+        // unit is a dash, where only a private key block could start.
+        p = noPEM;
+        i = p - (p & 1);
+        continue scan;
+      }
+      c = d;
     }
     p = i = last + 1;
   }
@@ -1051,7 +1086,17 @@ function guardSpan(s: string, from: number, end: number): boolean {
 
 /** markerEndsAt reports whether s[:end] ends with a marker, ignoring ASCII case. */
 function markerEndsAt(s: string, end: number): boolean {
-  return markerInOutput(s, 0, end, 0) > 0;
+  let node = 0;
+  for (let k = end - 1; k >= 0; k--) {
+    node = trieChild(node, s.charCodeAt(k));
+    if (node === 0) {
+      return false;
+    }
+    if (TRIE_TAKE[node] !== 0) {
+      return true; // whichever marker is taken off
+    }
+  }
+  return false;
 }
 
 /** match tries every shape at p and, when one matches, sets the span to redact. */
@@ -1107,12 +1152,14 @@ function match(p: number): boolean {
     }
   }
   // Prefixed token shapes, anywhere.
-  const prefixed = PREFIXED[c];
+  // (match is called where the pair at p starts a shape: p+1 is in s.)
+  const d = s.charCodeAt(p + 1);
+  const byThird = d < 128 ? PREFIXED[(c << 7) | d] : undefined;
+  const e = byThird === undefined ? -1 : at(s, p + 2);
+  const prefixed = byThird === undefined ? undefined : byThird[e >= 0 && e < 128 ? e : 128];
   if (prefixed !== undefined) {
-    const d = at(s, p + 1);
-    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if (hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -1588,21 +1635,46 @@ const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 
 /**
- * KEY_LAST flags the (lower-case) characters a sensitive key can end with,
- * KEY_LAST2 the pairs (first << 7 | second): those of KEY_SUFFIXES and
- * KEY_EXACT, _key's and -key's, and code's and sig's. Every such key is at
- * least three characters long.
+ * KEY_LAST flags the (lower-case) characters a sensitive key can end with:
+ * the last characters of KEY_SUFFIXES and KEY_EXACT, _key's and -key's,
+ * and code's and sig's.
  */
 const KEY_LAST = new Uint8Array(128);
-const KEY_LAST2 = new Uint8Array(128 * 128);
-/** QUERY_ONLY marks in KEY_LAST2 the pairs only the query-only keys (code, sig) end with. */
-const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
-  const n = k.length;
-  const pair = (k.charCodeAt(n - 2) << 7) | k.charCodeAt(n - 1);
-  KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair]! | QUERY_ONLY : 1;
+  KEY_LAST[k.charCodeAt(k.length - 1)] = 1;
 }
+
+/**
+ * KEY_TRIE holds the words a sensitive key ends with, lower-cased and read
+ * from their end (KEY_SUFFIXES, KEY_EXACT, _key and -key, code and sig):
+ * KEY_TRIE[node << 7 | c] is the child for the character c (0: none; the
+ * root is 0), KEY_WORD[node] is 1 where a word ends. A key that ends with
+ * none of them is no sensitive key (sensitiveKey) and no query-only one,
+ * whatever comes before: mayAssign rejects it after reading its last
+ * characters, down the trie, once each. Every word is of key characters
+ * (letters, _ and -), so no walk reads past the key.
+ */
+const keyTrie: number[] = new Array<number>(128).fill(0);
+const keyWord: number[] = [0];
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "-key", "code", "sig"]) {
+  let node = 0;
+  for (let j = k.length - 1; j >= 0; j--) {
+    const c = k.charCodeAt(j);
+    let child = keyTrie[(node << 7) | c]!;
+    if (child === 0) {
+      child = keyWord.length;
+      keyWord.push(0);
+      for (let x = 0; x < 128; x++) {
+        keyTrie.push(0);
+      }
+      keyTrie[(node << 7) | c] = child;
+    }
+    node = child;
+  }
+  keyWord[node] = 1;
+}
+const KEY_TRIE = Int32Array.from(keyTrie);
+const KEY_WORD = Uint8Array.from(keyWord);
 
 /** NO_NAMES is an empty list of names. */
 const NO_NAMES: readonly string[] = [];

@@ -73,6 +73,7 @@ function asciiFold(c) {
 }
 const trieLen = [0];
 const trieOrder = [-1];
+const trieParent = [0];
 const trieAscii = new Array(128).fill(0);
 const trieOther = /* @__PURE__ */ new Map();
 SANITIZE_MARKERS.forEach((m, order) => {
@@ -84,6 +85,7 @@ SANITIZE_MARKERS.forEach((m, order) => {
       child = trieLen.length;
       trieLen.push(0);
       trieOrder.push(-1);
+      trieParent.push(node);
       for (let c = 0; c < 128; c++) {
         trieAscii.push(0);
       }
@@ -107,30 +109,22 @@ SANITIZE_MARKERS.forEach((m, order) => {
   }
 });
 const TRIE_ASCII = Int32Array.from(trieAscii);
-const TRIE_LEN = Int32Array.from(trieLen);
-const TRIE_ORDER = Int32Array.from(trieOrder);
-const trieHasOther = trieOther.size > 0;
-let walkNode = 0;
-let walkLen = 0;
-let walkOrder = -1;
-function walkStart() {
-  walkNode = 0;
-  walkLen = 0;
-  walkOrder = -1;
+const TRIE_TAKE = new Int32Array(trieLen.length);
+{
+  const best = trieOrder.slice();
+  for (let node = 1; node < trieLen.length; node++) {
+    const parent = trieParent[node];
+    TRIE_TAKE[node] = trieLen[node];
+    if (best[parent] >= 0 && (best[node] < 0 || best[parent] < best[node])) {
+      best[node] = best[parent];
+      TRIE_TAKE[node] = TRIE_TAKE[parent];
+    }
+  }
 }
-function walkStep(c) {
-  const f = asciiFold(c);
-  const node = f < 128 ? TRIE_ASCII[walkNode << 7 | f] : trieHasOther ? trieOther.get(walkNode * 65536 + f) ?? 0 : 0;
-  if (node === 0) {
-    return false;
-  }
-  walkNode = node;
-  const order = TRIE_ORDER[node];
-  if (order >= 0 && (walkOrder < 0 || order < walkOrder)) {
-    walkOrder = order;
-    walkLen = TRIE_LEN[node];
-  }
-  return true;
+const trieHasOther = trieOther.size > 0;
+function trieChild(node, c) {
+  const f = c >= 65 && c <= 90 ? c + 32 : c;
+  return f < 128 ? TRIE_ASCII[node << 7 | f] : trieHasOther ? trieOther.get(node * 65536 + f) ?? 0 : 0;
 }
 function unitsRegExp(flag) {
   let cls = "";
@@ -184,7 +178,8 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   let next2 = -1;
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
-    if (i === stop2 || (UNITS[s.charCodeAt(i)] & (STEP1 | MARKER_LAST)) === 0) {
+    let c = i < stop2 ? s.charCodeAt(i) : -1;
+    if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
       }
@@ -194,6 +189,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
       budget -= j - i;
       i = j;
+      c = i < len ? s.charCodeAt(i) : -1;
     }
     if (i === len) {
       break;
@@ -203,7 +199,6 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       break;
     }
     budget--;
-    let c = s.charCodeAt(i);
     let size = 1;
     if ((UNITS[c] & STEP1) !== 0) {
       if (c < 55296 || c > 57343) {
@@ -285,20 +280,24 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
 const rangeStart = [];
 const rangeEnd = [];
 function markerInOutput(s, cur, end, depth) {
-  walkStart();
+  let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    if (!walkStep(s.charCodeAt(k))) {
-      return walkLen;
+    const next = trieChild(node, s.charCodeAt(k));
+    if (next === 0) {
+      return TRIE_TAKE[node];
     }
+    node = next;
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      if (!walkStep(s.charCodeAt(k))) {
-        return walkLen;
+      const next = trieChild(node, s.charCodeAt(k));
+      if (next === 0) {
+        return TRIE_TAKE[node];
       }
+      node = next;
     }
   }
-  return walkLen;
+  return TRIE_TAKE[node];
 }
 const ALNUM = 1 << 0;
 const UPPER_ALNUM = 1 << 1;
@@ -384,7 +383,8 @@ for (const x of KEY_EXTENSIONS) {
   (EXTENSIONS[x.charCodeAt(1)] ??= []).push(x);
 }
 const FLAGS = new Uint8Array(128);
-const PREFIXED = new Array(128).fill(void 0);
+const PREFIXED = new Array(128 * 128).fill(void 0);
+const PREFIXED_FIRST = new Uint8Array(128);
 const WORDS = new Array(128).fill(void 0);
 const PAIRS = new Uint8Array(128 * 128);
 const THIRDS = new Array(128 * 128).fill(void 0);
@@ -418,7 +418,14 @@ for (const list of [BUILTIN_SECRETS, SANITIZE_SECRETS.map((s) => ({ prefixes: s.
   for (const sec of list) {
     for (const prefix of sec.prefixes) {
       const first = prefix.charCodeAt(0);
-      (PREFIXED[first] ??= []).push({ prefix, cls: sec.cls, min: sec.min, second: prefix.charCodeAt(1), third: prefix.length > 2 ? prefix.charCodeAt(2) : -1 });
+      const third = prefix.length > 2 ? prefix.charCodeAt(2) : -1;
+      const byThird = PREFIXED[first << 7 | prefix.charCodeAt(1)] ??= new Array(129).fill(void 0);
+      for (let e = 0; e <= 128; e++) {
+        if (third < 0 || third === e) {
+          (byThird[e] ??= []).push({ prefix, cls: sec.cls, min: sec.min });
+        }
+      }
+      PREFIXED_FIRST[first] = 1;
       follow(prefix);
     }
   }
@@ -465,6 +472,7 @@ for (let next = 0; next < 128; next++) {
     anyThird[sep << 7 | next] = 1;
   }
 }
+const DASH_PEM_ONLY = FLAGS[45] === START_PEM && PREFIXED_FIRST[45] === 0 && WORDS[45] === void 0 && UNITS[45] === 0;
 function isSpace(c) {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
@@ -541,12 +549,11 @@ function startScan(s) {
   pathFrom = pathRun = credFrom = credEnd = 0;
   credAt = -1;
 }
-function mayStart(s, p, c) {
+function mayStart(s, p, c, d) {
   const len = s.length;
-  if (p + 1 >= len || c >= 128) {
+  if (d < 0 || c >= 128) {
     return false;
   }
-  const d = s.charCodeAt(p + 1);
   if ((UNITS[c] & TRIGGER) !== 0) {
     return mayAssign(p, c, d);
   }
@@ -567,39 +574,39 @@ function mayAssign(p, c, d) {
   if (c === 58 && (d === 47 || d === 92)) {
     return true;
   }
-  let k = 1;
-  let e = back(p, k);
-  while (e === 32 || e === 9) {
+  const s = rs;
+  const pending = p - flushed;
+  let k = 0;
+  let phase = 0;
+  let quotes = 0;
+  let node = 0;
+  for (; ; ) {
     k++;
-    e = back(p, k);
-  }
-  if (isQuote(e)) {
-    k++;
-    e = back(p, k);
-    if (isQuote(e)) {
-      k++;
-      e = back(p, k);
+    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    if (phase === 0) {
+      if (e === 32 || e === 9) {
+        continue;
+      }
+      phase = 1;
     }
-  }
-  if (e < 0 || e >= 128 || (CLASSES[e] & KEY) === 0) {
-    return false;
-  }
-  const f = back(p, k + 1);
-  const ends = f < 0 || f >= 128 ? 0 : KEY_LAST2[asciiFold(f) << 7 | asciiFold(e)];
-  if (ends === 0) {
-    return false;
-  }
-  if (ends === QUERY_ONLY) {
-    if (k !== 1 || c !== 61) {
+    if (phase === 1) {
+      if (quotes < 2 && isQuote(e)) {
+        quotes++;
+        continue;
+      }
+      phase = 2;
+    }
+    if (e < 0 || e >= 128) {
       return false;
     }
-    const code = asciiFold(e) === 101;
-    const rest = code ? asciiFold(back(p, 3)) === 111 && asciiFold(back(p, 4)) === 99 : asciiFold(back(p, 3)) === 115;
-    const before = back(p, code ? 5 : 4);
-    return rest && (before === 63 || before === 38 || before === 35 || before === 59);
+    node = KEY_TRIE[node << 7 | asciiFold(e)];
+    if (node === 0) {
+      return false;
+    }
+    if (KEY_WORD[node] !== 0) {
+      return true;
+    }
   }
-  const g = back(p, k + 2);
-  return g >= 0 && g < 128 && (CLASSES[g] & KEY) !== 0;
 }
 function redact(s, guard, max, pairs) {
   startScan(s);
@@ -620,12 +627,14 @@ function redact(s, guard, max, pairs) {
       continue;
     }
     const last = i + 1;
-    for (let q = p > i - 1 ? p : i - 1; q <= last; q++) {
-      const c = s.charCodeAt(q);
+    let q = p > i - 1 ? p : i - 1;
+    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    for (; q <= last; q++) {
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
       if (guard && (UNITS[c] & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
-      if (mayStart(s, q, c) && match(q)) {
+      if (mayStart(s, q, c, d) && match(q)) {
         if (guard && !guardSpan(s, q + 1, matchTo)) {
           return stop(guardNext);
         }
@@ -643,6 +652,12 @@ function redact(s, guard, max, pairs) {
         }
         continue scan;
       }
+      if (c === 45 && q + 1 < noPEM && DASH_PEM_ONLY) {
+        p = noPEM;
+        i = p - (p & 1);
+        continue scan;
+      }
+      c = d;
     }
     p = i = last + 1;
   }
@@ -706,7 +721,17 @@ function guardSpan(s, from, end) {
   return true;
 }
 function markerEndsAt(s, end) {
-  return markerInOutput(s, 0, end, 0) > 0;
+  let node = 0;
+  for (let k = end - 1; k >= 0; k--) {
+    node = trieChild(node, s.charCodeAt(k));
+    if (node === 0) {
+      return false;
+    }
+    if (TRIE_TAKE[node] !== 0) {
+      return true;
+    }
+  }
+  return false;
 }
 function match(p) {
   const s = rs;
@@ -720,16 +745,16 @@ function match(p) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
-      const d = s.charCodeAt(k);
-      if (!(d >= 65 && d <= 90 || d >= 48 && d <= 57 || d === 32)) {
+      const d2 = s.charCodeAt(k);
+      if (!(d2 >= 65 && d2 <= 90 || d2 >= 48 && d2 <= 57 || d2 === 32)) {
         break;
       }
     }
     if (s.slice(j, k).includes("PRIVATE KEY") && s.startsWith("-----", k)) {
       let end = len;
-      const e = s.indexOf("-----END ", k + 5);
-      if (e >= 0) {
-        const f = s.indexOf("-----", e + 9);
+      const e2 = s.indexOf("-----END ", k + 5);
+      if (e2 >= 0) {
+        const f = s.indexOf("-----", e2 + 9);
         if (f >= 0) {
           end = f + 5;
         }
@@ -745,23 +770,24 @@ function match(p) {
     if (prev === -1 || isSpace(prev)) {
       for (const w of words) {
         if (hasAt(s, p, w)) {
-          let e = p + w.length;
-          while (e < len && !isSpace(s.charCodeAt(e))) {
-            e++;
+          let e2 = p + w.length;
+          while (e2 < len && !isSpace(s.charCodeAt(e2))) {
+            e2++;
           }
           matchFrom = p;
-          matchTo = e;
+          matchTo = e2;
           return true;
         }
       }
     }
   }
-  const prefixed = PREFIXED[c];
+  const d = s.charCodeAt(p + 1);
+  const byThird = d < 128 ? PREFIXED[c << 7 | d] : void 0;
+  const e = byThird === void 0 ? -1 : at(s, p + 2);
+  const prefixed = byThird === void 0 ? void 0 : byThird[e >= 0 && e < 128 ? e : 128];
   if (prefixed !== void 0) {
-    const d = at(s, p + 1);
-    const e = at(s, p + 2);
     for (const sec of prefixed) {
-      if (sec.second === d && (sec.third === e || sec.third < 0) && hasAt(s, p, sec.prefix)) {
+      if (hasAt(s, p, sec.prefix)) {
         const n = run(s, p + sec.prefix.length, sec.cls);
         if (n >= sec.min) {
           matchFrom = p;
@@ -774,16 +800,16 @@ function match(p) {
   if ((flags & START_JWT) !== 0 && p >= noJWT && s.startsWith("eyJ", p)) {
     const n1 = run(s, p, BASE64URL);
     if (n1 >= 10 && p + n1 < len && s.charCodeAt(p + n1) === 46) {
-      let e = p + n1 + 1;
-      const n2 = run(s, e, BASE64URL);
+      let e2 = p + n1 + 1;
+      const n2 = run(s, e2, BASE64URL);
       if (n2 >= 4) {
-        e += n2;
-        if (e < len && s.charCodeAt(e) === 46) {
-          e++;
-          e += run(s, e, BASE64URL);
+        e2 += n2;
+        if (e2 < len && s.charCodeAt(e2) === 46) {
+          e2++;
+          e2 += run(s, e2, BASE64URL);
         }
         matchFrom = p;
-        matchTo = e;
+        matchTo = e2;
         return true;
       }
     }
@@ -792,15 +818,15 @@ function match(p) {
   if ((flags & START_BEARER) !== 0 && startsWithFold(s, p, "bearer")) {
     const prev = back(p, 1);
     if (prev === -1 || !inClass(prev, ALNUM)) {
-      let e = p + 6;
-      while (e < len && (s.charCodeAt(e) === 32 || s.charCodeAt(e) === 9)) {
-        e++;
+      let e2 = p + 6;
+      while (e2 < len && (s.charCodeAt(e2) === 32 || s.charCodeAt(e2) === 9)) {
+        e2++;
       }
-      if (e > p + 6) {
-        const n = run(s, e, TOKEN);
+      if (e2 > p + 6) {
+        const n = run(s, e2, TOKEN);
         if (n >= 8) {
-          matchFrom = e;
-          matchTo = e + n;
+          matchFrom = e2;
+          matchTo = e2 + n;
           return true;
         }
       }
@@ -1137,14 +1163,30 @@ const KEY_SUFFIXES = ["token", "secret", "password", "passwd", "apikey", "api_ke
 const KEY_EXACT = ["pwd", "pass", "auth", "session"];
 const KEY_HARMLESS = ["sort_key", "cache_key", "idempotency_key", "partition_key", "primary_key", "public_key", "foreign_key", "hash_key", "range_key", "row_key", "object_key", "routing_key", "shard_key", "dedup_key", "dedupe_key", "group_key", "lookup_key", "unique_key", "index_key", "map_key", "s3_key"];
 const KEY_LAST = new Uint8Array(128);
-const KEY_LAST2 = new Uint8Array(128 * 128);
-const QUERY_ONLY = 2;
 for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "code", "sig"]) {
-  const n = k.length;
-  const pair = k.charCodeAt(n - 2) << 7 | k.charCodeAt(n - 1);
-  KEY_LAST[k.charCodeAt(n - 1)] = 1;
-  KEY_LAST2[pair] = k === "code" || k === "sig" ? KEY_LAST2[pair] | QUERY_ONLY : 1;
+  KEY_LAST[k.charCodeAt(k.length - 1)] = 1;
 }
+const keyTrie = new Array(128).fill(0);
+const keyWord = [0];
+for (const k of [...KEY_SUFFIXES, ...KEY_EXACT, "_key", "-key", "code", "sig"]) {
+  let node = 0;
+  for (let j = k.length - 1; j >= 0; j--) {
+    const c = k.charCodeAt(j);
+    let child = keyTrie[node << 7 | c];
+    if (child === 0) {
+      child = keyWord.length;
+      keyWord.push(0);
+      for (let x = 0; x < 128; x++) {
+        keyTrie.push(0);
+      }
+      keyTrie[node << 7 | c] = child;
+    }
+    node = child;
+  }
+  keyWord[node] = 1;
+}
+const KEY_TRIE = Int32Array.from(keyTrie);
+const KEY_WORD = Uint8Array.from(keyWord);
 const NO_NAMES = [];
 const HARMLESS = new Array(128).fill(void 0);
 for (const h of KEY_HARMLESS) {
