@@ -447,11 +447,13 @@ var sanitizeLook2Multi = func() (t sanitizePairs) {
 }()
 
 // What a byte pair at an even position means to the scans, one bit each
-// (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2,
-// sanitizeLook2Multi), step 3 does (sanitizeLookSecret2).
+// (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2), or
+// at its lead bytes (sanitizeLook2Multi); step 3 looks around it
+// (sanitizeLookSecret2).
 const (
 	sanitizeEvenQuiet = 1 << iota
 	sanitizeEvenSecret
+	sanitizeEvenLead
 )
 
 // sanitizeEvenPairs holds those bits for every byte pair, indexed by
@@ -459,8 +461,11 @@ const (
 // bytes, a load each.
 var sanitizeEvenPairs = func() (t [1 << 16]uint8) {
 	for v := range t {
-		if sanitizePairBit(&sanitizeLook2, uint16(v)) || sanitizePairBit(&sanitizeLook2Multi, uint16(v)) {
+		if sanitizePairBit(&sanitizeLook2, uint16(v)) {
 			t[v] |= sanitizeEvenQuiet
+		}
+		if sanitizePairBit(&sanitizeLook2Multi, uint16(v)) {
+			t[v] |= sanitizeEvenLead
 		}
 		if sanitizePairBit(&sanitizeLookSecret2, uint16(v)) {
 			t[v] |= sanitizeEvenSecret
@@ -484,6 +489,38 @@ func sanitizeKeptAt(s string, p int) bool {
 	return c&0xF0 == 0xE0 && d&0xC0 == 0x80 && p+2 < len(s) &&
 		sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[p+2]&63)) != 0
 }
+
+// What the first byte of a byte pair, when it is a lead byte, and the
+// second tell of its character, as sanitizeKeptAt tells it
+// (sanitizeLeadPairs): nothing when it is kept (or the first byte leads no
+// character), that the third byte tells (sanitizeQuietThirds), or that it
+// is not kept or not well-formed.
+const (
+	sanitizeLeadThird   = 1
+	sanitizeLeadChanged = 2
+	// A third bit tells that the pair is in sanitizeLook2: at an even
+	// position, the quick pass looks around it.
+	sanitizeLeadLook2 = 4
+)
+
+// sanitizeLeadPairs holds those values for every byte pair, indexed by
+// first | second<<8.
+var sanitizeLeadPairs = func() (t [1 << 16]uint8) {
+	for v := range t {
+		c, d := byte(v), byte(v>>8)
+		switch {
+		case sanitizeQuietLeads[c]&(1<<(d&63)) != 0:
+		case c&0xF0 == 0xE0 && d&0xC0 == 0x80 && sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)] != 0:
+			t[v] = sanitizeLeadThird
+		default:
+			t[v] = sanitizeLeadChanged
+		}
+		if sanitizePairBit(&sanitizeLook2, uint16(v)) {
+			t[v] |= sanitizeLeadLook2
+		}
+	}
+	return t
+}()
 
 // The pair sets of the quick pass, which looks for every change, and of
 // step 3, which looks for secrets.
@@ -544,7 +581,15 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		next := uint64(0) // what the block's characters owe the next block
-		if hi := w & high; hi|owed != 0 {
+		if hi := w & high; hi|owed == 0 {
+			// ASCII: most blocks have no pair to look around, four loads
+			// tell.
+			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
+				if p, ok := q.block(i, w); !ok {
+					return p, false
+				}
+			}
+		} else {
 			lead := hi & (w << 1)    // 11xxxxxx: a lead byte (bit 7 of each byte)
 			three := lead & (w << 2) // 111xxxxx: of three bytes or more
 			four := three & (w << 3) // 1111xxxx: of four
@@ -568,12 +613,15 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
-			cont += bits.OnesCount64(hi ^ lead)
-		}
-		// Most blocks have no pair to look around: four loads tell.
-		if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
-			if p, ok := q.block(i, w); !ok {
-				return p, false
+			// The continuation bytes (0x80 each in hi^lead), summed into
+			// the top byte by a multiplication: bits.OnesCount64 may call
+			// a function, which costs this loop registers.
+			cont += int((hi ^ lead) >> 7 * 0x0101010101010101 >> 56)
+			// Most blocks have no pair to look around: four loads tell.
+			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&(sanitizeEvenQuiet|sanitizeEvenLead) != 0 {
+				if p, ok := q.look(i, w); !ok {
+					return p, false
+				}
 			}
 		}
 		i += 8
@@ -597,6 +645,41 @@ func sanitizeContinuations(s string) int {
 		}
 	}
 	return n
+}
+
+// look is block for a block of eight bytes w at i, not all ASCII, whose
+// pairs at even positions hold a pair of sanitizeLook2 or of
+// sanitizeLook2Multi. Most of those that hold none of sanitizeLook2 hold
+// lead bytes shared by the characters of a script (Arabic, Devanagari,
+// typographic punctuation) and by one that step 1 deletes or an
+// ill-formed one: look shows their characters kept, as sanitizeKeptAt
+// tells it, by the byte pair at each position of the block in
+// sanitizeLeadPairs, all eight at once (block reads the even pairs' lead
+// bytes one by one, and can not see the second byte of one at an odd
+// position without a call), and leaves the rest to block.
+func (q *sanitizeQuietPass) look(i int, w uint64) (int, bool) {
+	s := q.r.s
+	// The pairs at even positions first: one of sanitizeLook2 sends the
+	// block to block whatever its lead bytes. The block's last byte pairs
+	// with the one after it, and a character of three bytes is told by
+	// its third: the two bytes after the block are read.
+	t := &sanitizeLeadPairs
+	x := uint64(t[uint16(w)]) | uint64(t[uint16(w>>16)])<<16 | uint64(t[uint16(w>>32)])<<32 | uint64(t[uint16(w>>48)])<<48
+	if x&(sanitizeLeadLook2*0x0001000100010001) != 0 || i+10 > len(s) {
+		return q.block(i, w)
+	}
+	x |= uint64(t[uint16(w>>8)])<<8 | uint64(t[uint16(w>>24)])<<24 | uint64(t[uint16(w>>40)])<<40 |
+		uint64(t[uint16(w>>56|uint64(s[i+8])<<8)])<<56
+	if x&(sanitizeLeadChanged*0x0101010101010101) != 0 {
+		return q.block(i, w)
+	}
+	for x &= sanitizeLeadThird * 0x0101010101010101; x != 0; x &= x - 1 {
+		p := i + bits.TrailingZeros64(x)>>3
+		if sanitizeQuietThirds[int(s[p]&0x0F)<<6|int(s[p+1]&0x3F)]&(1<<(s[p+2]&63)) == 0 {
+			return q.block(i, w)
+		}
+	}
+	return 0, true
 }
 
 // block looks at the characters of the block of eight bytes w at i, whose

@@ -69,6 +69,33 @@ func TestSanitizeQuietThirds(t *testing.T) {
 	}
 }
 
+// TestSanitizeLeadPairs: what sanitizeLeadPairs tells of a byte pair, with
+// sanitizeQuietThirds where it tells that the third byte does, is what
+// sanitizeKeptAt tells of a lead byte followed by those bytes (nothing to
+// tell for a byte that leads no character), and its sanitizeLeadLook2 bit
+// is sanitizeLook2.
+func TestSanitizeLeadPairs(t *testing.T) {
+	for c := 0; c < 0x100; c++ {
+		for d := 0; d < 0x100; d++ {
+			v := sanitizeLeadPairs[c|d<<8]
+			if got, want := v&sanitizeLeadLook2 != 0, sanitizePairBit(&sanitizeLook2, uint16(c|d<<8)); got != want {
+				t.Errorf("%02X %02X: sanitizeLeadLook2 %v, in sanitizeLook2 %v", c, d, got, want)
+			}
+			v &^= sanitizeLeadLook2
+			for e := 0; e < 0x100; e++ {
+				got := v == 0 || v == sanitizeLeadThird && sanitizeQuietThirds[(c&0x0F)<<6|d&0x3F]&(1<<(e&63)) != 0
+				want := c < 0xC0 || sanitizeKeptAt(string([]byte{byte(c), byte(d), byte(e)}), 0)
+				if got != want {
+					t.Fatalf("%02X %02X %02X: kept by sanitizeLeadPairs %v, by sanitizeKeptAt %v", c, d, e, got, want)
+				}
+				if v != sanitizeLeadThird {
+					break // the third byte does not matter
+				}
+			}
+		}
+	}
+}
+
 // TestSanitizeLoneByte: a lone byte is a maximal subpart of one byte.
 func TestSanitizeLoneByte(t *testing.T) {
 	for c := 0x80; c < 0x100; c++ {
