@@ -579,15 +579,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		next := uint64(0) // what the block's characters owe the next block
-		if hi := w & high; hi|owed == 0 {
-			// ASCII: most blocks have no pair to look around, four loads
-			// tell.
-			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
-				if p, ok := q.block(i, w); !ok {
-					return p, false
-				}
-			}
-		} else {
+		if hi := w & high; hi|owed != 0 {
 			lead := hi & (w << 1)    // 11xxxxxx: a lead byte (bit 7 of each byte)
 			three := lead & (w << 2) // 111xxxxx: of three bytes or more
 			four := three & (w << 3) // 1111xxxx: of four
@@ -611,15 +603,17 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
-			// The continuation bytes (0x80 each in hi^lead), summed into
-			// the top byte by a multiplication: bits.OnesCount64 may call
-			// a function, which costs this loop registers.
-			cont += int((hi ^ lead) >> 7 * 0x0101010101010101 >> 56)
+			cont += bits.OnesCount64(hi ^ lead)
 			// Most blocks have no pair to look around: four loads tell.
 			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&(sanitizeEvenQuiet|sanitizeEvenLead) != 0 {
 				if p, ok := q.look(i, w); !ok {
 					return p, false
 				}
+			}
+			// ASCII, the same four loads: no pair of it holds a lead byte.
+		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
+			if p, ok := q.block(i, w); !ok {
+				return p, false
 			}
 		}
 		i += 8
