@@ -2415,15 +2415,7 @@ impl<'t, 's> Redactor<'t, 's> {
         if q < lo + 2 || !self.t.key_ends.at(s[q - 2], s[q - 1]) {
             return false;
         }
-        let mut v = p + 1;
-        while v < s.len() && (s[v] == b' ' || s[v] == b'\t') {
-            v += 1;
-        }
-        let mut t = 0;
-        while t < 2 && v < s.len() && matches!(s[v], b'"' | b'\'' | b'\\') {
-            v += 1;
-            t += 1;
-        }
+        let v = value_start(s, p + 1);
         v < s.len() && class(s[v]) & CLASS_VALUE != 0
     }
 
@@ -2578,15 +2570,7 @@ impl<'t, 's> Redactor<'t, 's> {
             return None;
         }
         // The value's start, which a value character must be, before the key.
-        let mut v = p + 1;
-        while v < s.len() && (s[v] == b' ' || s[v] == b'\t') {
-            v += 1;
-        }
-        let mut n = 0;
-        while n < 2 && v < s.len() && matches!(s[v], b'"' | b'\'' | b'\\') {
-            v += 1;
-            n += 1;
-        }
+        let v = value_start(s, p + 1);
         if v >= s.len() || class(s[v]) & CLASS_VALUE == 0 {
             return None;
         }
@@ -2755,6 +2739,21 @@ fn name_ends(s: &[u8], mut e: usize) -> bool {
         return e == s.len() || s[e] < 0x80;
     }
     class(c) & CLASS_PATH == 0
+}
+
+// value_start returns where an assignment's value may start after its
+// separator, v being the byte after it: past spaces and tabs, then past up
+// to two quotes or backslashes.
+fn value_start(s: &[u8], mut v: usize) -> usize {
+    while v < s.len() && (s[v] == b' ' || s[v] == b'\t') {
+        v += 1;
+    }
+    let mut n = 0;
+    while n < 2 && v < s.len() && matches!(s[v], b'"' | b'\'' | b'\\') {
+        v += 1;
+        n += 1;
+    }
+    v
 }
 
 // value_end returns the end of the value starting at v: it must start with
