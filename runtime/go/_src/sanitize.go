@@ -1968,24 +1968,38 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 // backslashes, then a value character.
 func (r *sanitizeRedactor) assignmentMay(p int) bool {
 	s, lo := r.s, r.flushed
-	q := p
+	q := sanitizeKeyEnd(s, lo, p)
+	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
+		return false
+	}
+	v := sanitizeValueStart(s, p+1)
+	return v < len(s) && sanitizeClasses[s[v]]&sanitizeClassValue != 0
+}
+
+// sanitizeKeyEnd returns where an assignment's key may end before its
+// separator at p, reading back no further than lo: past spaces and tabs,
+// then past up to two quotes or backslashes.
+func sanitizeKeyEnd(s string, lo, q int) int {
 	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
 		q--
 	}
 	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
 		q--
 	}
-	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
-		return false
-	}
-	v := p + 1
+	return q
+}
+
+// sanitizeValueStart returns where an assignment's value may start, v being
+// the byte after its separator: past spaces and tabs, then past up to two
+// quotes or backslashes (sanitizeKeyEnd's mirror).
+func sanitizeValueStart(s string, v int) int {
 	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
 		v++
 	}
 	for t := 0; t < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); t++ {
 		v++
 	}
-	return v < len(s) && sanitizeClasses[s[v]]&sanitizeClassValue != 0
+	return v
 }
 
 // sanitizeHomePrefixes start a Unix home directory; the user name follows.
@@ -2307,26 +2321,14 @@ func (r *sanitizeRedactor) assignment(p int) (from, to int, ok bool) {
 	// [REDACTED], which is neither a key byte nor white space nor a quote:
 	// the key and what stands before it lie in s[flushed:p].
 	lo := r.flushed
-	q := p
-	for q > lo && (s[q-1] == ' ' || s[q-1] == '\t') {
-		q--
-	}
-	for t := 0; t < 2 && q > lo && (s[q-1] == '"' || s[q-1] == '\'' || s[q-1] == '\\'); t++ {
-		q--
-	}
+	q := sanitizeKeyEnd(s, lo, p)
 	gap := p - q
 	// Most keys are told apart by their last two bytes, before the scan.
 	if q-2 < lo || !sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) {
 		return 0, 0, false
 	}
 	// The value's start, which a value character must be, before the key.
-	v := p + 1
-	for v < len(s) && (s[v] == ' ' || s[v] == '\t') {
-		v++
-	}
-	for q := 0; q < 2 && v < len(s) && (s[v] == '"' || s[v] == '\'' || s[v] == '\\'); q++ {
-		v++
-	}
+	v := sanitizeValueStart(s, p+1)
 	if v >= len(s) || sanitizeClasses[s[v]]&sanitizeClassValue == 0 {
 		return 0, 0, false
 	}

@@ -2403,15 +2403,7 @@ impl<'t, 's> Redactor<'t, 's> {
     // then a value character.
     fn assignment_may(&self, p: usize) -> bool {
         let (s, lo) = (self.s, self.flushed);
-        let mut q = p;
-        while q > lo && (s[q - 1] == b' ' || s[q - 1] == b'\t') {
-            q -= 1;
-        }
-        let mut t = 0;
-        while t < 2 && q > lo && matches!(s[q - 1], b'"' | b'\'' | b'\\') {
-            q -= 1;
-            t += 1;
-        }
+        let q = key_end(s, lo, p);
         if q < lo + 2 || !self.t.key_ends.at(s[q - 2], s[q - 1]) {
             return false;
         }
@@ -2555,15 +2547,7 @@ impl<'t, 's> Redactor<'t, 's> {
         // [REDACTED], which is neither a key byte nor white space nor a
         // quote: the key and what stands before it lie in s[flushed..p].
         let lo = self.flushed;
-        let mut q = p;
-        while q > lo && (s[q - 1] == b' ' || s[q - 1] == b'\t') {
-            q -= 1;
-        }
-        let mut n = 0;
-        while n < 2 && q > lo && matches!(s[q - 1], b'"' | b'\'' | b'\\') {
-            q -= 1;
-            n += 1;
-        }
+        let mut q = key_end(s, lo, p);
         let gap = p - q;
         // Most keys are told apart by their last two bytes, before the scan.
         if q < lo + 2 || !t.key_ends.at(s[q - 2], s[q - 1]) {
@@ -2739,6 +2723,21 @@ fn name_ends(s: &[u8], mut e: usize) -> bool {
         return e == s.len() || s[e] < 0x80;
     }
     class(c) & CLASS_PATH == 0
+}
+
+// key_end returns where an assignment's key may end before its separator
+// at p, reading back no further than lo: past spaces and tabs, then past up
+// to two quotes or backslashes (value_start's mirror).
+fn key_end(s: &[u8], lo: usize, mut q: usize) -> usize {
+    while q > lo && (s[q - 1] == b' ' || s[q - 1] == b'\t') {
+        q -= 1;
+    }
+    let mut n = 0;
+    while n < 2 && q > lo && matches!(s[q - 1], b'"' | b'\'' | b'\\') {
+        q -= 1;
+        n += 1;
+    }
+    q
 }
 
 // value_start returns where an assignment's value may start after its
