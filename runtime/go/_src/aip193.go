@@ -500,24 +500,9 @@ func (d *scanner) aipDetails(s *RPCStatus) {
 		return
 	}
 	d.push()
-	if d.peek() == ']' {
-		d.i++
-		d.depth--
-		return
-	}
 	var seenInfo, seenRetry bool
-	for !d.failed {
+	for more := d.firstElement(); more; more = d.nextElement() {
 		d.aipDetail(s, &seenInfo, &seenRetry)
-		switch d.peek() {
-		case ',':
-			d.i++
-			continue
-		case ']':
-			d.i++
-			d.depth--
-			return
-		}
-		d.fail()
 	}
 }
 

@@ -673,6 +673,34 @@ func (d *scanner) next() bool {
 	return false
 }
 
+// firstElement tells whether an opened array has a first element to read;
+// false when it is empty (and closed). Arrays are read as objects are:
+// for more := d.firstElement(); more; more = d.nextElement() { … }.
+func (d *scanner) firstElement() bool {
+	if d.peek() == ']' {
+		d.i++
+		d.depth--
+		return false
+	}
+	return !d.failed
+}
+
+// nextElement tells whether another element follows; false at the array's
+// end, which it closes, or on a syntax error.
+func (d *scanner) nextElement() bool {
+	switch d.peek() {
+	case ',':
+		d.i++
+		return true
+	case ']':
+		d.i++
+		d.depth--
+		return false
+	}
+	d.fail()
+	return false
+}
+
 func (d *scanner) name() bool {
 	if d.peek() != '"' {
 		d.fail()
@@ -870,31 +898,18 @@ func (d *scanner) strs(dst *[]string) uint8 {
 	case '[':
 		d.push()
 		list, st := []string{}, stSet
-		if d.peek() == ']' {
-			d.i++
-			d.depth--
-			*dst = list
-			return stSet
-		}
-		for !d.failed {
+		for more := d.firstElement(); more; more = d.nextElement() {
 			var s string
 			if d.str(&s) == stWrongType {
 				st = stWrongType
 			}
 			list = append(list, s)
-			switch d.peek() {
-			case ',':
-				d.i++
-				continue
-			case ']':
-				d.i++
-				d.depth--
-				*dst = list
-				return st
-			}
-			d.fail()
 		}
-		return stWrongType
+		if d.failed {
+			return stWrongType
+		}
+		*dst = list
+		return st
 	case 'n':
 		d.literal("null")
 		*dst = nil
@@ -1155,23 +1170,8 @@ func (d *scanner) skip() {
 		}
 	case c == '[':
 		d.push()
-		if d.peek() == ']' {
-			d.i++
-			d.depth--
-			return
-		}
-		for !d.failed {
+		for more := d.firstElement(); more; more = d.nextElement() {
 			d.skip()
-			switch d.peek() {
-			case ',':
-				d.i++
-				continue
-			case ']':
-				d.i++
-				d.depth--
-				return
-			}
-			d.fail()
 		}
 	case c == '"':
 		d.scanString()
