@@ -18,6 +18,17 @@ import (
 // text alike, each at its own position, instead of every emitter escaping
 // them its own way. Tab and line feed stay allowed: descriptions and
 // guidance are often written as YAML block scalars.
+//
+// The bidirectional embedding, override and isolate controls (U+202A-202E,
+// U+2066-2069) are refused too, rather than escaped: they make text display
+// in another order than a compiler reads it ("Trojan Source",
+// CVE-2021-42574), rustc refuses them in comments and string literals, and
+// an escape would only be safe in the languages that have one for comments
+// (Markdown, the docs, has none). Right-to-left text needs none of them:
+// the Unicode bidirectional algorithm orders it, and the implicit marks
+// (U+200E, U+200F, U+061C) stay allowed. The line and paragraph separators
+// (U+2028, U+2029), which end a JavaScript line comment, are not refused:
+// every emitter escapes them (internal/gengo/testdata/escaping).
 
 // forbiddenRune says what r is when contract text must not hold it, or "".
 func forbiddenRune(r rune) string {
@@ -32,8 +43,22 @@ func forbiddenRune(r rune) string {
 		return "lone surrogate"
 	case r >= 0xfdd0 && r <= 0xfdef || r&0xfffe == 0xfffe:
 		return "non-character"
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		return "bidirectional control"
 	}
 	return ""
+}
+
+// bidiNames are the bidirectional controls' abbreviations, from U+202A and
+// from U+2066.
+var bidiNames = map[rune]string{0x202a: "LRE", 0x202b: "RLE", 0x202c: "PDF", 0x202d: "LRO", 0x202e: "RLO",
+	0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI", 0x2069: "PDI"}
+
+// rawReported reports whether rawText reports r when it is written directly
+// in the file: every forbidden character but the line breaks, which the
+// YAML parser turns into line feeds.
+func rawReported(r rune) bool {
+	return forbiddenRune(r) != "" && r != '\n' && r != '\r' && r != 0x85
 }
 
 // controlNames are the usual abbreviations of the C0 controls and DEL, so a
@@ -53,6 +78,8 @@ func describeRune(r rune) string {
 		name = " (DEL)"
 	case r == 0x85:
 		name = " (NEL)"
+	case bidiNames[r] != "":
+		name = " (" + bidiNames[r] + ")"
 	}
 	return fmt.Sprintf("the %s U+%04X%s", what, r, name)
 }
@@ -66,6 +93,8 @@ func textFix(what string) string {
 		return "it is invisible, and allowed only as the file's first character"
 	case "non-character":
 		return "Unicode reserves it for internal use; it is not text"
+	case "bidirectional control":
+		return "it makes text display in another order than compilers read it (Trojan Source), and rustc refuses it in the generated crate; right-to-left text needs no such control"
 	}
 	return `a YAML escape names a code point, not half of a UTF-16 pair: write the character itself, or \U and eight hex digits (\U0001F600) for one beyond U+FFFF`
 }
@@ -88,12 +117,13 @@ func (l *loader) rawText(data []byte) bool {
 		if r == utf8.RuneError && size <= 1 {
 			return ok
 		}
-		if what := forbiddenRune(r); what != "" && !(r == 0xfeff && i == 0) && !lineBreak(r) && r != '\r' {
+		if what := forbiddenRune(r); rawReported(r) && !(r == 0xfeff && i == 0) {
 			l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col},
 				Message: fmt.Sprintf("remove %s; %s", describeRune(r), textFix(what))})
-			// The YAML reader accepts U+FEFF and the non-characters
-			// below U+FFFE; anything else stops it.
-			if !(r == 0xfeff || r >= 0xfdd0 && r <= 0xfdef || r > 0xffff) {
+			// The YAML reader accepts U+FEFF, the bidirectional
+			// controls and the non-characters below U+FFFE; anything
+			// else stops it.
+			if !(r == 0xfeff || r >= 0xfdd0 && r <= 0xfdef || r > 0xffff || what == "bidirectional control") {
 				ok = false
 			}
 		}
@@ -216,7 +246,7 @@ func (l *loader) escapes(data []byte, n *yaml.Node, where string) int {
 		}
 		if data[i] != '\\' || i+1 >= len(data) {
 			r, size := utf8.DecodeRune(data[i:])
-			if forbiddenRune(r) != "" && !lineBreak(r) && r != '\r' {
+			if rawReported(r) {
 				found++ // written directly: rawText reported it
 			}
 			i += size
