@@ -27,6 +27,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
 )
 
@@ -370,10 +371,25 @@ func (l *loader) relPath(v *yaml.Node, p, what string, file bool) (string, bool)
 		l.errorf(v, "%s: %q is outside the config's directory; move errgen.yaml up, or the output down", what, p)
 	case p == "." && !file:
 		l.errorf(v, "%s: an output needs a directory of its own below the config's, not the config's directory itself", what)
+	case workingName(p) != "":
+		l.errorf(v, "%s: %q %s", what, p, workingName(p))
 	default:
 		return p, true
 	}
 	return "", false
+}
+
+// workingName explains why p cannot be used when one of its components is
+// named like one of errgen's own working files (marker.WorkingFile): a run
+// would take it for its lock or for what an interrupted run left, so
+// generate would fail and check report runs that never happened.
+func workingName(p string) string {
+	for _, part := range strings.Split(p, "/") {
+		if what := marker.WorkingFile(part); what != "" {
+			return fmt.Sprintf("has a component %q named like errgen's own %s, which errgen keeps in the output tree; pick another name", part, what)
+		}
+	}
+	return ""
 }
 
 type nameRule struct {

@@ -10,13 +10,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // FS is the filesystem Apply writes through: the os package in errgen, a
@@ -94,8 +95,8 @@ func (OS) SyncDir(name string) error {
 //	.errgen-<run>.journal        in the output root: what the run does
 //	.errgen-<run>.done           the journal once the run committed
 var (
-	runFileName = regexp.MustCompile(`^\..+\.errgen-[0-9a-z]+\.(tmp|bak)$`)
-	journalName = regexp.MustCompile(`^\.errgen-([0-9a-z]+)\.(journal|done)$`)
+	runFileName = marker.RunFileName
+	journalName = marker.JournalName
 )
 
 func isRunFile(name string) bool { return runFileName.MatchString(name) }

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // LockFile is the lock errgen holds in the output root while it reads and
 // writes the tree, so that runs on one tree (two editors' go:generate, a
 // watcher and make) take turns. It exists only while a run holds it.
-const LockFile = ".errgen.lock"
+const LockFile = marker.LockFile
 
 // DefaultLockTimeout is how long a run waits for another to finish.
 const DefaultLockTimeout = time.Minute

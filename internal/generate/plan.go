@@ -7,9 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/errgen/errgen/internal/marker"
 )
 
 // Op is what reconciling one file with the disk takes.
@@ -36,7 +37,7 @@ type Change struct {
 // legacyTemp is the temporary name errgen used before runs had journals
 // (".name.errgen-123456"); a crash then could leave such files behind, and
 // they are removed like any generated file that is no longer produced.
-var legacyTemp = regexp.MustCompile(`^\.(.+)\.errgen-[0-9]+$`)
+var legacyTemp = marker.LegacyTemp
 
 // Plan compares out with the tree under root. A file at a generated path
 // that is not errgen's becomes a Foreign update; a file that is not at a
