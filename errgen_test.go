@@ -33,11 +33,14 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A root with a generation config generates what it says.
+		// A root with a generation config generates what it says, and its
+		// files name the config; the others name their contract.
+		source := generate.SourceOf(root, path)
 		if cfg, err := config.LoadFile(filepath.Join(root, config.FileName)); err == nil {
 			if err := cfg.Apply(c); err != nil {
 				t.Fatal(err)
 			}
+			source = generate.SourceOf(cfg.Root, cfg.File)
 		} else if !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
@@ -45,6 +48,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		out.SetSource(source)
 		changes, err := generate.Plan(root, out)
 		if err != nil {
 			t.Fatal(err)

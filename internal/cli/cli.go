@@ -293,9 +293,17 @@ no other file is ever removed.`, args, true, stdout, stderr)
 	var foreign *generate.ForeignError
 	if errors.As(err, &foreign) {
 		n := len(foreign.Paths)
-		fmt.Fprintf(stderr, "errgen: nothing was written: %d file%s at generated paths %s not errgen's (the header line is not errgen's):\n", n, plural(n), isAre(n))
+		whose := "not errgen's (the header line is not errgen's)"
+		if len(foreign.Owners) > 0 {
+			whose = "not errgen's (the header line is not errgen's) or another config's"
+		}
+		fmt.Fprintf(stderr, "errgen: nothing was written: %d file%s at generated paths %s %s:\n", n, plural(n), isAre(n), whose)
 		for _, p := range foreign.Paths {
-			fmt.Fprintf(stderr, "  %s\n", p)
+			if owner := foreign.Owners[p]; owner != "" {
+				fmt.Fprintf(stderr, "  %s (generated from %s: if another config or contract generates it, give one of them another dir; if that was this one's old path, -take-over adopts it)\n", p, owner)
+			} else {
+				fmt.Fprintf(stderr, "  %s\n", p)
+			}
 		}
 		fmt.Fprintf(stderr, "errgen: move %s away, or run again with -take-over to replace %s with the generated file%s\n", itThem(n), itThem(n), plural(n))
 		return ExitProblems
@@ -358,6 +366,28 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 		fmt.Fprintf(stderr, "errgen: output root %s is not a directory\n", o.out)
 		return nil, false
 	}
+	// No output directory may lead outside the root through a symbolic
+	// link; a config's problem is reported at its dir.
+	check := func(dir string) error { return generate.CheckDir(o.out, dir) }
+	if o.cfg != nil {
+		if err := o.cfg.CheckDirs(c, check); err != nil {
+			printProblems(err, o.config, stderr)
+			return nil, false
+		}
+	}
+	for _, dir := range out.Dirs {
+		if err := check(dir); err != nil {
+			fmt.Fprintf(stderr, "errgen: output directory %v\n", err)
+			return nil, false
+		}
+	}
+	// Every file names the config (or, without one, the contract) it is
+	// generated from: the run owns only the files that name it.
+	if o.cfg != nil {
+		out.SetSource(generate.SourceOf(o.cfg.Root, o.cfg.File))
+	} else {
+		out.SetSource(generate.SourceOf(o.out, o.contract))
+	}
 	return out, true
 }
 
@@ -389,7 +419,10 @@ errgen generate left behind.`, args, true, stdout, stderr)
 	}
 	for _, c := range changes {
 		what := map[generate.Op]string{generate.Create: "missing", generate.Update: "stale", generate.Delete: "no longer generated"}[c.Op]
-		if c.Foreign {
+		switch {
+		case c.Owner != "":
+			what = "generated from " + c.Owner + ", not from this config or contract; generate replaces it only with -take-over (when that was this one's old path)"
+		case c.Foreign:
 			what = "not errgen's (its header line is not errgen's); generate replaces it only with -take-over"
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", c.Path, what)

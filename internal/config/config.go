@@ -92,6 +92,7 @@ type Config struct {
 // Output is one selected output. Empty strings mean the default.
 type Output struct {
 	Pos        contract.Pos // of the output's key
+	DirPos     contract.Pos // of its dir; zero for the default
 	Dir        string
 	Package    string // go: the package name; python: the import name
 	ImportPath string // go
@@ -309,6 +310,7 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 			}
 			dirs[rel] = v
 			o.Dir = rel
+			o.DirPos = contract.Pos{Line: v.Line, Col: v.Column}
 		case "package":
 			if name == Go {
 				l.check(v, field, s, goPackage)
@@ -523,6 +525,35 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 		return problems
 	}
 	c.Outputs = chosen
+	return nil
+}
+
+// CheckDirs calls check with the directory of every output c generates
+// and reports each error at the output's dir in the file (its key, for a
+// default directory): generate.CheckDir, which refuses a directory that a
+// symbolic link leads outside the config's directory.
+func (cfg *Config) CheckDirs(c *contract.Contract, check func(dir string) error) error {
+	dirs := dirsOf(&c.Outputs)
+	var problems Problems
+	for _, name := range Names {
+		d := *dirs[name]
+		if d == "" {
+			continue
+		}
+		if err := check(d); err != nil {
+			pos := contract.Pos{Line: 1, Col: 1}
+			if o := cfg.Outputs[name]; o != nil {
+				pos = o.Pos
+				if o.DirPos.Line > 0 {
+					pos = o.DirPos
+				}
+			}
+			problems = append(problems, Problem{File: cfg.File, Pos: pos, Message: fmt.Sprintf("outputs.%s.dir: %v", name, err)})
+		}
+	}
+	if len(problems) > 0 {
+		return problems
+	}
 	return nil
 }
 

@@ -220,7 +220,16 @@ func apply(fsys FS, root string, changes []Change, id string) error {
 		return nil
 	}
 	j := &journal{id: id}
+	// A link that appeared since the plan must not carry a write or a
+	// removal outside the root (links.go).
+	links, err := newDirChecker(root)
+	if err != nil {
+		return err
+	}
 	for _, c := range changes {
+		if err := links.check(path.Dir(c.Path)); err != nil {
+			return err
+		}
 		file, _, _ := runPaths(root, id, c.Path)
 		info, err := fsys.Lstat(file)
 		switch {
@@ -288,7 +297,7 @@ func apply(fsys FS, root string, changes []Change, id string) error {
 	}
 
 	// Committed: the tree is the new one. What remains is cleaning up.
-	err := fsys.SyncDir(root)
+	err = fsys.SyncDir(root)
 	if err == nil {
 		err = finish(fsys, root, j, donePath)
 	}

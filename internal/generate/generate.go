@@ -69,6 +69,9 @@ type Output struct {
 	Dirs  []string
 	// Scratch holds the emitters' Scratch patterns by directory.
 	Scratch map[string][]string
+	// Source is the config or contract the files name in their header
+	// lines, relative to the output root (see SetSource); "" until set.
+	Source string
 }
 
 // Paths returns the generated paths, sorted.

@@ -86,7 +86,7 @@ func TestEveryOutputFollowsTheRule(t *testing.T) {
 			}
 		}
 	}
-	for ext := range headerLines {
+	for ext := range headerSyntax {
 		if !exts[ext] {
 			t.Errorf("no output has the extension %s; remove its rule", ext)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,8 +31,12 @@ type Change struct {
 	New  []byte // wanted content; nil for Delete
 	// Foreign marks an Update of a file that is not errgen's: its header
 	// line is not errgen's header (see IsGenerated), or it is not a regular
-	// file. Write refuses such changes unless told to take the files over.
+	// file; or one that is errgen's but names another source (Owner). Write
+	// refuses such changes unless told to take the files over.
 	Foreign bool
+	// Owner is the source another run's file at this path names (relative
+	// to the root), when it is not this run's (see source.go).
+	Owner string
 }
 
 // legacyTemp is the temporary name errgen used before runs had journals
@@ -40,15 +45,30 @@ type Change struct {
 var legacyTemp = marker.LegacyTemp
 
 // Plan compares out with the tree under root. A file at a generated path
-// that is not errgen's becomes a Foreign update; a file that is not at a
-// generated path is removed only when it is errgen's by its header line, so
+// that is not errgen's, or that names another source than out's, becomes a
+// Foreign update; a file that is not at a generated path is removed only
+// when it is errgen's by its header line and names out's source (or none), so
 // hand-written files beside generated ones (tests, a CONTRIBUTING.md quoting
 // the marker) are safe. The temporary files and backups of a run (see
 // Apply) are never part of a plan, nor is what build tools write into an
-// emitter's directory (its Scratch, see scratch.go).
+// emitter's directory (its Scratch, see scratch.go). A directory that a
+// symbolic link leads outside root fails the plan (a *LinkError, see
+// links.go).
 func Plan(root string, out *Output) ([]Change, error) {
 	var changes []Change
+	links, err := newDirChecker(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range out.Dirs {
+		if err := links.check(dir); err != nil {
+			return nil, err
+		}
+	}
 	for _, p := range out.Paths() {
+		if err := links.check(path.Dir(p)); err != nil {
+			return nil, err
+		}
 		full := filepath.Join(root, filepath.FromSlash(p))
 		info, err := os.Lstat(full)
 		switch {
@@ -66,7 +86,11 @@ func Plan(root string, out *Output) ([]Change, error) {
 		}
 		if !bytes.Equal(old, out.Files[p]) || !info.Mode().IsRegular() {
 			foreign := !info.Mode().IsRegular() || !IsGenerated(p, old)
-			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign})
+			owner := ""
+			if !foreign {
+				owner = out.otherSource(p, old)
+			}
+			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign || owner != "", Owner: owner})
 		}
 	}
 	for _, dir := range out.Dirs {
@@ -105,7 +129,9 @@ func Plan(root string, out *Output) ([]Change, error) {
 			if m := legacyTemp.FindStringSubmatch(d.Name()); m != nil {
 				owner = m[1]
 			}
-			if IsGenerated(owner, data) {
+			// Only this run's files are pruned: another config's (or
+			// contract's) nested in its directory are not (source.go).
+			if IsGenerated(owner, data) && out.otherSource(rel, data) == "" {
 				changes = append(changes, Change{Path: rel, Op: Delete, Old: data})
 			}
 			return nil

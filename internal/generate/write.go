@@ -30,14 +30,25 @@ func (o Options) fsys() FS {
 	return o.fs
 }
 
-// ForeignError is Write refusing to replace files that are not errgen's.
+// ForeignError is Write refusing to replace files that are not errgen's,
+// or that another config or contract generated.
 type ForeignError struct {
 	Paths []string
+	// Owners holds, by path, the source named by a file that another config
+	// or contract generated (see source.go).
+	Owners map[string]string
 }
 
 func (e *ForeignError) Error() string {
-	return fmt.Sprintf("%d file%s at generated paths %s not errgen's (the header line is not errgen's): %s",
-		len(e.Paths), plural(len(e.Paths)), map[bool]string{true: "is", false: "are"}[len(e.Paths) == 1], strings.Join(e.Paths, ", "))
+	var ps []string
+	for _, p := range e.Paths {
+		if o := e.Owners[p]; o != "" {
+			p += " (generated from " + o + ")"
+		}
+		ps = append(ps, p)
+	}
+	return fmt.Sprintf("%d file%s at generated paths %s not errgen's (the header line is not errgen's) or not this run's (it names another source): %s",
+		len(e.Paths), plural(len(e.Paths)), map[bool]string{true: "is", false: "are"}[len(e.Paths) == 1], strings.Join(ps, ", "))
 }
 
 func plural(n int) string {
@@ -72,7 +83,13 @@ func Write(root string, out *Output, opt Options) (*Result, error) {
 		return res, err
 	}
 	if foreign := Foreign(res.Changes); len(foreign) > 0 && !opt.TakeOver {
-		return res, &ForeignError{Paths: foreign}
+		owners := map[string]string{}
+		for _, c := range res.Changes {
+			if c.Owner != "" {
+				owners[c.Path] = c.Owner
+			}
+		}
+		return res, &ForeignError{Paths: foreign, Owners: owners}
 	}
 	return res, apply(fsys, root, res.Changes, newRunID())
 }
