@@ -95,11 +95,15 @@ var funcs = template.FuncMap{
 const mdSpecial = "\\`*_[]<>|~$&"
 
 // Text escapes s for Markdown prose and keeps it on one source line, so a
-// line of the contract's text can never start a heading, list or fence.
+// line of the contract's text can never start a heading, list or fence:
+// every way contract text enters a page goes through it (the kinds' text
+// through the view, the rest through the templates' md and cell). Line
+// breaks become <br>, which continues the line, so only the start of s can
+// open a block: blockStart escapes it there.
 func Text(s string) string {
 	s = strings.TrimSpace(s)
 	if plainText(s) {
-		return s
+		return blockStart(s)
 	}
 	var b strings.Builder
 	for _, r := range s {
@@ -118,7 +122,34 @@ func Text(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	return blockStart(b.String())
+}
+
+// blockStart escapes the character that would make s, at the start of a
+// line, open a block other than a paragraph. Text escapes the rest of
+// CommonMark's and GitHub's block starts everywhere (mdSpecial: > quotes,
+// * lists and breaks, ``` and ~~~ fences, < HTML, | tables, [ link
+// definitions and footnotes, $$ math); these are the ones that are
+// ordinary text inside a line: # headings, - and + lists, - and = setext
+// underlines and thematic breaks, and 1. or 1) ordered lists. Leading
+// blanks (indented code) are trimmed already. A backslash before ASCII
+// punctuation renders as the character alone.
+func blockStart(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '#', '-', '+', '=':
+		return "\\" + s
+	}
+	digits := 0
+	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
+		digits++
+	}
+	if digits > 0 && digits <= 9 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') {
+		return s[:digits] + "\\" + s[digits:]
+	}
+	return s
 }
 
 // plainText reports whether Text would return s as it is: printable ASCII

@@ -249,3 +249,83 @@ func TestAgreementsAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+// blockTags are the HTML elements of Markdown's blocks other than
+// paragraphs and tables' cells.
+var blockTags = regexp.MustCompile(`<(h[1-6]|ul|ol|li|blockquote|pre|code|hr|table|div|dl|sup)[ >]`)
+
+// TestContractTextOpensNoBlock (issue 28, item 17): contract text that
+// starts with, or has a line starting with, any Markdown block syntax
+// renders as the text it is on every page, wherever it lands (a paragraph
+// of its own, a list item's text, a table cell): the pages have exactly the
+// blocks they have with plain text, and the text survives.
+func TestContractTextOpensNoBlock(t *testing.T) {
+	constructs := []string{"# heading", "###### deep", "- item", "+ item", "* item", "1. first", "12) twelfth",
+		"> quote", "| a | b |", "```go", "~~~", "<div>html</div>", "===", "---", "***", "___", "[ref]: https://example.com",
+		"[^1]: note", "$$", "- [ ] task", "#hashtag-like", "-1 below zero", "1.5 is a number"}
+	build := func(plain bool) map[string]string {
+		c := gentest.Load(t, "../../contract/kinds.yaml")
+		i := 0
+		next := func() string {
+			if plain {
+				return "Plain text."
+			}
+			s := constructs[i%len(constructs)]
+			// The first line carries one construct, a later one the next.
+			s += "\n" + constructs[(i+1)%len(constructs)]
+			i++
+			return s
+		}
+		c.Description = next()
+		for _, g := range c.Groups {
+			g.Description = next()
+		}
+		for _, k := range c.Kinds {
+			k.Description = next()
+			for _, f := range k.Fields {
+				f.Description = next()
+			}
+		}
+		for _, cl := range c.Inbound.Classifiers {
+			cl.Description = next()
+		}
+		for _, a := range c.Inbound.Agreements {
+			a.Description = next()
+		}
+		for _, o := range c.Origins {
+			o.Description = next()
+		}
+		files, err := gendocs.Generate(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := map[string]string{}
+		for p, data := range files {
+			var out bytes.Buffer
+			if err := md.Convert(data, &out); err != nil {
+				t.Fatal(err)
+			}
+			pages[path.Base(p)] = out.String()
+		}
+		return pages
+	}
+	plain, hostile := build(true), build(false)
+	count := func(h string) map[string]int {
+		n := map[string]int{}
+		for _, m := range blockTags.FindAllStringSubmatch(h, -1) {
+			n[m[1]]++
+		}
+		return n
+	}
+	for name, h := range hostile {
+		if got, want := count(h), count(plain[name]); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: blocks %v, want %v as with plain text", name, got, want)
+		}
+	}
+	text := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(hostile["kinds.md"]+hostile["README.md"]+hostile["inbound.md"], ""))
+	for _, s := range constructs {
+		if !strings.Contains(text, s) {
+			t.Errorf("%q does not render as written", s)
+		}
+	}
+}
