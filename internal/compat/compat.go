@@ -624,6 +624,17 @@ func constText(v any) string {
 }
 
 func (c *comparer) layout() {
+	// Only a contract without a layout section reads labby's short form
+	// (Contract.ShortForm): declaring one, even the default restated,
+	// changes what the HTTP readers accept though no leaf changes.
+	switch oldSF, newSF := c.old.ShortForm() != nil, c.new.ShortForm() != nil; {
+	case oldSF && !newSF:
+		c.add(true, orFirstLine(c.new.Layout.Pos), "SHORT_FORM_DROPPED", "layout",
+			"the contract now declares a layout, so its HTTP readers no longer read labby's short form {kind, message}: such a body from old producers is classified by its status instead of its kind")
+	case !oldSF && newSF:
+		c.add(false, orFirstLine(c.old.Layout.Pos), "SHORT_FORM_ADDED", "layout",
+			"the contract no longer declares a layout, so its HTTP readers read labby's short form {kind, message}, classifying such a body by its kind instead of its status")
+	}
 	oldFields, newFields := fieldNames(c.old), fieldNames(c.new)
 	newLeaves := map[string]*contract.Leaf{}
 	for _, l := range c.new.Layout.Leaves {
@@ -703,6 +714,12 @@ func (c *comparer) surfaces() {
 	if o.ProblemTypeBase != n.ProblemTypeBase {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "PROBLEM_TYPE_CHANGED", "surfaces.problem_type_base",
 			"the RFC 9457 problem type base changed from %q to %q", o.ProblemTypeBase, n.ProblemTypeBase)
+	}
+	// With a renamed contract the domain that follows the name is
+	// CONTRACT_RENAMED's consequence; a domain of its own is reported.
+	if o.ErrorDomain != n.ErrorDomain && !(o.ErrorDomain == c.old.Name && n.ErrorDomain == c.new.Name) {
+		c.add(true, contract.Pos{Line: 1, Col: 1}, "ERROR_DOMAIN_CHANGED", "surfaces.error_info_domain",
+			"the AIP-193 ErrorInfo domain changed from %q to %q; readers on either side read the other's errors as foreign", o.ErrorDomain, n.ErrorDomain)
 	}
 	if o.CLI.Form != n.CLI.Form {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "CLI_FORM_CHANGED", "surfaces.cli.form",

@@ -170,6 +170,12 @@ var Rules = []Rule{
 	{"LAYOUT_FIELD_ADDED", false,
 		"The layout puts a new optional source on the wire.",
 		"Tolerant consumers ignore it; strict consumers that reject unknown members see it."},
+	{"SHORT_FORM_DROPPED", true,
+		"A contract without a `layout` section gained one (even one that restates the default): the readers of failed HTTP responses stop reading labby's short form `{kind, message}`.",
+		"Go's ReadHTTP, TypeScript's fromHttpResponse, Python's from_http_response and Rust's reader built on the new contract classify such a body from old producers (labby's SDKs and subsystems) by the HTTP status instead of by its kind: the same response now gives another kind and advice."},
+	{"SHORT_FORM_ADDED", false,
+		"A contract's `layout` section was removed (the default layout): the HTTP readers now read labby's short form.",
+		"Behaviour only: a failed response whose body is a short form with a kind of the contract's naming is classified by that kind instead of by the status."},
 
 	// Contract-wide.
 	{"CONTRACT_RENAMED", true,
@@ -181,6 +187,9 @@ var Rules = []Rule{
 	{"PROBLEM_TYPE_CHANGED", true,
 		"`surfaces.problem_type_base` changed.",
 		"RFC 9457 consumers match the problem `type` URI; every kind's URI changes."},
+	{"ERROR_DOMAIN_CHANGED", true,
+		"The AIP-193 `ErrorInfo.domain` changed: `surfaces.error_info_domain`, or the contract name it defaults to.",
+		"AIP-193 and gRPC readers recognise this contract's envelopes by the domain: readers built on the new contract read old producers' errors as foreign ones (classified from the status code alone), and old readers the new producers'."},
 	{"CLI_FORM_CHANGED", true,
 		"`surfaces.cli.form` changed (bare envelope or wrapped).",
 		"Scripts parsing a CLI's stderr meet another shape."},
