@@ -1,13 +1,9 @@
 package generate
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
 )
 
@@ -72,35 +68,5 @@ func TestSourceInHeader(t *testing.T) {
 		if IsGenerated("a.go", []byte(bad+"\n")) {
 			t.Errorf("%q is errgen's", bad)
 		}
-	}
-}
-
-// TestApplyRefusesALinkThatAppeared (issue 28, item 11): a symbolic link
-// out of the tree that appears after the plan stops Apply before it writes
-// or removes anything, there or outside; Plan refuses it too.
-func TestApplyRefusesALinkThatAppeared(t *testing.T) {
-	root, elsewhere := t.TempDir(), t.TempDir()
-	gentest.WriteTree(t, elsewhere, map[string]string{"x/stale.go": "// " + marker.Text + "\n"})
-	out := &Output{Files: map[string][]byte{"gen/x/a.go": []byte("// " + marker.Text + "\n")}, Dirs: []string{"gen/x"}}
-	changes, err := Plan(root, out)
-	if err != nil || len(changes) != 1 {
-		t.Fatalf("Plan = %v, %v", changes, err)
-	}
-	if err := os.Symlink(elsewhere, filepath.Join(root, "gen")); err != nil {
-		t.Fatal(err)
-	}
-	var link *LinkError
-	if err := Apply(root, changes); !errors.As(err, &link) || link.Link != "gen" {
-		t.Errorf("Apply = %v, want a LinkError on gen", err)
-	}
-	if _, err := Plan(root, out); !errors.As(err, &link) || !strings.Contains(err.Error(), "gen/x leads outside") {
-		t.Errorf("Plan = %v, want a LinkError", err)
-	}
-	entries, _ := os.ReadDir(filepath.Join(elsewhere, "x"))
-	if len(entries) != 1 {
-		t.Errorf("outside the tree: %v", entries)
-	}
-	if entries, _ := os.ReadDir(root); len(entries) != 1 {
-		t.Errorf("the root holds %v, want the link only", entries)
 	}
 }
