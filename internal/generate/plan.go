@@ -60,6 +60,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	owned := newOwners(root, out)
 	for _, dir := range out.Dirs {
 		if err := links.check(dir); err != nil {
 			return nil, err
@@ -88,7 +89,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 			foreign := !info.Mode().IsRegular() || !IsGenerated(p, old)
 			owner := ""
 			if !foreign {
-				owner = out.otherSource(p, old)
+				owner = owned.other(p, old)
 			}
 			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign || owner != "", Owner: owner})
 		}
@@ -131,7 +132,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 			}
 			// Only this run's files are pruned: another config's (or
 			// contract's) nested in its directory are not (source.go).
-			if IsGenerated(owner, data) && out.otherSource(rel, data) == "" {
+			if IsGenerated(owner, data) && owned.other(rel, data) == "" {
 				changes = append(changes, Change{Path: rel, Op: Delete, Old: data})
 			}
 			return nil
