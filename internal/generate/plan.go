@@ -89,7 +89,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 			foreign := !info.Mode().IsRegular() || !IsGenerated(p, old)
 			owner := ""
 			if !foreign {
-				owner = owned.other(p, old)
+				owner = owned.other(p, old, true)
 			}
 			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign || owner != "", Owner: owner})
 		}
@@ -132,7 +132,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 			}
 			// Only this run's files are pruned: another config's (or
 			// contract's) nested in its directory are not (source.go).
-			if IsGenerated(owner, data) && owned.other(rel, data) == "" {
+			if IsGenerated(owner, data) && owned.other(rel, data, false) == "" {
 				changes = append(changes, Change{Path: rel, Op: Delete, Old: data})
 			}
 			return nil

@@ -33,9 +33,13 @@ import (
 // extend it with a part after "#" naming the contract (a character the
 // encoding never leaves in a path).
 //
-// A folder between the root and the file that happens to hold something at
-// the source's path makes the run leave the file alone: the safe direction,
-// as the file is then neither pruned nor reported.
+// A folder between the root and the file that holds something at the
+// source's path makes the run leave a file it no longer generates alone:
+// the safe direction, as the file is then neither pruned nor reported. So
+// when an output directory lies inside another root whose config has the
+// same name, the outer run does not prune its own stale files there (and
+// two such runs generating one path are not told apart). A file at a path
+// the run generates that names the run's source is always the run's.
 //
 // Files of errgen before sources were named carry the bare marker.Text. They
 // are errgen's, and every run treats them as its own, as that errgen did: it
@@ -134,11 +138,12 @@ func newOwners(root string, out *Output) *owners {
 }
 
 // other is the source, relative to the root, of the errgen file at rel
-// when the file is not the output's own: another run's, whose root is
-// nearer the file, or one that names another source. It is "" when the
-// file is the output's, names no source (a file of errgen before sources
-// were named), or the output has no source.
-func (w *owners) other(rel string, data []byte) string {
+// when the file is not the output's own: one that names another source, or
+// (for a file the output does not generate, generated false) another run's
+// whose root is nearer the file. It is "" when the file is the output's,
+// names no source (a file of errgen before sources were named), or the
+// output has no source.
+func (w *owners) other(rel string, data []byte, generated bool) string {
 	token, ok := header(rel, data)
 	if !ok || token == "" || w.out.Source == "" {
 		return ""
@@ -148,6 +153,9 @@ func (w *owners) other(rel string, data []byte) string {
 		return token // validToken has refused it already
 	}
 	src = path.Clean(src)
+	if generated && src == w.out.Source {
+		return ""
+	}
 	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
 		if p := path.Join(d, src); w.has(p) {
 			if p == w.out.Source {
