@@ -485,6 +485,17 @@ func recoverRuns(fsys FS, root string) ([]string, error) {
 		if err != nil {
 			return notes, fmt.Errorf("%s: %w", name, err)
 		}
+		// Repairing renames and removes files too: never through a link
+		// out of the root (links.go).
+		links, err := newDirChecker(root)
+		if err != nil {
+			return notes, err
+		}
+		for _, e := range j.entries {
+			if err := links.check(path.Dir(e.path)); err != nil {
+				return notes, fmt.Errorf("repairing after run %s: %w", id, err)
+			}
+		}
 		switch {
 		case m[2] == "done":
 			err = finish(fsys, root, j, name)

@@ -38,3 +38,21 @@ func TestApplyRefusesALinkThatAppeared(t *testing.T) {
 		t.Errorf("the root holds %v, want the link only", entries)
 	}
 }
+
+// TestRecoverRefusesALink (issue 28, item 11): repairing an interrupted run
+// removes and renames files too; a journal whose files lie behind a link out
+// of the tree is not repaired through it.
+func TestRecoverRefusesALink(t *testing.T) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	gentest.WriteTree(t, elsewhere, map[string]string{"x/a.go": "// " + marker.Text + "\n"})
+	gentest.WriteTree(t, root, map[string]string{".errgen-1a.journal": "errgen journal 1\nrun 1a\ncreate \"gen/x/a.go\"\nend\n"})
+	if err := os.Symlink(elsewhere, filepath.Join(root, "gen")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Recover(root); err == nil || !strings.Contains(err.Error(), "gen is a symbolic link to "+elsewhere) {
+		t.Errorf("Recover = %v, want it refused for the link gen", err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "x/a.go")); err != nil {
+		t.Errorf("the file outside the tree: %v", err)
+	}
+}
