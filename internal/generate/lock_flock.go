@@ -4,6 +4,7 @@ package generate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"syscall"
@@ -20,7 +21,11 @@ const staleHint = ""
 // runs without ever letting two runs hold the lock at once.
 func tryLock(path string) (func() error, error) {
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		// Never through a link: the lock file is truncated and written.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("%s is a symbolic link, where errgen keeps its lock file; remove it", path)
+		}
 		if err != nil {
 			return nil, err
 		}
