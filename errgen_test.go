@@ -48,7 +48,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out.SetSource(source)
+		out.SetSource(source, "")
 		changes, err := generate.Plan(root, out)
 		if err != nil {
 			t.Fatal(err)

@@ -384,9 +384,9 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 	// Every file names the config (or, without one, the contract) it is
 	// generated from: the run owns only the files that name it.
 	if o.cfg != nil {
-		out.SetSource(generate.SourceOf(o.cfg.Root, o.cfg.File))
+		out.SetSource(generate.SourceOf(o.cfg.Root, o.cfg.File), "")
 	} else {
-		out.SetSource(generate.SourceOf(o.out, o.contract))
+		out.SetSource(generate.SourceOf(o.out, o.contract), "")
 	}
 	return out, true
 }

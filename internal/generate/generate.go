@@ -70,8 +70,9 @@ type Output struct {
 	// Scratch holds the emitters' Scratch patterns by directory.
 	Scratch map[string][]string
 	// Source is the config or contract the files name in their header
-	// lines, relative to the output root (see SetSource); "" until set.
-	Source string
+	// lines, relative to the output root, and Part the contract of a config
+	// that generates several (see SetSource); "" until set.
+	Source, Part string
 }
 
 // Paths returns the generated paths, sorted.

@@ -64,12 +64,17 @@ func SourceOf(root, file string) string {
 
 // SetSource names source (see SourceOf) in the header line of every file of
 // o, and makes it o's owner: Plan then prunes and updates only the files
-// that are o's own (or name no source). An Output without a source
-// (Generate's, as tests and benchmarks use it) owns every errgen file in its
-// directories.
-func (o *Output) SetSource(source string) {
-	o.Source = path.Clean(source)
+// that are o's own (or name no source). part, when not empty, names one of
+// several contracts a config generates (issue 32): the header then reads
+// "from errgen.yaml#payments", and each part owns its files as each source
+// does. An Output without a source (Generate's, as tests and benchmarks use
+// it) owns every errgen file in its directories.
+func (o *Output) SetSource(source, part string) {
+	o.Source, o.Part = path.Clean(source), part
 	token := encodeSource(o.Source)
+	if part != "" {
+		token += "#" + encodeSource(part)
+	}
 	for p, data := range o.Files {
 		o.Files[p] = stampSource(p, data, token)
 	}
@@ -111,17 +116,23 @@ func tokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~/-%", c) >= 0
 }
 
-// validToken reports whether token is a source as encodeSource writes it.
+// validToken reports whether token is a source as SetSource writes it: an
+// encoded path, and an encoded part after one "#".
 func validToken(token string) bool {
-	if token == "" {
+	src, part, hasPart := strings.Cut(token, "#")
+	return validEncoded(src) && (!hasPart || validEncoded(part))
+}
+
+func validEncoded(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(token); i++ {
-		if !tokenByte(token[i]) {
+	for i := 0; i < len(s); i++ {
+		if !tokenByte(s[i]) {
 			return false
 		}
 	}
-	_, err := url.PathUnescape(token)
+	_, err := url.PathUnescape(s)
 	return err == nil
 }
 
@@ -148,25 +159,34 @@ func (w *owners) other(rel string, data []byte, generated bool) string {
 	if !ok || token == "" || w.out.Source == "" {
 		return ""
 	}
-	src, err := url.PathUnescape(token)
-	if err != nil {
+	srcToken, partToken, _ := strings.Cut(token, "#")
+	src, err1 := url.PathUnescape(srcToken)
+	part, err2 := url.PathUnescape(partToken)
+	if err1 != nil || err2 != nil {
 		return token // validToken has refused it already
 	}
 	src = path.Clean(src)
-	if generated && src == w.out.Source {
+	name := func(p string) string {
+		if part != "" {
+			return p + "#" + part
+		}
+		return p
+	}
+	mine := src == w.out.Source && part == w.out.Part
+	if generated && mine {
 		return ""
 	}
 	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
 		if p := path.Join(d, src); w.has(p) {
 			if p == w.out.Source {
 				// The same file, named from another root (src leaves it).
-				return src + " from the root " + d
+				return name(src) + " from the root " + d
 			}
-			return p
+			return name(p)
 		}
 	}
-	if src != w.out.Source {
-		return src
+	if !mine {
+		return name(src)
 	}
 	return ""
 }
