@@ -29,9 +29,10 @@ import (
 // Go package's embedded schemas and schemas/) stay byte-identical; it holds
 // no absolute path and reads the same on every machine. It is
 // percent-encoded outside [A-Za-z0-9._~/-], so that no path can end a
-// comment or break a line. Issue 32's several contracts in one config can
-// extend it with a part after "#" naming the contract (a character the
-// encoding never leaves in a path).
+// comment or break a line. A config that generates several contracts
+// (issue 32) names each contract's part after "#" ("errgen.yaml#payments",
+// SetSource's part; the encoding never leaves a "#" in a path), and each
+// part owns its files as a source does.
 //
 // A folder between the root and the file that holds something at the
 // source's path makes the run leave a file it no longer generates alone:
