@@ -32,8 +32,12 @@ type LinkError struct {
 }
 
 func (e *LinkError) Error() string {
-	return fmt.Sprintf("%s leads outside %s: %s is a symbolic link to %s (%s); errgen writes only inside the output root, so nothing was written or removed: make %s a directory, or point it inside the root",
-		e.Dir, e.Root, e.Link, e.Target, e.Leads, e.Link)
+	leads := ""
+	if e.Leads != e.Target {
+		leads = " (" + e.Leads + ")"
+	}
+	return fmt.Sprintf("%s leads outside %s: %s is a symbolic link to %s%s; errgen writes only inside the output root (the config's directory, or -out), so nothing was written or removed: make %s a directory, or point it inside the root",
+		e.Dir, e.Root, e.Link, e.Target, leads, e.Link)
 }
 
 // CheckDir returns a *LinkError when dir (slash-separated, relative to
