@@ -109,6 +109,14 @@ func (c *comparer) header() {
 	if o.Description != n.Description {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "DESCRIPTION_CHANGED", "contract.description", "the contract's description changed")
 	}
+	// The kinds' own names are compared as kinds; the naming also spells
+	// the kinds the HTTP readers make up, and decides which short forms
+	// they read.
+	if o.SyntheticKind(502) != n.SyntheticKind(502) || o.KindPattern() != n.KindPattern() {
+		c.add(true, contract.Pos{Line: 1, Col: 1}, "NAMING_CHANGED", "contract.naming",
+			"the naming changed from %s to %s: the HTTP readers name a failed response without an envelope %s instead of %s, and read short forms whose kind follows the new naming only",
+			o.Naming, n.Naming, n.SyntheticKind(502), o.SyntheticKind(502))
+	}
 	if o.VersionIsText() != n.VersionIsText() {
 		what := map[bool]string{false: "an integer", true: "a string"}
 		onWire := "the generated ContractVersion constant changes type"
