@@ -13,7 +13,10 @@ import (
 // that leaves the config's directory, a Go keyword as a package name, two
 // outputs in one directory) the loader alone checks, with a position.
 func ConfigSchema() *jsonschema.Schema {
-	dir := &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: &jsonschema.Schema{Enum: []any{"."}},
+	// A path may not name errgen's own working files (the lock, a run's
+	// journal or temporary files) in any component.
+	working := &jsonschema.Schema{Pattern: marker.WorkingComponentPattern}
+	dir := &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Enum: []any{"."}}, working}},
 		Description: "The output's directory, relative to the config's directory, with forward slashes; a subdirectory of it, never the directory itself or outside it."}
 	str := func(pattern, description string) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "string", Pattern: pattern, Description: description}
@@ -70,7 +73,7 @@ func ConfigSchema() *jsonschema.Schema {
 	s := closedObject("errgen's generation config (errgen.yaml): which outputs errgen generate writes, where, and under what package names. Every path is relative to this file's directory.",
 		[]string{"version"},
 		mem("version", &jsonschema.Schema{Const: 1, Description: "The config format's version: 1."}),
-		mem("contract", &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}),
+		mem("contract", &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: working, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}),
 		mem("outputs", out),
 	)
 	s.Version = draft

@@ -26,12 +26,13 @@ const (
 	// forbiddenChars are the characters contract text must not hold
 	// (internal/contract/text.go), for a character class: the control
 	// characters but tab and line feed, U+FEFF and the non-characters of
-	// the Basic Multilingual Plane. (Those beyond it, U+1FFFE and so on, no
+	// the Basic Multilingual Plane, and the bidirectional embedding,
+	// override and isolate controls (Trojan Source). (Those beyond it, U+1FFFE and so on, no
 	// class can name alike in RE2 and in ECMA-262 without its u flag: the
 	// loader alone rejects them.) The string holds the characters
 	// themselves, which both engines read literally; Marshal writes them as
 	// JSON escapes.
-	forbiddenChars = "\x00-\x08\x0b-\x1f\x7f-\u009f\ufdd0-\ufdef\ufeff\ufffe\uffff"
+	forbiddenChars = "\x00-\x08\x0b-\x1f\x7f-\u009f\u202a-\u202e\u2066-\u2069\ufdd0-\ufdef\ufeff\ufffe\uffff"
 	// plainTextPattern is any contract text, blank included.
 	plainTextPattern = "^[^" + forbiddenChars + "]*$"
 	// nonBlankPattern is contract text holding something other than the

@@ -92,14 +92,14 @@ func Marshal(s *jsonschema.Schema) ([]byte, error) {
 }
 
 // escapeInvisible writes the characters encoding/json leaves as they are but
-// no reader can see (DEL, the C1 controls, U+FEFF, the non-characters the
-// contract schema's patterns name) as JSON escapes. Outside strings JSON
+// no reader can see (DEL, the C1 controls, the bidirectional controls,
+// U+FEFF, the non-characters the contract schema's patterns name) as JSON escapes. Outside strings JSON
 // has none of them, so a plain scan is safe.
 func escapeInvisible(b []byte) []byte {
 	out := make([]byte, 0, len(b))
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
-		if r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0xfdd0 && r <= 0xfdef || r == 0xfeff || r == 0xfffe || r == 0xffff {
+		if r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r >= 0xfdd0 && r <= 0xfdef || r == 0xfeff || r == 0xfffe || r == 0xffff {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[:size]...)

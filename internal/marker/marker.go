@@ -42,6 +42,11 @@ var (
 	LegacyTemp  = regexp.MustCompile(`^\.(.+)\.errgen-[0-9]+$`)
 )
 
+// WorkingComponentPattern matches a slash-separated path with a component
+// WorkingFile names: the same names as the patterns above, for the config's
+// JSON Schema, which has no code to split a path with.
+const WorkingComponentPattern = `(^|/)(\.errgen\.lock|\.errgen-[0-9a-z]+\.(journal|done)|\.[^/]+\.errgen-[0-9a-z]+\.(tmp|bak)|\.[^/]+\.errgen-[0-9]+)(/|$)`
+
 // WorkingFile says which of errgen's own working files a file or directory
 // named name would be taken for, or "" when none. No path errgen writes or
 // reads may have such a component: a run would take it for its lock, or
