@@ -107,6 +107,12 @@ func (g *gen) logField(fl *contract.Field) jen.Code {
 		return jen.If(v.Clone().Op("!=").Nil().Op("&&").Op("!").Qual("math", "IsNaN").Call(jen.Op("*").Add(v.Clone())).Op("&&").Op("!").Qual("math", "IsInf").Call(jen.Op("*").Add(v.Clone()), jen.Lit(0))).Block(
 			add(jen.Qual("log/slog", "Float64").Call(jen.Lit(name), jen.Op("*").Add(v.Clone()))))
 	}
+	// An array or object: its compact JSON text, whose strings a sanitized
+	// field has sanitized one by one before the text whole (logSanitizeJSON).
+	jsonText := jen.Qual("log/slog", "String").Call(jen.Lit(name), jen.Id("boundLogText").Call(jen.Id("s")))
+	if sanitized {
+		jsonText = jen.Qual("log/slog", "String").Call(jen.Lit(name), jen.Id("boundLogText").Call(jen.Id("logSanitizeJSON").Call(jen.Id("s"))))
+	}
 	return jen.If(v.Clone().Op("!=").Nil()).Block(
-		jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("logJSON").Call(v.Clone()), jen.Id("ok")).Block(add(textOf(jen.Id("s")))))
+		jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("logJSON").Call(v.Clone()), jen.Id("ok")).Block(add(jsonText)))
 }
