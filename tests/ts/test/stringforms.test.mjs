@@ -41,6 +41,9 @@ describe(`${pkg.CONTRACT_NAME}: string forms`, () => {
   for (const v of vectors.string_forms) {
     test(v.name, () => {
       const env = decoded(v.text);
+      const fields = pkg.logFields(env);
+      assert.equal(fields.message, v.log_message);
+      assert.equal(fields.extra, v.log_extra ?? undefined);
       assert.equal(pkg.errorString(env), v.string);
       const err = pkg.toError(env);
       assert.ok(err instanceof Error && err instanceof pkg.ErrorWithEnvelope);
@@ -48,9 +51,6 @@ describe(`${pkg.CONTRACT_NAME}: string forms`, () => {
       assert.equal(err.message, v.string);
       assert.equal(String(err), `ErrorWithEnvelope: ${v.string}`);
       assert.equal(err.stack.split("\n")[0], `ErrorWithEnvelope: ${v.string}`);
-      const fields = pkg.logFields(env);
-      assert.equal(fields.message, v.log_message);
-      assert.equal(fields.extra, v.log_extra ?? undefined);
     });
   }
 
