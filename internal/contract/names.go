@@ -90,7 +90,7 @@ var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
 	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "ExitCode", "WriteCLI",
 	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
-	"PromotedFrom", "LogValue", "AIP193", "RPCStatus",
+	"PromotedFrom", "LogValue", "AIP193", "RPCStatus", "GoString",
 }
 
 // PythonEnvelopeMembers are the attribute names the Python emitter puts on

@@ -299,11 +299,27 @@ func (g *gen) envelope(f *jen.File) {
 	f.Line()
 
 	e := func() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
-	f.Comment("// Error returns \"kind: message\".")
+	msgSanitized := g.c.Sanitize.Sanitizes("message")
+	how := "sanitized with the contract's policy (Sanitize), however the envelope was built (NewTrusted included) or received"
+	if !msgSanitized {
+		how = "not sanitized (this contract does not sanitize it)"
+	}
+	docf(f,
+		"Error returns the envelope's string form, \"kind: message\", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then "+how+"; each is bounded as the log form's texts are (LogValue), at "+fmt.Sprint(contract.LogMaxBytes)+" bytes cut at a character boundary. fmt.Errorf(\"...: %w\", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns \"<nil envelope>\".",
+	)
 	f.Func().Params(e()).Id("Error").Params().String().Block(
 		jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil envelope>"))),
-		jen.Return(jen.String().Call(jen.Id("e").Dot("Kind")).Op("+").Lit(": ").Op("+").Id("e").Dot("Message")),
+		jen.Return(jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()).Op("+").Lit(": ").Op("+").Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized))),
 	)
+	f.Line()
+	docf(f, "GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)")
+	f.Func().Params(jen.Id("e").Id("Envelope")).Id("GoString").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%T{Kind:%q, Message:%q}"), jen.Id("e"),
+			jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()),
+			jen.Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized)))),
+	)
+	f.Line()
+	f.Var().Id("_").Qual("fmt", "GoStringer").Op("=").Id("Envelope").Values()
 	f.Line()
 	// lookupMethod declares a method answering from the kind's
 	// classification: Lookup(e.Kind), or its member.

@@ -76,7 +76,7 @@ func (g *gen) logging(f *jen.File) {
 	}
 	docf(f,
 		"LogValue makes the envelope a slog.LogValuer: slog.Warn(\"tool call failed\", \"error\", e) logs its structured-log form, the members the TypeScript package's logFields and the Python package's log_fields write: kind, message, origin, action, same_arguments, side_effects, retryable, http_status, retry_after_ms (only with a retry hint), fields (a group of the context and kind-specific fields the envelope carries on the wire, in wire order, under their contract names: text as it is, integers, numbers and booleans as they are, arrays and objects as their compact JSON text) and extra (the compact JSON text of the Extra entries, sorted by key).",
-		fmt.Sprintf("It never leaks what the contract sanitizes: it sanitizes %s and each field sanitize.fields lists, however the envelope was built or received, and extra always. Every text is bounded: at most %d bytes of UTF-8, cut at a character boundary and ended with %q, so no log line grows with what an upstream sends. A nil envelope logs as an empty value.", sanitized, contract.LogMaxBytes, contract.LogEllipsis),
+		fmt.Sprintf("It never leaks what the contract sanitizes: it sanitizes %s and each field sanitize.fields lists, however the envelope was built or received, and extra always; in extra and in a listed array or object field each string, member names included, is sanitized before the value becomes JSON text, and the text again after. Every text is bounded: at most %d bytes of UTF-8, cut at a character boundary and ended with %q, so no log line grows with what an upstream sends. A nil envelope logs as an empty value.", sanitized, contract.LogMaxBytes, contract.LogEllipsis),
 	)
 	f.Func().Params(recv()).Id("LogValue").Params().Qual("log/slog", "Value").Block(body...)
 	f.Line()
@@ -107,6 +107,12 @@ func (g *gen) logField(fl *contract.Field) jen.Code {
 		return jen.If(v.Clone().Op("!=").Nil().Op("&&").Op("!").Qual("math", "IsNaN").Call(jen.Op("*").Add(v.Clone())).Op("&&").Op("!").Qual("math", "IsInf").Call(jen.Op("*").Add(v.Clone()), jen.Lit(0))).Block(
 			add(jen.Qual("log/slog", "Float64").Call(jen.Lit(name), jen.Op("*").Add(v.Clone()))))
 	}
+	// An array or object: its compact JSON text, whose strings a sanitized
+	// field has sanitized one by one before the text whole (logSanitizeJSON).
+	jsonText := jen.Qual("log/slog", "String").Call(jen.Lit(name), jen.Id("boundLogText").Call(jen.Id("s")))
+	if sanitized {
+		jsonText = jen.Qual("log/slog", "String").Call(jen.Lit(name), jen.Id("boundLogText").Call(jen.Id("logSanitizeJSON").Call(jen.Id("s"))))
+	}
 	return jen.If(v.Clone().Op("!=").Nil()).Block(
-		jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("logJSON").Call(v.Clone()), jen.Id("ok")).Block(add(textOf(jen.Id("s")))))
+		jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("logJSON").Call(v.Clone()), jen.Id("ok")).Block(add(jsonText)))
 }

@@ -69,7 +69,10 @@ sanitize:
 const sanitizingProgram = `package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"reflect"
 
@@ -122,6 +125,18 @@ func main() {
 	// paths: false keeps home directories and credential paths.
 	const paths = "open /home/alice/.ssh/id_rsa: denied; C:\\Users\\bob\\x.pem /Users/carol"
 	check("paths off", p.Sanitize(paths), paths)
+	// The log form sanitizes each string of a sanitized array or object
+	// field before its JSON text, so a secret split by a control goes.
+	const split = "ghp_a1B2c3D4e5F6g7H8i9\x01J0k1L2m3N4o5P6q7R8"
+	l := p.NewTrusted(p.KindBackendDown, "m")
+	l.Hints = []string{split}
+	l.Detail = map[string]any{split: []any{split}}
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("x", "e", l)
+	var rec struct{ E struct{ Fields map[string]any } }
+	json.Unmarshal(logged.Bytes(), &rec)
+	check("log form hints", rec.E.Fields["hints"], "[\"[REDACTED]\"]")
+	check("log form detail", rec.E.Fields["detail"], "{\"[REDACTED]\":[\"[REDACTED]\"]}")
 	n := p.NewBackendDown("fine", nil, nil)
 	check("empty said", n.Said, []string{})
 	check("nil report", n.Report == nil, true)

@@ -54,7 +54,7 @@ func (g *gen) envelope() string {
 	if c.VersionIsText() {
 		vt = "String"
 	}
-	b.WriteString("/// One failure as every surface (MCP, HTTP, CLI) reports it. It implements std::error::Error, and Display as \"kind: message\".\n#[derive(Clone, Debug, PartialEq)]\npub struct Envelope {\n")
+	b.WriteString("/// One failure as every surface (MCP, HTTP, CLI) reports it. It implements std::error::Error, and Display as \"kind: message\" on one line, the message sanitized and bounded; Debug shows the same kind and message, never the fields as they are.\n#[derive(Clone, PartialEq)]\npub struct Envelope {\n")
 	fmt.Fprintf(&b, "    /// The contract version the envelope follows.\n    pub contract_version: %s,\n", vt)
 	b.WriteString("    /// The stable tag consumers branch on.\n    pub kind: Kind,\n    /// A diagnosis that is useful on its own.\n    pub message: String,\n    /// Where the failure comes from.\n    pub origin: Origin,\n    /// The advice.\n    pub recovery: Recovery,\n    /// Whether work may have run.\n    pub side_effects: SideEffects,\n")
 	for _, f := range c.EnvelopeFields {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -180,4 +181,56 @@ func jsonText(s string) string {
 	enc.SetEscapeHTML(false)
 	enc.Encode(s)
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// stringForms runs the string_forms section: each envelope, decoded as an
+// upstream sent it, gives want.String as its Error(), through fmt's verbs
+// and wrapped by fmt.Errorf's %w, on one line; %#v (GoString) shows the
+// same kind and message; LogValue's message and extra are the vector's.
+func (v *vectors) stringForms(t *testing.T, vecs []genvectors.StringFormVec) {
+	for _, want := range vecs {
+		t.Run(want.Name, func(t *testing.T) {
+			e, err := v.decode([]byte(want.Text))
+			if err != nil {
+				t.Fatalf("decoding: %v", err)
+			}
+			env, ok := e.Interface().(error)
+			if !ok {
+				t.Fatal("*Envelope is not an error")
+			}
+			wrapped := fmt.Errorf("calling the tool: %w", env)
+			var logged bytes.Buffer
+			log.New(&logged, "", 0).Print(wrapped)
+			for _, got := range []struct{ what, text, want string }{
+				{"Error()", env.Error(), want.String},
+				{"%v", fmt.Sprint(env), want.String},
+				{"%+v", fmt.Sprintf("%+v", env), want.String},
+				{"%s", fmt.Sprintf("%s", env), want.String},
+				{"fmt.Errorf %w", wrapped.Error(), "calling the tool: " + want.String},
+				{"log.Print", logged.String(), "calling the tool: " + want.String + "\n"},
+			} {
+				if got.text != got.want {
+					t.Errorf("%s:\ngot  %q\nwant %q", got.what, got.text, got.want)
+				}
+			}
+			kind, message, _ := strings.Cut(want.String, ": ")
+			if got, w := fmt.Sprintf("%#v", env), fmt.Sprintf("%s{Kind:%q, Message:%q}", v.env, kind, message); got != w {
+				t.Errorf("%%#v:\ngot  %s\nwant %s", got, w)
+			}
+			var form map[string]any
+			if err := json.Unmarshal([]byte(slogJSON(e.MethodByName("LogValue").Call(nil)[0])), &form); err != nil {
+				t.Fatal(err)
+			}
+			if form["message"] != want.LogMessage {
+				t.Errorf("LogValue message:\ngot  %q\nwant %q", form["message"], want.LogMessage)
+			}
+			extra, ok := form["extra"].(string)
+			switch {
+			case want.LogExtra == nil && ok:
+				t.Errorf("LogValue extra %q, want none", extra)
+			case want.LogExtra != nil && extra != *want.LogExtra:
+				t.Errorf("LogValue extra:\ngot  %q\nwant %q", extra, *want.LogExtra)
+			}
+		})
+	}
 }

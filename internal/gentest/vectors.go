@@ -103,6 +103,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
+	t.Run("string_forms", func(t *testing.T) { v.stringForms(t, f.StringForms) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 

@@ -222,6 +222,10 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 					if err != nil {
 						return nil, err
 					}
+					// The helpers sanitize each string of the value, then its text.
+					if sanitized && !stringsProof(c, v) {
+						proof = false
+					}
 					group = append(group, orderedjson.Member{Key: lf.Field.Name, Value: text(string(b), sanitized)})
 				}
 			}
@@ -234,6 +238,10 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 				return nil, err
 			}
 			if extra != "" {
+				var v any
+				if err := json.Unmarshal([]byte(extra), &v); err != nil || !stringsProof(c, v) {
+					proof = false
+				}
 				out = append(out, orderedjson.Member{Key: key, Value: text(extra, true)})
 			}
 		default:
@@ -244,6 +252,43 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 		return json.RawMessage("null"), nil
 	}
 	return raw(out)
+}
+
+// stringsProof reports whether no sanitizer policy changes a string of v,
+// member names included: the log form sanitizes each string of an extra
+// entry, and of a sanitized array or object field, before the text whole.
+func stringsProof(c *contract.Contract, v any) bool {
+	switch v := v.(type) {
+	case string:
+		return sanitizeProof(c, v)
+	case []any:
+		for _, x := range v {
+			if !stringsProof(c, x) {
+				return false
+			}
+		}
+	case []string:
+		for _, x := range v {
+			if !sanitizeProof(c, x) {
+				return false
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			if !sanitizeProof(c, k) || !stringsProof(c, x) {
+				return false
+			}
+		}
+	case object:
+		for _, m := range v {
+			if !sanitizeProof(c, m.Key) || !stringsProof(c, m.Value) {
+				return false
+			}
+		}
+	case orderedjson.Object:
+		return stringsProof(c, object(v))
+	}
+	return true
 }
 
 // extraOf is the compact JSON text of the members of o the layout does not

@@ -36,6 +36,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "http", f.HTTP)
 	section(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
+	section(w, "string_forms", f.StringForms)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
@@ -121,6 +122,9 @@ func sizeHint(f *File) int {
 	}
 	for _, v := range f.Surfaces {
 		n += 600 + 6*len(v.Envelope) + len(v.Log)
+	}
+	for _, v := range f.StringForms {
+		n += 300 + 2*len(v.Text)
 	}
 	return n
 }

@@ -31,14 +31,14 @@ var packageNames = []struct {
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue
 		NodeRequestLike NodeResponseLike AIP_LEAVES AIP_OFF_WIRE AIP_REASONS AipLeaf AipOffWire ERROR_INFO_DOMAIN
-		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193`},
+		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
 		INBOUND Iterable Iterator Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
 		Step Tuple Type Union classify_tool_result classify_with new_envelope EnvelopeLogger HttpAnswer LOG
 		MutableMapping TextIO ERROR_INFO_DOMAIN AIP193_LEAVES AIP193_OFF_WIRE GRPC GRPC_FALLBACK REASON_KINDS
-		error_info_reason from_aip193 grpc_code grpc_status to_aip193`},
+		error_info_reason from_aip193 grpc_code grpc_status to_aip193 error_string`},
 	// The Rust crate's top-level items and Envelope's associated
 	// functions that a constructor (new_<kind>) or a classifier function
 	// (classify_<name>) could take.

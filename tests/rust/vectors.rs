@@ -485,6 +485,29 @@ fn surfaces_vectors() {
     }
 }
 
+/// The string_forms section (issue 28): envelopes received with a secret,
+/// a forged log line or controls in them; Display (the string form) and
+/// Debug on one line, redacted and bounded, as every package writes them,
+/// and the log form's message and extra.
+#[test]
+fn string_form_vectors() {
+    let v = vectors();
+    let cases = v["string_forms"].as_array().expect("the vectors have a string_forms section (errgen generate writes it)");
+    for w in cases {
+        let name = &w["name"];
+        let e = Envelope::from_json(w["text"].as_str().unwrap()).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let want = w["string"].as_str().unwrap();
+        assert_eq!(e.to_string(), want, "{name}: Display");
+        let err: Box<dyn std::error::Error> = Box::new(e.clone());
+        assert_eq!(err.to_string(), want, "{name}: Box<dyn Error>");
+        let (kind, message) = want.split_once(": ").unwrap();
+        assert_eq!(format!("{e:?}"), format!("Envelope {{ kind: {kind:?}, message: {message:?}, .. }}"), "{name}: Debug");
+        let got = e.log_fields();
+        assert_eq!(got.get("message"), Some(&LogValue::Str(w["log_message"].as_str().unwrap().to_owned())), "{name}: log message");
+        assert_eq!(got.get("extra"), w["log_extra"].as_str().map(|x| LogValue::Str(x.to_owned())).as_ref(), "{name}: log extra");
+    }
+}
+
 /// The accept section (issue 19): which Accept headers get the problem document.
 #[test]
 fn accept_vectors() {

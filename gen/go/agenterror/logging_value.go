@@ -6,7 +6,7 @@ import "log/slog"
 
 // LogValue makes the envelope a slog.LogValuer: slog.Warn("tool call failed", "error", e) logs its structured-log form, the members the TypeScript package's logFields and the Python package's log_fields write: kind, message, origin, action, same_arguments, side_effects, retryable, http_status, retry_after_ms (only with a retry hint), fields (a group of the context and kind-specific fields the envelope carries on the wire, in wire order, under their contract names: text as it is, integers, numbers and booleans as they are, arrays and objects as their compact JSON text) and extra (the compact JSON text of the Extra entries, sorted by key).
 //
-// It never leaks what the contract sanitizes: it sanitizes the message and each field sanitize.fields lists, however the envelope was built or received, and extra always. Every text is bounded: at most 1024 bytes of UTF-8, cut at a character boundary and ended with "…", so no log line grows with what an upstream sends. A nil envelope logs as an empty value.
+// It never leaks what the contract sanitizes: it sanitizes the message and each field sanitize.fields lists, however the envelope was built or received, and extra always; in extra and in a listed array or object field each string, member names included, is sanitized before the value becomes JSON text, and the text again after. Every text is bounded: at most 1024 bytes of UTF-8, cut at a character boundary and ended with "…", so no log line grows with what an upstream sends. A nil envelope logs as an empty value.
 func (e *Envelope) LogValue() slog.Value {
 	if e == nil {
 		return slog.Value{}

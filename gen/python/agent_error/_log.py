@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 import math
 import logging
+import re
 from typing import TYPE_CHECKING, Any, Dict, List, MutableMapping, Optional, Tuple
 
 from ._classification import http_status, is_retryable
 from ._codec import to_dict
 from ._contract import FIELDS, LAYOUT, LOG, SANITIZED_FIELDS
+from . import _envelope
 from ._envelope import Envelope
 from ._sanitize import sanitize
 
@@ -32,6 +34,44 @@ def bound_log_text(s: str) -> str:
     return b[:n].decode("utf-8", "surrogatepass") + str(LOG["ellipsis"])
 
 
+#: _LINE_BREAKS are what the string forms write as a space; _REMOVED what they delete (the other C0 controls, DEL, the C1 controls); _SURROGATES what they write as U+FFFD.
+_LINE_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
+_REMOVED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _one_line(s: str) -> str:
+    """_one_line is s on one line and without controls: tab, line feed, carriage return, U+2028 and U+2029 become spaces, the other controls go, a lone surrogate becomes U+FFFD."""
+    if _NOT_ONE_LINE.search(s) is None:
+        return s
+    return _SURROGATES.sub("\ufffd", _REMOVED.sub("", _LINE_BREAKS.sub(" ", s)))
+
+
+def string_text(s: str, sanitized: bool) -> str:
+    """string_text is a text of the string forms: on one line, sanitized when sanitized is set (after the line breaks became spaces, so a secret split by one is read whole), bounded as the log form's texts are."""
+    s = _one_line(s)
+    if sanitized:
+        s = _one_line(sanitize(s))
+    return bound_log_text(s)
+
+
+def error_string(envelope: Envelope) -> str:
+    """error_string is the envelope's string form, "kind: message", as the Go package's Error() writes it.
+
+    One line: tab, line feed, carriage return, U+2028 and U+2029 become
+    spaces and the other controls go, so a message cannot forge a second
+    log line; the message sanitized when the contract sanitizes it (however
+    the envelope was built or received); each bounded as log_fields bounds
+    its texts. str() and repr() of an Envelope and of the exceptions of
+    to_exception, and the exceptions' args, are made of it.
+    """
+    return string_text(str(envelope.kind), False) + ": " + string_text(envelope.message, "message" in SANITIZED_FIELDS)
+
+
+_envelope._error_string = error_string
+
+
 def _json(v: Any) -> Optional[str]:
     """_json is the compact JSON text of a value as every package's log form writes it; None for a value JSON cannot carry."""
     try:
@@ -39,6 +79,22 @@ def _json(v: Any) -> Optional[str]:
     except (ValueError, TypeError, RecursionError):
         return None
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+#: _JSON_STRING is a string of JSON text, escapes included.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _sanitize_json_string(m: "re.Match[str]") -> str:
+    literal = m.group(0)
+    s = json.loads(literal)
+    clean = sanitize(s)
+    return literal if clean == s else (_json(clean) or '""')
+
+
+def _sanitize_json(text: str) -> str:
+    """_sanitize_json sanitizes the compact JSON text _json writes as the log form does: each string first, member names included, decoded from its escapes, so that an escaped control cannot split a secret the sanitizer would find in the text; then the text whole, so that a secret spread over a member's name and its value ("password":"…") goes too."""
+    return sanitize(_JSON_STRING.sub(_sanitize_json_string, text))
 
 
 def _field_leaves(o: Any, out: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
@@ -85,9 +141,12 @@ def _fields(envelope: Envelope) -> Dict[str, Any]:
                 continue
             out[name] = v
             continue
-        text = v if isinstance(v, str) else _json(v)
+        if isinstance(v, str):
+            out[name] = bound_log_text(sanitize(v) if name in SANITIZED_FIELDS else v)
+            continue
+        text = _json(v)
         if text is not None:
-            out[name] = bound_log_text(sanitize(text) if name in SANITIZED_FIELDS else text)
+            out[name] = bound_log_text(_sanitize_json(text) if name in SANITIZED_FIELDS else text)
     return out
 
 
@@ -101,7 +160,7 @@ def _extra(envelope: Envelope) -> Optional[str]:
             parts[-1] += ":" + v
     if not parts:
         return None
-    return bound_log_text(sanitize("{" + ",".join(parts) + "}"))
+    return bound_log_text(_sanitize_json("{" + ",".join(parts) + "}"))
 
 
 def log_fields(envelope: Envelope) -> Dict[str, Any]:

@@ -15,6 +15,31 @@ export type LogFields = { readonly [member: string]: LogValue };
 export declare function boundLogText(s: string): string;
 
 /**
+ * errorString returns the envelope's string form, "kind: message", as the
+ * Go package's Error() writes it: on one line (tab, line feed, carriage
+ * return, U+2028 and U+2029 become spaces and the other controls go, so a
+ * message cannot forge a second log line), the message sanitized when the
+ * contract sanitizes it, however the envelope was built or received, each
+ * text bounded as logFields bounds its texts. It is the message of the
+ * Error toError makes, so the stack's first line and toString() show it.
+ */
+export declare function errorString(envelope: Envelope): string;
+
+/**
+ * ErrorWithEnvelope is an Error carrying an envelope, to throw: its message
+ * is errorString(envelope), never the envelope's text as it is, so its
+ * stack, toString() and a logger printing it write one redacted line.
+ */
+export declare class ErrorWithEnvelope extends Error {
+  /** The envelope the error carries. */
+  readonly envelope: Envelope;
+  constructor(envelope: Envelope);
+}
+
+/** toError returns an ErrorWithEnvelope carrying the envelope, to throw. */
+export declare function toError(envelope: Envelope): ErrorWithEnvelope;
+
+/**
  * logFields returns the envelope's structured-log form, a plain object for
  * pino, winston or any structured logger; the Go and Python packages write
  * the same members (LOG.members): kind, message, origin, action,

@@ -173,3 +173,69 @@ fn logs_the_fields_that_encode() {
     );
     assert_eq!(text(&f, "extra"), r#"{"ok":2}"#);
 }
+
+// --- issue 28: the string forms and split secrets in extra -------------------
+
+const FORGED: &str =
+    "upstream said ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8\nlevel=ERROR msg=forged";
+const SPLIT: &str = "ghp_a1B2c3D4e5F6g7H8i9\u{1}J0k1L2m3N4o5P6q7R8";
+
+fn leaks(out: &str) -> bool {
+    out.contains("a1B2c3D4")
+        || out.contains("J0k1L2m3")
+        || out.contains(['\n', '\r', '\u{2028}', '\u{2029}'])
+}
+
+#[test]
+fn string_forms_redact_built_trusted_and_assigned() {
+    let built = Envelope::new(Kind::from("timeout"), FORGED);
+    let trusted = Envelope::new_trusted(Kind::from("timeout"), FORGED);
+    let mut assigned = Envelope::new_trusted(Kind::from("timeout"), "m");
+    assigned.message = FORGED.into();
+    for e in [built, trusted, assigned] {
+        let err: Box<dyn std::error::Error> = Box::new(e.clone());
+        let result: Result<(), Envelope> = Err(e.clone());
+        for out in [
+            e.to_string(),
+            format!("{e:?}"),
+            err.to_string(),
+            format!("{result:?}"),
+        ] {
+            assert!(!leaks(&out), "{out}");
+        }
+        // {:#?} asks for lines of its own; the message is still one of them.
+        assert!(!format!("{e:#?}").contains("a1B2c3D4") && !format!("{e:#?}").contains("\nlevel"));
+        assert_eq!(
+            e.to_string(),
+            "timeout: upstream said [REDACTED] level=ERROR msg=forged"
+        );
+    }
+}
+
+#[test]
+fn string_form_bounded() {
+    let e = Envelope::new_trusted(
+        Kind::from("k".repeat(3000).as_str()),
+        &format!("a{}", "é".repeat(3000)),
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("{}…: a{}…", "k".repeat(1024), "é".repeat(511))
+    );
+}
+
+#[test]
+fn extra_sanitizes_each_string_first() {
+    let e = Envelope::new_trusted(Kind::from("timeout"), "m")
+        .with_extra("xb_note", json!(format!("key {SPLIT}")))
+        .with_extra(SPLIT, json!(1))
+        .with_extra("xa_nested", json!({ SPLIT: [SPLIT, 2] }));
+    let f = e.log_fields();
+    assert_eq!(
+        text(&f, "extra"),
+        r#"{"[REDACTED]":1,"xa_nested":{"[REDACTED]":["[REDACTED]",2]},"xb_note":"key [REDACTED]"}"#
+    );
+    let e = Envelope::new_trusted(Kind::from("timeout"), "m")
+        .with_extra("x_password", json!("hunter2"));
+    assert!(!text(&e.log_fields(), "extra").contains("hunter2"));
+}

@@ -45,7 +45,8 @@ def test_raise_and_catch(v: Any) -> None:
         pkg.raise_envelope(env)
     assert type(err.value) is cls
     assert err.value.envelope is env
-    assert str(err.value) == f"{env.kind}: {env.message}"
+    assert str(err.value) == pkg.error_string(env)
+    assert err.value.args == (pkg.error_string(env),)
     if v["known"]:
         assert cls is pkg.ERROR_CLASSES[env.kind]
         group = pkg.lookup(env.kind).group

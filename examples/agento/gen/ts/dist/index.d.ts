@@ -63,4 +63,4 @@ export {
 } from "./serve.js";
 export { cliLine, readCli, writeCli, type CliStream } from "./cli.js";
 export { fromAip193, fromRpcStatus, rpcStatus, rpcStatusJson, toAip193, type RpcDuration, type RpcStatus } from "./aip193.js";
-export { boundLogText, logFields, type LogFields, type LogValue } from "./logging.js";
+export { boundLogText, errorString, ErrorWithEnvelope, logFields, toError, type LogFields, type LogValue } from "./logging.js";

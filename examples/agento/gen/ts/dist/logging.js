@@ -7,6 +7,47 @@ import { truncateUtf8, utf8Length } from "./utf8.js";
 function boundLogText(s) {
   return utf8Length(s) > LOG.maxBytes ? truncateUtf8(s, LOG.maxBytes) + LOG.ellipsis : s;
 }
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]/g;
+const REMOVED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
+function oneLine(s) {
+  if (!NOT_ONE_LINE.test(s)) {
+    return s;
+  }
+  return s.replace(LINE_BREAKS, " ").replace(REMOVED, "").replace(LONE_SURROGATES, "�");
+}
+function stringText(s, sanitized) {
+  let t = oneLine(s);
+  if (sanitized) {
+    t = oneLine(sanitize(t));
+  }
+  return boundLogText(t);
+}
+function errorString(envelope) {
+  return stringText(String(envelope.kind), false) + ": " + stringText(envelope.message, SANITIZED_FIELDS.includes("message"));
+}
+class ErrorWithEnvelope extends Error {
+  /** The envelope the error carries. */
+  envelope;
+  constructor(envelope) {
+    super(errorString(envelope));
+    this.name = "ErrorWithEnvelope";
+    this.envelope = envelope;
+  }
+}
+function toError(envelope) {
+  return new ErrorWithEnvelope(envelope);
+}
+const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+function logSanitizeJson(text) {
+  const strings = text.replace(JSON_STRING, (literal) => {
+    const s = JSON.parse(literal);
+    const clean = sanitize(s);
+    return clean === s ? literal : logJson(clean) ?? '""';
+  });
+  return sanitize(strings);
+}
 function logJson(v) {
   try {
     const text = JSON.stringify(v, (_key, value) => {
@@ -73,7 +114,7 @@ function logGroup(envelope) {
       text = logJson(v);
     }
     if (text !== void 0) {
-      out[spec.name] = boundLogText(sanitized ? sanitize(text) : text);
+      out[spec.name] = boundLogText(!sanitized ? text : typeof v === "string" ? sanitize(text) : logSanitizeJson(text));
     }
   }
   return out;
@@ -91,7 +132,7 @@ function logExtra(envelope) {
       parts.push(logJson(k) + ":" + v);
     }
   }
-  return parts.length === 0 ? void 0 : boundLogText(sanitize("{" + parts.join(",") + "}"));
+  return parts.length === 0 ? void 0 : boundLogText(logSanitizeJson("{" + parts.join(",") + "}"));
 }
 function logFields(envelope) {
   const out = {};
@@ -143,6 +184,9 @@ function logFields(envelope) {
   return out;
 }
 export {
+  ErrorWithEnvelope,
   boundLogText,
-  logFields
+  errorString,
+  logFields,
+  toError
 };

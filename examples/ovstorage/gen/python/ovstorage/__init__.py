@@ -171,7 +171,7 @@ from ._exceptions import (
 from ._http import PROMOTED_MEMBER, PROMOTED_SHORT_FORM, from_http_response, promoted_from
 from ._cli import cli_line, read_cli, write_cli
 from ._inbound import classify_with
-from ._log import EnvelopeLogger, bound_log_text, log_extra, log_fields
+from ._log import EnvelopeLogger, bound_log_text, error_string, log_extra, log_fields
 from ._mcp import from_mcp_tool_result, to_mcp_tool_result
 from ._nextstep import next_step
 from ._sanitize import sanitize, sanitize_max
@@ -293,6 +293,7 @@ __all__ = [
     "counts_toward_breaker",
     "error_class",
     "error_info_reason",
+    "error_string",
     "exit_code",
     "fallback",
     "for_tool",

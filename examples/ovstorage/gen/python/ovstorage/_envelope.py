@@ -169,6 +169,15 @@ class Envelope:
         """to_json returns the envelope's JSON text in the contract's wire layout."""
         return _to_json(self)
 
+    def __str__(self) -> str:
+        """str() is the envelope's string form, "kind: message" on one line, the message sanitized and bounded (error_string)."""
+        return _error_string(self)
+
+    def __repr__(self) -> str:
+        """repr() shows the kind and the message as str() writes them, never the fields as they are."""
+        kind, _, message = _error_string(self).partition(": ")
+        return "Envelope(kind=" + repr(kind) + ", message=" + repr(message) + ")"
+
 
 # The codec builds Envelopes, so this module cannot import it without an
 # import cycle: _codec, which the package's __init__ imports before anyone
@@ -178,3 +187,5 @@ _from_dict: Callable[[Any], Envelope]
 _from_json: Callable[[Union[str, bytes]], Envelope]
 _to_dict: Callable[[Envelope], Dict[str, Any]]
 _to_json: Callable[[Envelope], str]
+# And _log, which reads Envelopes too, sets this to error_string.
+_error_string: Callable[[Envelope], str]

@@ -14,10 +14,11 @@ the buckets callers catch.
 from __future__ import annotations
 
 from enum import Enum
-from typing import ClassVar, Mapping, NoReturn, Type, Union
+from typing import Any, ClassVar, Mapping, NoReturn, Tuple, Type, Union
 
 from ._classification import plain
 from ._envelope import Envelope
+from ._log import error_string
 
 
 class OvstorageError(Exception):
@@ -25,7 +26,11 @@ class OvstorageError(Exception):
 
     Raise to_exception(envelope) (or raise_envelope(envelope)) to get the
     class of the envelope's kind; catch OvstorageError, a group's class or a
-    kind's class. str() of the exception is "kind: message".
+    kind's class. str() of the exception, and its one argument, which
+    tracebacks and repr() print, are the envelope's string form
+    (error_string): "kind: message" on one line, the message sanitized and
+    bounded, so logger.exception() after raising a received envelope logs
+    neither a secret nor a forged line. The envelope itself is .envelope.
     """
 
     #: The kind the class stands for; empty for the base and group classes.
@@ -34,11 +39,15 @@ class OvstorageError(Exception):
     GROUP: ClassVar[str] = ""
 
     def __init__(self, envelope: Envelope) -> None:
-        super().__init__(envelope)
+        super().__init__(error_string(envelope))
         self.envelope = envelope
 
     def __str__(self) -> str:
-        return self.envelope.kind + ": " + self.envelope.message
+        return error_string(self.envelope)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # The argument is the string form; pickle and copy rebuild from the envelope.
+        return (type(self), (self.envelope,))
 
 
 class NotFoundError(OvstorageError):

@@ -52,8 +52,9 @@ import {
 } from "./serve.js";
 import { cliLine, readCli, writeCli } from "./cli.js";
 import { fromAip193, fromRpcStatus, rpcStatus, rpcStatusJson, toAip193 } from "./aip193.js";
-import { boundLogText, logFields } from "./logging.js";
+import { boundLogText, errorString, ErrorWithEnvelope, logFields, toError } from "./logging.js";
 export {
+  ErrorWithEnvelope,
   FAILURES,
   FILLS_GUIDANCE,
   MAX_DEPTH,
@@ -66,6 +67,7 @@ export {
   classifyWith,
   cliLine,
   countsTowardBreaker,
+  errorString,
   exitCode,
   fallback,
   forTool,
@@ -105,6 +107,7 @@ export {
   serializeProblem,
   stepOf,
   toAip193,
+  toError,
   toFetchResponse,
   toMcpToolResult,
   toProblem,

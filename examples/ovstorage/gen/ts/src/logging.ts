@@ -27,6 +27,82 @@ export function boundLogText(s: string): string {
   return utf8Length(s) > LOG.maxBytes ? truncateUtf8(s, LOG.maxBytes) + LOG.ellipsis : s;
 }
 
+/** The characters the string forms write as a space, delete, or (a lone surrogate) write as U+FFFD. */
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]/g;
+const REMOVED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]/;
+
+/** oneLine is s on one line and without controls: tab, line feed, carriage return, U+2028 and U+2029 become spaces, the other C0 and C1 controls and DEL go, a lone surrogate becomes U+FFFD. */
+function oneLine(s: string): string {
+  if (!NOT_ONE_LINE.test(s)) {
+    return s;
+  }
+  return s.replace(LINE_BREAKS, " ").replace(REMOVED, "").replace(LONE_SURROGATES, "\ufffd");
+}
+
+/** stringText is a text of the string forms: on one line, sanitized when sanitized is set (after the line breaks became spaces, so a secret split by one is read whole), bounded as the log form's texts are. */
+function stringText(s: string, sanitized: boolean): string {
+  let t = oneLine(s);
+  if (sanitized) {
+    t = oneLine(sanitize(t));
+  }
+  return boundLogText(t);
+}
+
+/**
+ * errorString returns the envelope's string form, "kind: message", as the
+ * Go package's Error() writes it: on one line (tab, line feed, carriage
+ * return, U+2028 and U+2029 become spaces and the other controls go, so a
+ * message cannot forge a second log line), the message sanitized when the
+ * contract sanitizes it, however the envelope was built or received, each
+ * text bounded as logFields bounds its texts. It is the message of the
+ * Error toError makes, so the stack's first line and toString() show it.
+ */
+export function errorString(envelope: Envelope): string {
+  return stringText(String(envelope.kind), false) + ": " + stringText(envelope.message, SANITIZED_FIELDS.includes("message"));
+}
+
+/**
+ * ErrorWithEnvelope is an Error carrying an envelope, to throw: its message
+ * is errorString(envelope), never the envelope's text as it is, so its
+ * stack, toString() and a logger printing it write one redacted line.
+ */
+export class ErrorWithEnvelope extends Error {
+  /** The envelope the error carries. */
+  readonly envelope: Envelope;
+
+  constructor(envelope: Envelope) {
+    super(errorString(envelope));
+    this.name = "ErrorWithEnvelope";
+    this.envelope = envelope;
+  }
+}
+
+/** toError returns an ErrorWithEnvelope carrying the envelope, to throw. */
+export function toError(envelope: Envelope): ErrorWithEnvelope {
+  return new ErrorWithEnvelope(envelope);
+}
+
+/** A string of JSON text, escapes included. */
+const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+
+/**
+ * logSanitizeJson sanitizes compact JSON text (logJson's) as the log form
+ * writes it: each string first, member names included, decoded from its
+ * escapes, so that an escaped control cannot split a secret the sanitizer
+ * would find in the text; then the text whole, so that a secret spread over
+ * a member's name and its value ("password":"…") goes too.
+ */
+function logSanitizeJson(text: string): string {
+  const strings = text.replace(JSON_STRING, (literal) => {
+    const s = JSON.parse(literal) as string;
+    const clean = sanitize(s);
+    return clean === s ? literal : (logJson(clean) ?? '""');
+  });
+  return sanitize(strings);
+}
+
 /** logJson is the compact JSON text of a value, as every package's log form writes it: U+2028 and U+2029 escaped, nothing else. Undefined for a value JSON cannot carry. */
 function logJson(v: unknown): string | undefined {
   try {
@@ -101,7 +177,7 @@ function logGroup(envelope: Envelope): { [field: string]: string | number | bool
       text = logJson(v);
     }
     if (text !== undefined) {
-      out[spec.name] = boundLogText(sanitized ? sanitize(text) : text);
+      out[spec.name] = boundLogText(!sanitized ? text : typeof v === "string" ? sanitize(text) : logSanitizeJson(text));
     }
   }
   return out;
@@ -123,7 +199,7 @@ function logExtra(envelope: Envelope): string | undefined {
       parts.push(logJson(k)! + ":" + v);
     }
   }
-  return parts.length === 0 ? undefined : boundLogText(sanitize("{" + parts.join(",") + "}"));
+  return parts.length === 0 ? undefined : boundLogText(logSanitizeJson("{" + parts.join(",") + "}"));
 }
 
 /**

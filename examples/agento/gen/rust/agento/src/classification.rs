@@ -213,11 +213,4 @@ pub fn for_tool(same_arguments: &SameArguments, a: ToolAnnotations) -> SameArgum
     same_arguments.for_tool(a)
 }
 
-impl core::fmt::Display for Envelope {
-    /// "kind: message", as the Go package's Error().
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: {}", self.kind.as_str(), self.message)
-    }
-}
-
 impl std::error::Error for Envelope {}

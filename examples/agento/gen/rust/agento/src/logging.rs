@@ -171,6 +171,115 @@ pub fn bound_log_text(s: &str) -> Cow<'_, str> {
     Cow::Owned([&s[..n], LOG.ellipsis].concat())
 }
 
+/// Whether the string forms change c: a line break or tab (written as a
+/// space), or another C0 control, DEL or a C1 control (deleted).
+fn not_one_line(c: char) -> bool {
+    matches!(c, '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+}
+
+/// s as the string forms write text: on one line and without controls.
+/// Tab, line feed, carriage return, U+2028 and U+2029 become spaces; every
+/// other C0 control, DEL and every C1 control is deleted, as the sanitizer
+/// deletes them. Text with none of them is borrowed.
+fn one_line(s: &str) -> Cow<'_, str> {
+    if !s.contains(not_one_line) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .filter_map(|c| match c {
+                '\t' | '\n' | '\r' | '\u{2028}' | '\u{2029}' => Some(' '),
+                c if not_one_line(c) => None,
+                c => Some(c),
+            })
+            .collect(),
+    )
+}
+
+/// A text of the string forms (Display, Debug): on one line (one_line),
+/// sanitized when sanitized is set (after the line breaks became spaces,
+/// so a secret split by one is read whole), and bounded as the log form's
+/// texts are (bound_log_text).
+fn string_text(s: &str, sanitized: bool) -> String {
+    let line = one_line(s);
+    if !sanitized {
+        return bound_log_text(&line).into_owned();
+    }
+    let clean = sanitize(&line);
+    bound_log_text(&one_line(&clean)).into_owned()
+}
+
+impl Envelope {
+    /// The kind and the message of the string form (Display), each on one
+    /// line and bounded, the message sanitized when the contract sanitizes
+    /// it.
+    fn string_parts(&self) -> (String, String) {
+        (
+            string_text(self.kind.as_str(), false),
+            string_text(&self.message, SANITIZED_FIELDS.contains(&"message")),
+        )
+    }
+}
+
+impl core::fmt::Display for Envelope {
+    /// The envelope's string form, "kind: message", as the Go package's
+    /// Error() writes it: on one line (tab, line feed, carriage return,
+    /// U+2028 and U+2029 become spaces and the other controls go, so a
+    /// message cannot forge a second log line), the message sanitized when
+    /// the contract sanitizes it, however the envelope was built or
+    /// received, each text bounded as log_fields bounds its texts.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (kind, message) = self.string_parts();
+        write!(f, "{kind}: {message}")
+    }
+}
+
+impl core::fmt::Debug for Envelope {
+    /// The kind and the message as Display writes them, never the fields
+    /// as they are: `{:?}` of a received envelope, or of a Result holding
+    /// one, neither leaks a secret nor spreads over lines.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (kind, message) = self.string_parts();
+        f.debug_struct("Envelope")
+            .field("kind", &kind)
+            .field("message", &message)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The compact JSON text t (as json::write_value writes it) sanitized as
+/// the log form writes it: each string first, member names included,
+/// decoded from its escapes, so that an escaped control cannot split a
+/// secret the sanitizer would find in the text; then the text whole, so
+/// that a secret spread over a member's name and its value
+/// ("password":"…") goes too.
+fn sanitize_json(t: &str) -> String {
+    let data = t.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(data.len());
+    let mut last = 0;
+    let mut i = 0;
+    while i < data.len() {
+        if data[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let Some(end) = json::string_end(data, i) else {
+            break;
+        };
+        let s = json::string_body(&data[i + 1..end - 1]);
+        let clean = sanitize(&s);
+        if clean != s {
+            out.extend_from_slice(&data[last..i]);
+            json::write_str(&mut out, &clean);
+            last = end;
+        }
+        i = end;
+    }
+    out.extend_from_slice(&data[last..]);
+    let strings = String::from_utf8(out).unwrap_or_default();
+    sanitize(&strings).into_owned()
+}
+
 /// Text of the form: sanitized when the contract sanitizes the value
 /// named name, then bounded.
 fn text(s: &str, name: &str) -> LogValue {
@@ -311,7 +420,7 @@ impl Envelope {
         }
         b.push(b'}');
         let s = String::from_utf8(b).ok()?;
-        Some(bound_log_text(&sanitize(&s)).into_owned())
+        Some(bound_log_text(&sanitize_json(&s)).into_owned())
     }
 }
 
@@ -374,7 +483,12 @@ fn group_of(
                 }
             }
             _ if raw == b"null" => continue,
+            // An array or object: its compact JSON text, whose strings a
+            // sanitized field has sanitized one by one first (sanitize_json).
             // The encoder writes only valid UTF-8.
+            _ if SANITIZED_FIELDS.contains(&spec.name) => LogValue::Str(
+                bound_log_text(&sanitize_json(&String::from_utf8_lossy(raw))).into_owned(),
+            ),
             _ => text(&String::from_utf8_lossy(raw), spec.name),
         };
         out.push((spec.name, v));

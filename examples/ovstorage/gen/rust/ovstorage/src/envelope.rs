@@ -77,8 +77,8 @@ pub struct Recovery {
     pub retry_after_ms: Option<i64>,
 }
 
-/// One failure as every surface (MCP, HTTP, CLI) reports it. It implements std::error::Error, and Display as "kind: message".
-#[derive(Clone, Debug, PartialEq)]
+/// One failure as every surface (MCP, HTTP, CLI) reports it. It implements std::error::Error, and Display as "kind: message" on one line, the message sanitized and bounded; Debug shows the same kind and message, never the fields as they are.
+#[derive(Clone, PartialEq)]
 pub struct Envelope {
     /// The contract version the envelope follows.
     pub contract_version: String,
