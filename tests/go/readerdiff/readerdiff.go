@@ -676,8 +676,8 @@ func (g *gen) structuralMutation(root **node) {
 	sp.set(leaf([]byte(pick(r, otherValues))))
 }
 
-// Crafted returns the exact inputs of issue 28's items 5, 6, 7 and 10, the
-// same in every run.
+// Crafted returns the exact inputs of issue 28's items 5, 6, 7 and 10, and
+// of the disagreements the harness itself found, the same in every run.
 func Crafted() []Case {
 	deepArray := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
 	var cs []Case
@@ -700,6 +700,16 @@ func Crafted() []Case {
 	} {
 		cs = append(cs, Case{Name: "issue 28 item 7: a CLI line with " + w.name, Reader: ReaderCLI, Input: []byte(w.pre + line + w.post)})
 	}
+	// Two more the harness found: a tool result with nothing to decode (a
+	// plain error in Go, a missing DecodeError elsewhere), and a CLI line
+	// with ill-formed UTF-8 (one U+FFFD for the run in TypeScript's readCli,
+	// one a byte elsewhere).
+	cs = append(cs,
+		Case{Name: "readerdiff: a tool result with nothing to decode", Reader: ReaderMCP, Input: []byte(`{"content":[],"isError":true}`)},
+		Case{Name: "readerdiff: a tool result with no text item", Reader: ReaderMCP, Input: []byte(`{"content":[{"type":"image","text":""}],"isError":true}`)},
+		Case{Name: "readerdiff: a CLI line whose message holds an encoded surrogate (ED A0 80)", Reader: ReaderCLI,
+			Input: []byte(strings.Replace(line, `"message":"m"`, "\"message\":\"\xed\xa0\x80m\"", 1))},
+	)
 	cs = append(cs,
 		Case{Name: "issue 28 item 10: a 200 without an envelope", Reader: ReaderHTTP, Status: 200,
 			Headers: []Header{{"content-type", "text/plain"}}, Input: []byte("ok")},
