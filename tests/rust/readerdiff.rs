@@ -231,6 +231,7 @@ fn reader_differential_vectors() {
             diff["seed"],
             cases.len()
         ),
+        "mcp: the tool result is parsed by serde_json, the host's parser, before Envelope::from_tool_result sees it (lone surrogate escapes read as U+FFFD first, as serde_json refuses them); its structuredContent never holds a member given twice, which hosts read differently (Go keeps it raw), and a refusal by the host would count as category host".to_owned(),
         "grpc: not compared here: Rust has no gRPC status reader; Envelope::from_rpc_status, which reads the google.rpc.Status Go's grpcstatus.FromStatus builds, is compared through the aip193 cases".to_owned(),
     ];
     for (cls, list) in &classes {
@@ -239,7 +240,7 @@ fn reader_differential_vectors() {
     // cargo test shows a passing test's output only with --nocapture: run.sh
     // prints this file.
     if let Ok(out) = std::env::var("ERRGEN_READER_DIFF_REPORT") {
-        std::fs::write(&out, report[..2].join("\n") + "\n").unwrap_or_else(|e| panic!("{out}: {e}"));
+        std::fs::write(&out, report[..3].join("\n") + "\n").unwrap_or_else(|e| panic!("{out}: {e}"));
     }
     println!("{}", report.join("\n"));
     assert_eq!(disagreements, 0, "{}", report.join("\n"));

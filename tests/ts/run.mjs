@@ -414,7 +414,7 @@ for (const { p, code, report } of results) {
   console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);
   for (const k of Object.keys(totals)) totals[k] += count(k);
   // The differential tests' seeds and counts.
-  for (const m of report.matchAll(/^# ((?:reader|sanitizer) differential vectors.*|grpc: .*)$/gm)) console.log(`  ${m[1]}`);
+  for (const m of report.matchAll(/^# ((?:reader|sanitizer) differential vectors.*|grpc: .*|mcp: the tool result .*)$/gm)) console.log(`  ${m[1]}`);
   if (code !== 0) {
     failed = true;
     // The failing tests, with their diagnostics, from the TAP report.

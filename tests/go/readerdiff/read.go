@@ -205,7 +205,9 @@ func Write(w io.Writer, cfg Config, contract string, cases []Case, answers []Ans
 	var b bytes.Buffer
 	about := []string{
 		fmt.Sprintf("Differential reader vectors written by go run ./cmd/readerdiff -seed %d -n %d in tests/go (make reader-diff). Do not edit; do not commit.", cfg.Seed, cfg.N),
-		"Each case is an input for one reader (envelope, http, aip193, cli, mcp), as text (valid UTF-8) or base64, with the Go package's answer: ok, the DecodeError category of a rejection (other: an error of another type; host: the host's JSON parser refused the tool result), and value, the accepted envelope encoded again, compared as a JSON value (objects unordered, numbers as 64-bit floats).",
+		"Each case is an input for one reader (envelope, http, aip193, cli, mcp), as text (valid UTF-8) or base64, with the Go package's answer: ok, the DecodeError category of a rejection (other: an error of another type; host: the host's JSON parser refused the tool result), and value, the accepted envelope encoded again, normalised (members sorted, numbers as 64-bit floats) and compared as a JSON value (objects unordered, numbers as 64-bit floats, -0 as 0).",
+		"mcp: the tool result is parsed by the host's own JSON parser before the reader sees it (Go: encoding/json into ToolResult, structuredContent kept raw; JSON.parse; json.loads; serde_json); structuredContent therefore never holds a member given twice, which the hosts read differently (text items do).",
+		"grpc: Go alone has a gRPC status reader (grpcstatus.FromStatus, which builds the RPCStatus FromAIP193 builds and calls the same FromRPCStatus); the other languages have none, and their from-RpcStatus readers are compared through the aip193 cases.",
 		"encode_error or write_error mark an accepted envelope Go could not encode again or send through WriteHTTP, ill_formed one Go encoded as ill-formed UTF-8 (value then reads each such byte as U+FFFD): failures of the rules that a decoded envelope can always be sent on, as valid UTF-8.",
 	}
 	b.WriteString("{\n  \"about\": [\n")
@@ -244,12 +246,22 @@ func Write(w io.Writer, cfg Config, contract string, cases []Case, answers []Ans
 			fmt.Fprintf(&b, ", \"category\": %s", quote(a.Category))
 		}
 		if a.Value != nil {
-			var compact bytes.Buffer
-			if err := json.Compact(&compact, a.Value); err != nil {
+			// The value as a normalised JSON value: numbers as 64-bit floats in
+			// Go's shortest form (which every language's JSON parser reads;
+			// serde_json refuses some texts of the largest float), members
+			// sorted.
+			var v any
+			if err := json.Unmarshal(a.Value, &v); err != nil {
 				return fmt.Errorf("readerdiff: case %q: Go's encoding is not JSON: %w", c.Name, err)
 			}
+			var norm bytes.Buffer
+			enc := json.NewEncoder(&norm)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(v); err != nil {
+				return fmt.Errorf("readerdiff: case %q: %w", c.Name, err)
+			}
 			b.WriteString(", \"value\": ")
-			b.Write(compact.Bytes())
+			b.Write(bytes.TrimRight(norm.Bytes(), "\n"))
 		}
 		if a.EncodeError != "" {
 			b.WriteString(", \"encode_error\": ")

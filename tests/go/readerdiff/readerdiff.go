@@ -642,21 +642,17 @@ func (g *gen) mcp() Case {
 }
 
 // structuralMutation changes a tree only in ways every host's JSON parser
-// reads the same: members given twice, dropped or added with plain values,
-// types swapped, nesting below the hosts' own depth limits.
+// reads the same: members dropped, types swapped, nesting around MaxDepth.
+// A member given twice is not among them: the host of a TypeScript, Python
+// or Rust reader (JSON.parse, json.loads, serde_json) keeps only the last,
+// while Go's ToolResult keeps structuredContent as raw JSON with both, so
+// the readers would be given different values (the text items, strings to
+// every host, carry members given twice instead).
 func (g *gen) structuralMutation(root **node) {
 	r := g.r
 	sp := pick(r, spots(root))
-	switch r.intn(3) {
+	switch r.intn(2) {
 	case 0:
-		if sp.n.kind == nodeObject && len(sp.n.members) > 0 {
-			g.mark("dup-member")
-			i := r.intn(len(sp.n.members))
-			m := member{key: sp.n.members[i].key, val: leaf([]byte(pick(r, otherValues)))}
-			sp.n.members = append(sp.n.members, m)
-			return
-		}
-	case 1:
 		if sp.n.kind == nodeObject && len(sp.n.members) > 0 {
 			g.mark("drop-member")
 			i := r.intn(len(sp.n.members))

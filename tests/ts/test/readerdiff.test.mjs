@@ -156,6 +156,7 @@ describe(`${pkg.CONTRACT_NAME}: reader differential vectors`, { skip: !reference
     }
     const report = [
       `reader differential vectors (${path}): seed ${diff.seed}, ${diff.cases.length} cases, ${accepted} accepted, ${rejected} rejected, ${disagreements} disagreements with Go`,
+      "mcp: the tool result is parsed by JSON.parse, the host's parser, before fromMcpToolResult sees it; its structuredContent never holds a member given twice, which hosts read differently (Go keeps it raw), and a refusal by the host would count as category host",
       "grpc: not compared here: TypeScript has no gRPC status reader; fromRpcStatus, which reads the google.rpc.Status Go's grpcstatus.FromStatus builds, is compared through the aip193 cases",
     ];
     for (const [cls, list] of [...classes].sort()) {
