@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz bench bench-ts bench-python bench-rust fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust fuzz errgen
 
 all: test
 
@@ -174,7 +174,7 @@ fuzz:
 	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)
 	@$(MAKE) --no-print-directory reader-fuzz
 
-## reader-fuzz: the reader differential of make test at length: READER_FUZZ_CASES seeded cases (a new seed each run, printed; set READER_SEED to repeat one) through the Go, TypeScript, Python and Rust readers
+## reader-fuzz: the reader differential of make test at length: READER_FUZZ_CASES seeded cases (a new seed each run, printed; READER_SEED_FUZZ=<seed> repeats one) through the Go, TypeScript, Python and Rust readers
 READER_FUZZ_CASES ?= 50000
 reader-fuzz: errgen ts-deps
 	@seed=$${READER_SEED_FUZZ:-$$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}; \
@@ -182,10 +182,14 @@ reader-fuzz: errgen ts-deps
 	$(MAKE) --no-print-directory reader-diff READER_SEED=$$seed READER_CASES=$(READER_FUZZ_CASES) READER_DIFF=$(CURDIR)/build/reader-fuzz.vectors.json && \
 	$(MAKE) --no-print-directory reader-fuzz-run READER_DIFF=$(CURDIR)/build/reader-fuzz.vectors.json
 
-# The three comparisons alone, without the rest of each language's suite.
+# The three comparisons alone, without the rest of each language's suite;
+# each runs even when one before it finds a disagreement.
 reader-fuzz-run:
-	cd tests/ts && ERRGEN_TS_NAME=agent-error ERRGEN_TS_ROOT=$(CURDIR) ERRGEN_TS_SRC=$(CURDIR)/gen/ts ERRGEN_TS_PKG=$(CURDIR)/gen/ts/dist/index.js ERRGEN_READER_DIFF=$(READER_DIFF) node --test test/readerdiff.test.mjs
-	cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt && mkdir -p build/reader-fuzz && \
-	ERRGEN_PY_NAME=agent_error ERRGEN_PY_ROOT=$(CURDIR) ERRGEN_PY_SRC=$(CURDIR)/gen/python ERRGEN_PY_BUILD=$(CURDIR)/tests/python/build/reader-fuzz ERRGEN_PY_CONTRACT=$(CURDIR)/contract/kinds.yaml ERRGEN_READER_DIFF=$(READER_DIFF) \
-	.venv/bin/python -m pytest -q -p no:cacheprovider test/test_readerdiff.py && cat build/reader-fuzz/reader-diff.txt
-	ERRGEN_READER_ONLY=1 ERRGEN_SANITIZE_DIFF=unused ERRGEN_READER_DIFF=$(READER_DIFF) CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 tests/rust/run.sh
+	@failed=""; \
+	(set -o pipefail; cd tests/ts && ERRGEN_TS_NAME=agent-error ERRGEN_TS_ROOT=$(CURDIR) ERRGEN_TS_SRC=$(CURDIR)/gen/ts ERRGEN_TS_PKG=$(CURDIR)/gen/ts/dist/index.js ERRGEN_READER_DIFF=$(READER_DIFF) \
+		node --test --test-reporter=tap test/readerdiff.test.mjs | grep -E '^# (reader differential|grpc:|mcp: the tool|  [a-z0-9]+: .*case\(s\))|^not ok') || failed="$$failed typescript"; \
+	(cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt && mkdir -p build/reader-fuzz && \
+		ERRGEN_PY_NAME=agent_error ERRGEN_PY_ROOT=$(CURDIR) ERRGEN_PY_SRC=$(CURDIR)/gen/python ERRGEN_PY_BUILD=$(CURDIR)/tests/python/build/reader-fuzz ERRGEN_PY_CONTRACT=$(CURDIR)/contract/kinds.yaml ERRGEN_READER_DIFF=$(READER_DIFF) \
+		.venv/bin/python -m pytest -q -p no:cacheprovider test/test_readerdiff.py > build/reader-fuzz/pytest.log 2>&1; code=$$?; cat build/reader-fuzz/reader-diff.txt; grep -E '^  [a-z0-9]+: .*case\(s\)' build/reader-fuzz/pytest.log; exit $$code) || failed="$$failed python"; \
+	ERRGEN_READER_ONLY=1 ERRGEN_SANITIZE_DIFF=unused ERRGEN_READER_DIFF=$(READER_DIFF) CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 tests/rust/run.sh || failed="$$failed rust"; \
+	if [ -n "$$failed" ]; then echo "reader-fuzz: disagreements with Go in:$$failed"; exit 1; fi; echo "reader-fuzz: no disagreement"
