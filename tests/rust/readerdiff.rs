@@ -5,10 +5,10 @@
 //! from_tool_result) and must be accepted or rejected as Go did, with Go's
 //! error category; an accepted envelope must equal Go's as a JSON value
 //! (objects unordered, numbers as 64-bit floats, -0 as 0), encode again
-//! (to_json), and write_http must send exactly that encoding. Every
-//! disagreement is listed by class; the test fails on any. tests/rust/run.sh
-//! runs it for the reference contract's crate only, the one the file is
-//! written for.
+//! (to_json), write_http must send exactly that encoding and to_aip193
+//! must encode it. Every disagreement is listed by class; the test fails on
+//! any. tests/rust/run.sh runs it for the reference contract's crate only,
+//! the one the file is written for.
 
 use contract::*;
 use serde_json::Value;
@@ -205,6 +205,10 @@ fn reader_differential_vectors() {
                 let body = e.write_http(&[]).body;
                 if body != json.as_bytes() {
                     disagree("accepted, but write_http sends another body".to_owned(), format!("accepted, body {}", short(&String::from_utf8_lossy(&body))));
+                    continue;
+                }
+                if let Err(err) = e.to_aip193() {
+                    disagree("accepted, but to_aip193 fails".to_owned(), format!("accepted, to_aip193: {err}"));
                     continue;
                 }
                 let ours = parse(&json).expect("to_json writes JSON");

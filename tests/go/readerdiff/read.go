@@ -26,7 +26,8 @@ type Answer struct {
 	// the decoded value the languages compare, as a JSON value.
 	Value json.RawMessage
 	// EncodeError is set when an accepted envelope does not encode again, and
-	// WriteError when WriteHTTP does not send it as AppendJSON encodes it:
+	// WriteError when WriteHTTP does not send it as AppendJSON encodes it or
+	// AIP193 fails:
 	// both break the rule that a decoded envelope can always be sent on.
 	EncodeError, WriteError string
 	// IllFormed is set when the encoding is not valid UTF-8 (Value then
@@ -92,6 +93,8 @@ func Read(c Case) Answer {
 	e.WriteHTTP(rec, nil)
 	if got := rec.Body.Bytes(); !bytes.Equal(got, b) {
 		a.WriteError = fmt.Sprintf("WriteHTTP sent %d bytes (status %d) instead of the %d AppendJSON encodes", len(got), rec.Code, len(b))
+	} else if _, err := e.AIP193(); err != nil {
+		a.WriteError = "AIP193: " + err.Error()
 	}
 	return a
 }
@@ -208,7 +211,7 @@ func Write(w io.Writer, cfg Config, contract string, cases []Case, answers []Ans
 		"Each case is an input for one reader (envelope, http, aip193, cli, mcp), as text (valid UTF-8) or base64, with the Go package's answer: ok, the DecodeError category of a rejection (other: an error of another type; host: the host's JSON parser refused the tool result), and value, the accepted envelope encoded again, normalised (members sorted, numbers as 64-bit floats) and compared as a JSON value (objects unordered, numbers as 64-bit floats, -0 as 0).",
 		"mcp: the tool result is parsed by the host's own JSON parser before the reader sees it (Go: encoding/json into ToolResult, structuredContent kept raw; JSON.parse; json.loads; serde_json); structuredContent therefore never holds a member given twice, which the hosts read differently (text items do).",
 		"grpc: Go alone has a gRPC status reader (grpcstatus.FromStatus, which builds the RPCStatus FromAIP193 builds and calls the same FromRPCStatus); the other languages have none, and their from-RpcStatus readers are compared through the aip193 cases.",
-		"encode_error or write_error mark an accepted envelope Go could not encode again or send through WriteHTTP, ill_formed one Go encoded as ill-formed UTF-8 (value then reads each such byte as U+FFFD): failures of the rules that a decoded envelope can always be sent on, as valid UTF-8.",
+		"encode_error or write_error mark an accepted envelope Go could not encode again or send through WriteHTTP or AIP193, ill_formed one Go encoded as ill-formed UTF-8 (value then reads each such byte as U+FFFD): failures of the rules that a decoded envelope can always be sent on, as valid UTF-8.",
 	}
 	b.WriteString("{\n  \"about\": [\n")
 	for i, s := range about {

@@ -6,7 +6,8 @@ from_aip193, read_cli, from_mcp_tool_result) and must be accepted or
 rejected as Go did, with Go's error category; an accepted envelope must
 equal Go's as a JSON value (objects unordered, numbers as 64-bit floats, -0
 as 0), encode again (to_json) without a lone surrogate, and
-to_http_response must send exactly that encoding. Every disagreement is
+to_http_response must send exactly that encoding, and to_aip193 must
+encode it. Every disagreement is
 listed by class; the test fails on any.
 """
 
@@ -142,6 +143,12 @@ def test_reader_differential_vectors() -> None:
             if body != text.encode("utf-8", "surrogatepass"):
                 disagreements += 1
                 disagree(c, "accepted, but to_http_response sends another body", "accepted, body " + short(repr(body)))
+                continue
+            try:
+                pkg.to_aip193(e)
+            except Exception as err:  # noqa: BLE001
+                disagreements += 1
+                disagree(c, "accepted, but to_aip193 fails", f"accepted, to_aip193: {err!r}")
                 continue
         else:
             rejected += 1

@@ -4,9 +4,9 @@
 // fromHttpResponse, fromAip193, readCli, fromMcpToolResult — and must be
 // accepted or rejected as Go did, with Go's DecodeError category, and an
 // accepted envelope must equal Go's as a JSON value (objects unordered,
-// numbers as 64-bit floats, -0 as 0) and encode again (serializeEnvelope)
-// and through httpAnswer to the same text. Every disagreement is listed by
-// class at the end; the test fails on any.
+// numbers as 64-bit floats, -0 as 0) and encode again: serializeEnvelope,
+// httpAnswer to the same text, and toAip193. Every disagreement is listed
+// by class at the end; the test fails on any.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -138,6 +138,13 @@ describe(`${pkg.CONTRACT_NAME}: reader differential vectors`, { skip: !reference
         if (body !== text) {
           disagreements++;
           disagree(c, "accepted, but httpAnswer sends another body", `accepted, httpAnswer body ${short(body)}`);
+          continue;
+        }
+        try {
+          pkg.toAip193(got.envelope);
+        } catch (err) {
+          disagreements++;
+          disagree(c, "accepted, but toAip193 fails", `accepted, toAip193: ${err}`);
           continue;
         }
       } else {
