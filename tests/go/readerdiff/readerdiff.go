@@ -401,18 +401,18 @@ func (g *gen) mutateTree(root **node) {
 		if len(holders) > 0 {
 			c := pick(r, holders)
 			s, _ := c.n.unquote()
-			{
-				if inner, err := parseTree([]byte(s)); err == nil {
-					g.mark("embedded")
-					if r.chance(30) {
-						inner = &node{kind: nodeObject, members: []member{{key: []byte(`"x"`), val: nested(r.between(127, 201), r.chance(50))}}}
-						g.mark("deep")
-					} else {
-						g.mutateTree(&inner)
-					}
-					c.set(leaf(quote(string(inner.bytes()))))
-					return
+			if inner, err := parseTree([]byte(s)); err == nil {
+				g.mark("embedded")
+				if r.chance(30) {
+					// Nesting around MaxDepth and far past it, as in issue 28
+					// item 6's extra metadata.
+					inner = &node{kind: nodeObject, members: []member{{key: []byte(`"x"`), val: nested(r.between(127, 201), r.chance(50))}}}
+					g.mark("deep")
+				} else {
+					g.mutateTree(&inner)
 				}
+				c.set(leaf(quote(string(inner.bytes()))))
+				return
 			}
 		}
 	}
