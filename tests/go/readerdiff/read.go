@@ -8,11 +8,16 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/gen/go/agenterror/grpcstatus"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Answer is what a reader made of a case.
@@ -30,6 +35,10 @@ type Answer struct {
 	// AIP193 fails:
 	// both break the rule that a decoded envelope can always be sent on.
 	EncodeError, WriteError string
+	// GRPCError is set when the envelope does not come back whole through
+	// the gRPC surface, Go's alone: grpcstatus.Status, the status's proto
+	// bytes and grpcstatus.FromStatus.
+	GRPCError string
 	// IllFormed is set when the encoding is not valid UTF-8 (Value then
 	// holds it with each ill-formed byte read as U+FFFD, as every decoder
 	// reads it): every output must be valid UTF-8.
@@ -96,7 +105,36 @@ func Read(c Case) Answer {
 	} else if _, err := e.AIP193(); err != nil {
 		a.WriteError = "AIP193: " + err.Error()
 	}
+	a.GRPCError = throughGRPC(e, b)
 	return a
+}
+
+// throughGRPC sends the envelope through the gRPC surface, which only Go
+// has (grpcstatus): its status, the status's proto bytes, and the reader
+// grpcstatus.FromStatus of those. It returns what went wrong, or "" when the
+// envelope comes back as enc (its AppendJSON), compared as a JSON value.
+func throughGRPC(e *agenterror.Envelope, enc []byte) string {
+	st, err := grpcstatus.Status(e)
+	if err != nil {
+		return "grpcstatus.Status: " + err.Error()
+	}
+	wire, err := proto.Marshal(st.Proto())
+	if err != nil {
+		return "the status's proto bytes: " + err.Error()
+	}
+	var back spb.Status
+	if err := proto.Unmarshal(wire, &back); err != nil {
+		return "the status's proto bytes: " + err.Error()
+	}
+	got, err := grpcstatus.FromStatus(status.FromProto(&back)).AppendJSON(nil)
+	if err != nil {
+		return "grpcstatus.FromStatus reads an envelope AppendJSON refuses: " + err.Error()
+	}
+	var x, y any
+	if json.Unmarshal(got, &x) != nil || json.Unmarshal(replaceIllFormed(enc), &y) != nil || !reflect.DeepEqual(x, y) {
+		return fmt.Sprintf("grpcstatus.FromStatus reads back %.300s", got)
+	}
+	return ""
 }
 
 // Counts sums answers.
@@ -210,7 +248,7 @@ func Write(w io.Writer, cfg Config, contract string, cases []Case, answers []Ans
 		fmt.Sprintf("Differential reader vectors written by go run ./cmd/readerdiff -seed %d -n %d in tests/go (make reader-diff). Do not edit; do not commit.", cfg.Seed, cfg.N),
 		"Each case is an input for one reader (envelope, http, aip193, cli, mcp), as text (valid UTF-8) or base64, with the Go package's answer: ok, the DecodeError category of a rejection (other: an error of another type; host: the host's JSON parser refused the tool result), and value, the accepted envelope encoded again, normalised (members sorted, numbers as 64-bit floats) and compared as a JSON value (objects unordered, numbers as 64-bit floats, -0 as 0).",
 		"mcp: the tool result is parsed by the host's own JSON parser before the reader sees it (Go: encoding/json into ToolResult, structuredContent kept raw; JSON.parse; json.loads; serde_json); structuredContent therefore never holds a member given twice, which the hosts read differently (text items do).",
-		"grpc: Go alone has a gRPC status reader (grpcstatus.FromStatus, which builds the RPCStatus FromAIP193 builds and calls the same FromRPCStatus); the other languages have none, and their from-RpcStatus readers are compared through the aip193 cases.",
+		"grpc: Go alone has a gRPC status reader (grpcstatus.FromStatus, which builds the RPCStatus FromAIP193 builds and calls the same FromRPCStatus); the other languages have none, and their from-RpcStatus readers are compared through the aip193 cases. Every envelope Go accepts goes through grpcstatus.Status, the status's proto bytes and grpcstatus.FromStatus and must come back as it was (grpc_error says what went wrong).",
 		"encode_error or write_error mark an accepted envelope Go could not encode again or send through WriteHTTP or AIP193, ill_formed one Go encoded as ill-formed UTF-8 (value then reads each such byte as U+FFFD): failures of the rules that a decoded envelope can always be sent on, as valid UTF-8.",
 	}
 	b.WriteString("{\n  \"about\": [\n")
@@ -276,6 +314,10 @@ func Write(w io.Writer, cfg Config, contract string, cases []Case, answers []Ans
 		}
 		if a.IllFormed {
 			b.WriteString(", \"ill_formed\": true")
+		}
+		if a.GRPCError != "" {
+			b.WriteString(", \"grpc_error\": ")
+			b.Write(quote(a.GRPCError))
 		}
 		b.WriteByte('}')
 		if i < len(cases)-1 {

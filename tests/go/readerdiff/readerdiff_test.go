@@ -85,8 +85,10 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestSentOn: every envelope the Go readers accept, of the seeded cases and
-// of issue 28's crafted ones, encodes again (AppendJSON) and WriteHTTP sends
-// exactly that encoding: a decoded envelope can always be passed on.
+// of issue 28's crafted ones, encodes again (AppendJSON) as valid UTF-8,
+// WriteHTTP sends exactly that encoding, AIP193 encodes it, and it comes
+// back whole through the gRPC surface (grpcstatus.Status, proto bytes,
+// grpcstatus.FromStatus): a decoded envelope can always be passed on.
 func TestSentOn(t *testing.T) {
 	cases, err := readerdiff.Generate(readerdiff.Config{Seed: 20261207, N: 2000, Vectors: vectors(t)})
 	if err != nil {
@@ -99,6 +101,9 @@ func TestSentOn(t *testing.T) {
 		}
 		if a.IllFormed {
 			t.Errorf("%s: accepted, but AppendJSON writes ill-formed UTF-8\ninput: %.300q", c.Name, c.Input)
+		}
+		if a.GRPCError != "" {
+			t.Errorf("%s: accepted, but through the gRPC surface: %s\ninput: %.300q", c.Name, a.GRPCError, c.Input)
 		}
 	}
 }

@@ -43,9 +43,9 @@ func main() {
 	broken := 0
 	for i, c := range cases {
 		answers[i] = readerdiff.Read(c)
-		if a := answers[i]; a.EncodeError != "" || a.WriteError != "" || a.IllFormed {
+		if a := answers[i]; a.EncodeError != "" || a.WriteError != "" || a.IllFormed || a.GRPCError != "" {
 			if broken < 5 {
-				fmt.Fprintf(os.Stderr, "readerdiff: Go accepted %q but %s%s (ill-formed UTF-8: %t)\n", c.Name, a.EncodeError, a.WriteError, a.IllFormed)
+				fmt.Fprintf(os.Stderr, "readerdiff: Go accepted %q but %s%s%s (ill-formed UTF-8: %t)\n", c.Name, a.EncodeError, a.WriteError, a.GRPCError, a.IllFormed)
 			}
 			broken++
 		}
@@ -57,7 +57,7 @@ func main() {
 	fmt.Fprintf(os.Stderr, "readerdiff: seed %d, Go: %s; %d accepted but not sent on -> %s\n", cfg.Seed, readerdiff.Count(cases, answers), broken, *out)
 	if broken > 0 {
 		// The file is written: the other languages still compare with it.
-		fmt.Fprintf(os.Stderr, "readerdiff: %d envelopes Go accepted do not encode or send again, or encode as ill-formed UTF-8 (go test ./readerdiff in tests/go names them)\n", broken)
+		fmt.Fprintf(os.Stderr, "readerdiff: %d envelopes Go accepted do not encode or send again (JSON, HTTP, AIP-193, gRPC), or encode as ill-formed UTF-8 (go test ./readerdiff in tests/go names them)\n", broken)
 	}
 }
 
