@@ -206,3 +206,21 @@ func spots(root **node) []spot {
 	walk(*root, 1, func(v *node) { *root = v })
 	return out
 }
+
+// repeatsMember reports whether an object anywhere in the tree holds a
+// member name twice.
+func (n *node) repeatsMember() bool {
+	seen := map[string]bool{}
+	for _, m := range n.members {
+		if seen[string(m.key)] || m.val.repeatsMember() {
+			return true
+		}
+		seen[string(m.key)] = true
+	}
+	for _, it := range n.items {
+		if it.repeatsMember() {
+			return true
+		}
+	}
+	return false
+}
