@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff bench bench-ts bench-python bench-rust fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust fuzz errgen
 
 all: test
 
@@ -75,17 +75,24 @@ SANITIZE_DIFF := $(CURDIR)/build/sanitize-diff.vectors.json
 sanitize-diff:
 	cd tests/go && $(GO) run ./cmd/sanitizediff -n $(SANITIZE_CASES) -seed $(SANITIZE_SEED) -o $(SANITIZE_DIFF)
 
+## reader-diff: write the differential reader vectors (seeded, mutated inputs for every reader — envelope, HTTP, AIP-193, CLI, MCP — with Go's answers) that test-ts, test-python and test-rust read through their own readers
+READER_SEED ?= 20261207
+READER_CASES ?= 2000
+READER_DIFF := $(CURDIR)/build/reader-diff.vectors.json
+reader-diff:
+	cd tests/go && $(GO) run ./cmd/readerdiff -vectors $(CURDIR)/conformance/agent-error.vectors.json -n $(READER_CASES) -seed $(READER_SEED) -o $(READER_DIFF)
+
 ## test-ts: test every generated TypeScript package as it ships (its committed dist/) against tsc and its tests (Node 20+, npm; installs the pinned dev dependencies)
-test-ts: errgen sanitize-diff ts-deps
-	cd tests/ts && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) npm test
+test-ts: errgen sanitize-diff reader-diff ts-deps
+	cd tests/ts && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) npm test
 
 # The TypeScript tests' pinned tools (tsc among them, which test-e2e uses too).
 ts-deps:
 	cd tests/ts && npm ci --no-audit --no-fund
 
 ## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
-test-python: errgen sanitize-diff
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/python/run.sh
+test-python: errgen sanitize-diff reader-diff
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/python/run.sh
 
 # The Rust suites build every crate once from a clean build/rust/target: no
 # incremental state (only ever read by a rebuild) and no debug information
@@ -108,8 +115,8 @@ test-rust-bench:
 	cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo test --locked --benches
 
 ## test-rust: format-check, lint (clippy -D warnings), document (rustdoc -D warnings) and test every generated Rust crate against its conformance vectors and the sanitizer vectors, and the runtime in place (cargo with clippy and rustfmt; one CARGO_TARGET_DIR under build/rust)
-test-rust: errgen sanitize-diff test-rust-sanitize test-rust-bench
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) tests/rust/run.sh
+test-rust: errgen sanitize-diff reader-diff test-rust-sanitize test-rust-bench
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/rust/run.sh
 
 ## bench: run every benchmark (main module, the generated package's in tests/go, the bench/ module, and the TypeScript, Python and Rust ones) with allocation counts and print one table of the targets of issues 10 and 18; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:
@@ -152,7 +159,7 @@ bench-rust:
 test-e2e: ts-deps
 	tests/e2e/run.sh
 
-## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds)
+## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds), then the reader differential with READER_FUZZ_CASES cases and a new seed (reader-fuzz)
 FUZZTIME ?= 5m
 # The generated package's targets are in tests/go (their corpora in
 # tests/go/agenterror/testdata/fuzz).
@@ -165,3 +172,24 @@ fuzz:
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)
+	@$(MAKE) --no-print-directory reader-fuzz
+
+## reader-fuzz: the reader differential of make test at length: READER_FUZZ_CASES seeded cases (a new seed each run, printed; READER_SEED_FUZZ=<seed> repeats one) through the Go, TypeScript, Python and Rust readers
+READER_FUZZ_CASES ?= 50000
+reader-fuzz: errgen ts-deps
+	@seed=$${READER_SEED_FUZZ:-$$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}; \
+	echo "reader-fuzz: seed $$seed, $(READER_FUZZ_CASES) cases (make reader-fuzz READER_SEED_FUZZ=$$seed repeats it)"; \
+	$(MAKE) --no-print-directory reader-diff READER_SEED=$$seed READER_CASES=$(READER_FUZZ_CASES) READER_DIFF=$(CURDIR)/build/reader-fuzz.vectors.json && \
+	$(MAKE) --no-print-directory reader-fuzz-run READER_DIFF=$(CURDIR)/build/reader-fuzz.vectors.json
+
+# The three comparisons alone, without the rest of each language's suite;
+# each runs even when one before it finds a disagreement.
+reader-fuzz-run:
+	@failed=""; \
+	(set -o pipefail; cd tests/ts && ERRGEN_TS_NAME=agent-error ERRGEN_TS_ROOT=$(CURDIR) ERRGEN_TS_SRC=$(CURDIR)/gen/ts ERRGEN_TS_PKG=$(CURDIR)/gen/ts/dist/index.js ERRGEN_READER_DIFF=$(READER_DIFF) \
+		node --test --test-reporter=tap test/readerdiff.test.mjs | grep -E '^# (reader differential|grpc:|mcp: the tool|  [a-z0-9]+: .*case\(s\))|^not ok') || failed="$$failed typescript"; \
+	(cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt && mkdir -p build/reader-fuzz && \
+		ERRGEN_PY_NAME=agent_error ERRGEN_PY_ROOT=$(CURDIR) ERRGEN_PY_SRC=$(CURDIR)/gen/python ERRGEN_PY_BUILD=$(CURDIR)/tests/python/build/reader-fuzz ERRGEN_PY_CONTRACT=$(CURDIR)/contract/kinds.yaml ERRGEN_READER_DIFF=$(READER_DIFF) \
+		.venv/bin/python -m pytest -q -p no:cacheprovider test/test_readerdiff.py > build/reader-fuzz/pytest.log 2>&1; code=$$?; cat build/reader-fuzz/reader-diff.txt; grep -E '^  [a-z0-9]+: .*case\(s\)' build/reader-fuzz/pytest.log; exit $$code) || failed="$$failed python"; \
+	ERRGEN_READER_ONLY=1 ERRGEN_SANITIZE_DIFF=unused ERRGEN_READER_DIFF=$(READER_DIFF) CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 tests/rust/run.sh || failed="$$failed rust"; \
+	if [ -n "$$failed" ]; then echo "reader-fuzz: disagreements with Go in:$$failed"; exit 1; fi; echo "reader-fuzz: no disagreement"

@@ -630,7 +630,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		}), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.")
+	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem; when there was nothing to decode (no structuredContent, no text item) it is a *DecodeError of category DecodeMissing.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.If(jen.Id("s").Op(":=").Qual("bytes", "TrimSpace").Call(jen.Id("r").Dot("StructuredContent")), jen.Len(jen.Id("s")).Op(">").Lit(0).Op("&&").String().Call(jen.Id("s")).Op("!=").Lit("null")).Block(
@@ -647,7 +647,9 @@ func (g *gen) mcpSurface(f *jen.File) {
 		jen.If(jen.Id("first").Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkgErr("tool result carries no envelope: %w")), jen.Id("first"))),
 		),
-		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(g.pkgErr("tool result carries no envelope")))),
+		// Nothing to decode is a DecodeError (DecodeMissing), as every
+		// language's reader reports it.
+		jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Problem"): jen.Lit("tool result carries no envelope"), jen.Id("Category"): jen.Id("DecodeMissing")})),
 	)
 }
 

@@ -77,6 +77,11 @@ func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
 			all = append(all, named{"retry hint " + strconv.FormatInt(ms, 10) + " ms", base.with(hint.Path, ms)})
 		}
 	}
+	// A member named with the empty string is a member like any other (the
+	// Go writer once took its path, "", for the envelope's own).
+	empty := fromExample(exs[0].Value)
+	empty = append(empty, orderedjson.Member{Key: "", Value: "a member named with the empty string"})
+	all = append(all, named{"a member this contract does not name, named with the empty string", empty})
 	for _, n := range all {
 		env, err := raw(n.o)
 		if err != nil {

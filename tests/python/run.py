@@ -198,11 +198,11 @@ def main() -> int:
             totals["passed"] += passed
             totals["failed"] += bad
             print(f"pytest {name} ({os.path.relpath(root, REPO)}): {c['tests']} tests, {passed} passed, {bad} failed, {c['skipped']} skipped")
-            # test_sanitizer.py leaves the count of the differential vectors here.
-            note = os.path.join(out, "sanitize-diff.txt")
-            if os.path.exists(note):
-                with open(note, encoding="utf-8") as f:
-                    print("  " + f.read().strip())
+            # test_sanitizer.py and test_readerdiff.py leave the counts of the differential vectors here.
+            for note in (os.path.join(out, "sanitize-diff.txt"), os.path.join(out, "reader-diff.txt")):
+                if os.path.exists(note):
+                    with open(note, encoding="utf-8") as f:
+                        print("  " + f.read().strip().replace("\n", "\n  "))
             if code != 0:
                 failed = True
                 if bad == 0:

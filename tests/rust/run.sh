@@ -9,7 +9,10 @@
 # First, the runtime in place: runtime/rust with the reference contract's
 # modules copied into runtime/rust/fixture. One CARGO_TARGET_DIR under
 # build/rust keeps serde compiled once. ERRGEN_SANITIZE_DIFF names the
-# differential vectors (make sanitize-diff).
+# differential vectors (make sanitize-diff); ERRGEN_READER_DIFF the
+# differential reader vectors (make reader-diff), which tests/rust/readerdiff.rs
+# runs through the reference contract's crate (the file is written for it).
+# ERRGEN_READER_ONLY=1 runs that comparison alone (make reader-fuzz).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -17,19 +20,25 @@ build="$repo/build/rust"
 export CARGO_TARGET_DIR="$build/target"
 export RUSTDOCFLAGS="-D warnings"
 : "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
+: "${ERRGEN_READER_DIFF:?set ERRGEN_READER_DIFF (make reader-diff)}"
+export ERRGEN_READER_DIFF
 export ERRGEN_SANITIZE_DIFF ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
 started=$(date +%s)
 
+only=${ERRGEN_READER_ONLY:-}
+
+if [ -z "$only" ]; then
 echo "rust: the runtime in place (runtime/rust)"
 rm -rf "$repo/runtime/rust/fixture" && mkdir -p "$repo/runtime/rust/fixture"
 cp "$repo/gen/rust/agent-error/src/contract.rs" "$repo/gen/rust/agent-error/src/envelope.rs" "$repo/runtime/rust/fixture/"
 (cd "$repo/runtime/rust" && cargo fmt --check && cargo clippy -q --all-targets -- -D warnings && cargo clippy -q --all-targets --all-features -- -D warnings && cargo test -q --all-features)
+fi
 
 errgen="$repo/bin/errgen"
 [ -x "$errgen" ] || (cd "$repo" && go build -o bin/errgen ./cmd/errgen)
 roots="$repo"
-for d in "$repo"/examples/*/; do roots="$roots ${d%/}"; done
-for c in "$repo"/internal/gengo/testdata/*/kinds.yaml; do
+[ -n "$only" ] || for d in "$repo"/examples/*/; do roots="$roots ${d%/}"; done
+[ -n "$only" ] || for c in "$repo"/internal/gengo/testdata/*/kinds.yaml; do
 	case=$(basename "$(dirname "$c")")
 	out="$build/_contracts/$case"
 	mkdir -p "$out"
@@ -45,7 +54,7 @@ for root in $roots; do
 		# A generated crate is a library and ships no lock; the lint and doc
 		# runs inside it use the tests' pinned versions (git ignores the copy).
 		cp "$here/Cargo.lock" "$crate/Cargo.lock"
-		(cd "$crate" && cargo fmt --check && cargo clippy -q --all-targets --all-features -- -D warnings && cargo doc -q --no-deps --all-features)
+		[ -n "$only" ] || (cd "$crate" && cargo fmt --check && cargo clippy -q --all-targets --all-features -- -D warnings && cargo doc -q --no-deps --all-features)
 		t="$build/tests/$name"
 		mkdir -p "$t"
 		[ -f "$here/Cargo.lock" ] && cp "$here/Cargo.lock" "$t/Cargo.lock"
@@ -68,6 +77,9 @@ path = "$here/vectors.rs"
 
 [workspace]
 TOML
+		if [ "$crate" = "$repo/gen/rust/agent-error" ]; then
+			printf '\n[[test]]\nname = "readerdiff"\npath = "%s/readerdiff.rs"\n' "$here" >> "$t/Cargo.toml"
+		fi
 		# caller_sets for vectors.rs: the context fields the layout requires,
 		# which Envelope::new takes after the message.
 		ctx=$(sed -n 's/^    pub fn new(kind: Kind, message: &str\(.*\)) -> Envelope {$/\1/p' "$crate/src/envelope.rs" | tr ',' '\n' | sed -n 's/^ *\([A-Za-z0-9_#]*\): &str$/\1/p')
@@ -80,8 +92,14 @@ TOML
 			echo "}"
 		} > "$t/caller.rs"
 		vectors=$(ls "$root"/conformance/*.vectors.json | grep -v sanitizer | head -1)
-		(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
-		grep -q "test result: ok" "$t/test.log" || { echo "rust: $name: vector tests failed (see $t/test.log)"; exit 1; }
+		if [ -z "$only" ]; then
+			(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q --test vectors 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
+			grep -q "test result: ok" "$t/test.log" || { echo "rust: $name: vector tests failed (see $t/test.log)"; exit 1; }
+		fi
+		if grep -q readerdiff "$t/Cargo.toml"; then
+			(cd "$t" && ERRGEN_READER_DIFF_REPORT="$t/reader-diff.txt" cargo test -q --test readerdiff 2>&1) > "$t/readerdiff.log" || { cat "$t/readerdiff.log"; echo "rust: $name: the reader differential failed"; exit 1; }
+			sed 's/^/  /' "$t/reader-diff.txt"
+		fi
 	done
 done
 echo "rust: every crate passed in $(( $(date +%s) - started ))s"

@@ -25,7 +25,9 @@
 //      vectors, schemas) in the environment.
 //      The sanitizer test also reads the differential vectors of `make
 //      sanitize-diff` from ERRGEN_SANITIZE_DIFF (by default
-//      build/sanitize-diff.vectors.json at the repository root).
+//      build/sanitize-diff.vectors.json at the repository root), and the
+//      reader test those of `make reader-diff` from ERRGEN_READER_DIFF
+//      (build/reader-diff.vectors.json).
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
@@ -377,6 +379,7 @@ async function runtimeTests(p) {
         ERRGEN_TS_SRC: p.src,
         ERRGEN_TS_PKG: join(p.src, "dist/index.js"),
         ERRGEN_SANITIZE_DIFF: process.env.ERRGEN_SANITIZE_DIFF || join(repo, "build/sanitize-diff.vectors.json"),
+        ERRGEN_READER_DIFF: process.env.ERRGEN_READER_DIFF || join(repo, "build/reader-diff.vectors.json"),
       },
     },
   );
@@ -410,6 +413,8 @@ for (const { p, code, report } of results) {
   const count = (k) => Number((new RegExp(`^# ${k} (\\d+)$`, "m").exec(report) ?? [])[1] ?? 0);
   console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);
   for (const k of Object.keys(totals)) totals[k] += count(k);
+  // The differential tests' seeds and counts.
+  for (const m of report.matchAll(/^# ((?:reader|sanitizer) differential vectors.*|grpc: .*|mcp: the tool result .*)$/gm)) console.log(`  ${m[1]}`);
   if (code !== 0) {
     failed = true;
     // The failing tests, with their diagnostics, from the TAP report.

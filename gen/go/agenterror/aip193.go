@@ -223,7 +223,9 @@ func wireValues(wire []byte) (map[string]json.RawMessage, error) {
 			p := joinPath(path, name)
 			out[p] = raw
 			for _, op := range objectPaths {
-				if op == p {
+				// The root's path, "", is no member's: a member named ""
+				// (an Extra key) is a value, not the envelope again.
+				if op == p && op != "" {
 					if err := walk(raw, p); err != nil {
 						return err
 					}

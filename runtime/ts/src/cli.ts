@@ -59,14 +59,15 @@ function readWrapped(value: unknown): ParseResult {
 }
 
 /**
- * readCli reads back a line cliLine wrote (text, or UTF-8 bytes). It
+ * readCli reads back a line cliLine wrote (text, or UTF-8 bytes, each byte
+ * of invalid UTF-8 reading as U+FFFD as parseEnvelopeJson reads it). It
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's
  * form, as the Go package's ReadCLI.
  */
 export function readCli(line: string | Uint8Array): ParseResult {
-  const text = (typeof line === "string" ? line : decodeUtf8(line, true)).trim();
+  const text = (typeof line === "string" ? line : decodeUtf8(line, false)).trim();
   const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
   const asWrapped = (): ParseResult => {
     let value: unknown;

@@ -1,6 +1,7 @@
 package agenterror_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
@@ -20,4 +21,18 @@ func TestSurfaces(t *testing.T) {
 		FromToolResult: agenterror.FromToolResult,
 		ReadCLI:        agenterror.ReadCLI,
 	})
+}
+
+// TestFromToolResultNothingToDecode: a tool result with no structuredContent
+// and no text item is a *DecodeError of category DecodeMissing, as the
+// TypeScript, Python and Rust readers report it (issue 28's reader
+// differential found a plain error in Go).
+func TestFromToolResultNothingToDecode(t *testing.T) {
+	for _, r := range []agenterror.ToolResult{{}, {IsError: true}, {Content: []agenterror.ToolContent{{Type: "image"}}}} {
+		_, err := agenterror.FromToolResult(r)
+		var de *agenterror.DecodeError
+		if !errors.As(err, &de) || de.Category != agenterror.DecodeMissing {
+			t.Errorf("FromToolResult(%+v) = %v, want a DecodeError of category missing", r, err)
+		}
+	}
 }

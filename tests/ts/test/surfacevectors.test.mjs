@@ -98,6 +98,17 @@ describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
 
 describe(`${pkg.CONTRACT_NAME}: surfaces beyond the vectors`, () => {
   const env = parsed(vectors.envelopes[0].envelope);
+  test("readCli reads each byte of invalid UTF-8 as U+FFFD, as parseEnvelopeJson and the other languages do", () => {
+    // An encoded surrogate (ED A0 80) is three ill-formed bytes: three U+FFFD,
+    // not one for the run (issue 28's reader differential).
+    const line = new TextEncoder().encode(vectors.surfaces[0].cli);
+    const at = Buffer.from(line).indexOf('"message":"') + '"message":"'.length;
+    const bytes = new Uint8Array([...line.subarray(0, at), 0xed, 0xa0, 0x80, ...line.subarray(at)]);
+    const r = pkg.readCli(bytes);
+    assert.ok(r.ok, JSON.stringify(r.error));
+    assert.ok(r.envelope.message.startsWith("\uFFFD\uFFFD\uFFFD") && !r.envelope.message.startsWith("\uFFFD".repeat(4)), JSON.stringify(r.envelope.message));
+  });
+
   test("readCli reports the contract's own form's problem", () => {
     const r = pkg.readCli('{"ok":true,"command":"x","error":{}}');
     assert.equal(r.ok, false);

@@ -433,7 +433,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem; when there was nothing to decode (no structuredContent, no text item) it is a *DecodeError of category DecodeMissing.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
@@ -458,7 +458,10 @@ func FromToolResult(r ToolResult) (*Envelope, error) {
 	if first != nil {
 		return nil, fmt.Errorf("agento: tool result carries no envelope: %w", first)
 	}
-	return nil, errors.New("agento: tool result carries no envelope")
+	return nil, &DecodeError{
+		Category: DecodeMissing,
+		Problem:  "tool result carries no envelope",
+	}
 }
 
 // ExitCode is the exit status a command line reports the failure with: 1, as the contract gives no origin an exit code of its own.

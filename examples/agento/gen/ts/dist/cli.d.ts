@@ -27,7 +27,8 @@ export interface CliStream {
 export declare function writeCli(envelope: Envelope, command: string, stream: CliStream): void;
 
 /**
- * readCli reads back a line cliLine wrote (text, or UTF-8 bytes). It
+ * readCli reads back a line cliLine wrote (text, or UTF-8 bytes, each byte
+ * of invalid UTF-8 reading as U+FFFD as parseEnvelopeJson reads it). It
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's

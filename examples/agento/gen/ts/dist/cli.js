@@ -28,7 +28,7 @@ function readWrapped(value) {
   return parseEnvelope(value["error"]);
 }
 function readCli(line) {
-  const text = (typeof line === "string" ? line : decodeUtf8(line, true)).trim();
+  const text = (typeof line === "string" ? line : decodeUtf8(line, false)).trim();
   const asEnvelope = () => parseEnvelopeJson(text);
   const asWrapped = () => {
     let value;
