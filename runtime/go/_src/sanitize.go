@@ -87,8 +87,114 @@ func SanitizeMax(s string, maxLength int) string {
 	if !cut && len(t) == len(s) && t == s {
 		start, r.sanitizeMemo = pristine, q.r.sanitizeMemo
 	}
+	if cut {
+		// The window cut the text: what lies past it could have completed
+		// a marker or a secret that reaches its edge (sanitizeEdgeMarkers,
+		// sanitizeEdgeSecret).
+		t = sanitizeEdgeMarkers(t)
+		r.s = t
+	}
 	t, over := sanitizeRedact(&r, start, maxLength)
+	if cut && !over {
+		// When step 3 stopped early (over), its output before the stop is
+		// longer than step 4 keeps, and the end sanitizeEdgeSecret would
+		// redact, kept text after the last redaction, starts after it.
+		t = sanitizeEdgeSecret(t)
+	}
 	return sanitizeTruncate(t, maxLength, cut || over)
+}
+
+// sanitizeEdgeMarkers is step 2's end when the window cut the text: the
+// text past the window could complete a marker that starts before its
+// edge, and then another, so the longest end of t made of proper starts of
+// markers (ASCII case ignored), one after another, is deleted. A secret
+// glued to a marker cut in half (ghp_…<sys) thus reaches the edge.
+func sanitizeEdgeMarkers(t string) string {
+	lo := len(t) // the earliest position the end can be deleted from
+	var reach []bool
+	for b := len(t); b >= lo; b-- {
+		if b < len(t) && !reach[b] {
+			continue
+		}
+		for _, m := range sanitizeMarkers {
+			for j := min(len(m)-1, b); j >= 1; j-- {
+				if sanitizeFold(t[b-1]) == sanitizeFold(m[j-1]) && sanitizeFoldEqual(t[b-j:b], m[:j]) {
+					if reach == nil {
+						reach = make([]bool, len(t)+1)
+					}
+					reach[b-j] = true
+					lo = min(lo, b-j)
+				}
+			}
+		}
+	}
+	return t[:lo]
+}
+
+// sanitizeFoldEqual reports whether a and b are equal, ignoring ASCII case.
+func sanitizeFoldEqual(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if sanitizeFold(a[i]) != sanitizeFold(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sanitizeEdgeSecret is step 3's end when the window cut the text: a secret
+// that runs to the edge may go on past it, below its shape's minimum
+// length, so the end of o is redacted from the earliest start of one of
+// these that runs to the end: a prefixed shape's prefix, then characters
+// of its class (none or more); eyJ, then base64url characters and dots;
+// the token characters after "bearer" (any ASCII case, not after a letter
+// or digit) and spaces or tabs; the userinfo after "://" when it holds a
+// ':'.
+func sanitizeEdgeSecret(o string) string {
+	from := len(o)
+	runStart := func(class uint16) int {
+		j := len(o)
+		for j > 0 && sanitizeClasses[o[j-1]]&class != 0 {
+			j--
+		}
+		return j
+	}
+	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
+		for _, sec := range list {
+			r := runStart(sec.Class)
+			for _, p := range sec.Prefixes {
+				lo := max(0, r-len(p))
+				if i := strings.Index(o[lo:], p); i >= 0 {
+					from = min(from, lo+i)
+				}
+			}
+		}
+	}
+	j := len(o)
+	for j > 0 && (o[j-1] == '.' || sanitizeClasses[o[j-1]]&sanitizeClassBase64URL != 0) {
+		j--
+	}
+	if i := strings.Index(o[j:], "eyJ"); i >= 0 {
+		from = min(from, j+i)
+	}
+	if r := runStart(sanitizeClassToken); r < len(o) {
+		w := r
+		for w > 0 && (o[w-1] == ' ' || o[w-1] == '\t') {
+			w--
+		}
+		if w < r && w >= 6 && sanitizeFoldEqual(o[w-6:w], "bearer") && (w == 6 || sanitizeClasses[o[w-7]]&sanitizeClassAlnum == 0) {
+			from = min(from, r)
+		}
+	}
+	if r := runStart(sanitizeClassUserinfo); r < len(o) && r >= 3 && o[r-3:r] == "://" && strings.IndexByte(o[r:], ':') >= 0 {
+		from = min(from, r)
+	}
+	if from == len(o) {
+		return o
+	}
+	return o[:from] + sanitizeRedacted
 }
 
 const sanitizeRedacted = "[REDACTED]"
@@ -2528,7 +2634,18 @@ func sanitizeTruncate(s string, maxLength int, cut bool) string {
 	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
 		return s
 	}
-	return s[:sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen)] + SanitizeTruncationMarker
+	return s[:sanitizeCutBefore(s, sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen))] + SanitizeTruncationMarker
+}
+
+// sanitizeCutBefore returns where step 4 cuts s to keep what lies before
+// k: k, or the start of a [REDACTED] that k would cut in half.
+func sanitizeCutBefore(s string, k int) int {
+	n := len(sanitizeRedacted)
+	lo := max(0, k-n+1)
+	if i := strings.Index(s[lo:min(len(s), k+n-1)], sanitizeRedacted); i >= 0 {
+		return lo + i
+	}
+	return k
 }
 
 // sanitizeRuneOffset returns where the code point after the first n of
