@@ -84,7 +84,7 @@ func SanitizeMax(s string, maxLength int) string {
 	// something. When that is a secret (steps 1 and 2 kept s), every
 	// position before it was tried already, and step 3 starts there.
 	// The quick pass's answers about paths and tokens hold there too.
-	r := sanitizeRedactor{s: t, stopBy: len(t)}
+	r := sanitizeRedactor{s: t}
 	start := 0
 	if !cut && len(t) == len(s) && t == s {
 		start, r.sanitizeMemo = pristine, q.r.sanitizeMemo
@@ -94,10 +94,13 @@ func SanitizeMax(s string, maxLength int) string {
 		// a marker or a secret that reaches its edge (sanitizeEdgeMarkers,
 		// sanitizeEdgeSecret).
 		t = sanitizeEdgeMarkers(t)
-		r.s, r.stopBy = t, sanitizeLastGap(t)
+		r.s = t
 	}
 	t, over := sanitizeRedact(&r, start, maxLength)
 	if cut && !over {
+		// When step 3 stopped early (over), its output before the stop is
+		// longer than step 4 keeps, and the end sanitizeEdgeSecret would
+		// redact, kept text after the last redaction, starts after it.
 		t = sanitizeEdgeSecret(t)
 	}
 	return sanitizeTruncate(t, maxLength, cut || over)
@@ -141,18 +144,6 @@ func sanitizeFoldEqual(a, b string) bool {
 		}
 	}
 	return true
-}
-
-// sanitizeLastGap returns the position of t's last byte that is not
-// printable ASCII other than a space, or -1. Where the window cut t, step 3
-// stops early (its output too long) only before such a byte: the end that
-// sanitizeEdgeSecret redacts holds none, so it lies past the truncation.
-func sanitizeLastGap(t string) int {
-	i := len(t) - 1
-	for i >= 0 && t[i] > ' ' && t[i] < 0x7F {
-		i--
-	}
-	return i
 }
 
 // sanitizeEdgeSecret is step 3's end when the window cut the text: a secret
@@ -1728,9 +1719,6 @@ type sanitizeRedactor struct {
 	b       strings.Builder
 	dirty   bool
 	flushed int
-	// stopBy: the scan stops early (its output too long) only at a
-	// position up to stopBy (len(s) but where the window cut s).
-	stopBy int
 	sanitizeMemo
 }
 
@@ -1876,7 +1864,7 @@ func sanitizeRedact(r *sanitizeRedactor, start, maxLength int) (out string, over
 			runes += sanitizeRuneCount(out[counted:])
 			counted = len(out)
 		}
-		return true, runes > maxLength && next <= r.stopBy
+		return true, runes > maxLength
 	}
 	for i := start &^ 1; i+1 < len(s); {
 		if len(s)-i >= 8 {

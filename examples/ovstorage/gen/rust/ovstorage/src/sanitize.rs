@@ -228,15 +228,41 @@ impl Sanitizer {
         } else {
             (0, Memo::default())
         };
+        // The window cut the text: what lies past it could have completed a
+        // marker or a secret that reaches its edge (edge_markers,
+        // edge_secret).
+        let cleaned = if cut {
+            match cleaned {
+                Cow::Borrowed(b) => Cow::Borrowed(&b[..t.edge_markers(b)]),
+                Cow::Owned(mut b) => {
+                    b.truncate(t.edge_markers(&b));
+                    Cow::Owned(b)
+                }
+            }
+        } else {
+            cleaned
+        };
         let (redacted, over) = {
             let mut r = Redactor::new(t, &cleaned);
             r.memo = memo;
             t.redact(&mut r, start, max_length)
         };
-        let out = match (redacted, cleaned) {
+        let mut out = match (redacted, cleaned) {
             (Some(v), _) => Cow::Owned(v),
             (None, cleaned) => cleaned,
         };
+        if cut && !over {
+            // When step 3 stopped early (over), its output before the stop
+            // is longer than step 4 keeps, and the end edge_secret would
+            // redact, kept text after the last redaction, starts after it.
+            let from = t.edge_secret(&out);
+            if from < out.len() {
+                let mut b = out.into_owned();
+                b.truncate(from);
+                b.extend_from_slice(REDACTED.as_bytes());
+                out = Cow::Owned(b);
+            }
+        }
         t.truncate(out, max_length, cut || over)
     }
 }
@@ -805,6 +831,10 @@ struct Prefixed {
 // Tables are the policy's lookup tables, built once per sanitizer.
 struct Tables {
     paths: bool,
+    // The policy's markers and secret shapes, as listed (edge_markers and
+    // edge_secret read them).
+    markers: &'static [&'static str],
+    contract_secrets: &'static [SecretShape],
     marker: &'static [u8],
     // marker_len is the truncation marker's length in code points.
     marker_len: usize,
@@ -1221,6 +1251,8 @@ impl Tables {
         }
         Tables {
             paths: policy.paths,
+            markers: policy.markers,
+            contract_secrets: policy.contract_secrets,
             marker: policy.truncation_marker.as_bytes(),
             marker_len: policy.truncation_marker.chars().count(),
             bytes,
@@ -1961,6 +1993,94 @@ impl Tables {
         true
     }
 
+    // edge_markers is step 2's end when the window cut the text: the text
+    // past the window could complete a marker that starts before its edge,
+    // and then another, so the longest end of t made of proper starts of
+    // markers (ASCII case ignored), one after another, is deleted. It
+    // returns the length kept. A secret glued to a marker cut in half
+    // (ghp_…<sys) thus reaches the edge.
+    fn edge_markers(&self, t: &[u8]) -> usize {
+        let mut lo = t.len(); // the earliest position the end can be deleted from
+        let mut reach: Vec<bool> = Vec::new();
+        let mut b = t.len();
+        while b >= lo {
+            if b == t.len() || reach[b] {
+                for m in self.markers {
+                    let m = m.as_bytes();
+                    for j in (1..m.len().min(b + 1)).rev() {
+                        if t[b - 1].eq_ignore_ascii_case(&m[j - 1])
+                            && t[b - j..b].eq_ignore_ascii_case(&m[..j])
+                        {
+                            if reach.is_empty() {
+                                reach = vec![false; t.len() + 1];
+                            }
+                            reach[b - j] = true;
+                            lo = lo.min(b - j);
+                        }
+                    }
+                }
+            }
+            if b == 0 {
+                break;
+            }
+            b -= 1;
+        }
+        lo
+    }
+
+    // edge_secret is step 3's end when the window cut the text: a secret
+    // that runs to the edge may go on past it, below its shape's minimum
+    // length, so the end of o is redacted from the earliest start of one of
+    // these that runs to the end (the position returned; o.len() for
+    // none): a prefixed shape's prefix, then characters of its class (none
+    // or more); eyJ, then base64url characters and dots; the token
+    // characters after "bearer" (any ASCII case, not after a letter or
+    // digit) and spaces or tabs; the userinfo after "://" when it holds a
+    // ':'.
+    fn edge_secret(&self, o: &[u8]) -> usize {
+        let mut from = o.len();
+        let run_start = |ok: &dyn Fn(u8) -> bool| {
+            let mut j = o.len();
+            while j > 0 && ok(o[j - 1]) {
+                j -= 1;
+            }
+            j
+        };
+        for sec in BUILTIN_SECRETS.iter().chain(self.contract_secrets) {
+            let r = run_start(&|c| class(c) & sec.class != 0);
+            for p in sec.prefixes {
+                let p = p.as_bytes();
+                let lo = r.saturating_sub(p.len());
+                if let Some(i) = index(&o[lo..], p) {
+                    from = from.min(lo + i);
+                }
+            }
+        }
+        let j = run_start(&|c| c == b'.' || class(c) & CLASS_BASE64URL != 0);
+        if let Some(i) = index(&o[j..], b"eyJ") {
+            from = from.min(j + i);
+        }
+        let r = run_start(&|c| class(c) & CLASS_TOKEN != 0);
+        if r < o.len() {
+            let mut w = r;
+            while w > 0 && (o[w - 1] == b' ' || o[w - 1] == b'\t') {
+                w -= 1;
+            }
+            if w < r
+                && w >= 6
+                && eq_fold(&o[w - 6..w], b"bearer")
+                && (w == 6 || class(o[w - 7]) & CLASS_ALNUM == 0)
+            {
+                from = from.min(r);
+            }
+        }
+        let r = run_start(&|c| class(c) & CLASS_USERINFO != 0);
+        if r < o.len() && r >= 3 && &o[r - 3..r] == b"://" && o[r..].contains(&b':') {
+            from = from.min(r);
+        }
+        from
+    }
+
     // truncate is step 4.
     fn truncate<'a>(&self, s: Cow<'a, [u8]>, max_length: usize, cut: bool) -> Cow<'a, [u8]> {
         // The text is UTF-8 here: its code points are its bytes that are not
@@ -1968,7 +2088,13 @@ impl Tables {
         if !cut && (s.len() <= max_length || rune_count(&s) <= max_length) {
             return s;
         }
-        let i = rune_offset(&s, max_length - self.marker_len);
+        let mut i = rune_offset(&s, max_length - self.marker_len);
+        // Never inside a [REDACTED]: before it.
+        let n = REDACTED.len();
+        let lo = (i + 1).saturating_sub(n);
+        if let Some(k) = index(&s[lo..(i + n - 1).min(s.len())], REDACTED.as_bytes()) {
+            i = lo + k;
+        }
         let mut out = Vec::with_capacity(i + self.marker.len());
         out.extend_from_slice(&s[..i]);
         out.extend_from_slice(self.marker);
