@@ -93,8 +93,116 @@ export function sanitizeMax(s: string, maxLength: number): string {
   let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
+  if (cut) {
+    // The window cut the text: what lies past it could have completed a
+    // marker or a secret that reaches its edge (edgeMarkers, edgeSecret).
+    t = edgeMarkers(t);
+  }
   t = redact(t, false, max, pairs);
+  if (cut && !redactCut) {
+    // When step 3 stopped early (redactCut), its output before the stop is
+    // longer than step 4 keeps, and the end edgeSecret would redact, kept
+    // text after the last redaction, starts after it.
+    t = edgeSecret(t);
+  }
   return truncate(t, max, cut || redactCut, pairs);
+}
+
+/**
+ * edgeMarkers is step 2's end when the window cut the text: the text past
+ * the window could complete a marker that starts before its edge, and then
+ * another, so the longest end of t made of proper starts of markers (ASCII
+ * case ignored), one after another, is deleted. A secret glued to a marker
+ * cut in half (ghp_…<sys) thus reaches the edge.
+ */
+function edgeMarkers(t: string): string {
+  let lo = t.length; // the earliest position the end can be deleted from
+  let reach: Uint8Array | undefined;
+  for (let b = t.length; b >= lo; b--) {
+    if (b < t.length && reach![b] === 0) {
+      continue;
+    }
+    for (const m of SANITIZE_MARKERS) {
+      for (let j = Math.min(m.length - 1, b); j >= 1; j--) {
+        if (asciiFold(t.charCodeAt(b - 1)) === asciiFold(m.charCodeAt(j - 1)) && foldEqual(t, b - j, m, j)) {
+          reach ??= new Uint8Array(t.length + 1);
+          reach[b - j] = 1;
+          lo = Math.min(lo, b - j);
+        }
+      }
+    }
+  }
+  return t.slice(0, lo);
+}
+
+/** foldEqual reports whether t from i holds the first n units of m, ignoring ASCII case. */
+function foldEqual(t: string, i: number, m: string, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    if (asciiFold(t.charCodeAt(i + k)) !== asciiFold(m.charCodeAt(k))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** runStart returns where the run of units that ok accepts at the end of o starts. */
+function runStart(o: string, ok: (c: number) => boolean): number {
+  let j = o.length;
+  while (j > 0 && ok(o.charCodeAt(j - 1))) {
+    j--;
+  }
+  return j;
+}
+
+/**
+ * edgeSecret is step 3's end when the window cut the text: a secret that
+ * runs to the edge may go on past it, below its shape's minimum length, so
+ * the end of o is redacted from the earliest start of one of these that
+ * runs to the end: a prefixed shape's prefix, then characters of its class
+ * (none or more); eyJ, then base64url characters and dots; the token
+ * characters after "bearer" (any ASCII case, not after a letter or digit)
+ * and spaces or tabs; the userinfo after "://" when it holds a ":".
+ */
+function edgeSecret(o: string): string {
+  let from = o.length;
+  for (const sec of EDGE_SECRETS) {
+    const r = runStart(o, (c) => inClass(c, sec.cls));
+    for (const p of sec.prefixes) {
+      const i = o.indexOf(p, Math.max(0, r - p.length));
+      if (i >= 0) {
+        from = Math.min(from, i);
+      }
+    }
+  }
+  const j = runStart(o, (c) => c === 0x2e || inClass(c, BASE64URL));
+  const e = o.indexOf("eyJ", j);
+  if (e >= 0) {
+    from = Math.min(from, e);
+  }
+  let r = runStart(o, (c) => inClass(c, TOKEN));
+  if (r < o.length) {
+    let w = r;
+    while (w > 0 && (o.charCodeAt(w - 1) === 0x20 || o.charCodeAt(w - 1) === 0x09)) {
+      w--;
+    }
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+      from = Math.min(from, r);
+    }
+  }
+  r = runStart(o, (c) => inClass(c, USERINFO));
+  if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
+    from = Math.min(from, r);
+  }
+  return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+
+/** cutBefore returns where step 4 cuts s to keep what lies before k: k, or the start of a [REDACTED] that k would cut in half. */
+function cutBefore(s: string, k: number): number {
+  if (k >= s.length) {
+    return k;
+  }
+  const i = s.indexOf(REDACTED, Math.max(0, k - REDACTED.length + 1));
+  return i >= 0 && i < k ? i : k;
 }
 
 /** MAX_MAX bounds the maximum as Go does, so the window stays a small integer. */
@@ -553,6 +661,12 @@ const BUILTIN_SECRETS: readonly { readonly prefixes: readonly string[]; readonly
   { prefixes: ["AIza"], cls: BASE64URL, min: 35 }, // Google API keys
   { prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"], cls: ALNUM, min: 16 }, // Stripe keys
   { prefixes: ["npm_"], cls: ALNUM, min: 36 }, // npm tokens
+];
+
+/** EDGE_SECRETS are the prefixed shapes edgeSecret looks for: the catalogue's, then the contract's. */
+const EDGE_SECRETS: readonly { readonly prefixes: readonly string[]; readonly cls: number }[] = [
+  ...BUILTIN_SECRETS,
+  ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] })),
 ];
 
 /** WORD_PREFIXES start a token that is redacted whole, up to the next white space, when it begins the text or follows white space. */
@@ -1801,7 +1915,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
   }
   const keep = max - MARKER_LEN;
   if (!pairs) {
-    return detach(s.slice(0, keep) + SANITIZE_TRUNCATION_MARKER); // one unit per code point
+    return detach(s.slice(0, cutBefore(s, keep)) + SANITIZE_TRUNCATION_MARKER); // one unit per code point
   }
   let i = 0;
   let n = 0;
@@ -1820,7 +1934,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
   if (n <= keep) {
     end = i; // cut by the window, with fewer than keep code points left
   }
-  return detach(s.slice(0, end) + SANITIZE_TRUNCATION_MARKER);
+  return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 
 /**

@@ -34,8 +34,87 @@ function sanitizeMax(s, maxLength) {
   let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
+  if (cut) {
+    t = edgeMarkers(t);
+  }
   t = redact(t, false, max, pairs);
+  if (cut && !redactCut) {
+    t = edgeSecret(t);
+  }
   return truncate(t, max, cut || redactCut, pairs);
+}
+function edgeMarkers(t) {
+  let lo = t.length;
+  let reach;
+  for (let b = t.length; b >= lo; b--) {
+    if (b < t.length && reach[b] === 0) {
+      continue;
+    }
+    for (const m of SANITIZE_MARKERS) {
+      for (let j = Math.min(m.length - 1, b); j >= 1; j--) {
+        if (asciiFold(t.charCodeAt(b - 1)) === asciiFold(m.charCodeAt(j - 1)) && foldEqual(t, b - j, m, j)) {
+          reach ??= new Uint8Array(t.length + 1);
+          reach[b - j] = 1;
+          lo = Math.min(lo, b - j);
+        }
+      }
+    }
+  }
+  return t.slice(0, lo);
+}
+function foldEqual(t, i, m, n) {
+  for (let k = 0; k < n; k++) {
+    if (asciiFold(t.charCodeAt(i + k)) !== asciiFold(m.charCodeAt(k))) {
+      return false;
+    }
+  }
+  return true;
+}
+function runStart(o, ok) {
+  let j = o.length;
+  while (j > 0 && ok(o.charCodeAt(j - 1))) {
+    j--;
+  }
+  return j;
+}
+function edgeSecret(o) {
+  let from = o.length;
+  for (const sec of EDGE_SECRETS) {
+    const r2 = runStart(o, (c) => inClass(c, sec.cls));
+    for (const p of sec.prefixes) {
+      const i = o.indexOf(p, Math.max(0, r2 - p.length));
+      if (i >= 0) {
+        from = Math.min(from, i);
+      }
+    }
+  }
+  const j = runStart(o, (c) => c === 46 || inClass(c, BASE64URL));
+  const e = o.indexOf("eyJ", j);
+  if (e >= 0) {
+    from = Math.min(from, e);
+  }
+  let r = runStart(o, (c) => inClass(c, TOKEN));
+  if (r < o.length) {
+    let w = r;
+    while (w > 0 && (o.charCodeAt(w - 1) === 32 || o.charCodeAt(w - 1) === 9)) {
+      w--;
+    }
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+      from = Math.min(from, r);
+    }
+  }
+  r = runStart(o, (c) => inClass(c, USERINFO));
+  if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
+    from = Math.min(from, r);
+  }
+  return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+function cutBefore(s, k) {
+  if (k >= s.length) {
+    return k;
+  }
+  const i = s.indexOf(REDACTED, Math.max(0, k - REDACTED.length + 1));
+  return i >= 0 && i < k ? i : k;
 }
 const MAX_MAX = 1 << 28;
 const REDACTED = "[REDACTED]";
@@ -365,6 +444,10 @@ const BUILTIN_SECRETS = [
   // Stripe keys
   { prefixes: ["npm_"], cls: ALNUM, min: 36 }
   // npm tokens
+];
+const EDGE_SECRETS = [
+  ...BUILTIN_SECRETS,
+  ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] }))
 ];
 const WORD_PREFIXES = ["sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"];
 const START_PEM = 1;
@@ -1277,7 +1360,7 @@ function truncate(s, max, cut, pairs) {
   }
   const keep = max - MARKER_LEN;
   if (!pairs) {
-    return detach(s.slice(0, keep) + SANITIZE_TRUNCATION_MARKER);
+    return detach(s.slice(0, cutBefore(s, keep)) + SANITIZE_TRUNCATION_MARKER);
   }
   let i = 0;
   let n = 0;
@@ -1296,7 +1379,7 @@ function truncate(s, max, cut, pairs) {
   if (n <= keep) {
     end = i;
   }
-  return detach(s.slice(0, end) + SANITIZE_TRUNCATION_MARKER);
+  return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 function detach(s) {
   s.charCodeAt(0);
