@@ -77,10 +77,16 @@ def sanitize_max(s: str, max_length: int) -> str:
         s = s[:window]
     s = _clean(s)
     s = _remove_markers(s)
+    if cut:
+        # The window cut the text: what lies past it could have completed a
+        # marker or a secret that reaches its edge.
+        s = _edge_markers(s)
     s = _redact(s)
+    if cut:
+        s = _edge_secret(s)
     if len(s) <= max_length and not cut:
         return s
-    return s[: max_length - _MARKER_LEN] + SANITIZE_TRUNCATION_MARKER
+    return s[: _cut_before(s, max_length - _MARKER_LEN)] + SANITIZE_TRUNCATION_MARKER
 
 
 # --- 1. clean ---------------------------------------------------------------
@@ -1301,6 +1307,84 @@ def _scheme_end(s: str, v: int, e: int) -> int:
             if f > w:
                 return f
     return e
+
+
+# --- the edges ---------------------------------------------------------------
+
+#: _MARKER_STARTS holds the proper starts of the markers, ASCII lower-cased, by their length.
+_MARKER_STARTS: Dict[int, FrozenSet[str]] = {}
+for _m in SANITIZE_MARKERS:
+    for _j in range(1, len(_m)):
+        _MARKER_STARTS[_j] = _MARKER_STARTS.get(_j, frozenset()) | {_fold(_m[:_j])}
+
+
+def _edge_markers(s: str) -> str:
+    """_edge_markers is step 2's end when the window cut the text.
+
+    The text past the window could complete a marker that starts before its
+    edge, and then another, so the longest end of s made of proper starts of
+    markers (ASCII case ignored), one after another, is deleted. A secret
+    glued to a marker cut in half (ghp_...<sys) thus reaches the edge.
+    """
+    n = len(s)
+    lo = n  # the earliest position the end can be deleted from
+    reach = {n}
+    b = n
+    while b >= lo:
+        if b in reach:
+            for j, starts in _MARKER_STARTS.items():
+                if j <= b and _fold(s[b - j:b]) in starts:
+                    reach.add(b - j)
+                    lo = min(lo, b - j)
+        b -= 1
+    return s[:lo]
+
+
+#: _EDGE_SECRETS are the prefixed shapes (prefixes, run pattern) _edge_secret looks for: the catalogue's, then the contract's.
+_EDGE_SECRETS: Tuple[Tuple[Tuple[str, ...], Pattern[str]], ...] = tuple(
+    (prefixes, re.compile("[" + _CLASSES[cls] + "]*")) for prefixes, cls, _ in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS))
+_JWT_RUN = re.compile("[A-Za-z0-9_\\-.]*")
+_TOKEN_RUN = re.compile("[" + _CLASSES["token"] + "]*")
+
+
+def _edge_secret(o: str) -> str:
+    """_edge_secret is step 3's end when the window cut the text.
+
+    A secret that runs to the edge may go on past it, below its shape's
+    minimum length, so the end of o is redacted from the earliest start of
+    one of these that runs to the end: a prefixed shape's prefix, then
+    characters of its class (none or more); eyJ, then base64url characters
+    and dots; the token characters after "bearer" (any ASCII case, not after
+    a letter or digit) and spaces or tabs; the userinfo after "://" when it
+    holds a ":". The runs are read backwards, on o reversed.
+    """
+    n = len(o)
+    rev = o[::-1]
+    start = n
+    for prefixes, run in _EDGE_SECRETS:
+        r = n - run.match(rev).end()  # type: ignore[union-attr]
+        for p in prefixes:
+            i = o.find(p, max(0, r - len(p)))
+            if i >= 0:
+                start = min(start, i)
+    i = o.find("eyJ", n - _JWT_RUN.match(rev).end())  # type: ignore[union-attr]
+    if i >= 0:
+        start = min(start, i)
+    r = n - _TOKEN_RUN.match(rev).end()  # type: ignore[union-attr]
+    if r < n:
+        w = len(o[:r].rstrip(" \t"))
+        if w < r and w >= 6 and _fold(o[w - 6:w]) == "bearer" and (w == 6 or o[w - 7] not in _ALNUM):
+            start = min(start, r)
+    r = n - _USERINFO_RUN.match(rev).end()  # type: ignore[union-attr]
+    if r < n and r >= 3 and o[r - 3:r] == "://" and ":" in o[r:]:
+        start = min(start, r)
+    return o if start == n else o[:start] + _REDACTED
+
+
+def _cut_before(s: str, k: int) -> int:
+    """_cut_before returns where step 4 cuts s to keep what lies before k: k, or the start of a [REDACTED] that k would cut in half."""
+    i = s.find(_REDACTED, max(0, k - len(_REDACTED) + 1), k + len(_REDACTED) - 1)
+    return i if i >= 0 else k
 
 
 def _redact(s: str) -> str:
