@@ -1342,7 +1342,7 @@ def _edge_markers(s: str) -> str:
 
 #: _EDGE_SECRETS are the prefixed shapes (prefixes, run pattern) _edge_secret looks for: the catalogue's, then the contract's.
 _EDGE_SECRETS: Tuple[Tuple[Tuple[str, ...], Pattern[str]], ...] = tuple(
-    (prefixes, re.compile("[" + _CLASSES[cls] + "]*")) for prefixes, cls, _ in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS))
+    (prefixes, _RUNS[cls]) for prefixes, cls, _ in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS))
 _JWT_RUN = re.compile("[A-Za-z0-9_\\-.]*")
 _TOKEN_RUN = re.compile("[" + _CLASSES["token"] + "]*")
 
@@ -1361,8 +1361,11 @@ def _edge_secret(o: str) -> str:
     n = len(o)
     rev = o[::-1]
     start = n
+    runs: Dict[Pattern[str], int] = {}  # by class, read once each
     for prefixes, run in _EDGE_SECRETS:
-        r = n - run.match(rev).end()  # type: ignore[union-attr]
+        r = runs.get(run, -1)
+        if r < 0:
+            r = runs[run] = n - run.match(rev).end()  # type: ignore[union-attr]
         for p in prefixes:
             i = o.find(p, max(0, r - len(p)))
             if i >= 0:

@@ -163,8 +163,14 @@ function runStart(o: string, ok: (c: number) => boolean): number {
  */
 function edgeSecret(o: string): string {
   let from = o.length;
+  // The runs by class, read once each.
+  const runs = new Map<number, number>();
   for (const sec of EDGE_SECRETS) {
-    const r = runStart(o, (c) => inClass(c, sec.cls));
+    let r = runs.get(sec.cls);
+    if (r === undefined) {
+      r = runStart(o, (c) => inClass(c, sec.cls));
+      runs.set(sec.cls, r);
+    }
     for (const p of sec.prefixes) {
       const i = o.indexOf(p, Math.max(0, r - p.length));
       if (i >= 0) {

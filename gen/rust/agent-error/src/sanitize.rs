@@ -2046,8 +2046,14 @@ impl Tables {
             }
             j
         };
+        // The runs by class (each secret's class is one bit), read once each.
+        let mut runs = [usize::MAX; 16];
         for sec in BUILTIN_SECRETS.iter().chain(self.contract_secrets) {
-            let r = run_start(&|c| class(c) & sec.class != 0);
+            let k = (sec.class.trailing_zeros() & 15) as usize;
+            if runs[k] == usize::MAX {
+                runs[k] = run_start(&|c| class(c) & sec.class != 0);
+            }
+            let r = runs[k];
             for p in sec.prefixes {
                 let p = p.as_bytes();
                 let lo = r.saturating_sub(p.len());

@@ -79,8 +79,13 @@ function runStart(o, ok) {
 }
 function edgeSecret(o) {
   let from = o.length;
+  const runs = /* @__PURE__ */ new Map();
   for (const sec of EDGE_SECRETS) {
-    const r2 = runStart(o, (c) => inClass(c, sec.cls));
+    let r2 = runs.get(sec.cls);
+    if (r2 === void 0) {
+      r2 = runStart(o, (c) => inClass(c, sec.cls));
+      runs.set(sec.cls, r2);
+    }
     for (const p of sec.prefixes) {
       const i = o.indexOf(p, Math.max(0, r2 - p.length));
       if (i >= 0) {

@@ -163,9 +163,15 @@ func sanitizeEdgeSecret(o string) string {
 		}
 		return j
 	}
+	// The runs by class (each secret's class is one bit), read once each.
+	var runs [16]int
 	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
 		for _, sec := range list {
-			r := runStart(sec.Class)
+			k := bits.TrailingZeros16(sec.Class)
+			if runs[k] == 0 {
+				runs[k] = runStart(sec.Class) + 1
+			}
+			r := runs[k] - 1
 			for _, p := range sec.Prefixes {
 				lo := max(0, r-len(p))
 				if i := strings.Index(o[lo:], p); i >= 0 {
