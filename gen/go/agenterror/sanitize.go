@@ -110,7 +110,9 @@ func SanitizeMax(s string, maxLength int) string {
 // text past the window could complete a marker that starts before its
 // edge, and then another, so the longest end of t made of proper starts of
 // markers (ASCII case ignored), one after another, is deleted. A secret
-// glued to a marker cut in half (ghp_…<sys) thus reaches the edge.
+// glued to a marker cut in half (ghp_…<sys) thus reaches the edge. The
+// starts are read backwards from each place the end can be deleted from,
+// down sanitizeEdgeTrie.
 func sanitizeEdgeMarkers(t string) string {
 	lo := len(t) // the earliest position the end can be deleted from
 	var reach []bool
@@ -118,32 +120,67 @@ func sanitizeEdgeMarkers(t string) string {
 		if b < len(t) && !reach[b] {
 			continue
 		}
-		for _, m := range sanitizeMarkers {
-			for j := min(len(m)-1, b); j >= 1; j-- {
-				if sanitizeFold(t[b-1]) == sanitizeFold(m[j-1]) && sanitizeFoldEqual(t[b-j:b], m[:j]) {
-					if reach == nil {
-						reach = make([]bool, len(t)+1)
-					}
-					reach[b-j] = true
-					lo = min(lo, b-j)
+		n := int32(0)
+		for i := b - 1; i >= 0; i-- {
+			if n = sanitizeEdgeTrie.child(n, sanitizeFold(t[i])); n == 0 {
+				break
+			}
+			if sanitizeEdgeTrie.nodes[n].start {
+				if reach == nil {
+					reach = make([]bool, len(t)+1)
 				}
+				reach[i] = true
+				lo = min(lo, i)
 			}
 		}
 	}
 	return t[:lo]
 }
 
-// sanitizeFoldEqual reports whether a and b are equal, ignoring ASCII case.
-func sanitizeFoldEqual(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if sanitizeFold(a[i]) != sanitizeFold(b[i]) {
-			return false
+// sanitizeEdgeTrie holds the proper starts of the markers, ASCII
+// lower-cased, reversed: node 0 is the root, and a node's start tells that
+// the bytes read to reach it, backwards, are one of the starts.
+var sanitizeEdgeTrie = func() (t sanitizeTrie) {
+	t.nodes = make([]sanitizeTrieNode, 1)
+	for _, m := range sanitizeMarkers {
+		m = sanitizeLower(m)
+		for j := 1; j < len(m); j++ {
+			n := int32(0)
+			for i := j - 1; i >= 0; i-- {
+				c := t.child(n, m[i])
+				if c == 0 {
+					c = int32(len(t.nodes))
+					t.nodes = append(t.nodes, sanitizeTrieNode{})
+					t.nodes[n].edges = append(t.nodes[n].edges, sanitizeTrieEdge{m[i], c})
+				}
+				n = c
+			}
+			t.nodes[n].start = true
 		}
 	}
-	return true
+	return t
+}()
+
+type sanitizeTrie struct{ nodes []sanitizeTrieNode }
+
+type sanitizeTrieNode struct {
+	edges []sanitizeTrieEdge
+	start bool
+}
+
+type sanitizeTrieEdge struct {
+	c  byte
+	to int32
+}
+
+// child returns the node after n by c, 0 for none.
+func (t *sanitizeTrie) child(n int32, c byte) int32 {
+	for _, e := range t.nodes[n].edges {
+		if e.c == c {
+			return e.to
+		}
+	}
+	return 0
 }
 
 // sanitizeEdgeSecret is step 3's end when the window cut the text: a secret
@@ -156,22 +193,10 @@ func sanitizeFoldEqual(a, b string) bool {
 // ':'.
 func sanitizeEdgeSecret(o string) string {
 	from := len(o)
-	runStart := func(class uint16) int {
-		j := len(o)
-		for j > 0 && sanitizeClasses[o[j-1]]&class != 0 {
-			j--
-		}
-		return j
-	}
-	// The runs by class (each secret's class is one bit), read once each.
-	var runs [16]int
+	runs := sanitizeEdgeRuns(o)
 	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
 		for _, sec := range list {
-			k := bits.TrailingZeros16(sec.Class)
-			if runs[k] == 0 {
-				runs[k] = runStart(sec.Class) + 1
-			}
-			r := runs[k] - 1
+			r := runs[bits.TrailingZeros16(sec.Class)]
 			for _, p := range sec.Prefixes {
 				lo := max(0, r-len(p))
 				if i := strings.Index(o[lo:], p); i >= 0 {
@@ -180,23 +205,19 @@ func sanitizeEdgeSecret(o string) string {
 			}
 		}
 	}
-	j := len(o)
-	for j > 0 && (o[j-1] == '.' || sanitizeClasses[o[j-1]]&sanitizeClassBase64URL != 0) {
-		j--
+	if i := strings.Index(o[runs[15]:], "eyJ"); i >= 0 {
+		from = min(from, runs[15]+i)
 	}
-	if i := strings.Index(o[j:], "eyJ"); i >= 0 {
-		from = min(from, j+i)
-	}
-	if r := runStart(sanitizeClassToken); r < len(o) {
+	if r := runs[bits.TrailingZeros16(sanitizeClassToken)]; r < len(o) {
 		w := r
 		for w > 0 && (o[w-1] == ' ' || o[w-1] == '\t') {
 			w--
 		}
-		if w < r && w >= 6 && sanitizeFoldEqual(o[w-6:w], "bearer") && (w == 6 || sanitizeClasses[o[w-7]]&sanitizeClassAlnum == 0) {
+		if w < r && w >= 6 && sanitizeEqualFold(o[w-6:w], "bearer") && (w == 6 || sanitizeClasses[o[w-7]]&sanitizeClassAlnum == 0) {
 			from = min(from, r)
 		}
 	}
-	if r := runStart(sanitizeClassUserinfo); r < len(o) && r >= 3 && o[r-3:r] == "://" && strings.IndexByte(o[r:], ':') >= 0 {
+	if r := runs[bits.TrailingZeros16(sanitizeClassUserinfo)]; r < len(o) && r >= 3 && o[r-3:r] == "://" && strings.IndexByte(o[r:], ':') >= 0 {
 		from = min(from, r)
 	}
 	if from == len(o) {
@@ -204,6 +225,40 @@ func sanitizeEdgeSecret(o string) string {
 	}
 	return o[:from] + sanitizeRedacted
 }
+
+// sanitizeEdgeRuns returns where the run of each class's characters at the
+// end of o starts, by the class's bit (bit 15: base64url characters and
+// dots), for the classes sanitizeEdgeSecret reads, in one backward pass.
+func sanitizeEdgeRuns(o string) (starts [16]int) {
+	mask := sanitizeEdgeMask
+	j := len(o)
+	for ; j > 0 && mask != 0; j-- {
+		c := o[j-1]
+		b := sanitizeClasses[c]
+		if c == '.' || b&sanitizeClassBase64URL != 0 {
+			b |= 1 << 15
+		}
+		for gone := mask &^ b; gone != 0; gone &= gone - 1 {
+			starts[bits.TrailingZeros16(gone)] = j
+		}
+		mask &= b
+	}
+	for ; mask != 0; mask &= mask - 1 {
+		starts[bits.TrailingZeros16(mask)] = j
+	}
+	return starts
+}
+
+// sanitizeEdgeMask holds the classes sanitizeEdgeRuns reads.
+var sanitizeEdgeMask = func() uint16 {
+	m := uint16(1<<15) | sanitizeClassToken | sanitizeClassUserinfo
+	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
+		for _, sec := range list {
+			m |= sec.Class
+		}
+	}
+	return m
+}()
 
 const sanitizeRedacted = "[REDACTED]"
 

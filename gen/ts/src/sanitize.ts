@@ -113,7 +113,8 @@ export function sanitizeMax(s: string, maxLength: number): string {
  * the window could complete a marker that starts before its edge, and then
  * another, so the longest end of t made of proper starts of markers (ASCII
  * case ignored), one after another, is deleted. A secret glued to a marker
- * cut in half (ghp_…<sys) thus reaches the edge.
+ * cut in half (ghp_…<sys) thus reaches the edge. The starts are read
+ * backwards from each place the end can be deleted from, down EDGE_TRIE.
  */
 function edgeMarkers(t: string): string {
   let lo = t.length; // the earliest position the end can be deleted from
@@ -122,36 +123,45 @@ function edgeMarkers(t: string): string {
     if (b < t.length && reach![b] === 0) {
       continue;
     }
-    for (const m of SANITIZE_MARKERS) {
-      for (let j = Math.min(m.length - 1, b); j >= 1; j--) {
-        if (asciiFold(t.charCodeAt(b - 1)) === asciiFold(m.charCodeAt(j - 1)) && foldEqual(t, b - j, m, j)) {
-          reach ??= new Uint8Array(t.length + 1);
-          reach[b - j] = 1;
-          lo = Math.min(lo, b - j);
-        }
+    let n = 0;
+    for (let i = b - 1; i >= 0; i--) {
+      n = EDGE_TRIE.get(n * 0x10000 + asciiFold(t.charCodeAt(i))) ?? 0;
+      if (n === 0) {
+        break;
+      }
+      if (EDGE_STARTS[n] === 1) {
+        reach ??= new Uint8Array(t.length + 1);
+        reach[i] = 1;
+        lo = Math.min(lo, i);
       }
     }
   }
   return t.slice(0, lo);
 }
 
-/** foldEqual reports whether t from i holds the first n units of m, ignoring ASCII case. */
-function foldEqual(t: string, i: number, m: string, n: number): boolean {
-  for (let k = 0; k < n; k++) {
-    if (asciiFold(t.charCodeAt(i + k)) !== asciiFold(m.charCodeAt(k))) {
-      return false;
+/**
+ * EDGE_TRIE holds the proper starts of the markers, ASCII lower-cased,
+ * reversed: node 0 is the root, the node after n by the unit c is
+ * EDGE_TRIE.get(n * 0x10000 + c), and EDGE_STARTS[n] tells that the units
+ * read to reach n, backwards, are one of the starts.
+ */
+const EDGE_TRIE = new Map<number, number>();
+const EDGE_STARTS: number[] = [0];
+for (const m of SANITIZE_MARKERS) {
+  for (let j = 1; j < m.length; j++) {
+    let n = 0;
+    for (let i = j - 1; i >= 0; i--) {
+      const key = n * 0x10000 + asciiFold(m.charCodeAt(i));
+      let next = EDGE_TRIE.get(key);
+      if (next === undefined) {
+        next = EDGE_STARTS.length;
+        EDGE_STARTS.push(0);
+        EDGE_TRIE.set(key, next);
+      }
+      n = next;
     }
+    EDGE_STARTS[n] = 1;
   }
-  return true;
-}
-
-/** runStart returns where the run of units that ok accepts at the end of o starts. */
-function runStart(o: string, ok: (c: number) => boolean): number {
-  let j = o.length;
-  while (j > 0 && ok(o.charCodeAt(j - 1))) {
-    j--;
-  }
-  return j;
 }
 
 /**
@@ -165,14 +175,9 @@ function runStart(o: string, ok: (c: number) => boolean): number {
  */
 function edgeSecret(o: string): string {
   let from = o.length;
-  // The runs by class, read once each.
-  const runs = new Map<number, number>();
+  const runs = edgeRuns(o);
   for (const sec of EDGE_SECRETS) {
-    let r = runs.get(sec.cls);
-    if (r === undefined) {
-      r = runStart(o, (c) => inClass(c, sec.cls));
-      runs.set(sec.cls, r);
-    }
+    const r = runs[31 - Math.clz32(sec.cls)]!;
     for (const p of sec.prefixes) {
       const i = o.indexOf(p, Math.max(0, r - p.length));
       if (i >= 0) {
@@ -180,12 +185,11 @@ function edgeSecret(o: string): string {
       }
     }
   }
-  const j = runStart(o, (c) => c === 0x2e || inClass(c, BASE64URL));
-  const e = o.indexOf("eyJ", j);
+  const e = o.indexOf("eyJ", runs[15]!);
   if (e >= 0) {
     from = Math.min(from, e);
   }
-  let r = runStart(o, (c) => inClass(c, TOKEN));
+  let r = runs[31 - Math.clz32(TOKEN)]!;
   if (r < o.length) {
     let w = r;
     while (w > 0 && (o.charCodeAt(w - 1) === 0x20 || o.charCodeAt(w - 1) === 0x09)) {
@@ -195,11 +199,37 @@ function edgeSecret(o: string): string {
       from = Math.min(from, r);
     }
   }
-  r = runStart(o, (c) => inClass(c, USERINFO));
+  r = runs[31 - Math.clz32(USERINFO)]!;
   if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
     from = Math.min(from, r);
   }
   return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+
+/**
+ * edgeRuns returns where the run of each class's characters at the end of
+ * o starts, by the class's bit (bit 15: base64url characters and dots), for
+ * the classes edgeSecret reads, in one backward pass.
+ */
+function edgeRuns(o: string): Int32Array {
+  const starts = new Int32Array(16);
+  let mask = EDGE_MASK;
+  let j = o.length;
+  for (; j > 0 && mask !== 0; j--) {
+    const c = o.charCodeAt(j - 1);
+    let b = c < 128 ? CLASSES[c]! : 0;
+    if (c === 0x2e || (b & BASE64URL) !== 0) {
+      b |= 1 << 15;
+    }
+    for (let gone = mask & ~b; gone !== 0; gone &= gone - 1) {
+      starts[31 - Math.clz32(gone & -gone)] = j;
+    }
+    mask &= b;
+  }
+  for (; mask !== 0; mask &= mask - 1) {
+    starts[31 - Math.clz32(mask & -mask)] = j;
+  }
+  return starts;
 }
 
 /** cutBefore returns where step 4 cuts s to keep what lies before k: k, or the start of a [REDACTED] that k would cut in half. */
@@ -674,6 +704,8 @@ const EDGE_SECRETS: readonly { readonly prefixes: readonly string[]; readonly cl
   ...BUILTIN_SECRETS,
   ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] })),
 ];
+/** EDGE_MASK holds the classes edgeRuns reads (bit 15: base64url characters and dots). */
+const EDGE_MASK = EDGE_SECRETS.reduce((m, sec) => m | sec.cls, (1 << 15) | TOKEN | USERINFO);
 
 /** WORD_PREFIXES start a token that is redacted whole, up to the next white space, when it begins the text or follows white space. */
 const WORD_PREFIXES = ["sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"];

@@ -1311,11 +1311,21 @@ def _scheme_end(s: str, v: int, e: int) -> int:
 
 # --- the edges ---------------------------------------------------------------
 
-#: _MARKER_STARTS holds the proper starts of the markers, ASCII lower-cased, by their length.
-_MARKER_STARTS: Dict[int, FrozenSet[str]] = {}
-for _m in SANITIZE_MARKERS:
-    for _j in range(1, len(_m)):
-        _MARKER_STARTS[_j] = _MARKER_STARTS.get(_j, frozenset()) | {_fold(_m[:_j])}
+#: _EDGE_TRIE holds the proper starts of the markers, ASCII lower-cased, reversed: node 0 is the root, _EDGE_TRIE[n] maps a character to the node after n, and _EDGE_STARTS[n] tells that the characters read to reach n, backwards, are one of the starts.
+_EDGE_TRIE: List[Dict[str, int]] = [{}]
+_EDGE_STARTS: List[bool] = [False]
+for _marker in SANITIZE_MARKERS:
+    _marker = _fold(_marker)
+    for _length in range(1, len(_marker)):
+        _node = 0
+        for _char in reversed(_marker[:_length]):
+            _child = _EDGE_TRIE[_node].get(_char)
+            if _child is None:
+                _child = _EDGE_TRIE[_node][_char] = len(_EDGE_TRIE)
+                _EDGE_TRIE.append({})
+                _EDGE_STARTS.append(False)
+            _node = _child
+        _EDGE_STARTS[_node] = True
 
 
 def _edge_markers(s: str) -> str:
@@ -1324,18 +1334,28 @@ def _edge_markers(s: str) -> str:
     The text past the window could complete a marker that starts before its
     edge, and then another, so the longest end of s made of proper starts of
     markers (ASCII case ignored), one after another, is deleted. A secret
-    glued to a marker cut in half (ghp_...<sys) thus reaches the edge.
+    glued to a marker cut in half (ghp_...<sys) thus reaches the edge. The
+    starts are read backwards from each place the end can be deleted from,
+    down _EDGE_TRIE.
     """
     n = len(s)
     lo = n  # the earliest position the end can be deleted from
     reach = {n}
+    trie, starts = _EDGE_TRIE, _EDGE_STARTS
     b = n
     while b >= lo:
         if b in reach:
-            for j, starts in _MARKER_STARTS.items():
-                if j <= b and _fold(s[b - j:b]) in starts:
-                    reach.add(b - j)
-                    lo = min(lo, b - j)
+            node = 0
+            for i in range(b - 1, -1, -1):
+                c = s[i]
+                if "A" <= c <= "Z":
+                    c = c.lower()
+                node = trie[node].get(c, 0)
+                if node == 0:
+                    break
+                if starts[node]:
+                    reach.add(i)
+                    lo = min(lo, i)
         b -= 1
     return s[:lo]
 

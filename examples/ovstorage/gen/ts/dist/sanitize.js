@@ -50,42 +50,44 @@ function edgeMarkers(t) {
     if (b < t.length && reach[b] === 0) {
       continue;
     }
-    for (const m of SANITIZE_MARKERS) {
-      for (let j = Math.min(m.length - 1, b); j >= 1; j--) {
-        if (asciiFold(t.charCodeAt(b - 1)) === asciiFold(m.charCodeAt(j - 1)) && foldEqual(t, b - j, m, j)) {
-          reach ??= new Uint8Array(t.length + 1);
-          reach[b - j] = 1;
-          lo = Math.min(lo, b - j);
-        }
+    let n = 0;
+    for (let i = b - 1; i >= 0; i--) {
+      n = EDGE_TRIE.get(n * 65536 + asciiFold(t.charCodeAt(i))) ?? 0;
+      if (n === 0) {
+        break;
+      }
+      if (EDGE_STARTS[n] === 1) {
+        reach ??= new Uint8Array(t.length + 1);
+        reach[i] = 1;
+        lo = Math.min(lo, i);
       }
     }
   }
   return t.slice(0, lo);
 }
-function foldEqual(t, i, m, n) {
-  for (let k = 0; k < n; k++) {
-    if (asciiFold(t.charCodeAt(i + k)) !== asciiFold(m.charCodeAt(k))) {
-      return false;
+const EDGE_TRIE = /* @__PURE__ */ new Map();
+const EDGE_STARTS = [0];
+for (const m of SANITIZE_MARKERS) {
+  for (let j = 1; j < m.length; j++) {
+    let n = 0;
+    for (let i = j - 1; i >= 0; i--) {
+      const key = n * 65536 + asciiFold(m.charCodeAt(i));
+      let next = EDGE_TRIE.get(key);
+      if (next === void 0) {
+        next = EDGE_STARTS.length;
+        EDGE_STARTS.push(0);
+        EDGE_TRIE.set(key, next);
+      }
+      n = next;
     }
+    EDGE_STARTS[n] = 1;
   }
-  return true;
-}
-function runStart(o, ok) {
-  let j = o.length;
-  while (j > 0 && ok(o.charCodeAt(j - 1))) {
-    j--;
-  }
-  return j;
 }
 function edgeSecret(o) {
   let from = o.length;
-  const runs = /* @__PURE__ */ new Map();
+  const runs = edgeRuns(o);
   for (const sec of EDGE_SECRETS) {
-    let r2 = runs.get(sec.cls);
-    if (r2 === void 0) {
-      r2 = runStart(o, (c) => inClass(c, sec.cls));
-      runs.set(sec.cls, r2);
-    }
+    const r2 = runs[31 - Math.clz32(sec.cls)];
     for (const p of sec.prefixes) {
       const i = o.indexOf(p, Math.max(0, r2 - p.length));
       if (i >= 0) {
@@ -93,12 +95,11 @@ function edgeSecret(o) {
       }
     }
   }
-  const j = runStart(o, (c) => c === 46 || inClass(c, BASE64URL));
-  const e = o.indexOf("eyJ", j);
+  const e = o.indexOf("eyJ", runs[15]);
   if (e >= 0) {
     from = Math.min(from, e);
   }
-  let r = runStart(o, (c) => inClass(c, TOKEN));
+  let r = runs[31 - Math.clz32(TOKEN)];
   if (r < o.length) {
     let w = r;
     while (w > 0 && (o.charCodeAt(w - 1) === 32 || o.charCodeAt(w - 1) === 9)) {
@@ -108,11 +109,31 @@ function edgeSecret(o) {
       from = Math.min(from, r);
     }
   }
-  r = runStart(o, (c) => inClass(c, USERINFO));
+  r = runs[31 - Math.clz32(USERINFO)];
   if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
     from = Math.min(from, r);
   }
   return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+function edgeRuns(o) {
+  const starts = new Int32Array(16);
+  let mask = EDGE_MASK;
+  let j = o.length;
+  for (; j > 0 && mask !== 0; j--) {
+    const c = o.charCodeAt(j - 1);
+    let b = c < 128 ? CLASSES[c] : 0;
+    if (c === 46 || (b & BASE64URL) !== 0) {
+      b |= 1 << 15;
+    }
+    for (let gone = mask & ~b; gone !== 0; gone &= gone - 1) {
+      starts[31 - Math.clz32(gone & -gone)] = j;
+    }
+    mask &= b;
+  }
+  for (; mask !== 0; mask &= mask - 1) {
+    starts[31 - Math.clz32(mask & -mask)] = j;
+  }
+  return starts;
 }
 function cutBefore(s, k) {
   if (k >= s.length) {
@@ -454,6 +475,7 @@ const EDGE_SECRETS = [
   ...BUILTIN_SECRETS,
   ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] }))
 ];
+const EDGE_MASK = EDGE_SECRETS.reduce((m, sec) => m | sec.cls, 1 << 15 | TOKEN | USERINFO);
 const WORD_PREFIXES = ["sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"];
 const START_PEM = 1;
 const START_JWT = 2;

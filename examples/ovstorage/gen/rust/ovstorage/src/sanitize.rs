@@ -828,12 +828,62 @@ struct Prefixed {
     min: usize,
 }
 
+// EdgeTrie holds the proper starts of the markers, ASCII lower-cased,
+// reversed: node 0 is the root, and a node's start tells that the bytes read
+// to reach it, backwards, are one of the starts.
+struct EdgeTrie {
+    nodes: Vec<EdgeNode>,
+}
+
+#[derive(Default)]
+struct EdgeNode {
+    edges: Vec<(u8, usize)>,
+    start: bool,
+}
+
+impl EdgeTrie {
+    fn new(markers: &[&str]) -> EdgeTrie {
+        let mut t = EdgeTrie {
+            nodes: vec![EdgeNode::default()],
+        };
+        for m in markers {
+            let m = m.as_bytes().to_ascii_lowercase();
+            for j in 1..m.len() {
+                let mut n = 0;
+                for &c in m[..j].iter().rev() {
+                    let mut next = t.child(n, c);
+                    if next == 0 {
+                        next = t.nodes.len();
+                        t.nodes.push(EdgeNode::default());
+                        t.nodes[n].edges.push((c, next));
+                    }
+                    n = next;
+                }
+                t.nodes[n].start = true;
+            }
+        }
+        t
+    }
+
+    // child returns the node after n by c, 0 for none.
+    fn child(&self, n: usize, c: u8) -> usize {
+        self.nodes[n]
+            .edges
+            .iter()
+            .find(|e| e.0 == c)
+            .map_or(0, |e| e.1)
+    }
+}
+
 // Tables are the policy's lookup tables, built once per sanitizer.
 struct Tables {
     paths: bool,
-    // The policy's markers and secret shapes, as listed (edge_markers and
-    // edge_secret read them).
-    markers: &'static [&'static str],
+    // The proper starts of the markers (edge_markers) and the contract's
+    // secret shapes (edge_secret).
+    edge_trie: EdgeTrie,
+    // edge_mask holds the classes edge_runs reads (bit 15: base64url
+    // characters and dots).
+    edge_mask: u16,
     contract_secrets: &'static [SecretShape],
     marker: &'static [u8],
     // marker_len is the truncation marker's length in code points.
@@ -1251,7 +1301,13 @@ impl Tables {
         }
         Tables {
             paths: policy.paths,
-            markers: policy.markers,
+            edge_trie: EdgeTrie::new(policy.markers),
+            edge_mask: BUILTIN_SECRETS
+                .iter()
+                .chain(policy.contract_secrets)
+                .fold(1 << 15 | CLASS_TOKEN | CLASS_USERINFO, |m, sec| {
+                    m | sec.class
+                }),
             contract_secrets: policy.contract_secrets,
             marker: policy.truncation_marker.as_bytes(),
             marker_len: policy.truncation_marker.chars().count(),
@@ -1998,25 +2054,26 @@ impl Tables {
     // and then another, so the longest end of t made of proper starts of
     // markers (ASCII case ignored), one after another, is deleted. It
     // returns the length kept. A secret glued to a marker cut in half
-    // (ghp_…<sys) thus reaches the edge.
+    // (ghp_…<sys) thus reaches the edge. The starts are read backwards from
+    // each place the end can be deleted from, down edge_trie.
     fn edge_markers(&self, t: &[u8]) -> usize {
         let mut lo = t.len(); // the earliest position the end can be deleted from
         let mut reach: Vec<bool> = Vec::new();
         let mut b = t.len();
         while b >= lo {
             if b == t.len() || reach[b] {
-                for m in self.markers {
-                    let m = m.as_bytes();
-                    for j in (1..m.len().min(b + 1)).rev() {
-                        if t[b - 1].eq_ignore_ascii_case(&m[j - 1])
-                            && t[b - j..b].eq_ignore_ascii_case(&m[..j])
-                        {
-                            if reach.is_empty() {
-                                reach = vec![false; t.len() + 1];
-                            }
-                            reach[b - j] = true;
-                            lo = lo.min(b - j);
+                let mut n = 0;
+                for i in (0..b).rev() {
+                    n = self.edge_trie.child(n, t[i].to_ascii_lowercase());
+                    if n == 0 {
+                        break;
+                    }
+                    if self.edge_trie.nodes[n].start {
+                        if reach.is_empty() {
+                            reach = vec![false; t.len() + 1];
                         }
+                        reach[i] = true;
+                        lo = lo.min(i);
                     }
                 }
             }
@@ -2039,21 +2096,10 @@ impl Tables {
     // ':'.
     fn edge_secret(&self, o: &[u8]) -> usize {
         let mut from = o.len();
-        let run_start = |ok: &dyn Fn(u8) -> bool| {
-            let mut j = o.len();
-            while j > 0 && ok(o[j - 1]) {
-                j -= 1;
-            }
-            j
-        };
-        // The runs by class (each secret's class is one bit), read once each.
-        let mut runs = [usize::MAX; 16];
+        let runs = self.edge_runs(o);
+        let bit = |class_bits: u16| class_bits.trailing_zeros() as usize & 15;
         for sec in BUILTIN_SECRETS.iter().chain(self.contract_secrets) {
-            let k = (sec.class.trailing_zeros() & 15) as usize;
-            if runs[k] == usize::MAX {
-                runs[k] = run_start(&|c| class(c) & sec.class != 0);
-            }
-            let r = runs[k];
+            let r = runs[bit(sec.class)];
             for p in sec.prefixes {
                 let p = p.as_bytes();
                 let lo = r.saturating_sub(p.len());
@@ -2062,11 +2108,10 @@ impl Tables {
                 }
             }
         }
-        let j = run_start(&|c| c == b'.' || class(c) & CLASS_BASE64URL != 0);
-        if let Some(i) = index(&o[j..], b"eyJ") {
-            from = from.min(j + i);
+        if let Some(i) = index(&o[runs[15]..], b"eyJ") {
+            from = from.min(runs[15] + i);
         }
-        let r = run_start(&|c| class(c) & CLASS_TOKEN != 0);
+        let r = runs[bit(CLASS_TOKEN)];
         if r < o.len() {
             let mut w = r;
             while w > 0 && (o[w - 1] == b' ' || o[w - 1] == b'\t') {
@@ -2080,11 +2125,39 @@ impl Tables {
                 from = from.min(r);
             }
         }
-        let r = run_start(&|c| class(c) & CLASS_USERINFO != 0);
+        let r = runs[bit(CLASS_USERINFO)];
         if r < o.len() && r >= 3 && &o[r - 3..r] == b"://" && o[r..].contains(&b':') {
             from = from.min(r);
         }
         from
+    }
+
+    // edge_runs returns where the run of each class's characters at the end
+    // of o starts, by the class's bit (bit 15: base64url characters and
+    // dots), for the classes edge_secret reads, in one backward pass.
+    fn edge_runs(&self, o: &[u8]) -> [usize; 16] {
+        let mut starts = [0usize; 16];
+        let mut mask = self.edge_mask;
+        let mut j = o.len();
+        while j > 0 && mask != 0 {
+            let c = o[j - 1];
+            let mut b = class(c);
+            if c == b'.' || b & CLASS_BASE64URL != 0 {
+                b |= 1 << 15;
+            }
+            let mut gone = mask & !b;
+            while gone != 0 {
+                starts[gone.trailing_zeros() as usize] = j;
+                gone &= gone - 1;
+            }
+            mask &= b;
+            j -= 1;
+        }
+        while mask != 0 {
+            starts[mask.trailing_zeros() as usize] = j;
+            mask &= mask - 1;
+        }
+        starts
     }
 
     // truncate is step 4.
