@@ -16,8 +16,13 @@ The steps, in order:
    none remain.
 3. Redact: secrets become [REDACTED] in one left-to-right scan.
 4. Truncate: text longer than max_length code points, or cut off by the
-   window, keeps max_length - len(marker) code points and gets the
-   truncation marker.
+   window, keeps max_length - len(marker) code points (fewer when the cut
+   falls inside a [REDACTED]: before it) and gets the truncation marker.
+
+When the window cut the text, its end counts as text that goes on: step 2
+also deletes the marker starts there, and a secret that runs to it is
+redacted however short (_edge_markers, _edge_secret), so no token character
+reaches the output (docs/sanitizer.md, the bound).
 
 Python indexes str by code point, as the specification counts. Each step
 returns its input object itself when it changes nothing, so clean text

@@ -14,8 +14,14 @@
 //     none remain.
 //  3. Redact: replace secrets with [REDACTED] in one left-to-right scan.
 //  4. Truncate: when the text is longer than max code points or the window
-//     cut something off, keep max − len(marker) code points and append the
+//     cut something off, keep max − len(marker) code points (fewer when
+//     the cut falls inside a [REDACTED]: before it) and append the
 //     truncation marker.
+//
+// When the window cut the text, its end counts as text that goes on: step
+// 2 also deletes the marker starts there, and a secret that runs to it is
+// redacted however short (edgeMarkers, edgeSecret), so no token character
+// reaches the output (docs/sanitizer.md, the bound).
 //
 // Every pattern is ASCII and matched by hand-written forward scans over
 // UTF-16 code units. After step 1 the text is well-formed, and a non-ASCII
