@@ -34,8 +34,113 @@ function sanitizeMax(s, maxLength) {
   let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
+  if (cut) {
+    t = edgeMarkers(t);
+  }
   t = redact(t, false, max, pairs);
+  if (cut && !redactCut) {
+    t = edgeSecret(t);
+  }
   return truncate(t, max, cut || redactCut, pairs);
+}
+function edgeMarkers(t) {
+  let lo = t.length;
+  let reach;
+  for (let b = t.length; b >= lo; b--) {
+    if (b < t.length && reach[b] === 0) {
+      continue;
+    }
+    let n = 0;
+    for (let i = b - 1; i >= 0; i--) {
+      n = EDGE_TRIE.get(n * 65536 + asciiFold(t.charCodeAt(i))) ?? 0;
+      if (n === 0) {
+        break;
+      }
+      if (EDGE_STARTS[n] === 1) {
+        reach ??= new Uint8Array(t.length + 1);
+        reach[i] = 1;
+        lo = Math.min(lo, i);
+      }
+    }
+  }
+  return t.slice(0, lo);
+}
+const EDGE_TRIE = /* @__PURE__ */ new Map();
+const EDGE_STARTS = [0];
+for (const m of SANITIZE_MARKERS) {
+  for (let j = 1; j < m.length; j++) {
+    let n = 0;
+    for (let i = j - 1; i >= 0; i--) {
+      const key = n * 65536 + asciiFold(m.charCodeAt(i));
+      let next = EDGE_TRIE.get(key);
+      if (next === void 0) {
+        next = EDGE_STARTS.length;
+        EDGE_STARTS.push(0);
+        EDGE_TRIE.set(key, next);
+      }
+      n = next;
+    }
+    EDGE_STARTS[n] = 1;
+  }
+}
+function edgeSecret(o) {
+  let from = o.length;
+  const runs = edgeRuns(o);
+  for (const sec of EDGE_SECRETS) {
+    const r2 = runs[31 - Math.clz32(sec.cls)];
+    for (const p of sec.prefixes) {
+      const i = o.indexOf(p, Math.max(0, r2 - p.length));
+      if (i >= 0) {
+        from = Math.min(from, i);
+      }
+    }
+  }
+  const e = o.indexOf("eyJ", runs[15]);
+  if (e >= 0) {
+    from = Math.min(from, e);
+  }
+  let r = runs[31 - Math.clz32(TOKEN)];
+  if (r < o.length) {
+    let w = r;
+    while (w > 0 && (o.charCodeAt(w - 1) === 32 || o.charCodeAt(w - 1) === 9)) {
+      w--;
+    }
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+      from = Math.min(from, r);
+    }
+  }
+  r = runs[31 - Math.clz32(USERINFO)];
+  if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
+    from = Math.min(from, r);
+  }
+  return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+function edgeRuns(o) {
+  const starts = new Int32Array(16);
+  let mask = EDGE_MASK;
+  let j = o.length;
+  for (; j > 0 && mask !== 0; j--) {
+    const c = o.charCodeAt(j - 1);
+    let b = c < 128 ? CLASSES[c] : 0;
+    if (c === 46 || (b & BASE64URL) !== 0) {
+      b |= 1 << 15;
+    }
+    for (let gone = mask & ~b; gone !== 0; gone &= gone - 1) {
+      starts[31 - Math.clz32(gone & -gone)] = j;
+    }
+    mask &= b;
+  }
+  for (; mask !== 0; mask &= mask - 1) {
+    starts[31 - Math.clz32(mask & -mask)] = j;
+  }
+  return starts;
+}
+function cutBefore(s, k) {
+  if (k >= s.length) {
+    return k;
+  }
+  const i = s.indexOf(REDACTED, Math.max(0, k - REDACTED.length + 1));
+  return i >= 0 && i < k ? i : k;
 }
 const MAX_MAX = 1 << 28;
 const REDACTED = "[REDACTED]";
@@ -366,6 +471,11 @@ const BUILTIN_SECRETS = [
   { prefixes: ["npm_"], cls: ALNUM, min: 36 }
   // npm tokens
 ];
+const EDGE_SECRETS = [
+  ...BUILTIN_SECRETS,
+  ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] }))
+];
+const EDGE_MASK = EDGE_SECRETS.reduce((m, sec) => m | sec.cls, 1 << 15 | TOKEN | USERINFO);
 const WORD_PREFIXES = ["sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"];
 const START_PEM = 1;
 const START_JWT = 2;
@@ -1277,7 +1387,7 @@ function truncate(s, max, cut, pairs) {
   }
   const keep = max - MARKER_LEN;
   if (!pairs) {
-    return detach(s.slice(0, keep) + SANITIZE_TRUNCATION_MARKER);
+    return detach(s.slice(0, cutBefore(s, keep)) + SANITIZE_TRUNCATION_MARKER);
   }
   let i = 0;
   let n = 0;
@@ -1296,7 +1406,7 @@ function truncate(s, max, cut, pairs) {
   if (n <= keep) {
     end = i;
   }
-  return detach(s.slice(0, end) + SANITIZE_TRUNCATION_MARKER);
+  return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 function detach(s) {
   s.charCodeAt(0);

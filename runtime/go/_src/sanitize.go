@@ -23,8 +23,14 @@ import (
 //     none remain.
 //  3. Redact: replace secrets with [REDACTED] in one left-to-right scan.
 //  4. Truncate: when the text is longer than max code points or the window
-//     cut something off, keep max − len(marker) code points and append the
+//     cut something off, keep max − len(marker) code points (fewer when
+//     the cut falls inside a [REDACTED]: before it) and append the
 //     truncation marker.
+//
+// When the window cut the text, its end counts as text that goes on: step
+// 2 also deletes the marker starts there, and a secret that runs to it is
+// redacted however short (sanitizeEdgeMarkers, sanitizeEdgeSecret), so no
+// token character reaches the output (docs/sanitizer.md, the bound).
 //
 // The output is a fixpoint: Sanitize(Sanitize(s)) == Sanitize(s).
 //
@@ -87,9 +93,176 @@ func SanitizeMax(s string, maxLength int) string {
 	if !cut && len(t) == len(s) && t == s {
 		start, r.sanitizeMemo = pristine, q.r.sanitizeMemo
 	}
+	if cut {
+		// The window cut the text: what lies past it could have completed
+		// a marker or a secret that reaches its edge (sanitizeEdgeMarkers,
+		// sanitizeEdgeSecret).
+		t = sanitizeEdgeMarkers(t)
+		r.s = t
+	}
 	t, over := sanitizeRedact(&r, start, maxLength)
+	if cut && !over {
+		// When step 3 stopped early (over), its output before the stop is
+		// longer than step 4 keeps, and the end sanitizeEdgeSecret would
+		// redact, kept text after the last redaction, starts after it.
+		t = sanitizeEdgeSecret(t)
+	}
 	return sanitizeTruncate(t, maxLength, cut || over)
 }
+
+// sanitizeEdgeMarkers is step 2's end when the window cut the text: the
+// text past the window could complete a marker that starts before its
+// edge, and then another, so the longest end of t made of proper starts of
+// markers (ASCII case ignored), one after another, is deleted. A secret
+// glued to a marker cut in half (ghp_…<sys) thus reaches the edge. The
+// starts are read backwards from each place the end can be deleted from,
+// down sanitizeEdgeTrie.
+func sanitizeEdgeMarkers(t string) string {
+	lo := len(t) // the earliest position the end can be deleted from
+	var reach []bool
+	for b := len(t); b >= lo; b-- {
+		if b < len(t) && !reach[b] {
+			continue
+		}
+		n := int32(0)
+		for i := b - 1; i >= 0; i-- {
+			if n = sanitizeEdgeTrie.child(n, sanitizeFold(t[i])); n == 0 {
+				break
+			}
+			if sanitizeEdgeTrie.nodes[n].start {
+				if reach == nil {
+					reach = make([]bool, len(t)+1)
+				}
+				reach[i] = true
+				lo = min(lo, i)
+			}
+		}
+	}
+	return t[:lo]
+}
+
+// sanitizeEdgeTrie holds the proper starts of the markers, ASCII
+// lower-cased, reversed: node 0 is the root, and a node's start tells that
+// the bytes read to reach it, backwards, are one of the starts.
+var sanitizeEdgeTrie = func() (t sanitizeTrie) {
+	t.nodes = make([]sanitizeTrieNode, 1)
+	for _, m := range sanitizeMarkers {
+		m = sanitizeLower(m)
+		for j := 1; j < len(m); j++ {
+			n := int32(0)
+			for i := j - 1; i >= 0; i-- {
+				c := t.child(n, m[i])
+				if c == 0 {
+					c = int32(len(t.nodes))
+					t.nodes = append(t.nodes, sanitizeTrieNode{})
+					t.nodes[n].edges = append(t.nodes[n].edges, sanitizeTrieEdge{m[i], c})
+				}
+				n = c
+			}
+			t.nodes[n].start = true
+		}
+	}
+	return t
+}()
+
+type sanitizeTrie struct{ nodes []sanitizeTrieNode }
+
+type sanitizeTrieNode struct {
+	edges []sanitizeTrieEdge
+	start bool
+}
+
+type sanitizeTrieEdge struct {
+	c  byte
+	to int32
+}
+
+// child returns the node after n by c, 0 for none.
+func (t *sanitizeTrie) child(n int32, c byte) int32 {
+	for _, e := range t.nodes[n].edges {
+		if e.c == c {
+			return e.to
+		}
+	}
+	return 0
+}
+
+// sanitizeEdgeSecret is step 3's end when the window cut the text: a secret
+// that runs to the edge may go on past it, below its shape's minimum
+// length, so the end of o is redacted from the earliest start of one of
+// these that runs to the end: a prefixed shape's prefix, then characters
+// of its class (none or more); eyJ, then base64url characters and dots;
+// the token characters after "bearer" (any ASCII case, not after a letter
+// or digit) and spaces or tabs; the userinfo after "://" when it holds a
+// ':'.
+func sanitizeEdgeSecret(o string) string {
+	from := len(o)
+	runs := sanitizeEdgeRuns(o)
+	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
+		for _, sec := range list {
+			r := runs[bits.TrailingZeros16(sec.Class)]
+			for _, p := range sec.Prefixes {
+				lo := max(0, r-len(p))
+				if i := strings.Index(o[lo:], p); i >= 0 {
+					from = min(from, lo+i)
+				}
+			}
+		}
+	}
+	if i := strings.Index(o[runs[15]:], "eyJ"); i >= 0 {
+		from = min(from, runs[15]+i)
+	}
+	if r := runs[bits.TrailingZeros16(sanitizeClassToken)]; r < len(o) {
+		w := r
+		for w > 0 && (o[w-1] == ' ' || o[w-1] == '\t') {
+			w--
+		}
+		if w < r && w >= 6 && sanitizeEqualFold(o[w-6:w], "bearer") && (w == 6 || sanitizeClasses[o[w-7]]&sanitizeClassAlnum == 0) {
+			from = min(from, r)
+		}
+	}
+	if r := runs[bits.TrailingZeros16(sanitizeClassUserinfo)]; r < len(o) && r >= 3 && o[r-3:r] == "://" && strings.IndexByte(o[r:], ':') >= 0 {
+		from = min(from, r)
+	}
+	if from == len(o) {
+		return o
+	}
+	return o[:from] + sanitizeRedacted
+}
+
+// sanitizeEdgeRuns returns where the run of each class's characters at the
+// end of o starts, by the class's bit (bit 15: base64url characters and
+// dots), for the classes sanitizeEdgeSecret reads, in one backward pass.
+func sanitizeEdgeRuns(o string) (starts [16]int) {
+	mask := sanitizeEdgeMask
+	j := len(o)
+	for ; j > 0 && mask != 0; j-- {
+		c := o[j-1]
+		b := sanitizeClasses[c]
+		if c == '.' || b&sanitizeClassBase64URL != 0 {
+			b |= 1 << 15
+		}
+		for gone := mask &^ b; gone != 0; gone &= gone - 1 {
+			starts[bits.TrailingZeros16(gone)] = j
+		}
+		mask &= b
+	}
+	for ; mask != 0; mask &= mask - 1 {
+		starts[bits.TrailingZeros16(mask)] = j
+	}
+	return starts
+}
+
+// sanitizeEdgeMask holds the classes sanitizeEdgeRuns reads.
+var sanitizeEdgeMask = func() uint16 {
+	m := uint16(1<<15) | sanitizeClassToken | sanitizeClassUserinfo
+	for _, list := range [][]sanitizeSecret{sanitizeBuiltinSecrets, sanitizeContractSecrets} {
+		for _, sec := range list {
+			m |= sec.Class
+		}
+	}
+	return m
+}()
 
 const sanitizeRedacted = "[REDACTED]"
 
@@ -2528,7 +2701,18 @@ func sanitizeTruncate(s string, maxLength int, cut bool) string {
 	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
 		return s
 	}
-	return s[:sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen)] + SanitizeTruncationMarker
+	return s[:sanitizeCutBefore(s, sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen))] + SanitizeTruncationMarker
+}
+
+// sanitizeCutBefore returns where step 4 cuts s to keep what lies before
+// k: k, or the start of a [REDACTED] that k would cut in half.
+func sanitizeCutBefore(s string, k int) int {
+	n := len(sanitizeRedacted)
+	lo := max(0, k-n+1)
+	if i := strings.Index(s[lo:min(len(s), k+n-1)], sanitizeRedacted); i >= 0 {
+		return lo + i
+	}
+	return k
 }
 
 // sanitizeRuneOffset returns where the code point after the first n of

@@ -323,6 +323,116 @@ func Crafted(cfg Config) []Case {
 	return cases
 }
 
+// EdgeCount is the number of cases Edge makes.
+const EdgeCount = 300
+
+// Edge makes the hostile cases of issue 28 (the same in every run): a
+// secret of every shape the catalogue and step 3 know, at the window's
+// edge (after characters step 1 deletes, of any length, or after earlier
+// secrets that shrink the text when redacted, so that the window's tail
+// reaches the output), with deletable characters or a marker inside it,
+// glued to text or after white space, or at the truncation edge, under a
+// maximum of 64 to 303 or the policy's. docs/sanitizer.md bounds what of
+// each may survive, and tests/go/agenterror checks that bound; here every
+// language must give Go's outputs on them.
+func Edge(cfg Config) []Case {
+	r := newRNG(cfg.Seed ^ 0xED6E)
+	cases := make([]Case, EdgeCount)
+	for i := range cases {
+		b := &builder{r: r}
+		max := 64 + r.intn(240)
+		c := Case{MaxLength: max}
+		if r.chance(12) {
+			max, c.MaxLength = cfg.MaxLength, 0
+		}
+		fixed, tail := pick(r, edgeShapes), ""
+		switch fixed {
+		case "https://user:":
+			tail = "@db.example.com"
+		case "-----BEGIN RSA PRIVATE KEY-----\n":
+			tail = "\n-----END RSA PRIVATE KEY-----"
+		case "/home/":
+			tail = "/project"
+		}
+		secret := fixed + run(r, classUpperAlnum, r.between(82, 97))
+		if fixed == "eyJ" {
+			secret = fixed + run(r, classBase64URL, 17) + "." + run(r, classBase64URL, 20) + "." + run(r, classBase64URL, 20)
+		}
+		if r.chance(50) {
+			k := r.intn(len(secret))
+			ins := strings.Repeat(pick(r, edgeDeletable), r.between(1, 4))
+			if r.chance(50) {
+				ins = pick(r, edgeMarkers)
+			}
+			secret = secret[:k] + ins + secret[k:]
+		}
+		secret += tail
+		for n := r.intn(6); n > 0; n-- {
+			switch r.intn(4) {
+			case 0:
+				b.text("", pick(r, []string{"error ", "upstream: ", "a\tb\n", "x", "=", "é", "日本 "}))
+			case 1:
+				b.text("", pick(r, edgeMarkers))
+			default:
+				b.text("", " sk-"+run(r, "abcdefghijklmnopqrstuvwxyz", r.between(40, 119))+" ")
+			}
+		}
+		joiner := " "
+		if len(fixed) <= 11 && !slices.Contains([]string{"Bearer ", "password=", "/home/", "https://user:"}, fixed) {
+			joiner = pick(r, []string{"", " ", "x", ":", "\t"})
+		}
+		secretLen, joinerLen := utf8.RuneCountInString(secret), utf8.RuneCountInString(joiner)
+		if r.chance(67) {
+			// At the window's edge.
+			target := 4*max - r.intn(secretLen+8)
+			if r.chance(33) {
+				for b.length()+120 < target-joinerLen && !r.chance(3) {
+					b.text("", "sk-"+run(r, "abcdefghijklmnopqrstuvwxyz", 116)+" ")
+				}
+			}
+			unit := pick(r, edgeDeletable)
+			if fill := target - b.length() - joinerLen; fill > 0 {
+				b.add("", Atom{Kind: AtomRepeat, Text: unit, Times: fill})
+			}
+		} else if fill := max - 14 - r.intn(secretLen+4) - b.length(); fill > 0 {
+			// At the truncation edge.
+			b.add("", Atom{Kind: AtomRepeat, Text: "w", Times: fill})
+		}
+		b.text("", joiner)
+		b.text("", secret)
+		if r.chance(50) {
+			b.text("", " and more text after it ")
+			if n := r.intn(4 * max); n > 0 {
+				b.add("", Atom{Kind: AtomRepeat, Text: "z", Times: n})
+			}
+		}
+		c.Atoms = b.atoms
+		var in strings.Builder
+		for _, a := range c.Atoms {
+			in.WriteString(a.goValue())
+		}
+		c.Input = in.String()
+		c.Output = cfg.SanitizeMax(c.Input, max)
+		c.Ingredients = []string{"edge"}
+		c.Name = fmt.Sprintf("edge %d: %q at max_length %d", i+1, fixed, max)
+		cases[i] = c
+	}
+	return cases
+}
+
+// The shapes, deletable characters and markers of Edge.
+var (
+	edgeShapes = func() (list []string) {
+		for _, sh := range catalogue {
+			list = append(list, sh.prefixes...)
+		}
+		return append(list, "eyJ", "Bearer ", "password=", "Authorization: Basic ", "https://user:",
+			"-----BEGIN RSA PRIVATE KEY-----\n", "/home/")
+	}()
+	edgeDeletable = []string{"\u200b", "\u00ad", "\U000E0041", "\x01", "\u0085", "\ufeff", "\u202e", "\x7f"}
+	edgeMarkers   = []string{"<system>", "[INST]", "###", "<|im_start|>", "<<"}
+)
+
 // fillers are the units long inputs repeat.
 var fillers = []string{"x", "ab ", "é", "🚀", "日本", "word ", "a\u0301", "password=x ", "<sys", "#", " ", "sk-", "eyJ",
 	"AKIA", "key=value&", "\u200b", "\ufffd"}

@@ -190,3 +190,46 @@ func TestCraftedInRust(t *testing.T) {
 		rest = rest[i+len(entry):]
 	}
 }
+
+// TestEdge: the cases at the edges are the same in every run, read back as
+// written, and every output is a fixpoint within its maximum.
+func TestEdge(t *testing.T) {
+	cfg := config(1, 150)
+	edge := sanitizediff.Edge(cfg)
+	if len(edge) != sanitizediff.EdgeCount {
+		t.Fatalf("%d edge cases, want %d", len(edge), sanitizediff.EdgeCount)
+	}
+	if !slices.EqualFunc(edge, sanitizediff.Edge(cfg), func(a, b sanitizediff.Case) bool {
+		return a.Name == b.Name && a.Input == b.Input && a.Output == b.Output && a.MaxLength == b.MaxLength
+	}) {
+		t.Fatal("two runs made different edge cases")
+	}
+	cut := 0
+	for _, c := range edge {
+		m := c.MaxLength
+		if m == 0 {
+			m = cfg.MaxLength
+		}
+		if utf8.RuneCountInString(c.Input) > 4*m {
+			cut++
+		}
+	}
+	if cut < len(edge)/3 {
+		t.Errorf("%d of %d edge cases run past the window, want a third or more", cut, len(edge))
+	}
+	var b bytes.Buffer
+	if err := sanitizediff.Write(&b, cfg, edge); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "edge.vectors.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := gentest.ReadSanitizerVectors(t, path)
+	for i, got := range f.Cases {
+		if want := edge[i]; got.Input.Value != want.Input || got.Output.Value != want.Output || got.MaxLength != want.MaxLength {
+			t.Fatalf("case %q does not read back as written", want.Name)
+		}
+	}
+	gentest.CheckSanitizerVectors(t, path, agenterror.SanitizeMaxLength, agenterror.SanitizeTruncationMarker, agenterror.SanitizeMax)
+}

@@ -27,7 +27,7 @@ func main() {
 	}
 	cfg := sanitizediff.Config{Seed: *seed, N: *n, MaxLength: agenterror.SanitizeMaxLength,
 		Marker: agenterror.SanitizeTruncationMarker, SanitizeMax: agenterror.SanitizeMax}
-	fmt.Fprintf(os.Stderr, "sanitizediff: seed %d, %d cases and %d crafted -> %s\n", cfg.Seed, cfg.N, 2*len(sanitizediff.CraftedPatterns), *out)
+	fmt.Fprintf(os.Stderr, "sanitizediff: seed %d, %d cases, %d crafted and %d at the edges -> %s\n", cfg.Seed, cfg.N, 2*len(sanitizediff.CraftedPatterns), sanitizediff.EdgeCount, *out)
 	if err := write(*out, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "sanitizediff:", err)
 		os.Exit(1)
@@ -47,8 +47,10 @@ func write(path string, cfg sanitizediff.Config) error {
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriter(tmp)
 	// The seeded random cases, then the crafted worst cases (the same in
-	// every run).
+	// every run), then the secrets at the window's and the truncation's
+	// edges.
 	cases := append(sanitizediff.Generate(cfg), sanitizediff.Crafted(cfg)...)
+	cases = append(cases, sanitizediff.Edge(cfg)...)
 	if err := sanitizediff.Write(w, cfg, cases); err != nil {
 		tmp.Close()
 		return err

@@ -16,8 +16,13 @@ The steps, in order:
    none remain.
 3. Redact: secrets become [REDACTED] in one left-to-right scan.
 4. Truncate: text longer than max_length code points, or cut off by the
-   window, keeps max_length - len(marker) code points and gets the
-   truncation marker.
+   window, keeps max_length - len(marker) code points (fewer when the cut
+   falls inside a [REDACTED]: before it) and gets the truncation marker.
+
+When the window cut the text, its end counts as text that goes on: step 2
+also deletes the marker starts there, and a secret that runs to it is
+redacted however short (_edge_markers, _edge_secret), so no token character
+reaches the output (docs/sanitizer.md, the bound).
 
 Python indexes str by code point, as the specification counts. Each step
 returns its input object itself when it changes nothing, so clean text
@@ -77,10 +82,16 @@ def sanitize_max(s: str, max_length: int) -> str:
         s = s[:window]
     s = _clean(s)
     s = _remove_markers(s)
+    if cut:
+        # The window cut the text: what lies past it could have completed a
+        # marker or a secret that reaches its edge.
+        s = _edge_markers(s)
     s = _redact(s)
+    if cut:
+        s = _edge_secret(s)
     if len(s) <= max_length and not cut:
         return s
-    return s[: max_length - _MARKER_LEN] + SANITIZE_TRUNCATION_MARKER
+    return s[: _cut_before(s, max_length - _MARKER_LEN)] + SANITIZE_TRUNCATION_MARKER
 
 
 # --- 1. clean ---------------------------------------------------------------
@@ -1301,6 +1312,107 @@ def _scheme_end(s: str, v: int, e: int) -> int:
             if f > w:
                 return f
     return e
+
+
+# --- the edges ---------------------------------------------------------------
+
+#: _EDGE_TRIE holds the proper starts of the markers, ASCII lower-cased, reversed: node 0 is the root, _EDGE_TRIE[n] maps a character to the node after n, and _EDGE_STARTS[n] tells that the characters read to reach n, backwards, are one of the starts.
+_EDGE_TRIE: List[Dict[str, int]] = [{}]
+_EDGE_STARTS: List[bool] = [False]
+for _marker in SANITIZE_MARKERS:
+    _marker = _fold(_marker)
+    for _length in range(1, len(_marker)):
+        _node = 0
+        for _char in reversed(_marker[:_length]):
+            _child = _EDGE_TRIE[_node].get(_char)
+            if _child is None:
+                _child = _EDGE_TRIE[_node][_char] = len(_EDGE_TRIE)
+                _EDGE_TRIE.append({})
+                _EDGE_STARTS.append(False)
+            _node = _child
+        _EDGE_STARTS[_node] = True
+
+
+def _edge_markers(s: str) -> str:
+    """_edge_markers is step 2's end when the window cut the text.
+
+    The text past the window could complete a marker that starts before its
+    edge, and then another, so the longest end of s made of proper starts of
+    markers (ASCII case ignored), one after another, is deleted. A secret
+    glued to a marker cut in half (ghp_...<sys) thus reaches the edge. The
+    starts are read backwards from each place the end can be deleted from,
+    down _EDGE_TRIE.
+    """
+    n = len(s)
+    lo = n  # the earliest position the end can be deleted from
+    reach = {n}
+    trie, starts = _EDGE_TRIE, _EDGE_STARTS
+    b = n
+    while b >= lo:
+        if b in reach:
+            node = 0
+            for i in range(b - 1, -1, -1):
+                c = s[i]
+                if "A" <= c <= "Z":
+                    c = c.lower()
+                node = trie[node].get(c, 0)
+                if node == 0:
+                    break
+                if starts[node]:
+                    reach.add(i)
+                    lo = min(lo, i)
+        b -= 1
+    return s[:lo]
+
+
+#: _EDGE_SECRETS are the prefixed shapes (prefixes, run pattern) _edge_secret looks for: the catalogue's, then the contract's.
+_EDGE_SECRETS: Tuple[Tuple[Tuple[str, ...], Pattern[str]], ...] = tuple(
+    (prefixes, _RUNS[cls]) for prefixes, cls, _ in _BUILTIN_SECRETS + tuple(SANITIZE_SECRETS))
+_JWT_RUN = re.compile("[A-Za-z0-9_\\-.]*")
+_TOKEN_RUN = re.compile("[" + _CLASSES["token"] + "]*")
+
+
+def _edge_secret(o: str) -> str:
+    """_edge_secret is step 3's end when the window cut the text.
+
+    A secret that runs to the edge may go on past it, below its shape's
+    minimum length, so the end of o is redacted from the earliest start of
+    one of these that runs to the end: a prefixed shape's prefix, then
+    characters of its class (none or more); eyJ, then base64url characters
+    and dots; the token characters after "bearer" (any ASCII case, not after
+    a letter or digit) and spaces or tabs; the userinfo after "://" when it
+    holds a ":". The runs are read backwards, on o reversed.
+    """
+    n = len(o)
+    rev = o[::-1]
+    start = n
+    runs: Dict[Pattern[str], int] = {}  # by class, read once each
+    for prefixes, run in _EDGE_SECRETS:
+        r = runs.get(run, -1)
+        if r < 0:
+            r = runs[run] = n - run.match(rev).end()  # type: ignore[union-attr]
+        for p in prefixes:
+            i = o.find(p, max(0, r - len(p)))
+            if i >= 0:
+                start = min(start, i)
+    i = o.find("eyJ", n - _JWT_RUN.match(rev).end())  # type: ignore[union-attr]
+    if i >= 0:
+        start = min(start, i)
+    r = n - _TOKEN_RUN.match(rev).end()  # type: ignore[union-attr]
+    if r < n:
+        w = len(o[:r].rstrip(" \t"))
+        if w < r and w >= 6 and _fold(o[w - 6:w]) == "bearer" and (w == 6 or o[w - 7] not in _ALNUM):
+            start = min(start, r)
+    r = n - _USERINFO_RUN.match(rev).end()  # type: ignore[union-attr]
+    if r < n and r >= 3 and o[r - 3:r] == "://" and ":" in o[r:]:
+        start = min(start, r)
+    return o if start == n else o[:start] + _REDACTED
+
+
+def _cut_before(s: str, k: int) -> int:
+    """_cut_before returns where step 4 cuts s to keep what lies before k: k, or the start of a [REDACTED] that k would cut in half."""
+    i = s.find(_REDACTED, max(0, k - len(_REDACTED) + 1), k + len(_REDACTED) - 1)
+    return i if i >= 0 else k
 
 
 def _redact(s: str) -> str:

@@ -16,8 +16,14 @@
 //     none remain.
 //  3. Redact: replace secrets with [REDACTED] in one left-to-right scan.
 //  4. Truncate: when the text is longer than max code points or the window
-//     cut something off, keep max − len(marker) code points and append the
+//     cut something off, keep max − len(marker) code points (fewer when
+//     the cut falls inside a [REDACTED]: before it) and append the
 //     truncation marker.
+//
+// When the window cut the text, its end counts as text that goes on: step
+// 2 also deletes the marker starts there, and a secret that runs to it is
+// redacted however short (edgeMarkers, edgeSecret), so no token character
+// reaches the output (docs/sanitizer.md, the bound).
 //
 // Every pattern is ASCII and matched by hand-written forward scans over
 // UTF-16 code units. After step 1 the text is well-formed, and a non-ASCII
@@ -93,8 +99,152 @@ export function sanitizeMax(s: string, maxLength: number): string {
   let t = cleanAndUnmark(s, window, from, pairsBefore);
   const cut = cleanCut;
   const pairs = cleanPairs;
+  if (cut) {
+    // The window cut the text: what lies past it could have completed a
+    // marker or a secret that reaches its edge (edgeMarkers, edgeSecret).
+    t = edgeMarkers(t);
+  }
   t = redact(t, false, max, pairs);
+  if (cut && !redactCut) {
+    // When step 3 stopped early (redactCut), its output before the stop is
+    // longer than step 4 keeps, and the end edgeSecret would redact, kept
+    // text after the last redaction, starts after it.
+    t = edgeSecret(t);
+  }
   return truncate(t, max, cut || redactCut, pairs);
+}
+
+/**
+ * edgeMarkers is step 2's end when the window cut the text: the text past
+ * the window could complete a marker that starts before its edge, and then
+ * another, so the longest end of t made of proper starts of markers (ASCII
+ * case ignored), one after another, is deleted. A secret glued to a marker
+ * cut in half (ghp_…<sys) thus reaches the edge. The starts are read
+ * backwards from each place the end can be deleted from, down EDGE_TRIE.
+ */
+function edgeMarkers(t: string): string {
+  let lo = t.length; // the earliest position the end can be deleted from
+  let reach: Uint8Array | undefined;
+  for (let b = t.length; b >= lo; b--) {
+    if (b < t.length && reach![b] === 0) {
+      continue;
+    }
+    let n = 0;
+    for (let i = b - 1; i >= 0; i--) {
+      n = EDGE_TRIE.get(n * 0x10000 + asciiFold(t.charCodeAt(i))) ?? 0;
+      if (n === 0) {
+        break;
+      }
+      if (EDGE_STARTS[n] === 1) {
+        reach ??= new Uint8Array(t.length + 1);
+        reach[i] = 1;
+        lo = Math.min(lo, i);
+      }
+    }
+  }
+  return t.slice(0, lo);
+}
+
+/**
+ * EDGE_TRIE holds the proper starts of the markers, ASCII lower-cased,
+ * reversed: node 0 is the root, the node after n by the unit c is
+ * EDGE_TRIE.get(n * 0x10000 + c), and EDGE_STARTS[n] tells that the units
+ * read to reach n, backwards, are one of the starts.
+ */
+const EDGE_TRIE = new Map<number, number>();
+const EDGE_STARTS: number[] = [0];
+for (const m of SANITIZE_MARKERS) {
+  for (let j = 1; j < m.length; j++) {
+    let n = 0;
+    for (let i = j - 1; i >= 0; i--) {
+      const key = n * 0x10000 + asciiFold(m.charCodeAt(i));
+      let next = EDGE_TRIE.get(key);
+      if (next === undefined) {
+        next = EDGE_STARTS.length;
+        EDGE_STARTS.push(0);
+        EDGE_TRIE.set(key, next);
+      }
+      n = next;
+    }
+    EDGE_STARTS[n] = 1;
+  }
+}
+
+/**
+ * edgeSecret is step 3's end when the window cut the text: a secret that
+ * runs to the edge may go on past it, below its shape's minimum length, so
+ * the end of o is redacted from the earliest start of one of these that
+ * runs to the end: a prefixed shape's prefix, then characters of its class
+ * (none or more); eyJ, then base64url characters and dots; the token
+ * characters after "bearer" (any ASCII case, not after a letter or digit)
+ * and spaces or tabs; the userinfo after "://" when it holds a ":".
+ */
+function edgeSecret(o: string): string {
+  let from = o.length;
+  const runs = edgeRuns(o);
+  for (const sec of EDGE_SECRETS) {
+    const r = runs[31 - Math.clz32(sec.cls)]!;
+    for (const p of sec.prefixes) {
+      const i = o.indexOf(p, Math.max(0, r - p.length));
+      if (i >= 0) {
+        from = Math.min(from, i);
+      }
+    }
+  }
+  const e = o.indexOf("eyJ", runs[15]!);
+  if (e >= 0) {
+    from = Math.min(from, e);
+  }
+  let r = runs[31 - Math.clz32(TOKEN)]!;
+  if (r < o.length) {
+    let w = r;
+    while (w > 0 && (o.charCodeAt(w - 1) === 0x20 || o.charCodeAt(w - 1) === 0x09)) {
+      w--;
+    }
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+      from = Math.min(from, r);
+    }
+  }
+  r = runs[31 - Math.clz32(USERINFO)]!;
+  if (r < o.length && r >= 3 && o.startsWith("://", r - 3) && o.indexOf(":", r) >= 0) {
+    from = Math.min(from, r);
+  }
+  return from === o.length ? o : o.slice(0, from) + REDACTED;
+}
+
+/**
+ * edgeRuns returns where the run of each class's characters at the end of
+ * o starts, by the class's bit (bit 15: base64url characters and dots), for
+ * the classes edgeSecret reads, in one backward pass.
+ */
+function edgeRuns(o: string): Int32Array {
+  const starts = new Int32Array(16);
+  let mask = EDGE_MASK;
+  let j = o.length;
+  for (; j > 0 && mask !== 0; j--) {
+    const c = o.charCodeAt(j - 1);
+    let b = c < 128 ? CLASSES[c]! : 0;
+    if (c === 0x2e || (b & BASE64URL) !== 0) {
+      b |= 1 << 15;
+    }
+    for (let gone = mask & ~b; gone !== 0; gone &= gone - 1) {
+      starts[31 - Math.clz32(gone & -gone)] = j;
+    }
+    mask &= b;
+  }
+  for (; mask !== 0; mask &= mask - 1) {
+    starts[31 - Math.clz32(mask & -mask)] = j;
+  }
+  return starts;
+}
+
+/** cutBefore returns where step 4 cuts s to keep what lies before k: k, or the start of a [REDACTED] that k would cut in half. */
+function cutBefore(s: string, k: number): number {
+  if (k >= s.length) {
+    return k;
+  }
+  const i = s.indexOf(REDACTED, Math.max(0, k - REDACTED.length + 1));
+  return i >= 0 && i < k ? i : k;
 }
 
 /** MAX_MAX bounds the maximum as Go does, so the window stays a small integer. */
@@ -554,6 +704,14 @@ const BUILTIN_SECRETS: readonly { readonly prefixes: readonly string[]; readonly
   { prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"], cls: ALNUM, min: 16 }, // Stripe keys
   { prefixes: ["npm_"], cls: ALNUM, min: 36 }, // npm tokens
 ];
+
+/** EDGE_SECRETS are the prefixed shapes edgeSecret looks for: the catalogue's, then the contract's. */
+const EDGE_SECRETS: readonly { readonly prefixes: readonly string[]; readonly cls: number }[] = [
+  ...BUILTIN_SECRETS,
+  ...SANITIZE_SECRETS.map((s) => ({ prefixes: s.prefixes, cls: CHAR_CLASSES[s.chars] })),
+];
+/** EDGE_MASK holds the classes edgeRuns reads (bit 15: base64url characters and dots). */
+const EDGE_MASK = EDGE_SECRETS.reduce((m, sec) => m | sec.cls, (1 << 15) | TOKEN | USERINFO);
 
 /** WORD_PREFIXES start a token that is redacted whole, up to the next white space, when it begins the text or follows white space. */
 const WORD_PREFIXES = ["sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxe-", "xoxp-", "xoxr-", "xoxs-", "tskey-", "eyJ"];
@@ -1801,7 +1959,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
   }
   const keep = max - MARKER_LEN;
   if (!pairs) {
-    return detach(s.slice(0, keep) + SANITIZE_TRUNCATION_MARKER); // one unit per code point
+    return detach(s.slice(0, cutBefore(s, keep)) + SANITIZE_TRUNCATION_MARKER); // one unit per code point
   }
   let i = 0;
   let n = 0;
@@ -1820,7 +1978,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
   if (n <= keep) {
     end = i; // cut by the window, with fewer than keep code points left
   }
-  return detach(s.slice(0, end) + SANITIZE_TRUNCATION_MARKER);
+  return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 
 /**

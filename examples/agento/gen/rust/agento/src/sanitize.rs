@@ -22,8 +22,14 @@
 //!     none remain.
 //!  3. Redact: replace secrets with `[REDACTED]` in one left-to-right scan.
 //!  4. Truncate: when the text is longer than max code points or the window
-//!     cut something off, keep max − len(marker) code points and append the
+//!     cut something off, keep max − len(marker) code points (fewer when
+//!     the cut falls inside a `[REDACTED]`: before it) and append the
 //!     truncation marker.
+//!
+//! When the window cut the text, its end counts as text that goes on: step
+//! 2 also deletes the marker starts there, and a secret that runs to it is
+//! redacted however short (edge_markers, edge_secret), so no token
+//! character reaches the output (docs/sanitizer.md, the bound).
 //!
 //! The output is a fixpoint: sanitizing it again changes nothing.
 //!
@@ -228,15 +234,41 @@ impl Sanitizer {
         } else {
             (0, Memo::default())
         };
+        // The window cut the text: what lies past it could have completed a
+        // marker or a secret that reaches its edge (edge_markers,
+        // edge_secret).
+        let cleaned = if cut {
+            match cleaned {
+                Cow::Borrowed(b) => Cow::Borrowed(&b[..t.edge_markers(b)]),
+                Cow::Owned(mut b) => {
+                    b.truncate(t.edge_markers(&b));
+                    Cow::Owned(b)
+                }
+            }
+        } else {
+            cleaned
+        };
         let (redacted, over) = {
             let mut r = Redactor::new(t, &cleaned);
             r.memo = memo;
             t.redact(&mut r, start, max_length)
         };
-        let out = match (redacted, cleaned) {
+        let mut out = match (redacted, cleaned) {
             (Some(v), _) => Cow::Owned(v),
             (None, cleaned) => cleaned,
         };
+        if cut && !over {
+            // When step 3 stopped early (over), its output before the stop
+            // is longer than step 4 keeps, and the end edge_secret would
+            // redact, kept text after the last redaction, starts after it.
+            let from = t.edge_secret(&out);
+            if from < out.len() {
+                let mut b = out.into_owned();
+                b.truncate(from);
+                b.extend_from_slice(REDACTED.as_bytes());
+                out = Cow::Owned(b);
+            }
+        }
         t.truncate(out, max_length, cut || over)
     }
 }
@@ -802,9 +834,63 @@ struct Prefixed {
     min: usize,
 }
 
+// EdgeTrie holds the proper starts of the markers, ASCII lower-cased,
+// reversed: node 0 is the root, and a node's start tells that the bytes read
+// to reach it, backwards, are one of the starts.
+struct EdgeTrie {
+    nodes: Vec<EdgeNode>,
+}
+
+#[derive(Default)]
+struct EdgeNode {
+    edges: Vec<(u8, usize)>,
+    start: bool,
+}
+
+impl EdgeTrie {
+    fn new(markers: &[&str]) -> EdgeTrie {
+        let mut t = EdgeTrie {
+            nodes: vec![EdgeNode::default()],
+        };
+        for m in markers {
+            let m = m.as_bytes().to_ascii_lowercase();
+            for j in 1..m.len() {
+                let mut n = 0;
+                for &c in m[..j].iter().rev() {
+                    let mut next = t.child(n, c);
+                    if next == 0 {
+                        next = t.nodes.len();
+                        t.nodes.push(EdgeNode::default());
+                        t.nodes[n].edges.push((c, next));
+                    }
+                    n = next;
+                }
+                t.nodes[n].start = true;
+            }
+        }
+        t
+    }
+
+    // child returns the node after n by c, 0 for none.
+    fn child(&self, n: usize, c: u8) -> usize {
+        self.nodes[n]
+            .edges
+            .iter()
+            .find(|e| e.0 == c)
+            .map_or(0, |e| e.1)
+    }
+}
+
 // Tables are the policy's lookup tables, built once per sanitizer.
 struct Tables {
     paths: bool,
+    // The proper starts of the markers (edge_markers) and the contract's
+    // secret shapes (edge_secret).
+    edge_trie: EdgeTrie,
+    // edge_mask holds the classes edge_runs reads (bit 15: base64url
+    // characters and dots).
+    edge_mask: u16,
+    contract_secrets: &'static [SecretShape],
     marker: &'static [u8],
     // marker_len is the truncation marker's length in code points.
     marker_len: usize,
@@ -1221,6 +1307,14 @@ impl Tables {
         }
         Tables {
             paths: policy.paths,
+            edge_trie: EdgeTrie::new(policy.markers),
+            edge_mask: BUILTIN_SECRETS
+                .iter()
+                .chain(policy.contract_secrets)
+                .fold(1 << 15 | CLASS_TOKEN | CLASS_USERINFO, |m, sec| {
+                    m | sec.class
+                }),
+            contract_secrets: policy.contract_secrets,
             marker: policy.truncation_marker.as_bytes(),
             marker_len: policy.truncation_marker.chars().count(),
             bytes,
@@ -1961,6 +2055,117 @@ impl Tables {
         true
     }
 
+    // edge_markers is step 2's end when the window cut the text: the text
+    // past the window could complete a marker that starts before its edge,
+    // and then another, so the longest end of t made of proper starts of
+    // markers (ASCII case ignored), one after another, is deleted. It
+    // returns the length kept. A secret glued to a marker cut in half
+    // (ghp_…<sys) thus reaches the edge. The starts are read backwards from
+    // each place the end can be deleted from, down edge_trie.
+    fn edge_markers(&self, t: &[u8]) -> usize {
+        let mut lo = t.len(); // the earliest position the end can be deleted from
+        let mut reach: Vec<bool> = Vec::new();
+        let mut b = t.len();
+        while b >= lo {
+            if b == t.len() || reach[b] {
+                let mut n = 0;
+                for i in (0..b).rev() {
+                    n = self.edge_trie.child(n, t[i].to_ascii_lowercase());
+                    if n == 0 {
+                        break;
+                    }
+                    if self.edge_trie.nodes[n].start {
+                        if reach.is_empty() {
+                            reach = vec![false; t.len() + 1];
+                        }
+                        reach[i] = true;
+                        lo = lo.min(i);
+                    }
+                }
+            }
+            if b == 0 {
+                break;
+            }
+            b -= 1;
+        }
+        lo
+    }
+
+    // edge_secret is step 3's end when the window cut the text: a secret
+    // that runs to the edge may go on past it, below its shape's minimum
+    // length, so the end of o is redacted from the earliest start of one of
+    // these that runs to the end (the position returned; o.len() for
+    // none): a prefixed shape's prefix, then characters of its class (none
+    // or more); eyJ, then base64url characters and dots; the token
+    // characters after "bearer" (any ASCII case, not after a letter or
+    // digit) and spaces or tabs; the userinfo after "://" when it holds a
+    // ':'.
+    fn edge_secret(&self, o: &[u8]) -> usize {
+        let mut from = o.len();
+        let runs = self.edge_runs(o);
+        let bit = |class_bits: u16| class_bits.trailing_zeros() as usize & 15;
+        for sec in BUILTIN_SECRETS.iter().chain(self.contract_secrets) {
+            let r = runs[bit(sec.class)];
+            for p in sec.prefixes {
+                let p = p.as_bytes();
+                let lo = r.saturating_sub(p.len());
+                if let Some(i) = index(&o[lo..], p) {
+                    from = from.min(lo + i);
+                }
+            }
+        }
+        if let Some(i) = index(&o[runs[15]..], b"eyJ") {
+            from = from.min(runs[15] + i);
+        }
+        let r = runs[bit(CLASS_TOKEN)];
+        if r < o.len() {
+            let mut w = r;
+            while w > 0 && (o[w - 1] == b' ' || o[w - 1] == b'\t') {
+                w -= 1;
+            }
+            if w < r
+                && w >= 6
+                && eq_fold(&o[w - 6..w], b"bearer")
+                && (w == 6 || class(o[w - 7]) & CLASS_ALNUM == 0)
+            {
+                from = from.min(r);
+            }
+        }
+        let r = runs[bit(CLASS_USERINFO)];
+        if r < o.len() && r >= 3 && &o[r - 3..r] == b"://" && o[r..].contains(&b':') {
+            from = from.min(r);
+        }
+        from
+    }
+
+    // edge_runs returns where the run of each class's characters at the end
+    // of o starts, by the class's bit (bit 15: base64url characters and
+    // dots), for the classes edge_secret reads, in one backward pass.
+    fn edge_runs(&self, o: &[u8]) -> [usize; 16] {
+        let mut starts = [0usize; 16];
+        let mut mask = self.edge_mask;
+        let mut j = o.len();
+        while j > 0 && mask != 0 {
+            let c = o[j - 1];
+            let mut b = class(c);
+            if c == b'.' || b & CLASS_BASE64URL != 0 {
+                b |= 1 << 15;
+            }
+            let mut gone = mask & !b;
+            while gone != 0 {
+                starts[gone.trailing_zeros() as usize] = j;
+                gone &= gone - 1;
+            }
+            mask &= b;
+            j -= 1;
+        }
+        while mask != 0 {
+            starts[mask.trailing_zeros() as usize] = j;
+            mask &= mask - 1;
+        }
+        starts
+    }
+
     // truncate is step 4.
     fn truncate<'a>(&self, s: Cow<'a, [u8]>, max_length: usize, cut: bool) -> Cow<'a, [u8]> {
         // The text is UTF-8 here: its code points are its bytes that are not
@@ -1968,7 +2173,13 @@ impl Tables {
         if !cut && (s.len() <= max_length || rune_count(&s) <= max_length) {
             return s;
         }
-        let i = rune_offset(&s, max_length - self.marker_len);
+        let mut i = rune_offset(&s, max_length - self.marker_len);
+        // Never inside a [REDACTED]: before it.
+        let n = REDACTED.len();
+        let lo = (i + 1).saturating_sub(n);
+        if let Some(k) = index(&s[lo..(i + n - 1).min(s.len())], REDACTED.as_bytes()) {
+            i = lo + k;
+        }
         let mut out = Vec::with_capacity(i + self.marker.len());
         out.extend_from_slice(&s[..i]);
         out.extend_from_slice(self.marker);
