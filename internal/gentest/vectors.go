@@ -102,6 +102,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
+	t.Run("cli_read", func(t *testing.T) { v.cliRead(t, f.CLIRead) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 
@@ -467,7 +468,30 @@ func (v *vectors) readsAs(t *testing.T, name, reader string, got reflect.Value, 
 	case !sameJSON(data, want):
 		t.Errorf("%s: %s:\ngot  %s\nwant %s", name, reader, data, want)
 	}
+	// Whatever a reader returns can be written again, as an AIP-193 error
+	// too.
+	if m := got.MethodByName("AIP193"); m.IsValid() {
+		if err, _ := m.Call(nil)[1].Interface().(error); err != nil {
+			t.Errorf("%s: %s's envelope: AIP193: %v", name, reader, err)
+		}
+	}
 	return data
+}
+
+// cliRead hands each vector's line to ReadCLI: an error where the vector's
+// envelope is null, else the envelope, encoded as the vector's.
+func (v *vectors) cliRead(t *testing.T, vecs []genvectors.CLIReadVec) {
+	if len(vecs) == 0 {
+		t.Fatal("the cli_read section is empty")
+	}
+	if v.pkg.ReadCLI == nil {
+		t.Fatal("the vectors have cli_read; ReadCLI must be passed")
+	}
+	for _, want := range vecs {
+		out := reflect.ValueOf(v.pkg.ReadCLI).Call([]reflect.Value{reflect.ValueOf([]byte(want.Line))})
+		err, _ := out[1].Interface().(error)
+		v.readsAs(t, want.Name, "ReadCLI", out[0], err, want.Envelope)
+	}
 }
 
 // readHTTP hands each vector's response to ReadHTTP: the envelope it

@@ -50,6 +50,10 @@ type File struct {
 	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
 	Surfaces []SurfaceVec `json:"surfaces"`
 	Accept   []AcceptVec  `json:"accept"`
+	// CLIRead is what the CLI readers make of lines at the edges of the CLI
+	// form: JSON's white space and other spaces at its ends, the limits in
+	// the wrapped form (readers.go).
+	CLIRead []CLIReadVec `json:"cli_read"`
 	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
 	// kind's code and reason, the reasons of kind names at the edges of its
 	// steps, envelopes as AIP-193 errors and foreign errors read back.
@@ -229,6 +233,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	f.Accept = acceptVectors()
+	if f.CLIRead, err = cliReads(c, all); err != nil {
+		return nil, err
+	}
 	if err = aip193(f, c, all); err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "http", f.HTTP)
 	section(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
+	section(w, "cli_read", f.CLIRead)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
@@ -242,6 +243,11 @@ func (v AcceptVec) AsObject() orderedjson.Object {
 }
 
 // AsObject implements orderedjson.Ordered.
+func (v CLIReadVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "line", Value: v.Line}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// AsObject implements orderedjson.Ordered.
 func (v AIPKindVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "http_status", Value: v.HTTPStatus},
 		{Key: "grpc_code", Value: v.GRPCCode}, {Key: "grpc_status", Value: v.GRPCStatus}, {Key: "reason", Value: v.Reason}}
@@ -259,5 +265,12 @@ func (v AIPEncodeVec) AsObject() orderedjson.Object {
 
 // AsObject implements orderedjson.Ordered.
 func (v AIPDecodeVec) AsObject() orderedjson.Object {
-	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "aip193", Value: v.AIP193}, {Key: "envelope", Value: v.Envelope}}
+	o := orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "aip193", Value: v.AIP193}, {Key: "envelope", Value: v.Envelope}}
+	if v.Path != nil {
+		o = append(o, orderedjson.Member{Key: "path", Value: *v.Path})
+	}
+	if v.Category != "" {
+		o = append(o, orderedjson.Member{Key: "category", Value: v.Category})
+	}
+	return o
 }

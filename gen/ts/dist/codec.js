@@ -499,6 +499,31 @@ function parseEnvelopeJson(text) {
   }
   return parseChecked(value, SURROGATE_TEXT.test(text));
 }
+const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+function trimJsonSpace(text) {
+  return text.replace(JSON_SPACE_ENDS, "");
+}
+function limitsError(v, level) {
+  try {
+    within(v, level, false);
+    return void 0;
+  } catch (err) {
+    if (err instanceof Fail) {
+      return { path: err.path, problem: err.problem, category: err.category };
+    }
+    throw err;
+  }
+}
+function parseJsonWithin(text, level = 0) {
+  let value;
+  try {
+    value = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
+  } catch (err) {
+    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
+  }
+  const error = limitsError(value, level);
+  return error === void 0 ? { ok: true, value } : { ok: false, error };
+}
 function finite(path, v) {
   if (typeof v === "number" && !Number.isFinite(v)) {
     throw new RangeError("cannot serialize " + path + ": " + String(v) + " is not a JSON number");
@@ -656,6 +681,10 @@ function placeExtra(k) {
   }
   return best === "" ? ["", k] : [best, k.slice(best.length + 1)];
 }
+function extraLimitsError(k, v) {
+  const [path] = placeExtra(k);
+  return limitsError(v, path === "" ? 1 : 2 + path.split(".").length - 1);
+}
 function encodeObject(o, e, extraKeys) {
   const out = {};
   let n = 0;
@@ -699,12 +728,17 @@ function serializeEnvelope(envelope) {
 export {
   MAX_DEPTH,
   compareKeys,
+  extraLimitsError,
   formatDecodeError,
   isObject,
   joinPath,
+  limitsError,
   parseEnvelope,
   parseEnvelopeJson,
+  parseJsonWithin,
+  placeExtra,
   serializeEnvelope,
   setOwn,
-  toWire
+  toWire,
+  trimJsonSpace
 };

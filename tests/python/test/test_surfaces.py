@@ -64,6 +64,20 @@ def test_surfaces(v: Any) -> None:
         assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
 
 
+def test_cli_read_vectors_exist() -> None:
+    assert len(vectors["cli_read"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["cli_read"], ids=ids(vectors["cli_read"]))
+def test_cli_read(v: Any) -> None:
+    for line in (v["line"], v["line"].encode("utf-8")):
+        if v["envelope"] is None:
+            with pytest.raises(pkg.EnvelopeError):
+                pkg.read_cli(line)
+            continue
+        assert pkg.to_dict(pkg.read_cli(line)) == v["envelope"]
+
+
 @pytest.mark.parametrize("v", vectors["accept"], ids=[json.dumps(v["accept"]) for v in vectors["accept"]])
 def test_accept(v: Any) -> None:
     assert pkg.prefers_problem(v["accept"]) == v["problem"]

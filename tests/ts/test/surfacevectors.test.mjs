@@ -85,6 +85,23 @@ describe(`${pkg.CONTRACT_NAME}: surfaces`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: CLI lines read back (cli_read)`, () => {
+  test("there are cli_read vectors", () => assert.ok(vectors.cli_read.length > 0));
+  for (const v of vectors.cli_read) {
+    test(v.name, () => {
+      for (const line of [v.line, new TextEncoder().encode(v.line)]) {
+        const r = pkg.readCli(line);
+        if (v.envelope === null) {
+          assert.equal(r.ok, false, `readCli(${typeof line === "string" ? "text" : "bytes"}) returned an envelope, want an error`);
+          continue;
+        }
+        assert.ok(r.ok, r.ok ? "" : r.error.problem);
+        assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+      }
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
   const env = parsed(vectors.envelopes[0].envelope);
   for (const v of vectors.accept) {

@@ -511,9 +511,14 @@ impl Envelope {
     /// Reads back a line write_cli wrote. It accepts both CLI forms, the
     /// envelope itself and the wrapped `{"ok":false,"command":...,"error":envelope}`,
     /// trying the contract's own form first; the error returned is that of
-    /// the contract's own form.
+    /// the contract's own form. Only JSON's white space (space, tab, line
+    /// feed, carriage return) is trimmed from either end: a line that starts
+    /// or ends with any other character (a byte order mark, a no-break
+    /// space, U+0085, U+2028) is not a CLI line. The whole line is held to
+    /// the limits every decoder shares, the wrapped form's object counting
+    /// as level 0.
     pub fn read_cli(line: &[u8]) -> Result<Envelope, DecodeError> {
-        let line = trim_bytes(line);
+        let line = trim_json_space(line);
         let (own, other) = if CLI_WRAPPED {
             (read_cli_wrapped(line), Envelope::from_slice(line))
         } else {
@@ -860,6 +865,19 @@ fn first_char(b: &[u8]) -> Option<(char, usize)> {
     };
     let s = std::str::from_utf8(b.get(..n)?).ok()?;
     s.chars().next().map(|c| (c, n))
+}
+
+/// b without JSON's white space (space, tab, line feed, carriage return)
+/// at either end, and nothing else trimmed: what every language's CLI
+/// reader trims.
+fn trim_json_space(mut b: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t' | b'\n' | b'\r', rest @ ..] = b {
+        b = rest;
+    }
+    while let [rest @ .., b' ' | b'\t' | b'\n' | b'\r'] = b {
+        b = rest;
+    }
+    b
 }
 
 /// b without leading and trailing white space (Go's bytes.TrimSpace:

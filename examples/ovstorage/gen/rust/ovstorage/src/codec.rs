@@ -843,7 +843,7 @@ impl serde::Serialize for Nested<'_> {
 
 /// Splits an extra key into the object it belongs in (the longest object
 /// path of the layout that prefixes it) and its member name there.
-fn place_extra(k: &str) -> (&'static str, &str) {
+pub(crate) fn place_extra(k: &str) -> (&'static str, &str) {
     let mut best: &'static str = "";
     fn walk(o: &'static Object, k: &str, best: &mut &'static str) {
         if !o.path.is_empty()

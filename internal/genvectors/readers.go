@@ -1,0 +1,138 @@
+package genvectors
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/exampleenv"
+	"github.com/errgen/errgen/internal/orderedjson"
+)
+
+// Every reader of a package (the envelope decoder, ReadHTTP with labby's
+// short form and the problem document, the AIP-193 reader, the CLI line)
+// holds the whole document it reads to the limits the envelope decoder
+// applies (contract.MaxDepth, numbers a 64-bit float holds), and returns
+// no envelope that cannot be encoded again. The CLI reader trims JSON's
+// white space from a line's ends and nothing else.
+
+// pastLimits is the specification of those limits for a whole JSON
+// document with depth levels of arrays and objects around it: whether it
+// nests deeper than contract.MaxDepth or holds a number past the range of a
+// 64-bit float. Text that is not JSON is not past them (it is not JSON).
+func pastLimits(doc []byte, depth int) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) || err != nil {
+			return false
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '[' || t == '{' {
+				if depth++; depth > contract.MaxDepth {
+					return true
+				}
+			} else {
+				depth--
+			}
+		case json.Number:
+			if f, _ := strconv.ParseFloat(string(t), 64); math.IsInf(f, 0) {
+				return true
+			}
+		}
+	}
+}
+
+// nested returns n arrays nested in one another, the innermost empty, as a
+// value.
+func nested(n int) any {
+	var v any = []any{}
+	for i := 1; i < n; i++ {
+		v = []any{v}
+	}
+	return v
+}
+
+// CLIReadVec is a line given to every package's CLI reader (Go's ReadCLI,
+// TypeScript's readCli, Python's and Rust's read_cli) as text and as UTF-8
+// bytes: Envelope is what it reads, compared as a JSON value, or null when
+// the line is not a CLI line.
+type CLIReadVec struct {
+	Name     string          `json:"name"`
+	Line     string          `json:"line"`
+	Envelope json.RawMessage `json:"envelope"`
+}
+
+// cliSpaces are characters at a line's ends that are not JSON's white
+// space: some trim functions of some languages take them for white space
+// (a byte order mark, the Unicode spaces and line breaks, vertical tab and
+// form feed), and every CLI reader must reject a line they surround.
+var cliSpaces = []struct{ name, text string }{
+	{"a byte order mark", "\ufeff"},
+	{"a no-break space", "\u00a0"},
+	{"U+0085 (next line)", "\u0085"},
+	{"U+2028 (line separator)", "\u2028"},
+	{"U+2029 (paragraph separator)", "\u2029"},
+	{"U+3000 (ideographic space)", "\u3000"},
+	{"U+200B (zero width space)", "\u200b"},
+	{"a vertical tab", "\v"},
+	{"a form feed", "\f"},
+}
+
+// cliReads are the CLI reader's vectors: the first example's line in both
+// CLI forms, with JSON's white space around it (read) and with each of
+// cliSpaces before or after it (not read); and wrapped lines at and past
+// the limits, the wrapper's object counting as level 0.
+func cliReads(c *contract.Contract, exs []exampleenv.Example) ([]CLIReadVec, error) {
+	env, err := raw(fromExample(exs[0].Value))
+	if err != nil {
+		return nil, err
+	}
+	wrapped := func(command string, more string, e []byte) string {
+		return `{"ok":false,"command":` + command + more + `,"error":` + string(e) + "}"
+	}
+	cmd := string(orderedjson.AppendString(nil, cliCommand, false))
+	own, other := string(env), wrapped(cmd, "", env)
+	ownForm, otherForm := "the envelope form", "the wrapped form"
+	if c.Surfaces.CLI.Form == contract.CLIWrapped {
+		own, other = other, own
+		ownForm, otherForm = otherForm, ownForm
+	}
+	var out []CLIReadVec
+	add := func(name, line string, want json.RawMessage) {
+		if want == nil {
+			want = json.RawMessage("null")
+		}
+		out = append(out, CLIReadVec{Name: name, Line: line, Envelope: want})
+	}
+	add("as written, in "+ownForm, own+"\n", env)
+	add("in "+otherForm, other+"\n", env)
+	add("JSON's white space at both ends", " \t\r\n"+own+" \t\r\n", env)
+	for _, s := range cliSpaces {
+		add("not a CLI line: "+s.name+" before it", s.text+own+"\n", nil)
+		add("not a CLI line: "+s.name+" after it", own+s.text, nil)
+		add("not a CLI line: "+s.name+" after it, then a newline", own+s.text+"\n", nil)
+	}
+	add(fmt.Sprintf("wrapped, another member nested %d levels below the line's object", contract.MaxDepth),
+		wrapped(cmd, `,"x":`+string(nest(contract.MaxDepth)), env)+"\n", env)
+	for _, p := range []struct{ what, text string }{
+		{fmt.Sprintf("another member nested %d levels below the line's object", contract.MaxDepth+1), string(nest(contract.MaxDepth + 1))},
+		{"1e999 as the command", "1e999"},
+		{"an integer of 310 digits as the command", "1" + strings.Repeat("0", 309)},
+	} {
+		line := wrapped(cmd, `,"x":`+p.text, env)
+		if strings.HasSuffix(p.what, "as the command") {
+			line = wrapped(p.text, "", env)
+		}
+		add("wrapped, past a limit: "+p.what, line+"\n", nil)
+	}
+	return out, nil
+}
