@@ -421,6 +421,13 @@ const FILL_GUIDANCE = !onWire.has("guidance");
 const FILL_SIDE_EFFECTS = !onWire.has("side_effects");
 const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDANCE || FILL_SIDE_EFFECTS;
 const ROOT_PLAN = planObject(LAYOUT);
+function placedWithin(extra) {
+  for (const k in extra) {
+    if (hasOwn(extra, k) && k.includes(".") && extraLimitsError(k, extra[k]) !== void 0) {
+      throw new Fail("", "places " + k + " where it nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+    }
+  }
+}
 function decode(input) {
   const d = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
@@ -437,6 +444,9 @@ function decode(input) {
     extra: void 0
   };
   decodeMembers(ROOT_PLAN, input, d);
+  if (d.extra !== void 0) {
+    placedWithin(d.extra);
+  }
   if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
   if (FILL_ANY) {
     const c = lookup(d.kind);

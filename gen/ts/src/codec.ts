@@ -612,6 +612,20 @@ const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDA
 
 const ROOT_PLAN = planObject(LAYOUT);
 
+/**
+ * placedWithin throws the "syntax" Fail (path "") of an extra entry whose
+ * key places it in a nested object (a root member "recovery.x" goes into
+ * recovery, a level deeper than it was read) where it would nest past
+ * MAX_DEPTH: the encoder could not write the envelope back.
+ */
+function placedWithin(extra: Record<string, unknown>): void {
+  for (const k in extra) {
+    if (hasOwn(extra, k) && k.includes(".") && extraLimitsError(k, extra[k]) !== undefined) {
+      throw new Fail("", "places " + k + " where it nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+    }
+  }
+}
+
 function decode(input: unknown): Envelope {
   const d: Draft = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
@@ -628,6 +642,9 @@ function decode(input: unknown): Envelope {
     extra: undefined,
   };
   decodeMembers(ROOT_PLAN, input, d);
+  if (d.extra !== undefined) {
+    placedWithin(d.extra);
+  }
   if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
   if (FILL_ANY) {
     const c = lookup(d.kind);

@@ -718,6 +718,13 @@ def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None)
         received.update(_RECEIVED0)
         extra = {}
         _decode_members(_PLAN, value, env, rec, received, extra)
+    if extra:
+        # An entry whose key places it in a nested object (a root member
+        # "recovery.x" goes into recovery, a level deeper than it was read)
+        # must stay within the limits there: the encoder writes it there.
+        for k, x in extra.items():
+            if "." in k and not _extra_within(k, x):
+                raise EnvelopeError("", f"places {k} where it nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
     if _VERSION_OFF_WIRE:
         env["contract_version"] = CONTRACT_VERSION
     if _FILLED:

@@ -573,17 +573,29 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 // buildExtra turns the members kept per object into Extra. Keys are joined
 // paths, so an object's member "b.c" and the member "c" of its object "b"
 // share a key; the outer object's member wins, the deeper objects being
-// stored first.
-func buildExtra(lists []extraList) map[string]any {
+// stored first. Such a member is written where its key places it, one
+// level deeper than it was read or more: one that would nest past MaxDepth
+// there is a DecodeSyntax error (path ""), as AppendJSON could not write
+// the envelope back.
+func buildExtra(lists []extraList) (map[string]any, error) {
 	n, deepest := 0, 0
 	for _, list := range lists {
 		n += len(list.members)
 		for _, m := range list.members {
 			deepest = max(deepest, m.depth)
+			if strings.IndexByte(m.name, '.') < 0 {
+				continue
+			}
+			k := joinPath(m.obj, m.name)
+			if obj, _ := placeExtra(k); obj != m.obj {
+				if err := withinLimits(m.raw, depthOf(obj)); err != nil {
+					return nil, &DecodeError{Problem: "places " + k + " in " + obj + ", where it nests arrays and objects more than 128 levels deep", Category: DecodeSyntax}
+				}
+			}
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	extra := make(map[string]any, n)
 	for depth := deepest; depth >= 0; depth-- {
@@ -595,7 +607,7 @@ func buildExtra(lists []extraList) map[string]any {
 			}
 		}
 	}
-	return extra
+	return extra, nil
 }
 
 // shareLimit bounds the documents whose string values are cut from one copy

@@ -381,16 +381,7 @@ fn from_own_rpc_status(s: &RpcStatus) -> Option<Envelope> {
         // Each entry goes where its key places it and must stay within the
         // limits there, as the encoder checks it: an envelope read back can
         // always be encoded again.
-        let placed_within = |k: &str, v: &Value| {
-            let path = crate::codec::place_extra(k).0;
-            let level = if path.is_empty() {
-                1
-            } else {
-                2 + path.matches('.').count()
-            };
-            json::within_depth(v, level)
-        };
-        if !extra.iter().all(|(k, v)| placed_within(k, v)) {
+        if !extra.iter().all(|(k, v)| crate::codec::placed_within(k, v)) {
             return None;
         }
         e.extra.extend(extra);
