@@ -19,7 +19,7 @@ import (
 var problemMembers = contract.ProblemMembers
 
 // jsonSpace is JSON's insignificant white space, the only characters
-// ReadCLI trims from a line's ends.
+// ReadCLI trims from a line's ends and FromToolResult from a text item's.
 const jsonSpace = " \t\n\r"
 
 // The members of the wrapped CLI form (contract.CLIWrapped), labby's
@@ -634,7 +634,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		}), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.")
+	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.If(jen.Id("s").Op(":=").Qual("bytes", "TrimSpace").Call(jen.Id("r").Dot("StructuredContent")), jen.Len(jen.Id("s")).Op(">").Lit(0).Op("&&").String().Call(jen.Id("s")).Op("!=").Lit("null")).Block(
@@ -644,7 +644,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("r").Dot("Content")).Block(
 			jen.If(jen.Id("c").Dot("Type").Op("!=").Lit("text")).Block(jen.Continue()),
-			jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decodeEnvelope").Call(jen.Index().Byte().Parens(jen.Qual("strings", "TrimSpace").Call(jen.Id("c").Dot("Text")))),
+			jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decodeEnvelope").Call(jen.Index().Byte().Parens(jen.Qual("strings", "Trim").Call(jen.Id("c").Dot("Text"), jen.Lit(jsonSpace)))),
 			jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 			jen.If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()),
 		),

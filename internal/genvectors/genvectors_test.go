@@ -112,7 +112,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,cli_read,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,cli_read,mcp_text,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -483,6 +483,7 @@ func TestVectors(t *testing.T) {
 		ReadHTTP: p.ReadHTTP,
 		ReadCLI:  p.ReadCLI,
 		FromAIP193: p.FromAIP193,
+		FromToolResult: p.FromToolResult,
 	})
 }
 

@@ -87,6 +87,39 @@ var cliSpaces = []struct{ name, text string }{
 	{"a form feed", "\f"},
 }
 
+// MCPTextVec is the text of an MCP tool result's one text content item,
+// given to every package's tool-result reader (Go's FromToolResult,
+// TypeScript's fromMcpToolResult, Python's from_mcp_tool_result, Rust's
+// Envelope::from_tool_result): Envelope is what it reads, compared as a
+// JSON value, or null when the result carries no envelope. The item's
+// text is trimmed as a CLI line is: JSON's white space only.
+type MCPTextVec struct {
+	Name     string          `json:"name"`
+	Text     string          `json:"text"`
+	Envelope json.RawMessage `json:"envelope"`
+}
+
+// mcpTexts are the tool-result reader's vectors: the first example's
+// envelope as written, with JSON's white space around it (read) and with
+// each of cliSpaces before or after it (not read).
+func mcpTexts(exs []exampleenv.Example) ([]MCPTextVec, error) {
+	env, err := raw(fromExample(exs[0].Value))
+	if err != nil {
+		return nil, err
+	}
+	out := []MCPTextVec{
+		{"as written", string(env), env},
+		{"JSON's white space at both ends", " \t\r\n" + string(env) + " \t\r\n", env},
+	}
+	null := json.RawMessage("null")
+	for _, s := range cliSpaces {
+		out = append(out,
+			MCPTextVec{"not an envelope: " + s.name + " before it", s.text + string(env), null},
+			MCPTextVec{"not an envelope: " + s.name + " after it", string(env) + s.text, null})
+	}
+	return out, nil
+}
+
 // cliReads are the CLI reader's vectors: the first example's line in both
 // CLI forms, with JSON's white space around it (read) and with each of
 // cliSpaces before or after it (not read); and wrapped lines at and past

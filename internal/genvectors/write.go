@@ -37,6 +37,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
 	section(w, "cli_read", f.CLIRead)
+	section(w, "mcp_text", f.MCPText)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
@@ -245,6 +246,11 @@ func (v AcceptVec) AsObject() orderedjson.Object {
 // AsObject implements orderedjson.Ordered.
 func (v CLIReadVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "line", Value: v.Line}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v MCPTextVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "text", Value: v.Text}, {Key: "envelope", Value: v.Envelope}}
 }
 
 // AsObject implements orderedjson.Ordered.

@@ -573,6 +573,27 @@ fn aip193_decode_vectors() {
     }
 }
 
+/// The mcp_text section: a tool result's one text item, which
+/// from_tool_result reads (the envelope) or rejects (null).
+#[test]
+fn mcp_text_vectors() {
+    let v = vectors();
+    let cases = v["mcp_text"].as_array().expect("the vectors have an mcp_text section (errgen generate writes it)");
+    assert!(!cases.is_empty(), "no mcp_text vectors");
+    for w in cases {
+        let name = &w["name"];
+        let result = serde_json::json!({"content": [{"type": "text", "text": w["text"]}], "isError": true});
+        let got = Envelope::from_tool_result(&result);
+        if w["envelope"].is_null() {
+            assert!(got.is_err(), "{name}: from_tool_result returned an envelope, want an error");
+            continue;
+        }
+        let e = got.unwrap_or_else(|err| panic!("{name}: {err}"));
+        let text = e.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(same(&deep::<Value>(&text), &w["envelope"]), "{name}: from_tool_result:\ngot  {text}\nwant {}", w["envelope"]);
+    }
+}
+
 /// The cli_read section: lines read_cli reads (the envelope) or rejects
 /// (null).
 #[test]

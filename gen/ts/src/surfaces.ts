@@ -5,7 +5,7 @@
 
 import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
-import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { sanitize, sanitizesMessage } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
@@ -30,7 +30,8 @@ export function toMcpToolResult(envelope: Envelope): McpToolResult {
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
  * structuredContent when that is an envelope, else the first text content
- * item that is. It does not look at isError. When no envelope is found the
+ * item that is (trimmed of JSON's white space only, as readCli trims a
+ * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.
  */
 export function fromMcpToolResult(result: unknown): ParseResult {
@@ -52,7 +53,7 @@ export function fromMcpToolResult(result: unknown): ParseResult {
       if (!isObject(item) || item["type"] !== "text" || typeof item["text"] !== "string") {
         continue;
       }
-      const r = parseEnvelopeJson(item["text"].trim());
+      const r = parseEnvelopeJson(trimJsonSpace(item["text"]));
       if (r.ok) {
         return r;
       }

@@ -64,6 +64,20 @@ def test_surfaces(v: Any) -> None:
         assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
 
 
+def test_mcp_text_vectors_exist() -> None:
+    assert len(vectors["mcp_text"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["mcp_text"], ids=ids(vectors["mcp_text"]))
+def test_mcp_text(v: Any) -> None:
+    result = {"content": [{"type": "text", "text": v["text"]}], "isError": True}
+    if v["envelope"] is None:
+        with pytest.raises(pkg.EnvelopeError):
+            pkg.from_mcp_tool_result(result)
+        return
+    assert pkg.to_dict(pkg.from_mcp_tool_result(result)) == v["envelope"]
+
+
 def test_cli_read_vectors_exist() -> None:
     assert len(vectors["cli_read"]) > 0
 

@@ -102,6 +102,21 @@ describe(`${pkg.CONTRACT_NAME}: CLI lines read back (cli_read)`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: MCP text items read back (mcp_text)`, () => {
+  test("there are mcp_text vectors", () => assert.ok(vectors.mcp_text.length > 0));
+  for (const v of vectors.mcp_text) {
+    test(v.name, () => {
+      const r = pkg.fromMcpToolResult({ content: [{ type: "text", text: v.text }], isError: true });
+      if (v.envelope === null) {
+        assert.equal(r.ok, false, "fromMcpToolResult returned an envelope, want an error");
+        return;
+      }
+      assert.ok(r.ok, r.ok ? "" : r.error.problem);
+      assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
   const env = parsed(vectors.envelopes[0].envelope);
   for (const v of vectors.accept) {

@@ -209,7 +209,8 @@ impl Envelope {
 
     /// Reads the envelope of an MCP tool result (a CallToolResult as JSON):
     /// its structuredContent when that is an envelope, else the first text
-    /// content item that is. It does not look at isError. When no envelope
+    /// content item that is (trimmed of JSON's white space only, as read_cli
+    /// trims a line). It does not look at isError. When no envelope
     /// is found, the error is the first decoding problem met (category
     /// missing when there was nothing to decode).
     pub fn from_tool_result(result: &Value) -> Result<Envelope, DecodeError> {
@@ -235,7 +236,7 @@ impl Envelope {
                 let Some(text) = item.get("text").and_then(Value::as_str) else {
                     continue;
                 };
-                match Envelope::from_json(text.trim()) {
+                match Envelope::from_slice(trim_json_space(text.as_bytes())) {
                     Ok(e) => return Ok(e),
                     Err(err) => {
                         first.get_or_insert(err);

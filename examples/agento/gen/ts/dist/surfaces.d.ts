@@ -19,7 +19,8 @@ export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
  * structuredContent when that is an envelope, else the first text content
- * item that is. It does not look at isError. When no envelope is found the
+ * item that is (trimmed of JSON's white space only, as readCli trims a
+ * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.
  */
 export declare function fromMcpToolResult(result: unknown): ParseResult;

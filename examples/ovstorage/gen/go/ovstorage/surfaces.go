@@ -440,7 +440,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
@@ -454,7 +454,7 @@ func FromToolResult(r ToolResult) (*Envelope, error) {
 		if c.Type != "text" {
 			continue
 		}
-		e, err := decodeEnvelope([]byte(strings.TrimSpace(c.Text)))
+		e, err := decodeEnvelope([]byte(strings.Trim(c.Text, " \t\n\r")))
 		if err == nil {
 			return e, nil
 		}
