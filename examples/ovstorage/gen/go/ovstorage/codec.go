@@ -578,6 +578,7 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 // there is a DecodeSyntax error (path ""), as AppendJSON could not write
 // the envelope back.
 func buildExtra(lists []extraList) (map[string]any, error) {
+	const placedTooDeep = "nests arrays and objects more than 128 levels deep where a member whose name places it in a nested object is written"
 	n, deepest := 0, 0
 	for _, list := range lists {
 		n += len(list.members)
@@ -589,7 +590,7 @@ func buildExtra(lists []extraList) (map[string]any, error) {
 			k := joinPath(m.obj, m.name)
 			if obj, _ := placeExtra(k); obj != m.obj {
 				if err := withinLimits(m.raw, depthOf(obj)); err != nil {
-					return nil, &DecodeError{Problem: "places " + k + " in " + obj + ", where it nests arrays and objects more than 128 levels deep", Category: DecodeSyntax}
+					return nil, &DecodeError{Problem: placedTooDeep, Category: DecodeSyntax}
 				}
 			}
 		}
