@@ -133,6 +133,9 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
 		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: withJSON(),
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
+		// The members a problem document reader drops count too.
+		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
+			body: `{"type":"about:blank","status":1e999,` + short(first.Name, shortMessage)[1:]},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
