@@ -92,6 +92,23 @@ def test_cli_read(v: Any) -> None:
         assert pkg.to_dict(pkg.read_cli(line)) == v["envelope"]
 
 
+def test_from_problem_holds_the_whole_document_to_the_limits() -> None:
+    # A problem member the reader drops counts too: past a limit, the
+    # document is a syntax error, as the envelope decoder reports it.
+    doc = json.loads(vectors["surfaces"][0]["problem"]["body"])
+    pkg.from_problem(doc)
+    deep: Any = []
+    for _ in range(127):
+        deep = [deep]
+    for member, value in (("instance", float("inf")), ("instance", 10**400), ("status", deep)):
+        with pytest.raises(pkg.EnvelopeError) as err:
+            pkg.from_problem({**doc, member: value})
+        assert (err.value.path, err.value.category) == ("", "syntax")
+    with pytest.raises(pkg.EnvelopeError) as err:
+        pkg.from_problem_json(json.dumps({**doc, "instance": deep}).replace('"instance": [', '"instance": [1e999, ', 1))
+    assert (err.value.path, err.value.category) == ("", "syntax")
+
+
 @pytest.mark.parametrize("v", vectors["accept"], ids=[json.dumps(v["accept"]) for v in vectors["accept"]])
 def test_accept(v: Any) -> None:
     assert pkg.prefers_problem(v["accept"]) == v["problem"]

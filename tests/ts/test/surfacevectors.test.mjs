@@ -117,6 +117,18 @@ describe(`${pkg.CONTRACT_NAME}: MCP text items read back (mcp_text)`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: fromProblem holds the whole document to the limits`, () => {
+  const doc = JSON.parse(vectors.surfaces[0].problem.body);
+  test("a problem document reads", () => assert.ok(pkg.fromProblem(doc).ok));
+  for (const [what, value] of [["an infinite instance", Infinity], ["a status nested 128 levels deep", JSON.parse("[".repeat(128) + "]".repeat(128))]]) {
+    test(`a problem member past the limits (${what}), which the reader drops, is a syntax error`, () => {
+      const r = pkg.fromProblem({ ...doc, [what.includes("instance") ? "instance" : "status"]: value });
+      assert.equal(r.ok, false);
+      assert.deepEqual({ path: r.error.path, category: r.error.category }, { path: "", category: "syntax" });
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
   const env = parsed(vectors.envelopes[0].envelope);
   for (const v of vectors.accept) {
