@@ -514,7 +514,11 @@ func (v *vectors) cliRead(t *testing.T, vecs []genvectors.CLIReadVec) {
 		t.Fatal("the vectors have cli_read; ReadCLI must be passed")
 	}
 	for _, want := range vecs {
-		out := reflect.ValueOf(v.pkg.ReadCLI).Call([]reflect.Value{reflect.ValueOf([]byte(want.Line))})
+		line := []byte(want.Line)
+		if want.Bytes != nil {
+			line = want.Bytes
+		}
+		out := reflect.ValueOf(v.pkg.ReadCLI).Call([]reflect.Value{reflect.ValueOf(line)})
 		err, _ := out[1].Interface().(error)
 		v.readsAs(t, want.Name, "ReadCLI", out[0], err, want.Envelope)
 	}

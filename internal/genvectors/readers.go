@@ -66,8 +66,11 @@ func nested(n int) any {
 // bytes: Envelope is what it reads, compared as a JSON value, or null when
 // the line is not a CLI line.
 type CLIReadVec struct {
-	Name     string          `json:"name"`
-	Line     string          `json:"line"`
+	Name string `json:"name"`
+	Line string `json:"line"`
+	// Bytes, when set (base64 in the file), is the line instead, as bytes
+	// only: they are not UTF-8.
+	Bytes    []byte          `json:"bytes,omitempty"`
 	Envelope json.RawMessage `json:"envelope"`
 }
 
@@ -154,6 +157,22 @@ func cliReads(c *contract.Contract, exs []exampleenv.Example) ([]CLIReadVec, err
 		add("not a CLI line: "+s.name+" after it", own+s.text, nil)
 		add("not a CLI line: "+s.name+" after it, then a newline", own+s.text+"\n", nil)
 	}
+	// Bytes that are not UTF-8 read as the envelope decoder reads them:
+	// each invalid byte is U+FFFD.
+	msg := c.Layout.Leaf(contract.SourceMessage).Path
+	bad, err := raw(fromExample(exs[0].Value).with(msg, "bytes: @@ end"))
+	if err != nil {
+		return nil, err
+	}
+	good, err := raw(fromExample(exs[0].Value).with(msg, "bytes: \ufffd\ufffd end"))
+	if err != nil {
+		return nil, err
+	}
+	line := []byte(strings.Replace(string(bad), "@@", "\xff\xfe", 1))
+	if c.Surfaces.CLI.Form == contract.CLIWrapped {
+		line = []byte(wrapped(cmd, "", line))
+	}
+	out = append(out, CLIReadVec{Name: "invalid UTF-8 in the message, two bytes", Bytes: append(line, '\n'), Envelope: good})
 	add(fmt.Sprintf("wrapped, another member nested %d levels below the line's object", contract.MaxDepth),
 		wrapped(cmd, `,"x":`+string(nest(contract.MaxDepth)), env)+"\n", env)
 	for _, p := range []struct{ what, text string }{

@@ -245,7 +245,11 @@ func (v AcceptVec) AsObject() orderedjson.Object {
 
 // AsObject implements orderedjson.Ordered.
 func (v CLIReadVec) AsObject() orderedjson.Object {
-	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "line", Value: v.Line}, {Key: "envelope", Value: v.Envelope}}
+	o := orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "line", Value: v.Line}}
+	if v.Bytes != nil {
+		o = append(o, orderedjson.Member{Key: "bytes", Value: v.Bytes})
+	}
+	return append(o, orderedjson.Member{Key: "envelope", Value: v.Envelope})
 }
 
 // AsObject implements orderedjson.Ordered.

@@ -603,7 +603,11 @@ fn cli_read_vectors() {
     assert!(!cases.is_empty(), "no cli_read vectors");
     for w in cases {
         let name = &w["name"];
-        let got = Envelope::read_cli(w["line"].as_str().unwrap().as_bytes());
+        let line = match w.get("bytes") {
+            Some(b) => base64(b.as_str().unwrap()),
+            None => w["line"].as_str().unwrap().as_bytes().to_vec(),
+        };
+        let got = Envelope::read_cli(&line);
         if w["envelope"].is_null() {
             assert!(got.is_err(), "{name}: read_cli returned an envelope, want an error");
             continue;

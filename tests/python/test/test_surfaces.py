@@ -7,6 +7,7 @@ ASGI adapters are the package README's own code blocks, extracted and run.
 """
 
 import asyncio
+import base64
 import io
 import json
 import logging
@@ -84,7 +85,8 @@ def test_cli_read_vectors_exist() -> None:
 
 @pytest.mark.parametrize("v", vectors["cli_read"], ids=ids(vectors["cli_read"]))
 def test_cli_read(v: Any) -> None:
-    for line in (v["line"], v["line"].encode("utf-8")):
+    lines = [base64.b64decode(v["bytes"])] if "bytes" in v else [v["line"], v["line"].encode("utf-8")]
+    for line in lines:
         if v["envelope"] is None:
             with pytest.raises(pkg.EnvelopeError):
                 pkg.read_cli(line)

@@ -89,7 +89,8 @@ describe(`${pkg.CONTRACT_NAME}: CLI lines read back (cli_read)`, () => {
   test("there are cli_read vectors", () => assert.ok(vectors.cli_read.length > 0));
   for (const v of vectors.cli_read) {
     test(v.name, () => {
-      for (const line of [v.line, new TextEncoder().encode(v.line)]) {
+      const lines = "bytes" in v ? [new Uint8Array(Buffer.from(v.bytes, "base64"))] : [v.line, new TextEncoder().encode(v.line)];
+      for (const line of lines) {
         const r = pkg.readCli(line);
         if (v.envelope === null) {
           assert.equal(r.ok, false, `readCli(${typeof line === "string" ? "text" : "bytes"}) returned an envelope, want an error`);

@@ -28,7 +28,7 @@ function readWrapped(value) {
   return parseEnvelope(value["error"]);
 }
 function readCli(line) {
-  const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, true));
+  const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, false));
   const asEnvelope = () => parseEnvelopeJson(text);
   const asWrapped = () => {
     const r = parseJsonWithin(text, -1);

@@ -73,7 +73,8 @@ function readWrapped(value: unknown): ParseResult {
  * level 0.
  */
 export function readCli(line: string | Uint8Array): ParseResult {
-  const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, true));
+  // Bytes are read as parseEnvelopeJson reads them: each invalid byte is U+FFFD.
+  const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, false));
   const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
   const asWrapped = (): ParseResult => {
     // The wrapper's own object is level 0: the envelope in it nests as
