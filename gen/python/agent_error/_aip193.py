@@ -264,9 +264,9 @@ def from_aip193(text: Union[str, bytes, bytearray]) -> Envelope:
 
     It raises EnvelopeError only when text is not a JSON object whose
     "error" member is an object, or is past the limits every decoder shares
-    (path "", category "syntax", as from_json raises it); every member inside that is of the wrong
-    type, and every detail that is not an object with a known "@type" and
-    well-typed members, is ignored (the first ErrorInfo and the first
+    (path "", category "syntax", as from_json raises it); every member
+    inside that is of the wrong type, and every detail that is not an
+    object with a known "@type" and well-typed members, is ignored (the first ErrorInfo and the first
     RetryInfo count).
 
     One to_aip193 wrote (its ErrorInfo's domain is ERROR_INFO_DOMAIN and
