@@ -439,7 +439,9 @@ func (g *gen) unmarshal(f *jen.File) {
 	body = append(body, p.assemble()...)
 	body = append(body, g.fillUnmapped()...)
 	body = append(body,
-		jen.Id("out").Dot("Extra").Op("=").Id("buildExtra").Call(jen.Id("extras").Index(jen.Op(":"))),
+		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("buildExtra").Call(jen.Id("extras").Index(jen.Op(":"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Id("out").Dot("Extra").Op("=").Id("extra"),
 		jen.Op("*").Id("e").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	)

@@ -18,6 +18,10 @@ import (
 // Problem writes them. An envelope member of the same name gives way.
 var problemMembers = contract.ProblemMembers
 
+// jsonSpace is JSON's insignificant white space, the only characters
+// ReadCLI trims from a line's ends and FromToolResult from a text item's.
+const jsonSpace = " \t\n\r"
+
 // The members of the wrapped CLI form (contract.CLIWrapped), labby's
 // {"ok": false, "command": ..., "error": envelope}.
 const (
@@ -453,7 +457,7 @@ func (g *gen) readHTTP(f *jen.File) {
 	docf(f,
 		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.",
 		shortDoc,
-		"Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
+		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
 		"A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
 	)
 	fromBodyArgs := []jen.Code{jen.Id("resp").Dot("Header").Dot("Get").Call(jen.Lit("Content-Type")), jen.Id("body")}
@@ -630,7 +634,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		}), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem; when there was nothing to decode (no structuredContent, no text item) it is a *DecodeError of category DecodeMissing.")
+	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.If(jen.Id("s").Op(":=").Qual("bytes", "TrimSpace").Call(jen.Id("r").Dot("StructuredContent")), jen.Len(jen.Id("s")).Op(">").Lit(0).Op("&&").String().Call(jen.Id("s")).Op("!=").Lit("null")).Block(
@@ -640,7 +644,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		),
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("r").Dot("Content")).Block(
 			jen.If(jen.Id("c").Dot("Type").Op("!=").Lit("text")).Block(jen.Continue()),
-			jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decodeEnvelope").Call(jen.Index().Byte().Parens(jen.Qual("strings", "TrimSpace").Call(jen.Id("c").Dot("Text")))),
+			jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decodeEnvelope").Call(jen.Index().Byte().Parens(jen.Qual("strings", "Trim").Call(jen.Id("c").Dot("Text"), jen.Lit(jsonSpace)))),
 			jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 			jen.If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()),
 		),
@@ -718,9 +722,9 @@ func (g *gen) cliSurface(f *jen.File) {
 		own, other = other, own
 		form = "wrapped"
 	}
-	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form.", cliWrapOK, cliWrapCommand, cliWrapError, form))
+	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any.", cliWrapOK, cliWrapCommand, cliWrapError, form))
 	f.Func().Id("ReadCLI").Params(jen.Id("line").Index().Byte()).Params(envPtr(), jen.Error()).Block(
-		jen.Id("line").Op("=").Qual("bytes", "TrimSpace").Call(jen.Id("line")),
+		jen.Id("line").Op("=").Qual("bytes", "Trim").Call(jen.Id("line"), jen.Lit(jsonSpace)),
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Id(own).Call(jen.Id("line")),
 		jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 		jen.If(jen.List(jen.Id("e"), jen.Id("err2")).Op(":=").Id(other).Call(jen.Id("line")), jen.Id("err2").Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
@@ -729,7 +733,7 @@ func (g *gen) cliSurface(f *jen.File) {
 	f.Line()
 	docf(f, fmt.Sprintf("readCLIWrapped reads the wrapped CLI form {%q:false,%q:...,%q:envelope}.", cliWrapOK, cliWrapCommand, cliWrapError))
 	f.Func().Id("readCLIWrapped").Params(jen.Id("line").Index().Byte()).Params(envPtr(), jen.Error()).Block(
-		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("line"), jen.Lit("")),
+		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObjectAt").Call(jen.Id("line"), jen.Lit(""), jen.Lit(-1)),
 		ifErrReturn(jen.Nil(), jen.Err()),
 		jen.If(jen.List(jen.Id("ok"), jen.Id("present")).Op(":=").Id("obj").Index(jen.Lit(cliWrapOK)), jen.Id("present").Op("&&").Op("!").Qual("bytes", "Equal").Call(jen.Qual("bytes", "TrimSpace").Call(jen.Id("ok")), jen.Index().Byte().Parens(jen.Lit("false")))).Block(
 			jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Path"): jen.Lit(cliWrapOK), jen.Id("Problem"): jen.Lit("must be false in a failure line"), jen.Id("Category"): jen.Id("DecodeValue")})),

@@ -65,5 +65,13 @@ func (v *vectors) aip193(t *testing.T, f *genvectors.File) {
 	for _, want := range f.AIPDecode {
 		got, err := from(want.AIP193)
 		v.readsAs(t, want.Name, "FromAIP193", got, err, want.Envelope)
+		if want.Category == "" || err == nil {
+			continue
+		}
+		// The error of a document that does not read is the decode error
+		// the envelope decoder gives for the same problem.
+		if path, category, ok := v.decodeError(err); !ok || path != *want.Path || category != want.Category {
+			t.Errorf("%s: FromAIP193: error %v (path %q, category %q), want path %q, category %q", want.Name, err, path, category, *want.Path, want.Category)
+		}
 	}
 }

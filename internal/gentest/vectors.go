@@ -44,6 +44,8 @@ type Package struct {
 	ReadCLI any
 	// FromAIP193 is FromAIP193: func([]byte) (*Envelope, error).
 	FromAIP193 any
+	// FromToolResult is FromToolResult: func(ToolResult) (*Envelope, error).
+	FromToolResult any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -104,6 +106,8 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
 	t.Run("string_forms", func(t *testing.T) { v.stringForms(t, f.StringForms) })
+	t.Run("cli_read", func(t *testing.T) { v.cliRead(t, f.CLIRead) })
+	t.Run("mcp_text", func(t *testing.T) { v.mcpText(t, f.MCPText) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 
@@ -469,7 +473,57 @@ func (v *vectors) readsAs(t *testing.T, name, reader string, got reflect.Value, 
 	case !sameJSON(data, want):
 		t.Errorf("%s: %s:\ngot  %s\nwant %s", name, reader, data, want)
 	}
+	// Whatever a reader returns can be written again, as an AIP-193 error
+	// too.
+	if m := got.MethodByName("AIP193"); m.IsValid() {
+		if err, _ := m.Call(nil)[1].Interface().(error); err != nil {
+			t.Errorf("%s: %s's envelope: AIP193: %v", name, reader, err)
+		}
+	}
 	return data
+}
+
+// mcpText hands each vector's text to FromToolResult, as a tool result's
+// one text content item: an error where the vector's envelope is null, else
+// the envelope, encoded as the vector's.
+func (v *vectors) mcpText(t *testing.T, vecs []genvectors.MCPTextVec) {
+	if len(vecs) == 0 {
+		t.Fatal("the mcp_text section is empty")
+	}
+	if v.pkg.FromToolResult == nil {
+		t.Fatal("the vectors have mcp_text; FromToolResult must be passed")
+	}
+	fn := reflect.ValueOf(v.pkg.FromToolResult)
+	for _, want := range vecs {
+		wire, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": want.Text}}, "isError": true})
+		ptr := reflect.New(fn.Type().In(0))
+		if err := json.Unmarshal(wire, ptr.Interface()); err != nil {
+			t.Fatal(err)
+		}
+		out := fn.Call([]reflect.Value{ptr.Elem()})
+		err, _ := out[1].Interface().(error)
+		v.readsAs(t, want.Name, "FromToolResult", out[0], err, want.Envelope)
+	}
+}
+
+// cliRead hands each vector's line to ReadCLI: an error where the vector's
+// envelope is null, else the envelope, encoded as the vector's.
+func (v *vectors) cliRead(t *testing.T, vecs []genvectors.CLIReadVec) {
+	if len(vecs) == 0 {
+		t.Fatal("the cli_read section is empty")
+	}
+	if v.pkg.ReadCLI == nil {
+		t.Fatal("the vectors have cli_read; ReadCLI must be passed")
+	}
+	for _, want := range vecs {
+		line := []byte(want.Line)
+		if want.Bytes != nil {
+			line = want.Bytes
+		}
+		out := reflect.ValueOf(v.pkg.ReadCLI).Call([]reflect.Value{reflect.ValueOf(line)})
+		err, _ := out[1].Interface().(error)
+		v.readsAs(t, want.Name, "ReadCLI", out[0], err, want.Envelope)
+	}
 }
 
 // readHTTP hands each vector's response to ReadHTTP: the envelope it

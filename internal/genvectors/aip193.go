@@ -2,8 +2,10 @@ package genvectors
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
@@ -40,6 +42,12 @@ type AIPDecodeVec struct {
 	Name     string          `json:"name"`
 	AIP193   string          `json:"aip193"`
 	Envelope json.RawMessage `json:"envelope"`
+	// Path and Category are the decode error of an error that does not
+	// read (Envelope null), as the envelope decoder reports the same
+	// problem: a document past the limits every decoder shares is a syntax
+	// error with path "".
+	Path     *string `json:"path,omitempty"`
+	Category string  `json:"category,omitempty"`
 }
 
 // reasonEdges are kind names at the edges of the reason's steps.
@@ -232,6 +240,11 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		reason  string // a kind's reason in this domain
 		retryMs *int64
 		fails   bool
+		// path and category are the decode error of an error that fails.
+		path, category string
+		// own: the error read as the foreign one the first example's
+		// ErrorInfo names (its metadata does not make an envelope).
+		own bool
 	}
 	ms := func(n int64) *int64 { return &n }
 	ownText, err := aipText(c, own)
@@ -272,12 +285,33 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		})), want{status: 503, message: "Busy."}},
 		{"details not an array", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", object{})), want{status: 503, message: "Busy."}},
 		{"members of the wrong type", doc(m("code", "404"), m("message", 7), m("status", 5)), want{status: 500}},
-		{"errgen metadata with a value that does not decode", broken(contract.MetaKind, ""), want{status: some.HTTP}},
-		{"errgen metadata with extra that is not an object", broken(contract.MetaExtra, "[1]"), want{}},
-		{"not JSON", "{\"error\":", want{fails: true}},
-		{"an array", "[]", want{fails: true}},
-		{"no error member", `{"code":404}`, want{fails: true}},
-		{"error not an object", `{"error":"NOT_FOUND"}`, want{fails: true}},
+		{"errgen metadata with a value that does not decode", broken(contract.MetaKind, ""), want{own: true}},
+		{"errgen metadata with extra that is not an object", broken(contract.MetaExtra, "[1]"), want{own: true}},
+		// extra's entries must stay within the limits where their keys place
+		// them, so that the envelope read back can be encoded again.
+		{fmt.Sprintf("errgen metadata with extra nested %d levels deep", 200), broken(contract.MetaExtra, `{"x":`+string(nest(199))+`}`), want{own: true}},
+		{"not JSON", "{\"error\":", want{fails: true, category: CategorySyntax}},
+		{"an array", "[]", want{fails: true, category: CategoryType}},
+		{"no error member", `{"code":404}`, want{fails: true, path: "error", category: CategoryMissing}},
+		{"error not an object", `{"error":"NOT_FOUND"}`, want{fails: true, path: "error", category: CategoryType}},
+		// The whole document is held to the limits every decoder shares,
+		// with the envelope decoder's error.
+		{"past a limit: 1e999 in another member", `{"error":{"code":404,"message":"m","x":1e999}}`, want{fails: true, category: CategorySyntax}},
+		{"past a limit: an integer of 310 digits in another member", `{"error":{"code":404,"message":"m","x":1` + strings.Repeat("0", 309) + `}}`, want{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("past a limit: nested %d levels deep", contract.MaxDepth+1), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-1)) + `}}`, want{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("at the limit: nested %d levels deep", contract.MaxDepth), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-2)) + `}}`, want{status: 404, message: "m"}},
+	}
+	// An extra entry whose key places it in a nested object of the layout
+	// nests one level deeper there than in extra's own object.
+	if len(c.Layout.Objects) > 1 {
+		o := c.Layout.Objects[1]
+		key := joinPath(o.Path, unknownName(o, "x_deep"))
+		cases = append(cases, struct {
+			name string
+			text string
+			want want
+		}{fmt.Sprintf("errgen metadata with extra placed under %s past the limits", o.Path),
+			broken(contract.MetaExtra, `{"`+key+`":`+string(nest(contract.MaxDepth+1-depthOf(o)))+`}`), want{own: true}})
 	}
 	// The two broken errgen errors read as foreign ones: their ErrorInfo
 	// names the first example's kind, in this domain.
@@ -287,13 +321,16 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 	var out []AIPDecodeVec
 	for _, tc := range cases {
 		w := tc.want
-		if tc.name == "errgen metadata with a value that does not decode" || tc.name == "errgen metadata with extra that is not an object" {
+		if w.own {
 			w = want{status: firstKind.HTTP, message: firstMessage.(string), reason: firstKind.Reason}
 			if d := decode(c, own).RetryAfterMs; d != nil {
 				w.retryMs = ms(min(*d, int64(c.Retry.MaxHintMs)))
 			}
 		}
-		v := AIPDecodeVec{Name: tc.name, AIP193: tc.text, Envelope: json.RawMessage("null")}
+		v := AIPDecodeVec{Name: tc.name, AIP193: tc.text, Envelope: json.RawMessage("null"), Category: w.category}
+		if w.category != "" {
+			v.Path = &w.path
+		}
 		if !w.fails {
 			text := httpText([]byte(w.message))
 			message := statusLine(w.status)

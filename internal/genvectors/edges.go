@@ -176,6 +176,11 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 		name := joinPath(o.Path, unknownName(o, "x_deep"))
 		input(fmt.Sprintf("past a limit: nested %d levels deep under %s", contract.MaxDepth+1, o.Path),
 			base.with(name, nest(contract.MaxDepth+1-depthOf(o))), "", CategorySyntax)
+		// A root member whose name places it in the object is written
+		// there, deeper than it was read: the limit counts where it is
+		// written, so that the envelope read can be encoded again.
+		input(fmt.Sprintf("past a limit where it is written: a root member named %s, nested %d levels deep there", name, contract.MaxDepth+1),
+			append(clone(base).(object), orderedjson.Member{Key: name, Value: nest(contract.MaxDepth + 1 - depthOf(o))}), "", CategorySyntax)
 	}
 	big := unknownName(root, "x_big")
 	for _, n := range []struct{ what, text string }{

@@ -53,6 +53,13 @@ type File struct {
 	// StringForms are received envelopes whose text tries to get out of the
 	// string form of an error and the log form (stringforms.go).
 	StringForms []StringFormVec `json:"string_forms"`
+	// CLIRead is what the CLI readers make of lines at the edges of the CLI
+	// form: JSON's white space and other spaces at its ends, the limits in
+	// the wrapped form (readers.go).
+	CLIRead []CLIReadVec `json:"cli_read"`
+	// MCPText is what the MCP tool-result readers make of a text content
+	// item with other spaces at its ends (readers.go).
+	MCPText []MCPTextVec `json:"mcp_text"`
 	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
 	// kind's code and reason, the reasons of kind names at the edges of its
 	// steps, envelopes as AIP-193 errors and foreign errors read back.
@@ -233,6 +240,12 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	f.Accept = acceptVectors()
 	if f.StringForms, err = stringFormVectors(c, all); err != nil {
+		return nil, err
+	}
+	if f.CLIRead, err = cliReads(c, all); err != nil {
+		return nil, err
+	}
+	if f.MCPText, err = mcpTexts(all); err != nil {
 		return nil, err
 	}
 	if err = aip193(f, c, all); err != nil {

@@ -112,7 +112,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -150,6 +150,12 @@ func TestFileShape(t *testing.T) {
 				switch {
 				case n != 1 || v.Path != "":
 					t.Errorf("%s: syntax vector %q must carry one of text, bytes and input, with path \"\"", p, v.Name)
+				case strings.HasPrefix(v.Name, "past a limit where it is written: "):
+					// Within the limits as read, past them where a member
+					// whose name places it in a nested object is written.
+					if !json.Valid(doc) || pastLimit(doc) {
+						t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit as read %v", p, v.Name, json.Valid(doc), pastLimit(doc))
+					}
 				case strings.HasPrefix(v.Name, "past a limit: ") != (json.Valid(doc) && pastLimit(doc)):
 					t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit %v", p, v.Name, json.Valid(doc), pastLimit(doc))
 				case !strings.HasPrefix(v.Name, "past a limit: ") && json.Valid(doc):
@@ -483,6 +489,7 @@ func TestVectors(t *testing.T) {
 		ReadHTTP: p.ReadHTTP,
 		ReadCLI:  p.ReadCLI,
 		FromAIP193: p.FromAIP193,
+		FromToolResult: p.FromToolResult,
 	})
 }
 

@@ -123,6 +123,19 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "not a short form: no message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil)},
 		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
 		response{name: "not a short form: an array", status: first.HTTP, headers: withJSON(), body: "[" + short(first.Name, shortMessage) + "]"},
+		// A body past the limits every decoder shares, anywhere in it, is
+		// not JSON to a reader: neither an envelope nor a short form, so it
+		// is classified from the status.
+		response{name: "past a limit: a short form with 1e999 in another member", status: 404, headers: withJSON(), body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")})},
+		response{name: "past a limit: a short form with an integer of 310 digits in another member", status: 404, headers: withJSON(),
+			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1" + strings.Repeat("0", 309))})},
+		response{name: fmt.Sprintf("past a limit: a short form nested %d levels deep", contract.MaxDepth+1), status: 404, headers: withJSON(),
+			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
+		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: withJSON(),
+			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
+		// The members a problem document reader drops count too.
+		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
+			body: `{"type":"about:blank","status":1e999,` + short(first.Name, shortMessage)[1:]},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
@@ -250,7 +263,7 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 		return "", "", false
 	}
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil || obj == nil {
+	if json.Unmarshal(body, &obj) != nil || obj == nil || pastLimits(body, 0) {
 		return "", "", false
 	}
 	str := func(raw json.RawMessage) (string, bool) {

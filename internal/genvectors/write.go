@@ -37,6 +37,8 @@ func write(f *File) ([]byte, error) {
 	section(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
 	section(w, "string_forms", f.StringForms)
+	section(w, "cli_read", f.CLIRead)
+	section(w, "mcp_text", f.MCPText)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
@@ -246,6 +248,20 @@ func (v AcceptVec) AsObject() orderedjson.Object {
 }
 
 // AsObject implements orderedjson.Ordered.
+func (v CLIReadVec) AsObject() orderedjson.Object {
+	o := orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "line", Value: v.Line}}
+	if v.Bytes != nil {
+		o = append(o, orderedjson.Member{Key: "bytes", Value: v.Bytes})
+	}
+	return append(o, orderedjson.Member{Key: "envelope", Value: v.Envelope})
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v MCPTextVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "text", Value: v.Text}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// AsObject implements orderedjson.Ordered.
 func (v AIPKindVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "kind", Value: v.Kind}, {Key: "http_status", Value: v.HTTPStatus},
 		{Key: "grpc_code", Value: v.GRPCCode}, {Key: "grpc_status", Value: v.GRPCStatus}, {Key: "reason", Value: v.Reason}}
@@ -263,5 +279,12 @@ func (v AIPEncodeVec) AsObject() orderedjson.Object {
 
 // AsObject implements orderedjson.Ordered.
 func (v AIPDecodeVec) AsObject() orderedjson.Object {
-	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "aip193", Value: v.AIP193}, {Key: "envelope", Value: v.Envelope}}
+	o := orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "aip193", Value: v.AIP193}, {Key: "envelope", Value: v.Envelope}}
+	if v.Path != nil {
+		o = append(o, orderedjson.Member{Key: "path", Value: *v.Path})
+	}
+	if v.Category != "" {
+		o = append(o, orderedjson.Member{Key: "category", Value: v.Category})
+	}
+	return o
 }

@@ -426,7 +426,11 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 		v := v8
 		out.Recovery.RetryAfterMs = &v
 	}
-	out.Extra = buildExtra(extras[:])
+	extra, err := buildExtra(extras[:])
+	if err != nil {
+		return err
+	}
+	out.Extra = extra
 	*e = out
 	return nil
 }

@@ -268,7 +268,7 @@ const maxHTTPText = 512
 //
 // A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose "kind" is a string of at most 128 bytes matching this contract's kind names and whose "message" is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes "HTTP <status> <status text>"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.
 //
-// Any other body — not JSON, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
 // A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -484,7 +484,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is. It does not look at isError. The error, when no envelope is found, wraps the first decoding problem; when there was nothing to decode (no structuredContent, no text item) it is a *DecodeError of category DecodeMissing.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
@@ -498,7 +498,7 @@ func FromToolResult(r ToolResult) (*Envelope, error) {
 		if c.Type != "text" {
 			continue
 		}
-		e, err := decodeEnvelope([]byte(strings.TrimSpace(c.Text)))
+		e, err := decodeEnvelope([]byte(strings.Trim(c.Text, " \t\n\r")))
 		if err == nil {
 			return e, nil
 		}
@@ -550,9 +550,9 @@ func (e *Envelope) WriteCLI(w io.Writer, command string) error {
 	return err
 }
 
-// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (wrapped) first; the error returned is that of this contract's form.
+// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (wrapped) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any.
 func ReadCLI(line []byte) (*Envelope, error) {
-	line = bytes.TrimSpace(line)
+	line = bytes.Trim(line, " \t\n\r")
 	e, err := readCLIWrapped(line)
 	if err == nil {
 		return e, nil
@@ -565,7 +565,7 @@ func ReadCLI(line []byte) (*Envelope, error) {
 
 // readCLIWrapped reads the wrapped CLI form {"ok":false,"command":...,"error":envelope}.
 func readCLIWrapped(line []byte) (*Envelope, error) {
-	obj, err := decodeObject(line, "")
+	obj, err := decodeObjectAt(line, "", -1)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO, Union
 
-from ._codec import _loads, from_dict, from_json, to_json
+from ._codec import JSON_SPACE, _loads_within, from_dict, from_json, to_json
 from ._contract import CLI_FORM
 from ._envelope import Envelope
 from ._spec import EnvelopeError
@@ -40,7 +40,9 @@ def write_cli(envelope: Envelope, command: str, stream: Optional[TextIO] = None)
 
 def _read_wrapped(text: Union[str, bytes]) -> Envelope:
     """_read_wrapped reads the wrapped CLI form {"ok":false,"command":...,"error":envelope}."""
-    obj: Any = _loads(text)
+    # The wrapper's own object is level 0: the envelope in it nests as
+    # deeply as any.
+    obj: Any = _loads_within(text, -1)
     if not isinstance(obj, dict):
         raise EnvelopeError("", "must be a JSON object", "type")
     if "ok" in obj and obj["ok"] is not False:
@@ -50,15 +52,23 @@ def _read_wrapped(text: Union[str, bytes]) -> Envelope:
     return from_dict(obj["error"])
 
 
+_JSON_SPACE_BYTES = JSON_SPACE.encode()
+
+
 def read_cli(line: Union[str, bytes, bytearray]) -> Envelope:
     """read_cli reads back a line cli_line wrote (text, or UTF-8 bytes).
 
     It accepts both CLI forms, the envelope itself and the wrapped
     {"ok":false,"command":...,"error":envelope}, trying this contract's own
     form (CLI_FORM) first; the EnvelopeError raised is that of this
-    contract's form, as the Go package's ReadCLI.
+    contract's form, as the Go package's ReadCLI. Only JSON's white space
+    (space, tab, line feed, carriage return) is trimmed from either end: a
+    line that starts or ends with any other character (a byte order mark, a
+    no-break space, U+0085, U+2028) is not a CLI line. The whole line is
+    held to the limits every decoder shares, the wrapped form's object
+    counting as level 0.
     """
-    text: Union[str, bytes] = line.strip() if isinstance(line, str) else bytes(line).strip()
+    text: Union[str, bytes] = line.strip(JSON_SPACE) if isinstance(line, str) else bytes(line).strip(_JSON_SPACE_BYTES)
     own, other = (_read_wrapped, from_json) if CLI_FORM == "wrapped" else (from_json, _read_wrapped)
     try:
         return own(text)

@@ -719,6 +719,13 @@ def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None)
         received.update(_RECEIVED0)
         extra = {}
         _decode_members(_PLAN, value, env, rec, received, extra)
+    if extra:
+        # An entry whose key places it in a nested object (a root member
+        # "recovery.x" goes into recovery, a level deeper than it was read)
+        # must stay within the limits there: the encoder writes it there.
+        for k, x in extra.items():
+            if "." in k and not _extra_within(k, x):
+                raise EnvelopeError("", f"places {k} where it nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
     if _VERSION_OFF_WIRE:
         env["contract_version"] = CONTRACT_VERSION
     if _FILLED:
@@ -790,6 +797,40 @@ def _loads(text: Union[str, bytes, bytearray], decoder: Any = _DECODER) -> Any:
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     return decoder.decode(text)
+
+
+def _loads_within(text: Union[str, bytes, bytearray], level: int = 0) -> Any:
+    """_loads_within parses JSON text for a reader other than the envelope decoder (a short form, a problem document, an AIP-193 error, a wrapped CLI line).
+
+    The whole document is held to the limits every decoder of the contract
+    shares, with level arrays and objects around it (0 for a document, -1
+    for a wrapper whose member is an envelope), and with the envelope
+    decoder's error: text that is not JSON, or past a limit, raises
+    EnvelopeError with an empty path and category "syntax". The value is
+    returned as parsed.
+    """
+    try:
+        value = _loads(text)
+    except (ValueError, TypeError) as err:
+        raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
+    except RecursionError:
+        raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax") from None
+    _within(value, level)
+    return value
+
+
+def _extra_within(key: str, value: Any) -> bool:
+    """_extra_within reports whether an extra entry's value, placed where its key places it (as the encoder places it), stays within the limits every decoder shares."""
+    path = _place_extra(key)[0]
+    try:
+        _within(value, 1 if path == "" else 2 + path.count("."))
+    except (EnvelopeError, RecursionError):
+        return False
+    return True
+
+
+#: JSON_SPACE is JSON's insignificant white space, the only characters a reader of a line trims from its ends.
+JSON_SPACE = " \t\n\r"
 
 
 def from_json(text: Union[str, bytes, bytearray]) -> Envelope:

@@ -19,7 +19,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._classification import http_status, lookup, problem_type
-from ._codec import _loads, to_dict, to_json
+from ._codec import _loads_within, to_dict, to_json
 from ._contract import FIELDS, LAYOUT
 from ._envelope import Envelope
 from ._http import _from_problem
@@ -146,7 +146,7 @@ def from_problem(doc: Any) -> Envelope:
 
 def from_problem_json(text: Union[str, bytes, bytearray]) -> Envelope:
     """from_problem_json parses problem+json text, with the limits every decoder shares, then reads it with from_problem."""
-    return _from_problem(_loads(text))
+    return _from_problem(_loads_within(text))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -57,7 +57,8 @@ export declare function rpcStatusJson(s: RpcStatus): string;
 /**
  * fromAip193 reads an AIP-193 JSON error into an envelope (see
  * fromRpcStatus). It fails only when the text is not a JSON object whose
- * "error" member is an object; every member inside that is of the wrong
+ * "error" member is an object, or is past the limits every decoder shares
+ * (a "syntax" error with path "", as parseEnvelopeJson gives); every member inside that is of the wrong
  * type, and every detail that is not an object with a known "@type" and
  * well-typed members, is ignored.
  */

@@ -14,10 +14,10 @@
 
 import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOMAIN, LAYOUT, RETRY, type Envelope, type KnownKind } from "./contract.js";
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
-import { isObject, joinPath, parseEnvelopeJson, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { extraLimitsError, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
-import { decodeUtf8, encodeUtf8 } from "./utf8.js";
+import { encodeUtf8 } from "./utf8.js";
 
 /** The detail types of the mapping, as "@type" names them. */
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
@@ -309,7 +309,8 @@ function stringOf(v: unknown): string | undefined {
 /**
  * fromAip193 reads an AIP-193 JSON error into an envelope (see
  * fromRpcStatus). It fails only when the text is not a JSON object whose
- * "error" member is an object; every member inside that is of the wrong
+ * "error" member is an object, or is past the limits every decoder shares
+ * (a "syntax" error with path "", as parseEnvelopeJson gives); every member inside that is of the wrong
  * type, and every detail that is not an object with a known "@type" and
  * well-typed members, is ignored.
  */
@@ -321,12 +322,11 @@ export function fromAip193(text: string | Uint8Array): ParseResult {
 
 /** parseAip193 reads the google.rpc.Status of an AIP-193 JSON error: the first ErrorInfo and the first RetryInfo of its details. */
 function parseAip193(text: string | Uint8Array): RpcStatus | DecodeError {
-  let top: unknown;
-  try {
-    top = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
-  } catch (err) {
-    return { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" };
-  }
+  // The whole document is held to the limits every decoder shares, with
+  // the envelope decoder's error.
+  const parsed = parseJsonWithin(text);
+  if (!parsed.ok) return parsed.error;
+  const top = parsed.value;
   if (!isObject(top)) return { path: "", problem: "must be an object", category: "type" };
   if (!hasOwn(top, "error")) return { path: "error", problem: "is required", category: "missing" };
   const obj = top["error"];
@@ -532,14 +532,14 @@ function fromOwnRpcStatus(s: RpcStatus, meta: { readonly [key: string]: string }
   }
   const extraText = get(META_EXTRA);
   if (extraText !== undefined) {
-    let extra: unknown;
-    try {
-      extra = JSON.parse(extraText);
-    } catch {
-      return undefined;
-    }
-    if (!isObject(extra)) return undefined;
+    const parsed = parseJsonWithin(extraText);
+    if (!parsed.ok || !isObject(parsed.value)) return undefined;
+    const extra = parsed.value;
     const keys = Object.keys(extra);
+    // Each entry goes where its key places it and must stay within the
+    // limits there, as the encoder checks it: an envelope read back can
+    // always be written again.
+    if (keys.some((k) => extraLimitsError(k, extra[k]) !== undefined)) return undefined;
     if (keys.length > 0) {
       const out: Record<string, unknown> = e.extra ?? {};
       for (const k of keys) setOwn(out, k, extra[k]);

@@ -6,7 +6,7 @@
 // conformance vectors' surfaces section holds them to the same lines).
 
 import { CLI_FORM, type Envelope } from "./contract.js";
-import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, type ParseResult } from "./codec.js";
+import { isObject, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, trimJsonSpace, type ParseResult } from "./codec.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /** jsonText is a string as JSON, with U+2028 and U+2029 escaped as the Go encoder writes them. */
@@ -66,19 +66,22 @@ function readWrapped(value: unknown): ParseResult {
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's
- * form, as the Go package's ReadCLI.
+ * form, as the Go package's ReadCLI. Only JSON's white space (space, tab,
+ * line feed, carriage return) is trimmed from either end: a line that
+ * starts or ends with any other character (a byte order mark, a no-break
+ * space, U+0085, U+2028) is not a CLI line. The whole line is held to the
+ * limits every decoder shares, the wrapped form's object counting as
+ * level 0.
  */
 export function readCli(line: string | Uint8Array): ParseResult {
-  const text = (typeof line === "string" ? line : decodeUtf8(line, false)).trim();
+  // Bytes are read as parseEnvelopeJson reads them: each invalid byte is U+FFFD.
+  const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, false));
   const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
   const asWrapped = (): ParseResult => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return parseEnvelopeJson(text); // its syntax error
-    }
-    return readWrapped(value);
+    // The wrapper's own object is level 0: the envelope in it nests as
+    // deeply as any.
+    const r = parseJsonWithin(text, -1);
+    return r.ok ? readWrapped(r.value) : r;
   };
   const [own, other] = CLI_FORM === "wrapped" ? [asWrapped, asEnvelope] : [asEnvelope, asWrapped];
   const first = own();

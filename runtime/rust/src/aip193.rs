@@ -376,6 +376,12 @@ fn from_own_rpc_status(s: &RpcStatus) -> Option<Envelope> {
         let Ok(Value::Object(extra)) = json::parse(v.as_bytes()) else {
             return None;
         };
+        // Each entry goes where its key places it and must stay within the
+        // limits there, as the encoder checks it: an envelope read back can
+        // always be encoded again.
+        if !extra.iter().all(|(k, v)| crate::codec::placed_within(k, v)) {
+            return None;
+        }
         e.extra.extend(extra);
     }
     Some(e)

@@ -7,6 +7,7 @@ ASGI adapters are the package README's own code blocks, extracted and run.
 """
 
 import asyncio
+import base64
 import io
 import json
 import logging
@@ -62,6 +63,52 @@ def test_surfaces(v: Any) -> None:
     if v["log"] is not None:
         # Member order included: JSON text of both.
         assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
+
+
+def test_mcp_text_vectors_exist() -> None:
+    assert len(vectors["mcp_text"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["mcp_text"], ids=ids(vectors["mcp_text"]))
+def test_mcp_text(v: Any) -> None:
+    result = {"content": [{"type": "text", "text": v["text"]}], "isError": True}
+    if v["envelope"] is None:
+        with pytest.raises(pkg.EnvelopeError):
+            pkg.from_mcp_tool_result(result)
+        return
+    assert pkg.to_dict(pkg.from_mcp_tool_result(result)) == v["envelope"]
+
+
+def test_cli_read_vectors_exist() -> None:
+    assert len(vectors["cli_read"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["cli_read"], ids=ids(vectors["cli_read"]))
+def test_cli_read(v: Any) -> None:
+    lines = [base64.b64decode(v["bytes"])] if "bytes" in v else [v["line"], v["line"].encode("utf-8")]
+    for line in lines:
+        if v["envelope"] is None:
+            with pytest.raises(pkg.EnvelopeError):
+                pkg.read_cli(line)
+            continue
+        assert pkg.to_dict(pkg.read_cli(line)) == v["envelope"]
+
+
+def test_from_problem_holds_the_whole_document_to_the_limits() -> None:
+    # A problem member the reader drops counts too: past a limit, the
+    # document is a syntax error, as the envelope decoder reports it.
+    doc = json.loads(vectors["surfaces"][0]["problem"]["body"])
+    pkg.from_problem(doc)
+    deep: Any = []
+    for _ in range(127):
+        deep = [deep]
+    for member, value in (("instance", float("inf")), ("instance", 10**400), ("status", deep)):
+        with pytest.raises(pkg.EnvelopeError) as err:
+            pkg.from_problem({**doc, member: value})
+        assert (err.value.path, err.value.category) == ("", "syntax")
+    with pytest.raises(pkg.EnvelopeError) as err:
+        pkg.from_problem_json(json.dumps({**doc, "instance": deep}).replace('"instance": [', '"instance": [1e999, ', 1))
+    assert (err.value.path, err.value.category) == ("", "syntax")
 
 
 @pytest.mark.parametrize("v", vectors["accept"], ids=[json.dumps(v["accept"]) for v in vectors["accept"]])

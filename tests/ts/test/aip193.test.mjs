@@ -55,6 +55,10 @@ describe(`${pkg.CONTRACT_NAME}: google.rpc mapping (AIP-193)`, () => {
       const got = pkg.fromAip193(want.aip193);
       if (want.envelope === null) {
         assert.equal(got.ok, false, "fromAip193 returned an envelope, want a failed read");
+        if (want.category !== undefined) {
+          // The error the envelope decoder gives for the same problem.
+          assert.deepEqual({ path: got.error.path, category: got.error.category }, { path: want.path, category: want.category });
+        }
         return;
       }
       assert.ok(got.ok, got.ok ? "" : `${got.error.path} ${got.error.problem}`);
@@ -65,6 +69,8 @@ describe(`${pkg.CONTRACT_NAME}: google.rpc mapping (AIP-193)`, () => {
         if (got.envelope[p] === undefined || got.envelope[p] === "") got.envelope[p] = exp[p];
       }
       assert.deepEqual(pkg.toWire(got.envelope), want.envelope);
+      // Whatever a reader returns can be written again, as an AIP-193 error too.
+      pkg.toAip193(got.envelope);
     });
   }
 });

@@ -85,6 +85,51 @@ describe(`${pkg.CONTRACT_NAME}: surfaces`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: CLI lines read back (cli_read)`, () => {
+  test("there are cli_read vectors", () => assert.ok(vectors.cli_read.length > 0));
+  for (const v of vectors.cli_read) {
+    test(v.name, () => {
+      const lines = "bytes" in v ? [new Uint8Array(Buffer.from(v.bytes, "base64"))] : [v.line, new TextEncoder().encode(v.line)];
+      for (const line of lines) {
+        const r = pkg.readCli(line);
+        if (v.envelope === null) {
+          assert.equal(r.ok, false, `readCli(${typeof line === "string" ? "text" : "bytes"}) returned an envelope, want an error`);
+          continue;
+        }
+        assert.ok(r.ok, r.ok ? "" : r.error.problem);
+        assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+      }
+    });
+  }
+});
+
+describe(`${pkg.CONTRACT_NAME}: MCP text items read back (mcp_text)`, () => {
+  test("there are mcp_text vectors", () => assert.ok(vectors.mcp_text.length > 0));
+  for (const v of vectors.mcp_text) {
+    test(v.name, () => {
+      const r = pkg.fromMcpToolResult({ content: [{ type: "text", text: v.text }], isError: true });
+      if (v.envelope === null) {
+        assert.equal(r.ok, false, "fromMcpToolResult returned an envelope, want an error");
+        return;
+      }
+      assert.ok(r.ok, r.ok ? "" : r.error.problem);
+      assert.deepEqual(pkg.toWire(r.envelope), v.envelope);
+    });
+  }
+});
+
+describe(`${pkg.CONTRACT_NAME}: fromProblem holds the whole document to the limits`, () => {
+  const doc = JSON.parse(vectors.surfaces[0].problem.body);
+  test("a problem document reads", () => assert.ok(pkg.fromProblem(doc).ok));
+  for (const [what, value] of [["an infinite instance", Infinity], ["a status nested 128 levels deep", JSON.parse("[".repeat(128) + "]".repeat(128))]]) {
+    test(`a problem member past the limits (${what}), which the reader drops, is a syntax error`, () => {
+      const r = pkg.fromProblem({ ...doc, [what.includes("instance") ? "instance" : "status"]: value });
+      assert.equal(r.ok, false);
+      assert.deepEqual({ path: r.error.path, category: r.error.category }, { path: "", category: "syntax" });
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: Accept negotiation`, () => {
   const env = parsed(vectors.envelopes[0].envelope);
   for (const v of vectors.accept) {

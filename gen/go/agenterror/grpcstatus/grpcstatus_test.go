@@ -169,6 +169,44 @@ func fromErr(t *testing.T, err error) *agenterror.Envelope {
 	return e
 }
 
+// TestEveryReadStatusWrites: whatever FromAIP193 reads from the vectors'
+// aip193_decode section, foreign errors and broken errgen ones alike (an
+// extra metadata entry nested 200 levels deep among them), grpcstatus
+// writes as a status again, with the kind's code: a reader never returns an
+// envelope that cannot be encoded again.
+func TestEveryReadStatusWrites(t *testing.T) {
+	data, err := os.ReadFile("../../../../conformance/agent-error.vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Decode []struct {
+			Name   string `json:"name"`
+			AIP193 string `json:"aip193"`
+		} `json:"aip193_decode"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for _, v := range f.Decode {
+		e, err := agenterror.FromAIP193([]byte(v.AIP193))
+		if err != nil {
+			continue
+		}
+		read++
+		if _, err := grpcstatus.Status(e); err != nil {
+			t.Errorf("%s: Status: %v", v.Name, err)
+		}
+		if got, want := status.Code(grpcstatus.Error(e)), codes.Code(e.Classification().GRPCCode); got != want {
+			t.Errorf("%s: Error's code %v, want %v", v.Name, got, want)
+		}
+	}
+	if read == 0 {
+		t.Fatal("no aip193_decode vector reads")
+	}
+}
+
 func TestForeignStatus(t *testing.T) {
 	// A plain status: the kind of the HTTP status its code maps to.
 	e := grpcstatus.FromStatus(status.New(codes.ResourceExhausted, "quota used up"))

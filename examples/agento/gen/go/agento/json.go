@@ -312,7 +312,11 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	out.Recovery.SameArguments = c.SameArguments
 	out.Recovery.Guidance = c.Guidance
 	out.SideEffects = c.SideEffects
-	out.Extra = buildExtra(extras[:])
+	extra, err := buildExtra(extras[:])
+	if err != nil {
+		return err
+	}
+	out.Extra = extra
 	*e = out
 	return nil
 }

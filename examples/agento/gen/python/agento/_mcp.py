@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from ._codec import from_dict, from_json, to_dict, to_json
+from ._codec import JSON_SPACE, from_dict, from_json, to_dict, to_json
 from ._envelope import Envelope
 from ._spec import EnvelopeError
 
@@ -31,7 +31,8 @@ def to_mcp_tool_result(envelope: Envelope) -> Dict[str, Any]:
 def from_mcp_tool_result(result: Any) -> Envelope:
     """from_mcp_tool_result reads the envelope of an MCP tool result (a dict as decoded from JSON).
 
-    It tries structuredContent first, then each text content item. It does
+    It tries structuredContent first, then each text content item (trimmed
+    of JSON's white space only, as read_cli trims a line). It does
     not look at isError. When no envelope is found it raises the first
     EnvelopeError met.
     """
@@ -50,7 +51,7 @@ def from_mcp_tool_result(result: Any) -> Envelope:
             if not isinstance(item, Mapping) or item.get("type") != "text" or not isinstance(item.get("text"), str):
                 continue
             try:
-                return from_json(item["text"].strip())
+                return from_json(item["text"].strip(JSON_SPACE))
             except EnvelopeError as err:
                 if first is None:
                     first = err

@@ -32,6 +32,11 @@ export declare function writeCli(envelope: Envelope, command: string, stream: Cl
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's
- * form, as the Go package's ReadCLI.
+ * form, as the Go package's ReadCLI. Only JSON's white space (space, tab,
+ * line feed, carriage return) is trimmed from either end: a line that
+ * starts or ends with any other character (a byte order mark, a no-break
+ * space, U+0085, U+2028) is not a CLI line. The whole line is held to the
+ * limits every decoder shares, the wrapped form's object counting as
+ * level 0.
  */
 export declare function readCli(line: string | Uint8Array): ParseResult;

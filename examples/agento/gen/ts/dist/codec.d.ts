@@ -72,8 +72,39 @@ export declare function parseEnvelope(input: unknown): ParseResult;
  */
 export declare function parseEnvelopeJson(text: string | Uint8Array): ParseResult;
 
+/** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
+export declare function trimJsonSpace(text: string): string;
+
+/**
+ * limitsError returns the "syntax" error (path "") of a parsed value past
+ * the limits every decoder of the contract shares, level being the number
+ * of arrays and objects around it (0 for a document, -1 for a wrapper whose
+ * member is an envelope); undefined within them.
+ */
+export declare function limitsError(v: unknown, level: number): DecodeError | undefined;
+
+/**
+ * parseJsonWithin parses JSON text (or UTF-8 bytes, as parseEnvelopeJson
+ * reads them) for a reader other than the envelope decoder (a short form,
+ * a problem document, an AIP-193 error, a wrapped CLI line): within the
+ * limits every decoder of the contract shares, applied to the whole
+ * document with level arrays and objects around it, and with their error.
+ * Text that is not JSON, or past a limit, is a "syntax" error with path "".
+ */
+export declare function parseJsonWithin(text: string | Uint8Array, level?: number): { ok: true; value: unknown } | { ok: false; error: DecodeError };
+
 /** compareKeys orders keys by code point, as Go sorts strings by their UTF-8 bytes. */
 export declare function compareKeys(a: string, b: string): number;
+
+/** placeExtra splits an extra key into the object it belongs in (the longest object path of the layout that prefixes it) and its member name there. */
+export declare function placeExtra(k: string): [string, string];
+
+/**
+ * extraLimitsError returns the error of an extra entry whose value, placed
+ * where its key places it (placeExtra), goes past the limits every decoder
+ * shares, as the encoder checks it: undefined when it can be written.
+ */
+export declare function extraLimitsError(k: string, v: unknown): DecodeError | undefined;
 
 /**
  * toWire returns the envelope in the contract's wire layout, as a plain JSON

@@ -19,7 +19,8 @@ export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
  * structuredContent when that is an envelope, else the first text content
- * item that is. It does not look at isError. When no envelope is found the
+ * item that is (trimmed of JSON's white space only, as readCli trims a
+ * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.
  */
 export declare function fromMcpToolResult(result: unknown): ParseResult;
@@ -115,7 +116,9 @@ export declare function parseRetryAfter(value: string | null | undefined, date?:
  * response (status 300 or more) that is neither is read as one
  * (fromShortForm): the kind and message are kept, the advice classified from
  * the kind, extra[PROMOTED_MEMBER] set (promotedFrom) and classified false.
- * Any other body — not JSON, not an envelope, empty, or longer than 1 MiB —
+ * Any other body — not JSON, JSON past the limits every decoder shares
+ * (MAX_DEPTH, numbers a 64-bit float holds) anywhere in it, not an
+ * envelope, empty, or longer than 1 MiB —
  * yields an envelope built from the response instead (classified: true): the contract's first classifier picks the
  * kind from the status and the body's text (without a classifier: the only
  * kind with that status, else one named after it); the message is

@@ -5,7 +5,7 @@
 
 import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
-import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { sanitize, sanitizesMessage } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
@@ -30,7 +30,8 @@ export function toMcpToolResult(envelope: Envelope): McpToolResult {
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
  * structuredContent when that is an envelope, else the first text content
- * item that is. It does not look at isError. When no envelope is found the
+ * item that is (trimmed of JSON's white space only, as readCli trims a
+ * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.
  */
 export function fromMcpToolResult(result: unknown): ParseResult {
@@ -52,7 +53,7 @@ export function fromMcpToolResult(result: unknown): ParseResult {
       if (!isObject(item) || item["type"] !== "text" || typeof item["text"] !== "string") {
         continue;
       }
-      const r = parseEnvelopeJson(item["text"].trim());
+      const r = parseEnvelopeJson(trimJsonSpace(item["text"]));
       if (r.ok) {
         return r;
       }
@@ -102,6 +103,12 @@ export function toProblem(envelope: Envelope, instance = ""): Record<string, unk
  * is parsed as the envelope.
  */
 export function fromProblem(doc: unknown): ParseResult {
+  // The whole document is held to the limits every decoder shares, the
+  // problem members too.
+  const limit = limitsError(doc, 0);
+  if (limit !== undefined) {
+    return { ok: false, error: limit };
+  }
   if (doc === null) {
     return { ok: false, error: { path: "", problem: "must be a JSON object, not null", category: "type" } };
   }
@@ -293,12 +300,13 @@ function envelopeFromBody(contentType: string, body: Uint8Array, status: number)
   if (!isJSON) {
     return undefined;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(decodeUtf8(body, false));
-  } catch {
+  // A body past the limits every decoder shares, anywhere in it, is not
+  // JSON to a reader: neither an envelope nor a short form.
+  const parsed = parseJsonWithin(body);
+  if (!parsed.ok) {
     return undefined;
   }
+  const value = parsed.value;
   const decoders = problem ? [fromProblem, parseEnvelope] : [parseEnvelope, fromProblem];
   for (const decode of decoders) {
     const r = decode(value);
@@ -600,7 +608,9 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
  * response (status 300 or more) that is neither is read as one
  * (fromShortForm): the kind and message are kept, the advice classified from
  * the kind, extra[PROMOTED_MEMBER] set (promotedFrom) and classified false.
- * Any other body — not JSON, not an envelope, empty, or longer than 1 MiB —
+ * Any other body — not JSON, JSON past the limits every decoder shares
+ * (MAX_DEPTH, numbers a 64-bit float holds) anywhere in it, not an
+ * envelope, empty, or longer than 1 MiB —
  * yields an envelope built from the response instead (classified: true): the contract's first classifier picks the
  * kind from the status and the body's text (without a classifier: the only
  * kind with that status, else one named after it); the message is

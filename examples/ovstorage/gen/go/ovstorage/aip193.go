@@ -215,7 +215,8 @@ func wireValues(wire []byte) (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
 	var walk func(data []byte, path string) error
 	walk = func(data []byte, path string) error {
-		obj, err := decodeObject(data, path)
+		// The encoder's own output, within the limits: no need to check them.
+		obj, err := jsonObject(data, path)
 		if err != nil {
 			return err
 		}
@@ -386,7 +387,10 @@ func (d RPCDuration) ms() (int64, bool) {
 
 // FromAIP193 reads an AIP-193 JSON error into an envelope (see
 // FromRPCStatus). It fails only when data is not a JSON object whose
-// "error" member is an object; every member inside that is of the wrong
+// "error" member is an object, or is past the limits every decoder of the
+// contract shares (MaxDepth, numbers a 64-bit float holds: a DecodeSyntax
+// error with path "", as the envelope decoder gives); every member inside
+// that is of the wrong
 // type, and every detail that is not an object with a known "@type" and
 // well-typed members, is ignored.
 func FromAIP193(data []byte) (*Envelope, error) {
@@ -402,9 +406,10 @@ func FromAIP193(data []byte) (*Envelope, error) {
 // document once with the envelope's scanner, without the maps and
 // reflection of encoding/json (which cost FromAIP193 three quarters of its
 // time). A document the scanner does not read to its end (not JSON, or past
-// the limits the envelope's decoders share, which encoding/json does not
-// have), without an "error" member or whose "error" is not an object goes
-// to parseAIP193JSON: that reading defines the result of every document,
+// the limits the envelope's decoders share), without an "error" member or
+// whose "error" is not an object goes to parseAIP193JSON: that reading
+// (encoding/json within the limits, decodeObject) defines the result of
+// every document,
 // errors included, and the scanner's reading is the same wherever it gives
 // one (a differential test holds the two together).
 func parseAIP193(data []byte) (*RPCStatus, error) {
@@ -814,6 +819,12 @@ func fromOwnRPCStatus(s *RPCStatus) *Envelope {
 			e.Extra = make(map[string]any, len(extra))
 		}
 		for k, raw := range extra {
+			// An entry goes where its key places it (placeExtra), and must
+			// stay within the limits there, as AppendJSON checks it: an
+			// envelope read back can always be encoded again.
+			if obj, _ := placeExtra(k); withinLimits(raw, depthOf(obj)) != nil {
+				return nil
+			}
 			e.Extra[k] = raw
 		}
 	}

@@ -284,10 +284,53 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// decodeObject parses data as a JSON object whose values stay raw. The
-// surfaces use it for their wrappers; the envelope decoder uses its error
-// for a document that is not JSON, so the message is encoding/json's own.
+// decodeObject parses data as a JSON object whose values stay raw, within
+// the limits every decoder of the contract shares (MaxDepth, numbers a
+// 64-bit float holds), its own object counting as the first level: the
+// readers use it for the documents they read besides the envelope (the
+// short form, a problem document, an AIP-193 error), so that each applies
+// the envelope decoder's limits to the whole document, with its error. A
+// document that is not JSON is a DecodeSyntax error in encoding/json's
+// words, one past a limit a DecodeSyntax error with path "" whatever else
+// is wrong with it, one that is not an object a DecodeType error.
 func decodeObject(data []byte, path string) (map[string]json.RawMessage, error) {
+	return decodeObjectAt(data, path, 0)
+}
+
+// decodeObjectAt is decodeObject for a document with depth levels of
+// arrays and objects around it: -1 for a wrapper whose member is an
+// envelope, which the wrapped CLI form's line is.
+func decodeObjectAt(data []byte, path string, depth int) (map[string]json.RawMessage, error) {
+	obj, err := jsonObject(data, path)
+	if err != nil {
+		if de, ok := err.(*DecodeError); ok && de.Category == DecodeSyntax {
+			return nil, err
+		}
+	}
+	if err := withinLimits(data, depth); err != nil {
+		return nil, err
+	}
+	return obj, err
+}
+
+// withinLimits returns the DecodeSyntax error (path "") of a JSON document
+// past the limits every decoder of the contract shares, read with depth
+// levels of arrays and objects around it; nil for one within them, and for
+// text that is not JSON, which is the caller's to report.
+func withinLimits(data []byte, depth int) error {
+	d := scanner{data: data, depth: depth}
+	d.skip()
+	if d.limit != "" {
+		return &DecodeError{Problem: d.limit, Category: DecodeSyntax}
+	}
+	return nil
+}
+
+// jsonObject parses data as a JSON object whose values stay raw, with
+// encoding/json and no limits: decodeObject's reading, and the envelope
+// decoder's for the error of a document that is not JSON, so the message
+// is encoding/json's own.
+func jsonObject(data []byte, path string) (map[string]json.RawMessage, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
 		var syntax *json.SyntaxError
@@ -368,7 +411,7 @@ func firstProblem(sts []uint8, fields []decodeField) error {
 // comes first, wherever it is, as in the TypeScript and Python decoders,
 // which parse the whole text before they look at the limits.
 func (d *scanner) invalid() error {
-	if _, err := decodeObject(d.data, ""); err != nil {
+	if _, err := jsonObject(d.data, ""); err != nil {
 		if de, ok := err.(*DecodeError); ok && de.Category == DecodeSyntax {
 			return err
 		}
@@ -530,17 +573,30 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 // buildExtra turns the members kept per object into Extra. Keys are joined
 // paths, so an object's member "b.c" and the member "c" of its object "b"
 // share a key; the outer object's member wins, the deeper objects being
-// stored first.
-func buildExtra(lists []extraList) map[string]any {
+// stored first. Such a member is written where its key places it, one
+// level deeper than it was read or more: one that would nest past MaxDepth
+// there is a DecodeSyntax error (path ""), as AppendJSON could not write
+// the envelope back.
+func buildExtra(lists []extraList) (map[string]any, error) {
+	const placedTooDeep = "nests arrays and objects more than 128 levels deep where a member whose name places it in a nested object is written"
 	n, deepest := 0, 0
 	for _, list := range lists {
 		n += len(list.members)
 		for _, m := range list.members {
 			deepest = max(deepest, m.depth)
+			if strings.IndexByte(m.name, '.') < 0 {
+				continue
+			}
+			k := joinPath(m.obj, m.name)
+			if obj, _ := placeExtra(k); obj != m.obj {
+				if err := withinLimits(m.raw, depthOf(obj)); err != nil {
+					return nil, &DecodeError{Problem: placedTooDeep, Category: DecodeSyntax}
+				}
+			}
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
 	extra := make(map[string]any, n)
 	for depth := deepest; depth >= 0; depth-- {
@@ -552,7 +608,7 @@ func buildExtra(lists []extraList) map[string]any {
 			}
 		}
 	}
-	return extra
+	return extra, nil
 }
 
 // shareLimit bounds the documents whose string values are cut from one copy

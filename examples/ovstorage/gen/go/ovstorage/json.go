@@ -289,7 +289,11 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	out.Recovery.Action = c.Action
 	out.Recovery.SameArguments = c.SameArguments
 	out.SideEffects = c.SideEffects
-	out.Extra = buildExtra(extras[:])
+	extra, err := buildExtra(extras[:])
+	if err != nil {
+		return err
+	}
+	out.Extra = extra
 	*e = out
 	return nil
 }

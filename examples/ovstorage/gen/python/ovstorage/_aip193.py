@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import classified_envelope, lookup, plain
-from ._codec import _loads, from_dict, to_dict
+from ._codec import _extra_within, _loads, _loads_within, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
@@ -216,12 +216,9 @@ def _delay_ms(d: Tuple[int, int]) -> Optional[int]:
 
 
 def _parse(text: Union[str, bytes, bytearray]) -> _Status:
-    try:
-        top = _loads(text)
-    except (ValueError, TypeError) as err:
-        raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
-    except RecursionError:
-        raise EnvelopeError("", "nests arrays and objects too deeply", "syntax") from None
+    # The whole document is held to the limits every decoder shares, with
+    # the envelope decoder's error.
+    top = _loads_within(text)
     if not isinstance(top, dict):
         raise EnvelopeError("", "must be a JSON object", "type")
     if "error" not in top:
@@ -266,9 +263,10 @@ def from_aip193(text: Union[str, bytes, bytearray]) -> Envelope:
     """from_aip193 reads an AIP-193 JSON error into an envelope.
 
     It raises EnvelopeError only when text is not a JSON object whose
-    "error" member is an object; every member inside that is of the wrong
-    type, and every detail that is not an object with a known "@type" and
-    well-typed members, is ignored (the first ErrorInfo and the first
+    "error" member is an object, or is past the limits every decoder shares
+    (path "", category "syntax", as from_json raises it); every member
+    inside that is of the wrong type, and every detail that is not an
+    object with a known "@type" and well-typed members, is ignored (the first ErrorInfo and the first
     RetryInfo count).
 
     One to_aip193 wrote (its ErrorInfo's domain is ERROR_INFO_DOMAIN and
@@ -384,8 +382,16 @@ def _from_own(s: _Status) -> Optional[Envelope]:
     if rec:
         env["recovery"] = dataclasses.replace(e.recovery, **rec)
     if _META_EXTRA in meta:
-        extra = _raw(meta[_META_EXTRA])
+        try:
+            extra = _loads_within(meta[_META_EXTRA])
+        except EnvelopeError:
+            return None
         if not isinstance(extra, dict):
+            return None
+        # Each entry goes where its key places it and must stay within the
+        # limits there, as the encoder checks it: an envelope read back can
+        # always be encoded again.
+        if not all(_extra_within(k, v) for k, v in extra.items()):
             return None
         if extra:
             env["extra"] = {**e.extra, **extra}

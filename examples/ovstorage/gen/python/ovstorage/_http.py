@@ -17,7 +17,7 @@ import time
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from ._classification import _blank, classified_envelope, lookup, may_have_run
-from ._codec import _loads, from_dict
+from ._codec import _loads_within, _within, from_dict
 from ._contract import (
     CONTRACT_VERSION,
     HTTP_KINDS,
@@ -155,7 +155,8 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
     extra[PROMOTED_MEMBER] is PROMOTED_SHORT_FORM (see promoted_from). Any
     other member of the short form is ignored.
 
-    Any other body (not JSON, not an envelope, empty, or longer than 1 MiB)
+    Any other body (not JSON, JSON past the limits every decoder shares
+    anywhere in it, not an envelope, empty, or longer than 1 MiB)
     yields an envelope built from the response: the contract's first
     classifier picks the kind from the status and the body's text (without
     a classifier: the only kind with that status, else one named after it);
@@ -235,7 +236,9 @@ def _envelope_from_body(content_type: str, body: bytes, status: int) -> Optional
     if not (problem or mt == "application/json" or mt.endswith("+json") or (mt == "" and _opens_object(body))):
         return None
     try:
-        value = _loads(body)
+        # A body past the limits every decoder shares, anywhere in it, is
+        # not JSON to a reader: neither an envelope nor a short form.
+        value = _loads_within(body)
     except (ValueError, TypeError, RecursionError):
         return None
     for decode in (_from_problem, from_dict) if problem else (from_dict, _from_problem):
@@ -254,6 +257,9 @@ def _from_problem(doc: Any) -> Envelope:
     kind from the problem type, the message from detail, the rest from the
     kind's classification); the rest is decoded with from_dict.
     """
+    # The whole document is held to the limits every decoder shares, the
+    # problem members too.
+    _within(doc, 0)
     if not isinstance(doc, Mapping):
         raise EnvelopeError("", "must be a JSON object", "type")
     obj = dict(doc)

@@ -421,6 +421,13 @@ const FILL_GUIDANCE = !onWire.has("guidance");
 const FILL_SIDE_EFFECTS = !onWire.has("side_effects");
 const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDANCE || FILL_SIDE_EFFECTS;
 const ROOT_PLAN = planObject(LAYOUT);
+function placedWithin(extra) {
+  for (const k in extra) {
+    if (hasOwn(extra, k) && k.includes(".") && extraLimitsError(k, extra[k]) !== void 0) {
+      throw new Fail("", "places " + k + " where it nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+    }
+  }
+}
 function decode(input) {
   const d = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
@@ -437,6 +444,9 @@ function decode(input) {
     extra: void 0
   };
   decodeMembers(ROOT_PLAN, input, d);
+  if (d.extra !== void 0) {
+    placedWithin(d.extra);
+  }
   if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
   if (FILL_ANY) {
     const c = lookup(d.kind);
@@ -498,6 +508,31 @@ function parseEnvelopeJson(text) {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
   return parseChecked(value, SURROGATE_TEXT.test(text));
+}
+const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+function trimJsonSpace(text) {
+  return text.replace(JSON_SPACE_ENDS, "");
+}
+function limitsError(v, level) {
+  try {
+    within(v, level, false);
+    return void 0;
+  } catch (err) {
+    if (err instanceof Fail) {
+      return { path: err.path, problem: err.problem, category: err.category };
+    }
+    throw err;
+  }
+}
+function parseJsonWithin(text, level = 0) {
+  let value;
+  try {
+    value = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
+  } catch (err) {
+    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
+  }
+  const error = limitsError(value, level);
+  return error === void 0 ? { ok: true, value } : { ok: false, error };
 }
 function finite(path, v) {
   if (typeof v === "number" && !Number.isFinite(v)) {
@@ -656,6 +691,10 @@ function placeExtra(k) {
   }
   return best === "" ? ["", k] : [best, k.slice(best.length + 1)];
 }
+function extraLimitsError(k, v) {
+  const [path] = placeExtra(k);
+  return limitsError(v, path === "" ? 1 : 2 + path.split(".").length - 1);
+}
 function encodeObject(o, e, extraKeys) {
   const out = {};
   let n = 0;
@@ -699,12 +738,17 @@ function serializeEnvelope(envelope) {
 export {
   MAX_DEPTH,
   compareKeys,
+  extraLimitsError,
   formatDecodeError,
   isObject,
   joinPath,
+  limitsError,
   parseEnvelope,
   parseEnvelopeJson,
+  parseJsonWithin,
+  placeExtra,
   serializeEnvelope,
   setOwn,
-  toWire
+  toWire,
+  trimJsonSpace
 };

@@ -612,6 +612,20 @@ const FILL_ANY = FILL_ORIGIN || FILL_ACTION || FILL_SAME_ARGUMENTS || FILL_GUIDA
 
 const ROOT_PLAN = planObject(LAYOUT);
 
+/**
+ * placedWithin throws the "syntax" Fail (path "") of an extra entry whose
+ * key places it in a nested object (a root member "recovery.x" goes into
+ * recovery, a level deeper than it was read) where it would nest past
+ * MAX_DEPTH: the encoder could not write the envelope back.
+ */
+function placedWithin(extra: Record<string, unknown>): void {
+  for (const k in extra) {
+    if (hasOwn(extra, k) && k.includes(".") && extraLimitsError(k, extra[k]) !== undefined) {
+      throw new Fail("", "places " + k + " where it nests arrays and objects more than " + MAX_DEPTH + " levels deep", "syntax");
+    }
+  }
+}
+
 function decode(input: unknown): Envelope {
   const d: Draft = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
@@ -628,6 +642,9 @@ function decode(input: unknown): Envelope {
     extra: undefined,
   };
   decodeMembers(ROOT_PLAN, input, d);
+  if (d.extra !== undefined) {
+    placedWithin(d.extra);
+  }
   if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
   if (FILL_ANY) {
     const c = lookup(d.kind);
@@ -714,6 +731,55 @@ export function parseEnvelopeJson(text: string | Uint8Array): ParseResult {
   }
   // Text without a surrogate, raw or escaped, parses to strings without one.
   return parseChecked(value, SURROGATE_TEXT.test(text));
+}
+
+/**
+ * JSON_SPACE_ENDS matches JSON's insignificant white space (space, tab, line
+ * feed, carriage return) at either end of a text: the only characters a
+ * reader of a line (readCli) trims, as every language's reader trims them.
+ */
+const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+
+/** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
+export function trimJsonSpace(text: string): string {
+  return text.replace(JSON_SPACE_ENDS, "");
+}
+
+/**
+ * limitsError returns the "syntax" error (path "") of a parsed value past
+ * the limits every decoder of the contract shares, level being the number
+ * of arrays and objects around it (0 for a document, -1 for a wrapper whose
+ * member is an envelope); undefined within them.
+ */
+export function limitsError(v: unknown, level: number): DecodeError | undefined {
+  try {
+    within(v, level, false);
+    return undefined;
+  } catch (err) {
+    if (err instanceof Fail) {
+      return { path: err.path, problem: err.problem, category: err.category };
+    }
+    throw err;
+  }
+}
+
+/**
+ * parseJsonWithin parses JSON text (or UTF-8 bytes, as parseEnvelopeJson
+ * reads them) for a reader other than the envelope decoder (a short form,
+ * a problem document, an AIP-193 error, a wrapped CLI line): within the
+ * limits every decoder of the contract shares, applied to the whole
+ * document with level arrays and objects around it, and with their error.
+ * Text that is not JSON, or past a limit, is a "syntax" error with path "".
+ */
+export function parseJsonWithin(text: string | Uint8Array, level = 0): { ok: true; value: unknown } | { ok: false; error: DecodeError } {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
+  } catch (err) {
+    return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
+  }
+  const error = limitsError(value, level);
+  return error === undefined ? { ok: true, value } : { ok: false, error };
 }
 
 function finite(path: string, v: unknown): void {
@@ -888,7 +954,7 @@ const objectPaths: readonly string[] = (() => {
 })();
 
 /** placeExtra splits an extra key into the object it belongs in (the longest object path of the layout that prefixes it) and its member name there. */
-function placeExtra(k: string): [string, string] {
+export function placeExtra(k: string): [string, string] {
   let best = "";
   for (const p of objectPaths) {
     if (p !== "" && p.length > best.length && k.startsWith(p + ".")) {
@@ -896,6 +962,16 @@ function placeExtra(k: string): [string, string] {
     }
   }
   return best === "" ? ["", k] : [best, k.slice(best.length + 1)];
+}
+
+/**
+ * extraLimitsError returns the error of an extra entry whose value, placed
+ * where its key places it (placeExtra), goes past the limits every decoder
+ * shares, as the encoder checks it: undefined when it can be written.
+ */
+export function extraLimitsError(k: string, v: unknown): DecodeError | undefined {
+  const [path] = placeExtra(k);
+  return limitsError(v, path === "" ? 1 : 2 + path.split(".").length - 1);
 }
 
 function encodeObject(o: LayoutObject, e: Envelope, extraKeys: readonly string[]): Record<string, unknown> | undefined {

@@ -841,6 +841,18 @@ impl serde::Serialize for Nested<'_> {
     }
 }
 
+/// Whether an extra entry's value, written where its key places it
+/// (place_extra), nests no deeper than MAX_DEPTH, as the encoder checks it.
+pub(crate) fn placed_within(k: &str, v: &Value) -> bool {
+    let path = place_extra(k).0;
+    let level = if path.is_empty() {
+        1
+    } else {
+        2 + path.matches('.').count()
+    };
+    json::within_depth(v, level)
+}
+
 /// Splits an extra key into the object it belongs in (the longest object
 /// path of the layout that prefixes it) and its member name there.
 fn place_extra(k: &str) -> (&'static str, &str) {
@@ -881,6 +893,22 @@ fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     let mut e = Envelope::zero();
     let mut extra = BTreeMap::new();
     decode_object(&LAYOUT, v, &mut e, &mut extra)?;
+    // An entry whose key places it in a nested object (a root member
+    // "recovery.x" goes into recovery, a level deeper than it was read)
+    // must stay within the limits there: the encoder writes it there.
+    if let Some(k) = extra
+        .iter()
+        .find(|(k, v)| k.contains('.') && !placed_within(k, v))
+        .map(|(k, _)| k)
+    {
+        return Err(err(
+            "",
+            format!(
+                "places {k} where it nests arrays and objects more than {MAX_DEPTH} levels deep"
+            ),
+            DecodeErrorCategory::Syntax,
+        ));
+    }
     e.extra = extra;
     if !on_wire(Source::Version) {
         e.contract_version = crate::contract::version();

@@ -209,7 +209,8 @@ impl Envelope {
 
     /// Reads the envelope of an MCP tool result (a CallToolResult as JSON):
     /// its structuredContent when that is an envelope, else the first text
-    /// content item that is. It does not look at isError. When no envelope
+    /// content item that is (trimmed of JSON's white space only, as read_cli
+    /// trims a line). It does not look at isError. When no envelope
     /// is found, the error is the first decoding problem met (category
     /// missing when there was nothing to decode).
     pub fn from_tool_result(result: &Value) -> Result<Envelope, DecodeError> {
@@ -235,7 +236,7 @@ impl Envelope {
                 let Some(text) = item.get("text").and_then(Value::as_str) else {
                     continue;
                 };
-                match Envelope::from_json(text.trim()) {
+                match Envelope::from_slice(trim_json_space(text.as_bytes())) {
                     Ok(e) => return Ok(e),
                     Err(err) => {
                         first.get_or_insert(err);
@@ -511,9 +512,14 @@ impl Envelope {
     /// Reads back a line write_cli wrote. It accepts both CLI forms, the
     /// envelope itself and the wrapped `{"ok":false,"command":...,"error":envelope}`,
     /// trying the contract's own form first; the error returned is that of
-    /// the contract's own form.
+    /// the contract's own form. Only JSON's white space (space, tab, line
+    /// feed, carriage return) is trimmed from either end: a line that starts
+    /// or ends with any other character (a byte order mark, a no-break
+    /// space, U+0085, U+2028) is not a CLI line. The whole line is held to
+    /// the limits every decoder shares, the wrapped form's object counting
+    /// as level 0.
     pub fn read_cli(line: &[u8]) -> Result<Envelope, DecodeError> {
-        let line = trim_bytes(line);
+        let line = trim_json_space(line);
         let (own, other) = if CLI_WRAPPED {
             (read_cli_wrapped(line), Envelope::from_slice(line))
         } else {
@@ -860,6 +866,19 @@ fn first_char(b: &[u8]) -> Option<(char, usize)> {
     };
     let s = std::str::from_utf8(b.get(..n)?).ok()?;
     s.chars().next().map(|c| (c, n))
+}
+
+/// b without JSON's white space (space, tab, line feed, carriage return)
+/// at either end, and nothing else trimmed: what every language's CLI
+/// reader trims.
+fn trim_json_space(mut b: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t' | b'\n' | b'\r', rest @ ..] = b {
+        b = rest;
+    }
+    while let [rest @ .., b' ' | b'\t' | b'\n' | b'\r'] = b {
+        b = rest;
+    }
+    b
 }
 
 /// b without leading and trailing white space (Go's bytes.TrimSpace:
