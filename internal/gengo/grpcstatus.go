@@ -108,9 +108,14 @@ func (g grpcGen) file(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Err").Call()),
 	)
 	f.Line()
-	f.Comment(fmt.Sprintf("// FromStatus reads a gRPC status into an envelope, as %s.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status (OK) is nil.", g.name))
-	f.Func().Id("FromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).BlockFunc(func(b *jen.Group) {
-		b.If(jen.Id("st").Op("==").Nil().Op("||").Id("st").Dot("Code").Call().Op("==").Qual(codes, "OK")).Block(jen.Return(jen.Nil()))
+	f.Comment(fmt.Sprintf("// FromStatus reads a gRPC status into an envelope, as %s.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status, or one whose code is OK, reports no failure: its envelope is nil.", g.name))
+	f.Func().Id("FromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).Block(
+		jen.If(jen.Id("st").Op("==").Nil().Op("||").Id("st").Dot("Code").Call().Op("==").Qual(codes, "OK")).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("fromStatus").Call(jen.Id("st"))),
+	)
+	f.Line()
+	f.Comment(fmt.Sprintf("// fromStatus is FromStatus for any status, OK included: code 0 is not an error code, so an OK status reads as %s.FromRPCStatus reads a google.rpc.Status of code 0 (and FromAIP193 an AIP-193 error of code 0, in every language): a failure of HTTP status 500.", g.name))
+	f.Func().Id("fromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).BlockFunc(func(b *jen.Group) {
 		b.Id("s").Op(":=").Op("&").Qual(g.pkg, "RPCStatus").Values(jen.Dict{
 			jen.Id("Code"):    jen.Int().Call(jen.Id("st").Dot("Code").Call()),
 			jen.Id("Status"):  jen.Qual(rpccode, "Code").Call(jen.Id("st").Dot("Code").Call()).Dot("String").Call(),
@@ -139,10 +144,10 @@ func (g grpcGen) file(f *jen.File) {
 		b.Return(jen.Qual(g.pkg, "FromRPCStatus").Call(jen.Id("s")))
 	})
 	f.Line()
-	f.Comment("// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false when err is nil or carries no status.")
+	f.Comment("// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false, and the envelope nil, when err is nil or carries no status. When ok is true the envelope is never nil: an error whose status (its own GRPCStatus, or a wrapped error's) has the code OK is still a failure, and reads as a status of code 0 does everywhere (see fromStatus): HTTP status 500, classified from the status's message.")
 	f.Func().Id("FromError").Params(jen.Err().Error()).Params(jen.Add(env), jen.Bool()).Block(
 		jen.List(jen.Id("st"), jen.Id("ok")).Op(":=").Qual(status, "FromError").Call(jen.Err()),
 		jen.If(jen.Op("!").Id("ok").Op("||").Err().Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
-		jen.Return(jen.Id("FromStatus").Call(jen.Id("st")), jen.True()),
+		jen.Return(jen.Id("fromStatus").Call(jen.Id("st")), jen.True()),
 	)
 }

@@ -51,11 +51,16 @@ func Error(e *agenterror.Envelope) error {
 	return s.Err()
 }
 
-// FromStatus reads a gRPC status into an envelope, as agenterror.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status (OK) is nil.
+// FromStatus reads a gRPC status into an envelope, as agenterror.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status, or one whose code is OK, reports no failure: its envelope is nil.
 func FromStatus(st *status.Status) *agenterror.Envelope {
 	if st == nil || st.Code() == codes.OK {
 		return nil
 	}
+	return fromStatus(st)
+}
+
+// fromStatus is FromStatus for any status, OK included: code 0 is not an error code, so an OK status reads as agenterror.FromRPCStatus reads a google.rpc.Status of code 0 (and FromAIP193 an AIP-193 error of code 0, in every language): a failure of HTTP status 500.
+func fromStatus(st *status.Status) *agenterror.Envelope {
 	s := &agenterror.RPCStatus{
 		Code:    int(st.Code()),
 		Message: st.Message(),
@@ -85,11 +90,11 @@ func FromStatus(st *status.Status) *agenterror.Envelope {
 	return agenterror.FromRPCStatus(s)
 }
 
-// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false when err is nil or carries no status.
+// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false, and the envelope nil, when err is nil or carries no status. When ok is true the envelope is never nil: an error whose status (its own GRPCStatus, or a wrapped error's) has the code OK is still a failure, and reads as a status of code 0 does everywhere (see fromStatus): HTTP status 500, classified from the status's message.
 func FromError(err error) (*agenterror.Envelope, bool) {
 	st, ok := status.FromError(err)
 	if !ok || err == nil {
 		return nil, false
 	}
-	return FromStatus(st), true
+	return fromStatus(st), true
 }
