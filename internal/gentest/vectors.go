@@ -483,8 +483,16 @@ func (v *vectors) readHTTP(t *testing.T, vecs []genvectors.HTTPVec) {
 		for name, value := range want.Headers {
 			resp.Header.Set(name, value)
 		}
+		for _, l := range want.HeaderLines {
+			resp.Header.Add(l[0], l[1])
+		}
 		out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
 		err, _ := out[1].Interface().(error)
+		if want.Error != "" {
+			if _, category, ok := v.decodeError(err); !ok || category != want.Error {
+				t.Errorf("%s: ReadHTTP error %v, want a DecodeError of category %q", want.Name, err, want.Error)
+			}
+		}
 		got := v.readsAs(t, want.Name, "ReadHTTP", out[0], err, want.Envelope)
 		if got == nil {
 			continue

@@ -210,7 +210,25 @@ func (v ForToolVec) AsObject() orderedjson.Object {
 // AsObject implements orderedjson.Ordered.
 func (v HTTPVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "status", Value: v.Status},
-		{Key: "headers", Value: sortedHeaders(v.Headers)}, {Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}}
+		{Key: "headers", Value: sortedHeaders(v.Headers)}, {Key: "header_lines", Value: headerLines(v.HeaderLines)},
+		{Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}, {Key: "error", Value: nullable(v.Error)}}
+}
+
+// headerLines is a list of header lines as JSON arrays of name and value.
+func headerLines(lines [][2]string) []any {
+	out := make([]any, len(lines))
+	for i, l := range lines {
+		out[i] = []any{l[0], l[1]}
+	}
+	return out
+}
+
+// nullable is s, or null when it is empty.
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // AsObject implements orderedjson.Ordered.

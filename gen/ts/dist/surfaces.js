@@ -408,8 +408,15 @@ function parseHttpDate(v) {
   }
   return void 0;
 }
+function retryAfterValue(v) {
+  const i = v.indexOf(",");
+  if (i < 0) return v;
+  if (!/^[ \t]*[A-Za-z]+[ \t]*$/.test(v.slice(0, i))) return v.slice(0, i);
+  const j = v.indexOf(",", i + 1);
+  return j < 0 ? v : v.slice(0, j);
+}
 function parseRetryAfter(value, date) {
-  const v = (value ?? "").trim();
+  const v = retryAfterValue(value ?? "").trim();
   if (v === "") {
     return void 0;
   }
