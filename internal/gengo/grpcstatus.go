@@ -81,10 +81,14 @@ func (g grpcGen) file(f *jen.File) {
 	f.PackageComment(fmt.Sprintf("Package grpcstatus converts %s envelopes to and from google.golang.org/grpc/status: the google.rpc mapping of %s.RPCStatus, with a google.rpc.ErrorInfo and a google.rpc.RetryInfo detail as real protobuf types. It is a module of its own, so %s itself stays free of gRPC's dependencies.", g.name, g.name, g.name))
 	env := jen.Op("*").Qual(g.pkg, "Envelope")
 
-	f.Comment("// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. It fails when the envelope does not encode.")
+	f.Comment("// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. Text that is not UTF-8 (set by hand) has each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as every writer replaces it, so the status always marshals with all its details. It fails when the envelope does not encode.")
 	f.Func().Id("Status").Params(jen.Id("e").Add(env)).Params(jen.Op("*").Qual(status, "Status"), jen.Error()).Block(
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("e").Dot("RPCStatus").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("s").Dot("Message").Op("=").Id("validText").Call(jen.Id("s").Dot("Message")),
+		jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("s").Dot("Metadata")).Block(
+			jen.Id("s").Dot("Metadata").Index(jen.Id("k")).Op("=").Id("validText").Call(jen.Id("v")),
+		),
 		jen.Id("st").Op(":=").Qual(status, "New").Call(jen.Qual(codes, "Code").Call(jen.Id("s").Dot("Code")), jen.Id("s").Dot("Message")).Dot("Proto").Call(),
 		jen.List(jen.Id("info"), jen.Err()).Op(":=").Qual("google.golang.org/protobuf/types/known/anypb", "New").Call(jen.Op("&").Qual(errdetails, "ErrorInfo").Values(jen.Dict{
 			jen.Id("Reason"): jen.Id("s").Dot("Reason"), jen.Id("Domain"): jen.Id("s").Dot("Domain"), jen.Id("Metadata"): jen.Id("s").Dot("Metadata"),
@@ -99,6 +103,22 @@ func (g grpcGen) file(f *jen.File) {
 			jen.Id("st").Dot("Details").Op("=").Append(jen.Id("st").Dot("Details"), jen.Id("retry")),
 		),
 		jen.Return(jen.Qual(status, "FromProto").Call(jen.Id("st")), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("// validText is s with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, one for each, as the JSON writers write it; s itself when it is valid.")
+	f.Func().Id("validText").Params(jen.Id("s").String()).String().Block(
+		jen.If(jen.Qual("unicode/utf8", "ValidString").Call(jen.Id("s"))).Block(jen.Return(jen.Id("s"))),
+		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Len(jen.Id("s")).Op("+").Lit(8)),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("s")), jen.Empty()).Block(
+			jen.List(jen.Id("r"), jen.Id("size")).Op(":=").Qual("unicode/utf8", "DecodeRuneInString").Call(jen.Id("s").Index(jen.Id("i"), jen.Empty())),
+			jen.If(jen.Id("r").Op("==").Qual("unicode/utf8", "RuneError").Op("&&").Id("size").Op("==").Lit(1)).Block(
+				jen.Id("b").Op("=").Qual("unicode/utf8", "AppendRune").Call(jen.Id("b"), jen.Qual("unicode/utf8", "RuneError")),
+			).Else().Block(
+				jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id("s").Index(jen.Id("i"), jen.Id("i").Op("+").Id("size")).Op("...")),
+			),
+			jen.Id("i").Op("+=").Id("size"),
+		),
+		jen.Return(jen.String().Call(jen.Id("b"))),
 	)
 	f.Line()
 	f.Comment("// Error is Status(e).Err(), for returning from a gRPC handler; an envelope that does not encode becomes an Internal status saying so.")

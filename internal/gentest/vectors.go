@@ -102,6 +102,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("http", func(t *testing.T) { v.readHTTP(t, f.HTTP) })
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
+	t.Run("writes", func(t *testing.T) { v.writes(t, f.Writes) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 

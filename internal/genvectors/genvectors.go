@@ -50,6 +50,9 @@ type File struct {
 	// RFC 9457, CLI, logging), every package byte for byte (surfaces.go).
 	Surfaces []SurfaceVec `json:"surfaces"`
 	Accept   []AcceptVec  `json:"accept"`
+	// Writes are the writers' answers to envelopes set by hand, which no
+	// decoder gives (writes.go).
+	Writes []WriteVec `json:"writes"`
 	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
 	// kind's code and reason, the reasons of kind names at the edges of its
 	// steps, envelopes as AIP-193 errors and foreign errors read back.
@@ -229,6 +232,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	f.Accept = acceptVectors()
+	if f.Writes, err = writeVectors(c, all); err != nil {
+		return nil, err
+	}
 	if err = aip193(f, c, all); err != nil {
 		return nil, err
 	}
@@ -253,6 +259,7 @@ func unique(f *File) error {
 		uniqueIn("next_step", f.NextStep, func(v NextStepVec) string { return v.Name }),
 		uniqueIn("http", f.HTTP, func(v HTTPVec) string { return v.Name }),
 		uniqueIn("surfaces", f.Surfaces, func(v SurfaceVec) string { return v.Name }),
+		uniqueIn("writes", f.Writes, func(v WriteVec) string { return v.Name }),
 	} {
 		if err != nil {
 			return err

@@ -36,6 +36,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "http", f.HTTP)
 	section(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
+	section(w, "writes", f.Writes)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)

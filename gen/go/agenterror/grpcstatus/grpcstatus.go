@@ -11,13 +11,18 @@ import (
 	status "google.golang.org/grpc/status"
 	anypb "google.golang.org/protobuf/types/known/anypb"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
+	"unicode/utf8"
 )
 
-// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. It fails when the envelope does not encode.
+// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. Text that is not UTF-8 (set by hand) has each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as every writer replaces it, so the status always marshals with all its details. It fails when the envelope does not encode.
 func Status(e *agenterror.Envelope) (*status.Status, error) {
 	s, err := e.RPCStatus()
 	if err != nil {
 		return nil, err
+	}
+	s.Message = validText(s.Message)
+	for k, v := range s.Metadata {
+		s.Metadata[k] = validText(v)
 	}
 	st := status.New(codes.Code(s.Code), s.Message).Proto()
 	info, err := anypb.New(&errdetails.ErrorInfo{
@@ -40,6 +45,24 @@ func Status(e *agenterror.Envelope) (*status.Status, error) {
 		st.Details = append(st.Details, retry)
 	}
 	return status.FromProto(st), nil
+}
+
+// validText is s with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, one for each, as the JSON writers write it; s itself when it is valid.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
 }
 
 // Error is Status(e).Err(), for returning from a gRPC handler; an envelope that does not encode becomes an Internal status saying so.

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The google.rpc mapping (AIP-193): an envelope as a google.rpc.Status with
@@ -163,9 +162,10 @@ func aipReason(kind string) string {
 // value of the envelope AIP-193 has no field for) and, with a retry hint, a
 // RetryInfo. It fails when the envelope does not encode (AppendJSON).
 //
-// Its strings are valid UTF-8, as protobuf requires of a string field (so
-// gRPC can marshal the status): a byte of the envelope's text that does not
-// start a valid UTF-8 sequence becomes U+FFFD, as every encoder writes it.
+// Its message and metadata hold the envelope's text as it is, which may hold
+// bytes that are not UTF-8 when it was set by hand; AppendAIP193 writes each
+// such byte as the escape \ufffd, as every JSON writer does, and the
+// grpcstatus package as U+FFFD (protobuf requires valid UTF-8 of a string).
 func (e *Envelope) RPCStatus() (*RPCStatus, error) {
 	wire, err := e.AppendJSON(nil)
 	if err != nil {
@@ -195,14 +195,11 @@ func (e *Envelope) RPCStatus() (*RPCStatus, error) {
 	if len(e.Extra) > 0 {
 		meta[metaExtra] = extraJSON(e.Extra)
 	}
-	for k, v := range meta {
-		meta[k] = validText(v)
-	}
 	s := &RPCStatus{
 		HTTPStatus: cl.HTTPStatus,
 		Code:       cl.GRPCCode,
 		Status:     cl.GRPCStatus,
-		Message:    validText(e.Message),
+		Message:    e.Message,
 		Reason:     cl.Reason,
 		Domain:     ErrorInfoDomain,
 		Metadata:   meta,
@@ -215,26 +212,6 @@ func (e *Envelope) RPCStatus() (*RPCStatus, error) {
 		}
 	}
 	return s, nil
-}
-
-// validText is s with every byte that does not start a valid UTF-8
-// sequence replaced by U+FFFD, one for each such byte, as appendString
-// writes it into JSON; s itself when it is valid.
-func validText(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, "\uFFFD"...)
-		} else {
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return string(b)
 }
 
 // wireValues maps the path of every member of an encoded envelope, nested
