@@ -90,9 +90,17 @@ export declare function compareKeys(a: string, b: string): number;
 export declare function toWire(envelope: Envelope): Record<string, unknown>;
 
 /**
+ * goJson is JSON.stringify's text as the Go encoder writes it: U+2028 and
+ * U+2029 escaped, and a lone surrogate, which is not well-formed text, as
+ * the escape \ufffd (the Go encoder writes a byte that is not UTF-8 so), so
+ * every writer's output is well-formed and reads back as U+FFFD.
+ */
+export declare function goJson(text: string): string;
+
+/**
  * serializeEnvelope returns the envelope's JSON text in the contract's wire
- * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029, and
- * it throws a RangeError for a number JSON cannot carry or a missing or
+ * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029,
+ * writes a lone surrogate as \ufffd (goJson), and it throws a RangeError for a number JSON cannot carry or a missing or
  * empty context field the layout requires.
  */
 export declare function serializeEnvelope(envelope: Envelope): string;
