@@ -15,7 +15,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Dict, List, MutableMapping, Optional, Tuple
 
 from ._classification import http_status, is_retryable
-from ._codec import to_dict
+from ._codec import _go_json, to_dict
 from ._contract import FIELDS, LAYOUT, LOG, SANITIZED_FIELDS
 from ._envelope import Envelope
 from ._sanitize import sanitize
@@ -38,7 +38,7 @@ def _json(v: Any) -> Optional[str]:
         text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         return None
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _go_json(text)
 
 
 def _field_leaves(o: Any, out: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
