@@ -14,7 +14,7 @@ use std::io;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
+use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_SAFE_INTEGER};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
     PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
@@ -347,9 +347,22 @@ impl Envelope {
     /// the context and kind-specific fields the layout does not require
     /// rather than not at all; one that still does not encode (an empty
     /// field the layout requires) goes out with its status and headers but
-    /// no body. A negative retry hint is left out. An envelope without a
-    /// kind, which no client could read, is answered with a plain-text 500.
+    /// no body. A negative retry hint is left out; one past
+    /// MAX_SAFE_INTEGER (set by hand: the producers clamp hints to
+    /// RETRY.max_hint_ms), which no encoder writes, is sent as
+    /// MAX_SAFE_INTEGER, in the Retry-After header and the body alike, as
+    /// every language's HTTP writer sends it. An envelope without a kind,
+    /// which no client could read, is answered with a plain-text 500.
     pub fn write_http(&self, accept: &[&str]) -> HttpResponse {
+        if self
+            .recovery
+            .retry_after_ms
+            .is_some_and(|ms| ms > MAX_SAFE_INTEGER)
+        {
+            let mut clamped = self.clone();
+            clamped.recovery.retry_after_ms = Some(MAX_SAFE_INTEGER);
+            return clamped.write_http(accept);
+        }
         if self.kind.as_str().is_empty() {
             return HttpResponse {
                 status: 500,
