@@ -81,8 +81,8 @@ func (v *vectors) writes(t *testing.T, vecs []genvectors.WriteVec) {
 			if want.IllFormed {
 				illFormed(e)
 			}
-			if want.RetryAfterMs != "" {
-				ms, err := strconv.ParseInt(want.RetryAfterMs, 10, 64)
+			if want.RetryAfterMs != nil {
+				ms, err := strconv.ParseInt(*want.RetryAfterMs, 10, 64)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,8 +92,8 @@ func (v *vectors) writes(t *testing.T, vecs []genvectors.WriteVec) {
 			// does; an Extra value read back keeps its JSON as received
 			// (\ufffd escapes), so the envelope read back is compared as a
 			// JSON value.
-			v.httpForm(t, e, "", want.HTTP, want.RetryAfterMs == "", false)
-			v.httpForm(t, e, "application/problem+json", want.Problem, want.RetryAfterMs == "", false)
+			v.httpForm(t, e, "", want.HTTP, want.RetryAfterMs == nil, false)
+			v.httpForm(t, e, "application/problem+json", want.Problem, want.RetryAfterMs == nil, false)
 			if want.CLI != nil {
 				var line bytes.Buffer
 				if out := e.MethodByName("WriteCLI").Call([]reflect.Value{reflect.ValueOf(io.Writer(&line)), reflect.ValueOf(want.Command)}); !out[0].IsNil() {
@@ -108,6 +108,11 @@ func (v *vectors) writes(t *testing.T, vecs []genvectors.WriteVec) {
 					t.Errorf("ToolResult: %v", err)
 				} else if text := out[0].FieldByName("Content").Index(0).FieldByName("Text").String(); text != want.HTTP.Body {
 					t.Errorf("ToolResult text:\ngot  %q\nwant %q", text, want.HTTP.Body)
+				}
+			}
+			if string(want.Log) != "null" {
+				if got := slogJSON(e.MethodByName("LogValue").Call(nil)[0]); got != string(want.Log) {
+					t.Errorf("LogValue:\ngot  %s\nwant %s", got, want.Log)
 				}
 			}
 			if want.AIP193 != nil {

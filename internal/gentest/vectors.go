@@ -489,9 +489,9 @@ func (v *vectors) readHTTP(t *testing.T, vecs []genvectors.HTTPVec) {
 		}
 		out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
 		err, _ := out[1].Interface().(error)
-		if want.Error != "" {
-			if _, category, ok := v.decodeError(err); !ok || category != want.Error {
-				t.Errorf("%s: ReadHTTP error %v, want a DecodeError of category %q", want.Name, err, want.Error)
+		if want.Error != nil {
+			if _, category, ok := v.decodeError(err); !ok || category != *want.Error {
+				t.Errorf("%s: ReadHTTP error %v, want a DecodeError of category %q", want.Name, err, *want.Error)
 			}
 		}
 		got := v.readsAs(t, want.Name, "ReadHTTP", out[0], err, want.Envelope)

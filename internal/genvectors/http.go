@@ -32,7 +32,7 @@ type HTTPVec struct {
 	HeaderLines [][2]string       `json:"header_lines"`
 	Body        string            `json:"body"`
 	Envelope    json.RawMessage   `json:"envelope"`
-	Error       string            `json:"error"`
+	Error       *string           `json:"error"`
 }
 
 // The texts the HTTP vectors use. The readers sanitize messages, and the
@@ -204,9 +204,13 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 				return nil, err
 			}
 		}
-		v := HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, HeaderLines: r.lines, Body: r.body, Envelope: env}
+		v := HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, HeaderLines: [][2]string{}, Body: r.body, Envelope: env}
+		if r.lines != nil {
+			v.HeaderLines = r.lines
+		}
 		if want == nil {
-			v.Error = "missing"
+			missing := "missing"
+			v.Error = &missing
 		}
 		out = append(out, v)
 	}

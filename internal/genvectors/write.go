@@ -224,12 +224,12 @@ func headerLines(lines [][2]string) []any {
 	return out
 }
 
-// nullable is s, or null when it is empty.
-func nullable(s string) any {
-	if s == "" {
+// nullable is *s, or null when s is nil.
+func nullable(s *string) any {
+	if s == nil {
 		return nil
 	}
-	return s
+	return *s
 }
 
 // AsObject implements orderedjson.Ordered.

@@ -28,27 +28,23 @@ type WriteVec struct {
 	Name         string          `json:"name"`
 	Envelope     json.RawMessage `json:"envelope"`
 	IllFormed    bool            `json:"ill_formed"`
-	RetryAfterMs string          `json:"retry_after_ms"`
+	RetryAfterMs *string         `json:"retry_after_ms"`
 	HTTP         HTTPForm        `json:"http"`
 	Problem      HTTPForm        `json:"problem"`
 	Command      string          `json:"command"`
 	CLI          *string         `json:"cli"`
 	AIP193       *string         `json:"aip193"`
+	// Log is the log form, as in the surfaces section; null when not
+	// checked (a text it sanitizes is not one every policy leaves alone).
+	Log json.RawMessage `json:"log"`
 }
 
 // AsObject implements orderedjson.Ordered.
 func (v WriteVec) AsObject() orderedjson.Object {
-	var cli, aip any
-	if v.CLI != nil {
-		cli = *v.CLI
-	}
-	if v.AIP193 != nil {
-		aip = *v.AIP193
-	}
 	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "envelope", Value: v.Envelope},
 		{Key: "ill_formed", Value: v.IllFormed}, {Key: "retry_after_ms", Value: nullable(v.RetryAfterMs)},
 		{Key: "http", Value: v.HTTP}, {Key: "problem", Value: v.Problem}, {Key: "command", Value: v.Command},
-		{Key: "cli", Value: cli}, {Key: "aip193", Value: aip}}
+		{Key: "cli", Value: nullable(v.CLI)}, {Key: "aip193", Value: nullable(v.AIP193)}, {Key: "log", Value: v.Log}}
 }
 
 // illFormed stands for text that is not well-formed: in the specification
@@ -83,6 +79,27 @@ func writeVectors(c *contract.Contract, exs []exampleenv.Example) ([]WriteVec, e
 	v.IllFormed = true
 	out = append(out, v)
 
+	// The same in a context field the log form does not sanitize, so that
+	// the log form is checked too.
+	for _, f := range c.ContextFields {
+		lf := c.Layout.FieldLeaf(f)
+		if f.Type != contract.TypeString || c.Sanitize.Sanitizes(f.Name) || lf == nil {
+			continue
+		}
+		bad := fromExample(exs[len(exs)-1].Value).with(lf.Path, "Reported by "+illFormed+" the upstream"+illFormed)
+		v, err := writeVec(c, "text that is not well-formed in a field the log form does not sanitize", fixed(bad).(object), bad)
+		if err != nil {
+			return nil, err
+		}
+		// (Left out where the example's own texts are not ones every
+		// sanitizer policy leaves alone: the log form is not checked there.)
+		if string(v.Log) != "null" {
+			v.IllFormed = true
+			out = append(out, v)
+		}
+		break
+	}
+
 	// A retry hint past MaxSafeInteger, set by hand.
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil {
 		base := fromExample(exs[0].Value).without(hint.Path)
@@ -94,8 +111,9 @@ func writeVectors(c *contract.Contract, exs []exampleenv.Example) ([]WriteVec, e
 		if v.Envelope, err = raw(base); err != nil {
 			return nil, err
 		}
-		v.RetryAfterMs = strconv.FormatInt(contract.MaxSafeInteger+2, 10)
-		v.CLI, v.AIP193 = nil, nil
+		ms := strconv.FormatInt(contract.MaxSafeInteger+2, 10)
+		v.RetryAfterMs = &ms
+		v.CLI, v.AIP193, v.Log = nil, nil, json.RawMessage("null")
 		out = append(out, v)
 	}
 	return out, nil
@@ -121,7 +139,7 @@ func writeVec(c *contract.Contract, name string, good, written object) (WriteVec
 	if err != nil {
 		return WriteVec{}, err
 	}
-	return WriteVec{Name: name, Envelope: in, HTTP: sv.HTTP, Problem: sv.Problem, Command: sv.Command, CLI: &sv.CLI, AIP193: &aip}, nil
+	return WriteVec{Name: name, Envelope: in, HTTP: sv.HTTP, Problem: sv.Problem, Command: sv.Command, CLI: &sv.CLI, AIP193: &aip, Log: sv.Log}, nil
 }
 
 // fixed is v with illFormed replaced by U+FFFD in every string and member

@@ -528,6 +528,9 @@ fn writes_vectors() {
             assert_eq!(escaped(std::str::from_utf8(&line).unwrap()), cli, "{name}");
             assert_eq!(escaped(e.to_tool_result().unwrap()["content"][0]["text"].as_str().unwrap()), w["http"]["body"], "{name}");
         }
+        if !w["log"].is_null() {
+            assert_eq!(serde_json::to_string(&e.log_fields()).unwrap(), serde_json::to_string(&w["log"]).unwrap(), "{name}: log");
+        }
         if let Some(aip) = w["aip193"].as_str() {
             // Metadata holds JSON text, whose \ufffd the character stands for here.
             fn unescaped(v: Value) -> Value {

@@ -209,7 +209,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Go decoder reads a \u escape of one (and encoding/json every byte of
  * invalid UTF-8).
  */
-function wellFormed(s: string): string {
+export function wellFormed(s: string): string {
   return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
 }
 

@@ -100,6 +100,8 @@ def test_writes(v: Any) -> None:
         assert pkg.to_problem_json(env) == v["problem"]["body"]
         assert pkg.cli_line(env, v["command"]) == v["cli"]
         assert pkg.to_mcp_tool_result(env)["content"][0]["text"] == v["http"]["body"]
+    if v["log"] is not None:
+        assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
     if v["aip193"] is not None:
         text = pkg.to_aip193(env)
         text.encode("utf-8")  # well-formed: strict UTF-8 carries it

@@ -123,6 +123,7 @@ describe(`${pkg.CONTRACT_NAME}: writes`, () => {
         assert.equal(pkg.cliLine(env, v.command), v.cli);
         assert.equal(pkg.toMcpToolResult(env).content[0].text, v.http.body);
       }
+      if (v.log !== null) assert.equal(JSON.stringify(pkg.logFields(env)), JSON.stringify(v.log));
       if (v.aip193 !== null) {
         const text = pkg.toAip193(env);
         assert.ok(text.isWellFormed(), text);

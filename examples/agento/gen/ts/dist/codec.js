@@ -712,5 +712,6 @@ export {
   parseEnvelopeJson,
   serializeEnvelope,
   setOwn,
-  toWire
+  toWire,
+  wellFormed
 };

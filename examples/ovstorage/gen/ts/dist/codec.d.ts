@@ -50,6 +50,13 @@ export declare function setOwn(obj: Record<string, unknown>, key: string, value:
 export declare function isObject(v: unknown): v is Record<string, unknown>;
 
 /**
+ * wellFormed returns s with each lone surrogate replaced by U+FFFD, as the
+ * Go decoder reads a \u escape of one (and encoding/json every byte of
+ * invalid UTF-8).
+ */
+export declare function wellFormed(s: string): string;
+
+/**
  * parseEnvelope reads a parsed JSON value as an envelope in the contract's
  * wire layout. It never throws. A kind, origin or other value this contract
  * version does not know is kept as it is; fields the contract does not name
