@@ -445,8 +445,9 @@ impl Envelope {
     ///
     /// A Retry-After header (delay seconds, or an HTTP date measured from
     /// the Date header when there is one; the first value of a repeated
-    /// one) fills the retry hint when the body carried none. A response below 300 without an envelope is an error
-    /// (category missing): there is no failure to report.
+    /// one) fills the retry hint when the body carried none. A response
+    /// below 300 without an envelope is an error (category missing): there
+    /// is no failure to report.
     pub fn read_http(
         status: u16,
         headers: &[(&str, &str)],
@@ -1216,7 +1217,7 @@ fn retry_after_value(v: &str) -> &str {
     let Some(i) = v.find(',') else {
         return v;
     };
-    let day = v[..i].trim_matches([' ', '\t']);
+    let day = v[..i].trim_matches(|c| c == ' ' || c == '\t');
     if day.is_empty() || !day.bytes().all(|c| c.is_ascii_alphabetic()) {
         return &v[..i];
     }
@@ -1227,9 +1228,10 @@ fn retry_after_value(v: &str) -> &str {
 }
 
 /// Reads a Retry-After header value (RFC 9110, section 10.2.3) as
-/// milliseconds: its first value (a repeated header's lines joined by
-/// commas are a list), delay seconds, or an HTTP date (IMF-fixdate, RFC 850 or
-/// asctime, as Go's http.ParseTime reads them) measured from date, the
+/// milliseconds: its first value (retry_after_value; a repeated header's
+/// lines joined by commas are a list), delay seconds, or an HTTP date
+/// (IMF-fixdate, RFC 850 or asctime, as Go's http.ParseTime reads them)
+/// measured from date, the
 /// response's Date header, when it is one (so a skewed clock does not
 /// matter), and from now otherwise. A date in the past means no wait; a
 /// wait longer than RETRY.max_hint_ms is clamped to it. None when the value

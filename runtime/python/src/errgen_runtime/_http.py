@@ -419,6 +419,7 @@ def _parse_http_date(v: str) -> Optional[int]:
     return None
 
 
+#: _DAY_NAME is the text before an HTTP date's one comma: a day name, ASCII letters only.
 _DAY_NAME = re.compile(r"[ \t]*[A-Za-z]+[ \t]*")
 
 

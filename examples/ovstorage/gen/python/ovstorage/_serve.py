@@ -210,8 +210,9 @@ def to_http_response(envelope: Envelope, accept: _Accept = None) -> HttpAnswer:
     negative one is left out; one past 2**53 - 1, JavaScript's
     MAX_SAFE_INTEGER, which no encoder writes, is sent as 2**53 - 1 in the
     header and the body alike, as every package's HTTP writer sends it).
-    The body is the envelope (Content-Type: application/json) unless Accept ranks application/problem+json above
-    application/json (prefers_problem), when it is to_problem_json's document
+    The body is the envelope (Content-Type: application/json) unless Accept
+    ranks application/problem+json above application/json
+    (prefers_problem), when it is to_problem_json's document
     with no instance (Content-Type: application/problem+json); Vary: Accept
     says the body depends on it. An envelope without a kind, which no client
     could read, is answered with a plain-text 500.
