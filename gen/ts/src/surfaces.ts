@@ -20,11 +20,14 @@ export interface McpToolResult {
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
- * hosts that read only content) and as structuredContent.
+ * hosts that read only content) and as structuredContent (a lone surrogate
+ * is U+FFFD in both, as in every writer's output).
  */
 export function toMcpToolResult(envelope: Envelope): McpToolResult {
   const text = serializeEnvelope(envelope);
-  return { content: [{ type: "text", text }], structuredContent: toWire(envelope), isError: true };
+  // serializeEnvelope wrote \ufffd for each lone surrogate: the structure is that text read back, well-formed too.
+  const structuredContent = text.includes("\\ufffd") ? (JSON.parse(text) as Record<string, unknown>) : toWire(envelope);
+  return { content: [{ type: "text", text }], structuredContent, isError: true };
 }
 
 /**

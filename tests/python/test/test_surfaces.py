@@ -99,7 +99,9 @@ def test_writes(v: Any) -> None:
     if v["cli"] is not None:
         assert pkg.to_problem_json(env) == v["problem"]["body"]
         assert pkg.cli_line(env, v["command"]) == v["cli"]
-        assert pkg.to_mcp_tool_result(env)["content"][0]["text"] == v["http"]["body"]
+        r = pkg.to_mcp_tool_result(env)
+        assert r["content"][0]["text"] == v["http"]["body"]
+        assert r["structuredContent"] == json.loads(v["http"]["body"])
     if v["log"] is not None:
         assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
     if v["aip193"] is not None:

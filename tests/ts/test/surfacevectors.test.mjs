@@ -121,7 +121,9 @@ describe(`${pkg.CONTRACT_NAME}: writes`, () => {
       if (v.cli !== null) {
         assert.equal(pkg.serializeProblem(env), v.problem.body);
         assert.equal(pkg.cliLine(env, v.command), v.cli);
-        assert.equal(pkg.toMcpToolResult(env).content[0].text, v.http.body);
+        const r = pkg.toMcpToolResult(env);
+        assert.equal(r.content[0].text, v.http.body);
+        assert.deepEqual(r.structuredContent, JSON.parse(v.http.body));
       }
       if (v.log !== null) assert.equal(JSON.stringify(pkg.logFields(env)), JSON.stringify(v.log));
       if (v.aip193 !== null) {

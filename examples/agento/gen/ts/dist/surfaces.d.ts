@@ -12,7 +12,8 @@ export interface McpToolResult {
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
- * hosts that read only content) and as structuredContent.
+ * hosts that read only content) and as structuredContent (a lone surrogate
+ * is U+FFFD in both, as in every writer's output).
  */
 export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
 

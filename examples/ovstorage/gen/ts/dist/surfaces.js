@@ -7,7 +7,8 @@ import { sanitize, sanitizesMessage } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
 function toMcpToolResult(envelope) {
   const text = serializeEnvelope(envelope);
-  return { content: [{ type: "text", text }], structuredContent: toWire(envelope), isError: true };
+  const structuredContent = text.includes("\\ufffd") ? JSON.parse(text) : toWire(envelope);
+  return { content: [{ type: "text", text }], structuredContent, isError: true };
 }
 function fromMcpToolResult(result) {
   let first;
