@@ -81,10 +81,14 @@ func (g grpcGen) file(f *jen.File) {
 	f.PackageComment(fmt.Sprintf("Package grpcstatus converts %s envelopes to and from google.golang.org/grpc/status: the google.rpc mapping of %s.RPCStatus, with a google.rpc.ErrorInfo and a google.rpc.RetryInfo detail as real protobuf types. It is a module of its own, so %s itself stays free of gRPC's dependencies.", g.name, g.name, g.name))
 	env := jen.Op("*").Qual(g.pkg, "Envelope")
 
-	f.Comment("// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. It fails when the envelope does not encode.")
+	f.Comment("// Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. Text that is not UTF-8 (set by hand) has each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as every writer replaces it, so the status always marshals with all its details. It fails when the envelope does not encode.")
 	f.Func().Id("Status").Params(jen.Id("e").Add(env)).Params(jen.Op("*").Qual(status, "Status"), jen.Error()).Block(
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("e").Dot("RPCStatus").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("s").Dot("Message").Op("=").Id("validText").Call(jen.Id("s").Dot("Message")),
+		jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Id("s").Dot("Metadata")).Block(
+			jen.Id("s").Dot("Metadata").Index(jen.Id("k")).Op("=").Id("validText").Call(jen.Id("v")),
+		),
 		jen.Id("st").Op(":=").Qual(status, "New").Call(jen.Qual(codes, "Code").Call(jen.Id("s").Dot("Code")), jen.Id("s").Dot("Message")).Dot("Proto").Call(),
 		jen.List(jen.Id("info"), jen.Err()).Op(":=").Qual("google.golang.org/protobuf/types/known/anypb", "New").Call(jen.Op("&").Qual(errdetails, "ErrorInfo").Values(jen.Dict{
 			jen.Id("Reason"): jen.Id("s").Dot("Reason"), jen.Id("Domain"): jen.Id("s").Dot("Domain"), jen.Id("Metadata"): jen.Id("s").Dot("Metadata"),
@@ -101,6 +105,22 @@ func (g grpcGen) file(f *jen.File) {
 		jen.Return(jen.Qual(status, "FromProto").Call(jen.Id("st")), jen.Nil()),
 	)
 	f.Line()
+	f.Comment("// validText is s with each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, one for each, as the JSON writers write it; s itself when it is valid.")
+	f.Func().Id("validText").Params(jen.Id("s").String()).String().Block(
+		jen.If(jen.Qual("unicode/utf8", "ValidString").Call(jen.Id("s"))).Block(jen.Return(jen.Id("s"))),
+		jen.Id("b").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Len(jen.Id("s")).Op("+").Lit(8)),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Len(jen.Id("s")), jen.Empty()).Block(
+			jen.List(jen.Id("r"), jen.Id("size")).Op(":=").Qual("unicode/utf8", "DecodeRuneInString").Call(jen.Id("s").Index(jen.Id("i"), jen.Empty())),
+			jen.If(jen.Id("r").Op("==").Qual("unicode/utf8", "RuneError").Op("&&").Id("size").Op("==").Lit(1)).Block(
+				jen.Id("b").Op("=").Qual("unicode/utf8", "AppendRune").Call(jen.Id("b"), jen.Qual("unicode/utf8", "RuneError")),
+			).Else().Block(
+				jen.Id("b").Op("=").Append(jen.Id("b"), jen.Id("s").Index(jen.Id("i"), jen.Id("i").Op("+").Id("size")).Op("...")),
+			),
+			jen.Id("i").Op("+=").Id("size"),
+		),
+		jen.Return(jen.String().Call(jen.Id("b"))),
+	)
+	f.Line()
 	f.Comment("// Error is Status(e).Err(), for returning from a gRPC handler; an envelope that does not encode becomes an Internal status saying so.")
 	f.Func().Id("Error").Params(jen.Id("e").Add(env)).Error().Block(
 		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("Status").Call(jen.Id("e")),
@@ -108,9 +128,14 @@ func (g grpcGen) file(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("Err").Call()),
 	)
 	f.Line()
-	f.Comment(fmt.Sprintf("// FromStatus reads a gRPC status into an envelope, as %s.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status (OK) is nil.", g.name))
-	f.Func().Id("FromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).BlockFunc(func(b *jen.Group) {
-		b.If(jen.Id("st").Op("==").Nil().Op("||").Id("st").Dot("Code").Call().Op("==").Qual(codes, "OK")).Block(jen.Return(jen.Nil()))
+	f.Comment(fmt.Sprintf("// FromStatus reads a gRPC status into an envelope, as %s.FromRPCStatus reads one: a status Status wrote comes back as the envelope it was; any other gets the kind its ErrorInfo reason names in this contract's domain, else the kind of the HTTP status google.rpc.Code documents for its code. Only the first ErrorInfo and the first RetryInfo count. A nil status, or one whose code is OK, reports no failure: its envelope is nil.", g.name))
+	f.Func().Id("FromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).Block(
+		jen.If(jen.Id("st").Op("==").Nil().Op("||").Id("st").Dot("Code").Call().Op("==").Qual(codes, "OK")).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("fromStatus").Call(jen.Id("st"))),
+	)
+	f.Line()
+	f.Comment(fmt.Sprintf("// fromStatus is FromStatus for any status, OK included: code 0 is not an error code, so an OK status reads as %s.FromRPCStatus reads a google.rpc.Status of code 0 (and FromAIP193 an AIP-193 error of code 0, in every language): a failure of HTTP status 500.", g.name))
+	f.Func().Id("fromStatus").Params(jen.Id("st").Op("*").Qual(status, "Status")).Add(env).BlockFunc(func(b *jen.Group) {
 		b.Id("s").Op(":=").Op("&").Qual(g.pkg, "RPCStatus").Values(jen.Dict{
 			jen.Id("Code"):    jen.Int().Call(jen.Id("st").Dot("Code").Call()),
 			jen.Id("Status"):  jen.Qual(rpccode, "Code").Call(jen.Id("st").Dot("Code").Call()).Dot("String").Call(),
@@ -139,10 +164,10 @@ func (g grpcGen) file(f *jen.File) {
 		b.Return(jen.Qual(g.pkg, "FromRPCStatus").Call(jen.Id("s")))
 	})
 	f.Line()
-	f.Comment("// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false when err is nil or carries no status.")
+	f.Comment("// FromError reads the gRPC status of err (status.FromError) into an envelope; ok is false, and the envelope nil, when err is nil or carries no status. When ok is true the envelope is never nil: an error whose status (its own GRPCStatus, or a wrapped error's) has the code OK is still a failure, and reads as a status of code 0 does everywhere (see fromStatus): HTTP status 500, classified from the status's message.")
 	f.Func().Id("FromError").Params(jen.Err().Error()).Params(jen.Add(env), jen.Bool()).Block(
 		jen.List(jen.Id("st"), jen.Id("ok")).Op(":=").Qual(status, "FromError").Call(jen.Err()),
 		jen.If(jen.Op("!").Id("ok").Op("||").Err().Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
-		jen.Return(jen.Id("FromStatus").Call(jen.Id("st")), jen.True()),
+		jen.Return(jen.Id("fromStatus").Call(jen.Id("st")), jen.True()),
 	)
 }

@@ -311,22 +311,27 @@ func (g *gen) httpFallbackDoc() string {
 // safeComment says why the fallback envelope of httpBody marshals.
 func (g *gen) safeComment() string {
 	if len(g.c.RequiredContext) == 0 {
-		return "// Only strings, integers and booleans remain, which always marshal."
+		return "// Only strings, booleans and integers within MaxSafeInteger (WriteHTTP clamps the retry hint) remain, which always marshal."
 	}
-	return "// Only strings, integers and booleans remain, which marshal unless a required field is empty."
+	return "// Only strings, booleans and integers within MaxSafeInteger (WriteHTTP clamps the retry hint) remain, which marshal unless a required field is empty."
 }
 
 func (g *gen) httpSurface(f *jen.File) {
 	f.Line()
 	docf(f,
 		"WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.",
-		g.httpFallbackDoc()+" A negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).",
+		g.httpFallbackDoc()+" A negative retry hint is left out; one past MaxSafeInteger (set by hand: the producers clamp hints to RetryMaxHint), which no encoder writes, is sent as MaxSafeInteger, in the Retry-After header and the body alike, as every language's HTTP writer sends it. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).",
 	)
 	h := jen.Id("h")
 	f.Func().Params(recv()).Id("WriteHTTP").Params(jen.Id("w").Qual("net/http", "ResponseWriter"), jen.Id("r").Op("*").Qual("net/http", "Request")).Block(
 		jen.If(jen.Id("e").Dot("Kind").Op("==").Lit("")).Block(
 			jen.Qual("net/http", "Error").Call(jen.Id("w"), jen.Lit(g.pkgErr("the error envelope has no kind")), jen.Qual("net/http", "StatusInternalServerError")),
 			jen.Return(),
+		),
+		jen.If(jen.Id("ms").Op(":=").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil().Op("&&").Op("*").Id("ms").Op(">").Id("MaxSafeInteger")).Block(
+			jen.List(jen.Id("clamped"), jen.Id("most")).Op(":=").List(jen.Op("*").Id("e"), jen.Int64().Call(jen.Id("MaxSafeInteger"))),
+			jen.Id("clamped").Dot("Recovery").Dot("RetryAfterMs").Op("=").Op("&").Id("most"),
+			jen.Id("e").Op("=").Op("&").Id("clamped"),
 		),
 		jen.Id("problem").Op(":=").Id("r").Op("!=").Nil().Op("&&").Id("prefersProblem").Call(jen.Id("r").Dot("Header").Dot("Values").Call(jen.Lit("Accept"))),
 		h.Clone().Op(":=").Id("w").Dot("Header").Call(),
@@ -458,7 +463,7 @@ func (g *gen) readHTTP(f *jen.File) {
 		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.",
 		shortDoc,
 		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
-		"A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
+		"A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
 	)
 	fromBodyArgs := []jen.Code{jen.Id("resp").Dot("Header").Dot("Get").Call(jen.Lit("Content-Type")), jen.Id("body")}
 	fromBodyParams := []jen.Code{jen.Id("contentType").String(), jen.Id("body").Index().Byte()}
@@ -482,7 +487,10 @@ func (g *gen) readHTTP(f *jen.File) {
 		),
 		jen.If(jen.Id("e").Op("==").Nil()).Block(
 			jen.If(jen.Id("resp").Dot("StatusCode").Op("<").Lit(300)).Block(
-				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkgErr("HTTP %d response carries no envelope")), jen.Id("resp").Dot("StatusCode"))),
+				jen.Return(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{
+					jen.Id("Problem"):  jen.Lit("HTTP ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("resp").Dot("StatusCode")).Op("+").Lit(" response carries no envelope"),
+					jen.Id("Category"): jen.Id("DecodeMissing"),
+				})),
 			),
 			jen.Id("e").Op("=").Id("classifyHTTP").Call(jen.Id("resp").Dot("StatusCode"), jen.Id("body")),
 		),
@@ -593,9 +601,9 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Return(jen.Id("s")),
 	)
 	f.Line()
-	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.")
+	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.")
 	f.Func().Id("parseRetryAfter").Params(jen.List(jen.Id("value"), jen.Id("date")).String()).Params(jen.Int64(), jen.Bool()).Block(
-		jen.Id("value").Op("=").Qual("strings", "TrimSpace").Call(jen.Id("value")),
+		jen.Id("value").Op("=").Qual("strings", "TrimSpace").Call(jen.Id("retryAfterValue").Call(jen.Id("value"))),
 		jen.If(jen.Id("value").Op("==").Lit("")).Block(jen.Return(jen.Lit(0), jen.False())),
 		jen.If(jen.List(jen.Id("secs"), jen.Err()).Op(":=").Qual("strconv", "ParseUint").Call(jen.Id("value"), jen.Lit(10), jen.Lit(63)), jen.Err().Op("==").Nil()).Block(
 			jen.Return(jen.Min(jen.Int64().Call(jen.Min(jen.Id("secs"), jen.Qual("math", "MaxInt64").Op("/").Lit(1000))).Op("*").Lit(1000), jen.Id("maxHintMs")), jen.True()),
@@ -605,6 +613,25 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Id("now").Op(":=").Qual("time", "Now").Call(),
 		jen.If(jen.List(jen.Id("d"), jen.Err()).Op(":=").Qual("net/http", "ParseTime").Call(jen.Id("date")), jen.Err().Op("==").Nil()).Block(jen.Id("now").Op("=").Id("d")),
 		jen.Return(jen.Min(jen.Max(jen.Id("at").Dot("Sub").Call(jen.Id("now")).Dot("Milliseconds").Call(), jen.Lit(0)), jen.Id("maxHintMs")), jen.True()),
+	)
+	retryAfterValue(f)
+}
+
+// retryAfterValue emits the function that takes the first value of a
+// Retry-After field holding a list.
+func retryAfterValue(f *jen.File) {
+	f.Line()
+	docf(f, "retryAfterValue is the first value of a Retry-After field, which holds a list when a response repeats the header and a client joins the lines with commas (fetch does; http.Header.Get takes the first line): the text before the first comma, or before the second when the text before the first is ASCII letters only, the day name of an HTTP date (\"Wed, 21 Oct 2015 07:28:00 GMT\" holds one comma). Every language reads the field so, and only that value: one that does not parse is no hint.")
+	f.Func().Id("retryAfterValue").Params(jen.Id("v").String()).String().Block(
+		jen.Id("i").Op(":=").Qual("strings", "IndexByte").Call(jen.Id("v"), jen.LitRune(',')),
+		jen.If(jen.Id("i").Op("<").Lit(0)).Block(jen.Return(jen.Id("v"))),
+		jen.If(jen.Id("day").Op(":=").Qual("strings", "Trim").Call(jen.Id("v").Index(jen.Empty(), jen.Id("i")), jen.Lit(" \t")), jen.Id("day").Op("!=").Lit("").Op("&&").Qual("strings", "Trim").Call(jen.Id("day"), jen.Lit("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")).Op("==").Lit("")).Block(
+			jen.If(jen.Id("j").Op(":=").Qual("strings", "IndexByte").Call(jen.Id("v").Index(jen.Id("i").Op("+").Lit(1), jen.Empty()), jen.LitRune(',')), jen.Id("j").Op(">=").Lit(0)).Block(
+				jen.Return(jen.Id("v").Index(jen.Empty(), jen.Id("i").Op("+").Lit(1).Op("+").Id("j"))),
+			),
+			jen.Return(jen.Id("v")),
+		),
+		jen.Return(jen.Id("v").Index(jen.Empty(), jen.Id("i"))),
 	)
 }
 

@@ -108,6 +108,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("string_forms", func(t *testing.T) { v.stringForms(t, f.StringForms) })
 	t.Run("cli_read", func(t *testing.T) { v.cliRead(t, f.CLIRead) })
 	t.Run("mcp_text", func(t *testing.T) { v.mcpText(t, f.MCPText) })
+	t.Run("writes", func(t *testing.T) { v.writes(t, f.Writes) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 }
 
@@ -539,8 +540,16 @@ func (v *vectors) readHTTP(t *testing.T, vecs []genvectors.HTTPVec) {
 		for name, value := range want.Headers {
 			resp.Header.Set(name, value)
 		}
+		for _, l := range want.HeaderLines {
+			resp.Header.Add(l[0], l[1])
+		}
 		out := reflect.ValueOf(v.pkg.ReadHTTP).Call([]reflect.Value{reflect.ValueOf(resp)})
 		err, _ := out[1].Interface().(error)
+		if want.Error != nil {
+			if _, category, ok := v.decodeError(err); !ok || category != *want.Error {
+				t.Errorf("%s: ReadHTTP error %v, want a DecodeError of category %q", want.Name, err, *want.Error)
+			}
+		}
 		got := v.readsAs(t, want.Name, "ReadHTTP", out[0], err, want.Envelope)
 		if got == nil {
 			continue

@@ -269,6 +269,8 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		{"code only", doc(m("code", 503), m("message", "Try again later.")), want{status: 503, message: "Try again later."}},
 		{"neither code nor status", doc(m("message", "Something broke.")), want{status: 500, message: "Something broke."}},
 		{"a code that is not an error status", doc(m("code", 200), m("message", "Odd."), m("status", "PERMISSION_DENIED")), want{status: 403, message: "Odd."}},
+		// Code 0 (OK) is no error code: an error that claims it is a failure of 500, as gRPC's FromError reads one.
+		{"code 0 and status OK", doc(m("code", 0), m("message", "All fine, it says."), m("status", "OK")), want{status: 500, message: "All fine, it says."}},
 		{"an unknown status name", doc(m("message", "Odd."), m("status", "TEAPOT")), want{status: 500, message: "Odd."}},
 		{"an empty message", doc(m("code", 409), m("message", ""), m("status", "ABORTED")), want{status: 409}},
 		{"a reason of this contract in its domain", doc(m("code", 400), m("message", "Reported upstream."), m("status", "INVALID_ARGUMENT"), m("details", []any{errorInfo(some.Reason, domain, object{})})), want{status: 400, message: "Reported upstream.", reason: some.Reason}},

@@ -60,6 +60,9 @@ type File struct {
 	// MCPText is what the MCP tool-result readers make of a text content
 	// item with other spaces at its ends (readers.go).
 	MCPText []MCPTextVec `json:"mcp_text"`
+	// Writes are the writers' answers to envelopes set by hand, which no
+	// decoder gives (writes.go).
+	Writes []WriteVec `json:"writes"`
 	// The google.rpc mapping (aip193.go): the ErrorInfo domain, every
 	// kind's code and reason, the reasons of kind names at the edges of its
 	// steps, envelopes as AIP-193 errors and foreign errors read back.
@@ -248,6 +251,9 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.MCPText, err = mcpTexts(all); err != nil {
 		return nil, err
 	}
+	if f.Writes, err = writeVectors(c, all); err != nil {
+		return nil, err
+	}
 	if err = aip193(f, c, all); err != nil {
 		return nil, err
 	}
@@ -273,6 +279,7 @@ func unique(f *File) error {
 		uniqueIn("http", f.HTTP, func(v HTTPVec) string { return v.Name }),
 		uniqueIn("surfaces", f.Surfaces, func(v SurfaceVec) string { return v.Name }),
 		uniqueIn("string_forms", f.StringForms, func(v StringFormVec) string { return v.Name }),
+		uniqueIn("writes", f.Writes, func(v WriteVec) string { return v.Name }),
 	} {
 		if err != nil {
 			return err

@@ -50,7 +50,7 @@ func TestVectorsWriteAsTheirStructs(t *testing.T) {
 		n := writtenAsStruct(t, p, f.Lookup) + writtenAsStruct(t, p, f.Envelopes) + writtenAsStruct(t, p, f.Malformed) +
 			writtenAsStruct(t, p, f.Edges) + writtenAsStruct(t, p, f.NextStep) + writtenAsStruct(t, p, f.Classify) +
 			writtenAsStruct(t, p, f.ForTool) + writtenAsStruct(t, p, f.HTTP) + writtenAsStruct(t, p, f.Surfaces) +
-			writtenAsStruct(t, p, f.Accept) + writtenAsStruct(t, p, f.StringForms) + writtenAsStruct(t, p, f.AIPKinds) + writtenAsStruct(t, p, f.AIPReasons) +
+			writtenAsStruct(t, p, f.Accept) + writtenAsStruct(t, p, f.StringForms) + writtenAsStruct(t, p, f.Writes) + writtenAsStruct(t, p, f.AIPKinds) + writtenAsStruct(t, p, f.AIPReasons) +
 			writtenAsStruct(t, p, f.AIPEncode) + writtenAsStruct(t, p, f.AIPDecode) +
 			writtenAsStruct(t, p, []genvectors.Retry{f.Retry})
 		if f.ToolResult != nil {
@@ -112,7 +112,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,writes,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File

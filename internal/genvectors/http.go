@@ -20,13 +20,19 @@ import (
 // HTTPVec is a failed HTTP response and what every package's reader (Go's
 // ReadHTTP, TypeScript's fromHttpResponse, Python's from_http_response) makes
 // of it: Envelope, compared as a JSON value, or an error when it is null.
-// Headers are keyed by lower-case name; Body is the body's UTF-8 text.
+// Headers are keyed by lower-case name; HeaderLines are more header lines,
+// sent after them in order (a header repeated: a client that joins the
+// lines, as fetch does, sees "first, second"); Body is the body's UTF-8
+// text. Error is the category of the decode error a reader reports when
+// Envelope is null ("missing": there is no failure to report).
 type HTTPVec struct {
-	Name     string            `json:"name"`
-	Status   int               `json:"status"`
-	Headers  map[string]string `json:"headers"`
-	Body     string            `json:"body"`
-	Envelope json.RawMessage   `json:"envelope"`
+	Name        string            `json:"name"`
+	Status      int               `json:"status"`
+	Headers     map[string]string `json:"headers"`
+	HeaderLines [][2]string       `json:"header_lines"`
+	Body        string            `json:"body"`
+	Envelope    json.RawMessage   `json:"envelope"`
+	Error       *string           `json:"error"`
 }
 
 // The texts the HTTP vectors use. The readers sanitize messages, and the
@@ -46,8 +52,22 @@ type response struct {
 	name     string
 	status   int
 	headers  map[string]string
+	lines    [][2]string
 	body     string
 	envelope object
+}
+
+// retryAfter is the first line of a response's Retry-After header.
+func (r response) retryAfter() string {
+	if v, ok := r.headers["retry-after"]; ok {
+		return v
+	}
+	for _, l := range r.lines {
+		if l[0] == "retry-after" {
+			return l[1]
+		}
+	}
+	return ""
 }
 
 // httpReads are the HTTP vectors: labby's short form {"kind", "message"}
@@ -156,6 +176,21 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "an envelope with a Retry-After date a century ahead", status: first.HTTP,
 			headers: withJSON("retry-after", "Fri, 21 Oct 2115 07:28:00 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
 		response{name: "an envelope in a successful response", status: 200, headers: withJSON(), envelope: env},
+		// A repeated header, or a list: the first value counts, in every
+		// language, whether the client joins the lines (fetch) or not.
+		response{name: "an envelope with Retry-After as a list of seconds: the first counts", status: first.HTTP, headers: withJSON("retry-after", "5, 10"), envelope: env},
+		response{name: "an envelope with two Retry-After lines: the first counts", status: first.HTTP, headers: withJSON("retry-after", "5"),
+			lines: [][2]string{{"retry-after", "10"}}, envelope: env},
+		response{name: "an envelope with Retry-After as a list, an HTTP date first", status: first.HTTP,
+			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope with two Retry-After lines, an HTTP date first", status: first.HTTP,
+			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"),
+			lines:   [][2]string{{"retry-after", "Thu, 22 Oct 2015 07:28:00 GMT"}}, envelope: env},
+		response{name: "an envelope with Retry-After as a list, an RFC 850 date first", status: first.HTTP,
+			headers: withJSON("retry-after", "Wednesday, 21-Oct-15 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope with Retry-After as a list, seconds then a date", status: first.HTTP,
+			headers: withJSON("retry-after", "10, Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope with Retry-After as a list whose first value is malformed: no hint", status: first.HTTP, headers: withJSON("retry-after", "soon, 10"), envelope: env},
 	)
 	if hint != nil {
 		hinted := fromExample(exs[0].Value).with(hint.Path, HintMs)
@@ -182,7 +217,15 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 				return nil, err
 			}
 		}
-		out = append(out, HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, Body: r.body, Envelope: env})
+		v := HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, HeaderLines: [][2]string{}, Body: r.body, Envelope: env}
+		if r.lines != nil {
+			v.HeaderLines = r.lines
+		}
+		if want == nil {
+			missing := "missing"
+			v.Error = &missing
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -242,7 +285,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 	}
 	if hint != nil {
 		if _, has := want.get(hint.Path); !has {
-			if ms, ok := retryAfterMs(c, r.headers["retry-after"], r.headers["date"]); ok {
+			if ms, ok := retryAfterMs(c, r.retryAfter(), r.headers["date"]); ok {
 				want = want.with(hint.Path, ms)
 			}
 		}
@@ -322,11 +365,12 @@ func httpText(body []byte) string {
 	return s
 }
 
-// retryAfterMs reads a Retry-After header as milliseconds: delay seconds
-// or an HTTP date measured from the Date header, clamped to the contract's
-// retry.max_hint_ms. The vectors always send a Date with a date.
+// retryAfterMs reads a Retry-After header as milliseconds: its first value
+// (retryAfterValue), delay seconds or an HTTP date measured from the Date
+// header, clamped to the contract's retry.max_hint_ms. The vectors always
+// send a Date with a date.
 func retryAfterMs(c *contract.Contract, value, date string) (int64, bool) {
-	value = strings.TrimSpace(value)
+	value = strings.TrimSpace(retryAfterValue(value))
 	if value == "" {
 		return 0, false
 	}
@@ -429,4 +473,24 @@ func sanitizeProof(c *contract.Contract, s string) bool {
 
 func isKeyChar(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '.' || b == '-'
+}
+
+// retryAfterValue is the first value of a Retry-After field that holds a
+// list (a repeated header whose lines a client joined with commas): the
+// text before the first comma, or before the second when the text before
+// the first, without spaces and tabs around it, is ASCII letters only (the
+// day name of an HTTP date, whose one comma follows it).
+func retryAfterValue(v string) string {
+	i := strings.IndexByte(v, ',')
+	if i < 0 {
+		return v
+	}
+	day := strings.Trim(v[:i], " \t")
+	if day == "" || strings.Trim(day, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return v[:i]
+	}
+	if j := strings.IndexByte(v[i+1:], ','); j >= 0 {
+		return v[:i+1+j]
+	}
+	return v
 }

@@ -39,6 +39,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "string_forms", f.StringForms)
 	section(w, "cli_read", f.CLIRead)
 	section(w, "mcp_text", f.MCPText)
+	section(w, "writes", f.Writes)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
@@ -216,7 +217,25 @@ func (v ForToolVec) AsObject() orderedjson.Object {
 // AsObject implements orderedjson.Ordered.
 func (v HTTPVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "status", Value: v.Status},
-		{Key: "headers", Value: sortedHeaders(v.Headers)}, {Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}}
+		{Key: "headers", Value: sortedHeaders(v.Headers)}, {Key: "header_lines", Value: headerLines(v.HeaderLines)},
+		{Key: "body", Value: v.Body}, {Key: "envelope", Value: v.Envelope}, {Key: "error", Value: nullable(v.Error)}}
+}
+
+// headerLines is a list of header lines as JSON arrays of name and value.
+func headerLines(lines [][2]string) []any {
+	out := make([]any, len(lines))
+	for i, l := range lines {
+		out[i] = []any{l[0], l[1]}
+	}
+	return out
+}
+
+// nullable is *s, or null when s is nil.
+func nullable(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
 }
 
 // AsObject implements orderedjson.Ordered.

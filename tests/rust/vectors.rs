@@ -342,7 +342,11 @@ fn http_vectors() {
     assert!(!cases.is_empty(), "no http vectors");
     for w in cases {
         let name = &w["name"];
-        let headers = header_pairs(&w["headers"]);
+        let mut headers = header_pairs(&w["headers"]);
+        // A repeated header: more lines, in order.
+        for l in w["header_lines"].as_array().unwrap() {
+            headers.push((l[0].as_str().unwrap(), l[1].as_str().unwrap()));
+        }
         let status = w["status"].as_u64().unwrap() as u16;
         let body = w["body"].as_str().unwrap().as_bytes();
         let got = Envelope::read_http(status, &headers, body);
@@ -359,7 +363,7 @@ fn http_vectors() {
         assert_eq!(Envelope::read_http(status, &upper, body), got, "{name}");
         if w["envelope"].is_null() {
             let err = got.expect_err(&name.to_string());
-            assert_eq!(err.category, DecodeErrorCategory::Missing, "{name}");
+            assert_eq!(Some(err.category.as_str()), w["error"].as_str(), "{name}");
             continue;
         }
         let want = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -505,6 +509,63 @@ fn string_form_vectors() {
         let got = e.log_fields();
         assert_eq!(got.get("message"), Some(&LogValue::Str(w["log_message"].as_str().unwrap().to_owned())), "{name}: log message");
         assert_eq!(got.get("extra"), w["log_extra"].as_str().map(|x| LogValue::Str(x.to_owned())).as_ref(), "{name}: log extra");
+    }
+}
+
+/// The writes section (issue 28): envelopes changed by hand as no decoder
+/// gives them. A Rust string cannot hold text that is not well-formed, so
+/// the ill-formed vector's U+FFFD stays what it is: Rust writes it as the
+/// character where the vectors (after Go, which writes a byte that is not
+/// UTF-8) hold the escape \ufffd, and the JSON texts are compared so. A
+/// retry hint past MAX_SAFE_INTEGER is set as the vector says.
+#[test]
+fn writes_vectors() {
+    let v = vectors();
+    let cases = v["writes"].as_array().expect("the vectors have a writes section (errgen generate writes it)");
+    assert!(!cases.is_empty(), "no writes vectors");
+    let escaped = |s: &str| s.replace('\u{FFFD}', "\\ufffd");
+    for w in cases {
+        let name = &w["name"];
+        let mut e = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        if let Some(ms) = w["retry_after_ms"].as_str() {
+            e.recovery.retry_after_ms = Some(ms.parse().unwrap());
+        }
+        for (form, accept) in [("http", vec![]), ("problem", vec!["application/problem+json"])] {
+            let want = &w[form];
+            let resp = e.write_http(&accept);
+            assert_eq!(Some(resp.status as u64), want["status"].as_u64(), "{name}: {form}");
+            let mut got: Vec<(String, &str)> = resp.headers.iter().map(|(k, x)| (k.to_ascii_lowercase(), x.as_str())).collect();
+            got.sort();
+            let mut expect: Vec<(String, &str)> = header_pairs(&want["headers"]).into_iter().map(|(k, x)| (k.to_owned(), x)).collect();
+            expect.sort();
+            assert_eq!(got, expect, "{name}: {form}");
+            let body = std::str::from_utf8(&resp.body).unwrap();
+            assert_eq!(escaped(body), want["body"], "{name}: {form}");
+            let back = Envelope::read_http(resp.status, &header_pairs(&want["headers"]), &resp.body).unwrap_or_else(|err| panic!("{name}: {form}: {err}"));
+            assert_eq!(deep::<Value>(&back.to_json().unwrap()), want["envelope"], "{name}: {form}");
+        }
+        if let Some(cli) = w["cli"].as_str() {
+            assert_eq!(escaped(&e.problem("").unwrap()), w["problem"]["body"], "{name}");
+            let mut line = Vec::new();
+            e.write_cli(&mut line, w["command"].as_str().unwrap()).unwrap();
+            assert_eq!(escaped(std::str::from_utf8(&line).unwrap()), cli, "{name}");
+            assert_eq!(escaped(e.to_tool_result().unwrap()["content"][0]["text"].as_str().unwrap()), w["http"]["body"], "{name}");
+        }
+        if !w["log"].is_null() {
+            assert_eq!(serde_json::to_string(&e.log_fields()).unwrap(), serde_json::to_string(&w["log"]).unwrap(), "{name}: log");
+        }
+        if let Some(aip) = w["aip193"].as_str() {
+            // Metadata holds JSON text, whose \ufffd the character stands for here.
+            fn unescaped(v: Value) -> Value {
+                match v {
+                    Value::String(s) => Value::String(s.replace("\\ufffd", "\u{FFFD}")),
+                    Value::Array(a) => Value::Array(a.into_iter().map(unescaped).collect()),
+                    Value::Object(o) => Value::Object(o.into_iter().map(|(k, x)| (k, unescaped(x))).collect()),
+                    x => x,
+                }
+            }
+            assert_eq!(unescaped(deep(&e.to_aip193().unwrap())), unescaped(deep(aip)), "{name}: AIP-193");
+        }
     }
 }
 

@@ -217,12 +217,35 @@ func appendAny(b []byte, path string, depth int, v any) ([]byte, error) {
 	if err != nil {
 		return nil, errors.New("agenterror: cannot marshal " + path + ": " + err.Error())
 	}
+	raw = wellFormedJSON(raw)
 	d := scanner{data: raw, depth: depth}
 	d.skip()
 	if d.limit != "" {
 		return nil, errors.New("agenterror: cannot marshal " + path + ": the value " + d.limit)
 	}
 	return append(b, raw...), nil
+}
+
+// wellFormedJSON is JSON text with each byte that does not start a valid
+// UTF-8 sequence written as the escape \ufffd, as appendString writes one:
+// encoding/json copies a json.RawMessage (a decoded Extra value, or one set
+// by hand) as it is. Such a byte can only be inside a string, all else
+// being ASCII. raw itself when it is valid.
+func wellFormedJSON(raw []byte) []byte {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+16)
+	for i := 0; i < len(raw); {
+		r, size := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, `\ufffd`...)
+		} else {
+			out = append(out, raw[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
 
 // depthOf is how deeply the object at path is nested, the root being 1.

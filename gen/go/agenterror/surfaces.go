@@ -135,11 +135,16 @@ func decodeEnvelope(data []byte) (*Envelope, error) {
 
 // WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.
 //
-// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all. A negative retry hint is left out. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
+// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all. A negative retry hint is left out; one past MaxSafeInteger (set by hand: the producers clamp hints to RetryMaxHint), which no encoder writes, is sent as MaxSafeInteger, in the Retry-After header and the body alike, as every language's HTTP writer sends it. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
 func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.Kind == "" {
 		http.Error(w, "agenterror: the error envelope has no kind", http.StatusInternalServerError)
 		return
+	}
+	if ms := e.Recovery.RetryAfterMs; ms != nil && *ms > MaxSafeInteger {
+		clamped, most := *e, int64(MaxSafeInteger)
+		clamped.Recovery.RetryAfterMs = &most
+		e = &clamped
 	}
 	problem := r != nil && prefersProblem(r.Header.Values("Accept"))
 	h := w.Header()
@@ -194,7 +199,7 @@ func (e *Envelope) httpBody(problem bool) []byte {
 	safe.ValidChoices = nil
 	safe.Hint = ""
 	safe.RequiredScopes = nil
-	// Only strings, integers and booleans remain, which always marshal.
+	// Only strings, booleans and integers within MaxSafeInteger (WriteHTTP clamps the retry hint) remain, which always marshal.
 	b, _ := render(&safe)
 	return b
 }
@@ -270,7 +275,7 @@ const maxHTTPText = 512
 //
 // Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
-// A Retry-After header (delay seconds or an HTTP date) fills the retry hint when the body carried none. A response below 300 without an envelope is an error: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
+// A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
 	if resp == nil {
 		return nil, errors.New("agenterror: ReadHTTP of a nil response")
@@ -291,7 +296,10 @@ func ReadHTTP(resp *http.Response) (*Envelope, error) {
 	}
 	if e == nil {
 		if resp.StatusCode < 300 {
-			return nil, fmt.Errorf("agenterror: HTTP %d response carries no envelope", resp.StatusCode)
+			return nil, &DecodeError{
+				Category: DecodeMissing,
+				Problem:  "HTTP " + strconv.Itoa(resp.StatusCode) + " response carries no envelope",
+			}
 		}
 		e = classifyHTTP(resp.StatusCode, body)
 	}
@@ -435,9 +443,9 @@ func httpText(body []byte) string {
 	return s
 }
 
-// parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.
+// parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.
 func parseRetryAfter(value, date string) (int64, bool) {
-	value = strings.TrimSpace(value)
+	value = strings.TrimSpace(retryAfterValue(value))
 	if value == "" {
 		return 0, false
 	}
@@ -453,6 +461,21 @@ func parseRetryAfter(value, date string) (int64, bool) {
 		now = d
 	}
 	return min(max(at.Sub(now).Milliseconds(), 0), maxHintMs), true
+}
+
+// retryAfterValue is the first value of a Retry-After field, which holds a list when a response repeats the header and a client joins the lines with commas (fetch does; http.Header.Get takes the first line): the text before the first comma, or before the second when the text before the first is ASCII letters only, the day name of an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT" holds one comma). Every language reads the field so, and only that value: one that does not parse is no hint.
+func retryAfterValue(v string) string {
+	i := strings.IndexByte(v, ',')
+	if i < 0 {
+		return v
+	}
+	if day := strings.Trim(v[:i], " \t"); day != "" && strings.Trim(day, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		if j := strings.IndexByte(v[i+1:], ','); j >= 0 {
+			return v[:i+1+j]
+		}
+		return v
+	}
+	return v[:i]
 }
 
 // ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content.

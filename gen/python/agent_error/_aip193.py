@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import classified_envelope, lookup, plain
-from ._codec import _extra_within, _loads, _loads_within, from_dict, to_dict
+from ._codec import _extra_within, _go_json, _loads, _loads_within, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
@@ -83,7 +83,7 @@ def _json(v: Any) -> Optional[str]:
         text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         return None
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _go_json(text)
 
 
 _ABSENT = object()

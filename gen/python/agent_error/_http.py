@@ -164,9 +164,10 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
     the body's text.
 
     A Retry-After header (delay seconds or an HTTP date, measured from the
-    Date header when there is one) fills the retry hint when the body
-    carried none. A response below 300 without an envelope raises
-    EnvelopeError: there is no failure to report.
+    Date header when there is one; the first value of a repeated one) fills
+    the retry hint when the body carried none. A response below 300 without
+    an envelope raises EnvelopeError of category "missing": there is no
+    failure to report.
     """
     data = b"" if body is None else bytes(body)
     envelope: Optional[Envelope] = None
@@ -425,16 +426,37 @@ def _parse_http_date(v: str) -> Optional[int]:
     return None
 
 
+#: _DAY_NAME is the text before an HTTP date's one comma: a day name, ASCII letters only.
+_DAY_NAME = re.compile(r"[ \t]*[A-Za-z]+[ \t]*")
+
+
+def _retry_after_value(v: str) -> str:
+    """_retry_after_value is the first value of a Retry-After field, which holds a list when a response repeats the header and a client joins the lines with commas.
+
+    The text before the first comma, or before the second when the text
+    before the first is ASCII letters only, the day name of an HTTP date
+    ("Wed, 21 Oct 2015 07:28:00 GMT" holds one comma). Every language reads
+    the field so, and only that value.
+    """
+    i = v.find(",")
+    if i < 0:
+        return v
+    if _DAY_NAME.fullmatch(v[:i]) is None:
+        return v[:i]
+    j = v.find(",", i + 1)
+    return v if j < 0 else v[:j]
+
+
 def _parse_retry_after(value: str, date: str) -> Optional[int]:
     """_parse_retry_after reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds.
 
-    Delay seconds, or
+    Its first value (_retry_after_value): delay seconds, or
     an HTTP date measured from the response's Date header when it has one,
     so a skewed clock does not matter, and from now otherwise. A date in the
     past means no wait; a wait longer than RETRY.max_hint_ms is clamped to
     it. None when the header is absent or malformed.
     """
-    v = value.strip(_SPACES)
+    v = _retry_after_value(value).strip(_SPACES)
     if v == "":
         return None
     if _DIGITS.fullmatch(v) is not None:

@@ -19,7 +19,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._classification import http_status, lookup, problem_type
-from ._codec import _loads_within, to_dict, to_json
+from ._codec import _MAX_SAFE, _go_json, _loads_within, to_dict, to_json
 from ._contract import FIELDS, LAYOUT
 from ._envelope import Envelope
 from ._http import _from_problem
@@ -39,9 +39,8 @@ _Accept = Union[str, Iterable[str], None]
 
 
 def _json(v: Any) -> str:
-    """_json is compact JSON text as the Go encoder writes it: non-ASCII text as it is, U+2028 and U+2029 escaped."""
-    text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    """_json is compact JSON text as the Go encoder writes it: non-ASCII text as it is, U+2028 and U+2029 escaped, a lone surrogate as \\ufffd."""
+    return _go_json(json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
 
 
 def _media_range(item: str) -> Optional[Tuple[str, float]]:
@@ -185,7 +184,7 @@ def _body(envelope: Envelope, problem: bool) -> bytes:
     """_body renders the body: the envelope, or its problem document; one that does not encode goes without its optional fields and extra, as the Go package's WriteHTTP sends it."""
 
     def render(e: Envelope) -> bytes:
-        return (to_problem_json(e) if problem else to_json(e)).encode("utf-8", "surrogatepass")
+        return (to_problem_json(e) if problem else to_json(e)).encode("utf-8")
 
     try:
         return render(envelope)
@@ -208,18 +207,24 @@ def to_http_response(envelope: Envelope, accept: _Accept = None) -> HttpAnswer:
 
     The status is http_status(envelope); a retry hint becomes a Retry-After
     header in whole seconds, rounded up so a client never retries early (a
-    negative one is left out). The body is the envelope (Content-Type:
-    application/json) unless Accept ranks application/problem+json above
-    application/json (prefers_problem), when it is to_problem_json's document
+    negative one is left out; one past 2**53 - 1, JavaScript's
+    MAX_SAFE_INTEGER, which no encoder writes, is sent as 2**53 - 1 in the
+    header and the body alike, as every package's HTTP writer sends it).
+    The body is the envelope (Content-Type: application/json) unless Accept
+    ranks application/problem+json above application/json
+    (prefers_problem), when it is to_problem_json's document
     with no instance (Content-Type: application/problem+json); Vary: Accept
     says the body depends on it. An envelope without a kind, which no client
     could read, is answered with a plain-text 500.
     """
     if not isinstance(envelope.kind, str) or envelope.kind == "":
         return HttpAnswer(500, (("Content-Type", "text/plain; charset=utf-8"), ("X-Content-Type-Options", "nosniff")), b"the error envelope has no kind\n")
+    ms = envelope.recovery.retry_after_ms
+    if isinstance(ms, int) and not isinstance(ms, bool) and ms > _MAX_SAFE:
+        envelope = dataclasses.replace(envelope, recovery=dataclasses.replace(envelope.recovery, retry_after_ms=_MAX_SAFE))
+        ms = _MAX_SAFE
     problem = prefers_problem(accept)
     headers: List[Tuple[str, str]] = [("Content-Type", _MEDIA_PROBLEM if problem else _MEDIA_JSON), ("Vary", "Accept")]
-    ms = envelope.recovery.retry_after_ms
     if isinstance(ms, int) and not isinstance(ms, bool) and ms >= 0:
         headers.append(("Retry-After", str((ms + 999) // 1000)))
     return HttpAnswer(http_status(envelope), tuple(headers), _body(envelope, problem))

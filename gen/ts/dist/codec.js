@@ -728,18 +728,24 @@ function toWire(envelope) {
   const keys = extra === void 0 || extra === null ? [] : Object.keys(extra).filter((k) => extra[k] !== void 0).sort(compareKeys);
   return encodeObject(LAYOUT, envelope, keys) ?? {};
 }
+const LONE_ESCAPE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+function goJson(text) {
+  const t = text.replace(/[\u2028\u2029]/g, (c) => c === "\u2028" ? "\\u2028" : "\\u2029");
+  return t.includes("\\ud") ? t.replace(LONE_ESCAPE, "\\ufffd") : t;
+}
 function serializeEnvelope(envelope) {
   const text = JSON.stringify(toWire(envelope), (key, value) => {
     finite(key, value);
     return value;
   });
-  return text.replace(/[\u2028\u2029]/g, (c) => c === "\u2028" ? "\\u2028" : "\\u2029");
+  return goJson(text);
 }
 export {
   MAX_DEPTH,
   compareKeys,
   extraLimitsError,
   formatDecodeError,
+  goJson,
   isObject,
   joinPath,
   limitsError,
@@ -750,5 +756,6 @@ export {
   serializeEnvelope,
   setOwn,
   toWire,
-  trimJsonSpace
+  trimJsonSpace,
+  wellFormed
 };

@@ -12,7 +12,8 @@ export interface McpToolResult {
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
- * hosts that read only content) and as structuredContent.
+ * hosts that read only content) and as structuredContent (a lone surrogate
+ * is U+FFFD in both, as in every writer's output).
  */
 export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
 
@@ -99,10 +100,11 @@ export declare function classifyHttp(status: number, body: Uint8Array): Envelope
 
 /**
  * parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as
- * milliseconds: delay seconds, or an HTTP date measured from the response's
- * Date header when it has one and from now otherwise. A date in the past
- * means no wait; a wait longer than RETRY.maxHintMs is clamped to it.
- * Undefined when the header is absent or malformed.
+ * milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP
+ * date measured from the response's Date header when it has one and from
+ * now otherwise. A date in the past means no wait; a wait longer than
+ * RETRY.maxHintMs is clamped to it. Undefined when the header is absent or
+ * its first value is malformed.
  */
 export declare function parseRetryAfter(value: string | null | undefined, date?: string | null): number | undefined;
 
@@ -126,9 +128,10 @@ export declare function parseRetryAfter(value: string | null | undefined, date?:
  * Such an envelope carries no context: a context field the layout requires
  * is for the caller to set (withFields) before serializing it.
  *
- * A Retry-After header (delay seconds or an HTTP date) fills the retry hint
- * when the body carried none. A response below 300 without an envelope is an
- * error: there is no failure to report. It reads at most 1 MiB of the body
+ * A Retry-After header (delay seconds or an HTTP date; the first value of a
+ * repeated one, see retryAfterValue) fills the retry hint when the body
+ * carried none. A response below 300 without an envelope is an error of
+ * category "missing": there is no failure to report. It reads at most 1 MiB of the body
  * and never rejects.
  */
 export declare function fromHttpResponse(response: HttpResponseLike): Promise<HttpReadResult>;

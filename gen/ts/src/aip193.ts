@@ -14,7 +14,7 @@
 
 import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOMAIN, LAYOUT, RETRY, type Envelope, type KnownKind } from "./contract.js";
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
-import { extraLimitsError, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
@@ -115,7 +115,7 @@ function quote(s: string): string {
 
 /** rawJson is a wire value's compact JSON, as serializeEnvelope writes it. */
 function rawJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return goJson(JSON.stringify(v));
 }
 
 /** OBJECT_PATHS are the paths of the layout's nested objects. */
@@ -167,7 +167,7 @@ function extraJson(extra: Record<string, unknown>): string {
       raw = undefined;
     }
     if (raw !== undefined) {
-      parts.push(quote(k) + ":" + raw.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")));
+      parts.push(quote(k) + ":" + goJson(raw));
     }
   }
   return "{" + parts.join(",") + "}";

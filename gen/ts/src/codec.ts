@@ -209,7 +209,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * Go decoder reads a \u escape of one (and encoding/json every byte of
  * invalid UTF-8).
  */
-function wellFormed(s: string): string {
+export function wellFormed(s: string): string {
   return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
 }
 
@@ -1023,10 +1023,24 @@ export function toWire(envelope: Envelope): Record<string, unknown> {
   return encodeObject(LAYOUT, envelope, keys) ?? {};
 }
 
+/** LONE_ESCAPE finds a \u escape of a surrogate that JSON.stringify wrote (it writes a lone one so, and a pair as it is) after an even run of backslashes. */
+const LONE_ESCAPE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+/**
+ * goJson is JSON.stringify's text as the Go encoder writes it: U+2028 and
+ * U+2029 escaped, and a lone surrogate, which is not well-formed text, as
+ * the escape \ufffd (the Go encoder writes a byte that is not UTF-8 so), so
+ * every writer's output is well-formed and reads back as U+FFFD.
+ */
+export function goJson(text: string): string {
+  const t = text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return t.includes("\\ud") ? t.replace(LONE_ESCAPE, "\\ufffd") : t;
+}
+
 /**
  * serializeEnvelope returns the envelope's JSON text in the contract's wire
- * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029, and
- * it throws a RangeError for a number JSON cannot carry or a missing or
+ * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029,
+ * writes a lone surrogate as \ufffd (goJson), and it throws a RangeError for a number JSON cannot carry or a missing or
  * empty context field the layout requires.
  */
 export function serializeEnvelope(envelope: Envelope): string {
@@ -1034,5 +1048,5 @@ export function serializeEnvelope(envelope: Envelope): string {
     finite(key, value);
     return value;
   });
-  return text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return goJson(text);
 }

@@ -11,7 +11,7 @@
 import { FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import type { LayoutObject } from "./spec.js";
 import { httpStatus } from "./classification.js";
-import { serializeEnvelope, toWire } from "./codec.js";
+import { goJson, serializeEnvelope, toWire } from "./codec.js";
 import { fromProblem, toProblem } from "./surfaces.js";
 import type { ParseResult } from "./codec.js";
 
@@ -97,7 +97,7 @@ export function serializeProblem(envelope: Envelope, instance = ""): string {
   for (const [name, value] of Object.entries(doc)) {
     parts.push(JSON.stringify(name) + ":" + JSON.stringify(value));
   }
-  return ("{" + parts.join(",") + "}").replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return goJson("{" + parts.join(",") + "}");
 }
 
 /** parseProblemJson reads an envelope back from problem+json text (fromProblem of the parsed document). */
@@ -160,7 +160,8 @@ function httpBody(envelope: Envelope, problem: boolean): string {
  * httpAnswer is the response to a request whose Accept header is accept:
  * the status is httpStatus(envelope); a retry hint becomes a Retry-After
  * header in whole seconds, rounded up so a client never retries early (a
- * negative one is left out); the body is the envelope (Content-Type:
+ * negative one is left out, one past Number.MAX_SAFE_INTEGER is sent as
+ * MAX_SAFE_INTEGER in the header and the body alike); the body is the envelope (Content-Type:
  * application/json) unless Accept ranks application/problem+json above
  * application/json (prefersProblem), when it is serializeProblem's document
  * with no instance (Content-Type: application/problem+json); Vary: Accept
@@ -177,6 +178,11 @@ export function httpAnswer(envelope: Envelope, accept?: string | readonly string
       ],
       body: "the error envelope has no kind\n",
     };
+  }
+  // A hint past MAX_SAFE_INTEGER (set by hand), which no encoder writes, is sent as MAX_SAFE_INTEGER, as every package's HTTP writer sends it.
+  const hint = envelope.recovery.retryAfterMs;
+  if (typeof hint === "number" && hint > Number.MAX_SAFE_INTEGER) {
+    envelope = { ...envelope, recovery: { ...envelope.recovery, retryAfterMs: Number.MAX_SAFE_INTEGER } };
   }
   const problem = prefersProblem(accept);
   const headers: [string, string][] = [

@@ -12,7 +12,7 @@ use std::io;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
+use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_SAFE_INTEGER};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
     PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
@@ -346,9 +346,22 @@ impl Envelope {
     /// the context and kind-specific fields the layout does not require
     /// rather than not at all; one that still does not encode (an empty
     /// field the layout requires) goes out with its status and headers but
-    /// no body. A negative retry hint is left out. An envelope without a
-    /// kind, which no client could read, is answered with a plain-text 500.
+    /// no body. A negative retry hint is left out; one past
+    /// MAX_SAFE_INTEGER (set by hand: the producers clamp hints to
+    /// RETRY.max_hint_ms), which no encoder writes, is sent as
+    /// MAX_SAFE_INTEGER, in the Retry-After header and the body alike, as
+    /// every language's HTTP writer sends it. An envelope without a kind,
+    /// which no client could read, is answered with a plain-text 500.
     pub fn write_http(&self, accept: &[&str]) -> HttpResponse {
+        if self
+            .recovery
+            .retry_after_ms
+            .is_some_and(|ms| ms > MAX_SAFE_INTEGER)
+        {
+            let mut clamped = self.clone();
+            clamped.recovery.retry_after_ms = Some(MAX_SAFE_INTEGER);
+            return clamped.write_http(accept);
+        }
         if self.kind.as_str().is_empty() {
             return HttpResponse {
                 status: 500,
@@ -430,9 +443,10 @@ impl Envelope {
     /// requires is for the caller to set before passing it on.
     ///
     /// A Retry-After header (delay seconds, or an HTTP date measured from
-    /// the Date header when there is one) fills the retry hint when the body
-    /// carried none. A response below 300 without an envelope is an error
-    /// (category missing): there is no failure to report.
+    /// the Date header when there is one; the first value of a repeated
+    /// one) fills the retry hint when the body carried none. A response
+    /// below 300 without an envelope is an error (category missing): there
+    /// is no failure to report.
     pub fn read_http(
         status: u16,
         headers: &[(&str, &str)],
@@ -1210,15 +1224,37 @@ fn valid_utf8(mut b: &[u8]) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The first value of a Retry-After field, which holds a list when a
+/// response repeats the header and a client joins the lines with commas:
+/// the text before the first comma, or before the second when the text
+/// before the first is ASCII letters only, the day name of an HTTP date
+/// ("Wed, 21 Oct 2015 07:28:00 GMT" holds one comma). Every language reads
+/// the field so, and only that value.
+fn retry_after_value(v: &str) -> &str {
+    let Some(i) = v.find(',') else {
+        return v;
+    };
+    let day = v[..i].trim_matches(|c| c == ' ' || c == '\t');
+    if day.is_empty() || !day.bytes().all(|c| c.is_ascii_alphabetic()) {
+        return &v[..i];
+    }
+    match v[i + 1..].find(',') {
+        Some(j) => &v[..i + 1 + j],
+        None => v,
+    }
+}
+
 /// Reads a Retry-After header value (RFC 9110, section 10.2.3) as
-/// milliseconds: delay seconds, or an HTTP date (IMF-fixdate, RFC 850 or
-/// asctime, as Go's http.ParseTime reads them) measured from date, the
+/// milliseconds: its first value (retry_after_value; a repeated header's
+/// lines joined by commas are a list), delay seconds, or an HTTP date
+/// (IMF-fixdate, RFC 850 or asctime, as Go's http.ParseTime reads them)
+/// measured from date, the
 /// response's Date header, when it is one (so a skewed clock does not
 /// matter), and from now otherwise. A date in the past means no wait; a
 /// wait longer than RETRY.max_hint_ms is clamped to it. None when the value
 /// is empty or malformed.
 pub fn parse_retry_after(value: &str, date: Option<&str>) -> Option<i64> {
-    let value = value.trim();
+    let value = retry_after_value(value).trim();
     if value.is_empty() {
         return None;
     }

@@ -4,12 +4,12 @@
 // conformance vectors' surfaces section holds them to the same lines).
 
 import { CLI_FORM, type Envelope } from "./contract.js";
-import { isObject, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, trimJsonSpace, type ParseResult } from "./codec.js";
+import { goJson, isObject, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, trimJsonSpace, type ParseResult } from "./codec.js";
 import { decodeUtf8 } from "./utf8.js";
 
-/** jsonText is a string as JSON, with U+2028 and U+2029 escaped as the Go encoder writes them. */
+/** jsonText is a string as JSON, as the Go encoder writes it (goJson). */
 function jsonText(s: string): string {
-  return JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+  return goJson(JSON.stringify(s));
 }
 
 /**

@@ -556,11 +556,14 @@ def caller_sets(env: Any, want: Any, o: Any = None) -> Any:
 @pytest.mark.parametrize("v", vectors["http"], ids=ids(vectors["http"], lambda v: v["name"]))
 def test_http(v: Any) -> None:
     body = v["body"].encode("utf-8")
+    # A repeated header: (name, value) pairs, the lines in order.
+    headers = list(v["headers"].items()) + [(name, value) for name, value in v["header_lines"]]
     if v["envelope"] is None:
-        with pytest.raises(pkg.EnvelopeError):
-            pkg.from_http_response(v["status"], v["headers"], body)
+        with pytest.raises(pkg.EnvelopeError) as err:
+            pkg.from_http_response(v["status"], headers, body)
+        assert err.value.category == v["error"]
         return
-    env = caller_sets(pkg.from_http_response(v["status"], v["headers"], body), v["envelope"])
+    env = caller_sets(pkg.from_http_response(v["status"], headers, body), v["envelope"])
     assert pkg.to_dict(env) == v["envelope"]
     mark = v["envelope"].get(pkg.PROMOTED_MEMBER, "")
     assert pkg.promoted_from(env) == mark

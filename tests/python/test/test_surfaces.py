@@ -8,6 +8,7 @@ ASGI adapters are the package README's own code blocks, extracted and run.
 
 import asyncio
 import base64
+import dataclasses
 import io
 import json
 import logging
@@ -109,6 +110,51 @@ def test_from_problem_holds_the_whole_document_to_the_limits() -> None:
     with pytest.raises(pkg.EnvelopeError) as err:
         pkg.from_problem_json(json.dumps({**doc, "instance": deep}).replace('"instance": [', '"instance": [1e999, ', 1))
     assert (err.value.path, err.value.category) == ("", "syntax")
+
+
+def ill_formed(v: Any) -> Any:
+    """ill_formed replaces each U+FFFD in a value's text (strings, member names, nested dataclasses) with the lone surrogate U+DC80, as surrogateescape decodes a byte that is not UTF-8: text no decoder gives."""
+    if isinstance(v, str):
+        return v.replace("\ufffd", "\udc80") if "\ufffd" in v else v
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return dataclasses.replace(v, **{f.name: ill_formed(getattr(v, f.name)) for f in dataclasses.fields(v) if f.init})
+    if isinstance(v, list):
+        return [ill_formed(x) for x in v]
+    if isinstance(v, dict):
+        return {ill_formed(k): ill_formed(x) for k, x in v.items()}
+    return v
+
+
+def test_write_vectors_exist() -> None:
+    assert len(vectors["writes"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["writes"], ids=ids(vectors["writes"]))
+def test_writes(v: Any) -> None:
+    env = parsed(v["envelope"])
+    if v["ill_formed"]:
+        env = ill_formed(env)
+    if v["retry_after_ms"] is not None:
+        env = dataclasses.replace(env, recovery=dataclasses.replace(env.recovery, retry_after_ms=int(v["retry_after_ms"])))
+    for form, accept in ((v["http"], None), (v["problem"], "application/problem+json")):
+        a = pkg.to_http_response(env, accept)
+        assert a.status == form["status"]
+        assert headers_of(a.headers) == form["headers"]
+        assert a.body == form["body"].encode("utf-8")
+        back = pkg.from_http_response(form["status"], form["headers"], a.body)
+        assert pkg.to_dict(back) == form["envelope"]
+    if v["cli"] is not None:
+        assert pkg.to_problem_json(env) == v["problem"]["body"]
+        assert pkg.cli_line(env, v["command"]) == v["cli"]
+        r = pkg.to_mcp_tool_result(env)
+        assert r["content"][0]["text"] == v["http"]["body"]
+        assert r["structuredContent"] == json.loads(v["http"]["body"])
+    if v["log"] is not None:
+        assert json.dumps(pkg.log_fields(env)) == json.dumps(v["log"])
+    if v["aip193"] is not None:
+        text = pkg.to_aip193(env)
+        text.encode("utf-8")  # well-formed: strict UTF-8 carries it
+        assert json.loads(text) == json.loads(v["aip193"])
 
 
 @pytest.mark.parametrize("v", vectors["accept"], ids=[json.dumps(v["accept"]) for v in vectors["accept"]])

@@ -496,9 +496,12 @@ describe(`${pkg.CONTRACT_NAME}: HTTP responses`, () => {
       const res = new Response(v.status === 204 || v.status === 304 ? null : v.body, { status: v.status, headers: v.headers });
       // A Response given a string adds a text/plain Content-Type of its own.
       if (!("content-type" in v.headers)) res.headers.delete("content-type");
+      // A repeated header: fetch's Headers join the lines with ", ".
+      for (const [name, value] of v.header_lines) res.headers.append(name, value);
       const r = await pkg.fromHttpResponse(res);
       if (v.envelope === null) {
         assert.equal(r.ok, false, "an error");
+        assert.equal(r.error.category, v.error);
         return;
       }
       assert.ok(r.ok, r.ok ? "" : r.error.problem);

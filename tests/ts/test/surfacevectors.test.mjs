@@ -103,6 +103,56 @@ describe(`${pkg.CONTRACT_NAME}: CLI lines read back (cli_read)`, () => {
   }
 });
 
+/** illFormed replaces each U+FFFD in a value's strings and member names with a lone surrogate, text no decoder gives. */
+function illFormed(v) {
+  if (typeof v === "string") return v.replaceAll("\uFFFD", "\uD800");
+  if (Array.isArray(v)) return v.map(illFormed);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [illFormed(k), illFormed(x)]));
+  return v;
+}
+
+describe(`${pkg.CONTRACT_NAME}: writes`, () => {
+  test("there are write vectors", () => assert.ok(vectors.writes.length > 0));
+  for (const v of vectors.writes) {
+    test(v.name, async () => {
+      let env = parsed(v.envelope);
+      if (v.ill_formed) env = illFormed(env);
+      if (v.retry_after_ms !== null) env = { ...env, recovery: { ...env.recovery, retryAfterMs: Number(v.retry_after_ms) } };
+      for (const [form, accept] of [
+        [v.http, undefined],
+        [v.problem, "application/problem+json"],
+      ]) {
+        const a = pkg.httpAnswer(env, accept);
+        assert.equal(a.status, form.status);
+        assert.deepEqual(headersOf(a.headers), form.headers);
+        assert.equal(a.body, form.body);
+        const res = fakeNodeResponse();
+        pkg.writeHttp(env, accept === undefined ? { headers: {} } : { headers: { accept } }, res);
+        assert.equal(res.statusCode, form.status);
+        assert.deepEqual(res.headers, form.headers);
+        assert.equal(res.body, form.body);
+        const fr = pkg.toFetchResponse(env, new Request("http://localhost/", { headers: accept === undefined ? {} : { accept } }), Response);
+        assert.equal(fr.status, form.status);
+        assert.equal(await fr.text(), form.body);
+        assert.deepEqual(pkg.toWire(await readBack(form)), form.envelope);
+      }
+      if (v.cli !== null) {
+        assert.equal(pkg.serializeProblem(env), v.problem.body);
+        assert.equal(pkg.cliLine(env, v.command), v.cli);
+        const r = pkg.toMcpToolResult(env);
+        assert.equal(r.content[0].text, v.http.body);
+        assert.deepEqual(r.structuredContent, JSON.parse(v.http.body));
+      }
+      if (v.log !== null) assert.equal(JSON.stringify(pkg.logFields(env)), JSON.stringify(v.log));
+      if (v.aip193 !== null) {
+        const text = pkg.toAip193(env);
+        assert.ok(text.isWellFormed(), text);
+        assert.deepEqual(JSON.parse(text), JSON.parse(v.aip193));
+      }
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: MCP text items read back (mcp_text)`, () => {
   test("there are mcp_text vectors", () => assert.ok(vectors.mcp_text.length > 0));
   for (const v of vectors.mcp_text) {

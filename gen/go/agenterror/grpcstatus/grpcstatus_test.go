@@ -11,7 +11,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/gen/go/agenterror"
@@ -243,5 +245,93 @@ func TestForeignStatus(t *testing.T) {
 	}
 	if _, ok := grpcstatus.FromError(nil); ok {
 		t.Error("FromError found a status in nil")
+	}
+}
+
+// okStatusError is an error whose GRPCStatus has the code OK: a broken
+// producer's, or one that wraps a status it should not have.
+type okStatusError struct{}
+
+func (okStatusError) Error() string              { return "all fine, says the error" }
+func (okStatusError) GRPCStatus() *status.Status { return status.New(codes.OK, "all fine") }
+
+// An error is a failure whatever code its status claims: FromError never
+// answers ok with no envelope (a caller that checks ok reads env.Kind), and
+// reads code OK as every reader reads code 0, a failure of HTTP status 500.
+func TestFromErrorOKStatus(t *testing.T) {
+	for name, err := range map[string]error{
+		"its own status":    okStatusError{},
+		"a wrapped status":  fmt.Errorf("calling the upstream: %w", okStatusError{}),
+		"an OK status text": status.ErrorProto(&spb.Status{Code: 0, Message: "fine"}),
+	} {
+		e, ok := grpcstatus.FromError(err)
+		if err == nil {
+			// status.Error(OK) and ErrorProto of code 0 are nil errors.
+			if ok || e != nil {
+				t.Errorf("%s: nil error: %v %v", name, e, ok)
+			}
+			continue
+		}
+		if !ok || e == nil {
+			t.Fatalf("%s: FromError(%v) = %v, %v; want an envelope", name, err, e, ok)
+		}
+		if !strings.HasPrefix(e.Message, "HTTP 500 Internal Server Error: ") || e.Kind == "" {
+			t.Fatalf("%s: %s %q, want a failure read from HTTP status 500", name, e.Kind, e.Message)
+		}
+		// The same as the AIP-193 reading of code 0.
+		a, aerr := agenterror.FromAIP193([]byte(`{"error":{"code":0,"status":"OK","message":"` + e.Message[len("HTTP 500 Internal Server Error: "):] + `"}}`))
+		if aerr != nil || a.Kind != e.Kind || a.Message != e.Message {
+			t.Errorf("%s: FromError %s %q, FromAIP193 of code 0 %v %v", name, e.Kind, e.Message, a, aerr)
+		}
+	}
+}
+
+// A trusted text holding bytes that are not UTF-8 (set directly, not
+// through a constructor) goes over gRPC with U+FFFD for each such byte, as
+// AIP193() writes it, and every detail survives: the status marshals.
+func TestIllFormedTextOverGRPC(t *testing.T) {
+	hint := int64(2500)
+	e := agenterror.New(agenterror.KindRateLimited, "slow down")
+	e.Message = "slow\xffdown\xe2\x82"
+	e.Recovery.RetryAfterMs = &hint
+	e.Recovery.Guidance = "wait \xc0 then retry"
+	st, err := grpcstatus.Status(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, err := proto.Marshal(st.Proto())
+	if err != nil {
+		t.Fatalf("the status does not marshal: %v", err)
+	}
+	var back spb.Status
+	if err := proto.Unmarshal(wire, &back); err != nil {
+		t.Fatal(err)
+	}
+	got := grpcstatus.FromStatus(status.FromProto(&back))
+	if got == nil || got.Kind != e.Kind {
+		t.Fatalf("read back %v", got)
+	}
+	if want := "slow\uFFFDdown\uFFFD\uFFFD"; got.Message != want {
+		t.Errorf("message %q, want %q", got.Message, want)
+	}
+	if want := "wait \uFFFD then retry"; got.Recovery.Guidance != want {
+		t.Errorf("guidance %q, want %q", got.Recovery.Guidance, want)
+	}
+	if got.Recovery.RetryAfterMs == nil || *got.Recovery.RetryAfterMs != hint {
+		t.Errorf("retry hint %v, want %d", got.Recovery.RetryAfterMs, hint)
+	}
+	// The AIP-193 form carries the same values.
+	aip, err := e.AIP193()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := agenterror.FromAIP193(aip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, _ := json.Marshal(a)
+	jg, _ := json.Marshal(got)
+	if !bytes.Equal(ja, jg) {
+		t.Errorf("AIP-193 %s\ngRPC    %s", ja, jg)
 	}
 }

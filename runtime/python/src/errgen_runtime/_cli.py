@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO, Union
 
-from ._codec import JSON_SPACE, _loads_within, from_dict, from_json, to_json
+from ._codec import JSON_SPACE, _go_json, _loads_within, from_dict, from_json, to_json
 from ._contract import CLI_FORM
 from ._envelope import Envelope
 from ._spec import EnvelopeError
@@ -27,7 +27,7 @@ def cli_line(envelope: Envelope, command: str) -> str:
     """
     env = to_json(envelope)
     if CLI_FORM == "wrapped":
-        cmd = json.dumps(command, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        cmd = _go_json(json.dumps(command, ensure_ascii=False))
         return '{"ok":false,"command":' + cmd + ',"error":' + env + "}\n"
     return env + "\n"
 

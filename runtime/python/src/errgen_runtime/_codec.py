@@ -73,6 +73,22 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NAN_OR_INF = "holds a number past the range of a 64-bit float"
 
 
+def _go_json(text: str) -> str:
+    """_go_json is json.dumps's text (ensure_ascii off) as the Go encoder writes it.
+
+    U+2028 and U+2029 escaped, and each surrogate code point, which is not
+    well-formed text (UTF-8 cannot carry it), as the escape \\ufffd, as the
+    Go encoder writes a byte that is not UTF-8: every writer's output is
+    valid UTF-8 and reads back as U+FFFD.
+    """
+    if text.isascii():
+        return text
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(r"\\ufffd", text)
+
+
 def _well_formed(s: str) -> str:
     """_well_formed returns s with each surrogate code point replaced by U+FFFD, as the Go decoder reads an escape of a lone surrogate (backslash, u)."""
     if s.isascii() or _SURROGATE.search(s) is None:
@@ -1211,13 +1227,11 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan
 def to_json(envelope: Envelope) -> str:
     """to_json returns the envelope's compact JSON text in the contract's wire layout (see to_dict).
 
-    Like the Go encoder it escapes U+2028 and U+2029 and leaves other
-    non-ASCII text as it is.
+    Like the Go encoder it escapes U+2028 and U+2029, writes a lone
+    surrogate as \\ufffd (see _go_json) and leaves other non-ASCII text as
+    it is.
     """
-    text: str = _ENCODER.encode(to_dict(envelope))
-    if text.isascii():
-        return text
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _go_json(_ENCODER.encode(to_dict(envelope)))
 
 
 # Envelope's methods of the same names call these (see the end of _envelope).

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any, Dict, List, MutableMapping, Optional, Tuple
 
 from ._classification import http_status, is_retryable
-from ._codec import to_dict
+from ._codec import _go_json, _well_formed, to_dict
 from ._contract import FIELDS, LAYOUT, LOG, SANITIZED_FIELDS
 from . import _envelope
 from ._envelope import Envelope
@@ -23,14 +23,15 @@ from ._sanitize import sanitize
 
 
 def bound_log_text(s: str) -> str:
-    """bound_log_text cuts text longer than LOG["max_bytes"] bytes of UTF-8 at a character boundary and ends it with LOG["ellipsis"], so no log line grows with what an upstream sends."""
-    b = s.encode("utf-8", "surrogatepass")
+    """bound_log_text cuts text longer than LOG["max_bytes"] bytes of UTF-8 at a character boundary and ends it with LOG["ellipsis"], so no log line grows with what an upstream sends; a lone surrogate, which no log line can carry as UTF-8, is U+FFFD."""
+    s = _well_formed(s)
+    b = s.encode("utf-8")
     n = int(LOG["max_bytes"])
     if len(b) <= n:
         return s
     while n > 0 and b[n] & 0xC0 == 0x80:
         n -= 1
-    return b[:n].decode("utf-8", "surrogatepass") + str(LOG["ellipsis"])
+    return b[:n].decode("utf-8") + str(LOG["ellipsis"])
 
 
 #: _LINE_BREAKS are what the string forms write as a space; _REMOVED what they delete (the other C0 controls, DEL, the C1 controls); _SURROGATES what they write as U+FFFD.
@@ -77,7 +78,7 @@ def _json(v: Any) -> Optional[str]:
         text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
         return None
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _go_json(text)
 
 
 #: _JSON_STRING is a string of JSON text, escapes included.

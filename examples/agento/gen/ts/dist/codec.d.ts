@@ -50,6 +50,13 @@ export declare function setOwn(obj: Record<string, unknown>, key: string, value:
 export declare function isObject(v: unknown): v is Record<string, unknown>;
 
 /**
+ * wellFormed returns s with each lone surrogate replaced by U+FFFD, as the
+ * Go decoder reads a \u escape of one (and encoding/json every byte of
+ * invalid UTF-8).
+ */
+export declare function wellFormed(s: string): string;
+
+/**
  * parseEnvelope reads a parsed JSON value as an envelope in the contract's
  * wire layout. It never throws. A kind, origin or other value this contract
  * version does not know is kept as it is; fields the contract does not name
@@ -121,9 +128,17 @@ export declare function extraLimitsError(k: string, v: unknown): DecodeError | u
 export declare function toWire(envelope: Envelope): Record<string, unknown>;
 
 /**
+ * goJson is JSON.stringify's text as the Go encoder writes it: U+2028 and
+ * U+2029 escaped, and a lone surrogate, which is not well-formed text, as
+ * the escape \ufffd (the Go encoder writes a byte that is not UTF-8 so), so
+ * every writer's output is well-formed and reads back as U+FFFD.
+ */
+export declare function goJson(text: string): string;
+
+/**
  * serializeEnvelope returns the envelope's JSON text in the contract's wire
- * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029, and
- * it throws a RangeError for a number JSON cannot carry or a missing or
+ * layout (see toWire). Like the Go encoder it escapes U+2028 and U+2029,
+ * writes a lone surrogate as \ufffd (goJson), and it throws a RangeError for a number JSON cannot carry or a missing or
  * empty context field the layout requires.
  */
 export declare function serializeEnvelope(envelope: Envelope): string;

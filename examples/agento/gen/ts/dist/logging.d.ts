@@ -10,9 +10,10 @@ export type LogFields = { readonly [member: string]: LogValue };
 /**
  * boundLogText cuts text longer than LOG.maxBytes bytes of UTF-8 at a
  * character boundary and ends it with LOG.ellipsis, so no log line grows
- * with what an upstream sends.
+ * with what an upstream sends; a lone surrogate, which no log line can
+ * carry as UTF-8, is U+FFFD.
  */
-export declare function boundLogText(s: string): string;
+export declare function boundLogText(text: string): string;
 
 /**
  * errorString returns the envelope's string form, "kind: message", as the

@@ -35,7 +35,8 @@ export interface HttpAnswer {
  * httpAnswer is the response to a request whose Accept header is accept:
  * the status is httpStatus(envelope); a retry hint becomes a Retry-After
  * header in whole seconds, rounded up so a client never retries early (a
- * negative one is left out); the body is the envelope (Content-Type:
+ * negative one is left out, one past Number.MAX_SAFE_INTEGER is sent as
+ * MAX_SAFE_INTEGER in the header and the body alike); the body is the envelope (Content-Type:
  * application/json) unless Accept ranks application/problem+json above
  * application/json (prefersProblem), when it is serializeProblem's document
  * with no instance (Content-Type: application/problem+json); Vary: Accept

@@ -7,7 +7,8 @@ import { sanitize, sanitizesMessage } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
 function toMcpToolResult(envelope) {
   const text = serializeEnvelope(envelope);
-  return { content: [{ type: "text", text }], structuredContent: toWire(envelope), isError: true };
+  const structuredContent = text.includes("\\ufffd") ? JSON.parse(text) : toWire(envelope);
+  return { content: [{ type: "text", text }], structuredContent, isError: true };
 }
 function fromMcpToolResult(result) {
   let first;
@@ -411,8 +412,15 @@ function parseHttpDate(v) {
   }
   return void 0;
 }
+function retryAfterValue(v) {
+  const i = v.indexOf(",");
+  if (i < 0) return v;
+  if (!/^[ \t]*[A-Za-z]+[ \t]*$/.test(v.slice(0, i))) return v.slice(0, i);
+  const j = v.indexOf(",", i + 1);
+  return j < 0 ? v : v.slice(0, j);
+}
 function parseRetryAfter(value, date) {
-  const v = (value ?? "").trim();
+  const v = retryAfterValue(value ?? "").trim();
   if (v === "") {
     return void 0;
   }

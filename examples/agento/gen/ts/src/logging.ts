@@ -8,7 +8,7 @@
 import { FIELDS, LAYOUT, LOG, SANITIZED_FIELDS, type Envelope } from "./contract.js";
 import type { LayoutObject } from "./spec.js";
 import { httpStatus, isRetryable } from "./classification.js";
-import { compareKeys, toWire } from "./codec.js";
+import { compareKeys, goJson, toWire, wellFormed } from "./codec.js";
 import { sanitize } from "./sanitize.js";
 import { truncateUtf8, utf8Length } from "./utf8.js";
 
@@ -21,9 +21,11 @@ export type LogFields = { readonly [member: string]: LogValue };
 /**
  * boundLogText cuts text longer than LOG.maxBytes bytes of UTF-8 at a
  * character boundary and ends it with LOG.ellipsis, so no log line grows
- * with what an upstream sends.
+ * with what an upstream sends; a lone surrogate, which no log line can
+ * carry as UTF-8, is U+FFFD.
  */
-export function boundLogText(s: string): string {
+export function boundLogText(text: string): string {
+  const s = wellFormed(text);
   return utf8Length(s) > LOG.maxBytes ? truncateUtf8(s, LOG.maxBytes) + LOG.ellipsis : s;
 }
 
@@ -103,7 +105,7 @@ function logSanitizeJson(text: string): string {
   return sanitize(strings);
 }
 
-/** logJson is the compact JSON text of a value, as every package's log form writes it: U+2028 and U+2029 escaped, nothing else. Undefined for a value JSON cannot carry. */
+/** logJson is the compact JSON text of a value, as every package's log form writes it: U+2028 and U+2029 escaped, a lone surrogate as \ufffd (goJson), nothing else. Undefined for a value JSON cannot carry. */
 function logJson(v: unknown): string | undefined {
   try {
     const text = JSON.stringify(v, (_key, value: unknown) => {
@@ -112,7 +114,7 @@ function logJson(v: unknown): string | undefined {
       }
       return value;
     });
-    return text === undefined ? undefined : text.replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+    return text === undefined ? undefined : goJson(text);
   } catch {
     return undefined;
   }

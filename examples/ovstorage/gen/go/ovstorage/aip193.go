@@ -161,6 +161,11 @@ func aipReason(kind string) string {
 // domain ErrorInfoDomain, metadata holding the kind verbatim and every
 // value of the envelope AIP-193 has no field for) and, with a retry hint, a
 // RetryInfo. It fails when the envelope does not encode (AppendJSON).
+//
+// Its message and metadata hold the envelope's text as it is, which may hold
+// bytes that are not UTF-8 when it was set by hand; AppendAIP193 writes each
+// such byte as the escape \ufffd, as every JSON writer does, and the
+// grpcstatus package as U+FFFD (protobuf requires valid UTF-8 of a string).
 func (e *Envelope) RPCStatus() (*RPCStatus, error) {
 	wire, err := e.AppendJSON(nil)
 	if err != nil {

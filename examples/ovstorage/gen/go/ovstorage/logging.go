@@ -98,7 +98,7 @@ func logJSON(v any) (string, bool) {
 	if err := enc.Encode(v); err != nil {
 		return "", false
 	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), true
+	return string(wellFormedJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), true
 }
 
 // logExtra is the extra member of the log form: the compact JSON text of

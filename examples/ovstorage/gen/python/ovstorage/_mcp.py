@@ -7,6 +7,7 @@ the same for every contract.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, Mapping, Optional
 
 from ._codec import JSON_SPACE, from_dict, from_json, to_dict, to_json
@@ -19,11 +20,15 @@ def to_mcp_tool_result(envelope: Envelope) -> Dict[str, Any]:
 
     isError is True, the envelope's JSON is the one text content item (for
     hosts that read only content) and structuredContent is the envelope in
-    the wire layout.
+    the wire layout. Text that is not well-formed (a lone surrogate) is
+    U+FFFD in both, as in every writer's output.
     """
+    text = to_json(envelope)
+    # to_json wrote \ufffd for each lone surrogate: the structure is that text read back.
+    structured = json.loads(text) if "\\ufffd" in text else to_dict(envelope)
     return {
-        "content": [{"type": "text", "text": to_json(envelope)}],
-        "structuredContent": to_dict(envelope),
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": structured,
         "isError": True,
     }
 

@@ -20,11 +20,14 @@ export interface McpToolResult {
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
- * hosts that read only content) and as structuredContent.
+ * hosts that read only content) and as structuredContent (a lone surrogate
+ * is U+FFFD in both, as in every writer's output).
  */
 export function toMcpToolResult(envelope: Envelope): McpToolResult {
   const text = serializeEnvelope(envelope);
-  return { content: [{ type: "text", text }], structuredContent: toWire(envelope), isError: true };
+  // serializeEnvelope wrote \ufffd for each lone surrogate: the structure is that text read back, well-formed too.
+  const structuredContent = text.includes("\\ufffd") ? (JSON.parse(text) as Record<string, unknown>) : toWire(envelope);
+  return { content: [{ type: "text", text }], structuredContent, isError: true };
 }
 
 /**
@@ -572,14 +575,31 @@ function parseHttpDate(v: string): number | undefined {
 }
 
 /**
+ * retryAfterValue is the first value of a Retry-After field, which holds a
+ * list when a response repeats the header and the client joins the lines
+ * with commas (fetch's Headers.get does): the text before the first comma,
+ * or before the second when the text before the first is ASCII letters only,
+ * the day name of an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT" holds one
+ * comma). Every language reads the field so, and only that value.
+ */
+function retryAfterValue(v: string): string {
+  const i = v.indexOf(",");
+  if (i < 0) return v;
+  if (!/^[ \t]*[A-Za-z]+[ \t]*$/.test(v.slice(0, i))) return v.slice(0, i);
+  const j = v.indexOf(",", i + 1);
+  return j < 0 ? v : v.slice(0, j);
+}
+
+/**
  * parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as
- * milliseconds: delay seconds, or an HTTP date measured from the response's
- * Date header when it has one and from now otherwise. A date in the past
- * means no wait; a wait longer than RETRY.maxHintMs is clamped to it.
- * Undefined when the header is absent or malformed.
+ * milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP
+ * date measured from the response's Date header when it has one and from
+ * now otherwise. A date in the past means no wait; a wait longer than
+ * RETRY.maxHintMs is clamped to it. Undefined when the header is absent or
+ * its first value is malformed.
  */
 export function parseRetryAfter(value: string | null | undefined, date?: string | null): number | undefined {
-  const v = (value ?? "").trim();
+  const v = retryAfterValue(value ?? "").trim();
   if (v === "") {
     return undefined;
   }
@@ -618,9 +638,10 @@ export function parseRetryAfter(value: string | null | undefined, date?: string 
  * Such an envelope carries no context: a context field the layout requires
  * is for the caller to set (withFields) before serializing it.
  *
- * A Retry-After header (delay seconds or an HTTP date) fills the retry hint
- * when the body carried none. A response below 300 without an envelope is an
- * error: there is no failure to report. It reads at most 1 MiB of the body
+ * A Retry-After header (delay seconds or an HTTP date; the first value of a
+ * repeated one, see retryAfterValue) fills the retry hint when the body
+ * carried none. A response below 300 without an envelope is an error of
+ * category "missing": there is no failure to report. It reads at most 1 MiB of the body
  * and never rejects.
  */
 export async function fromHttpResponse(response: HttpResponseLike): Promise<HttpReadResult> {
