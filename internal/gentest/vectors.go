@@ -44,6 +44,8 @@ type Package struct {
 	ReadCLI any
 	// FromAIP193 is FromAIP193: func([]byte) (*Envelope, error).
 	FromAIP193 any
+	// FromToolResult is FromToolResult: func(ToolResult) (*Envelope, error).
+	FromToolResult any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -103,6 +105,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("surfaces", func(t *testing.T) { v.surfaces(t, f.Surfaces) })
 	t.Run("accept", func(t *testing.T) { v.accept(t, f.Accept, f.Envelopes[0].Envelope) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
+	t.Run("received", func(t *testing.T) { v.received(t, f.Received) })
 }
 
 type vectors struct {

@@ -483,6 +483,7 @@ func TestVectors(t *testing.T) {
 		ReadHTTP: p.ReadHTTP,
 		ReadCLI:  p.ReadCLI,
 		FromAIP193: p.FromAIP193,
+		FromToolResult: p.FromToolResult,
 	})
 }
 

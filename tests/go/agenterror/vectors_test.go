@@ -22,8 +22,9 @@ func TestVectors(t *testing.T) {
 		ToolResult: agenterror.ClassifyToolResult,
 		Retry: gentest.Retry{Initial: agenterror.RetryInitial, Max: agenterror.RetryMax, Multiplier: agenterror.RetryMultiplier,
 			Jitter: agenterror.RetryJitter, MaxAttempts: agenterror.RetryMaxAttempts},
-		ReadHTTP:   agenterror.ReadHTTP,
-		ReadCLI:    agenterror.ReadCLI,
-		FromAIP193: agenterror.FromAIP193,
+		ReadHTTP:       agenterror.ReadHTTP,
+		ReadCLI:        agenterror.ReadCLI,
+		FromAIP193:     agenterror.FromAIP193,
+		FromToolResult: agenterror.FromToolResult,
 	})
 }

@@ -20,8 +20,9 @@ func TestVectors(t *testing.T) {
 		},
 		Retry: gentest.Retry{Initial: agento.RetryInitial, Max: agento.RetryMax, Multiplier: agento.RetryMultiplier,
 			Jitter: agento.RetryJitter, MaxAttempts: agento.RetryMaxAttempts},
-		ReadHTTP:   agento.ReadHTTP,
-		ReadCLI:    agento.ReadCLI,
-		FromAIP193: agento.FromAIP193,
+		ReadHTTP:       agento.ReadHTTP,
+		ReadCLI:        agento.ReadCLI,
+		FromAIP193:     agento.FromAIP193,
+		FromToolResult: agento.FromToolResult,
 	})
 }
