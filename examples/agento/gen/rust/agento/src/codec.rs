@@ -496,7 +496,11 @@ fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
                 if let Some(t) = e.slot_text_mut(leaf.slot) {
                     clean(t);
                     if leaf.required && t.is_empty() {
-                        return Err(err(leaf.path, "must not be empty", DecodeErrorCategory::Value));
+                        return Err(err(
+                            leaf.path,
+                            "must not be empty",
+                            DecodeErrorCategory::Value,
+                        ));
                     }
                 }
             }
