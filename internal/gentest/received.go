@@ -36,7 +36,19 @@ func (v *vectors) received(t *testing.T, vecs []genvectors.ReceivedVec) {
 			if v.readsAs(t, want.Name, "UnmarshalJSON", e, err, want.Envelope) == nil {
 				return
 			}
+			// A top-level member named like a problem member gives way to it,
+			// so the problem document reads back without it.
+			var top map[string]json.RawMessage
+			json.Unmarshal(want.Envelope, &top)
+			collides := false
+			for _, m := range []string{"type", "title", "status", "detail", "instance"} {
+				_, has := top[m]
+				collides = collides || has
+			}
 			for _, f := range v.writtenForms(t, raw) {
+				if f.problem && collides {
+					continue
+				}
 				got, err := f.read()
 				v.readsAs(t, want.Name, f.reader+" of "+f.name+" of the raw envelope", got, err, want.Envelope)
 			}
@@ -55,6 +67,7 @@ func (v *vectors) received(t *testing.T, vecs []genvectors.ReceivedVec) {
 // that surface reading it back.
 type writtenForm struct {
 	name, reader, text string
+	problem            bool // the problem document
 	read               func() (reflect.Value, error)
 }
 
@@ -75,7 +88,7 @@ func (v *vectors) writtenForms(t *testing.T, e reflect.Value) []writtenForm {
 		rec := httptest.NewRecorder()
 		e.MethodByName("WriteHTTP").Call([]reflect.Value{reflect.ValueOf(http.ResponseWriter(rec)), reflect.ValueOf(req)})
 		body, header, status := rec.Body.String(), rec.Header().Clone(), rec.Code
-		forms = append(forms, writtenForm{name: "WriteHTTP (Accept " + accept + ")", reader: "ReadHTTP", text: body, read: func() (reflect.Value, error) {
+		forms = append(forms, writtenForm{name: "WriteHTTP (Accept " + accept + ")", reader: "ReadHTTP", text: body, problem: accept != "", read: func() (reflect.Value, error) {
 			return call(v.pkg.ReadHTTP, &http.Response{StatusCode: status, Header: header, Body: io.NopCloser(strings.NewReader(body))})
 		}})
 	}

@@ -211,7 +211,7 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
-	all := exampleenv.All(c)
+	all := receivable(c, exampleenv.All(c))
 	var err error
 	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err

@@ -105,10 +105,10 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	}
 	for _, lf := range c.Layout.Leaves {
 		switch {
-		case lf.Source == contract.SourceMessage && c.Sanitize.Sanitizes("message"):
+		case !sanitizedLeaf(c, lf):
+		case lf.Source == contract.SourceMessage:
 			put(lf.Path, receivedMessage, receivedBearer, receivedGitHub)
-		case lf.Source == contract.SourceGuidance && c.Sanitize.Sanitizes("guidance"),
-			lf.Source == contract.SourceField && lf.Field.Type == contract.TypeString && c.Sanitize.Sanitizes(lf.Field.Name):
+		default:
 			put(lf.Path, receivedText, receivedGitHub)
 		}
 	}
@@ -141,11 +141,7 @@ func contains(list []string, s string) bool {
 // otherwise (see redaction.sure).
 func redactReceived(c *contract.Contract, o object) (object, bool) {
 	for _, lf := range c.Layout.Leaves {
-		switch {
-		case lf.Source == contract.SourceMessage && c.Sanitize.Sanitizes("message"),
-			lf.Source == contract.SourceGuidance && c.Sanitize.Sanitizes("guidance"),
-			lf.Source == contract.SourceField && lf.Field.Type == contract.TypeString && c.Sanitize.Sanitizes(lf.Field.Name):
-		default:
+		if !sanitizedLeaf(c, lf) {
 			continue
 		}
 		v, _ := o.get(lf.Path)
@@ -160,4 +156,52 @@ func redactReceived(c *contract.Contract, o object) (object, bool) {
 		}
 	}
 	return o, true
+}
+
+// receivable returns the examples with every text a reader sanitizes
+// replaced where the contract's policy might change it (sanitizeProof):
+// every reader sanitizes what the contract sanitizes, and the vectors do
+// not carry the sanitizer, so an example read back must be one its
+// sanitizer keeps. The reference and example contracts' examples are all
+// kept; a test contract's texts made to stress escaping are not.
+func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Example {
+	safe := ""
+	if sanitizeProof(c, "An example message.") {
+		safe = "An example message."
+	}
+	out := make([]exampleenv.Example, len(exs))
+	for i, ex := range exs {
+		o := fromExample(ex.Value)
+		var set []exampleenv.Setting
+		for j, s := range ex.Set {
+			text, ok := s.Value.(string)
+			if !ok || !sanitizedLeaf(c, s.Leaf) || sanitizeProof(c, text) {
+				continue
+			}
+			if set == nil {
+				set = append([]exampleenv.Setting(nil), ex.Set...)
+			}
+			set[j].Value = safe
+			o = o.with(s.Leaf.Path, safe)
+		}
+		if set != nil {
+			ex.Value, ex.Set = orderedjson.Object(o), set
+		}
+		out[i] = ex
+	}
+	return out
+}
+
+// sanitizedLeaf reports whether every reader sanitizes the text of leaf lf:
+// the message, guidance or a string field the contract sanitizes.
+func sanitizedLeaf(c *contract.Contract, lf *contract.Leaf) bool {
+	switch lf.Source {
+	case contract.SourceMessage:
+		return c.Sanitize.Sanitizes("message")
+	case contract.SourceGuidance:
+		return c.Sanitize.Sanitizes("guidance")
+	case contract.SourceField:
+		return lf.Field.Type == contract.TypeString && c.Sanitize.Sanitizes(lf.Field.Name)
+	}
+	return false
 }

@@ -13,19 +13,19 @@ import pytest
 from env import pkg, vectors
 
 
-def forms(env: Any) -> List[Tuple[str, str, Callable[[], Any]]]:
-    """forms writes env with every surface that has a reader: (surface, text written, read it back)."""
-    out: List[Tuple[str, str, Callable[[], Any]]] = []
+def forms(env: Any) -> List[Tuple[str, str, Callable[[], Any], bool]]:
+    """forms writes env with every surface that has a reader: (surface, text written, read it back, whether it is the problem document)."""
+    out: List[Tuple[str, str, Callable[[], Any], bool]] = []
     for accept in (None, "application/problem+json"):
         a = pkg.to_http_response(env, accept)
-        out.append((f"to_http_response (Accept {accept})", a.body.decode("utf-8"), lambda a=a: pkg.from_http_response(a.status, dict(a.headers), a.body)))
+        out.append((f"to_http_response (Accept {accept})", a.body.decode("utf-8"), lambda a=a: pkg.from_http_response(a.status, dict(a.headers), a.body), accept is not None))
     r = pkg.to_mcp_tool_result(env)
     text = json.dumps(r)
-    out.append(("to_mcp_tool_result", text, lambda: pkg.from_mcp_tool_result(json.loads(text))))
+    out.append(("to_mcp_tool_result", text, lambda: pkg.from_mcp_tool_result(json.loads(text)), False))
     line = pkg.cli_line(env, "cmd")
-    out.append(("cli_line", line, lambda: pkg.read_cli(line)))
+    out.append(("cli_line", line, lambda: pkg.read_cli(line), False))
     aip = pkg.to_aip193(env)
-    out.append(("to_aip193", aip, lambda: pkg.from_aip193(aip)))
+    out.append(("to_aip193", aip, lambda: pkg.from_aip193(aip), False))
     return out
 
 
@@ -42,9 +42,13 @@ def test_received(v: Any) -> None:
     env = pkg.from_json(text)
     assert pkg.to_dict(env) == v["envelope"]
     assert pkg.to_dict(pkg.from_dict(v["document"])) == v["envelope"]
+    # A top-level member named like a problem member gives way to it, so the
+    # problem document reads back without it.
+    collides = any(m in v["envelope"] for m in ("type", "title", "status", "detail", "instance"))
     for which, e in (("raw", raw), ("read", env)):
-        for form, written, read in forms(e):
-            assert pkg.to_dict(read()) == v["envelope"], f"{form} of the {which} envelope, read back"
+        for form, written, read, problem in forms(e):
+            if not (problem and collides):
+                assert pkg.to_dict(read()) == v["envelope"], f"{form} of the {which} envelope, read back"
             if which == "read":
                 for s in v["secrets"]:
                     assert s not in written, f"{form} of the envelope read holds {s}: {written}"

@@ -19,7 +19,7 @@ function forms(env) {
   const out = [];
   for (const accept of [undefined, "application/problem+json"]) {
     const a = pkg.httpAnswer(env, accept);
-    out.push([`httpAnswer (Accept ${accept})`, a.body, async () => pkg.fromHttpResponse(new Response(a.body, { status: a.status, headers: a.headers }))]);
+    out.push([`httpAnswer (Accept ${accept})`, a.body, async () => pkg.fromHttpResponse(new Response(a.body, { status: a.status, headers: a.headers })), accept !== undefined]);
   }
   const r = pkg.toMcpToolResult(env);
   out.push(["toMcpToolResult", JSON.stringify(r), async () => pkg.fromMcpToolResult(JSON.parse(JSON.stringify(r)))]);
@@ -41,12 +41,15 @@ describe(`${pkg.CONTRACT_NAME}: received`, () => {
       const env = ok(pkg.parseEnvelopeJson(text), "parseEnvelopeJson");
       assert.deepEqual(wire(env), v.envelope);
       assert.deepEqual(wire(ok(pkg.parseEnvelope(v.document), "parseEnvelope")), v.envelope);
+      // A top-level member named like a problem member gives way to it, so
+      // the problem document reads back without it.
+      const collides = ["type", "title", "status", "detail", "instance"].some((m) => Object.hasOwn(v.envelope, m));
       for (const [which, e] of [
         ["raw", raw],
         ["read", env],
       ]) {
-        for (const [form, written, read] of forms(e)) {
-          assert.deepEqual(wire(ok(await read(), `${form} of the ${which} envelope`)), v.envelope, `${form} of the ${which} envelope, read back`);
+        for (const [form, written, read, problem] of forms(e)) {
+          if (!(problem && collides)) assert.deepEqual(wire(ok(await read(), `${form} of the ${which} envelope`)), v.envelope, `${form} of the ${which} envelope, read back`);
           if (which === "read") {
             for (const s of v.secrets) assert.ok(!written.includes(s), `${form} of the envelope read holds ${s}: ${written}`);
           }

@@ -207,3 +207,58 @@ func TestForeignStatus(t *testing.T) {
 		t.Error("FromError found a status in nil")
 	}
 }
+
+// TestReceivedSecretsAreRedacted runs the vectors' received section through
+// gRPC (issue 28): the envelope an upstream sent with secrets in what the
+// contract sanitizes, decoded raw, goes out as a status and comes back
+// through FromStatus and FromError redacted, as every reader returns it; and
+// the status of the envelope read carries none of the secrets.
+func TestReceivedSecretsAreRedacted(t *testing.T) {
+	data, err := os.ReadFile("../../../../conformance/agent-error.vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Received []struct {
+			Name     string          `json:"name"`
+			Document json.RawMessage `json:"document"`
+			Envelope json.RawMessage `json:"envelope"`
+			Secrets  []string        `json:"secrets"`
+		} `json:"received"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Received) == 0 {
+		t.Fatal("no received vectors")
+	}
+	for _, v := range f.Received {
+		var raw, read agenterror.Envelope
+		if err := raw.UnmarshalJSONRaw(v.Document); err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		if err := read.UnmarshalJSON(v.Document); err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		st, err := grpcstatus.Status(&raw)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		back, _ := grpcstatus.FromError(st.Err())
+		if got, _ := json.Marshal(back); !sameJSON(got, v.Envelope) {
+			t.Errorf("%s: FromError:\ngot  %s\nwant %s", v.Name, got, v.Envelope)
+		}
+		if st, err = grpcstatus.Status(&read); err != nil {
+			t.Fatalf("%s: %v", v.Name, err)
+		}
+		wire, err := proto.Marshal(st.Proto())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v.Secrets {
+			if bytes.Contains(wire, []byte(s)) {
+				t.Errorf("%s: the status of the envelope read holds %q", v.Name, s)
+			}
+		}
+	}
+}

@@ -1528,7 +1528,7 @@ impl serde::Serialize for Envelope {
 
 impl<'de> serde::Deserialize<'de> for Envelope {
     /// Deserializes an envelope in the contract's wire layout, with the
-    /// checks and the problems of from_value (the message of the error is
+    /// checks, the problems and the sanitizing of from_value (the message of the error is
     /// the DecodeError's). Text that is not valid UTF-8, or escapes a lone
     /// surrogate, is the deserializer's to judge (serde_json refuses it,
     /// as it refuses nesting of 128 levels): from_slice reads it as Go does.
@@ -1558,11 +1558,13 @@ impl<'de> serde::Deserialize<'de> for Envelope {
             TopKind::Null => Kept::Other(Value::Null),
             TopKind::Other => Kept::Other(Value::Bool(false)),
         };
-        decode(Keeps {
+        // Sanitized as from_value sanitizes (there is no raw Deserialize:
+        // from_value_raw is the opt-out).
+        sanitized(decode(Keeps {
             t: &t,
             kept: &value,
             child: 0,
-        })
+        }))
         .map_err(serde::de::Error::custom)
     }
 }
