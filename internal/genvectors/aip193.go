@@ -3,8 +3,8 @@ package genvectors
 import (
 	"encoding/json"
 	"sort"
-	"strings"
 	"strconv"
+	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
