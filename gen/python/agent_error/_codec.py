@@ -654,13 +654,14 @@ _SANITIZES_WIRE_GUIDANCE = SANITIZES_GUIDANCE and "guidance" in ON_WIRE
 
 def _sanitize_decoded(env: Dict[str, Any], rec: Dict[str, Any]) -> None:
     """_sanitize_decoded sanitizes what the contract sanitizes of a decoded envelope, as the constructors sanitize it: the message, the guidance the wire carried and the sanitized fields. A required field the sanitizer leaves empty is the value error an empty one is."""
-    if SANITIZES_MESSAGE:
+    # (Empty text is left as it is: the sanitizer keeps it, and costs a call.)
+    if SANITIZES_MESSAGE and env["message"]:
         env["message"] = sanitize(env["message"])
-    if _SANITIZES_WIRE_GUIDANCE:
+    if _SANITIZES_WIRE_GUIDANCE and rec["guidance"]:
         rec["guidance"] = sanitize(rec["guidance"])
     for attr, required, path in _SANITIZED:
         v = env.get(attr)
-        if v is None:
+        if v is None or v == "":
             continue
         x = sanitize_value(v)
         if required and x == "":
