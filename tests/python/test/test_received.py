@@ -39,9 +39,11 @@ def test_received(v: Any) -> None:
     raw = pkg.from_json(text, raw=True)
     assert pkg.to_dict(raw) == v["raw"]
     assert pkg.to_dict(pkg.from_dict(v["document"], raw=True)) == v["raw"]
+    assert pkg.to_dict(pkg.Envelope.from_json(text, raw=True)) == v["raw"]
     env = pkg.from_json(text)
     assert pkg.to_dict(env) == v["envelope"]
     assert pkg.to_dict(pkg.from_dict(v["document"])) == v["envelope"]
+    assert pkg.to_dict(pkg.Envelope.from_dict(v["document"])) == v["envelope"]
     # A top-level member named like a problem member gives way to it, so the
     # problem document reads back without it.
     collides = any(m in v["envelope"] for m in ("type", "title", "status", "detail", "instance"))

@@ -153,7 +153,7 @@ class Envelope:
 # import cycle: _codec, which the package's __init__ imports before anyone
 # holds an Envelope, sets these to the functions Envelope's from_dict,
 # from_json, to_dict and to_json call.
-_from_dict: Callable[[Any], Envelope]
-_from_json: Callable[[Union[str, bytes]], Envelope]
+_from_dict: Callable[..., Envelope]  # (value, *, raw=False)
+_from_json: Callable[..., Envelope]  # (text, *, raw=False)
 _to_dict: Callable[[Envelope], Dict[str, Any]]
 _to_json: Callable[[Envelope], str]
