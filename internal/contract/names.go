@@ -89,7 +89,7 @@ const GoTrustedSuffix = "Trusted"
 var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
 	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "ExitCode", "WriteCLI",
-	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
+	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "UnmarshalJSONRaw", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 	"PromotedFrom", "LogValue", "AIP193", "RPCStatus", "GoString",
 }
 

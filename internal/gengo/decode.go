@@ -3,6 +3,7 @@ package gengo
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -438,6 +439,9 @@ func (g *gen) unmarshal(f *jen.File) {
 	body = append(body, p.check(g.lo.Root)...)
 	body = append(body, p.assemble()...)
 	body = append(body, g.fillUnmapped()...)
+	if clean := p.sanitizeReceived(); len(clean) > 0 {
+		body = append(body, jen.If(jen.Id("sanitize")).Block(clean...))
+	}
 	body = append(body,
 		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("buildExtra").Call(jen.Id("extras").Index(jen.Op(":"))),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -451,11 +455,77 @@ func (g *gen) unmarshal(f *jen.File) {
 	f.Comment("// carry are filled from the kind's classification, and malformed input yields")
 	f.Comment("// a *DecodeError naming the offending field. On error the envelope is unchanged.")
 	f.Comment("//")
+	f.Comment("// " + g.receivedDoc())
+	f.Comment("//")
 	f.Comment("// It reads the document once, in document order; a member given twice counts")
 	f.Comment("// once, with its last value, as with encoding/json, and only the last is kept.")
 	f.Comment("// Problems are reported after the whole document is read, the first in layout")
 	f.Comment("// order; a document nested deeper than MaxDepth or holding a number past the")
 	f.Comment("// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by")
 	f.Comment("// the TypeScript and Python decoders.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.True())),
+	)
+	f.Line()
+	f.Comment("// UnmarshalJSONRaw is UnmarshalJSON without sanitizing: the text is as the")
+	f.Comment("// sender wrote it. Never re-emit it or show it to a model; it is for a caller")
+	f.Comment("// that needs the exact bytes (to verify or archive them). Every other reader")
+	f.Comment("// (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSONRaw").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.False())),
+	)
+	f.Line()
+	f.Comment("// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("decode").Params(jen.Id("data").Index().Byte(), jen.Id("sanitize").Bool()).Error().Block(body...)
+}
+
+// receivedDoc says what decoding sanitizes, in one sentence.
+func (g *gen) receivedDoc() string {
+	names := g.receivedSanitized()
+	if len(names) == 0 {
+		return "This contract sanitizes no value the layout carries, so nothing decoded is changed."
+	}
+	return "The values the contract sanitizes (" + strings.Join(names, ", ") + ") are sanitized as the constructors sanitize them (Sanitize), so an envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received."
+}
+
+// receivedSanitized names the values on the wire that decoding sanitizes,
+// in layout order.
+func (g *gen) receivedSanitized() []string {
+	var out []string
+	for _, lf := range g.lo.Leaves {
+		switch {
+		case lf.Source == contract.SourceMessage && g.sanitized("message"):
+			out = append(out, "message")
+		case lf.Source == contract.SourceGuidance && g.sanitized("guidance"):
+			out = append(out, "guidance")
+		case lf.Source == contract.SourceField && g.sanitized(lf.Field.Name) && isText(lf.Field):
+			out = append(out, lf.Field.Name)
+		}
+	}
+	return out
+}
+
+// sanitizeReceived emits the sanitizing of a decoded envelope: each value
+// on the wire that the contract sanitizes, as the constructors sanitize it;
+// a required field left empty is the value error an empty one is.
+func (p *decPlan) sanitizeReceived() []jen.Code {
+	g := p.g
+	var out []jen.Code
+	for _, lf := range g.lo.Leaves {
+		switch {
+		case lf.Source == contract.SourceMessage && g.sanitized("message"),
+			lf.Source == contract.SourceGuidance && g.sanitized("guidance"):
+			dst := p.dst(lf)
+			out = append(out, dst.Clone().Op("=").Id("Sanitize").Call(dst.Clone()))
+		case lf.Source == contract.SourceField && g.sanitized(lf.Field.Name) && isText(lf.Field):
+			dst := p.dst(lf)
+			out = append(out, dst.Clone().Op("=").Add(sanitizeExpr(lf.Field, dst.Clone())))
+			if lf.RequiredContext {
+				out = append(out, jen.If(dst.Clone().Op("==").Lit("")).Block(
+					jen.Return(jen.Id("decodeFields").Index(jen.Lit(p.leaf[lf].index)).Dot("problem").Call(jen.Id("stBadValue"))),
+				))
+			}
+		}
+	}
+	return out
 }

@@ -466,7 +466,7 @@ func (g *gen) envelope(f *jen.File) {
 			break
 		}
 	}
-	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.")
+	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding sanitizes the same values (UnmarshalJSON and every reader); UnmarshalJSONRaw is its opt-out.")
 	f.Func().Id("NewTrusted").Params(g.newParams()...).Op("*").Id("Envelope").Block(
 		wrapInit("init", g.initArgs(jen.Id("kind"), false)...)...)
 	f.Line()

@@ -460,7 +460,7 @@ func (g *gen) readHTTP(f *jen.File) {
 		shortDoc = fmt.Sprintf("A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose %q is a string of at most %d bytes matching this contract's kind names and whose %q is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes \"HTTP <status> <status text>\"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.", sf.KindMember, contract.ShortFormMaxKind, sf.MessageMember)
 	}
 	docf(f,
-		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.",
+		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.",
 		shortDoc,
 		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
 		"A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
@@ -661,7 +661,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 		}), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.")
+	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.If(jen.Id("s").Op(":=").Qual("bytes", "TrimSpace").Call(jen.Id("r").Dot("StructuredContent")), jen.Len(jen.Id("s")).Op(">").Lit(0).Op("&&").String().Call(jen.Id("s")).Op("!=").Lit("null")).Block(
@@ -749,7 +749,7 @@ func (g *gen) cliSurface(f *jen.File) {
 		own, other = other, own
 		form = "wrapped"
 	}
-	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any.", cliWrapOK, cliWrapCommand, cliWrapError, form))
+	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one.", cliWrapOK, cliWrapCommand, cliWrapError, form))
 	f.Func().Id("ReadCLI").Params(jen.Id("line").Index().Byte()).Params(envPtr(), jen.Error()).Block(
 		jen.Id("line").Op("=").Qual("bytes", "Trim").Call(jen.Id("line"), jen.Lit(jsonSpace)),
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Id(own).Call(jen.Id("line")),

@@ -110,6 +110,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("mcp_text", func(t *testing.T) { v.mcpText(t, f.MCPText) })
 	t.Run("writes", func(t *testing.T) { v.writes(t, f.Writes) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
+	t.Run("received", func(t *testing.T) { v.received(t, f.Received) })
 }
 
 type vectors struct {

@@ -60,13 +60,13 @@ func TestDist(t *testing.T) {
 		// Readable, not minified: the JavaScript keeps the source's
 		// names and one statement a line.
 		js := string(files[path.Join(Dir(c), "dist/codec.js")])
-		for _, want := range []string{"function parseEnvelope(input) {", `import { decodeUtf8 } from "./utf8.js";`, "\nexport {\n"} {
+		for _, want := range []string{"function parseEnvelope(input, opts) {", `import { decodeUtf8 } from "./utf8.js";`, "\nexport {\n"} {
 			if !strings.Contains(js, want) {
 				t.Errorf("%s: dist/codec.js lacks %q", p, want)
 			}
 		}
 		dts := string(files[path.Join(Dir(c), "dist/codec.d.ts")])
-		for _, want := range []string{"export declare function parseEnvelope(input: unknown): ParseResult;", "export interface DecodeError {"} {
+		for _, want := range []string{"export declare function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult;", "export interface DecodeError {"} {
 			if !strings.Contains(dts, want) {
 				t.Errorf("%s: dist/codec.d.ts lacks %q", p, want)
 			}

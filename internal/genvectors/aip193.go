@@ -256,8 +256,12 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		_ = json.Unmarshal([]byte(ownText), &d)
 		info := d["error"].(map[string]any)["details"].([]any)[0].(map[string]any)
 		info["metadata"].(map[string]any)[key] = value
-		b, _ := json.Marshal(d)
-		return string(b)
+		// Without HTML escapes, which the vectors never hold.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(d)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	cases := []struct {
 		name string

@@ -71,6 +71,9 @@ type File struct {
 	AIPReasons []AIPReasonVec `json:"aip193_reasons"`
 	AIPEncode  []AIPEncodeVec `json:"aip193_encode"`
 	AIPDecode  []AIPDecodeVec `json:"aip193_decode"`
+	// Received holds envelopes from an upstream with secrets in what the
+	// contract sanitizes: every reader redacts them (received.go).
+	Received []ReceivedVec `json:"received"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -221,7 +224,7 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
-	all := exampleenv.All(c)
+	all := receivable(c, exampleenv.All(c))
 	var err error
 	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err
@@ -239,6 +242,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	if f.Surfaces, err = surfaceVectors(c, all); err != nil {
+		return nil, err
+	}
+	if f.Received, err = received(c, all[len(all)-1]); err != nil {
 		return nil, err
 	}
 	f.Accept = acceptVectors()

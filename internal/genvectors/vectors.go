@@ -201,6 +201,11 @@ func malformed(c *contract.Contract, maximal exampleenv.Example) ([]MalformedVec
 			// The kind, and a context field the layout requires, are never
 			// empty.
 			add(p+": empty", base.with(p, ""), p, CategoryValue)
+			// Nor is one the readers sanitize when the sanitizer empties it:
+			// a prompt-injection marker alone sanitizes to nothing.
+			if lf.RequiredContext && sanitizedLeaf(c, lf) && len(c.Sanitize.Markers) > 0 {
+				add(p+": only a prompt-injection marker, which the sanitizer removes", base.with(p, c.Sanitize.Markers[0]), p, CategoryValue)
+			}
 		case lf.Source == contract.SourceRetryAfterMs:
 			add(p+": negative", base.with(p, -1), p, CategoryValue)
 			// An alias is read when the first spelling is absent, and checked

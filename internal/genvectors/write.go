@@ -45,6 +45,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "aip193_reasons", f.AIPReasons)
 	section(w, "aip193_encode", f.AIPEncode)
 	section(w, "aip193_decode", f.AIPDecode)
+	section(w, "received", f.Received)
 	return append(w.b, "\n}\n"...), w.err
 }
 

@@ -700,10 +700,10 @@ func parseAIP193JSON(data []byte) (*RPCStatus, error) {
 // One this package's RPCStatus wrote (its ErrorInfo's domain is
 // ErrorInfoDomain and its metadata has a kind) comes back as the envelope
 // it was: the metadata's values are put where the layout carries them and
-// decoded as an envelope, the retry hint taken from retryAfterMs or
-// RetryInfo, the values the layout does not carry and the extra members
-// set from the metadata. When any of that fails the status is read as a
-// foreign one.
+// decoded as an envelope (UnmarshalJSON, so what the contract sanitizes is
+// sanitized), the retry hint taken from retryAfterMs or RetryInfo, the
+// values the layout does not carry and the extra members set from the
+// metadata. When any of that fails the status is read as a foreign one.
 //
 // A foreign status gets the kind its reason names when its domain is
 // ErrorInfoDomain (reasons are unique only within their domain), else

@@ -25,6 +25,16 @@ export interface DecodeError {
   readonly category: DecodeErrorCategory;
 }
 
+/**
+ * ReadOptions change how a reader reads an envelope. raw: true keeps the
+ * text as the sender wrote it, where every reader otherwise sanitizes what
+ * the contract sanitizes (SANITIZED_FIELDS). Raw text is for a caller that
+ * needs the exact bytes: never re-emit it or show it to a model.
+ */
+export interface ReadOptions {
+  readonly raw?: boolean;
+}
+
 /** ParseResult is the outcome of parsing an envelope: never an exception. */
 export type ParseResult = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly error: DecodeError };
 
@@ -69,15 +79,22 @@ export declare function wellFormed(s: string): string;
  * not finite) is a "syntax" error before anything else is looked at; a lone
  * surrogate in a string or a member name reads as U+FFFD. The input itself
  * is never changed.
+ *
+ * What the contract sanitizes (SANITIZED_FIELDS) is sanitized as the
+ * constructors sanitize it, so an envelope read from an upstream can be
+ * re-emitted or logged as it is; a required field the sanitizer leaves
+ * empty is a "value" error. { raw: true } keeps the text as the sender
+ * wrote it: never re-emit it or show it to a model.
  */
-export declare function parseEnvelope(input: unknown): ParseResult;
+export declare function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult;
 
 /**
- * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It
- * never throws. Bytes are read as UTF-8 the way the Go decoder reads them:
- * each byte of invalid UTF-8 is U+FFFD, and a byte order mark is not JSON.
+ * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope (and
+ * its options). It never throws. Bytes are read as UTF-8 the way the Go
+ * decoder reads them: each byte of invalid UTF-8 is U+FFFD, and a byte
+ * order mark is not JSON.
  */
-export declare function parseEnvelopeJson(text: string | Uint8Array): ParseResult;
+export declare function parseEnvelopeJson(text: string | Uint8Array, opts?: ReadOptions): ParseResult;
 
 /** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
 export declare function trimJsonSpace(text: string): string;

@@ -419,7 +419,8 @@ impl Envelope {
     /// A JSON body (application/json, application/problem+json, another
     /// +json type, or no Content-Type and a body that opens an object) that
     /// decodes as an envelope, directly or as the problem document problem
-    /// renders, is returned as it is.
+    /// renders, is returned as it is (what the contract sanitizes
+    /// sanitized, as from_slice sanitizes it).
     ///
     /// Where the contract reads labby's short form, a JSON body of a failed
     /// response (status 300 or more) that is neither, but an object whose

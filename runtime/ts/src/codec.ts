@@ -6,6 +6,7 @@
 import { CONTRACT_VERSION, FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import { hasOwn, isRetryable, lookup, received, workMayHaveRun } from "./classification.js";
 import type { FieldSpec, FieldType, LayoutLeaf, LayoutObject, Source } from "./spec.js";
+import { sanitize, sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeValue } from "./sanitize.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /**
@@ -30,6 +31,16 @@ export interface DecodeError {
   readonly problem: string;
   /** What kind of problem it is; the same category the Go package reports. */
   readonly category: DecodeErrorCategory;
+}
+
+/**
+ * ReadOptions change how a reader reads an envelope. raw: true keeps the
+ * text as the sender wrote it, where every reader otherwise sanitizes what
+ * the contract sanitizes (SANITIZED_FIELDS). Raw text is for a caller that
+ * needs the exact bytes: never re-emit it or show it to a model.
+ */
+export interface ReadOptions {
+  readonly raw?: boolean;
 }
 
 /** ParseResult is the outcome of parsing an envelope: never an exception. */
@@ -624,7 +635,49 @@ function placedWithin(extra: Record<string, unknown>): void {
   }
 }
 
-function decode(input: unknown): Envelope {
+/** SANITIZED_STEPS are the leaves of the sanitized context and kind-specific fields on the wire, in layout order. */
+const SANITIZED_STEPS: readonly LeafStep[] = (() => {
+  const out: LeafStep[] = [];
+  const walk = (plan: ObjectPlan): void => {
+    for (const st of plan.steps) {
+      if (st.object !== undefined) {
+        walk(st.object);
+      } else if (st.leaf.source === "field" && st.field >= 0 && sanitizedMembers.has(FIELD_MEMBERS[st.field]!)) {
+        out.push(st);
+      }
+    }
+  };
+  walk(ROOT_PLAN);
+  return out;
+})();
+
+/**
+ * sanitizeDraft sanitizes what the contract sanitizes of a decoded draft, as
+ * the constructors sanitize it: the message, the guidance the wire carried
+ * and the sanitized fields. A required field the sanitizer leaves empty is
+ * the value error an empty one is.
+ */
+function sanitizeDraft(d: Draft): void {
+  if (sanitizesMessage) {
+    d.message = sanitize(d.message);
+  }
+  if (sanitizesGuidance && !FILL_GUIDANCE) {
+    d.guidance = sanitize(d.guidance);
+  }
+  for (const st of SANITIZED_STEPS) {
+    const v = d.fields[st.field];
+    if (v === undefined) {
+      continue;
+    }
+    const x = sanitizeValue(v);
+    if (st.required && x === "") {
+      throw new Fail(st.leaf.path, "must not be empty", "value");
+    }
+    d.fields[st.field] = x;
+  }
+}
+
+function decode(input: unknown, raw: boolean): Envelope {
   const d: Draft = {
     contractVersion: typeof CONTRACT_VERSION === "number" ? 0 : "",
     kind: "",
@@ -643,6 +696,7 @@ function decode(input: unknown): Envelope {
   if (d.extra !== undefined) {
     placedWithin(d.extra);
   }
+  if (!raw) sanitizeDraft(d);
   if (FILL_VERSION) d.contractVersion = CONTRACT_VERSION;
   if (FILL_ANY) {
     const c = lookup(d.kind);
@@ -696,15 +750,21 @@ function decode(input: unknown): Envelope {
  * not finite) is a "syntax" error before anything else is looked at; a lone
  * surrogate in a string or a member name reads as U+FFFD. The input itself
  * is never changed.
+ *
+ * What the contract sanitizes (SANITIZED_FIELDS) is sanitized as the
+ * constructors sanitize it, so an envelope read from an upstream can be
+ * re-emitted or logged as it is; a required field the sanitizer leaves
+ * empty is a "value" error. { raw: true } keeps the text as the sender
+ * wrote it: never re-emit it or show it to a model.
  */
-export function parseEnvelope(input: unknown): ParseResult {
-  return parseChecked(input, true);
+export function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult {
+  return parseChecked(input, true, opts?.raw === true);
 }
 
 /** parseChecked is parseEnvelope, looking at strings for lone surrogates only when strings is set. */
-function parseChecked(input: unknown, strings: boolean): ParseResult {
+function parseChecked(input: unknown, strings: boolean, raw: boolean): ParseResult {
   try {
-    return { ok: true, envelope: decode(within(input, 0, strings)) };
+    return { ok: true, envelope: decode(within(input, 0, strings), raw) };
   } catch (err) {
     if (err instanceof Fail) {
       return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
@@ -715,11 +775,12 @@ function parseChecked(input: unknown, strings: boolean): ParseResult {
 }
 
 /**
- * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It
- * never throws. Bytes are read as UTF-8 the way the Go decoder reads them:
- * each byte of invalid UTF-8 is U+FFFD, and a byte order mark is not JSON.
+ * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope (and
+ * its options). It never throws. Bytes are read as UTF-8 the way the Go
+ * decoder reads them: each byte of invalid UTF-8 is U+FFFD, and a byte
+ * order mark is not JSON.
  */
-export function parseEnvelopeJson(text: string | Uint8Array): ParseResult {
+export function parseEnvelopeJson(text: string | Uint8Array, opts?: ReadOptions): ParseResult {
   let value: unknown;
   try {
     text = typeof text === "string" ? text : decodeUtf8(text, false);
@@ -728,7 +789,7 @@ export function parseEnvelopeJson(text: string | Uint8Array): ParseResult {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
   // Text without a surrogate, raw or escaped, parses to strings without one.
-  return parseChecked(value, SURROGATE_TEXT.test(text));
+  return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true);
 }
 
 /**

@@ -314,12 +314,16 @@ func addSeeds(f *testing.F) {
 // FuzzDecodeAgreesWithEncodingJSON: the generated decoder rejects as not
 // JSON exactly what encoding/json rejects, and decodes every other document
 // to the same envelope, or fails with the same error (path, problem and
-// category), as refDecode.
+// category), as refDecode: UnmarshalJSONRaw as it is, UnmarshalJSON with the
+// contract's sanitized fields (message, cause) sanitized.
 func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var got agenterror.Envelope
-		err := got.UnmarshalJSON(data)
+		var got, clean agenterror.Envelope
+		err := got.UnmarshalJSONRaw(data)
+		if cleanErr := clean.UnmarshalJSON(data); (cleanErr == nil) != (err == nil) || err != nil && cleanErr.Error() != err.Error() {
+			t.Fatalf("UnmarshalJSON: %v, UnmarshalJSONRaw: %v, for %q", cleanErr, err, data)
+		}
 		var de *agenterror.DecodeError
 		if err != nil && !errors.As(err, &de) {
 			t.Fatalf("error %v is not a *DecodeError", err)
@@ -345,6 +349,10 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("decoded %#v\nwant    %#v\nfor %q", got, want, data)
+		}
+		want.Message, want.Cause = agenterror.Sanitize(want.Message), agenterror.Sanitize(want.Cause)
+		if !reflect.DeepEqual(clean, want) {
+			t.Fatalf("UnmarshalJSON decoded %#v\nwant    %#v\nfor %q", clean, want, data)
 		}
 	})
 }

@@ -423,14 +423,21 @@ def test_replace_never_sanitizes() -> None:
     assert env.message == DIRTY
 
 
-def test_decoding_never_sanitizes() -> None:
-    env = new_env(KIND, DIRTY, trusted=True)
+def test_decoding_sanitizes_as_constructors_do() -> None:
+    # The same values, set trusted (what an upstream sends) and sanitizing
+    # (what a constructor builds): every reader returns the second, raw=True
+    # the first.
     filled = {attr: v for attr, v in ((a, sample_value(s)) for a, s in pkg.FIELDS.items()) if v is not None}
-    env = pkg.with_fields(env, trusted=True, **filled)
-    back = pkg.from_json(pkg.to_json(env))
-    assert back.message == DIRTY
-    for attr, value in filled.items():
-        assert getattr(back, attr) == getattr(env, attr), attr
+    env = pkg.with_fields(new_env(KIND, DIRTY, trusted=True), trusted=True, **filled)
+    built = pkg.with_fields(new_env(KIND, DIRTY), **filled)
+    text = pkg.to_json(env)
+    back = pkg.from_json(text)
+    assert back.message == (pkg.sanitize(DIRTY) if "message" in pkg.SANITIZED_FIELDS else DIRTY)
+    raw = pkg.from_json(text, raw=True)
+    assert raw.message == DIRTY
+    for attr in filled:
+        assert getattr(back, attr) == getattr(built, attr), attr
+        assert getattr(raw, attr) == getattr(env, attr), attr
 
 
 # --- benchmarks -------------------------------------------------------------

@@ -269,18 +269,28 @@ describe(`${pkg.CONTRACT_NAME}: constructors sanitize`, () => {
     assert.equal(env.message, DIRTY);
   });
 
-  test("decoding never sanitizes: a received envelope is reported as received", () => {
-    const env = newEnv(kind, DIRTY, { trusted: true });
-    let withFields = env;
+  test("decoding sanitizes what the constructors sanitize; { raw: true } reads the text as received", () => {
+    // The same values, set trusted (what an upstream sends) and sanitizing
+    // (what a constructor builds): every reader returns the second.
+    let trusted = newEnv(kind, DIRTY, { trusted: true });
+    let built = newEnv(kind, DIRTY);
     for (const spec of Object.values(pkg.FIELDS)) {
       const value = sampleValue(spec);
-      if (value !== undefined) withFields = pkg.withFields(withFields, { [spec.member]: value }, { trusted: true });
+      if (value === undefined) continue;
+      trusted = pkg.withFields(trusted, { [spec.member]: value }, { trusted: true });
+      built = pkg.withFields(built, { [spec.member]: value });
     }
-    const r = pkg.parseEnvelopeJson(pkg.serializeEnvelope(withFields));
+    const text = pkg.serializeEnvelope(trusted);
+    const r = pkg.parseEnvelopeJson(text);
     assert.ok(r.ok, r.ok ? "" : `${r.error.path}: ${r.error.problem}`);
-    assert.equal(r.envelope.message, DIRTY);
+    assert.equal(r.envelope.message, pkg.SANITIZED_FIELDS.includes("message") ? pkg.sanitize(DIRTY) : DIRTY);
+    const raw = pkg.parseEnvelopeJson(text, { raw: true });
+    assert.ok(raw.ok);
+    assert.equal(raw.envelope.message, DIRTY);
     for (const spec of Object.values(pkg.FIELDS)) {
-      if (sampleValue(spec) !== undefined) assert.deepEqual(r.envelope[spec.member], withFields[spec.member], spec.name);
+      if (sampleValue(spec) === undefined) continue;
+      assert.deepEqual(r.envelope[spec.member], built[spec.member], spec.name);
+      assert.deepEqual(raw.envelope[spec.member], trusted[spec.member], spec.name);
     }
   });
 });

@@ -84,6 +84,12 @@ if (r.ok) {
 }
 // @ts-expect-error: parseEnvelope needs an input
 parseEnvelope();
+// Every reader sanitizes; { raw: true } keeps the text as sent.
+const rawRead: pkg.ParseResult = pkg.parseEnvelopeJson("{}", { raw: true });
+const rawOptions: pkg.ReadOptions = { raw: false };
+void [rawRead, parseEnvelope({}, rawOptions)];
+// @ts-expect-error: raw is a boolean
+parseEnvelope({}, { raw: "yes" });
 
 // newEnvelope takes the context the contract's layout requires (ovstorage:
 // operation) after the message, before the options: strings only.

@@ -196,6 +196,8 @@ var decodeFields = [10]decodeField{{
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
+// The values the contract sanitizes (message) are sanitized as the constructors sanitize them (Sanitize), so an envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received.
+//
 // It reads the document once, in document order; a member given twice counts
 // once, with its last value, as with encoding/json, and only the last is kept.
 // Problems are reported after the whole document is read, the first in layout
@@ -203,6 +205,19 @@ var decodeFields = [10]decodeField{{
 // range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
 // the TypeScript and Python decoders.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
+	return e.decode(data, true)
+}
+
+// UnmarshalJSONRaw is UnmarshalJSON without sanitizing: the text is as the
+// sender wrote it. Never re-emit it or show it to a model; it is for a caller
+// that needs the exact bytes (to verify or archive them). Every other reader
+// (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.
+func (e *Envelope) UnmarshalJSONRaw(data []byte) error {
+	return e.decode(data, false)
+}
+
+// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.
+func (e *Envelope) decode(data []byte, sanitize bool) error {
 	var out Envelope
 	var st [10]uint8
 	var extras [3]extraList
@@ -312,6 +327,9 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 	out.Recovery.SameArguments = c.SameArguments
 	out.Recovery.Guidance = c.Guidance
 	out.SideEffects = c.SideEffects
+	if sanitize {
+		out.Message = Sanitize(out.Message)
+	}
 	extra, err := buildExtra(extras[:])
 	if err != nil {
 		return err

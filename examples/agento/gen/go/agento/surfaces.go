@@ -260,7 +260,7 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.
 //
 // Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
@@ -456,7 +456,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The error, when no envelope is found, wraps the first decoding problem.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
@@ -502,7 +502,7 @@ func (e *Envelope) WriteCLI(w io.Writer, command string) error {
 	return err
 }
 
-// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any.
+// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one.
 func ReadCLI(line []byte) (*Envelope, error) {
 	line = bytes.Trim(line, " \t\n\r")
 	e, err := decodeEnvelope(line)

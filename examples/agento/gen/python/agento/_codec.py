@@ -17,9 +17,10 @@ import re
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
-from ._classification import is_retryable, lookup, received, work_may_have_run
+from ._classification import SANITIZED_ATTRS, SANITIZES_GUIDANCE, SANITIZES_MESSAGE, is_retryable, lookup, received, work_may_have_run
 from ._contract import CONTRACT_VERSION, FIELDS, LAYOUT
 from ._envelope import Envelope, Received, Recovery
+from ._sanitize import sanitize, sanitize_value
 from ._spec import EnvelopeError
 
 #: _MISSING marks a member the input lacks (None is JSON's null).
@@ -651,6 +652,38 @@ _PLAN = _ObjectPlan(LAYOUT)
 #: _FILLED lists the values the layout leaves off the wire, which come from the kind's classification: (in the envelope or its recovery, attribute).
 _FILLED: Tuple[Tuple[bool, str], ...] = tuple(_STRING_ATTR[s] for s in _STRING_ATTR if s not in ON_WIRE and s != "message")
 _KIND_ON_WIRE = "kind" in ON_WIRE
+
+
+def _sanitized_steps(plan: _ObjectPlan, out: List[Tuple[str, bool, str]]) -> List[Tuple[str, bool, str]]:
+    for st in plan.steps:
+        if st[0] == _OBJECT:
+            _sanitized_steps(st[3], out)
+        elif st[0] == _FIELD and st[3] in SANITIZED_ATTRS:
+            out.append((st[3], st[2], st[5]))
+    return out
+
+
+#: _SANITIZED lists the sanitized context and kind-specific fields on the wire, in layout order: (attribute, required, path).
+_SANITIZED: Tuple[Tuple[str, bool, str], ...] = tuple(_sanitized_steps(_PLAN, []))
+_SANITIZES_WIRE_GUIDANCE = SANITIZES_GUIDANCE and "guidance" in ON_WIRE
+
+
+def _sanitize_decoded(env: Dict[str, Any], rec: Dict[str, Any]) -> None:
+    """_sanitize_decoded sanitizes what the contract sanitizes of a decoded envelope, as the constructors sanitize it: the message, the guidance the wire carried and the sanitized fields. A required field the sanitizer leaves empty is the value error an empty one is."""
+    # (Empty text is left as it is: the sanitizer keeps it, and costs a call.)
+    if SANITIZES_MESSAGE and env["message"]:
+        env["message"] = sanitize(env["message"])
+    if _SANITIZES_WIRE_GUIDANCE and rec["guidance"]:
+        rec["guidance"] = sanitize(rec["guidance"])
+    for attr, required, path in _SANITIZED:
+        v = env.get(attr)
+        if v is None or v == "":
+            continue
+        x = sanitize_value(v)
+        if required and x == "":
+            raise EnvelopeError(path, "must not be empty", "value")
+        env[attr] = x
+
 _VERSION_OFF_WIRE = "version" not in ON_WIRE
 _QUICK = _make_quick()
 
@@ -676,7 +709,7 @@ _DIRECT = _ENV_DIRECT and _REC_DIRECT and _RECEIVED_DIRECT
 _new = object.__new__
 
 
-def from_dict(value: Any) -> Envelope:
+def from_dict(value: Any, *, raw: bool = False) -> Envelope:
     """from_dict reads a decoded JSON value as an envelope in the contract's wire layout.
 
     A kind, origin or other value this contract version does not know is
@@ -690,8 +723,14 @@ def from_dict(value: Any) -> Envelope:
     MAX_DEPTH, a number no 64-bit float holds) raises it with category
     "syntax", before anything else is looked at; a lone surrogate in a
     string reads as U+FFFD.
+
+    What the contract sanitizes (SANITIZED_FIELDS) is sanitized as the
+    constructors sanitize it, so an envelope read from an upstream can be
+    re-emitted or logged as it is; a required field the sanitizer leaves
+    empty raises EnvelopeError (category "value"). raw=True keeps the text
+    as the sender wrote it: never re-emit it or show it to a model.
     """
-    return _from_value(_within(value, 0), False)
+    return _from_value(_within(value, 0), False, None, raw)
 
 
 def _deep(text: str) -> bool:
@@ -700,7 +739,7 @@ def _deep(text: str) -> bool:
     return text.count("{") + (text.count("[") if "[" in text else 0) > MAX_DEPTH
 
 
-def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None) -> Envelope:
+def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None, raw: bool = False) -> Envelope:
     """_from_value is from_dict for a value known to be within the limits (_within); keys_checked says every key of every object in it is a str, as json.loads makes them.
 
     unchecked is the JSON text of a value whose nesting is not checked yet
@@ -742,6 +781,8 @@ def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None)
         for k, x in extra.items():
             if "." in k and not _extra_within(k, x):
                 raise EnvelopeError("", f"places {k} where it nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
+    if not raw:
+        _sanitize_decoded(env, rec)
     if _VERSION_OFF_WIRE:
         env["contract_version"] = CONTRACT_VERSION
     if _FILLED:
@@ -849,8 +890,8 @@ def _extra_within(key: str, value: Any) -> bool:
 JSON_SPACE = " \t\n\r"
 
 
-def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
-    """from_json parses JSON text, then reads it with from_dict. Text that is not JSON, or past the limits every decoder of the contract shares, raises EnvelopeError with an empty path and category "syntax".
+def from_json(text: Union[str, bytes, bytearray], *, raw: bool = False) -> Envelope:
+    """from_json parses JSON text, then reads it with from_dict (raw as there). Text that is not JSON, or past the limits every decoder of the contract shares, raises EnvelopeError with an empty path and category "syntax".
 
     Bytes are UTF-8 (each byte of invalid UTF-8 reads as U+FFFD, a byte
     order mark is not JSON); a number past the range of a 64-bit float
@@ -877,8 +918,8 @@ def from_json(text: Union[str, bytes, bytearray]) -> Envelope:
     # one skips the walk, and its nesting is checked only when it may matter
     # (see _from_value).
     if (not text.isascii() and _SURROGATE.search(text)) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
-        return _from_value(_within(value, 0), True)
-    return _from_value(value, True, text)
+        return _from_value(_within(value, 0), True, None, raw)
+    return _from_value(value, True, text, raw)
 
 
 def _finite(path: str, v: Any) -> None:

@@ -144,7 +144,8 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
     A JSON body (application/json, application/problem+json, another +json
     type, or no Content-Type and a body that opens an object) that decodes
     as an envelope, directly or as an RFC 9457 problem document carrying
-    the envelope's members, is returned as it is. When the contract has a
+    the envelope's members, is returned as it is (what the contract
+    sanitizes sanitized, as from_dict sanitizes it). When the contract has a
     short form (SHORT_FORM, labby's {"kind": ..., "message": ...}), a JSON
     body of a failed response (status 300 or more) that is neither is read
     as one: the kind and the message are kept (the message sanitized as

@@ -220,7 +220,7 @@ func New(kind Kind, message string, operation string) *Envelope {
 	return e
 }
 
-// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding never sanitizes: a received envelope is reported as received.
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding sanitizes the same values (UnmarshalJSON and every reader); UnmarshalJSONRaw is its opt-out.
 func NewTrusted(kind Kind, message string, operation string) *Envelope {
 	e := new(Envelope)
 	e.init(kind, message, operation, false)

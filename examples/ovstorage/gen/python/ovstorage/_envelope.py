@@ -152,14 +152,14 @@ class Envelope:
         _normalize(self)
 
     @classmethod
-    def from_dict(cls, value: Any) -> "Envelope":
-        """from_dict reads a decoded JSON value as an envelope; it raises EnvelopeError with the JSON path of the problem."""
-        return _from_dict(value)
+    def from_dict(cls, value: Any, *, raw: bool = False) -> "Envelope":
+        """from_dict reads a decoded JSON value as an envelope, what the contract sanitizes sanitized unless raw=True; it raises EnvelopeError with the JSON path of the problem."""
+        return _from_dict(value, raw=raw)
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "Envelope":
+    def from_json(cls, text: Union[str, bytes], *, raw: bool = False) -> "Envelope":
         """from_json parses JSON text, then reads it with from_dict."""
-        return _from_json(text)
+        return _from_json(text, raw=raw)
 
     def to_dict(self) -> Dict[str, Any]:
         """to_dict returns the envelope in the contract's wire layout as a JSON-ready dict."""
@@ -183,8 +183,8 @@ class Envelope:
 # import cycle: _codec, which the package's __init__ imports before anyone
 # holds an Envelope, sets these to the functions Envelope's from_dict,
 # from_json, to_dict and to_json call.
-_from_dict: Callable[[Any], Envelope]
-_from_json: Callable[[Union[str, bytes]], Envelope]
+_from_dict: Callable[..., Envelope]  # (value, *, raw=False)
+_from_json: Callable[..., Envelope]  # (text, *, raw=False)
 _to_dict: Callable[[Envelope], Dict[str, Any]]
 _to_json: Callable[[Envelope], str]
 # And _log, which reads Envelopes too, sets this to error_string.

@@ -2,6 +2,7 @@
 import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOMAIN, LAYOUT, RETRY } from "./contract.js";
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire } from "./codec.js";
+import { sanitize, sanitizesGuidance } from "./sanitize.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
@@ -376,7 +377,7 @@ function fromOwnRpcStatus(s, meta) {
         e.recovery.sameArguments = v;
         break;
       case "guidance":
-        e.recovery.guidance = v;
+        e.recovery.guidance = sanitizesGuidance ? sanitize(v) : v;
         break;
       case "side_effects":
         e.sideEffects = v;

@@ -113,7 +113,8 @@ export declare function parseRetryAfter(value: string | null | undefined, date?:
  * fetch Response. A JSON body (application/json, application/problem+json,
  * another +json type, or no Content-Type and a body that opens an object)
  * that parses as an envelope, directly or as the problem document toProblem
- * renders, is returned as it is. When the contract has a short form
+ * renders, is returned as it is (what the contract sanitizes sanitized, as
+ * parseEnvelope sanitizes it). When the contract has a short form
  * (SHORT_FORM, labby's {"kind": ..., "message": ...}), a JSON body of a failed
  * response (status 300 or more) that is neither is read as one
  * (fromShortForm): the kind and message are kept, the advice classified from

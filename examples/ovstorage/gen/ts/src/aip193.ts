@@ -16,6 +16,7 @@ import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOM
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
+import { sanitize, sanitizesGuidance } from "./sanitize.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 
@@ -523,7 +524,8 @@ function fromOwnRpcStatus(s: RpcStatus, meta: { readonly [key: string]: string }
         e.recovery.sameArguments = v;
         break;
       case "guidance":
-        e.recovery.guidance = v;
+        // Read from an upstream, it is sanitized as parseEnvelope sanitizes guidance on the wire.
+        e.recovery.guidance = sanitizesGuidance ? sanitize(v) : v;
         break;
       case "side_effects":
         e.sideEffects = v;

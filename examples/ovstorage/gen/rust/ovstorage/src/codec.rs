@@ -14,8 +14,8 @@ use serde::ser::SerializeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::contract::{classification_of, owned_index};
-use crate::contract::{FIELDS, LAYOUT};
+use crate::contract::{classification_of, owned_index, sanitize};
+use crate::contract::{FIELDS, LAYOUT, SANITIZED_FIELDS, SANITIZES_GUIDANCE, SANITIZES_MESSAGE};
 use crate::envelope::Envelope;
 use crate::json;
 use crate::spec::{Const, FieldSpec, FieldType, Member, Object, Source};
@@ -471,6 +471,52 @@ fn same_const(v: &Value, c: Const) -> bool {
     }
 }
 
+/// Sanitizes what the contract sanitizes of the text values in o (the
+/// message, guidance and string fields SANITIZED_FIELDS lists), as the
+/// constructors sanitize them; a required field the sanitizer leaves empty
+/// is the value error an empty one is.
+fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
+    let clean = |t: &mut String| {
+        if let Cow::Owned(s) = sanitize(t) {
+            *t = s;
+        }
+    };
+    for m in o.members {
+        let leaf = match m {
+            Member::Object(child) => {
+                sanitize_received(e, child)?;
+                continue;
+            }
+            Member::Leaf(leaf) => leaf,
+        };
+        match leaf.source {
+            Source::Message if SANITIZES_MESSAGE => clean(&mut e.message),
+            Source::Guidance if SANITIZES_GUIDANCE => clean(&mut e.recovery.guidance),
+            Source::Field if SANITIZED_FIELDS.contains(&FIELDS[leaf.slot].name) => {
+                if let Some(t) = e.slot_text_mut(leaf.slot) {
+                    clean(t);
+                    if leaf.required && t.is_empty() {
+                        return Err(err(
+                            leaf.path,
+                            "must not be empty",
+                            DecodeErrorCategory::Value,
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The envelope decoded, with what the contract sanitizes sanitized.
+fn sanitized(decoded: Result<Envelope, DecodeError>) -> Result<Envelope, DecodeError> {
+    let mut e = decoded?;
+    sanitize_received(&mut e, &LAYOUT)?;
+    Ok(e)
+}
+
 impl Envelope {
     /// Decodes an envelope from JSON text in the contract's wire layout.
     /// A kind, origin or other value this contract version does not know is
@@ -480,7 +526,21 @@ impl Envelope {
     /// Go package reports. The text is read as Go reads it: each byte of
     /// invalid UTF-8 and each escape of a lone surrogate is U+FFFD, a
     /// member given twice counts with its last value.
+    ///
+    /// What the contract sanitizes (SANITIZED_FIELDS: the message, the
+    /// guidance and string fields) is sanitized as the constructors sanitize
+    /// it, so an envelope read from an upstream can be re-emitted or logged
+    /// as it is; a required field the sanitizer leaves empty is a Value
+    /// error. Every reader of the crate decodes this way; from_slice_raw
+    /// keeps the text as received.
     pub fn from_slice(data: &[u8]) -> Result<Envelope, DecodeError> {
+        sanitized(Envelope::from_slice_raw(data))
+    }
+
+    /// from_slice without sanitizing: the text is as the sender wrote it.
+    /// Never re-emit it or show it to a model; it is for a caller that needs
+    /// the exact bytes.
+    pub fn from_slice_raw(data: &[u8]) -> Result<Envelope, DecodeError> {
         // One pass checks the whole text and notes where each member the
         // layout owns lies; only then does the layout read them, so a
         // syntax error wins over any other problem wherever it is. No tree
@@ -516,9 +576,21 @@ impl Envelope {
         Envelope::from_slice(text.as_bytes())
     }
 
-    /// Decodes an envelope from a JSON value (from_slice after parsing): a
-    /// value nested deeper than MAX_DEPTH is a syntax error.
+    /// from_slice_raw of a string: the text is as the sender wrote it.
+    pub fn from_json_raw(text: &str) -> Result<Envelope, DecodeError> {
+        Envelope::from_slice_raw(text.as_bytes())
+    }
+
+    /// Decodes an envelope from a JSON value (from_slice after parsing,
+    /// sanitizing alike): a value nested deeper than MAX_DEPTH is a syntax
+    /// error.
     pub fn from_value(v: &Value) -> Result<Envelope, DecodeError> {
+        sanitized(Envelope::from_value_raw(v))
+    }
+
+    /// from_value without sanitizing: the text is as the sender wrote it.
+    /// Never re-emit it or show it to a model.
+    pub fn from_value_raw(v: &Value) -> Result<Envelope, DecodeError> {
         if !json::within_depth(v, 0) {
             return Err(err(
                 "",
@@ -1484,7 +1556,7 @@ impl serde::Serialize for Envelope {
 
 impl<'de> serde::Deserialize<'de> for Envelope {
     /// Deserializes an envelope in the contract's wire layout, with the
-    /// checks and the problems of from_value (the message of the error is
+    /// checks, the problems and the sanitizing of from_value (the message of the error is
     /// the DecodeError's). Text that is not valid UTF-8, or escapes a lone
     /// surrogate, is the deserializer's to judge (serde_json refuses it,
     /// as it refuses nesting of 128 levels): from_slice reads it as Go does.
@@ -1514,11 +1586,13 @@ impl<'de> serde::Deserialize<'de> for Envelope {
             TopKind::Null => Kept::Other(Value::Null),
             TopKind::Other => Kept::Other(Value::Bool(false)),
         };
-        decode(Keeps {
+        // Sanitized as from_value sanitizes (there is no raw Deserialize:
+        // from_value_raw is the opt-out).
+        sanitized(decode(Keeps {
             t: &t,
             kept: &value,
             child: 0,
-        })
+        }))
         .map_err(serde::de::Error::custom)
     }
 }
