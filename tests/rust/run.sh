@@ -18,6 +18,8 @@ export CARGO_TARGET_DIR="$build/target"
 export RUSTDOCFLAGS="-D warnings"
 : "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
 export ERRGEN_SANITIZE_DIFF ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
+# The data of nosecret.rs (a module of vectors.rs).
+export ERRGEN_NOSECRET_DATA="$repo/tests/testdata/nosecret.json"
 started=$(date +%s)
 
 echo "rust: the runtime in place (runtime/rust)"
@@ -78,9 +80,35 @@ TOML
 			echo "    let _ = want;"
 			echo "    e"
 			echo "}"
+			# For nosecret.rs: the constructors with that context filled in,
+			# and the string fields that have a setter (with_str sets one
+			# through it, set_str assigns it as a producer's trusted text).
+			args=""
+			for f in $ctx; do args="$args, \"example $f\""; done
+			echo "fn new_env(kind: Kind, message: &str) -> Envelope { Envelope::new(kind, message$args) }"
+			echo "fn new_env_trusted(kind: Kind, message: &str) -> Envelope { Envelope::new_trusted(kind, message$args) }"
+			pairs=$(awk '/^    pub fn with_[A-Za-z0-9_]*\(mut self, v: &str\) -> Envelope \{$/ { n = $3; sub(/^with_/, "", n); sub(/\(.*/, "", n); getline; f = $1; sub(/^self\./, "", f); print n ":" f }' "$crate/src/envelope.rs")
+			printf 'const STR_FIELDS: &[&str] = &['
+			for p in $pairs; do printf '"%s", ' "${p%%:*}"; done
+			echo '];'
+			echo "fn with_str(e: Envelope, f: &str, s: &str) -> Envelope {"
+			echo "    match f {"
+			for p in $pairs; do echo "        \"${p%%:*}\" => e.with_${p%%:*}(s),"; done
+			echo "        _ => e,"
+			echo "    }"
+			echo "}"
+			echo "fn set_str(e: &mut Envelope, f: &str, s: &str) {"
+			echo "    match f {"
+			for p in $pairs; do echo "        \"${p%%:*}\" => e.${p#*:} = s.to_owned(),"; done
+			echo "        _ => {}"
+			echo "    }"
+			echo "}"
 		} > "$t/caller.rs"
 		vectors=$(ls "$root"/conformance/*.vectors.json | grep -v sanitizer | head -1)
+		rm -f "$t/nosecret.txt"
 		(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
+		# nosecret.rs's seed and counts.
+		[ -f "$t/nosecret.txt" ] && sed 's/^/  /' "$t/nosecret.txt"
 		grep -q "test result: ok" "$t/test.log" || { echo "rust: $name: vector tests failed (see $t/test.log)"; exit 1; }
 	done
 done
