@@ -5,11 +5,12 @@ A token of every secret shape the default policy knows
 in every carrier a receiver may pass on (new_envelope, with_fields,
 extras, the envelope every reader decodes) and observed through every
 output (str, repr, the exception of to_exception, logging.exception's
-traceback, log_fields and a logging call with log_extra, and every
-surface writer) never shows more than the data file's max_run consecutive
-characters of its body. Trusted text (trusted=True, plain assignment) is
-the producer's own choice and out of scope: it is used here only to play
-the upstream that writes a wire form, which a reader then decodes.
+traceback, also of an exception raised from it, log_fields and a logging
+call with log_extra, and every surface writer) never shows more than the
+data file's max_run consecutive characters of its body. Trusted text
+(trusted=True, plain assignment) is the producer's own choice and out of
+scope: it is used here only to play the upstream that writes a wire form,
+which a reader then decodes.
 
 ERRGEN_NOSECRET_SEED and ERRGEN_NOSECRET_CASES override the seed and the
 count (make fuzz); other contracts than the reference one run a tenth of
@@ -214,6 +215,17 @@ def outputs(e: Any) -> List[Tuple[str, str]]:
             log.exception("tool call failed")
 
     add("logging.exception", lambda: _logged(raise_and_log, "%(message)s"))
+
+    def raise_chained_and_log(log: logging.Logger) -> None:
+        try:
+            try:
+                raise pkg.to_exception(e)
+            except pkg.AgentError as inner:
+                raise RuntimeError("tool call failed") from inner
+        except RuntimeError:
+            log.exception("request failed")
+
+    add("logging.exception(chained)", lambda: _logged(raise_chained_and_log, "%(message)s"))
     add("log_fields", lambda: pkg.log_fields(e))
     add("logging(log_extra)", lambda: _logged(lambda log: log.warning("tool call failed", extra=pkg.log_extra(e)), "%(message)s %(error)s"))
     add("logging(%s)", lambda: _logged(lambda log: log.warning("tool call failed: %s", e), "%(message)s"))

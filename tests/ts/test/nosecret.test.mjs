@@ -5,12 +5,13 @@
 // in every carrier a receiver may pass on (newEnvelope, withFields, extras,
 // the envelope every reader decodes) and observed through every output
 // (String, util.inspect as console.log prints it, JSON.stringify, an Error
-// made from the envelope's message, logFields, and every surface writer;
-// errorString and toError where the package has them) never shows more
-// than the data file's max_run consecutive characters of its body. Trusted
-// text ({ trusted: true }, assigning a member) is the producer's own choice
-// and out of scope: it is used here only to play the upstream that writes a
-// wire form, which a reader then decodes.
+// made from the envelope's message, an Error whose cause it is, logFields,
+// and every surface writer; errorString and toError where the package has
+// them) never shows more than the data file's max_run consecutive
+// characters of its body. Trusted text ({ trusted: true }, assigning a
+// member) is the producer's own choice and out of scope: it is used here
+// only to play the upstream that writes a wire form, which a reader then
+// decodes.
 //
 // ERRGEN_NOSECRET_SEED and ERRGEN_NOSECRET_CASES override the seed and the
 // count (make fuzz); other contracts than the reference one run a tenth of
@@ -204,6 +205,7 @@ function outputs(e) {
     const err = new Error(e.message);
     return `${err.message} ${String(err)} ${err.stack}`;
   });
+  add("Error(cause)", () => inspect(new Error("tool call failed", { cause: e }), { depth: 8 }));
   if (typeof pkg.errorString === "function") add("errorString", () => pkg.errorString(e));
   if (typeof pkg.toError === "function") {
     add("toError", () => {
