@@ -3,8 +3,10 @@
 //! (tests/testdata/nosecret.json), padded every way the data file lists, put
 //! in every carrier a receiver may pass on (Envelope::new, the setters,
 //! with_guidance, with_extra, the envelope every reader decodes) and
-//! observed through every output (Display, Debug, a boxed error, log_fields,
-//! serde, and every surface writer) never shows more than the data file's
+//! observed through every output (Display, Debug, a boxed error, an
+//! io::Error wrapping it, log_fields, serde, and every surface writer;
+//! to_http_response and from_http_response of the http feature wrap
+//! write_http and read_http) never shows more than the data file's
 //! max_run consecutive characters of its body. Trusted text (new_trusted,
 //! assigning a field) is the producer's own choice and out of scope: it is
 //! used here only to play the upstream that writes a wire form, which a
@@ -253,6 +255,8 @@ fn outputs(e: &Envelope) -> Vec<(&'static str, String)> {
     let mut out = vec![("Display", format!("{e}")), ("Debug", format!("{e:?}"))];
     let boxed: Box<dyn std::error::Error> = Box::new(e.clone());
     out.push(("Box<dyn Error>", boxed.to_string()));
+    let wrapped = std::io::Error::other(e.clone());
+    out.push(("io::Error::other", format!("{wrapped} {wrapped:?}")));
     out.push(("log_fields", serde_json::to_string(&e.log_fields()).unwrap_or_default()));
     out.push((
         "log_fields(Display)",
