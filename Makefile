@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust fuzz nosecret-fuzz errgen
 
 all: test
 
@@ -65,6 +65,8 @@ test-go: errgen
 	@# One run of each test binary does both, so nothing links twice.
 	@# -vet=off: go vet ./... above has already run every analyzer go test would.
 	@for m in $(GO_MODULES); do echo "(cd $$m && ERRGEN_BENCH_SMOKE=1 $(GO) test -count=1 -vet=off -bench . -benchtime=1x ./...)"; (cd $$m && set -o pipefail && ERRGEN_BENCH_SMOKE=1 $(GO) test -count=1 -vet=off -bench . -benchtime=1x ./... | { grep -v '^Benchmark\|^goos:\|^goarch:\|^pkg:\|^cpu:\|^PASS$$' || true; }) || exit 1; done
+	@# The seed and counts of tests/go/agenterror's no-secret property.
+	@cat build/nosecret.go.txt 2>/dev/null || true
 	@mkdir -p build
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 
@@ -159,11 +161,11 @@ bench-rust:
 test-e2e: ts-deps
 	tests/e2e/run.sh
 
-## fuzz: run each fuzz target for FUZZTIME (make test runs their committed seeds), then the reader differential with READER_FUZZ_CASES cases and a new seed (reader-fuzz)
+## fuzz: the no-secret property with a new seed and NOSECRET_CASES cases in every language (nosecret-fuzz), each fuzz target for FUZZTIME (make test runs their committed seeds), then the reader differential with READER_FUZZ_CASES cases and a new seed (reader-fuzz)
 FUZZTIME ?= 5m
 # The generated package's targets are in tests/go (their corpora in
 # tests/go/agenterror/testdata/fuzz).
-fuzz:
+fuzz: nosecret-fuzz
 	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzSanitize$$' -fuzztime $(FUZZTIME)
 	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzSanitizeMax$$' -fuzztime $(FUZZTIME)
 	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME)
@@ -193,3 +195,17 @@ reader-fuzz-run:
 		.venv/bin/python -m pytest -q -p no:cacheprovider test/test_readerdiff.py > build/reader-fuzz/pytest.log 2>&1; code=$$?; cat build/reader-fuzz/reader-diff.txt; grep -E '^  [a-z0-9]+: .*case\(s\)' build/reader-fuzz/pytest.log; exit $$code) || failed="$$failed python"; \
 	ERRGEN_READER_ONLY=1 ERRGEN_SANITIZE_DIFF=unused ERRGEN_READER_DIFF=$(READER_DIFF) CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 tests/rust/run.sh || failed="$$failed rust"; \
 	if [ -n "$$failed" ]; then echo "reader-fuzz: disagreements with Go in:$$failed"; exit 1; fi; echo "reader-fuzz: no disagreement"
+
+## nosecret-fuzz: the "no secret through any path" property of every language (tests/testdata/nosecret.json) with NOSECRET_CASES cases and a new seed (printed; NOSECRET_SEED=<seed> repeats a run); make test runs it bounded, with a fixed seed
+NOSECRET_CASES ?= 5000
+nosecret-fuzz: errgen ts-deps
+	@seed=$${NOSECRET_SEED:-$$(date +%s)}; \
+	echo "no secret through any path: seed $$seed, $(NOSECRET_CASES) cases in each language (NOSECRET_SEED=$$seed repeats it)"; \
+	export ERRGEN_NOSECRET_SEED=$$seed ERRGEN_NOSECRET_CASES=$(NOSECRET_CASES); status=0; \
+	(cd tests/go && $(GO) test ./agenterror -count=1 -run '^TestNoSecretThroughAnyPath$$') || status=1; cat build/nosecret.go.txt; \
+	(cd tests/ts && ERRGEN_TS_NAME=agent-error ERRGEN_TS_ROOT=$(CURDIR) ERRGEN_TS_SRC=$(CURDIR)/gen/ts ERRGEN_TS_PKG=$(CURDIR)/gen/ts/dist/index.js node --test test/nosecret.test.mjs) || status=1; \
+	{ [ -x tests/python/.venv/bin/python ] || $${PYTHON:-python3} -m venv tests/python/.venv; } && tests/python/.venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt; \
+	mkdir -p build/nosecret-python; \
+	(cd tests/python && ERRGEN_PY_NAME=agent_error ERRGEN_PY_SRC=$(CURDIR)/gen/python ERRGEN_PY_ROOT=$(CURDIR) ERRGEN_PY_BUILD=$(CURDIR)/build/nosecret-python ERRGEN_PY_CONTRACT=$(CURDIR)/contract/kinds.yaml .venv/bin/python -m pytest -q -p no:cacheprovider test/test_nosecret.py) || status=1; cat build/nosecret-python/nosecret.txt; \
+	CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 ERRGEN_NOSECRET_ONLY=1 tests/rust/run.sh || status=1; \
+	exit $$status

@@ -198,6 +198,10 @@ def main() -> int:
             totals["passed"] += passed
             totals["failed"] += bad
             print(f"pytest {name} ({os.path.relpath(root, REPO)}): {c['tests']} tests, {passed} passed, {bad} failed, {c['skipped']} skipped")
+            # test_nosecret.py's seed and counts.
+            if os.path.exists(os.path.join(out, "nosecret.txt")):
+                with open(os.path.join(out, "nosecret.txt"), encoding="utf-8") as f:
+                    print("  " + f.read().strip())
             # test_sanitizer.py and test_readerdiff.py leave the counts of the differential vectors here.
             for note in (os.path.join(out, "sanitize-diff.txt"), os.path.join(out, "reader-diff.txt")):
                 if os.path.exists(note):

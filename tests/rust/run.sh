@@ -12,20 +12,25 @@
 # differential vectors (make sanitize-diff); ERRGEN_READER_DIFF the
 # differential reader vectors (make reader-diff), which tests/rust/readerdiff.rs
 # runs through the reference contract's crate (the file is written for it).
-# ERRGEN_READER_ONLY=1 runs that comparison alone (make reader-fuzz).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 build="$repo/build/rust"
 export CARGO_TARGET_DIR="$build/target"
 export RUSTDOCFLAGS="-D warnings"
-: "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
-: "${ERRGEN_READER_DIFF:?set ERRGEN_READER_DIFF (make reader-diff)}"
-export ERRGEN_READER_DIFF
-export ERRGEN_SANITIZE_DIFF ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
+# ERRGEN_READER_ONLY=1 (make reader-fuzz) runs only the reader differential,
+# and ERRGEN_NOSECRET_ONLY=1 (make nosecret-fuzz) only nosecret.rs, each on
+# the reference crate, without the runtime, the lints and the other tests.
+reader_only=${ERRGEN_READER_ONLY:-}
+nosecret_only=${ERRGEN_NOSECRET_ONLY:-}
+only="$reader_only$nosecret_only"
+[ -n "$only" ] || : "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
+[ -n "$nosecret_only" ] || : "${ERRGEN_READER_DIFF:?set ERRGEN_READER_DIFF (make reader-diff)}"
+export ERRGEN_READER_DIFF="${ERRGEN_READER_DIFF:-}"
+export ERRGEN_SANITIZE_DIFF="${ERRGEN_SANITIZE_DIFF:-}" ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
+# The data of nosecret.rs (a module of vectors.rs).
+export ERRGEN_NOSECRET_DATA="$repo/tests/testdata/nosecret.json"
 started=$(date +%s)
-
-only=${ERRGEN_READER_ONLY:-}
 
 if [ -z "$only" ]; then
 echo "rust: the runtime in place (runtime/rust)"
@@ -90,13 +95,39 @@ TOML
 			echo "    let _ = want;"
 			echo "    e"
 			echo "}"
+			# For nosecret.rs: the constructors with that context filled in,
+			# and the string fields that have a setter (with_str sets one
+			# through it, set_str assigns it as a producer's trusted text).
+			args=""
+			for f in $ctx; do args="$args, \"example $f\""; done
+			echo "fn new_env(kind: Kind, message: &str) -> Envelope { Envelope::new(kind, message$args) }"
+			echo "fn new_env_trusted(kind: Kind, message: &str) -> Envelope { Envelope::new_trusted(kind, message$args) }"
+			pairs=$(awk '/^    pub fn with_[A-Za-z0-9_]*\(mut self, v: &str\) -> Envelope \{$/ { n = $3; sub(/^with_/, "", n); sub(/\(.*/, "", n); getline; f = $1; sub(/^self\./, "", f); print n ":" f }' "$crate/src/envelope.rs")
+			printf 'const STR_FIELDS: &[&str] = &['
+			for p in $pairs; do printf '"%s", ' "${p%%:*}"; done
+			echo '];'
+			echo "fn with_str(e: Envelope, f: &str, s: &str) -> Envelope {"
+			echo "    match f {"
+			for p in $pairs; do echo "        \"${p%%:*}\" => e.with_${p%%:*}(s),"; done
+			echo "        _ => e,"
+			echo "    }"
+			echo "}"
+			echo "fn set_str(e: &mut Envelope, f: &str, s: &str) {"
+			echo "    match f {"
+			for p in $pairs; do echo "        \"${p%%:*}\" => e.${p#*:} = s.to_owned(),"; done
+			echo "        _ => {}"
+			echo "    }"
+			echo "}"
 		} > "$t/caller.rs"
 		vectors=$(ls "$root"/conformance/*.vectors.json | grep -v sanitizer | head -1)
-		if [ -z "$only" ]; then
-			(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q --test vectors 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
+		if [ -z "$reader_only" ]; then
+			rm -f "$t/nosecret.txt"
+			(cd "$t" && ERRGEN_VECTORS="$vectors" cargo test -q --test vectors ${nosecret_only:+nosecret} 2>&1) | tee "$t/test.log" | grep -E "^test result|FAILED|panicked" || true
+			# nosecret.rs's seed and counts.
+			[ -f "$t/nosecret.txt" ] && sed 's/^/  /' "$t/nosecret.txt"
 			grep -q "test result: ok" "$t/test.log" || { echo "rust: $name: vector tests failed (see $t/test.log)"; exit 1; }
 		fi
-		if grep -q readerdiff "$t/Cargo.toml"; then
+		if [ -z "$nosecret_only" ] && grep -q readerdiff "$t/Cargo.toml"; then
 			(cd "$t" && ERRGEN_READER_DIFF_REPORT="$t/reader-diff.txt" cargo test -q --test readerdiff 2>&1) > "$t/readerdiff.log" || { cat "$t/readerdiff.log"; echo "rust: $name: the reader differential failed"; exit 1; }
 			sed 's/^/  /' "$t/reader-diff.txt"
 		fi

@@ -317,6 +317,10 @@ fn deep<T: serde::de::DeserializeOwned>(text: &str) -> T {
 // Envelope::new, whose parameters after the message are those fields.
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/caller.rs"));
 
+// The "no secret through any path" property (issue 28), in this binary.
+#[path = "nosecret.rs"]
+mod nosecret;
+
 #[test]
 fn tool_result_vector() {
     let v = vectors();

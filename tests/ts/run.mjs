@@ -412,6 +412,8 @@ results.push(await runtimeJob);
 for (const { p, code, report } of results) {
   const count = (k) => Number((new RegExp(`^# ${k} (\\d+)$`, "m").exec(report) ?? [])[1] ?? 0);
   console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);
+  // nosecret.test.mjs's seed and counts (a TAP diagnostic).
+  for (const m of report.matchAll(/^\s*# (nosecret \(ts .*)$/gm)) console.log(`  ${m[1]}`);
   for (const k of Object.keys(totals)) totals[k] += count(k);
   // The differential tests' seeds and counts.
   for (const m of report.matchAll(/^# ((?:reader|sanitizer) differential vectors.*|grpc: .*|mcp: the tool result .*)$/gm)) console.log(`  ${m[1]}`);
