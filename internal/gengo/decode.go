@@ -454,6 +454,12 @@ func (g *gen) unmarshal(f *jen.File) {
 	f.Comment("// Problems are reported after the whole document is read, the first in layout")
 	f.Comment("// order; a document nested deeper than MaxDepth or holding a number past the")
 	f.Comment("// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by")
-	f.Comment("// the TypeScript and Python decoders.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Comment("// the TypeScript and Python decoders. A document longer than MaxDocumentBytes")
+	f.Comment("// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("data"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("e").Dot("unmarshalJSON").Call(jen.Id("data"))),
+	)
+	f.Comment("// unmarshalJSON is UnmarshalJSON without the size limit.")
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("unmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
 }

@@ -52,7 +52,7 @@ def one(pkg_dir: str, path: str, shape: str, traced: bool) -> None:
     else:
         base = rss()
     start = time.perf_counter_ns()
-    env = pkg.from_json(data)
+    env = pkg.from_json(data, max_bytes=None)
     took = time.perf_counter_ns() - start
     if traced:
         now, peak = tracemalloc.get_traced_memory()

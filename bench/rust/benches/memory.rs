@@ -15,7 +15,7 @@
 //! it decodes one small document of distinct members, so the code keeps
 //! running. No check asserts on a number.
 
-use agent_error::Envelope;
+use agent_error::{DecodeOptions, Envelope};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -73,16 +73,21 @@ fn main() {
     let docs: Vec<(String, Vec<u8>)> = match std::env::var("ERRGEN_HOSTILE_DIR") {
         Ok(dir) => {
             let only = std::env::var("ERRGEN_HOSTILE_SHAPE").ok();
-            ["members", "nested_arrays", "nested_objects", "strings", "numbers"]
-                .iter()
-                .filter(|s| only.as_deref().map_or(true, |o| o == **s))
-                .map(|s| {
-                    let path = format!("{dir}/{s}.json");
-                    let data =
-                        std::fs::read(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-                    (s.to_string(), data)
-                })
-                .collect()
+            [
+                "members",
+                "nested_arrays",
+                "nested_objects",
+                "strings",
+                "numbers",
+            ]
+            .iter()
+            .filter(|s| only.as_deref().map_or(true, |o| o == **s))
+            .map(|s| {
+                let path = format!("{dir}/{s}.json");
+                let data = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+                (s.to_string(), data)
+            })
+            .collect()
         }
         Err(_) => vec![("small".to_string(), small())],
     };
@@ -92,7 +97,8 @@ fn main() {
         PEAK.store(base, Ordering::Relaxed);
         let total = TOTAL.load(Ordering::Relaxed);
         let start = Instant::now();
-        let env = Envelope::from_slice(black_box(&data)).expect("a hostile document decodes");
+        let env = Envelope::from_slice_with(black_box(&data), DecodeOptions { max_bytes: None })
+            .expect("a hostile document decodes");
         let took = start.elapsed();
         assert_eq!(env.tool, "t");
         assert!(!env.extra.is_empty());

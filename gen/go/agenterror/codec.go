@@ -67,6 +67,60 @@ const MaxDepth = 128
 // DecodeValue error, and the encoder refuses to write one.
 const MaxSafeInteger = 1<<53 - 1
 
+// MaxDocumentBytes is the size limit of the decoders that take a whole
+// document (UnmarshalJSON, FromAIP193), 1 MiB, the same in every package of
+// the contract and the same as the body ReadHTTP reads: an envelope is a
+// few kilobytes, and a hostile document costs a decoder a multiple of its
+// size (docs/benchmarks.md). A longer document is a DecodeSyntax error with
+// path "", found before the document is read. DecodeOptions sets another
+// limit, or none.
+const MaxDocumentBytes = 1 << 20
+
+// DecodeOptions reads documents with another size limit than
+// MaxDocumentBytes. The zero value is UnmarshalJSON's and FromAIP193's.
+type DecodeOptions struct {
+	// MaxBytes is the longest document read, in bytes: 0 means
+	// MaxDocumentBytes, a negative value no limit.
+	MaxBytes int
+}
+
+// Unmarshal decodes an envelope as UnmarshalJSON does, within o's limit.
+func (o DecodeOptions) Unmarshal(data []byte) (*Envelope, error) {
+	if err := checkSize(data, o.max()); err != nil {
+		return nil, err
+	}
+	e := new(Envelope)
+	if err := e.unmarshalJSON(data); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// FromAIP193 reads an AIP-193 JSON error as FromAIP193 does, within o's
+// limit.
+func (o DecodeOptions) FromAIP193(data []byte) (*Envelope, error) {
+	if err := checkSize(data, o.max()); err != nil {
+		return nil, err
+	}
+	return fromAIP193(data)
+}
+
+func (o DecodeOptions) max() int {
+	if o.MaxBytes == 0 {
+		return MaxDocumentBytes
+	}
+	return o.MaxBytes
+}
+
+// checkSize rejects a document longer than limit bytes; a negative limit is
+// none.
+func checkSize(data []byte, limit int) error {
+	if limit >= 0 && len(data) > limit {
+		return &DecodeError{Problem: "is longer than the limit of " + strconv.Itoa(limit) + " bytes", Category: DecodeSyntax}
+	}
+	return nil
+}
+
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
 		return "agenterror: invalid envelope: " + e.Problem

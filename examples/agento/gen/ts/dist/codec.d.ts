@@ -40,6 +40,25 @@ export declare function formatDecodeError(e: DecodeError): string;
  */
 export declare const MAX_DEPTH = 128;
 
+/**
+ * MAX_DOCUMENT_BYTES is the size limit of the decoders that take JSON text
+ * (parseEnvelopeJson, fromAip193), 1 MiB of UTF-8, the same in every
+ * package of the contract and the same as the body readHttp reads: an
+ * envelope is a few kilobytes, and a hostile document costs a decoder a
+ * multiple of its size. A longer document is a syntax error with path "",
+ * found before the text is parsed; DecodeOptions sets another limit.
+ */
+export declare const MAX_DOCUMENT_BYTES: number;
+
+/** DecodeOptions changes how parseEnvelopeJson and fromAip193 read a document. */
+export interface DecodeOptions {
+  /** The longest document read, in bytes of UTF-8: MAX_DOCUMENT_BYTES when absent, Infinity for no limit. */
+  readonly maxBytes?: number;
+}
+
+/** tooLong is the error for text longer than the limit of options, or undefined. */
+export declare function tooLong(text: string | Uint8Array, options?: DecodeOptions): DecodeError | undefined;
+
 /** joinPath appends key to a dotted path. */
 export declare function joinPath(path: string, key: string): string;
 
@@ -69,8 +88,10 @@ export declare function parseEnvelope(input: unknown): ParseResult;
  * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope. It
  * never throws. Bytes are read as UTF-8 the way the Go decoder reads them:
  * each byte of invalid UTF-8 is U+FFFD, and a byte order mark is not JSON.
+ * Text longer than MAX_DOCUMENT_BYTES (or options.maxBytes) is a syntax
+ * error, found before it is parsed.
  */
-export declare function parseEnvelopeJson(text: string | Uint8Array): ParseResult;
+export declare function parseEnvelopeJson(text: string | Uint8Array, options?: DecodeOptions): ParseResult;
 
 /** compareKeys orders keys by code point, as Go sorts strings by their UTF-8 bytes. */
 export declare function compareKeys(a: string, b: string): number;

@@ -191,8 +191,17 @@ var decodeFields = [13]decodeField{{
 // Problems are reported after the whole document is read, the first in layout
 // order; a document nested deeper than MaxDepth or holding a number past the
 // range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
-// the TypeScript and Python decoders.
+// the TypeScript and Python decoders. A document longer than MaxDocumentBytes
+// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return err
+	}
+	return e.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON without the size limit.
+func (e *Envelope) unmarshalJSON(data []byte) error {
 	var out Envelope
 	var st [13]uint8
 	var extras [2]extraList
