@@ -504,10 +504,8 @@ func integersByValue(raw []byte) []byte {
 
 // extraMember is a member no field of the layout claims, kept for Extra.
 type extraMember struct {
-	obj   string // the path of the object it was found in
-	depth int    // how deep that object is; the root is 0
-	name  string
-	raw   json.RawMessage
+	name string
+	raw  json.RawMessage
 }
 
 // extraList holds the members no field claims in one object of the layout,
@@ -515,6 +513,8 @@ type extraMember struct {
 // million times costs what the last repetition does. Past a few names they
 // are found through an index, so distinct names cost no search.
 type extraList struct {
+	obj     string // the path of the object; the root's is ""
+	depth   int    // how deep the object is; the root is 0
 	members []extraMember
 	index   map[string]int // by name, once there are more than linearNames
 }
@@ -549,6 +549,7 @@ func (l *extraList) find(name []byte) int {
 // and keeps it for Extra in l, the list of the object at obj, replacing an
 // earlier value of the same name.
 func (d *scanner) keep(l *extraList, obj string, depth int) {
+	l.obj, l.depth = obj, depth
 	i := l.find(d.key) // before the value, whose own members reuse key
 	var name string
 	if i < 0 {
@@ -567,7 +568,7 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 		m.raw = append(m.raw[:0], raw...)
 		return
 	}
-	l.members = append(l.members, extraMember{obj: obj, depth: depth, name: name, raw: append(json.RawMessage(nil), raw...)})
+	l.members = append(l.members, extraMember{name: name, raw: d.hold(raw)})
 	switch n := len(l.members); {
 	case n > linearNames && l.index == nil:
 		l.index = make(map[string]int, 2*n)
@@ -579,16 +580,42 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 	}
 }
 
+// Small values kept for Extra are copied into chunks of holdChunk bytes
+// (after a first, smaller one) rather than one allocation each: a document
+// of millions of small unknown members would otherwise cost an allocation,
+// rounded up to its size class, per member.
+const (
+	holdChunk = 64 << 10
+	holdFirst = 256
+)
+
+// hold returns a copy of raw, cut from the scanner's current chunk when raw
+// is small. Each copy's capacity is its length, so that appending to it (a
+// later value of the same name, see keep) never writes into another's.
+func (d *scanner) hold(raw []byte) json.RawMessage {
+	if len(raw) > holdChunk/16 {
+		return append(json.RawMessage(nil), raw...)
+	}
+	if cap(d.chunk)-len(d.chunk) < len(raw) {
+		d.chunk = make([]byte, 0, min(max(2*cap(d.chunk), holdFirst), holdChunk))
+	}
+	start := len(d.chunk)
+	d.chunk = append(d.chunk, raw...)
+	return json.RawMessage(d.chunk[start:len(d.chunk):len(d.chunk)])
+}
+
 // buildExtra turns the members kept per object into Extra. Keys are joined
 // paths, so an object's member "b.c" and the member "c" of its object "b"
 // share a key; the outer object's member wins, the deeper objects being
-// stored first.
+// stored first. The lists' indexes are dropped first, so that the
+// collector may take them while the map is built.
 func buildExtra(lists []extraList) map[string]any {
 	n, deepest := 0, 0
-	for _, list := range lists {
-		n += len(list.members)
-		for _, m := range list.members {
-			deepest = max(deepest, m.depth)
+	for i := range lists {
+		lists[i].index = nil
+		if len(lists[i].members) > 0 {
+			n += len(lists[i].members)
+			deepest = max(deepest, lists[i].depth)
 		}
 	}
 	if n == 0 {
@@ -597,9 +624,9 @@ func buildExtra(lists []extraList) map[string]any {
 	extra := make(map[string]any, n)
 	for depth := deepest; depth >= 0; depth-- {
 		for _, list := range lists {
-			for _, m := range list.members {
-				if m.depth == depth {
-					extra[joinPath(m.obj, m.name)] = m.raw
+			if list.depth == depth {
+				for _, m := range list.members {
+					extra[joinPath(list.obj, m.name)] = m.raw
 				}
 			}
 		}
@@ -629,6 +656,7 @@ type scanner struct {
 	share  bool   // cut plain strings from text
 	text   string // data as a string, made on first use when share is set
 	key    []byte // the member name just read, unescaped
+	chunk  []byte // where hold copies small values kept for Extra
 	buf    []byte // scratch for unescaped names and constants
 }
 
