@@ -165,7 +165,7 @@ bench-memory:
 	@cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench memory --no-run
 	@cd tests/ts && [ -d node_modules ] || $(MAKE) --no-print-directory -s -C $(CURDIR) ts-deps
 	@{ echo 'pkg: go'; cd tests/go && for s in members nested_arrays nested_objects strings numbers; do \
-		ERRGEN_DECODE_MEM_SIZE=$(DECODE_MEM_SIZE) $(GO) test -run '^$$' -bench "DecodeHostile/shape=$$s\$$" -benchmem -benchtime=1x ./agenterror | grep '^Benchmark' || exit 1; done; } > bench/out/memory.txt
+		ERRGEN_DECODE_MEM_SIZE=$(DECODE_MEM_SIZE) $(GO) test -run '^$$' -bench "DecodeHostile/shape=$$s/" -benchmem -benchtime=1x ./agenterror | grep '^Benchmark' || exit 1; done; } > bench/out/memory.txt
 	@cd tests/ts && node bench/memory.mjs $(HOSTILE_DIR) >> ../../bench/out/memory.txt
 	@$$( [ -x tests/python/.venv/bin/python ] && echo tests/python/.venv/bin/python || echo $${PYTHON:-python3} ) tests/python/bench_memory.py $(HOSTILE_DIR) >> bench/out/memory.txt
 	@echo 'pkg: rust' >> bench/out/memory.txt
