@@ -718,9 +718,10 @@ func (g *gen) cliSurface(f *jen.File) {
 		own, other = other, own
 		form = "wrapped"
 	}
-	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form.", cliWrapOK, cliWrapCommand, cliWrapError, form))
+	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. A line longer than MaxDocumentBytes is refused before it is read, in either form.", cliWrapOK, cliWrapCommand, cliWrapError, form))
 	f.Func().Id("ReadCLI").Params(jen.Id("line").Index().Byte()).Params(envPtr(), jen.Error()).Block(
 		jen.Id("line").Op("=").Qual("bytes", "TrimSpace").Call(jen.Id("line")),
+		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("line"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Id(own).Call(jen.Id("line")),
 		jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 		jen.If(jen.List(jen.Id("e"), jen.Id("err2")).Op(":=").Id(other).Call(jen.Id("line")), jen.Id("err2").Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),

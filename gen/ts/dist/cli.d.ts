@@ -32,6 +32,7 @@ export declare function writeCli(envelope: Envelope, command: string, stream: Cl
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's
- * form, as the Go package's ReadCLI.
+ * form, as the Go package's ReadCLI. A line longer than MAX_DOCUMENT_BYTES
+ * is refused before it is parsed, in either form.
  */
 export declare function readCli(line: string | Uint8Array): ParseResult;

@@ -56,6 +56,15 @@ fn size_limit() {
         MAX_DOCUMENT_BYTES,
     );
 
+    // The CLI reader refuses such a line in either form.
+    too_long("read_cli", Envelope::read_cli(&over), MAX_DOCUMENT_BYTES);
+    let wrapped = format!(r#"{{"ok":false,"command":"c","error":{ENVELOPE}}}"#);
+    too_long(
+        "read_cli, wrapped",
+        Envelope::read_cli(&padded(&wrapped, MAX_DOCUMENT_BYTES + 1)),
+        MAX_DOCUMENT_BYTES,
+    );
+
     // Another limit, lower or none.
     let low = DecodeOptions {
         max_bytes: Some(300),

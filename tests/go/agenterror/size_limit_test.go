@@ -60,6 +60,12 @@ func TestDecodeSizeLimit(t *testing.T) {
 	_, err := agenterror.FromAIP193(padded(smallAIP193, agenterror.MaxDocumentBytes+1))
 	wantTooLong(t, "FromAIP193", err, agenterror.MaxDocumentBytes)
 
+	// The CLI reader refuses such a line in either form.
+	_, err = agenterror.ReadCLI(over)
+	wantTooLong(t, "ReadCLI", err, agenterror.MaxDocumentBytes)
+	_, err = agenterror.ReadCLI(padded(`{"ok":false,"command":"c","error":`+smallEnvelope+`}`, agenterror.MaxDocumentBytes+1))
+	wantTooLong(t, "ReadCLI, wrapped", err, agenterror.MaxDocumentBytes)
+
 	// Another limit, lower or none.
 	low := agenterror.DecodeOptions{MaxBytes: 300}
 	if env, err := low.Unmarshal(padded(smallEnvelope, 300)); err != nil || env.Kind != "rate_limited" {

@@ -38,6 +38,10 @@ def test_size_limit() -> None:
     pkg.from_aip193(padded(AIP193, top))
     too_long("from_aip193", lambda: pkg.from_aip193(padded(AIP193, top + 1)), top)
 
+    # The CLI reader refuses such a line in either form.
+    too_long("read_cli", lambda: pkg.read_cli(over), top)
+    too_long("read_cli, wrapped", lambda: pkg.read_cli(padded('{"ok":false,"command":"c","error":' + ENVELOPE + "}", top + 1)), top)
+
     # A lower limit, n bytes: of UTF-8, not code points ("é" takes 2 bytes
     # and "😀" 4).
     n = max(len(ENVELOPE.encode()), len(AIP193.encode())) + 16

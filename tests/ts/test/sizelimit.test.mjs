@@ -18,7 +18,7 @@ function tooLong(what, r, limit) {
   assert.deepEqual(r.error, { path: "", problem: `is longer than the limit of ${limit} bytes`, category: "syntax" }, what);
 }
 
-test(`${pkg.CONTRACT_NAME}: the size limit of parseEnvelopeJson and fromAip193`, () => {
+test(`${pkg.CONTRACT_NAME}: the size limit of parseEnvelopeJson, fromAip193 and readCli`, () => {
   const max = pkg.MAX_DOCUMENT_BYTES;
   assert.equal(max, 1 << 20);
   const over = padded(envelope, max + 1);
@@ -27,6 +27,10 @@ test(`${pkg.CONTRACT_NAME}: the size limit of parseEnvelopeJson and fromAip193`,
   tooLong("parseEnvelopeJson of bytes", pkg.parseEnvelopeJson(new TextEncoder().encode(over)), max);
   assert.ok(pkg.fromAip193(padded(aip193, max)).ok, "an AIP-193 document of MAX_DOCUMENT_BYTES");
   tooLong("fromAip193", pkg.fromAip193(padded(aip193, max + 1)), max);
+
+  // The CLI reader refuses such a line in either form.
+  tooLong("readCli", pkg.readCli(over), max);
+  tooLong("readCli, wrapped", pkg.readCli(padded(`{"ok":false,"command":"c","error":${envelope}}`, max + 1)), max);
 
   // A lower limit, n bytes: of UTF-8, not UTF-16 code units ("é" takes 2
   // bytes and "😀" 4, however many code units they are).

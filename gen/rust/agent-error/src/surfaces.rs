@@ -14,7 +14,7 @@ use std::io;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
+use crate::codec::{DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
     PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
@@ -511,9 +511,11 @@ impl Envelope {
     /// Reads back a line write_cli wrote. It accepts both CLI forms, the
     /// envelope itself and the wrapped `{"ok":false,"command":...,"error":envelope}`,
     /// trying the contract's own form first; the error returned is that of
-    /// the contract's own form.
+    /// the contract's own form. A line longer than MAX_DOCUMENT_BYTES is
+    /// refused before it is read, in either form.
     pub fn read_cli(line: &[u8]) -> Result<Envelope, DecodeError> {
         let line = trim_bytes(line);
+        DecodeOptions::default().check(line)?;
         let (own, other) = if CLI_WRAPPED {
             (read_cli_wrapped(line), Envelope::from_slice(line))
         } else {

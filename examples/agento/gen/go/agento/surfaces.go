@@ -479,9 +479,12 @@ func (e *Envelope) WriteCLI(w io.Writer, command string) error {
 	return err
 }
 
-// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form.
+// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. A line longer than MaxDocumentBytes is refused before it is read, in either form.
 func ReadCLI(line []byte) (*Envelope, error) {
 	line = bytes.TrimSpace(line)
+	if err := checkSize(line, MaxDocumentBytes); err != nil {
+		return nil, err
+	}
 	e, err := decodeEnvelope(line)
 	if err == nil {
 		return e, nil

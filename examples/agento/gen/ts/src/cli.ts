@@ -6,7 +6,7 @@
 // conformance vectors' surfaces section holds them to the same lines).
 
 import { CLI_FORM, type Envelope } from "./contract.js";
-import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, type ParseResult } from "./codec.js";
+import { isObject, parseEnvelope, parseEnvelopeJson, serializeEnvelope, tooLong, type ParseResult } from "./codec.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /** jsonText is a string as JSON, with U+2028 and U+2029 escaped as the Go encoder writes them. */
@@ -66,10 +66,14 @@ function readWrapped(value: unknown): ParseResult {
  * accepts both CLI forms, the envelope itself and the wrapped
  * {"ok":false,"command":...,"error":envelope}, trying this contract's own
  * form (CLI_FORM) first; the error returned is that of this contract's
- * form, as the Go package's ReadCLI.
+ * form, as the Go package's ReadCLI. A line longer than MAX_DOCUMENT_BYTES
+ * is refused before it is parsed, in either form.
  */
 export function readCli(line: string | Uint8Array): ParseResult {
   const text = (typeof line === "string" ? line : decodeUtf8(line, false)).trim();
+  // Over MAX_DOCUMENT_BYTES in either form, as in the Go package.
+  const long = tooLong(text);
+  if (long) return { ok: false, error: long };
   const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
   const asWrapped = (): ParseResult => {
     let value: unknown;

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO, Union
 
-from ._codec import _loads, from_dict, from_json, to_json
+from ._codec import MAX_DOCUMENT_BYTES, _check_size, _loads, from_dict, from_json, to_json
 from ._contract import CLI_FORM
 from ._envelope import Envelope
 from ._spec import EnvelopeError
@@ -56,9 +56,12 @@ def read_cli(line: Union[str, bytes, bytearray]) -> Envelope:
     It accepts both CLI forms, the envelope itself and the wrapped
     {"ok":false,"command":...,"error":envelope}, trying this contract's own
     form (CLI_FORM) first; the EnvelopeError raised is that of this
-    contract's form, as the Go package's ReadCLI.
+    contract's form, as the Go package's ReadCLI. A line longer than
+    MAX_DOCUMENT_BYTES is refused before it is parsed, in either form.
     """
     text: Union[str, bytes] = line.strip() if isinstance(line, str) else bytes(line).strip()
+    # Over MAX_DOCUMENT_BYTES in either form, as in the Go package.
+    _check_size(text, MAX_DOCUMENT_BYTES)
     own, other = (_read_wrapped, from_json) if CLI_FORM == "wrapped" else (from_json, _read_wrapped)
     try:
         return own(text)
