@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust fuzz nosecret-fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust bench-memory fuzz nosecret-fuzz errgen
 
 all: test
 
@@ -126,12 +126,13 @@ bench:
 	@echo "nproc: $$(nproc 2>/dev/null || echo ?); CPU: $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
 	@echo '$(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt'
 	@$(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > bench/out/main.txt || { cat bench/out/main.txt; exit 1; }
-	@echo '(cd tests/go && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt)'
-	@cd tests/go && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt || { cat ../../bench/out/agenterror.txt; exit 1; }
+	@echo '(cd tests/go && $(GO) test -run "^$$" -skip DecodeHostile -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt)'
+	@cd tests/go && $(GO) test -run '^$$' -skip DecodeHostile -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > ../../bench/out/agenterror.txt || { cat ../../bench/out/agenterror.txt; exit 1; }
 	@echo '(cd bench && $(GO) test -run "^$$" -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt)'
 	@cd bench && $(GO) test -run '^$$' -bench . -benchmem -count=$(or $(BENCH_COUNT),1) ./... > out/bench.txt || { cat out/bench.txt; exit 1; }
 	@echo 'TypeScript, Python and Rust micro-benchmarks > bench/out/ts.txt, bench/out/python.txt, bench/out/rust.txt'
 	@$(MAKE) --no-print-directory -s bench-ts bench-python bench-rust
+	@$(MAKE) --no-print-directory bench-memory
 	@echo
 	@cd bench && $(GO) run ./cmd/benchtable out/main.txt out/agenterror.txt out/bench.txt out/ts.txt out/python.txt out/rust.txt
 
@@ -156,6 +157,22 @@ bench-rust:
 	@mkdir -p bench/out
 	@cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench bench --no-run
 	@cd $(RUST_BENCH) && for i in $$(seq $(or $(BENCH_COUNT),1)); do CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench bench || exit 1; done > $(CURDIR)/bench/out/rust.txt
+
+## bench-memory: the decoders' memory benchmark (issue 28): each language's JSON decoder, no size limit, on hostile documents of DECODE_MEM_SIZE bytes (64 MiB; one shape at a time, each in a process of its own), peak and kept memory as multiples of the input > bench/out/memory.txt
+DECODE_MEM_SIZE ?= 67108864
+HOSTILE_DIR := $(CURDIR)/build/hostile
+bench-memory:
+	@mkdir -p bench/out
+	cd tests/go && $(GO) run ./cmd/hostiledocs -size $(DECODE_MEM_SIZE) -o $(HOSTILE_DIR)
+	@cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench memory --no-run
+	@cd tests/ts && [ -d node_modules ] || $(MAKE) --no-print-directory -s -C $(CURDIR) ts-deps
+	@{ echo 'pkg: go'; cd tests/go && for s in members nested_arrays nested_objects strings numbers; do \
+		ERRGEN_DECODE_MEM_SIZE=$(DECODE_MEM_SIZE) $(GO) test -run '^$$' -bench "DecodeHostile/shape=$$s/" -benchmem -benchtime=1x ./agenterror | grep '^Benchmark' || exit 1; done; } > bench/out/memory.txt
+	@cd tests/ts && node bench/memory.mjs $(HOSTILE_DIR) >> ../../bench/out/memory.txt
+	@$$( [ -x tests/python/.venv/bin/python ] && echo tests/python/.venv/bin/python || echo $${PYTHON:-python3} ) tests/python/bench_memory.py $(HOSTILE_DIR) >> bench/out/memory.txt
+	@echo 'pkg: rust' >> bench/out/memory.txt
+	@cd $(RUST_BENCH) && for s in members nested_arrays nested_objects strings numbers; do ERRGEN_HOSTILE_DIR=$(HOSTILE_DIR) ERRGEN_HOSTILE_SHAPE=$$s CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench memory | grep '^Benchmark' || exit 1; done >> $(CURDIR)/bench/out/memory.txt
+	@cat bench/out/memory.txt
 
 ## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat; Go, TypeScript and Python consumers install the generated packages in temporary directories (uses tests/ts's tsc: run test-ts first)
 test-e2e: ts-deps

@@ -462,8 +462,10 @@ func (g *gen) unmarshal(f *jen.File) {
 	f.Comment("// Problems are reported after the whole document is read, the first in layout")
 	f.Comment("// order; a document nested deeper than MaxDepth or holding a number past the")
 	f.Comment("// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by")
-	f.Comment("// the TypeScript and Python decoders.")
+	f.Comment("// the TypeScript and Python decoders. A document longer than MaxDocumentBytes")
+	f.Comment("// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("data"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.True())),
 	)
 	f.Line()
@@ -472,10 +474,12 @@ func (g *gen) unmarshal(f *jen.File) {
 	f.Comment("// that needs the exact bytes (to verify or archive them). Every other reader")
 	f.Comment("// (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSONRaw").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("data"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.False())),
 	)
 	f.Line()
-	f.Comment("// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.")
+	f.Comment("// decode is UnmarshalJSON without the size limit, sanitizing what the contract")
+	f.Comment("// sanitizes when sanitize is set.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("decode").Params(jen.Id("data").Index().Byte(), jen.Id("sanitize").Bool()).Error().Block(body...)
 }
 

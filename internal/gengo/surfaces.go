@@ -749,9 +749,10 @@ func (g *gen) cliSurface(f *jen.File) {
 		own, other = other, own
 		form = "wrapped"
 	}
-	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one.", cliWrapOK, cliWrapCommand, cliWrapError, form))
+	docf(f, fmt.Sprintf("ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {%q:false,%q:...,%q:envelope}, trying this contract's own form (%s) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one. A line longer than MaxDocumentBytes is refused before it is read, in either form.", cliWrapOK, cliWrapCommand, cliWrapError, form))
 	f.Func().Id("ReadCLI").Params(jen.Id("line").Index().Byte()).Params(envPtr(), jen.Error()).Block(
 		jen.Id("line").Op("=").Qual("bytes", "Trim").Call(jen.Id("line"), jen.Lit(jsonSpace)),
+		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("line"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.List(jen.Id("e"), jen.Err()).Op(":=").Id(own).Call(jen.Id("line")),
 		jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 		jen.If(jen.List(jen.Id("e"), jen.Id("err2")).Op(":=").Id(other).Call(jen.Id("line")), jen.Id("err2").Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),

@@ -22,7 +22,7 @@ var packageNames = []struct {
 		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
 		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream
-		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus`},
+		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes`},
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT
@@ -31,7 +31,7 @@ var packageNames = []struct {
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue
 		NodeRequestLike NodeResponseLike AIP_LEAVES AIP_OFF_WIRE AIP_REASONS AipLeaf AipOffWire ERROR_INFO_DOMAIN
-		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError`},
+		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError DecodeOptions`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
 		INBOUND Iterable Iterator Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin

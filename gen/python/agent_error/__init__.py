@@ -30,7 +30,7 @@ from ._classification import (
     with_tool_annotations,
     work_may_have_run,
 )
-from ._codec import MAX_DEPTH, from_dict, from_json, to_dict, to_json
+from ._codec import MAX_DEPTH, MAX_DOCUMENT_BYTES, from_dict, from_json, to_dict, to_json
 from ._constructors import (
     CONSTRUCTORS,
     new_envelope,
@@ -375,6 +375,7 @@ __all__ = [
     "fallback",
     "for_tool",
     "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
     "from_aip193",
     "from_dict",
     "from_http_response",

@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import SANITIZES_GUIDANCE, classified_envelope, lookup, plain
-from ._codec import _extra_within, _go_json, _loads, _loads_within, from_dict, to_dict
+from ._codec import MAX_DOCUMENT_BYTES, _check_size, _extra_within, _go_json, _loads, _loads_within, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
@@ -260,7 +260,7 @@ def _parse(text: Union[str, bytes, bytearray]) -> _Status:
     return s
 
 
-def from_aip193(text: Union[str, bytes, bytearray]) -> Envelope:
+def from_aip193(text: Union[str, bytes, bytearray], *, max_bytes: Optional[int] = MAX_DOCUMENT_BYTES) -> Envelope:
     """from_aip193 reads an AIP-193 JSON error into an envelope.
 
     It raises EnvelopeError only when text is not a JSON object whose
@@ -280,7 +280,10 @@ def from_aip193(text: Union[str, bytes, bytearray]) -> Envelope:
     <message>"; the retry hint is RetryInfo's delay in whole milliseconds,
     rounded up, at most RETRY.max_hint_ms. A context field the layout
     requires is left empty for the caller to set (dataclasses.replace).
+    Text longer than max_bytes bytes of UTF-8 (MAX_DOCUMENT_BYTES, 1 MiB;
+    None: no limit) is a syntax error, raised before it is parsed.
     """
+    _check_size(text, max_bytes)
     s = _parse(text)
     if s.domain == ERROR_INFO_DOMAIN and s.metadata.get(_META_KIND, "") != "":
         own = _from_own(s)

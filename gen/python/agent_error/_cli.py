@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, Optional, TextIO, Union
 
-from ._codec import JSON_SPACE, _go_json, _loads_within, from_dict, from_json, to_json
+from ._codec import JSON_SPACE, MAX_DOCUMENT_BYTES, _check_size, _go_json, _loads_within, from_dict, from_json, to_json
 from ._contract import CLI_FORM
 from ._envelope import Envelope
 from ._spec import EnvelopeError
@@ -66,9 +66,12 @@ def read_cli(line: Union[str, bytes, bytearray]) -> Envelope:
     line that starts or ends with any other character (a byte order mark, a
     no-break space, U+0085, U+2028) is not a CLI line. The whole line is
     held to the limits every decoder shares, the wrapped form's object
-    counting as level 0.
+    counting as level 0. A line longer than MAX_DOCUMENT_BYTES is refused
+    before it is parsed, in either form.
     """
     text: Union[str, bytes] = line.strip(JSON_SPACE) if isinstance(line, str) else bytes(line).strip(_JSON_SPACE_BYTES)
+    # Over MAX_DOCUMENT_BYTES in either form, as in the Go package.
+    _check_size(text, MAX_DOCUMENT_BYTES)
     own, other = (_read_wrapped, from_json) if CLI_FORM == "wrapped" else (from_json, _read_wrapped)
     try:
         return own(text)

@@ -37,6 +37,7 @@ export declare function writeCli(envelope: Envelope, command: string, stream: Cl
  * starts or ends with any other character (a byte order mark, a no-break
  * space, U+0085, U+2028) is not a CLI line. The whole line is held to the
  * limits every decoder shares, the wrapped form's object counting as
- * level 0.
+ * level 0. A line longer than MAX_DOCUMENT_BYTES is refused before it is
+ * parsed, in either form.
  */
 export declare function readCli(line: string | Uint8Array): ParseResult;

@@ -25,7 +25,7 @@ import {
   withToolAnnotations,
   workMayHaveRun
 } from "./classification.js";
-import { formatDecodeError, MAX_DEPTH, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire } from "./codec.js";
+import { MAX_DEPTH, MAX_DOCUMENT_BYTES, formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { nextStep } from "./nextstep.js";
 import { sanitize, sanitizeMax } from "./sanitize.js";
@@ -58,6 +58,7 @@ export {
   FAILURES,
   FILLS_GUIDANCE,
   MAX_DEPTH,
+  MAX_DOCUMENT_BYTES,
   PROMOTED_MEMBER,
   PROMOTED_SHORT_FORM,
   STEPS,

@@ -62,6 +62,45 @@ export function formatDecodeError(e: DecodeError): string {
  */
 export const MAX_DEPTH = 128;
 
+/**
+ * MAX_DOCUMENT_BYTES is the size limit of the decoders that take JSON text
+ * (parseEnvelopeJson, fromAip193), 1 MiB of UTF-8, the same in every
+ * package of the contract and the same as the body readHttp reads: an
+ * envelope is a few kilobytes, and a hostile document costs a decoder a
+ * multiple of its size. A longer document is a syntax error with path "",
+ * found before the text is parsed; DecodeOptions sets another limit.
+ */
+export const MAX_DOCUMENT_BYTES: number = 1 << 20;
+
+/** DecodeOptions changes how parseEnvelopeJson and fromAip193 read a document: ReadOptions, and its size limit. */
+export interface DecodeOptions extends ReadOptions {
+  /** The longest document read, in bytes of UTF-8: MAX_DOCUMENT_BYTES when absent, Infinity for no limit. */
+  readonly maxBytes?: number;
+}
+
+/** tooLong is the error for text longer than the limit of options, or undefined. */
+export function tooLong(text: string | Uint8Array, options?: DecodeOptions): DecodeError | undefined {
+  const limit = options?.maxBytes ?? MAX_DOCUMENT_BYTES;
+  if (!(text.length > limit || (typeof text === "string" && text.length * 3 > limit && utf8Longer(text, limit)))) return undefined;
+  return { path: "", problem: "is longer than the limit of " + String(limit) + " bytes", category: "syntax" };
+}
+
+/** utf8Longer says whether text takes more than limit bytes of UTF-8 (a lone surrogate takes three, as U+FFFD). */
+function utf8Longer(text: string, limit: number): boolean {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+    if (n > limit) return true;
+  }
+  return false;
+}
+
 class Fail {
   constructor(
     readonly path: string,
@@ -780,9 +819,12 @@ function parseChecked(input: unknown, strings: boolean, raw: boolean): ParseResu
  * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope (and
  * its options). It never throws. Bytes are read as UTF-8 the way the Go
  * decoder reads them: each byte of invalid UTF-8 is U+FFFD, and a byte
- * order mark is not JSON.
+ * order mark is not JSON. Text longer than MAX_DOCUMENT_BYTES (or
+ * opts.maxBytes) is a syntax error, found before it is parsed.
  */
-export function parseEnvelopeJson(text: string | Uint8Array, opts?: ReadOptions): ParseResult {
+export function parseEnvelopeJson(text: string | Uint8Array, opts?: DecodeOptions): ParseResult {
+  const long = tooLong(text, opts);
+  if (long) return { ok: false, error: long };
   let value: unknown;
   try {
     text = typeof text === "string" ? text : decodeUtf8(text, false);

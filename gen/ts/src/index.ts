@@ -31,7 +31,7 @@ export {
   type EnvelopeFields,
   type ToolAnnotations,
 } from "./classification.js";
-export { formatDecodeError, MAX_DEPTH, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type ParseResult, type ReadOptions } from "./codec.js";
+export { MAX_DEPTH, MAX_DOCUMENT_BYTES, formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type DecodeOptions, type ParseResult, type ReadOptions } from "./codec.js";
 export { classifyWith, type Classified, type Upstream } from "./inbound.js";
 export { nextStep, type Decision } from "./nextstep.js";
 export { sanitize, sanitizeMax, type SanitizeOptions } from "./sanitize.js";

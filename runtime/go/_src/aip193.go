@@ -396,7 +396,18 @@ func (d RPCDuration) ms() (int64, bool) {
 // that is of the wrong
 // type, and every detail that is not an object with a known "@type" and
 // well-typed members, is ignored.
+//
+// A document longer than MaxDocumentBytes is rejected before it is read
+// (DecodeSyntax); DecodeOptions reads longer ones.
 func FromAIP193(data []byte) (*Envelope, error) {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return nil, err
+	}
+	return fromAIP193(data)
+}
+
+// fromAIP193 is FromAIP193 without the size limit.
+func fromAIP193(data []byte) (*Envelope, error) {
 	s, err := parseAIP193(data)
 	if err != nil {
 		return nil, err
@@ -807,7 +818,7 @@ func fromOwnRPCStatus(s *RPCStatus) *Envelope {
 		root.set(lf.path, raw)
 	}
 	e := new(Envelope)
-	if e.UnmarshalJSON(root.append(make([]byte, 0, len(buf)+24*len(aipLeaves)))) != nil {
+	if e.decode(root.append(make([]byte, 0, len(buf)+24*len(aipLeaves))), true) != nil {
 		return nil
 	}
 	if !e.aipSetOffWire(meta) {

@@ -493,6 +493,10 @@ impl Builder<'_> {
                     let c = self.data[self.i];
                     self.i += 1;
                     if c == b']' {
+                        // Without the room growing left: an array of one
+                        // value nested at every level would otherwise
+                        // hold four (issue 28: 62 times its text, now 16).
+                        a.shrink_to_fit();
                         return Value::Array(a);
                     }
                 }

@@ -14,7 +14,7 @@ use std::io;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_SAFE_INTEGER};
+use crate::codec::{DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
     PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
@@ -532,9 +532,11 @@ impl Envelope {
     /// or ends with any other character (a byte order mark, a no-break
     /// space, U+0085, U+2028) is not a CLI line. The whole line is held to
     /// the limits every decoder shares, the wrapped form's object counting
-    /// as level 0.
+    /// as level 0. A line longer than MAX_DOCUMENT_BYTES is refused before
+    /// it is read, in either form.
     pub fn read_cli(line: &[u8]) -> Result<Envelope, DecodeError> {
         let line = trim_json_space(line);
+        DecodeOptions::default().check(line)?;
         let (own, other) = if CLI_WRAPPED {
             (read_cli_wrapped(line), Envelope::from_slice(line))
         } else {

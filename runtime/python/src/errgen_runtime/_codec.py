@@ -31,6 +31,8 @@ _MISSING = object()
 #: document (category "syntax"), and to_dict refuses to write one, so what one
 #: of them reads the others read, and every one of them writes back.
 MAX_DEPTH = 128
+#: MAX_DOCUMENT_BYTES is the size limit of the decoders that take JSON text (from_json, from_aip193), 1 MiB of UTF-8, the same in every package of the contract and the same as the body from_http_response reads: an envelope is a few kilobytes, and a hostile document costs a decoder a multiple of its size. A longer document raises EnvelopeError with path "" and category "syntax" before it is parsed; max_bytes sets another limit (None: no limit).
+MAX_DOCUMENT_BYTES = 1 << 20
 
 #: _MAX_SAFE is the largest integer every decoder of the contract reads
 #: exactly, 2^53-1 (JavaScript's Number.MAX_SAFE_INTEGER).
@@ -889,14 +891,26 @@ def _extra_within(key: str, value: Any) -> bool:
 JSON_SPACE = " \t\n\r"
 
 
-def from_json(text: Union[str, bytes, bytearray], *, raw: bool = False) -> Envelope:
+def _check_size(text: Any, limit: Optional[int]) -> None:
+    """_check_size raises the size limit's EnvelopeError when text (str, bytes or bytearray) takes more than limit bytes of UTF-8 (a lone surrogate three, as U+FFFD); None is no limit."""
+    if limit is None or not isinstance(text, (str, bytes, bytearray)):
+        return
+    n = len(text)
+    if n > limit or (type(text) is str and 4 * n > limit and len(text.encode("utf-8", "surrogatepass")) > limit):
+        raise EnvelopeError("", f"is longer than the limit of {limit} bytes", "syntax")
+
+
+def from_json(text: Union[str, bytes, bytearray], *, raw: bool = False, max_bytes: Optional[int] = MAX_DOCUMENT_BYTES) -> Envelope:
     """from_json parses JSON text, then reads it with from_dict (raw as there). Text that is not JSON, or past the limits every decoder of the contract shares, raises EnvelopeError with an empty path and category "syntax".
 
     Bytes are UTF-8 (each byte of invalid UTF-8 reads as U+FFFD, a byte
     order mark is not JSON); a number past the range of a 64-bit float
     (1e999, an integer of 310 digits or more) and nesting deeper than
-    MAX_DEPTH are past the limits.
+    MAX_DEPTH are past the limits. Text longer than max_bytes bytes of
+    UTF-8 (MAX_DOCUMENT_BYTES, 1 MiB; None: no limit) is a syntax error,
+    raised before it is parsed.
     """
+    _check_size(text, max_bytes)
     try:
         # _loads(text, _STRICT), without the call.
         if type(text) is not str:

@@ -502,9 +502,12 @@ func (e *Envelope) WriteCLI(w io.Writer, command string) error {
 	return err
 }
 
-// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one.
+// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one. A line longer than MaxDocumentBytes is refused before it is read, in either form.
 func ReadCLI(line []byte) (*Envelope, error) {
 	line = bytes.Trim(line, " \t\n\r")
+	if err := checkSize(line, MaxDocumentBytes); err != nil {
+		return nil, err
+	}
 	e, err := decodeEnvelope(line)
 	if err == nil {
 		return e, nil

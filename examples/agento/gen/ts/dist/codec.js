@@ -7,6 +7,26 @@ function formatDecodeError(e) {
   return "invalid envelope: " + (e.path === "" ? e.problem : e.path + " " + e.problem);
 }
 const MAX_DEPTH = 128;
+const MAX_DOCUMENT_BYTES = 1 << 20;
+function tooLong(text, options) {
+  const limit = options?.maxBytes ?? MAX_DOCUMENT_BYTES;
+  if (!(text.length > limit || typeof text === "string" && text.length * 3 > limit && utf8Longer(text, limit))) return void 0;
+  return { path: "", problem: "is longer than the limit of " + String(limit) + " bytes", category: "syntax" };
+}
+function utf8Longer(text, limit) {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) n += 1;
+    else if (c < 2048) n += 2;
+    else if (c >= 55296 && c <= 56319 && i + 1 < text.length && (text.charCodeAt(i + 1) & 64512) === 56320) {
+      n += 4;
+      i++;
+    } else n += 3;
+    if (n > limit) return true;
+  }
+  return false;
+}
 class Fail {
   constructor(path, problem, category) {
     this.path = path;
@@ -535,6 +555,8 @@ function parseChecked(input, strings, raw) {
   }
 }
 function parseEnvelopeJson(text, opts) {
+  const long = tooLong(text, opts);
+  if (long) return { ok: false, error: long };
   let value;
   try {
     text = typeof text === "string" ? text : decodeUtf8(text, false);
@@ -777,6 +799,7 @@ function serializeEnvelope(envelope) {
 }
 export {
   MAX_DEPTH,
+  MAX_DOCUMENT_BYTES,
   compareKeys,
   extraLimitsError,
   formatDecodeError,
@@ -791,6 +814,7 @@ export {
   serializeEnvelope,
   setOwn,
   toWire,
+  tooLong,
   trimJsonSpace,
   wellFormed
 };

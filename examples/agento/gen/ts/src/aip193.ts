@@ -14,7 +14,7 @@
 
 import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOMAIN, LAYOUT, RETRY, type Envelope, type KnownKind } from "./contract.js";
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
-import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, tooLong, toWire, type DecodeError, type DecodeOptions, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
 import { sanitize, sanitizesGuidance } from "./sanitize.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
@@ -313,9 +313,12 @@ function stringOf(v: unknown): string | undefined {
  * "error" member is an object, or is past the limits every decoder shares
  * (a "syntax" error with path "", as parseEnvelopeJson gives); every member inside that is of the wrong
  * type, and every detail that is not an object with a known "@type" and
- * well-typed members, is ignored.
+ * well-typed members, is ignored. Text longer than MAX_DOCUMENT_BYTES (or
+ * options.maxBytes) is a syntax error, found before it is parsed.
  */
-export function fromAip193(text: string | Uint8Array): ParseResult {
+export function fromAip193(text: string | Uint8Array, options?: DecodeOptions): ParseResult {
+  const long = tooLong(text, options);
+  if (long) return { ok: false, error: long };
   const s = parseAip193(text);
   if ("path" in s) return { ok: false, error: s };
   return { ok: true, envelope: fromRpcStatus(s) };
@@ -498,7 +501,7 @@ function fromOwnRpcStatus(s: RpcStatus, meta: { readonly [key: string]: string }
     if (!validJson(raw)) return undefined;
     root.set(lf.path, raw);
   }
-  const r = parseEnvelopeJson(root.text());
+  const r = parseEnvelopeJson(root.text(), { maxBytes: Infinity }); // the status was within the limit
   if (!r.ok) return undefined;
   const e = r.envelope;
   for (const o of AIP_OFF_WIRE) {

@@ -67,6 +67,60 @@ const MaxDepth = 128
 // DecodeValue error, and the encoder refuses to write one.
 const MaxSafeInteger = 1<<53 - 1
 
+// MaxDocumentBytes is the size limit of the decoders that take a whole
+// document (UnmarshalJSON, FromAIP193), 1 MiB, the same in every package of
+// the contract and the same as the body ReadHTTP reads: an envelope is a
+// few kilobytes, and a hostile document costs a decoder a multiple of its
+// size (docs/benchmarks.md). A longer document is a DecodeSyntax error with
+// path "", found before the document is read. DecodeOptions sets another
+// limit, or none.
+const MaxDocumentBytes = 1 << 20
+
+// DecodeOptions reads documents with another size limit than
+// MaxDocumentBytes. The zero value is UnmarshalJSON's and FromAIP193's.
+type DecodeOptions struct {
+	// MaxBytes is the longest document read, in bytes: 0 means
+	// MaxDocumentBytes, a negative value no limit.
+	MaxBytes int
+}
+
+// Unmarshal decodes an envelope as UnmarshalJSON does, within o's limit.
+func (o DecodeOptions) Unmarshal(data []byte) (*Envelope, error) {
+	if err := checkSize(data, o.max()); err != nil {
+		return nil, err
+	}
+	e := new(Envelope)
+	if err := e.decode(data, true); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// FromAIP193 reads an AIP-193 JSON error as FromAIP193 does, within o's
+// limit.
+func (o DecodeOptions) FromAIP193(data []byte) (*Envelope, error) {
+	if err := checkSize(data, o.max()); err != nil {
+		return nil, err
+	}
+	return fromAIP193(data)
+}
+
+func (o DecodeOptions) max() int {
+	if o.MaxBytes == 0 {
+		return MaxDocumentBytes
+	}
+	return o.MaxBytes
+}
+
+// checkSize rejects a document longer than limit bytes; a negative limit is
+// none.
+func checkSize(data []byte, limit int) error {
+	if limit >= 0 && len(data) > limit {
+		return &DecodeError{Problem: "is longer than the limit of " + strconv.Itoa(limit) + " bytes", Category: DecodeSyntax}
+	}
+	return nil
+}
+
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
 		return "ovstorage: invalid envelope: " + e.Problem
@@ -518,10 +572,8 @@ func integersByValue(raw []byte) []byte {
 
 // extraMember is a member no field of the layout claims, kept for Extra.
 type extraMember struct {
-	obj   string // the path of the object it was found in
-	depth int    // how deep that object is; the root is 0
-	name  string
-	raw   json.RawMessage
+	name string
+	raw  json.RawMessage
 }
 
 // extraList holds the members no field claims in one object of the layout,
@@ -529,6 +581,8 @@ type extraMember struct {
 // million times costs what the last repetition does. Past a few names they
 // are found through an index, so distinct names cost no search.
 type extraList struct {
+	obj     string // the path of the object; the root's is ""
+	depth   int    // how deep the object is; the root is 0
 	members []extraMember
 	index   map[string]int // by name, once there are more than linearNames
 }
@@ -563,6 +617,7 @@ func (l *extraList) find(name []byte) int {
 // and keeps it for Extra in l, the list of the object at obj, replacing an
 // earlier value of the same name.
 func (d *scanner) keep(l *extraList, obj string, depth int) {
+	l.obj, l.depth = obj, depth
 	i := l.find(d.key) // before the value, whose own members reuse key
 	var name string
 	if i < 0 {
@@ -581,7 +636,7 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 		m.raw = append(m.raw[:0], raw...)
 		return
 	}
-	l.members = append(l.members, extraMember{obj: obj, depth: depth, name: name, raw: append(json.RawMessage(nil), raw...)})
+	l.members = append(l.members, extraMember{name: name, raw: d.hold(raw)})
 	switch n := len(l.members); {
 	case n > linearNames && l.index == nil:
 		l.index = make(map[string]int, 2*n)
@@ -593,25 +648,55 @@ func (d *scanner) keep(l *extraList, obj string, depth int) {
 	}
 }
 
+// Small values kept for Extra are copied into chunks of holdChunk bytes
+// (after a first, smaller one) rather than one allocation each: a document
+// of millions of small unknown members would otherwise cost an allocation,
+// rounded up to its size class, per member.
+const (
+	holdChunk = 64 << 10
+	holdFirst = 256
+)
+
+// hold returns a copy of raw, cut from the scanner's current chunk when raw
+// is small. Each copy's capacity is its length, so that appending to it (a
+// later value of the same name, see keep) never writes into another's.
+func (d *scanner) hold(raw []byte) json.RawMessage {
+	if len(raw) > holdChunk/16 {
+		return append(json.RawMessage(nil), raw...)
+	}
+	if cap(d.chunk)-len(d.chunk) < len(raw) {
+		d.chunk = make([]byte, 0, min(max(2*cap(d.chunk), holdFirst), holdChunk))
+	}
+	start := len(d.chunk)
+	d.chunk = append(d.chunk, raw...)
+	return json.RawMessage(d.chunk[start:len(d.chunk):len(d.chunk)])
+}
+
 // buildExtra turns the members kept per object into Extra. Keys are joined
 // paths, so an object's member "b.c" and the member "c" of its object "b"
 // share a key; the outer object's member wins, the deeper objects being
 // stored first. Such a member is written where its key places it, one
 // level deeper than it was read or more: one that would nest past MaxDepth
 // there is a DecodeSyntax error (path ""), as AppendJSON could not write
-// the envelope back.
+// the envelope back. The lists' indexes are dropped first, so that the
+// collector may take them while the map is built.
 func buildExtra(lists []extraList) (map[string]any, error) {
 	const placedTooDeep = "nests arrays and objects more than 128 levels deep where a member whose name places it in a nested object is written"
 	n, deepest := 0, 0
-	for _, list := range lists {
+	for i := range lists {
+		list := &lists[i]
+		list.index = nil
+		if len(list.members) == 0 {
+			continue
+		}
 		n += len(list.members)
+		deepest = max(deepest, list.depth)
 		for _, m := range list.members {
-			deepest = max(deepest, m.depth)
 			if strings.IndexByte(m.name, '.') < 0 {
 				continue
 			}
-			k := joinPath(m.obj, m.name)
-			if obj, _ := placeExtra(k); obj != m.obj {
+			k := joinPath(list.obj, m.name)
+			if obj, _ := placeExtra(k); obj != list.obj {
 				if err := withinLimits(m.raw, depthOf(obj)); err != nil {
 					return nil, &DecodeError{Problem: placedTooDeep, Category: DecodeSyntax}
 				}
@@ -624,9 +709,9 @@ func buildExtra(lists []extraList) (map[string]any, error) {
 	extra := make(map[string]any, n)
 	for depth := deepest; depth >= 0; depth-- {
 		for _, list := range lists {
-			for _, m := range list.members {
-				if m.depth == depth {
-					extra[joinPath(m.obj, m.name)] = m.raw
+			if list.depth == depth {
+				for _, m := range list.members {
+					extra[joinPath(list.obj, m.name)] = m.raw
 				}
 			}
 		}
@@ -656,6 +741,7 @@ type scanner struct {
 	share  bool   // cut plain strings from text
 	text   string // data as a string, made on first use when share is set
 	key    []byte // the member name just read, unescaped
+	chunk  []byte // where hold copies small values kept for Extra
 	buf    []byte // scratch for unescaped names and constants
 }
 

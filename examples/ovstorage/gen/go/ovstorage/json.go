@@ -193,8 +193,12 @@ var decodeFields = [13]decodeField{{
 // Problems are reported after the whole document is read, the first in layout
 // order; a document nested deeper than MaxDepth or holding a number past the
 // range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
-// the TypeScript and Python decoders.
+// the TypeScript and Python decoders. A document longer than MaxDocumentBytes
+// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.
 func (e *Envelope) UnmarshalJSON(data []byte) error {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return err
+	}
 	return e.decode(data, true)
 }
 
@@ -203,10 +207,14 @@ func (e *Envelope) UnmarshalJSON(data []byte) error {
 // that needs the exact bytes (to verify or archive them). Every other reader
 // (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.
 func (e *Envelope) UnmarshalJSONRaw(data []byte) error {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return err
+	}
 	return e.decode(data, false)
 }
 
-// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.
+// decode is UnmarshalJSON without the size limit, sanitizing what the contract
+// sanitizes when sanitize is set.
 func (e *Envelope) decode(data []byte, sanitize bool) error {
 	var out Envelope
 	var st [13]uint8

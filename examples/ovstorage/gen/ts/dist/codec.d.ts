@@ -50,6 +50,25 @@ export declare function formatDecodeError(e: DecodeError): string;
  */
 export declare const MAX_DEPTH = 128;
 
+/**
+ * MAX_DOCUMENT_BYTES is the size limit of the decoders that take JSON text
+ * (parseEnvelopeJson, fromAip193), 1 MiB of UTF-8, the same in every
+ * package of the contract and the same as the body readHttp reads: an
+ * envelope is a few kilobytes, and a hostile document costs a decoder a
+ * multiple of its size. A longer document is a syntax error with path "",
+ * found before the text is parsed; DecodeOptions sets another limit.
+ */
+export declare const MAX_DOCUMENT_BYTES: number;
+
+/** DecodeOptions changes how parseEnvelopeJson and fromAip193 read a document: ReadOptions, and its size limit. */
+export interface DecodeOptions extends ReadOptions {
+  /** The longest document read, in bytes of UTF-8: MAX_DOCUMENT_BYTES when absent, Infinity for no limit. */
+  readonly maxBytes?: number;
+}
+
+/** tooLong is the error for text longer than the limit of options, or undefined. */
+export declare function tooLong(text: string | Uint8Array, options?: DecodeOptions): DecodeError | undefined;
+
 /** joinPath appends key to a dotted path. */
 export declare function joinPath(path: string, key: string): string;
 
@@ -92,9 +111,10 @@ export declare function parseEnvelope(input: unknown, opts?: ReadOptions): Parse
  * parseEnvelopeJson parses JSON text, then reads it with parseEnvelope (and
  * its options). It never throws. Bytes are read as UTF-8 the way the Go
  * decoder reads them: each byte of invalid UTF-8 is U+FFFD, and a byte
- * order mark is not JSON.
+ * order mark is not JSON. Text longer than MAX_DOCUMENT_BYTES (or
+ * opts.maxBytes) is a syntax error, found before it is parsed.
  */
-export declare function parseEnvelopeJson(text: string | Uint8Array, opts?: ReadOptions): ParseResult;
+export declare function parseEnvelopeJson(text: string | Uint8Array, opts?: DecodeOptions): ParseResult;
 
 /** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
 export declare function trimJsonSpace(text: string): string;

@@ -6,7 +6,7 @@
 // conformance vectors' surfaces section holds them to the same lines).
 
 import { CLI_FORM, type Envelope } from "./contract.js";
-import { goJson, isObject, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, trimJsonSpace, type ParseResult } from "./codec.js";
+import { goJson, isObject, parseEnvelope, parseEnvelopeJson, parseJsonWithin, serializeEnvelope, tooLong, trimJsonSpace, type ParseResult } from "./codec.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /** jsonText is a string as JSON, as the Go encoder writes it (goJson). */
@@ -71,11 +71,15 @@ function readWrapped(value: unknown): ParseResult {
  * starts or ends with any other character (a byte order mark, a no-break
  * space, U+0085, U+2028) is not a CLI line. The whole line is held to the
  * limits every decoder shares, the wrapped form's object counting as
- * level 0.
+ * level 0. A line longer than MAX_DOCUMENT_BYTES is refused before it is
+ * parsed, in either form.
  */
 export function readCli(line: string | Uint8Array): ParseResult {
   // Bytes are read as parseEnvelopeJson reads them: each invalid byte is U+FFFD.
   const text = trimJsonSpace(typeof line === "string" ? line : decodeUtf8(line, false));
+  // Over MAX_DOCUMENT_BYTES in either form, as in the Go package.
+  const long = tooLong(text);
+  if (long) return { ok: false, error: long };
   const asEnvelope = (): ParseResult => parseEnvelopeJson(text);
   const asWrapped = (): ParseResult => {
     // The wrapper's own object is level 0: the envelope in it nests as

@@ -29,6 +29,45 @@ pub const MAX_DEPTH: usize = 128;
 /// The largest integer every decoder of the contract reads exactly, 2^53-1.
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
+/// The size limit of the decoders that take a whole document
+/// (Envelope::from_slice, from_json, from_aip193; RpcStatus::from_aip193),
+/// 1 MiB, the same in every package of the contract and the same as the
+/// body read_http reads: an envelope is a few kilobytes, and a hostile
+/// document costs a decoder a multiple of its size. A longer document is a
+/// syntax error with path "", found before it is read; DecodeOptions sets
+/// another limit, or none.
+pub const MAX_DOCUMENT_BYTES: usize = 1 << 20;
+
+/// How the `_with` decoders read a document. `DecodeOptions::default()` is
+/// what from_slice and from_aip193 use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The longest document read, in bytes; None: no limit.
+    pub max_bytes: Option<usize>,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            max_bytes: Some(MAX_DOCUMENT_BYTES),
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// The size limit's error for data longer than the limit.
+    pub(crate) fn check(&self, data: &[u8]) -> Result<(), DecodeError> {
+        match self.max_bytes {
+            Some(limit) if data.len() > limit => Err(err(
+                "",
+                format!("is longer than the limit of {limit} bytes"),
+                DecodeErrorCategory::Syntax,
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 const INTEGER_RANGE: &str = "must be an integer from -9007199254740991 to 9007199254740991";
 const HINT_RANGE: &str = "must be an integer from 0 to 9007199254740991";
 
@@ -533,14 +572,29 @@ impl Envelope {
     /// as it is; a required field the sanitizer leaves empty is a Value
     /// error. Every reader of the crate decodes this way; from_slice_raw
     /// keeps the text as received.
+    ///
+    /// A document longer than MAX_DOCUMENT_BYTES is a syntax error, found
+    /// before it is read; from_slice_with reads longer ones.
     pub fn from_slice(data: &[u8]) -> Result<Envelope, DecodeError> {
-        sanitized(Envelope::from_slice_raw(data))
+        Envelope::from_slice_with(data, DecodeOptions::default())
+    }
+
+    /// from_slice within the size limit of opts.
+    pub fn from_slice_with(data: &[u8], opts: DecodeOptions) -> Result<Envelope, DecodeError> {
+        opts.check(data)?;
+        sanitized(Envelope::read_slice(data))
     }
 
     /// from_slice without sanitizing: the text is as the sender wrote it.
     /// Never re-emit it or show it to a model; it is for a caller that needs
-    /// the exact bytes.
+    /// the exact bytes. The size limit is from_slice's.
     pub fn from_slice_raw(data: &[u8]) -> Result<Envelope, DecodeError> {
+        DecodeOptions::default().check(data)?;
+        Envelope::read_slice(data)
+    }
+
+    /// read_slice decodes data as it is, with no size limit and no sanitizing.
+    fn read_slice(data: &[u8]) -> Result<Envelope, DecodeError> {
         // One pass checks the whole text and notes where each member the
         // layout owns lies; only then does the layout read them, so a
         // syntax error wins over any other problem wherever it is. No tree

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, EncodeError};
+use crate::codec::{DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError};
 use crate::contract::{
     aip_off_wire, aip_set_off_wire, classification_of, kind_by_reason, AIP_LEAVES,
     ERROR_INFO_DOMAIN, RETRY,
@@ -277,9 +277,18 @@ impl Envelope {
     /// It fails only when data is not a JSON object whose "error" member is
     /// an object; every member inside that is of the wrong type, and every
     /// detail that is not an object with a known "@type" and well-typed
-    /// members, is ignored.
+    /// members, is ignored. A document longer than MAX_DOCUMENT_BYTES is a
+    /// syntax error, found before it is read; from_aip193_with reads longer
+    /// ones.
     pub fn from_aip193(data: &[u8]) -> Result<Envelope, DecodeError> {
-        Ok(Envelope::from_rpc_status(&RpcStatus::from_aip193(data)?))
+        Envelope::from_aip193_with(data, DecodeOptions::default())
+    }
+
+    /// from_aip193 within the size limit of opts.
+    pub fn from_aip193_with(data: &[u8], opts: DecodeOptions) -> Result<Envelope, DecodeError> {
+        Ok(Envelope::from_rpc_status(&RpcStatus::from_aip193_with(
+            data, opts,
+        )?))
     }
 
     /// Reads a google.rpc.Status into an envelope.
@@ -370,7 +379,9 @@ fn from_own_rpc_status(s: &RpcStatus) -> Option<Envelope> {
     }
     let mut doc = Vec::new();
     root.write(&mut doc);
-    let mut e = Envelope::from_slice(&doc).ok()?;
+    // The status was within the limit; the document built from it is read
+    // whatever its size.
+    let mut e = Envelope::from_slice_with(&doc, DecodeOptions { max_bytes: None }).ok()?;
     if !aip_set_off_wire(&mut e, meta) {
         return None;
     }
@@ -489,8 +500,15 @@ impl RpcStatus {
 
     /// Reads the google.rpc.Status of an AIP-193 JSON error: the first
     /// ErrorInfo and the first RetryInfo of its details. It fails only
-    /// when data is not a JSON object whose "error" member is an object.
+    /// when data is not a JSON object whose "error" member is an object, or
+    /// longer than MAX_DOCUMENT_BYTES (from_aip193_with reads longer ones).
     pub fn from_aip193(data: &[u8]) -> Result<RpcStatus, DecodeError> {
+        RpcStatus::from_aip193_with(data, DecodeOptions::default())
+    }
+
+    /// from_aip193 within the size limit of opts.
+    pub fn from_aip193_with(data: &[u8], opts: DecodeOptions) -> Result<RpcStatus, DecodeError> {
+        opts.check(data)?;
         let top = crate::surfaces::object(json::parse(data)?)?;
         let obj = match top.get("error") {
             None => {

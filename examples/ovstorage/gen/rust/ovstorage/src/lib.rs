@@ -28,7 +28,10 @@ mod surfaces;
 
 pub use aip193::{RpcDuration, RpcStatus};
 pub use classification::{for_tool, lookup};
-pub use codec::{DecodeError, DecodeErrorCategory, EncodeError, MAX_DEPTH, MAX_SAFE_INTEGER};
+pub use codec::{
+    DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,
+    MAX_SAFE_INTEGER,
+};
 pub use contract::*;
 pub use envelope::*;
 pub use logging::{bound_log_text, LogFields, LogForm, LogValue};
