@@ -587,18 +587,9 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Return(jen.Id("s")),
 	)
 	f.Line()
-	docf(f, "httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.")
+	docf(f, "httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).")
 	f.Func().Id("httpText").Params(jen.Id("body").Index().Byte()).String().Block(
-		jen.Id("cut").Op(":=").Len(jen.Id("body")).Op(">").Lit(4).Op("*").Id("maxHTTPText"),
-		jen.If(jen.Id("cut")).Block(jen.Id("body").Op("=").Id("body").Index(jen.Empty(), jen.Lit(4).Op("*").Id("maxHTTPText"))),
-		jen.Id("s").Op(":=").Qual("strings", "Join").Call(jen.Qual("strings", "Fields").Call(jen.Qual("strings", "ToValidUTF8").Call(jen.String().Call(jen.Id("body")), jen.String().Call(jen.Qual("unicode/utf8", "RuneError")))), jen.Lit(" ")),
-		jen.If(jen.Len(jen.Id("s")).Op(">").Id("maxHTTPText")).Block(
-			jen.Id("n").Op(":=").Id("maxHTTPText"),
-			jen.For(jen.Id("n").Op(">").Lit(0).Op("&&").Op("!").Qual("unicode/utf8", "RuneStart").Call(jen.Id("s").Index(jen.Id("n")))).Block(jen.Id("n").Op("--")),
-			jen.List(jen.Id("s"), jen.Id("cut")).Op("=").List(jen.Id("s").Index(jen.Empty(), jen.Id("n")), jen.True()),
-		),
-		jen.If(jen.Id("cut").Op("&&").Id("s").Op("!=").Lit("")).Block(jen.Id("s").Op("+=").Lit("…")),
-		jen.Return(jen.Id("s")),
+		jen.Return(jen.Id("sanitizedLine").Call(jen.Id("body"), jen.Id("maxHTTPText"))),
 	)
 	f.Line()
 	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.")

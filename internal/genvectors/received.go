@@ -51,11 +51,28 @@ var (
 		in:  "upstream answered 401 for Bearer " + receivedBearer + ": it echoed " + receivedGitHub + " too",
 		out: "upstream answered 401 for Bearer [REDACTED]: it echoed [REDACTED] too",
 	}
+	// A token split by white space the sanitizer deletes (vertical tab,
+	// form feed, U+001C, NEL): read as text, it is sanitized before its
+	// white space is collapsed, so it is whole when redacted.
+	receivedSplit = redaction{
+		in:  "the proxy echoed ghp_a1B2c3D4e5\vF6g7H8i9J0\fk1L2m3N4o5\x1cP6q7\u0085R8 back",
+		out: "the proxy echoed [REDACTED] back",
+	}
+	// An AWS key id that, redacted, straddles the 512th byte of a text read
+	// from a response: the text is cut before its [REDACTED].
+	receivedAtCut = redaction{
+		in:  atCutWords + " AKIAIOSFODNN7EXAMPLE tail",
+		out: atCutWords + " [REDACTED] tail",
+	}
 	receivedText = redaction{
 		in:  "the upstream echoed " + receivedGitHub + " in its error",
 		out: "the upstream echoed [REDACTED] in its error",
 	}
 )
+
+// atCutWords are 502 bytes of words: a [REDACTED] after them and a space
+// spans bytes 503 to 512.
+var atCutWords = strings.TrimSpace(strings.Repeat("word ", 100)) + "sss"
 
 // redaction is a text and what the default policy's sanitizer makes of it.
 type redaction struct{ in, out string }
@@ -87,8 +104,10 @@ func (r redaction) sure(c *contract.Contract) bool {
 }
 
 // received builds the received vectors from the richest example: its
-// message and every other text the contract sanitizes that the layout
-// carries as a string (guidance, string fields) hold secrets.
+// message and every other text the layout carries as a string (guidance,
+// every string field, listed in sanitize.fields or not) hold secrets, and
+// so do two extra members, one a string, one nesting it in an array in an
+// object.
 func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, error) {
 	doc, want := fromExample(maximal.Value), fromExample(maximal.Value)
 	var secrets []string
@@ -112,6 +131,14 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 			put(lf.Path, receivedText, receivedGitHub)
 		}
 	}
+	// Extra members, flat and nested: their strings are the sender's too.
+	if receivedText.sure(c) {
+		doc = doc.with("x_received", receivedText.in).with("x_nested", object{{Key: "list", Value: []any{"a", object{{Key: "text", Value: receivedText.in}}}}})
+		want = want.with("x_received", receivedText.out).with("x_nested", object{{Key: "list", Value: []any{"a", object{{Key: "text", Value: receivedText.out}}}}})
+		if !contains(secrets, receivedGitHub) {
+			secrets = append(secrets, receivedGitHub)
+		}
+	}
 	if len(secrets) == 0 {
 		return []ReceivedVec{}, nil
 	}
@@ -123,7 +150,7 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	if err != nil {
 		return nil, err
 	}
-	return []ReceivedVec{{Name: "secrets in every text the contract sanitizes", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
+	return []ReceivedVec{{Name: "secrets in every text, listed in sanitize.fields or not, and in extra members", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
 }
 
 func contains(list []string, s string) bool {
@@ -192,16 +219,16 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 	return out
 }
 
-// sanitizedLeaf reports whether every reader sanitizes the text of leaf lf:
-// the message, guidance or a string field the contract sanitizes.
+// sanitizedLeaf reports whether every reader sanitizes the text of leaf lf
+// as a string: the message, the guidance and every string field, whatever
+// the contract lists in sanitize.fields (what a reader receives is the
+// sender's).
 func sanitizedLeaf(c *contract.Contract, lf *contract.Leaf) bool {
 	switch lf.Source {
-	case contract.SourceMessage:
-		return c.Sanitize.Sanitizes("message")
-	case contract.SourceGuidance:
-		return c.Sanitize.Sanitizes("guidance")
+	case contract.SourceMessage, contract.SourceGuidance:
+		return true
 	case contract.SourceField:
-		return lf.Field.Type == contract.TypeString && c.Sanitize.Sanitizes(lf.Field.Name)
+		return lf.Field.Type == contract.TypeString
 	}
 	return false
 }

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The HTTP, RFC 9457, MCP and CLI surfaces of the envelope.
@@ -372,24 +371,9 @@ func statusLine(status int) string {
 	return s
 }
 
-// httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.
+// httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).
 func httpText(body []byte) string {
-	cut := len(body) > 4*maxHTTPText
-	if cut {
-		body = body[:4*maxHTTPText]
-	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), string(utf8.RuneError))), " ")
-	if len(s) > maxHTTPText {
-		n := maxHTTPText
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, cut = s[:n], true
-	}
-	if cut && s != "" {
-		s += "…"
-	}
-	return s
+	return sanitizedLine(body, maxHTTPText)
 }
 
 // parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.

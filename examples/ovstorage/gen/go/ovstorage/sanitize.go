@@ -3,6 +3,7 @@
 package ovstorage
 
 import (
+	"encoding/json"
 	"maps"
 	"math/bits"
 	"slices"
@@ -2825,4 +2826,164 @@ func sanitizeAny(v any, depth int) (any, bool) {
 		}
 	}
 	return v, false
+}
+
+// sanitizeObjects returns v with every string in its objects sanitized: an
+// array of objects, copied when something changes.
+func sanitizeObjects(v []map[string]any) []map[string]any {
+	var out []map[string]any
+	for i, m := range v {
+		w, changed := sanitizeAny(m, 1)
+		if out == nil && changed {
+			out = slices.Clone(v)
+		}
+		if changed {
+			out[i] = w.(map[string]any)
+		}
+	}
+	if out == nil {
+		return v
+	}
+	return out
+}
+
+// sanitizeValue returns v, a value set as an extra member, with every string
+// in it sanitized, as the log form sanitizes it: a string, the strings of a
+// slice or map of the JSON types however deep (keys are kept), the strings of
+// a json.RawMessage; any other value is written as JSON and, when a string in
+// it changes, kept as the sanitized JSON text. A value JSON cannot carry is
+// kept as it is (encoding refuses it).
+func sanitizeValue(v any) any {
+	switch x := v.(type) {
+	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, json.Number:
+		return v
+	case string, []string, []any, map[string]any:
+		w, _ := sanitizeAny(v, 0)
+		return w
+	case json.RawMessage:
+		return sanitizeRawJSON(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	if w := sanitizeRawJSON(b); &w[0] != &b[0] {
+		return w
+	}
+	return v
+}
+
+// sanitizeRawJSON returns the JSON text raw with each string value in it
+// sanitized (member names are kept), raw itself when none changes. raw is
+// valid JSON; a string the sanitizer changes is written again as
+// appendString writes one.
+func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
+	var out []byte // nil while nothing has changed
+	last := 0
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				escaped = true
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			break
+		}
+		k := j + 1
+		for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
+			k++
+		}
+		if k < len(raw) && raw[k] == ':' { // a member name
+			i = j
+			continue
+		}
+		var s string
+		if escaped {
+			if json.Unmarshal(raw[i:j+1], &s) != nil {
+				i = j
+				continue
+			}
+		} else {
+			s = string(raw[i+1 : j])
+		}
+		if c := Sanitize(s); c != s {
+			out = appendString(append(out, raw[last:i]...), c)
+			last = j + 1
+		}
+		i = j
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
+}
+
+// sanitizeExtra sanitizes the strings of every extra member read from an
+// upstream (json.RawMessage values, as the decoders keep them), in place.
+func sanitizeExtra(extra map[string]any) {
+	for k, v := range extra {
+		if w := sanitizeValue(v); !sameValue(w, v) {
+			extra[k] = w
+		}
+	}
+}
+
+// sameValue reports whether w, what sanitizeValue returned for v, is v.
+func sameValue(w, v any) bool {
+	switch x := v.(type) {
+	case json.RawMessage:
+		y, ok := w.(json.RawMessage)
+		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	case string:
+		y, ok := w.(string)
+		return ok && x == y
+	}
+	return false
+}
+
+// sanitizedLine is the start of a body an upstream sent as one line of
+// sanitized text, at most max bytes of UTF-8 and with an ellipsis when cut
+// (the text a message built from a response quotes). Past 4*max bytes the
+// body is cut, and the word the cut falls in (after the last space, tab,
+// line feed or carriage return) is dropped, so that no part of a secret cut
+// there is read as text; each run of invalid UTF-8 becomes one U+FFFD. The
+// text is sanitized, then each run of white space becomes one space; then,
+// past max bytes, it is cut at a character boundary, before a [REDACTED]
+// the cut would split. Sanitizing first means no white space the sanitizer
+// deletes (vertical tab, form feed, NEL) can split a secret into harmless
+// looking words.
+func sanitizedLine(body []byte, max int) string {
+	cut := len(body) > 4*max
+	if cut {
+		body = body[:4*max]
+		n := len(body)
+		for n > 0 && body[n-1] != ' ' && body[n-1] != '\t' && body[n-1] != '\n' && body[n-1] != '\r' {
+			n--
+		}
+		body = body[:n]
+	}
+	s := strings.Join(strings.Fields(Sanitize(strings.ToValidUTF8(string(body), string(utf8.RuneError)))), " ")
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		for i := n - 1; i >= 0 && i > n-len(sanitizeRedacted); i-- {
+			if strings.HasPrefix(s[i:], sanitizeRedacted) {
+				n = i
+				break
+			}
+		}
+		s, cut = s[:n], true
+	}
+	if cut && s != "" {
+		s += "…"
+	}
+	return s
 }
