@@ -86,9 +86,16 @@ export declare const PROMOTED_SHORT_FORM = "short_form";
 export declare function promotedFrom(envelope: Envelope): string;
 
 /**
- * httpText is the start of a body as one line of text: invalid UTF-8
- * replaced, runs of white space collapsed, at most 512 bytes of UTF-8, with
- * an ellipsis when cut.
+ * httpText is the start of a body as one line of sanitized text, at most
+ * 512 bytes of UTF-8, with an ellipsis when cut. Past 4 × 512 bytes the
+ * body is cut, and the word the cut falls in (after the last space, tab,
+ * line feed or carriage return) is dropped, so that no part of a secret
+ * cut there is read as text; each run of invalid UTF-8 becomes one U+FFFD.
+ * The text is sanitized, then each run of white space becomes one space;
+ * then, past 512 bytes, it is cut at a character boundary, before a
+ * [REDACTED] the cut would split. Sanitizing first means no white space
+ * the sanitizer deletes (vertical tab, form feed, NEL) can split a secret
+ * into harmless looking words. Every language quotes a body so.
  */
 export declare function httpText(body: Uint8Array): string;
 
