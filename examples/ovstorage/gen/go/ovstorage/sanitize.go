@@ -2778,7 +2778,7 @@ func sanitizeObject(v map[string]any) map[string]any {
 
 // sanitizeMaxDepth stops the descent into a value too deep (or cyclic) to
 // be JSON an envelope can carry.
-const sanitizeMaxDepth = 64
+const sanitizeMaxDepth = 160
 
 // sanitizeAny sanitizes the strings in v, a string, []string, []any or
 // map[string]any; anything else is kept as it is.
