@@ -475,7 +475,7 @@ func (g *gen) unmarshal(f *jen.File) {
 		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.False())),
 	)
 	f.Line()
-	f.Comment("// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.")
+	f.Comment("// decode is UnmarshalJSON, sanitizing every text it reads when sanitize is set.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("decode").Params(jen.Id("data").Index().Byte(), jen.Id("sanitize").Bool()).Error().Block(body...)
 }
 

@@ -268,7 +268,7 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
 // A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose "kind" is a string of at most 128 bytes matching this contract's kind names and whose "message" is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes "HTTP <status> <status text>"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.
 //

@@ -2904,7 +2904,9 @@ func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
 			continue
 		}
 		var s string
-		if escaped {
+		// Escapes, and invalid UTF-8 (each byte a U+FFFD, as the decoder
+		// reads a string), need encoding/json's reading.
+		if escaped || !utf8.Valid(raw[i+1:j]) {
 			if json.Unmarshal(raw[i:j+1], &s) != nil {
 				i = j
 				continue

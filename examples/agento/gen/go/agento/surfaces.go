@@ -259,7 +259,7 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
 // Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //

@@ -206,7 +206,7 @@ func (e *Envelope) UnmarshalJSONRaw(data []byte) error {
 	return e.decode(data, false)
 }
 
-// decode is UnmarshalJSON, sanitizing what the contract sanitizes when sanitize is set.
+// decode is UnmarshalJSON, sanitizing every text it reads when sanitize is set.
 func (e *Envelope) decode(data []byte, sanitize bool) error {
 	var out Envelope
 	var st [13]uint8
