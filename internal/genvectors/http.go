@@ -163,6 +163,8 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 			headers: map[string]string{"content-type": "text/plain"}, body: receivedSplit.in},
 		response{name: "neither: text from a proxy whose redacted AWS key id straddles the 512-byte cut (cut before it)", status: 502,
 			headers: map[string]string{"content-type": "text/plain"}, body: receivedAtCut.in},
+		response{name: "neither: text from a proxy past 2048 bytes whose cut goes through an AWS key id (the run of secret characters ending the cut text goes)", status: 502,
+			headers: map[string]string{"content-type": "text/plain"}, body: receivedPreCut.in + "7EXAMPLE tail"},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
@@ -360,9 +362,9 @@ func statusLine(status int) string {
 
 // httpText is the start of a body as one line of sanitized text, as
 // every reader quotes it in a message built from a response without an
-// envelope: past 4*512 bytes the body is cut and the word the cut falls in
-// (after the last space, tab, line feed or carriage return) dropped; each
-// run of invalid UTF-8 becomes one U+FFFD; the text is sanitized, then each
+// envelope: past 4*512 bytes the body is cut; each run of invalid UTF-8
+// becomes one U+FFFD; the text is sanitized, and when the body was cut the
+// run of characters a secret can be made of that ends it dropped; then each
 // run of white space becomes one space; past 512 bytes it is cut at a
 // character boundary, before a [REDACTED] the cut would split, and an
 // ellipsis marks a cut. The vectors do not carry the sanitizer: ok is
@@ -374,11 +376,6 @@ func httpText(c *contract.Contract, body []byte) (text string, ok bool) {
 	cut := len(body) > 4*max
 	if cut {
 		body = body[:4*max]
-		n := len(body)
-		for n > 0 && body[n-1] != ' ' && body[n-1] != '\t' && body[n-1] != '\n' && body[n-1] != '\r' {
-			n--
-		}
-		body = body[:n]
 	}
 	s := strings.ToValidUTF8(string(body), string(utf8.RuneError))
 	known := false
@@ -392,6 +389,15 @@ func httpText(c *contract.Contract, body []byte) (text string, ok bool) {
 	// them as it reads a space; any other control it deletes.
 	if !known && !sanitizeProof(c, strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)) {
 		return "", false
+	}
+	if cut {
+		// The run of characters a secret can be made of that ends the cut
+		// text goes: printable ASCII but quotes, backslash and brackets.
+		n := len(s)
+		for n > 0 && s[n-1] > ' ' && s[n-1] <= '~' && !strings.ContainsRune("\"'`\\<>[]{}", rune(s[n-1])) {
+			n--
+		}
+		s = s[:n]
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > max {
@@ -424,7 +430,7 @@ func fits(c *contract.Contract, message string) bool {
 // makes of them, where the contract's policy is sure to do the same.
 func httpRedactions(c *contract.Contract) []redaction {
 	var out []redaction
-	for _, r := range []redaction{receivedMessage, receivedSplit, receivedAtCut} {
+	for _, r := range []redaction{receivedMessage, receivedSplit, receivedAtCut, receivedPreCut} {
 		if r.sure(c) {
 			out = append(out, r)
 		}

@@ -122,6 +122,8 @@ _ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
 _DIGITS = re.compile("[0-9]+")
 _PROBLEM_MEMBERS = ("type", "title", "status", "detail", "instance")
 _TSPECIALS = '()<>@,;:\\"/[]?='
+#: _SECRET_TAIL are the characters a secret shape's text can hold: printable ASCII other than the quotes, the backslash and the brackets.
+_SECRET_TAIL = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in "\"'`\\<>[]{}")
 _SHORT_FORM_KIND = None if SHORT_FORM is None else re.compile(SHORT_FORM["kind_pattern"])
 
 
@@ -343,11 +345,11 @@ def _status_line(status: int) -> str:
 def _http_text(body: bytes) -> str:
     """_http_text is the start of a body as one line of sanitized text, at most 512 bytes of UTF-8, with an ellipsis when cut.
 
-    Past 4 × 512 bytes the body is cut, and the word the cut falls in
-    (after the last space, tab, line feed or carriage return) is dropped,
-    so that no part of a secret cut there is read as text; each run of
-    invalid UTF-8 becomes one U+FFFD. The text is sanitized, then each run
-    of white space becomes one space; then, past 512 bytes, it is cut at a
+    Past 4 × 512 bytes the body is cut; each run of invalid UTF-8 becomes
+    one U+FFFD. The text is sanitized; when the body was cut, the run of
+    characters a secret can be made of that ends it (_SECRET_TAIL) is
+    dropped, so that no part of a secret the cut went through is shown.
+    Then each run of white space becomes one space; then, past 512 bytes, it is cut at a
     character boundary, before a [REDACTED] the cut would split.
     Sanitizing first means no white space the sanitizer deletes (vertical
     tab, form feed, U+001C to U+001F, NEL) can split a secret into harmless
@@ -355,11 +357,11 @@ def _http_text(body: bytes) -> str:
     """
     cut = len(body) > 4 * _MAX_HTTP_TEXT
     if cut:
-        n = 4 * _MAX_HTTP_TEXT
-        while n > 0 and body[n - 1] not in b" \t\n\r":
-            n -= 1
-        body = body[:n]
-    s = " ".join(w for w in _SPACE_RUN.split(sanitize(_valid_utf8(body))) if w)
+        body = body[: 4 * _MAX_HTTP_TEXT]
+    s = sanitize(_valid_utf8(body))
+    if cut:
+        s = s.rstrip(_SECRET_TAIL)
+    s = " ".join(w for w in _SPACE_RUN.split(s) if w)
     b = s.encode("utf-8")
     if len(b) > _MAX_HTTP_TEXT:
         n = _MAX_HTTP_TEXT

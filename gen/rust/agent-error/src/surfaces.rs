@@ -1172,27 +1172,25 @@ fn underscore_ok(s: &str) -> bool {
 
 /// The start of a body as one line of sanitized text, at most
 /// MAX_HTTP_TEXT bytes, with an ellipsis when cut. Past 4 × MAX_HTTP_TEXT
-/// bytes the body is cut, and the word the cut falls in (after the last
-/// space, tab, line feed or carriage return) is dropped, so that no part of
-/// a secret cut there is read as text; each run of invalid UTF-8 becomes
-/// one U+FFFD. The text is sanitized, then each run of white space becomes
-/// one space; then, past MAX_HTTP_TEXT bytes, it is cut at a character
+/// bytes the body is cut; each run of invalid UTF-8 becomes one U+FFFD. The
+/// text is sanitized; when the body was cut, the run of characters a secret
+/// can be made of that ends it (printable ASCII but quotes, backslash and
+/// brackets) is dropped, so that no part of a secret the cut went through
+/// is shown. Then each run of white space becomes one space; then, past MAX_HTTP_TEXT bytes, it is cut at a character
 /// boundary, before a `[REDACTED]` the cut would split. Sanitizing first
 /// means no white space the sanitizer deletes (vertical tab, form feed,
 /// NEL) can split a secret into harmless looking words. Every language
 /// quotes a body so.
 pub(crate) fn http_text(body: &[u8]) -> String {
     let mut cut = body.len() > 4 * MAX_HTTP_TEXT;
-    let mut body = &body[..body.len().min(4 * MAX_HTTP_TEXT)];
-    if cut {
-        let n = body
-            .iter()
-            .rposition(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-            .map_or(0, |i| i + 1);
-        body = &body[..n];
-    }
+    let body = &body[..body.len().min(4 * MAX_HTTP_TEXT)];
     let valid = valid_utf8(body);
     let clean = crate::contract::sanitize(&valid);
+    let clean = if cut {
+        clean.trim_end_matches(|c: char| c.is_ascii_graphic() && !"\"'`\\<>[]{}".contains(c))
+    } else {
+        &clean
+    };
     let mut s = clean.split_whitespace().collect::<Vec<_>>().join(" ");
     if s.len() > MAX_HTTP_TEXT {
         let mut n = MAX_HTTP_TEXT;

@@ -2952,25 +2952,29 @@ func sameValue(w, v any) bool {
 // sanitizedLine is the start of a body an upstream sent as one line of
 // sanitized text, at most max bytes of UTF-8 and with an ellipsis when cut
 // (the text a message built from a response quotes). Past 4*max bytes the
-// body is cut, and the word the cut falls in (after the last space, tab,
-// line feed or carriage return) is dropped, so that no part of a secret cut
-// there is read as text; each run of invalid UTF-8 becomes one U+FFFD. The
-// text is sanitized, then each run of white space becomes one space; then,
-// past max bytes, it is cut at a character boundary, before a [REDACTED]
-// the cut would split. Sanitizing first means no white space the sanitizer
-// deletes (vertical tab, form feed, NEL) can split a secret into harmless
-// looking words.
+// body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+// sanitized; when the body was cut, the run of characters a secret can be
+// made of that ends it (printable ASCII but for quotes, backslash and
+// brackets: sanitizeTail) is dropped, so that no part of a secret the cut
+// went through is shown. Then each run of white space becomes one space,
+// and past max bytes the text is cut at a character boundary, before a
+// [REDACTED] the cut would split. Sanitizing first means no white space the
+// sanitizer deletes (vertical tab, form feed, NEL) can split a secret into
+// harmless looking words.
 func sanitizedLine(body []byte, max int) string {
 	cut := len(body) > 4*max
 	if cut {
 		body = body[:4*max]
-		n := len(body)
-		for n > 0 && body[n-1] != ' ' && body[n-1] != '\t' && body[n-1] != '\n' && body[n-1] != '\r' {
+	}
+	s := Sanitize(strings.ToValidUTF8(string(body), string(utf8.RuneError)))
+	if cut {
+		n := len(s)
+		for n > 0 && sanitizeTail(s[n-1]) {
 			n--
 		}
-		body = body[:n]
+		s = s[:n]
 	}
-	s := strings.Join(strings.Fields(Sanitize(strings.ToValidUTF8(string(body), string(utf8.RuneError)))), " ")
+	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > max {
 		n := max
 		for n > 0 && !utf8.RuneStart(s[n]) {
@@ -2988,4 +2992,11 @@ func sanitizedLine(body []byte, max int) string {
 		s += "…"
 	}
 	return s
+}
+
+// sanitizeTail reports whether c can be part of a secret shape's text:
+// printable ASCII other than the quotes, the backslash and the brackets,
+// which no token, value or user info holds.
+func sanitizeTail(c byte) bool {
+	return c > ' ' && c <= '~' && strings.IndexByte("\"'`\\<>[]{}", c) < 0
 }

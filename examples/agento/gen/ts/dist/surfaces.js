@@ -268,15 +268,19 @@ function isSpace(c) {
 function httpText(body) {
   let cut = body.length > 4 * MAX_HTTP_TEXT;
   if (cut) {
-    let n = 4 * MAX_HTTP_TEXT;
-    while (n > 0 && body[n - 1] !== 32 && body[n - 1] !== 9 && body[n - 1] !== 10 && body[n - 1] !== 13) {
+    body = body.subarray(0, 4 * MAX_HTTP_TEXT);
+  }
+  let clean = sanitize(decodeUtf8(body, true));
+  if (cut) {
+    let n = clean.length;
+    while (n > 0 && secretTail(clean.charCodeAt(n - 1))) {
       n--;
     }
-    body = body.subarray(0, n);
+    clean = clean.slice(0, n);
   }
   const words = [];
   let word = "";
-  for (const ch of sanitize(decodeUtf8(body, true))) {
+  for (const ch of clean) {
     if (isSpace(ch.codePointAt(0))) {
       if (word !== "") {
         words.push(word);
@@ -305,6 +309,9 @@ function httpText(body) {
     s += "…";
   }
   return s;
+}
+function secretTail(c) {
+  return c > 32 && c <= 126 && !"\"'`\\<>[]{}".includes(String.fromCharCode(c));
 }
 const STATUS_TEXT = Object.freeze({
   "100": "Continue",

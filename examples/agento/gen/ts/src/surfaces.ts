@@ -412,10 +412,11 @@ function isSpace(c: number): boolean {
 /**
  * httpText is the start of a body as one line of sanitized text, at most
  * 512 bytes of UTF-8, with an ellipsis when cut. Past 4 × 512 bytes the
- * body is cut, and the word the cut falls in (after the last space, tab,
- * line feed or carriage return) is dropped, so that no part of a secret
- * cut there is read as text; each run of invalid UTF-8 becomes one U+FFFD.
- * The text is sanitized, then each run of white space becomes one space;
+ * body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+ * sanitized; when the body was cut, the run of characters a secret can be
+ * made of that ends it (secretTail) is dropped, so that no part of a secret
+ * the cut went through is shown. Then each run of white space becomes one
+ * space;
  * then, past 512 bytes, it is cut at a character boundary, before a
  * [REDACTED] the cut would split. Sanitizing first means no white space
  * the sanitizer deletes (vertical tab, form feed, NEL) can split a secret
@@ -424,15 +425,19 @@ function isSpace(c: number): boolean {
 export function httpText(body: Uint8Array): string {
   let cut = body.length > 4 * MAX_HTTP_TEXT;
   if (cut) {
-    let n = 4 * MAX_HTTP_TEXT;
-    while (n > 0 && body[n - 1] !== 0x20 && body[n - 1] !== 0x09 && body[n - 1] !== 0x0a && body[n - 1] !== 0x0d) {
+    body = body.subarray(0, 4 * MAX_HTTP_TEXT);
+  }
+  let clean = sanitize(decodeUtf8(body, true));
+  if (cut) {
+    let n = clean.length;
+    while (n > 0 && secretTail(clean.charCodeAt(n - 1))) {
       n--;
     }
-    body = body.subarray(0, n);
+    clean = clean.slice(0, n);
   }
   const words: string[] = [];
   let word = "";
-  for (const ch of sanitize(decodeUtf8(body, true))) {
+  for (const ch of clean) {
     if (isSpace(ch.codePointAt(0)!)) {
       if (word !== "") {
         words.push(word);
@@ -462,6 +467,11 @@ export function httpText(body: Uint8Array): string {
     s += "…";
   }
   return s;
+}
+
+/** secretTail reports whether the UTF-16 unit c can be part of a secret shape's text: printable ASCII other than the quotes, the backslash and the brackets. */
+function secretTail(c: number): boolean {
+  return c > 0x20 && c <= 0x7e && !"\"'`\\<>[]{}".includes(String.fromCharCode(c));
 }
 
 /** Go's net/http status texts. */

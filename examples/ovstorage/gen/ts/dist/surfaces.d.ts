@@ -88,10 +88,11 @@ export declare function promotedFrom(envelope: Envelope): string;
 /**
  * httpText is the start of a body as one line of sanitized text, at most
  * 512 bytes of UTF-8, with an ellipsis when cut. Past 4 × 512 bytes the
- * body is cut, and the word the cut falls in (after the last space, tab,
- * line feed or carriage return) is dropped, so that no part of a secret
- * cut there is read as text; each run of invalid UTF-8 becomes one U+FFFD.
- * The text is sanitized, then each run of white space becomes one space;
+ * body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+ * sanitized; when the body was cut, the run of characters a secret can be
+ * made of that ends it (secretTail) is dropped, so that no part of a secret
+ * the cut went through is shown. Then each run of white space becomes one
+ * space;
  * then, past 512 bytes, it is cut at a character boundary, before a
  * [REDACTED] the cut would split. Sanitizing first means no white space
  * the sanitizer deletes (vertical tab, form feed, NEL) can split a secret
