@@ -113,9 +113,10 @@ func (r redaction) sure(c *contract.Contract) bool {
 }
 
 // received builds the received vectors from the richest example: its
-// message and every other text the layout carries as a string (guidance,
-// every string field, listed in sanitize.fields or not) hold secrets, and
-// so do two extra members, one a string, one nesting it in an array in an
+// message and every other text the layout carries (guidance, every string
+// field, an element of every array of strings, the strings of every
+// free-form object, listed in sanitize.fields or not) hold secrets, and so
+// do two extra members, one a string, one nesting it in an array in an
 // object.
 func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, error) {
 	doc, want := fromExample(maximal.Value), fromExample(maximal.Value)
@@ -133,6 +134,15 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	}
 	for _, lf := range c.Layout.Leaves {
 		switch {
+		case lf.Source == contract.SourceField && lf.Field.Type == contract.TypeArray && lf.Field.Items == contract.TypeString && receivedText.sure(c):
+			// An array of strings, element by element.
+			doc, want = doc.with(lf.Path, []any{"clean", receivedText.in}), want.with(lf.Path, []any{"clean", receivedText.out})
+			secrets = appendNew(secrets, receivedGitHub)
+		case lf.Source == contract.SourceField && lf.Field.Type == contract.TypeObject && len(lf.Field.Properties) == 0 && receivedText.sure(c):
+			// A free-form object's strings, however deep; keys kept.
+			doc = doc.with(lf.Path, object{{Key: "note", Value: receivedText.in}, {Key: "list", Value: []any{1, receivedText.in}}})
+			want = want.with(lf.Path, object{{Key: "note", Value: receivedText.out}, {Key: "list", Value: []any{1, receivedText.out}}})
+			secrets = appendNew(secrets, receivedGitHub)
 		case !sanitizedLeaf(c, lf):
 		case lf.Source == contract.SourceMessage:
 			put(lf.Path, receivedMessage, receivedBearer, receivedGitHub)
@@ -160,6 +170,14 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 		return nil, err
 	}
 	return []ReceivedVec{{Name: "secrets in every text, listed in sanitize.fields or not, and in extra members", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
+}
+
+// appendNew appends s to list unless it holds it.
+func appendNew(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 func contains(list []string, s string) bool {
