@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The sanitizer. docs/sanitizer.md specifies it step by step; the
@@ -2907,12 +2908,16 @@ func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
 		// Escapes, and invalid UTF-8 (each byte a U+FFFD, as the decoder
 		// reads a string), need encoding/json's reading.
 		if escaped || !utf8.Valid(raw[i+1:j]) {
-			if json.Unmarshal(raw[i:j+1], &s) != nil {
+			var u string // on the heap (its address escapes): only here
+			if json.Unmarshal(raw[i:j+1], &u) != nil {
 				i = j
 				continue
 			}
-		} else {
-			s = string(raw[i+1 : j])
+			s = u
+		} else if j > i+1 {
+			// A view of the bytes, not a copy: s is only read here (Sanitize
+			// returns it or new text), and raw is not changed while it is.
+			s = unsafe.String(&raw[i+1], j-i-1)
 		}
 		if c := Sanitize(s); c != s {
 			out = appendString(append(out, raw[last:i]...), c)
@@ -2930,23 +2935,16 @@ func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
 // upstream (json.RawMessage values, as the decoders keep them), in place.
 func sanitizeExtra(extra map[string]any) {
 	for k, v := range extra {
-		if w := sanitizeValue(v); !sameValue(w, v) {
+		raw, ok := v.(json.RawMessage)
+		if !ok {
+			extra[k] = sanitizeValue(v)
+			continue
+		}
+		// Set only what changed: boxing a slice in an interface allocates.
+		if w := sanitizeRawJSON(raw); len(w) != len(raw) || len(w) > 0 && &w[0] != &raw[0] {
 			extra[k] = w
 		}
 	}
-}
-
-// sameValue reports whether w, what sanitizeValue returned for v, is v.
-func sameValue(w, v any) bool {
-	switch x := v.(type) {
-	case json.RawMessage:
-		y, ok := w.(json.RawMessage)
-		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
-	case string:
-		y, ok := w.(string)
-		return ok && x == y
-	}
-	return false
 }
 
 // sanitizedLine is the start of a body an upstream sent as one line of
