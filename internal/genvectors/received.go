@@ -212,9 +212,10 @@ func redactReceived(c *contract.Contract, o object) (object, bool) {
 	return o, true
 }
 
-// receivable returns the examples with every text a reader sanitizes
+// receivable returns the examples with every text a reader sanitizes (every
+// string of the message, the guidance and every field, however deep)
 // replaced where the contract's policy might change it (sanitizeProof):
-// every reader sanitizes what the contract sanitizes, and the vectors do
+// every reader sanitizes every text it returns, and the vectors do
 // not carry the sanitizer, so an example read back must be one its
 // sanitizer keeps. The reference and example contracts' examples are all
 // kept; a test contract's texts made to stress escaping are not.
@@ -228,15 +229,18 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 		o := fromExample(ex.Value)
 		var set []exampleenv.Setting
 		for j, s := range ex.Set {
-			text, ok := s.Value.(string)
-			if !ok || !sanitizedLeaf(c, s.Leaf) || sanitizeProof(c, text) {
+			if !receivedValue(s.Leaf) {
+				continue
+			}
+			v, changed := proofValue(c, s.Value, safe)
+			if !changed {
 				continue
 			}
 			if set == nil {
 				set = append([]exampleenv.Setting(nil), ex.Set...)
 			}
-			set[j].Value = safe
-			o = o.with(s.Leaf.Path, safe)
+			set[j].Value = v
+			o = o.with(s.Leaf.Path, v)
 		}
 		if set != nil {
 			ex.Value, ex.Set = orderedjson.Object(o), set
@@ -244,6 +248,56 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 		out[i] = ex
 	}
 	return out
+}
+
+// receivedValue reports whether every reader sanitizes the strings of leaf
+// lf's value: the message, the guidance and every field (a string, an
+// array's strings, an object's strings).
+func receivedValue(lf *contract.Leaf) bool {
+	switch lf.Source {
+	case contract.SourceMessage, contract.SourceGuidance, contract.SourceField:
+		return true
+	}
+	return false
+}
+
+// proofValue returns v with each string in it that the policy might change
+// (sanitizeProof) replaced by safe, however deep, and whether one was.
+func proofValue(c *contract.Contract, v any, safe string) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		if sanitizeProof(c, x) {
+			return x, false
+		}
+		return safe, true
+	case []any:
+		var out []any
+		for i, e := range x {
+			if w, changed := proofValue(c, e, safe); changed {
+				if out == nil {
+					out = append([]any(nil), x...)
+				}
+				out[i] = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case orderedjson.Object:
+		var out orderedjson.Object
+		for i, m := range x {
+			if w, changed := proofValue(c, m.Value, safe); changed {
+				if out == nil {
+					out = append(orderedjson.Object(nil), x...)
+				}
+				out[i].Value = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
 }
 
 // sanitizedLeaf reports whether every reader sanitizes the text of leaf lf
