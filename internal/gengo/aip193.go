@@ -70,13 +70,10 @@ func (g *gen) aip193(f *jen.File) {
 		case contract.SourceSideEffects:
 			off = append(off, enumOff(key, e.Clone().Dot("SideEffects"), "SideEffects"))
 		case contract.SourceGuidance:
-			sanitize := g.sanitized("guidance")
 			off = append(off, offWire{key, e.Clone().Dot("Recovery").Dot("Guidance"), func(v jen.Code) []jen.Code {
 				// Read from an upstream, it is sanitized as the decoder
 				// sanitizes guidance on the wire.
-				if sanitize {
-					v = jen.Id("Sanitize").Call(v)
-				}
+				v = jen.Id("Sanitize").Call(v)
 				return []jen.Code{e.Clone().Dot("Recovery").Dot("Guidance").Op("=").Add(v)}
 			}})
 		}

@@ -3,7 +3,6 @@ package gengo
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -445,6 +444,7 @@ func (g *gen) unmarshal(f *jen.File) {
 	body = append(body,
 		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("buildExtra").Call(jen.Id("extras").Index(jen.Op(":"))),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Id("sanitize")).Block(jen.Id("sanitizeExtra").Call(jen.Id("extra"))),
 		jen.Id("out").Dot("Extra").Op("=").Id("extra"),
 		jen.Op("*").Id("e").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
@@ -478,57 +478,64 @@ func (g *gen) unmarshal(f *jen.File) {
 		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.False())),
 	)
 	f.Line()
-	f.Comment("// decode is UnmarshalJSON without the size limit, sanitizing what the contract")
-	f.Comment("// sanitizes when sanitize is set.")
+	f.Comment("// decode is UnmarshalJSON without the size limit, sanitizing every text it")
+	f.Comment("// reads when sanitize is set.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("decode").Params(jen.Id("data").Index().Byte(), jen.Id("sanitize").Bool()).Error().Block(body...)
 }
 
 // receivedDoc says what decoding sanitizes, in one sentence.
 func (g *gen) receivedDoc() string {
-	names := g.receivedSanitized()
-	if len(names) == 0 {
-		return "This contract sanitizes no value the layout carries, so nothing decoded is changed."
-	}
-	return "The values the contract sanitizes (" + strings.Join(names, ", ") + ") are sanitized as the constructors sanitize them (Sanitize), so an envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received."
+	return "Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; only the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are kept as received. An envelope read from an upstream can so be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received."
 }
 
-// receivedSanitized names the values on the wire that decoding sanitizes,
-// in layout order.
-func (g *gen) receivedSanitized() []string {
-	var out []string
-	for _, lf := range g.lo.Leaves {
-		switch {
-		case lf.Source == contract.SourceMessage && g.sanitized("message"):
-			out = append(out, "message")
-		case lf.Source == contract.SourceGuidance && g.sanitized("guidance"):
-			out = append(out, "guidance")
-		case lf.Source == contract.SourceField && g.sanitized(lf.Field.Name) && isText(lf.Field):
-			out = append(out, lf.Field.Name)
-		}
+// receivedText reports whether decoding sanitizes the leaf's value: the
+// message, the guidance, and every field holding text.
+func receivedText(lf *contract.Leaf) bool {
+	switch lf.Source {
+	case contract.SourceMessage, contract.SourceGuidance:
+		return true
+	case contract.SourceField:
+		return holdsText(lf.Field)
 	}
-	return out
+	return false
 }
 
-// sanitizeReceived emits the sanitizing of a decoded envelope: each value
-// on the wire that the contract sanitizes, as the constructors sanitize it;
-// a required field left empty is the value error an empty one is.
+// holdsText reports whether a value of f can hold a string: a string, an
+// array of strings or of objects, or an object.
+func holdsText(f *contract.Field) bool {
+	return isText(f) || f.Type == contract.TypeArray && f.Items == contract.TypeObject
+}
+
+// receivedExpr sanitizes v, a decoded value of the field f that holds
+// text (holdsText).
+func receivedExpr(f *contract.Field, v *jen.Statement) *jen.Statement {
+	if f.Type == contract.TypeArray && f.Items == contract.TypeObject {
+		return jen.Id("sanitizeObjects").Call(v)
+	}
+	return sanitizeExpr(f, v)
+}
+
+// sanitizeReceived emits the sanitizing of a decoded envelope: every text
+// value on the wire (receivedText), as the constructors sanitize one, and
+// the strings of the extra members; a required field left empty is the
+// value error an empty one is.
 func (p *decPlan) sanitizeReceived() []jen.Code {
 	g := p.g
 	var out []jen.Code
 	for _, lf := range g.lo.Leaves {
-		switch {
-		case lf.Source == contract.SourceMessage && g.sanitized("message"),
-			lf.Source == contract.SourceGuidance && g.sanitized("guidance"):
-			dst := p.dst(lf)
+		if !receivedText(lf) {
+			continue
+		}
+		dst := p.dst(lf)
+		if lf.Source != contract.SourceField {
 			out = append(out, dst.Clone().Op("=").Id("Sanitize").Call(dst.Clone()))
-		case lf.Source == contract.SourceField && g.sanitized(lf.Field.Name) && isText(lf.Field):
-			dst := p.dst(lf)
-			out = append(out, dst.Clone().Op("=").Add(sanitizeExpr(lf.Field, dst.Clone())))
-			if lf.RequiredContext {
-				out = append(out, jen.If(dst.Clone().Op("==").Lit("")).Block(
-					jen.Return(jen.Id("decodeFields").Index(jen.Lit(p.leaf[lf].index)).Dot("problem").Call(jen.Id("stBadValue"))),
-				))
-			}
+			continue
+		}
+		out = append(out, dst.Clone().Op("=").Add(receivedExpr(lf.Field, dst.Clone())))
+		if lf.RequiredContext {
+			out = append(out, jen.If(dst.Clone().Op("==").Lit("")).Block(
+				jen.Return(jen.Id("decodeFields").Index(jen.Lit(p.leaf[lf].index)).Dot("problem").Call(jen.Id("stBadValue"))),
+			))
 		}
 	}
 	return out

@@ -190,25 +190,20 @@ func isText(f *contract.Field) bool {
 	return f.Type == contract.TypeString || f.Type == contract.TypeObject || f.Type == contract.TypeArray && f.Items == contract.TypeString
 }
 
-// sanitizeMethods emits, for each struct of an object field the contract
-// sanitizes (and each struct nested in one), a method returning a copy with
-// its text sanitized.
+// sanitizeMethods emits, for each struct of an object field (and each
+// struct nested in one), a method returning a copy with its text
+// sanitized: the setters of a field the contract sanitizes use it, and the
+// decoder uses it on every field it reads.
 func (g *gen) sanitizeMethods(f *jen.File) {
-	var sanitized []*contract.Field
-	for _, fl := range g.c.EnvelopeFields {
-		if g.sanitized(fl.Name) {
-			sanitized = append(sanitized, fl)
-		}
-	}
-	g.eachStruct(sanitized, func(fl *contract.Field) {
+	g.eachStruct(g.c.EnvelopeFields, func(fl *contract.Field) {
 		name := g.structName(fl)
 		body := []jen.Code{
 			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 			jen.Id("c").Op(":=").Op("*").Id("v"),
 		}
 		for _, p := range fl.Properties {
-			if isText(p) {
-				body = append(body, jen.Id("c").Dot(p.Idents.Go).Op("=").Add(sanitizeExpr(p, jen.Id("c").Dot(p.Idents.Go))))
+			if holdsText(p) {
+				body = append(body, jen.Id("c").Dot(p.Idents.Go).Op("=").Add(receivedExpr(p, jen.Id("c").Dot(p.Idents.Go))))
 			}
 		}
 		body = append(body, jen.Return(jen.Op("&").Id("c")))
@@ -419,12 +414,18 @@ func (g *gen) envelope(f *jen.File) {
 	)
 	f.Line()
 	f.Comment("// WithExtra adds a field the contract does not name. It never overrides a")
-	f.Comment("// field of the contract: those win when the envelope is marshalled.")
+	f.Comment("// field of the contract: those win when the envelope is marshalled. The")
+	f.Comment("// strings of the value are sanitized as the log form sanitizes them (a")
+	f.Comment("// string, the strings of a slice or map however deep, those of a")
+	f.Comment("// json.RawMessage; another value with a string the sanitizer changes is")
+	f.Comment("// kept as its sanitized JSON text); the caller's value is never modified.")
+	f.Comment("// Assigning e.Extra[key] directly keeps the value as it is, for text the")
+	f.Comment("// program wrote itself.")
 	f.Func().Params(e()).Id("WithExtra").Params(jen.Id("key").String(), jen.Id("value").Any()).Op("*").Id("Envelope").Block(
 		jen.If(jen.Id("e").Dot("Extra").Op("==").Nil()).Block(
 			jen.Id("e").Dot("Extra").Op("=").Make(jen.Map(jen.String()).Any()),
 		),
-		jen.Id("e").Dot("Extra").Index(jen.Id("key")).Op("=").Id("value"),
+		jen.Id("e").Dot("Extra").Index(jen.Id("key")).Op("=").Id("sanitizeValue").Call(jen.Id("value")),
 		jen.Return(jen.Id("e")),
 	)
 	for _, fl := range c.EnvelopeFields {
@@ -466,7 +467,7 @@ func (g *gen) envelope(f *jen.File) {
 			break
 		}
 	}
-	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding sanitizes the same values (UnmarshalJSON and every reader); UnmarshalJSONRaw is its opt-out.")
+	docf(f, "NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly ("+example+"): the constructors and With methods sanitize the values named in SanitizedFields ("+strings.Join(g.c.Sanitize.Fields, ", ")+"), a plain assignment does not. Decoding (UnmarshalJSON and every reader) sanitizes every text it reads, listed or not; UnmarshalJSONRaw is its opt-out.")
 	f.Func().Id("NewTrusted").Params(g.newParams()...).Op("*").Id("Envelope").Block(
 		wrapInit("init", g.initArgs(jen.Id("kind"), false)...)...)
 	f.Line()

@@ -57,11 +57,9 @@ func (g *gen) shortForm(f *jen.File, sf *contract.ShortForm) {
 		jen.List(jen.Id("message"), jen.Id("ok")).Op(":=").Id("jsonString").Call(jen.Id("obj").Index(jen.Lit(sf.MessageMember))),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
 	}
-	sanitized := "kept as received"
-	if g.sanitized("message") {
-		sanitized = "sanitized as New sanitizes one"
-		message = append(message, jen.Id("message").Op("=").Id("Sanitize").Call(jen.Id("message")))
-	}
+	// Received text: sanitized whatever the contract lists.
+	sanitized := "sanitized as every reader sanitizes received text"
+	message = append(message, jen.Id("message").Op("=").Id("Sanitize").Call(jen.Id("message")))
 	body := []jen.Code{
 		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("body"), jen.Lit("")),
 		ifErrReturn(jen.Nil()),

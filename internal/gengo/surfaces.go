@@ -460,7 +460,7 @@ func (g *gen) readHTTP(f *jen.File) {
 		shortDoc = fmt.Sprintf("A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose %q is a string of at most %d bytes matching this contract's kind names and whose %q is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes \"HTTP <status> <status text>\"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.", sf.KindMember, contract.ShortFormMaxKind, sf.MessageMember)
 	}
 	docf(f,
-		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.",
+		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.",
 		shortDoc,
 		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
 		"A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
@@ -587,18 +587,9 @@ func (g *gen) readHTTP(f *jen.File) {
 		jen.Return(jen.Id("s")),
 	)
 	f.Line()
-	docf(f, "httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.")
+	docf(f, "httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).")
 	f.Func().Id("httpText").Params(jen.Id("body").Index().Byte()).String().Block(
-		jen.Id("cut").Op(":=").Len(jen.Id("body")).Op(">").Lit(4).Op("*").Id("maxHTTPText"),
-		jen.If(jen.Id("cut")).Block(jen.Id("body").Op("=").Id("body").Index(jen.Empty(), jen.Lit(4).Op("*").Id("maxHTTPText"))),
-		jen.Id("s").Op(":=").Qual("strings", "Join").Call(jen.Qual("strings", "Fields").Call(jen.Qual("strings", "ToValidUTF8").Call(jen.String().Call(jen.Id("body")), jen.String().Call(jen.Qual("unicode/utf8", "RuneError")))), jen.Lit(" ")),
-		jen.If(jen.Len(jen.Id("s")).Op(">").Id("maxHTTPText")).Block(
-			jen.Id("n").Op(":=").Id("maxHTTPText"),
-			jen.For(jen.Id("n").Op(">").Lit(0).Op("&&").Op("!").Qual("unicode/utf8", "RuneStart").Call(jen.Id("s").Index(jen.Id("n")))).Block(jen.Id("n").Op("--")),
-			jen.List(jen.Id("s"), jen.Id("cut")).Op("=").List(jen.Id("s").Index(jen.Empty(), jen.Id("n")), jen.True()),
-		),
-		jen.If(jen.Id("cut").Op("&&").Id("s").Op("!=").Lit("")).Block(jen.Id("s").Op("+=").Lit("…")),
-		jen.Return(jen.Id("s")),
+		jen.Return(jen.Id("sanitizedLine").Call(jen.Id("body"), jen.Id("maxHTTPText"))),
 	)
 	f.Line()
 	docf(f, "parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.")

@@ -53,12 +53,9 @@ func (g *gen) aipTables() string {
 		case contract.SourceSideEffects:
 			offs = append(offs, enum(key, "side_effects", "SideEffects"))
 		case contract.SourceGuidance:
-			set := "e.recovery.guidance = v.clone();"
-			if c.Sanitize.Sanitizes("guidance") {
-				// Read from an upstream, it is sanitized as the decoder
-				// sanitizes guidance on the wire.
-				set = "e.recovery.guidance = crate::contract::sanitize(v).into_owned();"
-			}
+			// Read from an upstream, it is sanitized as the decoder
+			// sanitizes guidance on the wire.
+			set := "e.recovery.guidance = crate::contract::sanitize(v).into_owned();"
 			offs = append(offs, off{key, "e.recovery.guidance.clone()", set})
 		}
 	}

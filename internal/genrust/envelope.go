@@ -98,7 +98,7 @@ func (g *gen) envelope() string {
 	}
 	b.WriteString("    /// An envelope of any kind, classified by lookup: a kind the contract does not list gets the fallback classification. The message is sanitized (sanitize), since error text so often comes from upstreams; new_trusted skips that for text the program wrote itself. Prefer the per-kind constructors, which also take the kind's required fields.\n")
 	fmt.Fprintf(&b, "    pub fn new(kind: Kind, message: &str%s) -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(kind, message, true);\n%s        e\n    }\n\n", strings.Join(ctxParams, ""), strings.Join(ctxSet, ""))
-	b.WriteString("    /// new without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. Decoding never sanitizes: a received envelope is reported as received.\n")
+	b.WriteString("    /// new without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. Every reader sanitizes every text it returns; from_slice_raw, from_json_raw and from_value_raw are the opt-out.\n")
 	var ctxTrusted []string
 	for _, f := range c.RequiredContext {
 		ctxTrusted = append(ctxTrusted, fmt.Sprintf("        e.%s = %s.to_owned();\n", f.Idents.RustLocal, f.Idents.RustLocal))

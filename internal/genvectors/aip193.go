@@ -338,7 +338,10 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 			v.Path = &w.path
 		}
 		if !w.fails {
-			text := httpText([]byte(w.message))
+			text, ok := httpText(c, []byte(w.message))
+			if !ok {
+				continue
+			}
 			message := statusLine(w.status)
 			if text != "" {
 				message += ": " + text

@@ -159,6 +159,12 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		// Every reader sanitizes what the contract sanitizes, whatever the body (received.go).
 		response{name: "short form: a message holding a Bearer token and a GitHub token", status: first.HTTP, headers: withJSON(), body: short(first.Name, receivedMessage.in)},
 		response{name: "neither: text from a proxy holding a Bearer token and a GitHub token", status: 502, headers: map[string]string{"content-type": "text/html"}, body: receivedMessage.in},
+		response{name: "neither: text from a proxy, a GitHub token split by a vertical tab, a form feed, U+001C and NEL (sanitized before its white space is collapsed)", status: 502,
+			headers: map[string]string{"content-type": "text/plain"}, body: receivedSplit.in},
+		response{name: "neither: text from a proxy whose redacted AWS key id straddles the 512-byte cut (cut before it)", status: 502,
+			headers: map[string]string{"content-type": "text/plain"}, body: receivedAtCut.in},
+		response{name: "neither: text from a proxy past 2048 bytes whose cut goes through an AWS key id (the run of secret characters ending the cut text goes)", status: 502,
+			headers: map[string]string{"content-type": "text/plain"}, body: receivedPreCut.in + "7EXAMPLE tail"},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
@@ -248,7 +254,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 			return nil, false
 		}
 	case short:
-		if sanitizesMessage(c) && !contract.Blank(message) {
+		if !contract.Blank(message) {
 			switch {
 			case isMarker(c, message):
 				message = "" // the sanitizer removes it
@@ -278,16 +284,15 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 	case r.status < 300:
 		return nil, true
 	default:
-		text := httpText([]byte(r.body))
+		text, ok := httpText(c, []byte(r.body))
+		if !ok {
+			return nil, false
+		}
 		message := statusLine(r.status)
 		if text != "" {
 			message += ": " + text
 		}
-		switch {
-		case !sanitizesMessage(c):
-		case text == receivedMessage.in && receivedMessage.sure(c):
-			message = statusLine(r.status) + ": " + receivedMessage.out
-		case !sanitizeProof(c, message):
+		if !fits(c, message) {
 			return nil, false
 		}
 		kind := c.HTTPKind(r.status)
@@ -355,27 +360,82 @@ func statusLine(status int) string {
 	return s
 }
 
-// httpText is the start of a body as one line of text: invalid UTF-8
-// replaced, runs of white space collapsed, at most 512 bytes with an
-// ellipsis when cut.
-func httpText(body []byte) string {
+// httpText is the start of a body as one line of sanitized text, as
+// every reader quotes it in a message built from a response without an
+// envelope: past 4*512 bytes the body is cut; each run of invalid UTF-8
+// becomes one U+FFFD; the text is sanitized, and when the body was cut the
+// run of characters a secret can be made of that ends it dropped; then each
+// run of white space becomes one space; past 512 bytes it is cut at a
+// character boundary, before a [REDACTED] the cut would split, and an
+// ellipsis marks a cut. The vectors do not carry the sanitizer: ok is
+// false when the text is not one the sanitizer keeps (sanitizeProof) nor
+// one of the redactions it is known to make (httpRedactions), and the
+// vector is left out.
+func httpText(c *contract.Contract, body []byte) (text string, ok bool) {
 	const max = 512
 	cut := len(body) > 4*max
 	if cut {
 		body = body[:4*max]
 	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), string(utf8.RuneError))), " ")
+	s := strings.ToValidUTF8(string(body), string(utf8.RuneError))
+	known := false
+	for _, r := range httpRedactions(c) {
+		if s == r.in {
+			s, known = r.out, true
+			break
+		}
+	}
+	// The sanitizer keeps tab, line feed and carriage return, and reads
+	// them as it reads a space; any other control it deletes.
+	if !known && !sanitizeProof(c, strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)) {
+		return "", false
+	}
+	if cut {
+		// The run of characters a secret can be made of that ends the cut
+		// text goes: printable ASCII but quotes, backslash and brackets.
+		n := len(s)
+		for n > 0 && s[n-1] > ' ' && s[n-1] <= '~' && !strings.ContainsRune("\"'`\\<>[]{}", rune(s[n-1])) {
+			n--
+		}
+		s = s[:n]
+	}
+	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > max {
 		n := max
 		for n > 0 && !utf8.RuneStart(s[n]) {
 			n--
+		}
+		for i := n - 1; i >= 0 && i > n-len("[REDACTED]"); i-- {
+			if strings.HasPrefix(s[i:], "[REDACTED]") {
+				n = i
+				break
+			}
 		}
 		s, cut = s[:n], true
 	}
 	if cut && s != "" {
 		s += "…"
 	}
-	return s
+	return s, true
+}
+
+// fits reports whether the sanitizer keeps message whole: it is no longer
+// than the policy's maximum length, which the sanitizer would cut it to.
+func fits(c *contract.Contract, message string) bool {
+	return utf8.RuneCountInString(message) <= c.Sanitize.MaxLength
+}
+
+// httpRedactions are the texts holding secrets the HTTP vectors send in a
+// body that is not an envelope, with what the default policy's sanitizer
+// makes of them, where the contract's policy is sure to do the same.
+func httpRedactions(c *contract.Contract) []redaction {
+	var out []redaction
+	for _, r := range []redaction{receivedMessage, receivedSplit, receivedAtCut, receivedPreCut} {
+		if r.sure(c) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // retryAfterMs reads a Retry-After header as milliseconds: its first value

@@ -51,11 +51,37 @@ var (
 		in:  "upstream answered 401 for Bearer " + receivedBearer + ": it echoed " + receivedGitHub + " too",
 		out: "upstream answered 401 for Bearer [REDACTED]: it echoed [REDACTED] too",
 	}
+	// A token split by white space the sanitizer deletes (vertical tab,
+	// form feed, U+001C, NEL): read as text, it is sanitized before its
+	// white space is collapsed, so it is whole when redacted.
+	receivedSplit = redaction{
+		in:  "the proxy echoed ghp_a1B2c3D4e5\vF6g7H8i9J0\fk1L2m3N4o5\x1cP6q7\u0085R8 back",
+		out: "the proxy echoed [REDACTED] back",
+	}
+	// An AWS key id that, redacted, straddles the 512th byte of a text read
+	// from a response: the text is cut before its [REDACTED].
+	receivedAtCut = redaction{
+		in:  atCutWords + " AKIAIOSFODNN7EXAMPLE tail",
+		out: atCutWords + " [REDACTED] tail",
+	}
+	// A text past 4*512 bytes whose cut at byte 2048 goes through an AWS
+	// key id: what the sanitizer keeps of it (too short to be one) is the
+	// run of secret characters that ends the cut text, and goes, with the
+	// colon glued to it. Zero-width spaces, which the sanitizer deletes,
+	// put the key id at the cut.
+	receivedPreCut = redaction{
+		in:  strings.Repeat("\u200b", 673) + " the proxy said: AKIAIOSFODNN",
+		out: " the proxy said: AKIAIOSFODNN",
+	}
 	receivedText = redaction{
 		in:  "the upstream echoed " + receivedGitHub + " in its error",
 		out: "the upstream echoed [REDACTED] in its error",
 	}
 )
+
+// atCutWords are 502 bytes of words: a [REDACTED] after them and a space
+// spans bytes 503 to 512.
+var atCutWords = strings.TrimSpace(strings.Repeat("word ", 100)) + "sss"
 
 // redaction is a text and what the default policy's sanitizer makes of it.
 type redaction struct{ in, out string }
@@ -87,8 +113,11 @@ func (r redaction) sure(c *contract.Contract) bool {
 }
 
 // received builds the received vectors from the richest example: its
-// message and every other text the contract sanitizes that the layout
-// carries as a string (guidance, string fields) hold secrets.
+// message and every other text the layout carries (guidance, every string
+// field, an element of every array of strings, the strings of every
+// free-form object, listed in sanitize.fields or not) hold secrets, and so
+// do two extra members, one a string, one nesting it in an array in an
+// object.
 func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, error) {
 	doc, want := fromExample(maximal.Value), fromExample(maximal.Value)
 	var secrets []string
@@ -105,11 +134,28 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	}
 	for _, lf := range c.Layout.Leaves {
 		switch {
+		case lf.Source == contract.SourceField && lf.Field.Type == contract.TypeArray && lf.Field.Items == contract.TypeString && receivedText.sure(c):
+			// An array of strings, element by element.
+			doc, want = doc.with(lf.Path, []any{"clean", receivedText.in}), want.with(lf.Path, []any{"clean", receivedText.out})
+			secrets = appendNew(secrets, receivedGitHub)
+		case lf.Source == contract.SourceField && lf.Field.Type == contract.TypeObject && len(lf.Field.Properties) == 0 && receivedText.sure(c):
+			// A free-form object's strings, however deep; keys kept.
+			doc = doc.with(lf.Path, object{{Key: "note", Value: receivedText.in}, {Key: "list", Value: []any{1, receivedText.in}}})
+			want = want.with(lf.Path, object{{Key: "note", Value: receivedText.out}, {Key: "list", Value: []any{1, receivedText.out}}})
+			secrets = appendNew(secrets, receivedGitHub)
 		case !sanitizedLeaf(c, lf):
 		case lf.Source == contract.SourceMessage:
 			put(lf.Path, receivedMessage, receivedBearer, receivedGitHub)
 		default:
 			put(lf.Path, receivedText, receivedGitHub)
+		}
+	}
+	// Extra members, flat and nested: their strings are the sender's too.
+	if receivedText.sure(c) {
+		doc = doc.with("x_received", receivedText.in).with("x_nested", object{{Key: "list", Value: []any{"a", object{{Key: "text", Value: receivedText.in}}}}})
+		want = want.with("x_received", receivedText.out).with("x_nested", object{{Key: "list", Value: []any{"a", object{{Key: "text", Value: receivedText.out}}}}})
+		if !contains(secrets, receivedGitHub) {
+			secrets = append(secrets, receivedGitHub)
 		}
 	}
 	if len(secrets) == 0 {
@@ -123,7 +169,15 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	if err != nil {
 		return nil, err
 	}
-	return []ReceivedVec{{Name: "secrets in every text the contract sanitizes", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
+	return []ReceivedVec{{Name: "secrets in every text, listed in sanitize.fields or not, and in extra members", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
+}
+
+// appendNew appends s to list unless it holds it.
+func appendNew(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 func contains(list []string, s string) bool {
@@ -158,9 +212,10 @@ func redactReceived(c *contract.Contract, o object) (object, bool) {
 	return o, true
 }
 
-// receivable returns the examples with every text a reader sanitizes
+// receivable returns the examples with every text a reader sanitizes (every
+// string of the message, the guidance and every field, however deep)
 // replaced where the contract's policy might change it (sanitizeProof):
-// every reader sanitizes what the contract sanitizes, and the vectors do
+// every reader sanitizes every text it returns, and the vectors do
 // not carry the sanitizer, so an example read back must be one its
 // sanitizer keeps. The reference and example contracts' examples are all
 // kept; a test contract's texts made to stress escaping are not.
@@ -174,15 +229,18 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 		o := fromExample(ex.Value)
 		var set []exampleenv.Setting
 		for j, s := range ex.Set {
-			text, ok := s.Value.(string)
-			if !ok || !sanitizedLeaf(c, s.Leaf) || sanitizeProof(c, text) {
+			if !receivedValue(s.Leaf) {
+				continue
+			}
+			v, changed := proofValue(c, s.Value, safe)
+			if !changed {
 				continue
 			}
 			if set == nil {
 				set = append([]exampleenv.Setting(nil), ex.Set...)
 			}
-			set[j].Value = safe
-			o = o.with(s.Leaf.Path, safe)
+			set[j].Value = v
+			o = o.with(s.Leaf.Path, v)
 		}
 		if set != nil {
 			ex.Value, ex.Set = orderedjson.Object(o), set
@@ -192,16 +250,66 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 	return out
 }
 
-// sanitizedLeaf reports whether every reader sanitizes the text of leaf lf:
-// the message, guidance or a string field the contract sanitizes.
+// receivedValue reports whether every reader sanitizes the strings of leaf
+// lf's value: the message, the guidance and every field (a string, an
+// array's strings, an object's strings).
+func receivedValue(lf *contract.Leaf) bool {
+	switch lf.Source {
+	case contract.SourceMessage, contract.SourceGuidance, contract.SourceField:
+		return true
+	}
+	return false
+}
+
+// proofValue returns v with each string in it that the policy might change
+// (sanitizeProof) replaced by safe, however deep, and whether one was.
+func proofValue(c *contract.Contract, v any, safe string) (any, bool) {
+	switch x := v.(type) {
+	case string:
+		if sanitizeProof(c, x) {
+			return x, false
+		}
+		return safe, true
+	case []any:
+		var out []any
+		for i, e := range x {
+			if w, changed := proofValue(c, e, safe); changed {
+				if out == nil {
+					out = append([]any(nil), x...)
+				}
+				out[i] = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case orderedjson.Object:
+		var out orderedjson.Object
+		for i, m := range x {
+			if w, changed := proofValue(c, m.Value, safe); changed {
+				if out == nil {
+					out = append(orderedjson.Object(nil), x...)
+				}
+				out[i].Value = w
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}
+
+// sanitizedLeaf reports whether every reader sanitizes the text of leaf lf
+// as a string: the message, the guidance and every string field, whatever
+// the contract lists in sanitize.fields (what a reader receives is the
+// sender's).
 func sanitizedLeaf(c *contract.Contract, lf *contract.Leaf) bool {
 	switch lf.Source {
-	case contract.SourceMessage:
-		return c.Sanitize.Sanitizes("message")
-	case contract.SourceGuidance:
-		return c.Sanitize.Sanitizes("guidance")
+	case contract.SourceMessage, contract.SourceGuidance:
+		return true
 	case contract.SourceField:
-		return lf.Field.Type == contract.TypeString && c.Sanitize.Sanitizes(lf.Field.Name)
+		return lf.Field.Type == contract.TypeString
 	}
 	return false
 }

@@ -3,11 +3,13 @@
 package agenterror
 
 import (
+	"encoding/json"
 	"maps"
 	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The sanitizer. docs/sanitizer.md specifies it step by step; the
@@ -2777,7 +2779,7 @@ func sanitizeObject(v map[string]any) map[string]any {
 
 // sanitizeMaxDepth stops the descent into a value too deep (or cyclic) to
 // be JSON an envelope can carry.
-const sanitizeMaxDepth = 64
+const sanitizeMaxDepth = 160
 
 // sanitizeAny sanitizes the strings in v, a string, []string, []any or
 // map[string]any; anything else is kept as it is.
@@ -2825,4 +2827,174 @@ func sanitizeAny(v any, depth int) (any, bool) {
 		}
 	}
 	return v, false
+}
+
+// sanitizeObjects returns v with every string in its objects sanitized: an
+// array of objects, copied when something changes.
+func sanitizeObjects(v []map[string]any) []map[string]any {
+	var out []map[string]any
+	for i, m := range v {
+		w, changed := sanitizeAny(m, 1)
+		if out == nil && changed {
+			out = slices.Clone(v)
+		}
+		if changed {
+			out[i] = w.(map[string]any)
+		}
+	}
+	if out == nil {
+		return v
+	}
+	return out
+}
+
+// sanitizeValue returns v, a value set as an extra member, with every string
+// in it sanitized, as the log form sanitizes it: a string, the strings of a
+// slice or map of the JSON types however deep (keys are kept), the strings of
+// a json.RawMessage; any other value is written as JSON and, when a string in
+// it changes, kept as the sanitized JSON text. A value JSON cannot carry is
+// kept as it is (encoding refuses it).
+func sanitizeValue(v any) any {
+	switch x := v.(type) {
+	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, json.Number:
+		return v
+	case string, []string, []any, map[string]any:
+		w, _ := sanitizeAny(v, 0)
+		return w
+	case json.RawMessage:
+		return sanitizeRawJSON(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	if w := sanitizeRawJSON(b); &w[0] != &b[0] {
+		return w
+	}
+	return v
+}
+
+// sanitizeRawJSON returns the JSON text raw with each string value in it
+// sanitized (member names are kept), raw itself when none changes. raw is
+// valid JSON; a string the sanitizer changes is written again as
+// appendString writes one.
+func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
+	var out []byte // nil while nothing has changed
+	last := 0
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				escaped = true
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			break
+		}
+		k := j + 1
+		for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
+			k++
+		}
+		if k < len(raw) && raw[k] == ':' { // a member name
+			i = j
+			continue
+		}
+		var s string
+		// Escapes, and invalid UTF-8 (each byte a U+FFFD, as the decoder
+		// reads a string), need encoding/json's reading.
+		if escaped || !utf8.Valid(raw[i+1:j]) {
+			var u string // on the heap (its address escapes): only here
+			if json.Unmarshal(raw[i:j+1], &u) != nil {
+				i = j
+				continue
+			}
+			s = u
+		} else if j > i+1 {
+			// A view of the bytes, not a copy: s is only read here (Sanitize
+			// returns it or new text), and raw is not changed while it is.
+			s = unsafe.String(&raw[i+1], j-i-1)
+		}
+		if c := Sanitize(s); c != s {
+			out = appendString(append(out, raw[last:i]...), c)
+			last = j + 1
+		}
+		i = j
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
+}
+
+// sanitizeExtra sanitizes the strings of every extra member read from an
+// upstream (json.RawMessage values, as the decoders keep them), in place.
+func sanitizeExtra(extra map[string]any) {
+	for k, v := range extra {
+		raw, ok := v.(json.RawMessage)
+		if !ok {
+			extra[k] = sanitizeValue(v)
+			continue
+		}
+		// Set only what changed: boxing a slice in an interface allocates.
+		if w := sanitizeRawJSON(raw); len(w) != len(raw) || len(w) > 0 && &w[0] != &raw[0] {
+			extra[k] = w
+		}
+	}
+}
+
+// sanitizedLine is the start of a body an upstream sent as one line of
+// sanitized text, at most max bytes of UTF-8 and with an ellipsis when cut
+// (the text a message built from a response quotes). Past 4*max bytes the
+// body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+// sanitized; when the body was cut, the run of characters a secret can be
+// made of that ends it (printable ASCII but for quotes, backslash and
+// brackets: sanitizeTail) is dropped, so that no part of a secret the cut
+// went through is shown. Then each run of white space becomes one space,
+// and past max bytes the text is cut at a character boundary, before a
+// [REDACTED] the cut would split. Sanitizing first means no white space the
+// sanitizer deletes (vertical tab, form feed, NEL) can split a secret into
+// harmless looking words.
+func sanitizedLine(body []byte, max int) string {
+	cut := len(body) > 4*max
+	if cut {
+		body = body[:4*max]
+	}
+	s := Sanitize(strings.ToValidUTF8(string(body), string(utf8.RuneError)))
+	if cut {
+		n := len(s)
+		for n > 0 && sanitizeTail(s[n-1]) {
+			n--
+		}
+		s = s[:n]
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		for i := n - 1; i >= 0 && i > n-len(sanitizeRedacted); i-- {
+			if strings.HasPrefix(s[i:], sanitizeRedacted) {
+				n = i
+				break
+			}
+		}
+		s, cut = s[:n], true
+	}
+	if cut && s != "" {
+		s += "…"
+	}
+	return s
+}
+
+// sanitizeTail reports whether c can be part of a secret shape's text:
+// printable ASCII other than the quotes, the backslash and the brackets,
+// which no token, value or user info holds.
+func sanitizeTail(c byte) bool {
+	return c > ' ' && c <= '~' && strings.IndexByte("\"'`\\<>[]{}", c) < 0
 }

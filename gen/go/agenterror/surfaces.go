@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The HTTP, RFC 9457, MCP and CLI surfaces of the envelope.
@@ -269,7 +268,7 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
 // A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose "kind" is a string of at most 128 bytes matching this contract's kind names and whose "message" is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes "HTTP <status> <status text>"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.
 //
@@ -370,7 +369,7 @@ const maxShortFormKind = 128
 // shortFormKind matches the names of this contract's kinds. A short form's "kind" must match it: a body such as a Kubernetes Status ({"kind": "Status", "message": ...}) names no kind of this contract and is classified from the status instead.
 var shortFormKind = regexp.MustCompile("^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
-// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as New sanitizes one; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
+// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as every reader sanitizes received text; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
 func fromShortForm(body []byte, status int) *Envelope {
 	obj, err := decodeObject(body, "")
 	if err != nil {
@@ -423,24 +422,9 @@ func statusLine(status int) string {
 	return s
 }
 
-// httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.
+// httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).
 func httpText(body []byte) string {
-	cut := len(body) > 4*maxHTTPText
-	if cut {
-		body = body[:4*maxHTTPText]
-	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), string(utf8.RuneError))), " ")
-	if len(s) > maxHTTPText {
-		n := maxHTTPText
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, cut = s[:n], true
-	}
-	if cut && s != "" {
-		s += "…"
-	}
-	return s
+	return sanitizedLine(body, maxHTTPText)
 }
 
 // parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.

@@ -86,9 +86,17 @@ export declare const PROMOTED_SHORT_FORM = "short_form";
 export declare function promotedFrom(envelope: Envelope): string;
 
 /**
- * httpText is the start of a body as one line of text: invalid UTF-8
- * replaced, runs of white space collapsed, at most 512 bytes of UTF-8, with
- * an ellipsis when cut.
+ * httpText is the start of a body as one line of sanitized text, at most
+ * 512 bytes of UTF-8, with an ellipsis when cut. Past 4 × 512 bytes the
+ * body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+ * sanitized; when the body was cut, the run of characters a secret can be
+ * made of that ends it (secretTail) is dropped, so that no part of a secret
+ * the cut went through is shown. Then each run of white space becomes one
+ * space;
+ * then, past 512 bytes, it is cut at a character boundary, before a
+ * [REDACTED] the cut would split. Sanitizing first means no white space
+ * the sanitizer deletes (vertical tab, form feed, NEL) can split a secret
+ * into harmless looking words. Every language quotes a body so.
  */
 export declare function httpText(body: Uint8Array): string;
 

@@ -2025,7 +2025,7 @@ export function sanitizeValue<T>(value: T): T {
 }
 
 /** MAX_DEPTH stops the descent into a structure too deep (or cyclic) to be JSON an envelope can carry. */
-const MAX_DEPTH = 64;
+const MAX_DEPTH = 160;
 
 function sanitizeAny(value: unknown, depth: number): unknown {
   if (typeof value === "string") {

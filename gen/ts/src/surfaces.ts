@@ -7,7 +7,7 @@ import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
-import { sanitize, sanitizesMessage } from "./sanitize.js";
+import { sanitize } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
 
 /** McpToolResult is an MCP CallToolResult reporting a failure. */
@@ -191,6 +191,9 @@ const MAX_HTTP_BODY = 1 << 20;
 /** How much of a body's text an envelope built from a response quotes in its message. */
 const MAX_HTTP_TEXT = 512;
 
+/** REDACTED is what the sanitizer puts for a secret. */
+const REDACTED = "[REDACTED]";
+
 /** HttpResponseLike is what fromHttpResponse reads of a response: a fetch Response fits. */
 export interface HttpResponseLike {
   readonly status: number;
@@ -372,7 +375,7 @@ function fromShortForm(value: unknown, status: number): Envelope | undefined {
   if (typeof raw !== "string") {
     return undefined;
   }
-  let message = sanitizesMessage ? sanitize(raw) : raw;
+  let message = sanitize(raw);
   if (blank(message)) {
     // A message says what happened when every other member is discarded;
     // an empty one says nothing, and the producer schema rejects it.
@@ -407,18 +410,34 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * httpText is the start of a body as one line of text: invalid UTF-8
- * replaced, runs of white space collapsed, at most 512 bytes of UTF-8, with
- * an ellipsis when cut.
+ * httpText is the start of a body as one line of sanitized text, at most
+ * 512 bytes of UTF-8, with an ellipsis when cut. Past 4 × 512 bytes the
+ * body is cut; each run of invalid UTF-8 becomes one U+FFFD. The text is
+ * sanitized; when the body was cut, the run of characters a secret can be
+ * made of that ends it (secretTail) is dropped, so that no part of a secret
+ * the cut went through is shown. Then each run of white space becomes one
+ * space;
+ * then, past 512 bytes, it is cut at a character boundary, before a
+ * [REDACTED] the cut would split. Sanitizing first means no white space
+ * the sanitizer deletes (vertical tab, form feed, NEL) can split a secret
+ * into harmless looking words. Every language quotes a body so.
  */
 export function httpText(body: Uint8Array): string {
   let cut = body.length > 4 * MAX_HTTP_TEXT;
   if (cut) {
     body = body.subarray(0, 4 * MAX_HTTP_TEXT);
   }
+  let clean = sanitize(decodeUtf8(body, true));
+  if (cut) {
+    let n = clean.length;
+    while (n > 0 && secretTail(clean.charCodeAt(n - 1))) {
+      n--;
+    }
+    clean = clean.slice(0, n);
+  }
   const words: string[] = [];
   let word = "";
-  for (const ch of decodeUtf8(body, true)) {
+  for (const ch of clean) {
     if (isSpace(ch.codePointAt(0)!)) {
       if (word !== "") {
         words.push(word);
@@ -433,13 +452,26 @@ export function httpText(body: Uint8Array): string {
   }
   let s = words.join(" ");
   if (utf8Length(s) > MAX_HTTP_TEXT) {
-    s = truncateUtf8(s, MAX_HTTP_TEXT);
+    let t = truncateUtf8(s, MAX_HTTP_TEXT);
+    // A [REDACTED] the cut splits goes whole.
+    for (let i = t.length - 1; i >= 0 && i > t.length - REDACTED.length; i--) {
+      if (s.startsWith(REDACTED, i)) {
+        t = t.slice(0, i);
+        break;
+      }
+    }
+    s = t;
     cut = true;
   }
   if (cut && s !== "") {
     s += "…";
   }
   return s;
+}
+
+/** secretTail reports whether the UTF-16 unit c can be part of a secret shape's text: printable ASCII other than the quotes, the backslash and the brackets. */
+function secretTail(c: number): boolean {
+  return c > 0x20 && c <= 0x7e && !"\"'`\\<>[]{}".includes(String.fromCharCode(c));
 }
 
 /** Go's net/http status texts. */

@@ -393,7 +393,11 @@ fn from_own_rpc_status(s: &RpcStatus) -> Option<Envelope> {
         if !extra.iter().all(|(k, v)| crate::codec::placed_within(k, v)) {
             return None;
         }
-        e.extra.extend(extra);
+        // Their strings are the sender's: sanitized, as from_slice sanitizes extra members.
+        e.extra.extend(extra.into_iter().map(|(k, mut v)| {
+            crate::codec::sanitize_json_value(&mut v, 0);
+            (k, v)
+        }));
     }
     Some(e)
 }

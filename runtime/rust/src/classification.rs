@@ -178,9 +178,13 @@ impl Envelope {
 
     /// Adds a member the contract does not name, keyed by its path ("name"
     /// at the top level, "object.name" inside a nested object). A field of
-    /// the contract always wins over it when the envelope is encoded.
+    /// the contract always wins over it when the envelope is encoded. The
+    /// strings of the value are sanitized (however deep; the members' names
+    /// are kept), as the log form sanitizes them; inserting into extra
+    /// directly keeps the value as it is, for text the program wrote itself.
     #[must_use]
-    pub fn with_extra(mut self, key: &str, value: Value) -> Envelope {
+    pub fn with_extra(mut self, key: &str, mut value: Value) -> Envelope {
+        crate::codec::sanitize_json_value(&mut value, 0);
         self.extra.insert(key.to_owned(), value);
         self
     }

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::codec::{DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
-    PROBLEM_TYPE_BASE, RETRY, SANITIZES_MESSAGE, SHORT_FORM,
+    PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -753,11 +753,8 @@ fn from_short_form(v: &Value, status: u16) -> Option<Envelope> {
         return None;
     }
     let message = obj.get(sf.message_member)?.as_str()?;
-    let mut message = if SANITIZES_MESSAGE {
-        crate::contract::sanitize(message).into_owned()
-    } else {
-        message.to_owned()
-    };
+    // Received text: sanitized whatever the contract lists.
+    let mut message = crate::contract::sanitize(message).into_owned();
     if crate::classification::blank(&message) {
         // A message says what happened when every other member is
         // discarded; an empty one says nothing, and the producer schema
@@ -1173,18 +1170,41 @@ fn underscore_ok(s: &str) -> bool {
     saw != b'_'
 }
 
-/// The start of a body as one line of text: each run of invalid UTF-8
-/// replaced by one U+FFFD, runs of white space collapsed, at most
-/// MAX_HTTP_TEXT bytes, with an ellipsis when cut.
+/// The start of a body as one line of sanitized text, at most
+/// MAX_HTTP_TEXT bytes, with an ellipsis when cut. Past 4 × MAX_HTTP_TEXT
+/// bytes the body is cut; each run of invalid UTF-8 becomes one U+FFFD. The
+/// text is sanitized; when the body was cut, the run of characters a secret
+/// can be made of that ends it (printable ASCII but quotes, backslash and
+/// brackets) is dropped, so that no part of a secret the cut went through
+/// is shown. Then each run of white space becomes one space; then, past MAX_HTTP_TEXT bytes, it is cut at a character
+/// boundary, before a `[REDACTED]` the cut would split. Sanitizing first
+/// means no white space the sanitizer deletes (vertical tab, form feed,
+/// NEL) can split a secret into harmless looking words. Every language
+/// quotes a body so.
 pub(crate) fn http_text(body: &[u8]) -> String {
     let mut cut = body.len() > 4 * MAX_HTTP_TEXT;
     let body = &body[..body.len().min(4 * MAX_HTTP_TEXT)];
     let valid = valid_utf8(body);
-    let mut s = valid.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clean = crate::contract::sanitize(&valid);
+    let clean = if cut {
+        clean.trim_end_matches(|c: char| c.is_ascii_graphic() && !"\"'`\\<>[]{}".contains(c))
+    } else {
+        &clean
+    };
+    let mut s = clean.split_whitespace().collect::<Vec<_>>().join(" ");
     if s.len() > MAX_HTTP_TEXT {
         let mut n = MAX_HTTP_TEXT;
         while n > 0 && !s.is_char_boundary(n) {
             n -= 1;
+        }
+        // A [REDACTED] the cut splits goes whole.
+        const REDACTED: &str = "[REDACTED]";
+        let from = n.saturating_sub(REDACTED.len() - 1);
+        if let Some(i) = (from..n)
+            .rev()
+            .find(|&i| s.as_bytes()[i..].starts_with(REDACTED.as_bytes()))
+        {
+            n = i;
         }
         s.truncate(n);
         cut = true;

@@ -423,20 +423,25 @@ def test_replace_never_sanitizes() -> None:
     assert env.message == DIRTY
 
 
-def test_decoding_sanitizes_as_constructors_do() -> None:
-    # The same values, set trusted (what an upstream sends) and sanitizing
-    # (what a constructor builds): every reader returns the second, raw=True
-    # the first.
+def test_decoding_sanitizes_every_text() -> None:
+    # The same values, set trusted (what an upstream sends): every reader
+    # returns each text sanitized, listed in SANITIZED_FIELDS or not, as a
+    # constructor sanitizes a listed one; raw=True returns them as sent.
     filled = {attr: v for attr, v in ((a, sample_value(s)) for a, s in pkg.FIELDS.items()) if v is not None}
     env = pkg.with_fields(new_env(KIND, DIRTY, trusted=True), trusted=True, **filled)
     built = pkg.with_fields(new_env(KIND, DIRTY), **filled)
+    env = dataclasses.replace(env, extra={"x_note": DIRTY, "x_obj": {"list": ["a", {"text": DIRTY}]}})
     text = pkg.to_json(env)
     back = pkg.from_json(text)
-    assert back.message == (pkg.sanitize(DIRTY) if "message" in pkg.SANITIZED_FIELDS else DIRTY)
+    assert back.message == pkg.sanitize(DIRTY)
+    assert back.extra == {"x_note": pkg.sanitize(DIRTY), "x_obj": {"list": ["a", {"text": pkg.sanitize(DIRTY)}]}}
     raw = pkg.from_json(text, raw=True)
     assert raw.message == DIRTY
+    assert raw.extra == env.extra
     for attr in filled:
-        assert getattr(back, attr) == getattr(built, attr), attr
+        assert getattr(back, attr) == importlib.import_module(pkg.__name__ + "._sanitize").sanitize_value(getattr(env, attr)), attr
+        if pkg.FIELDS[attr]["name"] in pkg.SANITIZED_FIELDS:
+            assert getattr(built, attr) == getattr(back, attr), attr
         assert getattr(raw, attr) == getattr(env, attr), attr
 
 

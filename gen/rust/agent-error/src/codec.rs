@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::contract::{classification_of, owned_index, sanitize};
-use crate::contract::{FIELDS, LAYOUT, SANITIZED_FIELDS, SANITIZES_GUIDANCE, SANITIZES_MESSAGE};
+use crate::contract::{FIELDS, LAYOUT};
 use crate::envelope::Envelope;
 use crate::json;
 use crate::spec::{Const, FieldSpec, FieldType, Member, Object, Source};
@@ -510,10 +510,12 @@ fn same_const(v: &Value, c: Const) -> bool {
     }
 }
 
-/// Sanitizes what the contract sanitizes of the text values in o (the
-/// message, guidance and string fields SANITIZED_FIELDS lists), as the
-/// constructors sanitize them; a required field the sanitizer leaves empty
-/// is the value error an empty one is.
+/// Sanitizes every text value in o, as the constructors sanitize text:
+/// the message, the guidance and every context and kind-specific field (a
+/// string, an array's strings, an object's strings however deep, keys
+/// kept), whatever SANITIZED_FIELDS lists, since all of it is the
+/// sender's; the kind and the enumerated values are kept. A required field
+/// the sanitizer leaves empty is the value error an empty one is.
 fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
     let clean = |t: &mut String| {
         if let Cow::Owned(s) = sanitize(t) {
@@ -529,9 +531,9 @@ fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
             Member::Leaf(leaf) => leaf,
         };
         match leaf.source {
-            Source::Message if SANITIZES_MESSAGE => clean(&mut e.message),
-            Source::Guidance if SANITIZES_GUIDANCE => clean(&mut e.recovery.guidance),
-            Source::Field if SANITIZED_FIELDS.contains(&FIELDS[leaf.slot].name) => {
+            Source::Message => clean(&mut e.message),
+            Source::Guidance => clean(&mut e.recovery.guidance),
+            Source::Field => {
                 if let Some(t) = e.slot_text_mut(leaf.slot) {
                     clean(t);
                     if leaf.required && t.is_empty() {
@@ -541,6 +543,17 @@ fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
                             DecodeErrorCategory::Value,
                         ));
                     }
+                } else if matches!(FIELDS[leaf.slot].typ, FieldType::Array | FieldType::Object) {
+                    // An array or object: its strings, through its JSON value.
+                    let v = match e.encode_slot(leaf.slot, leaf.path, 0) {
+                        Ok(Some(out)) => serde_json::to_value(&out).ok(),
+                        _ => None,
+                    };
+                    if let Some(mut v) = v {
+                        if sanitize_json_value(&mut v, 0) {
+                            e.decode_slot(leaf.slot, &v);
+                        }
+                    }
                 }
             }
             _ => {}
@@ -549,10 +562,46 @@ fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
     Ok(())
 }
 
+/// How deep sanitize_json_value descends: past MAX_DEPTH, so every string
+/// a decoder returns is reached.
+const SANITIZE_DEPTH: usize = 160;
+
+/// Sanitizes every string in v (not the members' names), in place; true
+/// when one changed.
+pub(crate) fn sanitize_json_value(v: &mut Value, depth: usize) -> bool {
+    match v {
+        Value::String(s) => match sanitize(s) {
+            Cow::Owned(t) => {
+                *s = t;
+                true
+            }
+            Cow::Borrowed(_) => false,
+        },
+        Value::Array(items) if depth < SANITIZE_DEPTH => {
+            let mut changed = false;
+            for x in items {
+                changed |= sanitize_json_value(x, depth + 1);
+            }
+            changed
+        }
+        Value::Object(members) if depth < SANITIZE_DEPTH => {
+            let mut changed = false;
+            for x in members.values_mut() {
+                changed |= sanitize_json_value(x, depth + 1);
+            }
+            changed
+        }
+        _ => false,
+    }
+}
+
 /// The envelope decoded, with what the contract sanitizes sanitized.
 fn sanitized(decoded: Result<Envelope, DecodeError>) -> Result<Envelope, DecodeError> {
     let mut e = decoded?;
     sanitize_received(&mut e, &LAYOUT)?;
+    for v in e.extra.values_mut() {
+        sanitize_json_value(v, 0);
+    }
     Ok(e)
 }
 
@@ -566,8 +615,9 @@ impl Envelope {
     /// invalid UTF-8 and each escape of a lone surrogate is U+FFFD, a
     /// member given twice counts with its last value.
     ///
-    /// What the contract sanitizes (SANITIZED_FIELDS: the message, the
-    /// guidance and string fields) is sanitized as the constructors sanitize
+    /// Every text it returns (the message, the guidance, every context and
+    /// kind-specific field and the strings of the extra members, listed in
+    /// SANITIZED_FIELDS or not) is sanitized as the constructors sanitize
     /// it, so an envelope read from an upstream can be re-emitted or logged
     /// as it is; a required field the sanitizer leaves empty is a Value
     /// error. Every reader of the crate decodes this way; from_slice_raw

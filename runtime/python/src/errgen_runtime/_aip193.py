@@ -20,12 +20,12 @@ import re
 from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from ._classification import SANITIZES_GUIDANCE, classified_envelope, lookup, plain
+from ._classification import classified_envelope, lookup, plain
 from ._codec import MAX_DOCUMENT_BYTES, _check_size, _extra_within, _go_json, _loads, _loads_within, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
-from ._sanitize import sanitize
+from ._sanitize import sanitize, sanitize_value
 from ._spec import EnvelopeError
 
 #: The detail types of the mapping, as "@type" names them.
@@ -380,7 +380,7 @@ def _from_own(s: _Status) -> Optional[Envelope]:
                 env["contract_version"] = v
         elif source in ("origin", "side_effects"):
             env[source] = v
-        elif source == "guidance" and SANITIZES_GUIDANCE:
+        elif source == "guidance":
             # Read from an upstream, it is sanitized as from_dict sanitizes guidance on the wire.
             rec[source] = sanitize(v)
         else:
@@ -400,5 +400,6 @@ def _from_own(s: _Status) -> Optional[Envelope]:
         if not all(_extra_within(k, v) for k, v in extra.items()):
             return None
         if extra:
-            env["extra"] = {**e.extra, **extra}
+            # Their strings are the sender's: sanitized, as from_dict sanitizes extra members.
+            env["extra"] = {**e.extra, **sanitize_value(extra)}
     return dataclasses.replace(e, **env) if env else e

@@ -711,10 +711,10 @@ func parseAIP193JSON(data []byte) (*RPCStatus, error) {
 // One this package's RPCStatus wrote (its ErrorInfo's domain is
 // ErrorInfoDomain and its metadata has a kind) comes back as the envelope
 // it was: the metadata's values are put where the layout carries them and
-// decoded as an envelope (UnmarshalJSON, so what the contract sanitizes is
+// decoded as an envelope (UnmarshalJSON, so every text in it is
 // sanitized), the retry hint taken from retryAfterMs or RetryInfo, the
 // values the layout does not carry and the extra members set from the
-// metadata. When any of that fails the status is read as a foreign one.
+// metadata, their text sanitized too. When any of that fails the status is read as a foreign one.
 //
 // A foreign status gets the kind its reason names when its domain is
 // ErrorInfoDomain (reasons are unique only within their domain), else
@@ -841,7 +841,7 @@ func fromOwnRPCStatus(s *RPCStatus) *Envelope {
 			if obj, _ := placeExtra(k); withinLimits(raw, depthOf(obj)) != nil {
 				return nil
 			}
-			e.Extra[k] = raw
+			e.Extra[k] = sanitizeRawJSON(raw)
 		}
 	}
 	return e

@@ -78,7 +78,7 @@ func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
 		e.Recovery.SameArguments = SameArguments(v)
 	}
 	if v, ok := meta["guidance"]; ok {
-		e.Recovery.Guidance = v
+		e.Recovery.Guidance = Sanitize(v)
 	}
 	if v, ok := meta["sideEffects"]; ok {
 		e.SideEffects = SideEffects(v)

@@ -149,12 +149,18 @@ func (e *Envelope) WithSideEffects(v SideEffects) *Envelope {
 }
 
 // WithExtra adds a field the contract does not name. It never overrides a
-// field of the contract: those win when the envelope is marshalled.
+// field of the contract: those win when the envelope is marshalled. The
+// strings of the value are sanitized as the log form sanitizes them (a
+// string, the strings of a slice or map however deep, those of a
+// json.RawMessage; another value with a string the sanitizer changes is
+// kept as its sanitized JSON text); the caller's value is never modified.
+// Assigning e.Extra[key] directly keeps the value as it is, for text the
+// program wrote itself.
 func (e *Envelope) WithExtra(key string, value any) *Envelope {
 	if e.Extra == nil {
 		e.Extra = make(map[string]any)
 	}
-	e.Extra[key] = value
+	e.Extra[key] = sanitizeValue(value)
 	return e
 }
 
@@ -183,7 +189,7 @@ func New(kind Kind, message string) *Envelope {
 	return e
 }
 
-// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding sanitizes the same values (UnmarshalJSON and every reader); UnmarshalJSONRaw is its opt-out.
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding (UnmarshalJSON and every reader) sanitizes every text it reads, listed or not; UnmarshalJSONRaw is its opt-out.
 func NewTrusted(kind Kind, message string) *Envelope {
 	e := new(Envelope)
 	e.init(kind, message, false)

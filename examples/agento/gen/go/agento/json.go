@@ -196,7 +196,7 @@ var decodeFields = [10]decodeField{{
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
-// The values the contract sanitizes (message) are sanitized as the constructors sanitize them (Sanitize), so an envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received.
+// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; only the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are kept as received. An envelope read from an upstream can so be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received.
 //
 // It reads the document once, in document order; a member given twice counts
 // once, with its last value, as with encoding/json, and only the last is kept.
@@ -223,8 +223,8 @@ func (e *Envelope) UnmarshalJSONRaw(data []byte) error {
 	return e.decode(data, false)
 }
 
-// decode is UnmarshalJSON without the size limit, sanitizing what the contract
-// sanitizes when sanitize is set.
+// decode is UnmarshalJSON without the size limit, sanitizing every text it
+// reads when sanitize is set.
 func (e *Envelope) decode(data []byte, sanitize bool) error {
 	var out Envelope
 	var st [10]uint8
@@ -337,10 +337,15 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 	out.SideEffects = c.SideEffects
 	if sanitize {
 		out.Message = Sanitize(out.Message)
+		out.Tool = Sanitize(out.Tool)
+		out.Field = Sanitize(out.Field)
 	}
 	extra, err := buildExtra(extras[:])
 	if err != nil {
 		return err
+	}
+	if sanitize {
+		sanitizeExtra(extra)
 	}
 	out.Extra = extra
 	*e = out

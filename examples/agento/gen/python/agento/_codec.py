@@ -17,7 +17,7 @@ import re
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Tuple, Union
 
 from . import _envelope
-from ._classification import SANITIZED_ATTRS, SANITIZES_GUIDANCE, SANITIZES_MESSAGE, is_retryable, lookup, received, work_may_have_run
+from ._classification import is_retryable, lookup, received, work_may_have_run
 from ._contract import CONTRACT_VERSION, FIELDS, LAYOUT
 from ._envelope import Envelope, Received, Recovery
 from ._sanitize import sanitize, sanitize_value
@@ -660,20 +660,20 @@ def _sanitized_steps(plan: _ObjectPlan, out: List[Tuple[str, bool, str]]) -> Lis
     for st in plan.steps:
         if st[0] == _OBJECT:
             _sanitized_steps(st[3], out)
-        elif st[0] == _FIELD and st[3] in SANITIZED_ATTRS:
+        elif st[0] == _FIELD:
             out.append((st[3], st[2], st[5]))
     return out
 
 
-#: _SANITIZED lists the sanitized context and kind-specific fields on the wire, in layout order: (attribute, required, path).
+#: _SANITIZED lists the context and kind-specific fields on the wire, in layout order: (attribute, required, path). Every reader sanitizes each, listed in SANITIZED_FIELDS or not.
 _SANITIZED: Tuple[Tuple[str, bool, str], ...] = tuple(_sanitized_steps(_PLAN, []))
-_SANITIZES_WIRE_GUIDANCE = SANITIZES_GUIDANCE and "guidance" in ON_WIRE
+_SANITIZES_WIRE_GUIDANCE = "guidance" in ON_WIRE
 
 
 def _sanitize_decoded(env: Dict[str, Any], rec: Dict[str, Any]) -> None:
-    """_sanitize_decoded sanitizes what the contract sanitizes of a decoded envelope, as the constructors sanitize it: the message, the guidance the wire carried and the sanitized fields. A required field the sanitizer leaves empty is the value error an empty one is."""
+    """_sanitize_decoded sanitizes every text of a decoded envelope, as the constructors sanitize text: the message, the guidance the wire carried and every context and kind-specific field, whatever SANITIZED_FIELDS lists (all of it is the sender's; the kind and the enumerated values are kept). A required field the sanitizer leaves empty is the value error an empty one is. The caller sanitizes the extra members."""
     # (Empty text is left as it is: the sanitizer keeps it, and costs a call.)
-    if SANITIZES_MESSAGE and env["message"]:
+    if env["message"]:
         env["message"] = sanitize(env["message"])
     if _SANITIZES_WIRE_GUIDANCE and rec["guidance"]:
         rec["guidance"] = sanitize(rec["guidance"])
@@ -785,6 +785,9 @@ def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None,
                 raise EnvelopeError("", f"places {k} where it nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
     if not raw:
         _sanitize_decoded(env, rec)
+        if extra:
+            # The strings of the extra members (their names kept), as the log form sanitizes them.
+            extra = sanitize_value(extra)
     if _VERSION_OFF_WIRE:
         env["contract_version"] = CONTRACT_VERSION
     if _FILLED:

@@ -1600,7 +1600,7 @@ def _redact(s: str) -> str:
 # --- envelope values --------------------------------------------------------
 
 #: _MAX_DEPTH stops the descent into a structure too deep (or cyclic) to be JSON an envelope can carry.
-_MAX_DEPTH = 64
+_MAX_DEPTH = 160
 
 
 def sanitize_value(value: Any) -> Any:

@@ -2,7 +2,7 @@
 import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOMAIN, LAYOUT, RETRY } from "./contract.js";
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, tooLong, toWire } from "./codec.js";
-import { sanitize, sanitizesGuidance } from "./sanitize.js";
+import { sanitize, sanitizeValue } from "./sanitize.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
@@ -379,7 +379,7 @@ function fromOwnRpcStatus(s, meta) {
         e.recovery.sameArguments = v;
         break;
       case "guidance":
-        e.recovery.guidance = sanitizesGuidance ? sanitize(v) : v;
+        e.recovery.guidance = sanitize(v);
         break;
       case "side_effects":
         e.sideEffects = v;
@@ -395,7 +395,7 @@ function fromOwnRpcStatus(s, meta) {
     if (keys.some((k) => extraLimitsError(k, extra[k]) !== void 0)) return void 0;
     if (keys.length > 0) {
       const out = e.extra ?? {};
-      for (const k of keys) setOwn(out, k, extra[k]);
+      for (const k of keys) setOwn(out, k, sanitizeValue(extra[k]));
       e.extra = out;
     }
   }

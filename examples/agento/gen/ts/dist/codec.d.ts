@@ -99,9 +99,11 @@ export declare function wellFormed(s: string): string;
  * surrogate in a string or a member name reads as U+FFFD. The input itself
  * is never changed.
  *
- * What the contract sanitizes (SANITIZED_FIELDS) is sanitized as the
- * constructors sanitize it, so an envelope read from an upstream can be
- * re-emitted or logged as it is; a required field the sanitizer leaves
+ * Every text it returns is sanitized as the constructors sanitize text:
+ * the message, the guidance, every context and kind-specific field and the
+ * strings of the extra members (names kept), listed in SANITIZED_FIELDS or
+ * not (only the kind and the enumerated values are kept as received), so an
+ * envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves
  * empty is a "value" error. { raw: true } keeps the text as the sender
  * wrote it: never re-emit it or show it to a model.
  */

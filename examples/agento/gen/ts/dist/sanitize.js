@@ -1420,7 +1420,7 @@ const sanitizedMembers = new Set(
 function sanitizeValue(value) {
   return sanitizeAny(value, 0);
 }
-const MAX_DEPTH = 64;
+const MAX_DEPTH = 160;
 function sanitizeAny(value, depth) {
   if (typeof value === "string") {
     return sanitize(value);

@@ -3,7 +3,7 @@ import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire } from "./codec.js";
 import { classifyWith } from "./inbound.js";
-import { sanitize, sanitizesMessage } from "./sanitize.js";
+import { sanitize } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
 function toMcpToolResult(envelope) {
   const text = serializeEnvelope(envelope);
@@ -136,6 +136,7 @@ function fromProblem(doc) {
 }
 const MAX_HTTP_BODY = 1 << 20;
 const MAX_HTTP_TEXT = 512;
+const REDACTED = "[REDACTED]";
 async function readBody(response, limit) {
   const body = response.body;
   if (body === void 0 || body === null) {
@@ -247,7 +248,7 @@ function fromShortForm(value, status) {
   if (typeof raw !== "string") {
     return void 0;
   }
-  let message = sanitizesMessage ? sanitize(raw) : raw;
+  let message = sanitize(raw);
   if (blank(message)) {
     message = statusLine(status);
   }
@@ -269,9 +270,17 @@ function httpText(body) {
   if (cut) {
     body = body.subarray(0, 4 * MAX_HTTP_TEXT);
   }
+  let clean = sanitize(decodeUtf8(body, true));
+  if (cut) {
+    let n = clean.length;
+    while (n > 0 && secretTail(clean.charCodeAt(n - 1))) {
+      n--;
+    }
+    clean = clean.slice(0, n);
+  }
   const words = [];
   let word = "";
-  for (const ch of decodeUtf8(body, true)) {
+  for (const ch of clean) {
     if (isSpace(ch.codePointAt(0))) {
       if (word !== "") {
         words.push(word);
@@ -286,13 +295,23 @@ function httpText(body) {
   }
   let s = words.join(" ");
   if (utf8Length(s) > MAX_HTTP_TEXT) {
-    s = truncateUtf8(s, MAX_HTTP_TEXT);
+    let t = truncateUtf8(s, MAX_HTTP_TEXT);
+    for (let i = t.length - 1; i >= 0 && i > t.length - REDACTED.length; i--) {
+      if (s.startsWith(REDACTED, i)) {
+        t = t.slice(0, i);
+        break;
+      }
+    }
+    s = t;
     cut = true;
   }
   if (cut && s !== "") {
     s += "…";
   }
   return s;
+}
+function secretTail(c) {
+  return c > 32 && c <= 126 && !"\"'`\\<>[]{}".includes(String.fromCharCode(c));
 }
 const STATUS_TEXT = Object.freeze({
   "100": "Continue",

@@ -16,7 +16,7 @@ import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOM
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, tooLong, toWire, type DecodeError, type DecodeOptions, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
-import { sanitize, sanitizesGuidance } from "./sanitize.js";
+import { sanitize, sanitizeValue } from "./sanitize.js";
 import { classifyHttp, httpText, statusLine } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 
@@ -528,7 +528,7 @@ function fromOwnRpcStatus(s: RpcStatus, meta: { readonly [key: string]: string }
         break;
       case "guidance":
         // Read from an upstream, it is sanitized as parseEnvelope sanitizes guidance on the wire.
-        e.recovery.guidance = sanitizesGuidance ? sanitize(v) : v;
+        e.recovery.guidance = sanitize(v);
         break;
       case "side_effects":
         e.sideEffects = v;
@@ -547,7 +547,8 @@ function fromOwnRpcStatus(s: RpcStatus, meta: { readonly [key: string]: string }
     if (keys.some((k) => extraLimitsError(k, extra[k]) !== undefined)) return undefined;
     if (keys.length > 0) {
       const out: Record<string, unknown> = e.extra ?? {};
-      for (const k of keys) setOwn(out, k, extra[k]);
+      // Their strings are the sender's: sanitized, as parseEnvelope sanitizes extra members.
+      for (const k of keys) setOwn(out, k, sanitizeValue(extra[k]));
       e.extra = out;
     }
   }

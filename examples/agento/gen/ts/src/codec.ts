@@ -8,7 +8,7 @@
 import { CONTRACT_VERSION, FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import { hasOwn, isRetryable, lookup, received, workMayHaveRun } from "./classification.js";
 import type { FieldSpec, FieldType, LayoutLeaf, LayoutObject, Source } from "./spec.js";
-import { sanitize, sanitizedMembers, sanitizesGuidance, sanitizesMessage, sanitizeValue } from "./sanitize.js";
+import { sanitize, sanitizeValue } from "./sanitize.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /**
@@ -676,14 +676,14 @@ function placedWithin(extra: Record<string, unknown>): void {
   }
 }
 
-/** SANITIZED_STEPS are the leaves of the sanitized context and kind-specific fields on the wire, in layout order. */
-const SANITIZED_STEPS: readonly LeafStep[] = (() => {
+/** FIELD_STEPS are the leaves of the context and kind-specific fields on the wire, in layout order: every reader sanitizes each, listed in SANITIZED_FIELDS or not. */
+const FIELD_STEPS: readonly LeafStep[] = (() => {
   const out: LeafStep[] = [];
   const walk = (plan: ObjectPlan): void => {
     for (const st of plan.steps) {
       if (st.object !== undefined) {
         walk(st.object);
-      } else if (st.leaf.source === "field" && st.field >= 0 && sanitizedMembers.has(FIELD_MEMBERS[st.field]!)) {
+      } else if (st.leaf.source === "field" && st.field >= 0) {
         out.push(st);
       }
     }
@@ -693,19 +693,20 @@ const SANITIZED_STEPS: readonly LeafStep[] = (() => {
 })();
 
 /**
- * sanitizeDraft sanitizes what the contract sanitizes of a decoded draft, as
- * the constructors sanitize it: the message, the guidance the wire carried
- * and the sanitized fields. A required field the sanitizer leaves empty is
- * the value error an empty one is.
+ * sanitizeDraft sanitizes every text of a decoded draft, as the
+ * constructors sanitize text: the message, the guidance the wire carried,
+ * every context and kind-specific field (strings, arrays' strings, objects'
+ * strings however deep; keys kept) and the strings of the extra members
+ * (their names kept), whatever SANITIZED_FIELDS lists: all of it is the
+ * sender's. The kind and the enumerated values are kept. A required field
+ * the sanitizer leaves empty is the value error an empty one is.
  */
 function sanitizeDraft(d: Draft): void {
-  if (sanitizesMessage) {
-    d.message = sanitize(d.message);
-  }
-  if (sanitizesGuidance && !FILL_GUIDANCE) {
+  d.message = sanitize(d.message);
+  if (!FILL_GUIDANCE) {
     d.guidance = sanitize(d.guidance);
   }
-  for (const st of SANITIZED_STEPS) {
+  for (const st of FIELD_STEPS) {
     const v = d.fields[st.field];
     if (v === undefined) {
       continue;
@@ -715,6 +716,9 @@ function sanitizeDraft(d: Draft): void {
       throw new Fail(st.leaf.path, "must not be empty", "value");
     }
     d.fields[st.field] = x;
+  }
+  if (d.extra !== undefined) {
+    d.extra = sanitizeValue(d.extra);
   }
 }
 
@@ -792,9 +796,11 @@ function decode(input: unknown, raw: boolean): Envelope {
  * surrogate in a string or a member name reads as U+FFFD. The input itself
  * is never changed.
  *
- * What the contract sanitizes (SANITIZED_FIELDS) is sanitized as the
- * constructors sanitize it, so an envelope read from an upstream can be
- * re-emitted or logged as it is; a required field the sanitizer leaves
+ * Every text it returns is sanitized as the constructors sanitize text:
+ * the message, the guidance, every context and kind-specific field and the
+ * strings of the extra members (names kept), listed in SANITIZED_FIELDS or
+ * not (only the kind and the enumerated values are kept as received), so an
+ * envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves
  * empty is a "value" error. { raw: true } keeps the text as the sender
  * wrote it: never re-emit it or show it to a model.
  */

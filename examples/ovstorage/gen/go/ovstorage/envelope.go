@@ -163,12 +163,18 @@ func (e *Envelope) WithSideEffects(v SideEffects) *Envelope {
 }
 
 // WithExtra adds a field the contract does not name. It never overrides a
-// field of the contract: those win when the envelope is marshalled.
+// field of the contract: those win when the envelope is marshalled. The
+// strings of the value are sanitized as the log form sanitizes them (a
+// string, the strings of a slice or map however deep, those of a
+// json.RawMessage; another value with a string the sanitizer changes is
+// kept as its sanitized JSON text); the caller's value is never modified.
+// Assigning e.Extra[key] directly keeps the value as it is, for text the
+// program wrote itself.
 func (e *Envelope) WithExtra(key string, value any) *Envelope {
 	if e.Extra == nil {
 		e.Extra = make(map[string]any)
 	}
-	e.Extra[key] = value
+	e.Extra[key] = sanitizeValue(value)
 	return e
 }
 
@@ -209,6 +215,19 @@ func (e *Envelope) WithPartial(v *Partial) *Envelope {
 	return e
 }
 
+// sanitized returns a copy of v with every string in it sanitized.
+func (v *Partial) sanitized() *Partial {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	c.Completed = Sanitize(c.Completed)
+	c.Failed = Sanitize(c.Failed)
+	c.FailedOutcome = Sanitize(c.FailedOutcome)
+	c.Rollback = Sanitize(c.Rollback)
+	return &c
+}
+
 // New returns an envelope of any kind, classified by Lookup: a kind the contract does not list gets the fallback classification. Prefer the per-kind constructors, which also take the kind's required fields. The message is sanitized (Sanitize), since error text so often comes from upstreams; NewTrusted skips that for text the program wrote itself.
 //
 // Every envelope carries operation, which the layout requires: given empty, the envelope does not encode (AppendJSON and MarshalJSON return an error, WriteHTTP sends no body).
@@ -220,7 +239,7 @@ func New(kind Kind, message string, operation string) *Envelope {
 	return e
 }
 
-// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding sanitizes the same values (UnmarshalJSON and every reader); UnmarshalJSONRaw is its opt-out.
+// NewTrusted is New without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. It is the opt-out of the sanitizing default, with assigning an exported field directly (e.Message = s): the constructors and With methods sanitize the values named in SanitizedFields (message), a plain assignment does not. Decoding (UnmarshalJSON and every reader) sanitizes every text it reads, listed or not; UnmarshalJSONRaw is its opt-out.
 func NewTrusted(kind Kind, message string, operation string) *Envelope {
 	e := new(Envelope)
 	e.init(kind, message, operation, false)

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // The HTTP, RFC 9457, MCP and CLI surfaces of the envelope.
@@ -259,7 +258,7 @@ const maxHTTPBody = 1 << 20
 // maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
 const maxHTTPText = 512
 
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, what the contract sanitizes sanitized as UnmarshalJSON sanitizes it.
+// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
 // Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (Http502), which this package does not know and classifies with the fallback (see httpKind); the message is "HTTP <status> <status text>" followed by the start of the body's text.
 //
@@ -379,24 +378,9 @@ func statusLine(status int) string {
 	return s
 }
 
-// httpText is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most maxHTTPText bytes, with an ellipsis when cut.
+// httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).
 func httpText(body []byte) string {
-	cut := len(body) > 4*maxHTTPText
-	if cut {
-		body = body[:4*maxHTTPText]
-	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), string(utf8.RuneError))), " ")
-	if len(s) > maxHTTPText {
-		n := maxHTTPText
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, cut = s[:n], true
-	}
-	if cut && s != "" {
-		s += "…"
-	}
-	return s
+	return sanitizedLine(body, maxHTTPText)
 }
 
 // parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.

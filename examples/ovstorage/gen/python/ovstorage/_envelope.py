@@ -153,7 +153,7 @@ class Envelope:
 
     @classmethod
     def from_dict(cls, value: Any, *, raw: bool = False) -> "Envelope":
-        """from_dict reads a decoded JSON value as an envelope, what the contract sanitizes sanitized unless raw=True; it raises EnvelopeError with the JSON path of the problem."""
+        """from_dict reads a decoded JSON value as an envelope, every text in it sanitized unless raw=True; it raises EnvelopeError with the JSON path of the problem."""
         return _from_dict(value, raw=raw)
 
     @classmethod

@@ -25,7 +25,6 @@ from ._contract import (
     LAYOUT,
     PROBLEM_TYPE_BASE,
     RETRY,
-    SANITIZED_FIELDS,
     SHORT_FORM,
     SYNTHETIC_KIND_PREFIX,
 )
@@ -123,8 +122,9 @@ _ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
 _DIGITS = re.compile("[0-9]+")
 _PROBLEM_MEMBERS = ("type", "title", "status", "detail", "instance")
 _TSPECIALS = '()<>@,;:\\"/[]?='
+#: _SECRET_TAIL are the characters a secret shape's text can hold: printable ASCII other than the quotes, the backslash and the brackets.
+_SECRET_TAIL = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in "\"'`\\<>[]{}")
 _SHORT_FORM_KIND = None if SHORT_FORM is None else re.compile(SHORT_FORM["kind_pattern"])
-_SANITIZES_MESSAGE = "message" in SANITIZED_FIELDS
 
 
 def promoted_from(envelope: Envelope) -> str:
@@ -325,8 +325,7 @@ def _from_short_form(value: Any, status: int) -> Optional[Envelope]:
     message = value.get(SHORT_FORM["message_member"])
     if not isinstance(message, str):
         return None
-    if _SANITIZES_MESSAGE:
-        message = sanitize(message)
+    message = sanitize(message)
     if _blank(message):
         # A message says what happened when every other member is
         # discarded; an empty one says nothing, and the producer schema
@@ -344,16 +343,34 @@ def _status_line(status: int) -> str:
 
 
 def _http_text(body: bytes) -> str:
-    """_http_text is the start of a body as one line of text: invalid UTF-8 replaced, runs of white space collapsed, at most 512 bytes of UTF-8, with an ellipsis when cut."""
+    """_http_text is the start of a body as one line of sanitized text, at most 512 bytes of UTF-8, with an ellipsis when cut.
+
+    Past 4 × 512 bytes the body is cut; each run of invalid UTF-8 becomes
+    one U+FFFD. The text is sanitized; when the body was cut, the run of
+    characters a secret can be made of that ends it (_SECRET_TAIL) is
+    dropped, so that no part of a secret the cut went through is shown.
+    Then each run of white space becomes one space; then, past 512 bytes, it is cut at a
+    character boundary, before a [REDACTED] the cut would split.
+    Sanitizing first means no white space the sanitizer deletes (vertical
+    tab, form feed, U+001C to U+001F, NEL) can split a secret into harmless
+    looking words. Every language quotes a body so.
+    """
     cut = len(body) > 4 * _MAX_HTTP_TEXT
     if cut:
         body = body[: 4 * _MAX_HTTP_TEXT]
-    s = " ".join(w for w in _SPACE_RUN.split(_valid_utf8(body)) if w)
+    s = sanitize(_valid_utf8(body))
+    if cut:
+        s = s.rstrip(_SECRET_TAIL)
+    s = " ".join(w for w in _SPACE_RUN.split(s) if w)
     b = s.encode("utf-8")
     if len(b) > _MAX_HTTP_TEXT:
         n = _MAX_HTTP_TEXT
         while n > 0 and b[n] & 0xC0 == 0x80:
             n -= 1
+        # A [REDACTED] the cut splits goes whole.
+        i = b.rfind(b"[REDACTED]", max(0, n - 9), n + 9)
+        if i >= 0 and i < n < i + 10:
+            n = i
         s, cut = b[:n].decode("utf-8"), True
     if cut and s != "":
         s += "…"

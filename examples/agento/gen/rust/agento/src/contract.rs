@@ -1895,7 +1895,7 @@ pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::co
         e.recovery.same_arguments = SameArguments::from(v.as_str());
     }
     if let Some(v) = meta.get("guidance") {
-        e.recovery.guidance = v.clone();
+        e.recovery.guidance = crate::contract::sanitize(v).into_owned();
     }
     if let Some(v) = meta.get("sideEffects") {
         e.side_effects = SideEffects::from(v.as_str());

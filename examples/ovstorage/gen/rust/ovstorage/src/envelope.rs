@@ -139,7 +139,7 @@ impl Envelope {
         e
     }
 
-    /// new without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. Decoding never sanitizes: a received envelope is reported as received.
+    /// new without sanitizing the message: for text the program wrote itself, never for text that came from an upstream. Every reader sanitizes every text it returns; from_slice_raw, from_json_raw and from_value_raw are the opt-out.
     pub fn new_trusted(kind: Kind, message: &str, operation: &str) -> Envelope {
         #[allow(unused_mut)]
         let mut e = Envelope::init(kind, message, false);
