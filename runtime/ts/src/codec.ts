@@ -840,16 +840,26 @@ export function parseEnvelopeJson(text: string | Uint8Array, opts?: DecodeOption
   return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true);
 }
 
-/**
- * JSON_SPACE_ENDS matches JSON's insignificant white space (space, tab, line
- * feed, carriage return) at either end of a text: the only characters a
- * reader of a line (readCli) trims, as every language's reader trims them.
- */
-const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+/** isJsonSpace says whether a UTF-16 unit is JSON's insignificant white space: space, tab, line feed or carriage return. */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
 
-/** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
+/**
+ * trimJsonSpace is text without JSON's white space (space, tab, line feed,
+ * carriage return) at either end, and nothing else: not a byte order mark,
+ * a no-break space, U+0085 or U+2028. These are the only characters a
+ * reader of a line (readCli) trims, as every language's reader trims them.
+ * A loop from each end, not a regular expression: /\s+$/ tries every
+ * position of a long run of white space inside the text, which is
+ * quadratic.
+ */
 export function trimJsonSpace(text: string): string {
-  return text.replace(JSON_SPACE_ENDS, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /**
