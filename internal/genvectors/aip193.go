@@ -305,6 +305,10 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		{"past a limit: 1e999 in another member", `{"error":{"code":404,"message":"m","x":1e999}}`, want{fails: true, category: CategorySyntax}},
 		{"past a limit: an integer of 310 digits in another member", `{"error":{"code":404,"message":"m","x":1` + strings.Repeat("0", 309) + `}}`, want{fails: true, category: CategorySyntax}},
 		{fmt.Sprintf("past a limit: nested %d levels deep", contract.MaxDepth+1), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-1)) + `}}`, want{fails: true, category: CategorySyntax}},
+		// A member given twice whose first copy is past a limit: the text is
+		// held to the limits, not the value a parser keeps (the last copy).
+		{"past a limit: the first of two x members is 1e999", `{"error":{"code":404,"message":"m","x":1e999,"x":1}}`, want{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("past a limit: the first of two message members makes the document nest %d levels deep", contract.MaxDepth+1), `{"error":{"message":` + string(nest(contract.MaxDepth-1)) + `,"code":404,"message":"m"}}`, want{fails: true, category: CategorySyntax}},
 		{fmt.Sprintf("at the limit: nested %d levels deep", contract.MaxDepth), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-2)) + `}}`, want{status: 404, message: "m"}},
 	}
 	// An extra entry whose key places it in a nested object of the layout

@@ -153,6 +153,12 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
 		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: withJSON(),
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
+		// A member given twice whose first copy is past a limit: the text is
+		// held to the limits, not the value a parser keeps (the last copy).
+		response{name: "past a limit: a short form whose first of two x members is 1e999", status: 404, headers: withJSON(),
+			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")}, orderedjson.Member{Key: "x", Value: json.RawMessage("1")})},
+		response{name: fmt.Sprintf("past a limit: a short form whose first of two kind members nests %d levels deep", contract.MaxDepth+1), status: 404, headers: withJSON(),
+			body: `{"kind":` + string(nest(contract.MaxDepth+1)) + "," + short(first.Name, shortMessage)[1:]},
 		// The members a problem document reader drops count too.
 		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
 			body: `{"type":"about:blank","status":1e999,` + short(first.Name, shortMessage)[1:]},
