@@ -135,6 +135,12 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + short(first.Name, shortMessage)},
 		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: short(first.Name, shortMessage)},
 		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: short(first.Name, shortMessage)},
+		// The first Content-Type counts, whether the client joins repeated
+		// lines (fetch: "text/plain, application/json") or not.
+		response{name: "short form under two Content-Type lines, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"},
+			lines: [][2]string{{"content-type", mediaJSON}}, body: short(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain, " + mediaJSON}, body: short(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, application/json first", status: first.HTTP, headers: map[string]string{"content-type": mediaJSON + "; charset=utf-8, text/plain"}, body: short(first.Name, shortMessage)},
 		response{name: "short form in a successful response", status: 200, headers: withJSON(), body: short(first.Name, shortMessage)},
 		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: withJSON(), body: short("Not a kind", shortMessage)},
 		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: withJSON(), body: short(longest+pad, shortMessage)},
@@ -347,6 +353,11 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 // (application/json, application/problem+json or another +json type), or
 // no media type and a body that opens an object.
 func isJSON(contentType string, body []byte) bool {
+	// The first value of a list counts: a comma before any parameter ends
+	// the media type (fetch joins repeated lines with ", ").
+	if i := strings.IndexAny(contentType, ",;"); i >= 0 && contentType[i] == ',' {
+		contentType = contentType[:i]
+	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	return mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
 }
