@@ -51,7 +51,7 @@ func TestDistCachedAndAgain(t *testing.T) {
 	}
 	// Readable, not minified: the JavaScript keeps the source's names and
 	// one statement a line.
-	if js := string(first["dist/codec.js"]); !strings.Contains(js, "function parseEnvelope(input) {") {
+	if js := string(first["dist/codec.js"]); !strings.Contains(js, "function parseEnvelope(input, opts) {") {
 		t.Errorf("dist/codec.js lacks parseEnvelope:\n%.400s", js)
 	}
 }
