@@ -323,6 +323,19 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		}{fmt.Sprintf("errgen metadata with extra placed under %s past the limits", o.Path),
 			broken(contract.MetaExtra, `{"`+key+`":`+string(nest(contract.MaxDepth+1-depthOf(o)))+`}`), want{own: true}})
 	}
+	// A metadata value of a free-form object whose first copy of a member
+	// given twice is past a limit: the text counts, not the value a parser
+	// keeps (the last copy), as for any other document.
+	for _, mm := range c.AIP193.Members {
+		if mm.Source == contract.SourceField && mm.Leaf != nil && mm.Field.Type == contract.TypeObject && len(mm.Field.Properties) == 0 {
+			cases = append(cases, struct {
+				name string
+				text string
+				want want
+			}{"errgen metadata whose " + mm.Key + " holds 1e999 in the first of two members", broken(mm.Key, `{"x":1e999,"x":1}`), want{own: true}})
+			break
+		}
+	}
 	// The two broken errgen errors read as foreign ones: their ErrorInfo
 	// names the first example's kind, in this domain.
 	first, _ := own.get(c.Layout.Leaf(contract.SourceKind).Path)
