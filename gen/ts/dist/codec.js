@@ -562,7 +562,7 @@ function textLimitsError(text, level, members) {
   if (colons === members) {
     return void 0;
   }
-  const deep = level >= MAX_DEPTH || text.length > 2 * (MAX_DEPTH - level) && opens(text) > MAX_DEPTH - level;
+  const deep = level >= MAX_DEPTH || text.length > 2 * (MAX_DEPTH - level) && opens(text, MAX_DEPTH - level) > MAX_DEPTH - level;
   const huge = EXPONENT_2.test(text) || text.length >= 300 && DIGITS_300.test(text);
   if (!deep && !huge) {
     return void 0;
@@ -606,10 +606,10 @@ function textLimitsError(text, level, members) {
   }
   return void 0;
 }
-function opens(text) {
+function opens(text, max) {
   let n = 0;
-  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) n++;
-  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) n++;
+  for (let i = text.indexOf("{"); i >= 0 && n <= max; i = text.indexOf("{", i + 1)) n++;
+  for (let i = text.indexOf("["); i >= 0 && n <= max; i = text.indexOf("[", i + 1)) n++;
   return n;
 }
 const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;

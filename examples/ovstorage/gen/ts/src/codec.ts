@@ -834,7 +834,7 @@ function textLimitsError(text: string, level: number, members: number): DecodeEr
   if (colons === members) {
     return undefined;
   }
-  const deep = level >= MAX_DEPTH || (text.length > 2 * (MAX_DEPTH - level) && opens(text) > MAX_DEPTH - level);
+  const deep = level >= MAX_DEPTH || (text.length > 2 * (MAX_DEPTH - level) && opens(text, MAX_DEPTH - level) > MAX_DEPTH - level);
   const huge = EXPONENT_2.test(text) || (text.length >= 300 && DIGITS_300.test(text));
   if (!deep && !huge) {
     return undefined;
@@ -880,11 +880,11 @@ function textLimitsError(text: string, level: number, members: number): DecodeEr
   return undefined;
 }
 
-/** opens counts the opening brackets of arrays and objects in text, inside strings too. */
-function opens(text: string): number {
+/** opens counts the opening brackets of arrays and objects in text, inside strings too, up to one more than max. */
+function opens(text: string, max: number): number {
   let n = 0;
-  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) n++;
-  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) n++;
+  for (let i = text.indexOf("{"); i >= 0 && n <= max; i = text.indexOf("{", i + 1)) n++;
+  for (let i = text.indexOf("["); i >= 0 && n <= max; i = text.indexOf("[", i + 1)) n++;
   return n;
 }
 
