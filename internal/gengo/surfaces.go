@@ -511,6 +511,12 @@ func (g *gen) readHTTP(f *jen.File) {
 	}
 	docf(f, fromBodyDoc)
 	f.Func().Id("envelopeFromBody").Params(fromBodyParams...).Add(envPtr()).Block(
+		// The first value of a list counts: a comma before any parameter
+		// ends the media type, as a client that joins repeated lines
+		// (fetch: "text/plain, application/json") leaves the first line.
+		jen.If(jen.Id("i").Op(":=").Qual("strings", "IndexAny").Call(jen.Id("contentType"), jen.Lit(",;")), jen.Id("i").Op(">=").Lit(0).Op("&&").Id("contentType").Index(jen.Id("i")).Op("==").LitByte(',')).Block(
+			jen.Id("contentType").Op("=").Id("contentType").Index(jen.Empty(), jen.Id("i")),
+		),
 		jen.List(jen.Id("mt"), jen.Id("_"), jen.Id("_")).Op(":=").Qual("mime", "ParseMediaType").Call(jen.Id("contentType")),
 		jen.Id("problem").Op(":=").Id("mt").Op("==").Id("mediaProblem"),
 		jen.Id("isJSON").Op(":=").Id("problem").Op("||").Id("mt").Op("==").Id("mediaJSON").Op("||").Qual("strings", "HasSuffix").Call(jen.Id("mt"), jen.Lit("+json")).Op("||").

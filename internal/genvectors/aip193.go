@@ -305,6 +305,10 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		{"past a limit: 1e999 in another member", `{"error":{"code":404,"message":"m","x":1e999}}`, want{fails: true, category: CategorySyntax}},
 		{"past a limit: an integer of 310 digits in another member", `{"error":{"code":404,"message":"m","x":1` + strings.Repeat("0", 309) + `}}`, want{fails: true, category: CategorySyntax}},
 		{fmt.Sprintf("past a limit: nested %d levels deep", contract.MaxDepth+1), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-1)) + `}}`, want{fails: true, category: CategorySyntax}},
+		// A member given twice whose first copy is past a limit: the text is
+		// held to the limits, not the value a parser keeps (the last copy).
+		{"past a limit: the first of two x members is 1e999", `{"error":{"code":404,"message":"m","x":1e999,"x":1}}`, want{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("past a limit: the first of two message members makes the document nest %d levels deep", contract.MaxDepth+1), `{"error":{"message":` + string(nest(contract.MaxDepth-1)) + `,"code":404,"message":"m"}}`, want{fails: true, category: CategorySyntax}},
 		{fmt.Sprintf("at the limit: nested %d levels deep", contract.MaxDepth), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-2)) + `}}`, want{status: 404, message: "m"}},
 	}
 	// An extra entry whose key places it in a nested object of the layout
@@ -318,6 +322,19 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 			want want
 		}{fmt.Sprintf("errgen metadata with extra placed under %s past the limits", o.Path),
 			broken(contract.MetaExtra, `{"`+key+`":`+string(nest(contract.MaxDepth+1-depthOf(o)))+`}`), want{own: true}})
+	}
+	// A metadata value of a free-form object whose first copy of a member
+	// given twice is past a limit: the text counts, not the value a parser
+	// keeps (the last copy), as for any other document.
+	for _, mm := range c.AIP193.Members {
+		if mm.Source == contract.SourceField && mm.Leaf != nil && mm.Field.Type == contract.TypeObject && len(mm.Field.Properties) == 0 {
+			cases = append(cases, struct {
+				name string
+				text string
+				want want
+			}{"errgen metadata whose " + mm.Key + " holds 1e999 in the first of two members", broken(mm.Key, `{"x":1e999,"x":1}`), want{own: true}})
+			break
+		}
 	}
 	// The two broken errgen errors read as foreign ones: their ErrorInfo
 	// names the first example's kind, in this domain.

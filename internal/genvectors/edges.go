@@ -202,6 +202,22 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A member given twice whose first copy is past a limit: the text is
+	// held to the limits, not the value a parser keeps (the last copy).
+	kindLeaf := c.Layout.Leaf(contract.SourceKind)
+	for _, n := range []struct{ what, text string }{
+		{"1e999", "1e999"},
+		{"an integer of 310 digits", "1" + strings.Repeat("0", 309)},
+		{fmt.Sprintf("arrays that make the document nest %d levels deep", contract.MaxDepth+1), string(nest(contract.MaxDepth))},
+	} {
+		name := string(orderedjson.AppendString(nil, big, false))
+		twice := doc[:len(doc)-1] + "," + name + ":" + n.text + "," + name + ":1}"
+		out = append(out, MalformedVec{Name: "past a limit: the first of two " + big + " members: " + n.what, Text: &twice, Category: CategorySyntax})
+		if kindLeaf != nil && kindLeaf.Object == root {
+			first := "{" + string(orderedjson.AppendString(nil, kindLeaf.Name, false)) + ":" + n.text + "," + doc[1:]
+			out = append(out, MalformedVec{Name: "past a limit: the first of two " + kindLeaf.Name + " members: " + n.what, Text: &first, Category: CategorySyntax})
+		}
+	}
 	bom := "\ufeff" + doc
 	out = append(out, MalformedVec{Name: "not JSON: a byte order mark before the document", Text: &bom, Category: CategorySyntax})
 	// The document in UTF-16: decoders read bytes as UTF-8 only.

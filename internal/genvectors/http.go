@@ -135,6 +135,12 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + short(first.Name, shortMessage)},
 		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: short(first.Name, shortMessage)},
 		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: short(first.Name, shortMessage)},
+		// The first Content-Type counts, whether the client joins repeated
+		// lines (fetch: "text/plain, application/json") or not.
+		response{name: "short form under two Content-Type lines, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"},
+			lines: [][2]string{{"content-type", mediaJSON}}, body: short(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain, " + mediaJSON}, body: short(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, application/json first", status: first.HTTP, headers: map[string]string{"content-type": mediaJSON + "; charset=utf-8, text/plain"}, body: short(first.Name, shortMessage)},
 		response{name: "short form in a successful response", status: 200, headers: withJSON(), body: short(first.Name, shortMessage)},
 		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: withJSON(), body: short("Not a kind", shortMessage)},
 		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: withJSON(), body: short(longest+pad, shortMessage)},
@@ -153,6 +159,12 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
 		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: withJSON(),
 			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
+		// A member given twice whose first copy is past a limit: the text is
+		// held to the limits, not the value a parser keeps (the last copy).
+		response{name: "past a limit: a short form whose first of two x members is 1e999", status: 404, headers: withJSON(),
+			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")}, orderedjson.Member{Key: "x", Value: json.RawMessage("1")})},
+		response{name: fmt.Sprintf("past a limit: a short form whose first of two kind members nests %d levels deep", contract.MaxDepth+1), status: 404, headers: withJSON(),
+			body: `{"kind":` + string(nest(contract.MaxDepth+1)) + "," + short(first.Name, shortMessage)[1:]},
 		// The members a problem document reader drops count too.
 		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
 			body: `{"type":"about:blank","status":1e999,` + short(first.Name, shortMessage)[1:]},
@@ -346,6 +358,11 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 // (application/json, application/problem+json or another +json type), or
 // no media type and a body that opens an object.
 func isJSON(contentType string, body []byte) bool {
+	// The first value of a list counts: a comma before any parameter ends
+	// the media type (fetch joins repeated lines with ", ").
+	if i := strings.IndexAny(contentType, ",;"); i >= 0 && contentType[i] == ',' {
+		contentType = contentType[:i]
+	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	return mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
 }

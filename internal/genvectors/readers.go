@@ -179,6 +179,9 @@ func cliReads(c *contract.Contract, exs []exampleenv.Example) ([]CLIReadVec, err
 		{fmt.Sprintf("another member nested %d levels below the line's object", contract.MaxDepth+1), string(nest(contract.MaxDepth + 1))},
 		{"1e999 as the command", "1e999"},
 		{"an integer of 310 digits as the command", "1" + strings.Repeat("0", 309)},
+		// A member given twice whose first copy is past a limit: the text is
+		// held to the limits, not the value a parser keeps (the last copy).
+		{"the first of two x members is 1e999", `1e999,"x":1`},
 	} {
 		line := wrapped(cmd, `,"x":`+p.text, env)
 		if strings.HasSuffix(p.what, "as the command") {

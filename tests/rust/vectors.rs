@@ -179,8 +179,33 @@ fn envelope_vectors() {
         let back: Envelope = deep(&out);
         assert_eq!(back, e, "{name}");
         assert_eq!(Envelope::from_json(&out).unwrap(), e, "{name}");
-        assert_eq!(e.to_string(), format!("{}: {}", e.kind, e.message));
+        // Display is the string form: "kind: message", each on one line
+        // and bounded, the message sanitized when the contract sanitizes it.
+        let message = string_form_text(&e.message, SANITIZED_FIELDS.contains(&"message"));
+        assert_eq!(e.to_string(), format!("{}: {message}", string_form_text(e.kind.as_str(), false)), "{name}: Display");
     }
+}
+
+/// A text of the string form (Display), by the rule the string_forms
+/// vectors hold every package to: on one line (tab, line feed, carriage
+/// return, U+2028 and U+2029 become spaces; the other C0 controls, DEL and
+/// the C1 controls go), sanitized when sanitized is set (then put on one
+/// line again), and bounded as the log form bounds its texts.
+fn string_form_text(s: &str, sanitized: bool) -> String {
+    let line = |s: &str| -> String {
+        s.chars()
+            .filter_map(|c| match c {
+                '\t' | '\n' | '\r' | '\u{2028}' | '\u{2029}' => Some(' '),
+                c if c < ' ' || ('\u{7f}'..='\u{9f}').contains(&c) => None,
+                c => Some(c),
+            })
+            .collect()
+    };
+    let mut text = line(s);
+    if sanitized {
+        text = line(&sanitize(&text));
+    }
+    bound_log_text(&text).into_owned()
 }
 
 #[test]

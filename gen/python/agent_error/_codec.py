@@ -497,7 +497,7 @@ class _QuickSource:
     """_QuickSource writes the source of the quick decoding (see _make_quick); the values it refers to go to names, as constants _c0, _c1, …"""
 
     def __init__(self) -> None:
-        self.lines: List[str] = ["def _quick(d0, env, rec, received, extra, keys_checked):", "    flat = True"]
+        self.lines: List[str] = ["def _quick(d0, env, rec, received, extra, keys_checked):"]
         self.names: Dict[str, Any] = {
             "_Slow": _Slow,
             "_MAX_SAFE": _MAX_SAFE,
@@ -587,7 +587,6 @@ class _QuickSource:
                 self.lines[mark:] = [body[len(ind):] + line for line in self.lines[mark:]]
             elif op == _FIELD:
                 if st[4] is not None:
-                    add(f"{body}flat = False")
                     add(f"{body}_quick_field({self.const(st[4])}, {bool(required)!r}, {st[3]!r}, v, env)")
                 else:
                     add(f"{body}pass")
@@ -598,19 +597,16 @@ class _QuickSource:
             elif op == _CONST:
                 add(f"{body}if not _same_const(v, {self.const(st[3])}):")
                 add(f"{body}    raise _Slow")
-                if type(st[3]) not in (str, int, float, bool):
-                    add(f"{body}flat = False")
         # The members the layout does not name, in the input's order, after the nested objects'.
         known = self.const(frozenset(plan.by_name))
         add(f"{ind}if len({d}) != {n}:")
-        add(f"{ind}    flat = False")
         add(f"{ind}    for k in {d}:")
         add(f"{ind}        if k not in {known}:")
         key = "k" if plan.path == "" else f"{plan.path + '.'!r} + k"
         add(f"{ind}            extra[{key}] = {d}[k]")
 
 
-def _make_quick() -> Optional[Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], bool]]:
+def _make_quick() -> Optional[Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], None]]:
     """_make_quick returns the quick decoding of the layout, or None when only the ordered decoding reads it (two steps read one name).
 
     The quick decoding reads each member of the layout where the input has
@@ -622,19 +618,15 @@ def _make_quick() -> Optional[Callable[[Any, Dict[str, Any], Dict[str, Any], Dic
     of the wrong type, a second spelling of retry_after_ms, a key that is
     not a string, which keys_checked says was checked already) raises
     _Slow, and from_dict starts over with the ordered decoding, which finds
-    the problem the Go decoder reports. It returns whether everything it
-    read was flat: no member the layout does not name, no field of an array
-    or object type (only those can nest deeper than the layout). It is
-    written once, when this module is imported, as dataclasses writes the
-    __init__ of a class.
+    the problem the Go decoder reports. It is written once, when this
+    module is imported, as dataclasses writes the __init__ of a class.
     """
     if not _PLAN.fast:
         return None
     src = _QuickSource()
     src.object(_PLAN, 0)
-    src.lines.append("    return flat")
     exec("\n".join(src.lines), src.names)  # noqa: S102 - the source is written above, from the layout: names as repr literals
-    quick: Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], bool] = src.names["_quick"]
+    quick: Callable[[Any, Dict[str, Any], Dict[str, Any], Dict[str, Any], Dict[str, Any], bool], None] = src.names["_quick"]
     return quick
 
 
@@ -732,24 +724,33 @@ def from_dict(value: Any, *, raw: bool = False) -> Envelope:
     empty raises EnvelopeError (category "value"). raw=True keeps the text
     as the sender wrote it: never re-emit it or show it to a model.
     """
-    return _from_value(_within(value, 0), False, None, raw)
+    return _from_value(_within(value, 0), False, raw)
 
 
-def _deep(text: str) -> bool:
-    """_deep reports whether JSON text holds enough brackets to nest deeper than MAX_DEPTH."""
-    # ("[" in text finds its answer faster than count, and envelopes seldom hold arrays.)
-    return text.count("{") + (text.count("[") if "[" in text else 0) > MAX_DEPTH
+#: _JSON_STRING matches a JSON string of text that parsed; _NOT_BRACKET a run of anything but brackets.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^][{}]+")
+#: _NEST is how each bracket changes the depth.
+_NEST = {"{": 1, "[": 1, "}": -1, "]": -1}
 
 
-def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None, raw: bool = False) -> Envelope:
-    """_from_value is from_dict for a value known to be within the limits (_within); keys_checked says every key of every object in it is a str, as json.loads makes them.
+def _too_deep(text: str, level: int) -> bool:
+    """_too_deep reports whether JSON text, which parsed, nests arrays and objects deeper than MAX_DEPTH anywhere in it, level of them being around it.
 
-    unchecked is the JSON text of a value whose nesting is not checked yet
-    (only that: from_json checks the rest): when the text is _deep, _within
-    checks the value before anything but a quick decoding that read
-    nothing nested is accepted, so the problem reported is the one an
-    eager check reports.
+    The text, not the value json.loads made of it: a member given twice
+    keeps only its last copy there, and the Go decoder (and Rust's) reject
+    the document when an earlier copy nests too deep. Only text holding more
+    brackets than the depth allows is looked at closely.
     """
+    # ("[" in text finds its answer faster than count, and envelopes seldom hold arrays.)
+    if text.count("{") + (text.count("[") if "[" in text else 0) <= MAX_DEPTH - level:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(itertools.accumulate(map(_NEST.__getitem__, brackets)), default=0) > MAX_DEPTH - level
+
+
+def _from_value(value: Any, keys_checked: bool, raw: bool = False) -> Envelope:
+    """_from_value is from_dict for a value known to be within the limits (_within); keys_checked says every key of every object in it is a str, as json.loads makes them."""
     if _DIRECT:
         envelope, recovery, got = _new(Envelope), _new(Recovery), _new(Received)
         env, rec, received = envelope.__dict__, recovery.__dict__, got.__dict__
@@ -760,15 +761,13 @@ def _from_value(value: Any, keys_checked: bool, unchecked: Optional[str] = None,
         env, rec, received = dict(_ENV0), dict(_REC0), dict(_RECEIVED0)
     extra: Dict[str, Any] = {}
     # The quick decoding first; on anything unusual, the ordered one.
-    quick = flat = False
+    quick = False
     if _QUICK is not None:
         try:
-            flat = _QUICK(value, env, rec, received, extra, keys_checked)
+            _QUICK(value, env, rec, received, extra, keys_checked)
             quick = not (_KIND_ON_WIRE and env["kind"] == "")
         except Exception:  # noqa: BLE001 - whatever it was, the ordered decoding says what is wrong
             pass
-    if unchecked is not None and not (quick and flat) and _deep(unchecked):
-        _within(value, 0)
     if not quick:
         env.update(_ENV0)
         rec.update(_REC0)
@@ -872,12 +871,17 @@ def _loads_within(text: Union[str, bytes, bytearray], level: int = 0) -> Any:
     returned as parsed.
     """
     try:
-        value = _loads(text)
+        if isinstance(text, (bytes, bytearray)):
+            text = _utf8(text)
+        value = _loads(text, _STRICT)
+    except _PastLimit as err:
+        raise EnvelopeError("", str(err), "syntax") from None
     except (ValueError, TypeError) as err:
         raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
     except RecursionError:
         raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax") from None
-    _within(value, level)
+    if _too_deep(text, level):
+        raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
     return value
 
 
@@ -931,12 +935,16 @@ def from_json(text: Union[str, bytes, bytearray], *, raw: bool = False, max_byte
         raise EnvelopeError("", "is not valid JSON: " + str(err), "syntax") from None
     except RecursionError:
         raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax") from None
-    # The numbers are checked; text that shows no surrogate and no escape of
-    # one skips the walk, and its nesting is checked only when it may matter
-    # (see _from_value).
+    # The numbers are checked as read, the nesting in the text (a member
+    # given twice keeps only its last copy in value); text that shows no
+    # surrogate and no escape of one skips the walk.
+    # (_too_deep's first look inline: "[" in text finds its answer faster
+    # than count, and envelopes seldom hold arrays.)
+    if text.count("{") + (text.count("[") if "[" in text else 0) > MAX_DEPTH and _too_deep(text, 0):
+        raise EnvelopeError("", f"nests arrays and objects more than {MAX_DEPTH} levels deep", "syntax")
     if (not text.isascii() and _SURROGATE.search(text)) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
-        return _from_value(_within(value, 0), True, None, raw)
-    return _from_value(value, True, text, raw)
+        return _from_value(_within(value, 0), True, raw)
+    return _from_value(value, True, raw)
 
 
 def _finite(path: str, v: Any) -> None:

@@ -118,7 +118,15 @@ export declare function parseEnvelope(input: unknown, opts?: ReadOptions): Parse
  */
 export declare function parseEnvelopeJson(text: string | Uint8Array, opts?: DecodeOptions): ParseResult;
 
-/** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
+/**
+ * trimJsonSpace is text without JSON's white space (space, tab, line feed,
+ * carriage return) at either end, and nothing else: not a byte order mark,
+ * a no-break space, U+0085 or U+2028. These are the only characters a
+ * reader of a line (readCli) trims, as every language's reader trims them.
+ * A loop from each end, not a regular expression: /\s+$/ tries every
+ * position of a long run of white space inside the text, which is
+ * quadratic.
+ */
 export declare function trimJsonSpace(text: string): string;
 
 /**

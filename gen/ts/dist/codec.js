@@ -109,6 +109,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 function wellFormed(s) {
   return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "�") : s;
 }
+let walked = 0;
 function within(v, level, strings) {
   switch (typeof v) {
     case "string":
@@ -146,6 +147,7 @@ function within(v, level, strings) {
     if (!hasOwn(obj, k)) {
       continue;
     }
+    walked++;
     const x = obj[k];
     const y = within(x, level + 1, strings);
     const name = strings ? wellFormed(k) : k;
@@ -545,9 +547,17 @@ function decode(input, raw) {
 function parseEnvelope(input, opts) {
   return parseChecked(input, true, opts?.raw === true);
 }
-function parseChecked(input, strings, raw) {
+function parseChecked(input, strings, raw, text) {
   try {
-    return { ok: true, envelope: decode(within(input, 0, strings), raw) };
+    walked = 0;
+    const value = within(input, 0, strings);
+    if (text !== void 0) {
+      const limit = textLimitsError(text, 0, walked);
+      if (limit !== void 0) {
+        return { ok: false, error: limit };
+      }
+    }
+    return { ok: true, envelope: decode(value, raw) };
   } catch (err) {
     if (err instanceof Fail) {
       return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
@@ -565,11 +575,75 @@ function parseEnvelopeJson(text, opts) {
   } catch (err) {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
-  return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true);
+  return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true, text);
 }
-const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const EXPONENT_2 = /[eE][+-]?\d\d/;
+const DIGITS_300 = /\d{300}/;
+function textLimitsError(text, level, members) {
+  let colons = 0;
+  for (let i = text.indexOf(":"); i >= 0 && colons <= members; i = text.indexOf(":", i + 1)) colons++;
+  if (colons === members) {
+    return void 0;
+  }
+  const deep = level >= MAX_DEPTH || text.length > 2 * (MAX_DEPTH - level) && opens(text, MAX_DEPTH - level) > MAX_DEPTH - level;
+  const huge = EXPONENT_2.test(text) || text.length >= 300 && DIGITS_300.test(text);
+  if (!deep && !huge) {
+    return void 0;
+  }
+  const n = text.length;
+  let depth = level;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (; ; ) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) {
+          return void 0;
+        }
+        let b = 0;
+        while (text.charCodeAt(i - 1 - b) === 92) b++;
+        if ((b & 1) === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_DEPTH) {
+        return { path: "", problem: "nests arrays and objects more than " + MAX_DEPTH + " levels deep", category: "syntax" };
+      }
+    } else if (c === 125 || c === 93) {
+      depth--;
+    } else if (c === 45 || c >= 48 && c <= 57) {
+      const start = i;
+      let exp = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 101 || d === 69) {
+          exp = true;
+        } else if (!(d >= 48 && d <= 57 || d === 46 || d === 43 || d === 45)) {
+          break;
+        }
+      }
+      if ((exp || i - start > 300) && !Number.isFinite(Number(text.slice(start, i)))) {
+        return { path: "", problem: "holds a number past the range of a 64-bit float", category: "syntax" };
+      }
+      i--;
+    }
+  }
+  return void 0;
+}
+function opens(text, max) {
+  let n = 0;
+  for (let i = text.indexOf("{"); i >= 0 && n <= max; i = text.indexOf("{", i + 1)) n++;
+  for (let i = text.indexOf("["); i >= 0 && n <= max; i = text.indexOf("[", i + 1)) n++;
+  return n;
+}
+function isJsonSpace(c) {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
 function trimJsonSpace(text) {
-  return text.replace(JSON_SPACE_ENDS, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 function limitsError(v, level) {
   try {
@@ -585,11 +659,13 @@ function limitsError(v, level) {
 function parseJsonWithin(text, level = 0) {
   let value;
   try {
-    value = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
+    text = typeof text === "string" ? text : decodeUtf8(text, false);
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
-  const error = limitsError(value, level);
+  walked = 0;
+  const error = limitsError(value, level) ?? textLimitsError(text, level, walked);
   return error === void 0 ? { ok: true, value } : { ok: false, error };
 }
 function finite(path, v) {

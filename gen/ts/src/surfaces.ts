@@ -271,10 +271,16 @@ function isToken(s: string): boolean {
   return true;
 }
 
-/** mediaType returns the lower-cased media type of a Content-Type value, or "" when it has none or it is malformed (as Go's mime.ParseMediaType). */
+/**
+ * mediaType returns the lower-cased media type of a Content-Type value, or ""
+ * when it has none or it is malformed (as Go's mime.ParseMediaType). The
+ * first value of a list counts: a comma before any parameter ends the media
+ * type, as fetch joins repeated lines ("text/plain, application/json") and
+ * the other languages read the first line.
+ */
 function mediaType(contentType: string): string {
-  const semi = contentType.indexOf(";");
-  const base = (semi < 0 ? contentType : contentType.slice(0, semi)).toLowerCase().trim();
+  const end = contentType.search(/[;,]/);
+  const base = (end < 0 ? contentType : contentType.slice(0, end)).toLowerCase().trim();
   const slash = base.indexOf("/");
   if (slash < 0) {
     return isToken(base) ? base : "";

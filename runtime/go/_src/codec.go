@@ -279,23 +279,57 @@ func appendAny(b []byte, path string, depth int, v any) ([]byte, error) {
 }
 
 // wellFormedJSON is JSON text with each byte that does not start a valid
-// UTF-8 sequence written as the escape \ufffd, as appendString writes one:
-// encoding/json copies a json.RawMessage (a decoded Extra value, or one set
-// by hand) as it is. Such a byte can only be inside a string, all else
-// being ASCII. raw itself when it is valid.
+// UTF-8 sequence, and each \u escape of a lone surrogate, written as the
+// escape \ufffd, as appendString writes the one and every decoder of the
+// contract reads the other: encoding/json copies a json.RawMessage (a
+// decoded Extra value, or one set by hand) as it is, and every output must
+// be valid UTF-8 that reads back as it decodes. Such a byte or escape can
+// only be inside a string. raw itself when nothing changes.
 func wellFormedJSON(raw []byte) []byte {
-	if utf8.Valid(raw) {
+	if utf8.Valid(raw) && !bytes.Contains(raw, []byte(`\u`)) {
 		return raw
 	}
-	out := make([]byte, 0, len(raw)+16)
+	var out []byte // nil until something changes
 	for i := 0; i < len(raw); {
-		r, size := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError && size == 1 {
-			out = append(out, `\ufffd`...)
-		} else {
-			out = append(out, raw[i:i+size]...)
+		c := raw[i]
+		n := 1
+		bad := false
+		switch {
+		case c == '\\' && i+6 <= len(raw) && raw[i+1] == 'u':
+			n = 6
+			if r := hex4(raw[i+2 : i+6]); utf16.IsSurrogate(r) {
+				var r2 rune = -1
+				if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+					r2 = hex4(raw[i+8 : i+12])
+				}
+				if utf16.DecodeRune(r, r2) != utf8.RuneError {
+					n = 12
+				} else {
+					bad = true
+				}
+			}
+		case c == '\\':
+			// Any other escape, \\ included: its second byte is not the
+			// start of an escape.
+			n = min(2, len(raw)-i)
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, n = utf8.DecodeRune(raw[i:])
+			bad = r == utf8.RuneError && n == 1
 		}
-		i += size
+		if bad && out == nil {
+			out = append(make([]byte, 0, len(raw)+16), raw[:i]...)
+		}
+		switch {
+		case bad:
+			out = append(out, `\ufffd`...)
+		case out != nil:
+			out = append(out, raw[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return raw
 	}
 	return out
 }

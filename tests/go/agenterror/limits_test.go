@@ -83,3 +83,31 @@ func TestDecodeLimitMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneSurrogateEscapesAreNotSentOn: a member the contract does not name
+// is kept as the raw JSON it was read as, and one set by hand as a
+// json.RawMessage is written as it is; a \u escape of a lone surrogate in
+// either is written as \ufffd, as every decoder of the contract reads it
+// (issue 28, item 9: every output is valid UTF-8 and reads back as it
+// decodes), while a pair stays a pair and an escaped backslash before "u"
+// stays text.
+func TestLoneSurrogateEscapesAreNotSentOn(t *testing.T) {
+	const in = `{"contract_version":1,"kind":"not_found","message":"m","origin":"discovery","recovery":{"action":"rediscover","same_arguments":"never","guidance":"g"},"side_effects":"none_expected",` +
+		`"x":"a\ud800b","y":["\udc00\ud800",{"z":"\ud83d\ude00"}],"w":"\\ud800"}`
+	const want = `"w":"\\ud800","x":"a\ufffdb","y":["\ufffd\ufffd",{"z":"\ud83d\ude00"}]}`
+	var e agenterror.Envelope
+	if err := e.UnmarshalJSON([]byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(b), want) {
+		t.Errorf("decoded and encoded again:\n%s\nwant it to end with\n%s", b, want)
+	}
+	e.Extra = map[string]any{"x": json.RawMessage(`"\udfff"`)}
+	if b, err = e.MarshalJSON(); err != nil || !strings.HasSuffix(string(b), `"x":"\ufffd"}`) {
+		t.Errorf("a json.RawMessage set by hand: %s, %v", b, err)
+	}
+}

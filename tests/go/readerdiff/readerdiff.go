@@ -714,6 +714,37 @@ func Crafted() []Case {
 		Case{Name: "issue 28 item 10: a 503 with two Retry-After headers", Reader: ReaderHTTP, Status: 503,
 			Headers: []Header{{"content-type", "text/plain"}, {"retry-after", "5"}, {"retry-after", "10"}}, Input: []byte("busy")},
 	)
+	// Found at 20,000 cases: a member given twice whose first copy is past
+	// a limit (TypeScript and Python held the parsed value to the limits,
+	// which keeps the last copy), two Content-Type lines (fetch joins them,
+	// the others read the first), and a wrapped CLI line whose "ok" is
+	// wrong and whose envelope is not JSON (Rust said value, Go syntax).
+	shortForm := `{"kind":"auth_failed","message":"m"}`
+	env := line[strings.Index(line, `"error":`)+len(`"error":`) : len(line)-1]
+	for _, x := range []string{"1e999", "1" + strings.Repeat("0", 309), deepArray(128)} {
+		twice := `{"kind":` + x + `,"kind":"not_found","message":"m","x":` + x + `,"x":1}`
+		cs = append(cs,
+			Case{Name: "readerdiff: an envelope whose first of two kind members is " + short(x), Reader: ReaderEnvelope,
+				Input: []byte(`{"kind":` + x + `,` + env[1:])},
+			Case{Name: "readerdiff: a short form whose first of two kind and x members are " + short(x), Reader: ReaderHTTP, Status: 404,
+				Headers: []Header{{"content-type", "application/json"}}, Input: []byte(twice)},
+			Case{Name: "readerdiff: an AIP-193 error whose first of two x members is " + short(x), Reader: ReaderAIP193,
+				Input: []byte(`{"error":{"code":404,"message":"m","x":` + x + `,"x":1}}`)},
+			Case{Name: "readerdiff: a wrapped CLI line whose first of two x members is " + short(x), Reader: ReaderCLI,
+				Input: []byte(`{"x":` + x + `,"x":1,` + line[1:])},
+			Case{Name: "readerdiff: a tool result whose text item's first of two kind members is " + short(x), Reader: ReaderMCP,
+				Input: []byte(`{"content":[{"type":"text","text":` + string(quote(`{"kind":`+x+`,`+env[1:])) + `}],"isError":true}`)},
+		)
+	}
+	for _, ct := range [][]Header{
+		{{"content-type", "text/plain"}, {"content-type", "application/json"}},
+		{{"content-type", "application/json"}, {"content-type", "text/plain"}},
+		{{"content-type", "text/plain, application/json"}},
+	} {
+		cs = append(cs, Case{Name: fmt.Sprintf("readerdiff: a short form under Content-Type %q", ct), Reader: ReaderHTTP, Status: 404, Headers: ct, Input: []byte(shortForm)})
+	}
+	cs = append(cs, Case{Name: "readerdiff: a wrapped CLI line whose ok is {} and whose envelope is not JSON", Reader: ReaderCLI,
+		Input: []byte(strings.Replace(strings.Replace(line, `"ok":false`, `"ok":{}`, 1), `"message":"m"`, `"message":"m":"n"`, 1))})
 	return cs
 }
 

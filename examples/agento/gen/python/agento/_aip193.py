@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import classified_envelope, lookup, plain
-from ._codec import MAX_DOCUMENT_BYTES, _check_size, _extra_within, _go_json, _loads, _loads_within, from_dict, to_dict
+from ._codec import MAX_DOCUMENT_BYTES, _STRICT, _check_size, _extra_within, _go_json, _loads, _loads_within, _too_deep, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _status_line
@@ -319,12 +319,19 @@ def _set(root: Dict[str, Any], path: str, v: Any) -> None:
     root.setdefault(names[-1], v)
 
 
-def _raw(text: str) -> Any:
-    """_raw is the one JSON value text holds; _ABSENT when it holds none, or more than one (a metadata text such as '1,"kind":"x"' must not add members)."""
+def _raw(text: str, level: int) -> Any:
+    """_raw is the one JSON value text holds; _ABSENT when it holds none, or more than one (a metadata text such as '1,"kind":"x"' must not add members).
+
+    The text is held to the limits every decoder shares where the value
+    goes, level arrays and objects around it, as Go reads the envelope the
+    metadata make: a first copy of a member given twice too, which the
+    parsed value no longer holds (_ABSENT past them).
+    """
     try:
-        return _loads(text)
+        v = _loads(text, _STRICT)
     except (ValueError, TypeError, RecursionError):
         return _ABSENT
+    return _ABSENT if _too_deep(text, level) else v
 
 
 def _go_int(text: str) -> Optional[int]:
@@ -351,13 +358,13 @@ def _from_own(s: _Status) -> Optional[Envelope]:
         elif source == "retry":
             if retry is None or retry == "":
                 continue
-            v = _raw(retry)
+            v = _raw(retry, 1 + path.count("."))
         elif source == "const":
             v = const
         else:
             if key not in meta:
                 continue
-            v = meta[key] if text else _raw(meta[key])
+            v = meta[key] if text else _raw(meta[key], 1 + path.count("."))
         if v is _ABSENT:
             return None
         _set(root, path, v)

@@ -206,10 +206,18 @@ def _is_token(s: str) -> bool:
     return s != "" and all(0x20 < ord(ch) < 0x7F and ch not in _TSPECIALS for ch in s)
 
 
+#: _MEDIA_TYPE_END ends a Content-Type's media type: its parameters, or the next value of a list.
+_MEDIA_TYPE_END = re.compile("[;,]")
+
+
 def _media_type(content_type: str) -> str:
-    """_media_type returns the lower-cased media type of a Content-Type value, or "" when it has none or it is malformed (as Go's mime.ParseMediaType)."""
-    semi = content_type.find(";")
-    base = (content_type if semi < 0 else content_type[:semi]).lower().strip(_SPACES)
+    """_media_type returns the lower-cased media type of a Content-Type value, or "" when it has none or it is malformed (as Go's mime.ParseMediaType).
+
+    The first value of a list counts: a comma before any parameter ends the
+    media type, as fetch joins repeated lines ("text/plain, application/json")
+    and the first line counts here.
+    """
+    base = _MEDIA_TYPE_END.split(content_type, 1)[0].lower().strip(_SPACES)
     slash = base.find("/")
     if slash < 0:
         return base if _is_token(base) else ""

@@ -21,7 +21,7 @@ export declare function prefersProblem(accept: string | readonly string[] | null
  */
 export declare function serializeProblem(envelope: Envelope, instance?: string): string;
 
-/** parseProblemJson reads an envelope back from problem+json text (fromProblem of the parsed document). */
+/** parseProblemJson reads an envelope back from problem+json text (fromProblem of the parsed document); text that is not JSON or past the limits every decoder shares is a "syntax" error. */
 export declare function parseProblemJson(text: string): ParseResult;
 
 /** HttpAnswer is an envelope as an HTTP response: what writeHttp and toFetchResponse send. Header names are as the Go package writes them. */

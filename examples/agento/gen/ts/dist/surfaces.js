@@ -190,8 +190,8 @@ function isToken(s) {
   return true;
 }
 function mediaType(contentType) {
-  const semi = contentType.indexOf(";");
-  const base = (semi < 0 ? contentType : contentType.slice(0, semi)).toLowerCase().trim();
+  const end = contentType.search(/[;,]/);
+  const base = (end < 0 ? contentType : contentType.slice(0, end)).toLowerCase().trim();
   const slash = base.indexOf("/");
   if (slash < 0) {
     return isToken(base) ? base : "";

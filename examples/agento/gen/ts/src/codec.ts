@@ -263,6 +263,9 @@ export function wellFormed(s: string): string {
   return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\uFFFD") : s;
 }
 
+/** walked counts the object members within has looked at since it was last set to 0 (textLimitsError compares it with the text's). */
+let walked = 0;
+
 /**
  * within checks a parsed value against the limits every decoder of the
  * contract shares, and returns it with each lone surrogate in a string or a
@@ -311,6 +314,7 @@ function within(v: unknown, level: number, strings: boolean): unknown {
     if (!hasOwn(obj, k)) {
       continue;
     }
+    walked++;
     const x = obj[k];
     const y = within(x, level + 1, strings);
     const name = strings ? wellFormed(k) : k;
@@ -809,9 +813,17 @@ export function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult {
 }
 
 /** parseChecked is parseEnvelope, looking at strings for lone surrogates only when strings is set. */
-function parseChecked(input: unknown, strings: boolean, raw: boolean): ParseResult {
+function parseChecked(input: unknown, strings: boolean, raw: boolean, text?: string): ParseResult {
   try {
-    return { ok: true, envelope: decode(within(input, 0, strings), raw) };
+    walked = 0;
+    const value = within(input, 0, strings);
+    if (text !== undefined) {
+      const limit = textLimitsError(text, 0, walked);
+      if (limit !== undefined) {
+        return { ok: false, error: limit };
+      }
+    }
+    return { ok: true, envelope: decode(value, raw) };
   } catch (err) {
     if (err instanceof Fail) {
       return { ok: false, error: { path: err.path, problem: err.problem, category: err.category } };
@@ -839,19 +851,111 @@ export function parseEnvelopeJson(text: string | Uint8Array, opts?: DecodeOption
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
   // Text without a surrogate, raw or escaped, parses to strings without one.
-  return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true);
+  return parseChecked(value, SURROGATE_TEXT.test(text), opts?.raw === true, text);
 }
 
 /**
- * JSON_SPACE_ENDS matches JSON's insignificant white space (space, tab, line
- * feed, carriage return) at either end of a text: the only characters a
- * reader of a line (readCli) trims, as every language's reader trims them.
+ * EXPONENT_2 and DIGITS_300 find JSON text that may hold a number past the
+ * range of a 64-bit float: without an exponent of two digits or more and
+ * without a run of 300 digits, every number in it is below 10^299 * 10^9,
+ * which a float holds.
  */
-const JSON_SPACE_ENDS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const EXPONENT_2 = /[eE][+-]?\d\d/;
+const DIGITS_300 = /\d{300}/;
 
-/** trimJsonSpace is text without JSON's white space at either end (and nothing else: not a byte order mark, a no-break space, U+0085 or U+2028). */
+/**
+ * textLimitsError returns the "syntax" error (path "") of JSON text, known
+ * to parse to a value within has checked (walking members members), that
+ * goes past the limits every decoder of the contract shares anywhere in it,
+ * level being the number of arrays and objects around it; undefined within
+ * them. The value can miss what the text holds: a member given twice keeps
+ * only its last copy there, and Go's decoder (and Rust's) reject the
+ * document when an earlier copy is past a limit. When the text holds no
+ * more colons than the value members, no member was dropped and the value
+ * has told; otherwise only text that may go past a limit (more opening
+ * brackets than the depth allows, an exponent of two digits or more, a run
+ * of 300 digits) is scanned, and the first offence in it is reported.
+ */
+function textLimitsError(text: string, level: number, members: number): DecodeError | undefined {
+  let colons = 0;
+  for (let i = text.indexOf(":"); i >= 0 && colons <= members; i = text.indexOf(":", i + 1)) colons++;
+  if (colons === members) {
+    return undefined;
+  }
+  const deep = level >= MAX_DEPTH || (text.length > 2 * (MAX_DEPTH - level) && opens(text, MAX_DEPTH - level) > MAX_DEPTH - level);
+  const huge = EXPONENT_2.test(text) || (text.length >= 300 && DIGITS_300.test(text));
+  if (!deep && !huge) {
+    return undefined;
+  }
+  const n = text.length;
+  let depth = level;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: its end is the next quote not escaped by an odd number of backslashes.
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) {
+          return undefined;
+        }
+        let b = 0;
+        while (text.charCodeAt(i - 1 - b) === 0x5c) b++;
+        if ((b & 1) === 0) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) {
+        return { path: "", problem: "nests arrays and objects more than " + MAX_DEPTH + " levels deep", category: "syntax" };
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const start = i;
+      let exp = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x65 || d === 0x45) {
+          exp = true;
+        } else if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x2b || d === 0x2d)) {
+          break;
+        }
+      }
+      if ((exp || i - start > 300) && !Number.isFinite(Number(text.slice(start, i)))) {
+        return { path: "", problem: "holds a number past the range of a 64-bit float", category: "syntax" };
+      }
+      i--;
+    }
+  }
+  return undefined;
+}
+
+/** opens counts the opening brackets of arrays and objects in text, inside strings too, up to one more than max. */
+function opens(text: string, max: number): number {
+  let n = 0;
+  for (let i = text.indexOf("{"); i >= 0 && n <= max; i = text.indexOf("{", i + 1)) n++;
+  for (let i = text.indexOf("["); i >= 0 && n <= max; i = text.indexOf("[", i + 1)) n++;
+  return n;
+}
+
+/** isJsonSpace says whether a UTF-16 unit is JSON's insignificant white space: space, tab, line feed or carriage return. */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * trimJsonSpace is text without JSON's white space (space, tab, line feed,
+ * carriage return) at either end, and nothing else: not a byte order mark,
+ * a no-break space, U+0085 or U+2028. These are the only characters a
+ * reader of a line (readCli) trims, as every language's reader trims them.
+ * A loop from each end, not a regular expression: /\s+$/ tries every
+ * position of a long run of white space inside the text, which is
+ * quadratic.
+ */
 export function trimJsonSpace(text: string): string {
-  return text.replace(JSON_SPACE_ENDS, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /**
@@ -883,11 +987,13 @@ export function limitsError(v: unknown, level: number): DecodeError | undefined 
 export function parseJsonWithin(text: string | Uint8Array, level = 0): { ok: true; value: unknown } | { ok: false; error: DecodeError } {
   let value: unknown;
   try {
-    value = JSON.parse(typeof text === "string" ? text : decodeUtf8(text, false));
+    text = typeof text === "string" ? text : decodeUtf8(text, false);
+    value = JSON.parse(text);
   } catch (err) {
     return { ok: false, error: { path: "", problem: "is not valid JSON: " + (err instanceof Error ? err.message : String(err)), category: "syntax" } };
   }
-  const error = limitsError(value, level);
+  walked = 0;
+  const error = limitsError(value, level) ?? textLimitsError(text, level, walked);
   return error === undefined ? { ok: true, value } : { ok: false, error };
 }
 

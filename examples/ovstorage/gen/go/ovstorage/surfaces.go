@@ -300,6 +300,9 @@ func ReadHTTP(resp *http.Response) (*Envelope, error) {
 
 // envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type.
 func envelopeFromBody(contentType string, body []byte) *Envelope {
+	if i := strings.IndexAny(contentType, ",;"); i >= 0 && contentType[i] == byte(0x2c) {
+		contentType = contentType[:i]
+	}
 	mt, _, _ := mime.ParseMediaType(contentType)
 	problem := mt == mediaProblem
 	isJSON := problem || mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))

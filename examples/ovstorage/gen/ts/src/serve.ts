@@ -11,7 +11,7 @@
 import { FIELDS, LAYOUT, type Envelope } from "./contract.js";
 import type { LayoutObject } from "./spec.js";
 import { httpStatus } from "./classification.js";
-import { goJson, serializeEnvelope, toWire } from "./codec.js";
+import { goJson, parseJsonWithin, serializeEnvelope, toWire } from "./codec.js";
 import { fromProblem, toProblem } from "./surfaces.js";
 import type { ParseResult } from "./codec.js";
 
@@ -100,15 +100,12 @@ export function serializeProblem(envelope: Envelope, instance = ""): string {
   return goJson("{" + parts.join(",") + "}");
 }
 
-/** parseProblemJson reads an envelope back from problem+json text (fromProblem of the parsed document). */
+/** parseProblemJson reads an envelope back from problem+json text (fromProblem of the parsed document); text that is not JSON or past the limits every decoder shares is a "syntax" error. */
 export function parseProblemJson(text: string): ParseResult {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, error: { path: "", problem: "invalid JSON: " + String(err), category: "syntax" } };
-  }
-  return fromProblem(doc);
+  // The text, not only the parsed document, is held to the limits every
+  // decoder shares: a member given twice whose first copy is past one.
+  const parsed = parseJsonWithin(text);
+  return parsed.ok ? fromProblem(parsed.value) : parsed;
 }
 
 /** HttpAnswer is an envelope as an HTTP response: what writeHttp and toFetchResponse send. Header names are as the Go package writes them. */

@@ -560,7 +560,14 @@ fn read_cli_wrapped(line: &[u8]) -> Result<Envelope, DecodeError> {
     let mut env = None;
     for (name, raw) in members {
         match name.as_ref() {
-            CLI_ERROR => env = Some(raw),
+            // The whole line is JSON within the limits before anything in
+            // it is looked at, as in Go: a syntax error in the envelope
+            // comes before a wrong "ok" (its limits count from its own
+            // object, MAX_DEPTH levels below the line's).
+            CLI_ERROR => {
+                json::check(raw)?;
+                env = Some(raw);
+            }
             CLI_OK => ok = Some(json::parse(raw)?),
             _ => {
                 json::parse(raw)?;
@@ -947,8 +954,15 @@ fn is_token(s: &str) -> bool {
 
 /// The lower-cased media type of a Content-Type value, or "" when it has
 /// none or it is malformed, as Go's mime.ParseMediaType reads it (a
-/// malformed parameter keeps the type; a repeated one makes it "").
+/// malformed parameter keeps the type; a repeated one makes it ""). The
+/// first value of a list counts: a comma before any parameter ends the
+/// media type, as fetch joins repeated lines ("text/plain,
+/// application/json") and the first line counts here.
 fn media_type(content_type: &str) -> String {
+    let content_type = match content_type.find([',', ';']) {
+        Some(i) if content_type.as_bytes()[i] == b',' => &content_type[..i],
+        _ => content_type,
+    };
     let (base, params) = match content_type.find(';') {
         Some(i) => (&content_type[..i], &content_type[i..]),
         None => (content_type, ""),
