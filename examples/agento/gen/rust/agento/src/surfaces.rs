@@ -14,7 +14,9 @@ use std::io;
 
 use serde_json::{Map, Value};
 
-use crate::codec::{DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER};
+use crate::codec::{
+    DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER,
+};
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
     PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
