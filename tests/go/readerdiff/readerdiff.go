@@ -21,6 +21,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/errgen/errgen/tests/go/seeded"
 )
 
 // The readers a case can be for.
@@ -70,36 +72,13 @@ var Mutations = []string{
 	"mcp-structured", "mcp-text", "mcp-items",
 }
 
-// rng is a PCG-style generator written out here so the stream for a seed
-// never changes with the Go release (sanitizediff's, with its own stream).
-type rng struct{ state, inc uint64 }
+// rng is the seeded stream (tests/go/seeded), salted with this
+// generator's own constant.
+type rng = seeded.RNG
 
-func newRNG(seed uint64) *rng {
-	r := &rng{inc: seed<<1 | 1}
-	r.next()
-	r.state += seed ^ 0xD1B54A32D192ED03
-	r.next()
-	return r
-}
+func newRNG(seed uint64) *rng { return seeded.New(seed, 0xD1B54A32D192ED03) }
 
-func (r *rng) next() uint32 {
-	old := r.state
-	r.state = old*6364136223846793005 + r.inc
-	x := uint32(((old >> 18) ^ old) >> 27)
-	rot := uint32(old >> 59)
-	return x>>rot | x<<((-rot)&31)
-}
-
-func (r *rng) intn(n int) int {
-	v := uint64(r.next())<<32 | uint64(r.next())
-	return int(v % uint64(n))
-}
-
-func (r *rng) between(lo, hi int) int { return lo + r.intn(hi-lo+1) }
-
-func (r *rng) chance(percent int) bool { return r.intn(100) < percent }
-
-func pick[T any](r *rng, list []T) T { return list[r.intn(len(list))] }
+func pick[T any](r *rng, list []T) T { return seeded.Pick(r, list) }
 
 // seeds are the conformance vectors' inputs, by reader.
 type seeds struct {
@@ -208,7 +187,7 @@ func Generate(cfg Config) ([]Case, error) {
 	for i := range cases {
 		g := &gen{r: r, s: s}
 		var c Case
-		switch p := r.intn(100); {
+		switch p := r.Intn(100); {
 		case p < 25:
 			c = g.envelope()
 		case p < 55:
@@ -247,16 +226,16 @@ func (g *gen) mark(m string) {
 // its bytes; now and then it is left as it is.
 func (g *gen) mutate(doc []byte) []byte {
 	r := g.r
-	if r.chance(12) {
+	if r.Chance(12) {
 		g.mark("seed")
 		return doc
 	}
-	if t, err := parseTree(doc); err == nil && r.chance(80) {
-		for n := r.between(1, 2); n > 0; n-- {
+	if t, err := parseTree(doc); err == nil && r.Chance(80) {
+		for n := r.Between(1, 2); n > 0; n-- {
 			g.mutateTree(&t)
 		}
 		doc = t.bytes()
-		if !r.chance(15) {
+		if !r.Chance(15) {
 			return doc
 		}
 	}
@@ -269,28 +248,28 @@ var interesting = []byte("{}[],:\"\\ 0-.eE+tfn\x00\x1f\x7f\x80\xbf\xc0\xe2\xed\x
 func (g *gen) mutateBytes(doc []byte) []byte {
 	r := g.r
 	doc = append([]byte(nil), doc...)
-	switch r.intn(4) {
+	switch r.Intn(4) {
 	case 0:
 		if len(doc) > 0 {
 			g.mark("flip")
-			doc[r.intn(len(doc))] = pick(r, interesting)
+			doc[r.Intn(len(doc))] = pick(r, interesting)
 			return doc
 		}
 		fallthrough
 	case 1:
 		g.mark("truncate")
-		return doc[:r.intn(len(doc)+1)]
+		return doc[:r.Intn(len(doc)+1)]
 	case 2:
 		g.mark("insert-byte")
-		at := r.intn(len(doc) + 1)
+		at := r.Intn(len(doc) + 1)
 		return append(doc[:at:at], append([]byte{pick(r, interesting)}, doc[at:]...)...)
 	}
 	g.mark("repeat-bytes")
 	if len(doc) == 0 {
 		return doc
 	}
-	at := r.intn(len(doc))
-	end := min(len(doc), at+r.between(1, 40))
+	at := r.Intn(len(doc))
+	end := min(len(doc), at+r.Between(1, 40))
 	return append(doc[:end:end], append(append([]byte(nil), doc[at:end]...), doc[end:]...)...)
 }
 
@@ -326,7 +305,7 @@ var unknownKeys = []string{`"x"`, `"x_extension"`, `"Kind"`, `"kind "`, `"_promo
 
 func (g *gen) value() *node {
 	r := g.r
-	switch r.intn(5) {
+	switch r.Intn(5) {
 	case 0:
 		g.mark("number-limit")
 		return leaf([]byte(pick(r, limitNumbers)))
@@ -335,7 +314,7 @@ func (g *gen) value() *node {
 		return leaf([]byte(pick(r, badStrings)))
 	case 2:
 		g.mark("deep")
-		return nested(r.between(125, 132), r.chance(50))
+		return nested(r.Between(125, 132), r.Chance(50))
 	}
 	g.mark("type-swap")
 	return leaf([]byte(pick(r, otherValues)))
@@ -359,23 +338,23 @@ func (g *gen) mutateTree(root **node) {
 	r := g.r
 	all := spots(root)
 	sp := pick(r, all)
-	switch r.intn(9) {
+	switch r.Intn(9) {
 	case 0, 1:
 		if sp.n.kind == nodeObject && len(sp.n.members) > 0 {
 			g.mark("dup-member")
-			i := r.intn(len(sp.n.members))
+			i := r.Intn(len(sp.n.members))
 			m := member{key: sp.n.members[i].key, val: sp.n.members[i].val.clone()}
-			if r.chance(50) {
+			if r.Chance(50) {
 				m.val = g.value()
 			}
-			at := r.intn(len(sp.n.members) + 1)
+			at := r.Intn(len(sp.n.members) + 1)
 			sp.n.members = append(sp.n.members[:at:at], append([]member{m}, sp.n.members[at:]...)...)
 			return
 		}
 	case 2:
 		if sp.n.kind == nodeObject && len(sp.n.members) > 0 {
 			g.mark("drop-member")
-			i := r.intn(len(sp.n.members))
+			i := r.Intn(len(sp.n.members))
 			sp.n.members = append(sp.n.members[:i:i], sp.n.members[i+1:]...)
 			return
 		}
@@ -383,9 +362,9 @@ func (g *gen) mutateTree(root **node) {
 		if sp.n.kind == nodeObject {
 			g.mark("add-member")
 			v := g.value()
-			if v.kind != nodeLeaf && r.chance(50) {
+			if v.kind != nodeLeaf && r.Chance(50) {
 				// Aim the nesting at the document's limit, wherever it is.
-				v = nested(max(1, r.between(126, 130)-sp.depth), r.chance(50))
+				v = nested(max(1, r.Between(126, 130)-sp.depth), r.Chance(50))
 			}
 			sp.n.members = append(sp.n.members, member{key: []byte(pick(r, unknownKeys)), val: v})
 			return
@@ -403,10 +382,10 @@ func (g *gen) mutateTree(root **node) {
 			s, _ := c.n.unquote()
 			if inner, err := parseTree([]byte(s)); err == nil {
 				g.mark("embedded")
-				if r.chance(30) {
+				if r.Chance(30) {
 					// Nesting around MaxDepth and far past it, as in issue 28
 					// item 6's extra metadata.
-					inner = &node{kind: nodeObject, members: []member{{key: []byte(`"x"`), val: nested(r.between(127, 201), r.chance(50))}}}
+					inner = &node{kind: nodeObject, members: []member{{key: []byte(`"x"`), val: nested(r.Between(127, 201), r.Chance(50))}}}
 					g.mark("deep")
 				} else {
 					g.mutateTree(&inner)
@@ -419,9 +398,9 @@ func (g *gen) mutateTree(root **node) {
 	// Otherwise a leaf (or any value) is replaced.
 	v := g.value()
 	if v.kind != nodeLeaf {
-		v = nested(max(1, r.between(126, 130)-sp.depth+1), r.chance(50))
+		v = nested(max(1, r.Between(126, 130)-sp.depth+1), r.Chance(50))
 	}
-	if sp.depth == 1 && r.chance(70) {
+	if sp.depth == 1 && r.Chance(70) {
 		return // keep the document an object most of the time
 	}
 	sp.set(v)
@@ -447,23 +426,23 @@ func (g *gen) aip193() Case {
 func (g *gen) cli() Case {
 	r := g.r
 	var line []byte
-	if r.chance(70) {
+	if r.Chance(70) {
 		line = bytes.TrimRight(pick(r, g.s.cli), "\n")
 	} else {
 		line = pick(r, g.s.envelopes)
 	}
-	if r.chance(60) {
+	if r.Chance(60) {
 		line = g.mutate(line)
 	} else {
 		g.mark("seed")
 	}
-	if r.chance(50) {
+	if r.Chance(50) {
 		g.mark("cli-space")
 		var pre, post string
-		for n := r.between(0, 2); n > 0; n-- {
+		for n := r.Between(0, 2); n > 0; n-- {
 			pre += pick(r, cliSpaces)
 		}
-		for n := r.between(0, 2); n > 0; n-- {
+		for n := r.Between(0, 2); n > 0; n-- {
 			post += pick(r, cliSpaces)
 		}
 		line = append(append([]byte(pre), line...), post...)
@@ -495,15 +474,15 @@ func (g *gen) http() Case {
 	seed := pick(r, g.s.http)
 	c := Case{Reader: ReaderHTTP, Status: seed.Status, Input: seed.Input}
 	c.Headers = append(c.Headers, seed.Headers...)
-	switch r.intn(8) {
+	switch r.Intn(8) {
 	case 0:
 		g.mark("short-form")
 		kind := pick(r, g.s.kinds)
-		if r.chance(20) {
+		if r.Chance(20) {
 			kind = pick(r, []string{"Status", "x", "a_", "a" + strings.Repeat("b", 127), "a" + strings.Repeat("b", 128), ""})
 		}
 		body := &node{kind: nodeObject, members: []member{{key: []byte(`"kind"`), val: str(kind)}, {key: []byte(`"message"`), val: str("m")}}}
-		for n := r.between(0, 2); n > 0; n-- {
+		for n := r.Between(0, 2); n > 0; n-- {
 			g.mutateTree(&body)
 		}
 		c.Input = body.bytes()
@@ -518,31 +497,31 @@ func (g *gen) http() Case {
 	default:
 		c.Input = g.mutate(c.Input)
 	}
-	if r.chance(35) {
+	if r.Chance(35) {
 		g.mark("status")
 		c.Status = pick(r, statuses)
 	}
-	if r.chance(30) {
+	if r.Chance(30) {
 		g.mark("content-type")
 		c.Headers = setHeader(c.Headers, "content-type", pick(r, contentTypes))
-		if r.chance(10) {
+		if r.Chance(10) {
 			c.Headers = append(c.Headers, Header{"content-type", pick(r, contentTypes)})
 		}
 	}
-	if r.chance(30) {
+	if r.Chance(30) {
 		g.mark("retry-after")
 		ra := pick(r, retryAfters)
 		c.Headers = setHeader(c.Headers, "retry-after", ra)
-		if strings.Contains(ra, ":") && !strings.Contains(ra, "9999") && !strings.Contains(ra, "1994") && !strings.Contains(ra, "2015") || r.chance(20) {
+		if strings.Contains(ra, ":") && !strings.Contains(ra, "9999") && !strings.Contains(ra, "1994") && !strings.Contains(ra, "2015") || r.Chance(20) {
 			g.mark("date")
 			c.Headers = setHeader(c.Headers, "date", pick(r, dates))
 		}
-		if r.chance(15) {
+		if r.Chance(15) {
 			g.mark("retry-after-twice")
 			c.Headers = append(c.Headers, Header{"retry-after", pick(r, []string{"10", "3", "x"})})
 		}
 	}
-	if r.chance(15) {
+	if r.Chance(15) {
 		g.mark("header-case")
 		for i := range c.Headers {
 			c.Headers[i].Name = pick(r, []string{strings.ToUpper(c.Headers[i].Name), canonical(c.Headers[i].Name)})
@@ -599,13 +578,13 @@ func (g *gen) mcp() Case {
 	r := g.r
 	tr := &node{kind: nodeObject}
 	env := pick(r, g.s.envelopes)
-	if r.chance(60) {
+	if r.Chance(60) {
 		g.mark("mcp-structured")
 		sc := leaf([]byte("null"))
 		// A seed with a member given twice (the edges have some) goes only
 		// into text items, as the mutations below give none.
-		if t, err := parseTree(env); err == nil && !t.repeatsMember() && r.chance(90) {
-			for n := r.between(0, 2); n > 0; n-- {
+		if t, err := parseTree(env); err == nil && !t.repeatsMember() && r.Chance(90) {
+			for n := r.Between(0, 2); n > 0; n-- {
 				g.structuralMutation(&t)
 			}
 			sc = t
@@ -613,16 +592,16 @@ func (g *gen) mcp() Case {
 		tr.members = append(tr.members, member{key: []byte(`"structuredContent"`), val: sc})
 	}
 	items := &node{kind: nodeArray}
-	if r.chance(75) {
+	if r.Chance(75) {
 		g.mark("mcp-text")
-		for n := r.between(1, 3); n > 0; n-- {
+		for n := r.Between(1, 3); n > 0; n-- {
 			text := g.mutate(pick(r, g.s.envelopes))
-			if r.chance(30) {
+			if r.Chance(30) {
 				g.mark("cli-space")
 				text = append(append([]byte(pick(r, cliSpaces)), text...), pick(r, cliSpaces)...)
 			}
 			typ := "text"
-			if r.chance(15) {
+			if r.Chance(15) {
 				g.mark("mcp-items")
 				typ = pick(r, []string{"image", "resource", "Text", ""})
 			}
@@ -636,7 +615,7 @@ func (g *gen) mcp() Case {
 		}
 	}
 	tr.members = append(tr.members, member{key: []byte(`"content"`), val: items}, member{key: []byte(`"isError"`), val: leaf([]byte("true"))})
-	if r.chance(20) {
+	if r.Chance(20) {
 		g.mark("mcp-items")
 		tr.members = tr.members[1:]
 	}
@@ -653,11 +632,11 @@ func (g *gen) mcp() Case {
 func (g *gen) structuralMutation(root **node) {
 	r := g.r
 	sp := pick(r, spots(root))
-	switch r.intn(2) {
+	switch r.Intn(2) {
 	case 0:
 		if sp.n.kind == nodeObject && len(sp.n.members) > 0 {
 			g.mark("drop-member")
-			i := r.intn(len(sp.n.members))
+			i := r.Intn(len(sp.n.members))
 			sp.n.members = append(sp.n.members[:i:i], sp.n.members[i+1:]...)
 			return
 		}
@@ -666,9 +645,9 @@ func (g *gen) structuralMutation(root **node) {
 		return
 	}
 	g.mark("type-swap")
-	if r.chance(30) {
+	if r.Chance(30) {
 		g.mark("deep")
-		sp.set(nested(max(1, r.between(126, 130)-sp.depth+1), r.chance(50)))
+		sp.set(nested(max(1, r.Between(126, 130)-sp.depth+1), r.Chance(50)))
 		return
 	}
 	sp.set(leaf([]byte(pick(r, otherValues))))

@@ -18,6 +18,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/errgen/errgen/tests/go/seeded"
 )
 
 // Config is what a run generates from.
@@ -95,38 +97,13 @@ var Ingredients = []string{
 	"home", "credential-path", "path-near-miss",
 }
 
-// rng is a PCG-style generator written out here so the stream for a seed
-// never changes with the Go release.
-type rng struct{ state, inc uint64 }
+// rng is the seeded stream (tests/go/seeded), salted with this
+// generator's own constant.
+type rng = seeded.RNG
 
-func newRNG(seed uint64) *rng {
-	r := &rng{inc: seed<<1 | 1}
-	r.next()
-	r.state += seed ^ 0x9E3779B97F4A7C15
-	r.next()
-	return r
-}
+func newRNG(seed uint64) *rng { return seeded.New(seed, 0x9E3779B97F4A7C15) }
 
-func (r *rng) next() uint32 {
-	old := r.state
-	r.state = old*6364136223846793005 + r.inc
-	x := uint32(((old >> 18) ^ old) >> 27)
-	rot := uint32(old >> 59)
-	return x>>rot | x<<((-rot)&31)
-}
-
-// intn returns 0..n-1 (n >= 1).
-func (r *rng) intn(n int) int {
-	v := uint64(r.next())<<32 | uint64(r.next())
-	return int(v % uint64(n))
-}
-
-// between returns lo..hi inclusive.
-func (r *rng) between(lo, hi int) int { return lo + r.intn(hi-lo+1) }
-
-func (r *rng) chance(percent int) bool { return r.intn(100) < percent }
-
-func pick[T any](r *rng, list []T) T { return list[r.intn(len(list))] }
+func pick[T any](r *rng, list []T) T { return seeded.Pick(r, list) }
 
 // Generate makes cfg.N cases; the same Config always gives the same cases.
 func Generate(cfg Config) []Case {
@@ -185,21 +162,21 @@ func generateCase(r *rng, cfg Config, i int) Case {
 	b := &builder{r: r}
 	c := Case{}
 	max := cfg.MaxLength
-	if r.chance(10) {
-		c.MaxLength = r.between(64, 300)
+	if r.Chance(10) {
+		c.MaxLength = r.Between(64, 300)
 		max = c.MaxLength
 		b.add("max-length")
 	}
 	// Most inputs are short mixes; some are long, aimed at the truncation
 	// limit or the window's edge.
-	long := r.chance(5)
+	long := r.Chance(5)
 	if c.MaxLength != 0 {
-		long = r.chance(40)
+		long = r.Chance(40)
 	}
-	n := r.between(1, 12)
+	n := r.Between(1, 12)
 	for j := 0; j < n; j++ {
 		if j > 0 {
-			switch r.intn(4) {
+			switch r.Intn(4) {
 			case 0, 1:
 				b.text("", " ")
 			case 2:
@@ -209,8 +186,8 @@ func generateCase(r *rng, cfg Config, i int) Case {
 		ingredient(b)
 	}
 	if long {
-		targets := []int{max - 1, max, max + 1, 4*max - 1, 4 * max, 4*max + 1, 4*max + r.between(2, 3*max)}
-		target := pick(r, targets) + r.between(-3, 3)
+		targets := []int{max - 1, max, max + 1, 4*max - 1, 4 * max, 4*max + 1, 4*max + r.Between(2, 3*max)}
+		target := pick(r, targets) + r.Between(-3, 3)
 		fill := target - b.length()
 		if fill > 0 {
 			unit := pick(r, fillers)
@@ -218,14 +195,14 @@ func generateCase(r *rng, cfg Config, i int) Case {
 			if times > 0 {
 				filler := Atom{Kind: AtomRepeat, Text: unit, Times: times}
 				tail := []Atom{filler}
-				if r.chance(50) {
+				if r.Chance(50) {
 					// Something to find right at the limit.
 					at := len(b.atoms)
 					ingredient(b)
 					tail = append(tail, b.atoms[at:]...)
 					b.atoms = b.atoms[:at]
 				}
-				if r.chance(50) {
+				if r.Chance(50) {
 					b.add("long", tail...)
 				} else {
 					head := append([]Atom(nil), b.atoms...)
@@ -340,9 +317,9 @@ func Edge(cfg Config) []Case {
 	cases := make([]Case, EdgeCount)
 	for i := range cases {
 		b := &builder{r: r}
-		max := 64 + r.intn(240)
+		max := 64 + r.Intn(240)
 		c := Case{MaxLength: max}
-		if r.chance(12) {
+		if r.Chance(12) {
 			max, c.MaxLength = cfg.MaxLength, 0
 		}
 		fixed, tail := pick(r, edgeShapes), ""
@@ -354,27 +331,27 @@ func Edge(cfg Config) []Case {
 		case "/home/":
 			tail = "/project"
 		}
-		secret := fixed + run(r, classUpperAlnum, r.between(82, 97))
+		secret := fixed + run(r, classUpperAlnum, r.Between(82, 97))
 		if fixed == "eyJ" {
 			secret = fixed + run(r, classBase64URL, 17) + "." + run(r, classBase64URL, 20) + "." + run(r, classBase64URL, 20)
 		}
-		if r.chance(50) {
-			k := r.intn(len(secret))
-			ins := strings.Repeat(pick(r, edgeDeletable), r.between(1, 4))
-			if r.chance(50) {
+		if r.Chance(50) {
+			k := r.Intn(len(secret))
+			ins := strings.Repeat(pick(r, edgeDeletable), r.Between(1, 4))
+			if r.Chance(50) {
 				ins = pick(r, edgeMarkers)
 			}
 			secret = secret[:k] + ins + secret[k:]
 		}
 		secret += tail
-		for n := r.intn(6); n > 0; n-- {
-			switch r.intn(4) {
+		for n := r.Intn(6); n > 0; n-- {
+			switch r.Intn(4) {
 			case 0:
 				b.text("", pick(r, []string{"error ", "upstream: ", "a\tb\n", "x", "=", "é", "日本 "}))
 			case 1:
 				b.text("", pick(r, edgeMarkers))
 			default:
-				b.text("", " sk-"+run(r, "abcdefghijklmnopqrstuvwxyz", r.between(40, 119))+" ")
+				b.text("", " sk-"+run(r, "abcdefghijklmnopqrstuvwxyz", r.Between(40, 119))+" ")
 			}
 		}
 		joiner := " "
@@ -382,11 +359,11 @@ func Edge(cfg Config) []Case {
 			joiner = pick(r, []string{"", " ", "x", ":", "\t"})
 		}
 		secretLen, joinerLen := utf8.RuneCountInString(secret), utf8.RuneCountInString(joiner)
-		if r.chance(67) {
+		if r.Chance(67) {
 			// At the window's edge.
-			target := 4*max - r.intn(secretLen+8)
-			if r.chance(33) {
-				for b.length()+120 < target-joinerLen && !r.chance(3) {
+			target := 4*max - r.Intn(secretLen+8)
+			if r.Chance(33) {
+				for b.length()+120 < target-joinerLen && !r.Chance(3) {
 					b.text("", "sk-"+run(r, "abcdefghijklmnopqrstuvwxyz", 116)+" ")
 				}
 			}
@@ -394,15 +371,15 @@ func Edge(cfg Config) []Case {
 			if fill := target - b.length() - joinerLen; fill > 0 {
 				b.add("", Atom{Kind: AtomRepeat, Text: unit, Times: fill})
 			}
-		} else if fill := max - 14 - r.intn(secretLen+4) - b.length(); fill > 0 {
+		} else if fill := max - 14 - r.Intn(secretLen+4) - b.length(); fill > 0 {
 			// At the truncation edge.
 			b.add("", Atom{Kind: AtomRepeat, Text: "w", Times: fill})
 		}
 		b.text("", joiner)
 		b.text("", secret)
-		if r.chance(50) {
+		if r.Chance(50) {
 			b.text("", " and more text after it ")
-			if n := r.intn(4 * max); n > 0 {
+			if n := r.Intn(4 * max); n > 0 {
 				b.add("", Atom{Kind: AtomRepeat, Text: "z", Times: n})
 			}
 		}
@@ -478,7 +455,7 @@ const (
 func run(r *rng, class string, n int) string {
 	var s strings.Builder
 	for range n {
-		s.WriteByte(class[r.intn(len(class))])
+		s.WriteByte(class[r.Intn(len(class))])
 	}
 	return s.String()
 }
@@ -505,7 +482,7 @@ var markers = []string{"<system>", "</system>", "[INST]", "[/INST]", "###", "<<"
 func randomCase(r *rng, s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if r.chance(30) {
+		if r.Chance(30) {
 			switch {
 			case c >= 'a' && c <= 'z':
 				b[i] = c - 32
@@ -520,7 +497,7 @@ func randomCase(r *rng, s string) string {
 func runes(r *rng, lo, hi rune, n int) string {
 	var s strings.Builder
 	for range n {
-		s.WriteRune(lo + rune(r.intn(int(hi-lo)+1)))
+		s.WriteRune(lo + rune(r.Intn(int(hi-lo)+1)))
 	}
 	return s.String()
 }
@@ -528,44 +505,44 @@ func runes(r *rng, lo, hi rune, n int) string {
 // ingredient adds one random ingredient.
 func ingredient(b *builder) {
 	r := b.r
-	switch r.intn(39) {
+	switch r.Intn(39) {
 	case 0, 1, 2:
 		var ws []string
-		for range r.between(1, 5) {
+		for range r.Between(1, 5) {
 			ws = append(ws, pick(r, words))
 		}
 		b.text("ascii", strings.Join(ws, pick(r, []string{" ", "_", "-", ".", ""})))
 	case 3:
 		var s strings.Builder
-		for range r.between(1, 6) {
+		for range r.Between(1, 6) {
 			s.WriteString(pick(r, puncts))
 		}
 		b.text("punct", s.String())
 	case 4, 5:
 		sh := pick(r, catalogue)
-		b.text("secret", pick(r, sh.prefixes)+run(r, sh.class, sh.min+r.between(0, 12)))
+		b.text("secret", pick(r, sh.prefixes)+run(r, sh.class, sh.min+r.Between(0, 12)))
 	case 6, 7:
 		b.text("secret-near-miss", nearMiss(r))
 	case 8:
-		tail := run(r, classValue+"\"'(){}[]<>,;&", r.between(0, 20))
-		if r.chance(30) {
+		tail := run(r, classValue+"\"'(){}[]<>,;&", r.Between(0, 20))
+		if r.Chance(30) {
 			tail += pick(r, []string{"é", "日本", "🚀", "\u200b"})
 		}
 		b.text("word-prefix", pick(r, wordPrefixes)+tail)
 	case 9:
-		b.text("jwt", "eyJ"+run(r, classBase64URL, r.between(7, 30))+"."+run(r, classBase64URL, r.between(4, 40))+
-			pick(r, []string{"", ".", "." + run(r, classBase64URL, r.between(1, 40))}))
+		b.text("jwt", "eyJ"+run(r, classBase64URL, r.Between(7, 30))+"."+run(r, classBase64URL, r.Between(4, 40))+
+			pick(r, []string{"", ".", "." + run(r, classBase64URL, r.Between(1, 40))}))
 	case 10:
 		b.text("jwt-near-miss", pick(r, []string{
-			"eyJ" + run(r, classBase64URL, r.between(0, 6)) + "." + run(r, classBase64URL, r.between(4, 10)),
-			"eyJ" + run(r, classBase64URL, r.between(7, 20)) + "." + run(r, classBase64URL, r.between(0, 3)),
-			"eyJ" + run(r, classBase64URL, r.between(7, 20)) + run(r, "!:/", 1),
-			"x" + "eyJ" + run(r, classBase64URL, r.between(7, 20)) + ".abc",
-			"EYJ" + run(r, classBase64URL, r.between(7, 20)) + "." + run(r, classBase64URL, 8),
+			"eyJ" + run(r, classBase64URL, r.Between(0, 6)) + "." + run(r, classBase64URL, r.Between(4, 10)),
+			"eyJ" + run(r, classBase64URL, r.Between(7, 20)) + "." + run(r, classBase64URL, r.Between(0, 3)),
+			"eyJ" + run(r, classBase64URL, r.Between(7, 20)) + run(r, "!:/", 1),
+			"x" + "eyJ" + run(r, classBase64URL, r.Between(7, 20)) + ".abc",
+			"EYJ" + run(r, classBase64URL, r.Between(7, 20)) + "." + run(r, classBase64URL, 8),
 		}))
 	case 11:
 		b.text("bearer", pick(r, []string{"", "Authorization ", "x", "1", "-", "(", "\n"})+randomCase(r, "bearer")+
-			pick(r, []string{" ", "  ", "\t", "", " \t", "\n", ": "})+run(r, classToken, r.between(4, 40)))
+			pick(r, []string{" ", "  ", "\t", "", " \t", "\n", ": "})+run(r, classToken, r.Between(4, 40)))
 	case 12:
 		b.text("pem", pemBlock(r, true))
 	case 13:
@@ -577,10 +554,10 @@ func ingredient(b *builder) {
 	case 17:
 		var q strings.Builder
 		q.WriteString(pick(r, []string{"https://api.example.com/v1/x", "/cb", "", "s3://bucket/o", "?"}))
-		for range r.between(1, 4) {
+		for range r.Between(1, 4) {
 			q.WriteString(pick(r, []string{"?", "&", "#", ";", "&amp;"}))
 			key := pick(r, append([]string{"code", "sig", "state", "page", "X-Amz-Signature", "access_token", "Code", "SIG"}, harmlessKeys[:5]...))
-			q.WriteString(key + pick(r, []string{"=", "=", "= ", ":"}) + run(r, classValue, r.between(0, 24)))
+			q.WriteString(key + pick(r, []string{"=", "=", "= ", ":"}) + run(r, classValue, r.Between(0, 24)))
 		}
 		b.text("query", q.String())
 	case 18:
@@ -590,7 +567,7 @@ func ingredient(b *builder) {
 	case 19:
 		b.text("authorization", randomCase(r, pick(r, []string{"Authorization", "proxy-authorization", "X-Authorization", "authorization"}))+
 			pick(r, []string{": ", "=", ":", " = ", "\": \""})+pick(r, []string{"Bearer ", "Basic ", "Digest ", "AWS4-HMAC-SHA256 ", "", "Bearer", "Bearer\t"})+
-			run(r, classValue, r.between(1, 30))+pick(r, []string{"", ", SignedHeaders=host", " x"}))
+			run(r, classValue, r.Between(1, 30))+pick(r, []string{"", ", SignedHeaders=host", " x"}))
 	case 20, 21:
 		b.text("marker", randomCase(r, pick(r, markers)))
 	case 22:
@@ -598,7 +575,7 @@ func ingredient(b *builder) {
 	case 23:
 		b.text("c0", string(rune(pick(r, []int{0, 1, 7, 8, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F, 9, 10, 13}))))
 	case 24:
-		b.text("c1", runes(r, 0x80, 0x9F, r.between(1, 3)))
+		b.text("c1", runes(r, 0x80, 0x9F, r.Between(1, 3)))
 	case 25:
 		b.text("bidi", string(pick(r, []rune{0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C}))+pick(r, words))
 	case 26:
@@ -606,9 +583,9 @@ func ingredient(b *builder) {
 	case 27:
 		b.text("invisible", string(pick(r, []rune{0xAD, 0x180E, 0x2061, 0x2064, 0x206A, 0x206F, 0xFFF9, 0xFFFB, 0x2065, 0xFFFC, 0x2028, 0x2029})))
 	case 28:
-		b.text("tag", runes(r, 0xE0000, 0xE007F, r.between(1, 5))+pick(r, []string{"", "🏴"}))
+		b.text("tag", runes(r, 0xE0000, 0xE007F, r.Between(1, 5))+pick(r, []string{"", "🏴"}))
 	case 29:
-		switch r.intn(3) {
+		switch r.Intn(3) {
 		case 0:
 			b.text("emoji", pick(r, []string{"🚀", "🔥", "❤\ufe0f", "👍🏽", "😀", "🙂"}))
 		case 1:
@@ -617,24 +594,24 @@ func ingredient(b *builder) {
 			b.text("flag", pick(r, []string{"🇩🇪", "🇯🇵", "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F", "🇺"}))
 		}
 	case 30:
-		b.text("combining", pick(r, []string{"e", "a", "Z", "n", "#", "<"})+runes(r, 0x0300, 0x036F, r.between(1, 4)))
+		b.text("combining", pick(r, []string{"e", "a", "Z", "n", "#", "<"})+runes(r, 0x0300, 0x036F, r.Between(1, 4)))
 	case 31:
-		b.text("cjk", runes(r, 0x4E00, 0x9FFF, r.between(1, 6))+pick(r, []string{"", "。", "：", "＝", "＜system＞"}))
+		b.text("cjk", runes(r, 0x4E00, 0x9FFF, r.Between(1, 6))+pick(r, []string{"", "。", "：", "＝", "＜system＞"}))
 	case 32:
-		if r.chance(50) {
+		if r.Chance(50) {
 			b.text("fffd", "\uFFFD")
 		} else {
-			s := Atom{Kind: AtomSurrogate, Surrogate: uint16(r.between(0xD800, 0xDFFF))}
+			s := Atom{Kind: AtomSurrogate, Surrogate: uint16(r.Between(0xD800, 0xDFFF))}
 			b.add("surrogate", s)
 		}
 	case 33:
 		b.add("ill-formed", Atom{Kind: AtomHex, Bytes: illFormed(r)})
 	case 34:
-		if r.chance(50) {
+		if r.Chance(50) {
 			b.add("hex-valid", Atom{Kind: AtomHex, Bytes: []byte(pick(r, []string{"é", "€", "𝄞", "ok", "日"}))})
 		} else {
 			var s strings.Builder
-			for range r.between(2, 12) {
+			for range r.Between(2, 12) {
 				s.WriteString(pick(r, []string{" ", "\t", "\n", "\r", "\r\n"}))
 			}
 			b.text("whitespace", s.String())
@@ -647,7 +624,7 @@ func ingredient(b *builder) {
 		b.text("credential-path", credentialPath(r))
 	case 38:
 		s := pick(r, pathNearMisses)
-		if r.chance(20) {
+		if r.Chance(20) {
 			s = randomCase(r, s)
 		}
 		b.text("path-near-miss", pick(r, pathContext)+s+pick(r, pathTails))
@@ -692,10 +669,10 @@ func homePath(r *rng) string {
 	b.WriteString(pick(r, pathContext))
 	b.WriteString(prefix)
 	b.WriteString(pick(r, users))
-	for range r.intn(4) {
+	for range r.Intn(4) {
 		b.WriteString(sep + pick(r, segs))
 	}
-	if r.chance(25) {
+	if r.Chance(25) {
 		b.WriteString(sep + strings.ReplaceAll(pick(r, creds), "/", sep))
 	}
 	b.WriteString(pick(r, pathTails))
@@ -709,7 +686,7 @@ func credentialPath(r *rng) string {
 	b.WriteString(pick(r, pathContext))
 	b.WriteString(pick(r, credDirs))
 	b.WriteString(pick(r, creds))
-	if r.chance(20) {
+	if r.Chance(20) {
 		b.WriteString("/" + pick(r, segs))
 	}
 	b.WriteString(pick(r, pathTails))
@@ -721,11 +698,11 @@ func credentialPath(r *rng) string {
 func nearMiss(r *rng) string {
 	sh := pick(r, catalogue)
 	p := pick(r, sh.prefixes)
-	switch r.intn(4) {
+	switch r.Intn(4) {
 	case 0:
 		return p + run(r, sh.class, sh.min-1)
 	case 1:
-		k := r.between(0, sh.min-1)
+		k := r.Between(0, sh.min-1)
 		return p + run(r, sh.class, k) + pick(r, []string{"!", " ", ".", "é", "\u200b", "+"}) + run(r, sh.class, sh.min-k)
 	case 2:
 		return randomCase(r, p) + run(r, sh.class, sh.min+2)
@@ -735,7 +712,7 @@ func nearMiss(r *rng) string {
 }
 
 func pemBlock(r *rng, private bool) string {
-	body := run(r, classBase64URL+"+/=\n", r.between(0, 80))
+	body := run(r, classBase64URL+"+/=\n", r.Between(0, 80))
 	if private {
 		label := pick(r, []string{"RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"})
 		end := pick(r, []string{"\n-----END " + label + "-----", "", "\n-----END ", "-----END X-----", "\n-----END " + label + "----"})
@@ -746,14 +723,14 @@ func pemBlock(r *rng, private bool) string {
 }
 
 func assignment(r *rng, key string) string {
-	if r.chance(40) {
+	if r.Chance(40) {
 		key = randomCase(r, key)
 	}
 	pre := pick(r, []string{"", "", "\"", "'", "\\\"", "x_", "my", "aws_", "?", "&", " ", "#", ";", "."})
 	q := pick(r, []string{"", "", "\"", "'", "\\\"", "\"\"", "''\"", "`"})
 	sep := pick(r, []string{"=", ":", ": ", " = ", "\t:\t", "=\"", ":  '", "=\\\"", "=<", "=(", "= [", ":\"\"\""})
 	val := pick(r, []string{
-		run(r, classValue, r.between(1, 24)),
+		run(r, classValue, r.Between(1, 24)),
 		"hunter2", "é" + run(r, alnum, 3), "a,b", "x;y", "[masked]", "", "p@ss wörd", "Bearer " + run(r, classToken, 12),
 		"\"quoted\"", "ä" + run(r, alnum, 4) + "ö",
 	})
@@ -765,15 +742,15 @@ func assignment(r *rng, key string) string {
 func splitMarker(b *builder) string {
 	r := b.r
 	m := pick(r, markers)
-	k := r.between(1, len(m)-1)
-	switch r.intn(5) {
+	k := r.Between(1, len(m)-1)
+	switch r.Intn(5) {
 	case 0:
 		return m[:k] + pick(r, markers) + m[k:]
 	case 1:
 		return m[:k] + string(pick(r, []rune{0x200B, 0x00AD, 0x202E, 0xFEFF, 0x0007, 0xE0041})) + m[k:]
 	case 2:
 		inner := pick(r, markers)
-		j := r.between(1, len(inner)-1)
+		j := r.Between(1, len(inner)-1)
 		return m[:k] + inner[:j] + pick(r, markers) + inner[j:] + m[k:]
 	case 3:
 		return pick(r, []string{"#<<##", "####", "<<SYS>>", "<<<", "#####", "[[INST]INST]", "<|im_<|user|>start|>", "<sy###stem>"})
@@ -792,7 +769,7 @@ func illFormed(r *rng) []byte {
 		{0xEF, 0xBF}, {0xC3, 0x28}, {0x61, 0xF0, 0x28, 0x8C, 0xBC},
 	}
 	out := append([]byte(nil), pick(r, cases)...)
-	if r.chance(30) {
+	if r.Chance(30) {
 		out = append(out, pick(r, cases)...)
 	}
 	return out
