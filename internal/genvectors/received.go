@@ -73,6 +73,12 @@ var (
 		in:  strings.Repeat("\u200b", 673) + " the proxy said: AKIAIOSFODNN",
 		out: " the proxy said: AKIAIOSFODNN",
 	}
+	// A GitHub token of lowercase characters: it matches a short form's
+	// kind pattern, and the sanitizer redacts it.
+	shortFormToken = redaction{
+		in:  "ghp_a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8",
+		out: "[REDACTED]",
+	}
 	receivedText = redaction{
 		in:  "the upstream echoed " + receivedGitHub + " in its error",
 		out: "the upstream echoed [REDACTED] in its error",
