@@ -658,10 +658,10 @@ impl Envelope {
     ///
     /// Every text it returns (the message, the guidance, every context and
     /// kind-specific field and the strings of the extra members, listed in
-    /// SANITIZED_FIELDS or not) is sanitized as the constructors sanitize
-    /// it, so an envelope read from an upstream can be re-emitted or logged
-    /// as it is; a required field the sanitizer leaves empty is a Value
-    /// error. Every reader of the crate decodes this way; from_slice_raw
+    /// SANITIZED_FIELDS or not, the kind and the enumerated values) is
+    /// sanitized as the constructors sanitize it, so an envelope read from
+    /// an upstream can be re-emitted or logged as it is; a kind or a
+    /// required field the sanitizer leaves empty is a Value error. Every reader of the crate decodes this way; from_slice_raw
     /// keeps the text as received.
     ///
     /// A document longer than MAX_DOCUMENT_BYTES is a syntax error, found
