@@ -354,8 +354,13 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 		return "", "", false
 	}
 	// A kind the sanitizer changes is not one (the readers check that the
-	// sanitizer keeps it); the vectors know the one token they send.
+	// sanitizer keeps it); the vectors know the one token they send, and
+	// that the sanitizer cuts a text past its maximum length.
 	if kind == shortFormToken.in && shortFormToken.sure(c) {
+		return "", "", false
+	}
+	// Nor is one past the policy's maximum length, which it cuts.
+	if utf8.RuneCountInString(kind) > c.Sanitize.MaxLength {
 		return "", "", false
 	}
 	message, ok = str(obj[sf.MessageMember])
