@@ -131,7 +131,7 @@ type offWire struct {
 // enumOff is an off-wire value of one of the contract's vocabularies.
 func enumOff(key string, field *jen.Statement, typ string) offWire {
 	return offWire{key, jen.String().Call(field.Clone()), func(v jen.Code) []jen.Code {
-		return []jen.Code{field.Clone().Op("=").Id(typ).Call(v)}
+		return []jen.Code{field.Clone().Op("=").Id(typ).Call(jen.Id("Sanitize").Call(v))}
 	}}
 }
 

@@ -437,10 +437,12 @@ func (g *gen) unmarshal(f *jen.File) {
 	)
 	body = append(body, p.check(g.lo.Root)...)
 	body = append(body, p.assemble()...)
-	body = append(body, g.fillUnmapped()...)
+	// Sanitized before the classification is looked up, so that what
+	// derives from the kind derives from the kind returned.
 	if clean := p.sanitizeReceived(); len(clean) > 0 {
 		body = append(body, jen.If(jen.Id("sanitize")).Block(clean...))
 	}
+	body = append(body, g.fillUnmapped()...)
 	body = append(body,
 		jen.List(jen.Id("extra"), jen.Err()).Op(":=").Id("buildExtra").Call(jen.Id("extras").Index(jen.Op(":"))),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -485,7 +487,7 @@ func (g *gen) unmarshal(f *jen.File) {
 
 // receivedDoc says what decoding sanitizes, in one sentence.
 func (g *gen) receivedDoc() string {
-	return "Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; only the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are kept as received. An envelope read from an upstream can so be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received."
+	return "Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are sanitized too, before the kind's classification is looked up (a clean value, as every known one is, comes back unchanged). An envelope read from an upstream can so be re-emitted or logged as it is; a kind or required field the sanitizer leaves empty is a DecodeValue error, as an empty one is (an emptied enumerated value is kept empty, as an empty one is). UnmarshalJSONRaw keeps the text as received."
 }
 
 // receivedText reports whether decoding sanitizes the leaf's value: the
@@ -493,6 +495,8 @@ func (g *gen) receivedDoc() string {
 func receivedText(lf *contract.Leaf) bool {
 	switch lf.Source {
 	case contract.SourceMessage, contract.SourceGuidance:
+		return true
+	case contract.SourceKind, contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects:
 		return true
 	case contract.SourceField:
 		return holdsText(lf.Field)
@@ -515,6 +519,15 @@ func receivedExpr(f *contract.Field, v *jen.Statement) *jen.Statement {
 	return sanitizeExpr(f, v)
 }
 
+// enumTypes names the Go type of the kind and of each enumerated value.
+var enumTypes = map[contract.Source]string{
+	contract.SourceKind:          "Kind",
+	contract.SourceOrigin:        "Origin",
+	contract.SourceAction:        "RecoveryAction",
+	contract.SourceSameArguments: "SameArguments",
+	contract.SourceSideEffects:   "SideEffects",
+}
+
 // sanitizeReceived emits the sanitizing of a decoded envelope: every text
 // value on the wire (receivedText), as the constructors sanitize one, and
 // the strings of the extra members; a required field left empty is the
@@ -527,6 +540,15 @@ func (p *decPlan) sanitizeReceived() []jen.Code {
 			continue
 		}
 		dst := p.dst(lf)
+		if typ, ok := enumTypes[lf.Source]; ok {
+			out = append(out, dst.Clone().Op("=").Id(typ).Call(jen.Id("Sanitize").Call(jen.String().Call(dst.Clone()))))
+			if lf.Source == contract.SourceKind {
+				out = append(out, jen.If(dst.Clone().Op("==").Lit("")).Block(
+					jen.Return(jen.Id("decodeFields").Index(jen.Lit(p.leaf[lf].index)).Dot("problem").Call(jen.Id("stBadValue"))),
+				))
+			}
+			continue
+		}
 		if lf.Source != contract.SourceField {
 			out = append(out, dst.Clone().Op("=").Id("Sanitize").Call(dst.Clone()))
 			continue

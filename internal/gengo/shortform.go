@@ -64,7 +64,7 @@ func (g *gen) shortForm(f *jen.File, sf *contract.ShortForm) {
 		jen.List(jen.Id("obj"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("body"), jen.Lit("")),
 		ifErrReturn(jen.Nil()),
 		jen.List(jen.Id("kind"), jen.Id("ok")).Op(":=").Id("jsonString").Call(jen.Id("obj").Index(jen.Lit(sf.KindMember))),
-		jen.If(jen.Op("!").Id("ok").Op("||").Len(jen.Id("kind")).Op(">").Id("maxShortFormKind").Op("||").Op("!").Id("shortFormKind").Dot("MatchString").Call(jen.Id("kind"))).Block(jen.Return(jen.Nil())),
+		jen.If(jen.Op("!").Id("ok").Op("||").Len(jen.Id("kind")).Op(">").Id("maxShortFormKind").Op("||").Op("!").Id("shortFormKind").Dot("MatchString").Call(jen.Id("kind")).Op("||").Id("Sanitize").Call(jen.Id("kind")).Op("!=").Id("kind")).Block(jen.Return(jen.Nil())),
 	}
 	body = append(body, message...)
 	body = append(body,
@@ -94,6 +94,6 @@ func (g *gen) shortForm(f *jen.File, sf *contract.ShortForm) {
 	if len(sf.Empty) > 0 {
 		empty = " The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema."
 	}
-	docf(f, fmt.Sprintf("fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose %[1]q is a string of at most maxShortFormKind bytes matching shortFormKind and whose %[2]q is a string. It returns nil for any other body. The envelope keeps the kind and the message (%[3]s; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none.%[4]s", sf.KindMember, sf.MessageMember, sanitized, empty))
+	docf(f, fmt.Sprintf("fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose %[1]q is a string of at most maxShortFormKind bytes matching shortFormKind that the sanitizer keeps as it is (a lowercase token matches the pattern) and whose %[2]q is a string. It returns nil for any other body. The envelope keeps the kind and the message (%[3]s; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none.%[4]s", sf.KindMember, sf.MessageMember, sanitized, empty))
 	f.Func().Id("fromShortForm").Params(jen.Id("body").Index().Byte(), jen.Id("status").Int()).Add(envPtr()).Block(body...)
 }

@@ -31,8 +31,10 @@ func (g *gen) aipTables() string {
 	// set back as they are.
 	type off struct{ key, get, set string }
 	var offs []off
+	// Read from an upstream, an enumerated value is sanitized as the
+	// decoder sanitizes one on the wire.
 	enum := func(key, field, typ string) off {
-		return off{key, "e." + field + ".as_str().to_owned()", "e." + field + " = " + typ + "::from(v.as_str());"}
+		return off{key, "e." + field + ".as_str().to_owned()", "e." + field + " = " + typ + "::from(crate::contract::sanitize(v).into_owned());"}
 	}
 	for _, row := range g.t.AIPOffWire {
 		r := row.(runtimedata.Record)

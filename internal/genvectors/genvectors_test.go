@@ -613,13 +613,16 @@ func TestHTTPShortForm(t *testing.T) {
 			}
 		}
 		for _, name := range []string{"short form: a kind this contract does not define", "short form: a kind of 128 bytes"} {
+			if name == "short form: a kind of 128 bytes" && c.Sanitize.MaxLength < contract.ShortFormMaxKind {
+				continue // the sanitizer cuts it: no short form, and left out when its body is not one the vectors can read
+			}
 			var env map[string]any
 			json.Unmarshal(byName[name].Envelope, &env)
 			if env["origin"] != c.Fallback.Origin.Name || env[contract.PromotedMember] != contract.PromotedShortForm {
 				t.Errorf("%s: %q: %s", p, name, byName[name].Envelope)
 			}
 		}
-		for _, name := range []string{"not a short form: a kind outside the naming pattern", "not a short form: a kind of 129 bytes", "short form as text/plain, not JSON"} {
+		for _, name := range []string{"not a short form: a kind outside the naming pattern", "not a short form: a kind of 129 bytes", "not a short form: a kind the sanitizer redacts", "short form as text/plain, not JSON"} {
 			var env map[string]any
 			json.Unmarshal(byName[name].Envelope, &env)
 			if env[contract.PromotedMember] != nil {

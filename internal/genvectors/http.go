@@ -145,6 +145,9 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: withJSON(), body: short("Not a kind", shortMessage)},
 		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: withJSON(), body: short(longest+pad, shortMessage)},
 		response{name: "not a short form: an empty kind", status: 502, headers: withJSON(), body: short("", shortMessage)},
+		// A lowercase token matches the naming pattern: received text the
+		// sanitizer changes is no kind.
+		response{name: "not a short form: a kind the sanitizer redacts", status: 502, headers: withJSON(), body: short(shortFormToken.in, shortMessage)},
 		response{name: "not a short form: a kind that is not a string", status: 502, headers: withJSON(), body: short(42, shortMessage)},
 		response{name: "not a short form: no message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil)},
 		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
@@ -350,6 +353,16 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 	if !ok || len(kind) > contract.ShortFormMaxKind || !regexp.MustCompile(sf.KindPattern).MatchString(kind) {
 		return "", "", false
 	}
+	// A kind the sanitizer changes is not one (the readers check that the
+	// sanitizer keeps it); the vectors know the one token they send, and
+	// that the sanitizer cuts a text past its maximum length.
+	if kind == shortFormToken.in && shortFormToken.sure(c) {
+		return "", "", false
+	}
+	// Nor is one past the policy's maximum length, which it cuts.
+	if utf8.RuneCountInString(kind) > c.Sanitize.MaxLength {
+		return "", "", false
+	}
 	message, ok = str(obj[sf.MessageMember])
 	return kind, message, ok
 }
@@ -400,6 +413,11 @@ func httpText(c *contract.Contract, body []byte) (text string, ok bool) {
 		if s == r.in {
 			s, known = r.out, true
 			break
+		}
+	}
+	if !known && shortFormToken.sure(c) && strings.Contains(s, shortFormToken.in) {
+		if t := strings.ReplaceAll(s, shortFormToken.in, shortFormToken.out); sanitizeProof(c, t) {
+			s, known = t, true
 		}
 	}
 	// The sanitizer keeps tab, line feed and carriage return, and reads

@@ -73,6 +73,12 @@ var (
 		in:  strings.Repeat("\u200b", 673) + " the proxy said: AKIAIOSFODNN",
 		out: " the proxy said: AKIAIOSFODNN",
 	}
+	// A GitHub token of lowercase characters: it matches a short form's
+	// kind pattern, and the sanitizer redacts it.
+	shortFormToken = redaction{
+		in:  "ghp_a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8",
+		out: "[REDACTED]",
+	}
 	receivedText = redaction{
 		in:  "the upstream echoed " + receivedGitHub + " in its error",
 		out: "the upstream echoed [REDACTED] in its error",
@@ -169,7 +175,44 @@ func received(c *contract.Contract, maximal exampleenv.Example) ([]ReceivedVec, 
 	if err != nil {
 		return nil, err
 	}
-	return []ReceivedVec{{Name: "secrets in every text, listed in sanitize.fields or not, and in extra members", Document: d, Envelope: w, Raw: d, Secrets: secrets}}, nil
+	out := []ReceivedVec{{Name: "secrets in every text, listed in sanitize.fields or not, and in extra members", Document: d, Envelope: w, Raw: d, Secrets: secrets}}
+	if v, ok, err := receivedEnums(c, maximal); err != nil {
+		return nil, err
+	} else if ok {
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// receivedEnums builds the received vector of an envelope holding secrets
+// in its kind and in each enumerated value the layout carries (origin,
+// recovery action, same_arguments, side_effects): every reader sanitizes
+// them as it does any text, and what derives from the kind derives from
+// the sanitized one. ok is false when the contract's policy could act on
+// the text otherwise (redaction.sure).
+func receivedEnums(c *contract.Contract, maximal exampleenv.Example) (ReceivedVec, bool, error) {
+	if !receivedText.sure(c) {
+		return ReceivedVec{}, false, nil
+	}
+	doc, want := fromExample(maximal.Value), fromExample(maximal.Value)
+	for _, lf := range c.Layout.Leaves {
+		switch lf.Source {
+		case contract.SourceKind, contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects:
+			doc, want = doc.with(lf.Path, receivedText.in), want.with(lf.Path, receivedText.out)
+		case contract.SourceRetryable, contract.SourceMayHaveRun:
+			// Received, so kept: not derived from the unknown values.
+			doc, want = doc.with(lf.Path, true), want.with(lf.Path, true)
+		}
+	}
+	d, err := raw(doc)
+	if err != nil {
+		return ReceivedVec{}, false, err
+	}
+	w, err := raw(want)
+	if err != nil {
+		return ReceivedVec{}, false, err
+	}
+	return ReceivedVec{Name: "secrets in the kind and in every enumerated value", Document: d, Envelope: w, Raw: d, Secrets: []string{receivedGitHub}}, true, nil
 }
 
 // appendNew appends s to list unless it holds it.

@@ -203,7 +203,9 @@ func malformed(c *contract.Contract, maximal exampleenv.Example) ([]MalformedVec
 			add(p+": empty", base.with(p, ""), p, CategoryValue)
 			// Nor is one the readers sanitize when the sanitizer empties it:
 			// a prompt-injection marker alone sanitizes to nothing.
-			if lf.RequiredContext && sanitizedLeaf(c, lf) && len(c.Sanitize.Markers) > 0 {
+			// The kind is sanitized too (issue 28: an upstream can put a
+			// token in it).
+			if (lf.Source == contract.SourceKind || lf.RequiredContext && sanitizedLeaf(c, lf)) && len(c.Sanitize.Markers) > 0 {
 				add(p+": only a prompt-injection marker, which the sanitizer removes", base.with(p, c.Sanitize.Markers[0]), p, CategoryValue)
 			}
 		case lf.Source == contract.SourceRetryAfterMs:

@@ -360,13 +360,20 @@ fn carriers() -> Vec<(String, Make)> {
     if let Some(f) = STR_FIELDS.iter().find(|f| !SANITIZED_FIELDS.contains(f)) {
         fields.push(f.to_string());
     }
-    let mut wire_fields: Vec<String> = ["message", "guidance", "extra", "extra(nested)"].iter().map(|s| s.to_string()).collect();
+    // The kind and the enumerated values are the sender's too (a reader
+    // sanitizes them as any text).
+    let mut wire_fields: Vec<String> = ["message", "guidance", "extra", "extra(nested)", "kind", "origin", "action", "same_arguments", "side_effects"].iter().map(|s| s.to_string()).collect();
     wire_fields.extend(fields.iter().cloned());
     let upstream = move |k: &Kind, field: &str, s: &str| -> Envelope {
         let mut e = new_env_trusted(k.clone(), "upstream failed");
         match field {
             "message" => e.message = s.to_owned(),
             "guidance" => e.recovery.guidance = s.to_owned(),
+            "kind" => e.kind = Kind::from(s.to_owned()),
+            "origin" => e.origin = Origin::from(s.to_owned()),
+            "action" => e.recovery.action = RecoveryAction::from(s.to_owned()),
+            "same_arguments" => e.recovery.same_arguments = SameArguments::from(s.to_owned()),
+            "side_effects" => e.side_effects = SideEffects::from(s.to_owned()),
             "extra" => {
                 e.extra.insert("x_note".into(), Value::from(s));
             }

@@ -271,7 +271,7 @@ var decodeFields = [25]decodeField{{
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
-// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; only the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are kept as received. An envelope read from an upstream can so be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received.
+// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are sanitized too, before the kind's classification is looked up (a clean value, as every known one is, comes back unchanged). An envelope read from an upstream can so be re-emitted or logged as it is; a kind or required field the sanitizer leaves empty is a DecodeValue error, as an empty one is (an emptied enumerated value is kept empty, as an empty one is). UnmarshalJSONRaw keeps the text as received.
 //
 // It reads the document once, in document order; a member given twice counts
 // once, with its last value, as with encoding/json, and only the last is kept.
@@ -450,8 +450,16 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 		out.Recovery.RetryAfterMs = &v
 	}
 	if sanitize {
+		out.Kind = Kind(Sanitize(string(out.Kind)))
+		if out.Kind == "" {
+			return decodeFields[1].problem(stBadValue)
+		}
 		out.Message = Sanitize(out.Message)
+		out.Origin = Origin(Sanitize(string(out.Origin)))
+		out.Recovery.Action = RecoveryAction(Sanitize(string(out.Recovery.Action)))
+		out.Recovery.SameArguments = SameArguments(Sanitize(string(out.Recovery.SameArguments)))
 		out.Recovery.Guidance = Sanitize(out.Recovery.Guidance)
+		out.SideEffects = SideEffects(Sanitize(string(out.SideEffects)))
 		out.Service = Sanitize(out.Service)
 		out.Action = Sanitize(out.Action)
 		out.Tool = Sanitize(out.Tool)

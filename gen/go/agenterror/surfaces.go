@@ -372,14 +372,14 @@ const maxShortFormKind = 128
 // shortFormKind matches the names of this contract's kinds. A short form's "kind" must match it: a body such as a Kubernetes Status ({"kind": "Status", "message": ...}) names no kind of this contract and is classified from the status instead.
 var shortFormKind = regexp.MustCompile("^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
-// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as every reader sanitizes received text; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
+// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind that the sanitizer keeps as it is (a lowercase token matches the pattern) and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as every reader sanitizes received text; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
 func fromShortForm(body []byte, status int) *Envelope {
 	obj, err := decodeObject(body, "")
 	if err != nil {
 		return nil
 	}
 	kind, ok := jsonString(obj["kind"])
-	if !ok || len(kind) > maxShortFormKind || !shortFormKind.MatchString(kind) {
+	if !ok || len(kind) > maxShortFormKind || !shortFormKind.MatchString(kind) || Sanitize(kind) != kind {
 		return nil
 	}
 	message, ok := jsonString(obj["message"])

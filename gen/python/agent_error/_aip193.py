@@ -387,12 +387,10 @@ def _from_own(s: _Status) -> Optional[Envelope]:
             else:
                 env["contract_version"] = v
         elif source in ("origin", "side_effects"):
-            env[source] = v
-        elif source == "guidance":
-            # Read from an upstream, it is sanitized as from_dict sanitizes guidance on the wire.
-            rec[source] = sanitize(v)
+            # Read from an upstream, each value is sanitized as from_dict sanitizes one on the wire.
+            env[source] = sanitize(v)
         else:
-            rec[source] = v
+            rec[source] = sanitize(v)
     if rec:
         env["recovery"] = dataclasses.replace(e.recovery, **rec)
     if _META_EXTRA in meta:

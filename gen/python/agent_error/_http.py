@@ -330,6 +330,9 @@ def _from_short_form(value: Any, status: int) -> Optional[Envelope]:
     kind = value.get(SHORT_FORM["kind_member"])
     if not isinstance(kind, str) or len(kind.encode("utf-8", "surrogatepass")) > SHORT_FORM["max_kind_bytes"] or _SHORT_FORM_KIND.fullmatch(kind) is None:
         return None
+    if sanitize(kind) != kind:
+        # A kind the sanitizer would change (a lowercase token matches the pattern) is received text, not a kind: not a short form.
+        return None
     message = value.get(SHORT_FORM["message_member"])
     if not isinstance(message, str):
         return None

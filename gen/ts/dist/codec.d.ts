@@ -102,9 +102,9 @@ export declare function wellFormed(s: string): string;
  * Every text it returns is sanitized as the constructors sanitize text:
  * the message, the guidance, every context and kind-specific field and the
  * strings of the extra members (names kept), listed in SANITIZED_FIELDS or
- * not (only the kind and the enumerated values are kept as received), so an
- * envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves
- * empty is a "value" error. { raw: true } keeps the text as the sender
+ * not, and the kind and the enumerated values too, so an envelope read
+ * from an upstream can be re-emitted or logged as it is; a kind or a
+ * required field the sanitizer leaves empty is a "value" error. { raw: true } keeps the text as the sender
  * wrote it: never re-emit it or show it to a model.
  */
 export declare function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult;

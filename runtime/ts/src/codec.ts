@@ -653,6 +653,20 @@ const onWire: ReadonlySet<Source> = (() => {
   return out;
 })();
 
+/** KIND_PATH is the kind's path on the wire, for the error of a kind the sanitizer empties. */
+const KIND_PATH: string = (() => {
+  const find = (o: LayoutObject): string | undefined => {
+    for (const m of o.members) {
+      const p = m.object !== undefined ? find(m.object) : m.leaf.source === "kind" ? m.leaf.path : undefined;
+      if (p !== undefined) {
+        return p;
+      }
+    }
+    return undefined;
+  };
+  return find(LAYOUT) ?? "kind";
+})();
+
 /** What the layout leaves off the wire, which decoding fills from the kind's classification. */
 const FILL_VERSION = !onWire.has("version");
 const FILL_ORIGIN = !onWire.has("origin");
@@ -700,11 +714,22 @@ const FIELD_STEPS: readonly LeafStep[] = (() => {
  * every context and kind-specific field (strings, arrays' strings, objects'
  * strings however deep; keys kept) and the strings of the extra members
  * (their names kept), whatever SANITIZED_FIELDS lists: all of it is the
- * sender's. The kind and the enumerated values are kept. A required field
- * the sanitizer leaves empty is the value error an empty one is.
+ * sender's. So are the kind and the enumerated values (origin, recovery
+ * action, same_arguments, side_effects), before the kind's classification
+ * is looked up; a clean value, as every known one is, is unchanged. A kind
+ * or required field the sanitizer leaves empty is the value error an empty
+ * one is; an emptied enumerated value is kept empty, as an empty one is.
  */
 function sanitizeDraft(d: Draft): void {
+  d.kind = sanitize(d.kind);
+  if (d.kind === "") {
+    throw new Fail(KIND_PATH, "must not be empty", "value");
+  }
   d.message = sanitize(d.message);
+  d.origin = sanitize(d.origin);
+  d.action = sanitize(d.action);
+  d.sameArguments = sanitize(d.sameArguments);
+  d.sideEffects = sanitize(d.sideEffects);
   if (!FILL_GUIDANCE) {
     d.guidance = sanitize(d.guidance);
   }
@@ -801,9 +826,9 @@ function decode(input: unknown, raw: boolean): Envelope {
  * Every text it returns is sanitized as the constructors sanitize text:
  * the message, the guidance, every context and kind-specific field and the
  * strings of the extra members (names kept), listed in SANITIZED_FIELDS or
- * not (only the kind and the enumerated values are kept as received), so an
- * envelope read from an upstream can be re-emitted or logged as it is; a required field the sanitizer leaves
- * empty is a "value" error. { raw: true } keeps the text as the sender
+ * not, and the kind and the enumerated values too, so an envelope read
+ * from an upstream can be re-emitted or logged as it is; a kind or a
+ * required field the sanitizer leaves empty is a "value" error. { raw: true } keeps the text as the sender
  * wrote it: never re-emit it or show it to a model.
  */
 export function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult {

@@ -341,6 +341,16 @@ func nsUpstream(field, s string) *agenterror.Envelope {
 		e.Recovery.Guidance = s
 	case "service":
 		e.Service = s
+	case "kind":
+		e.Kind = agenterror.Kind(s)
+	case "origin":
+		e.Origin = agenterror.Origin(s)
+	case "action":
+		e.Recovery.Action = agenterror.RecoveryAction(s)
+	case "same_arguments":
+		e.Recovery.SameArguments = agenterror.SameArguments(s)
+	case "side_effects":
+		e.SideEffects = agenterror.SideEffects(s)
 	case "extra":
 		e.Extra = map[string]any{"x_note": s}
 	case "extra(nested)":
@@ -349,7 +359,9 @@ func nsUpstream(field, s string) *agenterror.Envelope {
 	return e
 }
 
-var nsFields = []string{"message", "cause", "guidance", "service", "extra", "extra(nested)"}
+// The kind and the enumerated values are the sender's too (a reader
+// sanitizes them as any text).
+var nsFields = []string{"message", "cause", "guidance", "service", "kind", "origin", "action", "same_arguments", "side_effects", "extra", "extra(nested)"}
 
 func nsResponse(status int, contentType string, body []byte) *http.Response {
 	return &http.Response{

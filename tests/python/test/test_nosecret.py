@@ -271,7 +271,8 @@ def carriers() -> List[Tuple[str, Callable[[random.Random, str], Any]]]:
     if OBJ:
         cs.append((f"with_fields({OBJ})", lambda r, s: pkg.with_fields(new_env(KINDS[0], "upstream failed"), **{OBJ: {"body": s}})))
 
-    fields = ["message", "guidance", "extra", "extra(nested)"] + SANITIZED + ([PLAIN] if PLAIN else [])
+    # The kind and the enumerated values are the sender's too (a reader sanitizes them as any text).
+    fields = ["message", "guidance", "extra", "extra(nested)", "kind", "origin", "action", "same_arguments", "side_effects"] + SANITIZED + ([PLAIN] if PLAIN else [])
 
     def upstream(field: str, s: str) -> Any:
         e = new_env(KINDS[0], "upstream failed", trusted=True)
@@ -279,6 +280,8 @@ def carriers() -> List[Tuple[str, Callable[[random.Random, str], Any]]]:
             return dataclasses.replace(e, message=s)
         if field == "guidance":
             return dataclasses.replace(e, recovery=dataclasses.replace(e.recovery, guidance=s))
+        if field in ("action", "same_arguments"):
+            return dataclasses.replace(e, recovery=dataclasses.replace(e.recovery, **{field: s}))
         if field == "extra":
             return dataclasses.replace(e, extra={"x_note": s})
         if field == "extra(nested)":

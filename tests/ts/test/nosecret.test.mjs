@@ -254,7 +254,9 @@ function carriers() {
   for (const f of sanitized) cs.push([`withFields(${f})`, (r, s) => pkg.withFields(base(), { [f]: s })]);
   if (obj) cs.push([`withFields(${obj})`, (r, s) => pkg.withFields(base(), { [obj]: { body: s } })]);
 
-  const fields = ["message", "guidance", "extra", "extra(nested)", ...sanitized, ...(plain ? [plain] : [])];
+  // The kind and the enumerated values are the sender's too (a reader sanitizes them as any text).
+  const enums = ["kind", "origin", "action", "sameArguments", "sideEffects"];
+  const fields = ["message", "guidance", "extra", "extra(nested)", ...enums, ...sanitized, ...(plain ? [plain] : [])];
   const upstream = (field, s) => {
     const e = pkg.newEnvelope(kinds[0], "upstream failed", ...contextArgs, { trusted: true });
     switch (field) {
@@ -262,6 +264,9 @@ function carriers() {
         return { ...e, message: s };
       case "guidance":
         return { ...e, recovery: { ...e.recovery, guidance: s } };
+      case "action":
+      case "sameArguments":
+        return { ...e, recovery: { ...e.recovery, [field]: s } };
       case "extra":
         return { ...e, extra: { x_note: s } };
       case "extra(nested)":

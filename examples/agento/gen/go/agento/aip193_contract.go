@@ -69,19 +69,19 @@ func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
 		e.ContractVersion = n
 	}
 	if v, ok := meta["origin"]; ok {
-		e.Origin = Origin(v)
+		e.Origin = Origin(Sanitize(v))
 	}
 	if v, ok := meta["recoveryAction"]; ok {
-		e.Recovery.Action = RecoveryAction(v)
+		e.Recovery.Action = RecoveryAction(Sanitize(v))
 	}
 	if v, ok := meta["sameArguments"]; ok {
-		e.Recovery.SameArguments = SameArguments(v)
+		e.Recovery.SameArguments = SameArguments(Sanitize(v))
 	}
 	if v, ok := meta["guidance"]; ok {
 		e.Recovery.Guidance = Sanitize(v)
 	}
 	if v, ok := meta["sideEffects"]; ok {
-		e.SideEffects = SideEffects(v)
+		e.SideEffects = SideEffects(Sanitize(v))
 	}
 	return true
 }

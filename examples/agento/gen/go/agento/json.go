@@ -196,7 +196,7 @@ var decodeFields = [10]decodeField{{
 // carry are filled from the kind's classification, and malformed input yields
 // a *DecodeError naming the offending field. On error the envelope is unchanged.
 //
-// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; only the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are kept as received. An envelope read from an upstream can so be re-emitted or logged as it is; a required field the sanitizer leaves empty is a DecodeValue error. UnmarshalJSONRaw keeps the text as received.
+// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are sanitized too, before the kind's classification is looked up (a clean value, as every known one is, comes back unchanged). An envelope read from an upstream can so be re-emitted or logged as it is; a kind or required field the sanitizer leaves empty is a DecodeValue error, as an empty one is (an emptied enumerated value is kept empty, as an empty one is). UnmarshalJSONRaw keeps the text as received.
 //
 // It reads the document once, in document order; a member given twice counts
 // once, with its last value, as with encoding/json, and only the last is kept.
@@ -328,6 +328,15 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 		v := v7
 		out.Status = &v
 	}
+	if sanitize {
+		out.Kind = Kind(Sanitize(string(out.Kind)))
+		if out.Kind == "" {
+			return decodeFields[2].problem(stBadValue)
+		}
+		out.Message = Sanitize(out.Message)
+		out.Tool = Sanitize(out.Tool)
+		out.Field = Sanitize(out.Field)
+	}
 	c := Lookup(out.Kind)
 	out.ContractVersion = ContractVersion
 	out.Origin = c.Origin
@@ -335,11 +344,6 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 	out.Recovery.SameArguments = c.SameArguments
 	out.Recovery.Guidance = c.Guidance
 	out.SideEffects = c.SideEffects
-	if sanitize {
-		out.Message = Sanitize(out.Message)
-		out.Tool = Sanitize(out.Tool)
-		out.Field = Sanitize(out.Field)
-	}
 	extra, err := buildExtra(extras[:])
 	if err != nil {
 		return err

@@ -662,9 +662,31 @@ _SANITIZED: Tuple[Tuple[str, bool, str], ...] = tuple(_sanitized_steps(_PLAN, []
 _SANITIZES_WIRE_GUIDANCE = "guidance" in ON_WIRE
 
 
+def _kind_path(o: Mapping[str, Any]) -> Optional[str]:
+    for m in o["members"]:
+        p = _kind_path(m["object"]) if "object" in m else (m["leaf"]["path"] if m["leaf"]["source"] == "kind" else None)
+        if p is not None:
+            return p
+    return None
+
+
+#: _KIND_PATH is the kind's path on the wire, for the error of a kind the sanitizer empties.
+_KIND_PATH = _kind_path(LAYOUT) or "kind"
+
+
 def _sanitize_decoded(env: Dict[str, Any], rec: Dict[str, Any]) -> None:
-    """_sanitize_decoded sanitizes every text of a decoded envelope, as the constructors sanitize text: the message, the guidance the wire carried and every context and kind-specific field, whatever SANITIZED_FIELDS lists (all of it is the sender's; the kind and the enumerated values are kept). A required field the sanitizer leaves empty is the value error an empty one is. The caller sanitizes the extra members."""
+    """_sanitize_decoded sanitizes every text of a decoded envelope, as the constructors sanitize text: the message, the guidance the wire carried and every context and kind-specific field, whatever SANITIZED_FIELDS lists (all of it is the sender's), and the kind and the enumerated values (origin, recovery action, same_arguments, side_effects), before the kind's classification is looked up (a clean value, as every known one is, is unchanged). A kind or required field the sanitizer leaves empty is the value error an empty one is; an emptied enumerated value is kept empty, as an empty one is. The caller sanitizes the extra members."""
     # (Empty text is left as it is: the sanitizer keeps it, and costs a call.)
+    if env["kind"]:
+        env["kind"] = sanitize(env["kind"])
+        if env["kind"] == "":
+            raise EnvelopeError(_KIND_PATH, "must not be empty", "value")
+    for k in ("origin", "side_effects"):
+        if env[k]:
+            env[k] = sanitize(env[k])
+    for k in ("action", "same_arguments"):
+        if rec[k]:
+            rec[k] = sanitize(rec[k])
     if env["message"]:
         env["message"] = sanitize(env["message"])
     if _SANITIZES_WIRE_GUIDANCE and rec["guidance"]:

@@ -369,20 +369,21 @@ function fromOwnRpcStatus(s, meta) {
           e.contractVersion = Number(v);
         }
         break;
+      // Read from an upstream, each value is sanitized as parseEnvelope sanitizes one on the wire.
       case "origin":
-        e.origin = v;
+        e.origin = sanitize(v);
         break;
       case "action":
-        e.recovery.action = v;
+        e.recovery.action = sanitize(v);
         break;
       case "same_arguments":
-        e.recovery.sameArguments = v;
+        e.recovery.sameArguments = sanitize(v);
         break;
       case "guidance":
         e.recovery.guidance = sanitize(v);
         break;
       case "side_effects":
-        e.sideEffects = v;
+        e.sideEffects = sanitize(v);
         break;
     }
   }

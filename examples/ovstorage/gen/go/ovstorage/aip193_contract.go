@@ -75,16 +75,16 @@ func (e *Envelope) aipOffWire(meta map[string]string) {
 // aipSetOffWire sets the values the layout does not carry from meta, where it has them; false when one does not read.
 func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
 	if v, ok := meta["origin"]; ok {
-		e.Origin = Origin(v)
+		e.Origin = Origin(Sanitize(v))
 	}
 	if v, ok := meta["recoveryAction"]; ok {
-		e.Recovery.Action = RecoveryAction(v)
+		e.Recovery.Action = RecoveryAction(Sanitize(v))
 	}
 	if v, ok := meta["sameArguments"]; ok {
-		e.Recovery.SameArguments = SameArguments(v)
+		e.Recovery.SameArguments = SameArguments(Sanitize(v))
 	}
 	if v, ok := meta["sideEffects"]; ok {
-		e.SideEffects = SideEffects(v)
+		e.SideEffects = SideEffects(Sanitize(v))
 	}
 	return true
 }

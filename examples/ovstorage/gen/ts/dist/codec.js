@@ -436,6 +436,18 @@ const onWire = (() => {
   walk(LAYOUT);
   return out;
 })();
+const KIND_PATH = (() => {
+  const find = (o) => {
+    for (const m of o.members) {
+      const p = m.object !== void 0 ? find(m.object) : m.leaf.source === "kind" ? m.leaf.path : void 0;
+      if (p !== void 0) {
+        return p;
+      }
+    }
+    return void 0;
+  };
+  return find(LAYOUT) ?? "kind";
+})();
 const FILL_VERSION = !onWire.has("version");
 const FILL_ORIGIN = !onWire.has("origin");
 const FILL_ACTION = !onWire.has("action");
@@ -466,7 +478,15 @@ const FIELD_STEPS = (() => {
   return out;
 })();
 function sanitizeDraft(d) {
+  d.kind = sanitize(d.kind);
+  if (d.kind === "") {
+    throw new Fail(KIND_PATH, "must not be empty", "value");
+  }
   d.message = sanitize(d.message);
+  d.origin = sanitize(d.origin);
+  d.action = sanitize(d.action);
+  d.sameArguments = sanitize(d.sameArguments);
+  d.sideEffects = sanitize(d.sideEffects);
   if (!FILL_GUIDANCE) {
     d.guidance = sanitize(d.guidance);
   }

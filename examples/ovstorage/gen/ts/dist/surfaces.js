@@ -241,7 +241,7 @@ function fromShortForm(value, status) {
     return void 0;
   }
   const kind = hasOwn(value, SHORT_FORM.kindMember) ? value[SHORT_FORM.kindMember] : void 0;
-  if (typeof kind !== "string" || utf8Length(kind) > SHORT_FORM.maxKindBytes || !shortFormKind.test(kind)) {
+  if (typeof kind !== "string" || utf8Length(kind) > SHORT_FORM.maxKindBytes || !shortFormKind.test(kind) || sanitize(kind) !== kind) {
     return void 0;
   }
   const raw = hasOwn(value, SHORT_FORM.messageMember) ? value[SHORT_FORM.messageMember] : void 0;

@@ -374,7 +374,9 @@ function fromShortForm(value: unknown, status: number): Envelope | undefined {
     return undefined;
   }
   const kind = hasOwn(value, SHORT_FORM.kindMember) ? value[SHORT_FORM.kindMember] : undefined;
-  if (typeof kind !== "string" || utf8Length(kind) > SHORT_FORM.maxKindBytes || !shortFormKind.test(kind)) {
+  // A kind the sanitizer would change (a lowercase token matches the
+  // pattern) is received text, not a kind: not a short form.
+  if (typeof kind !== "string" || utf8Length(kind) > SHORT_FORM.maxKindBytes || !shortFormKind.test(kind) || sanitize(kind) !== kind) {
     return undefined;
   }
   const raw = hasOwn(value, SHORT_FORM.messageMember) ? value[SHORT_FORM.messageMember] : undefined;

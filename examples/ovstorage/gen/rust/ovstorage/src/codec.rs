@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::contract::{classification_of, owned_index, sanitize};
+use crate::contract::{Kind, Origin, RecoveryAction, SameArguments, SideEffects};
 use crate::contract::{FIELDS, LAYOUT};
 use crate::envelope::Envelope;
 use crate::json;
@@ -514,8 +515,11 @@ fn same_const(v: &Value, c: Const) -> bool {
 /// the message, the guidance and every context and kind-specific field (a
 /// string, an array's strings, an object's strings however deep, keys
 /// kept), whatever SANITIZED_FIELDS lists, since all of it is the
-/// sender's; the kind and the enumerated values are kept. A required field
-/// the sanitizer leaves empty is the value error an empty one is.
+/// sender's, and the kind and the enumerated values (origin, recovery
+/// action, same_arguments, side_effects); a clean value, as every known one
+/// is, is unchanged. A kind or required field the sanitizer leaves empty is
+/// the value error an empty one is; an emptied enumerated value is kept
+/// empty, as an empty one is.
 fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
     let clean = |t: &mut String| {
         if let Cow::Owned(s) = sanitize(t) {
@@ -531,6 +535,38 @@ fn sanitize_received(e: &mut Envelope, o: &Object) -> Result<(), DecodeError> {
             Member::Leaf(leaf) => leaf,
         };
         match leaf.source {
+            Source::Kind => {
+                if let Cow::Owned(s) = sanitize(e.kind.as_str()) {
+                    if s.is_empty() {
+                        return Err(err(
+                            leaf.path,
+                            "must not be empty",
+                            DecodeErrorCategory::Value,
+                        ));
+                    }
+                    e.kind = Kind::from(s);
+                }
+            }
+            Source::Origin => {
+                if let Cow::Owned(s) = sanitize(e.origin.as_str()) {
+                    e.origin = Origin::from(s);
+                }
+            }
+            Source::Action => {
+                if let Cow::Owned(s) = sanitize(e.recovery.action.as_str()) {
+                    e.recovery.action = RecoveryAction::from(s);
+                }
+            }
+            Source::SameArguments => {
+                if let Cow::Owned(s) = sanitize(e.recovery.same_arguments.as_str()) {
+                    e.recovery.same_arguments = SameArguments::from(s);
+                }
+            }
+            Source::SideEffects => {
+                if let Cow::Owned(s) = sanitize(e.side_effects.as_str()) {
+                    e.side_effects = SideEffects::from(s);
+                }
+            }
             Source::Message => clean(&mut e.message),
             Source::Guidance => clean(&mut e.recovery.guidance),
             Source::Field => {
@@ -598,7 +634,12 @@ pub(crate) fn sanitize_json_value(v: &mut Value, depth: usize) -> bool {
 /// The envelope decoded, with what the contract sanitizes sanitized.
 fn sanitized(decoded: Result<Envelope, DecodeError>) -> Result<Envelope, DecodeError> {
     let mut e = decoded?;
+    let kind = e.kind.clone();
     sanitize_received(&mut e, &LAYOUT)?;
+    if e.kind != kind {
+        // What the layout leaves off the wire derives from the kind returned.
+        fill_off_wire(&mut e);
+    }
     for v in e.extra.values_mut() {
         sanitize_json_value(v, 0);
     }
@@ -617,10 +658,10 @@ impl Envelope {
     ///
     /// Every text it returns (the message, the guidance, every context and
     /// kind-specific field and the strings of the extra members, listed in
-    /// SANITIZED_FIELDS or not) is sanitized as the constructors sanitize
-    /// it, so an envelope read from an upstream can be re-emitted or logged
-    /// as it is; a required field the sanitizer leaves empty is a Value
-    /// error. Every reader of the crate decodes this way; from_slice_raw
+    /// SANITIZED_FIELDS or not, the kind and the enumerated values) is
+    /// sanitized as the constructors sanitize it, so an envelope read from
+    /// an upstream can be re-emitted or logged as it is; a kind or a
+    /// required field the sanitizer leaves empty is a Value error. Every reader of the crate decodes this way; from_slice_raw
     /// keeps the text as received.
     ///
     /// A document longer than MAX_DOCUMENT_BYTES is a syntax error, found
@@ -1089,6 +1130,13 @@ fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     if !on_wire(Source::Version) {
         e.contract_version = crate::contract::version();
     }
+    fill_off_wire(&mut e);
+    Ok(e)
+}
+
+/// Sets the values the layout leaves off the wire from the kind's
+/// classification.
+fn fill_off_wire(e: &mut Envelope) {
     let c = classification_of(&e.kind);
     if !on_wire(Source::Origin) {
         e.origin = c.origin.clone();
@@ -1105,7 +1153,6 @@ fn decode<'a, N: Node<'a>>(v: N) -> Result<Envelope, DecodeError> {
     if !on_wire(Source::SideEffects) {
         e.side_effects = c.side_effects.clone();
     }
-    Ok(e)
 }
 
 /// An open enum from decoded text, copying it only when it is not a value

@@ -1915,16 +1915,16 @@ pub(crate) fn aip_off_wire(e: &crate::envelope::Envelope, meta: &mut std::collec
 /// Sets the values the layout does not carry from meta, where it has them; false when one does not read.
 pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::collections::BTreeMap<String, String>) -> bool {
     if let Some(v) = meta.get("origin") {
-        e.origin = Origin::from(v.as_str());
+        e.origin = Origin::from(crate::contract::sanitize(v).into_owned());
     }
     if let Some(v) = meta.get("recoveryAction") {
-        e.recovery.action = RecoveryAction::from(v.as_str());
+        e.recovery.action = RecoveryAction::from(crate::contract::sanitize(v).into_owned());
     }
     if let Some(v) = meta.get("sameArguments") {
-        e.recovery.same_arguments = SameArguments::from(v.as_str());
+        e.recovery.same_arguments = SameArguments::from(crate::contract::sanitize(v).into_owned());
     }
     if let Some(v) = meta.get("sideEffects") {
-        e.side_effects = SideEffects::from(v.as_str());
+        e.side_effects = SideEffects::from(crate::contract::sanitize(v).into_owned());
     }
     true
 }

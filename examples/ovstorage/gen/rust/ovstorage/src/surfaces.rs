@@ -760,7 +760,12 @@ fn from_short_form(v: &Value, status: u16) -> Option<Envelope> {
     let sf = SHORT_FORM.as_ref()?;
     let obj = v.as_object()?;
     let kind = obj.get(sf.kind_member)?.as_str()?;
-    if kind.len() > sf.max_kind_bytes || !sf.kind_pattern.matches(kind) {
+    // A kind the sanitizer would change (a lowercase token matches the
+    // pattern) is received text, not a kind: not a short form.
+    if kind.len() > sf.max_kind_bytes
+        || !sf.kind_pattern.matches(kind)
+        || matches!(crate::contract::sanitize(kind), Cow::Owned(_))
+    {
         return None;
     }
     let message = obj.get(sf.message_member)?.as_str()?;
