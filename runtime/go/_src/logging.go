@@ -136,41 +136,20 @@ func logSanitizeJSON(t string) string {
 	return Sanitize(sanitizeJSONStrings(t))
 }
 
-// sanitizeJSONStrings returns the JSON text t with each string in it
-// sanitized: a string the sanitizer changes is written again as logJSON
-// writes one. t is valid JSON; the text between strings is kept as it is.
+// sanitizeJSONStrings returns the JSON text t with each string in it,
+// member names included, sanitized: a string the sanitizer changes is
+// written again as logJSON writes one. t is valid JSON; the text between
+// strings is kept as it is.
 func sanitizeJSONStrings(t string) string {
 	var b []byte // nil while nothing has changed
 	last := 0
-	for i := 0; i < len(t); i++ {
-		if t[i] != '"' {
-			continue
-		}
-		j, escaped := i+1, false
-		for j < len(t) && t[j] != '"' {
-			if t[j] == '\\' {
-				escaped = true
-				j++
-			}
-			j++
-		}
-		if j >= len(t) {
-			break
-		}
-		s := t[i+1 : j]
-		if escaped {
-			if json.Unmarshal([]byte(t[i:j+1]), &s) != nil {
-				i = j
-				continue
-			}
-		}
+	eachJSONString(t, true, func(i, j int, s string) {
 		if c := Sanitize(s); c != s {
 			enc, _ := logJSON(c)
 			b = append(append(b, t[last:i]...), enc...)
 			last = j + 1
 		}
-		i = j
-	}
+	})
 	if b == nil {
 		return t
 	}

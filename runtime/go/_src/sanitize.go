@@ -2877,56 +2877,71 @@ func sanitizeValue(v any) any {
 // valid JSON; a string the sanitizer changes is written again as
 // appendString writes one.
 func sanitizeRawJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	// A view of the bytes, not a copy: the text is only read here
+	// (Sanitize returns its input or new text), and raw is not changed
+	// while it is.
+	t := unsafe.String(&raw[0], len(raw))
 	var out []byte // nil while nothing has changed
 	last := 0
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '"' {
+	eachJSONString(t, false, func(i, j int, s string) {
+		if c := Sanitize(s); c != s {
+			out = appendString(append(out, raw[last:i]...), c)
+			last = j + 1
+		}
+	})
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[last:]...)
+}
+
+// eachJSONString calls f for each string of the valid JSON text t, member
+// names too when names is set, with the positions of its quotes (t[i] and
+// t[j]) and its value: decoded from its escapes, and each byte of invalid
+// UTF-8 a U+FFFD, as the decoder reads a string. The log form's and the
+// readers' sanitizing of JSON text both walk it this way.
+func eachJSONString(t string, names bool, f func(i, j int, s string)) {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '"' {
 			continue
 		}
 		j, escaped := i+1, false
-		for j < len(raw) && raw[j] != '"' {
-			if raw[j] == '\\' {
+		for j < len(t) && t[j] != '"' {
+			if t[j] == '\\' {
 				escaped = true
 				j++
 			}
 			j++
 		}
-		if j >= len(raw) {
-			break
+		if j >= len(t) {
+			return
 		}
-		k := j + 1
-		for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
-			k++
+		if !names {
+			k := j + 1
+			for k < len(t) && (t[k] == ' ' || t[k] == '\t' || t[k] == '\n' || t[k] == '\r') {
+				k++
+			}
+			if k < len(t) && t[k] == ':' { // a member name
+				i = j
+				continue
+			}
 		}
-		if k < len(raw) && raw[k] == ':' { // a member name
-			i = j
-			continue
-		}
-		var s string
-		// Escapes, and invalid UTF-8 (each byte a U+FFFD, as the decoder
-		// reads a string), need encoding/json's reading.
-		if escaped || !utf8.Valid(raw[i+1:j]) {
-			var u string // on the heap (its address escapes): only here
-			if json.Unmarshal(raw[i:j+1], &u) != nil {
+		s := t[i+1 : j]
+		// Escapes, and invalid UTF-8, need encoding/json's reading.
+		if escaped || !utf8.ValidString(s) {
+			var u string
+			if json.Unmarshal([]byte(t[i:j+1]), &u) != nil {
 				i = j
 				continue
 			}
 			s = u
-		} else if j > i+1 {
-			// A view of the bytes, not a copy: s is only read here (Sanitize
-			// returns it or new text), and raw is not changed while it is.
-			s = unsafe.String(&raw[i+1], j-i-1)
 		}
-		if c := Sanitize(s); c != s {
-			out = appendString(append(out, raw[last:i]...), c)
-			last = j + 1
-		}
+		f(i, j, s)
 		i = j
 	}
-	if out == nil {
-		return raw
-	}
-	return append(out, raw[last:]...)
 }
 
 // sanitizeExtra sanitizes the strings of every extra member read from an
