@@ -98,3 +98,42 @@ func TestReleaseImportPathSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestCompatRelease: errgen compat says which release a change needs, and
+// fails only when the contract writes a release lower than that.
+func TestCompatRelease(t *testing.T) {
+	oldData, err1 := os.ReadFile(filepath.Join("../compat/testdata_previous", "KIND_ADDED", "kinds.yaml"))
+	newData, err2 := os.ReadFile(filepath.Join(compatCases, "KIND_ADDED", "kinds.yaml"))
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	dir := t.TempDir()
+	oldPath, newPath := filepath.Join(dir, "old.yaml"), filepath.Join(dir, "kinds.yaml")
+	os.WriteFile(oldPath, oldData, 0o644)
+	for _, tc := range []struct {
+		release string
+		code    int
+		want    string
+	}{
+		{"", ExitOK, "\nrelease: needs a minor release: 1.0.0 -> 1.1.0 or later (KIND_ADDED rate_limited); the contract writes no release"},
+		{"  release: 1.1.0\n", ExitOK, "kinds.yaml:4:12: release: needs a minor release: 1.0.0 -> 1.1.0 or later (KIND_ADDED rate_limited); the contract's release is 1.1.0\n"},
+		{"  release: 1.0.1\n", ExitProblems, "kinds.yaml:4:12: release: needs a minor release: 1.0.0 -> 1.1.0 or later (KIND_ADDED rate_limited), but the contract's release is 1.0.1: write release: 1.1.0\n"},
+	} {
+		os.WriteFile(newPath, []byte(strings.Replace(string(newData), "  version: 1\n", "  version: 1\n"+tc.release, 1)), 0o644)
+		code, stdout, stderr := run("compat", "-contract", newPath, "--against", oldPath)
+		if code != tc.code || !strings.Contains(stdout, tc.want) {
+			t.Errorf("%q: exit %d\n%s%s\nwant exit %d with %q", tc.release, code, stdout, stderr, tc.code, tc.want)
+		}
+		code, stdout, _ = run("compat", "-contract", newPath, "--against", oldPath, "--format", "github")
+		level := map[int]string{ExitOK: "::notice", ExitProblems: "::error"}[tc.code]
+		if code != tc.code || !strings.Contains(stdout, level+" file="+filepath.ToSlash(newPath)) || !strings.Contains(stdout, "title=RELEASE::needs a minor release") {
+			t.Errorf("%q github: exit %d\n%s", tc.release, code, stdout)
+		}
+		code, stdout, _ = run("compat", "-contract", newPath, "--against", oldPath, "--format", "json")
+		var out struct{ Summary map[string]any }
+		json.Unmarshal([]byte(stdout), &out)
+		if code != tc.code || out.Summary["needs"] != "minor" || out.Summary["min_release"] != "1.1.0" || out.Summary["ok"] != (tc.code == ExitOK) {
+			t.Errorf("%q json: exit %d\n%s", tc.release, code, stdout)
+		}
+	}
+}
