@@ -31,8 +31,8 @@ func (g *gen) doc(f *jen.File) {
 		// The tag is the one thing of a Go release not in a generated
 		// file; say it where go doc shows it.
 		lines = append(lines, "//",
-			fmt.Sprintf("// This is release %s of the module, as of the npm, Python and Rust", c.Release),
-			fmt.Sprintf("// packages generated with it: tag it v%s, prefixed with the module's", c.Release),
+			fmt.Sprintf("// This is release %s of the module (and of the npm, Python and Rust", c.Release),
+			fmt.Sprintf("// packages generated with it): tag it v%s, prefixed with the module's", c.Release),
 			fmt.Sprintf("// directory in the repository when it is nested (%s/v%s).", c.Outputs.Go, c.Release))
 	}
 	for _, l := range lines {
