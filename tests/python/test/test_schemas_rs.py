@@ -29,6 +29,8 @@ from env import parsed, pkg, schema, vectors
 
 # The members of a vector that hold JSON text.
 TEXT_MEMBERS = ("text", "line")
+# The members of a vector that hold a JSON document.
+DOCUMENTS = ("envelope", "input", "document", "aip193")
 
 
 def members(node: Any, names: Tuple[str, ...], where: str) -> Iterator[Tuple[str, Any]]:
@@ -42,7 +44,8 @@ def members(node: Any, names: Tuple[str, ...], where: str) -> Iterator[Tuple[str
     for key, value in node.items():
         if key in names:
             yield f"{where}.{key}", value
-        if isinstance(value, (dict, list)):
+        # Not into a document (an envelope, an input): none holds a vector.
+        elif isinstance(value, (dict, list)) and key not in DOCUMENTS:
             yield from members(value, names, f"{where}.{key}")
 
 
