@@ -1,12 +1,13 @@
-"""A second JSON Schema validator, jsonschema-rs (the Rust jsonschema crate), gives the verdicts of the Python jsonschema package (test_schemas.py), of ajv (tests/ts) and of santhosh-tekuri/jsonschema (Go) on the conformance vectors.
+"""A second JSON Schema validator, jsonschema-rs (the Rust jsonschema crate), on the conformance vectors, beside the Python jsonschema package (test_schemas.py), ajv (tests/ts) and santhosh-tekuri/jsonschema (Go).
 
-The verdicts the vectors fix, which the other validators give too: every
-envelope the vectors hold (the envelope vectors and their encodings, and
-every envelope a reader returns or a surface writes: HTTP, MCP, CLI,
-AIP-193, next step, received) is valid for the output root's consumer
-schema; an envelope vector of a kind and vocabulary the contract defines is
-valid for the producer schema, one of an unknown kind invalid; and some
-malformed vectors are rejected by the consumer schema.
+It must give the verdicts the vectors fix, which the others check on the
+envelope vectors (and Go's on the HTTP ones): every envelope the vectors
+hold (the envelope vectors and their encodings, and every envelope a reader
+returns or a surface writes: HTTP, MCP, CLI, AIP-193, next step, received)
+is valid for the output root's consumer schema; an envelope vector of a
+kind and vocabulary the contract defines is valid for the producer schema,
+one of an unknown kind invalid; and most malformed vectors are rejected by
+the consumer schema.
 
 Where the vectors fix no verdict, the two validators must agree with each
 other: on every document a vector gives as JSON text (the edges, string
