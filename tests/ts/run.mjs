@@ -19,7 +19,11 @@
 //      build/<name>/types/agree.ts;
 //   3. type-level tests: types/usage.ts must compile against each
 //      package's dist/index.d.ts with `tsc --noEmit --strict`, and every
-//      `// @ts-expect-error` line in it must really be an error;
+//      `// @ts-expect-error` line in it must really be an error; in the
+//      same tsc run, the types openapi-typescript makes from the output
+//      root's OpenAPI document (and from tests/openapi/sample-api.yaml)
+//      must type what the package writes for every envelope vector
+//      (openapi-types.mjs; the reference contract's and the examples');
 //   4. `node --test` on test/*.test.mjs once per package, against its
 //      dist/index.js, with the package and its output root (conformance
 //      vectors, schemas) in the environment.
@@ -36,6 +40,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { openapiTypes } from "./openapi-types.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -309,6 +314,9 @@ const typecheck = await Promise.all(
     mkdirSync(dir, { recursive: true });
     const { agreement, problems } = agreementFile(p, dir, exportsByPackage.get(p));
     writeFileSync(join(dir, "agree.ts"), agreement);
+    // The committed output roots' OpenAPI documents (the reference
+    // contract's and the examples'), not the test contracts'.
+    const openapi = p.root.startsWith(build) ? null : await openapiTypes(p, dir, join(repo, "tests/openapi/sample-api.yaml"));
     // usage.ts and dom.ts import "../dist/index.js": the shipped package.
     const index = JSON.stringify(importPath(dir, join(p.src, "dist/index.js")));
     for (const f of ["usage.ts", "dom.ts"]) {
@@ -332,7 +340,7 @@ const typecheck = await Promise.all(
             noEmit: true,
             noUncheckedIndexedAccess: true,
           },
-          files: ["usage.ts", "agree.ts"],
+          files: ["usage.ts", "agree.ts", ...(openapi?.files ?? [])],
         },
         null,
         2,
@@ -341,13 +349,20 @@ const typecheck = await Promise.all(
     const r = await run(process.execPath, [tsc, "--noEmit", "--strict", "-p", dir], { capture: true });
     // The declarations themselves were checked by the run above.
     const dom = await run(process.execPath, [tsc, "--noEmit", "--strict", "--skipLibCheck", "-p", join(dir, "tsconfig.dom.json")], { capture: true });
-    return { p, problems, code: r.code || dom.code, out: explainAgreement(dir, r.out) + dom.out };
+    return { p, problems, openapi, code: r.code || dom.code, out: explainAgreement(dir, r.out) + dom.out };
   }),
 );
-for (const { p, problems, code, out } of typecheck) {
+for (const { p, problems, openapi, code, out } of typecheck) {
+  if (openapi !== null) {
+    console.log(`openapi-typescript types of ${p.name}'s OpenAPI document${openapi.files.includes("openapi-sample.ts") ? " and tests/openapi/sample-api.yaml" : ""}: ${openapi.problems.length === 0 ? "ok" : "FAILED"}`);
+    for (const m of openapi.problems) console.log(`  ${m}`);
+    if (openapi.problems.length > 0) failed = true;
+  }
   console.log(`dist/*.d.ts of ${p.name} agree with tsc's declarations: ${problems.length === 0 && !/agree\.ts/.test(out) ? "ok" : "FAILED"}`);
   for (const m of problems) console.log(`  ${m}`);
-  console.log(`tsc --noEmit --strict types/usage.ts, types/dom.ts against ${p.name}'s dist: ${code === 0 ? "ok" : "FAILED"}`);
+  console.log(
+    `tsc --noEmit --strict types/usage.ts, types/dom.ts, types/openapi-*.ts (openapi-typescript) against ${p.name}'s dist: ${code === 0 ? "ok" : "FAILED"}`,
+  );
   if (code !== 0) console.log(out);
   if (code !== 0 || problems.length > 0) failed = true;
 }
