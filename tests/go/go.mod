@@ -5,15 +5,13 @@ go 1.26.0
 require (
 	github.com/errgen/errgen v0.0.0
 	github.com/errgen/errgen/gen/go/agenterror v0.0.0
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20261110000943-09e21b237f2c
+	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require (
-	golang.org/x/sys v0.48.0 // indirect
-	google.golang.org/genproto/googleapis/rpc v0.0.0-20261110000943-09e21b237f2c // indirect
-	google.golang.org/grpc v1.85.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
-)
+require golang.org/x/sys v0.48.0 // indirect
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
