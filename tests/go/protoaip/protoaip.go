@@ -53,15 +53,15 @@ func ContractFiles(repo string) ([]string, error) {
 	return files, nil
 }
 
-// Contract is one contract with its conformance vectors, computed as
-// errgen writes them.
+// Contract is one contract with the google.rpc mapping's sections of its
+// conformance vectors, computed as errgen writes them.
 type Contract struct {
 	C *contract.Contract
 	V *genvectors.File
 }
 
-// Load loads every contract of the repository at repo and computes its
-// vectors.
+// Load loads every contract of the repository at repo and computes the
+// google.rpc mapping's sections of its vectors.
 func Load(repo string) ([]Contract, error) {
 	files, err := ContractFiles(repo)
 	if err != nil {
@@ -73,7 +73,7 @@ func Load(repo string) ([]Contract, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := genvectors.Build(c)
+		v, err := genvectors.BuildAIP193(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -29,6 +30,51 @@ func load(t *testing.T) []protoaip.Contract {
 		t.Fatalf("%d contracts", len(cs))
 	}
 	return cs
+}
+
+// TestTheVectorsAreTheCommittedOnes: the aip193 sections Load computes are
+// those of the committed vector files (which errgen check holds to the
+// contracts), for each contract that has one.
+func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
+	files := map[string]string{
+		agenterror.ContractName: "../../../conformance/agent-error.vectors.json",
+		agento.ContractName:     "../../../examples/agento/conformance/agento.vectors.json",
+		ovstorage.ContractName:  "../../../examples/ovstorage/conformance/ovstorage.vectors.json",
+	}
+	type sections struct {
+		Domain string            `json:"aip193_domain"`
+		Encode []json.RawMessage `json:"aip193_encode"`
+		Decode []json.RawMessage `json:"aip193_decode"`
+	}
+	done := 0
+	for _, c := range load(t) {
+		path, ok := files[c.C.Name]
+		if !ok {
+			continue
+		}
+		done++
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var committed sections
+		if err := json.Unmarshal(data, &committed); err != nil {
+			t.Fatal(err)
+		}
+		mine, _ := json.Marshal(c.V)
+		var computed sections
+		if err := json.Unmarshal(mine, &computed); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(committed)
+		b, _ := json.Marshal(computed)
+		if !sameJSON(a, b) || len(computed.Encode) == 0 {
+			t.Errorf("%s: the aip193 sections computed differ from %s", c.C.Name, path)
+		}
+	}
+	if done != len(files) {
+		t.Errorf("%d of %d contracts with committed vectors found", done, len(files))
+	}
 }
 
 // TestProtojsonReadsEveryAnswer: protojson reads every AIP-193 answer of
