@@ -84,7 +84,7 @@ READER_DIFF := $(CURDIR)/build/reader-diff.vectors.json
 reader-diff:
 	cd tests/go && $(GO) run ./cmd/readerdiff -vectors $(CURDIR)/conformance/agent-error.vectors.json -n $(READER_CASES) -seed $(READER_SEED) -o $(READER_DIFF)
 
-## protojson-aip193: write every contract's AIP-193 answers as protojson writes them (a google.rpc.Status with its ErrorInfo and RetryInfo, compact and indented, in {"error": ...}), which test-ts, test-python and test-rust read through their own AIP-193 readers
+## protojson-aip193: write every contract's AIP-193 answers as protojson writes them (a google.rpc.Status with its ErrorInfo and RetryInfo, compact, indented and with the fields' proto names, in {"error": ...}), which test-ts, test-python and test-rust read through their own AIP-193 readers
 PROTOJSON_AIP193 := $(CURDIR)/build/protojson-aip193.vectors.json
 protojson-aip193:
 	cd tests/go && $(GO) run ./cmd/protojsonaip193 -repo $(CURDIR) -o $(PROTOJSON_AIP193)

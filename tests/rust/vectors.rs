@@ -690,8 +690,8 @@ fn aip193_decode_vectors() {
 /// AIP-193 answers written by the real protobuf library (issue 29): `make
 /// protojson-aip193` (tests/go/cmd/protojsonaip193, ERRGEN_PROTOJSON_AIP193)
 /// has protojson write a google.rpc.Status with its ErrorInfo and RetryInfo
-/// for every envelope of every contract's aip193_encode vectors, compact and
-/// indented, inside {"error": ...}; from_aip193 reads each back into the
+/// for every envelope of every contract's aip193_encode vectors, compact,
+/// indented and with proto names, inside {"error": ...}; from_aip193 reads each back into the
 /// envelope.
 #[test]
 fn aip193_protojson_answers() {

@@ -292,13 +292,15 @@ type Answer struct {
 }
 
 // Styles are the protojson options the answers are written with: compact,
-// and indented as an HTTP server pretty-prints them.
+// indented as an HTTP server pretty-prints them, and with the fields' proto
+// names (retry_delay), which protobuf's JSON readers accept as well.
 var Styles = []struct {
 	Name string
 	Opts protojson.MarshalOptions
 }{
 	{"protojson", protojson.MarshalOptions{}},
 	{"protojson multiline", protojson.MarshalOptions{Multiline: true, Indent: "  "}},
+	{"protojson proto names", protojson.MarshalOptions{UseProtoNames: true}},
 }
 
 // Answers are a contract's encode vectors as protojson writes them, each

@@ -200,7 +200,7 @@ var readers = map[string]func([]byte) (any, error){
 }
 
 // TestGoReadersReadProtojsonAnswers: every Go package's AIP-193 reader
-// reads each answer protojson wrote (compact and indented) back into its
+// reads each answer protojson wrote (compact, indented, with proto names) back into its
 // envelope.
 func TestGoReadersReadProtojsonAnswers(t *testing.T) {
 	done := 0

@@ -38,9 +38,9 @@ def parse(text: str) -> Tuple[Any, Optional[str]]:
     return st, name
 
 
-def write(st: Any, name: str, indent: Optional[int]) -> str:
-    """write writes a Status with json_format as an AIP-193 answer: json_format's text with the status member put first, inside {"error": ...}."""
-    text = json_format.MessageToJson(st, indent=indent).strip()
+def write(st: Any, name: str, proto_names: bool = False) -> str:
+    """write writes a Status with json_format (MessageToJson's default form, indented; with the fields' proto names, retry_delay, when proto_names) as an AIP-193 answer: json_format's text with the status member put first, inside {"error": ...}."""
+    text = json_format.MessageToJson(st, preserving_proto_field_name=proto_names).strip()
     assert text.startswith("{") and text != "{}"
     return '{"error": {"status": ' + json.dumps(name) + ", " + text[1:] + "}"
 
@@ -89,11 +89,13 @@ def test_json_format_written_answers_read_back() -> None:
     wrong = []
     for v in vectors["aip193_encode"]:
         st, name = want(v)
-        # MessageToJson's default form, indented (protojson's compact one is the next test's).
-        text = write(st, name, 2)
-        got = pkg.to_dict(pkg.from_aip193(text))
-        if got != v["envelope"]:
-            wrong.append(f"{v['name']}: got {got}, want {v['envelope']} from {text}")
+        # MessageToJson's default form, indented (protojson's compact one is
+        # the next test's), with the fields' JSON names and their proto names.
+        for proto_names in (False, True):
+            text = write(st, name, proto_names)
+            got = pkg.to_dict(pkg.from_aip193(text))
+            if got != v["envelope"]:
+                wrong.append(f"{v['name']} (proto names {proto_names}): got {got}, want {v['envelope']} from {text}")
     assert wrong == []
 
 
@@ -104,8 +106,9 @@ def test_protojson_written_answers_read_back() -> None:
         answers = json.load(f)["contracts"].get(pkg.CONTRACT_NAME)
     assert answers, f"{path} has no answers of {pkg.CONTRACT_NAME}"
     wrong = []
-    # The compact ones: json_format's indented form is the previous test's.
-    answers = [a for a in answers if a["name"].endswith("(protojson)")]
+    # The compact ones, with JSON names and with proto names: json_format's
+    # indented form is the previous test's.
+    answers = [a for a in answers if a["name"].endswith(("(protojson)", "(protojson proto names)"))]
     assert answers
     for a in answers:
         got = pkg.to_dict(pkg.from_aip193(a["aip193"]))

@@ -125,7 +125,8 @@ describe(`${pkg.CONTRACT_NAME}: google.rpc mapping beyond the vectors`, () => {
 // AIP-193 answers written by the real protobuf library (issue 29): `make
 // protojson-aip193` (tests/go/cmd/protojsonaip193) has protojson write a
 // google.rpc.Status with its ErrorInfo and RetryInfo for every envelope of
-// every contract's aip193_encode vectors, compact and indented, inside
+// every contract's aip193_encode vectors, compact, indented and with the
+// fields' proto names (retry_delay), inside
 // {"error": ...}; fromAip193 must read each back into the envelope.
 const protojsonPath = process.env.ERRGEN_PROTOJSON_AIP193;
 
