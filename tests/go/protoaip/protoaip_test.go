@@ -32,15 +32,73 @@ func load(t *testing.T) []protoaip.Contract {
 	return cs
 }
 
+// committed are the committed vector files by contract.
+var committed = map[string]string{
+	agenterror.ContractName: "../../../conformance/agent-error.vectors.json",
+	agento.ContractName:     "../../../examples/agento/conformance/agento.vectors.json",
+	ovstorage.ContractName:  "../../../examples/ovstorage/conformance/ovstorage.vectors.json",
+}
+
+// TestProtojsonReadsTheWrites: the other AIP-193 answers the vectors hold,
+// the writes section's (text that is not well-formed, written as U+FFFD),
+// protojson reads too, with the kind's reason and code and the contract's
+// domain.
+func TestProtojsonReadsTheWrites(t *testing.T) {
+	n := 0
+	for _, c := range load(t) {
+		path, ok := committed[c.C.Name]
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct {
+			Writes []struct {
+				Name     string          `json:"name"`
+				Envelope json.RawMessage `json:"envelope"`
+				AIP193   *string         `json:"aip193"`
+			} `json:"writes"`
+		}
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range f.Writes {
+			if w.AIP193 == nil {
+				continue
+			}
+			n++
+			st, name, err := protoaip.Parse([]byte(*w.AIP193))
+			if err != nil {
+				t.Errorf("%s: %s: protojson: %v", c.C.Name, w.Name, err)
+				continue
+			}
+			var env map[string]any
+			if err := json.Unmarshal(w.Envelope, &env); err != nil {
+				t.Fatal(err)
+			}
+			kind, _ := protoaip.At(env, c.C.Layout.Leaf(contract.SourceKind).Path).(string)
+			k := c.C.Kind(kind)
+			var info errdetails.ErrorInfo
+			if k == nil || len(st.Details) == 0 || st.Details[0].UnmarshalTo(&info) != nil {
+				t.Errorf("%s: %s: kind %q, details %v", c.C.Name, w.Name, kind, st.Details)
+				continue
+			}
+			if int(st.Code) != k.HTTP || name != k.GRPC.Name || info.Reason != k.Reason || info.Domain != c.C.AIP193.Domain || info.Metadata[contract.MetaKind] != kind {
+				t.Errorf("%s: %s: protojson reads code %d status %s %v", c.C.Name, w.Name, st.Code, name, &info)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no AIP-193 answer in any writes section")
+	}
+}
+
 // TestTheVectorsAreTheCommittedOnes: the aip193 sections Load computes are
 // those of the committed vector files (which errgen check holds to the
 // contracts), for each contract that has one.
 func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
-	files := map[string]string{
-		agenterror.ContractName: "../../../conformance/agent-error.vectors.json",
-		agento.ContractName:     "../../../examples/agento/conformance/agento.vectors.json",
-		ovstorage.ContractName:  "../../../examples/ovstorage/conformance/ovstorage.vectors.json",
-	}
 	type sections struct {
 		Domain string            `json:"aip193_domain"`
 		Encode []json.RawMessage `json:"aip193_encode"`
@@ -48,7 +106,7 @@ func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
 	}
 	done := 0
 	for _, c := range load(t) {
-		path, ok := files[c.C.Name]
+		path, ok := committed[c.C.Name]
 		if !ok {
 			continue
 		}
@@ -57,8 +115,8 @@ func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var committed sections
-		if err := json.Unmarshal(data, &committed); err != nil {
+		var have sections
+		if err := json.Unmarshal(data, &have); err != nil {
 			t.Fatal(err)
 		}
 		mine, _ := json.Marshal(c.V)
@@ -66,14 +124,14 @@ func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
 		if err := json.Unmarshal(mine, &computed); err != nil {
 			t.Fatal(err)
 		}
-		a, _ := json.Marshal(committed)
+		a, _ := json.Marshal(have)
 		b, _ := json.Marshal(computed)
 		if !sameJSON(a, b) || len(computed.Encode) == 0 {
 			t.Errorf("%s: the aip193 sections computed differ from %s", c.C.Name, path)
 		}
 	}
-	if done != len(files) {
-		t.Errorf("%d of %d contracts with committed vectors found", done, len(files))
+	if done != len(committed) {
+		t.Errorf("%d of %d contracts with committed vectors found", done, len(committed))
 	}
 }
 

@@ -85,6 +85,17 @@ def test_json_format_reads_every_answer() -> None:
     assert set(pkg.KNOWN_KINDS) <= kinds, "an answer of every kind"
 
 
+def test_json_format_reads_the_writes() -> None:
+    # The other AIP-193 answers the vectors hold, the writes section's (text that is not well-formed, written as U+FFFD).
+    answers = [w for w in vectors.get("writes", []) if w.get("aip193") is not None]
+    assert answers, "no AIP-193 answer in the writes section"
+    for w in answers:
+        got, name = parse(w["aip193"])
+        kind = w["envelope"]["kind"] if "kind" in w["envelope"] else str(pkg.from_dict(w["envelope"]).kind)
+        info = unpacked(got)[0]
+        assert (got.code, name, info.reason, info.domain, info.metadata["kind"]) == (pkg.http_status(kind), pkg.grpc_status(kind), pkg.error_info_reason(kind), vectors["aip193_domain"], kind), w["name"]
+
+
 def test_json_format_written_answers_read_back() -> None:
     wrong = []
     for v in vectors["aip193_encode"]:
