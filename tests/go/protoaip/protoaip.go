@@ -313,6 +313,11 @@ func Answers(c Contract) ([]Answer, error) {
 			return nil, fmt.Errorf("%s: %s: %w", c.C.Name, v.Name, err)
 		}
 		for _, s := range Styles {
+			if s.Opts.UseProtoNames && len(st.Details) < 2 {
+				// Only RetryInfo's retry_delay has a proto name that is
+				// not its JSON name: without it the text is the same.
+				continue
+			}
 			text, err := Write(s.Opts, st, name)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", c.C.Name, v.Name, err)
