@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust bench-memory fuzz nosecret-fuzz errgen
+.PHONY: all generate check validate test test-go test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff protojson-aip193 reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust bench-memory fuzz nosecret-fuzz errgen
 
 all: test
 
@@ -84,17 +84,22 @@ READER_DIFF := $(CURDIR)/build/reader-diff.vectors.json
 reader-diff:
 	cd tests/go && $(GO) run ./cmd/readerdiff -vectors $(CURDIR)/conformance/agent-error.vectors.json -n $(READER_CASES) -seed $(READER_SEED) -o $(READER_DIFF)
 
+## protojson-aip193: write every contract's AIP-193 answers as protojson writes them (a google.rpc.Status with its ErrorInfo and RetryInfo, compact, indented and with the fields' proto names, in {"error": ...}), which test-ts, test-python and test-rust read through their own AIP-193 readers
+PROTOJSON_AIP193 := $(CURDIR)/build/protojson-aip193.vectors.json
+protojson-aip193:
+	cd tests/go && $(GO) run ./cmd/protojsonaip193 -repo $(CURDIR) -o $(PROTOJSON_AIP193)
+
 ## test-ts: test every generated TypeScript package as it ships (its committed dist/) against tsc and its tests (Node 20+, npm; installs the pinned dev dependencies)
-test-ts: errgen sanitize-diff reader-diff ts-deps
-	cd tests/ts && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) npm test
+test-ts: errgen sanitize-diff reader-diff protojson-aip193 ts-deps
+	cd tests/ts && ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) ERRGEN_PROTOJSON_AIP193=$(PROTOJSON_AIP193) npm test
 
 # The TypeScript tests' pinned tools (tsc among them, which test-e2e uses too).
 ts-deps:
 	cd tests/ts && npm ci --no-audit --no-fund
 
 ## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
-test-python: errgen sanitize-diff reader-diff
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/python/run.sh
+test-python: errgen sanitize-diff reader-diff protojson-aip193
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) ERRGEN_PROTOJSON_AIP193=$(PROTOJSON_AIP193) tests/python/run.sh
 
 # The Rust suites build every crate once from a clean build/rust/target: no
 # incremental state (only ever read by a rebuild) and no debug information
@@ -117,8 +122,8 @@ test-rust-bench:
 	cd $(RUST_BENCH) && CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo test --locked --benches
 
 ## test-rust: format-check, lint (clippy -D warnings), document (rustdoc -D warnings) and test every generated Rust crate against its conformance vectors and the sanitizer vectors, and the runtime in place (cargo with clippy and rustfmt; one CARGO_TARGET_DIR under build/rust)
-test-rust: errgen sanitize-diff reader-diff test-rust-sanitize test-rust-bench
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/rust/run.sh
+test-rust: errgen sanitize-diff reader-diff protojson-aip193 test-rust-sanitize test-rust-bench
+	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) ERRGEN_PROTOJSON_AIP193=$(PROTOJSON_AIP193) tests/rust/run.sh
 
 ## bench: run every benchmark (main module, the generated package's in tests/go, the bench/ module, and the TypeScript, Python and Rust ones) with allocation counts and print one table of the targets of issues 10 and 18; raw outputs go to bench/out/ for benchstat (make bench BENCH_COUNT=6 for a benchstat-grade run)
 bench:

@@ -284,6 +284,12 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 		{"a retry delay below a millisecond rounds up", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("1.000000001s")})), want{status: 429, message: "Slow down.", retryMs: ms(1001)}},
 		{"a retry delay past the longest hint", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("315576000000s")})), want{status: 429, message: "Slow down.", retryMs: ms(int64(c.Retry.MaxHintMs))}},
 		{"a negative retry delay", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("-1s")})), want{status: 429, message: "Slow down."}},
+		// protobuf's JSON readers accept a field's proto name as well as its
+		// JSON name (json_format writes it with preserving_proto_field_name,
+		// protojson with UseProtoNames): the proto name counts when the JSON
+		// name is absent, wherever it stands.
+		{"RetryInfo by its proto field name, retry_delay", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retry_delay", Value: "2.5s"}}})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
+		{"RetryInfo by both names: retryDelay counts", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: "2.5s"}, {Key: "retry_delay", Value: "9s"}}})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
 		{"malformed details", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{
 			"not an object", 7, nil, object{{Key: "reason", Value: some.Reason}},
 			object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: 7}, {Key: "domain", Value: domain}, {Key: "metadata", Value: []any{"x"}}},

@@ -275,6 +275,23 @@ func Build(c *contract.Contract) (*File, error) {
 	return f, nil
 }
 
+// BuildAIP193 computes only the google.rpc mapping's sections of c's
+// vectors (aip193_*), as Build computes them, and the contract's name and
+// retry policy: for the tests that run those sections through the real
+// protobuf libraries, which need not pay for every other section.
+func BuildAIP193(c *contract.Contract) (*File, error) {
+	f := &File{
+		Contract: c.Name,
+		Version:  c.VersionValue(),
+		Retry: Retry{InitialMs: c.Retry.InitialMs, MaxMs: c.Retry.MaxMs, Multiplier: c.Retry.Multiplier,
+			Jitter: c.Retry.Jitter, MaxAttempts: c.Retry.MaxAttempts, MaxHintMs: c.Retry.MaxHintMs},
+	}
+	if err := aip193(f, c, receivable(c, exampleenv.All(c))); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // unique checks that vector names identify their vectors in each section.
 func unique(f *File) error {
 	for _, err := range []error{

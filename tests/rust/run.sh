@@ -11,7 +11,9 @@
 # build/rust keeps serde compiled once. ERRGEN_SANITIZE_DIFF names the
 # differential vectors (make sanitize-diff); ERRGEN_READER_DIFF the
 # differential reader vectors (make reader-diff), which tests/rust/readerdiff.rs
-# runs through the reference contract's crate (the file is written for it).
+# runs through the reference contract's crate (the file is written for it);
+# ERRGEN_PROTOJSON_AIP193 the AIP-193 answers protojson wrote for every
+# contract (make protojson-aip193), which vectors.rs reads.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -26,6 +28,8 @@ nosecret_only=${ERRGEN_NOSECRET_ONLY:-}
 only="$reader_only$nosecret_only"
 [ -n "$only" ] || : "${ERRGEN_SANITIZE_DIFF:?set ERRGEN_SANITIZE_DIFF (make sanitize-diff)}"
 [ -n "$nosecret_only" ] || : "${ERRGEN_READER_DIFF:?set ERRGEN_READER_DIFF (make reader-diff)}"
+[ -n "$only" ] || : "${ERRGEN_PROTOJSON_AIP193:?set ERRGEN_PROTOJSON_AIP193 (make protojson-aip193)}"
+export ERRGEN_PROTOJSON_AIP193="${ERRGEN_PROTOJSON_AIP193:-}"
 export ERRGEN_READER_DIFF="${ERRGEN_READER_DIFF:-}"
 export ERRGEN_SANITIZE_DIFF="${ERRGEN_SANITIZE_DIFF:-}" ERRGEN_SANITIZER_VECTORS="$repo/conformance/sanitizer.vectors.json"
 # The data of nosecret.rs (a module of vectors.rs).

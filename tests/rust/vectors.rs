@@ -8,7 +8,8 @@
 //! surfaces (MCP tool results, HTTP, the command line) run the tool_result
 //! and http sections, every envelope vector through each surface and back,
 //! and the surfaces (the log form included) and accept sections; the
-//! google.rpc mapping runs the five aip193 sections.
+//! google.rpc mapping runs the five aip193 sections, and the answers
+//! protojson wrote (ERRGEN_PROTOJSON_AIP193) through from_aip193.
 
 use contract::*;
 use serde_json::Value;
@@ -684,6 +685,33 @@ fn aip193_decode_vectors() {
         // Whatever a reader returns can be written again, as an AIP-193 error too.
         e.to_aip193().unwrap_or_else(|err| panic!("{name}: to_aip193: {err}"));
     }
+}
+
+/// AIP-193 answers written by the real protobuf library (issue 29): `make
+/// protojson-aip193` (tests/go/cmd/protojsonaip193, ERRGEN_PROTOJSON_AIP193)
+/// has protojson write a google.rpc.Status with its ErrorInfo and RetryInfo
+/// for every envelope of every contract's aip193_encode vectors, compact,
+/// indented and with proto names, inside {"error": ...}; from_aip193 reads each back into the
+/// envelope.
+#[test]
+fn aip193_protojson_answers() {
+    let f = read("ERRGEN_PROTOJSON_AIP193");
+    let answers = f["contracts"][CONTRACT_NAME].as_array().unwrap_or_else(|| panic!("ERRGEN_PROTOJSON_AIP193 has no answers of {CONTRACT_NAME}: run make protojson-aip193"));
+    assert!(!answers.is_empty(), "no protojson answers of {CONTRACT_NAME}");
+    let mut wrong = Vec::new();
+    for a in answers {
+        let name = a["name"].as_str().unwrap_or_default();
+        match Envelope::from_aip193(a["aip193"].as_str().unwrap_or_default().as_bytes()) {
+            Err(err) => wrong.push(format!("{name}: {err}")),
+            Ok(e) => {
+                let text = e.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
+                if !same(&deep::<Value>(&text), &a["envelope"]) {
+                    wrong.push(format!("{name}:\ngot  {text}\nwant {}", a["envelope"]));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} of {} answers read wrong:\n{}", wrong.len(), answers.len(), wrong.join("\n"));
 }
 
 /// The mcp_text section: a tool result's one text item, which

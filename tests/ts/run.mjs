@@ -31,7 +31,9 @@
 //      sanitize-diff` from ERRGEN_SANITIZE_DIFF (by default
 //      build/sanitize-diff.vectors.json at the repository root), and the
 //      reader test those of `make reader-diff` from ERRGEN_READER_DIFF
-//      (build/reader-diff.vectors.json).
+//      (build/reader-diff.vectors.json), and the protobuf test the answers
+//      protojson wrote of `make protojson-aip193` from ERRGEN_PROTOJSON_AIP193
+//      (build/protojson-aip193.vectors.json).
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
@@ -395,6 +397,7 @@ async function runtimeTests(p) {
         ERRGEN_TS_PKG: join(p.src, "dist/index.js"),
         ERRGEN_SANITIZE_DIFF: process.env.ERRGEN_SANITIZE_DIFF || join(repo, "build/sanitize-diff.vectors.json"),
         ERRGEN_READER_DIFF: process.env.ERRGEN_READER_DIFF || join(repo, "build/reader-diff.vectors.json"),
+        ERRGEN_PROTOJSON_AIP193: process.env.ERRGEN_PROTOJSON_AIP193 || join(repo, "build/protojson-aip193.vectors.json"),
       },
     },
   );

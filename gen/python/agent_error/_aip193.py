@@ -254,7 +254,8 @@ def _parse(text: Union[str, bytes, bytearray]) -> _Status:
                         s.metadata[_string(k) or ""] = sv
         elif t == _RETRY_INFO_TYPE and not seen_retry:
             seen_retry = True
-            delay = _string(d.get("retryDelay"))
+            # The proto field name, which protobuf's JSON readers accept as well, counts when the JSON name is absent.
+            delay = _string(d["retryDelay"] if "retryDelay" in d else d.get("retry_delay"))
             if delay is not None:
                 s.retry_delay = _parse_duration(delay)
     return s

@@ -251,7 +251,7 @@ function parseAip193(text) {
       }
     } else if (type === RETRY_INFO_TYPE && !seenRetry) {
       seenRetry = true;
-      const t = stringOf(member("retryDelay"));
+      const t = stringOf(hasOwn(d, "retryDelay") ? d["retryDelay"] : member("retry_delay"));
       if (t !== void 0) retryDelay = parseDuration(t);
     }
   }

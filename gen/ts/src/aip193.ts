@@ -365,7 +365,8 @@ function parseAip193(text: string | Uint8Array): RpcStatus | DecodeError {
       }
     } else if (type === RETRY_INFO_TYPE && !seenRetry) {
       seenRetry = true;
-      const t = stringOf(member("retryDelay"));
+      // The proto field name, which protobuf's JSON readers accept as well, counts when the JSON name is absent.
+      const t = stringOf(hasOwn(d, "retryDelay") ? d["retryDelay"] : member("retry_delay"));
       if (t !== undefined) retryDelay = parseDuration(t);
     }
   }

@@ -539,7 +539,7 @@ func (d *scanner) aipDetail(s *RPCStatus, seenInfo, seenRetry *bool) {
 		return
 	}
 	d.push()
-	typ, reason, domain, meta, delay := -1, -1, -1, -1, -1
+	typ, reason, domain, meta, delay, protoDelay := -1, -1, -1, -1, -1, -1
 	for more := d.first(); more; more = d.next() {
 		d.peek()
 		at := d.i
@@ -554,11 +554,18 @@ func (d *scanner) aipDetail(s *RPCStatus, seenInfo, seenRetry *bool) {
 			meta = at
 		case "retryDelay":
 			delay = at
+		case "retry_delay":
+			protoDelay = at
 		}
 		d.skip()
 	}
 	if d.failed || typ < 0 {
 		return
+	}
+	// The proto field name, which protobuf's JSON readers accept as well,
+	// counts when the JSON name is absent.
+	if delay < 0 {
+		delay = protoDelay
 	}
 	end := d.i
 	defer func() { d.i = end }()
@@ -694,7 +701,11 @@ func parseAIP193JSON(data []byte) (*RPCStatus, error) {
 				continue
 			}
 			seenRetry = true
-			if str, ok := jsonString(detail["retryDelay"]); ok {
+			raw, ok := detail["retryDelay"]
+			if !ok {
+				raw = detail["retry_delay"]
+			}
+			if str, ok := jsonString(raw); ok {
 				if d, ok := parseRPCDuration(str); ok {
 					s.RetryDelay = &d
 				}

@@ -18,11 +18,14 @@ func TestParseAIP193SameAsJSON(t *testing.T) {
 		`{"error":{"code":429,"message":"upstream github is rate limited","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMITED","domain":"agent-error","metadata":{"contractVersion":"1","guidance":"Wait, then retry.","kind":"rate_limited","origin":"budget","recoveryAction":"retry_later","tool":"search_issues"}},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.500s"}]}}`,
 		`{"error": {"details": [{"retryDelay": "2s", "@type": "type.googleapis.com/google.rpc.RetryInfo"}, {"metadata": {"kind": "not_found", "extra": "{\"a\":1}"}, "domain": "agent-error", "reason": "NOT_FOUND", "@type": "type.googleapis.com/google.rpc.ErrorInfo"}], "status": "NOT_FOUND", "message": "m\u00e9\n", "code": 404.0}}`,
 		`{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}`,
+		// RetryInfo's proto field name counts when its JSON name is absent (issue 29).
+		`{"error":{"code":503,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retry_delay":"1s","retry_delay":"2.5s"}]}}`,
+		`{"error":{"code":503,"details":[{"retry_delay":"2.5s","@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":7}]}}`,
 		`{"error":{"details":[{"@type":"type.googleapis.com\/google.rpc.ErrorInfo","metadata":{"k":1,"k":"v","j":"w","j":null}},{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SECOND"}]},"error":{"code":4.29e2}}`,
 	}
 	pieces := []string{"{", "}", "[", "]", `"`, ",", ":", `\`, `\u00e9`, `\ud800`, "\xff", " ", "null", "true", "0", "404",
 		"404.0", "4.04e2", "-1", "1e999", "599.5", `""`, "[]", "{}", `"error"`, `"code"`, `"message"`, `"status"`,
-		`"details"`, `"metadata"`, `"@type"`, `"reason"`, `"domain"`, `"retryDelay"`, `"kind"`, `"1.5s"`, `"-1s"`,
+		`"details"`, `"metadata"`, `"@type"`, `"reason"`, `"domain"`, `"retryDelay"`, `"retry_delay"`, `"kind"`, `"1.5s"`, `"-1s"`,
 		`"type.googleapis.com/google.rpc.ErrorInfo"`, `"type.googleapis.com/google.rpc.RetryInfo"`, `"NOT_FOUND"`,
 		strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2)}
 	r := rand.New(rand.NewSource(193))

@@ -5,6 +5,7 @@
 // envelope, and foreign AIP-193 errors read into their envelopes (a failed
 // read for null).
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { contextParams, parsed, pkg, vectors } from "./env.mjs";
 
@@ -118,5 +119,40 @@ describe(`${pkg.CONTRACT_NAME}: google.rpc mapping beyond the vectors`, () => {
     for (const text of ["", "[]", "{}", '{"error":[]}', '{"error":null}', "nope"]) {
       assert.equal(pkg.fromAip193(text).ok, false, text);
     }
+  });
+});
+
+// AIP-193 answers written by the real protobuf library (issue 29): `make
+// protojson-aip193` (tests/go/cmd/protojsonaip193) has protojson write a
+// google.rpc.Status with its ErrorInfo and RetryInfo for every envelope of
+// every contract's aip193_encode vectors, compact, indented and with the
+// fields' proto names (retry_delay), inside
+// {"error": ...}; fromAip193 must read each back into the envelope.
+const protojsonPath = process.env.ERRGEN_PROTOJSON_AIP193;
+
+/** same compares two JSON values: objects without regard to member order. */
+function same(a, b) {
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((v, i) => same(v, b[i]));
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+}
+
+describe(`${pkg.CONTRACT_NAME}: AIP-193 answers protojson wrote`, () => {
+  test("every answer reads back into its envelope", () => {
+    assert.ok(protojsonPath && existsSync(protojsonPath), `no ${protojsonPath}: run make protojson-aip193`);
+    const answers = JSON.parse(readFileSync(protojsonPath, "utf8")).contracts[pkg.CONTRACT_NAME];
+    assert.ok(Array.isArray(answers) && answers.length > 0, `${protojsonPath} has no answers of ${pkg.CONTRACT_NAME}`);
+    const wrong = [];
+    for (const a of answers) {
+      const got = pkg.fromAip193(a.aip193);
+      if (!got.ok) {
+        wrong.push(`${a.name}: ${got.error.path} ${got.error.problem}`);
+      } else if (!same(pkg.toWire(got.envelope), a.envelope)) {
+        wrong.push(`${a.name}: got ${JSON.stringify(pkg.toWire(got.envelope))}, want ${JSON.stringify(a.envelope)}`);
+      }
+    }
+    assert.deepEqual(wrong, [], `${wrong.length} of ${answers.length} answers read wrong`);
   });
 });

@@ -573,8 +573,11 @@ impl RpcStatus {
                 }
                 Some(RETRY_INFO_TYPE) if !seen_retry => {
                     seen_retry = true;
+                    // The proto field name, which protobuf's JSON readers
+                    // accept as well, counts when the JSON name is absent.
                     s.retry_delay = detail
                         .get("retryDelay")
+                        .or_else(|| detail.get("retry_delay"))
                         .and_then(Value::as_str)
                         .and_then(RpcDuration::parse);
                 }
