@@ -119,7 +119,9 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	results := make([]result, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			// A panic on an emitter's goroutine would end the process
 			// with exit code 2 (a usage error's) and a raw stack; what the
 			// loader accepts every emitter must generate, so a panic is a
@@ -132,7 +134,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 			}()
 			files, err := e.Generate(c)
 			results[i] = result{files, err}
-		})
+		}()
 	}
 	wg.Wait()
 
