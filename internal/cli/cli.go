@@ -222,8 +222,8 @@ func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
 			if pos.Line == 0 {
 				pos = contract.Pos{Line: 1, Col: 1}
 			}
-			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run errgen init to start one\n",
-				o.config, pos.Line, pos.Col, o.contract, o.config)
+			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run %s init to start one\n",
+				o.config, pos.Line, pos.Col, o.contract, o.config, commandName("."))
 			return nil, false
 		}
 	}
@@ -448,7 +448,7 @@ errgen generate left behind.`, args, true, stdout, stderr)
 
 // fixCommand is the generate command matching the check that failed.
 func fixCommand(o *options) string {
-	parts := []string{"errgen generate"}
+	parts := []string{commandName(".") + " generate"}
 	switch {
 	case o.configGiven:
 		parts = append(parts, "-config "+shellQuote(o.config))

@@ -202,3 +202,54 @@ func TestConfigNamingAMissingContract(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }
+
+// TestInitCreatesItsDirectory: init -dir services/payments creates the
+// directory and its parents (issue 29: it failed unless they existed), and
+// its hints name the command as the module runs it: go tool errgen in a
+// module that takes errgen as a tool, with compat against HEAD~1 (a fresh
+// repository's branch need not be main) at the contract's path from the
+// repository's root.
+func TestInitCreatesItsDirectory(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	os.Mkdir(".git", 0o755)
+	os.WriteFile("go.mod", []byte("module example.com/shop\n\ngo 1.24\n\ntool (\n\texample.com/other\n\tgithub.com/errgen/errgen/cmd/errgen\n)\n"), 0o644)
+	code, stdout, stderr := run("init", "-dir", filepath.Join("services", "payments"))
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join("services", "payments", "contract", "kinds.yaml")); err != nil {
+		t.Error(err)
+	}
+	dir := filepath.Join("services", "payments")
+	for _, want := range []string{
+		"  cd " + dir + " && go tool errgen generate ",
+		"  in CI:             cd " + dir + " && go tool errgen check && go tool errgen compat --against HEAD~1:services/payments/contract/kinds.yaml\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("init's hints lack %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "origin/main") {
+		t.Errorf("init's hints assume a branch named main:\n%s", stdout)
+	}
+	// check's fix names the same command.
+	t.Chdir(dir)
+	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  docs:\n"), 0o644)
+	if code, _, stderr := run("check"); code != ExitProblems || !strings.Contains(stderr, "\n  go tool errgen generate\n") {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+
+	// Outside a module that takes errgen as a tool, the command is errgen;
+	// a file where the directory should be is still an error.
+	other := t.TempDir()
+	t.Chdir(other)
+	code, stdout, stderr = run("init", "-dir", filepath.Join("a", "b"))
+	if code != ExitOK || !strings.Contains(stdout, "  cd "+filepath.Join("a", "b")+" && errgen generate ") || strings.Contains(stdout, "go tool errgen check") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	os.WriteFile("file", nil, 0o644)
+	if code, _, stderr := run("init", "-dir", "file"); code != ExitProblems || !strings.Contains(stderr, "file is not a directory") {
+		t.Errorf("init -dir file: exit %d\n%s", code, stderr)
+	}
+}
