@@ -50,6 +50,8 @@ working directory.
 Run "errgen <command> -help" for a command's flags.
 
 Exit codes: 0 success, 1 contract problems or stale outputs, 2 usage errors.
+compat exits 1 for a breaking change only, and 2 when it cannot compare
+(a file or git revision it cannot read, a contract that does not validate).
 `
 
 // Run executes errgen with args (without the program name) and returns the
