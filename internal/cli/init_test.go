@@ -120,8 +120,8 @@ func TestConfigDiscoveryAndFlags(t *testing.T) {
 	}
 
 	// A user's file in a chosen directory stops the run. Leaving the
-	// TypeScript output out stops generating it, and leaves its files: errgen
-	// cannot tell them from another contract's output in the same tree.
+	// TypeScript output out stops generating it and removes its files, which
+	// name this config (issue 29; TestRenamedAndDroppedOutputsAreRemoved).
 	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  go:\n  docs: {dir: handbook}\n"), 0o644)
 	os.Mkdir("handbook", 0o755)
 	os.WriteFile(filepath.Join("handbook", "kinds.md"), []byte("# My notes\n"), 0o644)
@@ -136,8 +136,8 @@ func TestConfigDiscoveryAndFlags(t *testing.T) {
 	if code, _, stderr := run("generate"); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join("gen", "ts", "package.json")); err != nil {
-		t.Errorf("gen/ts was touched although the config no longer selects it: %v", err)
+	if _, err := os.Stat(filepath.Join("gen", "ts", "package.json")); !os.IsNotExist(err) {
+		t.Errorf("gen/ts was left behind although the config no longer selects it: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join("handbook", "kinds.md")); err != nil {
 		t.Errorf("docs were not written to the chosen directory: %v", err)

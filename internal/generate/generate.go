@@ -69,6 +69,9 @@ type Output struct {
 	Dirs  []string
 	// Scratch holds the emitters' Scratch patterns by directory.
 	Scratch map[string][]string
+	// Outputs holds the directory of every emitter that ran, by its name
+	// (the manifest's record, manifest.go).
+	Outputs map[string]string
 	// Source is the config or contract the files name in their header
 	// lines, relative to the output root, and Part the contract of a config
 	// that generates several (see SetSource); "" until set.
@@ -142,10 +145,11 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	for _, r := range results {
 		n += len(r.files)
 	}
-	out := &Output{Files: make(map[string][]byte, n)}
+	out := &Output{Files: make(map[string][]byte, n), Outputs: make(map[string]string, len(emitters))}
 	for i, e := range emitters {
 		dir := e.Dir(c)
 		out.Dirs = append(out.Dirs, dir)
+		out.Outputs[e.Name] = dir
 		files, err := results[i].files, results[i].err
 		if ie, ok := err.(*InternalError); ok {
 			return nil, ie
