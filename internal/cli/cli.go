@@ -93,6 +93,7 @@ type options struct {
 	configGiven bool // -config was on the command line
 	cfg         *config.Config
 	verbose     bool
+	quiet       bool
 	takeOver    bool
 	lockTimeout time.Duration
 }
@@ -148,12 +149,16 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 		fs.BoolVar(&o.takeOver, "take-over", false, "replace files at generated paths even when they are not errgen's (their header line is not errgen's)")
 	}
 	fs.BoolVar(&o.verbose, "v", false, "list every file written or removed")
+	fs.BoolVar(&o.quiet, "q", false, "print nothing on success (the one-line summary is left out; problems still go to stderr)")
 	u := commandUsage{fs, "errgen " + name + " [flags]", summary, stdout, stderr}
 	if code, stop := u.parse(args); stop {
 		return nil, code, true
 	}
 	if fs.NArg() > 0 {
 		return nil, u.errorf("unexpected argument %q (the contract is given with -contract)", fs.Arg(0)), true
+	}
+	if o.quiet && o.verbose {
+		return nil, u.errorf("-q and -v contradict each other; give one"), true
 	}
 	if code, stop := o.resolveConfig(fs, name, u.print, stderr); stop {
 		return nil, code, true
@@ -262,11 +267,15 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, w := range c.Warnings {
 		fmt.Fprintf(stderr, "%s:%d:%d: warning: %s\n", w.File, w.Pos.Line, w.Pos.Col, w.Message)
 	}
-	if o.verbose {
-		if o.cfg != nil {
-			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
+	if o.verbose && o.cfg != nil {
+		fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
+	}
+	if !o.quiet {
+		warned := ""
+		if n := len(c.Warnings); n > 0 {
+			warned = fmt.Sprintf(" (%d warning%s)", n, plural(n))
 		}
-		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
+		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), warned)
 	}
 	return ExitOK
 }
@@ -318,7 +327,14 @@ no other file is ever removed.`, args, true, stdout, stderr)
 		for _, c := range res.Changes {
 			fmt.Fprintf(stdout, "%s %s\n", c.Op, c.Path)
 		}
-		fmt.Fprintf(stdout, "errgen: %s\n", generate.Summary(res.Changes))
+	}
+	if !o.quiet {
+		n := len(res.Changes)
+		if n == 0 {
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
+		} else {
+			fmt.Fprintf(stdout, "errgen: generated %d file%s for %s (%d changed: %s)\n", len(out.Files), plural(len(out.Files)), o.contract, n, generate.Summary(res.Changes))
+		}
 	}
 	return ExitOK
 }
@@ -411,8 +427,8 @@ errgen generate left behind.`, args, true, stdout, stderr)
 		return ExitProblems
 	}
 	if len(changes) == 0 && len(interrupted) == 0 {
-		if o.verbose {
-			fmt.Fprintln(stdout, "errgen: generated files are up to date")
+		if !o.quiet {
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
 		}
 		return ExitOK
 	}
