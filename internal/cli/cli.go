@@ -47,6 +47,8 @@ when the working directory has one and neither -contract nor -out is given;
 without one they read contract/kinds.yaml and write every output under the
 working directory.
 
+generate, check and validate print a one-line summary on success (-q: none).
+
 Run "errgen <command> -help" for a command's flags.
 
 Exit codes: 0 success, 1 contract problems or stale outputs, 2 usage errors.
