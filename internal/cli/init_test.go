@@ -253,3 +253,24 @@ func TestInitCreatesItsDirectory(t *testing.T) {
 		t.Errorf("init -dir file: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestConfigKeyTypoSuggests (issue 29): a misspelt key of errgen.yaml gets
+// the did-you-mean hint a misspelt contract key gets, at its line and
+// column.
+func TestConfigKeyTypoSuggests(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), config.FileName)
+	os.WriteFile(cfg, []byte("version: 1\ncontarct: contract/kinds.yaml\noutputs:\n  pyhton:\n  go: {modul: true}\n"), 0o644)
+	code, stdout, stderr := run("validate", "-config", cfg)
+	for _, want := range []string{
+		cfg + `:2:1: config: unknown key "contarct" (did you mean "contract"?); the keys are `,
+		cfg + `:4:3: outputs: unknown key "pyhton" (did you mean "python"?); the keys are `,
+		cfg + `:5:8: outputs.go: unknown key "modul" (did you mean "module"?); the keys are `,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if code != ExitProblems || stdout != "" {
+		t.Errorf("exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+}
