@@ -1,6 +1,6 @@
 module github.com/errgen/errgen
 
-go 1.26
+go 1.24
 
 require (
 	github.com/dave/jennifer v1.7.1

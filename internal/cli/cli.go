@@ -47,9 +47,13 @@ when the working directory has one and neither -contract nor -out is given;
 without one they read contract/kinds.yaml and write every output under the
 working directory.
 
+generate, check and validate print a one-line summary on success (-q: none).
+
 Run "errgen <command> -help" for a command's flags.
 
 Exit codes: 0 success, 1 contract problems or stale outputs, 2 usage errors.
+compat exits 1 for a breaking change only, and 2 when it cannot compare
+(a file or git revision it cannot read, a contract that does not validate).
 `
 
 // Run executes errgen with args (without the program name) and returns the
@@ -91,6 +95,7 @@ type options struct {
 	configGiven bool // -config was on the command line
 	cfg         *config.Config
 	verbose     bool
+	quiet       bool
 	takeOver    bool
 	lockTimeout time.Duration
 }
@@ -146,12 +151,16 @@ func parse(name, summary string, args []string, withOut bool, stdout, stderr io.
 		fs.BoolVar(&o.takeOver, "take-over", false, "replace files at generated paths even when they are not errgen's (their header line is not errgen's)")
 	}
 	fs.BoolVar(&o.verbose, "v", false, "list every file written or removed")
+	fs.BoolVar(&o.quiet, "q", false, "print nothing on success (the one-line summary is left out; problems still go to stderr)")
 	u := commandUsage{fs, "errgen " + name + " [flags]", summary, stdout, stderr}
 	if code, stop := u.parse(args); stop {
 		return nil, code, true
 	}
 	if fs.NArg() > 0 {
 		return nil, u.errorf("unexpected argument %q (the contract is given with -contract)", fs.Arg(0)), true
+	}
+	if o.quiet && o.verbose {
+		return nil, u.errorf("-q and -v contradict each other; give one"), true
 	}
 	if code, stop := o.resolveConfig(fs, name, u.print, stderr); stop {
 		return nil, code, true
@@ -222,8 +231,8 @@ func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
 			if pos.Line == 0 {
 				pos = contract.Pos{Line: 1, Col: 1}
 			}
-			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run errgen init to start one\n",
-				o.config, pos.Line, pos.Col, o.contract, o.config)
+			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run %s init to start one\n",
+				o.config, pos.Line, pos.Col, o.contract, o.config, commandName("."))
 			return nil, false
 		}
 	}
@@ -260,11 +269,15 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, w := range c.Warnings {
 		fmt.Fprintf(stderr, "%s:%d:%d: warning: %s\n", w.File, w.Pos.Line, w.Pos.Col, w.Message)
 	}
-	if o.verbose {
-		if o.cfg != nil {
-			fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
+	if o.verbose && o.cfg != nil {
+		fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
+	}
+	if !o.quiet {
+		warned := ""
+		if n := len(c.Warnings); n > 0 {
+			warned = fmt.Sprintf(" (%d warning%s)", n, plural(n))
 		}
-		fmt.Fprintf(stdout, "%s: contract %s version %s, %d kind%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)))
+		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), warned)
 	}
 	return ExitOK
 }
@@ -316,7 +329,14 @@ no other file is ever removed.`, args, true, stdout, stderr)
 		for _, c := range res.Changes {
 			fmt.Fprintf(stdout, "%s %s\n", c.Op, c.Path)
 		}
-		fmt.Fprintf(stdout, "errgen: %s\n", generate.Summary(res.Changes))
+	}
+	if !o.quiet {
+		n := len(res.Changes)
+		if n == 0 {
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
+		} else {
+			fmt.Fprintf(stdout, "errgen: generated %d file%s for %s (%d changed: %s)\n", len(out.Files), plural(len(out.Files)), o.contract, n, generate.Summary(res.Changes))
+		}
 	}
 	return ExitOK
 }
@@ -409,8 +429,8 @@ errgen generate left behind.`, args, true, stdout, stderr)
 		return ExitProblems
 	}
 	if len(changes) == 0 && len(interrupted) == 0 {
-		if o.verbose {
-			fmt.Fprintln(stdout, "errgen: generated files are up to date")
+		if !o.quiet {
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
 		}
 		return ExitOK
 	}
@@ -448,7 +468,7 @@ errgen generate left behind.`, args, true, stdout, stderr)
 
 // fixCommand is the generate command matching the check that failed.
 func fixCommand(o *options) string {
-	parts := []string{"errgen generate"}
+	parts := []string{commandName(".") + " generate"}
 	switch {
 	case o.configGiven:
 		parts = append(parts, "-config "+shellQuote(o.config))

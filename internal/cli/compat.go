@@ -22,16 +22,21 @@ const compatSummary = `Compare the contract with an older version of it and repo
 BREAKING or additive, with a rule id and file:line:col (in the new contract,
 or in the old one for what was deleted). The old version is a file, or a git
 revision and a path read with "git show REV:path" (no checkout), e.g.
---against origin/main:contract/kinds.yaml; git runs in the new contract's
-directory, so the path is relative to the root of its repository.
+--against HEAD~1:contract/kinds.yaml (the previous commit) or
+--against @{upstream}:contract/kinds.yaml (the branch the current one
+tracks); git runs in the new contract's directory, so the path is relative
+to the root of its repository.
 
 A second line says which release the change needs (major for a breaking
 change, minor for an additive one, patch for documentation only) and
 whether the contract's release has it.
 
-Exit 1 when a change is breaking and contract.version was not changed, or
-when the contract writes a release lower than the change needs; exit 0 with
-a summary otherwise.`
+Exit codes: 0 when every change is additive or contract.version changed
+(with a summary); 1 when a change is breaking and contract.version was not
+changed, or when the contract writes a release lower than the change needs,
+and only then; 2 when the comparison cannot be made: a usage error, a file or
+git revision that cannot be read, a contract or config that does not
+validate.`
 
 var compatFormats = []string{"text", "json", "github"}
 
@@ -56,23 +61,25 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	case !slices.Contains(compatFormats, format):
 		return u.errorf("unknown format %q; use text, json or github", format)
 	}
-	if code, stop := o.resolveConfig(fs, "compat", u.print, stderr); stop {
-		return code
+	// Exit 1 says "a breaking change without a new version", which CI
+	// acts on; a comparison that could not be made exits 2.
+	if _, stop := o.resolveConfig(fs, "compat", u.print, stderr); stop {
+		return ExitUsage
 	}
 	contractPath := o.contract
 
 	newC, ok := load(contractPath, stderr)
 	if !ok {
-		return ExitProblems
+		return ExitUsage
 	}
 	data, err := readAgainst(against, contractPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen compat: %v\n", err)
-		return ExitProblems
+		return ExitUsage
 	}
 	oldC, ok := loadData(against, data, stderr)
 	if !ok {
-		return ExitProblems
+		return ExitUsage
 	}
 	findings := compat.Compare(oldC, newC)
 	sum := compat.Summarize(oldC, newC, findings)

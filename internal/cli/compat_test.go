@@ -156,11 +156,11 @@ func TestCompatInvalidOld(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "old.yaml")
 	os.WriteFile(bad, []byte("contract: [\n"), 0o644)
 	code, _, stderr := run("compat", "-contract", reference, "--against", bad)
-	if code != ExitProblems || !strings.Contains(stderr, bad+":") {
+	if code != ExitUsage || !strings.Contains(stderr, bad+":") {
 		t.Errorf("invalid old contract: exit %d\n%s", code, stderr)
 	}
 	code, _, stderr = run("compat", "-contract", reference, "--against", filepath.Join(t.TempDir(), "missing.yaml"))
-	if code != ExitProblems || !strings.Contains(stderr, "no such file") || !strings.Contains(stderr, "REV:path") {
+	if code != ExitUsage || !strings.Contains(stderr, "no such file") || !strings.Contains(stderr, "REV:path") {
 		t.Errorf("missing old contract: exit %d\n%s", code, stderr)
 	}
 }
@@ -229,7 +229,7 @@ func TestCompatAgainstGitRevision(t *testing.T) {
 		{"no-such-branch:kinds.yaml", "no-such-branch"},
 	} {
 		code, _, stderr := run("compat", "-contract", contractPath, "--against", tt.spec)
-		if code != ExitProblems || !strings.Contains(stderr, "cannot read "+tt.spec+" with git show") || !strings.Contains(stderr, tt.want) {
+		if code != ExitUsage || !strings.Contains(stderr, "cannot read "+tt.spec+" with git show") || !strings.Contains(stderr, tt.want) {
 			t.Errorf("--against %s: exit %d\n%s", tt.spec, code, stderr)
 		}
 	}
@@ -237,7 +237,7 @@ func TestCompatAgainstGitRevision(t *testing.T) {
 	// Without git on PATH, a clear message.
 	t.Setenv("PATH", t.TempDir())
 	code, _, stderr = run("compat", "-contract", contractPath, "--against", "HEAD:kinds.yaml")
-	if code != ExitProblems || !strings.Contains(stderr, "needs git") {
+	if code != ExitUsage || !strings.Contains(stderr, "needs git") {
 		t.Errorf("without git: exit %d\n%s", code, stderr)
 	}
 }
@@ -249,5 +249,35 @@ func TestCompatGitFromElsewhere(t *testing.T) {
 	code, stdout, stderr := run("compat", "-contract", filepath.Join(dir, "kinds.yaml"), "--against", "HEAD~1:kinds.yaml")
 	if code != ExitOK || !strings.Contains(stdout, "contract version 1 -> 2") || !strings.Contains(stdout, "HEAD~1:kinds.yaml:86:3: BREAKING KIND_DELETED") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestCompatExitsTwoWhenItCannotCompare: exit 1 means a breaking change
+// without a new contract.version, and nothing else (issue 29: a failed git
+// read exited 1 too, so CI reported a breaking change); a comparison that
+// cannot be made (a file or revision that cannot be read, a contract or
+// config that does not validate) exits 2, as a usage error does.
+func TestCompatExitsTwoWhenItCannotCompare(t *testing.T) {
+	dir := gitRepo(t, "../compat/testdata_previous/several_breaking/kinds.yaml")
+	contractPath := filepath.Join(dir, "kinds.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("contract: [\n"), 0o644)
+	cfg := filepath.Join(dir, "errgen.yaml")
+	os.WriteFile(cfg, []byte("version: 1\ncontract: kinds.yaml\noutputs:\n  go: {package: func}\n"), 0o644)
+	for _, args := range [][]string{
+		{"-contract", contractPath, "--against", "origin/main:kinds.yaml"},           // no such branch
+		{"-contract", contractPath, "--against", "HEAD:gone.yaml"},                   // no such path
+		{"-contract", contractPath, "--against", filepath.Join(dir, "missing.yaml")}, // no such file
+		{"-contract", filepath.Join(dir, "missing.yaml"), "--against", "HEAD:kinds.yaml"},
+		{"-contract", bad, "--against", "HEAD:kinds.yaml"},
+		{"-contract", contractPath, "--against", bad},
+		{"-config", cfg, "--against", "HEAD:kinds.yaml"},
+	} {
+		if code, stdout, stderr := run(append([]string{"compat"}, args...)...); code != ExitUsage || stderr == "" {
+			t.Errorf("compat %v: exit %d, want %d\n%s%s", args, code, ExitUsage, stdout, stderr)
+		}
+	}
+	if code, stdout, _ := run("compat", "-help"); code != ExitOK || !strings.Contains(stdout, "Exit codes: 0 ") || strings.Contains(stdout, "origin/main") {
+		t.Errorf("compat -help: exit %d\n%s", code, stdout)
 	}
 }

@@ -85,7 +85,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	if name != "" && !contract.IsName(name) {
 		return u.errorf("-name %q must be lower-case words separated by - or _ (e.g. payments-error); it becomes the Go, npm and Python package names", name)
 	}
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+	// The directory and its parents are created when missing (and removed
+	// again when init fails).
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		fmt.Fprintf(stderr, "errgen init: %s is not a directory\n", dir)
 		return ExitProblems
 	}
@@ -110,10 +112,14 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 			strings.Join(existing, " and "), verb, itThem(len(existing)))
 		return ExitProblems
 	}
+	created := missingDirs(filepath.Join(dir, filepath.FromSlash(path.Dir(config.DefaultContract))))
 	for i, f := range files {
 		if err := createFile(f.path, f.data); err != nil {
 			for _, done := range files[:i] {
 				os.Remove(done.path) // all or nothing
+			}
+			for j := len(created) - 1; j >= 0; j-- {
+				os.Remove(created[j]) // only while empty
 			}
 			fmt.Fprintf(stderr, "errgen init: nothing was written: %v\n", err)
 			return ExitProblems
@@ -125,9 +131,13 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	if filepath.Clean(dir) != "." {
 		cd = "cd " + shellQuote(dir) + " && "
 	}
-	step("%serrgen generate          # write the outputs errgen.yaml selects", cd)
+	cmd := commandName(dir)
+	step("%s%s generate          # write the outputs errgen.yaml selects", cd, cmd)
 	step("add to a Go file:  //go:generate go tool errgen generate")
-	step("in CI:             errgen check && errgen compat --against origin/main:%s", config.DefaultContract)
+	// HEAD~1 is there in every repository with a second commit, whatever
+	// its branches are called; a pull request's check compares with the
+	// branch it merges into instead (docs/compat.md).
+	step("in CI:             %s%s check && %s compat --against HEAD~1:%s", cd, cmd, cmd, repoPath(files[0].path))
 	return ExitOK
 }
 
@@ -271,6 +281,19 @@ func goModule(dir string) (modPath, modDir string) {
 			return "", ""
 		}
 	}
+}
+
+// missingDirs lists dir and its parents that do not exist, outermost
+// first.
+func missingDirs(dir string) []string {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append([]string{d}, missing...)
+	}
+	return missing
 }
 
 // createFile writes a new file, failing when one exists (even one created

@@ -120,8 +120,8 @@ func TestConfigDiscoveryAndFlags(t *testing.T) {
 	}
 
 	// A user's file in a chosen directory stops the run. Leaving the
-	// TypeScript output out stops generating it, and leaves its files: errgen
-	// cannot tell them from another contract's output in the same tree.
+	// TypeScript output out stops generating it and removes its files, which
+	// name this config (issue 29; TestRenamedAndDroppedOutputsAreRemoved).
 	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  go:\n  docs: {dir: handbook}\n"), 0o644)
 	os.Mkdir("handbook", 0o755)
 	os.WriteFile(filepath.Join("handbook", "kinds.md"), []byte("# My notes\n"), 0o644)
@@ -136,8 +136,8 @@ func TestConfigDiscoveryAndFlags(t *testing.T) {
 	if code, _, stderr := run("generate"); code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join("gen", "ts", "package.json")); err != nil {
-		t.Errorf("gen/ts was touched although the config no longer selects it: %v", err)
+	if _, err := os.Stat(filepath.Join("gen", "ts", "package.json")); !os.IsNotExist(err) {
+		t.Errorf("gen/ts was left behind although the config no longer selects it: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join("handbook", "kinds.md")); err != nil {
 		t.Errorf("docs were not written to the chosen directory: %v", err)
@@ -200,5 +200,77 @@ func TestConfigNamingAMissingContract(t *testing.T) {
 	code, _, stderr := run("validate", "-config", cfg)
 	if code != ExitProblems || !strings.Contains(stderr, cfg+":2:11: contract: "+filepath.Join(dir, "errors", "kinds.yaml")+" does not exist") {
 		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
+// TestInitCreatesItsDirectory: init -dir services/payments creates the
+// directory and its parents (issue 29: it failed unless they existed), and
+// its hints name the command as the module runs it: go tool errgen in a
+// module that takes errgen as a tool, with compat against HEAD~1 (a fresh
+// repository's branch need not be main) at the contract's path from the
+// repository's root.
+func TestInitCreatesItsDirectory(t *testing.T) {
+	root := t.TempDir()
+	t.Chdir(root)
+	os.Mkdir(".git", 0o755)
+	os.WriteFile("go.mod", []byte("module example.com/shop\n\ngo 1.24\n\ntool (\n\texample.com/other\n\tgithub.com/errgen/errgen/cmd/errgen\n)\n"), 0o644)
+	code, stdout, stderr := run("init", "-dir", filepath.Join("services", "payments"))
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join("services", "payments", "contract", "kinds.yaml")); err != nil {
+		t.Error(err)
+	}
+	dir := filepath.Join("services", "payments")
+	for _, want := range []string{
+		"  cd " + dir + " && go tool errgen generate ",
+		"  in CI:             cd " + dir + " && go tool errgen check && go tool errgen compat --against HEAD~1:services/payments/contract/kinds.yaml\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("init's hints lack %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "origin/main") {
+		t.Errorf("init's hints assume a branch named main:\n%s", stdout)
+	}
+	// check's fix names the same command.
+	t.Chdir(dir)
+	os.WriteFile(config.FileName, []byte("version: 1\noutputs:\n  docs:\n"), 0o644)
+	if code, _, stderr := run("check"); code != ExitProblems || !strings.Contains(stderr, "\n  go tool errgen generate\n") {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+
+	// Outside a module that takes errgen as a tool, the command is errgen;
+	// a file where the directory should be is still an error.
+	other := t.TempDir()
+	t.Chdir(other)
+	code, stdout, stderr = run("init", "-dir", filepath.Join("a", "b"))
+	if code != ExitOK || !strings.Contains(stdout, "  cd "+filepath.Join("a", "b")+" && errgen generate ") || strings.Contains(stdout, "go tool errgen check") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	os.WriteFile("file", nil, 0o644)
+	if code, _, stderr := run("init", "-dir", "file"); code != ExitProblems || !strings.Contains(stderr, "file is not a directory") {
+		t.Errorf("init -dir file: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestConfigKeyTypoSuggests (issue 29): a misspelt key of errgen.yaml gets
+// the did-you-mean hint a misspelt contract key gets, at its line and
+// column.
+func TestConfigKeyTypoSuggests(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), config.FileName)
+	os.WriteFile(cfg, []byte("version: 1\ncontarct: contract/kinds.yaml\noutputs:\n  pyhton:\n  go: {modul: true}\n"), 0o644)
+	code, stdout, stderr := run("validate", "-config", cfg)
+	for _, want := range []string{
+		cfg + `:2:1: config: unknown key "contarct" (did you mean "contract"?); the keys are `,
+		cfg + `:4:3: outputs: unknown key "pyhton" (did you mean "python"?); the keys are `,
+		cfg + `:5:8: outputs.go: unknown key "modul" (did you mean "module"?); the keys are `,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if code != ExitProblems || stdout != "" {
+		t.Errorf("exit %d, stdout %q\n%s", code, stdout, stderr)
 	}
 }

@@ -198,7 +198,7 @@ func (l *loader) members(m *yaml.Node, what string, allowed []string) map[string
 			l.errorf(k, "%s: %s is given twice (first at line %d)", what, k.Value, out[k.Value][0].Line)
 			continue
 		case !slices.Contains(allowed, k.Value):
-			l.errorf(k, "%s: unknown key %q; the keys are %s", what, k.Value, strings.Join(allowed, ", "))
+			l.errorf(k, "%s: unknown key %q%s; the keys are %s", what, k.Value, contract.Suggest(k.Value, allowed), strings.Join(allowed, ", "))
 			continue
 		}
 		out[k.Value] = [2]*yaml.Node{k, v}

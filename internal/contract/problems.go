@@ -42,6 +42,10 @@ func (ps Problems) sort() {
 	})
 }
 
+// Suggest is suggest for the other loaders of errgen's YAML files (the
+// generation config), so that a typo there gets the same hint.
+func Suggest(got string, candidates []string) string { return suggest(got, candidates) }
+
 // suggest returns ` (did you mean "x"?)` when one candidate is close enough to
 // be the intended spelling of got, else "".
 func suggest(got string, candidates []string) string {

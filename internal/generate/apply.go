@@ -336,10 +336,12 @@ func inParallel[T any](items []T, f func(T) error) error {
 	var wg sync.WaitGroup
 	for i, item := range items {
 		sem <- struct{}{}
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			defer func() { <-sem }()
 			errs[i] = f(item)
-		})
+		}()
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -81,11 +81,13 @@ func TestParallelWrites(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make([]error, 4)
 		for i := range errs {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				// A faultFS that never fails: the real filesystem without the
 				// syncs, which guard against power loss, not against other runs.
 				_, errs[i] = Write(root, outs[i%2], Options{fs: &faultFS{}})
-			})
+			}()
 		}
 		wg.Wait()
 		for i, err := range errs {

@@ -69,6 +69,9 @@ type Output struct {
 	Dirs  []string
 	// Scratch holds the emitters' Scratch patterns by directory.
 	Scratch map[string][]string
+	// Outputs holds the directory of every emitter that ran, by its name
+	// (the manifest's record, manifest.go).
+	Outputs map[string]string
 	// Source is the config or contract the files name in their header
 	// lines, relative to the output root, and Part the contract of a config
 	// that generates several (see SetSource); "" until set.
@@ -119,7 +122,9 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	results := make([]result, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			// A panic on an emitter's goroutine would end the process
 			// with exit code 2 (a usage error's) and a raw stack; what the
 			// loader accepts every emitter must generate, so a panic is a
@@ -132,7 +137,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 			}()
 			files, err := e.Generate(c)
 			results[i] = result{files, err}
-		})
+		}()
 	}
 	wg.Wait()
 
@@ -140,10 +145,11 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	for _, r := range results {
 		n += len(r.files)
 	}
-	out := &Output{Files: make(map[string][]byte, n)}
+	out := &Output{Files: make(map[string][]byte, n), Outputs: make(map[string]string, len(emitters))}
 	for i, e := range emitters {
 		dir := e.Dir(c)
 		out.Dirs = append(out.Dirs, dir)
+		out.Outputs[e.Name] = dir
 		files, err := results[i].files, results[i].err
 		if ie, ok := err.(*InternalError); ok {
 			return nil, ie

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,7 +96,27 @@ func Plan(root string, out *Output) ([]Change, error) {
 			changes = append(changes, Change{Path: p, Op: Update, Old: old, New: out.Files[p], Foreign: foreign || owner != "", Owner: owner})
 		}
 	}
-	for _, dir := range out.Dirs {
+	// The run's directories, and the ones its last run generated into that
+	// it no longer does (manifest.go); a file in two of them (one inside
+	// another) is considered once.
+	walk, scratch := out.Dirs, out.Scratch
+	if prev, prevScratch := previousDirs(root, out, owned); len(prev) > 0 {
+		walk = append(slices.Clone(out.Dirs), prev...)
+		scratch = maps.Clone(out.Scratch)
+		if scratch == nil {
+			scratch = map[string][]string{}
+		}
+		maps.Copy(scratch, prevScratch)
+		for _, dir := range prev {
+			// A directory that now leads outside the root is no longer
+			// one to prune.
+			if links.check(dir) != nil {
+				walk = slices.DeleteFunc(walk, func(d string) bool { return d == dir })
+			}
+		}
+	}
+	pruned := map[string]bool{}
+	for _, dir := range walk {
 		base := filepath.Join(root, filepath.FromSlash(dir))
 		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -111,15 +133,15 @@ func Plan(root string, out *Output) ([]Change, error) {
 			// Build tools' scratch is theirs (see scratch.go), and a
 			// node_modules/ is not worth walking.
 			if d.IsDir() {
-				if out.isScratch(rel, true) && !out.holdsGenerated(rel) {
+				if isScratch(scratch, rel, true) && !out.holdsGenerated(rel) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || isRunFile(d.Name()) || out.isScratch(rel, false) {
+			if !d.Type().IsRegular() || isRunFile(d.Name()) || isScratch(scratch, rel, false) {
 				return nil
 			}
-			if _, ok := out.Files[rel]; ok {
+			if _, ok := out.Files[rel]; ok || pruned[rel] {
 				return nil
 			}
 			data, err := os.ReadFile(p)
@@ -133,6 +155,7 @@ func Plan(root string, out *Output) ([]Change, error) {
 			// Only this run's files are pruned: another config's (or
 			// contract's) nested in its directory are not (source.go).
 			if IsGenerated(owner, data) && owned.other(rel, data, false) == "" {
+				pruned[rel] = true
 				changes = append(changes, Change{Path: rel, Op: Delete, Old: data})
 			}
 			return nil

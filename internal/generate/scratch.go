@@ -35,11 +35,13 @@ func scratchOf(c *contract.Contract, emitters []Emitter) map[string][]string {
 
 // isScratch reports whether rel, a slash-separated path relative to the
 // root (a directory when dir is set), matches a scratch pattern of an owned
-// directory it lies below. Plan walks every directory before its contents
-// and skips the ones that match, so only the last element needs checking.
-func (o *Output) isScratch(rel string, dir bool) bool {
+// directory it lies below (scratch holds the patterns by directory: an
+// Output's Scratch, and the manifest's for the directories a run no longer
+// generates into). Plan walks every directory before its contents and skips
+// the ones that match, so only the last element needs checking.
+func isScratch(scratch map[string][]string, rel string, dir bool) bool {
 	name := path.Base(rel)
-	for owned, patterns := range o.Scratch {
+	for owned, patterns := range scratch {
 		if !strings.HasPrefix(rel, owned+"/") {
 			continue
 		}

@@ -69,9 +69,13 @@ func SourceOf(root, file string) string {
 // several contracts a config generates (issue 32): the header then reads
 // "from errgen.yaml#payments", and each part owns its files as each source
 // does. An Output without a source (Generate's, as tests and benchmarks use
-// it) owns every errgen file in its directories.
+// it) owns every errgen file in its directories. SetSource adds the run's
+// manifest (manifest.go) to o.Files.
 func (o *Output) SetSource(source, part string) {
 	o.Source, o.Part = path.Clean(source), part
+	// The manifest of the run's directories (manifest.go), stamped below
+	// like every file.
+	o.addManifest()
 	token := encodeSource(o.Source)
 	if part != "" {
 		token += "#" + encodeSource(part)

@@ -94,7 +94,7 @@ func TestNestedRootsOwnTheirFiles(t *testing.T) {
 	for _, c := range changes {
 		got = append(got, fmt.Sprintf("%s %s %s %v", c.Op, c.Path, c.Owner, c.Foreign))
 	}
-	want := "update docs/mine.md  false,delete docs/stale.md  false,delete docs/x/gen/legacy.md  false,update docs/y/gen/shared.md docs/y/b.yaml true"
+	want := "update docs/mine.md  false,delete docs/stale.md  false,delete docs/x/gen/legacy.md  false,update docs/y/gen/shared.md docs/y/b.yaml true,create errgen.outputs.json  false"
 	if strings.Join(got, ",") != want {
 		t.Errorf("Plan =\n%s\nwant\n%s", strings.Join(got, ","), want)
 	}
@@ -129,7 +129,7 @@ func TestPartsOwnTheirFiles(t *testing.T) {
 	for _, c := range changes {
 		got = append(got, fmt.Sprintf("%s %s %s %v", c.Op, c.Path, c.Owner, c.Foreign))
 	}
-	want := "create docs/README.md  false,update docs/shared.md errgen.yaml#payments true,delete docs/stale.md  false"
+	want := "create docs/README.md  false,update docs/shared.md errgen.yaml#payments true,delete docs/stale.md  false,create errgen.base.outputs.json  false"
 	if strings.Join(got, ",") != want {
 		t.Errorf("Plan =\n%s\nwant\n%s", strings.Join(got, ","), want)
 	}

@@ -60,7 +60,11 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
 	for i, gf := range files {
-		wg.Go(func() { srcs[i], errs[i] = g.render(gf) })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srcs[i], errs[i] = g.render(gf)
+		}()
 	}
 	wg.Wait()
 	out := make(map[string][]byte, len(files)+3)

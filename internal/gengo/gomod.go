@@ -14,9 +14,9 @@ import (
 // compiler refuses those builtins under "go 1.20". Nothing newer is used: the
 // package has no range-over-int or range-over-func loops (1.22, 1.23), no
 // omitzero tags (1.24) and no other standard library API past 1.21, which go
-// vet's stdversion analyzer checks against this directive
-// (TestGoModuleBuildsAtItsGoVersion). Its loops do not depend on Go 1.22's
-// per-iteration loop variables either. A higher directive would force every
+// vet's stdversion analyzer checks against this directive (and make
+// test-go-floor builds and vets it with that toolchain). Its loops do not
+// depend on Go 1.22's per-iteration loop variables either. A higher directive would force every
 // consumer's module up to it, since a module's go line is at least the
 // highest of its requirements'.
 const GoVersion = "1.21"

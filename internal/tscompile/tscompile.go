@@ -65,7 +65,11 @@ func Dist(header string, srcs []Source) (map[string][]byte, error) {
 	results := make([]result, len(srcs))
 	var wg sync.WaitGroup
 	for i, s := range srcs {
-		wg.Go(func() { results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime) })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime)
+		}()
 	}
 	wg.Wait()
 	out := make(map[string][]byte, 2*len(srcs))

@@ -53,6 +53,12 @@ owner="$work/payments"
 mkdir -p "$owner" && cd "$owner"
 git_q init -q
 go mod init example.com/payments >/dev/null 2>&1
+# The owner's module is at the oldest Go the README promises; taking errgen
+# as a tool must leave its go line there (issue 29: errgen's go line was
+# higher, and tidy raised the owner's to it).
+floor=$(sed -n 's/^With Go \(1\.[0-9.]*\) or later.*/\1/p' "$repo/README.md" | head -n 1)
+[ -n "$floor" ] || fail "README.md no longer says \"With Go 1.N or later\""
+go mod edit -go="$floor"
 # With a release this is `go get -tool github.com/errgen/errgen/cmd/errgen@vX.Y.Z`.
 # Here this checkout stands in for the release: the requirement is replaced
 # by the directory, and the tool directive is added the way go get -tool
@@ -60,6 +66,7 @@ go mod init example.com/payments >/dev/null 2>&1
 # like the command's package path, which no registry has).
 go mod edit -require=github.com/errgen/errgen@v0.0.0 -replace="github.com/errgen/errgen=$repo" -tool=github.com/errgen/errgen/cmd/errgen
 go mod tidy
+grep -qx "go $floor" go.mod || fail "taking errgen as a tool raised the owner's go line from $floor to $(sed -n 's/^go //p' go.mod)"
 go tool errgen version
 go tool errgen init
 # The team publishes under its npm scope and its own Python names: uncomment
