@@ -22,6 +22,7 @@ import (
 
 	"github.com/errgen/errgen/gen/go/agenterror"
 	"github.com/errgen/errgen/gen/go/agenterror/grpcstatus"
+	"github.com/errgen/errgen/tests/go/protoaip"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -119,7 +120,7 @@ func TestEveryKindRoundTripsThroughAServer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v.Name, err)
 		}
-		if !sameJSON(data, v.Envelope) {
+		if !protoaip.SameJSON(data, v.Envelope) {
 			t.Errorf("%s: the client read\n%s\nwant\n%s", v.Name, data, v.Envelope)
 		}
 		seen[got.Kind] = true
@@ -150,7 +151,7 @@ func TestReceivedSecretsArriveRedacted(t *testing.T) {
 	for i, v := range f.Received {
 		got, _ := call(t, conn, "/errgen.test.Fail/"+strconv.Itoa(i))
 		data, _ := json.Marshal(got)
-		if !sameJSON(data, v.Envelope) {
+		if !protoaip.SameJSON(data, v.Envelope) {
 			t.Errorf("%s: the client read\n%s\nwant\n%s", v.Name, data, v.Envelope)
 		}
 		for _, s := range v.Secrets {
@@ -159,14 +160,4 @@ func TestReceivedSecretsArriveRedacted(t *testing.T) {
 			}
 		}
 	}
-}
-
-func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	p, _ := json.Marshal(x)
-	q, _ := json.Marshal(y)
-	return bytes.Equal(p, q)
 }

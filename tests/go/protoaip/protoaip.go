@@ -353,3 +353,15 @@ func Build(cs []Contract) (*File, error) {
 	}
 	return f, nil
 }
+
+// SameJSON reports whether a and b are the same JSON value, members in any
+// order; false when either is not JSON.
+func SameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	p, _ := json.Marshal(x)
+	q, _ := json.Marshal(y)
+	return bytes.Equal(p, q)
+}

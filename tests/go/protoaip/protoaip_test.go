@@ -126,7 +126,7 @@ func TestTheVectorsAreTheCommittedOnes(t *testing.T) {
 		}
 		a, _ := json.Marshal(have)
 		b, _ := json.Marshal(computed)
-		if !sameJSON(a, b) || len(computed.Encode) == 0 {
+		if !protoaip.SameJSON(a, b) || len(computed.Encode) == 0 {
 			t.Errorf("%s: the aip193 sections computed differ from %s", c.C.Name, path)
 		}
 	}
@@ -282,7 +282,7 @@ func TestGoReadersReadProtojsonAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameJSON(got, a.Envelope) {
+			if !protoaip.SameJSON(got, a.Envelope) {
 				t.Errorf("%s: %s:\ngot  %s\nwant %s\nfrom %s", c.C.Name, a.Name, got, a.Envelope, a.AIP193)
 			}
 		}
@@ -321,14 +321,4 @@ func TestWriteWrapsProtojson(t *testing.T) {
 			t.Errorf("%s: protojson's text is not in %s", s.Name, text)
 		}
 	}
-}
-
-func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	p, _ := json.Marshal(x)
-	q, _ := json.Marshal(y)
-	return bytes.Equal(p, q)
 }

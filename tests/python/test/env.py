@@ -70,3 +70,14 @@ def on_wire(source: str) -> bool:
 def go_json(v: Any) -> str:
     """go_json is compact JSON with U+2028 and U+2029 escaped, as the Go encoder writes them."""
     return json.dumps(v, ensure_ascii=False, separators=(",", ":")).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def known_vocabulary(env: Any) -> bool:
+    """Whether every enumerated value of a decoded envelope is one this package's contract defines (what its producer schema accepts)."""
+    return (
+        pkg.is_known_kind(env.kind)
+        and env.origin in {o.value for o in pkg.Origin}
+        and env.recovery.action in {a.value for a in pkg.RecoveryAction}
+        and env.recovery.same_arguments in {s.value for s in pkg.SameArguments}
+        and env.side_effects in {s.value for s in pkg.SideEffects}
+    )

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from env import constructors, fallback_vector, new_env, parsed, pkg, schema, vectors
+from env import constructors, fallback_vector, known_vocabulary, new_env, parsed, pkg, schema, vectors
 
 consumer = Draft202012Validator(schema("consumer"))
 producer = Draft202012Validator(schema("producer"))
@@ -14,16 +14,6 @@ producer = Draft202012Validator(schema("producer"))
 def valid(validator: Any, value: Any, what: str) -> None:
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(value)]
     assert not errors, f"{what}: {errors}"
-
-
-def known_vocabulary(env: Any) -> bool:
-    return (
-        pkg.is_known_kind(env.kind)
-        and env.origin in {o.value for o in pkg.Origin}
-        and env.recovery.action in {a.value for a in pkg.RecoveryAction}
-        and env.recovery.same_arguments in {s.value for s in pkg.SameArguments}
-        and env.side_effects in {s.value for s in pkg.SideEffects}
-    )
 
 
 def test_schemas_are_valid() -> None:

@@ -26,7 +26,7 @@ from typing import Any, Iterator, List, Tuple
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
-from env import parsed, pkg, schema, vectors
+from env import known_vocabulary, parsed, pkg, schema, vectors
 
 # The members of a vector that hold JSON text.
 TEXT_MEMBERS = ("text", "line")
@@ -103,16 +103,6 @@ def test_every_envelope_is_consumer_valid() -> None:
     assert len(envelopes) >= len(vectors["envelopes"])
     invalid = [f"{where}: {[e.message for e in consumer.iter_errors(well_formed(doc))][:3]}" for where, doc in envelopes if not rs_valid(consumer, doc)]
     assert not invalid, "\n".join(invalid)
-
-
-def known_vocabulary(env: Any) -> bool:
-    return (
-        pkg.is_known_kind(env.kind)
-        and env.origin in {o.value for o in pkg.Origin}
-        and env.recovery.action in {a.value for a in pkg.RecoveryAction}
-        and env.recovery.same_arguments in {s.value for s in pkg.SameArguments}
-        and env.side_effects in {s.value for s in pkg.SideEffects}
-    )
 
 
 def test_envelope_vectors_producer_verdicts() -> None:
