@@ -45,10 +45,14 @@ export {
   PROMOTED_MEMBER,
   PROMOTED_SHORT_FORM,
   promotedFrom,
+  mcpErrorSchema,
+  mcpOutputSchema,
+  toMcpTextToolResult,
   toMcpToolResult,
   toProblem,
   type HttpReadResult,
   type HttpResponseLike,
+  type McpTextToolResult,
   type McpToolResult,
 } from "./surfaces.js";
 export {

@@ -1,0 +1,149 @@
+// Real MCP clients: the package's tool results, served by the official
+// TypeScript SDK's server and received by its client in an in-memory session,
+// for both lines of the SDK (@modelcontextprotocol/sdk 1.x, the default, whose
+// Client.callTool checks an error result's structuredContent against the
+// tool's outputSchema; @modelcontextprotocol/client and server 2.x). Every
+// envelope of the vectors (every kind, an unknown kind, every field, ...) is
+// the error result of three tools: one without an outputSchema, one whose
+// outputSchema mcpOutputSchema widened (toMcpToolResult's results), one
+// advertising its success schema alone (toMcpTextToolResult's results). The
+// caller must receive each envelope, never an exception. One session per
+// package and SDK line.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as InMemoryTransport1 } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server as Server1 } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as Client2, InMemoryTransport as InMemoryTransport2 } from "@modelcontextprotocol/client";
+import { Server as Server2 } from "@modelcontextprotocol/server";
+import { parsed, pkg, vectors } from "./env.mjs";
+
+const envelopes = vectors.envelopes.map((v) => ({ name: v.name, env: parsed(v.envelope) }));
+
+/**
+ * A success schema as tools write them: definitions under $defs, a reference
+ * into them and one into its own properties (which the widening rebases),
+ * nothing beyond its members.
+ */
+const success = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  properties: {
+    items: { type: "array", items: { $ref: "#/$defs/item" } },
+    total: { type: "integer", minimum: 0 },
+    shown: { $ref: "#/properties/total" },
+  },
+  required: ["items", "total"],
+  additionalProperties: false,
+  $defs: { item: { type: "string" } },
+};
+
+const tools = [
+  { name: "plain", inputSchema: { type: "object" } },
+  { name: "widened", inputSchema: { type: "object" }, outputSchema: pkg.mcpOutputSchema(success) },
+  { name: "text_errors", inputSchema: { type: "object" }, outputSchema: success },
+];
+
+/** answer is a tool's result: the envelope numbered i, or a success value when i is absent. */
+function answer(tool, args) {
+  if (args.i === undefined) {
+    const value = args.bad ? { items: [1], total: -1 } : { items: ["a", "b"], total: 2, shown: 2 };
+    return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+  }
+  const env = envelopes[args.i].env;
+  return tool === "text_errors" ? pkg.toMcpTextToolResult(env) : pkg.toMcpToolResult(env);
+}
+
+/** session connects a client to a server of the tools over a linked in-memory pair. */
+async function session({ Client, Server, InMemoryTransport, onList, onCall }) {
+  const server = new Server({ name: "errgen-test", version: "1.0.0" }, { capabilities: { tools: {} } });
+  onList(server, async () => ({ tools }));
+  onCall(server, async (request) => answer(request.params.name, request.params.arguments ?? {}));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "errgen-test-client", version: "1.0.0" });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return { client, close: () => Promise.all([client.close(), server.close()]) };
+}
+
+/** receivesEveryEnvelope calls each tool with each envelope and returns what went wrong, as text. */
+async function receivesEveryEnvelope(client) {
+  // The client learns the tools' output schemas from the listing, as a host does.
+  const listed = await client.listTools();
+  assert.deepEqual(
+    listed.tools.map((t) => t.name),
+    tools.map((t) => t.name),
+  );
+  const problems = [];
+  for (const tool of tools) {
+    // Every call at once: the session answers them as a host's would.
+    const outcomes = await Promise.all(
+      envelopes.map((_, i) =>
+        client.callTool({ name: tool.name, arguments: { i } }).then(
+          (result) => ({ result }),
+          (err) => ({ err }),
+        ),
+      ),
+    );
+    let reached = 0;
+    outcomes.forEach(({ result, err }, i) => {
+      const { name, env } = envelopes[i];
+      if (err) {
+        problems.push(`${tool.name}, ${name}: ${err.code ?? ""} ${String(err.message).slice(0, 200)}`);
+        return;
+      }
+      const sent = JSON.parse(JSON.stringify(answer(tool.name, { i })));
+      const back = pkg.fromMcpToolResult(result);
+      if (result.isError !== true || !back.ok) {
+        problems.push(`${tool.name}, ${name}: isError ${result.isError}, ${back.ok ? "" : back.error.problem}`);
+        return;
+      }
+      assert.deepEqual(back.envelope, env, `${tool.name}, ${name}`);
+      assert.deepEqual(result.content, sent.content, `${tool.name}, ${name}`);
+      assert.deepEqual(result.structuredContent, sent.structuredContent, `${tool.name}, ${name}`);
+      reached++;
+    });
+    if (reached !== envelopes.length) {
+      problems.push(`${tool.name}: ${reached} of ${envelopes.length} error results reached the caller`);
+    }
+  }
+  // A success result still meets the success schema exactly: the widened
+  // tool's conforming value arrives, a nonconforming one is refused.
+  for (const name of ["widened", "text_errors"]) {
+    const ok = await client.callTool({ name, arguments: {} });
+    assert.deepEqual(ok.structuredContent, { items: ["a", "b"], total: 2, shown: 2 });
+    await assert.rejects(client.callTool({ name, arguments: { bad: true } }), /output schema|structured content/i);
+  }
+  return problems;
+}
+
+describe(`${pkg.CONTRACT_NAME}: real MCP clients receive every error result`, () => {
+  test("@modelcontextprotocol/sdk 1.x client and server, in memory", async () => {
+    const s = await session({
+      Client: Client1,
+      Server: Server1,
+      InMemoryTransport: InMemoryTransport1,
+      onList: (server, h) => server.setRequestHandler(ListToolsRequestSchema, h),
+      onCall: (server, h) => server.setRequestHandler(CallToolRequestSchema, h),
+    });
+    try {
+      assert.deepEqual(await receivesEveryEnvelope(s.client), []);
+    } finally {
+      await s.close();
+    }
+  });
+  test("@modelcontextprotocol/client and server 2.x, in memory", async () => {
+    const s = await session({
+      Client: Client2,
+      Server: Server2,
+      InMemoryTransport: InMemoryTransport2,
+      onList: (server, h) => server.setRequestHandler("tools/list", h),
+      onCall: (server, h) => server.setRequestHandler("tools/call", h),
+    });
+    try {
+      assert.deepEqual(await receivesEveryEnvelope(s.client), []);
+    } finally {
+      await s.close();
+    }
+  });
+});
