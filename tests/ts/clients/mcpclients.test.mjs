@@ -17,9 +17,15 @@ import { Server as Server1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, InMemoryTransport as InMemoryTransport2 } from "@modelcontextprotocol/client";
 import { Server as Server2 } from "@modelcontextprotocol/server";
-import { parsed, pkg, vectors } from "./env.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
-const envelopes = vectors.envelopes.map((v) => ({ name: v.name, env: parsed(v.envelope) }));
+if (!process.env.ERRGEN_TS_PACKAGES) {
+  throw new Error("ERRGEN_TS_PACKAGES is not set: run the tests with `npm test` (run.mjs), which lists every generated package in it");
+}
+/** The packages under test: each one's compiled dist/index.js and output root. */
+const packages = JSON.parse(process.env.ERRGEN_TS_PACKAGES);
 
 /**
  * A success schema as tools write them: definitions under $defs, a reference
@@ -39,24 +45,35 @@ const success = {
   $defs: { item: { type: "string" } },
 };
 
-const tools = [
-  { name: "plain", inputSchema: { type: "object" } },
-  { name: "widened", inputSchema: { type: "object" }, outputSchema: pkg.mcpOutputSchema(success) },
-  { name: "text_errors", inputSchema: { type: "object" }, outputSchema: success },
-];
-
-/** answer is a tool's result: the envelope numbered i, or a success value when i is absent. */
-function answer(tool, args) {
-  if (args.i === undefined) {
-    const value = args.bad ? { items: [1], total: -1 } : { items: ["a", "b"], total: 2, shown: 2 };
-    return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+/**
+ * served is what one package's server offers: its tools, and each call's
+ * result as JSON text, written once by the package (toMcpToolResult,
+ * toMcpTextToolResult) and read afresh for every answer, as off the wire.
+ */
+function served(pkg, envelopes) {
+  const tools = [
+    { name: "plain", inputSchema: { type: "object" } },
+    { name: "widened", inputSchema: { type: "object" }, outputSchema: pkg.mcpOutputSchema(success) },
+    { name: "text_errors", inputSchema: { type: "object" }, outputSchema: success },
+  ];
+  const written = new Map(
+    tools.map((t) => [t.name, envelopes.map(({ env }) => JSON.stringify(t.name === "text_errors" ? pkg.toMcpTextToolResult(env) : pkg.toMcpToolResult(env)))]),
+  );
+  const good = { items: ["a", "b"], total: 2, shown: 2 };
+  const bad = { items: [1], total: -1 };
+  /** answer is a tool's result: the envelope numbered i, or a success value when i is absent. */
+  function answer(tool, args) {
+    if (args.i === undefined) {
+      const value = args.bad ? bad : good;
+      return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+    }
+    return JSON.parse(written.get(tool)[args.i]);
   }
-  const env = envelopes[args.i].env;
-  return tool === "text_errors" ? pkg.toMcpTextToolResult(env) : pkg.toMcpToolResult(env);
+  return { pkg, envelopes, tools, answer };
 }
 
 /** session connects a client to a server of the tools over a linked in-memory pair. */
-async function session({ Client, Server, InMemoryTransport, onList, onCall }) {
+async function session({ tools, answer }, { Client, Server, InMemoryTransport, onList, onCall }) {
   const server = new Server({ name: "errgen-test", version: "1.0.0" }, { capabilities: { tools: {} } });
   onList(server, async () => ({ tools }));
   onCall(server, async (request) => answer(request.params.name, request.params.arguments ?? {}));
@@ -67,7 +84,7 @@ async function session({ Client, Server, InMemoryTransport, onList, onCall }) {
 }
 
 /** receivesEveryEnvelope calls each tool with each envelope and returns what went wrong, as text. */
-async function receivesEveryEnvelope(client) {
+async function receivesEveryEnvelope(client, { pkg, envelopes, tools, answer }) {
   // The client learns the tools' output schemas from the listing, as a host does.
   const listed = await client.listTools();
   assert.deepEqual(
@@ -117,33 +134,44 @@ async function receivesEveryEnvelope(client) {
   return problems;
 }
 
-describe(`${pkg.CONTRACT_NAME}: real MCP clients receive every error result`, () => {
-  test("@modelcontextprotocol/sdk 1.x client and server, in memory", async () => {
-    const s = await session({
-      Client: Client1,
-      Server: Server1,
-      InMemoryTransport: InMemoryTransport1,
-      onList: (server, h) => server.setRequestHandler(ListToolsRequestSchema, h),
-      onCall: (server, h) => server.setRequestHandler(CallToolRequestSchema, h),
-    });
-    try {
-      assert.deepEqual(await receivesEveryEnvelope(s.client), []);
-    } finally {
-      await s.close();
+const lines = [
+  {
+    name: "@modelcontextprotocol/sdk 1.x client and server, in memory",
+    Client: Client1,
+    Server: Server1,
+    InMemoryTransport: InMemoryTransport1,
+    onList: (server, h) => server.setRequestHandler(ListToolsRequestSchema, h),
+    onCall: (server, h) => server.setRequestHandler(CallToolRequestSchema, h),
+  },
+  {
+    name: "@modelcontextprotocol/client and server 2.x, in memory",
+    Client: Client2,
+    Server: Server2,
+    InMemoryTransport: InMemoryTransport2,
+    onList: (server, h) => server.setRequestHandler("tools/list", h),
+    onCall: (server, h) => server.setRequestHandler("tools/call", h),
+  },
+];
+
+for (const p of packages) {
+  const pkg = await import(pathToFileURL(p.pkg).href);
+  const vectors = JSON.parse(readFileSync(join(p.root, "conformance", `${pkg.CONTRACT_NAME}.vectors.json`), "utf8"));
+  const envelopes = vectors.envelopes.map((v) => {
+    const r = pkg.parseEnvelope(v.envelope);
+    assert.ok(r.ok, `${pkg.CONTRACT_NAME}: vector ${v.name} does not parse`);
+    return { name: v.name, env: r.envelope };
+  });
+  const offer = served(pkg, envelopes);
+  describe(`${pkg.CONTRACT_NAME}: real MCP clients receive every error result`, () => {
+    for (const line of lines) {
+      test(line.name, async () => {
+        const s = await session(offer, line);
+        try {
+          assert.deepEqual(await receivesEveryEnvelope(s.client, offer), []);
+        } finally {
+          await s.close();
+        }
+      });
     }
   });
-  test("@modelcontextprotocol/client and server 2.x, in memory", async () => {
-    const s = await session({
-      Client: Client2,
-      Server: Server2,
-      InMemoryTransport: InMemoryTransport2,
-      onList: (server, h) => server.setRequestHandler("tools/list", h),
-      onCall: (server, h) => server.setRequestHandler("tools/call", h),
-    });
-    try {
-      assert.deepEqual(await receivesEveryEnvelope(s.client), []);
-    } finally {
-      await s.close();
-    }
-  });
-});
+}
