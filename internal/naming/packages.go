@@ -15,7 +15,7 @@ var packageNames = []struct {
 		DecodeValue EncodeError Envelope Failure FailureCancelled FailureConnectionRefused
 		FailureConnectionReset FailureDNS FailureMalformedResponse FailureRedirectBlocked
 		FailureResponseTooLarge FailureTLS FailureTimeout Fallback FromToolResult Group Groups Kind
-		KindByNumber Kinds Lookup MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
+		KindByNumber Kinds Lookup MCPErrorSchema MCPOutputSchema MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
 		ProducerSchema ProducerSchemaID PromotedMember PromotedShortForm ReadCLI ReadHTTP Recovery
 		RecoveryAction RecoveryActions RetryInitial RetryJitter RetryMax RetryMaxAttempts RetryMaxHint
 		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength
