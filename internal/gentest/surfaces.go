@@ -31,7 +31,7 @@ type SurfaceAPI struct {
 	// MCPOutputSchema and MCPErrorSchema are the package's functions.
 	MCPOutputSchema any // func(json.RawMessage) (json.RawMessage, error)
 	MCPErrorSchema  any // func() json.RawMessage
-	ReadCLI        any // func([]byte) (*Envelope, error)
+	ReadCLI         any // func([]byte) (*Envelope, error)
 }
 
 // problemNames are RFC 9457's members, which an envelope member gives way to.
