@@ -408,6 +408,44 @@ fn http_vectors() {
     }
 }
 
+/// mcp_output_schema: {"type": "object", "anyOf": [success, mcp_error_schema()]},
+/// the success schema's dialect and definitions at the top, its other local
+/// references rebased into the branch, data keywords left as they are.
+#[test]
+fn mcp_output_schema_widens() {
+    let success = serde_json::json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+            "total": {"type": "integer", "minimum": 0},
+            "shown": {"$ref": "#/properties/total"},
+            "again": {"$ref": "#"},
+            "fixed": {"const": {"$ref": "#/properties/total"}}
+        },
+        "required": ["items", "total"],
+        "additionalProperties": false,
+        "$defs": {"item": {"type": "string"}}
+    });
+    let widened = mcp_output_schema(success.as_object().unwrap());
+    let mut branch = success.clone();
+    let b = branch.as_object_mut().unwrap();
+    b.remove("$schema");
+    b.remove("$defs");
+    b["properties"]["shown"]["$ref"] = Value::from("#/anyOf/0/properties/total");
+    b["properties"]["again"]["$ref"] = Value::from("#/anyOf/0");
+    let want = serde_json::json!({
+        "$schema": success["$schema"],
+        "$defs": success["$defs"],
+        "type": "object",
+        "anyOf": [branch, mcp_error_schema()]
+    });
+    assert_eq!(widened, want);
+    let errors = mcp_error_schema();
+    assert_eq!(errors["type"], "object");
+    assert!(errors.get("$id").is_none() && errors["properties"]["kind"].get("description").is_none(), "{errors}");
+}
+
 /// Every envelope vector through each surface and back.
 #[test]
 fn surface_round_trips() {
@@ -425,6 +463,7 @@ fn surface_round_trips() {
         assert_eq!(Envelope::from_tool_result(&r).as_ref(), Ok(&e), "{name}");
         let mut text_only = r.clone();
         text_only.as_object_mut().unwrap().remove("structuredContent");
+        assert_eq!(e.to_text_tool_result().unwrap(), text_only, "{name}");
         assert_eq!(Envelope::from_tool_result(&text_only).as_ref(), Ok(&e), "{name}");
         // A structuredContent that is no envelope is that error, if no text is one.
         let broken = serde_json::json!({"structuredContent": {"kind": 1}, "content": [{"type": "text", "text": "plain words"}]});
