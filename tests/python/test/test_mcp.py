@@ -33,3 +33,49 @@ def test_no_envelope() -> None:
     for value in [None, "text", [], 3]:
         with pytest.raises(pkg.EnvelopeError):
             pkg.from_mcp_tool_result(value)
+
+
+def test_mcp_output_schema() -> None:
+    """mcp_output_schema: success or the envelope, the success schema's references kept."""
+    success = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+            "shown": {"$ref": "#/properties/items"},
+            "again": {"$ref": "#"},
+            "fixed": {"const": {"$ref": "#/properties/items"}},
+        },
+        "$defs": {"item": {"type": "string"}},
+    }
+    before = json.dumps(success)
+    widened = pkg.mcp_output_schema(success)
+    assert json.dumps(success) == before, "the argument is not changed"
+    assert widened == {
+        "$schema": success["$schema"],
+        "$defs": success["$defs"],
+        "type": "object",
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+                    "shown": {"$ref": "#/anyOf/0/properties/items"},
+                    "again": {"$ref": "#/anyOf/0"},
+                    "fixed": {"const": {"$ref": "#/properties/items"}},
+                },
+            },
+            pkg.mcp_error_schema(),
+        ],
+    }
+    errors = pkg.mcp_error_schema()
+    assert errors is not pkg.mcp_error_schema()
+    assert errors["type"] == "object" and "$id" not in errors and "description" not in errors["properties"]["kind"]
+
+
+@pytest.mark.parametrize("v", vectors["envelopes"], ids=[v["name"] for v in vectors["envelopes"]])
+def test_text_tool_result(v: Any) -> None:
+    env = parsed(v["envelope"])
+    r = pkg.to_mcp_text_tool_result(env)
+    assert r == {"content": [{"type": "text", "text": env.to_json()}], "isError": True}
+    assert pkg.from_mcp_tool_result(json.loads(json.dumps(r))) == env

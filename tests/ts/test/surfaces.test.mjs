@@ -36,6 +36,56 @@ describe(`${pkg.CONTRACT_NAME}: MCP tool results`, () => {
   });
 });
 
+describe(`${pkg.CONTRACT_NAME}: MCP output schemas and text-only results`, () => {
+  test("mcpOutputSchema: success or the envelope, the success schema's references kept", () => {
+    const success = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: {
+        items: { type: "array", items: { $ref: "#/$defs/item" } },
+        shown: { $ref: "#/properties/items" },
+        again: { $ref: "#" },
+        fixed: { const: { $ref: "#/properties/items" } },
+      },
+      $defs: { item: { type: "string" } },
+    };
+    const before = JSON.stringify(success);
+    const widened = pkg.mcpOutputSchema(success);
+    assert.equal(JSON.stringify(success), before, "the argument is not changed");
+    assert.deepEqual(widened, {
+      $schema: success.$schema,
+      $defs: success.$defs,
+      type: "object",
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            items: { type: "array", items: { $ref: "#/$defs/item" } },
+            shown: { $ref: "#/anyOf/0/properties/items" },
+            again: { $ref: "#/anyOf/0" },
+            fixed: { const: { $ref: "#/properties/items" } },
+          },
+        },
+        pkg.mcpErrorSchema(),
+      ],
+    });
+    const errors = pkg.mcpErrorSchema();
+    assert.notEqual(errors, pkg.mcpErrorSchema(), "a new object each call");
+    assert.equal(errors.type, "object");
+    assert.equal(errors.$id, undefined);
+    assert.equal(errors.properties.kind.description, undefined);
+  });
+  for (const { name, env } of envelopes) {
+    test(`toMcpTextToolResult: ${name}`, () => {
+      const r = pkg.toMcpTextToolResult(env);
+      assert.deepEqual(r, { content: [{ type: "text", text: pkg.serializeEnvelope(env) }], isError: true });
+      const back = pkg.fromMcpToolResult(JSON.parse(JSON.stringify(r)));
+      assert.ok(back.ok);
+      assert.deepEqual(back.envelope, env);
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: RFC 9457 problem documents`, () => {
   for (const { name, env } of envelopes) {
     test(`round trip: ${name}`, () => {
