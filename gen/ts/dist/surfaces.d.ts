@@ -40,6 +40,13 @@ export declare function toMcpTextToolResult(envelope: Envelope): McpTextToolResu
  */
 export declare function mcpErrorSchema(): Record<string, unknown>;
 
+/** McpOutputSchema is a tool's outputSchema widened by mcpOutputSchema: an object schema, success or the envelope. */
+export interface McpOutputSchema {
+  [member: string]: unknown;
+  type: "object";
+  anyOf: Record<string, unknown>[];
+}
+
 /**
  * mcpOutputSchema widens a tool's success outputSchema to "the success shape
  * or this contract's envelope": {"type": "object", "anyOf": [success,
@@ -51,7 +58,7 @@ export declare function mcpErrorSchema(): Record<string, unknown>;
  * "#/properties/…") are rewritten to point into the branch. The argument is
  * not changed.
  */
-export declare function mcpOutputSchema(success: Record<string, unknown>): Record<string, unknown>;
+export declare function mcpOutputSchema(success: Record<string, unknown>): McpOutputSchema;
 
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its

@@ -49,6 +49,7 @@ export {
   toProblem,
   type HttpReadResult,
   type HttpResponseLike,
+  type McpOutputSchema,
   type McpTextToolResult,
   type McpToolResult,
 } from "./surfaces.js";

@@ -57,6 +57,13 @@ export function mcpErrorSchema(): Record<string, unknown> {
   return JSON.parse(MCP_ERROR_SCHEMA_JSON) as Record<string, unknown>;
 }
 
+/** McpOutputSchema is a tool's outputSchema widened by mcpOutputSchema: an object schema, success or the envelope. */
+export interface McpOutputSchema {
+  [member: string]: unknown;
+  type: "object";
+  anyOf: Record<string, unknown>[];
+}
+
 /** The members of a success schema that stay at the top of the widened schema: its dialect, base URI and definitions. */
 const SCHEMA_ROOT_MEMBERS: readonly string[] = ["$schema", "$id", "$defs", "definitions"];
 
@@ -71,7 +78,7 @@ const SCHEMA_ROOT_MEMBERS: readonly string[] = ["$schema", "$id", "$defs", "defi
  * "#/properties/…") are rewritten to point into the branch. The argument is
  * not changed.
  */
-export function mcpOutputSchema(success: Record<string, unknown>): Record<string, unknown> {
+export function mcpOutputSchema(success: Record<string, unknown>): McpOutputSchema {
   const copy = JSON.parse(JSON.stringify(success)) as Record<string, unknown>;
   const top: Record<string, unknown> = {};
   for (const name of SCHEMA_ROOT_MEMBERS) {
@@ -83,7 +90,7 @@ export function mcpOutputSchema(success: Record<string, unknown>): Record<string
   const branch = rebaseRefs(copy) as Record<string, unknown>;
   setOwn(top, "type", "object");
   setOwn(top, "anyOf", [branch, mcpErrorSchema()]);
-  return top;
+  return top as McpOutputSchema;
 }
 
 /** The keywords whose values are data, not schemas: a "$ref" inside them is not a reference. */
