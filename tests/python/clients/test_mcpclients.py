@@ -119,6 +119,21 @@ async def session(pkg: Any, envelopes: List[Tuple[str, Any]]) -> List[str]:
     return problems
 
 
+def envelope_vectors(text: str) -> List[Dict[str, Any]]:
+    """envelope_vectors parses the envelopes section of a vectors file alone.
+
+    It is a few kilobytes of a file that reaches tens of megabytes for the
+    reserved-words contract. The file puts each top-level member on a line
+    of its own indented by two spaces, and JSON text holds no raw line
+    break, so the section runs from its member's line to the next one's.
+    """
+    key = '\n  "envelopes": '
+    start = text.index(key) + len(key)
+    end = text.index('\n  "', start)
+    section: List[Dict[str, Any]] = json.loads(text[start:end].rstrip().rstrip(","))
+    return section
+
+
 @pytest.mark.parametrize("p", PACKAGES, ids=[p["name"] for p in PACKAGES])
 def test_python_sdk_receives_every_error_result(p: Dict[str, str]) -> None:
     sys.path.insert(0, p["src"])
@@ -127,6 +142,6 @@ def test_python_sdk_receives_every_error_result(p: Dict[str, str]) -> None:
     finally:
         sys.path.remove(p["src"])
     with open(os.path.join(p["root"], "conformance", f"{pkg.CONTRACT_NAME}.vectors.json"), encoding="utf-8") as f:
-        vectors = json.load(f)
-    envelopes = [(v["name"], pkg.from_dict(v["envelope"])) for v in vectors["envelopes"]]
+        vectors = envelope_vectors(f.read())
+    envelopes = [(v["name"], pkg.from_dict(v["envelope"])) for v in vectors]
     assert anyio.run(session, pkg, envelopes) == []
