@@ -37,38 +37,7 @@ describe(`${pkg.CONTRACT_NAME}: MCP tool results`, () => {
 });
 
 describe(`${pkg.CONTRACT_NAME}: MCP output schemas and text-only results`, () => {
-  test("mcpOutputSchema: success or the envelope, the success schema's references kept", () => {
-    const success = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      type: "object",
-      properties: {
-        items: { type: "array", items: { $ref: "#/$defs/item" } },
-        shown: { $ref: "#/properties/items" },
-        again: { $ref: "#" },
-        fixed: { const: { $ref: "#/properties/items" } },
-      },
-      $defs: { item: { type: "string" } },
-    };
-    const before = JSON.stringify(success);
-    const widened = pkg.mcpOutputSchema(success);
-    assert.equal(JSON.stringify(success), before, "the argument is not changed");
-    assert.deepEqual(widened, {
-      $schema: success.$schema,
-      $defs: success.$defs,
-      type: "object",
-      anyOf: [
-        {
-          type: "object",
-          properties: {
-            items: { type: "array", items: { $ref: "#/$defs/item" } },
-            shown: { $ref: "#/anyOf/0/properties/items" },
-            again: { $ref: "#/anyOf/0" },
-            fixed: { const: { $ref: "#/properties/items" } },
-          },
-        },
-        pkg.mcpErrorSchema(),
-      ],
-    });
+  test("mcpErrorSchema: the consumer schema without its $id and descriptions, a new object each call (surfacevectors checks the widening)", () => {
     const errors = pkg.mcpErrorSchema();
     assert.notEqual(errors, pkg.mcpErrorSchema(), "a new object each call");
     assert.equal(errors.type, "object");
