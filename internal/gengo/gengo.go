@@ -13,6 +13,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/runtime"
@@ -28,6 +29,10 @@ func Dir(c *contract.Contract) string {
 // (c.Packages.GoModule). It writes nothing.
 func Generate(c *contract.Contract) (map[string][]byte, error) {
 	g := newGen(c)
+	var err error
+	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {
+		return nil, fmt.Errorf("gengo: the MCP error schema: %w", err)
+	}
 	files := []goFile{
 		{name: "doc.go", emit: g.doc},
 		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
@@ -211,6 +216,9 @@ func newGen(c *contract.Contract) *gen {
 type gen struct {
 	c  *contract.Contract
 	lo *contract.Layout
+	// mcpErrorSchema is the compact JSON of the schema MCPOutputSchema
+	// admits beside a tool's success schema (genschema.MCPErrorSchema).
+	mcpErrorSchema []byte
 	// structs names the struct of each object field, by its Go name.
 	structs map[string]string
 	// owned names the function listing each layout object's own members.

@@ -58,4 +58,7 @@ func (g *gen) schemas(f *jen.File) {
 			})),
 		)
 	}
+	f.Line()
+	f.Comment("// mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.")
+	f.Const().Id("mcpErrorSchemaJSON").Op("=").Lit(string(g.mcpErrorSchema))
 }

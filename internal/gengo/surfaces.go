@@ -658,6 +658,16 @@ func (g *gen) mcpSurface(f *jen.File) {
 		}), jen.Nil()),
 	)
 	f.Line()
+	docf(f, "TextToolResult is ToolResult without structuredContent: the envelope's JSON as the one text content item only. A client that checks an error result's structuredContent against the tool's outputSchema (the 1.x TypeScript SDK's) accepts it whatever the schema; FromToolResult reads it from the text.")
+	f.Func().Params(recv()).Id("TextToolResult").Params().Params(jen.Id("ToolResult"), jen.Error()).Block(
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("e").Dot("MarshalJSON").Call(),
+		ifErrReturn(jen.Id("ToolResult").Values(), jen.Err()),
+		jen.Return(jen.Id("ToolResult").Values(jen.Dict{
+			jen.Id("Content"): jen.Index().Id("ToolContent").Values(jen.Values(jen.Dict{jen.Id("Type"): jen.Lit("text"), jen.Id("Text"): jen.String().Call(jen.Id("b"))})),
+			jen.Id("IsError"): jen.True(),
+		}), jen.Nil()),
+	)
+	f.Line()
 	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),

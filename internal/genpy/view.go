@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/runtimedata"
 )
@@ -56,6 +57,9 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
+	// MCPErrorSchema is the compact JSON of the schema mcp_output_schema
+	// admits beside a tool's success schema (genschema.MCPErrorSchema).
+	MCPErrorSchema string
 }
 
 type secretView struct {
@@ -174,6 +178,11 @@ func newView(c *contract.Contract) (*view, error) {
 		}
 	}
 	v.FillsGuidance = c.Layout.FillsGuidance()
+	schema, err := genschema.MCPErrorSchema(c)
+	if err != nil {
+		return nil, fmt.Errorf("genpy: the MCP error schema: %w", err)
+	}
+	v.MCPErrorSchema = string(schema)
 	for _, f := range c.RequiredContext {
 		v.RequiredContext = append(v.RequiredContext, paramView{Name: f.Idents.PythonLocal, Type: "str", Value: f.Idents.PythonLocal})
 	}

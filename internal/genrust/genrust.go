@@ -23,6 +23,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -85,11 +86,14 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 }
 
 type gen struct {
-	c       *contract.Contract
-	t       *runtimedata.Tables
-	p       runtimedata.RustPrinter
-	libName string // the library name: agent_error
-	slots   map[*contract.Field]int
+	// mcpErrorSchema is the compact JSON of the schema mcp_output_schema
+	// admits beside a tool's success schema (genschema.MCPErrorSchema).
+	mcpErrorSchema []byte
+	c              *contract.Contract
+	t              *runtimedata.Tables
+	p              runtimedata.RustPrinter
+	libName        string // the library name: agent_error
+	slots          map[*contract.Field]int
 	// received maps each derived leaf to its slot.
 	received map[*contract.Leaf]int
 	structs  map[*contract.Field]string
@@ -109,6 +113,10 @@ type slot struct {
 func newGen(c *contract.Contract) (*gen, error) {
 	g := &gen{c: c, t: runtimedata.Build(c), libName: strings.ReplaceAll(c.Packages.Crate, "-", "_"),
 		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
+	var err error
+	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {
+		return nil, fmt.Errorf("the MCP error schema: %w", err)
+	}
 	g.p = runtimedata.RustPrinter{Member: g.member, Paths: map[string]string{"AipLeaf": "crate::aip193::AipLeaf"}}
 	taken := map[string]bool{}
 	for _, w := range reservedTypes() {

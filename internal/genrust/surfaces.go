@@ -51,6 +51,8 @@ func (g *gen) surfaceTables() string {
 		fmt.Fprintf(&b, "        _ => Kind::from(format!(\"{}{}\", %s, status)),\n    }\n}\n\n", runtimedata.RustString(c.SyntheticKindPrefix()))
 	}
 
+	fmt.Fprintf(&b, "/// The JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a Value).\npub(crate) const MCP_ERROR_SCHEMA_JSON: &str = %s;\n\n", runtimedata.RustString(string(g.mcpErrorSchema)))
+
 	tool := "None"
 	if c.Inbound != nil && c.Inbound.ToolResult != nil {
 		tool = fmt.Sprintf("Some(Classified { kind: Kind::%s, counts_toward_breaker: false, rule: 0 })", c.Inbound.ToolResult.Idents.RustType)

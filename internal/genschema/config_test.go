@@ -1,6 +1,7 @@
-package genschema
+package genschema_test
 
 import (
+	"github.com/errgen/errgen/internal/genschema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // schema can express (unknown keys, a wrong version, malformed names).
 // Path rules and keywords the loader alone checks are listed below.
 func TestConfigSchemaAgreesWithTheLoader(t *testing.T) {
-	data, err := Marshal(ConfigSchema())
+	data, err := genschema.Marshal(genschema.ConfigSchema())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package genschema
+package genschema_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/errgen/errgen/internal/genschema"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,11 +27,11 @@ import (
 // independent draft 2020-12 validator.
 func compileContractSchema(t *testing.T) *santhosh.Schema {
 	t.Helper()
-	data, err := Marshal(ContractSchema())
+	data, err := genschema.Marshal(genschema.ContractSchema())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gentest.CompileSchema(t, ContractSchemaID, data)
+	return gentest.CompileSchema(t, genschema.ContractSchemaID, data)
 }
 
 func TestContractSchemaCompiles(t *testing.T) {
@@ -40,7 +41,7 @@ func TestContractSchemaCompiles(t *testing.T) {
 // TestContractSchemaHeader checks the marker the generator recognises its
 // files by is where it looks for it.
 func TestContractSchemaHeader(t *testing.T) {
-	data, err := Marshal(ContractSchema())
+	data, err := genschema.Marshal(genschema.ContractSchema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestContractSchemaDescriptions(t *testing.T) {
 			walk(fmt.Sprintf("%s/oneOf/%d", path, i), sub)
 		}
 	}
-	root := ContractSchema()
+	root := genschema.ContractSchema()
 	walk("#", root)
 	// The definitions referred to with $ref, kept in Extras so they are
 	// written after the header.
@@ -99,7 +100,7 @@ func TestContractSchemaDescriptions(t *testing.T) {
 }
 
 // TestContractSchemaFileUpToDate checks the committed schema is the one
-// ContractSchema builds. The emitter writes the file; until it has, there is
+// genschema.ContractSchema builds. The emitter writes the file; until it has, there is
 // nothing to compare. The pipeline names the file's source in its header
 // (marker.From), which the schema alone does not know, so the header is
 // compared as the emitter writes it.
@@ -107,7 +108,7 @@ func TestContractSchemaDescriptions(t *testing.T) {
 var sourceHeader = regexp.MustCompile(regexp.QuoteMeta(marker.FromPrefix) + `[^ "]+` + regexp.QuoteMeta(marker.FromSuffix))
 
 func TestContractSchemaFileUpToDate(t *testing.T) {
-	path := filepath.Join("..", "..", "schemas", ContractSchemaFile)
+	path := filepath.Join("..", "..", "schemas", genschema.ContractSchemaFile)
 	got, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		t.Skipf("%s does not exist yet", path)
@@ -115,7 +116,7 @@ func TestContractSchemaFileUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Marshal(ContractSchema())
+	want, err := genschema.Marshal(genschema.ContractSchema())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,10 @@ type SurfaceAPI struct {
 	New            func(kind, message string) any
 	ReadHTTP       any // func(*http.Response) (*Envelope, error)
 	FromToolResult any // func(ToolResult) (*Envelope, error)
-	ReadCLI        any // func([]byte) (*Envelope, error)
+	// MCPOutputSchema and MCPErrorSchema are the package's functions.
+	MCPOutputSchema any // func(json.RawMessage) (json.RawMessage, error)
+	MCPErrorSchema  any // func() json.RawMessage
+	ReadCLI         any // func([]byte) (*Envelope, error)
 }
 
 // problemNames are RFC 9457's members, which an envelope member gives way to.
@@ -63,6 +66,7 @@ func CheckSurfaces(t *testing.T, api SurfaceAPI) {
 	})
 	t.Run("not an envelope", s.checkNotEnvelope)
 	t.Run("tool result without an envelope", s.checkToolResultErrors)
+	t.Run("MCP output schema", s.checkMCPOutputSchema)
 	t.Run("cli lines without an envelope", s.checkCLIErrors)
 	t.Run("server", s.checkServer)
 }
@@ -252,6 +256,7 @@ func (s *surfaces) checkEnvelope(t *testing.T, e any) {
 	s.checkProblem(t, "Problem(instance)", out[0].Bytes(), e, want, k, cl, instance)
 
 	s.checkToolResult(t, e, want)
+	s.checkTextToolResult(t, e, want)
 	s.checkCLI(t, e, want, cl)
 }
 

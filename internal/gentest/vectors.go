@@ -46,6 +46,8 @@ type Package struct {
 	FromAIP193 any
 	// FromToolResult is FromToolResult: func(ToolResult) (*Envelope, error).
 	FromToolResult any
+	// MCPOutputSchema is MCPOutputSchema: func(json.RawMessage) (json.RawMessage, error).
+	MCPOutputSchema any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -108,6 +110,7 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("string_forms", func(t *testing.T) { v.stringForms(t, f.StringForms) })
 	t.Run("cli_read", func(t *testing.T) { v.cliRead(t, f.CLIRead) })
 	t.Run("mcp_text", func(t *testing.T) { v.mcpText(t, f.MCPText) })
+	t.Run("mcp_output_schema", func(t *testing.T) { v.mcpOutputSchema(t, f.MCPOutputSchema) })
 	t.Run("writes", func(t *testing.T) { v.writes(t, f.Writes) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 	t.Run("received", func(t *testing.T) { v.received(t, f.Received) })
@@ -505,6 +508,35 @@ func (v *vectors) mcpText(t *testing.T, vecs []genvectors.MCPTextVec) {
 		out := fn.Call([]reflect.Value{ptr.Elem()})
 		err, _ := out[1].Interface().(error)
 		v.readsAs(t, want.Name, "FromToolResult", out[0], err, want.Envelope)
+	}
+}
+
+// mcpOutputSchema hands each vector's success schema to MCPOutputSchema:
+// the widened schema, compared as a JSON value.
+func (v *vectors) mcpOutputSchema(t *testing.T, vecs []genvectors.MCPOutputSchemaVec) {
+	if len(vecs) == 0 {
+		t.Fatal("the mcp_output_schema section is empty")
+	}
+	if v.pkg.MCPOutputSchema == nil {
+		t.Fatal("the vectors have mcp_output_schema; MCPOutputSchema must be passed")
+	}
+	fn := reflect.ValueOf(v.pkg.MCPOutputSchema)
+	for _, want := range vecs {
+		out := fn.Call([]reflect.Value{reflect.ValueOf(want.Success)})
+		if err, _ := out[1].Interface().(error); err != nil {
+			t.Errorf("%s: %v", want.Name, err)
+			continue
+		}
+		var got, wanted any
+		if err := json.Unmarshal(out[0].Bytes(), &got); err != nil {
+			t.Fatalf("%s: %v", want.Name, err)
+		}
+		if err := json.Unmarshal(want.Widened, &wanted); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, wanted) {
+			t.Errorf("%s: MCPOutputSchema(%s)\n = %s\nwant %s", want.Name, want.Success, out[0].Bytes(), want.Widened)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -58,6 +59,9 @@ type view struct {
 	RequiredContext []paramView
 	// FillsGuidance is false when constructors leave the guidance empty.
 	FillsGuidance bool
+	// MCPErrorSchema is the compact JSON of the schema mcpOutputSchema
+	// admits beside a tool's success schema (genschema.MCPErrorSchema).
+	MCPErrorSchema string
 }
 
 type kindView struct {
@@ -104,6 +108,11 @@ func newView(c *contract.Contract) (*view, error) {
 		NPM:     c.Packages.NPM,
 		Version: npmVersion(c.Release, c.VersionLabel()),
 	}
+	schema, err := genschema.MCPErrorSchema(c)
+	if err != nil {
+		return nil, fmt.Errorf("gents: the MCP error schema: %w", err)
+	}
+	v.MCPErrorSchema = string(schema)
 	v.Wire = map[string]string{}
 	for _, s := range contract.Sources {
 		if lf := c.Layout.Leaf(s); lf != nil {

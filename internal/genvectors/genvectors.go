@@ -60,6 +60,9 @@ type File struct {
 	// MCPText is what the MCP tool-result readers make of a text content
 	// item with other spaces at its ends (readers.go).
 	MCPText []MCPTextVec `json:"mcp_text"`
+	// MCPOutputSchema is what the packages' widening of an MCP tool's
+	// outputSchema makes of success schemas (mcpschema.go).
+	MCPOutputSchema []MCPOutputSchemaVec `json:"mcp_output_schema"`
 	// Writes are the writers' answers to envelopes set by hand, which no
 	// decoder gives (writes.go).
 	Writes []WriteVec `json:"writes"`
@@ -255,6 +258,9 @@ func Build(c *contract.Contract) (*File, error) {
 		return nil, err
 	}
 	if f.MCPText, err = mcpTexts(all); err != nil {
+		return nil, err
+	}
+	if f.MCPOutputSchema, err = mcpOutputSchemas(c); err != nil {
 		return nil, err
 	}
 	if f.Writes, err = writeVectors(c, all); err != nil {

@@ -39,6 +39,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "string_forms", f.StringForms)
 	section(w, "cli_read", f.CLIRead)
 	section(w, "mcp_text", f.MCPText)
+	section(w, "mcp_output_schema", f.MCPOutputSchema)
 	section(w, "writes", f.Writes)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)
@@ -279,6 +280,11 @@ func (v CLIReadVec) AsObject() orderedjson.Object {
 // AsObject implements orderedjson.Ordered.
 func (v MCPTextVec) AsObject() orderedjson.Object {
 	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "text", Value: v.Text}, {Key: "envelope", Value: v.Envelope}}
+}
+
+// AsObject implements orderedjson.Ordered.
+func (v MCPOutputSchemaVec) AsObject() orderedjson.Object {
+	return orderedjson.Object{{Key: "name", Value: v.Name}, {Key: "success", Value: v.Success}, {Key: "widened", Value: v.Widened}}
 }
 
 // AsObject implements orderedjson.Ordered.

@@ -15,7 +15,7 @@ var packageNames = []struct {
 		DecodeValue EncodeError Envelope Failure FailureCancelled FailureConnectionRefused
 		FailureConnectionReset FailureDNS FailureMalformedResponse FailureRedirectBlocked
 		FailureResponseTooLarge FailureTLS FailureTimeout Fallback FromToolResult Group Groups Kind
-		KindByNumber Kinds Lookup MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
+		KindByNumber Kinds Lookup MCPErrorSchema MCPOutputSchema MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
 		ProducerSchema ProducerSchemaID PromotedMember PromotedShortForm ReadCLI ReadHTTP Recovery
 		RecoveryAction RecoveryActions RetryInitial RetryJitter RetryMax RetryMaxAttempts RetryMaxHint
 		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength
@@ -26,7 +26,7 @@ var packageNames = []struct {
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT
-		LayoutLeaf LayoutMember LayoutObject LogLevel McpToolResult ORIGINS Origin ParseResult RETRY ReadOptions Received
+		LayoutLeaf LayoutMember LayoutObject LogLevel McpOutputSchema McpTextToolResult McpToolResult ORIGINS Origin ParseResult RETRY ReadOptions Received
 		Recovery RecoveryAction RetryPolicy RuleSpec STEPS SameArguments SanitizeOptions SecretChars
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue

@@ -12,6 +12,10 @@ build/_contracts/<case> with bin/errgen. For each package, in parallel:
      (pip builds from the folder and from git, after which `errgen check`
      on the output root must pass).
 
+Once for every package, beside them: pytest over clients/, real MCP client
+and server sessions (the mcp SDK, in memory), with every package listed in
+ERRGEN_PY_PACKAGES.
+
 And the runtime they ship, where it is written (runtime/python): mypy
 --strict on runtime/python/src/errgen_runtime against the reference
 contract's modules, which runtime_fixture copies from gen/python into
@@ -25,6 +29,7 @@ line is "python: N passed, N failed".
 """
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -145,6 +150,15 @@ def pytest(name: str, root: str, src: str, out: str, contract: str) -> Tuple[int
     return code, text, junit_counts(xml)
 
 
+def clients_pytest(packages: List[Tuple[str, str, str, str, str]]) -> Tuple[int, str, Dict[str, int]]:
+    """pytest over clients/ once for every package (listed in ERRGEN_PY_PACKAGES): the real MCP client and server sessions."""
+    xml = os.path.join(BUILD, "_clients", "junit.xml")
+    listed = json.dumps([{"name": n, "src": s, "root": r} for n, r, s, _, _ in packages])
+    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "clients")],
+                    env=dict(os.environ, ERRGEN_PY_PACKAGES=listed, PYTHONDONTWRITEBYTECODE="1"))
+    return code, text, junit_counts(xml)
+
+
 def main() -> int:
     started = time.time()
     shutil.rmtree(BUILD, ignore_errors=True)
@@ -163,6 +177,7 @@ def main() -> int:
     with ThreadPoolExecutor(max_workers=min(8, 2 * len(packages))) as pool:
         runtime_check = pool.submit(runtime_mypy)
         runtime_run = pool.submit(runtime_pytest)
+        clients_run = pool.submit(clients_pytest, packages)
         checks = [pool.submit(mypy, n, s, o) for n, _, s, o, _ in packages]
         runs = [pool.submit(pytest, n, r, s, o, c) for n, r, s, o, c in packages]
         code, text = runtime_check.result()
@@ -212,6 +227,16 @@ def main() -> int:
                 if bad == 0:
                     totals["failed"] += 1
                 print(re.sub(r"(?m)^\.+\s*\[\s*\d+%\]\n", "", text))
+        code, text, c = clients_run.result()
+        bad = c["failures"] + c["errors"]
+        totals["passed"] += c["tests"] - bad - c["skipped"]
+        totals["failed"] += bad
+        print(f"pytest clients/ (real MCP clients, every package): {c['tests']} tests, {c['tests'] - bad - c['skipped']} passed, {bad} failed, {c['skipped']} skipped")
+        if code != 0:
+            failed = True
+            if bad == 0:
+                totals["failed"] += 1
+            print(text)
     names = ", ".join(p[0] for p in packages)
     print(f"Python tests {'FAILED' if failed else 'passed'} for {names} in {time.time() - started:.1f} s")
     # The last line is the plain summary CI readers look for.

@@ -409,6 +409,15 @@ fn http_vectors() {
     }
 }
 
+/// mcp_error_schema: the consumer schema as a subschema, without its $id
+/// and descriptions (mcp_output_schema_vectors checks the widening).
+#[test]
+fn mcp_error_schema_is_bare() {
+    let errors = mcp_error_schema();
+    assert_eq!(errors["type"], "object");
+    assert!(errors.get("$id").is_none() && errors["properties"]["kind"].get("description").is_none(), "{errors}");
+}
+
 /// Every envelope vector through each surface and back.
 #[test]
 fn surface_round_trips() {
@@ -426,6 +435,7 @@ fn surface_round_trips() {
         assert_eq!(Envelope::from_tool_result(&r).as_ref(), Ok(&e), "{name}");
         let mut text_only = r.clone();
         text_only.as_object_mut().unwrap().remove("structuredContent");
+        assert_eq!(e.to_text_tool_result().unwrap(), text_only, "{name}");
         assert_eq!(Envelope::from_tool_result(&text_only).as_ref(), Ok(&e), "{name}");
         // A structuredContent that is no envelope is that error, if no text is one.
         let broken = serde_json::json!({"structuredContent": {"kind": 1}, "content": [{"type": "text", "text": "plain words"}]});
@@ -732,6 +742,19 @@ fn mcp_text_vectors() {
         let e = got.unwrap_or_else(|err| panic!("{name}: {err}"));
         let text = e.to_json().unwrap_or_else(|err| panic!("{name}: {err}"));
         assert!(same(&deep::<Value>(&text), &w["envelope"]), "{name}: from_tool_result:\ngot  {text}\nwant {}", w["envelope"]);
+    }
+}
+
+/// The mcp_output_schema section: a tool's success outputSchema and its
+/// widening by mcp_output_schema, compared as JSON values.
+#[test]
+fn mcp_output_schema_vectors() {
+    let v = vectors();
+    let cases = v["mcp_output_schema"].as_array().expect("the vectors have an mcp_output_schema section (errgen generate writes it)");
+    assert!(!cases.is_empty(), "no mcp_output_schema vectors");
+    for w in cases {
+        let success = w["success"].as_object().expect("a success schema is an object");
+        assert_eq!(mcp_output_schema(success), w["widened"], "{}", w["name"]);
     }
 }
 

@@ -34,6 +34,9 @@
 //      (build/reader-diff.vectors.json), and the protobuf test the answers
 //      protojson wrote of `make protojson-aip193` from ERRGEN_PROTOJSON_AIP193
 //      (build/protojson-aip193.vectors.json).
+//   5. beside them, once for every package, clients/*.test.mjs: real MCP
+//      clients and servers (the SDK's 1.x and 2.x lines) in memory, with
+//      every package listed in ERRGEN_TS_PACKAGES.
 //
 // Usage: node run.mjs (from tests/ts; `npm test` does this).
 import { spawn } from "node:child_process";
@@ -416,6 +419,21 @@ const runtimeJob = (async () => {
   });
   return { p: { name: "runtime/ts", root: runtimeDir }, code: r.code, report: existsSync(tap) ? readFileSync(tap, "utf8") : "" };
 })();
+// The real MCP clients' sessions (clients/*.test.mjs): one more job, once for
+// every package, so that the SDKs load once.
+const clientTestFiles = readdirSync(join(here, "clients"))
+  .filter((f) => f.endsWith(".test.mjs"))
+  .sort()
+  .map((f) => join("clients", f));
+const clientsJob = (async () => {
+  const tap = join(build, "_clients.tap");
+  const list = packages.map((p) => ({ name: p.name, root: p.root, pkg: join(p.src, "dist/index.js") }));
+  const r = await run(process.execPath, ["--test", "--test-reporter=tap", `--test-reporter-destination=${tap}`, ...clientTestFiles], {
+    cwd: here,
+    env: { ...process.env, ERRGEN_TS_PACKAGES: JSON.stringify(list) },
+  });
+  return { p: { name: "real MCP clients", root: join(here, "clients") }, code: r.code, report: existsSync(tap) ? readFileSync(tap, "utf8") : "" };
+})();
 const results = [];
 let nextPackage = 0;
 await Promise.all(
@@ -426,7 +444,7 @@ await Promise.all(
     }
   }),
 );
-results.push(await runtimeJob);
+results.push(await runtimeJob, await clientsJob);
 for (const { p, code, report } of results) {
   const count = (k) => Number((new RegExp(`^# ${k} (\\d+)$`, "m").exec(report) ?? [])[1] ?? 0);
   console.log(`node --test ${p.name} (${relative(repo, p.root) || "."}): ${count("tests")} tests, ${count("pass")} passed, ${count("fail")} failed`);

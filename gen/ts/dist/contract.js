@@ -2118,6 +2118,7 @@ const SHORT_FORM = deepFreeze({
     }
   }
 });
+const MCP_ERROR_SCHEMA_JSON = `{"properties":{"contract_version":{"const":1},"kind":{"type":"string","minLength":1},"message":{"type":"string","minLength":1},"origin":{"type":"string","minLength":1},"recovery":{"properties":{"action":{"type":"string","minLength":1},"same_arguments":{"type":"string","minLength":1},"guidance":{"type":"string","minLength":1},"retry_after_ms":{"type":"integer","maximum":9007199254740991,"minimum":0},"retryAfterMs":{"type":"integer","maximum":9007199254740991,"minimum":0}},"additionalProperties":true,"type":"object","required":["action","same_arguments","guidance"]},"side_effects":{"type":"string","minLength":1},"service":{"type":"string"},"action":{"type":"string"},"tool":{"type":"string"},"upstream":{"type":"string"},"command":{"type":"string"},"prompt":{"type":"string"},"resource":{"type":"string"},"cause":{"type":"string"},"original_kind":{"type":"string"},"safety":{"additionalProperties":true,"type":"object"},"evidence":{"additionalProperties":true,"type":"object"},"valid_choices":{"items":{"type":"string"},"type":"array"},"hint":{"type":"string"},"required_scopes":{"items":{"type":"string"},"type":"array"}},"additionalProperties":true,"type":"object","required":["contract_version","kind","message","origin","recovery","side_effects"],"title":"agent-error error envelope","description":"The result of a failed call (isError true): the agent-error contract's envelope, version 1 (the consumer schema urn:errgen:agent-error:v1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
   "400": "oauth_state_invalid"
 });
@@ -2415,6 +2416,7 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_SCHEMA_JSON,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

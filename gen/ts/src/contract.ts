@@ -2533,6 +2533,13 @@ export const SHORT_FORM: ShortFormSpec | null = deepFreeze({
   }
 });
 
+/**
+ * MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcpOutputSchema admits
+ * beside a tool's success schema: the consumer schema of the envelope
+ * without its descriptions (mcpErrorSchema returns it as a fresh object).
+ */
+export const MCP_ERROR_SCHEMA_JSON: string = "{\"properties\":{\"contract_version\":{\"const\":1},\"kind\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"origin\":{\"type\":\"string\",\"minLength\":1},\"recovery\":{\"properties\":{\"action\":{\"type\":\"string\",\"minLength\":1},\"same_arguments\":{\"type\":\"string\",\"minLength\":1},\"guidance\":{\"type\":\"string\",\"minLength\":1},\"retry_after_ms\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":0},\"retryAfterMs\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":0}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"action\",\"same_arguments\",\"guidance\"]},\"side_effects\":{\"type\":\"string\",\"minLength\":1},\"service\":{\"type\":\"string\"},\"action\":{\"type\":\"string\"},\"tool\":{\"type\":\"string\"},\"upstream\":{\"type\":\"string\"},\"command\":{\"type\":\"string\"},\"prompt\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"cause\":{\"type\":\"string\"},\"original_kind\":{\"type\":\"string\"},\"safety\":{\"additionalProperties\":true,\"type\":\"object\"},\"evidence\":{\"additionalProperties\":true,\"type\":\"object\"},\"valid_choices\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"hint\":{\"type\":\"string\"},\"required_scopes\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"contract_version\",\"kind\",\"message\",\"origin\",\"recovery\",\"side_effects\"],\"title\":\"agent-error error envelope\",\"description\":\"The result of a failed call (isError true): the agent-error contract's envelope, version 1 (the consumer schema urn:errgen:agent-error:v1:consumer, without its descriptions).\"}";
+
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({
   "400": "oauth_state_invalid"

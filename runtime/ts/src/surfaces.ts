@@ -1,7 +1,7 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
@@ -26,6 +26,92 @@ export function toMcpToolResult(envelope: Envelope): McpToolResult {
   // serializeEnvelope wrote \ufffd for each lone surrogate: the structure is that text read back, well-formed too.
   const structuredContent = text.includes("\\ufffd") ? (JSON.parse(text) as Record<string, unknown>) : toWire(envelope);
   return { content: [{ type: "text", text }], structuredContent, isError: true };
+}
+
+/** McpTextToolResult is an MCP CallToolResult reporting a failure in its text content only. */
+export interface McpTextToolResult {
+  content: { type: "text"; text: string }[];
+  isError: true;
+}
+
+/**
+ * toMcpTextToolResult is toMcpToolResult without structuredContent: the
+ * envelope's JSON as the one text content item only. A client that checks
+ * an error result's structuredContent against the tool's outputSchema (the
+ * 1.x TypeScript SDK's) accepts it whatever the schema; fromMcpToolResult
+ * reads it from the text.
+ */
+export function toMcpTextToolResult(envelope: Envelope): McpTextToolResult {
+  return { content: [{ type: "text", text: serializeEnvelope(envelope) }], isError: true };
+}
+
+/**
+ * mcpErrorSchema returns, as a new object each call, the schema
+ * mcpOutputSchema admits beside a tool's success schema: the consumer
+ * schema of this contract's envelope (any kind, open vocabularies, unknown
+ * members allowed) without its descriptions, with no $ref.
+ */
+export function mcpErrorSchema(): Record<string, unknown> {
+  return JSON.parse(MCP_ERROR_SCHEMA_JSON) as Record<string, unknown>;
+}
+
+/** McpOutputSchema is a tool's outputSchema widened by mcpOutputSchema: an object schema, success or the envelope. */
+export interface McpOutputSchema {
+  [member: string]: unknown;
+  type: "object";
+  anyOf: Record<string, unknown>[];
+}
+
+/** The members of a success schema that stay at the top of the widened schema: its dialect, base URI and definitions. */
+const SCHEMA_ROOT_MEMBERS: readonly string[] = ["$schema", "$id", "$defs", "definitions"];
+
+/**
+ * mcpOutputSchema widens a tool's success outputSchema to "the success shape
+ * or this contract's envelope": {"type": "object", "anyOf": [success,
+ * mcpErrorSchema()]}, for the tool's advertised outputSchema, so that a
+ * client that checks an error result's structuredContent against it (the
+ * 1.x TypeScript SDK's Client.callTool) accepts toMcpToolResult's results.
+ * The success branch keeps every constraint; its $schema, $id, $defs and
+ * definitions move to the top, and its other local references ("#",
+ * "#/properties/…") are rewritten to point into the branch. The argument is
+ * not changed.
+ */
+export function mcpOutputSchema(success: Record<string, unknown>): McpOutputSchema {
+  const copy = JSON.parse(JSON.stringify(success)) as Record<string, unknown>;
+  const top: Record<string, unknown> = {};
+  for (const name of SCHEMA_ROOT_MEMBERS) {
+    if (hasOwn(copy, name)) {
+      setOwn(top, name, copy[name]);
+      delete copy[name];
+    }
+  }
+  const branch = rebaseRefs(copy) as Record<string, unknown>;
+  setOwn(top, "type", "object");
+  setOwn(top, "anyOf", [branch, mcpErrorSchema()]);
+  return top as McpOutputSchema;
+}
+
+/** The keywords whose values are data, not schemas: a "$ref" inside them is not a reference. */
+const SCHEMA_DATA_KEYWORDS: readonly string[] = ["const", "enum", "default", "examples"];
+
+/** rebaseRefs rewrites the local references of a success schema moved to anyOf/0, but those into its definitions, which stay at the top. */
+function rebaseRefs(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(rebaseRefs);
+  }
+  if (!isObject(value)) {
+    return value;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key === "$ref" && typeof v === "string") {
+      if (v === "#" || (v.startsWith("#/") && !v.startsWith("#/$defs/") && !v.startsWith("#/definitions/"))) {
+        setOwn(value, key, "#/anyOf/0" + v.slice(1));
+      }
+    } else if (!SCHEMA_DATA_KEYWORDS.includes(key)) {
+      setOwn(value, key, rebaseRefs(v));
+    }
+  }
+  return value;
 }
 
 /**

@@ -17,9 +17,11 @@ func TestSurfaces(t *testing.T) {
 		New: func(kind, message string) any {
 			return agenterror.New(agenterror.Kind(kind), message)
 		},
-		ReadHTTP:       agenterror.ReadHTTP,
-		FromToolResult: agenterror.FromToolResult,
-		ReadCLI:        agenterror.ReadCLI,
+		ReadHTTP:        agenterror.ReadHTTP,
+		FromToolResult:  agenterror.FromToolResult,
+		MCPOutputSchema: agenterror.MCPOutputSchema,
+		MCPErrorSchema:  agenterror.MCPErrorSchema,
+		ReadCLI:         agenterror.ReadCLI,
 	})
 }
 

@@ -22,9 +22,10 @@ func TestVectors(t *testing.T) {
 		ToolResult: agenterror.ClassifyToolResult,
 		Retry: gentest.Retry{Initial: agenterror.RetryInitial, Max: agenterror.RetryMax, Multiplier: agenterror.RetryMultiplier,
 			Jitter: agenterror.RetryJitter, MaxAttempts: agenterror.RetryMaxAttempts},
-		ReadHTTP:       agenterror.ReadHTTP,
-		ReadCLI:        agenterror.ReadCLI,
-		FromAIP193:     agenterror.FromAIP193,
-		FromToolResult: agenterror.FromToolResult,
+		ReadHTTP:        agenterror.ReadHTTP,
+		ReadCLI:         agenterror.ReadCLI,
+		FromAIP193:      agenterror.FromAIP193,
+		FromToolResult:  agenterror.FromToolResult,
+		MCPOutputSchema: agenterror.MCPOutputSchema,
 	})
 }

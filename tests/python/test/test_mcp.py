@@ -33,3 +33,18 @@ def test_no_envelope() -> None:
     for value in [None, "text", [], 3]:
         with pytest.raises(pkg.EnvelopeError):
             pkg.from_mcp_tool_result(value)
+
+
+def test_mcp_error_schema() -> None:
+    """mcp_error_schema: the consumer schema without its $id and descriptions, a new dict each call (test_surfaces checks the widening)."""
+    errors = pkg.mcp_error_schema()
+    assert errors is not pkg.mcp_error_schema()
+    assert errors["type"] == "object" and "$id" not in errors and "description" not in errors["properties"]["kind"]
+
+
+@pytest.mark.parametrize("v", vectors["envelopes"], ids=[v["name"] for v in vectors["envelopes"]])
+def test_text_tool_result(v: Any) -> None:
+    env = parsed(v["envelope"])
+    r = pkg.to_mcp_text_tool_result(env)
+    assert r == {"content": [{"type": "text", "text": env.to_json()}], "isError": True}
+    assert pkg.from_mcp_tool_result(json.loads(json.dumps(r))) == env

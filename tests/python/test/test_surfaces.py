@@ -80,6 +80,17 @@ def test_mcp_text(v: Any) -> None:
     assert pkg.to_dict(pkg.from_mcp_tool_result(result)) == v["envelope"]
 
 
+def test_mcp_output_schema_vectors_exist() -> None:
+    assert len(vectors["mcp_output_schema"]) > 0
+
+
+@pytest.mark.parametrize("v", vectors["mcp_output_schema"], ids=ids(vectors["mcp_output_schema"]))
+def test_mcp_output_schema(v: Any) -> None:
+    success = json.loads(json.dumps(v["success"]))
+    assert pkg.mcp_output_schema(success) == v["widened"]
+    assert success == v["success"], "the argument is not changed"
+
+
 def test_cli_read_vectors_exist() -> None:
     assert len(vectors["cli_read"]) > 0
 

@@ -36,6 +36,25 @@ describe(`${pkg.CONTRACT_NAME}: MCP tool results`, () => {
   });
 });
 
+describe(`${pkg.CONTRACT_NAME}: MCP output schemas and text-only results`, () => {
+  test("mcpErrorSchema: the consumer schema without its $id and descriptions, a new object each call (surfacevectors checks the widening)", () => {
+    const errors = pkg.mcpErrorSchema();
+    assert.notEqual(errors, pkg.mcpErrorSchema(), "a new object each call");
+    assert.equal(errors.type, "object");
+    assert.equal(errors.$id, undefined);
+    assert.equal(errors.properties.kind.description, undefined);
+  });
+  for (const { name, env } of envelopes) {
+    test(`toMcpTextToolResult: ${name}`, () => {
+      const r = pkg.toMcpTextToolResult(env);
+      assert.deepEqual(r, { content: [{ type: "text", text: pkg.serializeEnvelope(env) }], isError: true });
+      const back = pkg.fromMcpToolResult(JSON.parse(JSON.stringify(r)));
+      assert.ok(back.ok);
+      assert.deepEqual(back.envelope, env);
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: RFC 9457 problem documents`, () => {
   for (const { name, env } of envelopes) {
     test(`round trip: ${name}`, () => {

@@ -168,6 +168,17 @@ describe(`${pkg.CONTRACT_NAME}: MCP text items read back (mcp_text)`, () => {
   }
 });
 
+describe(`${pkg.CONTRACT_NAME}: MCP output schemas widened (mcp_output_schema)`, () => {
+  test("there are mcp_output_schema vectors", () => assert.ok(vectors.mcp_output_schema.length > 0));
+  for (const v of vectors.mcp_output_schema) {
+    test(v.name, () => {
+      const success = structuredClone(v.success);
+      assert.deepEqual(pkg.mcpOutputSchema(success), v.widened);
+      assert.deepEqual(success, v.success, "the argument is not changed");
+    });
+  }
+});
+
 describe(`${pkg.CONTRACT_NAME}: fromProblem holds the whole document to the limits`, () => {
   const doc = JSON.parse(vectors.surfaces[0].problem.body);
   test("a problem document reads", () => assert.ok(pkg.fromProblem(doc).ok));

@@ -39,3 +39,6 @@ func ConsumerSchema() Schema {
 		JSON: []byte(schemaConsumer),
 	}
 }
+
+// mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.
+const mcpErrorSchemaJSON = "{\"properties\":{\"status\":{\"const\":\"error\"},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"category\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"minLength\":1},\"details\":{\"properties\":{\"executionMayHaveOccurred\":{\"type\":\"boolean\"},\"status\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":-9007199254740991},\"tool\":{\"type\":\"string\"},\"field\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"category\",\"message\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"status\",\"error\"],\"title\":\"agento error envelope\",\"description\":\"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions).\"}"

@@ -16,8 +16,10 @@ func TestSurfaces(t *testing.T) {
 		New: func(kind, message string) any {
 			return agento.New(agento.Kind(kind), message)
 		},
-		ReadHTTP:       agento.ReadHTTP,
-		FromToolResult: agento.FromToolResult,
-		ReadCLI:        agento.ReadCLI,
+		ReadHTTP:        agento.ReadHTTP,
+		FromToolResult:  agento.FromToolResult,
+		MCPOutputSchema: agento.MCPOutputSchema,
+		MCPErrorSchema:  agento.MCPErrorSchema,
+		ReadCLI:         agento.ReadCLI,
 	})
 }

@@ -1272,6 +1272,9 @@ INBOUND: Optional[Mapping[str, Any]] = {
 #: SHORT_FORM is labby's short form of an error body ({"kind": ..., "message": ...}) that from_http_response promotes to an envelope: the members it carries, the pattern and the bound in bytes its kind must meet, and by kind the Envelope attributes of required fields a promoted envelope carries empty ("array" or "object"), as the kind's constructor does. None when this contract's reader accepts none (only a contract using the default layout, labby's envelope, does).
 SHORT_FORM: Optional[Mapping[str, Any]] = None
 
+#: MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a new dict).
+MCP_ERROR_SCHEMA_JSON = "{\"properties\":{\"status\":{\"const\":\"error\"},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"category\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"minLength\":1},\"details\":{\"properties\":{\"executionMayHaveOccurred\":{\"type\":\"boolean\"},\"status\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":-9007199254740991},\"tool\":{\"type\":\"string\"},\"field\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"category\",\"message\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"status\",\"error\"],\"title\":\"agento error envelope\",\"description\":\"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions).\"}"
+
 #: HTTP_KINDS maps each HTTP status (as a string) exactly one kind has to that kind.
 HTTP_KINDS: Mapping[str, str] = MappingProxyType({
     "400": "SESSION_ID_INVALID",

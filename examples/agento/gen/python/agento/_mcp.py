@@ -11,6 +11,7 @@ import json
 from typing import Any, Dict, Mapping, Optional
 
 from ._codec import JSON_SPACE, from_dict, from_json, to_dict, to_json
+from ._contract import MCP_ERROR_SCHEMA_JSON
 from ._envelope import Envelope
 from ._spec import EnvelopeError
 
@@ -31,6 +32,75 @@ def to_mcp_tool_result(envelope: Envelope) -> Dict[str, Any]:
         "structuredContent": structured,
         "isError": True,
     }
+
+
+def to_mcp_text_tool_result(envelope: Envelope) -> Dict[str, Any]:
+    """to_mcp_text_tool_result is to_mcp_tool_result without structuredContent.
+
+    The envelope's JSON is the one text content item only. A client that
+    checks an error result's structuredContent against the tool's
+    outputSchema (the 1.x TypeScript SDK's) accepts it whatever the schema;
+    from_mcp_tool_result reads it from the text.
+    """
+    return {"content": [{"type": "text", "text": to_json(envelope)}], "isError": True}
+
+
+def mcp_error_schema() -> Dict[str, Any]:
+    """mcp_error_schema returns, as a new dict each call, the schema mcp_output_schema admits beside a tool's success schema.
+
+    It is the consumer schema of this contract's envelope (any kind, open
+    vocabularies, unknown members allowed) without its descriptions, with no $ref.
+    """
+    schema: Dict[str, Any] = json.loads(MCP_ERROR_SCHEMA_JSON)
+    return schema
+
+
+# The members of a success schema that stay at the top of the widened schema: its dialect, base URI and definitions.
+_SCHEMA_ROOT_MEMBERS = ("$schema", "$id", "$defs", "definitions")
+
+# The keywords whose values are data, not schemas: a "$ref" inside them is not a reference.
+_SCHEMA_DATA_KEYWORDS = frozenset(("const", "enum", "default", "examples"))
+
+
+def mcp_output_schema(success: Mapping[str, Any]) -> Dict[str, Any]:
+    """mcp_output_schema widens a tool's success outputSchema to "the success shape or this contract's envelope".
+
+    The result, {"type": "object", "anyOf": [success, mcp_error_schema()]},
+    is for the tool's advertised outputSchema, so that a client that checks
+    an error result's structuredContent against it (the 1.x TypeScript
+    SDK's Client.callTool) accepts to_mcp_tool_result's results. The success
+    branch keeps every constraint; its $schema, $id, $defs and definitions
+    move to the top, and its other local references ("#",
+    "#/properties/...") are rewritten to point into the branch. The argument
+    is not changed.
+    """
+    branch: Dict[str, Any] = json.loads(json.dumps(success))
+    top: Dict[str, Any] = {}
+    for name in _SCHEMA_ROOT_MEMBERS:
+        if name in branch:
+            top[name] = branch.pop(name)
+    top["type"] = "object"
+    top["anyOf"] = [_rebase_refs(branch), mcp_error_schema()]
+    return top
+
+
+def _rebase_refs(value: Any) -> Any:
+    """_rebase_refs rewrites the local references of a success schema moved to anyOf/0, but those into its definitions, which stay at the top."""
+    if isinstance(value, list):
+        return [_rebase_refs(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out: Dict[str, Any] = {}
+    for key, v in value.items():
+        if key == "$ref" and isinstance(v, str):
+            if v == "#" or (v.startswith("#/") and not v.startswith(("#/$defs/", "#/definitions/"))):
+                v = "#/anyOf/0" + v[1:]
+            out[key] = v
+        elif key in _SCHEMA_DATA_KEYWORDS:
+            out[key] = v
+        else:
+            out[key] = _rebase_refs(v)
+    return out
 
 
 def from_mcp_tool_result(result: Any) -> Envelope:

@@ -1143,6 +1143,7 @@ const INBOUND = deepFreeze({
   ]
 });
 const SHORT_FORM = deepFreeze(null);
+const MCP_ERROR_SCHEMA_JSON = `{"properties":{"status":{"const":"error"},"error":{"properties":{"code":{"type":"string","minLength":1},"category":{"type":"string"},"message":{"type":"string","minLength":1},"details":{"properties":{"executionMayHaveOccurred":{"type":"boolean"},"status":{"type":"integer","maximum":9007199254740991,"minimum":-9007199254740991},"tool":{"type":"string"},"field":{"type":"string"}},"additionalProperties":true,"type":"object"}},"additionalProperties":true,"type":"object","required":["code","category","message"]}},"additionalProperties":true,"type":"object","required":["status","error"],"title":"agento error envelope","description":"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
   "400": "SESSION_ID_INVALID",
   "410": "SESSION_EXPIRED",
@@ -1348,6 +1349,7 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_SCHEMA_JSON,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

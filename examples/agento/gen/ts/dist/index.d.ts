@@ -42,10 +42,15 @@ export {
   PROMOTED_MEMBER,
   PROMOTED_SHORT_FORM,
   promotedFrom,
+  mcpErrorSchema,
+  mcpOutputSchema,
+  toMcpTextToolResult,
   toMcpToolResult,
   toProblem,
   type HttpReadResult,
   type HttpResponseLike,
+  type McpOutputSchema,
+  type McpTextToolResult,
   type McpToolResult,
 } from "./surfaces.js";
 export {

@@ -17,6 +17,49 @@ export interface McpToolResult {
  */
 export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
 
+/** McpTextToolResult is an MCP CallToolResult reporting a failure in its text content only. */
+export interface McpTextToolResult {
+  content: { type: "text"; text: string }[];
+  isError: true;
+}
+
+/**
+ * toMcpTextToolResult is toMcpToolResult without structuredContent: the
+ * envelope's JSON as the one text content item only. A client that checks
+ * an error result's structuredContent against the tool's outputSchema (the
+ * 1.x TypeScript SDK's) accepts it whatever the schema; fromMcpToolResult
+ * reads it from the text.
+ */
+export declare function toMcpTextToolResult(envelope: Envelope): McpTextToolResult;
+
+/**
+ * mcpErrorSchema returns, as a new object each call, the schema
+ * mcpOutputSchema admits beside a tool's success schema: the consumer
+ * schema of this contract's envelope (any kind, open vocabularies, unknown
+ * members allowed) without its descriptions, with no $ref.
+ */
+export declare function mcpErrorSchema(): Record<string, unknown>;
+
+/** McpOutputSchema is a tool's outputSchema widened by mcpOutputSchema: an object schema, success or the envelope. */
+export interface McpOutputSchema {
+  [member: string]: unknown;
+  type: "object";
+  anyOf: Record<string, unknown>[];
+}
+
+/**
+ * mcpOutputSchema widens a tool's success outputSchema to "the success shape
+ * or this contract's envelope": {"type": "object", "anyOf": [success,
+ * mcpErrorSchema()]}, for the tool's advertised outputSchema, so that a
+ * client that checks an error result's structuredContent against it (the
+ * 1.x TypeScript SDK's Client.callTool) accepts toMcpToolResult's results.
+ * The success branch keeps every constraint; its $schema, $id, $defs and
+ * definitions move to the top, and its other local references ("#",
+ * "#/properties/…") are rewritten to point into the branch. The argument is
+ * not changed.
+ */
+export declare function mcpOutputSchema(success: Record<string, unknown>): McpOutputSchema;
+
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
  * structuredContent when that is an envelope, else the first text content

@@ -1470,6 +1470,13 @@ export const INBOUND: InboundSpec | null = deepFreeze({
  */
 export const SHORT_FORM: ShortFormSpec | null = deepFreeze(null);
 
+/**
+ * MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcpOutputSchema admits
+ * beside a tool's success schema: the consumer schema of the envelope
+ * without its descriptions (mcpErrorSchema returns it as a fresh object).
+ */
+export const MCP_ERROR_SCHEMA_JSON: string = "{\"properties\":{\"status\":{\"const\":\"error\"},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"category\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"minLength\":1},\"details\":{\"properties\":{\"executionMayHaveOccurred\":{\"type\":\"boolean\"},\"status\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":-9007199254740991},\"tool\":{\"type\":\"string\"},\"field\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"category\",\"message\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"status\",\"error\"],\"title\":\"agento error envelope\",\"description\":\"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions).\"}";
+
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({
   "400": "SESSION_ID_INVALID",

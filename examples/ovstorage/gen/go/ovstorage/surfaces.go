@@ -450,6 +450,21 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 	}, nil
 }
 
+// TextToolResult is ToolResult without structuredContent: the envelope's JSON as the one text content item only. A client that checks an error result's structuredContent against the tool's outputSchema (the 1.x TypeScript SDK's) accepts it whatever the schema; FromToolResult reads it from the text.
+func (e *Envelope) TextToolResult() (ToolResult, error) {
+	b, err := e.MarshalJSON()
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return ToolResult{
+		Content: []ToolContent{{
+			Text: string(b),
+			Type: "text",
+		}},
+		IsError: true,
+	}, nil
+}
+
 // FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error

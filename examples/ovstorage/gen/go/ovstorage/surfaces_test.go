@@ -16,8 +16,10 @@ func TestSurfaces(t *testing.T) {
 		New: func(kind, message string) any {
 			return ovstorage.New(ovstorage.Kind(kind), message, "")
 		},
-		ReadHTTP:       ovstorage.ReadHTTP,
-		FromToolResult: ovstorage.FromToolResult,
-		ReadCLI:        ovstorage.ReadCLI,
+		ReadHTTP:        ovstorage.ReadHTTP,
+		FromToolResult:  ovstorage.FromToolResult,
+		MCPOutputSchema: ovstorage.MCPOutputSchema,
+		MCPErrorSchema:  ovstorage.MCPErrorSchema,
+		ReadCLI:         ovstorage.ReadCLI,
 	})
 }

@@ -172,7 +172,7 @@ from ._http import PROMOTED_MEMBER, PROMOTED_SHORT_FORM, from_http_response, pro
 from ._cli import cli_line, read_cli, write_cli
 from ._inbound import classify_with
 from ._log import EnvelopeLogger, bound_log_text, error_string, log_extra, log_fields
-from ._mcp import from_mcp_tool_result, to_mcp_tool_result
+from ._mcp import from_mcp_tool_result, mcp_error_schema, mcp_output_schema, to_mcp_text_tool_result, to_mcp_tool_result
 from ._nextstep import next_step
 from ._sanitize import sanitize, sanitize_max
 from ._serve import HttpAnswer, from_problem, from_problem_json, prefers_problem, to_http_response, to_problem, to_problem_json
@@ -319,6 +319,8 @@ __all__ = [
     "log_level",
     "lookup",
     "may_have_run",
+    "mcp_error_schema",
+    "mcp_output_schema",
     "new_envelope",
     "new_not_found",
     "new_already_exists",
@@ -376,6 +378,7 @@ __all__ = [
     "to_exception",
     "to_http_response",
     "to_json",
+    "to_mcp_text_tool_result",
     "to_mcp_tool_result",
     "to_problem",
     "to_problem_json",

@@ -366,6 +366,13 @@ export declare const INBOUND: InboundSpec | null;
  */
 export declare const SHORT_FORM: ShortFormSpec | null;
 
+/**
+ * MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcpOutputSchema admits
+ * beside a tool's success schema: the consumer schema of the envelope
+ * without its descriptions (mcpErrorSchema returns it as a fresh object).
+ */
+export declare const MCP_ERROR_SCHEMA_JSON: string;
+
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export declare const HTTP_KINDS: { readonly [status: string]: KnownKind };
 

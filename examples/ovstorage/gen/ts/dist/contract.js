@@ -1112,6 +1112,7 @@ const RETRY = deepFreeze({
 });
 const INBOUND = deepFreeze(null);
 const SHORT_FORM = deepFreeze(null);
+const MCP_ERROR_SCHEMA_JSON = `{"properties":{"v":{"const":"0.1"},"ok":{"const":false},"operation":{"type":"string","minLength":1},"error":{"properties":{"code":{"type":"string","minLength":1},"message":{"type":"string","minLength":1},"retryable":{"type":"boolean"},"next_action":{"type":"string","minLength":1},"partial":{"properties":{"completed":{"type":"string"},"failed":{"type":"string"},"failed_outcome":{"type":"string"},"rollback":{"type":"string"}},"additionalProperties":true,"type":"object","required":["completed","failed","failed_outcome","rollback"]}},"additionalProperties":true,"type":"object","required":["code","message","retryable"]},"operation_id":{"type":"string"},"backend":{"type":"string"},"resource":{"type":"string"},"warnings":{"items":{"type":"string"},"type":"array"}},"additionalProperties":true,"type":"object","required":["v","ok","operation","error"],"title":"ovstorage error envelope","description":"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
   "423": "Locked",
   "501": "Unsupported"
@@ -1332,6 +1333,7 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_SCHEMA_JSON,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

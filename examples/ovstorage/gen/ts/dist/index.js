@@ -39,6 +39,9 @@ import {
   PROMOTED_MEMBER,
   PROMOTED_SHORT_FORM,
   promotedFrom,
+  mcpErrorSchema,
+  mcpOutputSchema,
+  toMcpTextToolResult,
   toMcpToolResult,
   toProblem
 } from "./surfaces.js";
@@ -90,6 +93,8 @@ export {
   logLevel,
   lookup,
   mayHaveRun,
+  mcpErrorSchema,
+  mcpOutputSchema,
   nextStep,
   parseEnvelope,
   parseEnvelopeJson,
@@ -110,6 +115,7 @@ export {
   toAip193,
   toError,
   toFetchResponse,
+  toMcpTextToolResult,
   toMcpToolResult,
   toProblem,
   toWire,

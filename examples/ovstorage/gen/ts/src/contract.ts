@@ -1464,6 +1464,13 @@ export const INBOUND: InboundSpec | null = deepFreeze(null);
  */
 export const SHORT_FORM: ShortFormSpec | null = deepFreeze(null);
 
+/**
+ * MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcpOutputSchema admits
+ * beside a tool's success schema: the consumer schema of the envelope
+ * without its descriptions (mcpErrorSchema returns it as a fresh object).
+ */
+export const MCP_ERROR_SCHEMA_JSON: string = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
+
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({
   "423": "Locked",

@@ -1830,6 +1830,9 @@ pub(crate) fn http_kind(status: u16, text: &str) -> Kind {
     classify(&Upstream { status: i64::from(status), failure: None, text }).kind
 }
 
+/// The JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a Value).
+pub(crate) const MCP_ERROR_SCHEMA_JSON: &str = "{\"properties\":{\"status\":{\"const\":\"error\"},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"category\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"minLength\":1},\"details\":{\"properties\":{\"executionMayHaveOccurred\":{\"type\":\"boolean\"},\"status\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":-9007199254740991},\"tool\":{\"type\":\"string\"},\"field\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"category\",\"message\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"status\",\"error\"],\"title\":\"agento error envelope\",\"description\":\"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions).\"}";
+
 /// The classification of a completed MCP tool result flagged as an error (isError: true), as classify_tool_result answers it; None where the contract classifies none.
 pub const TOOL_RESULT: Option<Classified> = None;
 

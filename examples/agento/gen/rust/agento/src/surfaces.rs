@@ -19,7 +19,7 @@ use crate::codec::{
 };
 use crate::contract::{
     classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
-    PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
+    MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -185,6 +185,73 @@ fn const_value(c: Const) -> Value {
     }
 }
 
+/// The schema mcp_output_schema admits beside a tool's success schema: the
+/// consumer schema of this contract's envelope (any kind, open
+/// vocabularies, unknown members allowed) without its descriptions, with no
+/// $ref.
+pub fn mcp_error_schema() -> Value {
+    // errgen wrote the text from a schema it built, so it parses.
+    json::parse(MCP_ERROR_SCHEMA_JSON.as_bytes()).unwrap_or(Value::Null)
+}
+
+/// The members of a success schema that stay at the top of the widened
+/// schema: its dialect, base URI and definitions.
+const SCHEMA_ROOT_MEMBERS: [&str; 4] = ["$schema", "$id", "$defs", "definitions"];
+
+/// Widens a tool's success outputSchema to "the success shape or this
+/// contract's envelope": {"type": "object", "anyOf": [success,
+/// mcp_error_schema()]}, for the tool's advertised outputSchema, so that a
+/// client that checks an error result's structuredContent against it (the
+/// 1.x TypeScript SDK's Client.callTool) accepts to_tool_result's results.
+/// The success branch keeps every constraint; its $schema, $id, $defs and
+/// definitions move to the top, and its other local references ("#",
+/// "#/properties/...") are rewritten to point into the branch.
+pub fn mcp_output_schema(success: &Map<String, Value>) -> Value {
+    let mut branch = success.clone();
+    let mut top = Map::new();
+    for name in SCHEMA_ROOT_MEMBERS {
+        if let Some(v) = branch.remove(name) {
+            top.insert(name.to_owned(), v);
+        }
+    }
+    let mut branch = Value::Object(branch);
+    rebase_refs(&mut branch);
+    top.insert("type".to_owned(), Value::from("object"));
+    top.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![branch, mcp_error_schema()]),
+    );
+    Value::Object(top)
+}
+
+/// Rewrites the local references of a success schema moved to anyOf/0, but
+/// those into its definitions, which stay at the top. The values of const,
+/// enum, default and examples are data, not schemas: a "$ref" in them is
+/// left as it is.
+fn rebase_refs(v: &mut Value) {
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(rebase_refs),
+        Value::Object(members) => {
+            for (k, e) in members.iter_mut() {
+                match (k.as_str(), &*e) {
+                    ("$ref", Value::String(s)) => {
+                        if s == "#"
+                            || (s.starts_with("#/")
+                                && !s.starts_with("#/$defs/")
+                                && !s.starts_with("#/definitions/"))
+                        {
+                            *e = Value::from(format!("#/anyOf/0{}", &s[1..]));
+                        }
+                    }
+                    ("const" | "enum" | "default" | "examples", _) => {}
+                    _ => rebase_refs(e),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 impl Envelope {
     // --- MCP -----------------------------------------------------------
 
@@ -205,6 +272,24 @@ impl Envelope {
             Value::Array(vec![Value::Object(item)]),
         );
         out.insert("structuredContent".to_owned(), structured);
+        out.insert("isError".to_owned(), Value::Bool(true));
+        Ok(Value::Object(out))
+    }
+
+    /// to_tool_result without structuredContent: the envelope's JSON as the
+    /// one text content item only. A client that checks an error result's
+    /// structuredContent against the tool's outputSchema (the 1.x
+    /// TypeScript SDK's) accepts it whatever the schema; from_tool_result
+    /// reads it from the text. The error is to_json's.
+    pub fn to_text_tool_result(&self) -> Result<Value, EncodeError> {
+        let mut item = Map::new();
+        item.insert("type".to_owned(), Value::from("text"));
+        item.insert("text".to_owned(), Value::from(self.to_json()?));
+        let mut out = Map::new();
+        out.insert(
+            "content".to_owned(),
+            Value::Array(vec![Value::Object(item)]),
+        );
         out.insert("isError".to_owned(), Value::Bool(true));
         Ok(Value::Object(out))
     }

@@ -1865,6 +1865,9 @@ pub(crate) fn http_kind(status: u16, text: &str) -> Kind {
     }
 }
 
+/// The JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a Value).
+pub(crate) const MCP_ERROR_SCHEMA_JSON: &str = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
+
 /// The classification of a completed MCP tool result flagged as an error (isError: true), as classify_tool_result answers it; None where the contract classifies none.
 pub const TOOL_RESULT: Option<Classified> = None;
 
