@@ -25,8 +25,13 @@ revision and a path read with "git show REV:path" (no checkout), e.g.
 --against origin/main:contract/kinds.yaml; git runs in the new contract's
 directory, so the path is relative to the root of its repository.
 
-Exit 1 when a change is breaking and contract.version was not changed; exit
-0 with a summary when the version changed or every change is additive.`
+A second line says which release the change needs (major for a breaking
+change, minor for an additive one, patch for documentation only) and
+whether the contract's release has it.
+
+Exit 1 when a change is breaking and contract.version was not changed, or
+when the contract writes a release lower than the change needs; exit 0 with
+a summary otherwise.`
 
 var compatFormats = []string{"text", "json", "github"}
 
@@ -78,17 +83,43 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 		for _, f := range findings {
 			fmt.Fprintln(stdout, githubAnnotation(f, newC.File))
 		}
+		if sum.Needs != compat.BumpNone || sum.ReleaseTooLow {
+			fmt.Fprintln(stdout, githubRelease(sum, newC))
+		}
 		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
 	default:
 		for _, f := range findings {
 			fmt.Fprintln(stdout, f)
 		}
 		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
+		fmt.Fprintln(stdout, releaseLine(sum, newC))
 	}
-	if sum.Blocking() {
+	if sum.Fails() {
 		return ExitProblems
 	}
 	return ExitOK
+}
+
+// releaseLine is the release bump the change needs, at the new contract's
+// release when it writes one.
+func releaseLine(sum compat.Summary, c *contract.Contract) string {
+	if c.ReleaseWritten() {
+		return fmt.Sprintf("%s:%d:%d: release: %s", c.File, c.ReleasePos.Line, c.ReleasePos.Col, sum.ReleaseText())
+	}
+	return "release: " + sum.ReleaseText()
+}
+
+// githubRelease is releaseLine as an annotation: an error when it fails,
+// else a notice.
+func githubRelease(sum compat.Summary, c *contract.Contract) string {
+	level, props := "notice", "file="+ghProperty(filepath.ToSlash(c.File))
+	if sum.ReleaseChecked && sum.ReleaseTooLow {
+		level = "error"
+	}
+	if c.ReleaseWritten() {
+		props += fmt.Sprintf(",line=%d,col=%d", c.ReleasePos.Line, c.ReleasePos.Col)
+	}
+	return fmt.Sprintf("::%s %s,title=RELEASE::%s", level, props, ghData(sum.ReleaseText()))
 }
 
 // loadData is load for contract bytes that did not come from a file named
@@ -158,6 +189,16 @@ type jsonSummary struct {
 	OldVersion     string `json:"old_version"`
 	NewVersion     string `json:"new_version"`
 	VersionChanged bool   `json:"version_changed"`
+	// Needs is the release bump the change needs: none, patch, minor or
+	// major; MinRelease the lowest release it allows (empty without
+	// release numbers), ReleaseOK whether the new release has it.
+	Needs          string `json:"needs"`
+	OldRelease     string `json:"old_release"`
+	NewRelease     string `json:"new_release"`
+	MinRelease     string `json:"min_release"`
+	ReleaseChecked bool   `json:"release_checked"`
+	ReleaseOK      bool   `json:"release_ok"`
+	ReleaseText    string `json:"release_text"`
 	OK             bool   `json:"ok"` // false exactly when errgen compat exits 1
 	Text           string `json:"text"`
 }
@@ -171,16 +212,17 @@ func writeCompatJSON(w io.Writer, contractPath, against string, findings []compa
 		out.Findings = append(out.Findings, jsonFinding{f.Rule, f.Breaking, f.Subject, f.Message, f.File, f.Pos.Line, f.Pos.Col})
 	}
 	out.Summary = jsonSummary{Contract: contractPath, Against: against, Breaking: sum.Breaking, Additive: sum.Additive,
-		OldVersion: sum.OldVersion, NewVersion: sum.NewVersion, VersionChanged: sum.VersionChanged, OK: !sum.Blocking(), Text: sum.String()}
+		OldVersion: sum.OldVersion, NewVersion: sum.NewVersion, VersionChanged: sum.VersionChanged,
+		Needs: map[compat.Bump]string{compat.BumpNone: "none"}[sum.Needs], OldRelease: sum.OldRelease, NewRelease: sum.NewRelease,
+		MinRelease: sum.MinRelease, ReleaseChecked: sum.ReleaseChecked, ReleaseOK: !sum.ReleaseTooLow, ReleaseText: sum.ReleaseText(),
+		OK: !sum.Fails(), Text: sum.String()}
+	if sum.Needs != compat.BumpNone {
+		out.Summary.Needs = sum.Needs.String()
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
 }
-
-// docsOnly are the additive rules that change nothing a program sees; GitHub
-// shows them as notices, other additive changes as warnings.
-var docsOnly = map[string]bool{"DESCRIPTION_CHANGED": true, "GUIDANCE_CHANGED": true, "KIND_LOG_CHANGED": true, "KIND_REGROUPED": true,
-	"RETIRED_REPLACEMENT_CHANGED": true}
 
 // githubAnnotation is a GitHub Actions workflow command for the finding:
 // an error when it is breaking, a warning when it is additive but visible
@@ -193,7 +235,7 @@ func githubAnnotation(f compat.Finding, newFile string) string {
 	switch {
 	case f.Breaking:
 		level = "error"
-	case docsOnly[f.Rule]:
+	case f.Bump() == compat.BumpPatch:
 		level = "notice"
 	}
 	props := "file=" + ghProperty(filepath.ToSlash(f.File)) + fmt.Sprintf(",line=%d,col=%d", f.Pos.Line, f.Pos.Col)

@@ -767,11 +767,28 @@ func (c *comparer) surfaces() {
 	}
 }
 
-// Summary counts the findings and says whether they need a new version.
+// Summary counts the findings and says whether they need a new version,
+// and which release bump they need.
 type Summary struct {
 	Breaking, Additive     int
 	OldVersion, NewVersion string
 	VersionChanged         bool
+
+	// Needs is the largest bump a finding needs; NeedsFor names the first
+	// such finding ("KIND_ADDED card_declined") and NeedsMore counts the
+	// others of that bump.
+	Needs     Bump
+	NeedsFor  string
+	NeedsMore int
+	// OldRelease and NewRelease are the contracts' releases (empty for a
+	// text version that is no release number); MinRelease is the lowest
+	// release the change allows, ReleaseTooLow whether the new one is
+	// below it. ReleaseChecked is set when either contract writes release:
+	// only then does a release too low fail (Fails).
+	OldRelease, NewRelease, MinRelease string
+	ReleaseTooLow, ReleaseChecked      bool
+	// raises is the part MinRelease raises: Needs, one lower below 1.0.0.
+	raises Bump
 }
 
 // Summarize counts findings between old and new.
@@ -785,6 +802,7 @@ func Summarize(old, new *contract.Contract, findings []Finding) Summary {
 			s.Additive++
 		}
 	}
+	s.releaseCheck(old, new, findings)
 	return s
 }
 

@@ -102,11 +102,13 @@ type Output struct {
 	Dir        string
 	Package    string // go: the package name; python: the import name
 	ImportPath string // go
-	Module     bool   // go
-	GRPC       bool   // go: the grpcstatus module beside the package
-	Name       string // typescript: the npm name, scoped or not
-	Dist       string // python: the distribution name
-	Crate      string // rust: the Cargo package name
+	// ImportPathPos is where import_path is written.
+	ImportPathPos contract.Pos
+	Module        bool   // go
+	GRPC          bool   // go: the grpcstatus module beside the package
+	Name          string // typescript: the npm name, scoped or not
+	Dist          string // python: the distribution name
+	Crate         string // rust: the Cargo package name
 }
 
 // Problem and Problems are the contract's, so the CLI prints config and
@@ -354,6 +356,7 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 				l.errorf(v, "%s: %q is not a Go import path: %v", field, s, unwrapModuleError(err))
 			}
 			o.ImportPath = s
+			o.ImportPathPos = contract.Pos{Line: v.Line, Col: v.Column}
 		case "name":
 			l.check(v, field, s, npmName)
 			o.Name = s
@@ -525,6 +528,13 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 			p.Go = o.Package
 		}
 		p.GoImportPath, p.GoModule, p.GoGRPC = o.ImportPath, o.Module, o.GRPC
+		if o.Module {
+			path, err := majorPath(o.ImportPath, c.Release)
+			if err != nil {
+				return Problems{{File: cfg.File, Pos: o.ImportPathPos, Message: "outputs.go.import_path: " + err.Error()}}
+			}
+			p.GoImportPath = path
+		}
 	}
 	if o := cfg.Outputs[TypeScript]; o != nil && o.Name != "" {
 		p.NPM = o.Name
@@ -566,6 +576,33 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 	}
 	c.Outputs = chosen
 	return nil
+}
+
+// majorPath is the module path of a Go package that is a module of its own
+// at the contract's release: from major 2 on, Go's semantic import
+// versioning puts /vN at its end (the module stays in its directory: the
+// "major branch" layout, tagged <dir>/vN.y.z). An import path that already
+// ends in the right /vN is kept; one ending in another is an error.
+func majorPath(importPath, release string) (string, error) {
+	want := contract.GoMajorSuffix(release)
+	if release == "" || strings.HasPrefix(importPath, "gopkg.in/") {
+		// No release number (a text version that is none), or gopkg.in's
+		// own .vN convention: the path is as written.
+		return importPath, nil
+	}
+	prefix, got, ok := module.SplitPathVersion(importPath)
+	switch {
+	case !ok || got == want:
+		// Not a module path at all is reported where import_path is read.
+		return importPath, nil
+	case got == "":
+		return importPath + want, nil
+	case want == "":
+		return "", fmt.Errorf("%q ends in %s, but the contract's release %s has major %s: a Go module below v2 has no major suffix; write %s (errgen adds /vN from release 2.0.0 on)",
+			importPath, got, release, strings.SplitN(release, ".", 2)[0], prefix)
+	}
+	return "", fmt.Errorf("%q ends in %s, but the contract's release %s needs %s; write %s, or leave the suffix out and errgen adds it",
+		importPath, got, release, want, prefix+want)
 }
 
 // CheckDirs calls check with the directory of every output c generates

@@ -405,7 +405,8 @@ func (l *loader) header(c *Contract, m *mapping) {
 		}
 	}
 	c.Description, _ = m.str("description", false)
-	m.done("name", "version", "naming", "description")
+	l.release(c, m)
+	m.done("name", "version", "release", "naming", "description")
 }
 
 // entry is one named member of a vocabulary section, still being read.

@@ -25,7 +25,16 @@ type Contract struct {
 	VersionText string
 	// VersionPos is where the version is written, so errgen compat can
 	// point at a change of it; zero when the contract has none.
-	VersionPos  Pos
+	VersionPos Pos
+	// Release is the version of every generated package, MAJOR.MINOR.PATCH:
+	// package.json, pyproject.toml and __version__, Cargo.toml, and the Go
+	// module's tag (and, from major 2 on, the /vN of its path). It is
+	// contract.release when the contract writes one (ReleasePos then says
+	// where; its major equals the version's), else derived from the version
+	// (1 -> 1.0.0, "0.1" -> 0.1.0); empty when a text version is no release
+	// number, and then each registry gets its own spelling of the version.
+	Release     string
+	ReleasePos  Pos
 	Naming      Naming
 	Description string
 	Packages    Packages

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -17,11 +18,11 @@ const GRPCDir = "grpcstatus"
 // writes for its imports (google.golang.org/grpc/status and codes, the
 // genproto google.rpc code and errdetails packages, protobuf's proto and
 // durationpb), pinned by errgen. Go 1.26 is the go line grpc 1.85 declares.
-// The package's own module is required at v0.0.0 and replaced by the
-// directory above: a replace directive applies only where grpcstatus is
-// the main module (its own tests, the repository that generates it), and a
-// consumer, who imports the package as well, requires a released version
-// of it, which minimal version selection picks.
+// The package's own module is required at the contract's release (v0.0.0
+// without one) and replaced by the directory above: a replace directive
+// applies only where grpcstatus is the main module (its own tests, the
+// repository that generates it); a consumer gets at least the release of
+// the package that grpcstatus was generated with, tagged with it.
 const grpcGoVersion = "1.26.0"
 
 var grpcRequires = [][2]string{
@@ -42,7 +43,7 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 	dir := path.Join(Dir(c), GRPCDir)
 	core := c.Packages.GoImportPath
 	var mod bytes.Buffer
-	fmt.Fprintf(&mod, "// %s\n\nmodule %s/%s\n\ngo %s\n\nrequire (\n\t%s v0.0.0\n", marker.Text, core, GRPCDir, grpcGoVersion, core)
+	fmt.Fprintf(&mod, "// %s\n\nmodule %s\n\ngo %s\n\nrequire (\n\t%s v%s\n", marker.Text, GRPCModulePath(c), grpcGoVersion, core, orZero(c.Release))
 	for _, r := range grpcRequires {
 		fmt.Fprintf(&mod, "\t%s %s\n", r[0], r[1])
 	}
@@ -52,8 +53,11 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 	}
 	fmt.Fprintf(&mod, "\nreplace %s => ../\n", core)
 
-	f := jen.NewFilePathName(core+"/"+GRPCDir, GRPCDir)
+	f := jen.NewFilePathName(GRPCModulePath(c), GRPCDir)
 	f.HeaderComment("// " + marker.Text)
+	// The package's name, not a guess from its path's last element (v2
+	// from major 2 on, or a directory named otherwise).
+	f.ImportName(core, c.Packages.Go)
 	g := grpcGen{pkg: core, name: c.Packages.Go}
 	g.file(f)
 	var src bytes.Buffer
@@ -64,6 +68,26 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 		path.Join(dir, "go.mod"):        mod.Bytes(),
 		path.Join(dir, "grpcstatus.go"): src.Bytes(),
 	}, nil
+}
+
+// GRPCModulePath is the grpcstatus module's path: the package's, with
+// grpcstatus before the major suffix from release 2.0.0 on (the package
+// example.com/p/v2 has example.com/p/grpcstatus/v2 beside it, in the
+// directory grpcstatus of the package's, tagged <dir>/grpcstatus/v2.y.z).
+func GRPCModulePath(c *contract.Contract) string {
+	suffix := contract.GoMajorSuffix(c.Release)
+	core := c.Packages.GoImportPath
+	if suffix == "" || !strings.HasSuffix(core, suffix) {
+		return core + "/" + GRPCDir
+	}
+	return strings.TrimSuffix(core, suffix) + "/" + GRPCDir + suffix
+}
+
+func orZero(release string) string {
+	if release == "" {
+		return "0.0.0"
+	}
+	return release
 }
 
 type grpcGen struct {

@@ -15,7 +15,7 @@ import (
 
 func TestPyVersion(t *testing.T) {
 	for in, want := range map[string]string{"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "v2": "0.0.0+v2", "..": "0.0.0+unversioned"} {
-		if got := pyVersion(in); got != want {
+		if got := pyVersion("", in); got != want {
 			t.Errorf("pyVersion(%q) = %q, want %q", in, got, want)
 		}
 	}

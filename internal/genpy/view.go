@@ -129,7 +129,7 @@ func newView(c *contract.Contract) (*view, error) {
 		}),
 		Package:     c.Packages.Python,
 		Dist:        c.Packages.PythonDist,
-		Version:     pyVersion(c.VersionLabel()),
+		Version:     pyVersion(c.Release, c.VersionLabel()),
 		BaseError:   base,
 		GroupErrors: groupErrors,
 		KindErrors:  kindErrors,
@@ -296,10 +296,14 @@ func errorClasses(c *contract.Contract, taken map[string]bool) (string, []errorC
 	return base, groups, kinds, nil
 }
 
-// pyVersion turns a contract version into a PEP 440 version: 1 -> 1.0.0,
-// "0.1" -> 0.1.0. A version that is not one to three dot-separated numbers
-// becomes a local version of 0.0.0 so pip still accepts it.
-func pyVersion(label string) string {
+// pyVersion is the package's PEP 440 version: the contract's release
+// (1.1.0, or 1 -> 1.0.0, "0.1" -> 0.1.0 by default). A text version that is
+// not one to three dot-separated numbers, without a release, becomes a
+// local version of 0.0.0 so pip still accepts it.
+func pyVersion(release, label string) string {
+	if release != "" {
+		return release
+	}
 	if v, ok := contract.ReleaseVersion(label); ok {
 		return v
 	}

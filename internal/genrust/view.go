@@ -59,8 +59,8 @@ func (g *gen) view() *view {
 }
 
 func (g *gen) version() string {
-	if v, ok := contract.ReleaseVersion(g.c.VersionLabel()); ok {
-		return v
+	if g.c.Release != "" {
+		return g.c.Release
 	}
 	return "0.0.0"
 }

@@ -25,7 +25,7 @@ func ConfigSchema() *jsonschema.Schema {
 		config.Go: closedObject("The Go package: stdlib-only.", nil,
 			mem("dir", dir),
 			mem("package", str(config.GoPackagePattern, "The Go package name; by default the contract name's words joined (agent-error: agenterror).")),
-			mem("import_path", &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true."}),
+			mem("import_path", &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true. With module: true, from the contract's release 2.0.0 on the module path is this plus /vN (Go's semantic import versioning; the directory stays): write it without the suffix, or with the release's."}),
 			mem("module", boolSchema("Whether the package is a module of its own: its directory gets a go.mod (module import_path, no requires), so an importer's module graph never holds errgen's dependencies. false when left out.")),
 			mem("grpc", boolSchema("Whether to generate the grpcstatus package beside it, a module of its own (import_path/grpcstatus) converting envelopes to and from google.golang.org/grpc/status with ErrorInfo and RetryInfo details. Needs module: true. false when left out.")),
 		),

@@ -713,7 +713,7 @@ func ContractSchema() *jsonschema.Schema {
 		mem("guidance", nonBlankString("What the caller should do next, in words a person or a model can act on. Must not be blank.")),
 	)
 
-	header := closedObject("Who the contract is: its name, wire version and kind naming pattern.",
+	header := closedObject("Who the contract is: its name, wire version, package release and kind naming pattern.",
 		[]string{"name", "version", "naming"},
 		mem("name", &jsonschema.Schema{Type: "string", Pattern: contract.ContractNamePattern,
 			Description: "The contract's name: lower-case words of letters and digits joined by single - or _, starting with a letter (e.g. agent-error). The Go, npm and Python package names are derived from it."}),
@@ -727,6 +727,9 @@ func ContractSchema() *jsonschema.Schema {
 			Not: &jsonschema.Schema{Type: "string", Pattern: `^[0-9]+$`},
 			Description: "The wire contract version carried by every envelope: a positive integer (1), or a non-blank string with text in it for wire formats that version with text (\"0.1\"; quote it; a quoted plain integer is rejected). " +
 				"Additive changes keep it; a change of meaning bumps it."}),
+		mem("release", &jsonschema.Schema{Type: "string", Pattern: contract.ReleasePattern,
+			Description: "The version of every generated package (npm, PyPI, the crate and the Go module's tag), MAJOR.MINOR.PATCH without a v or a suffix: bump MINOR for an additive change, PATCH for a documentation-only one (errgen compat says which). " +
+				"Its major must be the version's (an integer version, or the first number of a text version that is a release number such as \"0.1\"): a breaking change bumps both. From major 2 on, the Go module path ends in /vN. Left out, it is the version's: 1 -> 1.0.0, \"0.1\" -> 0.1.0."}),
 		mem("naming", &jsonschema.Schema{Enum: namingEnum(),
 			Description: "The pattern every kind name must follow: snake_case (auth_failed), SCREAMING_SNAKE_CASE (AUTH_FAILED), PascalCase (AuthFailed) or kebab-case (auth-failed)."}),
 		mem("description", plainString("Optional prose about the contract; it opens the description of the generated envelope schemas.")),

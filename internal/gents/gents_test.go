@@ -20,7 +20,7 @@ func TestNPMVersion(t *testing.T) {
 		"1": "1.0.0", "0.1": "0.1.0", "2.3.4": "2.3.4", "10": "10.0.0",
 		"01": "0.0.0-01", "1.2.3.4": "0.0.0-1-2-3-4", "v2": "0.0.0-v2", "2024-01": "0.0.0-2024-01", "..": "0.0.0-unversioned",
 	} {
-		if got := npmVersion(in); got != want {
+		if got := npmVersion("", in); got != want {
 			t.Errorf("npmVersion(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -56,7 +56,7 @@ func TestGenerate(t *testing.T) {
 		if err := json.Unmarshal(files["gen/ts/package.json"], &pkg); err != nil {
 			t.Fatalf("%s: package.json: %v", path, err)
 		}
-		if pkg["name"] != c.Packages.NPM || pkg["version"] != npmVersion(c.VersionLabel()) || pkg["type"] != "module" {
+		if pkg["name"] != c.Packages.NPM || pkg["version"] != npmVersion(c.Release, c.VersionLabel()) || pkg["type"] != "module" {
 			t.Errorf("%s: package.json: name %v, version %v, type %v", path, pkg["name"], pkg["version"], pkg["type"])
 		}
 		for _, k := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "scripts"} {

@@ -106,7 +106,7 @@ func newView(c *contract.Contract) (*view, error) {
 			Printer:        runtimedata.TypeScriptPrinter{}, // JSON, which is valid TypeScript
 		}),
 		NPM:     c.Packages.NPM,
-		Version: npmVersion(c.VersionLabel()),
+		Version: npmVersion(c.Release, c.VersionLabel()),
 	}
 	if r := strings.TrimSuffix(c.Packages.Repository, "/"); r != "" {
 		v.RepositoryURL = "git+" + strings.TrimSuffix(r, ".git") + ".git"
@@ -198,10 +198,14 @@ func union(vals []*contract.Value) string {
 	return b.String()
 }
 
-// npmVersion turns a contract version into a semantic version: 1 -> 1.0.0,
-// "0.1" -> 0.1.0. A version that is not one to three dot-separated numbers
-// becomes a pre-release of 0.0.0 so npm still accepts it.
-func npmVersion(label string) string {
+// npmVersion is the package's version: the contract's release (1.1.0, or
+// 1 -> 1.0.0, "0.1" -> 0.1.0 by default). A text version that is not one
+// to three dot-separated numbers, without a release, becomes a pre-release
+// of 0.0.0 so npm still accepts it.
+func npmVersion(release, label string) string {
+	if release != "" {
+		return release
+	}
 	if v, ok := contract.ReleaseVersion(label); ok {
 		return v
 	}

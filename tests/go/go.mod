@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/errgen/errgen v0.0.0
-	github.com/errgen/errgen/gen/go/agenterror v0.0.0
+	github.com/errgen/errgen/gen/go/agenterror v1.0.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -8,6 +8,10 @@
 // and marshals to the contract's wire format. Lookup classifies any kind,
 // including kinds this package does not know, which fall back to the
 // contract's catch-all classification instead of failing.
+//
+// This is release 1.0.0 of the module (and of the npm, Python and Rust
+// packages generated with it): tag it v1.0.0, prefixed with the module's
+// directory in the repository when it is nested (gen/go/agenterror/v1.0.0).
 package agenterror
 
 const (

@@ -5,7 +5,7 @@ module github.com/errgen/errgen/gen/go/agenterror/grpcstatus
 go 1.26.0
 
 require (
-	github.com/errgen/errgen/gen/go/agenterror v0.0.0
+	github.com/errgen/errgen/gen/go/agenterror v1.0.0
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20261110000943-09e21b237f2c
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12

@@ -4,7 +4,7 @@
 package grpcstatus
 
 import (
-	agenterror "github.com/errgen/errgen/gen/go/agenterror"
+	"github.com/errgen/errgen/gen/go/agenterror"
 	code "google.golang.org/genproto/googleapis/rpc/code"
 	errdetails "google.golang.org/genproto/googleapis/rpc/errdetails"
 	codes "google.golang.org/grpc/codes"
