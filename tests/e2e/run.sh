@@ -501,8 +501,8 @@ attw "$tgz"
 "$pyvenv" -m twine check --strict "$dist"/*.whl "$dist"/*.tar.gz
 cp -r "$repo"/gen/rust/*/ "$dist/crate"
 cp "$repo/tests/rust/Cargo.lock" "$dist/crate/"
-# errgen.yaml names no license (metadata.license), which crates.io alone
-# requires: cargo warns of that, and of nothing else.
+# errgen.yaml names no license (metadata.license), which Rust's public
+# registry alone requires: cargo warns of that, and of nothing else.
 ( cd "$dist/crate" && allow_warning='manifest has no license' cargo_quiet package --no-verify )
 
 # ----------------------------------------------------------------- the end
