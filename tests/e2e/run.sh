@@ -108,7 +108,9 @@ pip=("$pyvenv" -m pip --disable-pip-version-check --quiet --no-cache-dir)
 # Cargo: the registry e2e, for every crate under $work.
 mkdir -p "$work/.cargo"
 printf '[registries.e2e]\nindex = "sparse+%s/cargo/"\n' "$reg" > "$work/.cargo/config.toml"
-# The Rust builds share the Rust suites' target directory and build profile.
+# The Rust builds share the Rust suites' target directory and build profile
+# (packaging, which builds nothing, has one of its own: make test's Rust
+# suite holds the shared one's lock while it builds).
 export CARGO_TARGET_DIR="$repo/build/rust/target" CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0
 
 # ---------------------------------------------------------------- (a) owner
@@ -211,7 +213,7 @@ release() {
   crate="$work/crate-$v"
   cp -r "$crate_dir" "$crate"
   cp "$repo/tests/rust/Cargo.lock" "$crate/"
-  ( cd "$crate" && CARGO_REGISTRIES_E2E_TOKEN=$token cargo_quiet publish --registry e2e --no-verify )
+  ( cd "$crate" && CARGO_TARGET_DIR="$work/cargo-package" CARGO_REGISTRIES_E2E_TOKEN=$token cargo_quiet publish --registry e2e --no-verify )
 }
 
 # run_consumers TAG: every consumer's program, each printing an envelope,
@@ -503,7 +505,7 @@ cp -r "$repo"/gen/rust/*/ "$dist/crate"
 cp "$repo/tests/rust/Cargo.lock" "$dist/crate/"
 # errgen.yaml names no license (metadata.license), which Rust's public
 # registry alone requires: cargo warns of that, and of nothing else.
-( cd "$dist/crate" && allow_warning='manifest has no license' cargo_quiet package --no-verify )
+( cd "$dist/crate" && CARGO_TARGET_DIR="$work/cargo-package" allow_warning='manifest has no license' cargo_quiet package --no-verify )
 
 # ----------------------------------------------------------------- the end
 step "the owner's tree is clean"
