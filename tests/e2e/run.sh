@@ -39,6 +39,7 @@
 #
 # Usage: tests/e2e/run.sh (make test-e2e, after ts-deps and py-deps: it uses
 # tests/ts's tsc, publint and attw and tests/python/.venv's build and twine).
+# E2E_KEEP=1 keeps the temporary directory (registries, consumers, owner).
 # Every tool it needs is required: a missing one fails the run.
 set -euo pipefail
 
@@ -84,7 +85,7 @@ cleanup() {
       fi
     done
   fi
-  rm -rf "$work"
+  if [ -n "${E2E_KEEP:-}" ]; then echo "e2e: kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 git_q() { git -c user.name=e2e -c user.email=e2e@example.com -c init.defaultBranch=main "$@"; }
@@ -339,8 +340,10 @@ go run . > "$work/grpc-1.0.0.out"
 tscons="$work/checkout-ts"
 mkdir -p "$tscons" && cd "$tscons"
 echo '{"name": "checkout", "private": true, "type": "module"}' > package.json
+# skipLibCheck, as tsc --init writes it: tests/ts type-checks the package's
+# declarations; this checks the program against them.
 cat > tsconfig.json <<'EOF'
-{"compilerOptions": {"strict": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "outDir": "out", "types": []}, "files": ["main.ts"]}
+{"compilerOptions": {"strict": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "outDir": "out", "types": [], "skipLibCheck": true}, "files": ["main.ts"]}
 EOF
 cat > main.ts <<'EOF'
 import { isKnownKind, newNotFound, nextStep, serializeEnvelope, type Envelope } from "@acme/payments-errors";
