@@ -97,8 +97,12 @@ for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port" 2>/dev/null) || fail "the registry server did not start: $(cat "$work/registry.log")"
 reg="http://127.0.0.1:$port"
 token=e2e-token
-# Go: a file GOPROXY first; modules it does not hold (gRPC's) come as ever.
-export GOPROXY="file://$work/goproxy,$(go env GOPROXY)" GONOSUMDB="example.com/e2e$id"
+# Go: the file GOPROXY the owner publishes to, then the module cache as a
+# second one (errgen's and gRPC's modules, which make test downloads first):
+# no Go module comes from the network, so a release the file GOPROXY lacks
+# fails the run instead of being looked for elsewhere.
+( cd "$repo" && go mod download ) && ( cd "$repo/gen/go/agenterror/grpcstatus" && go mod download )
+export GOPROXY="file://$work/goproxy,file://$gomodcache/cache/download" GONOSUMDB="example.com/e2e$id"
 # npm: the @acme scope's registry, and where it takes a token.
 export NPM_CONFIG_USERCONFIG="$work/npmrc" npm_config_cache="$work/npm-cache" \
   npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
