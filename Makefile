@@ -94,10 +94,10 @@ ts-deps:
 
 ## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
 test-python: errgen sanitize-diff reader-diff py-deps
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/python/run.sh
+	ERRGEN_PY_DEPS=done ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) tests/python/run.sh
 
 # The Python tests' pinned tools (build and twine among them, which test-e2e
-# uses too), in tests/python/.venv; test-python's run.sh checks them again.
+# uses too), in tests/python/.venv, installed once for both.
 py-deps:
 	cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
