@@ -205,14 +205,17 @@ release() {
   tgz="$work/dist/npm/$(cd gen/ts && npm pack --silent --pack-destination "$work/dist/npm")"
   node "$tsbin/publint/src/cli.js" run --strict "$tgz"
   [ -z "$first" ] || attw "$tgz"
+  # npm publish warns when it rewrites package.json (it "auto-corrected" a
+  # repository URL errgen once wrote): a warning fails the release too.
   npm publish --registry "$reg/npm/" "$tgz" > "$work/npm-publish.log" 2>&1 || fail "npm publish: $(cat "$work/npm-publish.log")"
+  ! grep -i 'npm warn' "$work/npm-publish.log" || fail "npm publish warns"
   # PyPI: the wheel and sdist, built with the pinned backend, checked as the
   # index renders them.
   "$pyvenv" -m build --no-isolation --outdir "$work/dist/py-$v" gen/python > "$work/build.log" 2>&1 || fail "python -m build: $(cat "$work/build.log")"
   "$pyvenv" -m twine check --strict "$work/dist/py-$v"/*
   TWINE_USERNAME=__token__ TWINE_PASSWORD=$token "$pyvenv" -m twine upload --non-interactive --disable-progress-bar \
     --repository-url "$reg/pypi/" "$work/dist/py-$v"/* >/dev/null
-  # crates: cargo publish packages (and with verify builds) the crate; from a
+  # crates: cargo publish packages the crate (with no warning); from a
   # copy with the Rust suites' Cargo.lock, so no lock file lands in the
   # owner's tree and serde is the one already built.
   crate="$work/crate-$v"
