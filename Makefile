@@ -15,7 +15,7 @@ EXAMPLES := $(wildcard examples/*/kinds.yaml)
 # on their own lines.
 GO_MODULES := . gen/go/agenterror gen/go/agenterror/grpcstatus tests/go
 
-.PHONY: all generate check validate test test-go test-go-floor test-ts test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff protojson-aip193 reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust bench-memory fuzz nosecret-fuzz errgen
+.PHONY: all generate check validate test test-go test-go-floor test-ts ts-deps py-deps test-python test-rust test-rust-sanitize test-rust-bench test-e2e sanitize-diff reader-diff protojson-aip193 reader-fuzz reader-fuzz-run bench bench-ts bench-python bench-rust bench-memory fuzz nosecret-fuzz errgen
 
 all: test
 
@@ -109,8 +109,13 @@ ts-deps:
 	cd tests/ts && npm ci --no-audit --no-fund
 
 ## test-python: type-check and test every generated Python package (python3 3.11+ for the pinned test tools — the generated packages themselves target 3.9+; creates tests/python/.venv and installs the pinned tools)
-test-python: errgen sanitize-diff reader-diff protojson-aip193
-	ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) ERRGEN_PROTOJSON_AIP193=$(PROTOJSON_AIP193) tests/python/run.sh
+test-python: errgen sanitize-diff reader-diff protojson-aip193 py-deps
+	ERRGEN_PY_DEPS=done ERRGEN_SANITIZE_DIFF=$(SANITIZE_DIFF) ERRGEN_READER_DIFF=$(READER_DIFF) ERRGEN_PROTOJSON_AIP193=$(PROTOJSON_AIP193) tests/python/run.sh
+
+# The Python tests' pinned tools (build and twine among them, which test-e2e
+# uses too), in tests/python/.venv, installed once for both.
+py-deps:
+	cd tests/python && { [ -x .venv/bin/python ] || $${PYTHON:-python3} -m venv .venv; } && .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
 # The Rust suites build every crate once from a clean build/rust/target: no
 # incremental state (only ever read by a rebuild) and no debug information
@@ -190,8 +195,8 @@ bench-memory:
 	@cd $(RUST_BENCH) && for s in members nested_arrays nested_objects strings numbers; do ERRGEN_HOSTILE_DIR=$(HOSTILE_DIR) ERRGEN_HOSTILE_SHAPE=$$s CARGO_TARGET_DIR=$(CURDIR)/build/rust/target cargo bench --locked -q --bench memory | grep '^Benchmark' || exit 1; done >> $(CURDIR)/bench/out/memory.txt
 	@cat bench/out/memory.txt
 
-## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat; Go, TypeScript and Python consumers install the generated packages in temporary directories (uses tests/ts's tsc: run test-ts first)
-test-e2e: ts-deps
+## test-e2e: an owner module takes errgen as a Go tool, inits, generates, checks and runs compat, and releases 1.0.0, an additive 1.1.0 and a breaking 2.0.0 to local registries (a file GOPROXY; npm, PyPI and cargo on 127.0.0.1) after each registry's pre-publish checks; Go, TypeScript, Python and Rust consumers install them by version; this repository's packages pass the same checks (uses tests/ts's tsc, publint and attw and tests/python/.venv's build and twine)
+test-e2e: ts-deps py-deps
 	tests/e2e/run.sh
 
 ## fuzz: the no-secret property with a new seed and NOSECRET_CASES cases in every language (nosecret-fuzz), each fuzz target for FUZZTIME (make test runs their committed seeds), then the reader differential with READER_FUZZ_CASES cases and a new seed (reader-fuzz)

@@ -87,7 +87,13 @@ type Config struct {
 	// Outputs is nil when the file has no outputs section: every output is
 	// generated at its default directory, as without a config.
 	Outputs map[string]*Output
+	// License and Repository are the metadata section's: what the
+	// registries show of every generated package; empty when not given.
+	License, Repository string
 }
+
+// metadataKeys are the keys of the metadata section.
+var metadataKeys = []string{"license", "repository"}
 
 // Output is one selected output. Empty strings mean the default.
 type Output struct {
@@ -231,7 +237,7 @@ func (l *loader) str(v *yaml.Node, what string) (string, bool) {
 }
 
 func (l *loader) root(cfg *Config, m *yaml.Node) {
-	ms := l.members(m, "config", []string{"version", "contract", "outputs"})
+	ms := l.members(m, "config", []string{"version", "contract", "metadata", "outputs"})
 	if kv, ok := ms["version"]; !ok {
 		l.errorf(m, "config: version is missing; write version: 1 (the only config version so far)")
 	} else if v := kv[1]; v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
@@ -245,6 +251,9 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 				cfg.ContractPos = contract.Pos{Line: kv[1].Line, Col: kv[1].Column}
 			}
 		}
+	}
+	if kv, ok := ms["metadata"]; ok {
+		l.metadata(cfg, kv[1])
 	}
 	kv, ok := ms["outputs"]
 	if !ok {
@@ -276,6 +285,28 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 	}
 	if len(cfg.Outputs) == 0 {
 		l.errorf(outs, "outputs selects nothing; name at least one of %s, or leave outputs out to generate every one", strings.Join(Names, ", "))
+	}
+}
+
+// metadata reads the metadata section: the license and repository every
+// generated package declares to its registry.
+func (l *loader) metadata(cfg *Config, m *yaml.Node) {
+	if m.Kind != yaml.MappingNode {
+		l.errorf(m, "metadata must be a mapping with %s", strings.Join(metadataKeys, " and "))
+		return
+	}
+	ms := l.members(m, "metadata", metadataKeys)
+	if kv, ok := ms["license"]; ok {
+		if s, ok := l.str(kv[1], "metadata.license"); ok {
+			l.check(kv[1], "metadata.license", s, license)
+			cfg.License = s
+		}
+	}
+	if kv, ok := ms["repository"]; ok {
+		if s, ok := l.str(kv[1], "metadata.repository"); ok {
+			l.check(kv[1], "metadata.repository", s, repository)
+			cfg.Repository = s
+		}
 	}
 }
 
@@ -432,6 +463,12 @@ const (
 	CargoNamePattern = `^[A-Za-z][A-Za-z0-9_-]*$`
 	// CargoNameMax is the registry's length limit.
 	CargoNameMax = 64
+	// LicensePattern is an SPDX license expression's shape: identifiers
+	// (LicenseRef- ones too) joined by AND, OR and WITH, with parentheses.
+	LicensePattern = `^[(]*[A-Za-z0-9][A-Za-z0-9.+-]*[)]*( (AND|OR|WITH) [(]*[A-Za-z0-9][A-Za-z0-9.+-]*[)]*)*$`
+	// RepositoryPattern is an http(s) URL with a host and nothing that
+	// needs quoting in JSON or TOML.
+	RepositoryPattern = `^https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~%!$&*+,;=:@/-]*)?$`
 )
 
 var (
@@ -456,6 +493,8 @@ var (
 		}
 		return ""
 	}}
+	license    = nameRule{regexp.MustCompile(LicensePattern), "an SPDX license expression (e.g. MIT, Apache-2.0 OR MIT)", nil}
+	repository = nameRule{regexp.MustCompile(RepositoryPattern), "an http or https URL of the repository (e.g. https://github.com/acme/payments)", nil}
 	pythonDist = nameRule{regexp.MustCompile(PythonDistPattern), "a Python distribution name (letters, digits, ., _ and -, starting and ending with a letter or digit)", nil}
 	// cargoName follows cargo new's checks: its library name (- as _) must
 	// not be a Rust keyword, and test, std, core and alloc would shadow
@@ -479,10 +518,11 @@ var (
 // outputs end up in one directory (a default meeting a chosen one, which
 // Load cannot see before the contract names the packages).
 func (cfg *Config) Apply(c *contract.Contract) error {
+	p := &c.Packages
+	p.License, p.Repository = cfg.License, cfg.Repository
 	if cfg.Outputs == nil {
 		return nil
 	}
-	p := &c.Packages
 	if o := cfg.Outputs[Go]; o != nil {
 		if o.Package != "" {
 			p.Go = o.Package

@@ -144,6 +144,11 @@ type Packages struct {
 	// google.golang.org/grpc/status, whose dependencies the package itself
 	// never takes. It needs GoModule.
 	GoGRPC bool
+	// License (an SPDX expression) and Repository (a URL) are what the
+	// registries show of every package (package.json, pyproject.toml,
+	// Cargo.toml): the generation config's metadata; empty when it gives
+	// none.
+	License, Repository string
 }
 
 // Outputs are the directories, relative to the output root and

@@ -121,7 +121,7 @@ func TestDistAndImportNames(t *testing.T) {
 	}
 	tables := tomlTables(string(files["clients/py/pyproject.toml"]))
 	for _, want := range []struct{ table, key, value string }{
-		{"build-system", "requires", `["flit_core>=3.8,<5"]`},
+		{"build-system", "requires", `["flit_core>=3.12,<5"]`},
 		{"build-system", "build-backend", `"flit_core.buildapi"`},
 		{"project", "name", `"acme-payments-errors"`},
 		{"project", "readme", `"README.md"`},

@@ -74,6 +74,10 @@ func ConfigSchema() *jsonschema.Schema {
 		[]string{"version"},
 		mem("version", &jsonschema.Schema{Const: 1, Description: "The config format's version: 1."}),
 		mem("contract", &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: working, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}),
+		mem("metadata", closedObject("What the registries show of every generated package (package.json, pyproject.toml, Cargo.toml); each left out is not declared.", nil,
+			mem("license", str(config.LicensePattern, "The packages' license, an SPDX expression (MIT, Apache-2.0 OR MIT).")),
+			mem("repository", str(config.RepositoryPattern, "The URL of the repository the packages are built from.")),
+		)),
 		mem("outputs", out),
 	)
 	s.Version = draft

@@ -22,6 +22,10 @@ type view struct {
 	runtimedata.Common
 	NPM     string
 	Version string // the npm version derived from the contract version
+	// RepositoryURL is package.json's repository.url: the config's
+	// repository as npm publish would normalize it (git+…, ending in .git),
+	// so that it publishes unchanged; empty without one.
+	RepositoryURL string
 	// ContractVersion is the wire version as a TypeScript literal: 1 or "0.1".
 	ContractVersion string
 	VersionType     string // number or string
@@ -113,6 +117,9 @@ func newView(c *contract.Contract) (*view, error) {
 		return nil, fmt.Errorf("gents: the MCP error schema: %w", err)
 	}
 	v.MCPErrorSchema = string(schema)
+	if r := strings.TrimSuffix(c.Packages.Repository, "/"); r != "" {
+		v.RepositoryURL = "git+" + strings.TrimSuffix(r, ".git") + ".git"
+	}
 	v.Wire = map[string]string{}
 	for _, s := range contract.Sources {
 		if lf := c.Layout.Leaf(s); lf != nil {
