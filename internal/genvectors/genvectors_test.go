@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -432,15 +434,20 @@ func TestAgainstGeneratedGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
+	// The scratch module, written by gentest.ScratchDir once it is whole.
+	files := map[string][]byte{}
+	write := func(p string, data []byte) { files[p] = data }
 	// The scratch module's path lies under errgen's, so it may import
 	// internal/gentest.
 	const module = "github.com/errgen/errgen/scratchvectors"
 	write("go.mod", fmt.Appendf(nil, "module %s\n\ngo 1.26\n\nrequire github.com/errgen/errgen v0.0.0\n\nreplace github.com/errgen/errgen => %s\n", module, root))
 	write("go.sum", sum)
 	n := 0
-	for p, c := range contracts(t) {
+	// In a fixed order, so that the same contracts make the same scratch
+	// module (gentest.ScratchDir).
+	all := contracts(t)
+	for _, p := range slices.Sorted(maps.Keys(all)) {
+		c := all[p]
 		if !strings.Contains(p, "testdata") {
 			continue // the shipped contracts run their vectors in their own packages
 		}
@@ -505,7 +512,7 @@ func TestProducers(t *testing.T) {
 `, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext))))
 	}
 	cmd := exec.Command(goTool, "test", "-count=1", "./...")
-	cmd.Dir = dir
+	cmd.Dir = gentest.ScratchDir(t, "genvectors", files)
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
