@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -30,6 +32,40 @@ func corpus(t *testing.T) []*contract.Contract {
 		out = append(out, c)
 	}
 	return out
+}
+
+// corpusOutput holds the corpus and what Generate makes of each contract,
+// computed once for the tests that only read them (TestNoImportCycles,
+// TestPackageNamesAreComplete) rather than once in each.
+var corpusOutput struct {
+	once      sync.Once
+	contracts []*contract.Contract
+	outputs   []*Output
+	err       error
+}
+
+// generatedCorpus returns the corpus and each contract's output, in the
+// same order; a contract Generate refuses fails the test.
+func generatedCorpus(t *testing.T) ([]*contract.Contract, []*Output) {
+	t.Helper()
+	corpusOutput.once.Do(func() {
+		corpusOutput.contracts = corpus(t)
+		for _, c := range corpusOutput.contracts {
+			out, err := Generate(c)
+			if err != nil {
+				corpusOutput.err = fmt.Errorf("%s: %w", c.File, err)
+				return
+			}
+			corpusOutput.outputs = append(corpusOutput.outputs, out)
+		}
+	})
+	if corpusOutput.err != nil {
+		t.Fatal(corpusOutput.err)
+	}
+	if len(corpusOutput.outputs) == 0 {
+		t.Fatal("no contract in the corpus")
+	}
+	return corpusOutput.contracts, corpusOutput.outputs
 }
 
 var (
@@ -233,11 +269,9 @@ func fromContract(c *contract.Contract, lang naming.Lang, id string) bool {
 // lacks (issue 15: a kind named envelope, a classifier named with).
 func TestPackageNamesAreComplete(t *testing.T) {
 	missing := map[naming.Lang]map[string]bool{}
-	for _, c := range corpus(t) {
-		out, err := Generate(c)
-		if err != nil {
-			t.Fatalf("%s: %v", c.File, err)
-		}
+	cs, outs := generatedCorpus(t)
+	for i, c := range cs {
+		out := outs[i]
 		for _, lang := range []naming.Lang{naming.Go, naming.TypeScript, naming.Python} {
 			for id := range declared(t, lang, out) {
 				if !reachable(lang, id) || fromContract(c, lang, id) || naming.Is(lang, naming.Package, id) {

@@ -126,17 +126,13 @@ func TestCompilesAndCarriesStrings(t *testing.T) {
 			pkg := c.Packages.Go
 			importPath := "scratch.example/errors/" + pkg
 			c.Packages.GoModule, c.Packages.GoImportPath = true, importPath
-			dir := t.TempDir()
-			write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
+			// The package and its consumer, written by gentest.ScratchDir
+			// once they are whole.
+			files := map[string][]byte{}
+			write := func(p string, data []byte) { files[p] = data }
 			for p, data := range generate(t, c) {
 				write(p, data)
 			}
-			pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
-			if got := runGo(t, goTool, pkgDir, "list", "-m", "all"); strings.TrimSpace(got) != importPath {
-				t.Errorf("go list -m all in the package's module:\n%s\nwant only %s", got, importPath)
-			}
-			runGo(t, goTool, pkgDir, "vet", "./...")
-
 			write("consumer/go.mod", []byte(fmt.Sprintf("module consumer\n\ngo 1.26\n\nrequire %[1]s v0.0.0\n\nreplace %[1]s => ../%[2]s\n", importPath, gengo.Dir(c))))
 			write("consumer/main.go", []byte(fmt.Sprintf(`package main
 
@@ -159,6 +155,12 @@ func main() {
 	json.NewEncoder(os.Stdout).Encode(out)
 }
 `, importPath)))
+			dir := gentest.ScratchDir(t, "gengo-"+name, files)
+			pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
+			if got := runGo(t, goTool, pkgDir, "list", "-m", "all"); strings.TrimSpace(got) != importPath {
+				t.Errorf("go list -m all in the package's module:\n%s\nwant only %s", got, importPath)
+			}
+			runGo(t, goTool, pkgDir, "vet", "./...")
 			consumer := filepath.Join(dir, "consumer")
 			outb := runGo(t, goTool, consumer, "run", ".")
 			var got []string

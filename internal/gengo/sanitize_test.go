@@ -152,20 +152,19 @@ func main() {
 // With methods sanitize, and what they leave alone.
 func TestConstructorsSanitize(t *testing.T) {
 	goTool := gentest.GoTool(t)
-	dir := t.TempDir()
-	yamlPath := filepath.Join(dir, "kinds.yaml")
+	yamlPath := filepath.Join(t.TempDir(), "kinds.yaml")
 	if err := os.WriteFile(yamlPath, []byte(sanitizingContract), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := gentest.Load(t, yamlPath)
-	write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
-	write("go.mod", []byte("module scratch\n\ngo 1.26\n"))
+	// The program and its package, written by gentest.ScratchDir.
+	files := map[string][]byte{"go.mod": []byte("module scratch\n\ngo 1.26\n")}
 	for p, data := range generate(t, c) {
-		write(p, data)
+		files[p] = data
 	}
-	write("main.go", []byte(strings.ReplaceAll(sanitizingProgram, "PKG", c.Packages.Go)))
+	files["main.go"] = []byte(strings.ReplaceAll(sanitizingProgram, "PKG", c.Packages.Go))
 	cmd := exec.Command(goTool, "run", ".")
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	cmd.Dir, cmd.Env = gentest.ScratchDir(t, "gengo-sanitize", files), append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Fatalf("go run: %v\n%s", err, out)

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -432,15 +434,20 @@ func TestAgainstGeneratedGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	write := func(p string, data []byte) { gentest.WriteFile(t, dir, p, data) }
+	// The scratch module, written by gentest.ScratchDir once it is whole.
+	files := map[string][]byte{}
+	write := func(p string, data []byte) { files[p] = data }
 	// The scratch module's path lies under errgen's, so it may import
 	// internal/gentest.
 	const module = "github.com/errgen/errgen/scratchvectors"
 	write("go.mod", fmt.Appendf(nil, "module %s\n\ngo 1.26\n\nrequire github.com/errgen/errgen v0.0.0\n\nreplace github.com/errgen/errgen => %s\n", module, root))
 	write("go.sum", sum)
 	n := 0
-	for p, c := range contracts(t) {
+	// In a fixed order, so that the same contracts make the same scratch
+	// module (gentest.ScratchDir).
+	all := contracts(t)
+	for _, p := range slices.Sorted(maps.Keys(all)) {
+		c := all[p]
 		if !strings.Contains(p, "testdata") {
 			continue // the shipped contracts run their vectors in their own packages
 		}
@@ -465,7 +472,10 @@ func TestAgainstGeneratedGo(t *testing.T) {
 				toolResult = "p.ClassifyToolResult"
 			}
 		}
-		write(fmt.Sprintf("%s/gen/go/%s/vectors_test.go", caseDir, pkg), fmt.Appendf(nil, `package %[1]s_test
+		// Every case's tests are in one test package at the module's root
+		// (an import's name is the file's own, so each file calls its
+		// package p): one test binary to link rather than one a case.
+		write(caseDir+"_test.go", fmt.Appendf(nil, `package scratchvectors
 
 import (
 	"testing"
@@ -475,8 +485,8 @@ import (
 )
 
 // %[3]s
-func TestVectors(t *testing.T) {
-	gentest.CheckVectors(t, "../../../%[4]s", gentest.Package{
+func TestVectors_%[9]s(t *testing.T) {
+	gentest.CheckVectors(t, "%[9]s/%[4]s", gentest.Package{
 		Envelope: p.Envelope{},
 		Lookup:   p.Lookup,
 		NextStep: p.NextStep,
@@ -494,7 +504,7 @@ func TestVectors(t *testing.T) {
 	})
 }
 
-func TestProducers(t *testing.T) {
+func TestProducers_%[9]s(t *testing.T) {
 	gentest.CheckProducers(t, gentest.ProducerAPI{
 		Contract:       %[7]q,
 		New:            func(kind, message string) any { return p.New(p.Kind(kind), message%[8]s) },
@@ -503,19 +513,43 @@ func TestProducers(t *testing.T) {
 		ProducerSchema: p.ProducerSchema().JSON,
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext))))
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir))
 	}
-	cmd := exec.Command(goTool, "test", "-count=1", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	dir := gentest.ScratchDir(t, "genvectors", files)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	// go test vets only the packages it builds a test binary for, and the
+	// generated packages have no tests of their own now: go vet gives them
+	// the analyzers go test would have run (go help test).
+	vet := exec.Command(goTool, "vet", "-atomic", "-bool", "-buildtags", "-directive", "-errorsas", "-ifaceassert", "-nilfunc", "-printf", "-stringintconv", "-tests", "./...")
+	vet.Dir, vet.Env = dir, env
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Fatalf("go vet in the scratch module: %v\n%s", err, out)
+	}
+	// -v, to see that every case's two tests ran and passed.
+	cmd := exec.Command(goTool, "test", "-count=1", "-v", "./...")
+	cmd.Dir, cmd.Env = dir, env
 	out, err := cmd.CombinedOutput()
+	// The top-level results and the packages' lines, without the subtests.
+	var summary []string
+	for line := range strings.Lines(string(out)) {
+		if strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "FAIL") || strings.HasPrefix(line, "?") || !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "=== ") && !strings.HasPrefix(line, "PASS") {
+			summary = append(summary, line)
+		}
+	}
 	if err != nil {
 		t.Fatalf("go test in the scratch module: %v\n%s", err, out)
 	}
-	if got := strings.Count(string(out), "ok "); got != n {
-		t.Errorf("%d packages passed, want %d:\n%s", got, n, out)
+	if got := strings.Count(string(out), "\nok "); got != 1 {
+		t.Errorf("%d packages passed, want 1:\n%s", got, strings.Join(summary, ""))
 	}
-	t.Logf("%s", out)
+	for i := 1; i <= n; i++ {
+		for _, name := range []string{"TestVectors", "TestProducers"} {
+			if want := fmt.Sprintf("\n--- PASS: %s_c%d ", name, i); !strings.Contains(string(out), want) {
+				t.Errorf("no %q in the output:\n%s", strings.TrimSpace(want), strings.Join(summary, ""))
+			}
+		}
+	}
+	t.Logf("%s", strings.Join(summary, ""))
 }
 
 func abs(t *testing.T, p string) string {
