@@ -154,7 +154,12 @@ def pytest(name: str, root: str, src: str, out: str, contract: str) -> Tuple[int
     xml = os.path.join(out, "junit.xml")
     env = dict(os.environ, ERRGEN_PY_NAME=name, ERRGEN_PY_ROOT=root, ERRGEN_PY_SRC=src, ERRGEN_PY_BUILD=out,
                ERRGEN_PY_CONTRACT=contract, PYTHONDONTWRITEBYTECODE="1")
-    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, os.path.join(HERE, "test")], env=env)
+    # The test contracts (built into BUILD) test what their names and texts
+    # do to a package; how a package installs is the same for every contract,
+    # and is tested on the shipped ones here and, by version from a registry,
+    # by tests/e2e.
+    skip = ["--ignore", os.path.join(HERE, "test", "test_consumer.py")] if root.startswith(BUILD + os.sep) else []
+    code, text = sh([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml, *skip, os.path.join(HERE, "test")], env=env)
     return code, text, junit_counts(xml)
 
 
