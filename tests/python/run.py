@@ -136,10 +136,10 @@ def runtime_mypy() -> Tuple[int, str]:
 def junit_counts(xml: str) -> Dict[str, int]:
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     if os.path.exists(xml):
-        suite = ET.parse(xml).getroot()
-        suite = suite if suite.tag == "testsuite" else suite.find("testsuite")  # type: ignore[assignment]
+        root = ET.parse(xml).getroot()
+        suite = root if root.tag == "testsuite" else root.find("testsuite")
         for k in counts:
-            counts[k] = int(suite.get(k, "0"))  # type: ignore[union-attr]
+            counts[k] = int(suite.get(k, "0")) if suite is not None else 0
     return counts
 
 
@@ -172,6 +172,20 @@ def clients_pytest(packages: List[Tuple[str, str, str, str, str]]) -> Tuple[int,
     return code, text, junit_counts(xml)
 
 
+def report(what: str, code: int, text: str, c: Dict[str, int], totals: Dict[str, int]) -> bool:
+    """report prints one pytest run's counts, adds them to totals and prints its output when it failed; it returns whether it failed."""
+    bad = c["failures"] + c["errors"]
+    totals["passed"] += c["tests"] - bad - c["skipped"]
+    totals["failed"] += bad
+    print(f"pytest {what}: {c['tests']} tests, {c['tests'] - bad - c['skipped']} passed, {bad} failed, {c['skipped']} skipped")
+    if code == 0:
+        return False
+    if bad == 0:
+        totals["failed"] += 1
+    print(text)
+    return True
+
+
 def main() -> int:
     started = time.time()
     shutil.rmtree(BUILD, ignore_errors=True)
@@ -201,16 +215,7 @@ def main() -> int:
             totals["failed"] += 1
         else:
             totals["passed"] += 1
-        code, text, c = runtime_run.result()
-        bad = c["failures"] + c["errors"]
-        totals["passed"] += c["tests"] - bad - c["skipped"]
-        totals["failed"] += bad
-        print(f"pytest runtime/python: {c['tests']} tests, {c['tests'] - bad - c['skipped']} passed, {bad} failed, {c['skipped']} skipped")
-        if code != 0:
-            failed = True
-            if bad == 0:
-                totals["failed"] += 1
-            print(text)
+        failed = report("runtime/python", *runtime_run.result(), totals) or failed
         for (name, root, src, out, _), check, run in zip(packages, checks, runs):
             code, text = check.result()
             print(f"mypy --strict {os.path.relpath(src, REPO)} and usage/usage.py: {'ok' if code == 0 else 'FAILED'}")
@@ -240,16 +245,7 @@ def main() -> int:
                 if bad == 0:
                     totals["failed"] += 1
                 print(re.sub(r"(?m)^\.+\s*\[\s*\d+%\]\n", "", text))
-        code, text, c = clients_run.result()
-        bad = c["failures"] + c["errors"]
-        totals["passed"] += c["tests"] - bad - c["skipped"]
-        totals["failed"] += bad
-        print(f"pytest clients/ (real MCP clients, every package): {c['tests']} tests, {c['tests'] - bad - c['skipped']} passed, {bad} failed, {c['skipped']} skipped")
-        if code != 0:
-            failed = True
-            if bad == 0:
-                totals["failed"] += 1
-            print(text)
+        failed = report("clients/ (real MCP clients, every package)", *clients_run.result(), totals) or failed
     names = ", ".join(p[0] for p in packages)
     print(f"Python tests {'FAILED' if failed else 'passed'} for {names} in {time.time() - started:.1f} s")
     # The last line is the plain summary CI readers look for.
