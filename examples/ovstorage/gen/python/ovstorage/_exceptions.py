@@ -309,7 +309,7 @@ class CredentialUnavailableError(PermissionGroupError):
 
 
 class AuthRequiredError(PermissionGroupError):
-    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used."
+    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow."
 
     KIND: ClassVar[str] = "AuthRequired"
 
