@@ -704,7 +704,7 @@ var classifications = [41]Classification{
 		LogLevel:      slog.LevelWarn,
 		Breaker:       false,
 		Retryable:     false,
-		Description:   "The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.",
+		Description:   "The connection needs its authentication flow completed before it can be used, which only the user can do.",
 		Reason:        "AUTH_REQUIRED",
 		Number:        34,
 	},

@@ -97,7 +97,7 @@ class Kind(str, Enum):
     CREDENTIAL_EXPIRED = "CredentialExpired"
     #: No usable credential could be obtained for the connection.
     CREDENTIAL_UNAVAILABLE = "CredentialUnavailable"
-    #: The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.
+    #: The connection needs its authentication flow completed before it can be used, which only the user can do.
     AUTH_REQUIRED = "AuthRequired"
     #: The authentication flow was cancelled before it completed.
     AUTH_CANCELLED = "AuthCancelled"
@@ -916,7 +916,7 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         log_level="warn",
         breaker=False,
         retryable=False,
-        description="The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.",
+        description="The connection needs its authentication flow completed before it can be used, which only the user can do.",
         startup=False,
         number=34,
         grpc_code=16,

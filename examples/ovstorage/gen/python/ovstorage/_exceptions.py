@@ -309,7 +309,7 @@ class CredentialUnavailableError(PermissionGroupError):
 
 
 class AuthRequiredError(PermissionGroupError):
-    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow."
+    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used, which only the user can do."
 
     KIND: ClassVar[str] = "AuthRequired"
 

@@ -745,7 +745,7 @@ const CLASSIFICATIONS = deepFreeze({
     "logLevel": "warn",
     "breaker": false,
     "retryable": false,
-    "description": "The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.",
+    "description": "The connection needs its authentication flow completed before it can be used, which only the user can do.",
     "startup": false,
     "number": 34,
     "grpcCode": 16,

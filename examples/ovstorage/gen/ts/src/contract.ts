@@ -193,7 +193,7 @@ export const Kinds: {
   readonly CREDENTIAL_EXPIRED: "CredentialExpired";
   /** No usable credential could be obtained for the connection. */
   readonly CREDENTIAL_UNAVAILABLE: "CredentialUnavailable";
-  /** The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow. */
+  /** The connection needs its authentication flow completed before it can be used, which only the user can do. */
   readonly AUTH_REQUIRED: "AuthRequired";
   /** The authentication flow was cancelled before it completed. */
   readonly AUTH_CANCELLED: "AuthCancelled";
@@ -1072,7 +1072,7 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "logLevel": "warn",
     "breaker": false,
     "retryable": false,
-    "description": "The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.",
+    "description": "The connection needs its authentication flow completed before it can be used, which only the user can do.",
     "startup": false,
     "number": 34,
     "grpcCode": 16,

@@ -95,7 +95,7 @@ pub enum Kind {
     CredentialExpired,
     /// "CredentialUnavailable": No usable credential could be obtained for the connection.
     CredentialUnavailable,
-    /// "AuthRequired": The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.
+    /// "AuthRequired": The connection needs its authentication flow completed before it can be used, which only the user can do.
     AuthRequired,
     /// "AuthCancelled": The authentication flow was cancelled before it completed.
     AuthCancelled,
@@ -1525,7 +1525,7 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     log_level: LogLevel::Warn,
     breaker: false,
     retryable: false,
-    description: "The connection needs its authentication flow completed before it can be used; surfaced to the user, as ovstorage's decision tree says, because only the user can complete that flow.",
+    description: "The connection needs its authentication flow completed before it can be used, which only the user can do.",
     startup: false,
     number: 34,
     grpc_code: 16,
