@@ -44,10 +44,47 @@ var labbySideEffects = map[string]string{
 	"runtime": "unknown", "code_mode": "unknown", "bridge": "unknown",
 }
 
+// labbyHTTP is labby's broad HTTP mapping (seed 000) applied to the kinds
+// each rule covers.
+var labbyHTTP = func() map[agenterror.Kind]int {
+	m := map[agenterror.Kind]int{}
+	add := func(status int, kinds string) {
+		for _, k := range strings.Fields(kinds) {
+			m[agenterror.Kind(k)] = status
+		}
+	}
+	add(401, "auth_failed auth_required oauth_needs_reauth oauth_state_invalid oauth_resource_mismatch oauth_issuer_mismatch oauth_unsupported_method") // authentication failure
+	add(403, "forbidden permission_denied")                                                                                                             // forbidden scope/action
+	add(404, "unknown_action unknown_instance not_found unknown_upstream unknown_tool snippet_not_found")                                               // unknown resource
+	add(409, "conflict restart_required stale_suggestion merge_write_conflict")                                                                         // conflict/restart/stale state
+	add(422, "missing_param invalid_param validation_failed invalid_hint confirmation_required ssrf_blocked path_traversal symlink_rejected invalid_encoding relay_invalid_target invalid_code_mode_id")
+	add(413, "content_too_large response_too_large artifact_too_large result_too_large") // payload limits
+	add(429, "rate_limited queue_saturated")                                             // rate/queue limits
+	add(502, "upstream_error bad_gateway network_error not_connected connection_error unexpected_response dns_error connection_refused cancelled")
+	add(503, "service_unavailable provider_unavailable bridge_transport_error relay_forwarder_init_failed")
+	add(504, "timeout provider_timeout")
+	add(500, "internal_error decode_error server_error invalid_provider_output") // unknown/internal kind
+	return m
+}()
+
+// listedHTTP are the statuses docs/differences.md lists as differences.
+var listedHTTP = map[agenterror.Kind]int{
+	"server_error": 502, "invalid_provider_output": 502,
+	"oauth_state_invalid":     400,
+	"oauth_resource_mismatch": 502, "oauth_issuer_mismatch": 502, "oauth_unsupported_method": 502,
+}
+
+// seedSilentHTTP are kinds none of labby's broad rules names: a budget, a
+// quota, an ambiguous name, a missing workspace, a completed tool error.
+var seedSilentHTTP = map[agenterror.Kind]bool{
+	"ambiguous_tool": true, "workspace_not_configured": true, "tool_error": true, "quota_exceeded": true, "budget_exceeded": true,
+	"call_budget_exceeded": true, "snippet_budget_exceeded": true, "snippet_resolve_limit": true,
+}
+
 // TestLabbyTableAndListedDifferences: every kind of the reference contract
 // classifies as labby's table says (kinds outside it as labby's catch-all),
-// with the side effects its origin gives and, for internal failures, labby's
-// 500, except the differences docs/differences.md lists with their reasons.
+// with the side effects its origin gives and the status labby's HTTP rules
+// give, except the differences docs/differences.md lists with their reasons.
 // A new difference fails here until it is listed there too.
 func TestLabbyTableAndListedDifferences(t *testing.T) {
 	catchAll := labbyRow{"runtime", "inspect_and_escalate", "discouraged"}
@@ -75,7 +112,6 @@ func TestLabbyTableAndListedDifferences(t *testing.T) {
 		"dns_error": "none_expected", "connection_refused": "none_expected",
 		"response_too_large": "possible",
 	}
-	status502 := map[agenterror.Kind]bool{"server_error": true, "invalid_provider_output": true}
 	for _, k := range agenterror.Kinds() {
 		c := agenterror.Lookup(k)
 		want, inTable := labbyTable[k]
@@ -98,14 +134,15 @@ func TestLabbyTableAndListedDifferences(t *testing.T) {
 		if string(c.SideEffects) != se {
 			t.Errorf("%s: side effects %s, want %s: list the difference in docs/differences.md", k, c.SideEffects, se)
 		}
-		if inTable && want.origin == "runtime" && k != "cancelled" {
-			status := 500
-			if status502[k] {
-				status = 502
-			}
-			if c.HTTPStatus != status {
-				t.Errorf("%s answers %d; labby's internal failures answer 500 (listed: server_error and invalid_provider_output 502)", k, c.HTTPStatus)
-			}
+		status, covered := labbyHTTP[k]
+		if w, ok := listedHTTP[k]; ok {
+			status, covered = w, true
+		}
+		if _, silent := seedSilentHTTP[k]; !covered && !silent {
+			t.Errorf("%s is under none of labby's HTTP rules: add it to labbyHTTP, listedHTTP (and docs/differences.md) or seedSilentHTTP", k)
+		}
+		if covered && c.HTTPStatus != status {
+			t.Errorf("%s answers %d; labby's rule (with the listed differences) says %d: list the difference in docs/differences.md", k, c.HTTPStatus, status)
 		}
 	}
 	if c := agenterror.Lookup("no_such_kind"); (labbyRow{string(c.Origin), string(c.Action), string(c.SameArguments)}) != catchAll || c.SideEffects != "unknown" || c.HTTPStatus != 500 {
