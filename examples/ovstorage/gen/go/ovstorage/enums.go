@@ -74,7 +74,7 @@ const (
 	KindCredentialExpired Kind = "CredentialExpired"
 	// KindCredentialUnavailable No usable credential could be obtained for the connection.
 	KindCredentialUnavailable Kind = "CredentialUnavailable"
-	// KindAuthRequired The connection needs its authentication flow completed before it can be used.
+	// KindAuthRequired The connection needs its authentication flow completed before it can be used, which only the user can do.
 	KindAuthRequired Kind = "AuthRequired"
 	// KindAuthCancelled The authentication flow was cancelled before it completed.
 	KindAuthCancelled Kind = "AuthCancelled"

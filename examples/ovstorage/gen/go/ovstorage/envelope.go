@@ -576,7 +576,7 @@ func NewCredentialUnavailable(message string, operation string) *Envelope {
 	return e
 }
 
-// NewAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used.
+// NewAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used, which only the user can do.
 //
 // It sanitizes message (Sanitize); NewTrusted and plain assignment are the opt-out for trusted text. Every envelope carries operation: given empty, the envelope does not encode.
 func NewAuthRequired(message string, operation string) *Envelope {

@@ -212,7 +212,7 @@ def new_credential_unavailable(message: str, operation: str, *, trusted: bool = 
 
 
 def new_auth_required(message: str, operation: str, *, trusted: bool = False) -> Envelope:
-    """new_auth_required returns a AuthRequired envelope: The connection needs its authentication flow completed before it can be used."""
+    """new_auth_required returns a AuthRequired envelope: The connection needs its authentication flow completed before it can be used, which only the user can do."""
     return new_envelope("AuthRequired", message, operation, trusted=trusted)
 
 

@@ -97,7 +97,7 @@ class Kind(str, Enum):
     CREDENTIAL_EXPIRED = "CredentialExpired"
     #: No usable credential could be obtained for the connection.
     CREDENTIAL_UNAVAILABLE = "CredentialUnavailable"
-    #: The connection needs its authentication flow completed before it can be used.
+    #: The connection needs its authentication flow completed before it can be used, which only the user can do.
     AUTH_REQUIRED = "AuthRequired"
     #: The authentication flow was cancelled before it completed.
     AUTH_CANCELLED = "AuthCancelled"
@@ -908,15 +908,15 @@ CLASSIFICATIONS: Mapping[str, Classification] = MappingProxyType({
         known=True,
         group="Permission",
         origin="auth",
-        action="reauthenticate",
+        action="surface_to_user",
         same_arguments="after_change",
-        guidance="Have the user complete the connection's authentication, then call again.",
+        guidance="Tell the user the connection needs its authentication completed; call again once they have done it.",
         side_effects="none",
         http_status=401,
         log_level="warn",
         breaker=False,
         retryable=False,
-        description="The connection needs its authentication flow completed before it can be used.",
+        description="The connection needs its authentication flow completed before it can be used, which only the user can do.",
         startup=False,
         number=34,
         grpc_code=16,

@@ -309,7 +309,7 @@ class CredentialUnavailableError(PermissionGroupError):
 
 
 class AuthRequiredError(PermissionGroupError):
-    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used."
+    "The AuthRequired kind. The connection needs its authentication flow completed before it can be used, which only the user can do."
 
     KIND: ClassVar[str] = "AuthRequired"
 

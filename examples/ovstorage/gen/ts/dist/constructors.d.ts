@@ -122,7 +122,7 @@ export declare function newCredentialExpired(message: string, operation: string,
 /** newCredentialUnavailable returns a CredentialUnavailable envelope. No usable credential could be obtained for the connection. */
 export declare function newCredentialUnavailable(message: string, operation: string, opts?: SanitizeOptions): Envelope & { kind: "CredentialUnavailable"; operation: string };
 
-/** newAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used. */
+/** newAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used, which only the user can do. */
 export declare function newAuthRequired(message: string, operation: string, opts?: SanitizeOptions): Envelope & { kind: "AuthRequired"; operation: string };
 
 /** newAuthCancelled returns a AuthCancelled envelope. The authentication flow was cancelled before it completed. */

@@ -187,7 +187,7 @@ export declare const Kinds: {
   readonly CREDENTIAL_EXPIRED: "CredentialExpired";
   /** No usable credential could be obtained for the connection. */
   readonly CREDENTIAL_UNAVAILABLE: "CredentialUnavailable";
-  /** The connection needs its authentication flow completed before it can be used. */
+  /** The connection needs its authentication flow completed before it can be used, which only the user can do. */
   readonly AUTH_REQUIRED: "AuthRequired";
   /** The authentication flow was cancelled before it completed. */
   readonly AUTH_CANCELLED: "AuthCancelled";

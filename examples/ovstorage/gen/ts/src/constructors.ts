@@ -203,7 +203,7 @@ export function newCredentialUnavailable(message: string, operation: string, opt
   return { ...newEnvelope("CredentialUnavailable", message, operation, opts), kind: "CredentialUnavailable" };
 }
 
-/** newAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used. */
+/** newAuthRequired returns a AuthRequired envelope. The connection needs its authentication flow completed before it can be used, which only the user can do. */
 export function newAuthRequired(message: string, operation: string, opts?: SanitizeOptions): Envelope & { kind: "AuthRequired"; operation: string } {
   return { ...newEnvelope("AuthRequired", message, operation, opts), kind: "AuthRequired" };
 }

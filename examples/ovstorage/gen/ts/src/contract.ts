@@ -193,7 +193,7 @@ export const Kinds: {
   readonly CREDENTIAL_EXPIRED: "CredentialExpired";
   /** No usable credential could be obtained for the connection. */
   readonly CREDENTIAL_UNAVAILABLE: "CredentialUnavailable";
-  /** The connection needs its authentication flow completed before it can be used. */
+  /** The connection needs its authentication flow completed before it can be used, which only the user can do. */
   readonly AUTH_REQUIRED: "AuthRequired";
   /** The authentication flow was cancelled before it completed. */
   readonly AUTH_CANCELLED: "AuthCancelled";
@@ -1064,15 +1064,15 @@ export const CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { re
     "known": true,
     "group": "Permission",
     "origin": "auth",
-    "action": "reauthenticate",
+    "action": "surface_to_user",
     "sameArguments": "after_change",
-    "guidance": "Have the user complete the connection's authentication, then call again.",
+    "guidance": "Tell the user the connection needs its authentication completed; call again once they have done it.",
     "sideEffects": "none",
     "httpStatus": 401,
     "logLevel": "warn",
     "breaker": false,
     "retryable": false,
-    "description": "The connection needs its authentication flow completed before it can be used.",
+    "description": "The connection needs its authentication flow completed before it can be used, which only the user can do.",
     "startup": false,
     "number": 34,
     "grpcCode": 16,

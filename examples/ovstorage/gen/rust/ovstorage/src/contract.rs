@@ -95,7 +95,7 @@ pub enum Kind {
     CredentialExpired,
     /// "CredentialUnavailable": No usable credential could be obtained for the connection.
     CredentialUnavailable,
-    /// "AuthRequired": The connection needs its authentication flow completed before it can be used.
+    /// "AuthRequired": The connection needs its authentication flow completed before it can be used, which only the user can do.
     AuthRequired,
     /// "AuthCancelled": The authentication flow was cancelled before it completed.
     AuthCancelled,
@@ -1517,15 +1517,15 @@ pub static CLASSIFICATIONS: [Classification; 41] = [
     known: true,
     group: Some(Group::Permission),
     origin: Origin::Auth,
-    action: RecoveryAction::Reauthenticate,
+    action: RecoveryAction::SurfaceToUser,
     same_arguments: SameArguments::AfterChange,
-    guidance: "Have the user complete the connection's authentication, then call again.",
+    guidance: "Tell the user the connection needs its authentication completed; call again once they have done it.",
     side_effects: SideEffects::None,
     http_status: 401,
     log_level: LogLevel::Warn,
     breaker: false,
     retryable: false,
-    description: "The connection needs its authentication flow completed before it can be used.",
+    description: "The connection needs its authentication flow completed before it can be used, which only the user can do.",
     startup: false,
     number: 34,
     grpc_code: 16,

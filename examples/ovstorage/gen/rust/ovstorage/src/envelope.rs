@@ -419,7 +419,7 @@ impl Envelope {
         e
     }
 
-    /// A AuthRequired envelope. The connection needs its authentication flow completed before it can be used. It sanitizes the message (sanitize); new\_trusted and plain assignment are the opt-out for trusted text.
+    /// A AuthRequired envelope. The connection needs its authentication flow completed before it can be used, which only the user can do. It sanitizes the message (sanitize); new\_trusted and plain assignment are the opt-out for trusted text.
     pub fn new_auth_required(message: &str, operation: &str) -> Envelope {
         #[allow(unused_mut)]
         let mut e = Envelope::init(Kind::AuthRequired, message, true);
