@@ -717,6 +717,14 @@ func fieldNames(c *contract.Contract) map[string]bool {
 	return out
 }
 
+// posOr is p, or the file's start for a setting the new contract leaves out.
+func posOr(p contract.Pos) contract.Pos {
+	if p.Line == 0 {
+		return contract.Pos{Line: 1, Col: 1}
+	}
+	return p
+}
+
 func (c *comparer) surfaces() {
 	o, n := c.old.Surfaces, c.new.Surfaces
 	if o.ProblemTypeBase != n.ProblemTypeBase {
@@ -732,6 +740,14 @@ func (c *comparer) surfaces() {
 	if o.CLI.Form != n.CLI.Form {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "CLI_FORM_CHANGED", "surfaces.cli.form",
 			"the CLI now writes failures as %s instead of %s", n.CLI.Form, o.CLI.Form)
+	}
+	switch {
+	case !o.HTTP.EchoBody && n.HTTP.EchoBody:
+		c.add(true, posOr(n.HTTP.Pos), "HTTP_ECHO_BODY_ENABLED", "surfaces.http.echo_body",
+			"the HTTP readers now quote the start of a response body without an envelope in the message")
+	case o.HTTP.EchoBody && !n.HTTP.EchoBody:
+		c.add(true, posOr(n.HTTP.Pos), "HTTP_ECHO_BODY_DISABLED", "surfaces.http.echo_body",
+			"the message of an envelope built from a response without one is now the status line alone")
 	}
 	if c.old.Inbound == nil {
 		return

@@ -282,6 +282,7 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 	c.Surfaces = Surfaces{
 		ProblemTypeBase: "urn:errgen:" + c.Name + ":",
 		CLI:             CLI{Form: CLIEnvelope, DefaultExitCode: 1, ExitCodes: map[*Origin]int{}},
+		HTTP:            HTTPReading{EchoBody: true},
 	}
 	if sec == nil {
 		return
@@ -348,7 +349,16 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 		}
 		c.Surfaces.ErrorDomain = domain
 	}
-	sec.done("problem_type_base", "cli", "error_info_domain")
+	if hk, hv := sec.get("http"); hk != nil {
+		if m := l.asMapping(hv, hk, "surfaces: http: ", ""); m != nil {
+			m.what = "surfaces: http: "
+			if echo, n := m.boolean("echo_body", false); n != nil {
+				c.Surfaces.HTTP = HTTPReading{EchoBody: echo, Pos: posOf(n)}
+			}
+			m.done("echo_body")
+		}
+	}
+	sec.done("problem_type_base", "cli", "http", "error_info_domain")
 }
 
 func refToName(origins []*Origin, name string) (*Origin, bool) {

@@ -67,6 +67,9 @@ type view struct {
 	ShortFormMaxKind                  int
 	PromotedMember, PromotedShortForm string
 	SyntheticKind                     string
+	// EchoBody is surfaces.http.echo_body: whether the HTTP readers quote
+	// a body without an envelope in the message they build.
+	EchoBody bool
 }
 
 type agreementView struct {
@@ -249,6 +252,7 @@ func newView(c *contract.Contract) *view {
 	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
 	v.SyntheticKind = c.SyntheticKind(502)
+	v.EchoBody = c.Surfaces.HTTP.EchoBody
 	for _, r := range []struct {
 		ref  *schemaRef
 		role genschema.Role

@@ -40,6 +40,9 @@ type Tables struct {
 	// CLIForm is how a command line writes an envelope: "envelope" or
 	// "wrapped" (contract.CLIForm).
 	CLIForm Value
+	// EchoBody is whether a message built from a response without an
+	// envelope quotes the body's text (contract.HTTPReading.EchoBody).
+	EchoBody Value
 	// The google.rpc mapping's tables (AIP-193; every Classification also
 	// carries its gRPC code and status and its kind's reason): the
 	// ErrorInfo domain; the layout's leaves in wire order, each with where
@@ -67,6 +70,7 @@ func Build(c *contract.Contract) *Tables {
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
+		EchoBody:                c.Surfaces.HTTP.EchoBody,
 	}
 	t.aip193(c)
 	for _, k := range c.Kinds {

@@ -2136,6 +2136,7 @@ const EXIT_CODES = deepFreeze({
 });
 const DEFAULT_EXIT_CODE = 70;
 const CLI_FORM = "wrapped";
+const ECHO_BODY = true;
 const ERROR_INFO_DOMAIN = "agent-error";
 const AIP_LEAVES = deepFreeze([
   {
@@ -2404,6 +2405,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,

@@ -2569,6 +2569,9 @@ export const DEFAULT_EXIT_CODE = 70;
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export const CLI_FORM: "envelope" | "wrapped" = "wrapped";
 
+/** ECHO_BODY is whether fromHttpResponse quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone. */
+export const ECHO_BODY: boolean = true;
+
 // The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
 // README's "gRPC and AIP-193 errors" section specifies it.
 

@@ -1155,6 +1155,7 @@ const PROBLEM_TYPE_BASE = "urn:errgen:agento:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
+const ECHO_BODY = false;
 const ERROR_INFO_DOMAIN = "agento";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1337,6 +1338,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,

@@ -1122,6 +1122,7 @@ const PROBLEM_TYPE_BASE = "urn:errgen:ovstorage:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
+const ECHO_BODY = true;
 const ERROR_INFO_DOMAIN = "ovstorage";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1321,6 +1322,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
