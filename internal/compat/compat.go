@@ -686,6 +686,12 @@ func (c *comparer) layout() {
 		case !ol.Required() && nl.Required():
 			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_REQUIRED", "layout."+nl.Path, "%s at %q is now in every envelope; old producers leave it out%s, and new decoders reject that", leafWhat(nl), nl.Path, whenFalse(ol))
 		}
+		switch {
+		case !ol.OmitsEmpty() && nl.OmitsEmpty():
+			c.add(true, nl.Pos, "LAYOUT_EMPTY_LIST_OMITTED", "layout."+nl.Path, "an empty %s list at %q is now left out of the wire, and the producer schema rejects one", nl.Field.Name, nl.Path)
+		case ol.OmitsEmpty() && !nl.OmitsEmpty():
+			c.add(true, nl.Pos, "LAYOUT_EMPTY_LIST_SENT", "layout."+nl.Path, "an empty %s list at %q is now sent as []: the old producer schema rejects it, and consumers reading its presence as \"there are some\" are wrong", nl.Field.Name, nl.Path)
+		}
 		for _, a := range ol.Aliases {
 			if !contains(nl.Aliases, a) && nl.Name != a {
 				c.add(true, nl.Pos, "LAYOUT_ALIAS_REMOVED", "layout."+nl.Path, "alias %q of %q was removed: envelopes from old producers that use it no longer decode", a, nl.Path)

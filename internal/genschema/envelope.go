@@ -135,6 +135,11 @@ func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.
 			// an empty kind).
 			s.MinLength = uint64p(1)
 		}
+		if lf.OmitsEmpty() && role == Producer {
+			// Left out when empty (layout optional: true): a producer never
+			// sends an empty list; a consumer still reads one.
+			s.MinItems = uint64p(1)
+		}
 		return s
 	}
 	panic("genschema: unhandled source " + lf.Source)
