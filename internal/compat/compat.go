@@ -755,6 +755,15 @@ func (c *comparer) surfaces() {
 		c.add(true, posOr(n.HTTP.Pos), "HTTP_ECHO_BODY_DISABLED", "surfaces.http.echo_body",
 			"the message of an envelope built from a response without one is now the status line alone")
 	}
+	if name := func(f *contract.Field) string {
+		if f == nil {
+			return ""
+		}
+		return f.Name
+	}; name(o.HTTP.StatusField) != name(n.HTTP.StatusField) {
+		c.add(true, contract.Pos{Line: 1, Col: 1}, "HTTP_STATUS_FIELD_CHANGED", "surfaces.http.status_field",
+			"the HTTP readers now keep the status of a response without an envelope in %q instead of %q (\"\" is none)", name(n.HTTP.StatusField), name(o.HTTP.StatusField))
+	}
 	if c.old.Inbound == nil {
 		return
 	}

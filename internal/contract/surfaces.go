@@ -194,6 +194,10 @@ type HTTPReading struct {
 	EchoBody bool
 	// Pos is where echo_body is written; zero when it is not.
 	Pos Pos
+	// StatusField is the integer context field such an envelope keeps the
+	// response's HTTP status in (surfaces.http.status_field; AGENTO's
+	// details.status); nil when none does.
+	StatusField *Field
 }
 
 // Idents are the identifiers the failure becomes in each language.

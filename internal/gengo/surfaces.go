@@ -458,6 +458,9 @@ func (g *gen) readHTTP(f *jen.File) {
 	if !c.Surfaces.HTTP.EchoBody {
 		echoDoc = "\"HTTP <status> <status text>\" alone: this contract never echoes an upstream body in a message (upstreamMessage)."
 	}
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		echoDoc += " Such an envelope keeps the response's status in " + f.Idents.Go + " (surfaces.http.status_field)."
+	}
 	sf := c.ShortForm()
 	shortDoc := ""
 	if sf != nil {
@@ -474,6 +477,12 @@ func (g *gen) readHTTP(f *jen.File) {
 	if sf != nil {
 		fromBodyArgs = append(fromBodyArgs, jen.Id("resp").Dot("StatusCode"))
 		fromBodyParams = append(fromBodyParams, jen.Id("status").Int())
+	}
+	// surfaces.http.status_field: the envelope built from the response
+	// keeps its status (AGENTO's details.status).
+	keepStatus := jen.Null()
+	if sf := c.Surfaces.HTTP.StatusField; sf != nil {
+		keepStatus = jen.Id("status").Op(":=").Int64().Call(jen.Id("resp").Dot("StatusCode")).Line().Id("e").Dot(sf.Idents.Go).Op("=").Op("&").Id("status")
 	}
 	f.Func().Id("ReadHTTP").Params(jen.Id("resp").Op("*").Qual("net/http", "Response")).Params(envPtr(), jen.Error()).Block(
 		jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(g.pkgErr("ReadHTTP of a nil response"))))),
@@ -497,6 +506,7 @@ func (g *gen) readHTTP(f *jen.File) {
 				})),
 			),
 			jen.Id("e").Op("=").Id("classifyHTTP").Call(jen.Id("resp").Dot("StatusCode"), jen.Id("body")),
+			keepStatus,
 		),
 		jen.If(jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("==").Nil()).Block(
 			jen.If(

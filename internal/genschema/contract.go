@@ -569,6 +569,8 @@ func surfacesSchema() *jsonschema.Schema {
 		nil,
 		mem("echo_body", &jsonschema.Schema{Type: "boolean",
 			Description: "Whether the message of an envelope built from a response without one quotes the start of the body's text (sanitized, at most 512 bytes) after \"HTTP <status> <status text>\". false: the message is the status line alone, and the body's text reaches only the inbound classifier. true when left out."}),
+		mem("status_field", &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
+			Description: "The integer context field in which an envelope built from a response without one keeps the response's HTTP status (AGENTO's details.status). None when left out."}),
 	)
 	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope, and how the HTTP readers build one. Every key is optional.",
 		nil,

@@ -316,6 +316,10 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
 		want = object(exampleenv.New(c, kind, message, nil))
+		if f := c.Surfaces.HTTP.StatusField; f != nil {
+			// surfaces.http.status_field keeps the response's status.
+			want = want.with(c.Layout.FieldPath(f), r.status)
+		}
 	}
 	if hint != nil {
 		if _, has := want.get(hint.Path); !has {

@@ -2137,6 +2137,7 @@ const EXIT_CODES = deepFreeze({
 const DEFAULT_EXIT_CODE = 70;
 const CLI_FORM = "wrapped";
 const ECHO_BODY = true;
+const HTTP_STATUS_FIELD = null;
 const ERROR_INFO_DOMAIN = "agent-error";
 const AIP_LEAVES = deepFreeze([
   {
@@ -2412,6 +2413,7 @@ export {
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

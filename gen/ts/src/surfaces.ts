@@ -3,7 +3,7 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, ECHO_BODY, HTTP_KINDS, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, ECHO_BODY, HTTP_KINDS, HTTP_STATUS_FIELD, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
@@ -799,6 +799,10 @@ export async function fromHttpResponse(response: HttpResponseLike): Promise<Http
       return { ok: false, error: { path: "", problem: "HTTP " + String(response.status) + " response carries no envelope", category: "missing" } };
     }
     envelope = classifyHttp(response.status, body);
+    if (HTTP_STATUS_FIELD !== null) {
+      // surfaces.http.status_field: the envelope keeps the response's status.
+      setOwn(envelope as unknown as Record<string, unknown>, HTTP_STATUS_FIELD, response.status);
+    }
     classified = true;
   }
   if (envelope.recovery.retryAfterMs === undefined) {

@@ -123,6 +123,10 @@ describe(`${pkg.CONTRACT_NAME}: fromHttpResponse`, () => {
       // the layout requires is the caller's to set, and until then the
       // envelope does not serialize.
       const want = { ...newEnv(r.envelope.kind, r.envelope.message) };
+      if (pkg.HTTP_STATUS_FIELD !== null) {
+        // surfaces.http.status_field: the envelope keeps the status.
+        want[pkg.HTTP_STATUS_FIELD] = status;
+      }
       for (const p of contextParams) {
         delete want[p];
         assert.throws(() => pkg.toWire(r.envelope), RangeError);

@@ -22,6 +22,7 @@ from ._contract import (
     CONTRACT_VERSION,
     ECHO_BODY,
     HTTP_KINDS,
+    HTTP_STATUS_FIELD,
     INBOUND,
     LAYOUT,
     PROBLEM_TYPE_BASE,
@@ -181,6 +182,10 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
         if status < 300:
             raise EnvelopeError("", "HTTP " + str(status) + " response carries no envelope", "missing")
         envelope = _classify_http(status, data)
+        if HTTP_STATUS_FIELD is not None:
+            # surfaces.http.status_field: the envelope keeps the response's status.
+            keep: Dict[str, Any] = {HTTP_STATUS_FIELD: status}
+            envelope = dataclasses.replace(envelope, **keep)
     if envelope.recovery.retry_after_ms is None:
         ms = _parse_retry_after(_header(headers, "retry-after"), _header(headers, "date"))
         if ms is not None:

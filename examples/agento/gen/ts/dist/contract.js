@@ -1156,6 +1156,7 @@ const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
 const ECHO_BODY = false;
+const HTTP_STATUS_FIELD = "status";
 const ERROR_INFO_DOMAIN = "agento";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1345,6 +1346,7 @@ export {
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

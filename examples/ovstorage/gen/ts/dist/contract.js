@@ -1124,6 +1124,7 @@ const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
 const ECHO_BODY = true;
+const HTTP_STATUS_FIELD = null;
 const ERROR_INFO_DOMAIN = "ovstorage";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1330,6 +1331,7 @@ export {
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

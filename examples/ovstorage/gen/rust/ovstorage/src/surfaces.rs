@@ -564,7 +564,15 @@ impl Envelope {
                     DecodeErrorCategory::Missing,
                 ))
             }
-            None => classify_http(status, body),
+            None => {
+                let mut e = classify_http(status, body);
+                if let Some(slot) = crate::contract::HTTP_STATUS_SLOT {
+                    // surfaces.http.status_field: the envelope keeps the
+                    // response's status.
+                    e.decode_slot(slot, &Value::from(status));
+                }
+                e
+            }
         };
         if e.recovery.retry_after_ms.is_none() {
             e.recovery.retry_after_ms =
