@@ -32,7 +32,7 @@ func (e *Envelope) LogValue() slog.Value {
 			fields = append(fields, slog.String("partial", boundLogText(s)))
 		}
 	}
-	if e.Warnings != nil {
+	if len(e.Warnings) > 0 {
 		if s, ok := logJSON(e.Warnings); ok {
 			fields = append(fields, slog.String("warnings", boundLogText(s)))
 		}
