@@ -686,6 +686,12 @@ func (c *comparer) layout() {
 		case !ol.Required() && nl.Required():
 			c.add(true, nl.Pos, "LAYOUT_FIELD_MADE_REQUIRED", "layout."+nl.Path, "%s at %q is now in every envelope; old producers leave it out%s, and new decoders reject that", leafWhat(nl), nl.Path, whenFalse(ol))
 		}
+		switch {
+		case !ol.OmitsEmpty() && nl.OmitsEmpty():
+			c.add(true, nl.Pos, "LAYOUT_EMPTY_LIST_OMITTED", "layout."+nl.Path, "an empty %s list at %q is now left out of the wire, and the producer schema rejects one", nl.Field.Name, nl.Path)
+		case ol.OmitsEmpty() && !nl.OmitsEmpty():
+			c.add(true, nl.Pos, "LAYOUT_EMPTY_LIST_SENT", "layout."+nl.Path, "an empty %s list at %q is now sent as []: the old producer schema rejects it, and consumers reading its presence as \"there are some\" are wrong", nl.Field.Name, nl.Path)
+		}
 		for _, a := range ol.Aliases {
 			if !contains(nl.Aliases, a) && nl.Name != a {
 				c.add(true, nl.Pos, "LAYOUT_ALIAS_REMOVED", "layout."+nl.Path, "alias %q of %q was removed: envelopes from old producers that use it no longer decode", a, nl.Path)
@@ -717,6 +723,14 @@ func fieldNames(c *contract.Contract) map[string]bool {
 	return out
 }
 
+// posOr is p, or the file's start for a setting the new contract leaves out.
+func posOr(p contract.Pos) contract.Pos {
+	if p.Line == 0 {
+		return contract.Pos{Line: 1, Col: 1}
+	}
+	return p
+}
+
 func (c *comparer) surfaces() {
 	o, n := c.old.Surfaces, c.new.Surfaces
 	if o.ProblemTypeBase != n.ProblemTypeBase {
@@ -732,6 +746,23 @@ func (c *comparer) surfaces() {
 	if o.CLI.Form != n.CLI.Form {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "CLI_FORM_CHANGED", "surfaces.cli.form",
 			"the CLI now writes failures as %s instead of %s", n.CLI.Form, o.CLI.Form)
+	}
+	switch {
+	case !o.HTTP.EchoBody && n.HTTP.EchoBody:
+		c.add(true, posOr(n.HTTP.Pos), "HTTP_ECHO_BODY_ENABLED", "surfaces.http.echo_body",
+			"the HTTP readers now quote the start of a response body without an envelope in the message")
+	case o.HTTP.EchoBody && !n.HTTP.EchoBody:
+		c.add(true, posOr(n.HTTP.Pos), "HTTP_ECHO_BODY_DISABLED", "surfaces.http.echo_body",
+			"the message of an envelope built from a response without one is now the status line alone")
+	}
+	if name := func(f *contract.Field) string {
+		if f == nil {
+			return ""
+		}
+		return f.Name
+	}; name(o.HTTP.StatusField) != name(n.HTTP.StatusField) {
+		c.add(true, contract.Pos{Line: 1, Col: 1}, "HTTP_STATUS_FIELD_CHANGED", "surfaces.http.status_field",
+			"the HTTP readers now keep the status of a response without an envelope in %q instead of %q (\"\" is none)", name(n.HTTP.StatusField), name(o.HTTP.StatusField))
 	}
 	if c.old.Inbound == nil {
 		return

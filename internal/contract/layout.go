@@ -124,6 +124,13 @@ func (l *Leaf) Required() bool {
 	return !l.Optional
 }
 
+// OmitsEmpty reports whether the leaf is an array field the layout marks
+// optional: an empty list is left out of the wire, as an unset one is, and
+// the producer schema requires at least one item.
+func (l *Leaf) OmitsEmpty() bool {
+	return l.Source == SourceField && l.Optional && l.Field != nil && l.Field.Type == TypeArray
+}
+
 // Leaf returns the first leaf carrying source, or nil when the layout does
 // not put it on the wire.
 func (lo *Layout) Leaf(s Source) *Leaf {

@@ -17,6 +17,8 @@ type leafSpec struct {
 	field    string // for SourceField: the field's name
 	konst    any
 	optional bool
+	// optionalAt is where optional: true is written.
+	optionalAt *yaml.Node
 	// required is set by required: true, which only a context field's entry
 	// may carry; requiredAt is where it is written.
 	required   bool
@@ -184,7 +186,7 @@ func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec
 			return ls, false
 		}
 		name, at = s, n
-		ls.optional, _ = m.boolean("optional", false)
+		ls.optional, ls.optionalAt = m.boolean("optional", false)
 		if b, rn := m.boolean("required", false); rn != nil && b {
 			ls.required, ls.requiredAt = true, rn
 			if ls.optional {
@@ -363,6 +365,12 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			}
 		}
 		lf := add(ls, f)
+		// optional: true on a field: an empty list is left out (ovstorage's
+		// warnings, "omitted when there are none"). Any other field is left
+		// out whenever it is unset already.
+		if f != nil && ls.optional && !ls.required && f.Type != TypeArray {
+			l.errorf(ls.optionalAt, "layout: field %q: optional: true on a field is for arrays (an empty list is then left out, and the producer schema rejects one); the %s field %q is left out whenever it is unset already, so remove optional", ls.path, f.Type, f.Name)
+		}
 		if !ls.required {
 			continue
 		}

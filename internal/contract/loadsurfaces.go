@@ -282,6 +282,7 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 	c.Surfaces = Surfaces{
 		ProblemTypeBase: "urn:errgen:" + c.Name + ":",
 		CLI:             CLI{Form: CLIEnvelope, DefaultExitCode: 1, ExitCodes: map[*Origin]int{}},
+		HTTP:            HTTPReading{EchoBody: true},
 	}
 	if sec == nil {
 		return
@@ -348,7 +349,40 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 		}
 		c.Surfaces.ErrorDomain = domain
 	}
-	sec.done("problem_type_base", "cli", "error_info_domain")
+	if hk, hv := sec.get("http"); hk != nil {
+		if m := l.asMapping(hv, hk, "surfaces: http: ", ""); m != nil {
+			m.what = "surfaces: http: "
+			if echo, n := m.boolean("echo_body", false); n != nil {
+				c.Surfaces.HTTP.EchoBody, c.Surfaces.HTTP.Pos = echo, posOf(n)
+			}
+			if name, n := m.str("status_field", false); n != nil {
+				var names []string
+				for _, f := range c.ContextFields {
+					if f.Name == name {
+						c.Surfaces.HTTP.StatusField = f
+					}
+					names = append(names, f.Name)
+				}
+				switch f := c.Surfaces.HTTP.StatusField; {
+				case f == nil:
+					l.errorf(n, "surfaces: http: status_field: unknown context field %q%s; name the integer context field that keeps the response's HTTP status (declare it under context_fields)%s", name, suggest(name, names), oneOf(names))
+				case f.Type != TypeInteger:
+					l.errorf(n, "surfaces: http: status_field: the context field %q is of type %s; the HTTP status needs an integer field", name, f.Type)
+					c.Surfaces.HTTP.StatusField = nil
+				}
+			}
+			m.done("echo_body", "status_field")
+		}
+	}
+	sec.done("problem_type_base", "cli", "http", "error_info_domain")
+}
+
+// oneOf is ", or use one of ..." for a non-empty list of names.
+func oneOf(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return ", or use one of " + quoteList(names)
 }
 
 func refToName(origins []*Origin, name string) (*Origin, bool) {

@@ -176,9 +176,28 @@ type Surfaces struct {
 	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.
 	ProblemTypeBase string
 	CLI             CLI
+	HTTP            HTTPReading
 	// ErrorDomain is the domain of the google.rpc ErrorInfo every envelope
 	// maps to (surfaces.error_info_domain); the contract name by default.
 	ErrorDomain string
+}
+
+// HTTPReading is how the readers of a failed HTTP response (Go's ReadHTTP,
+// TypeScript's fromHttpResponse, Python's from_http_response, Rust's
+// Envelope::read_http) build the envelope of a response that carries none
+// (surfaces.http).
+type HTTPReading struct {
+	// EchoBody is whether the message of such an envelope quotes the start
+	// of the body's text after its status line (surfaces.http.echo_body;
+	// true by default). Off, the message is the status line alone: the body
+	// text still reaches the inbound classifier, never the message.
+	EchoBody bool
+	// Pos is where echo_body is written; zero when it is not.
+	Pos Pos
+	// StatusField is the integer context field such an envelope keeps the
+	// response's HTTP status in (surfaces.http.status_field; AGENTO's
+	// details.status); nil when none does.
+	StatusField *Field
 }
 
 // Idents are the identifiers the failure becomes in each language.

@@ -67,6 +67,11 @@ type view struct {
 	ShortFormMaxKind                  int
 	PromotedMember, PromotedShortForm string
 	SyntheticKind                     string
+	// EchoBody is surfaces.http.echo_body: whether the HTTP readers quote
+	// a body without an envelope in the message they build.
+	EchoBody bool
+	// StatusField is the wire path of surfaces.http.status_field, or "".
+	StatusField string
 }
 
 type agreementView struct {
@@ -249,6 +254,10 @@ func newView(c *contract.Contract) *view {
 	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
 	v.PromotedMember, v.PromotedShortForm = contract.PromotedMember, contract.PromotedShortForm
 	v.SyntheticKind = c.SyntheticKind(502)
+	v.EchoBody = c.Surfaces.HTTP.EchoBody
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		v.StatusField = c.Layout.FieldPath(f)
+	}
 	for _, r := range []struct {
 		ref  *schemaRef
 		role genschema.Role

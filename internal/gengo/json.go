@@ -100,12 +100,19 @@ func encodeField(lf *contract.Leaf, sp *sep) jen.Code {
 	case f.Type == contract.TypeBoolean:
 		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
 			jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Op("*").Add(v.Clone())))...)
-	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
-		return jen.If(v.Clone().Op("!=").Nil()).Block(body(
+	}
+	// An array the layout marks optional is left out when empty, as when
+	// unset (lf.OmitsEmpty).
+	present := v.Clone().Op("!=").Nil()
+	if lf.OmitsEmpty() {
+		present = jen.Len(v.Clone()).Op(">").Lit(0)
+	}
+	if f.Type == contract.TypeArray && f.Items == contract.TypeString {
+		return jen.If(present).Block(body(
 			jen.Id("b").Op("=").Id("appendStrings").Call(jen.Id("b"), v.Clone()))...)
 	}
 	// Numbers (NaN must fail), objects and other arrays go through encoding/json.
-	return jen.If(v.Clone().Op("!=").Nil()).Block(body(appendAnyStmt(lf.Path, depthOf(lf.Object), v.Clone()))...)
+	return jen.If(present).Block(body(appendAnyStmt(lf.Path, depthOf(lf.Object), v.Clone()))...)
 }
 
 // depthOf is how deeply o is nested in the envelope, the root being 1.

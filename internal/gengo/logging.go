@@ -113,6 +113,11 @@ func (g *gen) logField(fl *contract.Field) jen.Code {
 	if sanitized {
 		jsonText = jen.Qual("log/slog", "String").Call(jen.Lit(name), jen.Id("boundLogText").Call(jen.Id("logSanitizeJSON").Call(jen.Id("s"))))
 	}
-	return jen.If(v.Clone().Op("!=").Nil()).Block(
+	// An array the layout marks optional is not on the wire when empty.
+	present := v.Clone().Op("!=").Nil()
+	if lf := g.c.Layout.FieldLeaf(fl); lf != nil && lf.OmitsEmpty() {
+		present = jen.Len(v.Clone()).Op(">").Lit(0)
+	}
+	return jen.If(present).Block(
 		jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("logJSON").Call(v.Clone()), jen.Id("ok")).Block(add(jsonText)))
 }

@@ -59,14 +59,22 @@ func (g *gen) nextStep(f *jen.File) {
 	)
 	f.Line()
 	docf(f, fmt.Sprintf("NextStep decides what to do after attempt number attempt (counting from 1) failed with e. "+
-		"The step comes from the envelope's recovery action. A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (%d) attempts were made; "+
+		"The step comes from the envelope's recovery action, or is a retry when the envelope received a retryable flag that is true (it wins over the advice, an unknown kind's fallback included). A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (%d) attempts were made; "+
 		"otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) "+
 		"in whole milliseconds with up to RetryJitter of it shaved off.", r.MaxAttempts))
+	// A retryable flag received on the wire wins over the advice: true
+	// means retry (ovstorage's decision tree asks it first).
+	receivedRetry := jen.Null()
+	if lf := g.c.Layout.Leaf(contract.SourceRetryable); lf != nil {
+		receivedRetry = jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil().Op("&&").Op("*").Id("e").Dot(lf.Idents.Go)).Block(
+			jen.Id("d").Dot("Step").Op("=").Id(stepConst(contract.StepRetry)))
+	}
 	f.Func().Id("NextStep").Params(jen.Id("e").Op("*").Id("Envelope"), jen.Id("attempt").Int()).Id("Decision").Block(
 		jen.Id("d").Op(":=").Id("Decision").Values(jen.Dict{
 			jen.Id("Step"):            jen.Id("e").Dot("Recovery").Dot("Action").Dot("Step").Call(),
 			jen.Id("CheckStateFirst"): jen.Id("e").Dot("WorkMayHaveRun").Call(),
 		}),
+		receivedRetry,
 		jen.If(jen.Id("d").Dot("Step").Op("!=").Id(stepConst(contract.StepRetry))).Block(jen.Return(jen.Id("d"))),
 		jen.If(jen.Op("!").Id("e").Dot("IsRetryable").Call().Op("||").Id("attempt").Op(">=").Id("RetryMaxAttempts")).Block(
 			jen.Id("d").Dot("Step").Op(",").Id("d").Dot("Exhausted").Op("=").Id(stepConst(contract.StepEscalate)).Op(",").True(),

@@ -454,6 +454,13 @@ func (g *gen) readHTTP(f *jen.File) {
 	} else {
 		fallbackDoc = fmt.Sprintf("the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (%s), which this package does not know and classifies with the fallback (see httpKind)", c.SyntheticKind(502))
 	}
+	echoDoc := "\"HTTP <status> <status text>\" followed by the start of the body's text (upstreamMessage)."
+	if !c.Surfaces.HTTP.EchoBody {
+		echoDoc = "\"HTTP <status> <status text>\" alone: this contract never echoes an upstream body in a message (upstreamMessage)."
+	}
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		echoDoc += " Such an envelope keeps the response's status in " + f.Idents.Go + " (surfaces.http.status_field)."
+	}
 	sf := c.ShortForm()
 	shortDoc := ""
 	if sf != nil {
@@ -462,7 +469,7 @@ func (g *gen) readHTTP(f *jen.File) {
 	docf(f,
 		"ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.",
 		shortDoc,
-		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is \"HTTP <status> <status text>\" followed by the start of the body's text.",
+		"Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: "+fallbackDoc+"; the message is "+echoDoc,
 		"A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.",
 	)
 	fromBodyArgs := []jen.Code{jen.Id("resp").Dot("Header").Dot("Get").Call(jen.Lit("Content-Type")), jen.Id("body")}
@@ -470,6 +477,12 @@ func (g *gen) readHTTP(f *jen.File) {
 	if sf != nil {
 		fromBodyArgs = append(fromBodyArgs, jen.Id("resp").Dot("StatusCode"))
 		fromBodyParams = append(fromBodyParams, jen.Id("status").Int())
+	}
+	// surfaces.http.status_field: the envelope built from the response
+	// keeps its status (AGENTO's details.status).
+	keepStatus := jen.Null()
+	if sf := c.Surfaces.HTTP.StatusField; sf != nil {
+		keepStatus = jen.Id("status").Op(":=").Int64().Call(jen.Id("resp").Dot("StatusCode")).Line().Id("e").Dot(sf.Idents.Go).Op("=").Op("&").Id("status")
 	}
 	f.Func().Id("ReadHTTP").Params(jen.Id("resp").Op("*").Qual("net/http", "Response")).Params(envPtr(), jen.Error()).Block(
 		jen.If(jen.Id("resp").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(g.pkgErr("ReadHTTP of a nil response"))))),
@@ -493,6 +506,7 @@ func (g *gen) readHTTP(f *jen.File) {
 				})),
 			),
 			jen.Id("e").Op("=").Id("classifyHTTP").Call(jen.Id("resp").Dot("StatusCode"), jen.Id("body")),
+			keepStatus,
 		),
 		jen.If(jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("==").Nil()).Block(
 			jen.If(
@@ -536,8 +550,7 @@ func (g *gen) readHTTP(f *jen.File) {
 
 	message := []jen.Code{
 		jen.Id("text").Op(":=").Id("httpText").Call(jen.Id("body")),
-		jen.Id("message").Op(":=").Id("statusLine").Call(jen.Id("status")),
-		jen.If(jen.Id("text").Op("!=").Lit("")).Block(jen.Id("message").Op("+=").Lit(": ").Op("+").Id("text")),
+		jen.Id("message").Op(":=").Id("upstreamMessage").Call(jen.Id("status"), jen.Id("text")),
 	}
 	// The response does not say which operation failed: the required
 	// context stays empty until the caller, who made the call, sets it.
@@ -582,6 +595,19 @@ func (g *gen) readHTTP(f *jen.File) {
 		}
 		body = append(body, jen.Return(jen.Id("Kind").Call(jen.Lit(c.SyntheticKindPrefix()).Op("+").Qual("strconv", "Itoa").Call(jen.Id("status")))))
 		f.Func().Id("httpKind").Params(jen.Id("status").Int()).Id("Kind").Block(body...)
+	}
+	f.Line()
+	if c.Surfaces.HTTP.EchoBody {
+		docf(f, "upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status), then \": \" and text, the start of the body as httpText quotes it, when there is any (surfaces.http.echo_body).")
+		f.Func().Id("upstreamMessage").Params(jen.Id("status").Int(), jen.Id("text").String()).String().Block(
+			jen.If(jen.Id("text").Op("==").Lit("")).Block(jen.Return(jen.Id("statusLine").Call(jen.Id("status")))),
+			jen.Return(jen.Id("statusLine").Call(jen.Id("status")).Op("+").Lit(": ").Op("+").Id("text")),
+		)
+	} else {
+		docf(f, "upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status) alone. This contract never echoes an upstream body (surfaces.http.echo_body: false): the body's text reaches the inbound classifier, never the message.")
+		f.Func().Id("upstreamMessage").Params(jen.Id("status").Int(), jen.Id("_").String()).String().Block(
+			jen.Return(jen.Id("statusLine").Call(jen.Id("status"))),
+		)
 	}
 	f.Line()
 	docf(f, "statusLine is how a message built from a response starts: \"HTTP <status> <status text>\", or \"HTTP <status>\" for a status without a text.")

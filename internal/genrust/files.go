@@ -154,6 +154,12 @@ func (g *gen) contract() string {
 	fmt.Fprintf(&b, "/// The backoff for a retry without a retry hint.\npub const RETRY: RetryPolicy = RetryPolicy { initial_ms: %d, max_ms: %d, multiplier: %s, jitter: %s, max_attempts: %d, max_hint_ms: %d };\n\n",
 		r.InitialMs, r.MaxMs, g.p.Print(r.Multiplier), g.p.Print(r.Jitter), r.MaxAttempts, r.MaxHintMs)
 	fmt.Fprintf(&b, "/// Whether a new envelope starts with the contract's guidance for its kind (false where the layout carries only the producer's own).\npub const FILLS_GUIDANCE: bool = %t;\n", c.Layout.FillsGuidance())
+	statusSlot := "None"
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		statusSlot = fmt.Sprintf("Some(%d)", g.slotByName(f.Name))
+	}
+	fmt.Fprintf(&b, "/// The slot of the context field in which `Envelope::read_http` keeps the status of a response without an envelope (surfaces.http.status_field), or None.\n#[allow(dead_code)]\npub(crate) const HTTP_STATUS_SLOT: Option<usize> = %s;\n", statusSlot)
+	fmt.Fprintf(&b, "/// Whether `Envelope::read_http` quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone.\npub(crate) const ECHO_BODY: bool = %t;\n", c.Surfaces.HTTP.EchoBody)
 	fmt.Fprintf(&b, "pub(crate) const SANITIZES_MESSAGE: bool = %t;\npub(crate) const SANITIZES_GUIDANCE: bool = %t;\n\n", c.Sanitize.Sanitizes("message"), c.Sanitize.Sanitizes("guidance"))
 
 	// The layout.

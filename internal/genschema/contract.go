@@ -565,11 +565,19 @@ func surfacesSchema() *jsonschema.Schema {
 			AdditionalProperties: exitCode("The exit code of the origin's failures."),
 			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
 	)
-	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope. Every key is optional.",
+	httpReading := closedObject("How the readers of a failed HTTP response (ReadHTTP, fromHttpResponse, from_http_response, Envelope::read_http) build the envelope of a response that carries none.",
+		nil,
+		mem("echo_body", &jsonschema.Schema{Type: "boolean",
+			Description: "Whether the message of an envelope built from a response without one quotes the start of the body's text (sanitized, at most 512 bytes) after \"HTTP <status> <status text>\". false: the message is the status line alone, and the body's text reaches only the inbound classifier. true when left out."}),
+		mem("status_field", &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
+			Description: "The integer context field in which an envelope built from a response without one keeps the response's HTTP status (AGENTO's details.status). None when left out."}),
+	)
+	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope, and how the HTTP readers build one. Every key is optional.",
 		nil,
 		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: contract.AbsoluteURIPattern,
 			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
 		mem("cli", cli),
+		mem("http", httpReading),
 		mem("error_info_domain", &jsonschema.Schema{Type: "string", Pattern: `^[^\t\n\r ]+$`,
 			Description: "The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): the service or product that owns the reasons, e.g. agent-error.example.com. The contract name when left out."}),
 	)

@@ -195,6 +195,12 @@ var inexpressible = []struct {
 	// layout required: true on a field that is not a string context field:
 	// the field's section and type are data elsewhere in the contract.
 	{"layout required on another field", regexp.MustCompile(`is a kind-specific field; a kind requires its own fields|only a string context field can be required`)},
+	// layout optional: true on a field that is not an array: the field's
+	// type is data elsewhere in the contract.
+	// surfaces.http.status_field names no integer context field: the
+	// fields are data elsewhere in the contract.
+	{"status field no integer context field", regexp.MustCompile(`surfaces: http: status_field: (unknown context field|the context field ".*" is of type)`)},
+	{"layout optional on a field that is no array", regexp.MustCompile(`optional: true on a field is for arrays`)},
 	// A layout source names neither a named source nor a declared field:
 	// the field names are data, as for an undeclared reference.
 	{"unknown layout source", regexp.MustCompile(`layout: field ".*": unknown source "`)},

@@ -135,6 +135,11 @@ func leafSchema(c *contract.Contract, role Role, lf *contract.Leaf) *jsonschema.
 			// an empty kind).
 			s.MinLength = uint64p(1)
 		}
+		if lf.OmitsEmpty() && role == Producer {
+			// Left out when empty (layout optional: true): a producer never
+			// sends an empty list; a consumer still reads one.
+			s.MinItems = uint64p(1)
+		}
 		return s
 	}
 	panic("genschema: unhandled source " + lf.Source)
@@ -215,6 +220,7 @@ func EnvelopeSchema(c *contract.Contract, role Role) *jsonschema.Schema {
 	}
 	if role == Producer {
 		kindLeaf := lo.Leaf(contract.SourceKind)
+		retryLeaf := lo.Leaf(contract.SourceRetryable)
 		for _, k := range c.Kinds {
 			// A kind's required fields are enforced at their place in the
 			// layout, when the kind field names that kind.
@@ -233,16 +239,29 @@ func EnvelopeSchema(c *contract.Contract, role Role) *jsonschema.Schema {
 				}
 				byObject[lf.Object.Path] = append(byObject[lf.Object.Path], lf.Name)
 			}
-			if len(order) == 0 {
+			then := &jsonschema.Schema{}
+			for _, path := range order {
+				then.AllOf = append(then.AllOf, nested(path, &jsonschema.Schema{Required: byObject[path]}))
+			}
+			if retryLeaf != nil {
+				// retryable is the kind's classification: a producer never
+				// sends another value (ovstorage's NotFound is never
+				// retryable). Left out when false where it is optional.
+				v := k.Retryable()
+				pin := props()
+				pin.Set(retryLeaf.Name, &jsonschema.Schema{Const: v})
+				var req []string
+				if v || retryLeaf.Required() {
+					req = []string{retryLeaf.Name}
+				}
+				then.AllOf = append(then.AllOf, nested(retryLeaf.Object.Path, &jsonschema.Schema{Properties: pin, Required: req}))
+			}
+			if len(then.AllOf) == 0 {
 				continue
 			}
 			ifKind := props()
 			ifKind.Set(kindLeaf.Name, &jsonschema.Schema{Const: k.Name})
 			cond := nested(kindLeaf.Object.Path, &jsonschema.Schema{Properties: ifKind, Required: []string{kindLeaf.Name}})
-			then := &jsonschema.Schema{}
-			for _, path := range order {
-				then.AllOf = append(then.AllOf, nested(path, &jsonschema.Schema{Required: byObject[path]}))
-			}
 			if len(then.AllOf) == 1 {
 				then = then.AllOf[0]
 			}

@@ -270,3 +270,40 @@ func TestUnescapeHTML(t *testing.T) {
 		t.Errorf("description changed: %q", doc["description"])
 	}
 }
+
+// The producer schema pins retryable to each kind's classification, over
+// every kind of every contract whose layout carries it (ovstorage's NotFound
+// with retryable: true does not validate); the consumer schema takes either.
+func TestProducerSchemaPinsRetryablePerKind(t *testing.T) {
+	pinned := 0
+	for _, path := range contracts {
+		c := load(t, path)
+		lf := c.Layout.Leaf(contract.SourceRetryable)
+		if lf == nil {
+			continue
+		}
+		producer, consumer := envelopeSchemas(t, c)
+		for _, ex := range exampleenv.All(c) {
+			if ex.Kind == nil {
+				continue
+			}
+			flipped := mutate(t, ex, func(m map[string]any) {
+				obj := m
+				for _, seg := range strings.Split(lf.Path, ".")[:strings.Count(lf.Path, ".")] {
+					obj = obj[seg].(map[string]any)
+				}
+				obj[lf.Name] = !ex.Kind.Retryable()
+			})
+			if producer.Validate(flipped) == nil {
+				t.Errorf("%s: %s with retryable %t passes the producer schema", c.Name, ex.Kind.Name, !ex.Kind.Retryable())
+			}
+			if err := consumer.Validate(flipped); err != nil {
+				t.Errorf("%s: %s with retryable %t fails the consumer schema: %v", c.Name, ex.Kind.Name, !ex.Kind.Retryable(), err)
+			}
+			pinned++
+		}
+	}
+	if pinned == 0 {
+		t.Error("no contract's layout carries retryable: the test checks nothing")
+	}
+}

@@ -583,7 +583,10 @@ func (s *surfaces) checkNotEnvelope(t *testing.T) {
 			if !strings.HasPrefix(msg, prefix) || len(msg) > len(prefix)+2+512+len("…") || strings.ContainsAny(msg, "\r\n\t") {
 				t.Errorf("message %q: want %q, then at most 512 bytes of the body on one line", msg, prefix)
 			}
-			if tc.body != "" && strings.TrimSpace(tc.body) != "" && !strings.Contains(msg, ": ") {
+			switch quotes := strings.Contains(msg, ": "); {
+			case !s.c.Surfaces.HTTP.EchoBody && (quotes || msg != prefix):
+				t.Errorf("message %q quotes the body, want %q alone (surfaces.http.echo_body: false)", msg, prefix)
+			case s.c.Surfaces.HTTP.EchoBody && tc.body != "" && strings.TrimSpace(tc.body) != "" && !quotes:
 				t.Errorf("message %q does not quote the body", msg)
 			}
 			ms := retryAfterMs(got)

@@ -365,10 +365,7 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 			if !ok {
 				continue
 			}
-			message := statusLine(w.status)
-			if text != "" {
-				message += ": " + text
-			}
+			message := upstreamMessage(c, w.status, text)
 			if sanitizesMessage(c) && !sanitizeProof(c, message) {
 				continue
 			}

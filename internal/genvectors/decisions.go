@@ -59,6 +59,12 @@ func Decide(c *contract.Contract, action, sameArguments, sideEffects string, ret
 	if mayHaveRun != nil {
 		d.CheckStateFirst = *mayHaveRun
 	}
+	if retryable != nil && *retryable {
+		// A retryable flag received on the wire wins over the advice, as
+		// ovstorage's decision tree asks first: retryable true means retry
+		// with backoff (an unknown code's fallback advice included).
+		d.Step = contract.StepRetry
+	}
 	if d.Step != contract.StepRetry {
 		return d
 	}

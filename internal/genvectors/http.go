@@ -181,6 +181,10 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		response{name: "neither: text from a proxy past 2048 bytes whose cut goes through an AWS key id (the run of secret characters ending the cut text goes)", status: 502,
 			headers: map[string]string{"content-type": "text/plain"}, body: receivedPreCut.in + "7EXAMPLE tail"},
 		response{name: "neither: text from a proxy", status: 502, headers: map[string]string{"content-type": "text/html"}, body: proxyText},
+		// surfaces.http.echo_body: a contract that never echoes upstream
+		// bodies (AGENTO) gets the status line alone.
+		response{name: "neither: an upstream's own error text, quoted in the message only where surfaces.http.echo_body is on", status: 400,
+			headers: map[string]string{"content-type": "text/plain; charset=utf-8"}, body: "Account 4471 of Jane Doe is closed"},
 		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
 		response{name: "neither, in a successful response", status: 200, headers: map[string]string{"content-type": "text/plain"}, body: "fine"},
@@ -303,10 +307,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 		if !ok {
 			return nil, false
 		}
-		message := statusLine(r.status)
-		if text != "" {
-			message += ": " + text
-		}
+		message := upstreamMessage(c, r.status, text)
 		if !fits(c, message) {
 			return nil, false
 		}
@@ -315,6 +316,10 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
 		want = object(exampleenv.New(c, kind, message, nil))
+		if f := c.Surfaces.HTTP.StatusField; f != nil {
+			// surfaces.http.status_field keeps the response's status.
+			want = want.with(c.Layout.FieldPath(f), r.status)
+		}
 	}
 	if hint != nil {
 		if _, has := want.get(hint.Path); !has {
@@ -388,6 +393,17 @@ func statusLine(status int) string {
 		s += " " + t
 	}
 	return s
+}
+
+// upstreamMessage is the message every reader builds from a failed
+// response without an envelope (and from a foreign AIP-193 status): the
+// status line, then ": " and the body's text when there is any, unless the
+// contract never echoes upstream text (surfaces.http.echo_body: false).
+func upstreamMessage(c *contract.Contract, status int, text string) string {
+	if !c.Surfaces.HTTP.EchoBody || text == "" {
+		return statusLine(status)
+	}
+	return statusLine(status) + ": " + text
 }
 
 // httpText is the start of a body as one line of sanitized text, as

@@ -116,6 +116,22 @@ func writeVectors(c *contract.Contract, exs []exampleenv.Example) ([]WriteVec, e
 		v.CLI, v.AIP193, v.Log = nil, nil, json.RawMessage("null")
 		out = append(out, v)
 	}
+	// An empty list in an array field the layout marks optional (ovstorage's
+	// warnings, "omitted when there are none"): every writer leaves it out.
+	for _, lf := range c.Layout.Leaves {
+		if !lf.OmitsEmpty() {
+			continue
+		}
+		base := fromExample(exs[0].Value).without(lf.Path)
+		v, err := writeVec(c, "an empty "+lf.Field.Name+" list is left out (layout optional: true)", base, base)
+		if err != nil {
+			return nil, err
+		}
+		if v.Envelope, err = raw(base.with(lf.Path, []any{})); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
 	return out, nil
 }
 

@@ -40,6 +40,13 @@ type Tables struct {
 	// CLIForm is how a command line writes an envelope: "envelope" or
 	// "wrapped" (contract.CLIForm).
 	CLIForm Value
+	// EchoBody is whether a message built from a response without an
+	// envelope quotes the body's text (contract.HTTPReading.EchoBody).
+	EchoBody Value
+	// HTTPStatusField is the member of the context field that keeps the
+	// status of a response without an envelope; nil without one
+	// (contract.HTTPReading.StatusField).
+	HTTPStatusField Value
 	// The google.rpc mapping's tables (AIP-193; every Classification also
 	// carries its gRPC code and status and its kind's reason): the
 	// ErrorInfo domain; the layout's leaves in wire order, each with where
@@ -67,8 +74,12 @@ func Build(c *contract.Contract) *Tables {
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
+		EchoBody:                c.Surfaces.HTTP.EchoBody,
 	}
 	t.aip193(c)
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		t.HTTPStatusField = Local{&f.Idents}
+	}
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
 	}

@@ -61,6 +61,10 @@ type Printed struct {
 	HTTPKinds, ExitCodes                         string
 	// Log and CLIForm are the surfaces' tables of logging and the command line.
 	Log, CLIForm string
+	// EchoBody is whether the HTTP readers quote a body in a message.
+	EchoBody string
+	// HTTPStatusField is the member keeping a read response's status, or null.
+	HTTPStatusField string
 	// The google.rpc mapping's tables (AIP-193).
 	AIPDomain, AIPLeaves, AIPOffWire, AIPReasons string
 
@@ -74,6 +78,7 @@ func (t *Tables) Print(p Printer) Printed {
 		Inbound: p.Print(t.Inbound), ShortForm: p.Print(t.ShortForm), Retry: p.Print(t.Retry),
 		ActionSteps: p.Print(t.ActionSteps), Upgrades: p.Print(t.Upgrades), RetrySame: p.Print(t.RetrySame), MayHaveRun: p.Print(t.MayHaveRun),
 		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
+		EchoBody: p.Print(t.EchoBody), HTTPStatusField: p.Print(t.HTTPStatusField),
 		AIPDomain: p.Print(t.AIPDomain), AIPLeaves: p.Print(t.AIPLeaves), AIPOffWire: p.Print(t.AIPOffWire), AIPReasons: p.Print(t.AIPReasons),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
 	}

@@ -272,7 +272,7 @@ const maxHTTPText = 512
 //
 // A JSON body of a failed response (status 300 or more) that is not an envelope but labby's short form, a JSON object whose "kind" is a string of at most 128 bytes matching this contract's kind names and whose "message" is a string, yields an envelope that keeps that kind and message: the message sanitized as New sanitizes one (a message left empty or blank becomes "HTTP <status> <status text>"), the advice classified from the kind by Lookup (the fallback for a kind this package does not know, never from the status), the kind's required collections empty, and Extra[PromotedMember] set to PromotedShortForm. Any other member of the short form is ignored.
 //
-// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the model classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text (upstreamMessage).
 //
 // A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -406,14 +406,19 @@ func fromShortForm(body []byte, status int) *Envelope {
 // classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
-	message := statusLine(status)
-	if text != "" {
-		message += ": " + text
-	}
+	message := upstreamMessage(status, text)
 	return New(Classify(Upstream{
 		Status: status,
 		Text:   text,
 	}).Kind, message)
+}
+
+// upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status), then ": " and text, the start of the body as httpText quotes it, when there is any (surfaces.http.echo_body).
+func upstreamMessage(status int, text string) string {
+	if text == "" {
+		return statusLine(status)
+	}
+	return statusLine(status) + ": " + text
 }
 
 // statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.

@@ -2229,6 +2229,12 @@ DEFAULT_EXIT_CODE = 70
 #: CLI_FORM is how write_cli writes an envelope: "envelope" (the envelope itself) or "wrapped" ({"ok": false, "command": ..., "error": envelope}).
 CLI_FORM = "wrapped"
 
+#: ECHO_BODY is whether from_http_response quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); False: the status line alone.
+ECHO_BODY = True
+
+#: HTTP_STATUS_FIELD is the attribute in which from_http_response keeps the status of a response without an envelope (surfaces.http.status_field), or None.
+HTTP_STATUS_FIELD: Optional[str] = None
+
 #: LOG is the structured-log form log_fields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one.
 LOG: Mapping[str, Any] = {
     "members": ("kind", "message", "origin", "action", "same_arguments", "side_effects", "retryable", "http_status", "retry_after_ms", "fields", "extra"),

@@ -454,6 +454,12 @@ export declare const DEFAULT_EXIT_CODE = 70;
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export declare const CLI_FORM: "envelope" | "wrapped";
 
+/** ECHO_BODY is whether fromHttpResponse quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone. */
+export declare const ECHO_BODY: boolean;
+
+/** HTTP_STATUS_FIELD is the member in which fromHttpResponse keeps the status of a response without an envelope (surfaces.http.status_field), or null. */
+export declare const HTTP_STATUS_FIELD: string | null;
+
 /** ERROR_INFO_DOMAIN is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain. */
 export declare const ERROR_INFO_DOMAIN = "agent-error";
 

@@ -2136,6 +2136,8 @@ const EXIT_CODES = deepFreeze({
 });
 const DEFAULT_EXIT_CODE = 70;
 const CLI_FORM = "wrapped";
+const ECHO_BODY = true;
+const HTTP_STATUS_FIELD = null;
 const ERROR_INFO_DOMAIN = "agent-error";
 const AIP_LEAVES = deepFreeze([
   {
@@ -2404,12 +2406,14 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

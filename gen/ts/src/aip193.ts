@@ -17,7 +17,7 @@ import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, tooLong, toWire, type DecodeError, type DecodeOptions, type ParseResult } from "./codec.js";
 import type { LayoutObject } from "./spec.js";
 import { sanitize, sanitizeValue } from "./sanitize.js";
-import { classifyHttp, httpText, statusLine } from "./surfaces.js";
+import { classifyHttp, httpText, upstreamMessage } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 
 /** The detail types of the mapping, as "@type" names them. */
@@ -412,8 +412,7 @@ export function fromRpcStatus(s: RpcStatus): Envelope {
   const body = encodeUtf8(s.message ?? "");
   let e: Envelope;
   if (hasOwn(AIP_REASONS, s.reason) && s.domain === ERROR_INFO_DOMAIN) {
-    const text = httpText(body);
-    e = classifiedEnvelope(AIP_REASONS[s.reason] as KnownKind, statusLine(status) + (text === "" ? "" : ": " + text));
+    e = classifiedEnvelope(AIP_REASONS[s.reason] as KnownKind, upstreamMessage(status, httpText(body)));
   } else {
     e = classifyHttp(status, body);
   }

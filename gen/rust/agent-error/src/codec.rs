@@ -229,6 +229,15 @@ pub(crate) enum Out<'a> {
 }
 
 impl Out<'_> {
+    /// Whether the value is an array without elements.
+    fn is_empty_array(&self) -> bool {
+        match self {
+            Out::Arr(a) => a.is_empty(),
+            Out::Json(v) => v.as_array().is_some_and(Vec::is_empty),
+            _ => false,
+        }
+    }
+
     fn write(&self, b: &mut Vec<u8>) {
         match self {
             Out::Obj(members) => {
@@ -858,8 +867,12 @@ impl Envelope {
                             "the layout requires it, and it is empty",
                         )));
                     }
-                    self.encode_slot(leaf.slot, leaf.path, level)
-                        .map_err(S::fail)?
+                    let v = self
+                        .encode_slot(leaf.slot, leaf.path, level)
+                        .map_err(S::fail)?;
+                    // An array the layout marks optional is left out when
+                    // empty, as when unset.
+                    v.filter(|v| !(leaf.optional && v.is_empty_array()))
                 }
             };
             if let Some(v) = v {

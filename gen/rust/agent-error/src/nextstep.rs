@@ -16,8 +16,15 @@ use crate::spec::{Decision, Step};
 /// RETRY.max_hint_ms), else min(max_ms, initial_ms × multiplier^(attempt−1))
 /// with up to RETRY.jitter of it shaved off.
 pub fn next_step(e: &Envelope, attempt: i64) -> Decision {
+    // A retryable flag received on the wire wins over the advice: true
+    // means retry (ovstorage's decision tree asks it first), whatever the
+    // kind.
     let mut d = Decision {
-        step: e.recovery.action.step(),
+        step: if e.received_retryable() == Some(true) {
+            Step::Retry
+        } else {
+            e.recovery.action.step()
+        },
         delay_min_ms: 0,
         delay_max_ms: 0,
         check_state_first: e.work_may_have_run(),

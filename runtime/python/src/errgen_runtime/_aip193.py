@@ -24,7 +24,7 @@ from ._classification import classified_envelope, lookup, plain
 from ._codec import MAX_DOCUMENT_BYTES, _STRICT, _check_size, _extra_within, _go_json, _loads, _loads_within, _too_deep, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
-from ._http import _classify_http, _http_text, _status_line
+from ._http import _classify_http, _http_text, _upstream_message
 from ._sanitize import sanitize, sanitize_value
 from ._spec import EnvelopeError
 
@@ -296,9 +296,7 @@ def from_aip193(text: Union[str, bytes, bytearray], *, max_bytes: Optional[int] 
             status = _GRPC_CODES[s.code][1]
     kind = REASON_KINDS.get(s.reason)
     if kind is not None and s.domain == ERROR_INFO_DOMAIN:
-        body = _http_text(s.message.encode("utf-8"))
-        message = _status_line(status) + (": " + body if body != "" else "")
-        e = classified_envelope(kind, message)
+        e = classified_envelope(kind, _upstream_message(status, _http_text(s.message.encode("utf-8"))))
     else:
         e = _classify_http(status, s.message.encode("utf-8"))
     if s.retry_delay is not None:

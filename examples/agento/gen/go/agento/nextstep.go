@@ -85,7 +85,7 @@ type Decision struct {
 	Exhausted bool
 }
 
-// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action. A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (5) attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
+// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action, or is a retry when the envelope received a retryable flag that is true (it wins over the advice, an unknown kind's fallback included). A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (5) attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
 func NextStep(e *Envelope, attempt int) Decision {
 	d := Decision{
 		CheckStateFirst: e.WorkMayHaveRun(),

@@ -1,112 +1,54 @@
-// Tests of the generated AGENTO package against AGENTO's own envelope, as
-// its documentation shows it (seed 002).
+// Tests of the generated agento package against AGENTO's error result (seed
+// 002) and the facts in reference/agento.md.
 package agento_test
 
 import (
-	"encoding/json"
-	"reflect"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/examples/agento/gen/go/agento"
-	"github.com/errgen/errgen/internal/gentest"
 )
 
-// seedResult is the AUTH_REJECTED error result of AGENTO's documentation.
-const seedResult = `{
-  "status": "error",
-  "error": {
-    "code": "AUTH_REJECTED",
-    "category": "AUTH",
-    "message": "Upstream API rejected the request.",
-    "details": {
-      "status": 401
-    }
-  }
-}`
-
-func TestSeedEnvelopeDecodesClassifiesAndRoundTrips(t *testing.T) {
-	var e agento.Envelope
-	if err := json.Unmarshal([]byte(seedResult), &e); err != nil {
-		t.Fatal(err)
-	}
-	if e.Kind != agento.KindAuthRejected || e.Message != "Upstream API rejected the request." {
-		t.Errorf("decoded %+v", e)
-	}
-	if e.Status == nil || *e.Status != 401 {
-		t.Errorf("details.status = %v, want 401", e.Status)
-	}
-	if e.Category != "AUTH" || e.Classification().Group != agento.GroupAuth {
-		t.Errorf("category %q, group %q", e.Category, e.Classification().Group)
-	}
-	if e.IsRetryable() {
-		t.Error("AUTH_REJECTED is retryable")
-	}
-	if e.WorkMayHaveRun() {
-		t.Error("AUTH_REJECTED says work may have run")
-	}
-	if e.IsStartupFailure() {
-		t.Error("AUTH_REJECTED is a startup failure")
-	}
-	// What the layout does not carry comes from the classification.
-	c := agento.Lookup(agento.KindAuthRejected)
-	if e.Origin != c.Origin || e.Recovery.Action != c.Action || e.SideEffects != c.SideEffects {
-		t.Errorf("unmapped values not filled from the classification: %+v", e)
-	}
-	got, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a, b any
-	json.Unmarshal([]byte(seedResult), &a)
-	json.Unmarshal(got, &b)
-	if !reflect.DeepEqual(a, b) {
-		t.Errorf("re-encoded differently:\n%s", got)
-	}
-}
-
-func TestLocallyBuiltEnvelopesHaveAGENTOsShape(t *testing.T) {
-	got, err := json.Marshal(agento.NewToolExecutionUncertain("The booking POST may have been delivered."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	json.Unmarshal(got, &m)
-	errObj, _ := m["error"].(map[string]any)
-	details, _ := errObj["details"].(map[string]any)
-	if m["status"] != "error" || errObj["code"] != "TOOL_EXECUTION_UNCERTAIN" || errObj["category"] != "TOOL" || details["executionMayHaveOccurred"] != true {
-		t.Errorf("envelope %s", got)
-	}
-	if len(m) != 2 {
-		t.Errorf("top level has more than status and error: %s", got)
-	}
-}
-
-func TestConfigCodesAreStartupFailures(t *testing.T) {
-	for _, k := range agento.Kinds() {
-		c := agento.Lookup(k)
-		if want := c.Group == agento.GroupConfig; c.Startup != want {
-			t.Errorf("%s: Startup = %v, want %v", k, c.Startup, want)
-		}
-	}
-}
-
-func TestDecodeRejectsAnotherShape(t *testing.T) {
-	for _, doc := range []string{
-		`{"status":"ok","error":{"code":"AUTH_REJECTED","category":"AUTH","message":"m"}}`,
-		`{"error":{"code":"AUTH_REJECTED","category":"AUTH","message":"m"}}`,
-		`{"contract_version":1,"kind":"forbidden","message":"m"}`,
+// A downstream answer without an envelope becomes the code AGENTO's inbound
+// mapping names, with details.status keeping the downstream status, and a
+// message that never echoes the body: AGENTO's messages are bounded and
+// never carry an upstream body.
+func TestReadHTTPKeepsStatusAndNeverEchoesTheBody(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		kind   agento.Kind
+	}{
+		{401, agento.KindAuthRejected},
+		{403, agento.KindAuthRejected},
+		{429, agento.KindToolRateLimited},
+		{404, agento.KindToolClientError},
+		{503, agento.KindToolServerError},
+		{302, agento.KindToolRedirectBlocked},
 	} {
-		var e agento.Envelope
-		if err := json.Unmarshal([]byte(doc), &e); err == nil {
-			t.Errorf("%s decoded", doc)
+		body := "account 4471 of Jane Doe: internal trace 9f2c"
+		resp := &http.Response{StatusCode: tc.status, Header: http.Header{"Content-Type": {"text/plain"}}, Body: io.NopCloser(strings.NewReader(body))}
+		e, err := agento.ReadHTTP(resp)
+		if err != nil {
+			t.Fatalf("%d: %v", tc.status, err)
+		}
+		if e.Kind != tc.kind {
+			t.Errorf("%d: kind %s, want %s", tc.status, e.Kind, tc.kind)
+		}
+		if e.Status == nil || *e.Status != int64(tc.status) {
+			t.Errorf("%d: details.status %v, want %d", tc.status, e.Status, tc.status)
+		}
+		if strings.Contains(e.Message, "4471") || strings.Contains(e.Message, ":") {
+			t.Errorf("%d: the message %q echoes the body", tc.status, e.Message)
+		}
+		out, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "Jane") || !strings.Contains(string(out), `"status":`+strconv.Itoa(tc.status)) {
+			t.Errorf("%d: on the wire %s", tc.status, out)
 		}
 	}
-}
-
-// Every example the docs show and the schemas accept is exactly what the
-// package produces for the same failure.
-func TestGoEnvelopesMatchExamples(t *testing.T) {
-	gentest.MatchExamples(t, "../../../kinds.yaml", func(kind, message string) any {
-		return agento.New(agento.Kind(kind), message)
-	})
 }

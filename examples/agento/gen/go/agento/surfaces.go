@@ -261,7 +261,7 @@ const maxHTTPText = 512
 
 // ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
-// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" alone: this contract never echoes an upstream body in a message (upstreamMessage). Such an envelope keeps the response's status in Status (surfaces.http.status_field).
 //
 // A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -290,6 +290,8 @@ func ReadHTTP(resp *http.Response) (*Envelope, error) {
 			}
 		}
 		e = classifyHTTP(resp.StatusCode, body)
+		status := int64(resp.StatusCode)
+		e.Status = &status
 	}
 	if e.Recovery.RetryAfterMs == nil {
 		if ms, ok := parseRetryAfter(resp.Header.Get("Retry-After"), resp.Header.Get("Date")); ok {
@@ -355,14 +357,16 @@ func jsonString(raw json.RawMessage) (string, bool) {
 // classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
-	message := statusLine(status)
-	if text != "" {
-		message += ": " + text
-	}
+	message := upstreamMessage(status, text)
 	return New(Classify(Upstream{
 		Status: status,
 		Text:   text,
 	}).Kind, message)
+}
+
+// upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status) alone. This contract never echoes an upstream body (surfaces.http.echo_body: false): the body's text reaches the inbound classifier, never the message.
+func upstreamMessage(status int, _ string) string {
+	return statusLine(status)
 }
 
 // statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.

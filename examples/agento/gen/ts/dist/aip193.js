@@ -3,7 +3,7 @@ import { AIP_LEAVES, AIP_OFF_WIRE, AIP_REASONS, CONTRACT_VERSION, ERROR_INFO_DOM
 import { classifiedEnvelope, hasOwn, lookup } from "./classification.js";
 import { extraLimitsError, goJson, isObject, joinPath, parseEnvelopeJson, parseJsonWithin, setOwn, tooLong, toWire } from "./codec.js";
 import { sanitize, sanitizeValue } from "./sanitize.js";
-import { classifyHttp, httpText, statusLine } from "./surfaces.js";
+import { classifyHttp, httpText, upstreamMessage } from "./surfaces.js";
 import { encodeUtf8 } from "./utf8.js";
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 const RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo";
@@ -274,8 +274,7 @@ function fromRpcStatus(s) {
   const body = encodeUtf8(s.message ?? "");
   let e;
   if (hasOwn(AIP_REASONS, s.reason) && s.domain === ERROR_INFO_DOMAIN) {
-    const text = httpText(body);
-    e = classifiedEnvelope(AIP_REASONS[s.reason], statusLine(status) + (text === "" ? "" : ": " + text));
+    e = classifiedEnvelope(AIP_REASONS[s.reason], upstreamMessage(status, httpText(body)));
   } else {
     e = classifyHttp(status, body);
   }

@@ -811,6 +811,9 @@ function leafValue(leaf, e) {
       if (spec === void 0 || v === void 0 || v === null || spec.type === "string" && v === "") {
         return void 0;
       }
+      if (leaf.optional === true && Array.isArray(v) && v.length === 0) {
+        return void 0;
+      }
       return encodeValue(spec, v, leaf.path);
     }
   }

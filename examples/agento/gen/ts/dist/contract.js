@@ -1155,6 +1155,8 @@ const PROBLEM_TYPE_BASE = "urn:errgen:agento:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
+const ECHO_BODY = false;
+const HTTP_STATUS_FIELD = "status";
 const ERROR_INFO_DOMAIN = "agento";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1337,12 +1339,14 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

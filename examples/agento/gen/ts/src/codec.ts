@@ -1164,6 +1164,10 @@ function leafValue(leaf: LayoutLeaf, e: Envelope): unknown {
       if (spec === undefined || v === undefined || v === null || (spec.type === "string" && v === "")) {
         return undefined;
       }
+      if (leaf.optional === true && Array.isArray(v) && v.length === 0) {
+        // An array the layout marks optional is left out when empty.
+        return undefined;
+      }
       return encodeValue(spec, v, leaf.path);
     }
   }

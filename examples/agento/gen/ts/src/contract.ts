@@ -1500,6 +1500,12 @@ export const DEFAULT_EXIT_CODE = 1;
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export const CLI_FORM: "envelope" | "wrapped" = "envelope";
 
+/** ECHO_BODY is whether fromHttpResponse quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone. */
+export const ECHO_BODY: boolean = false;
+
+/** HTTP_STATUS_FIELD is the member in which fromHttpResponse keeps the status of a response without an envelope (surfaces.http.status_field), or null. */
+export const HTTP_STATUS_FIELD: string | null = "status";
+
 // The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
 // README's "gRPC and AIP-193 errors" section specifies it.
 

@@ -734,7 +734,8 @@ func parseAIP193JSON(data []byte) (*RPCStatus, error) {
 // HTTPStatus when it is an error status (400-599), else the one
 // google.rpc.Code documents for the code (Code, else Status), else 500.
 // The message is "HTTP <status> <status text>: <message>", as ReadHTTP
-// builds one; the retry hint is RetryInfo's delay in whole milliseconds,
+// builds one (upstreamMessage: the status line alone for a contract that
+// never echoes upstream text, surfaces.http.echo_body: false); the retry hint is RetryInfo's delay in whole milliseconds,
 // rounded up, at most RetryMaxHint, none when negative.
 func FromRPCStatus(s *RPCStatus) *Envelope {
 	if s.Domain == ErrorInfoDomain && s.Metadata[metaKind] != "" {
@@ -755,12 +756,7 @@ func FromRPCStatus(s *RPCStatus) *Envelope {
 	}
 	var e *Envelope
 	if kind, ok := kindByReason(s.Reason); ok && s.Domain == ErrorInfoDomain {
-		text := httpText([]byte(s.Message))
-		message := statusLine(status)
-		if text != "" {
-			message += ": " + text
-		}
-		e = aipNew(kind, message)
+		e = aipNew(kind, upstreamMessage(status, httpText([]byte(s.Message))))
 	} else {
 		e = classifyHTTP(status, []byte(s.Message))
 	}

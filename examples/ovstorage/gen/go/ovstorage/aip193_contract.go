@@ -44,6 +44,10 @@ var aipLeaves = [12]aipLeaf{
 		path: "error.partial",
 	},
 	{
+		key:  "warnings",
+		path: "warnings",
+	},
+	{
 		key:  "operation_id",
 		path: "operation_id",
 		text: true,
@@ -57,10 +61,6 @@ var aipLeaves = [12]aipLeaf{
 		key:  "resource",
 		path: "resource",
 		text: true,
-	},
-	{
-		key:  "warnings",
-		path: "warnings",
 	},
 }
 

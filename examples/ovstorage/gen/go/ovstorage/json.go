@@ -7,7 +7,7 @@ import "strconv"
 // ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
 func ownedRoot(k string) bool {
 	switch k {
-	case "v", "ok", "operation", "error", "operation_id", "backend", "resource", "warnings":
+	case "v", "ok", "operation", "error", "warnings", "operation_id", "backend", "resource":
 		return true
 	}
 	return false
@@ -81,6 +81,10 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
+	if len(e.Warnings) > 0 {
+		b = append(b, ",\"warnings\":"...)
+		b = appendStrings(b, e.Warnings)
+	}
 	if e.OperationID != "" {
 		b = append(b, ",\"operation_id\":"...)
 		b = appendString(b, e.OperationID)
@@ -92,10 +96,6 @@ func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
 	if e.Resource != "" {
 		b = append(b, ",\"resource\":"...)
 		b = appendString(b, e.Resource)
-	}
-	if e.Warnings != nil {
-		b = append(b, ",\"warnings\":"...)
-		b = appendStrings(b, e.Warnings)
 	}
 	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
 		return dst, err
@@ -163,6 +163,10 @@ var decodeFields = [13]decodeField{{
 	typeCategory: DecodeType,
 	typeProblem:  "must be an object",
 }, {
+	path:         "warnings",
+	typeCategory: DecodeType,
+	typeProblem:  "must be an array of strings",
+}, {
 	path:         "operation_id",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
@@ -174,10 +178,6 @@ var decodeFields = [13]decodeField{{
 	path:         "resource",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
-}, {
-	path:         "warnings",
-	typeCategory: DecodeType,
-	typeProblem:  "must be an array of strings",
 }}
 
 // UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
@@ -264,14 +264,14 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 					}
 				}
 			}
-		case "operation_id":
-			st[9] = d.str(&out.OperationID)
-		case "backend":
-			st[10] = d.str(&out.Backend)
-		case "resource":
-			st[11] = d.str(&out.Resource)
 		case "warnings":
-			st[12] = d.strs(&out.Warnings)
+			st[9] = d.strs(&out.Warnings)
+		case "operation_id":
+			st[10] = d.str(&out.OperationID)
+		case "backend":
+			st[11] = d.str(&out.Backend)
+		case "resource":
+			st[12] = d.str(&out.Resource)
 		default:
 			d.keep(&extras[0], "", 0)
 		}
@@ -319,10 +319,10 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 		out.Message = Sanitize(out.Message)
 		out.Recovery.Guidance = Sanitize(out.Recovery.Guidance)
 		out.Partial = out.Partial.sanitized()
+		out.Warnings = sanitizeStrings(out.Warnings)
 		out.OperationID = Sanitize(out.OperationID)
 		out.Backend = Sanitize(out.Backend)
 		out.Resource = Sanitize(out.Resource)
-		out.Warnings = sanitizeStrings(out.Warnings)
 	}
 	c := Lookup(out.Kind)
 	out.Origin = c.Origin

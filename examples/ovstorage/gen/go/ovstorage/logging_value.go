@@ -32,6 +32,11 @@ func (e *Envelope) LogValue() slog.Value {
 			fields = append(fields, slog.String("partial", boundLogText(s)))
 		}
 	}
+	if len(e.Warnings) > 0 {
+		if s, ok := logJSON(e.Warnings); ok {
+			fields = append(fields, slog.String("warnings", boundLogText(s)))
+		}
+	}
 	if e.OperationID != "" {
 		fields = append(fields, slog.String("operation_id", boundLogText(e.OperationID)))
 	}
@@ -40,11 +45,6 @@ func (e *Envelope) LogValue() slog.Value {
 	}
 	if e.Resource != "" {
 		fields = append(fields, slog.String("resource", boundLogText(e.Resource)))
-	}
-	if e.Warnings != nil {
-		if s, ok := logJSON(e.Warnings); ok {
-			fields = append(fields, slog.String("warnings", boundLogText(s)))
-		}
 	}
 	if len(fields) > 0 {
 		attrs = append(attrs, slog.Attr{

@@ -269,3 +269,31 @@ func TestNextActionNeverInvented(t *testing.T) {
 		t.Errorf("PartialCompletion: guidance %q invented", e.Recovery.Guidance)
 	}
 }
+
+// warnings is omitted when there are none: an empty list is left out as an
+// unset one is, and the producer schema refuses "warnings": [] while the
+// consumer schema still reads it.
+func TestEmptyWarningsOmitted(t *testing.T) {
+	e := ovstorage.New(ovstorage.KindNotFound, "NotFound: object missing", "ovstorage_read").WithWarnings([]string{})
+	out, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "warnings") {
+		t.Errorf("an empty warnings list is on the wire: %s", out)
+	}
+	with, _ := json.Marshal(e.WithWarnings([]string{"slow backend"}))
+	if !strings.Contains(string(with), `"warnings":["slow backend"]`) {
+		t.Errorf("a warning is not on the wire: %s", with)
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(`{"v":"0.1","ok":false,"operation":"op","warnings":[],"error":{"code":"NotFound","message":"m","retryable":false}}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if gentest.CompileSchema(t, "producer.json", ovstorage.ProducerSchema().JSON).Validate(doc) == nil {
+		t.Error("the producer schema accepts an empty warnings list")
+	}
+	if err := gentest.CompileSchema(t, "consumer.json", ovstorage.ConsumerSchema().JSON).Validate(doc); err != nil {
+		t.Errorf("the consumer schema rejects an empty warnings list: %v", err)
+	}
+}

@@ -260,7 +260,7 @@ const maxHTTPText = 512
 
 // ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
 //
-// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (Http502), which this package does not know and classifies with the fallback (see httpKind); the message is "HTTP <status> <status text>" followed by the start of the body's text.
+// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract has no inbound classifier, so the kind is the contract's only kind with the response's HTTP status, or else one named after the status (Http502), which this package does not know and classifies with the fallback (see httpKind); the message is "HTTP <status> <status text>" followed by the start of the body's text (upstreamMessage).
 //
 // A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
 func ReadHTTP(resp *http.Response) (*Envelope, error) {
@@ -354,10 +354,7 @@ func jsonString(raw json.RawMessage) (string, bool) {
 // classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status. Operation is left empty: the response does not say it, so the caller sets it (WithOperation) before passing the envelope on.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)
-	message := statusLine(status)
-	if text != "" {
-		message += ": " + text
-	}
+	message := upstreamMessage(status, text)
 	return New(httpKind(status), message, "")
 }
 
@@ -370,6 +367,14 @@ func httpKind(status int) Kind {
 		return KindUnsupported
 	}
 	return Kind("Http" + strconv.Itoa(status))
+}
+
+// upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status), then ": " and text, the start of the body as httpText quotes it, when there is any (surfaces.http.echo_body).
+func upstreamMessage(status int, text string) string {
+	if text == "" {
+		return statusLine(status)
+	}
+	return statusLine(status) + ": " + text
 }
 
 // statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.

@@ -1100,6 +1100,9 @@ def _leaf_value(leaf: Mapping[str, Any], e: Envelope) -> Any:
             raise ValueError("cannot encode " + leaf["path"] + ": the layout requires it, and it is " + ("empty" if v == "" else "missing"))
         if spec is None or v is None or (spec["type"] == "string" and v == ""):
             return _ABSENT
+        if leaf["optional"] and spec["type"] == "array" and len(v) == 0:
+            # An array the layout marks optional is left out when empty.
+            return _ABSENT
         return _encode_value(spec, v, leaf["path"])
     return _ABSENT
 
@@ -1144,14 +1147,14 @@ _ENC_ATTR: Mapping[str, Tuple[bool, str]] = {
     "same_arguments": (False, "same_arguments"),
 }
 
-#: _Field is a field the layout does not require, as the encoder writes it: its JSON name, member, spec, path and whether it is a string field.
+#: _Field is a field the layout does not require, as the encoder writes it: its JSON name, member, spec, path and whether it is left out when empty (a string field, or an array the layout marks optional).
 _Field = Tuple[str, str, Mapping[str, Any], str, bool]
 
 
 def _encode_field(out: Dict[str, Any], field: _Field, v: Any) -> None:
-    """_encode_field writes the value v (not None) of a field the layout does not require, as _leaf_value writes it: an empty string field is left out."""
-    name, _, spec, path, is_string = field
-    if is_string and v == "":
+    """_encode_field writes the value v (not None) of a field the layout does not require, as _leaf_value writes it: an empty string field, or an empty array the layout marks optional, is left out."""
+    name, _, spec, path, omit_empty = field
+    if omit_empty and (v == "" or (type(v) is not str and len(v) == 0)):
         return
     out[name] = v if type(v) is str else _encode_value(spec, v, path)
 
@@ -1241,7 +1244,7 @@ class _EncoderSource:
             source, key = leaf["source"], repr(leaf["name"])
             spec = FIELDS.get(leaf["field"]) if source == "field" else None
             if spec is not None and not leaf["required"]:
-                run.append((leaf["name"], leaf["field"], spec, leaf["path"], spec["type"] == "string"))
+                run.append((leaf["name"], leaf["field"], spec, leaf["path"], spec["type"] == "string" or (spec["type"] == "array" and bool(leaf["optional"]))))
                 continue
             flush()
             if source in _ENC_ATTR:

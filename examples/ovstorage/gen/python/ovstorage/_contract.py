@@ -1096,7 +1096,7 @@ LAYOUT: Mapping[str, Any] = {
     "name": "",
     "path": "",
     "required": True,
-    "owned": frozenset({"v", "ok", "operation", "error", "operation_id", "backend", "resource", "warnings"}),
+    "owned": frozenset({"v", "ok", "operation", "error", "warnings", "operation_id", "backend", "resource"}),
     "members": ({
         "leaf": {
             "name": "v",
@@ -1178,6 +1178,16 @@ LAYOUT: Mapping[str, Any] = {
         },
     }, {
         "leaf": {
+            "name": "warnings",
+            "path": "warnings",
+            "source": "field",
+            "optional": True,
+            "aliases": (),
+            "field": "warnings",
+            "required": False,
+        },
+    }, {
+        "leaf": {
             "name": "operation_id",
             "path": "operation_id",
             "source": "field",
@@ -1204,16 +1214,6 @@ LAYOUT: Mapping[str, Any] = {
             "optional": False,
             "aliases": (),
             "field": "resource",
-            "required": False,
-        },
-    }, {
-        "leaf": {
-            "name": "warnings",
-            "path": "warnings",
-            "source": "field",
-            "optional": False,
-            "aliases": (),
-            "field": "warnings",
             "required": False,
         },
     }),
@@ -1326,7 +1326,7 @@ INBOUND: Optional[Mapping[str, Any]] = None
 SHORT_FORM: Optional[Mapping[str, Any]] = None
 
 #: MCP_ERROR_SCHEMA_JSON is the JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a new dict).
-MCP_ERROR_SCHEMA_JSON = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}"
+MCP_ERROR_SCHEMA_JSON = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}"
 
 #: HTTP_KINDS maps each HTTP status (as a string) exactly one kind has to that kind.
 HTTP_KINDS: Mapping[str, str] = MappingProxyType({
@@ -1348,6 +1348,12 @@ DEFAULT_EXIT_CODE = 1
 
 #: CLI_FORM is how write_cli writes an envelope: "envelope" (the envelope itself) or "wrapped" ({"ok": false, "command": ..., "error": envelope}).
 CLI_FORM = "envelope"
+
+#: ECHO_BODY is whether from_http_response quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); False: the status line alone.
+ECHO_BODY = True
+
+#: HTTP_STATUS_FIELD is the attribute in which from_http_response keeps the status of a response without an envelope (surfaces.http.status_field), or None.
+HTTP_STATUS_FIELD: Optional[str] = None
 
 #: LOG is the structured-log form log_fields writes, the same in every language: its members in order, and the bound in UTF-8 bytes of its texts with the ellipsis that ends a cut one.
 LOG: Mapping[str, Any] = {
@@ -1381,7 +1387,7 @@ SANITIZED_FIELDS: Tuple[str, ...] = ("message",)
 ERROR_INFO_DOMAIN = "ovstorage"
 
 #: AIP193_LEAVES are the layout's leaves in wire order as the google.rpc mapping reads an envelope back: (path, source, metadata key, text, constant); source is "meta" (the metadata entry under the key, its text itself when text is true, else its compact JSON), "kind", "message", "retry" or "const" (the constant).
-AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("v", "meta", "contractVersion", True, None), ("ok", "const", "", False, False), ("operation", "meta", "operation", True, None), ("error.code", "kind", "", False, None), ("error.message", "message", "", False, None), ("error.retryable", "meta", "retryable", False, None), ("error.next_action", "meta", "guidance", True, None), ("error.partial", "meta", "partial", False, None), ("operation_id", "meta", "operation_id", True, None), ("backend", "meta", "backend", True, None), ("resource", "meta", "resource", True, None), ("warnings", "meta", "warnings", False, None))
+AIP193_LEAVES: Tuple[Tuple[str, str, str, bool, Any], ...] = (("v", "meta", "contractVersion", True, None), ("ok", "const", "", False, False), ("operation", "meta", "operation", True, None), ("error.code", "kind", "", False, None), ("error.message", "message", "", False, None), ("error.retryable", "meta", "retryable", False, None), ("error.next_action", "meta", "guidance", True, None), ("error.partial", "meta", "partial", False, None), ("warnings", "meta", "warnings", False, None), ("operation_id", "meta", "operation_id", True, None), ("backend", "meta", "backend", True, None), ("resource", "meta", "resource", True, None))
 
 #: AIP193_OFF_WIRE are the envelope's values its layout does not carry, which the metadata carries as text: (metadata key, source).
 AIP193_OFF_WIRE: Tuple[Tuple[str, str], ...] = (("origin", "origin"), ("recoveryAction", "action"), ("sameArguments", "same_arguments"), ("sideEffects", "side_effects"))

@@ -20,7 +20,9 @@ from ._classification import _blank, classified_envelope, lookup, may_have_run
 from ._codec import _loads_within, _within, from_dict
 from ._contract import (
     CONTRACT_VERSION,
+    ECHO_BODY,
     HTTP_KINDS,
+    HTTP_STATUS_FIELD,
     INBOUND,
     LAYOUT,
     PROBLEM_TYPE_BASE,
@@ -180,6 +182,10 @@ def from_http_response(status: int, headers: Headers, body: Union[bytes, bytearr
         if status < 300:
             raise EnvelopeError("", "HTTP " + str(status) + " response carries no envelope", "missing")
         envelope = _classify_http(status, data)
+        if HTTP_STATUS_FIELD is not None:
+            # surfaces.http.status_field: the envelope keeps the response's status.
+            keep: Dict[str, Any] = {HTTP_STATUS_FIELD: status}
+            envelope = dataclasses.replace(envelope, **keep)
     if envelope.recovery.retry_after_ms is None:
         ms = _parse_retry_after(_header(headers, "retry-after"), _header(headers, "date"))
         if ms is not None:
@@ -353,6 +359,12 @@ def _status_line(status: int) -> str:
     return "HTTP " + str(status) + (" " + text if text else "")
 
 
+def _upstream_message(status: int, text: str) -> str:
+    """_upstream_message is the message of an envelope built from a failed response without one (from_http_response, from_aip193 of a foreign status): the status line, then ": " and text, the start of the body as _http_text quotes it, when there is any. A contract with surfaces.http.echo_body false (ECHO_BODY) never echoes upstream text: the status line alone."""
+    line = _status_line(status)
+    return line + ": " + text if ECHO_BODY and text != "" else line
+
+
 def _http_text(body: bytes) -> str:
     """_http_text is the start of a body as one line of sanitized text, at most 512 bytes of UTF-8, with an ellipsis when cut.
 
@@ -391,9 +403,7 @@ def _http_text(body: bytes) -> str:
 def _classify_http(status: int, body: bytes) -> Envelope:
     """_classify_http builds the envelope of a failed response without one, from its status and the body's text."""
     text = _http_text(body)
-    message = _status_line(status)
-    if text != "":
-        message += ": " + text
+    message = _upstream_message(status, text)
     if INBOUND is not None:
         kind = classify_with(INBOUND["classifiers"][0], status, "", text).kind
     else:

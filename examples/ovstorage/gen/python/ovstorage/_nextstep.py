@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ._classification import is_retryable, step_of, work_may_have_run
+from ._classification import is_retryable, received, step_of, work_may_have_run
 from ._contract import RETRY
 from ._envelope import Envelope
 from ._spec import Decision, Step
@@ -26,7 +26,9 @@ def next_step(envelope: Envelope, attempt: int) -> Decision:
     min(max_ms, initial_ms * multiplier ** (attempt - 1)) in whole
     milliseconds with up to RETRY.jitter of it shaved off.
     """
-    step = step_of(envelope.recovery.action)
+    # A retryable flag received on the wire wins over the advice: True means
+    # retry (ovstorage's decision tree asks it first), whatever the kind.
+    step = Step.RETRY if received(envelope, "retryable") is True else step_of(envelope.recovery.action)
     check = work_may_have_run(envelope)
     if step != Step.RETRY:
         return Decision(step=step, delay_min_ms=0, delay_max_ms=0, check_state_first=check, exhausted=False)

@@ -924,10 +924,10 @@ const LAYOUT = deepFreeze({
     "ok",
     "operation",
     "error",
+    "warnings",
     "operation_id",
     "backend",
-    "resource",
-    "warnings"
+    "resource"
   ],
   "members": [
     {
@@ -1011,6 +1011,15 @@ const LAYOUT = deepFreeze({
     },
     {
       "leaf": {
+        "name": "warnings",
+        "path": "warnings",
+        "source": "field",
+        "optional": true,
+        "field": "warnings"
+      }
+    },
+    {
+      "leaf": {
         "name": "operation_id",
         "path": "operation_id",
         "source": "field",
@@ -1031,14 +1040,6 @@ const LAYOUT = deepFreeze({
         "path": "resource",
         "source": "field",
         "field": "resource"
-      }
-    },
-    {
-      "leaf": {
-        "name": "warnings",
-        "path": "warnings",
-        "source": "field",
-        "field": "warnings"
       }
     }
   ]
@@ -1112,7 +1113,7 @@ const RETRY = deepFreeze({
 });
 const INBOUND = deepFreeze(null);
 const SHORT_FORM = deepFreeze(null);
-const MCP_ERROR_SCHEMA_JSON = `{"properties":{"v":{"const":"0.1"},"ok":{"const":false},"operation":{"type":"string","minLength":1},"error":{"properties":{"code":{"type":"string","minLength":1},"message":{"type":"string","minLength":1},"retryable":{"type":"boolean"},"next_action":{"type":"string","minLength":1},"partial":{"properties":{"completed":{"type":"string"},"failed":{"type":"string"},"failed_outcome":{"type":"string"},"rollback":{"type":"string"}},"additionalProperties":true,"type":"object","required":["completed","failed","failed_outcome","rollback"]}},"additionalProperties":true,"type":"object","required":["code","message","retryable"]},"operation_id":{"type":"string"},"backend":{"type":"string"},"resource":{"type":"string"},"warnings":{"items":{"type":"string"},"type":"array"}},"additionalProperties":true,"type":"object","required":["v","ok","operation","error"],"title":"ovstorage error envelope","description":"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions)."}`;
+const MCP_ERROR_SCHEMA_JSON = `{"properties":{"v":{"const":"0.1"},"ok":{"const":false},"operation":{"type":"string","minLength":1},"error":{"properties":{"code":{"type":"string","minLength":1},"message":{"type":"string","minLength":1},"retryable":{"type":"boolean"},"next_action":{"type":"string","minLength":1},"partial":{"properties":{"completed":{"type":"string"},"failed":{"type":"string"},"failed_outcome":{"type":"string"},"rollback":{"type":"string"}},"additionalProperties":true,"type":"object","required":["completed","failed","failed_outcome","rollback"]}},"additionalProperties":true,"type":"object","required":["code","message","retryable"]},"warnings":{"items":{"type":"string"},"type":"array"},"operation_id":{"type":"string"},"backend":{"type":"string"},"resource":{"type":"string"}},"additionalProperties":true,"type":"object","required":["v","ok","operation","error"],"title":"ovstorage error envelope","description":"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
   "423": "Locked",
   "501": "Unsupported"
@@ -1122,6 +1123,8 @@ const PROBLEM_TYPE_BASE = "urn:errgen:ovstorage:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const CLI_FORM = "envelope";
+const ECHO_BODY = true;
+const HTTP_STATUS_FIELD = null;
 const ERROR_INFO_DOMAIN = "ovstorage";
 const AIP_LEAVES = deepFreeze([
   {
@@ -1166,6 +1169,11 @@ const AIP_LEAVES = deepFreeze([
     "key": "partial"
   },
   {
+    "path": "warnings",
+    "src": "meta",
+    "key": "warnings"
+  },
+  {
     "path": "operation_id",
     "src": "meta",
     "key": "operation_id",
@@ -1182,11 +1190,6 @@ const AIP_LEAVES = deepFreeze([
     "src": "meta",
     "key": "resource",
     "text": true
-  },
-  {
-    "path": "warnings",
-    "src": "meta",
-    "key": "warnings"
   }
 ]);
 const AIP_OFF_WIRE = deepFreeze([
@@ -1321,12 +1324,14 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
   FIELDS,
   GROUPS,
   HTTP_KINDS,
+  HTTP_STATUS_FIELD,
   INBOUND,
   KNOWN_KINDS,
   Kinds,

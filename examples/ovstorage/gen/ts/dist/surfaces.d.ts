@@ -146,6 +146,16 @@ export declare function httpText(body: Uint8Array): string;
 /** statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text. (Exported for aip193.ts; the index does not export it.) */
 export declare function statusLine(status: number): string;
 
+/**
+ * upstreamMessage is the message of an envelope built from a failed
+ * response without one (fromHttpResponse, fromAip193 of a foreign status):
+ * the status line, then ": " and text, the start of the body as httpText
+ * quotes it, when there is any. A contract with surfaces.http.echo_body
+ * false (ECHO_BODY) never echoes upstream text: the status line alone.
+ * (Exported for aip193.ts; the index does not export it.)
+ */
+export declare function upstreamMessage(status: number, text: string): string;
+
 /** classifyHttp builds the envelope of a failed response without one. (Exported for aip193.ts; the index does not export it.) */
 export declare function classifyHttp(status: number, body: Uint8Array): Envelope;
 

@@ -1263,10 +1263,10 @@ export const LAYOUT: LayoutObject = deepFreeze({
     "ok",
     "operation",
     "error",
+    "warnings",
     "operation_id",
     "backend",
-    "resource",
-    "warnings"
+    "resource"
   ],
   "members": [
     {
@@ -1350,6 +1350,15 @@ export const LAYOUT: LayoutObject = deepFreeze({
     },
     {
       "leaf": {
+        "name": "warnings",
+        "path": "warnings",
+        "source": "field",
+        "optional": true,
+        "field": "warnings"
+      }
+    },
+    {
+      "leaf": {
         "name": "operation_id",
         "path": "operation_id",
         "source": "field",
@@ -1370,14 +1379,6 @@ export const LAYOUT: LayoutObject = deepFreeze({
         "path": "resource",
         "source": "field",
         "field": "resource"
-      }
-    },
-    {
-      "leaf": {
-        "name": "warnings",
-        "path": "warnings",
-        "source": "field",
-        "field": "warnings"
       }
     }
   ]
@@ -1469,7 +1470,7 @@ export const SHORT_FORM: ShortFormSpec | null = deepFreeze(null);
  * beside a tool's success schema: the consumer schema of the envelope
  * without its descriptions (mcpErrorSchema returns it as a fresh object).
  */
-export const MCP_ERROR_SCHEMA_JSON: string = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
+export const MCP_ERROR_SCHEMA_JSON: string = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
 
 /** HTTP_KINDS maps each HTTP status exactly one kind has to that kind. */
 export const HTTP_KINDS: { readonly [status: string]: KnownKind } = deepFreeze({
@@ -1491,6 +1492,12 @@ export const DEFAULT_EXIT_CODE = 1;
 
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export const CLI_FORM: "envelope" | "wrapped" = "envelope";
+
+/** ECHO_BODY is whether fromHttpResponse quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone. */
+export const ECHO_BODY: boolean = true;
+
+/** HTTP_STATUS_FIELD is the member in which fromHttpResponse keeps the status of a response without an envelope (surfaces.http.status_field), or null. */
+export const HTTP_STATUS_FIELD: string | null = null;
 
 // The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
 // README's "gRPC and AIP-193 errors" section specifies it.
@@ -1542,6 +1549,11 @@ export const AIP_LEAVES: readonly AipLeaf[] = deepFreeze([
     "key": "partial"
   },
   {
+    "path": "warnings",
+    "src": "meta",
+    "key": "warnings"
+  },
+  {
     "path": "operation_id",
     "src": "meta",
     "key": "operation_id",
@@ -1558,11 +1570,6 @@ export const AIP_LEAVES: readonly AipLeaf[] = deepFreeze([
     "src": "meta",
     "key": "resource",
     "text": true
-  },
-  {
-    "path": "warnings",
-    "src": "meta",
-    "key": "warnings"
   }
 ]);
 

@@ -5,7 +5,7 @@
 // milliseconds and double-precision arithmetic.
 
 import { RETRY, type Envelope } from "./contract.js";
-import { isRetryable, stepOf, workMayHaveRun } from "./classification.js";
+import { isRetryable, received, stepOf, workMayHaveRun } from "./classification.js";
 import type { Step } from "./spec.js";
 
 /** Decision is what an agent does after an attempt failed with an envelope. */
@@ -34,7 +34,9 @@ export interface Decision {
  * milliseconds with up to RETRY.jitter of it shaved off.
  */
 export function nextStep(envelope: Envelope, attempt: number): Decision {
-  const step = stepOf(envelope.recovery.action);
+  // A retryable flag received on the wire wins over the advice: true means
+  // retry (ovstorage's decision tree asks it first), whatever the kind.
+  const step = received(envelope, "retryable") === true ? "retry" : stepOf(envelope.recovery.action);
   const checkStateFirst = workMayHaveRun(envelope);
   if (step !== "retry") {
     return { step, delayMinMs: 0, delayMaxMs: 0, checkStateFirst, exhausted: false };

@@ -3,7 +3,7 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, HTTP_KINDS, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, ECHO_BODY, HTTP_KINDS, HTTP_STATUS_FIELD, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
@@ -646,13 +646,22 @@ export function statusLine(status: number): string {
   return st === undefined ? "HTTP " + String(status) : "HTTP " + String(status) + " " + st;
 }
 
+/**
+ * upstreamMessage is the message of an envelope built from a failed
+ * response without one (fromHttpResponse, fromAip193 of a foreign status):
+ * the status line, then ": " and text, the start of the body as httpText
+ * quotes it, when there is any. A contract with surfaces.http.echo_body
+ * false (ECHO_BODY) never echoes upstream text: the status line alone.
+ * (Exported for aip193.ts; the index does not export it.)
+ */
+export function upstreamMessage(status: number, text: string): string {
+  return ECHO_BODY && text !== "" ? statusLine(status) + ": " + text : statusLine(status);
+}
+
 /** classifyHttp builds the envelope of a failed response without one. (Exported for aip193.ts; the index does not export it.) */
 export function classifyHttp(status: number, body: Uint8Array): Envelope {
   const text = httpText(body);
-  let message = statusLine(status);
-  if (text !== "") {
-    message += ": " + text;
-  }
+  const message = upstreamMessage(status, text);
   const first = INBOUND?.classifiers[0];
   const kind = first !== undefined ? classifyWith(first, { status, text }).kind : httpKind(status);
   // The response does not say which operation failed: a context field the
@@ -790,6 +799,10 @@ export async function fromHttpResponse(response: HttpResponseLike): Promise<Http
       return { ok: false, error: { path: "", problem: "HTTP " + String(response.status) + " response carries no envelope", category: "missing" } };
     }
     envelope = classifyHttp(response.status, body);
+    if (HTTP_STATUS_FIELD !== null) {
+      // surfaces.http.status_field: the envelope keeps the response's status.
+      setOwn(envelope as unknown as Record<string, unknown>, HTTP_STATUS_FIELD, response.status);
+    }
     classified = true;
   }
   if (envelope.recovery.retryAfterMs === undefined) {

@@ -1677,6 +1677,11 @@ pub const RETRY: RetryPolicy = RetryPolicy { initial_ms: 100, max_ms: 30000, mul
 
 /// Whether a new envelope starts with the contract's guidance for its kind (false where the layout carries only the producer's own).
 pub const FILLS_GUIDANCE: bool = true;
+/// The slot of the context field in which `Envelope::read_http` keeps the status of a response without an envelope (surfaces.http.status_field), or None.
+#[allow(dead_code)]
+pub(crate) const HTTP_STATUS_SLOT: Option<usize> = Some(0);
+/// Whether `Envelope::read_http` quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone.
+pub(crate) const ECHO_BODY: bool = false;
 pub(crate) const SANITIZES_MESSAGE: bool = true;
 pub(crate) const SANITIZES_GUIDANCE: bool = false;
 

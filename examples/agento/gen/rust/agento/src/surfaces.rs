@@ -564,7 +564,15 @@ impl Envelope {
                     DecodeErrorCategory::Missing,
                 ))
             }
-            None => classify_http(status, body),
+            None => {
+                let mut e = classify_http(status, body);
+                if let Some(slot) = crate::contract::HTTP_STATUS_SLOT {
+                    // surfaces.http.status_field: the envelope keeps the
+                    // response's status.
+                    e.decode_slot(slot, &Value::from(status));
+                }
+                e
+            }
         };
         if e.recovery.retry_after_ms.is_none() {
             e.recovery.retry_after_ms =
@@ -882,12 +890,22 @@ fn from_short_form(v: &Value, status: u16) -> Option<Envelope> {
 /// body's text. The sanitizing constructor's path: the text is upstream's.
 pub(crate) fn classify_http(status: u16, body: &[u8]) -> Envelope {
     let text = http_text(body);
-    let mut message = status_line(status);
-    if !text.is_empty() {
-        message.push_str(": ");
-        message.push_str(&text);
-    }
+    let message = upstream_message(status, &text);
     Envelope::init(http_kind(status, &text), &message, true)
+}
+
+/// The message of an envelope built from a failed response without one
+/// (`Envelope::read_http`, `Envelope::from_aip193` of a foreign status): the
+/// status line, then `": "` and text, the start of the body as `http_text`
+/// quotes it, when there is any. A contract with `surfaces.http.echo_body`
+/// false (`ECHO_BODY`) never echoes upstream text: the status line alone.
+pub(crate) fn upstream_message(status: u16, text: &str) -> String {
+    let mut message = status_line(status);
+    if crate::contract::ECHO_BODY && !text.is_empty() {
+        message.push_str(": ");
+        message.push_str(text);
+    }
+    message
 }
 
 /// How a message built from a response starts: `"HTTP <status> <status

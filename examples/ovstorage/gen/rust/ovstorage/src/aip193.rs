@@ -331,11 +331,7 @@ impl Envelope {
         let mut e = match kind_by_reason(&s.reason) {
             Some(kind) if s.domain == ERROR_INFO_DOMAIN => {
                 let text = crate::surfaces::http_text(s.message.as_bytes());
-                let mut message = crate::surfaces::status_line(status);
-                if !text.is_empty() {
-                    message.push_str(": ");
-                    message.push_str(&text);
-                }
+                let message = crate::surfaces::upstream_message(status, &text);
                 Envelope::init(kind, &message, true)
             }
             _ => crate::surfaces::classify_http(status, s.message.as_bytes()),

@@ -1739,6 +1739,11 @@ pub const RETRY: RetryPolicy = RetryPolicy { initial_ms: 100, max_ms: 30000, mul
 
 /// Whether a new envelope starts with the contract's guidance for its kind (false where the layout carries only the producer's own).
 pub const FILLS_GUIDANCE: bool = false;
+/// The slot of the context field in which `Envelope::read_http` keeps the status of a response without an envelope (surfaces.http.status_field), or None.
+#[allow(dead_code)]
+pub(crate) const HTTP_STATUS_SLOT: Option<usize> = None;
+/// Whether `Envelope::read_http` quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone.
+pub(crate) const ECHO_BODY: bool = true;
 pub(crate) const SANITIZES_MESSAGE: bool = true;
 pub(crate) const SANITIZES_GUIDANCE: bool = false;
 
@@ -1747,7 +1752,7 @@ pub(crate) static LAYOUT: Object = Object {
     name: "",
     path: "",
     required: true,
-    owned: &["v", "ok", "operation", "error", "operation_id", "backend", "resource", "warnings"],
+    owned: &["v", "ok", "operation", "error", "warnings", "operation_id", "backend", "resource"],
     members: &[
         Member::Leaf(Leaf { name: "v", path: "v", source: Source::Version, optional: false, required: false, aliases: &[], slot: 0, value: None, want: "" }),
         Member::Leaf(Leaf { name: "ok", path: "ok", source: Source::Const, optional: false, required: false, aliases: &[], slot: 0, value: Some(Const::Bool(false)), want: "the constant false" }),
@@ -1765,10 +1770,10 @@ pub(crate) static LAYOUT: Object = Object {
                 Member::Leaf(Leaf { name: "partial", path: "error.partial", source: Source::Field, optional: false, required: false, aliases: &[], slot: 5, value: None, want: "" }),
             ],
         }),
+        Member::Leaf(Leaf { name: "warnings", path: "warnings", source: Source::Field, optional: true, required: false, aliases: &[], slot: 4, value: None, want: "" }),
         Member::Leaf(Leaf { name: "operation_id", path: "operation_id", source: Source::Field, optional: false, required: false, aliases: &[], slot: 1, value: None, want: "" }),
         Member::Leaf(Leaf { name: "backend", path: "backend", source: Source::Field, optional: false, required: false, aliases: &[], slot: 2, value: None, want: "" }),
         Member::Leaf(Leaf { name: "resource", path: "resource", source: Source::Field, optional: false, required: false, aliases: &[], slot: 3, value: None, want: "" }),
-        Member::Leaf(Leaf { name: "warnings", path: "warnings", source: Source::Field, optional: false, required: false, aliases: &[], slot: 4, value: None, want: "" }),
     ],
 };
 
@@ -1791,10 +1796,10 @@ pub(crate) fn owned_index(object: usize, name: &[u8]) -> Option<usize> {
             b"ok" => Some(1),
             b"operation" => Some(2),
             b"error" => Some(3),
-            b"operation_id" => Some(4),
-            b"backend" => Some(5),
-            b"resource" => Some(6),
-            b"warnings" => Some(7),
+            b"warnings" => Some(4),
+            b"operation_id" => Some(5),
+            b"backend" => Some(6),
+            b"resource" => Some(7),
             _ => None,
         },
         1 => match name {
@@ -1866,7 +1871,7 @@ pub(crate) fn http_kind(status: u16, text: &str) -> Kind {
 }
 
 /// The JSON text of the schema mcp_output_schema admits beside a tool's success schema: the consumer schema of the envelope without its descriptions (mcp_error_schema returns it as a Value).
-pub(crate) const MCP_ERROR_SCHEMA_JSON: &str = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
+pub(crate) const MCP_ERROR_SCHEMA_JSON: &str = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}";
 
 /// The classification of a completed MCP tool result flagged as an error (isError: true), as classify_tool_result answers it; None where the contract classifies none.
 pub const TOOL_RESULT: Option<Classified> = None;
@@ -1901,10 +1906,10 @@ pub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; 12] = [
     crate::aip193::AipLeaf { path: "error.retryable", src: crate::aip193::AipSource::Meta, key: "retryable", text: false, raw: "" },
     crate::aip193::AipLeaf { path: "error.next_action", src: crate::aip193::AipSource::Meta, key: "guidance", text: true, raw: "" },
     crate::aip193::AipLeaf { path: "error.partial", src: crate::aip193::AipSource::Meta, key: "partial", text: false, raw: "" },
+    crate::aip193::AipLeaf { path: "warnings", src: crate::aip193::AipSource::Meta, key: "warnings", text: false, raw: "" },
     crate::aip193::AipLeaf { path: "operation_id", src: crate::aip193::AipSource::Meta, key: "operation_id", text: true, raw: "" },
     crate::aip193::AipLeaf { path: "backend", src: crate::aip193::AipSource::Meta, key: "backend", text: true, raw: "" },
     crate::aip193::AipLeaf { path: "resource", src: crate::aip193::AipSource::Meta, key: "resource", text: true, raw: "" },
-    crate::aip193::AipLeaf { path: "warnings", src: crate::aip193::AipSource::Meta, key: "warnings", text: false, raw: "" },
 ];
 
 /// Adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
