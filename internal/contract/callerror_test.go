@@ -58,4 +58,3 @@ func TestCallErrorProblems(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
