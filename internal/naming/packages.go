@@ -32,7 +32,8 @@ var packageNames = []struct {
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue
 		NodeRequestLike NodeResponseLike AIP_LEAVES AIP_OFF_WIRE AIP_REASONS AipLeaf AipOffWire ERROR_INFO_DOMAIN
-		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError DecodeOptions`},
+		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError DecodeOptions
+		CALL_ERROR CallError CallErrorSpec CallTool callErrorText toCallError`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
 		INBOUND Iterable Iterator Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin

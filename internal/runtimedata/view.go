@@ -65,6 +65,8 @@ type Printed struct {
 	AIPDomain, AIPLeaves, AIPOffWire, AIPReasons string
 
 	SanitizeMarkers, SanitizedFields, SanitizeCredentialNames string
+	// CallError is the call_error section (null/None without one).
+	CallError string
 }
 
 // Print prints the tables with p.
@@ -76,6 +78,7 @@ func (t *Tables) Print(p Printer) Printed {
 		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
 		AIPDomain: p.Print(t.AIPDomain), AIPLeaves: p.Print(t.AIPLeaves), AIPOffWire: p.Print(t.AIPOffWire), AIPReasons: p.Print(t.AIPReasons),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
+		CallError: p.Print(t.CallError),
 	}
 }
 
