@@ -40,7 +40,8 @@ var packageNames = []struct {
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
 		Step Tuple Type Union classify_tool_result classify_with new_envelope EnvelopeLogger HttpAnswer LOG
 		MutableMapping TextIO ERROR_INFO_DOMAIN AIP193_LEAVES AIP193_OFF_WIRE GRPC GRPC_FALLBACK REASON_KINDS
-		error_info_reason from_aip193 grpc_code grpc_status to_aip193 error_string`},
+		error_info_reason from_aip193 grpc_code grpc_status to_aip193 error_string
+		CALL_ERROR call_error_text to_call_error`},
 	// The Rust crate's top-level items and Envelope's associated
 	// functions that a constructor (new_<kind>) or a classifier function
 	// (classify_<name>) could take.

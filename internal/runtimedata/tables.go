@@ -315,7 +315,7 @@ func callError(c *contract.Contract) Record {
 	for _, h := range ce.SafetyHints {
 		hints = append(hints, List{h.Name, h.Annotation})
 	}
-	return Record{Type: "CallErrorSpec", Fields: []Field{{Name: "version", Value: c.Version}, {Name: "members", Value: Strings(ce.Members)},
+	return Record{Fields: []Field{{Name: "version", Value: c.Version}, {Name: "members", Value: Strings(ce.Members)},
 		{Name: "origin", Value: ce.Origin.Name}, {Name: "result_kind", Value: c.Inbound.ToolResult.Name},
 		{Name: "canonical", Value: canonical}, {Name: "separator", Value: ce.ToolSeparator}, {Name: "default_message", Value: ce.DefaultMessage},
 		{Name: "hints", Value: hints}, {Name: "max_blocks", Value: ce.Evidence.MaxBlocks}, {Name: "max_text", Value: ce.Evidence.MaxText},
