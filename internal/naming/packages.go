@@ -49,5 +49,6 @@ var packageNames = []struct {
 		Group Kind LogLevel Origin Recovery RecoveryAction RetryPolicy SameArguments SanitizePolicy Sanitizer
 		SecretShape SideEffects Step ToolAnnotations Upstream classify classify_tool_result classify_with
 		for_tool lookup fallback new_trusted next_step sanitize sanitize_max RpcStatus RpcDuration
-		ERROR_INFO_DOMAIN from_aip193 from_rpc_status to_aip193 to_rpc_status`},
+		ERROR_INFO_DOMAIN from_aip193 from_rpc_status to_aip193 to_rpc_status
+		CallTool call_error_text to_call_error`},
 }

@@ -838,3 +838,68 @@ fn received_vectors() {
         }
     }
 }
+
+/// How the call_errors vectors compare: every member want gives equals
+/// got's (null: absent), arrays item by item, numbers by value.
+fn call_error_matches(want: &Value, got: &Value, path: &str) -> Result<(), String> {
+    match want {
+        Value::Object(w) => {
+            let Value::Object(g) = got else { return Err(format!("{path}: want an object, got {got}")) };
+            for (k, wv) in w {
+                match (wv, g.get(k)) {
+                    (Value::Null, None) => {}
+                    (Value::Null, Some(gv)) => return Err(format!("{path}.{k}: want it absent, got {gv}")),
+                    (_, None) => return Err(format!("{path}.{k}: missing")),
+                    (_, Some(gv)) => call_error_matches(wv, gv, &format!("{path}.{k}"))?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(w) => match got {
+            Value::Array(g) if g.len() == w.len() => {
+                for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                    call_error_matches(wv, gv, &format!("{path}[{i}]"))?;
+                }
+                Ok(())
+            }
+            _ => Err(format!("{path}: want {want}, got {got}")),
+        },
+        _ if same(want, got) => Ok(()),
+        _ => Err(format!("{path}: want {want}, got {got}")),
+    }
+}
+
+/// The call_errors vectors through to_call_error and call_error_text: every
+/// kind and the edge cases (the Go, TypeScript and Python suites also
+/// validate the same vectors' call errors against labby's published schema).
+#[test]
+fn call_error_vectors() {
+    let vs = vectors()["call_errors"].as_array().unwrap();
+    if vs.is_empty() {
+        let r = serde_json::json!({"content": [], "isError": true});
+        assert!(to_call_error(&r, &CallTool::default()).is_err(), "a call error without a call_error section");
+    }
+    for v in vs {
+        let name = v["name"].as_str().unwrap();
+        let t = &v["tool"];
+        let tool = CallTool { upstream: t["upstream"].as_str().unwrap(), name: t["name"].as_str().unwrap(), annotations: t["annotations"].as_object() };
+        let r = to_call_error(&v["result"], &tool);
+        if v["error"] == true {
+            assert!(r.is_err(), "{name}: built a call error, want none: {r:?}");
+            continue;
+        }
+        let text = call_error_text(&r.unwrap_or_else(|e| panic!("{name}: {e}")));
+        let got: Value = serde_json::from_str(&text).unwrap();
+        if let Err(e) = call_error_matches(&v["expect"], &got, name) {
+            panic!("{e}\n{text}");
+        }
+        if v["exact"] == true {
+            for k in got.as_object().unwrap().keys() {
+                assert!(v["expect"].get(k).is_some(), "{name}: unexpected member {k}");
+            }
+        }
+        for a in v["absent"].as_array().unwrap() {
+            assert!(!text.contains(a.as_str().unwrap()), "{name}: the call error holds {a}");
+        }
+    }
+}
