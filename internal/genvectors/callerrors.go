@@ -295,6 +295,16 @@ func callErrorCases(c *contract.Contract) []callErrorCase {
 	notError := orderedjson.Object{{Key: "content", Value: []any{text("ok")}}, {Key: "isError", Value: false}}
 	out = append(out, callErrorCase{Name: "a result not flagged isError", Tool: std, Result: notError, Error: true, Expect: orderedjson.Object{}})
 	out = append(out, callErrorCase{Name: "a result without isError", Tool: std, Result: orderedjson.Object{{Key: "content", Value: []any{text("ok")}}}, Error: true, Expect: orderedjson.Object{}})
+	out = append(out, callErrorCase{Name: "a result whose isError is a string", Tool: std, Result: orderedjson.Object{{Key: "content", Value: []any{text("failed")}}, {Key: "isError", Value: "true"}}, Error: true, Expect: orderedjson.Object{}})
+	out = append(out, callErrorCase{Name: "a result whose content is not an array", Tool: std, Result: orderedjson.Object{{Key: "content", Value: "failed"}, {Key: "isError", Value: true}}, Error: true, Expect: orderedjson.Object{}})
+	// Blocks whose members have the wrong types, and a null block.
+	out = append(out, callErrorCase{Name: "blocks whose members have the wrong types", Tool: std, Exact: true,
+		Result: result(nil, orderedjson.Object{{Key: "type", Value: "text"}, {Key: "text", Value: 5}}, nil, orderedjson.Object{{Key: "type", Value: 7}}),
+		Expect: expect(resultKind, ce.DefaultMessage, "github::create_issue", nil, evidence([]any{
+			orderedjson.Object{{Key: "type", Value: "text"}, {Key: "text", Value: ""}},
+			orderedjson.Object{{Key: "type", Value: "unknown"}, {Key: "omitted", Value: true}},
+			orderedjson.Object{{Key: "type", Value: "unknown"}, {Key: "omitted", Value: true}},
+		}, nil, nil, 2))})
 	return out
 }
 
