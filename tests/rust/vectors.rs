@@ -903,3 +903,93 @@ fn call_error_vectors() {
         }
     }
 }
+
+/// Checks v against schema, the subset of JSON Schema labby's published
+/// call-error schema uses (type, required, properties, additionalProperties,
+/// enum, const, minLength, minimum, items, $ref into $defs, and patterns of
+/// the form ^.+SEP.+$); a keyword outside it fails the test, so that a
+/// newer schema cannot pass unchecked.
+fn schema_problems(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
+    let Value::Object(s) = schema else { panic!("{path}: a schema that is not an object: {schema}") };
+    for (k, w) in s {
+        match k.as_str() {
+            "$schema" | "$id" | "$comment" | "title" | "description" | "$defs" | "additionalProperties" => {}
+            "$ref" => {
+                let name = w.as_str().unwrap().strip_prefix("#/$defs/").unwrap_or_else(|| panic!("{path}: $ref {w}"));
+                schema_problems(root, &root["$defs"][name], v, path, out);
+            }
+            "type" => {
+                let ok = match w.as_str().unwrap() {
+                    "object" => v.is_object(),
+                    "string" => v.is_string(),
+                    "integer" => v.is_i64() || v.is_u64(),
+                    "boolean" => v.is_boolean(),
+                    "array" => v.is_array(),
+                    t => panic!("{path}: type {t}"),
+                };
+                if !ok {
+                    out.push(format!("{path}: not of type {w}: {v}"));
+                }
+            }
+            "required" => {
+                for r in w.as_array().unwrap() {
+                    if v.is_object() && v.get(r.as_str().unwrap()).is_none() {
+                        out.push(format!("{path}: missing {r}"));
+                    }
+                }
+            }
+            "properties" => {
+                if let Value::Object(o) = v {
+                    for (name, sub) in w.as_object().unwrap() {
+                        if let Some(x) = o.get(name) {
+                            schema_problems(root, sub, x, &format!("{path}.{name}"), out);
+                        }
+                    }
+                }
+            }
+            "items" => {
+                if let Value::Array(items) = v {
+                    for (i, x) in items.iter().enumerate() {
+                        schema_problems(root, w, x, &format!("{path}[{i}]"), out);
+                    }
+                }
+            }
+            "enum" if !w.as_array().unwrap().contains(v) => out.push(format!("{path}: {v} is not one of {w}")),
+            "const" if !same(w, v) => out.push(format!("{path}: {v} is not {w}")),
+            "minLength" if v.as_str().is_some_and(|t| (t.chars().count() as u64) < w.as_u64().unwrap()) => out.push(format!("{path}: shorter than {w}")),
+            "minimum" if v.as_f64().is_some_and(|n| n < w.as_f64().unwrap()) => out.push(format!("{path}: below {w}")),
+            "pattern" => {
+                let p = w.as_str().unwrap();
+                let sep = p.strip_prefix("^.+").and_then(|r| r.strip_suffix(".+$")).unwrap_or_else(|| panic!("{path}: pattern {p}"));
+                let matched = v.as_str().is_some_and(|t| t.char_indices().any(|(i, _)| i > 0 && t[i..].starts_with(sep) && t.len() > i + sep.len()));
+                if !matched && v.is_string() {
+                    out.push(format!("{path}: {v} does not match {p}"));
+                }
+            }
+            "enum" | "const" | "minLength" | "minimum" => {}
+            _ => panic!("{path}: the schema uses {k}, which this check does not know"),
+        }
+    }
+}
+
+/// Every call error the reference crate builds from the call_errors vectors
+/// validates against labby's published Code Mode call-error schema
+/// (vendored in tests/testdata/labby).
+#[test]
+fn call_errors_validate_against_labbys_schema() {
+    if vectors()["contract"] != "agent-error" {
+        return;
+    }
+    let file = std::path::Path::new(file!()).parent().unwrap().join("../testdata/labby/code-mode-call-error.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))).unwrap();
+    let vs = vectors()["call_errors"].as_array().unwrap();
+    assert!(!vs.is_empty());
+    for v in vs.iter().filter(|v| v["error"] != true) {
+        let t = &v["tool"];
+        let tool = CallTool { upstream: t["upstream"].as_str().unwrap(), name: t["name"].as_str().unwrap(), annotations: t["annotations"].as_object() };
+        let got = to_call_error(&v["result"], &tool).unwrap();
+        let mut problems = Vec::new();
+        schema_problems(&schema, &schema, &got, "", &mut problems);
+        assert!(problems.is_empty(), "{}: {problems:?}\n{got}", v["name"]);
+    }
+}
