@@ -221,7 +221,8 @@ func callErrorCases(c *contract.Contract) []callErrorCase {
 			orderedjson.Object{{Key: "type", Value: "unknown"}, {Key: "omitted", Value: true}},
 		}, nil, nil, 3))})
 	// Huge text: capped, its tail gone.
-	huge := strings.Repeat("The export stalled again. ", 2000) + "TAILMARKER"
+	// Past both caps: the text block's and the message's.
+	huge := strings.Repeat("The export stalled again. ", max(ce.Evidence.MaxText, c.Sanitize.MaxLength)/26+20) + "TAILMARKER"
 	out = append(out, callErrorCase{Name: "huge text is capped", Tool: std, Result: result(nil, text(huge)),
 		Expect: orderedjson.Object{{Key: "kind", Value: resultKind}, {Key: "original_kind", Value: nil}}, Absent: []string{"TAILMARKER"}})
 	// Secrets.
