@@ -64,6 +64,8 @@ def to_call_error(result: Any, upstream: str = "", name: str = "", annotations: 
     original_kind = ""
     if kind in p["canonical"]:
         original_kind, kind = kind, p["canonical"][kind]
+    upstream = upstream if isinstance(upstream, str) else ""
+    name = name if isinstance(name, str) else ""
     tool = ""
     if upstream and name:
         tool = upstream + p["separator"] + name
@@ -71,7 +73,7 @@ def to_call_error(result: Any, upstream: str = "", name: str = "", annotations: 
         i = name.find(p["separator"])
         if i > 0 and i + len(p["separator"]) < len(name):
             tool = name
-    ann = annotations or {}
+    ann: Mapping[str, Any] = annotations if isinstance(annotations, Mapping) else {}
 
     def hint(n: str) -> Optional[bool]:
         v = ann.get(n)

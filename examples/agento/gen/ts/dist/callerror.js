@@ -50,17 +50,19 @@ function toCallError(result, tool = {}) {
     originalKind = kind;
     kind = p.canonical[kind];
   }
-  const name = tool.name ?? "";
+  const given = isObject(tool) ? tool : {};
+  const name = typeof given.name === "string" ? given.name : "";
+  const upstream = typeof given.upstream === "string" ? given.upstream : "";
   let toolName = "";
-  if (tool.upstream && name) {
-    toolName = tool.upstream + p.separator + name;
+  if (upstream && name) {
+    toolName = upstream + p.separator + name;
   } else {
     const i = name.indexOf(p.separator);
     if (i > 0 && i + p.separator.length < name.length) {
       toolName = name;
     }
   }
-  const annotations = tool.annotations ?? {};
+  const annotations = isObject(given.annotations) ? given.annotations : {};
   const hint = (n) => {
     const v = Object.prototype.hasOwnProperty.call(annotations, n) ? annotations[n] : void 0;
     return typeof v === "boolean" ? v : void 0;
