@@ -396,7 +396,8 @@ func newView(c *contract.Contract) *view {
 		if ce := c.CallError; ce != nil && in.ToolResult != nil {
 			cv := &callErrorView{Title: ce.Title, Description: ce.Description, Members: ce.Members, Origin: ce.Origin.Name,
 				Separator: ce.ToolSeparator, DefaultMessage: ce.DefaultMessage, Evidence: ce.Evidence,
-				SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json")}
+				SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json"),
+				ID: genschema.CallErrorID(c), Anchor: Slug("Call errors: " + ce.Title)}
 			for _, o := range ce.Origins {
 				cv.Origins = append(cv.Origins, o.Name)
 			}
@@ -560,6 +561,7 @@ func (v *view) Label(source string) string {
 type callErrorView struct {
 	Title, Description, Origin, Separator, DefaultMessage, SchemaFile string
 	SchemaLink                                                        string // empty when the schemas output is not generated
+	ID, Anchor                                                        string // the schema's $id; the section's anchor on the inbound page
 	Members, Origins                                                  []string
 	Canonical                                                         [][2]kindView
 	Hints                                                             [][2]string
