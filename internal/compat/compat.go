@@ -55,6 +55,7 @@ func Compare(old, new *contract.Contract) []Finding {
 	c.inbound()
 	c.sanitize()
 	c.retry()
+	c.callError()
 	sort.SliceStable(c.out, func(i, j int) bool {
 		a, b := c.out[i], c.out[j]
 		if (a.File == new.File) != (b.File == new.File) {
@@ -873,4 +874,92 @@ func (s Summary) String() string {
 		return fmt.Sprintf("%s (%s): breaking changes are allowed by the new version", counts, version)
 	}
 	return fmt.Sprintf("%s (%s): compatible", counts, version)
+}
+
+// callError compares the call_error sections.
+func (c *comparer) callError() {
+	o, n := c.old.CallError, c.new.CallError
+	switch {
+	case o == nil && n == nil:
+		return
+	case n == nil:
+		c.add(false, o.Pos, "CALL_ERROR_DELETED", "call_error", "the call_error section was deleted; the call-error conversion and schema disappear")
+		return
+	case o == nil:
+		c.add(true, n.Pos, "CALL_ERROR_ADDED", "call_error", "a call_error section was added")
+		return
+	}
+	for _, m := range o.Members {
+		if !n.Has(m) {
+			c.add(true, n.Pos, "CALL_ERROR_CHANGED", "call_error.members", "call errors no longer carry %q", m)
+		}
+	}
+	for _, m := range n.Members {
+		if !o.Has(m) {
+			c.add(true, n.Pos, "CALL_ERROR_EXTENDED", "call_error.members", "call errors now carry %q", m)
+		}
+	}
+	origins := func(ce *contract.CallError) map[string]bool {
+		out := map[string]bool{}
+		for _, x := range ce.Origins {
+			out[x.Name] = true
+		}
+		return out
+	}
+	oo, no := origins(o), origins(n)
+	for _, x := range o.Origins {
+		if !no[x.Name] {
+			c.add(true, n.Pos, "CALL_ERROR_CHANGED", "call_error.origins", "call errors may no longer name origin %q", x.Name)
+		}
+	}
+	for _, x := range n.Origins {
+		if !oo[x.Name] {
+			c.add(true, n.Pos, "CALL_ERROR_EXTENDED", "call_error.origins", "call errors may now name origin %q", x.Name)
+		}
+	}
+	canon := func(ce *contract.CallError) map[string]string {
+		out := map[string]string{}
+		for _, ck := range ce.Canonical {
+			out[ck.From.Name] = ck.To.Name
+		}
+		return out
+	}
+	oc, nc := canon(o), canon(n)
+	var kinds []string
+	for k := range oc {
+		kinds = append(kinds, k)
+	}
+	for k := range nc {
+		if _, ok := oc[k]; !ok {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		if oc[k] != nc[k] {
+			from, to := oc[k], nc[k]
+			if from == "" {
+				from = k
+			}
+			if to == "" {
+				to = k
+			}
+			c.add(true, n.Pos, "CALL_ERROR_CHANGED", "call_error.canonical_kinds."+k, "a completed result reporting %q now gives a call error of kind %q instead of %q", k, to, from)
+		}
+	}
+	if o.ToolSeparator != n.ToolSeparator {
+		c.add(true, n.Pos, "CALL_ERROR_CHANGED", "call_error.tool_separator", "the tool is now written upstream%stool instead of upstream%stool", n.ToolSeparator, o.ToolSeparator)
+	}
+	hints := map[string]bool{}
+	for _, h := range o.SafetyHints {
+		hints[h.Name] = true
+	}
+	for _, h := range n.SafetyHints {
+		if !hints[h.Name] {
+			c.add(true, n.Pos, "CALL_ERROR_EXTENDED", "call_error.safety_hints."+h.Name, "call errors now copy the %s annotation as %q", h.Annotation, h.Name)
+		}
+	}
+	if o.DefaultMessage != n.DefaultMessage || !reflect.DeepEqual(o.Evidence, n.Evidence) {
+		c.add(true, n.Pos, "CALL_ERROR_EXTENDED", "call_error", "the default message or the evidence caps changed")
+	}
 }

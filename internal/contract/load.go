@@ -227,7 +227,7 @@ func (l *loader) syntaxError(data []byte, err error) {
 
 // Top-level sections, in the order the README documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
-	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize"}
+	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
 
 func (l *loader) build(root *yaml.Node) *Contract {
 	top := l.asMapping(root, nil, "", "the contract")
@@ -340,6 +340,8 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	l.surfaces(c, section("surfaces", false))
 	sk, _ := top.get("sanitize")
 	l.sanitize(c, section("sanitize", false), sk)
+	cek, _ := top.get("call_error")
+	l.callError(c, section("call_error", false), cek)
 	l.reservedNames(c)
 	l.resolveAIP193(c)
 	return c

@@ -76,9 +76,11 @@ type Contract struct {
 
 	// Inbound is nil when the contract declares no classification of
 	// upstream failures.
-	Inbound  *Inbound
-	Retry    RetryPolicy
-	Surfaces Surfaces
+	Inbound *Inbound
+	// CallError is nil when the contract declares no call_error section.
+	CallError *CallError
+	Retry     RetryPolicy
+	Surfaces  Surfaces
 	// Sanitize is the sanitizer policy; the default when the contract has
 	// no sanitize section.
 	Sanitize Sanitize

@@ -55,7 +55,9 @@ type view struct {
 	// Classifiers document the inbound classification; nil without one.
 	Classifiers []classifierView
 	ToolResult  *kindView
-	Failures    []string
+	// CallError documents the call_error section; nil without one.
+	CallError *callErrorView
+	Failures  []string
 	// FirstClassifier is the classifier Classify uses.
 	FirstClassifier string
 	// Agreements are the notions classifiers must agree on; nil without.
@@ -400,6 +402,22 @@ func newView(c *contract.Contract) *view {
 			tr := ref(in.ToolResult)
 			v.ToolResult = &tr
 		}
+		if ce := c.CallError; ce != nil && in.ToolResult != nil {
+			cv := &callErrorView{Title: ce.Title, Description: ce.Description, Members: ce.Members, Origin: ce.Origin.Name,
+				Separator: ce.ToolSeparator, DefaultMessage: ce.DefaultMessage, Evidence: ce.Evidence,
+				SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json"),
+				ID: genschema.CallErrorID(c), Anchor: Slug("Call errors: " + ce.Title)}
+			for _, o := range ce.Origins {
+				cv.Origins = append(cv.Origins, o.Name)
+			}
+			for _, ck := range ce.Canonical {
+				cv.Canonical = append(cv.Canonical, [2]kindView{ref(ck.From), ref(ck.To)})
+			}
+			for _, h := range ce.SafetyHints {
+				cv.Hints = append(cv.Hints, [2]string{h.Name, h.Annotation})
+			}
+			v.CallError = cv
+		}
 		v.FirstClassifier = in.Classifiers[0].Name
 		for _, cl := range in.Classifiers {
 			cv := classifierView{Name: cl.Name, Description: cl.Description, Default: ref(cl.Default), DefaultBreaker: cl.Default.Breaker}
@@ -546,4 +564,15 @@ func (v *view) Label(source string) string {
 		return p
 	}
 	return strings.ReplaceAll(source, "_", " ")
+}
+
+// callErrorView is the call_error section as the inbound page shows it.
+type callErrorView struct {
+	Title, Description, Origin, Separator, DefaultMessage, SchemaFile string
+	SchemaLink                                                        string // empty when the schemas output is not generated
+	ID, Anchor                                                        string // the schema's $id; the section's anchor on the inbound page
+	Members, Origins                                                  []string
+	Canonical                                                         [][2]kindView
+	Hints                                                             [][2]string
+	Evidence                                                          contract.CallEvidence
 }

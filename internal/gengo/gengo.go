@@ -47,11 +47,14 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "aip193_contract.go", emit: g.aip193},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
+	if c.CallError != nil {
+		files = append(files, goFile{name: "callerror_contract.go", emit: g.callErrorPolicy})
+	}
 	// The code that does not depend on the contract is the runtime of
 	// runtime/go, real Go files; words.go is only needed by the inbound
 	// classifiers.
 	for _, name := range runtime.Go.Names() {
-		if name != "words.go" || c.Inbound != nil {
+		if (name != "words.go" || c.Inbound != nil) && (name != "callerror.go" || c.CallError != nil) {
 			files = append(files, goFile{name: name, runtime: true})
 		}
 	}

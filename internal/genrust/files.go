@@ -28,7 +28,7 @@ func (g *gen) lib() string {
 		}
 		fmt.Fprintf(&b, "%s %s;\n", vis, m)
 	}
-	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use classification::{for_tool, lookup};\npub use codec::{\n    DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,\n    MAX_SAFE_INTEGER,\n};\n")
+	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use callerror::{call_error_text, to_call_error, CallTool};\npub use classification::{for_tool, lookup};\npub use codec::{\n    DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,\n    MAX_SAFE_INTEGER,\n};\n")
 	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use logging::{bound_log_text, LogFields, LogForm, LogValue};\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
 	b.WriteString("pub use surfaces::{\n    mcp_error_schema, mcp_output_schema, parse_retry_after, problem_type, HttpResponse,\n    MAX_HTTP_BODY, MEDIA_TYPE_JSON, MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
@@ -209,6 +209,8 @@ func (g *gen) contract() string {
 		b.WriteString("/// The classifier of the contract named name, or None: this contract has no inbound classifiers.\npub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {\n    let _ = name;\n    None\n}\n\n")
 	}
 
+	b.WriteString(g.callError())
+
 	// The sanitizer.
 	p := c.Sanitize
 	b.WriteString("/// The contract's sanitizer policy.\npub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {\n")
@@ -324,4 +326,47 @@ func startModule(b *strings.Builder, doc string, uses ...string) {
 	for _, u := range uses {
 		b.WriteString(u)
 	}
+}
+
+// callError is the call_error section (None without one) and the accessor
+// of the envelope's cause, which the runtime's callerror.rs reads.
+func (g *gen) callError() string {
+	var b strings.Builder
+	c := g.c
+	quoted := func(list []string) string {
+		q := make([]string, len(list))
+		for i, s := range list {
+			q[i] = runtimedata.RustString(s)
+		}
+		return strings.Join(q, ", ")
+	}
+	if ce := c.CallError; ce != nil && c.Inbound != nil && c.Inbound.ToolResult != nil {
+		var canon, hints []string
+		for _, ck := range ce.Canonical {
+			canon = append(canon, fmt.Sprintf("(%s, %s)", runtimedata.RustString(ck.From.Name), runtimedata.RustString(ck.To.Name)))
+		}
+		for _, h := range ce.SafetyHints {
+			hints = append(hints, fmt.Sprintf("(%s, %s)", runtimedata.RustString(h.Name), runtimedata.RustString(h.Annotation)))
+		}
+		fmt.Fprintf(&b, "/// The contract's call_error section, which to_call_error reads.\npub(crate) static CALL_ERROR: Option<crate::callerror::CallErrorSpec> = Some(crate::callerror::CallErrorSpec {\n")
+		fmt.Fprintf(&b, "    version: %d,\n    members: &[%s],\n    origin: %s,\n    result_kind: %s,\n    canonical: &[%s],\n    separator: %s,\n    default_message: %s,\n    hints: &[%s],\n    max_blocks: %d,\n    max_text: %d,\n    max_resource: %d,\n    binary: &[%s],\n});\n\n",
+			c.Version, quoted(ce.Members), runtimedata.RustString(ce.Origin.Name), runtimedata.RustString(c.Inbound.ToolResult.Name),
+			strings.Join(canon, ", "), runtimedata.RustString(ce.ToolSeparator), runtimedata.RustString(ce.DefaultMessage), strings.Join(hints, ", "),
+			ce.Evidence.MaxBlocks, ce.Evidence.MaxText, ce.Evidence.MaxResource, quoted(ce.Evidence.Binary))
+	} else {
+		b.WriteString("/// The contract's call_error section: this contract declares none.\npub(crate) static CALL_ERROR: Option<crate::callerror::CallErrorSpec> = None;\n\n")
+	}
+	cause := ""
+	for _, f := range c.EnvelopeFields {
+		if f.Name == "cause" && f.Type == contract.TypeString {
+			cause = f.Idents.RustLocal
+		}
+	}
+	b.WriteString("/// The envelope's cause, which a call error carries.\n")
+	if cause != "" {
+		fmt.Fprintf(&b, "pub(crate) fn call_error_cause(e: &crate::envelope::Envelope) -> &str {\n    &e.%s\n}\n\n", cause)
+	} else {
+		b.WriteString("pub(crate) fn call_error_cause(e: &crate::envelope::Envelope) -> &str {\n    let _ = e;\n    \"\"\n}\n\n")
+	}
+	return b.String()
 }

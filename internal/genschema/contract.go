@@ -841,6 +841,7 @@ func ContractSchema() *jsonschema.Schema {
 	p.Set("retry", retrySchema())
 	p.Set("surfaces", surfacesSchema())
 	p.Set("sanitize", sanitizeSchema())
+	p.Set("call_error", callErrorSchema())
 
 	s := &jsonschema.Schema{
 		Version:  draft,
@@ -972,4 +973,38 @@ func mergeProps(maps ...*orderedmap.OrderedMap[string, *jsonschema.Schema]) *ord
 		}
 	}
 	return out
+}
+
+// callErrorSchema is the call_error section: the call error, a second wire
+// shape derived from the envelope.
+func callErrorSchema() *jsonschema.Schema {
+	members := make([]any, len(contract.CallErrorMembers))
+	for i, m := range contract.CallErrorMembers {
+		members[i] = m
+	}
+	limit := func(max int, description string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: json.Number(fmt.Sprint(max)), Description: description}
+	}
+	return closedObject("The call error: the object a sandbox's rejected tool call carries (labby's Code Mode call error), derived from the envelope and built from a completed MCP tool result flagged isError. It takes inbound.tool_result's kind and origin and never counts toward the circuit breaker. Leave it out when no sandbox reports tool calls this way.",
+		[]string{"description", "members", "origins", "default_message"},
+		mem("title", nonBlankString("The title of the call error's JSON Schema. \"<contract> call error\" when left out.")),
+		mem("description", nonBlankString("What the call error is, for its JSON Schema and the docs.")),
+		mem("members", &jsonschema.Schema{Type: "array", UniqueItems: true, Items: &jsonschema.Schema{Enum: members},
+			Description: "The members the object carries, in this order: " + orList(members) + ". contract_version, kind, message, origin, recovery and side_effects are required."}),
+		mem("origins", &jsonschema.Schema{Type: "array", MinItems: uint64p(1), UniqueItems: true, Items: reference("origins", "An origin a call error may name."),
+			Description: "The origins a call error may name; must include the origin of inbound.tool_result's kind."}),
+		mem("canonical_kinds", &jsonschema.Schema{Type: "object", AdditionalProperties: reference("kinds", "The kind reported instead."),
+			Description: "Kinds that, reported inside a completed tool result, describe the tool's own failure: each maps to the kind the call error names, the reported one kept in original_kind."}),
+		mem("tool_separator", nonBlankString("What joins the upstream and the tool into the tool member (\"::\" when left out).")),
+		mem("default_message", nonBlankString("The message of a result that carries neither an envelope nor text.")),
+		mem("safety_hints", &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "string", Pattern: "^[A-Za-z][A-Za-z0-9_]*$"},
+			Description: "The members of safety (snake_case), each mapped to the boolean MCP tool annotation it copies (e.g. read_only_hint: readOnlyHint). Hints are untrusted."}),
+		mem("evidence", closedObject("Caps on the evidence taken from the result's content blocks; implementation limits, not wire guarantees.", nil,
+			mem("max_blocks", limit(contract.MaxCallBlocks, "How many content blocks are kept (16 when left out); the rest count in omitted_content_blocks.")),
+			mem("max_text", limit(1<<20, "The most code points of a text block's sanitized text, at least 16 (2048 when left out).")),
+			mem("max_resource", limit(1<<20, "The most code points of an embedded resource's sanitized text (2048 when left out).")),
+			mem("binary", &jsonschema.Schema{Type: "array", UniqueItems: true, Items: &jsonschema.Schema{Type: "string", Pattern: "^[a-z][a-z0-9_]*$"},
+				Description: "Block types reduced to type, MIME type, encoded size and an omission marker ([image, audio] when left out)."}),
+		)),
+	)
 }

@@ -63,7 +63,14 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		}
 		out[path.Join(Dir(c), FileName(c, role))] = data
 	}
-	data, err := Marshal(ContractSchema())
+	data, err := CallError(c)
+	if err != nil {
+		return nil, err
+	}
+	if data != nil {
+		out[path.Join(Dir(c), CallErrorFileName(c))] = data
+	}
+	data, err = Marshal(ContractSchema())
 	if err != nil {
 		return nil, err
 	}

@@ -77,6 +77,9 @@ type File struct {
 	// Received holds envelopes from an upstream with secrets in what the
 	// contract sanitizes: every reader redacts them (received.go).
 	Received []ReceivedVec `json:"received"`
+	// CallErrors are the call errors of completed tool results flagged
+	// isError, for a contract with a call_error section (callerrors.go).
+	CallErrors []CallErrorVec `json:"call_errors"`
 }
 
 // Retry is the contract's backoff for retries without a retry hint.
@@ -275,6 +278,12 @@ func Build(c *contract.Contract) (*File, error) {
 			f.ToolResult = &ToolResult{Kind: k.Name, Breaker: false}
 		}
 	}
+	f.CallErrors = []CallErrorVec{}
+	if c.CallError != nil && c.Inbound != nil && c.Inbound.ToolResult != nil {
+		if f.CallErrors, err = callErrors(c); err != nil {
+			return nil, err
+		}
+	}
 	if err := unique(f); err != nil {
 		return nil, err
 	}
@@ -309,6 +318,7 @@ func unique(f *File) error {
 		uniqueIn("surfaces", f.Surfaces, func(v SurfaceVec) string { return v.Name }),
 		uniqueIn("string_forms", f.StringForms, func(v StringFormVec) string { return v.Name }),
 		uniqueIn("writes", f.Writes, func(v WriteVec) string { return v.Name }),
+		uniqueIn("call_errors", f.CallErrors, func(v CallErrorVec) string { return v.Name }),
 	} {
 		if err != nil {
 			return err

@@ -47,6 +47,7 @@ func write(f *File) ([]byte, error) {
 	section(w, "aip193_encode", f.AIPEncode)
 	section(w, "aip193_decode", f.AIPDecode)
 	section(w, "received", f.Received)
+	section(w, "call_errors", f.CallErrors)
 	return append(w.b, "\n}\n"...), w.err
 }
 

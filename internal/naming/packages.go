@@ -22,7 +22,8 @@ var packageNames = []struct {
 		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
 		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream
-		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes`},
+		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes
+		CallError CallEvidence CallRecovery CallTool NewCallError`},
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT
@@ -31,14 +32,16 @@ var packageNames = []struct {
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue
 		NodeRequestLike NodeResponseLike AIP_LEAVES AIP_OFF_WIRE AIP_REASONS AipLeaf AipOffWire ERROR_INFO_DOMAIN
-		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError DecodeOptions`},
+		RpcDuration RpcStatus fromAip193 fromRpcStatus rpcStatus rpcStatusJson toAip193 ErrorWithEnvelope errorString toError DecodeOptions
+		CALL_ERROR CallError CallErrorSpec CallTool callErrorText toCallError`},
 	{Python, Package, `Any CLASSIFICATIONS CLASSIFIERS CONSTRUCTORS Callable ClassVar Classification Classified Decision
 		DecodeErrorCategory Dict Enum Envelope EnvelopeError FALLBACK FIELDS Failure FrozenSet Group Headers
 		INBOUND Iterable Iterator Kind LAYOUT List Literal LogLevel Mapping MappingProxyType NoReturn Optional Origin
 		Pattern RETRY Received Recovery RecoveryAction RetryPolicy SameArguments Sequence Set SideEffects
 		Step Tuple Type Union classify_tool_result classify_with new_envelope EnvelopeLogger HttpAnswer LOG
 		MutableMapping TextIO ERROR_INFO_DOMAIN AIP193_LEAVES AIP193_OFF_WIRE GRPC GRPC_FALLBACK REASON_KINDS
-		error_info_reason from_aip193 grpc_code grpc_status to_aip193 error_string`},
+		error_info_reason from_aip193 grpc_code grpc_status to_aip193 error_string
+		CALL_ERROR call_error_text to_call_error`},
 	// The Rust crate's top-level items and Envelope's associated
 	// functions that a constructor (new_<kind>) or a classifier function
 	// (classify_<name>) could take.
@@ -46,5 +49,6 @@ var packageNames = []struct {
 		Group Kind LogLevel Origin Recovery RecoveryAction RetryPolicy SameArguments SanitizePolicy Sanitizer
 		SecretShape SideEffects Step ToolAnnotations Upstream classify classify_tool_result classify_with
 		for_tool lookup fallback new_trusted next_step sanitize sanitize_max RpcStatus RpcDuration
-		ERROR_INFO_DOMAIN from_aip193 from_rpc_status to_aip193 to_rpc_status`},
+		ERROR_INFO_DOMAIN from_aip193 from_rpc_status to_aip193 to_rpc_status
+		CallTool call_error_text to_call_error`},
 }

@@ -56,6 +56,8 @@ type Tables struct {
 	AIPDomain             Value
 	AIPLeaves, AIPOffWire List
 	AIPReasons            Map
+	// CallError is the contract's call_error section, nil without one.
+	CallError Value
 }
 
 // Build describes the contract's runtime tables.
@@ -90,6 +92,9 @@ func Build(c *contract.Contract) *Tables {
 	}
 	if c.Inbound != nil {
 		t.Inbound = inbound(c.Inbound)
+	}
+	if ce := c.CallError; ce != nil && c.Inbound != nil && c.Inbound.ToolResult != nil {
+		t.CallError = callError(c)
 	}
 	if sf := c.ShortForm(); sf != nil {
 		t.ShortForm = shortForm(sf)
@@ -308,4 +313,22 @@ func logForm() Record {
 	}
 	return Record{Fields: []Field{{Name: "members", Value: members}, {Name: "max_bytes", Value: contract.LogMaxBytes},
 		{Name: "ellipsis", Value: contract.LogEllipsis}}}
+}
+
+// callError is the call_error section as the runtimes read it.
+func callError(c *contract.Contract) Record {
+	ce := c.CallError
+	canonical := Map{}
+	for _, ck := range ce.Canonical {
+		canonical = append(canonical, Entry{ck.From.Name, ck.To.Name})
+	}
+	hints := List{}
+	for _, h := range ce.SafetyHints {
+		hints = append(hints, List{h.Name, h.Annotation})
+	}
+	return Record{Fields: []Field{{Name: "version", Value: c.Version}, {Name: "members", Value: Strings(ce.Members)},
+		{Name: "origin", Value: ce.Origin.Name}, {Name: "result_kind", Value: c.Inbound.ToolResult.Name},
+		{Name: "canonical", Value: canonical}, {Name: "separator", Value: ce.ToolSeparator}, {Name: "default_message", Value: ce.DefaultMessage},
+		{Name: "hints", Value: hints}, {Name: "max_blocks", Value: ce.Evidence.MaxBlocks}, {Name: "max_text", Value: ce.Evidence.MaxText},
+		{Name: "max_resource", Value: ce.Evidence.MaxResource}, {Name: "binary", Value: Strings(ce.Evidence.Binary)}}}
 }

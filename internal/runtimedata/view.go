@@ -69,6 +69,8 @@ type Printed struct {
 	AIPDomain, AIPLeaves, AIPOffWire, AIPReasons string
 
 	SanitizeMarkers, SanitizedFields, SanitizeCredentialNames string
+	// CallError is the call_error section (null/None without one).
+	CallError string
 }
 
 // Print prints the tables with p.
@@ -81,6 +83,7 @@ func (t *Tables) Print(p Printer) Printed {
 		EchoBody: p.Print(t.EchoBody), HTTPStatusField: p.Print(t.HTTPStatusField),
 		AIPDomain: p.Print(t.AIPDomain), AIPLeaves: p.Print(t.AIPLeaves), AIPOffWire: p.Print(t.AIPOffWire), AIPReasons: p.Print(t.AIPReasons),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
+		CallError: p.Print(t.CallError),
 	}
 }
 

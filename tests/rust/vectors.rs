@@ -838,3 +838,158 @@ fn received_vectors() {
         }
     }
 }
+
+/// How the call_errors vectors compare: every member want gives equals
+/// got's (null: absent), arrays item by item, numbers by value.
+fn call_error_matches(want: &Value, got: &Value, path: &str) -> Result<(), String> {
+    match want {
+        Value::Object(w) => {
+            let Value::Object(g) = got else { return Err(format!("{path}: want an object, got {got}")) };
+            for (k, wv) in w {
+                match (wv, g.get(k)) {
+                    (Value::Null, None) => {}
+                    (Value::Null, Some(gv)) => return Err(format!("{path}.{k}: want it absent, got {gv}")),
+                    (_, None) => return Err(format!("{path}.{k}: missing")),
+                    (_, Some(gv)) => call_error_matches(wv, gv, &format!("{path}.{k}"))?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(w) => match got {
+            Value::Array(g) if g.len() == w.len() => {
+                for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                    call_error_matches(wv, gv, &format!("{path}[{i}]"))?;
+                }
+                Ok(())
+            }
+            _ => Err(format!("{path}: want {want}, got {got}")),
+        },
+        _ if same(want, got) => Ok(()),
+        _ => Err(format!("{path}: want {want}, got {got}")),
+    }
+}
+
+/// The call_errors vectors through to_call_error and call_error_text: every
+/// kind and the edge cases (the Go, TypeScript and Python suites also
+/// validate the same vectors' call errors against labby's published schema).
+#[test]
+fn call_error_vectors() {
+    let vs = vectors()["call_errors"].as_array().unwrap();
+    if vs.is_empty() {
+        let r = serde_json::json!({"content": [], "isError": true});
+        assert!(to_call_error(&r, &CallTool::default()).is_err(), "a call error without a call_error section");
+    }
+    for v in vs {
+        let name = v["name"].as_str().unwrap();
+        let t = &v["tool"];
+        let tool = CallTool { upstream: t["upstream"].as_str().unwrap(), name: t["name"].as_str().unwrap(), annotations: t["annotations"].as_object() };
+        let r = to_call_error(&v["result"], &tool);
+        if v["error"] == true {
+            assert!(r.is_err(), "{name}: built a call error, want none: {r:?}");
+            continue;
+        }
+        let text = call_error_text(&r.unwrap_or_else(|e| panic!("{name}: {e}")));
+        let got: Value = serde_json::from_str(&text).unwrap();
+        if let Err(e) = call_error_matches(&v["expect"], &got, name) {
+            panic!("{e}\n{text}");
+        }
+        if v["exact"] == true {
+            for k in got.as_object().unwrap().keys() {
+                assert!(v["expect"].get(k).is_some(), "{name}: unexpected member {k}");
+            }
+        }
+        for a in v["absent"].as_array().unwrap() {
+            assert!(!text.contains(a.as_str().unwrap()), "{name}: the call error holds {a}");
+        }
+    }
+}
+
+/// Checks v against schema, the subset of JSON Schema labby's published
+/// call-error schema uses (type, required, properties, additionalProperties,
+/// enum, const, minLength, minimum, items, $ref into $defs, and patterns of
+/// the form ^.+SEP.+$); a keyword outside it fails the test, so that a
+/// newer schema cannot pass unchecked.
+fn schema_problems(root: &Value, schema: &Value, v: &Value, path: &str, out: &mut Vec<String>) {
+    let Value::Object(s) = schema else { panic!("{path}: a schema that is not an object: {schema}") };
+    for (k, w) in s {
+        match k.as_str() {
+            "$schema" | "$id" | "$comment" | "title" | "description" | "$defs" | "additionalProperties" => {}
+            "$ref" => {
+                let name = w.as_str().unwrap().strip_prefix("#/$defs/").unwrap_or_else(|| panic!("{path}: $ref {w}"));
+                schema_problems(root, &root["$defs"][name], v, path, out);
+            }
+            "type" => {
+                let ok = match w.as_str().unwrap() {
+                    "object" => v.is_object(),
+                    "string" => v.is_string(),
+                    "integer" => v.is_i64() || v.is_u64(),
+                    "boolean" => v.is_boolean(),
+                    "array" => v.is_array(),
+                    t => panic!("{path}: type {t}"),
+                };
+                if !ok {
+                    out.push(format!("{path}: not of type {w}: {v}"));
+                }
+            }
+            "required" => {
+                for r in w.as_array().unwrap() {
+                    if v.is_object() && v.get(r.as_str().unwrap()).is_none() {
+                        out.push(format!("{path}: missing {r}"));
+                    }
+                }
+            }
+            "properties" => {
+                if let Value::Object(o) = v {
+                    for (name, sub) in w.as_object().unwrap() {
+                        if let Some(x) = o.get(name) {
+                            schema_problems(root, sub, x, &format!("{path}.{name}"), out);
+                        }
+                    }
+                }
+            }
+            "items" => {
+                if let Value::Array(items) = v {
+                    for (i, x) in items.iter().enumerate() {
+                        schema_problems(root, w, x, &format!("{path}[{i}]"), out);
+                    }
+                }
+            }
+            "enum" if !w.as_array().unwrap().contains(v) => out.push(format!("{path}: {v} is not one of {w}")),
+            "const" if !same(w, v) => out.push(format!("{path}: {v} is not {w}")),
+            "minLength" if v.as_str().is_some_and(|t| (t.chars().count() as u64) < w.as_u64().unwrap()) => out.push(format!("{path}: shorter than {w}")),
+            "minimum" if v.as_f64().is_some_and(|n| n < w.as_f64().unwrap()) => out.push(format!("{path}: below {w}")),
+            "pattern" => {
+                let p = w.as_str().unwrap();
+                let sep = p.strip_prefix("^.+").and_then(|r| r.strip_suffix(".+$")).unwrap_or_else(|| panic!("{path}: pattern {p}"));
+                let matched = v.as_str().is_some_and(|t| t.char_indices().any(|(i, _)| i > 0 && t[i..].starts_with(sep) && t.len() > i + sep.len()));
+                if !matched && v.is_string() {
+                    out.push(format!("{path}: {v} does not match {p}"));
+                }
+            }
+            "enum" | "const" | "minLength" | "minimum" => {}
+            _ => panic!("{path}: the schema uses {k}, which this check does not know"),
+        }
+    }
+}
+
+/// Every call error the reference crate builds from the call_errors vectors
+/// validates against labby's published Code Mode call-error schema
+/// (vendored in tests/testdata/labby).
+#[test]
+fn call_errors_validate_against_labbys_schema() {
+    if vectors()["contract"] != "agent-error" {
+        return;
+    }
+    let file = std::path::Path::new(file!()).parent().unwrap().join("../testdata/labby/code-mode-call-error.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))).unwrap();
+    let vs = vectors()["call_errors"].as_array().unwrap();
+    assert!(!vs.is_empty());
+    for v in vs.iter().filter(|v| v["error"] != true) {
+        let t = &v["tool"];
+        let tool = CallTool { upstream: t["upstream"].as_str().unwrap(), name: t["name"].as_str().unwrap(), annotations: t["annotations"].as_object() };
+        let got = to_call_error(&v["result"], &tool).unwrap();
+        let mut problems = Vec::new();
+        schema_problems(&schema, &schema, &got, "", &mut problems);
+        assert!(problems.is_empty(), "{}: {problems:?}\n{got}", v["name"]);
+    }
+}

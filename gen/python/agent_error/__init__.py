@@ -105,6 +105,7 @@ from ._constructors import (
 )
 from ._contract import (
     ACTION_STEPS,
+    CALL_ERROR,
     CLASSIFICATIONS,
     CLI_FORM,
     CONTRACT_NAME,
@@ -223,6 +224,7 @@ from ._http import PROMOTED_MEMBER, PROMOTED_SHORT_FORM, from_http_response, pro
 from ._cli import cli_line, read_cli, write_cli
 from ._inbound import classify_with
 from ._log import EnvelopeLogger, bound_log_text, error_string, log_extra, log_fields
+from ._callerror import call_error_text, to_call_error
 from ._mcp import from_mcp_tool_result, mcp_error_schema, mcp_output_schema, to_mcp_text_tool_result, to_mcp_tool_result
 from ._nextstep import next_step
 from ._sanitize import sanitize, sanitize_max
@@ -250,6 +252,7 @@ __all__ = [
     "GROUP_ERROR_CLASSES",
     "HTTP_KINDS",
     "INBOUND",
+    "CALL_ERROR",
     "KNOWN_KINDS",
     "LAYOUT",
     "LOG",
@@ -383,6 +386,8 @@ __all__ = [
     "from_http_response",
     "from_json",
     "from_mcp_tool_result",
+    "to_call_error",
+    "call_error_text",
     "from_problem",
     "from_problem_json",
     "grpc_code",

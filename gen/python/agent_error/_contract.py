@@ -2181,6 +2181,26 @@ INBOUND: Optional[Mapping[str, Any]] = {
     }),
 }
 
+#: CALL_ERROR is the contract's call_error section (the call errors to_call_error builds); None when it declares none.
+CALL_ERROR: Optional[Mapping[str, Any]] = {
+    "version": 1,
+    "members": ("contract_version", "kind", "message", "tool", "origin", "recovery", "side_effects", "original_kind", "cause", "safety", "evidence"),
+    "origin": "tool_execution",
+    "result_kind": "tool_error",
+    "canonical": {
+        "upstream_error": "tool_error",
+        "network_error": "tool_error",
+        "server_error": "tool_error",
+    },
+    "separator": "::",
+    "default_message": "The tool reported an error without any text.",
+    "hints": (("read_only_hint", "readOnlyHint"), ("destructive_hint", "destructiveHint"), ("idempotent_hint", "idempotentHint"), ("open_world_hint", "openWorldHint")),
+    "max_blocks": 16,
+    "max_text": 2048,
+    "max_resource": 2048,
+    "binary": ("image", "audio"),
+}
+
 #: SHORT_FORM is labby's short form of an error body ({"kind": ..., "message": ...}) that from_http_response promotes to an envelope: the members it carries, the pattern and the bound in bytes its kind must meet, and by kind the Envelope attributes of required fields a promoted envelope carries empty ("array" or "object"), as the kind's constructor does. None when this contract's reader accepts none (only a contract using the default layout, labby's envelope, does).
 SHORT_FORM: Optional[Mapping[str, Any]] = {
     "kind_member": "kind",

@@ -2104,6 +2104,56 @@ const INBOUND = deepFreeze({
     }
   ]
 });
+const CALL_ERROR = deepFreeze({
+  "version": 1,
+  "members": [
+    "contract_version",
+    "kind",
+    "message",
+    "tool",
+    "origin",
+    "recovery",
+    "side_effects",
+    "original_kind",
+    "cause",
+    "safety",
+    "evidence"
+  ],
+  "origin": "tool_execution",
+  "resultKind": "tool_error",
+  "canonical": {
+    "upstream_error": "tool_error",
+    "network_error": "tool_error",
+    "server_error": "tool_error"
+  },
+  "separator": "::",
+  "defaultMessage": "The tool reported an error without any text.",
+  "hints": [
+    [
+      "read_only_hint",
+      "readOnlyHint"
+    ],
+    [
+      "destructive_hint",
+      "destructiveHint"
+    ],
+    [
+      "idempotent_hint",
+      "idempotentHint"
+    ],
+    [
+      "open_world_hint",
+      "openWorldHint"
+    ]
+  ],
+  "maxBlocks": 16,
+  "maxText": 2048,
+  "maxResource": 2048,
+  "binary": [
+    "image",
+    "audio"
+  ]
+});
 const SHORT_FORM = deepFreeze({
   "kindMember": "kind",
   "messageMember": "message",
@@ -2401,6 +2451,7 @@ export {
   AIP_LEAVES,
   AIP_OFF_WIRE,
   AIP_REASONS,
+  CALL_ERROR,
   CLASSIFICATIONS,
   CLI_FORM,
   CONTRACT_NAME,

@@ -5,7 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
-import type { AipLeaf, AipOffWire, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
+import type { AipLeaf, AipOffWire, CallErrorSpec, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "agent-error";
@@ -2510,6 +2510,58 @@ export const INBOUND: InboundSpec | null = deepFreeze({
       "default": "connection_error",
       "defaultBreaker": true
     }
+  ]
+});
+
+/** CALL_ERROR is the contract's call_error section (the call errors toCallError builds); null when it declares none. */
+export const CALL_ERROR: CallErrorSpec | null = deepFreeze({
+  "version": 1,
+  "members": [
+    "contract_version",
+    "kind",
+    "message",
+    "tool",
+    "origin",
+    "recovery",
+    "side_effects",
+    "original_kind",
+    "cause",
+    "safety",
+    "evidence"
+  ],
+  "origin": "tool_execution",
+  "resultKind": "tool_error",
+  "canonical": {
+    "upstream_error": "tool_error",
+    "network_error": "tool_error",
+    "server_error": "tool_error"
+  },
+  "separator": "::",
+  "defaultMessage": "The tool reported an error without any text.",
+  "hints": [
+    [
+      "read_only_hint",
+      "readOnlyHint"
+    ],
+    [
+      "destructive_hint",
+      "destructiveHint"
+    ],
+    [
+      "idempotent_hint",
+      "idempotentHint"
+    ],
+    [
+      "open_world_hint",
+      "openWorldHint"
+    ]
+  ],
+  "maxBlocks": 16,
+  "maxText": 2048,
+  "maxResource": 2048,
+  "binary": [
+    "image",
+    "audio"
   ]
 });
 

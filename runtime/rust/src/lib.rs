@@ -14,6 +14,7 @@ mod contract;
 #[path = "../fixture/envelope.rs"]
 mod envelope;
 mod aip193;
+mod callerror;
 mod classification;
 mod codec;
 mod inbound;
@@ -26,6 +27,7 @@ mod surfaces;
 mod words;
 
 pub use aip193::{RpcDuration, RpcStatus};
+pub use callerror::{call_error_text, to_call_error, CallTool};
 pub use classification::{for_tool, lookup};
 pub use codec::{
     DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,

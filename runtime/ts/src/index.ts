@@ -2,7 +2,7 @@
 
 export * from "./contract.js";
 export * from "./constructors.js";
-export type { AipLeaf, AipOffWire, ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, SecretChars, SecretSpec, ShortFormSpec, Source, Step } from "./spec.js";
+export type { AipLeaf, AipOffWire, CallErrorSpec, ClassifierSpec, FieldSpec, FieldType, Failure, InboundSpec, LayoutLeaf, LayoutMember, LayoutObject, LogLevel, RetryPolicy, RuleSpec, SecretChars, SecretSpec, ShortFormSpec, Source, Step } from "./spec.js";
 export { FAILURES, STEPS } from "./spec.js";
 export {
   classification,
@@ -30,6 +30,7 @@ export {
   type ToolAnnotations,
 } from "./classification.js";
 export { MAX_DEPTH, MAX_DOCUMENT_BYTES, formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire, type DecodeError, type DecodeErrorCategory, type DecodeOptions, type ParseResult, type ReadOptions } from "./codec.js";
+export { callErrorText, toCallError, type CallError, type CallTool } from "./callerror.js";
 export { classifyWith, type Classified, type Upstream } from "./inbound.js";
 export { nextStep, type Decision } from "./nextstep.js";
 export { sanitize, sanitizeMax, type SanitizeOptions } from "./sanitize.js";

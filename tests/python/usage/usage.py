@@ -82,3 +82,11 @@ def misuse(env: pkg.Envelope) -> None:
     pkg.lookup(42)  # type: ignore[arg-type]
     x: int = env.kind  # type: ignore[assignment]
     print(x)
+
+
+def call_errors(result: Dict[str, Any]) -> None:
+    ce: Dict[str, Any] = pkg.to_call_error(result, "github", "create_issue", {"readOnlyHint": True})
+    text: str = pkg.call_error_text(ce)
+    spec: Optional[Any] = pkg.CALL_ERROR
+    print(text, spec)
+    pkg.to_call_error(result, 42)  # type: ignore[arg-type]

@@ -143,6 +143,12 @@ d.step = "retry";
 const mcp = toMcpToolResult(env);
 const isError: true = mcp.isError;
 const back: ParseResult = fromMcpToolResult(mcp);
+// Call errors: the wire object and its JSON text (CALL_ERROR is null for a contract without call_error).
+const callError: pkg.CallError = pkg.toCallError(mcp, { upstream: "github", name: "create_issue", annotations: { readOnlyHint: true } });
+const callText: string = pkg.callErrorText(callError);
+const callSpec: pkg.CallErrorSpec | null = pkg.CALL_ERROR;
+// @ts-expect-error: the tool is an object, not a name
+pkg.toCallError(mcp, "github::create_issue");
 declare const res: { status: number; headers: { get(name: string): string | null }; body: null };
 const pending: Promise<{ ok: true; envelope: Envelope; classified: boolean } | { ok: false; error: { path: string; problem: string } }> = fromHttpResponse(res);
 // @ts-expect-error: fromHttpResponse needs a response
@@ -199,5 +205,5 @@ type AllTakeOptions = { [K in keyof Constructors]: SanitizeOptions extends LastP
 const allTakeOptions: AllTakeOptions = true;
 
 void [contextIsText, cleaned, capped, maxLength, truncationMarker, sanitizedField, secret, trustedEnv, withGuidance, typed, allTakeOptions];
-void [grpc, aip, aipBack];
+void [grpc, aip, aipBack, callText, callSpec];
 void [anyKind, notKnown, badOrigin, badAction, badSame, badSide, badStep, step, wire, text, status, retry, classifiedKind, wait, isError, back, pending, allConstruct];

@@ -2451,6 +2451,27 @@ pub fn classify_tool_result() -> Classified {
     Classified { kind: Kind::ToolError, counts_toward_breaker: false, rule: 0 }
 }
 
+/// The contract's call_error section, which to_call_error reads.
+pub(crate) static CALL_ERROR: Option<crate::callerror::CallErrorSpec> = Some(crate::callerror::CallErrorSpec {
+    version: 1,
+    members: &["contract_version", "kind", "message", "tool", "origin", "recovery", "side_effects", "original_kind", "cause", "safety", "evidence"],
+    origin: "tool_execution",
+    result_kind: "tool_error",
+    canonical: &[("upstream_error", "tool_error"), ("network_error", "tool_error"), ("server_error", "tool_error")],
+    separator: "::",
+    default_message: "The tool reported an error without any text.",
+    hints: &[("read_only_hint", "readOnlyHint"), ("destructive_hint", "destructiveHint"), ("idempotent_hint", "idempotentHint"), ("open_world_hint", "openWorldHint")],
+    max_blocks: 16,
+    max_text: 2048,
+    max_resource: 2048,
+    binary: &["image", "audio"],
+});
+
+/// The envelope's cause, which a call error carries.
+pub(crate) fn call_error_cause(e: &crate::envelope::Envelope) -> &str {
+    &e.cause
+}
+
 /// The contract's sanitizer policy.
 pub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {
     max_length: 2048,

@@ -1269,6 +1269,9 @@ INBOUND: Optional[Mapping[str, Any]] = {
     },),
 }
 
+#: CALL_ERROR is the contract's call_error section (the call errors to_call_error builds); None when it declares none.
+CALL_ERROR: Optional[Mapping[str, Any]] = None
+
 #: SHORT_FORM is labby's short form of an error body ({"kind": ..., "message": ...}) that from_http_response promotes to an envelope: the members it carries, the pattern and the bound in bytes its kind must meet, and by kind the Envelope attributes of required fields a promoted envelope carries empty ("array" or "object"), as the kind's constructor does. None when this contract's reader accepts none (only a contract using the default layout, labby's envelope, does).
 SHORT_FORM: Optional[Mapping[str, Any]] = None
 

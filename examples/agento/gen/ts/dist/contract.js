@@ -1142,6 +1142,7 @@ const INBOUND = deepFreeze({
     }
   ]
 });
+const CALL_ERROR = deepFreeze(null);
 const SHORT_FORM = deepFreeze(null);
 const MCP_ERROR_SCHEMA_JSON = `{"properties":{"status":{"const":"error"},"error":{"properties":{"code":{"type":"string","minLength":1},"category":{"type":"string"},"message":{"type":"string","minLength":1},"details":{"properties":{"executionMayHaveOccurred":{"type":"boolean"},"status":{"type":"integer","maximum":9007199254740991,"minimum":-9007199254740991},"tool":{"type":"string"},"field":{"type":"string"}},"additionalProperties":true,"type":"object"}},"additionalProperties":true,"type":"object","required":["code","category","message"]}},"additionalProperties":true,"type":"object","required":["status","error"],"title":"agento error envelope","description":"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
@@ -1334,6 +1335,7 @@ export {
   AIP_LEAVES,
   AIP_OFF_WIRE,
   AIP_REASONS,
+  CALL_ERROR,
   CLASSIFICATIONS,
   CLI_FORM,
   CONTRACT_NAME,

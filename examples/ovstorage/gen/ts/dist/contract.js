@@ -1112,6 +1112,7 @@ const RETRY = deepFreeze({
   "multiplier": 2
 });
 const INBOUND = deepFreeze(null);
+const CALL_ERROR = deepFreeze(null);
 const SHORT_FORM = deepFreeze(null);
 const MCP_ERROR_SCHEMA_JSON = `{"properties":{"v":{"const":"0.1"},"ok":{"const":false},"operation":{"type":"string","minLength":1},"error":{"properties":{"code":{"type":"string","minLength":1},"message":{"type":"string","minLength":1},"retryable":{"type":"boolean"},"next_action":{"type":"string","minLength":1},"partial":{"properties":{"completed":{"type":"string"},"failed":{"type":"string"},"failed_outcome":{"type":"string"},"rollback":{"type":"string"}},"additionalProperties":true,"type":"object","required":["completed","failed","failed_outcome","rollback"]}},"additionalProperties":true,"type":"object","required":["code","message","retryable"]},"warnings":{"items":{"type":"string"},"type":"array"},"operation_id":{"type":"string"},"backend":{"type":"string"},"resource":{"type":"string"}},"additionalProperties":true,"type":"object","required":["v","ok","operation","error"],"title":"ovstorage error envelope","description":"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions)."}`;
 const HTTP_KINDS = deepFreeze({
@@ -1319,6 +1320,7 @@ export {
   AIP_LEAVES,
   AIP_OFF_WIRE,
   AIP_REASONS,
+  CALL_ERROR,
   CLASSIFICATIONS,
   CLI_FORM,
   CONTRACT_NAME,

@@ -26,6 +26,7 @@ import {
   workMayHaveRun
 } from "./classification.js";
 import { MAX_DEPTH, MAX_DOCUMENT_BYTES, formatDecodeError, parseEnvelope, parseEnvelopeJson, serializeEnvelope, toWire } from "./codec.js";
+import { callErrorText, toCallError } from "./callerror.js";
 import { classifyWith } from "./inbound.js";
 import { nextStep } from "./nextstep.js";
 import { sanitize, sanitizeMax } from "./sanitize.js";
@@ -67,6 +68,7 @@ export {
   STEPS,
   asciiLower,
   boundLogText,
+  callErrorText,
   classification,
   classifyWith,
   cliLine,
@@ -113,6 +115,7 @@ export {
   serializeProblem,
   stepOf,
   toAip193,
+  toCallError,
   toError,
   toFetchResponse,
   toMcpTextToolResult,

@@ -202,3 +202,25 @@ export interface AipOffWire {
   readonly key: string;
   readonly source: "version" | "origin" | "action" | "same_arguments" | "guidance" | "side_effects";
 }
+
+/**
+ * CallErrorSpec is the contract's call_error section: the members a call
+ * error carries in order, the origin and kind of a completed tool result,
+ * the kinds it canonicalises, how the tool is named, the message of a
+ * result without text, the safety hints ([member, MCP annotation]) and the
+ * caps on its evidence.
+ */
+export interface CallErrorSpec {
+  readonly version: number;
+  readonly members: readonly string[];
+  readonly origin: string;
+  readonly resultKind: string;
+  readonly canonical: { readonly [kind: string]: string };
+  readonly separator: string;
+  readonly defaultMessage: string;
+  readonly hints: readonly (readonly string[])[];
+  readonly maxBlocks: number;
+  readonly maxText: number;
+  readonly maxResource: number;
+  readonly binary: readonly string[];
+}

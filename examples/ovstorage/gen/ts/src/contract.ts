@@ -5,7 +5,7 @@
 // reads these tables and is the same for every contract.
 
 import { deepFreeze } from "./freeze.js";
-import type { AipLeaf, AipOffWire, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
+import type { AipLeaf, AipOffWire, CallErrorSpec, FieldSpec, InboundSpec, LayoutObject, LogLevel, RetryPolicy, SecretSpec, ShortFormSpec, Step } from "./spec.js";
 
 /** CONTRACT_NAME is the contract's name. */
 export const CONTRACT_NAME = "ovstorage";
@@ -1457,6 +1457,9 @@ export const RETRY: RetryPolicy = deepFreeze({
 
 /** INBOUND is the contract's classification of upstream failures; null when it declares none. */
 export const INBOUND: InboundSpec | null = deepFreeze(null);
+
+/** CALL_ERROR is the contract's call_error section (the call errors toCallError builds); null when it declares none. */
+export const CALL_ERROR: CallErrorSpec | null = deepFreeze(null);
 
 /**
  * SHORT_FORM is labby's short form of an error body that fromHttpResponse

@@ -1790,6 +1790,15 @@ pub fn classify(u: &Upstream<'_>) -> Classified {
     classify_downstream(u)
 }
 
+/// The contract's call_error section: this contract declares none.
+pub(crate) static CALL_ERROR: Option<crate::callerror::CallErrorSpec> = None;
+
+/// The envelope's cause, which a call error carries.
+pub(crate) fn call_error_cause(e: &crate::envelope::Envelope) -> &str {
+    let _ = e;
+    ""
+}
+
 /// The contract's sanitizer policy.
 pub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {
     max_length: 2048,

@@ -17,6 +17,7 @@ mod contract;
 #[rustfmt::skip]
 mod envelope;
 mod aip193;
+mod callerror;
 mod classification;
 mod codec;
 mod inbound;
@@ -29,6 +30,7 @@ mod surfaces;
 mod words;
 
 pub use aip193::{RpcDuration, RpcStatus};
+pub use callerror::{call_error_text, to_call_error, CallTool};
 pub use classification::{for_tool, lookup};
 pub use codec::{
     DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,

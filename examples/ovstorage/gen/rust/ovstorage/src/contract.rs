@@ -1820,6 +1820,15 @@ pub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {
     None
 }
 
+/// The contract's call_error section: this contract declares none.
+pub(crate) static CALL_ERROR: Option<crate::callerror::CallErrorSpec> = None;
+
+/// The envelope's cause, which a call error carries.
+pub(crate) fn call_error_cause(e: &crate::envelope::Envelope) -> &str {
+    let _ = e;
+    ""
+}
+
 /// The contract's sanitizer policy.
 pub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {
     max_length: 2048,
