@@ -546,6 +546,9 @@ func retrySchema() *jsonschema.Schema {
 	return s
 }
 
+// metaKeyPattern is an MCP _meta key (contract.MetaKeyPattern).
+var metaKeyPattern = contract.MetaKeyPattern
+
 // surfacesSchema is the surfaces section: how the HTTP, problem+json and
 // CLI surfaces render an envelope.
 func surfacesSchema() *jsonschema.Schema {
@@ -565,13 +568,36 @@ func surfacesSchema() *jsonschema.Schema {
 			AdditionalProperties: exitCode("The exit code of the origin's failures."),
 			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
 	)
-	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope. Every key is optional.",
+	rpcCode := func(description string) *jsonschema.Schema {
+		n := func(v int) json.Number { return json.Number(fmt.Sprint(v)) }
+		return &jsonschema.Schema{Type: "integer", Minimum: n(-1 << 31), Maximum: n(1<<31 - 1),
+			AnyOf: []*jsonschema.Schema{
+				{Maximum: n(contract.JSONRPCReservedMin - 1)},
+				{Minimum: n(contract.JSONRPCReservedMax + 1)},
+				{Minimum: n(contract.JSONRPCServerMin), Maximum: n(contract.JSONRPCReservedMax)},
+				{Enum: []any{contract.JSONRPCParseError, contract.JSONRPCInvalidRequest, contract.JSONRPCMethodNotFound, contract.JSONRPCInvalidParams, contract.JSONRPCInternalError}},
+			},
+			Description: description + " A 32-bit integer; in the range JSON-RPC 2.0 reserves (-32768 to -32000) only its defined codes (-32700, -32600 to -32603) and server errors (-32099 to -32000)."}
+	}
+	mcp := closedObject("How the MCP surface reports failures besides tool results: the JSON-RPC error code of a protocol error (a prompt, resource or bridge failure, whose data member is the envelope), and the _meta key of isError tool results.",
+		nil,
+		mem("meta_key", &jsonschema.Schema{Type: "string", Pattern: metaKeyPattern,
+			Description: "The _meta key under which isError tool results carry the envelope too (e.g. ai.dinglebear.labby/error); none when left out. A prefix whose second label is modelcontextprotocol or mcp is the MCP specification's and rejected."}),
+		mem("default_error_code", rpcCode("The JSON-RPC error code of a protocol error whose kind's origin has none under error_codes. -32603 (internal error) when left out.")),
+		mem("error_codes", &jsonschema.Schema{Type: "object",
+			PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
+				Description: "An origin, which must be declared under origins."},
+			AdditionalProperties: rpcCode("The JSON-RPC error code of the origin's protocol errors."),
+			Description:          "JSON-RPC error codes by origin (e.g. validation: -32602, invalid params); an origin left out uses default_error_code."}),
+	)
+	s := closedObject("How the HTTP, RFC 9457 problem+json, CLI and MCP surfaces render an envelope. Every key is optional.",
 		nil,
 		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: contract.AbsoluteURIPattern,
 			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
 		mem("cli", cli),
 		mem("error_info_domain", &jsonschema.Schema{Type: "string", Pattern: `^[^\t\n\r ]+$`,
 			Description: "The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): the service or product that owns the reasons, e.g. agent-error.example.com. The contract name when left out."}),
+		mem("mcp", mcp),
 	)
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
