@@ -22,7 +22,8 @@ var packageNames = []struct {
 		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
 		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream
-		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes`},
+		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes
+		MCPError MCPErrorResponse ReadMCPError UpstreamStructuredContent`},
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT

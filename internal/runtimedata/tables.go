@@ -32,6 +32,11 @@ type Tables struct {
 	// The surfaces: the one kind of each status only one kind has, and the
 	// CLI's exit code of each origin that has one.
 	HTTPKinds, ExitCodes Map
+	// MCPErrorCodes is the JSON-RPC error code of each origin that has one
+	// (surfaces.mcp.error_codes); MCPMetaKey the _meta key of isError tool
+	// results, null when the contract names none.
+	MCPErrorCodes Map
+	MCPMetaKey    Value
 	// The sanitizer policy's tables (its scalars are the model's).
 	SanitizeMarkers, SanitizeSecrets, SanitizedFields, SanitizeCredentialNames List
 	// Log is the structured-log form every logging helper writes
@@ -62,11 +67,14 @@ func Build(c *contract.Contract) *Tables {
 			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
 			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
 			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
-		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{},
+		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{}, MCPErrorCodes: Map{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
+	}
+	if c.Surfaces.MCP.MetaKey != "" {
+		t.MCPMetaKey = c.Surfaces.MCP.MetaKey
 	}
 	t.aip193(c)
 	for _, k := range c.Kinds {
@@ -105,6 +113,9 @@ func Build(c *contract.Contract) *Tables {
 	for _, o := range c.Origins {
 		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
 			t.ExitCodes = append(t.ExitCodes, Entry{o.Name, code})
+		}
+		if code, ok := c.Surfaces.MCP.ErrorCodes[o]; ok {
+			t.MCPErrorCodes = append(t.MCPErrorCodes, Entry{o.Name, code})
 		}
 	}
 	for _, s := range c.Sanitize.Secrets {
