@@ -2135,6 +2135,12 @@ const EXIT_CODES = deepFreeze({
   "code_mode": 70
 });
 const DEFAULT_EXIT_CODE = 70;
+const MCP_ERROR_CODES = deepFreeze({
+  "validation": -32602,
+  "discovery": -32602
+});
+const DEFAULT_MCP_ERROR_CODE = -32603;
+const MCP_META_KEY = "ai.dinglebear.labby/error";
 const CLI_FORM = "wrapped";
 const ERROR_INFO_DOMAIN = "agent-error";
 const AIP_LEAVES = deepFreeze([
@@ -2404,6 +2410,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  DEFAULT_MCP_ERROR_CODE,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
@@ -2416,7 +2423,9 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

@@ -1154,6 +1154,9 @@ const SYNTHETIC_KIND_PREFIX = "HTTP_";
 const PROBLEM_TYPE_BASE = "urn:errgen:agento:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
+const MCP_ERROR_CODES = deepFreeze({});
+const DEFAULT_MCP_ERROR_CODE = -32603;
+const MCP_META_KEY = null;
 const CLI_FORM = "envelope";
 const ERROR_INFO_DOMAIN = "agento";
 const AIP_LEAVES = deepFreeze([
@@ -1337,6 +1340,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  DEFAULT_MCP_ERROR_CODE,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
   FALLBACK,
@@ -1349,7 +1353,9 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,
