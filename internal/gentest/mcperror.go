@@ -73,6 +73,14 @@ func (v *vectors) mcpErrors(t *testing.T, vecs []genvectors.MCPErrorVec) {
 				}
 			}
 
+			// An upstream that sent no structured content leaves the plain result.
+			for _, none := range []json.RawMessage{nil, json.RawMessage("null")} {
+				plain, _ := json.Marshal(e.MethodByName("ToolResult").Call(nil)[0].Interface())
+				got, _ := json.Marshal(e.MethodByName("UpstreamToolResult").Call([]reflect.Value{reflect.ValueOf(none)})[0].Interface())
+				if string(got) != string(plain) {
+					t.Errorf("UpstreamToolResult(%s) = %s, want ToolResult() %s", none, got, plain)
+				}
+			}
 			out = e.MethodByName("UpstreamToolResult").Call([]reflect.Value{reflect.ValueOf(want.Upstream)})
 			if err, _ := out[1].Interface().(error); err != nil {
 				t.Fatalf("UpstreamToolResult: %v", err)

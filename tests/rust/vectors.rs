@@ -792,6 +792,8 @@ fn mcp_errors_vectors() {
             assert_eq!(mcp_upstream_structured_content(r), Some(&w["upstream"]), "{name}");
         }
         assert_eq!(mcp_upstream_structured_content(&e.to_tool_result().unwrap()), None, "{name}");
+        // An upstream that sent no structured content leaves the plain result.
+        assert_eq!(e.to_upstream_tool_result(Value::Null).unwrap(), e.to_tool_result().unwrap(), "{name}");
     }
 }
 

@@ -25,8 +25,9 @@ export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
  * upstream sent structured content of its own: the structuredContent is
  * {"error": envelope, "upstream_structured_content": upstream}, so the
  * original is kept (labby's form); the text content and _meta are
- * toMcpToolResult's. With upstream undefined it is toMcpToolResult's
- * result. fromMcpToolResult reads the envelope back,
+ * toMcpToolResult's. With upstream undefined or null (MCP's
+ * structuredContent is an object: the upstream sent none) it is
+ * toMcpToolResult's result. fromMcpToolResult reads the envelope back,
  * mcpUpstreamStructuredContent the original.
  */
 export declare function toMcpUpstreamToolResult(envelope: Envelope, upstream: unknown): McpToolResult;

@@ -52,13 +52,14 @@ export function toMcpToolResult(envelope: Envelope): McpToolResult {
  * upstream sent structured content of its own: the structuredContent is
  * {"error": envelope, "upstream_structured_content": upstream}, so the
  * original is kept (labby's form); the text content and _meta are
- * toMcpToolResult's. With upstream undefined it is toMcpToolResult's
- * result. fromMcpToolResult reads the envelope back,
+ * toMcpToolResult's. With upstream undefined or null (MCP's
+ * structuredContent is an object: the upstream sent none) it is
+ * toMcpToolResult's result. fromMcpToolResult reads the envelope back,
  * mcpUpstreamStructuredContent the original.
  */
 export function toMcpUpstreamToolResult(envelope: Envelope, upstream: unknown): McpToolResult {
   const r = toMcpToolResult(envelope);
-  if (upstream === undefined) {
+  if (upstream === undefined || upstream === null) {
     return r;
   }
   const structuredContent: Record<string, unknown> = {};

@@ -39,6 +39,8 @@ def test_mcp_errors(v: Any) -> None:
         assert pkg.to_dict(pkg.from_mcp_tool_result(r)) == v["envelope"]
         assert pkg.mcp_upstream_structured_content(r) == v["upstream"]
     assert pkg.mcp_upstream_structured_content(pkg.to_mcp_tool_result(env)) is None
+    # An upstream that sent no structured content leaves the plain result.
+    assert pkg.to_mcp_upstream_tool_result(env, None) == pkg.to_mcp_tool_result(env)
 
 
 @pytest.mark.parametrize("v", vectors["mcp_error_read"], ids=[v["name"] for v in vectors["mcp_error_read"]])

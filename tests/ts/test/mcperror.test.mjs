@@ -36,6 +36,8 @@ describe(`${pkg.CONTRACT_NAME}: MCP protocol errors (mcp_errors)`, () => {
         assert.deepEqual(pkg.mcpUpstreamStructuredContent(r), v.upstream);
       }
       assert.equal(pkg.mcpUpstreamStructuredContent(pkg.toMcpToolResult(env)), undefined);
+      // An upstream that sent no structured content leaves the plain result.
+      assert.deepEqual(pkg.toMcpUpstreamToolResult(env, null), pkg.toMcpToolResult(env));
     });
   }
 });

@@ -101,10 +101,14 @@ def to_mcp_upstream_tool_result(envelope: Envelope, upstream: Any) -> Dict[str, 
 
     The structuredContent is {"error": envelope, "upstream_structured_content":
     upstream}, so the original is kept (labby's form); the text content and
-    _meta are to_mcp_tool_result's. from_mcp_tool_result reads the envelope
+    _meta are to_mcp_tool_result's; with upstream None (MCP's
+    structuredContent is an object: the upstream sent none) it is
+    to_mcp_tool_result's result. from_mcp_tool_result reads the envelope
     back, mcp_upstream_structured_content the original.
     """
     result = to_mcp_tool_result(envelope)
+    if upstream is None:
+        return result
     result["structuredContent"] = {_UPSTREAM_ERROR_MEMBER: result["structuredContent"], _UPSTREAM_CONTENT_MEMBER: upstream}
     return result
 

@@ -126,12 +126,13 @@ func mcpMeta(env json.RawMessage) map[string]json.RawMessage {
 // structured content of its own (upstream, any JSON value): the
 // structuredContent is {"error": envelope, "upstream_structured_content":
 // upstream}, so the original is kept; the text content and _meta are
-// ToolResult's. With upstream nil or empty it is ToolResult().
+// ToolResult's. With upstream nil, empty or null (MCP's structuredContent is
+// an object: the upstream sent none) it is ToolResult().
 // FromToolResult reads the envelope back, UpstreamStructuredContent the
 // original.
 func (e *Envelope) UpstreamToolResult(upstream json.RawMessage) (ToolResult, error) {
 	r, err := e.ToolResult()
-	if err != nil || len(bytes.TrimSpace(upstream)) == 0 {
+	if t := bytes.TrimSpace(upstream); err != nil || len(t) == 0 || string(t) == "null" {
 		return r, err
 	}
 	var compact bytes.Buffer

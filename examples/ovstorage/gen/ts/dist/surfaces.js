@@ -24,7 +24,7 @@ function toMcpToolResult(envelope) {
 }
 function toMcpUpstreamToolResult(envelope, upstream) {
   const r = toMcpToolResult(envelope);
-  if (upstream === void 0) {
+  if (upstream === void 0 || upstream === null) {
     return r;
   }
   const structuredContent = {};

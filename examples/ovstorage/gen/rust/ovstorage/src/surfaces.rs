@@ -281,10 +281,15 @@ impl Envelope {
     /// content of its own: the structuredContent is `{"error": envelope,
     /// "upstream_structured_content": upstream}`, so the original is kept
     /// (labby's form); the text content and _meta are to_tool_result's.
+    /// With upstream null (MCP's structuredContent is an object: the
+    /// upstream sent none) it is to_tool_result's result.
     /// from_tool_result reads the envelope back,
     /// mcp_upstream_structured_content the original. The error is to_json's.
     pub fn to_upstream_tool_result(&self, upstream: Value) -> Result<Value, EncodeError> {
         let mut out = self.to_tool_result()?;
+        if upstream.is_null() {
+            return Ok(out);
+        }
         if let Value::Object(r) = &mut out {
             let env = r.remove("structuredContent").unwrap_or(Value::Null);
             let mut sc = Map::new();
