@@ -212,8 +212,12 @@ type MCP struct {
 }
 
 // ErrorCode is the JSON-RPC error code of a classification's protocol
-// error.
+// error: the kind's own mcp_error_code, else its origin's, else the
+// default.
 func (m *MCP) ErrorCode(cl *Classification) int {
+	if cl.MCPErrorCode != nil {
+		return *cl.MCPErrorCode
+	}
 	if code, ok := m.ErrorCodes[cl.Origin]; ok {
 		return code
 	}

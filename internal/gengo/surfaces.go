@@ -811,6 +811,25 @@ func (g *gen) mcpErrorCode(f *jen.File) {
 		byCode[code] = append(byCode[code], jen.Id("Origin"+o.Idents.Go))
 	}
 	var body []jen.Code
+	// The kinds that give their own code come first.
+	var kindCodes []int
+	byKindCode := map[int][]jen.Code{}
+	for _, k := range g.c.Kinds {
+		if k.MCPErrorCode == nil {
+			continue
+		}
+		if _, seen := byKindCode[*k.MCPErrorCode]; !seen {
+			kindCodes = append(kindCodes, *k.MCPErrorCode)
+		}
+		byKindCode[*k.MCPErrorCode] = append(byKindCode[*k.MCPErrorCode], jen.Id(kindConst(k)))
+	}
+	if len(kindCodes) > 0 {
+		var cases []jen.Code
+		for _, code := range kindCodes {
+			cases = append(cases, jen.Case(byKindCode[code]...).Block(jen.Return(jen.Lit(code))))
+		}
+		body = append(body, jen.Switch(jen.Id("e").Dot("Kind")).Block(cases...))
+	}
 	if len(codes) > 0 {
 		var cases []jen.Code
 		for _, code := range codes {
@@ -819,9 +838,9 @@ func (g *gen) mcpErrorCode(f *jen.File) {
 		body = append(body, jen.Switch(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Origin")).Block(cases...))
 	}
 	body = append(body, jen.Return(jen.Lit(m.DefaultErrorCode)))
-	doc := fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError), by the origin of the kind's classification (a kind this package does not know has the fallback's origin); %d for an origin the contract gives no code (surfaces.mcp).", m.DefaultErrorCode)
-	if len(codes) == 0 {
-		doc = fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): %d, as the contract gives no origin a code of its own (surfaces.mcp).", m.DefaultErrorCode)
+	doc := fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): the kind's own (mcp_error_code) where it gives one, else by the origin of the kind's classification (a kind this package does not know has the fallback's origin); %d for an origin the contract gives no code (surfaces.mcp).", m.DefaultErrorCode)
+	if len(codes) == 0 && len(kindCodes) == 0 {
+		doc = fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): %d, as the contract gives no origin or kind a code of its own (surfaces.mcp).", m.DefaultErrorCode)
 	}
 	docf(f, doc)
 	f.Func().Params(recv()).Id("MCPErrorCode").Params().Int().Block(body...)

@@ -52,6 +52,18 @@ func (g *gen) surfaceTables() string {
 	} else {
 		b.WriteString("    match origin {\n" + strings.Join(mcpArms, "") + "        _ => DEFAULT_MCP_ERROR_CODE,\n    }\n}\n\n")
 	}
+	b.WriteString("/// The JSON-RPC error code a kind gives its own protocol errors (mcp_error_code), ahead of its origin's; None for the others.\npub(crate) fn kind_mcp_error_code(kind: &Kind) -> Option<i32> {\n")
+	var kindArms []string
+	for _, k := range c.Kinds {
+		if k.MCPErrorCode != nil {
+			kindArms = append(kindArms, fmt.Sprintf("        Kind::%s => Some(%d),\n", k.Idents.RustType, *k.MCPErrorCode))
+		}
+	}
+	if len(kindArms) == 0 {
+		b.WriteString("    let _ = kind;\n    None\n}\n\n")
+	} else {
+		b.WriteString("    match kind {\n" + strings.Join(kindArms, "") + "        _ => None,\n    }\n}\n\n")
+	}
 	metaKey := "None"
 	if mcp.MetaKey != "" {
 		metaKey = "Some(" + runtimedata.RustString(mcp.MetaKey) + ")"

@@ -549,6 +549,20 @@ func retrySchema() *jsonschema.Schema {
 // metaKeyPattern is an MCP _meta key (contract.MetaKeyPattern).
 var metaKeyPattern = contract.MetaKeyPattern
 
+// jsonRPCCodeSchema is a JSON-RPC error code a contract may give an MCP
+// protocol error (contract.JSONRPCCodeProblem).
+func jsonRPCCodeSchema(description string) *jsonschema.Schema {
+	n := func(v int) json.Number { return json.Number(fmt.Sprint(v)) }
+	return &jsonschema.Schema{Type: "integer", Minimum: n(-1 << 31), Maximum: n(1<<31 - 1),
+		AnyOf: []*jsonschema.Schema{
+			{Maximum: n(contract.JSONRPCReservedMin - 1)},
+			{Minimum: n(contract.JSONRPCReservedMax + 1)},
+			{Minimum: n(contract.JSONRPCServerMin), Maximum: n(contract.JSONRPCReservedMax)},
+			{Enum: []any{contract.JSONRPCParseError, contract.JSONRPCInvalidRequest, contract.JSONRPCMethodNotFound, contract.JSONRPCInvalidParams, contract.JSONRPCInternalError}},
+		},
+		Description: description + " A 32-bit integer; in the range JSON-RPC 2.0 reserves (-32768 to -32000) only its defined codes (-32700, -32600 to -32603) and server errors (-32099 to -32000)."}
+}
+
 // surfacesSchema is the surfaces section: how the HTTP, problem+json and
 // CLI surfaces render an envelope.
 func surfacesSchema() *jsonschema.Schema {
@@ -568,17 +582,7 @@ func surfacesSchema() *jsonschema.Schema {
 			AdditionalProperties: exitCode("The exit code of the origin's failures."),
 			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
 	)
-	rpcCode := func(description string) *jsonschema.Schema {
-		n := func(v int) json.Number { return json.Number(fmt.Sprint(v)) }
-		return &jsonschema.Schema{Type: "integer", Minimum: n(-1 << 31), Maximum: n(1<<31 - 1),
-			AnyOf: []*jsonschema.Schema{
-				{Maximum: n(contract.JSONRPCReservedMin - 1)},
-				{Minimum: n(contract.JSONRPCReservedMax + 1)},
-				{Minimum: n(contract.JSONRPCServerMin), Maximum: n(contract.JSONRPCReservedMax)},
-				{Enum: []any{contract.JSONRPCParseError, contract.JSONRPCInvalidRequest, contract.JSONRPCMethodNotFound, contract.JSONRPCInvalidParams, contract.JSONRPCInternalError}},
-			},
-			Description: description + " A 32-bit integer; in the range JSON-RPC 2.0 reserves (-32768 to -32000) only its defined codes (-32700, -32600 to -32603) and server errors (-32099 to -32000)."}
-	}
+	rpcCode := jsonRPCCodeSchema
 	mcp := closedObject("How the MCP surface reports failures besides tool results: the JSON-RPC error code of a protocol error (a prompt, resource or bridge failure, whose data member is the envelope), and the _meta key of isError tool results.",
 		nil,
 		mem("meta_key", &jsonschema.Schema{Type: "string", Pattern: metaKeyPattern,
@@ -800,6 +804,7 @@ func ContractSchema() *jsonschema.Schema {
 		mem("side_effects", reference("side_effects", "Overrides the origin's side_effects for this kind; leave it out to inherit it.")),
 		mem("http", httpStatusSchema("The HTTP status this kind maps to: an error status, 400 to 599.")),
 		mem("grpc", grpcCodeSchema("The canonical gRPC code (google.rpc.Code) the google.rpc mapping reports for this kind; leave it out for the default of its HTTP status")),
+		mem("mcp_error_code", jsonRPCCodeSchema("The JSON-RPC error code of this kind's MCP protocol errors (e.g. -32002, resource not found); leave it out for its origin's under surfaces.mcp.")),
 		mem("log", logLevelSchema("Overrides the origin's log level for this kind; leave it out to inherit it")),
 		mem("breaker", boolSchema("Overrides whether this kind counts toward a circuit breaker; leave it out to inherit the origin's.")),
 		mem("recovery", recovery),

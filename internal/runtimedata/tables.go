@@ -37,6 +37,9 @@ type Tables struct {
 	// results, null when the contract names none.
 	MCPErrorCodes Map
 	MCPMetaKey    Value
+	// MCPKindErrorCodes is the JSON-RPC error code of each kind that gives
+	// its own (mcp_error_code), ahead of its origin's.
+	MCPKindErrorCodes Map
 	// The sanitizer policy's tables (its scalars are the model's).
 	SanitizeMarkers, SanitizeSecrets, SanitizedFields, SanitizeCredentialNames List
 	// Log is the structured-log form every logging helper writes
@@ -67,7 +70,7 @@ func Build(c *contract.Contract) *Tables {
 			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
 			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
 			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
-		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{}, MCPErrorCodes: Map{},
+		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{}, MCPErrorCodes: Map{}, MCPKindErrorCodes: Map{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
@@ -105,6 +108,11 @@ func Build(c *contract.Contract) *Tables {
 	for _, s := range c.SideEffects {
 		if s.MayHaveRun {
 			t.MayHaveRun = append(t.MayHaveRun, s.Name)
+		}
+	}
+	for _, k := range c.Kinds {
+		if k.MCPErrorCode != nil {
+			t.MCPKindErrorCodes = append(t.MCPKindErrorCodes, Entry{k.Name, *k.MCPErrorCode})
 		}
 	}
 	for _, k := range c.HTTPKinds {

@@ -62,7 +62,7 @@ type Printed struct {
 	Inbound, ShortForm, Retry                    string
 	ActionSteps, Upgrades, RetrySame, MayHaveRun string
 	HTTPKinds, ExitCodes                         string
-	MCPErrorCodes, MCPMetaKey                    string
+	MCPErrorCodes, MCPMetaKey, MCPKindErrorCodes string
 	// Log and CLIForm are the surfaces' tables of logging and the command line.
 	Log, CLIForm string
 	// The google.rpc mapping's tables (AIP-193).
@@ -77,7 +77,7 @@ func (t *Tables) Print(p Printer) Printed {
 		Classifications: p.Print(t.Classifications), Fallback: p.Print(t.Fallback), Layout: p.Print(t.Layout), Fields: p.Print(t.Fields),
 		Inbound: p.Print(t.Inbound), ShortForm: p.Print(t.ShortForm), Retry: p.Print(t.Retry),
 		ActionSteps: p.Print(t.ActionSteps), Upgrades: p.Print(t.Upgrades), RetrySame: p.Print(t.RetrySame), MayHaveRun: p.Print(t.MayHaveRun),
-		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), MCPErrorCodes: p.Print(t.MCPErrorCodes), MCPMetaKey: p.Print(t.MCPMetaKey), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
+		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), MCPErrorCodes: p.Print(t.MCPErrorCodes), MCPMetaKey: p.Print(t.MCPMetaKey), MCPKindErrorCodes: p.Print(t.MCPKindErrorCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
 		AIPDomain: p.Print(t.AIPDomain), AIPLeaves: p.Print(t.AIPLeaves), AIPOffWire: p.Print(t.AIPOffWire), AIPReasons: p.Print(t.AIPReasons),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
 	}

@@ -568,7 +568,7 @@ func (e *Envelope) ExitCode() int {
 	return 70
 }
 
-// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError), by the origin of the kind's classification (a kind this package does not know has the fallback's origin); -32603 for an origin the contract gives no code (surfaces.mcp).
+// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): the kind's own (mcp_error_code) where it gives one, else by the origin of the kind's classification (a kind this package does not know has the fallback's origin); -32603 for an origin the contract gives no code (surfaces.mcp).
 func (e *Envelope) MCPErrorCode() int {
 	switch Lookup(e.Kind).Origin {
 	case OriginValidation, OriginDiscovery:

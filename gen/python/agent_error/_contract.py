@@ -2232,6 +2232,9 @@ MCP_ERROR_CODES: Mapping[str, int] = MappingProxyType({
     "discovery": -32602,
 })
 
+#: MCP_KIND_ERROR_CODES maps the kinds that give their own (mcp_error_code) to the JSON-RPC error code of their protocol errors, ahead of MCP_ERROR_CODES.
+MCP_KIND_ERROR_CODES: Mapping[str, int] = MappingProxyType({})
+
 #: DEFAULT_MCP_ERROR_CODE is the JSON-RPC error code of a protocol error whose kind's origin has none in MCP_ERROR_CODES.
 DEFAULT_MCP_ERROR_CODE = -32603
 

@@ -2139,6 +2139,7 @@ const MCP_ERROR_CODES = deepFreeze({
   "validation": -32602,
   "discovery": -32602
 });
+const MCP_KIND_ERROR_CODES = deepFreeze({});
 const DEFAULT_MCP_ERROR_CODE = -32603;
 const MCP_META_KEY = "ai.dinglebear.labby/error";
 const CLI_FORM = "wrapped";
@@ -2425,6 +2426,7 @@ export {
   MAY_HAVE_RUN_SIDE_EFFECTS,
   MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_KIND_ERROR_CODES,
   MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,

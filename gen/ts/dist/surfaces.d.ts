@@ -55,7 +55,8 @@ export interface McpErrorResponse {
 
 /**
  * mcpErrorCode is the JSON-RPC error code of the envelope as an MCP
- * protocol error: the code the contract gives the origin of the kind's
+ * protocol error: the kind's own (MCP_KIND_ERROR_CODES), else the code the
+ * contract gives the origin of the kind's
  * classification (MCP_ERROR_CODES; a kind this package does not know has
  * the fallback's origin), else DEFAULT_MCP_ERROR_CODE.
  */

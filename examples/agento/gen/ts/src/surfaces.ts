@@ -3,7 +3,7 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, DEFAULT_MCP_ERROR_CODE, HTTP_KINDS, INBOUND, LAYOUT, MCP_ERROR_CODES, MCP_ERROR_SCHEMA_JSON, MCP_META_KEY, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, DEFAULT_MCP_ERROR_CODE, HTTP_KINDS, INBOUND, LAYOUT, MCP_ERROR_CODES, MCP_ERROR_SCHEMA_JSON, MCP_KIND_ERROR_CODES, MCP_META_KEY, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
 import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, wellFormed, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
@@ -114,11 +114,15 @@ export interface McpErrorResponse {
 
 /**
  * mcpErrorCode is the JSON-RPC error code of the envelope as an MCP
- * protocol error: the code the contract gives the origin of the kind's
+ * protocol error: the kind's own (MCP_KIND_ERROR_CODES), else the code the
+ * contract gives the origin of the kind's
  * classification (MCP_ERROR_CODES; a kind this package does not know has
  * the fallback's origin), else DEFAULT_MCP_ERROR_CODE.
  */
 export function mcpErrorCode(envelope: Envelope): number {
+  if (hasOwn(MCP_KIND_ERROR_CODES, envelope.kind)) {
+    return MCP_KIND_ERROR_CODES[envelope.kind]!;
+  }
   return MCP_ERROR_CODES[lookup(envelope.kind).origin] ?? DEFAULT_MCP_ERROR_CODE;
 }
 

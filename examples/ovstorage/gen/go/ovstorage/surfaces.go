@@ -510,7 +510,7 @@ func (e *Envelope) ExitCode() int {
 	return 1
 }
 
-// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): -32603, as the contract gives no origin a code of its own (surfaces.mcp).
+// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): -32603, as the contract gives no origin or kind a code of its own (surfaces.mcp).
 func (e *Envelope) MCPErrorCode() int {
 	return -32603
 }

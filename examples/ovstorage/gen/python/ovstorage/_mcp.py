@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from ._classification import lookup
+from ._classification import lookup, plain
 from ._codec import JSON_SPACE, _well_formed, _within, from_dict, from_json, to_dict, to_json
-from ._contract import DEFAULT_MCP_ERROR_CODE, MCP_ERROR_CODES, MCP_ERROR_SCHEMA_JSON, MCP_META_KEY
+from ._contract import DEFAULT_MCP_ERROR_CODE, MCP_ERROR_CODES, MCP_ERROR_SCHEMA_JSON, MCP_KIND_ERROR_CODES, MCP_META_KEY
 from ._envelope import Envelope
 from ._spec import EnvelopeError
 
@@ -36,10 +36,14 @@ def _with_meta(result: Dict[str, Any], structured: Dict[str, Any]) -> Dict[str, 
 def mcp_error_code(envelope: Envelope) -> int:
     """mcp_error_code is the JSON-RPC error code of the envelope as an MCP protocol error.
 
-    It is the code the contract gives the origin of the kind's
+    It is the kind's own (MCP_KIND_ERROR_CODES), else the code the contract
+    gives the origin of the kind's
     classification (MCP_ERROR_CODES; a kind this package does not know has
     the fallback's origin), else DEFAULT_MCP_ERROR_CODE.
     """
+    own = MCP_KIND_ERROR_CODES.get(plain(envelope.kind))
+    if own is not None:
+        return own
     return MCP_ERROR_CODES.get(lookup(envelope.kind).origin, DEFAULT_MCP_ERROR_CODE)
 
 

@@ -391,6 +391,9 @@ export declare const DEFAULT_EXIT_CODE = 1;
 /** MCP_ERROR_CODES maps origins to the JSON-RPC error code of an MCP protocol error (toMcpError); DEFAULT_MCP_ERROR_CODE covers the others. */
 export declare const MCP_ERROR_CODES: { readonly [O in Origin]?: number };
 
+/** MCP_KIND_ERROR_CODES maps the kinds that give their own (mcp_error_code) to the JSON-RPC error code of their protocol errors, ahead of MCP_ERROR_CODES. */
+export declare const MCP_KIND_ERROR_CODES: { readonly [kind: string]: number };
+
 /** DEFAULT_MCP_ERROR_CODE is the JSON-RPC error code of a protocol error whose kind's origin has none in MCP_ERROR_CODES. */
 export declare const DEFAULT_MCP_ERROR_CODE = -32603;
 

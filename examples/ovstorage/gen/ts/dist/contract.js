@@ -1122,6 +1122,7 @@ const PROBLEM_TYPE_BASE = "urn:errgen:ovstorage:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
 const MCP_ERROR_CODES = deepFreeze({});
+const MCP_KIND_ERROR_CODES = deepFreeze({});
 const DEFAULT_MCP_ERROR_CODE = -32603;
 const MCP_META_KEY = null;
 const CLI_FORM = "envelope";
@@ -1339,6 +1340,7 @@ export {
   MAY_HAVE_RUN_SIDE_EFFECTS,
   MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_KIND_ERROR_CODES,
   MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,

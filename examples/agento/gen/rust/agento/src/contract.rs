@@ -1831,6 +1831,12 @@ pub(crate) fn origin_mcp_error_code(origin: &Origin) -> i32 {
     DEFAULT_MCP_ERROR_CODE
 }
 
+/// The JSON-RPC error code a kind gives its own protocol errors (mcp_error_code), ahead of its origin's; None for the others.
+pub(crate) fn kind_mcp_error_code(kind: &Kind) -> Option<i32> {
+    let _ = kind;
+    None
+}
+
 /// The _meta key under which every isError tool result carries the envelope too; None when the contract names none.
 pub const MCP_META_KEY: Option<&str> = None;
 

@@ -18,8 +18,9 @@ use crate::codec::{
     DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER,
 };
 use crate::contract::{
-    classification_of, http_kind, origin_exit_code, origin_mcp_error_code, Kind, CLI_WRAPPED,
-    CRATE_NAME, LAYOUT, MCP_ERROR_SCHEMA_JSON, MCP_META_KEY, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
+    classification_of, http_kind, kind_mcp_error_code, origin_exit_code, origin_mcp_error_code,
+    Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT, MCP_ERROR_SCHEMA_JSON, MCP_META_KEY, PROBLEM_TYPE_BASE,
+    RETRY, SHORT_FORM,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -301,11 +302,12 @@ impl Envelope {
     }
 
     /// The JSON-RPC error code of the failure as an MCP protocol error: the
-    /// code the contract gives the origin of the kind's classification (a
+    /// kind's own (mcp_error_code), else the code the contract gives the origin of the kind's classification (a
     /// kind the contract does not list has the fallback's origin), else
     /// DEFAULT_MCP_ERROR_CODE.
     pub fn mcp_error_code(&self) -> i32 {
-        origin_mcp_error_code(&classification_of(&self.kind).origin)
+        kind_mcp_error_code(&self.kind)
+            .unwrap_or_else(|| origin_mcp_error_code(&classification_of(&self.kind).origin))
     }
 
     /// The envelope as the error of a failed MCP protocol request (a
