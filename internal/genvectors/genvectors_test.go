@@ -501,6 +501,8 @@ func TestVectors_%[9]s(t *testing.T) {
 		FromAIP193: p.FromAIP193,
 		FromToolResult: p.FromToolResult,
 		MCPOutputSchema: p.MCPOutputSchema,
+		ReadMCPError: p.ReadMCPError,
+		UpstreamStructuredContent: p.UpstreamStructuredContent,
 	})
 }
 
