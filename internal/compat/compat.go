@@ -361,6 +361,7 @@ func classDiffs(o, n *contract.Classification, oc, nc *contract.Contract) []clas
 	}
 	add("KIND_BREAKER_CHANGED", "breaker", fmt.Sprint(o.Breaker), fmt.Sprint(n.Breaker))
 	add("KIND_EXIT_CODE_CHANGED", "CLI exit code", fmt.Sprint(oc.Surfaces.CLI.ExitCode(o)), fmt.Sprint(nc.Surfaces.CLI.ExitCode(n)))
+	add("KIND_MCP_ERROR_CODE_CHANGED", "MCP protocol error code", fmt.Sprint(oc.Surfaces.MCP.ErrorCode(o)), fmt.Sprint(nc.Surfaces.MCP.ErrorCode(n)))
 	return out
 }
 
@@ -764,6 +765,11 @@ func (c *comparer) surfaces() {
 	}; name(o.HTTP.StatusField) != name(n.HTTP.StatusField) {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "HTTP_STATUS_FIELD_CHANGED", "surfaces.http.status_field",
 			"the HTTP readers now keep the status of a response without an envelope in %q instead of %q (\"\" is none)", name(n.HTTP.StatusField), name(o.HTTP.StatusField))
+	}
+	// Adding a key where there was none changes nothing old hosts read.
+	if o.MCP.MetaKey != n.MCP.MetaKey && o.MCP.MetaKey != "" {
+		c.add(true, contract.Pos{Line: 1, Col: 1}, "MCP_META_KEY_CHANGED", "surfaces.mcp.meta_key",
+			"isError tool results now carry the envelope under the _meta key %q instead of %q", n.MCP.MetaKey, o.MCP.MetaKey)
 	}
 	if c.old.Inbound == nil {
 		return

@@ -629,6 +629,16 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		kind.Description, _ = m.str("description", true)
 		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
 		l.classification(c, m, &kind.Classification)
+		if _, n := m.get("mcp_error_code"); n != nil {
+			var v int
+			if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+				l.errorf(n, "%smcp_error_code must be a JSON-RPC error code (an integer, e.g. -32002), found %s", prefix, describeNode(n))
+			} else if p := JSONRPCCodeProblem(v); p != "" {
+				l.errorf(n, "%smcp_error_code %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", prefix, v, p)
+			} else {
+				kind.MCPErrorCode = &v
+			}
+		}
 		if kind.Group != nil {
 			kind.Startup = kind.Group.Startup
 		}
@@ -652,7 +662,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 				kind.Fields = l.fields(fm, "field", true)
 			}
 		}
-		m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number")
+		m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number", "mcp_error_code")
 		l.collide(seen, &kind.Value, "kind")
 		if kind.Idents.Go == GoTrustedSuffix {
 			// New+Go name is the kind's constructor; NewTrusted is taken by

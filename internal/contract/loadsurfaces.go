@@ -283,6 +283,7 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 		ProblemTypeBase: "urn:errgen:" + c.Name + ":",
 		CLI:             CLI{Form: CLIEnvelope, DefaultExitCode: 1, ExitCodes: map[*Origin]int{}},
 		HTTP:            HTTPReading{EchoBody: true},
+		MCP:             MCP{DefaultErrorCode: JSONRPCInternalError, ErrorCodes: map[*Origin]int{}},
 	}
 	if sec == nil {
 		return
@@ -374,7 +375,80 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 			m.done("echo_body", "status_field")
 		}
 	}
-	sec.done("problem_type_base", "cli", "http", "error_info_domain")
+	if mk, mv := sec.get("mcp"); mk != nil {
+		if m := l.asMapping(mv, mk, "surfaces: mcp: ", ""); m != nil {
+			l.mcpSurface(c, m)
+		}
+	}
+	sec.done("problem_type_base", "cli", "http", "error_info_domain", "mcp")
+}
+
+// metaKeyRe is an MCP _meta key: an optional prefix of dot-separated labels
+// ending in a slash, then a name that starts and ends with a letter or
+// digit.
+var metaKeyRe = regexp.MustCompile(MetaKeyPattern)
+
+// MetaKeyPattern is an MCP _meta key's pattern (metaKeyRe).
+const MetaKeyPattern = `^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`
+
+// reservedMetaPrefix is a prefix the MCP specification keeps for itself:
+// one whose second label is modelcontextprotocol or mcp.
+var reservedMetaPrefix = regexp.MustCompile(`^[^./]+\.(?:modelcontextprotocol|mcp)[./]`)
+
+// mcpSurface reads surfaces.mcp: the _meta key and the JSON-RPC error codes
+// of protocol errors.
+func (l *loader) mcpSurface(c *Contract, m *mapping) {
+	m.what = "surfaces: mcp: "
+	if key, n := m.str("meta_key", false); n != nil {
+		switch {
+		case !metaKeyRe.MatchString(key):
+			l.errorf(n, "surfaces: mcp: meta_key %q is not an MCP _meta key: an optional reverse-DNS prefix ending in / and a name of letters, digits, -, _ and . that starts and ends with a letter or digit (e.g. com.example/error)", key)
+		case reservedMetaPrefix.MatchString(key):
+			l.errorf(n, "surfaces: mcp: meta_key %q uses a prefix the MCP specification reserves (a second label modelcontextprotocol or mcp); use your own domain (e.g. com.example/error)", key)
+		default:
+			c.Surfaces.MCP.MetaKey = key
+		}
+	}
+	code := func(n *yaml.Node, what string) (int, bool) {
+		var v int
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+			l.errorf(n, "surfaces: mcp: %s must be a JSON-RPC error code (an integer, e.g. -32602), found %s", what, describeNode(n))
+			return 0, false
+		}
+		if p := JSONRPCCodeProblem(v); p != "" {
+			l.errorf(n, "surfaces: mcp: %s %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", what, v, p)
+			return 0, false
+		}
+		return v, true
+	}
+	if _, n := m.get("default_error_code"); n != nil {
+		if v, ok := code(n, "default_error_code"); ok {
+			c.Surfaces.MCP.DefaultErrorCode = v
+		}
+	}
+	if ek, ev := m.get("error_codes"); ek != nil {
+		if em := l.asMapping(ev, ek, "surfaces: mcp: error_codes: ", ""); em != nil {
+			em.what = "surfaces: mcp: error_codes: "
+			em.each(func(k, v *yaml.Node) {
+				o, ok := refToName(c.Origins, k.Value)
+				if !ok {
+					if l.reported("origins", k.Value) {
+						return
+					}
+					names := make([]string, len(c.Origins))
+					for i, o := range c.Origins {
+						names[i] = o.Name
+					}
+					l.errorf(k, "surfaces: mcp: error_codes: unknown origin %q%s; error codes are given per origin, so declare it under origins or use one of %s", k.Value, suggest(k.Value, names), quoteList(names))
+					return
+				}
+				if code, ok := code(v, "error_codes: "+k.Value); ok {
+					c.Surfaces.MCP.ErrorCodes[o] = code
+				}
+			})
+		}
+	}
+	m.done("meta_key", "default_error_code", "error_codes")
 }
 
 // oneOf is ", or use one of ..." for a non-empty list of names.

@@ -367,6 +367,10 @@ type Classification struct {
 	GRPC *GRPCCode
 	// GRPCPos is where the grpc key is written; zero for a default.
 	GRPCPos Pos
+	// MCPErrorCode is the kind's own JSON-RPC error code as an MCP protocol
+	// error (mcp_error_code), overriding its origin's in surfaces.mcp; nil
+	// for the origin's (MCP.ErrorCode resolves it).
+	MCPErrorCode *int
 }
 
 // Retryable reports whether an automatic retry of the identical call is

@@ -88,7 +88,7 @@ const GoTrustedSuffix = "Trusted"
 // generated package checks this list against the real method set.
 var GoEnvelopeMembers = []string{
 	"ContractVersion", "Kind", "Message", "Origin", "Recovery", "SideEffects", "Extra",
-	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "TextToolResult", "ExitCode", "WriteCLI",
+	"Error", "Is", "Classification", "HTTPStatus", "LogLevel", "CountsTowardBreaker", "IsRetryable", "IsStartupFailure", "WorkMayHaveRun", "WithToolAnnotations", "WriteHTTP", "Problem", "ToolResult", "TextToolResult", "ExitCode", "WriteCLI", "MCPErrorCode", "MCPError", "MCPErrorResponse", "UpstreamToolResult",
 	"AppendJSON", "MarshalJSON", "UnmarshalJSON", "UnmarshalJSONRaw", "WithRetryAfter", "WithGuidance", "WithSideEffects", "WithExtra",
 	"PromotedFrom", "LogValue", "AIP193", "RPCStatus", "GoString",
 }

@@ -180,6 +180,66 @@ type Surfaces struct {
 	// ErrorDomain is the domain of the google.rpc ErrorInfo every envelope
 	// maps to (surfaces.error_info_domain); the contract name by default.
 	ErrorDomain string
+	MCP         MCP
+}
+
+// JSON-RPC 2.0's error codes: the five it defines, and the bounds of the
+// range it reserves (-32768 to -32000), within which only those five and
+// the implementation-defined server errors (-32099 to -32000) may be used.
+const (
+	JSONRPCParseError     = -32700
+	JSONRPCInvalidRequest = -32600
+	JSONRPCMethodNotFound = -32601
+	JSONRPCInvalidParams  = -32602
+	JSONRPCInternalError  = -32603
+	JSONRPCReservedMin    = -32768
+	JSONRPCReservedMax    = -32000
+	JSONRPCServerMin      = -32099
+)
+
+// MCP is how the MCP surface reports failures besides tool results: the
+// JSON-RPC error of a protocol error (a prompt, resource or bridge
+// failure), whose data member is the envelope, and the _meta key under
+// which an isError tool result carries the envelope too.
+type MCP struct {
+	// MetaKey is the _meta key of an isError tool result that carries the
+	// envelope; empty when the contract asks for none.
+	MetaKey string
+	// DefaultErrorCode is the JSON-RPC error code of a kind whose origin
+	// has none in ErrorCodes.
+	DefaultErrorCode int
+	// ErrorCodes maps origins to JSON-RPC error codes.
+	ErrorCodes map[*Origin]int
+}
+
+// ErrorCode is the JSON-RPC error code of a classification's protocol
+// error: the kind's own mcp_error_code, else its origin's, else the
+// default.
+func (m *MCP) ErrorCode(cl *Classification) int {
+	if cl.MCPErrorCode != nil {
+		return *cl.MCPErrorCode
+	}
+	if code, ok := m.ErrorCodes[cl.Origin]; ok {
+		return code
+	}
+	return m.DefaultErrorCode
+}
+
+// JSONRPCCodeProblem says why code may not be a protocol error's code, or
+// "" when it may: JSON-RPC reserves -32768 to -32000, of which only the
+// codes it defines and the server errors (-32099 to -32000) may be used,
+// and a code is a 32-bit integer, as the MCP SDKs hold it.
+func JSONRPCCodeProblem(code int) string {
+	switch {
+	case code < -1<<31 || code > 1<<31-1:
+		return "is not a 32-bit integer, which is what the MCP SDKs hold an error code in"
+	case code < JSONRPCReservedMin || code > JSONRPCReservedMax:
+		return ""
+	case code >= JSONRPCServerMin, code == JSONRPCParseError, code == JSONRPCInvalidRequest,
+		code == JSONRPCMethodNotFound, code == JSONRPCInvalidParams, code == JSONRPCInternalError:
+		return ""
+	}
+	return "is in the range JSON-RPC 2.0 reserves (-32768 to -32000) but is none of its defined codes (-32700, -32600 to -32603) nor a server error (-32099 to -32000)"
 }
 
 // HTTPReading is how the readers of a failed HTTP response (Go's ReadHTTP,

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,6 +140,7 @@ func TestCompilesAndCarriesStrings(t *testing.T) {
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 
 	p %q
 )
@@ -150,6 +152,9 @@ func main() {
 		out = append(out, string(k), c.Description, c.Guidance)
 	}
 	out = append(out, p.Fallback().Guidance, p.ContractName)
+	for _, k := range p.Kinds() {
+		out = append(out, strconv.Itoa(p.New(k, "m").MCPErrorCode()))
+	}
 	b, _ := json.Marshal(p.New(p.Kinds()[0], "m"))
 	out = append(out, string(b))
 	json.NewEncoder(os.Stdout).Encode(out)
@@ -172,6 +177,11 @@ func main() {
 				want = append(want, k.Name, k.Description, k.Recovery.Guidance)
 			}
 			want = append(want, c.Fallback.Recovery.Guidance, c.Name)
+			// Each kind's JSON-RPC code as an MCP protocol error: its own,
+			// else its origin's, else the default.
+			for _, k := range c.Kinds {
+				want = append(want, strconv.Itoa(c.Surfaces.MCP.ErrorCode(&k.Classification)))
+			}
 			for i := range want {
 				if i >= len(got) || got[i] != want[i] {
 					t.Errorf("string %d: got %q, want %q", i, at(got, i), want[i])

@@ -660,11 +660,20 @@ func retryAfterValue(f *jen.File) {
 
 func (g *gen) mcpSurface(f *jen.File) {
 	f.Line()
-	docf(f, "ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content.")
+	metaKey := g.c.Surfaces.MCP.MetaKey
+	metaDoc := " The contract names no _meta key (surfaces.mcp.meta_key): Meta stays empty."
+	if metaKey != "" {
+		metaDoc = fmt.Sprintf(" Meta holds the envelope under the contract's _meta key, %q (surfaces.mcp.meta_key).", metaKey)
+	}
+	docf(f, "mcpMetaKey is the _meta key under which an isError tool result carries the envelope too; empty when the contract names none.")
+	f.Const().Id("mcpMetaKey").Op("=").Lit(metaKey)
+	f.Line()
+	docf(f, "ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content."+metaDoc)
 	f.Type().Id("ToolResult").Struct(
 		jen.Id("Content").Index().Id("ToolContent").Tag(map[string]string{"json": "content"}),
 		jen.Id("StructuredContent").Add(jsonRaw()).Tag(map[string]string{"json": "structuredContent,omitempty"}),
 		jen.Id("IsError").Bool().Tag(map[string]string{"json": "isError"}),
+		jen.Id("Meta").Map(jen.String()).Add(jsonRaw()).Tag(map[string]string{"json": "_meta,omitempty"}),
 	)
 	f.Line()
 	docf(f, "ToolContent is one content item of a ToolResult.")
@@ -681,6 +690,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 			jen.Id("Content"):           jen.Index().Id("ToolContent").Values(jen.Values(jen.Dict{jen.Id("Type"): jen.Lit("text"), jen.Id("Text"): jen.String().Call(jen.Id("b"))})),
 			jen.Id("StructuredContent"): jen.Id("b"),
 			jen.Id("IsError"):           jen.True(),
+			jen.Id("Meta"):              jen.Id("mcpMeta").Call(jen.Id("b")),
 		}), jen.Nil()),
 	)
 	f.Line()
@@ -691,13 +701,15 @@ func (g *gen) mcpSurface(f *jen.File) {
 		jen.Return(jen.Id("ToolResult").Values(jen.Dict{
 			jen.Id("Content"): jen.Index().Id("ToolContent").Values(jen.Values(jen.Dict{jen.Id("Type"): jen.Lit("text"), jen.Id("Text"): jen.String().Call(jen.Id("b"))})),
 			jen.Id("IsError"): jen.True(),
+			jen.Id("Meta"):    jen.Id("mcpMeta").Call(jen.Id("b")),
 		}), jen.Nil()),
 	)
 	f.Line()
-	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.")
+	docf(f, "FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope (or keeps an upstream's own beside it, as UpstreamToolResult writes it: the envelope is its error member), else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.")
 	f.Func().Id("FromToolResult").Params(jen.Id("r").Id("ToolResult")).Params(envPtr(), jen.Error()).Block(
 		jen.Var().Id("first").Error(),
 		jen.If(jen.Id("s").Op(":=").Qual("bytes", "TrimSpace").Call(jen.Id("r").Dot("StructuredContent")), jen.Len(jen.Id("s")).Op(">").Lit(0).Op("&&").String().Call(jen.Id("s")).Op("!=").Lit("null")).Block(
+			jen.If(jen.List(jen.Id("env"), jen.Id("_"), jen.Id("ok")).Op(":=").Id("upstreamWrapped").Call(jen.Id("s")), jen.Id("ok")).Block(jen.Id("s").Op("=").Id("env")),
 			jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("decodeEnvelope").Call(jen.Id("s")),
 			jen.If(jen.Err().Op("==").Nil()).Block(jen.Return(jen.Id("e"), jen.Nil())),
 			jen.Id("first").Op("=").Err(),
@@ -749,6 +761,7 @@ func (g *gen) cliSurface(f *jen.File) {
 	docf(f, doc)
 	f.Func().Params(recv()).Id("ExitCode").Params().Int().Block(body...)
 	f.Line()
+	g.mcpErrorCode(f)
 
 	w := jen.Id("w").Qual("io", "Writer")
 	if cli.Form == contract.CLIWrapped {
@@ -805,4 +818,57 @@ func (g *gen) cliSurface(f *jen.File) {
 		),
 		jen.Return(jen.Id("decodeEnvelope").Call(jen.Id("raw"))),
 	)
+}
+
+// mcpErrorCode emits MCPErrorCode: the JSON-RPC error code of the kind's
+// protocol error, by its origin, as ExitCode gives the exit code.
+func (g *gen) mcpErrorCode(f *jen.File) {
+	m := g.c.Surfaces.MCP
+	var codes []int
+	byCode := map[int][]jen.Code{}
+	for _, o := range g.c.Origins {
+		code, ok := m.ErrorCodes[o]
+		if !ok {
+			continue
+		}
+		if _, seen := byCode[code]; !seen {
+			codes = append(codes, code)
+		}
+		byCode[code] = append(byCode[code], jen.Id("Origin"+o.Idents.Go))
+	}
+	var body []jen.Code
+	// The kinds that give their own code come first.
+	var kindCodes []int
+	byKindCode := map[int][]jen.Code{}
+	for _, k := range g.c.Kinds {
+		if k.MCPErrorCode == nil {
+			continue
+		}
+		if _, seen := byKindCode[*k.MCPErrorCode]; !seen {
+			kindCodes = append(kindCodes, *k.MCPErrorCode)
+		}
+		byKindCode[*k.MCPErrorCode] = append(byKindCode[*k.MCPErrorCode], jen.Id(kindConst(k)))
+	}
+	if len(kindCodes) > 0 {
+		var cases []jen.Code
+		for _, code := range kindCodes {
+			cases = append(cases, jen.Case(byKindCode[code]...).Block(jen.Return(jen.Lit(code))))
+		}
+		body = append(body, jen.Switch(jen.Id("e").Dot("Kind")).Block(cases...))
+	}
+	if len(codes) > 0 {
+		var cases []jen.Code
+		for _, code := range codes {
+			cases = append(cases, jen.Case(byCode[code]...).Block(jen.Return(jen.Lit(code))))
+		}
+		body = append(body, jen.Switch(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Origin")).Block(cases...))
+	}
+	body = append(body, jen.Return(jen.Lit(m.DefaultErrorCode)))
+	doc := fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): the kind's own (mcp_error_code) where it gives one, else by the origin of the kind's classification (a kind this package does not know has the fallback's origin); %d for an origin the contract gives no code (surfaces.mcp).", m.DefaultErrorCode)
+	if len(codes) == 0 && len(kindCodes) == 0 {
+		doc = fmt.Sprintf("MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): %d, as the contract gives no origin or kind a code of its own (surfaces.mcp).", m.DefaultErrorCode)
+	}
+	docf(f, doc)
+	f.Func().Params(recv()).Id("MCPErrorCode").Params().Int().Block(body...)
+	f.Line()
 }

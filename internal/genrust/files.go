@@ -31,7 +31,7 @@ func (g *gen) lib() string {
 	b.WriteString("\npub use aip193::{RpcDuration, RpcStatus};\npub use callerror::{call_error_text, to_call_error, CallTool};\npub use classification::{for_tool, lookup};\npub use codec::{\n    DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_DEPTH, MAX_DOCUMENT_BYTES,\n    MAX_SAFE_INTEGER,\n};\n")
 	b.WriteString("pub use contract::*;\npub use envelope::*;\npub use logging::{bound_log_text, LogFields, LogForm, LogValue};\npub use nextstep::next_step;\n")
 	b.WriteString("pub use spec::{\n    Classification, Classified, Decision, Failure, LogLevel, RetryPolicy, Step, ToolAnnotations,\n    Upstream,\n};\n")
-	b.WriteString("pub use surfaces::{\n    mcp_error_schema, mcp_output_schema, parse_retry_after, problem_type, HttpResponse,\n    MAX_HTTP_BODY, MEDIA_TYPE_JSON, MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
+	b.WriteString("pub use surfaces::{\n    mcp_error_schema, mcp_output_schema, mcp_upstream_structured_content, parse_retry_after,\n    problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON, MEDIA_TYPE_PROBLEM,\n    PROMOTED_MEMBER, PROMOTED_SHORT_FORM,\n};\n")
 	return b.String()
 }
 

@@ -38,6 +38,37 @@ func (g *gen) surfaceTables() string {
 	} else {
 		b.WriteString("    match origin {\n" + strings.Join(arms, "") + "        _ => DEFAULT_EXIT_CODE,\n    }\n}\n\n")
 	}
+	mcp := c.Surfaces.MCP
+	fmt.Fprintf(&b, "/// The JSON-RPC error code of an MCP protocol error whose kind's origin the contract gives no code of its own (Envelope::mcp_error_code).\npub const DEFAULT_MCP_ERROR_CODE: i32 = %d;\n\n", mcp.DefaultErrorCode)
+	b.WriteString("/// The JSON-RPC error code the contract gives an origin's protocol errors, else DEFAULT_MCP_ERROR_CODE.\npub(crate) fn origin_mcp_error_code(origin: &Origin) -> i32 {\n")
+	var mcpArms []string
+	for _, o := range c.Origins {
+		if code, ok := mcp.ErrorCodes[o]; ok {
+			mcpArms = append(mcpArms, fmt.Sprintf("        Origin::%s => %d,\n", o.Idents.RustType, code))
+		}
+	}
+	if len(mcpArms) == 0 {
+		b.WriteString("    let _ = origin;\n    DEFAULT_MCP_ERROR_CODE\n}\n\n")
+	} else {
+		b.WriteString("    match origin {\n" + strings.Join(mcpArms, "") + "        _ => DEFAULT_MCP_ERROR_CODE,\n    }\n}\n\n")
+	}
+	b.WriteString("/// The JSON-RPC error code a kind gives its own protocol errors (mcp_error_code), ahead of its origin's; None for the others.\npub(crate) fn kind_mcp_error_code(kind: &Kind) -> Option<i32> {\n")
+	var kindArms []string
+	for _, k := range c.Kinds {
+		if k.MCPErrorCode != nil {
+			kindArms = append(kindArms, fmt.Sprintf("        Kind::%s => Some(%d),\n", k.Idents.RustType, *k.MCPErrorCode))
+		}
+	}
+	if len(kindArms) == 0 {
+		b.WriteString("    let _ = kind;\n    None\n}\n\n")
+	} else {
+		b.WriteString("    match kind {\n" + strings.Join(kindArms, "") + "        _ => None,\n    }\n}\n\n")
+	}
+	metaKey := "None"
+	if mcp.MetaKey != "" {
+		metaKey = "Some(" + runtimedata.RustString(mcp.MetaKey) + ")"
+	}
+	fmt.Fprintf(&b, "/// The _meta key under which every isError tool result carries the envelope too; None when the contract names none.\npub const MCP_META_KEY: Option<&str> = %s;\n\n", metaKey)
 	fmt.Fprintf(&b, "/// Whether the CLI form is labby's wrapped {\"ok\": false, \"command\": ..., \"error\": envelope} (else the envelope itself).\npub(crate) const CLI_WRAPPED: bool = %t;\n\n", cli.Form == contract.CLIWrapped)
 
 	if in := c.Inbound; in != nil {

@@ -546,6 +546,23 @@ func retrySchema() *jsonschema.Schema {
 	return s
 }
 
+// metaKeyPattern is an MCP _meta key (contract.MetaKeyPattern).
+var metaKeyPattern = contract.MetaKeyPattern
+
+// jsonRPCCodeSchema is a JSON-RPC error code a contract may give an MCP
+// protocol error (contract.JSONRPCCodeProblem).
+func jsonRPCCodeSchema(description string) *jsonschema.Schema {
+	n := func(v int) json.Number { return json.Number(fmt.Sprint(v)) }
+	return &jsonschema.Schema{Type: "integer", Minimum: n(-1 << 31), Maximum: n(1<<31 - 1),
+		AnyOf: []*jsonschema.Schema{
+			{Maximum: n(contract.JSONRPCReservedMin - 1)},
+			{Minimum: n(contract.JSONRPCReservedMax + 1)},
+			{Minimum: n(contract.JSONRPCServerMin), Maximum: n(contract.JSONRPCReservedMax)},
+			{Enum: []any{contract.JSONRPCParseError, contract.JSONRPCInvalidRequest, contract.JSONRPCMethodNotFound, contract.JSONRPCInvalidParams, contract.JSONRPCInternalError}},
+		},
+		Description: description + " A 32-bit integer; in the range JSON-RPC 2.0 reserves (-32768 to -32000) only its defined codes (-32700, -32600 to -32603) and server errors (-32099 to -32000)."}
+}
+
 // surfacesSchema is the surfaces section: how the HTTP, problem+json and
 // CLI surfaces render an envelope.
 func surfacesSchema() *jsonschema.Schema {
@@ -572,7 +589,19 @@ func surfacesSchema() *jsonschema.Schema {
 		mem("status_field", &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
 			Description: "The integer context field in which an envelope built from a response without one keeps the response's HTTP status (AGENTO's details.status). None when left out."}),
 	)
-	s := closedObject("How the HTTP, RFC 9457 problem+json and CLI surfaces render an envelope, and how the HTTP readers build one. Every key is optional.",
+	rpcCode := jsonRPCCodeSchema
+	mcp := closedObject("How the MCP surface reports failures besides tool results: the JSON-RPC error code of a protocol error (a prompt, resource or bridge failure, whose data member is the envelope), and the _meta key of isError tool results.",
+		nil,
+		mem("meta_key", &jsonschema.Schema{Type: "string", Pattern: metaKeyPattern,
+			Description: "The _meta key under which isError tool results carry the envelope too (e.g. ai.dinglebear.labby/error); none when left out. A prefix whose second label is modelcontextprotocol or mcp is the MCP specification's and rejected."}),
+		mem("default_error_code", rpcCode("The JSON-RPC error code of a protocol error whose kind's origin has none under error_codes. -32603 (internal error) when left out.")),
+		mem("error_codes", &jsonschema.Schema{Type: "object",
+			PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
+				Description: "An origin, which must be declared under origins."},
+			AdditionalProperties: rpcCode("The JSON-RPC error code of the origin's protocol errors."),
+			Description:          "JSON-RPC error codes by origin (e.g. validation: -32602, invalid params); an origin left out uses default_error_code."}),
+	)
+	s := closedObject("How the HTTP, RFC 9457 problem+json, CLI and MCP surfaces render an envelope, and how the HTTP readers build one. Every key is optional.",
 		nil,
 		mem("problem_type_base", &jsonschema.Schema{Type: "string", Pattern: contract.AbsoluteURIPattern,
 			Description: "The absolute URI a kind's name is appended to, to make its RFC 9457 problem type (e.g. https://errors.example.com/agent-error/ or urn:errgen:agent-error:kind:). urn:errgen:<contract name>: when left out."}),
@@ -580,6 +609,7 @@ func surfacesSchema() *jsonschema.Schema {
 		mem("http", httpReading),
 		mem("error_info_domain", &jsonschema.Schema{Type: "string", Pattern: `^[^\t\n\r ]+$`,
 			Description: "The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): the service or product that owns the reasons, e.g. agent-error.example.com. The contract name when left out."}),
+		mem("mcp", mcp),
 	)
 	s.Type = ""
 	s.Extras = map[string]any{"type": []string{"object", "null"}}
@@ -782,6 +812,7 @@ func ContractSchema() *jsonschema.Schema {
 		mem("side_effects", reference("side_effects", "Overrides the origin's side_effects for this kind; leave it out to inherit it.")),
 		mem("http", httpStatusSchema("The HTTP status this kind maps to: an error status, 400 to 599.")),
 		mem("grpc", grpcCodeSchema("The canonical gRPC code (google.rpc.Code) the google.rpc mapping reports for this kind; leave it out for the default of its HTTP status")),
+		mem("mcp_error_code", jsonRPCCodeSchema("The JSON-RPC error code of this kind's MCP protocol errors (e.g. -32002, resource not found); leave it out for its origin's under surfaces.mcp.")),
 		mem("log", logLevelSchema("Overrides the origin's log level for this kind; leave it out to inherit it")),
 		mem("breaker", boolSchema("Overrides whether this kind counts toward a circuit breaker; leave it out to inherit the origin's.")),
 		mem("recovery", recovery),

@@ -95,8 +95,14 @@ func (s *surfaces) checkTextToolResult(t *testing.T, e any, want []byte) {
 		t.Fatal(err)
 	}
 	text, _ := json.Marshal(string(want))
-	if string(raw) != `{"content":[{"type":"text","text":`+string(text)+`}],"isError":true}` {
-		t.Errorf("TextToolResult: %s, want the envelope as the one text item and nothing else", raw)
+	// The contract's _meta key, when it names one, carries the envelope too.
+	meta := ""
+	if key := s.c.Surfaces.MCP.MetaKey; key != "" {
+		k, _ := json.Marshal(key)
+		meta = `,"_meta":{` + string(k) + `:` + string(want) + `}`
+	}
+	if string(raw) != `{"content":[{"type":"text","text":`+string(text)+`}],"isError":true`+meta+`}` {
+		t.Errorf("TextToolResult: %s, want the envelope as the one text item (and under the contract's _meta key) and nothing else", raw)
 	}
 	got, err := try(s.api.FromToolResult, tr.Interface())
 	if err != nil {

@@ -48,6 +48,10 @@ type Package struct {
 	FromToolResult any
 	// MCPOutputSchema is MCPOutputSchema: func(json.RawMessage) (json.RawMessage, error).
 	MCPOutputSchema any
+	// ReadMCPError is ReadMCPError: func([]byte) (*Envelope, error).
+	ReadMCPError any
+	// UpstreamStructuredContent is UpstreamStructuredContent: func(ToolResult) json.RawMessage.
+	UpstreamStructuredContent any
 }
 
 // Retry is the backoff a generated package declares as constants.
@@ -111,6 +115,8 @@ func CheckVectors(t *testing.T, path string, pkg Package) {
 	t.Run("cli_read", func(t *testing.T) { v.cliRead(t, f.CLIRead) })
 	t.Run("mcp_text", func(t *testing.T) { v.mcpText(t, f.MCPText) })
 	t.Run("mcp_output_schema", func(t *testing.T) { v.mcpOutputSchema(t, f.MCPOutputSchema) })
+	t.Run("mcp_errors", func(t *testing.T) { v.mcpErrors(t, f.MCPErrors) })
+	t.Run("mcp_error_read", func(t *testing.T) { v.mcpErrorRead(t, f.MCPErrorRead) })
 	t.Run("writes", func(t *testing.T) { v.writes(t, f.Writes) })
 	t.Run("aip193", func(t *testing.T) { v.aip193(t, f) })
 	t.Run("received", func(t *testing.T) { v.received(t, f.Received) })

@@ -63,6 +63,12 @@ type File struct {
 	// MCPOutputSchema is what the packages' widening of an MCP tool's
 	// outputSchema makes of success schemas (mcpschema.go).
 	MCPOutputSchema []MCPOutputSchemaVec `json:"mcp_output_schema"`
+	// MCPErrors are the MCP protocol errors (JSON-RPC errors whose data is
+	// the envelope) and the isError tool results that keep an upstream's
+	// structured content, of every example; MCPErrorRead what the
+	// protocol-error readers make of errors at their edges (mcperror.go).
+	MCPErrors    []MCPErrorVec     `json:"mcp_errors"`
+	MCPErrorRead []MCPErrorReadVec `json:"mcp_error_read"`
 	// Writes are the writers' answers to envelopes set by hand, which no
 	// decoder gives (writes.go).
 	Writes []WriteVec `json:"writes"`
@@ -266,6 +272,12 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.MCPOutputSchema, err = mcpOutputSchemas(c); err != nil {
 		return nil, err
 	}
+	if f.MCPErrors, err = mcpErrors(c, all); err != nil {
+		return nil, err
+	}
+	if f.MCPErrorRead, err = mcpErrorReads(c, all); err != nil {
+		return nil, err
+	}
 	if f.Writes, err = writeVectors(c, all); err != nil {
 		return nil, err
 	}
@@ -318,6 +330,8 @@ func unique(f *File) error {
 		uniqueIn("surfaces", f.Surfaces, func(v SurfaceVec) string { return v.Name }),
 		uniqueIn("string_forms", f.StringForms, func(v StringFormVec) string { return v.Name }),
 		uniqueIn("writes", f.Writes, func(v WriteVec) string { return v.Name }),
+		uniqueIn("mcp_errors", f.MCPErrors, func(v MCPErrorVec) string { return v.Name }),
+		uniqueIn("mcp_error_read", f.MCPErrorRead, func(v MCPErrorReadVec) string { return v.Name }),
 		uniqueIn("call_errors", f.CallErrors, func(v CallErrorVec) string { return v.Name }),
 	} {
 		if err != nil {

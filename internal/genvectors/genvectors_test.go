@@ -114,7 +114,7 @@ func TestFileShape(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,mcp_output_schema,writes,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode,received,call_errors" {
+		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,mcp_output_schema,mcp_errors,mcp_error_read,writes,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode,received,call_errors" {
 			t.Errorf("%s: members %s", p, got)
 		}
 		var f genvectors.File
@@ -501,6 +501,8 @@ func TestVectors_%[9]s(t *testing.T) {
 		FromAIP193: p.FromAIP193,
 		FromToolResult: p.FromToolResult,
 		MCPOutputSchema: p.MCPOutputSchema,
+		ReadMCPError: p.ReadMCPError,
+		UpstreamStructuredContent: p.UpstreamStructuredContent,
 	})
 }
 

@@ -40,6 +40,8 @@ func write(f *File) ([]byte, error) {
 	section(w, "cli_read", f.CLIRead)
 	section(w, "mcp_text", f.MCPText)
 	section(w, "mcp_output_schema", f.MCPOutputSchema)
+	section(w, "mcp_errors", f.MCPErrors)
+	section(w, "mcp_error_read", f.MCPErrorRead)
 	section(w, "writes", f.Writes)
 	w.member("aip193_domain", f.AIPDomain)
 	section(w, "aip193_kinds", f.AIPKinds)

@@ -23,11 +23,12 @@ var packageNames = []struct {
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
 		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream
 		ErrorInfoDomain FromAIP193 FromRPCStatus RPCDuration RPCStatus DecodeOptions MaxDocumentBytes
-		CallError CallEvidence CallRecovery CallTool NewCallError`},
+		CallError CallEvidence CallRecovery CallTool NewCallError
+		MCPError MCPErrorResponse ReadMCPError UpstreamStructuredContent`},
 	{TypeScript, Package, `CLASSIFICATIONS Classification Classified ClassifierSpec ContractVersion Decision DecodeError
 		DecodeErrorCategory Envelope EnvelopeFields FAILURES FALLBACK FIELDS Failure FieldSpec FieldType
 		GROUPS Group HttpReadResult HttpResponseLike INBOUND InboundSpec Kind Kinds KnownKind LAYOUT
-		LayoutLeaf LayoutMember LayoutObject LogLevel McpOutputSchema McpTextToolResult McpToolResult ORIGINS Origin ParseResult RETRY ReadOptions Received
+		LayoutLeaf LayoutMember LayoutObject LogLevel McpErrorObject McpErrorResponse McpOutputSchema McpTextToolResult McpToolResult ORIGINS Origin ParseResult RETRY ReadOptions Received
 		Recovery RecoveryAction RetryPolicy RuleSpec STEPS SameArguments SanitizeOptions SecretChars
 		SecretSpec ShortFormSpec SideEffects Source Step ToolAnnotations Upstream classifyToolResult
 		classifyWith newEnvelope CliStream FetchRequestLike FetchResponseInit HttpAnswer LOG LogFields LogValue

@@ -32,6 +32,14 @@ type Tables struct {
 	// The surfaces: the one kind of each status only one kind has, and the
 	// CLI's exit code of each origin that has one.
 	HTTPKinds, ExitCodes Map
+	// MCPErrorCodes is the JSON-RPC error code of each origin that has one
+	// (surfaces.mcp.error_codes); MCPMetaKey the _meta key of isError tool
+	// results, null when the contract names none.
+	MCPErrorCodes Map
+	MCPMetaKey    Value
+	// MCPKindErrorCodes is the JSON-RPC error code of each kind that gives
+	// its own (mcp_error_code), ahead of its origin's.
+	MCPKindErrorCodes Map
 	// The sanitizer policy's tables (its scalars are the model's).
 	SanitizeMarkers, SanitizeSecrets, SanitizedFields, SanitizeCredentialNames List
 	// Log is the structured-log form every logging helper writes
@@ -71,12 +79,15 @@ func Build(c *contract.Contract) *Tables {
 			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
 			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
 			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
-		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{},
+		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{}, MCPErrorCodes: Map{}, MCPKindErrorCodes: Map{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
 		CLIForm:                 string(c.Surfaces.CLI.Form),
 		EchoBody:                c.Surfaces.HTTP.EchoBody,
+	}
+	if c.Surfaces.MCP.MetaKey != "" {
+		t.MCPMetaKey = c.Surfaces.MCP.MetaKey
 	}
 	t.aip193(c)
 	if f := c.Surfaces.HTTP.StatusField; f != nil {
@@ -115,12 +126,20 @@ func Build(c *contract.Contract) *Tables {
 			t.MayHaveRun = append(t.MayHaveRun, s.Name)
 		}
 	}
+	for _, k := range c.Kinds {
+		if k.MCPErrorCode != nil {
+			t.MCPKindErrorCodes = append(t.MCPKindErrorCodes, Entry{k.Name, *k.MCPErrorCode})
+		}
+	}
 	for _, k := range c.HTTPKinds {
 		t.HTTPKinds = append(t.HTTPKinds, Entry{strconv.Itoa(k.HTTP), k.Name})
 	}
 	for _, o := range c.Origins {
 		if code, ok := c.Surfaces.CLI.ExitCodes[o]; ok {
 			t.ExitCodes = append(t.ExitCodes, Entry{o.Name, code})
+		}
+		if code, ok := c.Surfaces.MCP.ErrorCodes[o]; ok {
+			t.MCPErrorCodes = append(t.MCPErrorCodes, Entry{o.Name, code})
 		}
 	}
 	for _, s := range c.Sanitize.Secrets {

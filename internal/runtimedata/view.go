@@ -21,7 +21,10 @@ type Common struct {
 	Description     string
 	ProblemTypeBase string
 	DefaultExitCode int
-	SyntheticPrefix string
+	// DefaultMCPErrorCode is the JSON-RPC error code of a protocol error
+	// whose origin has none in MCPErrorCodes.
+	DefaultMCPErrorCode int
+	SyntheticPrefix     string
 
 	// The closed vocabularies, each value with its constant's name.
 	Origins, Actions, SameArguments, SideEffects, Groups []Constant
@@ -59,6 +62,7 @@ type Printed struct {
 	Inbound, ShortForm, Retry                    string
 	ActionSteps, Upgrades, RetrySame, MayHaveRun string
 	HTTPKinds, ExitCodes                         string
+	MCPErrorCodes, MCPMetaKey, MCPKindErrorCodes string
 	// Log and CLIForm are the surfaces' tables of logging and the command line.
 	Log, CLIForm string
 	// EchoBody is whether the HTTP readers quote a body in a message.
@@ -79,7 +83,7 @@ func (t *Tables) Print(p Printer) Printed {
 		Classifications: p.Print(t.Classifications), Fallback: p.Print(t.Fallback), Layout: p.Print(t.Layout), Fields: p.Print(t.Fields),
 		Inbound: p.Print(t.Inbound), ShortForm: p.Print(t.ShortForm), Retry: p.Print(t.Retry),
 		ActionSteps: p.Print(t.ActionSteps), Upgrades: p.Print(t.Upgrades), RetrySame: p.Print(t.RetrySame), MayHaveRun: p.Print(t.MayHaveRun),
-		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
+		HTTPKinds: p.Print(t.HTTPKinds), ExitCodes: p.Print(t.ExitCodes), MCPErrorCodes: p.Print(t.MCPErrorCodes), MCPMetaKey: p.Print(t.MCPMetaKey), MCPKindErrorCodes: p.Print(t.MCPKindErrorCodes), Log: p.Print(t.Log), CLIForm: p.Print(t.CLIForm),
 		EchoBody: p.Print(t.EchoBody), HTTPStatusField: p.Print(t.HTTPStatusField),
 		AIPDomain: p.Print(t.AIPDomain), AIPLeaves: p.Print(t.AIPLeaves), AIPOffWire: p.Print(t.AIPOffWire), AIPReasons: p.Print(t.AIPReasons),
 		SanitizeMarkers: p.Print(t.SanitizeMarkers), SanitizedFields: p.Print(t.SanitizedFields), SanitizeCredentialNames: p.Print(t.SanitizeCredentialNames),
@@ -109,21 +113,22 @@ func NewCommon(c *contract.Contract, t *Tables, s Syntax) Common {
 		return out
 	}
 	v := Common{
-		Header:          s.Comment + " " + marker.Text,
-		Marker:          marker.Text,
-		C:               c,
-		MaxDepth:        contract.MaxDepth,
-		Contract:        c.Name,
-		Description:     c.Description,
-		ProblemTypeBase: c.Surfaces.ProblemTypeBase,
-		DefaultExitCode: c.Surfaces.CLI.DefaultExitCode,
-		SyntheticPrefix: c.SyntheticKindPrefix(),
-		Origins:         consts(contract.Values(c.Origins)),
-		Actions:         consts(contract.Values(c.Actions)),
-		SameArguments:   consts(contract.Values(c.SameArguments)),
-		SideEffects:     consts(contract.Values(c.SideEffects)),
-		Groups:          consts(contract.Values(c.Groups)),
-		Printed:         t.Print(s.Printer),
+		Header:              s.Comment + " " + marker.Text,
+		Marker:              marker.Text,
+		C:                   c,
+		MaxDepth:            contract.MaxDepth,
+		Contract:            c.Name,
+		Description:         c.Description,
+		ProblemTypeBase:     c.Surfaces.ProblemTypeBase,
+		DefaultExitCode:     c.Surfaces.CLI.DefaultExitCode,
+		DefaultMCPErrorCode: c.Surfaces.MCP.DefaultErrorCode,
+		SyntheticPrefix:     c.SyntheticKindPrefix(),
+		Origins:             consts(contract.Values(c.Origins)),
+		Actions:             consts(contract.Values(c.Actions)),
+		SameArguments:       consts(contract.Values(c.SameArguments)),
+		SideEffects:         consts(contract.Values(c.SideEffects)),
+		Groups:              consts(contract.Values(c.Groups)),
+		Printed:             t.Print(s.Printer),
 	}
 	if in := c.Inbound; in != nil {
 		v.HasInbound = true

@@ -749,6 +749,74 @@ fn mcp_text_vectors() {
     }
 }
 
+/// The envelope e encodes to, as a JSON value.
+fn wire_of(e: &Envelope) -> Value {
+    deep(&e.to_json().unwrap())
+}
+
+/// The mcp_errors section: every envelope's MCP protocol error (the
+/// JSON-RPC error object and the response around it, read back by
+/// from_mcp_error), the _meta of its isError tool results, and the tool
+/// result that keeps an upstream's structured content.
+#[test]
+fn mcp_errors_vectors() {
+    let v = vectors();
+    let cases = v["mcp_errors"].as_array().expect("the vectors have an mcp_errors section (errgen generate writes it)");
+    assert!(!cases.is_empty(), "no mcp_errors vectors");
+    for w in cases {
+        let name = &w["name"];
+        let e = Envelope::from_value(&w["envelope"]).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let error = e.to_mcp_error().unwrap();
+        assert!(same(&error, &w["error"]), "{name}: to_mcp_error:\ngot  {error}\nwant {}", w["error"]);
+        assert_eq!(Value::from(e.mcp_error_code()), w["error"]["code"], "{name}");
+        let response = e.to_mcp_error_response(Value::from("req-1")).unwrap();
+        let want = serde_json::json!({"jsonrpc": "2.0", "id": "req-1", "error": w["error"]});
+        assert!(same(&response, &want), "{name}: to_mcp_error_response:\ngot  {response}\nwant {want}");
+        for form in [&error, &response] {
+            let back = Envelope::from_mcp_error(form).unwrap_or_else(|err| panic!("{name}: {err}"));
+            assert!(same(&wire_of(&back), &w["envelope"]), "{name}: from_mcp_error");
+        }
+        // Every isError tool result carries the contract's _meta, or none.
+        for r in [e.to_tool_result().unwrap(), e.to_text_tool_result().unwrap()] {
+            assert!(same(r.get("_meta").unwrap_or(&Value::Null), &w["meta"]), "{name}: _meta {r}");
+        }
+        let up = e.to_upstream_tool_result(w["upstream"].clone()).unwrap();
+        assert_eq!(up["isError"], true, "{name}");
+        assert!(same(&deep::<Value>(up["content"][0]["text"].as_str().unwrap()), &w["envelope"]), "{name}");
+        assert!(same(&up["structuredContent"], &w["structured_content"]), "{name}: {up}");
+        assert!(same(up.get("_meta").unwrap_or(&Value::Null), &w["meta"]), "{name}: {up}");
+        let bare = serde_json::json!({"content": [], "structuredContent": w["structured_content"], "isError": true});
+        for r in [&up, &bare] {
+            let back = Envelope::from_tool_result(r).unwrap_or_else(|err| panic!("{name}: {err}"));
+            assert!(same(&wire_of(&back), &w["envelope"]), "{name}: from_tool_result");
+            assert_eq!(mcp_upstream_structured_content(r), Some(&w["upstream"]), "{name}");
+        }
+        assert_eq!(mcp_upstream_structured_content(&e.to_tool_result().unwrap()), None, "{name}");
+        // An upstream that sent no structured content leaves the plain result.
+        assert_eq!(e.to_upstream_tool_result(Value::Null).unwrap(), e.to_tool_result().unwrap(), "{name}");
+    }
+}
+
+/// The mcp_error_read section: JSON-RPC errors, the error object or the
+/// whole response, which from_mcp_error reads (the envelope) or rejects
+/// (null).
+#[test]
+fn mcp_error_read_vectors() {
+    let v = vectors();
+    let cases = v["mcp_error_read"].as_array().expect("the vectors have an mcp_error_read section (errgen generate writes it)");
+    assert!(!cases.is_empty(), "no mcp_error_read vectors");
+    for w in cases {
+        let name = &w["name"];
+        let got = Envelope::from_mcp_error(&w["input"]);
+        if w["envelope"].is_null() {
+            assert!(got.is_err(), "{name}: from_mcp_error returned an envelope, want an error");
+            continue;
+        }
+        let e = got.unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert!(same(&wire_of(&e), &w["envelope"]), "{name}: from_mcp_error");
+    }
+}
+
 /// The mcp_output_schema section: a tool's success outputSchema and its
 /// widening by mcp_output_schema, compared as JSON values.
 #[test]

@@ -470,11 +470,15 @@ func retryAfterValue(v string) string {
 	return v[:i]
 }
 
-// ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content.
+// mcpMetaKey is the _meta key under which an isError tool result carries the envelope too; empty when the contract names none.
+const mcpMetaKey = "ai.dinglebear.labby/error"
+
+// ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content. Meta holds the envelope under the contract's _meta key, "ai.dinglebear.labby/error" (surfaces.mcp.meta_key).
 type ToolResult struct {
-	Content           []ToolContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError"`
+	Content           []ToolContent              `json:"content"`
+	StructuredContent json.RawMessage            `json:"structuredContent,omitempty"`
+	IsError           bool                       `json:"isError"`
+	Meta              map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolContent is one content item of a ToolResult.
@@ -495,6 +499,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 			Type: "text",
 		}},
 		IsError:           true,
+		Meta:              mcpMeta(b),
 		StructuredContent: b,
 	}, nil
 }
@@ -511,13 +516,17 @@ func (e *Envelope) TextToolResult() (ToolResult, error) {
 			Type: "text",
 		}},
 		IsError: true,
+		Meta:    mcpMeta(b),
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope (or keeps an upstream's own beside it, as UpstreamToolResult writes it: the envelope is its error member), else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
+		if env, _, ok := upstreamWrapped(s); ok {
+			s = env
+		}
 		e, err := decodeEnvelope(s)
 		if err == nil {
 			return e, nil
@@ -562,6 +571,11 @@ func (e *Envelope) ExitCode() int {
 		return 69
 	}
 	return 70
+}
+
+// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): -32603, as the contract gives no origin or kind a code of its own (surfaces.mcp).
+func (e *Envelope) MCPErrorCode() int {
+	return -32603
 }
 
 // WriteCLI writes the failure of command as one JSON line, in this contract's wrapped form: {"ok":false,"command":command,"error":envelope}.

@@ -111,6 +111,7 @@ from ._contract import (
     CONTRACT_NAME,
     CONTRACT_VERSION,
     DEFAULT_EXIT_CODE,
+    DEFAULT_MCP_ERROR_CODE,
     ECHO_BODY,
     ERROR_INFO_DOMAIN,
     EXIT_CODES,
@@ -122,6 +123,9 @@ from ._contract import (
     LAYOUT,
     LOG,
     MAY_HAVE_RUN_SIDE_EFFECTS,
+    MCP_ERROR_CODES,
+    MCP_KIND_ERROR_CODES,
+    MCP_META_KEY,
     PROBLEM_TYPE_BASE,
     RETRY,
     RETRY_SAME_ARGUMENTS,
@@ -225,7 +229,19 @@ from ._cli import cli_line, read_cli, write_cli
 from ._inbound import classify_with
 from ._log import EnvelopeLogger, bound_log_text, error_string, log_extra, log_fields
 from ._callerror import call_error_text, to_call_error
-from ._mcp import from_mcp_tool_result, mcp_error_schema, mcp_output_schema, to_mcp_text_tool_result, to_mcp_tool_result
+from ._mcp import (
+    from_mcp_error,
+    from_mcp_tool_result,
+    mcp_error_code,
+    mcp_error_schema,
+    mcp_output_schema,
+    mcp_upstream_structured_content,
+    to_mcp_error,
+    to_mcp_error_response,
+    to_mcp_text_tool_result,
+    to_mcp_tool_result,
+    to_mcp_upstream_tool_result,
+)
 from ._nextstep import next_step
 from ._sanitize import sanitize, sanitize_max
 from ._serve import HttpAnswer, from_problem, from_problem_json, prefers_problem, to_http_response, to_problem, to_problem_json
@@ -242,6 +258,7 @@ __all__ = [
     "CONTRACT_NAME",
     "CONTRACT_VERSION",
     "DEFAULT_EXIT_CODE",
+    "DEFAULT_MCP_ERROR_CODE",
     "ECHO_BODY",
     "ERROR_CLASSES",
     "ERROR_INFO_DOMAIN",
@@ -257,6 +274,9 @@ __all__ = [
     "LAYOUT",
     "LOG",
     "MAY_HAVE_RUN_SIDE_EFFECTS",
+    "MCP_ERROR_CODES",
+    "MCP_KIND_ERROR_CODES",
+    "MCP_META_KEY",
     "PROBLEM_TYPE_BASE",
     "PROMOTED_MEMBER",
     "PROMOTED_SHORT_FORM",
@@ -385,6 +405,7 @@ __all__ = [
     "from_dict",
     "from_http_response",
     "from_json",
+    "from_mcp_error",
     "from_mcp_tool_result",
     "to_call_error",
     "call_error_text",
@@ -403,8 +424,10 @@ __all__ = [
     "log_level",
     "lookup",
     "may_have_run",
+    "mcp_error_code",
     "mcp_error_schema",
     "mcp_output_schema",
+    "mcp_upstream_structured_content",
     "new_envelope",
     "new_unknown_action",
     "new_forbidden",
@@ -484,8 +507,11 @@ __all__ = [
     "to_exception",
     "to_http_response",
     "to_json",
+    "to_mcp_error",
+    "to_mcp_error_response",
     "to_mcp_text_tool_result",
     "to_mcp_tool_result",
+    "to_mcp_upstream_tool_result",
     "to_problem",
     "to_problem_json",
     "with_fields",

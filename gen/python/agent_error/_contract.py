@@ -2246,6 +2246,18 @@ EXIT_CODES: Mapping[str, int] = MappingProxyType({
 #: DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES.
 DEFAULT_EXIT_CODE = 70
 
+#: MCP_ERROR_CODES maps origins to the JSON-RPC error code of an MCP protocol error (to_mcp_error); DEFAULT_MCP_ERROR_CODE covers the others.
+MCP_ERROR_CODES: Mapping[str, int] = MappingProxyType({})
+
+#: MCP_KIND_ERROR_CODES maps the kinds that give their own (mcp_error_code) to the JSON-RPC error code of their protocol errors, ahead of MCP_ERROR_CODES.
+MCP_KIND_ERROR_CODES: Mapping[str, int] = MappingProxyType({})
+
+#: DEFAULT_MCP_ERROR_CODE is the JSON-RPC error code of a protocol error whose kind's origin has none in MCP_ERROR_CODES.
+DEFAULT_MCP_ERROR_CODE = -32603
+
+#: MCP_META_KEY is the _meta key under which every isError tool result carries the envelope too; None when the contract names none.
+MCP_META_KEY: Optional[str] = "ai.dinglebear.labby/error"
+
 #: CLI_FORM is how write_cli writes an envelope: "envelope" (the envelope itself) or "wrapped" ({"ok": false, "command": ..., "error": envelope}).
 CLI_FORM = "wrapped"
 

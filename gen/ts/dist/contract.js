@@ -2185,6 +2185,10 @@ const EXIT_CODES = deepFreeze({
   "code_mode": 70
 });
 const DEFAULT_EXIT_CODE = 70;
+const MCP_ERROR_CODES = deepFreeze({});
+const MCP_KIND_ERROR_CODES = deepFreeze({});
+const DEFAULT_MCP_ERROR_CODE = -32603;
+const MCP_META_KEY = "ai.dinglebear.labby/error";
 const CLI_FORM = "wrapped";
 const ECHO_BODY = true;
 const HTTP_STATUS_FIELD = null;
@@ -2457,6 +2461,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  DEFAULT_MCP_ERROR_CODE,
   ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
@@ -2471,7 +2476,10 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_KIND_ERROR_CODES,
+  MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

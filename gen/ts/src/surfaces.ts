@@ -3,9 +3,9 @@
 // The MCP, RFC 9457 and HTTP surfaces of the envelope. They mirror the Go
 // package's ToolResult / FromToolResult, Problem and ReadHTTP.
 
-import { CONTRACT_VERSION, ECHO_BODY, HTTP_KINDS, HTTP_STATUS_FIELD, INBOUND, LAYOUT, MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
+import { CONTRACT_VERSION, DEFAULT_MCP_ERROR_CODE, ECHO_BODY, HTTP_KINDS, HTTP_STATUS_FIELD, INBOUND, LAYOUT, MCP_ERROR_CODES, MCP_ERROR_SCHEMA_JSON, MCP_KIND_ERROR_CODES, MCP_META_KEY, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM, SYNTHETIC_KIND_PREFIX, type Envelope, type Kind } from "./contract.js";
 import { blank, classifiedEnvelope, FILLS_GUIDANCE, hasOwn, lookup, mayHaveRun, problemType } from "./classification.js";
-import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, type DecodeError, type ParseResult } from "./codec.js";
+import { isObject, limitsError, parseEnvelope, parseEnvelopeJson, parseJsonWithin, trimJsonSpace, serializeEnvelope, setOwn, toWire, wellFormed, type DecodeError, type ParseResult } from "./codec.js";
 import { classifyWith } from "./inbound.js";
 import { sanitize } from "./sanitize.js";
 import { decodeUtf8, truncateUtf8, utf8Length } from "./utf8.js";
@@ -15,25 +15,174 @@ export interface McpToolResult {
   content: { type: "text"; text: string }[];
   structuredContent: Record<string, unknown>;
   isError: true;
+  /** The envelope under the contract's _meta key (MCP_META_KEY); absent when the contract names none. */
+  _meta?: Record<string, unknown>;
+}
+
+/** wireOf is the envelope's JSON text and its structure, well-formed as that text (a lone surrogate is U+FFFD in both). */
+function wireOf(envelope: Envelope): { text: string; wire: Record<string, unknown> } {
+  const text = serializeEnvelope(envelope);
+  // serializeEnvelope wrote \ufffd for each lone surrogate: the structure is that text read back, well-formed too.
+  const wire = text.includes("\\ufffd") ? (JSON.parse(text) as Record<string, unknown>) : toWire(envelope);
+  return { text, wire };
+}
+
+/** withMeta adds the contract's _meta member, the envelope under MCP_META_KEY, to an isError tool result. */
+function withMeta<T extends object>(result: T, wire: Record<string, unknown>): T & { _meta?: Record<string, unknown> } {
+  if (MCP_META_KEY === null) {
+    return result;
+  }
+  const meta: Record<string, unknown> = {};
+  setOwn(meta, MCP_META_KEY, wire);
+  return { ...result, _meta: meta };
 }
 
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
  * hosts that read only content) and as structuredContent (a lone surrogate
- * is U+FFFD in both, as in every writer's output).
+ * is U+FFFD in both, as in every writer's output), and, when the contract
+ * names a _meta key (MCP_META_KEY), the envelope under it in _meta.
  */
 export function toMcpToolResult(envelope: Envelope): McpToolResult {
-  const text = serializeEnvelope(envelope);
-  // serializeEnvelope wrote \ufffd for each lone surrogate: the structure is that text read back, well-formed too.
-  const structuredContent = text.includes("\\ufffd") ? (JSON.parse(text) as Record<string, unknown>) : toWire(envelope);
-  return { content: [{ type: "text", text }], structuredContent, isError: true };
+  const { text, wire } = wireOf(envelope);
+  return withMeta({ content: [{ type: "text" as const, text }], structuredContent: wire, isError: true as const }, wire);
+}
+
+/**
+ * toMcpUpstreamToolResult is toMcpToolResult for a failed call whose
+ * upstream sent structured content of its own: the structuredContent is
+ * {"error": envelope, "upstream_structured_content": upstream}, so the
+ * original is kept (labby's form); the text content and _meta are
+ * toMcpToolResult's. With upstream undefined or null (MCP's
+ * structuredContent is an object: the upstream sent none) it is
+ * toMcpToolResult's result. fromMcpToolResult reads the envelope back,
+ * mcpUpstreamStructuredContent the original.
+ */
+export function toMcpUpstreamToolResult(envelope: Envelope, upstream: unknown): McpToolResult {
+  const r = toMcpToolResult(envelope);
+  if (upstream === undefined || upstream === null) {
+    return r;
+  }
+  const structuredContent: Record<string, unknown> = {};
+  setOwn(structuredContent, UPSTREAM_ERROR_MEMBER, r.structuredContent);
+  setOwn(structuredContent, UPSTREAM_CONTENT_MEMBER, upstream);
+  return { ...r, structuredContent };
+}
+
+/** The members of a structuredContent that keeps an upstream's own beside the envelope. */
+const UPSTREAM_ERROR_MEMBER = "error";
+const UPSTREAM_CONTENT_MEMBER = "upstream_structured_content";
+
+/** upstreamWrapped is the envelope member of structured content that keeps an upstream's own (toMcpUpstreamToolResult's form: exactly those two members), else undefined. */
+function upstreamWrapped(sc: unknown): { error: unknown; original: unknown } | undefined {
+  if (!isObject(sc)) {
+    return undefined;
+  }
+  const keys = Object.keys(sc);
+  if (keys.length !== 2 || !hasOwn(sc, UPSTREAM_ERROR_MEMBER) || !hasOwn(sc, UPSTREAM_CONTENT_MEMBER)) {
+    return undefined;
+  }
+  return { error: sc[UPSTREAM_ERROR_MEMBER], original: sc[UPSTREAM_CONTENT_MEMBER] };
+}
+
+/**
+ * mcpUpstreamStructuredContent returns the upstream's own structured
+ * content an isError tool result keeps beside the envelope
+ * (toMcpUpstreamToolResult), or undefined when it keeps none.
+ */
+export function mcpUpstreamStructuredContent(result: unknown): unknown {
+  if (!isObject(result) || result["isError"] !== true) {
+    return undefined;
+  }
+  return upstreamWrapped(result["structuredContent"])?.original;
+}
+
+/** McpErrorObject is the error object of a JSON-RPC error response (MCP's ErrorData): the envelope as data. */
+export interface McpErrorObject {
+  code: number;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** McpErrorResponse is a whole JSON-RPC error response. */
+export interface McpErrorResponse {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  error: McpErrorObject;
+}
+
+/**
+ * mcpErrorCode is the JSON-RPC error code of the envelope as an MCP
+ * protocol error: the kind's own (MCP_KIND_ERROR_CODES), else the code the
+ * contract gives the origin of the kind's
+ * classification (MCP_ERROR_CODES; a kind this package does not know has
+ * the fallback's origin), else DEFAULT_MCP_ERROR_CODE.
+ */
+export function mcpErrorCode(envelope: Envelope): number {
+  if (hasOwn(MCP_KIND_ERROR_CODES, envelope.kind)) {
+    return MCP_KIND_ERROR_CODES[envelope.kind]!;
+  }
+  return MCP_ERROR_CODES[lookup(envelope.kind).origin] ?? DEFAULT_MCP_ERROR_CODE;
+}
+
+/**
+ * toMcpError returns the envelope as the error of a failed MCP protocol
+ * request (a prompt, a resource, a bridge): code mcpErrorCode(envelope),
+ * message the envelope's message, data the envelope.
+ */
+export function toMcpError(envelope: Envelope): McpErrorObject {
+  const { wire } = wireOf(envelope);
+  return { code: mcpErrorCode(envelope), message: wellFormed(envelope.message), data: wire };
+}
+
+/** toMcpErrorResponse returns the whole JSON-RPC response of toMcpError for the request with the given id (null when the request's id could not be read). */
+export function toMcpErrorResponse(envelope: Envelope, id: string | number | null): McpErrorResponse {
+  return { jsonrpc: "2.0", id, error: toMcpError(envelope) };
+}
+
+/**
+ * fromMcpError reads the envelope of a JSON-RPC error, parsed: the error
+ * object (MCP's ErrorData, an McpError's fields) or the whole response,
+ * whose error member it is. The envelope is the error's data member,
+ * parsed and sanitized as parseEnvelope does; the code and message are not
+ * looked at. The value is held to the limits every decoder shares, the
+ * envelope counting as the first level in both forms. An error without
+ * data (or with null) is a "missing" error with path "data".
+ */
+export function fromMcpError(value: unknown): ParseResult {
+  if (!isObject(value)) {
+    return { ok: false, error: { path: "", problem: value === null ? "must be a JSON object, not null" : "must be a JSON object", category: "type" } };
+  }
+  // A response holds its error object one level further out.
+  const response = hasOwn(value, "error") && !hasOwn(value, "code");
+  const limit = limitsError(value, response ? -2 : -1);
+  if (limit !== undefined) {
+    return { ok: false, error: limit };
+  }
+  let obj: Record<string, unknown> = value;
+  let path = "data";
+  if (response) {
+    const e = value["error"];
+    if (!isObject(e)) {
+      return { ok: false, error: { path: "error", problem: e === null ? "must be a JSON object, not null" : "must be a JSON object", category: "type" } };
+    }
+    obj = e;
+    path = "error.data";
+  }
+  const data = hasOwn(obj, "data") ? obj["data"] : undefined;
+  if (data === undefined || data === null) {
+    return { ok: false, error: { path, problem: "is required: a JSON-RPC error carries the envelope in its data", category: "missing" } };
+  }
+  return parseEnvelope(data);
 }
 
 /** McpTextToolResult is an MCP CallToolResult reporting a failure in its text content only. */
 export interface McpTextToolResult {
   content: { type: "text"; text: string }[];
   isError: true;
+  /** The envelope under the contract's _meta key (MCP_META_KEY); absent when the contract names none. */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -44,7 +193,8 @@ export interface McpTextToolResult {
  * reads it from the text.
  */
 export function toMcpTextToolResult(envelope: Envelope): McpTextToolResult {
-  return { content: [{ type: "text", text: serializeEnvelope(envelope) }], isError: true };
+  const { text, wire } = wireOf(envelope);
+  return withMeta({ content: [{ type: "text" as const, text }], isError: true as const }, wire);
 }
 
 /**
@@ -118,7 +268,9 @@ function rebaseRefs(value: unknown): unknown {
 
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
- * structuredContent when that is an envelope, else the first text content
+ * structuredContent when that is an envelope (or keeps an upstream's own
+ * beside it, as toMcpUpstreamToolResult writes it: the envelope is its
+ * error member), else the first text content
  * item that is (trimmed of JSON's white space only, as readCli trims a
  * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.
@@ -128,7 +280,8 @@ export function fromMcpToolResult(result: unknown): ParseResult {
   if (!isObject(result)) {
     return { ok: false, error: { path: "", problem: "tool result must be an object", category: "type" } };
   }
-  const sc = result["structuredContent"];
+  let sc = result["structuredContent"];
+  sc = upstreamWrapped(sc)?.error ?? sc;
   if (sc !== undefined && sc !== null) {
     const r = parseEnvelope(sc);
     if (r.ok) {

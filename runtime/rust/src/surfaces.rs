@@ -16,8 +16,9 @@ use crate::codec::{
     DecodeError, DecodeErrorCategory, DecodeOptions, EncodeError, MAX_SAFE_INTEGER,
 };
 use crate::contract::{
-    classification_of, http_kind, origin_exit_code, Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT,
-    MCP_ERROR_SCHEMA_JSON, PROBLEM_TYPE_BASE, RETRY, SHORT_FORM,
+    classification_of, http_kind, kind_mcp_error_code, origin_exit_code, origin_mcp_error_code,
+    Kind, CLI_WRAPPED, CRATE_NAME, LAYOUT, MCP_ERROR_SCHEMA_JSON, MCP_META_KEY, PROBLEM_TYPE_BASE,
+    RETRY, SHORT_FORM,
 };
 use crate::envelope::Envelope;
 use crate::json;
@@ -269,9 +270,132 @@ impl Envelope {
             "content".to_owned(),
             Value::Array(vec![Value::Object(item)]),
         );
+        with_meta(&mut out, &structured);
         out.insert("structuredContent".to_owned(), structured);
         out.insert("isError".to_owned(), Value::Bool(true));
         Ok(Value::Object(out))
+    }
+
+    /// to_tool_result for a failed call whose upstream sent structured
+    /// content of its own: the structuredContent is `{"error": envelope,
+    /// "upstream_structured_content": upstream}`, so the original is kept
+    /// (labby's form); the text content and _meta are to_tool_result's.
+    /// With upstream null (MCP's structuredContent is an object: the
+    /// upstream sent none) it is to_tool_result's result.
+    /// from_tool_result reads the envelope back,
+    /// mcp_upstream_structured_content the original. The error is to_json's.
+    pub fn to_upstream_tool_result(&self, upstream: Value) -> Result<Value, EncodeError> {
+        let mut out = self.to_tool_result()?;
+        if upstream.is_null() {
+            return Ok(out);
+        }
+        if let Value::Object(r) = &mut out {
+            let env = r.remove("structuredContent").unwrap_or(Value::Null);
+            let mut sc = Map::new();
+            sc.insert(UPSTREAM_ERROR.to_owned(), env);
+            sc.insert(UPSTREAM_CONTENT.to_owned(), upstream);
+            r.insert("structuredContent".to_owned(), Value::Object(sc));
+        }
+        Ok(out)
+    }
+
+    /// The JSON-RPC error code of the failure as an MCP protocol error: the
+    /// kind's own (mcp_error_code), else the code the contract gives the origin of the kind's classification (a
+    /// kind the contract does not list has the fallback's origin), else
+    /// DEFAULT_MCP_ERROR_CODE.
+    pub fn mcp_error_code(&self) -> i32 {
+        kind_mcp_error_code(&self.kind)
+            .unwrap_or_else(|| origin_mcp_error_code(&classification_of(&self.kind).origin))
+    }
+
+    /// The envelope as the error of a failed MCP protocol request (a
+    /// prompt, a resource, a bridge): the JSON-RPC error object (MCP's
+    /// ErrorData) with code mcp_error_code(), message the envelope's
+    /// message and data the envelope. The error is to_json's.
+    pub fn to_mcp_error(&self) -> Result<Value, EncodeError> {
+        let text = self.to_json()?;
+        let mut out = Map::new();
+        out.insert("code".to_owned(), Value::from(self.mcp_error_code()));
+        out.insert("message".to_owned(), Value::from(self.message.clone()));
+        // The encoder's own output, which its parser reads back.
+        out.insert(
+            "data".to_owned(),
+            json::parse(text.as_bytes()).unwrap_or(Value::Null),
+        );
+        Ok(Value::Object(out))
+    }
+
+    /// The whole JSON-RPC response of to_mcp_error for the request with the
+    /// given id (a string or a number; null when the request's id could not
+    /// be read). The error is to_json's.
+    pub fn to_mcp_error_response(&self, id: Value) -> Result<Value, EncodeError> {
+        let mut out = Map::new();
+        out.insert("jsonrpc".to_owned(), Value::from("2.0"));
+        out.insert("id".to_owned(), id);
+        out.insert("error".to_owned(), self.to_mcp_error()?);
+        Ok(Value::Object(out))
+    }
+
+    /// Reads the envelope of a JSON-RPC error: the error object (MCP's
+    /// ErrorData) or the whole response, whose error member it is. The
+    /// envelope is the error's data member, decoded and sanitized as
+    /// from_value decodes one; the code and message are not looked at. The
+    /// value is held to the limits every decoder shares, the envelope
+    /// counting as the first level in both forms. An error without data (or
+    /// with null) is a Missing error with path "data".
+    pub fn from_mcp_error(value: &Value) -> Result<Envelope, DecodeError> {
+        let Value::Object(obj) = value else {
+            return Err(decode_err(
+                "",
+                if value.is_null() {
+                    "must be a JSON object, not null"
+                } else {
+                    "must be a JSON object"
+                },
+                DecodeErrorCategory::Type,
+            ));
+        };
+        // A response holds its error object one level further out.
+        let response = obj.contains_key("error") && !obj.contains_key("code");
+        if !within_below(value, if response { 2 } else { 1 }) {
+            return Err(decode_err(
+                "",
+                format!(
+                    "nests arrays and objects more than {} levels deep",
+                    crate::codec::MAX_DEPTH
+                ),
+                DecodeErrorCategory::Syntax,
+            ));
+        }
+        let (obj, path) = if response {
+            match obj.get("error") {
+                Some(Value::Object(e)) => (e, "error.data"),
+                Some(Value::Null) => {
+                    return Err(decode_err(
+                        "error",
+                        "must be a JSON object, not null",
+                        DecodeErrorCategory::Type,
+                    ))
+                }
+                _ => {
+                    return Err(decode_err(
+                        "error",
+                        "must be a JSON object",
+                        DecodeErrorCategory::Type,
+                    ))
+                }
+            }
+        } else {
+            (obj, "data")
+        };
+        match obj.get("data") {
+            None | Some(Value::Null) => Err(decode_err(
+                path,
+                "is required: a JSON-RPC error carries the envelope in its data",
+                DecodeErrorCategory::Missing,
+            )),
+            Some(data) => Envelope::from_value(data),
+        }
     }
 
     /// to_tool_result without structuredContent: the envelope's JSON as the
@@ -280,10 +404,16 @@ impl Envelope {
     /// TypeScript SDK's) accepts it whatever the schema; from_tool_result
     /// reads it from the text. The error is to_json's.
     pub fn to_text_tool_result(&self) -> Result<Value, EncodeError> {
+        let text = self.to_json()?;
+        let mut out = Map::new();
+        if MCP_META_KEY.is_some() {
+            // The encoder's own output, which its parser reads back.
+            let structured = json::parse(text.as_bytes()).unwrap_or(Value::Null);
+            with_meta(&mut out, &structured);
+        }
         let mut item = Map::new();
         item.insert("type".to_owned(), Value::from("text"));
-        item.insert("text".to_owned(), Value::from(self.to_json()?));
-        let mut out = Map::new();
+        item.insert("text".to_owned(), Value::from(text));
         out.insert(
             "content".to_owned(),
             Value::Array(vec![Value::Object(item)]),
@@ -293,7 +423,9 @@ impl Envelope {
     }
 
     /// Reads the envelope of an MCP tool result (a CallToolResult as JSON):
-    /// its structuredContent when that is an envelope, else the first text
+    /// its structuredContent when that is an envelope (or keeps an
+    /// upstream's own beside it, as to_upstream_tool_result writes it: the
+    /// envelope is its error member), else the first text
     /// content item that is (trimmed of JSON's white space only, as read_cli
     /// trims a line). It does not look at isError. When no envelope
     /// is found, the error is the first decoding problem met (category
@@ -307,7 +439,9 @@ impl Envelope {
             ));
         };
         let mut first = None;
-        if let Some(sc) = r.get("structuredContent").filter(|v| !v.is_null()) {
+        let sc = r.get("structuredContent");
+        let sc = sc.and_then(upstream_wrapped).map(|(e, _)| e).or(sc);
+        if let Some(sc) = sc.filter(|v| !v.is_null()) {
             match Envelope::from_value(sc) {
                 Ok(e) => return Ok(e),
                 Err(err) => first = Some(err),
@@ -636,6 +770,57 @@ impl Envelope {
             (Envelope::from_slice(line), read_cli_wrapped(line))
         };
         own.or_else(|err| other.map_err(|_| err))
+    }
+}
+
+/// The members of a structuredContent that keeps an upstream's own beside
+/// the envelope, labby's `{"error": envelope, "upstream_structured_content": original}`.
+const UPSTREAM_ERROR: &str = "error";
+const UPSTREAM_CONTENT: &str = "upstream_structured_content";
+
+/// The envelope member and the original of structured content that keeps an
+/// upstream's own (exactly those two members); None for any other.
+fn upstream_wrapped(sc: &Value) -> Option<(&Value, &Value)> {
+    let Value::Object(m) = sc else {
+        return None;
+    };
+    if m.len() != 2 {
+        return None;
+    }
+    Some((m.get(UPSTREAM_ERROR)?, m.get(UPSTREAM_CONTENT)?))
+}
+
+/// The upstream's own structured content that an isError tool result keeps
+/// beside the envelope (Envelope::to_upstream_tool_result), or None when it
+/// keeps none.
+pub fn mcp_upstream_structured_content(result: &Value) -> Option<&Value> {
+    if result.get("isError") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    upstream_wrapped(result.get("structuredContent")?).map(|(_, original)| original)
+}
+
+/// Adds the contract's _meta member, the envelope under MCP_META_KEY, to an
+/// isError tool result; nothing when the contract names no key.
+fn with_meta(out: &mut Map<String, Value>, structured: &Value) {
+    if let Some(key) = MCP_META_KEY {
+        let mut meta = Map::new();
+        meta.insert(key.to_owned(), structured.clone());
+        out.insert("_meta".to_owned(), Value::Object(meta));
+    }
+}
+
+/// Reports whether v, inside `wrappers` levels of objects and arrays that
+/// do not count (a JSON-RPC error object or response around an envelope),
+/// nests no deeper than MAX_DEPTH below them.
+fn within_below(v: &Value, wrappers: usize) -> bool {
+    if wrappers == 0 {
+        return json::within_depth(v, 0);
+    }
+    match v {
+        Value::Array(a) => a.iter().all(|x| within_below(x, wrappers - 1)),
+        Value::Object(m) => m.values().all(|x| within_below(x, wrappers - 1)),
+        _ => true,
     }
 }
 

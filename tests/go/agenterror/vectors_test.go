@@ -22,10 +22,12 @@ func TestVectors(t *testing.T) {
 		ToolResult: agenterror.ClassifyToolResult,
 		Retry: gentest.Retry{Initial: agenterror.RetryInitial, Max: agenterror.RetryMax, Multiplier: agenterror.RetryMultiplier,
 			Jitter: agenterror.RetryJitter, MaxAttempts: agenterror.RetryMaxAttempts},
-		ReadHTTP:        agenterror.ReadHTTP,
-		ReadCLI:         agenterror.ReadCLI,
-		FromAIP193:      agenterror.FromAIP193,
-		FromToolResult:  agenterror.FromToolResult,
-		MCPOutputSchema: agenterror.MCPOutputSchema,
+		ReadHTTP:                  agenterror.ReadHTTP,
+		ReadCLI:                   agenterror.ReadCLI,
+		FromAIP193:                agenterror.FromAIP193,
+		FromToolResult:            agenterror.FromToolResult,
+		MCPOutputSchema:           agenterror.MCPOutputSchema,
+		ReadMCPError:              agenterror.ReadMCPError,
+		UpstreamStructuredContent: agenterror.UpstreamStructuredContent,
 	})
 }

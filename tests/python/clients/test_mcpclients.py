@@ -10,6 +10,14 @@ skips error results when it validates; the session's own validator
 check the TypeScript SDK's 1.x client makes on every result that has one.
 One session per package, every package in this one process (run.py lists
 them in ERRGEN_PY_PACKAGES), so the SDK loads once.
+
+Then MCP protocol errors: every package's JSON-RPC error responses
+(to_mcp_error_response) and tool results that keep an upstream's
+structuredContent (to_mcp_upstream_tool_result) meet the SDK's own types
+(mcp.types.JSONRPCError, ErrorData, CallToolResult), and a prompt request
+failing with the package's error reaches the SDK's client as an MCPError
+whose data from_mcp_error reads the envelope from (one more session per
+package).
 """
 
 import importlib
@@ -23,6 +31,7 @@ import mcp.types as types
 import pytest
 from mcp import Client
 from mcp.server import Server
+from mcp.shared.exceptions import MCPError
 
 if not os.environ.get("ERRGEN_PY_PACKAGES"):
     raise RuntimeError("ERRGEN_PY_PACKAGES is not set: run the tests with run.py (make test-python), which lists every generated package in it")
@@ -119,7 +128,7 @@ async def session(pkg: Any, envelopes: List[Tuple[str, Any]]) -> List[str]:
     return problems
 
 
-def envelope_vectors(text: str) -> List[Dict[str, Any]]:
+def envelope_vectors(text: str, name: str = "envelopes") -> List[Dict[str, Any]]:
     """envelope_vectors parses the envelopes section of a vectors file alone.
 
     It is a few kilobytes of a file that reaches tens of megabytes for the
@@ -127,7 +136,7 @@ def envelope_vectors(text: str) -> List[Dict[str, Any]]:
     of its own indented by two spaces, and JSON text holds no raw line
     break, so the section runs from its member's line to the next one's.
     """
-    key = '\n  "envelopes": '
+    key = f'\n  "{name}": '
     start = text.index(key) + len(key)
     end = text.index('\n  "', start)
     section: List[Dict[str, Any]] = json.loads(text[start:end].rstrip().rstrip(","))
@@ -142,6 +151,37 @@ def test_python_sdk_receives_every_error_result(p: Dict[str, str]) -> None:
     finally:
         sys.path.remove(p["src"])
     with open(os.path.join(p["root"], "conformance", f"{pkg.CONTRACT_NAME}.vectors.json"), encoding="utf-8") as f:
-        vectors = envelope_vectors(f.read())
+        text = f.read()
+    vectors = envelope_vectors(text)
     envelopes = [(v["name"], pkg.from_dict(v["envelope"])) for v in vectors]
     assert anyio.run(session, pkg, envelopes) == []
+
+    # MCP protocol errors and the SDK's types.
+    protocol = envelope_vectors(text, "mcp_errors")
+    for v in protocol:
+        env = pkg.from_dict(v["envelope"])
+        checked = types.JSONRPCError.model_validate(json.loads(json.dumps(pkg.to_mcp_error_response(env, 1))))
+        assert checked.error.data == v["envelope"], v["name"]
+        assert pkg.to_dict(pkg.from_mcp_error(checked.model_dump(mode="json", by_alias=True))) == v["envelope"], v["name"]
+        result = types.CallToolResult.model_validate(json.loads(json.dumps(pkg.to_mcp_upstream_tool_result(env, v["upstream"]))))
+        received = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        assert received["isError"] is True and received["structuredContent"] == v["structured_content"], v["name"]
+        assert received.get("_meta") == v["meta"], v["name"]
+    first = protocol[0]
+    assert anyio.run(failed_prompt, pkg, pkg.from_dict(first["envelope"])) == (first["error"]["code"], first["envelope"])
+
+
+async def failed_prompt(pkg: Any, env: Any) -> Tuple[int, Any]:
+    """failed_prompt asks a server whose prompt request fails with env's MCP error for a prompt, and returns the code and the envelope the client's MCPError carries."""
+
+    async def on_get_prompt(ctx: Any, params: Any) -> types.GetPromptResult:
+        e = pkg.to_mcp_error(env)
+        raise MCPError(e["code"], e["message"], e["data"])
+
+    server: Server[Any] = Server("errgen-test", version="1.0.0", on_get_prompt=on_get_prompt)
+    async with Client(server) as client:
+        try:
+            await client.get_prompt("p")
+        except MCPError as err:
+            return err.code, pkg.to_dict(pkg.from_mcp_error({"code": err.code, "message": err.message, "data": err.data}))
+    raise AssertionError("get_prompt succeeded")

@@ -49,5 +49,7 @@ def test_mcp_error_schema() -> None:
 def test_text_tool_result(v: Any) -> None:
     env = parsed(v["envelope"])
     r = pkg.to_mcp_text_tool_result(env)
-    assert r == {"content": [{"type": "text", "text": env.to_json()}], "isError": True}
+    # The contract's _meta key, when it names one, carries the envelope too.
+    meta = {} if pkg.MCP_META_KEY is None else {"_meta": {pkg.MCP_META_KEY: pkg.to_dict(env)}}
+    assert r == {"content": [{"type": "text", "text": env.to_json()}], "isError": True, **meta}
     assert pkg.from_mcp_tool_result(json.loads(json.dumps(r))) == env

@@ -8,13 +8,18 @@
 // outputSchema mcpOutputSchema widened (toMcpToolResult's results), one
 // advertising its success schema alone (toMcpTextToolResult's results). The
 // caller must receive each envelope, never an exception. One session per
-// package and SDK line.
+// package and SDK line. Then MCP protocol errors with the 1.x line: every
+// package's JSON-RPC error responses (toMcpErrorResponse) and tool results
+// that keep an upstream's structuredContent (toMcpUpstreamToolResult) meet
+// the SDK's own schemas, and a prompt request failing with the package's
+// error reaches the SDK's client as an McpError whose data fromMcpError
+// reads the envelope from (one more session per package).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as InMemoryTransport1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server as Server1 } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, CallToolResultSchema, GetPromptRequestSchema, JSONRPCErrorResponseSchema, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, InMemoryTransport as InMemoryTransport2 } from "@modelcontextprotocol/client";
 import { Server as Server2 } from "@modelcontextprotocol/server";
 import { readFileSync } from "node:fs";
@@ -160,17 +165,18 @@ const lines = [
  * of its own indented by two spaces, and JSON text holds no raw line
  * break, so the section runs from its member's line to the next one's.
  */
-function envelopeVectors(text) {
-  const key = '\n  "envelopes": ';
+function envelopeVectors(text, name = "envelopes") {
+  const key = `\n  "${name}": `;
   const start = text.indexOf(key);
-  assert.ok(start >= 0, "the vectors have an envelopes section");
+  assert.ok(start >= 0, `the vectors have a ${name} section`);
   const end = text.indexOf('\n  "', start + key.length);
   return JSON.parse(text.slice(start + key.length, end).replace(/,\s*$/, ""));
 }
 
 for (const p of packages) {
   const pkg = await import(pathToFileURL(p.pkg).href);
-  const envelopes = envelopeVectors(readFileSync(join(p.root, "conformance", `${pkg.CONTRACT_NAME}.vectors.json`), "utf8")).map((v) => {
+  const text = readFileSync(join(p.root, "conformance", `${pkg.CONTRACT_NAME}.vectors.json`), "utf8");
+  const envelopes = envelopeVectors(text).map((v) => {
     const r = pkg.parseEnvelope(v.envelope);
     assert.ok(r.ok, `${pkg.CONTRACT_NAME}: vector ${v.name} does not parse`);
     return { name: v.name, env: r.envelope };
@@ -187,5 +193,47 @@ for (const p of packages) {
         }
       });
     }
+  });
+  const protocol = envelopeVectors(text, "mcp_errors").map((v) => {
+    const r = pkg.parseEnvelope(v.envelope);
+    assert.ok(r.ok, `${pkg.CONTRACT_NAME}: vector ${v.name} does not parse`);
+    return { v, env: r.envelope };
+  });
+  describe(`${pkg.CONTRACT_NAME}: MCP protocol errors and the 1.x SDK`, () => {
+    test("every JSON-RPC error response and upstream tool result meets the SDK's schemas", () => {
+      for (const { v, env } of protocol) {
+        const checked = JSONRPCErrorResponseSchema.parse(JSON.parse(JSON.stringify(pkg.toMcpErrorResponse(env, 1))));
+        assert.deepEqual(checked.error.data, v.envelope, v.name);
+        assert.ok(pkg.fromMcpError(checked).ok, v.name);
+        const result = CallToolResultSchema.parse(JSON.parse(JSON.stringify(pkg.toMcpUpstreamToolResult(env, v.upstream))));
+        assert.equal(result.isError, true, v.name);
+        assert.deepEqual(result.structuredContent, v.structured_content, v.name);
+        assert.deepEqual(result._meta ?? null, v.meta, v.name);
+      }
+    });
+    test("a failed prompt request reaches the client as an McpError carrying the envelope", async () => {
+      const { v, env } = protocol[0];
+      const server = new Server1({ name: "errgen-test", version: "1.0.0" }, { capabilities: { prompts: {} } });
+      server.setRequestHandler(GetPromptRequestSchema, async () => {
+        const e = pkg.toMcpError(env);
+        throw new McpError(e.code, e.message, e.data);
+      });
+      const [clientSide, serverSide] = InMemoryTransport1.createLinkedPair();
+      const client = new Client1({ name: "errgen-test-client", version: "1.0.0" });
+      await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+      try {
+        const err = await client.getPrompt({ name: "p" }).then(
+          () => assert.fail("getPrompt succeeded"),
+          (e) => e,
+        );
+        assert.ok(err instanceof McpError, String(err));
+        assert.equal(err.code, v.error.code);
+        const back = pkg.fromMcpError({ code: err.code, message: err.message, data: err.data });
+        assert.ok(back.ok, back.ok ? "" : back.error.problem);
+        assert.deepEqual(pkg.toWire(back.envelope), v.envelope);
+      } finally {
+        await Promise.all([client.close(), server.close()]);
+      }
+    });
   });
 }

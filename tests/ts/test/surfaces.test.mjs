@@ -50,7 +50,9 @@ describe(`${pkg.CONTRACT_NAME}: MCP output schemas and text-only results`, () =>
   for (const { name, env } of envelopes) {
     test(`toMcpTextToolResult: ${name}`, () => {
       const r = pkg.toMcpTextToolResult(env);
-      assert.deepEqual(r, { content: [{ type: "text", text: pkg.serializeEnvelope(env) }], isError: true });
+      // The contract's _meta key, when it names one, carries the envelope too.
+      const meta = pkg.MCP_META_KEY === null ? {} : { _meta: { [pkg.MCP_META_KEY]: pkg.toWire(env) } };
+      assert.deepEqual(r, { content: [{ type: "text", text: pkg.serializeEnvelope(env) }], isError: true, ...meta });
       const back = pkg.fromMcpToolResult(JSON.parse(JSON.stringify(r)));
       assert.ok(back.ok);
       assert.deepEqual(back.envelope, env);

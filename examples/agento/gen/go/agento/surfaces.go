@@ -418,11 +418,15 @@ func retryAfterValue(v string) string {
 	return v[:i]
 }
 
-// ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content.
+// mcpMetaKey is the _meta key under which an isError tool result carries the envelope too; empty when the contract names none.
+const mcpMetaKey = ""
+
+// ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content. The contract names no _meta key (surfaces.mcp.meta_key): Meta stays empty.
 type ToolResult struct {
-	Content           []ToolContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError"`
+	Content           []ToolContent              `json:"content"`
+	StructuredContent json.RawMessage            `json:"structuredContent,omitempty"`
+	IsError           bool                       `json:"isError"`
+	Meta              map[string]json.RawMessage `json:"_meta,omitempty"`
 }
 
 // ToolContent is one content item of a ToolResult.
@@ -443,6 +447,7 @@ func (e *Envelope) ToolResult() (ToolResult, error) {
 			Type: "text",
 		}},
 		IsError:           true,
+		Meta:              mcpMeta(b),
 		StructuredContent: b,
 	}, nil
 }
@@ -459,13 +464,17 @@ func (e *Envelope) TextToolResult() (ToolResult, error) {
 			Type: "text",
 		}},
 		IsError: true,
+		Meta:    mcpMeta(b),
 	}, nil
 }
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope, else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
+// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope (or keeps an upstream's own beside it, as UpstreamToolResult writes it: the envelope is its error member), else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
 func FromToolResult(r ToolResult) (*Envelope, error) {
 	var first error
 	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
+		if env, _, ok := upstreamWrapped(s); ok {
+			s = env
+		}
 		e, err := decodeEnvelope(s)
 		if err == nil {
 			return e, nil
@@ -496,6 +505,11 @@ func FromToolResult(r ToolResult) (*Envelope, error) {
 // ExitCode is the exit status a command line reports the failure with: 1, as the contract gives no origin an exit code of its own.
 func (e *Envelope) ExitCode() int {
 	return 1
+}
+
+// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): -32603, as the contract gives no origin or kind a code of its own (surfaces.mcp).
+func (e *Envelope) MCPErrorCode() int {
+	return -32603
 }
 
 // WriteCLI writes the failure as one JSON line: the envelope itself, this contract's CLI form. command is not part of that form and is not written.

@@ -20,10 +20,12 @@ func TestVectors(t *testing.T) {
 		},
 		Retry: gentest.Retry{Initial: agento.RetryInitial, Max: agento.RetryMax, Multiplier: agento.RetryMultiplier,
 			Jitter: agento.RetryJitter, MaxAttempts: agento.RetryMaxAttempts},
-		ReadHTTP:        agento.ReadHTTP,
-		ReadCLI:         agento.ReadCLI,
-		FromAIP193:      agento.FromAIP193,
-		FromToolResult:  agento.FromToolResult,
-		MCPOutputSchema: agento.MCPOutputSchema,
+		ReadHTTP:                  agento.ReadHTTP,
+		ReadCLI:                   agento.ReadCLI,
+		FromAIP193:                agento.FromAIP193,
+		FromToolResult:            agento.FromToolResult,
+		MCPOutputSchema:           agento.MCPOutputSchema,
+		ReadMCPError:              agento.ReadMCPError,
+		UpstreamStructuredContent: agento.UpstreamStructuredContent,
 	})
 }

@@ -7,20 +7,88 @@ export interface McpToolResult {
   content: { type: "text"; text: string }[];
   structuredContent: Record<string, unknown>;
   isError: true;
+  /** The envelope under the contract's _meta key (MCP_META_KEY); absent when the contract names none. */
+  _meta?: Record<string, unknown>;
 }
 
 /**
  * toMcpToolResult returns the envelope as the result of a failed MCP tool
  * call: isError true, the envelope's JSON as the one text content item (for
  * hosts that read only content) and as structuredContent (a lone surrogate
- * is U+FFFD in both, as in every writer's output).
+ * is U+FFFD in both, as in every writer's output), and, when the contract
+ * names a _meta key (MCP_META_KEY), the envelope under it in _meta.
  */
 export declare function toMcpToolResult(envelope: Envelope): McpToolResult;
+
+/**
+ * toMcpUpstreamToolResult is toMcpToolResult for a failed call whose
+ * upstream sent structured content of its own: the structuredContent is
+ * {"error": envelope, "upstream_structured_content": upstream}, so the
+ * original is kept (labby's form); the text content and _meta are
+ * toMcpToolResult's. With upstream undefined or null (MCP's
+ * structuredContent is an object: the upstream sent none) it is
+ * toMcpToolResult's result. fromMcpToolResult reads the envelope back,
+ * mcpUpstreamStructuredContent the original.
+ */
+export declare function toMcpUpstreamToolResult(envelope: Envelope, upstream: unknown): McpToolResult;
+
+/**
+ * mcpUpstreamStructuredContent returns the upstream's own structured
+ * content an isError tool result keeps beside the envelope
+ * (toMcpUpstreamToolResult), or undefined when it keeps none.
+ */
+export declare function mcpUpstreamStructuredContent(result: unknown): unknown;
+
+/** McpErrorObject is the error object of a JSON-RPC error response (MCP's ErrorData): the envelope as data. */
+export interface McpErrorObject {
+  code: number;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** McpErrorResponse is a whole JSON-RPC error response. */
+export interface McpErrorResponse {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  error: McpErrorObject;
+}
+
+/**
+ * mcpErrorCode is the JSON-RPC error code of the envelope as an MCP
+ * protocol error: the kind's own (MCP_KIND_ERROR_CODES), else the code the
+ * contract gives the origin of the kind's
+ * classification (MCP_ERROR_CODES; a kind this package does not know has
+ * the fallback's origin), else DEFAULT_MCP_ERROR_CODE.
+ */
+export declare function mcpErrorCode(envelope: Envelope): number;
+
+/**
+ * toMcpError returns the envelope as the error of a failed MCP protocol
+ * request (a prompt, a resource, a bridge): code mcpErrorCode(envelope),
+ * message the envelope's message, data the envelope.
+ */
+export declare function toMcpError(envelope: Envelope): McpErrorObject;
+
+/** toMcpErrorResponse returns the whole JSON-RPC response of toMcpError for the request with the given id (null when the request's id could not be read). */
+export declare function toMcpErrorResponse(envelope: Envelope, id: string | number | null): McpErrorResponse;
+
+/**
+ * fromMcpError reads the envelope of a JSON-RPC error, parsed: the error
+ * object (MCP's ErrorData, an McpError's fields) or the whole response,
+ * whose error member it is. The envelope is the error's data member,
+ * parsed and sanitized as parseEnvelope does; the code and message are not
+ * looked at. The value is held to the limits every decoder shares, the
+ * envelope counting as the first level in both forms. An error without
+ * data (or with null) is a "missing" error with path "data".
+ */
+export declare function fromMcpError(value: unknown): ParseResult;
 
 /** McpTextToolResult is an MCP CallToolResult reporting a failure in its text content only. */
 export interface McpTextToolResult {
   content: { type: "text"; text: string }[];
   isError: true;
+  /** The envelope under the contract's _meta key (MCP_META_KEY); absent when the contract names none. */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -62,7 +130,9 @@ export declare function mcpOutputSchema(success: Record<string, unknown>): McpOu
 
 /**
  * fromMcpToolResult reads the envelope of an MCP tool result: its
- * structuredContent when that is an envelope, else the first text content
+ * structuredContent when that is an envelope (or keeps an upstream's own
+ * beside it, as toMcpUpstreamToolResult writes it: the envelope is its
+ * error member), else the first text content
  * item that is (trimmed of JSON's white space only, as readCli trims a
  * line). It does not look at isError. When no envelope is found the
  * error is the first parsing problem met.

@@ -17,10 +17,12 @@ func TestVectors(t *testing.T) {
 		ForTool:  ovstorage.SameArguments.ForTool,
 		Retry: gentest.Retry{Initial: ovstorage.RetryInitial, Max: ovstorage.RetryMax, Multiplier: ovstorage.RetryMultiplier,
 			Jitter: ovstorage.RetryJitter, MaxAttempts: ovstorage.RetryMaxAttempts},
-		ReadHTTP:        ovstorage.ReadHTTP,
-		ReadCLI:         ovstorage.ReadCLI,
-		FromAIP193:      ovstorage.FromAIP193,
-		FromToolResult:  ovstorage.FromToolResult,
-		MCPOutputSchema: ovstorage.MCPOutputSchema,
+		ReadHTTP:                  ovstorage.ReadHTTP,
+		ReadCLI:                   ovstorage.ReadCLI,
+		FromAIP193:                ovstorage.FromAIP193,
+		FromToolResult:            ovstorage.FromToolResult,
+		MCPOutputSchema:           ovstorage.MCPOutputSchema,
+		ReadMCPError:              ovstorage.ReadMCPError,
+		UpstreamStructuredContent: ovstorage.UpstreamStructuredContent,
 	})
 }

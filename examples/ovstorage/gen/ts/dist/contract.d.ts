@@ -391,6 +391,18 @@ export declare const EXIT_CODES: { readonly [O in Origin]?: number };
 /** DEFAULT_EXIT_CODE is the exit code of a kind whose origin has none in EXIT_CODES. */
 export declare const DEFAULT_EXIT_CODE = 1;
 
+/** MCP_ERROR_CODES maps origins to the JSON-RPC error code of an MCP protocol error (toMcpError); DEFAULT_MCP_ERROR_CODE covers the others. */
+export declare const MCP_ERROR_CODES: { readonly [O in Origin]?: number };
+
+/** MCP_KIND_ERROR_CODES maps the kinds that give their own (mcp_error_code) to the JSON-RPC error code of their protocol errors, ahead of MCP_ERROR_CODES. */
+export declare const MCP_KIND_ERROR_CODES: { readonly [kind: string]: number };
+
+/** DEFAULT_MCP_ERROR_CODE is the JSON-RPC error code of a protocol error whose kind's origin has none in MCP_ERROR_CODES. */
+export declare const DEFAULT_MCP_ERROR_CODE = -32603;
+
+/** MCP_META_KEY is the _meta key under which every isError tool result carries the envelope too; null when the contract names none. */
+export declare const MCP_META_KEY: string | null;
+
 /** CLI_FORM is how writeCli writes an envelope: the envelope itself, or wrapped as {"ok": false, "command": ..., "error": envelope}. */
 export declare const CLI_FORM: "envelope" | "wrapped";
 

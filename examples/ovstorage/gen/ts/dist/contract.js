@@ -1123,6 +1123,10 @@ const SYNTHETIC_KIND_PREFIX = "Http";
 const PROBLEM_TYPE_BASE = "urn:errgen:ovstorage:";
 const EXIT_CODES = deepFreeze({});
 const DEFAULT_EXIT_CODE = 1;
+const MCP_ERROR_CODES = deepFreeze({});
+const MCP_KIND_ERROR_CODES = deepFreeze({});
+const DEFAULT_MCP_ERROR_CODE = -32603;
+const MCP_META_KEY = null;
 const CLI_FORM = "envelope";
 const ECHO_BODY = true;
 const HTTP_STATUS_FIELD = null;
@@ -1326,6 +1330,7 @@ export {
   CONTRACT_NAME,
   CONTRACT_VERSION,
   DEFAULT_EXIT_CODE,
+  DEFAULT_MCP_ERROR_CODE,
   ECHO_BODY,
   ERROR_INFO_DOMAIN,
   EXIT_CODES,
@@ -1340,7 +1345,10 @@ export {
   LAYOUT,
   LOG,
   MAY_HAVE_RUN_SIDE_EFFECTS,
+  MCP_ERROR_CODES,
   MCP_ERROR_SCHEMA_JSON,
+  MCP_KIND_ERROR_CODES,
+  MCP_META_KEY,
   ORIGINS,
   PROBLEM_TYPE_BASE,
   RECOVERY_ACTIONS,

@@ -45,6 +45,7 @@ pub use spec::{
     Upstream,
 };
 pub use surfaces::{
-    mcp_error_schema, mcp_output_schema, parse_retry_after, problem_type, HttpResponse,
-    MAX_HTTP_BODY, MEDIA_TYPE_JSON, MEDIA_TYPE_PROBLEM, PROMOTED_MEMBER, PROMOTED_SHORT_FORM,
+    mcp_error_schema, mcp_output_schema, mcp_upstream_structured_content, parse_retry_after,
+    problem_type, HttpResponse, MAX_HTTP_BODY, MEDIA_TYPE_JSON, MEDIA_TYPE_PROBLEM,
+    PROMOTED_MEMBER, PROMOTED_SHORT_FORM,
 };

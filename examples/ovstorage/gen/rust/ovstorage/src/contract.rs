@@ -1866,6 +1866,24 @@ pub(crate) fn origin_exit_code(origin: &Origin) -> i32 {
     DEFAULT_EXIT_CODE
 }
 
+/// The JSON-RPC error code of an MCP protocol error whose kind's origin the contract gives no code of its own (Envelope::mcp_error_code).
+pub const DEFAULT_MCP_ERROR_CODE: i32 = -32603;
+
+/// The JSON-RPC error code the contract gives an origin's protocol errors, else DEFAULT_MCP_ERROR_CODE.
+pub(crate) fn origin_mcp_error_code(origin: &Origin) -> i32 {
+    let _ = origin;
+    DEFAULT_MCP_ERROR_CODE
+}
+
+/// The JSON-RPC error code a kind gives its own protocol errors (mcp_error_code), ahead of its origin's; None for the others.
+pub(crate) fn kind_mcp_error_code(kind: &Kind) -> Option<i32> {
+    let _ = kind;
+    None
+}
+
+/// The _meta key under which every isError tool result carries the envelope too; None when the contract names none.
+pub const MCP_META_KEY: Option<&str> = None;
+
 /// Whether the CLI form is labby's wrapped {"ok": false, "command": ..., "error": envelope} (else the envelope itself).
 pub(crate) const CLI_WRAPPED: bool = false;
 
