@@ -314,33 +314,16 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 			if code, n := m.integer("default_exit_code", false); n != nil && exit(n, "default_exit_code", code) {
 				c.Surfaces.CLI.DefaultExitCode = code
 			}
-			if ek, ev := m.get("exit_codes"); ek != nil {
-				if em := l.asMapping(ev, ek, "surfaces: cli: exit_codes: ", ""); em != nil {
-					em.what = "surfaces: cli: exit_codes: "
-					em.each(func(k, v *yaml.Node) {
-						o, ok := refToName(c.Origins, k.Value)
-						if !ok {
-							if l.reported("origins", k.Value) {
-								return
-							}
-							names := make([]string, len(c.Origins))
-							for i, o := range c.Origins {
-								names[i] = o.Name
-							}
-							l.errorf(k, "surfaces: cli: exit_codes: unknown origin %q%s; exit codes are given per origin, so declare it under origins or use one of %s", k.Value, suggest(k.Value, names), quoteList(names))
-							return
-						}
-						var code int
-						if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&code) != nil {
-							l.errorf(v, "surfaces: cli: exit_codes: %s must be an integer from 1 to 125, found %s", k.Value, describeNode(v))
-							return
-						}
-						if exit(v, "exit_codes: "+k.Value, code) {
-							c.Surfaces.CLI.ExitCodes[o] = code
-						}
-					})
+			l.byOrigin(c, m, "exit_codes", "surfaces: cli: exit_codes: ", "exit codes", func(o *Origin, k, v *yaml.Node) {
+				var code int
+				if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&code) != nil {
+					l.errorf(v, "surfaces: cli: exit_codes: %s must be an integer from 1 to 125, found %s", k.Value, describeNode(v))
+					return
 				}
-			}
+				if exit(v, "exit_codes: "+k.Value, code) {
+					c.Surfaces.CLI.ExitCodes[o] = code
+				}
+			})
 			m.done("form", "default_exit_code", "exit_codes")
 		}
 	}
@@ -426,28 +409,11 @@ func (l *loader) mcpSurface(c *Contract, m *mapping) {
 			c.Surfaces.MCP.DefaultErrorCode = v
 		}
 	}
-	if ek, ev := m.get("error_codes"); ek != nil {
-		if em := l.asMapping(ev, ek, "surfaces: mcp: error_codes: ", ""); em != nil {
-			em.what = "surfaces: mcp: error_codes: "
-			em.each(func(k, v *yaml.Node) {
-				o, ok := refToName(c.Origins, k.Value)
-				if !ok {
-					if l.reported("origins", k.Value) {
-						return
-					}
-					names := make([]string, len(c.Origins))
-					for i, o := range c.Origins {
-						names[i] = o.Name
-					}
-					l.errorf(k, "surfaces: mcp: error_codes: unknown origin %q%s; error codes are given per origin, so declare it under origins or use one of %s", k.Value, suggest(k.Value, names), quoteList(names))
-					return
-				}
-				if code, ok := code(v, "error_codes: "+k.Value); ok {
-					c.Surfaces.MCP.ErrorCodes[o] = code
-				}
-			})
+	l.byOrigin(c, m, "error_codes", "surfaces: mcp: error_codes: ", "error codes", func(o *Origin, k, v *yaml.Node) {
+		if code, ok := code(v, "error_codes: "+k.Value); ok {
+			c.Surfaces.MCP.ErrorCodes[o] = code
 		}
-	}
+	})
 	m.done("meta_key", "default_error_code", "error_codes")
 }
 
@@ -466,4 +432,34 @@ func refToName(origins []*Origin, name string) (*Origin, bool) {
 		}
 	}
 	return nil, false
+}
+
+// byOrigin reads m's key, a mapping of values by origin (what is its place
+// in messages, e.g. "surfaces: cli: exit_codes: "), reporting an origin the
+// contract does not declare, and hands each declared one to set.
+func (l *loader) byOrigin(c *Contract, m *mapping, key, what, values string, set func(o *Origin, k, v *yaml.Node)) {
+	ek, ev := m.get(key)
+	if ek == nil {
+		return
+	}
+	em := l.asMapping(ev, ek, what, "")
+	if em == nil {
+		return
+	}
+	em.what = what
+	em.each(func(k, v *yaml.Node) {
+		o, ok := refToName(c.Origins, k.Value)
+		if !ok {
+			if l.reported("origins", k.Value) {
+				return
+			}
+			names := make([]string, len(c.Origins))
+			for i, o := range c.Origins {
+				names[i] = o.Name
+			}
+			l.errorf(k, "%sunknown origin %q%s; %s are given per origin, so declare it under origins or use one of %s", what, k.Value, suggest(k.Value, names), values, quoteList(names))
+			return
+		}
+		set(o, k, v)
+	})
 }
