@@ -228,6 +228,7 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 	}
 
 	out := make([]HTTPVec, 0, len(rs))
+	sf := newShortFormSpec(c)
 	for _, r := range rs {
 		if r.envelope != nil {
 			b, err := raw(r.envelope)
@@ -236,7 +237,7 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 			}
 			r.body = string(b)
 		}
-		want, ok := readHTTP(c, r)
+		want, ok := readHTTP(c, sf, r)
 		if !ok {
 			continue
 		}
@@ -264,9 +265,9 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 // the envelope they return (nil for an error), and ok false when the
 // response is left out because its message might not survive a sanitizer
 // unchanged.
-func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
+func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object, ok bool) {
 	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
-	kind, message, short := shortFormOf(c, r.status, r.headers["content-type"], []byte(r.body))
+	kind, message, short := shortFormOf(c, sf, r.status, r.headers["content-type"], []byte(r.body))
 	switch {
 	case r.envelope != nil:
 		if want, ok = redactReceived(c, r.envelope); !ok {
@@ -287,17 +288,12 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 			message = statusLine(r.status)
 		}
 		want = object(exampleenv.New(c, kind, message, nil))
-		for _, e := range c.ShortForm().Empty {
-			if e.Kind.Name != kind {
-				continue
+		for _, f := range sf.empty[kind] {
+			var empty any = []any{}
+			if f.Type == contract.TypeObject {
+				empty = object{}
 			}
-			for _, f := range e.Fields {
-				var empty any = []any{}
-				if f.Type == contract.TypeObject {
-					empty = object{}
-				}
-				want = want.with(c.Layout.FieldPath(f), empty)
-			}
+			want = want.with(c.Layout.FieldPath(f), empty)
 		}
 		want = want.with(contract.PromotedMember, contract.PromotedShortForm)
 	case r.status < 300:
@@ -331,6 +327,31 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 	return want, true
 }
 
+// shortFormSpec is the contract's short form (nil when its readers accept
+// none) with its kind pattern compiled, worked out once for all of a
+// contract's responses: contract.ShortForm walks every kind, so asking it
+// per response made the HTTP vectors quadratic in the number of kinds.
+type shortFormSpec struct {
+	*contract.ShortForm
+	kindRe *regexp.Regexp
+	// empty is ShortForm.Empty by kind name.
+	empty map[string][]*contract.Field
+}
+
+func newShortFormSpec(c *contract.Contract) *shortFormSpec {
+	sf := c.ShortForm()
+	if sf == nil {
+		return nil
+	}
+	spec := &shortFormSpec{ShortForm: sf, kindRe: regexp.MustCompile(sf.KindPattern), empty: map[string][]*contract.Field{}}
+	for _, e := range sf.Empty {
+		if _, seen := spec.empty[e.Kind.Name]; !seen {
+			spec.empty[e.Kind.Name] = e.Fields
+		}
+	}
+	return spec
+}
+
 // shortFormOf is the specification of labby's short form as the readers
 // accept it (see contract.ShortForm): for a failed response (status 300 or
 // more) whose body is JSON (a JSON media type, or none and a body that opens
@@ -338,8 +359,7 @@ func readHTTP(c *contract.Contract, r response) (want object, ok bool) {
 // string of at most contract.ShortFormMaxKind bytes matching the contract's
 // kind pattern and whose message member is a string. Other members are
 // ignored. It returns the kind and the message as received.
-func shortFormOf(c *contract.Contract, status int, contentType string, body []byte) (kind, message string, ok bool) {
-	sf := c.ShortForm()
+func shortFormOf(c *contract.Contract, sf *shortFormSpec, status int, contentType string, body []byte) (kind, message string, ok bool) {
 	if sf == nil || status < 300 || !isJSON(contentType, body) {
 		return "", "", false
 	}
@@ -355,7 +375,7 @@ func shortFormOf(c *contract.Contract, status int, contentType string, body []by
 		return s, true
 	}
 	kind, ok = str(obj[sf.KindMember])
-	if !ok || len(kind) > contract.ShortFormMaxKind || !regexp.MustCompile(sf.KindPattern).MatchString(kind) {
+	if !ok || len(kind) > contract.ShortFormMaxKind || !sf.kindRe.MatchString(kind) {
 		return "", "", false
 	}
 	// A kind the sanitizer changes is not one (the readers check that the
