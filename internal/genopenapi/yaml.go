@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -38,20 +37,39 @@ func (o *object) node() *yaml.Node {
 	return o.n
 }
 
-// yaml11 matches the plain scalars that a YAML 1.1 reader (PyYAML, and the
+// yaml11Words are the plain scalars that a YAML 1.1 reader (PyYAML, and the
 // OpenAPI tools built on one) takes for something other than a string: its
-// booleans (no, on, y, ...), null, the merge key, and anything that starts
-// like a number (1:20 is sexagesimal there, 2001-12-14 a timestamp).
+// booleans (no, on, y, ...), null, the merge key and the special floats.
 // yaml.v3 writes YAML 1.2, where most of them are strings, and would leave
 // them plain: a contract's same_arguments value "no" would be read back as
 // false.
-var yaml11 = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|<<|=)$|^[-+.]?[0-9]|^\.(inf|Inf|INF|nan|NaN|NAN)$`)
+var yaml11Words = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF ~ null Null NULL << = .inf .Inf .INF .nan .NaN .NAN") {
+		yaml11Words[w] = true
+	}
+}
+
+// yaml11 reports whether a YAML 1.1 reader could take s for anything but a
+// string: one of yaml11Words, or a text that starts like a number (1:20 is
+// sexagesimal there, 2001-12-14 a timestamp), with an optional sign or dot
+// before its first digit. A plain function rather than a regular
+// expression: it is asked for every string of the document, example texts
+// included, and answers from the first two bytes.
+func yaml11(s string) bool {
+	digit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	if digit(0) || len(s) > 0 && (s[0] == '-' || s[0] == '+' || s[0] == '.') && digit(1) {
+		return true
+	}
+	return len(s) <= 5 && yaml11Words[s]
+}
 
 // str is a string scalar, quoted wherever a YAML 1.1 or 1.2 reader could
 // take it for anything else.
 func str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if yaml11.MatchString(s) {
+	if yaml11(s) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n

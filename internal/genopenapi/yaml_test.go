@@ -1,6 +1,7 @@
 package genopenapi
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -27,6 +28,21 @@ func TestStringsStayStrings(t *testing.T) {
 		var back map[string]any
 		if err := yaml.Unmarshal(out, &back); err != nil || back["v"] != s {
 			t.Errorf("%q reads back as %#v (%v)", s, back["v"], err)
+		}
+	}
+}
+
+// yaml11Spec is the rule yaml11 implements, as a regular expression (the
+// form it had before it became a function, for speed).
+var yaml11Spec = regexp.MustCompile(`^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|<<|=)$|^[-+.]?[0-9]|^\.(inf|Inf|INF|nan|NaN|NAN)$`)
+
+func TestYAML11AgreesWithItsRule(t *testing.T) {
+	texts := []string{"", "y", "yes", "YES", "Yes ", "no", "NO", "nO", "on", "Off", "~", "~~", "null", "NULL", "nil", "<<", "=", "==",
+		".inf", ".Inf", ".INF", ".iNf", ".nan", ".NaN", "inf", "1", "12", "1:20", "2001-12-14", "-1", "+1", ".5", "-.5", "--1", "-", "+", ".", "a1",
+		" 1", "0x1F", "e5", "true", "True", "tRUE", "false", "yaml", "n/a", "unknown_action", "This kind is retried.", "ÿ"}
+	for _, s := range texts {
+		if got, want := yaml11(s), yaml11Spec.MatchString(s); got != want {
+			t.Errorf("yaml11(%q) = %v, the rule says %v", s, got, want)
 		}
 	}
 }
