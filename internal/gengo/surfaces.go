@@ -732,19 +732,7 @@ func (g *gen) mcpSurface(f *jen.File) {
 func (g *gen) cliSurface(f *jen.File) {
 	cli := g.c.Surfaces.CLI
 	f.Line()
-	// Origins grouped by exit code, in contract order of first appearance.
-	var codes []int
-	byCode := map[int][]jen.Code{}
-	for _, o := range g.c.Origins {
-		code, ok := cli.ExitCodes[o]
-		if !ok {
-			continue
-		}
-		if _, seen := byCode[code]; !seen {
-			codes = append(codes, code)
-		}
-		byCode[code] = append(byCode[code], jen.Id("Origin"+o.Idents.Go))
-	}
+	codes, byCode := g.originsByCode(cli.ExitCodes)
 	var body []jen.Code
 	if len(codes) > 0 {
 		var cases []jen.Code
@@ -820,22 +808,30 @@ func (g *gen) cliSurface(f *jen.File) {
 	)
 }
 
-// mcpErrorCode emits MCPErrorCode: the JSON-RPC error code of the kind's
-// protocol error, by its origin, as ExitCode gives the exit code.
-func (g *gen) mcpErrorCode(f *jen.File) {
-	m := g.c.Surfaces.MCP
-	var codes []int
+// originsByCode groups the origins that codes gives a code (an exit code,
+// a JSON-RPC error code) by that code, codes in the contract's order of
+// their first origin: the cases of a switch on the origin.
+func (g *gen) originsByCode(codes map[*contract.Origin]int) ([]int, map[int][]jen.Code) {
+	var order []int
 	byCode := map[int][]jen.Code{}
 	for _, o := range g.c.Origins {
-		code, ok := m.ErrorCodes[o]
+		code, ok := codes[o]
 		if !ok {
 			continue
 		}
 		if _, seen := byCode[code]; !seen {
-			codes = append(codes, code)
+			order = append(order, code)
 		}
 		byCode[code] = append(byCode[code], jen.Id("Origin"+o.Idents.Go))
 	}
+	return order, byCode
+}
+
+// mcpErrorCode emits MCPErrorCode: the JSON-RPC error code of the kind's
+// protocol error, by its origin, as ExitCode gives the exit code.
+func (g *gen) mcpErrorCode(f *jen.File) {
+	m := g.c.Surfaces.MCP
+	codes, byCode := g.originsByCode(m.ErrorCodes)
 	var body []jen.Code
 	// The kinds that give their own code come first.
 	var kindCodes []int

@@ -26,32 +26,10 @@ func (g *gen) surfaceTables() string {
 
 	cli := c.Surfaces.CLI
 	fmt.Fprintf(&b, "/// The exit status of a failure whose kind's origin the contract gives no exit code of its own (Envelope::exit_code).\npub const DEFAULT_EXIT_CODE: i32 = %d;\n\n", cli.DefaultExitCode)
-	b.WriteString("/// The exit code the contract gives an origin, else DEFAULT_EXIT_CODE.\npub(crate) fn origin_exit_code(origin: &Origin) -> i32 {\n")
-	var arms []string
-	for _, o := range c.Origins {
-		if code, ok := cli.ExitCodes[o]; ok {
-			arms = append(arms, fmt.Sprintf("        Origin::%s => %d,\n", o.Idents.RustType, code))
-		}
-	}
-	if len(arms) == 0 {
-		b.WriteString("    let _ = origin;\n    DEFAULT_EXIT_CODE\n}\n\n")
-	} else {
-		b.WriteString("    match origin {\n" + strings.Join(arms, "") + "        _ => DEFAULT_EXIT_CODE,\n    }\n}\n\n")
-	}
+	b.WriteString(originCodeFn(c, "/// The exit code the contract gives an origin, else DEFAULT_EXIT_CODE.", "origin_exit_code", "DEFAULT_EXIT_CODE", cli.ExitCodes))
 	mcp := c.Surfaces.MCP
 	fmt.Fprintf(&b, "/// The JSON-RPC error code of an MCP protocol error whose kind's origin the contract gives no code of its own (Envelope::mcp_error_code).\npub const DEFAULT_MCP_ERROR_CODE: i32 = %d;\n\n", mcp.DefaultErrorCode)
-	b.WriteString("/// The JSON-RPC error code the contract gives an origin's protocol errors, else DEFAULT_MCP_ERROR_CODE.\npub(crate) fn origin_mcp_error_code(origin: &Origin) -> i32 {\n")
-	var mcpArms []string
-	for _, o := range c.Origins {
-		if code, ok := mcp.ErrorCodes[o]; ok {
-			mcpArms = append(mcpArms, fmt.Sprintf("        Origin::%s => %d,\n", o.Idents.RustType, code))
-		}
-	}
-	if len(mcpArms) == 0 {
-		b.WriteString("    let _ = origin;\n    DEFAULT_MCP_ERROR_CODE\n}\n\n")
-	} else {
-		b.WriteString("    match origin {\n" + strings.Join(mcpArms, "") + "        _ => DEFAULT_MCP_ERROR_CODE,\n    }\n}\n\n")
-	}
+	b.WriteString(originCodeFn(c, "/// The JSON-RPC error code the contract gives an origin's protocol errors, else DEFAULT_MCP_ERROR_CODE.", "origin_mcp_error_code", "DEFAULT_MCP_ERROR_CODE", mcp.ErrorCodes))
 	b.WriteString("/// The JSON-RPC error code a kind gives its own protocol errors (mcp_error_code), ahead of its origin's; None for the others.\npub(crate) fn kind_mcp_error_code(kind: &Kind) -> Option<i32> {\n")
 	var kindArms []string
 	for _, k := range c.Kinds {
@@ -195,4 +173,20 @@ func rangesLit(class string) string {
 		parts = append(parts, fmt.Sprintf("(b'%c', b'%c')", r[0], r[1]))
 	}
 	return "&[" + strings.Join(parts, ", ") + "]"
+}
+
+// originCodeFn is a Rust function from an origin to the code codes gives it
+// (an exit code, a JSON-RPC error code), else the constant named fallback.
+func originCodeFn(c *contract.Contract, doc, name, fallback string, codes map[*contract.Origin]int) string {
+	head := doc + "\npub(crate) fn " + name + "(origin: &Origin) -> i32 {\n"
+	var arms []string
+	for _, o := range c.Origins {
+		if code, ok := codes[o]; ok {
+			arms = append(arms, fmt.Sprintf("        Origin::%s => %d,\n", o.Idents.RustType, code))
+		}
+	}
+	if len(arms) == 0 {
+		return head + "    let _ = origin;\n    " + fallback + "\n}\n\n"
+	}
+	return head + "    match origin {\n" + strings.Join(arms, "") + "        _ => " + fallback + ",\n    }\n}\n\n"
 }
