@@ -563,6 +563,16 @@ func jsonRPCCodeSchema(description string) *jsonschema.Schema {
 		Description: description + " A 32-bit integer; in the range JSON-RPC 2.0 reserves (-32768 to -32000) only its defined codes (-32700, -32600 to -32603) and server errors (-32099 to -32000)."}
 }
 
+// byOriginSchema is a mapping from declared origins to values (the
+// loader's byOrigin).
+func byOriginSchema(value *jsonschema.Schema, description string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object",
+		PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
+			Description: "An origin, which must be declared under origins."},
+		AdditionalProperties: value,
+		Description:          description}
+}
+
 // surfacesSchema is the surfaces section: how the HTTP, problem+json and
 // CLI surfaces render an envelope.
 func surfacesSchema() *jsonschema.Schema {
@@ -576,11 +586,8 @@ func surfacesSchema() *jsonschema.Schema {
 		mem("form", &jsonschema.Schema{Enum: forms,
 			Description: "What the CLI writes on stderr: envelope (the envelope itself) or wrapped (labby's {\"ok\": false, \"command\": ..., \"error\": envelope}). envelope when left out."}),
 		mem("default_exit_code", exitCode("The exit code of a failure whose origin has none under exit_codes. 1 when left out.")),
-		mem("exit_codes", &jsonschema.Schema{Type: "object",
-			PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
-				Description: "An origin, which must be declared under origins."},
-			AdditionalProperties: exitCode("The exit code of the origin's failures."),
-			Description:          "Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code."}),
+		mem("exit_codes", byOriginSchema(exitCode("The exit code of the origin's failures."),
+			"Exit codes by origin (e.g. validation: 65, following sysexits.h); an origin left out uses default_exit_code.")),
 	)
 	httpReading := closedObject("How the readers of a failed HTTP response (ReadHTTP, fromHttpResponse, from_http_response, Envelope::read_http) build the envelope of a response that carries none.",
 		nil,
@@ -595,11 +602,8 @@ func surfacesSchema() *jsonschema.Schema {
 		mem("meta_key", &jsonschema.Schema{Type: "string", Pattern: metaKeyPattern,
 			Description: "The _meta key under which isError tool results carry the envelope too (e.g. ai.dinglebear.labby/error); none when left out. A prefix whose second label is modelcontextprotocol or mcp is the MCP specification's and rejected."}),
 		mem("default_error_code", rpcCode("The JSON-RPC error code of a protocol error whose kind's origin has none under error_codes. -32603 (internal error) when left out.")),
-		mem("error_codes", &jsonschema.Schema{Type: "object",
-			PropertyNames: &jsonschema.Schema{Pattern: contract.ValueNamePattern,
-				Description: "An origin, which must be declared under origins."},
-			AdditionalProperties: rpcCode("The JSON-RPC error code of the origin's protocol errors."),
-			Description:          "JSON-RPC error codes by origin (e.g. validation: -32602, invalid params); an origin left out uses default_error_code."}),
+		mem("error_codes", byOriginSchema(rpcCode("The JSON-RPC error code of the origin's protocol errors."),
+			"JSON-RPC error codes by origin (e.g. validation: -32602, invalid params); an origin left out uses default_error_code.")),
 	)
 	s := closedObject("How the HTTP, RFC 9457 problem+json, CLI and MCP surfaces render an envelope, and how the HTTP readers build one. Every key is optional.",
 		nil,
