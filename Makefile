@@ -212,6 +212,7 @@ fuzz: nosecret-fuzz
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/genopenapi -run '^$$' -fuzz '^FuzzWriter$$' -fuzztime $(FUZZTIME)
 	@$(MAKE) --no-print-directory reader-fuzz
 
 ## reader-fuzz: the reader differential of make test at length: READER_FUZZ_CASES seeded cases (a new seed each run, printed; READER_SEED_FUZZ=<seed> repeats one) through the Go, TypeScript, Python and Rust readers

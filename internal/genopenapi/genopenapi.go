@@ -76,7 +76,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := encode(header(c), doc)
+	data, err := writeDocument(header(c), doc)
 	if err != nil {
 		return nil, err
 	}
@@ -340,13 +340,15 @@ func example(ex exampleenv.Example, value orderedjson.Object) *yaml.Node {
 	case ex.Kind != nil:
 		summary = ex.Kind.Name
 	}
-	data, err := orderedjson.Marshal(value)
-	if err != nil {
-		panic(err) // exampleenv builds only JSON-safe values
-	}
-	n, err := fromJSON(data)
-	if err != nil {
-		panic(err)
+	n, ok := valueNode(value)
+	if !ok {
+		data, err := orderedjson.Marshal(value)
+		if err != nil {
+			panic(err) // exampleenv builds only JSON-safe values
+		}
+		if n, err = fromJSON(data); err != nil {
+			panic(err)
+		}
 	}
 	return newObject().set("summary", str(summary)).set("value", n).node()
 }

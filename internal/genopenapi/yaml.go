@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/errgen/errgen/internal/orderedjson"
 
 	"gopkg.in/yaml.v3"
 )
@@ -146,6 +151,17 @@ func jsonValue(dec *json.Decoder) (*yaml.Node, error) {
 // encode writes the document after the header comment, indented by two
 // spaces, ending in exactly one newline.
 func encode(header string, doc *yaml.Node) ([]byte, error) {
+	out, err := encodeRaw(header, doc)
+	if err != nil {
+		return nil, err
+	}
+	return append(bytes.TrimRight(out, "\n"), '\n'), nil
+}
+
+// encodeRaw is encode without trimming the end: a block scalar that keeps
+// its trailing line breaks ends in blank lines, which only the document's
+// end may drop.
+func encodeRaw(header string, doc *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(header)
 	enc := yaml.NewEncoder(&buf)
@@ -156,7 +172,7 @@ func encode(header string, doc *yaml.Node) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("genopenapi: %w", err)
 	}
-	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n'), nil
+	return buf.Bytes(), nil
 }
 
 // keywordOrder is the order in which a schema's keywords are written: what
@@ -204,4 +220,80 @@ func tidySchema(n *yaml.Node) {
 			tidySchema(v)
 		}
 	}
+}
+
+// valueNode is fromJSON(orderedjson.Marshal(v)) without the JSON in
+// between, for the values example envelopes are made of; ok is false for
+// any other, which takes the way through JSON. Every example of a
+// 10,000-kind contract went through it twice, a quarter of the document's
+// cost.
+func valueNode(v any) (*yaml.Node, bool) {
+	switch v := v.(type) {
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, true
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}, true
+	case int:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(v)}, true
+	case int64:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v, 10)}, true
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false
+		}
+		text := string(orderedjson.AppendFloat(nil, v))
+		tag := "!!int"
+		if strings.ContainsAny(text, ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}, true
+	case string:
+		// JSON would turn ill-formed UTF-8 into U+FFFD.
+		return str(v), utf8.ValidString(v)
+	case []string:
+		if v == nil {
+			return valueNode(nil)
+		}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(v))}
+		for i, s := range v {
+			var ok bool
+			if n.Content[i], ok = valueNode(s); !ok {
+				return nil, false
+			}
+		}
+		return flowIfEmpty(n), true
+	case []any:
+		if v == nil {
+			return valueNode(nil)
+		}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(v))}
+		for i, x := range v {
+			var ok bool
+			if n.Content[i], ok = valueNode(x); !ok {
+				return nil, false
+			}
+		}
+		return flowIfEmpty(n), true
+	case orderedjson.Ordered:
+		return valueNode(v.AsObject())
+	case orderedjson.Object:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(v))}
+		for _, m := range v {
+			x, ok := valueNode(m.Value)
+			if !ok || !utf8.ValidString(m.Key) {
+				return nil, false
+			}
+			n.Content = append(n.Content, str(m.Key), x)
+		}
+		return flowIfEmpty(n), true
+	}
+	return nil, false
+}
+
+// flowIfEmpty writes an empty collection as {} or [], as fromJSON does.
+func flowIfEmpty(n *yaml.Node) *yaml.Node {
+	if len(n.Content) == 0 {
+		n.Style = yaml.FlowStyle
+	}
+	return n
 }

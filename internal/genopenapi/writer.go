@@ -1,0 +1,323 @@
+package genopenapi
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The document's YAML is written by writeDocument, not by yaml.v3's
+// encoder, for the size of it: yaml.v3's emitter keeps every event of a
+// document in a queue that it never shortens, so writing a 10,000-kind
+// contract's examples allocated about 1 GB, two thirds of the emitter's
+// cost. writeDocument writes the block layout yaml.v3 writes with an indent
+// of two (mappings key per line, sequences "- " at the key's indent plus
+// two, a mapping in a sequence item opening on the dash's line, empty
+// collections as {} and []), and the scalars whose style it can decide
+// exactly: single-line printable text, plain where yaml.v3's analysis
+// allows it and single-quoted where it does not, the double-quoted strings
+// str marks for YAML 1.1 readers, and JSON's numbers, booleans and null.
+// Any other entry (a multi-line description, a non-printable character, a
+// text a YAML 1.2 reader would resolve to something else, a long key) is
+// written by yaml.v3 itself, nested at the same indent: its output there
+// depends on nothing but the indent, since the encoder wraps no lines.
+// TestWriterMatchesYAMLv3 holds every document and a corpus of awkward
+// texts to yaml.v3's bytes; FuzzWriter looks for more.
+func writeDocument(header string, doc *yaml.Node) ([]byte, error) {
+	w := &writer{}
+	w.b.Grow(1 << 16)
+	w.b.WriteString(header)
+	if doc.Kind != yaml.MappingNode || len(doc.Content) == 0 || !w.mapping(doc, 0, false) {
+		return encode(header, doc)
+	}
+	return append(bytes.TrimRight(w.b.Bytes(), "\n"), '\n'), nil
+}
+
+type writer struct {
+	b bytes.Buffer
+	// quoted caches yaml.v3's rendering of the entries it writes for the
+	// writer, by indent and text: the same reference and description recur
+	// in every response.
+	quoted map[fallbackKey][]byte
+	err    error
+}
+
+type fallbackKey struct {
+	indent         int
+	keyStyle       yaml.Style
+	valueStyle     yaml.Style
+	key, value     string
+	keyTag, valTag string
+}
+
+// mapping writes the entries of m at indent; inline writes the first one
+// on the current line (after a sequence item's dash). It reports false when
+// an entry could be written neither way.
+func (w *writer) mapping(m *yaml.Node, indent int, inline bool) bool {
+	if !plainNode(m) {
+		return false
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		start := w.b.Len()
+		pad := indent
+		if inline && i == 0 {
+			pad = 0
+		}
+		if !w.entry(k, v, indent, pad) {
+			w.b.Truncate(start)
+			if !w.fallback(k, v, indent, pad) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// entry writes one key and its value, the key at indent (pad spaces of it
+// on this line).
+func (w *writer) entry(k, v *yaml.Node, indent, pad int) bool {
+	key, ok := scalarText(k, true)
+	if !ok {
+		return false
+	}
+	w.spaces(pad)
+	w.b.WriteString(key)
+	w.b.WriteByte(':')
+	return w.value(v, indent)
+}
+
+// value writes what follows a key's colon or an item's dash.
+func (w *writer) value(v *yaml.Node, indent int) bool {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		text, ok := scalarText(v, false)
+		if !ok {
+			return false
+		}
+		w.b.WriteByte(' ')
+		w.b.WriteString(text)
+		w.b.WriteByte('\n')
+		return true
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(v.Content) == 0 {
+			if v.Style != yaml.FlowStyle || !plainNode(v) {
+				return false
+			}
+			if v.Kind == yaml.MappingNode {
+				w.b.WriteString(" {}\n")
+			} else {
+				w.b.WriteString(" []\n")
+			}
+			return true
+		}
+		if v.Style != 0 {
+			return false
+		}
+		w.b.WriteByte('\n')
+		if v.Kind == yaml.MappingNode {
+			return w.mapping(v, indent+2, false)
+		}
+		return w.sequence(v, indent+2)
+	}
+	return false
+}
+
+// sequence writes the items of s at indent.
+func (w *writer) sequence(s *yaml.Node, indent int) bool {
+	if !plainNode(s) {
+		return false
+	}
+	for _, item := range s.Content {
+		w.spaces(indent)
+		w.b.WriteByte('-')
+		if item.Kind == yaml.MappingNode && len(item.Content) > 0 && item.Style == 0 {
+			w.b.WriteByte(' ')
+			if !w.mapping(item, indent+2, true) {
+				return false
+			}
+			continue
+		}
+		if item.Kind == yaml.SequenceNode && len(item.Content) > 0 {
+			return false // "- - x": left to yaml.v3 with the entry around it
+		}
+		if !w.value(item, indent) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *writer) spaces(n int) {
+	for ; n > 0; n-- {
+		w.b.WriteByte(' ')
+	}
+}
+
+// fallback writes the entry k: v with yaml.v3, nested in mappings so that
+// its key sits at indent, and keeps the entry's own lines (the first
+// without its indent when pad is 0).
+func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
+	fk := fallbackKey{indent: indent}
+	cacheable := k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode
+	if cacheable {
+		fk = fallbackKey{indent: indent, keyStyle: k.Style, valueStyle: v.Style, key: k.Value, value: v.Value, keyTag: k.Tag, valTag: v.Tag}
+	}
+	out, ok := w.quoted[fk]
+	if !ok || !cacheable {
+		doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
+		for range indent / 2 {
+			doc = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "a"}, doc}}
+		}
+		var err error
+		if out, err = encodeRaw("", doc); err != nil {
+			w.err = err
+			return false
+		}
+		for range indent / 2 {
+			out = out[bytes.IndexByte(out, '\n')+1:]
+		}
+		if cacheable {
+			if w.quoted == nil {
+				w.quoted = map[fallbackKey][]byte{}
+			}
+			w.quoted[fk] = out
+		}
+	}
+	w.b.Write(out[indent-pad:])
+	return true
+}
+
+// plainNode reports whether n carries nothing the writer does not write:
+// comments, anchors, aliases or an explicit tag style.
+func plainNode(n *yaml.Node) bool {
+	return n.HeadComment == "" && n.LineComment == "" && n.FootComment == "" && n.Anchor == "" && n.Alias == nil && n.Style&yaml.TaggedStyle == 0
+}
+
+// scalarText is a scalar as yaml.v3 writes it as a mapping's key or value,
+// when the writer can tell; ok false leaves it to yaml.v3.
+func scalarText(n *yaml.Node, key bool) (string, bool) {
+	if n.Kind != yaml.ScalarNode || !plainNode(n) {
+		return "", false
+	}
+	s := n.Value
+	switch n.Tag {
+	case "!!int":
+		return s, n.Style == 0 && jsonInt(s)
+	case "!!float":
+		return s, n.Style == 0 && jsonFloat(s)
+	case "!!bool":
+		return s, n.Style == 0 && (s == "true" || s == "false")
+	case "!!null":
+		return s, n.Style == 0 && s == "null"
+	case "!!str":
+	default:
+		return "", false
+	}
+	if s == "" || !singleLine(s) || key && len(s) > 128 {
+		return "", false
+	}
+	switch n.Style {
+	case yaml.DoubleQuotedStyle:
+		if strings.ContainsAny(s, `"\`) {
+			s = strings.NewReplacer(`"`, `\"`, `\`, `\\`).Replace(s)
+		}
+		return `"` + s + `"`, true
+	case 0:
+	default:
+		return "", false
+	}
+	// A plain text that a YAML 1.2 reader resolves to a number, a boolean
+	// or null is double-quoted by yaml.v3: those start with a sign, a dot
+	// or a digit, or are one of yaml11Words (a superset of yaml.v3's words).
+	if c := s[0]; c == '+' || c == '-' || c == '.' || c >= '0' && c <= '9' || len(s) <= 5 && yaml11Words[s] {
+		return "", false
+	}
+	if plainAllowed(s) {
+		return s, true
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
+}
+
+// singleLine reports whether s is one line of characters yaml.v3 writes as
+// they are (its is_printable, less the line breaks and tabs): a text the
+// writer may quote itself.
+func singleLine(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c <= 0x7e {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || r < 0xa0 || r > 0xfffd || r >= 0xd800 && r <= 0xdfff || r == 0xfeff || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// plainAllowed is yaml.v3's analysis of a single-line printable text for a
+// plain scalar in block context: no leading or trailing space, no document
+// marker, no indicator at its start, no ": " and no " #".
+func plainAllowed(s string) bool {
+	if s[0] == ' ' || s[len(s)-1] == ' ' || strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+		return false
+	}
+	spaceAfter := func(i int) bool { return i+1 >= len(s) || s[i+1] == ' ' }
+	switch s[0] {
+	case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	case '?', ':', '-':
+		if spaceAfter(0) {
+			return false
+		}
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			if spaceAfter(i) {
+				return false
+			}
+		case '#':
+			if s[i-1] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jsonInt reports whether s is an integer as JSON writes it that yaml.v3
+// resolves to one (within int64).
+func jsonInt(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 1 && digits[0] == '0' || strings.Trim(digits, "0123456789") != "" {
+		return false
+	}
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
+
+// jsonFloat reports whether s is a number as JSON writes it, with a
+// fraction or an exponent, that yaml.v3 resolves to a float: its float
+// pattern, [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, holds every
+// such number.
+func jsonFloat(s string) bool {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(strings.TrimPrefix(s, "-")), "e")
+	whole, frac, hasFrac := strings.Cut(mant, ".")
+	if !hasExp && !hasFrac || !digitsOnly(whole) || hasFrac && !digitsOnly(frac) {
+		return false
+	}
+	if hasExp && !digitsOnly(strings.TrimLeft(exp, "+-")) || len(exp) > 0 && strings.Count(exp, "+")+strings.Count(exp, "-") > 1 {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func digitsOnly(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
