@@ -23,6 +23,11 @@ import (
 // nothing (make bench runs every size).
 var sizes = smoke([]int{100, 1000, 10000})
 
+// generateSizes add 100,000 kinds for BenchmarkGenerate alone (issue 33:
+// growth stays linear from 1,000 to 100,000 kinds; about a minute of CPU
+// and a few GB, so make bench only).
+var generateSizes = smoke([]int{100, 1000, 10000, 100000})
+
 // smoke returns the first size when ERRGEN_BENCH_SMOKE is set, else all.
 func smoke(all []int) []int {
 	if os.Getenv("ERRGEN_BENCH_SMOKE") != "" {
@@ -60,13 +65,13 @@ func generateAll(b *testing.B, data []byte) *generate.Output {
 // validate the YAML, then run every emitter (Go, schemas, docs, conformance
 // vectors, TypeScript, Python).
 func BenchmarkGenerate(b *testing.B) {
-	bySize(b, func(b *testing.B, data []byte) {
+	bySize(b, generateSizes, func(b *testing.B, data []byte) {
 		generateAll(b, data)
 	})
 }
 
 // bySize runs step on each size's contract, a sub-benchmark per size.
-func bySize(b *testing.B, step func(b *testing.B, data []byte)) {
+func bySize(b *testing.B, sizes []int, step func(b *testing.B, data []byte)) {
 	for _, n := range sizes {
 		data := synth.Contract(n)
 		b.Run(fmt.Sprintf("kinds=%d", n), func(b *testing.B) {
@@ -114,7 +119,7 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkLoad isolates the YAML load and validation, the part of generate
 // every emitter depends on.
 func BenchmarkLoad(b *testing.B) {
-	bySize(b, func(b *testing.B, data []byte) {
+	bySize(b, sizes, func(b *testing.B, data []byte) {
 		if _, err := contract.Load("kinds.yaml", data); err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -64,5 +65,38 @@ func TestKindNamesAreDistinct(t *testing.T) {
 			t.Fatalf("%s repeats", name)
 		}
 		seen[name] = true
+	}
+}
+
+// TestCostPerKindDoesNotGrow holds errgen generate (load, validate, every
+// emitter) to linear growth: the bytes and the allocations per kind of a
+// contract ten times larger are at most 10% above the smaller one's (a
+// fixed cost makes them fall; a step that grows faster than the contract
+// makes them rise). Allocations, unlike time, do not move with the load
+// of a shared machine; make bench measures the time up to 100,000 kinds.
+func TestCostPerKindDoesNotGrow(t *testing.T) {
+	perKind := func(n int) (bytes, allocs float64) {
+		data := Contract(n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c, err := contract.Load("synth.yaml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := generate.Generate(c); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(n), float64(after.Mallocs-before.Mallocs) / float64(n)
+	}
+	smallBytes, smallAllocs := perKind(250)
+	largeBytes, largeAllocs := perKind(2500)
+	t.Logf("per kind: %.0f B and %.0f allocations at 250 kinds, %.0f B and %.0f at 2,500", smallBytes, smallAllocs, largeBytes, largeAllocs)
+	if largeBytes > 1.1*smallBytes {
+		t.Errorf("bytes allocated per kind grow with the contract: %.0f at 250 kinds, %.0f at 2,500", smallBytes, largeBytes)
+	}
+	if largeAllocs > 1.1*smallAllocs {
+		t.Errorf("allocations per kind grow with the contract: %.0f at 250 kinds, %.0f at 2,500", smallAllocs, largeAllocs)
 	}
 }
