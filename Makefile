@@ -70,7 +70,7 @@ test-go: errgen
 	@mkdir -p build
 	cd bench && $(GO) mod download && $(GO) test -count=1 -bench . -benchtime=1x ./... > ../build/bench-module.log 2>&1 || { cat ../build/bench-module.log; exit 1; }
 
-## test-go-floor: build and vet errgen with the oldest Go its go.mod's go line names, and the generated Go package with the oldest Go its own go.mod names (gengo.GoVersion): the promise of the README's Install section. Each toolchain is fetched once through the module proxy (GOTOOLCHAIN) into the module cache; too slow for make test (see the README), so CI runs it beside it
+## test-go-floor: build and vet errgen with the oldest Go its go.mod's go line names, and the generated Go package with the oldest Go its own go.mod names (gengo.GoVersion): the promise of the README's Install section. Each toolchain is fetched once through the module proxy (GOTOOLCHAIN) into the module cache; too slow for make test (see docs/testing.md), so CI runs it beside it
 # The grpcstatus module's go line is grpc's own (gengo's grpcGoVersion), and
 # tests/go and bench are this repository's: none of them is a promise.
 test-go-floor:

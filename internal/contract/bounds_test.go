@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// documentedLimit is the contract size limit the README promises (8 MiB).
+// documentedLimit is the contract size limit docs/cli.md promises (8 MiB, "Bounds").
 // It is spelled out here rather than read from MaxSize so that changing the
 // limit without the documentation fails this test.
 const documentedLimit = 8 << 20
@@ -34,7 +34,7 @@ func padded(t *testing.T, n int) []byte {
 // byte past the limit, from Load and from LoadFile alike.
 func TestContractSizeLimit(t *testing.T) {
 	if MaxSize != documentedLimit {
-		t.Fatalf("MaxSize = %d, but the README documents %d (8 MiB)", MaxSize, documentedLimit)
+		t.Fatalf("MaxSize = %d, but docs/cli.md documents %d (8 MiB)", MaxSize, documentedLimit)
 	}
 	if _, err := Load("kinds.yaml", padded(t, documentedLimit)); err != nil {
 		t.Fatalf("a contract of exactly the limit was rejected: %v", err)

@@ -225,7 +225,7 @@ func (l *loader) syntaxError(data []byte, err error) {
 	l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col}, Message: "not valid YAML: " + msg + yamlHints[msg]})
 }
 
-// Top-level sections, in the order the README documents them.
+// Top-level sections, in the order docs/contract.md documents them.
 var sections = []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects",
 	"groups", "context_fields", "kinds", "fallback", "retired", "layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
 

@@ -8,7 +8,7 @@ import (
 	"github.com/errgen/errgen/internal/gentest"
 )
 
-// FuzzLoad is internal/contract's FuzzLoad with the promise the README
+// FuzzLoad is internal/contract's FuzzLoad with the promise docs/cli.md
 // makes on top: what validate accepts, generate generates. Whenever the
 // loader accepts the input, every emitter must succeed on it, in memory,
 // without a panic (which Generate would turn into an InternalError); when it

@@ -12,7 +12,7 @@ import (
 func (g *gen) callErrorPolicy(f *jen.File) {
 	ce := g.c.CallError
 	f.Comment("// The contract's call_error section. callerror.go builds call errors from it;")
-	f.Comment("// the README's \"Code Mode call errors\" section describes them.")
+	f.Comment("// errgen's docs/surfaces.md (\"Code Mode call errors\") describes them.")
 	f.Line()
 	strs := func(list []string) jen.Code {
 		return jen.Index().String().ValuesFunc(func(gr *jen.Group) {

@@ -14,7 +14,7 @@ import (
 )
 
 // The decoders of the three languages read documents at the edges of JSON
-// the same way, by one policy (README: "What every decoder accepts"):
+// the same way, by one policy (docs/conformance.md: "What every decoder accepts"):
 //
 //   - arrays and objects nest at most contract.MaxDepth levels, the
 //     envelope's own object being the first; a deeper document is a syntax

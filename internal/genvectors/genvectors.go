@@ -220,7 +220,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 // Build computes the vectors of c.
 func Build(c *contract.Contract) (*File, error) {
 	f := &File{
-		Comment: fmt.Sprintf("%s Conformance vectors of the %s contract, version %s: what every generated package must answer, computed from the contract. See the README's Conformance vectors section.",
+		Comment: fmt.Sprintf("%s Conformance vectors of the %s contract, version %s: what every generated package must answer, computed from the contract. See docs/conformance.md in errgen's repository.",
 			marker.Text, c.Name, c.VersionLabel()),
 		Contract: c.Name,
 		Version:  c.VersionValue(),

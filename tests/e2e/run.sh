@@ -27,7 +27,7 @@
 #   (e) release 2.0.0: a breaking change (compat: a major release, the wire
 #       version 2, the Go module path ending in /v2); consumers pinned to
 #       1.x update and stay on 1.1.0; each then takes 2.x with the one step
-#       the README documents (Go: the /v2 import path; npm ^2.0.0; pip
+#       docs/releases.md documents (Go: the /v2 import path; npm ^2.0.0; pip
 #       '>=2,<3'; Cargo "2") and prints the version 2 envelope;
 #   (f) this repository's own generated packages pass the same
 #       pre-publish checks (its Go modules' zip check is tests/go's
@@ -165,7 +165,7 @@ gomod="$owner/gen/go/paymentserrors"
 crate_dir=$(ls -d "$owner"/gen/rust/*/ 2>/dev/null | head -1)
 [ -n "$crate_dir" ] || fail "errgen init's config did not select rust: no gen/rust/<crate> in the owner's tree"
 crate=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate_dir/Cargo.toml" | head -1)
-# The grpcstatus module's go.sum is the owner's: tidied once, as the README says.
+# The grpcstatus module's go.sum is the owner's: tidied once, as docs/grpc.md says.
 ( cd "$gomod/grpcstatus" && go mod tidy && go vet ./... )
 ( cd "$gomod" && go vet ./... )
 go vet ./...

@@ -3,7 +3,7 @@
 package agenterror
 
 // The contract's call_error section. callerror.go builds call errors from it;
-// the README's "Code Mode call errors" section describes them.
+// errgen's docs/surfaces.md ("Code Mode call errors") describes them.
 
 var callErrorPolicy = callErrorSpec{
 	binary: []string{"image", "audio"},

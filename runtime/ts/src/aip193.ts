@@ -5,7 +5,7 @@
 //
 // and back. The same algorithm as the Go package's aip193.go, step by step,
 // so every package writes the same bytes and reads the same envelope back
-// (README: "gRPC and AIP-193 errors"). Every envelope this package writes
+// (errgen's docs/grpc.md: "gRPC and AIP-193 errors"). Every envelope this package writes
 // comes back as it was; a foreign error becomes the best envelope this
 // contract gives it. This file is the same for every contract: it reads the
 // contract's AIP tables.

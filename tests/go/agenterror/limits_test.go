@@ -9,7 +9,7 @@ import (
 	"github.com/errgen/errgen/gen/go/agenterror"
 )
 
-// The limits every decoder of the contract shares (README: "What every
+// The limits every decoder of the contract shares (docs/conformance.md: "What every
 // decoder accepts"); the conformance vectors check the decoders at their
 // edges, these tests the Go encoder's side and the messages.
 

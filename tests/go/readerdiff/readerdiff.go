@@ -10,7 +10,7 @@
 // lines, Retry-After variants, statuses and content types. The TypeScript,
 // Python and Rust tests read every case through the same reader and must
 // give the same answer (make reader-diff writes the file;
-// docs/architecture.md and the README's test section say where).
+// docs/architecture.md and docs/testing.md say where).
 package readerdiff
 
 import (

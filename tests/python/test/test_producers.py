@@ -48,7 +48,7 @@ ADVERSARIAL: List[Tuple[str, str, str]] = [
 HINTS: List[Any] = [0, 1, 1.5, 999.0001, 2**31, 2**53, 2**63 - 1, 2**80, math.inf]
 REFUSED_HINTS: List[Any] = [-1, -0.5, -math.inf, math.nan]
 
-# The specification of a blank text (docs/agents.md): only white space and
+# The specification of a blank text (docs/reference/agents.md): only white space and
 # invisible format characters.
 _INVISIBLE_ONLY = re.compile("^[\t-\r \u0085\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]*$")
 

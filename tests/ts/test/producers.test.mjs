@@ -39,7 +39,7 @@ const adversarial = [
   ["ordinary", "the upstream said no", "never"],
 ];
 
-/** invisibleOnly is the specification of a blank text (docs/agents.md): only white space and invisible format characters. */
+/** invisibleOnly is the specification of a blank text (docs/reference/agents.md): only white space and invisible format characters. */
 function invisibleOnly(text) {
   return /^[\t-\r \u0085\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]*$/u.test(text);
 }

@@ -1,4 +1,4 @@
-// The size limit of the direct decoders (issue 28, README: "What every
+// The size limit of the direct decoders (issue 28, docs/conformance.md: "What every
 // decoder accepts"): a document longer than the limit is a syntax error
 // with path "", found before it is parsed; options.maxBytes sets another
 // limit, or none (Infinity).

@@ -1515,7 +1515,7 @@ export const ECHO_BODY: boolean = true;
 export const HTTP_STATUS_FIELD: string | null = null;
 
 // The google.rpc mapping (AIP-193): aip193.ts holds the algorithm, the
-// README's "gRPC and AIP-193 errors" section specifies it.
+// errgen's docs/grpc.md ("gRPC and AIP-193 errors") specifies it.
 
 /** ERROR_INFO_DOMAIN is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain. */
 export const ERROR_INFO_DOMAIN = "ovstorage";
