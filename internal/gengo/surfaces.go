@@ -284,3 +284,70 @@ func (g *gen) cliSurface(f *jen.File, t *runtimedata.Tables) {
 	docf(f, "defaultExitCode is the exit status of a kind whose origin the contract gives no exit code (surfaces.cli).")
 	f.Const().Id("defaultExitCode").Op("=").Lit(cli.DefaultExitCode)
 }
+
+// surfacesDoc is the package comment's paragraph on what the contract makes
+// of the surfaces, whose functions the runtime documents for any contract:
+// "//"-prefixed lines.
+func (g *gen) surfacesDoc() []string {
+	c := g.c
+	var s []string
+	if c.Inbound != nil {
+		s = append(s, fmt.Sprintf("ReadHTTP gives a failed response without an envelope the kind Classify (the %s classifier) picks", c.Inbound.Classifiers[0].Name))
+	} else {
+		s = append(s, fmt.Sprintf("ReadHTTP gives a failed response without an envelope the contract's only kind with its status, else a kind named after it (%s)", c.SyntheticKind(502)))
+	}
+	msg := "and the message \"HTTP <status> <status text>\""
+	if c.Surfaces.HTTP.EchoBody {
+		msg += " followed by the start of the body's text"
+	} else {
+		msg += " alone"
+	}
+	if sf := c.Surfaces.HTTP.StatusField; sf != nil {
+		msg += ", keeping the status in " + sf.Idents.Go
+	}
+	s[0] += " " + msg
+	if sf := c.ShortForm(); sf != nil {
+		s = append(s, fmt.Sprintf("it reads labby's short form {%q: ..., %q: ...} too", sf.KindMember, sf.MessageMember))
+	}
+	if c.Surfaces.CLI.Form == contract.CLIWrapped {
+		s = append(s, `WriteCLI writes the wrapped form {"ok":false,"command":command,"error":envelope}`)
+	} else {
+		s = append(s, "WriteCLI writes the envelope itself")
+	}
+	s = append(s, "ExitCode is "+codesDoc(c, c.Surfaces.CLI.ExitCodes, c.Surfaces.CLI.DefaultExitCode))
+	mcp := c.Surfaces.MCP
+	code := "MCPErrorCode is "
+	for _, k := range c.Kinds {
+		if k.MCPErrorCode != nil {
+			code = "MCPErrorCode is the kind's own where it gives one, else "
+			break
+		}
+	}
+	s = append(s, code+codesDoc(c, mcp.ErrorCodes, mcp.DefaultErrorCode))
+	if mcp.MetaKey != "" {
+		s = append(s, fmt.Sprintf("an isError ToolResult carries the envelope under the _meta key %q too", mcp.MetaKey))
+	}
+	return append([]string{"//"}, commentLines("In this contract, "+strings.Join(s, "; ")+".")...)
+}
+
+// codesDoc lists the codes of the origins that have one, and the default.
+func codesDoc(c *contract.Contract, codes map[*contract.Origin]int, fallback int) string {
+	var order []int
+	byCode := map[int][]string{}
+	for _, o := range c.Origins {
+		if code, ok := codes[o]; ok {
+			if _, seen := byCode[code]; !seen {
+				order = append(order, code)
+			}
+			byCode[code] = append(byCode[code], o.Name)
+		}
+	}
+	if len(order) == 0 {
+		return strconv.Itoa(fallback)
+	}
+	parts := make([]string, len(order))
+	for i, code := range order {
+		parts[i] = fmt.Sprintf("%d (%s)", code, strings.Join(byCode[code], ", "))
+	}
+	return "by origin " + strings.Join(parts, ", ") + ", else " + strconv.Itoa(fallback)
+}
