@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,12 +96,33 @@ func TestGoRuntime(t *testing.T) {
 	}
 }
 
-// TestGoFixedSets: the nesting limit the Go codec writes out, and the log
-// form's bound, are errgen's.
+// TestGoFixedSets: the nesting limit the Go codec writes out, the log form's
+// bound, the problem members, the title of an unknown kind, the layout
+// sources a problem member is restored from and the short form's bound and
+// mark are errgen's.
 func TestGoFixedSets(t *testing.T) {
 	codec := source(t, Go, "codec.go")
 	contains(t, "codec.go", codec, fmt.Sprintf("\nconst MaxDepth = %d\n", contract.MaxDepth))
 	contains(t, "codec.go", codec, fmt.Sprintf(`"nests arrays and objects more than %d levels deep"`, contract.MaxDepth))
+	http := source(t, Go, "http.go")
+	contains(t, "http.go", http, fmt.Sprintf("\nconst unknownKindTitle = %q\n", contract.UnknownKindTitle))
+	quoted := make([]string, len(contract.ProblemMembers))
+	for i, p := range contract.ProblemMembers {
+		quoted[i] = strconv.Quote(p)
+	}
+	contains(t, "http.go", http, "\nvar problemMembers = [...]string{"+strings.Join(quoted, ", ")+"}\n")
+	// restoreProblemMembers knows every source a problem member can be
+	// restored from: all but a field and the retry hint.
+	for _, s := range contract.Sources {
+		if s != contract.SourceRetryAfterMs && s != contract.SourceVersion {
+			contains(t, "http.go", http, fmt.Sprintf("\tcase %q", s))
+		}
+	}
+	contains(t, "http.go", http, fmt.Sprintf("case %q, %q:", contract.SourceConst, contract.SourceVersion))
+	readHTTP := source(t, Go, "readhttp.go")
+	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\nconst maxShortFormKind = %d\n", contract.ShortFormMaxKind))
+	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\tPromotedMember = %q\n", contract.PromotedMember))
+	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\tPromotedShortForm = %q\n", contract.PromotedShortForm))
 	logging := source(t, Go, "logging.go")
 	contains(t, "logging.go", logging, fmt.Sprintf("\tlogMaxBytes = %d\n\tlogEllipsis = %q\n", contract.LogMaxBytes, contract.LogEllipsis))
 }

@@ -27,6 +27,7 @@ func (g *gen) doc(f *jen.File) {
 		"// including kinds this package does not know, which fall back to the",
 		"// contract's catch-all classification instead of failing.",
 	)
+	lines = append(lines, g.surfacesDoc()...)
 	if c.Packages.GoModule && c.Release != "" {
 		// The tag is the one thing of a Go release not in a generated
 		// file; say it where go doc shows it.

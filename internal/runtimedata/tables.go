@@ -79,20 +79,13 @@ func Build(c *contract.Contract) *Tables {
 			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
 			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
 			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
-		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{}, HTTPKinds: Map{}, ExitCodes: Map{}, MCPErrorCodes: Map{}, MCPKindErrorCodes: Map{},
+		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
-		CLIForm:                 string(c.Surfaces.CLI.Form),
-		EchoBody:                c.Surfaces.HTTP.EchoBody,
 	}
-	if c.Surfaces.MCP.MetaKey != "" {
-		t.MCPMetaKey = c.Surfaces.MCP.MetaKey
-	}
+	t.surfaces(c)
 	t.aip193(c)
-	if f := c.Surfaces.HTTP.StatusField; f != nil {
-		t.HTTPStatusField = Local{&f.Idents}
-	}
 	for _, k := range c.Kinds {
 		t.Classifications = append(t.Classifications, Entry{k.Name, classification(&k.Classification, k, c)})
 	}
@@ -126,6 +119,43 @@ func Build(c *contract.Contract) *Tables {
 			t.MayHaveRun = append(t.MayHaveRun, s.Name)
 		}
 	}
+	for _, s := range c.Sanitize.Secrets {
+		t.SanitizeSecrets = append(t.SanitizeSecrets, Record{Fields: []Field{{Name: "name", Value: s.Name},
+			{Name: "prefixes", Value: Strings(s.Prefixes)}, {Name: "chars", Value: string(s.Chars)}, {Name: "min_length", Value: s.MinLength}}})
+	}
+	return t
+}
+
+// BuildAIP193 describes only the google.rpc mapping's tables (the AIP
+// members of Tables; every other member is nil), for an emitter that
+// prints no other table: the Go package's, which would otherwise pay for
+// the whole description of a large contract.
+func BuildAIP193(c *contract.Contract) *Tables {
+	t := &Tables{}
+	t.aip193(c)
+	return t
+}
+
+// BuildSurfaces describes only the surfaces' tables (HTTPKinds, ExitCodes,
+// MCPErrorCodes, MCPKindErrorCodes, MCPMetaKey, CLIForm, EchoBody and
+// HTTPStatusField; every other member is nil), for the Go package, as
+// BuildAIP193 does the google.rpc mapping's.
+func BuildSurfaces(c *contract.Contract) *Tables {
+	t := &Tables{}
+	t.surfaces(c)
+	return t
+}
+
+// surfaces fills the surfaces' tables.
+func (t *Tables) surfaces(c *contract.Contract) {
+	t.HTTPKinds, t.ExitCodes, t.MCPErrorCodes, t.MCPKindErrorCodes = Map{}, Map{}, Map{}, Map{}
+	t.CLIForm, t.EchoBody = string(c.Surfaces.CLI.Form), c.Surfaces.HTTP.EchoBody
+	if c.Surfaces.MCP.MetaKey != "" {
+		t.MCPMetaKey = c.Surfaces.MCP.MetaKey
+	}
+	if f := c.Surfaces.HTTP.StatusField; f != nil {
+		t.HTTPStatusField = Local{&f.Idents}
+	}
 	for _, k := range c.Kinds {
 		if k.MCPErrorCode != nil {
 			t.MCPKindErrorCodes = append(t.MCPKindErrorCodes, Entry{k.Name, *k.MCPErrorCode})
@@ -142,21 +172,6 @@ func Build(c *contract.Contract) *Tables {
 			t.MCPErrorCodes = append(t.MCPErrorCodes, Entry{o.Name, code})
 		}
 	}
-	for _, s := range c.Sanitize.Secrets {
-		t.SanitizeSecrets = append(t.SanitizeSecrets, Record{Fields: []Field{{Name: "name", Value: s.Name},
-			{Name: "prefixes", Value: Strings(s.Prefixes)}, {Name: "chars", Value: string(s.Chars)}, {Name: "min_length", Value: s.MinLength}}})
-	}
-	return t
-}
-
-// BuildAIP193 describes only the google.rpc mapping's tables (the AIP
-// members of Tables; every other member is nil), for an emitter that
-// prints no other table: the Go package's, which would otherwise pay for
-// the whole description of a large contract.
-func BuildAIP193(c *contract.Contract) *Tables {
-	t := &Tables{}
-	t.aip193(c)
-	return t
 }
 
 // classification is a kind's classification as the runtime reads it (k nil

@@ -9,6 +9,8 @@
 // including kinds this package does not know, which fall back to the
 // contract's catch-all classification instead of failing.
 //
+// In this contract, ReadHTTP gives a failed response without an envelope the kind Classify (the model classifier) picks and the message "HTTP <status> <status text>" followed by the start of the body's text; it reads labby's short form {"kind": ..., "message": ...} too; WriteCLI writes the wrapped form {"ok":false,"command":command,"error":envelope}; ExitCode is by origin 65 (validation), 77 (policy), 75 (budget), 66 (discovery), 70 (tool_execution, code_mode), 69 (upstream_transport, bridge), else 70; MCPErrorCode is -32603; an isError ToolResult carries the envelope under the _meta key "ai.dinglebear.labby/error" too.
+//
 // This is release 1.0.0 of the module (and of the npm, Python and Rust
 // packages generated with it): tag it v1.0.0, prefixed with the module's
 // directory in the repository when it is nested (gen/go/agenterror/v1.0.0).

@@ -8,6 +8,8 @@
 // and marshals to the contract's wire format. Lookup classifies any kind,
 // including kinds this package does not know, which fall back to the
 // contract's catch-all classification instead of failing.
+//
+// In this contract, ReadHTTP gives a failed response without an envelope the kind Classify (the downstream classifier) picks and the message "HTTP <status> <status text>" alone, keeping the status in Status; WriteCLI writes the envelope itself; ExitCode is 1; MCPErrorCode is -32603.
 package agento
 
 const (

@@ -2,562 +2,79 @@
 
 package agento
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"mime"
-	"net/http"
-	"strconv"
-	"strings"
-	"time"
-)
+// The contract's side of the HTTP, RFC 9457, MCP and CLI surfaces of the envelope, which the runtime's http.go, readhttp.go, mcp.go and cli.go read.
 
-// The HTTP, RFC 9457, MCP and CLI surfaces of the envelope.
-
-// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.
-const ProblemTypeBase = "urn:errgen:agento:"
-
-// ProblemType returns the RFC 9457 problem type URI of kind.
-func ProblemType(kind Kind) string {
-	return ProblemTypeBase + string(kind)
-}
-
-// The media types of the HTTP surface.
-const (
-	mediaJSON    = "application/json"
-	mediaProblem = "application/problem+json"
-)
-
-// unknownKindTitle is the problem title of a kind this contract version does not define: RFC 9457 wants a title that does not change between occurrences, and the kind's description is unknown.
-const unknownKindTitle = "Error of a kind this contract version does not define"
-
-// problemMember reports whether name is a member RFC 9457 defines.
-func problemMember(name string) bool {
-	switch name {
-	case "type", "title", "status", "detail", "instance":
-		return true
-	}
-	return false
-}
-
-// Problem renders the envelope as an RFC 9457 problem document: type is ProblemType(e.Kind), title the kind's description (a generic title for a kind this package does not know), status the kind's HTTP status, detail the message and instance the given URI reference (left out when empty). The envelope's own top-level members follow as extension members, in wire order, so a reader gets the envelope back; an envelope member (or top-level Extra entry) named like a problem member gives way to it.
+// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI (ProblemType).
 //
 // In this contract's layout the envelope's "status" (the constant "error") gives way to the problem's; ReadHTTP restores the constant.
-func (e *Envelope) Problem(instance string) ([]byte, error) {
-	env, err := e.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	c := Lookup(e.Kind)
-	title := c.Description
-	if !c.Known {
-		title = unknownKindTitle
-	}
-	b := make([]byte, 0, len(env)+len(title)+len(e.Message)+len(instance)+160)
-	b = append(b, "{\"type\":"...)
-	b = appendString(b, ProblemType(e.Kind))
-	b = append(b, ",\"title\":"...)
-	b = appendString(b, title)
-	b = append(b, ",\"status\":"...)
-	b = strconv.AppendInt(b, int64(c.HTTPStatus), 10)
-	b = append(b, ",\"detail\":"...)
-	b = appendString(b, e.Message)
-	if instance != "" {
-		b = append(b, ",\"instance\":"...)
-		b = appendString(b, instance)
-	}
-	err = topMembers(env, func(name string, raw json.RawMessage) {
-		if problemMember(name) {
-			return
-		}
-		b = append(b, ',')
-		b = appendString(b, name)
-		b = append(b, ':')
-		b = append(b, raw...)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
+const ProblemTypeBase = "urn:errgen:agento:"
+
+// problemRestores are the envelope's top-level members a problem document replaces that fromProblem restores, in wire order (see ProblemTypeBase).
+var problemRestores = []problemRestore{
+	{name: "status", source: "const", raw: "\"error\""},
 }
 
-// topMembers calls fn with each member of the JSON object data, in document order.
-func topMembers(data []byte, fn func(name string, raw json.RawMessage)) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return &DecodeError{Problem: "must be a JSON object"}
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		name, _ := tok.(string)
-		fn(name, raw)
-	}
-	return nil
+// clearOptional clears the envelope's context and kind-specific fields, which httpBody drops from an envelope that does not marshal.
+func (e *Envelope) clearOptional() {
+	e.Status = nil
+	e.Tool = ""
+	e.Field = ""
 }
 
-// fromProblem reads an envelope back from the problem document Problem renders: the problem members are dropped and the extension members decoded as the envelope. The envelope members the problem members replaced are restored first (see Problem).
-func fromProblem(data []byte) (*Envelope, error) {
-	obj, err := decodeObject(data, "")
-	if err != nil {
-		return nil, err
-	}
-	delete(obj, "type")
-	delete(obj, "title")
-	delete(obj, "status")
-	delete(obj, "detail")
-	delete(obj, "instance")
-	obj["status"] = json.RawMessage("\"error\"")
-	env, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	return decodeEnvelope(env)
-}
-
-// decodeEnvelope decodes data as an envelope.
-func decodeEnvelope(data []byte) (*Envelope, error) {
-	var e Envelope
-	if err := e.UnmarshalJSON(data); err != nil {
-		return nil, err
-	}
-	return &e, nil
-}
-
-// WriteHTTP answers an HTTP request with the envelope. The status is e.HTTPStatus(); a retry hint becomes a Retry-After header in whole seconds, rounded up so a client never retries early. The body is the envelope (Content-Type: application/json) unless the request's Accept header ranks application/problem+json above application/json, in which case it is the RFC 9457 rendering of Problem with no instance (Content-Type: application/problem+json). A missing Accept header, */*, a tie and an Accept header naming neither type all get the envelope: an error response is never withheld over content negotiation.
-//
-// An envelope that does not marshal (a NaN number, an Extra value encoding/json rejects) is sent without its context, kind-specific and Extra fields rather than not at all. A negative retry hint is left out; one past MaxSafeInteger (set by hand: the producers clamp hints to RetryMaxHint), which no encoder writes, is sent as MaxSafeInteger, in the Retry-After header and the body alike, as every language's HTTP writer sends it. An envelope without a kind, which no client could read, is answered with a plain-text 500 (http.Error).
-func (e *Envelope) WriteHTTP(w http.ResponseWriter, r *http.Request) {
-	if e.Kind == "" {
-		http.Error(w, "agento: the error envelope has no kind", http.StatusInternalServerError)
-		return
-	}
-	if ms := e.Recovery.RetryAfterMs; ms != nil && *ms > MaxSafeInteger {
-		clamped, most := *e, int64(MaxSafeInteger)
-		clamped.Recovery.RetryAfterMs = &most
-		e = &clamped
-	}
-	problem := r != nil && prefersProblem(r.Header.Values("Accept"))
-	h := w.Header()
-	if problem {
-		h.Set("Content-Type", mediaProblem)
-	} else {
-		h.Set("Content-Type", mediaJSON)
-	}
-	h.Add("Vary", "Accept")
-	if ms := e.Recovery.RetryAfterMs; ms != nil && *ms >= 0 {
-		h.Set("Retry-After", strconv.FormatInt(retryAfterSeconds(*ms), 10))
-	}
-	w.WriteHeader(e.HTTPStatus())
-	w.Write(e.httpBody(problem))
-}
-
-// retryAfterSeconds converts a retry hint to whole seconds, rounding up.
-func retryAfterSeconds(ms int64) int64 {
-	if ms <= 0 {
-		return 0
-	}
-	return (ms-1)/1000 + 1
-}
-
-// httpBody renders the body WriteHTTP sends.
-func (e *Envelope) httpBody(problem bool) []byte {
-	render := func(v *Envelope) ([]byte, error) {
-		if problem {
-			return v.Problem("")
-		}
-		return v.MarshalJSON()
-	}
-	if b, err := render(e); err == nil {
-		return b
-	}
-	safe := *e
-	safe.Extra = nil
-	if ms := safe.Recovery.RetryAfterMs; ms != nil && *ms < 0 {
-		safe.Recovery.RetryAfterMs = nil
-	}
-	safe.Status = nil
-	safe.Tool = ""
-	safe.Field = ""
-	// Only strings, booleans and integers within MaxSafeInteger (WriteHTTP clamps the retry hint) remain, which always marshal.
-	b, _ := render(&safe)
-	return b
-}
-
-// prefersProblem reports whether the Accept header values rank application/problem+json above application/json (RFC 9110, section 12.5.1): each takes the quality of the most specific media range that matches it, and on equal quality problem+json wins only when it is matched more specifically (named, against application/* or */*).
-func prefersProblem(accept []string) bool {
-	jsonQ, jsonS := 0.0, -1
-	problemQ, problemS := 0.0, -1
-	for _, header := range accept {
-		for _, item := range strings.Split(header, ",") {
-			rng, q, ok := mediaRange(item)
-			if !ok {
-				continue
-			}
-			if s := rangeSpecificity(rng, mediaJSON); s > jsonS {
-				jsonQ, jsonS = q, s
-			}
-			if s := rangeSpecificity(rng, mediaProblem); s > problemS {
-				problemQ, problemS = q, s
-			}
-		}
-	}
-	if problemQ != jsonQ {
-		return problemQ > jsonQ
-	}
-	return problemQ > 0 && problemS > jsonS
-}
-
-// mediaRange parses one element of an Accept header into its media range, in lower case, and its quality. ok is false for an empty or malformed element, which is ignored.
-func mediaRange(item string) (rng string, q float64, ok bool) {
-	params := strings.Split(item, ";")
-	rng = strings.ToLower(strings.TrimSpace(params[0]))
-	if rng == "" || strings.Count(rng, "/") != 1 {
-		return "", 0, false
-	}
-	q = 1.0
-	for _, p := range params[1:] {
-		name, value, _ := strings.Cut(p, "=")
-		if !strings.EqualFold(strings.TrimSpace(name), "q") {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil || !(v >= 0 && v <= 1) {
-			return "", 0, false
-		}
-		q = v
-	}
-	return rng, q, true
-}
-
-// rangeSpecificity is how specifically the media range rng matches mediaType: 2 when it names it, 1 for its type's wildcard (application/*), 0 for */* and -1 when it does not match.
-func rangeSpecificity(rng, mediaType string) int {
-	switch {
-	case rng == mediaType:
-		return 2
-	case rng == "*/*":
-		return 0
-	case strings.HasSuffix(rng, "/*") && strings.HasPrefix(mediaType, rng[:len(rng)-1]):
-		return 1
-	}
-	return -1
-}
-
-// maxHTTPBody bounds how much of a response body ReadHTTP reads. An envelope is a few kilobytes, while an error page from a proxy, or a broken or hostile server, can be arbitrarily large or never end: the bound keeps a client's memory and time in check. A longer body is not read as an envelope.
-const maxHTTPBody = 1 << 20
-
-// maxHTTPText bounds the body text an envelope built from a response without one quotes in its message (and, with an inbound classifier, gives the classifier).
-const maxHTTPText = 512
-
-// ReadHTTP reads the envelope of a failed HTTP response, as WriteHTTP or any producer of this contract writes it. A JSON body (application/json, application/problem+json, another +json type, or no Content-Type and a body that opens an object) that decodes as an envelope, directly or as the problem document Problem renders, is returned as it is, every text in it sanitized as UnmarshalJSON sanitizes it.
-//
-// Any other body — not JSON, JSON past the limits every decoder of the contract shares (MaxDepth, numbers a 64-bit float holds) anywhere in it, not an envelope, empty, or longer than 1 MiB — yields an envelope built from the response instead: the contract's Classify (the downstream classifier) picks the kind from the status and the body's text; the message is "HTTP <status> <status text>" alone: this contract never echoes an upstream body in a message (upstreamMessage). Such an envelope keeps the response's status in Status (surfaces.http.status_field).
-//
-// A Retry-After header (delay seconds or an HTTP date; its first value when it holds a list, see retryAfterValue) fills the retry hint when the body carried none. A response below 300 without an envelope is an error, a *DecodeError of category DecodeMissing as every language reports it: there is no failure to report. ReadHTTP reads at most 1 MiB of the body and does not close it.
-func ReadHTTP(resp *http.Response) (*Envelope, error) {
-	if resp == nil {
-		return nil, errors.New("agento: ReadHTTP of a nil response")
-	}
-	var body []byte
-	if resp.Body != nil {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody+1))
-		if err != nil {
-			return nil, fmt.Errorf("agento: reading the response body: %w", err)
-		}
-		body = b
-	}
-	var e *Envelope
-	if len(body) <= maxHTTPBody {
-		e = envelopeFromBody(resp.Header.Get("Content-Type"), body)
-	} else {
-		body = body[:maxHTTPBody]
-	}
-	if e == nil {
-		if resp.StatusCode < 300 {
-			return nil, &DecodeError{
-				Category: DecodeMissing,
-				Problem:  "HTTP " + strconv.Itoa(resp.StatusCode) + " response carries no envelope",
-			}
-		}
-		e = classifyHTTP(resp.StatusCode, body)
-		status := int64(resp.StatusCode)
-		e.Status = &status
-	}
-	if e.Recovery.RetryAfterMs == nil {
-		if ms, ok := parseRetryAfter(resp.Header.Get("Retry-After"), resp.Header.Get("Date")); ok {
-			e.Recovery.RetryAfterMs = &ms
-		}
-	}
-	return e, nil
-}
-
-// envelopeFromBody decodes a response body as an envelope; nil when its media type is not JSON or it is not an envelope. A problem document is read as one first; any other JSON first as the envelope itself, then as a problem document served under another media type.
-func envelopeFromBody(contentType string, body []byte) *Envelope {
-	if i := strings.IndexAny(contentType, ",;"); i >= 0 && contentType[i] == byte(0x2c) {
-		contentType = contentType[:i]
-	}
-	mt, _, _ := mime.ParseMediaType(contentType)
-	problem := mt == mediaProblem
-	isJSON := problem || mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
-	if !isJSON {
-		return nil
-	}
-	decoders := [2]func([]byte) (*Envelope, error){decodeEnvelope, fromProblem}
-	if problem {
-		decoders[0], decoders[1] = fromProblem, decodeEnvelope
-	}
-	for _, decode := range decoders {
-		if e, err := decode(body); err == nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// The mark of an envelope a reader promoted from labby's short form.
-const (
-	// PromotedMember is the top-level member A reader of a contract using labby's envelope (this contract's ReadHTTP never does) adds to an envelope it built from labby's short form of an error body, {"kind": ..., "message": ...}: the advice is then the contract's classification of the kind, not the producer's. No field of a contract can take the name (field names start with a letter), so it travels as an Extra member and survives encoding and decoding.
-	PromotedMember = "_promoted_from"
-	// PromotedShortForm is PromotedMember's value for labby's short form.
-	PromotedShortForm = "short_form"
-)
-
-// PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; "" for an envelope its producer sent whole.
-func (e *Envelope) PromotedFrom() string {
-	switch v := e.Extra[PromotedMember].(type) {
-	case string:
-		return v
-	case json.RawMessage:
-		if s, ok := jsonString(v); ok {
-			return s
-		}
-	}
-	return ""
-}
-
-// jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.
-func jsonString(raw json.RawMessage) (string, bool) {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
-func classifyHTTP(status int, body []byte) *Envelope {
-	text := httpText(body)
-	message := upstreamMessage(status, text)
-	return New(Classify(Upstream{
+// upstreamKind is the kind of a failed response without an envelope: the contract's Classify (the downstream classifier) picks it from the status and the body's text.
+func upstreamKind(status int, text string) Kind {
+	return Classify(Upstream{
 		Status: status,
 		Text:   text,
-	}).Kind, message)
+	}).Kind
 }
 
-// upstreamMessage is the message of an envelope built from a failed response without one (ReadHTTP, FromAIP193 of a foreign status): statusLine(status) alone. This contract never echoes an upstream body (surfaces.http.echo_body: false): the body's text reaches the inbound classifier, never the message.
-func upstreamMessage(status int, _ string) string {
-	return statusLine(status)
+// httpKinds is the kind of each HTTP status exactly one kind of the contract has (httpKind).
+var httpKinds = map[int]Kind{
+	400: "SESSION_ID_INVALID",
+	410: "SESSION_EXPIRED",
+	499: "TOOL_ABORTED",
+	504: "TOOL_TIMEOUT",
 }
 
-// statusLine is how a message built from a response starts: "HTTP <status> <status text>", or "HTTP <status>" for a status without a text.
-func statusLine(status int) string {
-	s := "HTTP " + strconv.Itoa(status)
-	if st := http.StatusText(status); st != "" {
-		s += " " + st
-	}
-	return s
+// syntheticKindPrefix starts the kind httpKind names after a status no kind has alone.
+const syntheticKindPrefix = "HTTP_"
+
+// echoBody is false: this contract never echoes an upstream body in a message, which is "HTTP <status> <status text>" alone (upstreamMessage; surfaces.http.echo_body).
+const echoBody = false
+
+// keepHTTPStatus keeps the status of a response without an envelope in the envelope ReadHTTP built from it: in Status (surfaces.http.status_field).
+func keepHTTPStatus(e *Envelope, status int) {
+	s := int64(status)
+	e.Status = &s
 }
 
-// httpText is the start of a body as one line of sanitized text, at most maxHTTPText bytes, with an ellipsis when cut (sanitizedLine: the body sanitized first, then its white space collapsed and the text cut).
-func httpText(body []byte) string {
-	return sanitizedLine(body, maxHTTPText)
+// shortForm is nil: this contract's ReadHTTP accepts no short form.
+var shortForm *shortFormSpec
+
+// promotedEnvelope is the envelope fromShortForm promotes from the short form: NewTrusted's of kind and message, with the required collections of the kind set empty, as its constructor sets them when given none, so that it meets the producer schema.
+func promotedEnvelope(kind Kind, message string) *Envelope {
+	e := NewTrusted(kind, message)
+	return e
 }
 
-// parseRetryAfter reads a Retry-After header (RFC 9110, section 10.2.3) as milliseconds: its first value (retryAfterValue), delay seconds, or an HTTP date measured from the response's Date header when it has one (so a skewed client clock does not matter) and from now otherwise. A date in the past means no wait; a wait longer than RetryMaxHint is clamped to it.
-func parseRetryAfter(value, date string) (int64, bool) {
-	value = strings.TrimSpace(retryAfterValue(value))
-	if value == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseUint(value, 10, 63); err == nil {
-		return min(int64(min(secs, math.MaxInt64/1000))*1000, maxHintMs), true
-	}
-	at, err := http.ParseTime(value)
-	if err != nil {
-		return 0, false
-	}
-	now := time.Now()
-	if d, err := http.ParseTime(date); err == nil {
-		now = d
-	}
-	return min(max(at.Sub(now).Milliseconds(), 0), maxHintMs), true
-}
-
-// retryAfterValue is the first value of a Retry-After field, which holds a list when a response repeats the header and a client joins the lines with commas (fetch does; http.Header.Get takes the first line): the text before the first comma, or before the second when the text before the first is ASCII letters only, the day name of an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT" holds one comma). Every language reads the field so, and only that value: one that does not parse is no hint.
-func retryAfterValue(v string) string {
-	i := strings.IndexByte(v, ',')
-	if i < 0 {
-		return v
-	}
-	if day := strings.Trim(v[:i], " \t"); day != "" && strings.Trim(day, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
-		if j := strings.IndexByte(v[i+1:], ','); j >= 0 {
-			return v[:i+1+j]
-		}
-		return v
-	}
-	return v[:i]
-}
-
-// mcpMetaKey is the _meta key under which an isError tool result carries the envelope too; empty when the contract names none.
+// mcpMetaKey is empty: the contract names no _meta key (surfaces.mcp.meta_key), and an isError tool result's Meta stays empty.
 const mcpMetaKey = ""
 
-// ToolResult is an MCP CallToolResult reporting a failure: the envelope as text content, for hosts that read only content, and as structured content. The contract names no _meta key (surfaces.mcp.meta_key): Meta stays empty.
-type ToolResult struct {
-	Content           []ToolContent              `json:"content"`
-	StructuredContent json.RawMessage            `json:"structuredContent,omitempty"`
-	IsError           bool                       `json:"isError"`
-	Meta              map[string]json.RawMessage `json:"_meta,omitempty"`
-}
+// mcpKindErrorCodes is the JSON-RPC error code of each kind that gives its own (mcp_error_code), ahead of its origin's (MCPErrorCode).
+var mcpKindErrorCodes = map[Kind]int{}
 
-// ToolContent is one content item of a ToolResult.
-type ToolContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
+// mcpErrorCodes is the JSON-RPC error code of each origin that has one (surfaces.mcp.error_codes).
+var mcpErrorCodes = map[Origin]int{}
 
-// ToolResult returns the envelope as the result of a failed MCP tool call: isError true, the envelope's JSON as the one text content item and as structuredContent.
-func (e *Envelope) ToolResult() (ToolResult, error) {
-	b, err := e.MarshalJSON()
-	if err != nil {
-		return ToolResult{}, err
-	}
-	return ToolResult{
-		Content: []ToolContent{{
-			Text: string(b),
-			Type: "text",
-		}},
-		IsError:           true,
-		Meta:              mcpMeta(b),
-		StructuredContent: b,
-	}, nil
-}
+// defaultMCPErrorCode is the JSON-RPC error code of a kind whose origin the contract gives no code (surfaces.mcp).
+const defaultMCPErrorCode = -32603
 
-// TextToolResult is ToolResult without structuredContent: the envelope's JSON as the one text content item only. A client that checks an error result's structuredContent against the tool's outputSchema (the 1.x TypeScript SDK's) accepts it whatever the schema; FromToolResult reads it from the text.
-func (e *Envelope) TextToolResult() (ToolResult, error) {
-	b, err := e.MarshalJSON()
-	if err != nil {
-		return ToolResult{}, err
-	}
-	return ToolResult{
-		Content: []ToolContent{{
-			Text: string(b),
-			Type: "text",
-		}},
-		IsError: true,
-		Meta:    mcpMeta(b),
-	}, nil
-}
+// cliForm is how WriteCLI writes a failure: "envelope", the envelope itself or labby's wrapped form around it (surfaces.cli.form).
+const cliForm = "envelope"
 
-// FromToolResult reads the envelope of an MCP tool result: its structuredContent when that is an envelope (or keeps an upstream's own beside it, as UpstreamToolResult writes it: the envelope is its error member), else the first text content item that is (trimmed of JSON's white space only, as ReadCLI trims a line). It does not look at isError. The envelope is sanitized as UnmarshalJSON sanitizes one. The error, when no envelope is found, wraps the first decoding problem.
-func FromToolResult(r ToolResult) (*Envelope, error) {
-	var first error
-	if s := bytes.TrimSpace(r.StructuredContent); len(s) > 0 && string(s) != "null" {
-		if env, _, ok := upstreamWrapped(s); ok {
-			s = env
-		}
-		e, err := decodeEnvelope(s)
-		if err == nil {
-			return e, nil
-		}
-		first = err
-	}
-	for _, c := range r.Content {
-		if c.Type != "text" {
-			continue
-		}
-		e, err := decodeEnvelope([]byte(strings.Trim(c.Text, " \t\n\r")))
-		if err == nil {
-			return e, nil
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	if first != nil {
-		return nil, fmt.Errorf("agento: tool result carries no envelope: %w", first)
-	}
-	return nil, &DecodeError{
-		Category: DecodeMissing,
-		Problem:  "tool result carries no envelope",
-	}
-}
+// exitCodes is the exit status of each origin that has one (surfaces.cli.exit_codes).
+var exitCodes = map[Origin]int{}
 
-// ExitCode is the exit status a command line reports the failure with: 1, as the contract gives no origin an exit code of its own.
-func (e *Envelope) ExitCode() int {
-	return 1
-}
-
-// MCPErrorCode is the JSON-RPC error code of the failure as an MCP protocol error (MCPError): -32603, as the contract gives no origin or kind a code of its own (surfaces.mcp).
-func (e *Envelope) MCPErrorCode() int {
-	return -32603
-}
-
-// WriteCLI writes the failure as one JSON line: the envelope itself, this contract's CLI form. command is not part of that form and is not written.
-func (e *Envelope) WriteCLI(w io.Writer, command string) error {
-	env, err := e.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(env, '\n'))
-	return err
-}
-
-// ReadCLI reads back a line WriteCLI wrote. It accepts both CLI forms, the envelope itself and the wrapped {"ok":false,"command":...,"error":envelope}, trying this contract's own form (the envelope itself) first; the error returned is that of this contract's form. Only JSON's white space (space, tab, line feed, carriage return) is trimmed from either end: a line that starts or ends with any other character (a byte order mark, a no-break space, U+0085, U+2028) is not a CLI line, in every language. The whole line is held to the limits every decoder shares, the wrapped form's own object counting as level 0, so that the envelope in it nests as deeply as any. The envelope is sanitized as UnmarshalJSON sanitizes one. A line longer than MaxDocumentBytes is refused before it is read, in either form.
-func ReadCLI(line []byte) (*Envelope, error) {
-	line = bytes.Trim(line, " \t\n\r")
-	if err := checkSize(line, MaxDocumentBytes); err != nil {
-		return nil, err
-	}
-	e, err := decodeEnvelope(line)
-	if err == nil {
-		return e, nil
-	}
-	if e, err2 := readCLIWrapped(line); err2 == nil {
-		return e, nil
-	}
-	return nil, err
-}
-
-// readCLIWrapped reads the wrapped CLI form {"ok":false,"command":...,"error":envelope}.
-func readCLIWrapped(line []byte) (*Envelope, error) {
-	obj, err := decodeObjectAt(line, "", -1)
-	if err != nil {
-		return nil, err
-	}
-	if ok, present := obj["ok"]; present && !bytes.Equal(bytes.TrimSpace(ok), []byte("false")) {
-		return nil, &DecodeError{
-			Category: DecodeValue,
-			Path:     "ok",
-			Problem:  "must be false in a failure line",
-		}
-	}
-	raw, present := obj["error"]
-	if !present {
-		return nil, &DecodeError{
-			Category: DecodeMissing,
-			Path:     "error",
-			Problem:  "is required in the wrapped CLI form",
-		}
-	}
-	return decodeEnvelope(raw)
-}
+// defaultExitCode is the exit status of a kind whose origin the contract gives no exit code (surfaces.cli).
+const defaultExitCode = 1

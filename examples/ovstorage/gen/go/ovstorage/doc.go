@@ -8,6 +8,8 @@
 // and marshals to the contract's wire format. Lookup classifies any kind,
 // including kinds this package does not know, which fall back to the
 // contract's catch-all classification instead of failing.
+//
+// In this contract, ReadHTTP gives a failed response without an envelope the contract's only kind with its status, else a kind named after it (Http502) and the message "HTTP <status> <status text>" followed by the start of the body's text; WriteCLI writes the envelope itself; ExitCode is 1; MCPErrorCode is -32603.
 package ovstorage
 
 const (
