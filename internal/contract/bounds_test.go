@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// documentedLimit is the contract size limit docs/cli.md promises (8 MiB, "Bounds").
+// documentedLimit is the contract size limit docs/cli.md promises (64 MiB, "Bounds").
 // It is spelled out here rather than read from MaxSize so that changing the
 // limit without the documentation fails this test.
-const documentedLimit = 8 << 20
+const documentedLimit = 64 << 20
 
 // padded returns the reference contract followed by a comment that makes it
 // exactly n bytes long: valid YAML of any size from about 41 kB up.
@@ -34,7 +34,7 @@ func padded(t *testing.T, n int) []byte {
 // byte past the limit, from Load and from LoadFile alike.
 func TestContractSizeLimit(t *testing.T) {
 	if MaxSize != documentedLimit {
-		t.Fatalf("MaxSize = %d, but docs/cli.md documents %d (8 MiB)", MaxSize, documentedLimit)
+		t.Fatalf("MaxSize = %d, but docs/cli.md documents %d (64 MiB)", MaxSize, documentedLimit)
 	}
 	if _, err := Load("kinds.yaml", padded(t, documentedLimit)); err != nil {
 		t.Fatalf("a contract of exactly the limit was rejected: %v", err)
@@ -51,8 +51,8 @@ func TestContractSizeLimit(t *testing.T) {
 		if !errors.As(err, &ps) || len(ps) != 1 {
 			t.Fatalf("%s: err = %v, want one problem", what, err)
 		}
-		if ps[0].Pos != want || !strings.Contains(ps[0].Message, "8 MiB") {
-			t.Errorf("%s: %s; want a problem at %d:%d naming the 8 MiB limit", what, ps[0], want.Line, want.Col)
+		if ps[0].Pos != want || !strings.Contains(ps[0].Message, "64 MiB") {
+			t.Errorf("%s: %s; want a problem at %d:%d naming the 64 MiB limit", what, ps[0], want.Line, want.Col)
 		}
 	}
 	_, err := Load("kinds.yaml", over)
@@ -85,8 +85,8 @@ func TestLoadFileStopsReading(t *testing.T) {
 	select {
 	case err := <-done:
 		var ps Problems
-		if !errors.As(err, &ps) || len(ps) != 1 || ps[0].File != "/dev/zero" || !strings.Contains(ps[0].Message, "larger than 8 MiB") {
-			t.Errorf("LoadFile(/dev/zero) = %v, want one problem naming the 8 MiB limit", err)
+		if !errors.As(err, &ps) || len(ps) != 1 || ps[0].File != "/dev/zero" || !strings.Contains(ps[0].Message, "larger than 64 MiB") {
+			t.Errorf("LoadFile(/dev/zero) = %v, want one problem naming the 64 MiB limit", err)
 		}
 	case <-time.After(2 * time.Minute):
 		t.Fatal("LoadFile(/dev/zero) still reading after two minutes")

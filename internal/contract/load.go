@@ -39,6 +39,7 @@ func Load(file string, data []byte) (c *Contract, err error) {
 	if err := l.result(); err != nil {
 		return nil, err
 	}
+	c.Size = len(data)
 	c.oddGRPC()
 	return c, nil
 }

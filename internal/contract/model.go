@@ -18,6 +18,9 @@ type Pos struct {
 // Contract is one loaded and validated contract file.
 type Contract struct {
 	File string // the path the contract was read from, as given
+	// Size is the contract's length in bytes, which bounds what a run may
+	// generate from it (internal/generate's output limit).
+	Size int
 	Name string // e.g. "agent-error"; drives every package name
 	// Version is the wire contract version as an integer; VersionText holds
 	// it instead when the contract writes it as a string (ovstorage's "0.1").

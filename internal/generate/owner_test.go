@@ -119,6 +119,7 @@ func TestOutputBound(t *testing.T) {
 	defer func(n int64) { maxOutput = n }(maxOutput)
 	maxOutput = 100
 	c := loadReference(t)
+	c.Size = 1 // the fixed bound applies
 	small := []byte("// " + marker.Text + "\n")
 	big := []byte("// " + marker.Text + "\n" + strings.Repeat("x", 80) + "\n")
 	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/b.go": small})}); err != nil {
@@ -127,5 +128,10 @@ func TestOutputBound(t *testing.T) {
 	_, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})})
 	if err == nil || !strings.Contains(err.Error(), "gen/test/big.go") || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("past the bound: err = %v", err)
+	}
+	// A larger contract may generate OutputPerByte bytes per byte of it.
+	c.Size = 200 / OutputPerByte * 2
+	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})}); err != nil {
+		t.Errorf("within a contract of %d bytes' bound: %v", c.Size, err)
 	}
 }
