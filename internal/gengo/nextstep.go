@@ -1,6 +1,9 @@
 package gengo
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -53,13 +56,18 @@ func table(f *jen.File, name, typ string, v runtimedata.Value, doc string) {
 }
 
 // goPrinter prints the runtime tables for the Go runtime: a member holding
-// a list names its element type (the types are runtime/go/_src's).
+// a list names its element type (the types are runtime/go/_src's), and a
+// rule's status ranges go on one line.
 func goPrinter() runtimedata.GoPrinter {
 	return runtimedata.GoPrinter{Member: func(_, member string, v runtimedata.Value) (string, bool) {
-		typ, ok := map[string]string{
-			"rules": "[]inboundRule", "statuses": "[][2]int", "failures": "[]Failure", "text": "[]string",
-			"members": "[]string",
-		}[member]
+		if member == "statuses" {
+			var ranges []string
+			for _, r := range v.(runtimedata.List) {
+				ranges = append(ranges, fmt.Sprintf("{%d, %d}", r.(runtimedata.List)...))
+			}
+			return "[][2]int{" + strings.Join(ranges, ", ") + "}", true
+		}
+		typ, ok := map[string]string{"rules": "[]inboundRule", "failures": "[]Failure", "text": "[]string", "members": "[]string"}[member]
 		if !ok {
 			return "", false
 		}

@@ -8,9 +8,7 @@ var inboundClassifiers = []inboundClassifier{
 		name: "model",
 		rules: []inboundRule{
 			{
-				statuses: [][2]int{
-					{401, 401},
-				},
+				statuses:   [][2]int{{401, 401}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -26,9 +24,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{403, 403},
-				},
+				statuses:   [][2]int{{403, 403}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -36,9 +32,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{404, 404},
-				},
+				statuses:   [][2]int{{404, 404}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -46,9 +40,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{408, 408},
-				},
+				statuses:   [][2]int{{408, 408}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -56,9 +48,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{409, 409},
-				},
+				statuses:   [][2]int{{409, 409}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -66,9 +56,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{413, 413},
-				},
+				statuses:   [][2]int{{413, 413}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -76,9 +64,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{429, 429},
-				},
+				statuses:   [][2]int{{429, 429}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -86,9 +72,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{400, 499},
-				},
+				statuses:   [][2]int{{400, 499}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -96,9 +80,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{500, 500},
-				},
+				statuses:   [][2]int{{500, 500}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -106,9 +88,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{502, 502},
-				},
+				statuses:   [][2]int{{502, 502}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -116,9 +96,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{503, 503},
-				},
+				statuses:   [][2]int{{503, 503}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -126,9 +104,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{504, 504},
-				},
+				statuses:   [][2]int{{504, 504}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -136,9 +112,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{500, 599},
-				},
+				statuses:   [][2]int{{500, 599}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -217,9 +191,7 @@ var inboundClassifiers = []inboundClassifier{
 		name: "breaker",
 		rules: []inboundRule{
 			{
-				statuses: [][2]int{
-					{401, 401},
-				},
+				statuses:   [][2]int{{401, 401}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -243,9 +215,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{403, 403},
-				},
+				statuses:   [][2]int{{403, 403}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -253,10 +223,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{408, 408},
-					{504, 504},
-				},
+				statuses:   [][2]int{{408, 408}, {504, 504}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -264,9 +231,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{429, 429},
-				},
+				statuses:   [][2]int{{429, 429}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -306,9 +271,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{500, 599},
-				},
+				statuses:   [][2]int{{500, 599}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},

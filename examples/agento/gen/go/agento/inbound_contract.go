@@ -8,10 +8,7 @@ var inboundClassifiers = []inboundClassifier{
 		name: "downstream",
 		rules: []inboundRule{
 			{
-				statuses: [][2]int{
-					{401, 401},
-					{403, 403},
-				},
+				statuses:   [][2]int{{401, 401}, {403, 403}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -19,9 +16,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{429, 429},
-				},
+				statuses:   [][2]int{{429, 429}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -29,9 +24,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{400, 499},
-				},
+				statuses:   [][2]int{{400, 499}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -39,9 +32,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    false,
 			},
 			{
-				statuses: [][2]int{
-					{500, 599},
-				},
+				statuses:   [][2]int{{500, 599}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
@@ -49,9 +40,7 @@ var inboundClassifiers = []inboundClassifier{
 				breaker:    true,
 			},
 			{
-				statuses: [][2]int{
-					{300, 399},
-				},
+				statuses:   [][2]int{{300, 399}},
 				failures:   []Failure{},
 				anyFailure: false,
 				text:       []string{},
