@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,8 +99,10 @@ func TestGoRuntime(t *testing.T) {
 
 // TestGoFixedSets: the nesting limit the Go codec writes out, the log form's
 // bound, the problem members, the title of an unknown kind, the layout
-// sources a problem member is restored from and the short form's bound and
-// mark are errgen's.
+// sources a problem member is restored from, the short form's bound and
+// mark, the steps and the transport failures are errgen's, and LogValue has
+// a case for every member of the log form (one it has none for would be
+// left out of every log form without a word).
 func TestGoFixedSets(t *testing.T) {
 	codec := source(t, Go, "codec.go")
 	contains(t, "codec.go", codec, fmt.Sprintf("\nconst MaxDepth = %d\n", contract.MaxDepth))
@@ -123,8 +126,33 @@ func TestGoFixedSets(t *testing.T) {
 	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\nconst maxShortFormKind = %d\n", contract.ShortFormMaxKind))
 	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\tPromotedMember = %q\n", contract.PromotedMember))
 	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\tPromotedShortForm = %q\n", contract.PromotedShortForm))
+	fixedSet(t, "nextstep.go", "Step", contract.Steps)
+	fixedSet(t, "inbound.go", "Failure", contract.Failures)
 	logging := source(t, Go, "logging.go")
-	contains(t, "logging.go", logging, fmt.Sprintf("\tlogMaxBytes = %d\n\tlogEllipsis = %q\n", contract.LogMaxBytes, contract.LogEllipsis))
+	for _, m := range contract.LogMembers {
+		contains(t, "logging.go", logging, fmt.Sprintf("\t\tcase %q:\n", string(m)))
+	}
+}
+
+// fixedSet checks that the Go runtime file declares one constant of type
+// typ per value of one of errgen's fixed sets, in its order and no other,
+// named typ plus the value's Go name.
+func fixedSet[V interface {
+	~string
+	Idents() contract.Idents
+}](t *testing.T, file, typ string, values []V) {
+	t.Helper()
+	var want, got []string
+	for _, v := range values {
+		want = append(want, fmt.Sprintf("%s%s %s = %q", typ, v.Idents().Go, typ, string(v)))
+	}
+	decl := regexp.MustCompile(`(?m)^\t(` + typ + `\w*) +(` + typ + ` = ".*")$`)
+	for _, m := range decl.FindAllStringSubmatch(source(t, Go, file), -1) {
+		got = append(got, m[1]+" "+m[2])
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s declares the %s constants\n%s\nwant\n%s", file, typ, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestGoPackageNamed: a Go runtime file names its package only in its package

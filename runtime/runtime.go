@@ -68,8 +68,9 @@ var Python = Lang{dir: "python/src/errgen_runtime"}
 // generated package, renamed by StampedPackage. Its files are written in
 // package agenterror, the reference package's name, so that they compile
 // beside the reference package's contract-shaped files; its _test.go files
-// are the runtime's own tests and do not ship. Its words.go is only needed by
-// the inbound classifiers, and gengo leaves it out of a contract without them.
+// are the runtime's own tests and do not ship. Its inbound.go and words.go
+// are only needed by the inbound classifiers, and gengo leaves them out of a
+// contract without them.
 var Go = Lang{dir: "go/_src", blank: true, pkg: "agenterror"}
 
 // Rust is the Rust runtime: runtime/rust/src/<module>.rs becomes

@@ -88,56 +88,21 @@ func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
 	return append(buf, entry{key: "Number", lit: number(g.c, k)})
 }
 
+// classification emits the contract's classifications, which the
+// runtime's Lookup reads (runtime/go/_src/lookup.go declares the
+// Classification type): the table, the fallback, kindIndex and KindByNumber.
 func (g *gen) classification(f *jen.File) {
 	c := g.c
-	docf(f, "Classification is everything the contract says about one kind: where it arises, what to do next, and how each surface reports it.")
-	f.Type().Id("Classification").Struct(
-		jen.Id("Kind").Id("Kind"),
-		jen.Comment("// Known is false when Kind is not in the contract and the fallback applies."),
-		jen.Id("Known").Bool(),
-		jen.Comment("// Group is empty for an unknown kind."),
-		jen.Id("Group").Id("Group"),
-		jen.Id("Origin").Id("Origin"),
-		jen.Id("Action").Id("RecoveryAction"),
-		jen.Id("SameArguments").Id("SameArguments"),
-		jen.Comment("// Guidance is the contract's default advice for the caller."),
-		jen.Id("Guidance").String(),
-		jen.Id("SideEffects").Id("SideEffects"),
-		jen.Comment("// HTTPStatus is the status an HTTP surface answers with."),
-		jen.Id("HTTPStatus").Int(),
-		jen.Comment("// GRPCCode is the canonical gRPC code (google.rpc.Code) the google.rpc mapping reports,"),
-		jen.Comment("// a number codes.Code converts; GRPCStatus is its name (AIP-193's \"status\")."),
-		jen.Id("GRPCCode").Int(),
-		jen.Id("GRPCStatus").String(),
-		jen.Comment("// LogLevel is warn for caller-fixable failures and error for those an operator must handle."),
-		jen.Id("LogLevel").Qual("log/slog", "Level"),
-		jen.Comment("// Breaker is true for transport failures, which count toward an upstream's circuit breaker."),
-		jen.Comment("// Completed tool errors never do."),
-		jen.Id("Breaker").Bool(),
-		jen.Comment("// Retryable is true when the action is a retry and same_arguments permits repeating the call."),
-		jen.Id("Retryable").Bool(),
-		jen.Id("Description").String(),
-		jen.Comment("// Reason is the kind's ErrorInfo reason in the google.rpc mapping: its words in"),
-		jen.Comment("// UPPER_SNAKE_CASE (AIP-193), computed the same way for a kind the contract does not list."),
-		jen.Id("Reason").String(),
-		jen.Comment("// Startup is true for failures raised while starting up or loading configuration"),
-		jen.Comment("// rather than returned as the result of an operation."),
-		jen.Id("Startup").Bool(),
-		jen.Comment("// Number is the kind's stable numeric code; -1 when the contract has none."),
-		jen.Id("Number").Int(),
-	)
-	f.Line()
-
 	// The array's declared length is a compile-time guard: an entry more or
 	// less than the contract's kind count does not compile.
 	f.Comment("// classifications holds one entry per known kind, in contract order; kindIndex maps a kind to its entry.")
 	// The entries, and the cases of the two switches below, are written
 	// pre-formatted (see classificationSpliced); placeholders hold their place.
-	table := jen.Line()
+	rows := jen.Line()
 	if len(c.Kinds) > 0 {
-		table.Id(placeholderTable).Op(",").Line()
+		rows.Id(placeholderTable).Op(",").Line()
 	}
-	f.Var().Id("classifications").Op("=").Index(jen.Lit(len(c.Kinds))).Id("Classification").Values(table)
+	f.Var().Id("classifications").Op("=").Index(jen.Lit(len(c.Kinds))).Id("Classification").Values(rows)
 	f.Line()
 	var fb []jen.Code
 	for _, e := range g.classificationValues(&c.Fallback.Classification) {
@@ -158,17 +123,6 @@ func (g *gen) classification(f *jen.File) {
 		gr.Return(jen.Lit(-1))
 	})
 	f.Line()
-	docf(f, "Lookup returns the classification of kind. It never fails: a kind the contract does not list gets the fallback classification, with Known set to false and Kind kept as given.")
-	f.Func().Id("Lookup").Params(jen.Id("kind").Id("Kind")).Id("Classification").Block(
-		jen.If(jen.Id("i").Op(":=").Id("kindIndex").Call(jen.Id("kind")), jen.Id("i").Op(">=").Lit(0)).Block(
-			jen.Return(jen.Id("classifications").Index(jen.Id("i"))),
-		),
-		jen.Id("c").Op(":=").Id("fallback"),
-		jen.Id("c").Dot("Kind").Op("=").Id("kind"),
-		jen.Id("c").Dot("Reason").Op("=").Id("aipReason").Call(jen.String().Call(jen.Id("kind"))),
-		jen.Return(jen.Id("c")),
-	)
-	f.Line()
 	if c.Numbered {
 		docf(f, "KindByNumber returns the kind with the stable numeric code n.")
 		f.Func().Id("KindByNumber").Params(jen.Id("n").Int()).Params(jen.Id("Kind"), jen.Bool()).BlockFunc(func(gr *jen.Group) {
@@ -179,10 +133,7 @@ func (g *gen) classification(f *jen.File) {
 			})
 			gr.Return(jen.Lit(""), jen.False())
 		})
-		f.Line()
 	}
-	docf(f, "Fallback returns the classification every unknown kind gets.")
-	f.Func().Id("Fallback").Params().Id("Classification").Block(jen.Return(jen.Id("fallback")))
 }
 
 // classificationSpliced writes the per-kind parts of classification.go: the

@@ -202,43 +202,6 @@ func (g *gen) enums(f *jen.File) {
 			jen.Return(jen.Index().Id(e.typeName).Values(cases...)),
 		)
 	}
-
-	// Retry semantics are contract data (an action's step, a same_arguments
-	// value's retry flag); the generated code only reads them.
-	var retrySteps, retrySame []jen.Code
-	for _, a := range c.Actions {
-		if a.Step == contract.StepRetry {
-			retrySteps = append(retrySteps, jen.Id("RecoveryAction"+a.Idents.Go))
-		}
-	}
-	for _, s := range c.SameArguments {
-		if s.Retry {
-			retrySame = append(retrySame, jen.Id("SameArguments"+s.Idents.Go))
-		}
-	}
-	f.Line()
-	f.Comment("// IsRetry reports whether the action asks the caller to try again later.")
-	f.Func().Params(jen.Id("v").Id("RecoveryAction")).Id("IsRetry").Params().Bool().Block(switchTrue("v", retrySteps)...)
-	f.Line()
-	f.Comment("// PermitsRetry reports whether an automatic retry of the identical call is permitted.")
-	f.Func().Params(jen.Id("v").Id("SameArguments")).Id("PermitsRetry").Params().Bool().Block(switchTrue("v", retrySame)...)
-	// The values that promise nothing ran are listed, not the others, so
-	// that a value this contract does not know (a newer producer's) counts
-	// as may have run: the assumption that makes an agent check state.
-	var none []jen.Code
-	for _, s := range c.SideEffects {
-		if !s.MayHaveRun {
-			none = append(none, jen.Id("SideEffects"+s.Idents.Go))
-		}
-	}
-	f.Line()
-	f.Comment("// MayHaveRun reports whether work may already have run when a failure reports v.")
-	f.Comment("// A value this contract does not list counts as may have run.")
-	body := []jen.Code{jen.Return(jen.True())}
-	if len(none) > 0 {
-		body = []jen.Code{jen.Switch(jen.Id("v")).Block(jen.Case(none...).Block(jen.Return(jen.False()))), jen.Return(jen.True())}
-	}
-	f.Func().Params(jen.Id("v").Id("SideEffects")).Id("MayHaveRun").Params().Bool().Block(body...)
 }
 
 // switchTrue returns `switch v { case cases...: return true }; return false`,

@@ -40,21 +40,23 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
 		{name: "json.go", emit: g.json},
 		{name: "schemas.go", emit: g.schemas},
-		{name: "inbound.go", emit: g.inbound},
-		{name: "nextstep.go", emit: g.nextStep},
+		{name: "nextstep_contract.go", emit: g.nextStep},
 		{name: "surfaces.go", emit: g.surfaces},
-		{name: "logging_value.go", emit: g.logging},
+		{name: "logging_contract.go", emit: g.logging},
 		{name: "aip193_contract.go", emit: g.aip193},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
+	}
+	if c.Inbound != nil {
+		files = append(files, goFile{name: "inbound_contract.go", emit: g.inbound})
 	}
 	if c.CallError != nil {
 		files = append(files, goFile{name: "callerror_contract.go", emit: g.callErrorPolicy})
 	}
 	// The code that does not depend on the contract is the runtime of
-	// runtime/go, real Go files; words.go is only needed by the inbound
-	// classifiers.
+	// runtime/go, real Go files; inbound.go and words.go are only needed by
+	// the inbound classifiers.
 	for _, name := range runtime.Go.Names() {
-		if (name != "words.go" || c.Inbound != nil) && (name != "callerror.go" || c.CallError != nil) {
+		if (name != "words.go" && name != "inbound.go" || c.Inbound != nil) && (name != "callerror.go" || c.CallError != nil) {
 			files = append(files, goFile{name: name, runtime: true})
 		}
 	}
@@ -213,7 +215,7 @@ func numbered(src []byte) string {
 }
 
 func newGen(c *contract.Contract) *gen {
-	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildAIP193(c)}
+	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildGo(c)}
 }
 
 type gen struct {
@@ -226,9 +228,9 @@ type gen struct {
 	structs map[string]string
 	// owned names the function listing each layout object's own members.
 	owned map[*contract.Object]string
-	// t is the runtime description's google.rpc mapping, which every
-	// language's runtime tables print (the Go package prints no other
-	// table from it).
+	// t is the part of the runtime description the Go package prints
+	// (runtimedata.BuildGo): the google.rpc mapping, NextStep's tables, the
+	// inbound classifiers' rules and the log form.
 	t *runtimedata.Tables
 }
 

@@ -2,29 +2,18 @@ package gengo
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/runtimedata"
 )
 
-// nextStep emits the agent's decision procedure (docs/agents.md is its
-// specification; the TypeScript and Python packages implement the same).
+// nextStep emits nextstep_contract.go: the retry policy's constants and the
+// tables the runtime's decision procedure reads (runtime/go/_src/nextstep.go;
+// docs/agents.md is its specification).
 func (g *gen) nextStep(f *jen.File) {
-	c := g.c
-	fixedSet(f, "Step", "Step is what an agent does next after a failure.", contract.Steps)
-	f.Line()
-	var cases []jen.Code
-	for _, a := range c.Actions {
-		cases = append(cases, jen.Case(jen.Id("RecoveryAction"+a.Idents.Go)).Block(jen.Return(jen.Id(stepConst(a.Step)))))
-	}
-	f.Comment("// Step returns the step the contract maps the action to; an action this")
-	f.Comment("// contract version does not know means escalate.")
-	f.Func().Params(jen.Id("v").Id("RecoveryAction")).Id("Step").Params().Id("Step").Block(
-		jen.Switch(jen.Id("v")).Block(cases...),
-		jen.Return(jen.Id(stepConst(contract.StepEscalate))),
-	)
-	f.Line()
-	r := c.Retry
+	r := g.c.Retry
 	f.Comment("// The backoff used when an envelope asks for a retry without a retry hint.")
 	f.Const().Defs(
 		jen.Comment("// RetryInitial is the first delay."),
@@ -41,74 +30,47 @@ func (g *gen) nextStep(f *jen.File) {
 		jen.Comment("// and NextStep never waits longer, however large the hint received."),
 		jen.Id("RetryMaxHint").Op("=").Lit(int(r.MaxHintMs)).Op("*").Qual("time", "Millisecond"),
 	)
+	t := g.t
+	table(f, "actionSteps", "map[RecoveryAction]Step", t.ActionSteps, "actionSteps maps each recovery action to the step an agent takes (RecoveryAction.Step).")
+	table(f, "retrySameArguments", "[]SameArguments", t.RetrySame, "retrySameArguments are the same_arguments values that permit an automatic retry of the identical call (SameArguments.PermitsRetry).")
+	table(f, "mayHaveRunSideEffects", "[]SideEffects", t.MayHaveRun, "mayHaveRunSideEffects are the side_effects values under which work may already have run (SideEffects.MayHaveRun).")
+	table(f, "sameArgumentsUpgrades", "map[SameArguments]SameArguments", t.Upgrades, "sameArgumentsUpgrades maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent (SameArguments.ForTool).")
+	// A retryable flag received on the wire wins over the advice (NextStep).
 	f.Line()
-	docf(f, "Decision is what an agent does after attempt number Attempt failed with an envelope.")
-	f.Type().Id("Decision").Struct(
-		jen.Id("Step").Id("Step"),
-		jen.Comment("// DelayMin and DelayMax bound the wait before a retry: wait a duration drawn"),
-		jen.Comment("// uniformly between them (they are equal when the envelope carried a retry"),
-		jen.Comment("// hint). Zero for other steps."),
-		jen.Id("DelayMin").Qual("time", "Duration"),
-		jen.Id("DelayMax").Qual("time", "Duration"),
-		jen.Comment("// CheckStateFirst is true when work may already have run: before repeating"),
-		jen.Comment("// a write, confirm what the failed attempt did."),
-		jen.Id("CheckStateFirst").Bool(),
-		jen.Comment("// Exhausted is true when the step would have been a retry but the attempts"),
-		jen.Comment("// ran out or same_arguments forbids repeating the call; Step is then escalate."),
-		jen.Id("Exhausted").Bool(),
-	)
-	f.Line()
-	docf(f, fmt.Sprintf("NextStep decides what to do after attempt number attempt (counting from 1) failed with e. "+
-		"The step comes from the envelope's recovery action, or is a retry when the envelope received a retryable flag that is true (it wins over the advice, an unknown kind's fallback included). A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (%d) attempts were made; "+
-		"otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) "+
-		"in whole milliseconds with up to RetryJitter of it shaved off.", r.MaxAttempts))
-	// A retryable flag received on the wire wins over the advice: true
-	// means retry (ovstorage's decision tree asks it first).
-	receivedRetry := jen.Null()
-	if lf := g.c.Layout.Leaf(contract.SourceRetryable); lf != nil {
-		receivedRetry = jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil().Op("&&").Op("*").Id("e").Dot(lf.Idents.Go)).Block(
-			jen.Id("d").Dot("Step").Op("=").Id(stepConst(contract.StepRetry)))
+	received := jen.Nil()
+	doc := "receivedRetryable is the retryable flag the envelope received on the wire: always nil, as this contract's layout carries none."
+	if lf := g.lo.Leaf(contract.SourceRetryable); lf != nil {
+		received = jen.Id("e").Dot(lf.Idents.Go)
+		doc = "receivedRetryable is the retryable flag the envelope received on the wire, nil when none."
 	}
-	f.Func().Id("NextStep").Params(jen.Id("e").Op("*").Id("Envelope"), jen.Id("attempt").Int()).Id("Decision").Block(
-		jen.Id("d").Op(":=").Id("Decision").Values(jen.Dict{
-			jen.Id("Step"):            jen.Id("e").Dot("Recovery").Dot("Action").Dot("Step").Call(),
-			jen.Id("CheckStateFirst"): jen.Id("e").Dot("WorkMayHaveRun").Call(),
-		}),
-		receivedRetry,
-		jen.If(jen.Id("d").Dot("Step").Op("!=").Id(stepConst(contract.StepRetry))).Block(jen.Return(jen.Id("d"))),
-		jen.If(jen.Op("!").Id("e").Dot("IsRetryable").Call().Op("||").Id("attempt").Op(">=").Id("RetryMaxAttempts")).Block(
-			jen.Id("d").Dot("Step").Op(",").Id("d").Dot("Exhausted").Op("=").Id(stepConst(contract.StepEscalate)).Op(",").True(),
-			jen.Return(jen.Id("d")),
-		),
-		jen.If(jen.Id("ms").Op(":=").Id("e").Dot("Recovery").Dot("RetryAfterMs"), jen.Id("ms").Op("!=").Nil()).Block(
-			jen.Id("d").Dot("DelayMin").Op("=").Id("hintDelay").Call(jen.Op("*").Id("ms")),
-			jen.Id("d").Dot("DelayMax").Op("=").Id("d").Dot("DelayMin"),
-			jen.Return(jen.Id("d")),
-		),
-		jen.Comment("// In whole milliseconds and float64, as the TypeScript and Python packages"),
-		jen.Comment("// compute it, so all three agree to the millisecond."),
-		jen.Id("base").Op(":=").Float64().Call(jen.Id("RetryInitial").Op("/").Qual("time", "Millisecond")).Op("*").Qual("math", "Pow").Call(jen.Id("RetryMultiplier"), jen.Float64().Call(jen.Id("max").Call(jen.Id("attempt"), jen.Lit(1)).Op("-").Lit(1))),
-		jen.Id("base").Op("=").Qual("math", "Min").Call(jen.Id("base"), jen.Float64().Call(jen.Id("RetryMax").Op("/").Qual("time", "Millisecond"))),
-		jen.Id("d").Dot("DelayMax").Op("=").Qual("time", "Duration").Call(jen.Qual("math", "Floor").Call(jen.Id("base"))).Op("*").Qual("time", "Millisecond"),
-		jen.Id("d").Dot("DelayMin").Op("=").Qual("time", "Duration").Call(jen.Qual("math", "Floor").Call(jen.Id("base").Op("*").Parens(jen.Lit(1).Op("-").Id("RetryJitter")))).Op("*").Qual("time", "Millisecond"),
-		jen.Return(jen.Id("d")),
-	)
+	docf(f, doc)
+	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("receivedRetryable").Params().Op("*").Bool().Block(jen.Return(received))
 }
 
-func stepConst(s contract.Step) string { return "Step" + s.Idents().Go }
-
-// fixedSet declares the string type typ, documented by doc, with one
-// constant of it per value of one of errgen's fixed sets (steps, transport
-// failures), named typ plus the value's Go name (stepConst, failureConst).
-func fixedSet[V interface {
-	~string
-	Idents() contract.Idents
-}](f *jen.File, typ, doc string, values []V) {
+// table declares the unexported variable name of the Go type typ holding v
+// as runtimedata's Go printer prints it, documented by doc.
+func table(f *jen.File, name, typ string, v runtimedata.Value, doc string) {
+	f.Line()
 	docf(f, doc)
-	f.Type().Id(typ).String()
-	var defs []jen.Code
-	for _, v := range values {
-		defs = append(defs, jen.Id(typ+v.Idents().Go).Id(typ).Op("=").Lit(string(v)))
-	}
-	f.Const().Defs(defs...)
+	f.Var().Id(name).Op("=").Op(goPrinter().Typed(typ, v))
+}
+
+// goPrinter prints the runtime tables for the Go runtime: a member holding
+// a list names its element type (the types are runtime/go/_src's), and a
+// rule's status ranges go on one line.
+func goPrinter() runtimedata.GoPrinter {
+	return runtimedata.GoPrinter{Member: func(_, member string, v runtimedata.Value) (string, bool) {
+		if member == "statuses" {
+			var ranges []string
+			for _, r := range v.(runtimedata.List) {
+				ranges = append(ranges, fmt.Sprintf("{%d, %d}", r.(runtimedata.List)...))
+			}
+			return "[][2]int{" + strings.Join(ranges, ", ") + "}", true
+		}
+		typ, ok := map[string]string{"rules": "[]inboundRule", "failures": "[]Failure", "text": "[]string", "members": "[]string"}[member]
+		if !ok {
+			return "", false
+		}
+		return goPrinter().Typed(typ, v), true
+	}}
 }

@@ -2,6 +2,7 @@ package runtimedata
 
 import (
 	"fmt"
+	"go/token"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,9 @@ import (
 // outermost one; inside, an element of a slice or map and a map's key leave
 // their type out (Go infers it), while a struct member names its type: a
 // Record by its Type, anything else through Member. A Record's members are
-// spelled in lower camelCase (initial_ms -> initialMs): the runtime's table
-// types are unexported structs of the generated package. Sparse members
+// spelled in lower camelCase (initial_ms -> initialMs), and one that is a
+// Go keyword with an underscore after it (default -> default_): the
+// runtime's table types are unexported structs of the generated package. Sparse members
 // that are zero are left out, as Go's zero value is the same. Local prints
 // the Go field name (Idents.Go). Strings are Go-quoted and ASCII, so no
 // character of a contract can end the literal or a comment.
@@ -103,7 +105,7 @@ func (p GoPrinter) record(b *strings.Builder, open string, v Record, indent stri
 			p.write(&m, f.Value, inner, "", true)
 			text = m.String()
 		}
-		members = append(members, camel(f.Name)+": "+text)
+		members = append(members, goMember(f.Name)+": "+text)
 	}
 	if v.Row || len(members) == 0 {
 		b.WriteString(open + strings.Join(members, ", ") + "}")
@@ -145,4 +147,14 @@ func (p GoPrinter) seq(b *strings.Builder, open string, v []Value, indent string
 		b.WriteString(",\n")
 	}
 	b.WriteString(indent + "}")
+}
+
+// goMember is the struct field a Record's member is read from: its name in
+// lower camelCase, with an underscore after a Go keyword (default_).
+func goMember(name string) string {
+	name = camel(name)
+	if token.IsKeyword(name) {
+		return name + "_"
+	}
+	return name
 }

@@ -24,9 +24,10 @@ func TestGoPrinter(t *testing.T) {
 		{Name: "codes", Value: List{1, 2}},
 		{Name: "first", Value: row},
 		{Name: "none", Value: nil},
+		{Name: "default", Value: "k"},
 	}}
 	src := "package x\n\ntype rule struct{ statusMin int; kind string }\n" +
-		"type policy struct{ initialMs int; jitter float64; skipped bool; codes []int; first rule; none *int }\n" +
+		"type policy struct{ initialMs int; jitter float64; skipped bool; codes []int; first rule; none *int; default_ string }\n" +
 		"var a = " + p.Print(top) + "\n" +
 		"var b = " + p.Typed("[]rule", List{row, row}) + "\n" +
 		"var c = " + p.Typed("map[string][]string", Map{{Key: "k", Value: Strings([]string{"x", "y"})}}) + "\n" +
@@ -35,7 +36,7 @@ func TestGoPrinter(t *testing.T) {
 	if _, err := format.Source([]byte(src)); err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
-	for _, want := range []string{`initialMs: 100,`, `jitter: 0.5,`, `codes: []int{1, 2},`, `first: rule{statusMin: 400, kind: "a\u2028b"},`, `none: nil,`, "[]rule{\n\t{statusMin: 400", `map[string][]string{` + "\n\t\"k\": {\"x\", \"y\"},", `map[int]bool{}`, `[]string{"s"}`} {
+	for _, want := range []string{`initialMs: 100,`, `jitter: 0.5,`, `codes: []int{1, 2},`, `first: rule{statusMin: 400, kind: "a\u2028b"},`, `none: nil,`, `default_: "k",`, "[]rule{\n\t{statusMin: 400", `map[string][]string{` + "\n\t\"k\": {\"x\", \"y\"},", `map[int]bool{}`, `[]string{"s"}`} {
 		if !strings.Contains(src, want) {
 			t.Errorf("missing %q in\n%s", want, src)
 		}

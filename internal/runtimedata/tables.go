@@ -75,11 +75,6 @@ func Build(c *contract.Contract) *Tables {
 		Fallback:        classification(&c.Fallback.Classification, nil, c),
 		Layout:          layoutObject(c.Layout.Root),
 		Fields:          Map{},
-		Retry: Record{Type: "RetryPolicy", Fields: []Field{{Name: "initial_ms", Value: c.Retry.InitialMs},
-			{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
-			{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
-			{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true},
-		ActionSteps: Map{}, Upgrades: Map{}, RetrySame: Set{}, MayHaveRun: Set{},
 		SanitizeMarkers: Strings(c.Sanitize.Markers), SanitizeSecrets: List{}, SanitizedFields: Strings(c.Sanitize.Fields),
 		SanitizeCredentialNames: Strings(c.Sanitize.AllCredentialNames()),
 		Log:                     logForm(),
@@ -94,30 +89,12 @@ func Build(c *contract.Contract) *Tables {
 		s.Fields[4].Value = false // a context or kind-specific field is optional on the wire
 		t.Fields = append(t.Fields, Entry{Local{&f.Idents}, s})
 	}
-	if c.Inbound != nil {
-		t.Inbound = inbound(c.Inbound)
-	}
+	t.decisions(c)
 	if ce := c.CallError; ce != nil && c.Inbound != nil && c.Inbound.ToolResult != nil {
 		t.CallError = callError(c)
 	}
 	if sf := c.ShortForm(); sf != nil {
 		t.ShortForm = shortForm(sf)
-	}
-	for _, a := range c.Actions {
-		t.ActionSteps = append(t.ActionSteps, Entry{a.Name, string(a.Step)})
-	}
-	for _, s := range c.SameArguments {
-		if s.Retry {
-			t.RetrySame = append(t.RetrySame, s.Name)
-		}
-		if s.UpgradeTo != nil {
-			t.Upgrades = append(t.Upgrades, Entry{s.Name, s.UpgradeTo.Name})
-		}
-	}
-	for _, s := range c.SideEffects {
-		if s.MayHaveRun {
-			t.MayHaveRun = append(t.MayHaveRun, s.Name)
-		}
 	}
 	for _, s := range c.Sanitize.Secrets {
 		t.SanitizeSecrets = append(t.SanitizeSecrets, Record{Fields: []Field{{Name: "name", Value: s.Name},
@@ -126,20 +103,22 @@ func Build(c *contract.Contract) *Tables {
 	return t
 }
 
-// BuildAIP193 describes only the google.rpc mapping's tables (the AIP
-// members of Tables; every other member is nil), for an emitter that
-// prints no other table: the Go package's, which would otherwise pay for
-// the whole description of a large contract.
-func BuildAIP193(c *contract.Contract) *Tables {
-	t := &Tables{}
+// BuildGo describes only the tables the Go package prints (every other
+// member is nil): the google.rpc mapping's, NextStep's and the retry
+// policy, the inbound classifiers' rules and the log form. Its emitter
+// writes the classifications, the layout and the fields as code of its
+// own, and would otherwise pay for their description in a large contract.
+func BuildGo(c *contract.Contract) *Tables {
+	t := &Tables{Log: logForm()}
 	t.aip193(c)
+	t.decisions(c)
 	return t
 }
 
 // BuildSurfaces describes only the surfaces' tables (HTTPKinds, ExitCodes,
 // MCPErrorCodes, MCPKindErrorCodes, MCPMetaKey, CLIForm, EchoBody and
 // HTTPStatusField; every other member is nil), for the Go package, as
-// BuildAIP193 does the google.rpc mapping's.
+// BuildGo does its other tables.
 func BuildSurfaces(c *contract.Contract) *Tables {
 	t := &Tables{}
 	t.surfaces(c)
@@ -171,6 +150,37 @@ func (t *Tables) surfaces(c *contract.Contract) {
 		if code, ok := c.Surfaces.MCP.ErrorCodes[o]; ok {
 			t.MCPErrorCodes = append(t.MCPErrorCodes, Entry{o.Name, code})
 		}
+	}
+}
+
+// decisions fills the tables of the decisions an envelope's reader makes:
+// the retry policy, each action's step, the same_arguments values that
+// permit a retry and their upgrades, the side_effects values under which
+// work may have run, and the inbound classifiers' rules.
+func (t *Tables) decisions(c *contract.Contract) {
+	t.Retry = Record{Type: "RetryPolicy", Fields: []Field{{Name: "initial_ms", Value: c.Retry.InitialMs},
+		{Name: "max_ms", Value: c.Retry.MaxMs}, {Name: "multiplier", Value: c.Retry.Multiplier},
+		{Name: "jitter", Value: c.Retry.Jitter}, {Name: "max_attempts", Value: c.Retry.MaxAttempts},
+		{Name: "max_hint_ms", Value: c.Retry.MaxHintMs}}, Sorted: true}
+	t.ActionSteps, t.Upgrades, t.RetrySame, t.MayHaveRun = Map{}, Map{}, Set{}, Set{}
+	for _, a := range c.Actions {
+		t.ActionSteps = append(t.ActionSteps, Entry{a.Name, string(a.Step)})
+	}
+	for _, s := range c.SameArguments {
+		if s.Retry {
+			t.RetrySame = append(t.RetrySame, s.Name)
+		}
+		if s.UpgradeTo != nil {
+			t.Upgrades = append(t.Upgrades, Entry{s.Name, s.UpgradeTo.Name})
+		}
+	}
+	for _, s := range c.SideEffects {
+		if s.MayHaveRun {
+			t.MayHaveRun = append(t.MayHaveRun, s.Name)
+		}
+	}
+	if c.Inbound != nil {
+		t.Inbound = inbound(c.Inbound)
 	}
 }
 

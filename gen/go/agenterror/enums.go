@@ -347,31 +347,3 @@ func (v Group) String() string {
 func Groups() []Group {
 	return []Group{GroupCore, GroupAuth, GroupRouting, GroupRelay, GroupValidation, GroupPayload, GroupCodeMode, GroupProviders, GroupState, GroupInternal}
 }
-
-// IsRetry reports whether the action asks the caller to try again later.
-func (v RecoveryAction) IsRetry() bool {
-	switch v {
-	case RecoveryActionRetryLater:
-		return true
-	}
-	return false
-}
-
-// PermitsRetry reports whether an automatic retry of the identical call is permitted.
-func (v SameArguments) PermitsRetry() bool {
-	switch v {
-	case SameArgumentsSafe, SameArgumentsConditional:
-		return true
-	}
-	return false
-}
-
-// MayHaveRun reports whether work may already have run when a failure reports v.
-// A value this contract does not list counts as may have run.
-func (v SideEffects) MayHaveRun() bool {
-	switch v {
-	case SideEffectsNoneExpected:
-		return false
-	}
-	return true
-}

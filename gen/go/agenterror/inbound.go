@@ -2,29 +2,12 @@
 
 package agenterror
 
-// ToolAnnotations are the MCP tool annotations that bear on retry safety.
-type ToolAnnotations struct {
-	ReadOnlyHint   *bool `json:"readOnlyHint,omitempty"`
-	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-}
+import "slices"
 
-// ForTool returns the same_arguments advice for a tool with the given annotations: repeating a call to a tool marked read-only or idempotent cannot repeat a side effect, so the contract may relax the advice.
-func (v SameArguments) ForTool(a ToolAnnotations) SameArguments {
-	if !(a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint) {
-		return v
-	}
-	switch v {
-	case SameArgumentsDiscouraged:
-		return SameArgumentsConditional
-	}
-	return v
-}
-
-// WithToolAnnotations applies ForTool to the envelope's same_arguments advice.
-func (e *Envelope) WithToolAnnotations(a ToolAnnotations) *Envelope {
-	e.Recovery.SameArguments = e.Recovery.SameArguments.ForTool(a)
-	return e
-}
+// The rule engine of the inbound classifiers, driven by the contract's
+// inboundClassifiers table (inbound_contract.go, which also has a Classify
+// function per classifier). Only a contract with inbound classifiers ships
+// this file and words.go.
 
 // Failure is a transport failure: the upstream call ended without a response.
 type Failure string
@@ -55,123 +38,59 @@ type Classified struct {
 	Rule                int
 }
 
-// ClassifyModel is the model classifier. The model-facing view on the live MCP call path. Authorization-shaped failures become oauth_needs_reauth, which tells the agent to start the upstream's OAuth flow instead of reporting a generic auth failure. It is the contract's first classifier, so Classify uses it.
-func ClassifyModel(u Upstream) Classified {
-	text := asciiLower(u.Text)
-	if u.Status == 401 {
-		return Classified{KindOauthNeedsReauth, false, 1}
-	}
-	if hasWord(text, "401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired", "authentication required", "login required", "missing credentials") {
-		return Classified{KindOauthNeedsReauth, false, 2}
-	}
-	if u.Status == 403 {
-		return Classified{KindPermissionDenied, false, 3}
-	}
-	if u.Status == 404 {
-		return Classified{KindNotFound, false, 4}
-	}
-	if u.Status == 408 {
-		return Classified{KindTimeout, true, 5}
-	}
-	if u.Status == 409 {
-		return Classified{KindConflict, false, 6}
-	}
-	if u.Status == 413 {
-		return Classified{KindContentTooLarge, false, 7}
-	}
-	if u.Status == 429 {
-		return Classified{KindRateLimited, false, 8}
-	}
-	if u.Status >= 400 && u.Status <= 499 {
-		return Classified{KindUpstreamError, true, 9}
-	}
-	if u.Status == 500 {
-		return Classified{KindServerError, false, 10}
-	}
-	if u.Status == 502 {
-		return Classified{KindBadGateway, true, 11}
-	}
-	if u.Status == 503 {
-		return Classified{KindServiceUnavailable, true, 12}
-	}
-	if u.Status == 504 {
-		return Classified{KindTimeout, true, 13}
-	}
-	if u.Status >= 500 && u.Status <= 599 {
-		return Classified{KindUpstreamError, true, 14}
-	}
-	if u.Failure == FailureTimeout {
-		return Classified{KindTimeout, true, 15}
-	}
-	if u.Failure == FailureDNS {
-		return Classified{KindDNSError, true, 16}
-	}
-	if u.Failure == FailureConnectionRefused {
-		return Classified{KindConnectionRefused, true, 17}
-	}
-	if u.Failure == FailureConnectionReset || u.Failure == FailureTLS {
-		return Classified{KindConnectionError, true, 18}
-	}
-	if u.Failure == FailureRedirectBlocked {
-		return Classified{KindSSRFBlocked, false, 19}
-	}
-	if u.Failure == FailureCancelled {
-		return Classified{KindCancelled, false, 20}
-	}
-	if u.Failure == FailureResponseTooLarge {
-		return Classified{KindResponseTooLarge, false, 21}
-	}
-	if u.Failure == FailureMalformedResponse {
-		return Classified{KindUnexpectedResponse, true, 22}
-	}
-	return Classified{KindUpstreamError, true, 0}
+// inboundClassifier is one classifier of the contract: its rules, tried in
+// order, and the kind (and breaker flag) when none matches.
+type inboundClassifier struct {
+	name           string
+	rules          []inboundRule
+	default_       Kind
+	defaultBreaker bool
 }
 
-// ClassifyBreaker is the breaker classifier. The view that feeds the circuit breaker, backoff and operator logs. It keeps the coarse auth kinds; any failure without a completed result counts toward the breaker, even one the model sees as an authorization problem.
-func ClassifyBreaker(u Upstream) Classified {
-	text := asciiLower(u.Text)
-	if u.Status == 401 {
-		return Classified{KindAuthFailed, true, 1}
-	}
-	if hasWord(text, "authentication required", "login required", "missing credentials") {
-		return Classified{KindAuthRequired, true, 2}
-	}
-	if hasWord(text, "401", "unauthorized", "invalid_token", "invalid_grant", "oauth", "access token expired") {
-		return Classified{KindAuthFailed, true, 3}
-	}
-	if u.Status == 403 {
-		return Classified{KindAuthFailed, true, 4}
-	}
-	if u.Status == 408 || u.Status == 504 {
-		return Classified{KindTimeout, true, 5}
-	}
-	if u.Status == 429 {
-		return Classified{KindRateLimited, true, 6}
-	}
-	if u.Failure == FailureTimeout {
-		return Classified{KindTimeout, true, 7}
-	}
-	if u.Failure == FailureDNS {
-		return Classified{KindDNSError, true, 8}
-	}
-	if u.Failure == FailureConnectionRefused {
-		return Classified{KindConnectionRefused, true, 9}
-	}
-	if u.Failure != "" {
-		return Classified{KindConnectionError, true, 10}
-	}
-	if u.Status >= 500 && u.Status <= 599 {
-		return Classified{KindConnectionError, true, 11}
-	}
-	return Classified{KindConnectionError, true, 0}
+// inboundRule is one rule of a classifier: it matches when every condition
+// it states holds (a status in one of the inclusive ranges, a transport
+// failure, any or one of those listed, a phrase of text in the upstream's
+// text, ASCII case ignored), and then classifies as kind.
+type inboundRule struct {
+	statuses   [][2]int
+	failures   []Failure
+	anyFailure bool
+	text       []string
+	kind       Kind
+	breaker    bool
 }
 
-// Classify classifies an upstream failure with the contract's first classifier (model).
-func Classify(u Upstream) Classified {
-	return ClassifyModel(u)
+// matches reports whether the rule's conditions all hold for u; lower is
+// u's text in ASCII lower case, computed on first use.
+func (r *inboundRule) matches(u *Upstream, lower *string, lowered *bool) bool {
+	if len(r.statuses) > 0 && !slices.ContainsFunc(r.statuses, func(s [2]int) bool { return s[0] <= u.Status && u.Status <= s[1] }) {
+		return false
+	}
+	if r.anyFailure {
+		if u.Failure == "" {
+			return false
+		}
+	} else if len(r.failures) > 0 && !slices.Contains(r.failures, u.Failure) {
+		return false
+	}
+	if len(r.text) == 0 {
+		return true
+	}
+	if !*lowered {
+		*lower, *lowered = asciiLower(u.Text), true
+	}
+	return hasWord(*lower, r.text...)
 }
 
-// ClassifyToolResult classifies a completed tool result flagged as an error (MCP isError: true). The upstream answered, so it never counts toward the circuit breaker.
-func ClassifyToolResult() Classified {
-	return Classified{KindToolError, false, 0}
+// classify runs the classifier over an upstream failure: the first rule
+// whose conditions all hold wins, else the classifier's default.
+func (c *inboundClassifier) classify(u Upstream) Classified {
+	var lower string
+	lowered := false
+	for i := range c.rules {
+		if r := &c.rules[i]; r.matches(&u, &lower, &lowered) {
+			return Classified{r.kind, r.breaker, i + 1}
+		}
+	}
+	return Classified{c.default_, c.defaultBreaker, 0}
 }

@@ -193,7 +193,7 @@ func (e *Envelope) RPCStatus() (*RPCStatus, error) {
 	}
 	e.aipOffWire(meta)
 	if len(e.Extra) > 0 {
-		meta[metaExtra] = extraJSON(e.Extra)
+		meta[metaExtra], _ = extraJSON(e.Extra)
 	}
 	s := &RPCStatus{
 		HTTPStatus: cl.HTTPStatus,
@@ -241,32 +241,6 @@ func wireValues(wire []byte) (map[string]json.RawMessage, error) {
 		return nil
 	}
 	return out, walk(wire, "")
-}
-
-// extraJSON is the metadata's extra: the compact JSON object of the Extra
-// entries, keyed by path and sorted, each value compact JSON as the log
-// form's extra writes it (unsanitized, unbounded). An entry JSON cannot
-// carry is left out.
-func extraJSON(extra map[string]any) string {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b := []byte{'{'}
-	for _, k := range keys {
-		raw, ok := logJSON(extra[k])
-		if !ok {
-			continue
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		b = append(b, raw...)
-	}
-	return string(append(b, '}'))
 }
 
 // AIP193 renders the envelope as an AIP-193 JSON error:

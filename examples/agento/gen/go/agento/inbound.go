@@ -2,25 +2,12 @@
 
 package agento
 
-// ToolAnnotations are the MCP tool annotations that bear on retry safety.
-type ToolAnnotations struct {
-	ReadOnlyHint   *bool `json:"readOnlyHint,omitempty"`
-	IdempotentHint *bool `json:"idempotentHint,omitempty"`
-}
+import "slices"
 
-// ForTool returns the same_arguments advice for a tool with the given annotations: repeating a call to a tool marked read-only or idempotent cannot repeat a side effect, so the contract may relax the advice.
-func (v SameArguments) ForTool(a ToolAnnotations) SameArguments {
-	if !(a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint) {
-		return v
-	}
-	return v
-}
-
-// WithToolAnnotations applies ForTool to the envelope's same_arguments advice.
-func (e *Envelope) WithToolAnnotations(a ToolAnnotations) *Envelope {
-	e.Recovery.SameArguments = e.Recovery.SameArguments.ForTool(a)
-	return e
-}
+// The rule engine of the inbound classifiers, driven by the contract's
+// inboundClassifiers table (inbound_contract.go, which also has a Classify
+// function per classifier). Only a contract with inbound classifiers ships
+// this file and words.go.
 
 // Failure is a transport failure: the upstream call ended without a response.
 type Failure string
@@ -51,45 +38,59 @@ type Classified struct {
 	Rule                int
 }
 
-// ClassifyDownstream is the downstream classifier. Maps a downstream API's HTTP status or transport failure to a TOOL_ or AUTH_ code. 401 and 403 both become AUTH_REJECTED (the host decides between login and permission UX); a redirect, whether a 3xx answer or a redirect the transport refused, becomes TOOL_REDIRECT_BLOCKED; details.status keeps the status. It is the contract's first classifier, so Classify uses it.
-func ClassifyDownstream(u Upstream) Classified {
-	if u.Status == 401 || u.Status == 403 {
-		return Classified{KindAuthRejected, false, 1}
-	}
-	if u.Status == 429 {
-		return Classified{KindToolRateLimited, false, 2}
-	}
-	if u.Status >= 400 && u.Status <= 499 {
-		return Classified{KindToolClientError, false, 3}
-	}
-	if u.Status >= 500 && u.Status <= 599 {
-		return Classified{KindToolServerError, true, 4}
-	}
-	if u.Status >= 300 && u.Status <= 399 {
-		return Classified{KindToolRedirectBlocked, false, 5}
-	}
-	if u.Failure == FailureTimeout {
-		return Classified{KindToolTimeout, true, 6}
-	}
-	if u.Failure == FailureRedirectBlocked {
-		return Classified{KindToolRedirectBlocked, false, 7}
-	}
-	if u.Failure == FailureCancelled {
-		return Classified{KindToolAborted, false, 8}
-	}
-	if u.Failure == FailureResponseTooLarge {
-		return Classified{KindToolOutputLimit, false, 9}
-	}
-	if u.Failure == FailureMalformedResponse {
-		return Classified{KindToolResponseMalformed, false, 10}
-	}
-	if u.Failure != "" {
-		return Classified{KindToolNetworkError, true, 11}
-	}
-	return Classified{KindToolNetworkError, true, 0}
+// inboundClassifier is one classifier of the contract: its rules, tried in
+// order, and the kind (and breaker flag) when none matches.
+type inboundClassifier struct {
+	name           string
+	rules          []inboundRule
+	default_       Kind
+	defaultBreaker bool
 }
 
-// Classify classifies an upstream failure with the contract's first classifier (downstream).
-func Classify(u Upstream) Classified {
-	return ClassifyDownstream(u)
+// inboundRule is one rule of a classifier: it matches when every condition
+// it states holds (a status in one of the inclusive ranges, a transport
+// failure, any or one of those listed, a phrase of text in the upstream's
+// text, ASCII case ignored), and then classifies as kind.
+type inboundRule struct {
+	statuses   [][2]int
+	failures   []Failure
+	anyFailure bool
+	text       []string
+	kind       Kind
+	breaker    bool
+}
+
+// matches reports whether the rule's conditions all hold for u; lower is
+// u's text in ASCII lower case, computed on first use.
+func (r *inboundRule) matches(u *Upstream, lower *string, lowered *bool) bool {
+	if len(r.statuses) > 0 && !slices.ContainsFunc(r.statuses, func(s [2]int) bool { return s[0] <= u.Status && u.Status <= s[1] }) {
+		return false
+	}
+	if r.anyFailure {
+		if u.Failure == "" {
+			return false
+		}
+	} else if len(r.failures) > 0 && !slices.Contains(r.failures, u.Failure) {
+		return false
+	}
+	if len(r.text) == 0 {
+		return true
+	}
+	if !*lowered {
+		*lower, *lowered = asciiLower(u.Text), true
+	}
+	return hasWord(*lower, r.text...)
+}
+
+// classify runs the classifier over an upstream failure: the first rule
+// whose conditions all hold wins, else the classifier's default.
+func (c *inboundClassifier) classify(u Upstream) Classified {
+	var lower string
+	lowered := false
+	for i := range c.rules {
+		if r := &c.rules[i]; r.matches(&u, &lower, &lowered) {
+			return Classified{r.kind, r.breaker, i + 1}
+		}
+	}
+	return Classified{c.default_, c.defaultBreaker, 0}
 }

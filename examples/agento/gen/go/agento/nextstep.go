@@ -4,8 +4,14 @@ package agento
 
 import (
 	"math"
+	"slices"
 	"time"
 )
+
+// The agent's decision procedure (docs/agents.md is its specification; the
+// TypeScript, Python and Rust packages implement the same). It reads the
+// contract's tables: actionSteps, retrySameArguments, mayHaveRunSideEffects,
+// sameArgumentsUpgrades and the Retry constants (nextstep_contract.go).
 
 // Step is what an agent does next after a failure.
 type Step string
@@ -25,49 +31,50 @@ const (
 // Step returns the step the contract maps the action to; an action this
 // contract version does not know means escalate.
 func (v RecoveryAction) Step() Step {
-	switch v {
-	case RecoveryActionFixConfiguration:
-		return StepEscalate
-	case RecoveryActionReviseInput:
-		return StepRevise
-	case RecoveryActionRefreshChoices:
-		return StepRediscover
-	case RecoveryActionRebuildConfirmation:
-		return StepConfirm
-	case RecoveryActionReauthenticate:
-		return StepReauthenticate
-	case RecoveryActionStartNewSession:
-		return StepRediscover
-	case RecoveryActionRetryLater:
-		return StepRetry
-	case RecoveryActionReduceWork:
-		return StepReduceWork
-	case RecoveryActionReconcile:
-		return StepEscalate
-	case RecoveryActionReportProblem:
-		return StepEscalate
-	case RecoveryActionDoNotRetry:
-		return StepStop
+	if s, ok := actionSteps[v]; ok {
+		return s
 	}
 	return StepEscalate
 }
 
-// The backoff used when an envelope asks for a retry without a retry hint.
-const (
-	// RetryInitial is the first delay.
-	RetryInitial = 100 * time.Millisecond
-	// RetryMax caps every delay.
-	RetryMax = 30000 * time.Millisecond
-	// RetryMultiplier grows the delay from one attempt to the next.
-	RetryMultiplier = 2.0
-	// RetryJitter is the fraction of a delay that may be shaved off at random.
-	RetryJitter = 0.2
-	// RetryMaxAttempts is how many attempts an agent makes in all before escalating.
-	RetryMaxAttempts = 5
-	// RetryMaxHint is the longest retry hint: producers clamp a longer one to it,
-	// and NextStep never waits longer, however large the hint received.
-	RetryMaxHint = 86400000 * time.Millisecond
-)
+// IsRetry reports whether the action asks the caller to try again later.
+func (v RecoveryAction) IsRetry() bool {
+	return v.Step() == StepRetry
+}
+
+// PermitsRetry reports whether an automatic retry of the identical call is permitted.
+func (v SameArguments) PermitsRetry() bool {
+	return slices.Contains(retrySameArguments, v)
+}
+
+// MayHaveRun reports whether work may already have run when a failure reports v.
+// A value this contract does not list counts as may have run.
+func (v SideEffects) MayHaveRun() bool {
+	return !v.IsKnown() || slices.Contains(mayHaveRunSideEffects, v)
+}
+
+// ToolAnnotations are the MCP tool annotations that bear on retry safety.
+type ToolAnnotations struct {
+	ReadOnlyHint   *bool `json:"readOnlyHint,omitempty"`
+	IdempotentHint *bool `json:"idempotentHint,omitempty"`
+}
+
+// ForTool returns the same_arguments advice for a tool with the given annotations: repeating a call to a tool marked read-only or idempotent cannot repeat a side effect, so the contract may relax the advice.
+func (v SameArguments) ForTool(a ToolAnnotations) SameArguments {
+	if !(a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint) {
+		return v
+	}
+	if u, ok := sameArgumentsUpgrades[v]; ok {
+		return u
+	}
+	return v
+}
+
+// WithToolAnnotations applies ForTool to the envelope's same_arguments advice.
+func (e *Envelope) WithToolAnnotations(a ToolAnnotations) *Envelope {
+	e.Recovery.SameArguments = e.Recovery.SameArguments.ForTool(a)
+	return e
+}
 
 // Decision is what an agent does after attempt number Attempt failed with an envelope.
 type Decision struct {
@@ -85,11 +92,16 @@ type Decision struct {
 	Exhausted bool
 }
 
-// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action, or is a retry when the envelope received a retryable flag that is true (it wins over the advice, an unknown kind's fallback included). A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts (5) attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
+// NextStep decides what to do after attempt number attempt (counting from 1) failed with e. The step comes from the envelope's recovery action, or is a retry when the envelope received a retryable flag that is true (it wins over the advice, an unknown kind's fallback included). A retry is taken only while same_arguments permits repeating the identical call and fewer than RetryMaxAttempts attempts were made; otherwise the agent escalates. The wait is the envelope's retry hint when present (at most RetryMaxHint, however large the hint), else min(RetryMax, RetryInitial × RetryMultiplier^(attempt−1)) in whole milliseconds with up to RetryJitter of it shaved off.
 func NextStep(e *Envelope, attempt int) Decision {
 	d := Decision{
 		CheckStateFirst: e.WorkMayHaveRun(),
 		Step:            e.Recovery.Action.Step(),
+	}
+	// A retryable flag received on the wire wins over the advice: true
+	// means retry (ovstorage's decision tree asks it first).
+	if r := e.receivedRetryable(); r != nil && *r {
+		d.Step = StepRetry
 	}
 	if d.Step != StepRetry {
 		return d

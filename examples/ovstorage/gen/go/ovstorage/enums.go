@@ -313,31 +313,3 @@ func (v Group) String() string {
 func Groups() []Group {
 	return []Group{GroupNotFound, GroupPermission, GroupPrecondition, GroupInvalid, GroupTransient, GroupResourceExhausted, GroupUnsupported, GroupCancelled, GroupInternal}
 }
-
-// IsRetry reports whether the action asks the caller to try again later.
-func (v RecoveryAction) IsRetry() bool {
-	switch v {
-	case RecoveryActionRetryWithBackoff:
-		return true
-	}
-	return false
-}
-
-// PermitsRetry reports whether an automatic retry of the identical call is permitted.
-func (v SameArguments) PermitsRetry() bool {
-	switch v {
-	case SameArgumentsSafe:
-		return true
-	}
-	return false
-}
-
-// MayHaveRun reports whether work may already have run when a failure reports v.
-// A value this contract does not list counts as may have run.
-func (v SideEffects) MayHaveRun() bool {
-	switch v {
-	case SideEffectsNone:
-		return false
-	}
-	return true
-}

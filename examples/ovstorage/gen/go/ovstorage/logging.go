@@ -5,31 +5,138 @@ package ovstorage
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
+	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
-// The bound of every text of the log form (LogValue), in UTF-8 bytes, and
-// the ellipsis that ends a text cut there: errgen's contract.LogMaxBytes and
-// LogEllipsis, the same in every language.
-const (
-	logMaxBytes = 1024
-	logEllipsis = "…"
-)
+// logFormSpec is the type of the structured-log form's table, logForm
+// (logging_contract.go): its members in the order LogValue writes them
+// (errgen's contract.LogMembers, the same in every language), the bound of
+// every text of the form in UTF-8 bytes, and the ellipsis that ends a text
+// cut there.
+type logFormSpec struct {
+	members  []string
+	maxBytes int
+	ellipsis string
+}
 
-// boundLogText cuts s after at most logMaxBytes bytes, at a character
-// boundary, and ends it with logEllipsis, so that no log line grows with
-// what an upstream sends.
+// LogValue makes the envelope a slog.LogValuer: slog.Warn("tool call failed", "error", e) logs its structured-log form, the members the TypeScript package's logFields and the Python package's log_fields write: kind, message, origin, action, same_arguments, side_effects, retryable, http_status, retry_after_ms (only with a retry hint), fields (a group of the context and kind-specific fields the envelope carries on the wire, in wire order, under their contract names: text as it is, integers, numbers and booleans as they are, arrays and objects as their compact JSON text) and extra (the compact JSON text of the Extra entries, sorted by key).
+//
+// It never leaks what the contract sanitizes: it sanitizes the message and each field when sanitize.fields lists it (SanitizedFields; the message is by default), however the envelope was built or received, and extra always; in extra and in a listed array or object field each string, member names included, is sanitized before the value becomes JSON text, and the text again after. Every text is bounded: at most 1024 bytes of UTF-8, cut at a character boundary and ended with "…", so no log line grows with what an upstream sends. A nil envelope logs as an empty value.
+func (e *Envelope) LogValue() slog.Value {
+	if e == nil {
+		return slog.Value{}
+	}
+	attrs := make([]slog.Attr, 0, len(logForm.members))
+	for _, m := range logForm.members {
+		switch m {
+		case "kind":
+			attrs = append(attrs, slog.String(m, boundLogText(string(e.Kind))))
+		case "message":
+			attrs = logText(attrs, m, e.Message, logSanitizesMessage, true)
+		case "origin":
+			attrs = append(attrs, slog.String(m, boundLogText(string(e.Origin))))
+		case "action":
+			attrs = append(attrs, slog.String(m, boundLogText(string(e.Recovery.Action))))
+		case "same_arguments":
+			attrs = append(attrs, slog.String(m, boundLogText(string(e.Recovery.SameArguments))))
+		case "side_effects":
+			attrs = append(attrs, slog.String(m, boundLogText(string(e.SideEffects))))
+		case "retryable":
+			attrs = append(attrs, slog.Bool(m, e.IsRetryable()))
+		case "http_status":
+			attrs = append(attrs, slog.Int(m, e.HTTPStatus()))
+		case "retry_after_ms":
+			attrs = logInt(attrs, m, e.Recovery.RetryAfterMs)
+		case "fields":
+			if fields := e.logFields(); len(fields) > 0 {
+				attrs = append(attrs, slog.Attr{Key: m, Value: slog.GroupValue(fields...)})
+			}
+		case "extra":
+			if s, ok := extraJSON(e.Extra); ok {
+				attrs = append(attrs, slog.String(m, boundLogText(logSanitizeJSON(s))))
+			}
+		}
+	}
+	return slog.GroupValue(attrs...)
+}
+
+var _ slog.LogValuer = (*Envelope)(nil)
+
+// The members of the log form's fields group, one helper per type of
+// field: each appends the field's attribute to attrs when the envelope
+// carries the field (as the encoder decides), under its contract name.
+// logFields (logging_contract.go) calls them field by field in wire order.
+
+// logText appends a text; empty text is left out unless always is set.
+func logText(attrs []slog.Attr, name, v string, sanitized, always bool) []slog.Attr {
+	if v == "" && !always {
+		return attrs
+	}
+	if sanitized {
+		v = Sanitize(v)
+	}
+	return append(attrs, slog.String(name, boundLogText(v)))
+}
+
+// logInt appends an integer.
+func logInt(attrs []slog.Attr, name string, v *int64) []slog.Attr {
+	if v == nil {
+		return attrs
+	}
+	return append(attrs, slog.Int64(name, *v))
+}
+
+// logNumber appends a number; NaN and the infinities, which no JSON
+// carries, are left out.
+func logNumber(attrs []slog.Attr, name string, v *float64) []slog.Attr {
+	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+		return attrs
+	}
+	return append(attrs, slog.Float64(name, *v))
+}
+
+// logBool appends a boolean.
+func logBool(attrs []slog.Attr, name string, v *bool) []slog.Attr {
+	if v == nil {
+		return attrs
+	}
+	return append(attrs, slog.Bool(name, *v))
+}
+
+// logValueJSON appends an array or object, present on the wire when
+// present is set, as its compact JSON text (logJSON), whose strings a
+// sanitized field has sanitized one by one before the text whole
+// (logSanitizeJSON). A value JSON cannot carry is left out.
+func logValueJSON[T any](attrs []slog.Attr, name string, v T, present, sanitized bool) []slog.Attr {
+	if !present {
+		return attrs
+	}
+	s, ok := logJSON(v)
+	if !ok {
+		return attrs
+	}
+	if sanitized {
+		s = logSanitizeJSON(s)
+	}
+	return append(attrs, slog.String(name, boundLogText(s)))
+}
+
+// boundLogText cuts s after at most logForm.maxBytes bytes, at a character
+// boundary, and ends it with logForm.ellipsis, so that no log line grows
+// with what an upstream sends.
 func boundLogText(s string) string {
-	if len(s) <= logMaxBytes {
+	if len(s) <= logForm.maxBytes {
 		return s
 	}
-	n := logMaxBytes
+	n := logForm.maxBytes
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + logEllipsis
+	return s[:n] + logForm.ellipsis
 }
 
 // oneLine is s as the string forms write text: on one line and without
@@ -101,10 +208,12 @@ func logJSON(v any) (string, bool) {
 	return string(wellFormedJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), true
 }
 
-// logExtra is the extra member of the log form: the compact JSON text of
-// the Extra entries, keyed by path and sorted, sanitized and bounded; ok is
-// false when there is none. An entry JSON cannot carry is left out.
-func logExtra(extra map[string]any) (string, bool) {
+// extraJSON is the compact JSON object of the Extra entries, keyed by path
+// and sorted, each value's compact JSON as logJSON writes it: the log
+// form's extra (which sanitizes and bounds it) and the google.rpc
+// metadata's (as it is). An entry JSON cannot carry is left out; ok is
+// false when none is left (the text is then {}).
+func extraJSON(extra map[string]any) (text string, ok bool) {
 	keys := make([]string, 0, len(extra))
 	for k := range extra {
 		keys = append(keys, k)
@@ -119,13 +228,10 @@ func logExtra(extra map[string]any) (string, bool) {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		name, _ := logJSON(k)
-		b = append(append(append(b, name...), ':'), v...)
+		b = appendString(b, k)
+		b = append(append(b, ':'), v...)
 	}
-	if len(b) == 1 {
-		return "", false
-	}
-	return boundLogText(logSanitizeJSON(string(append(b, '}')))), true
+	return string(append(b, '}')), len(b) > 1
 }
 
 // logSanitizeJSON sanitizes the compact JSON text t (logJSON's) as the log
