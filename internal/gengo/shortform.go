@@ -7,9 +7,10 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 )
 
-// shortForm emits the promotion mark every package has (PromotedMember,
-// PromotedShortForm, Envelope.PromotedFrom) and, for a contract whose
-// readers accept labby's short form (contract.ShortForm), the reader of it.
+// shortForm emits the promotion mark every package has (PromotedMember and
+// PromotedShortForm, which the runtime's Envelope.PromotedFrom reads, in
+// methods.go) and, for a contract whose readers accept labby's short form
+// (contract.ShortForm), the reader of it.
 func (g *gen) shortForm(f *jen.File, sf *contract.ShortForm) {
 	reader := "ReadHTTP"
 	if sf == nil {
@@ -21,26 +22,6 @@ func (g *gen) shortForm(f *jen.File, sf *contract.ShortForm) {
 		jen.Id("PromotedMember").Op("=").Lit(contract.PromotedMember),
 		jen.Comment("// PromotedShortForm is PromotedMember's value for labby's short form."),
 		jen.Id("PromotedShortForm").Op("=").Lit(contract.PromotedShortForm),
-	)
-	f.Line()
-	docf(f, "PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; \"\" for an envelope its producer sent whole.")
-	f.Func().Params(recv()).Id("PromotedFrom").Params().String().Block(
-		jen.Switch(jen.Id("v").Op(":=").Id("e").Dot("Extra").Index(jen.Id("PromotedMember")).Assert(jen.Type())).Block(
-			jen.Case(jen.String()).Block(jen.Return(jen.Id("v"))),
-			jen.Case(jsonRaw()).Block(
-				jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("jsonString").Call(jen.Id("v")), jen.Id("ok")).Block(jen.Return(jen.Id("s"))),
-			),
-		),
-		jen.Return(jen.Lit("")),
-	)
-	f.Line()
-	docf(f, "jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.")
-	f.Func().Id("jsonString").Params(jen.Id("raw").Add(jsonRaw())).Params(jen.String(), jen.Bool()).Block(
-		jen.Var().Id("s").String(),
-		jen.If(jen.Len(jen.Id("raw")).Op("==").Lit(0).Op("||").Id("raw").Index(jen.Lit(0)).Op("!=").LitRune('"').Op("||").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("s")).Op("!=").Nil()).Block(
-			jen.Return(jen.Lit(""), jen.False()),
-		),
-		jen.Return(jen.Id("s"), jen.True()),
 	)
 	if sf == nil {
 		return

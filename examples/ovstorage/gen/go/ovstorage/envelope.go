@@ -2,11 +2,7 @@
 
 package ovstorage
 
-import (
-	"fmt"
-	"log/slog"
-	"time"
-)
+import "fmt"
 
 // Partial is the partial field. Which stage of the compound operation committed, which failed, and what undoing the committed stage would do.
 type Partial struct {
@@ -96,27 +92,6 @@ func (e Envelope) GoString() string {
 
 var _ fmt.GoStringer = Envelope{}
 
-// Classification returns the contract's classification of the envelope's kind.
-func (e *Envelope) Classification() Classification {
-	return Lookup(e.Kind)
-}
-
-// HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.
-func (e *Envelope) HTTPStatus() int {
-	return Lookup(e.Kind).HTTPStatus
-}
-
-// LogLevel returns the level to log this failure at.
-func (e *Envelope) LogLevel() slog.Level {
-	return Lookup(e.Kind).LogLevel
-}
-
-// CountsTowardBreaker reports whether the failure is a transport failure that
-// counts toward the upstream's circuit breaker.
-func (e *Envelope) CountsTowardBreaker() bool {
-	return Lookup(e.Kind).Breaker
-}
-
 // IsRetryable reports whether the envelope's own advice permits an automatic
 // retry of the identical call: a retry action with a same_arguments value that
 // permits repeating it.
@@ -134,16 +109,6 @@ func (e *Envelope) WorkMayHaveRun() bool {
 	return e.SideEffects.MayHaveRun()
 }
 
-// WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a
-// caller never retries early, and clamped to RetryMaxHint. A negative
-// duration is refused: the envelope keeps the hint it had.
-func (e *Envelope) WithRetryAfter(d time.Duration) *Envelope {
-	if ms, ok := hintMs(d); ok {
-		e.Recovery.RetryAfterMs = &ms
-	}
-	return e
-}
-
 // WithGuidance sets advice specific to this failure. The layout carries guidance only
 // when the producer gives it: the constructors leave it empty, never filling in
 // the contract's, and empty (or blank) guidance is left off the wire.
@@ -152,29 +117,6 @@ func (e *Envelope) WithGuidance(guidance string) *Envelope {
 	if blank(e.Recovery.Guidance) {
 		e.Recovery.Guidance = ""
 	}
-	return e
-}
-
-// WithSideEffects overrides the kind's default side-effect certainty when the
-// producer knows better (for example, that nothing was sent).
-func (e *Envelope) WithSideEffects(v SideEffects) *Envelope {
-	e.SideEffects = v
-	return e
-}
-
-// WithExtra adds a field the contract does not name. It never overrides a
-// field of the contract: those win when the envelope is marshalled. The
-// strings of the value are sanitized as the log form sanitizes them (a
-// string, the strings of a slice or map however deep, those of a
-// json.RawMessage; another value with a string the sanitizer changes is
-// kept as its sanitized JSON text); the caller's value is never modified.
-// Assigning e.Extra[key] directly keeps the value as it is, for text the
-// program wrote itself.
-func (e *Envelope) WithExtra(key string, value any) *Envelope {
-	if e.Extra == nil {
-		e.Extra = make(map[string]any)
-	}
-	e.Extra[key] = sanitizeValue(value)
 	return e
 }
 

@@ -329,28 +329,6 @@ const (
 	PromotedShortForm = "short_form"
 )
 
-// PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; "" for an envelope its producer sent whole.
-func (e *Envelope) PromotedFrom() string {
-	switch v := e.Extra[PromotedMember].(type) {
-	case string:
-		return v
-	case json.RawMessage:
-		if s, ok := jsonString(v); ok {
-			return s
-		}
-	}
-	return ""
-}
-
-// jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.
-func jsonString(raw json.RawMessage) (string, bool) {
-	var s string
-	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
 // classifyHTTP builds the envelope of a failed response without one; httpKind picks the kind from the status. Operation is left empty: the response does not say it, so the caller sets it (WithOperation) before passing the envelope on.
 func classifyHTTP(status int, body []byte) *Envelope {
 	text := httpText(body)

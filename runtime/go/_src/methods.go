@@ -1,0 +1,136 @@
+package agenterror
+
+import (
+	"encoding/json"
+	"log/slog"
+	"time"
+)
+
+// The Envelope's methods whose code is the same in every contract: the
+// answers of its kind's classification, the setters that take no field of
+// the contract, and the promotion mark. envelope.go, rendered from the
+// contract, declares the Envelope and the methods that depend on its
+// fields, its layout or its sanitizer policy.
+
+// Classification returns the contract's classification of the envelope's kind.
+func (e *Envelope) Classification() Classification {
+	return Lookup(e.Kind)
+}
+
+// HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.
+func (e *Envelope) HTTPStatus() int {
+	return Lookup(e.Kind).HTTPStatus
+}
+
+// LogLevel returns the level to log this failure at.
+func (e *Envelope) LogLevel() slog.Level {
+	return Lookup(e.Kind).LogLevel
+}
+
+// CountsTowardBreaker reports whether the failure is a transport failure that
+// counts toward the upstream's circuit breaker.
+func (e *Envelope) CountsTowardBreaker() bool {
+	return Lookup(e.Kind).Breaker
+}
+
+// WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a
+// caller never retries early, and clamped to RetryMaxHint. A negative
+// duration is refused: the envelope keeps the hint it had.
+func (e *Envelope) WithRetryAfter(d time.Duration) *Envelope {
+	if ms, ok := hintMs(d); ok {
+		e.Recovery.RetryAfterMs = &ms
+	}
+	return e
+}
+
+// WithSideEffects overrides the kind's default side-effect certainty when the
+// producer knows better (for example, that nothing was sent).
+func (e *Envelope) WithSideEffects(v SideEffects) *Envelope {
+	e.SideEffects = v
+	return e
+}
+
+// WithExtra adds a field the contract does not name. It never overrides a
+// field of the contract: those win when the envelope is marshalled. The
+// strings of the value are sanitized as the log form sanitizes them (a
+// string, the strings of a slice or map however deep, those of a
+// json.RawMessage; another value with a string the sanitizer changes is
+// kept as its sanitized JSON text); the caller's value is never modified.
+// Assigning e.Extra[key] directly keeps the value as it is, for text the
+// program wrote itself.
+func (e *Envelope) WithExtra(key string, value any) *Envelope {
+	if e.Extra == nil {
+		e.Extra = make(map[string]any)
+	}
+	e.Extra[key] = sanitizeValue(value)
+	return e
+}
+
+// PromotedFrom returns the form a reader promoted the envelope from, as Extra[PromotedMember] records it (PromotedShortForm), whether set by ReadHTTP or decoded from an envelope encoded after it; "" for an envelope its producer sent whole.
+func (e *Envelope) PromotedFrom() string {
+	switch v := e.Extra[PromotedMember].(type) {
+	case string:
+		return v
+	case json.RawMessage:
+		if s, ok := jsonString(v); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// jsonString decodes raw as a JSON string; ok is false for any other JSON value, null included.
+func jsonString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Kind's methods and those of the contract's vocabularies that do not
+// depend on their values; enums.go declares the types and their values.
+
+// IsKnown reports whether k is a kind of this contract version.
+func (k Kind) IsKnown() bool {
+	return kindIndex(k) >= 0
+}
+
+// String returns the kind's wire value.
+func (k Kind) String() string {
+	return string(k)
+}
+
+// Kinds returns every known kind in contract order. The slice is a fresh copy.
+func Kinds() []Kind {
+	out := make([]Kind, len(classifications))
+	for i := range classifications {
+		out[i] = classifications[i].Kind
+	}
+	return out
+}
+
+// String returns the wire value.
+func (v Origin) String() string {
+	return string(v)
+}
+
+// String returns the wire value.
+func (v RecoveryAction) String() string {
+	return string(v)
+}
+
+// String returns the wire value.
+func (v SameArguments) String() string {
+	return string(v)
+}
+
+// String returns the wire value.
+func (v SideEffects) String() string {
+	return string(v)
+}
+
+// String returns the wire value.
+func (v Group) String() string {
+	return string(v)
+}
