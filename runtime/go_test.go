@@ -101,6 +101,8 @@ func TestGoFixedSets(t *testing.T) {
 	codec := source(t, Go, "codec.go")
 	contains(t, "codec.go", codec, fmt.Sprintf("\nconst MaxDepth = %d\n", contract.MaxDepth))
 	contains(t, "codec.go", codec, fmt.Sprintf(`"nests arrays and objects more than %d levels deep"`, contract.MaxDepth))
+	methods := source(t, Go, "methods.go")
+	contains(t, "methods.go", methods, fmt.Sprintf(" at %d bytes cut at a character boundary.", contract.LogMaxBytes))
 	logging := source(t, Go, "logging.go")
 	contains(t, "logging.go", logging, fmt.Sprintf("\tlogMaxBytes = %d\n\tlogEllipsis = %q\n", contract.LogMaxBytes, contract.LogEllipsis))
 }

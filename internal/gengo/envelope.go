@@ -223,7 +223,6 @@ func fieldDoc(f *contract.Field, wire string) []jen.Code {
 func (g *gen) envelope(f *jen.File) {
 	g.objectTypes(f)
 	g.envelopeTypes(f)
-	g.stringForms(f)
 	g.adviceMethods(f)
 	g.setters(f)
 	g.sanitizeMethods(f)
@@ -271,9 +270,6 @@ func (g *gen) envelopeTypes(f *jen.File) {
 	)
 	docf(f, "Envelope is one failure as every surface (MCP, HTTP, CLI) reports it. It implements error; use errors.As to recover it from a wrapped error.")
 	f.Type().Id("Envelope").Struct(fields...)
-	f.Line()
-	f.Var().Id("_").Error().Op("=").Parens(jen.Op("*").Id("Envelope")).Parens(jen.Nil())
-	f.Line()
 }
 
 // contractFields are the Envelope's fields the contract declares: its
@@ -319,32 +315,6 @@ func (g *gen) contractFields() []jen.Code {
 
 // envRecv is the receiver of the Envelope's methods.
 func envRecv() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
-
-// stringForms emits Error and GoString, which sanitize the message when
-// the contract does.
-func (g *gen) stringForms(f *jen.File) {
-	msgSanitized := g.sanitized("message")
-	how := "sanitized with the contract's policy (Sanitize), however the envelope was built (NewTrusted included) or received"
-	if !msgSanitized {
-		how = "not sanitized (this contract does not sanitize it)"
-	}
-	docf(f,
-		"Error returns the envelope's string form, \"kind: message\", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then "+how+"; each is bounded as the log form's texts are (LogValue), at "+fmt.Sprint(contract.LogMaxBytes)+" bytes cut at a character boundary. fmt.Errorf(\"...: %w\", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns \"<nil envelope>\".",
-	)
-	f.Func().Params(envRecv()).Id("Error").Params().String().Block(
-		jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil envelope>"))),
-		jen.Return(jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()).Op("+").Lit(": ").Op("+").Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized))),
-	)
-	f.Line()
-	docf(f, "GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)")
-	f.Func().Params(jen.Id("e").Id("Envelope")).Id("GoString").Params().String().Block(
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%T{Kind:%q, Message:%q}"), jen.Id("e"),
-			jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()),
-			jen.Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized)))),
-	)
-	f.Line()
-	f.Var().Id("_").Qual("fmt", "GoStringer").Op("=").Id("Envelope").Values()
-}
 
 // adviceMethods emits the answers that depend on the layout or the
 // contract: IsRetryable and WorkMayHaveRun, where a derived leaf the

@@ -2,8 +2,6 @@
 
 package agenterror
 
-import "fmt"
-
 // Recovery is the advice an envelope carries.
 type Recovery struct {
 	// Action is "recovery.action" on the wire.
@@ -70,23 +68,6 @@ type Envelope struct {
 	// values are json.RawMessage.
 	Extra map[string]any
 }
-
-var _ error = (*Envelope)(nil)
-
-// Error returns the envelope's string form, "kind: message", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then sanitized with the contract's policy (Sanitize), however the envelope was built (NewTrusted included) or received; each is bounded as the log form's texts are (LogValue), at 1024 bytes cut at a character boundary. fmt.Errorf("...: %w", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns "<nil envelope>".
-func (e *Envelope) Error() string {
-	if e == nil {
-		return "<nil envelope>"
-	}
-	return stringText(string(e.Kind), false) + ": " + stringText(e.Message, true)
-}
-
-// GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)
-func (e Envelope) GoString() string {
-	return fmt.Sprintf("%T{Kind:%q, Message:%q}", e, stringText(string(e.Kind), false), stringText(e.Message, true))
-}
-
-var _ fmt.GoStringer = Envelope{}
 
 // IsRetryable reports whether the envelope's own advice permits an automatic
 // retry of the identical call: a retry action with a same_arguments value that

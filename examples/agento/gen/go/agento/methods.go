@@ -4,6 +4,7 @@ package agento
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -13,6 +14,24 @@ import (
 // the contract, and the promotion mark. envelope.go, rendered from the
 // contract, declares the Envelope and the methods that depend on its
 // fields, its layout or its sanitizer policy.
+
+var (
+	_ error          = (*Envelope)(nil)
+	_ fmt.GoStringer = Envelope{}
+)
+
+// Error returns the envelope's string form, "kind: message", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then sanitized with the contract's policy (Sanitize) when the contract sanitizes it (SanitizedFields lists message), however the envelope was built (NewTrusted included) or received; each is bounded as the log form's texts are (LogValue), at 1024 bytes cut at a character boundary. fmt.Errorf("...: %w", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns "<nil envelope>".
+func (e *Envelope) Error() string {
+	if e == nil {
+		return "<nil envelope>"
+	}
+	return stringText(string(e.Kind), false) + ": " + stringText(e.Message, sanitizeMessage)
+}
+
+// GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)
+func (e Envelope) GoString() string {
+	return fmt.Sprintf("%T{Kind:%q, Message:%q}", e, stringText(string(e.Kind), false), stringText(e.Message, sanitizeMessage))
+}
 
 // Classification returns the contract's classification of the envelope's kind.
 func (e *Envelope) Classification() Classification {
