@@ -101,6 +101,7 @@ func TestGoFixedSets(t *testing.T) {
 	codec := source(t, Go, "codec.go")
 	contains(t, "codec.go", codec, fmt.Sprintf("\nconst MaxDepth = %d\n", contract.MaxDepth))
 	contains(t, "codec.go", codec, fmt.Sprintf(`"nests arrays and objects more than %d levels deep"`, contract.MaxDepth))
+	contains(t, "shortform.go", source(t, Go, "shortform.go"), fmt.Sprintf("\nconst maxShortFormKind = %d\n", contract.ShortFormMaxKind))
 	methods := source(t, Go, "methods.go")
 	contains(t, "methods.go", methods, fmt.Sprintf(" at %d bytes cut at a character boundary.", contract.LogMaxBytes))
 	logging := source(t, Go, "logging.go")

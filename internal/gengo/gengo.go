@@ -52,9 +52,9 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	}
 	// The code that does not depend on the contract is the runtime of
 	// runtime/go, real Go files; words.go is only needed by the inbound
-	// classifiers.
+	// classifiers, shortform.go by an HTTP reader of the short form.
 	for _, name := range runtime.Go.Names() {
-		if (name != "words.go" || c.Inbound != nil) && (name != "callerror.go" || c.CallError != nil) {
+		if (name != "words.go" || c.Inbound != nil) && (name != "callerror.go" || c.CallError != nil) && (name != "shortform.go" || c.ShortForm() != nil) {
 			files = append(files, goFile{name: name, runtime: true})
 		}
 	}

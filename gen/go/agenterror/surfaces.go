@@ -344,41 +344,26 @@ const (
 	PromotedShortForm = "short_form"
 )
 
-// maxShortFormKind bounds the kind of a short form, in bytes: this contract's kinds are a few dozen characters, and a longer "kind" is not one.
-const maxShortFormKind = 128
+// shortFormKindMember and shortFormMessageMember are the members of labby's
+// short form that the runtime's fromShortForm (shortform.go) reads.
+const (
+	shortFormKindMember    = "kind"
+	shortFormMessageMember = "message"
+)
 
 // shortFormKind matches the names of this contract's kinds. A short form's "kind" must match it: a body such as a Kubernetes Status ({"kind": "Status", "message": ...}) names no kind of this contract and is classified from the status instead.
 var shortFormKind = regexp.MustCompile("^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
-// fromShortForm reads labby's short form of an error body, in which SDK and subsystem errors promote their stable kind to the top level: a JSON object whose "kind" is a string of at most maxShortFormKind bytes matching shortFormKind that the sanitizer keeps as it is (a lowercase token matches the pattern) and whose "message" is a string. It returns nil for any other body. The envelope keeps the kind and the message (sanitized as every reader sanitizes received text; empty or blank, it becomes statusLine(status)); its advice is Lookup's classification of the kind, the fallback for a kind this package does not know, never one picked from the status; and Extra[PromotedMember] is PromotedShortForm. Every other member of the body is ignored: it is unchecked upstream data, and the short form defines none. The kind's required collections are set empty, as its constructor sets them when given none, so that the envelope meets the producer schema.
-func fromShortForm(body []byte, status int) *Envelope {
-	obj, err := decodeObject(body, "")
-	if err != nil {
-		return nil
-	}
-	kind, ok := jsonString(obj["kind"])
-	if !ok || len(kind) > maxShortFormKind || !shortFormKind.MatchString(kind) || Sanitize(kind) != kind {
-		return nil
-	}
-	message, ok := jsonString(obj["message"])
-	if !ok {
-		return nil
-	}
-	message = Sanitize(message)
-	// A message says what happened when every other member is discarded;
-	// an empty one says nothing, and the producer schema rejects it.
-	if blank(message) {
-		message = statusLine(status)
-	}
-	e := NewTrusted(Kind(kind), message)
+// shortFormEmpty sets the required collections of a promoted envelope's kind
+// empty, as its constructor sets them when given none, so that the envelope
+// meets the producer schema.
+func (e *Envelope) shortFormEmpty() {
 	switch e.Kind {
 	case KindUnknownAction:
 		e.ValidChoices = []string{}
 	case KindForbidden:
 		e.RequiredScopes = []string{}
 	}
-	e.Extra = map[string]any{PromotedMember: PromotedShortForm}
-	return e
 }
 
 // classifyHTTP builds the envelope of a failed response without one: Classify picks the kind from the status and the body's text.
