@@ -15,37 +15,13 @@ import (
 // goType is the Go type of a context or kind-specific field. Scalars other
 // than strings are pointers so an absent value stays distinguishable from
 // zero; an empty string, nil slice or nil map means absent. An object with
-// declared properties is a struct of its own (see objectTypes).
-func (g *gen) goType(f *contract.Field) *jen.Statement {
-	switch f.Type {
-	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
-		return jen.Op("*").Add(elemType(f.Type))
-	case contract.TypeArray:
-		return jen.Index().Add(elemType(f.Items))
-	case contract.TypeObject:
-		if len(f.Properties) > 0 {
-			return jen.Op("*").Id(g.structName(f))
-		}
-	}
-	return elemType(f.Type)
-}
+// declared properties is a struct of its own (see objectTypes). Its text
+// is goTypeText's: every type a field takes is a builtin or a type of the
+// package, so none needs an import.
+func (g *gen) goType(f *contract.Field) *jen.Statement { return jen.Id(g.goTypeText(f)) }
 
 // elemType is the Go type of one value of type t, without optionality.
-func elemType(t contract.FieldType) *jen.Statement {
-	switch t {
-	case contract.TypeString:
-		return jen.String()
-	case contract.TypeInteger:
-		return jen.Int64()
-	case contract.TypeNumber:
-		return jen.Float64()
-	case contract.TypeBoolean:
-		return jen.Bool()
-	case contract.TypeObject:
-		return jen.Map(jen.String()).Any()
-	}
-	panic("gengo: unhandled type " + t)
-}
+func elemType(t contract.FieldType) *jen.Statement { return jen.Id(elemTypeText(t)) }
 
 // structName names the struct of an object field with properties.
 func (g *gen) structName(f *contract.Field) string {
@@ -140,26 +116,11 @@ func derivedType(lf *contract.Leaf) *jen.Statement {
 }
 
 // paramType is how a constructor or With method takes the field: by value.
-func paramType(g *gen, f *contract.Field) *jen.Statement {
-	if f.Type == contract.TypeArray || f.Type == contract.TypeObject {
-		return g.goType(f)
-	}
-	return elemType(f.Type)
-}
+func paramType(g *gen, f *contract.Field) *jen.Statement { return jen.Id(g.paramTypeText(f)) }
 
 // assign stores the parameter p into the envelope field, sanitized when
-// the contract lists the field in sanitize.fields.
-func (g *gen) assign(f *contract.Field, p string) jen.Code {
-	dst := jen.Id("e").Dot(f.Idents.Go)
-	switch f.Type {
-	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
-		return dst.Op("=").Op("&").Id(p)
-	}
-	if g.sanitized(f.Name) {
-		return dst.Op("=").Add(sanitizeExpr(f, jen.Id(p)))
-	}
-	return dst.Op("=").Id(p)
-}
+// the contract lists the field in sanitize.fields (assignText's statement).
+func (g *gen) assign(f *contract.Field, p string) jen.Code { return jen.Op(g.assignText(f, p)) }
 
 // sanitized reports whether the contract's sanitize.fields lists the
 // envelope value name (message, guidance, or a field).
@@ -171,17 +132,31 @@ func (g *gen) sanitized(name string) bool {
 // strings of an array, or the strings inside an object (a map's values, a
 // struct's members), copying rather than modifying the caller's value.
 func sanitizeExpr(f *contract.Field, v *jen.Statement) *jen.Statement {
+	switch fn, method := sanitizer(f); {
+	case fn == "":
+		return v
+	case method:
+		return v.Dot(fn).Call()
+	default:
+		return jen.Id(fn).Call(v)
+	}
+}
+
+// sanitizer names what sanitizes a value of the text field f: a function
+// of the runtime, or (method) the sanitized method of the field's struct;
+// "" for a field without text.
+func sanitizer(f *contract.Field) (fn string, method bool) {
 	switch {
 	case f.Type == contract.TypeString:
-		return jen.Id("Sanitize").Call(v)
+		return "Sanitize", false
 	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
-		return jen.Id("sanitizeStrings").Call(v)
+		return "sanitizeStrings", false
 	case f.Type == contract.TypeObject && len(f.Properties) > 0:
-		return v.Dot("sanitized").Call()
+		return "sanitized", true
 	case f.Type == contract.TypeObject:
-		return jen.Id("sanitizeObject").Call(v)
+		return "sanitizeObject", false
 	}
-	return v
+	return "", false
 }
 
 // isText reports whether the field holds text to sanitize: a string, an
@@ -809,17 +784,14 @@ func (g *gen) assignText(f *contract.Field, p string) string {
 	if !g.sanitized(f.Name) {
 		return dst + p
 	}
-	switch {
-	case f.Type == contract.TypeString:
-		return dst + "Sanitize(" + p + ")"
-	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
-		return dst + "sanitizeStrings(" + p + ")"
-	case f.Type == contract.TypeObject && len(f.Properties) > 0:
-		return dst + p + ".sanitized()"
-	case f.Type == contract.TypeObject:
-		return dst + "sanitizeObject(" + p + ")"
+	switch fn, method := sanitizer(f); {
+	case fn == "":
+		return dst + p
+	case method:
+		return dst + p + "." + fn + "()"
+	default:
+		return dst + fn + "(" + p + ")"
 	}
-	return dst + p
 }
 
 // sanitizesDoc says, in one paragraph, what a per-kind constructor
