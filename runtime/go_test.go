@@ -128,6 +128,8 @@ func TestGoFixedSets(t *testing.T) {
 	contains(t, "readhttp.go", readHTTP, fmt.Sprintf("\tPromotedShortForm = %q\n", contract.PromotedShortForm))
 	fixedSet(t, "nextstep.go", "Step", contract.Steps)
 	fixedSet(t, "inbound.go", "Failure", contract.Failures)
+	methods := source(t, Go, "methods.go")
+	contains(t, "methods.go", methods, fmt.Sprintf(" at %d bytes cut at a character boundary.", contract.LogMaxBytes))
 	logging := source(t, Go, "logging.go")
 	for _, m := range contract.LogMembers {
 		contains(t, "logging.go", logging, fmt.Sprintf("\t\tcase %q:\n", string(m)))

@@ -39,63 +39,16 @@ func (g *gen) aip193(f *jen.File) {
 	f.Var().Id("aipLeaves").Op("=").Index(jen.Lit(len(leaves))).Id("aipLeaf").Values(multilineValues(leaves)...)
 	f.Line()
 
-	// The values the layout does not carry: written from the envelope and
-	// set back as they are.
-	e := jen.Id("e")
-	var off []offWire
+	// The values the layout does not carry, which the runtime's aipOffWire
+	// and aipSetOffWire (aipoffwire.go) write and set back.
+	var off []jen.Code
 	for _, row := range t.AIPOffWire {
 		r := row.(runtimedata.Record)
-		key := r.Get("key").(string)
-		switch contract.Source(r.Get("source").(string)) {
-		case contract.SourceVersion:
-			if c.VersionIsText() {
-				off = append(off, offWire{key, e.Clone().Dot("ContractVersion"), func(v jen.Code) []jen.Code {
-					return []jen.Code{e.Clone().Dot("ContractVersion").Op("=").Add(v)}
-				}})
-			} else {
-				off = append(off, offWire{key, jen.Qual("strconv", "Itoa").Call(e.Clone().Dot("ContractVersion")), func(v jen.Code) []jen.Code {
-					return []jen.Code{
-						jen.List(jen.Id("n"), jen.Err()).Op(":=").Qual("strconv", "Atoi").Call(v),
-						jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.False())),
-						e.Clone().Dot("ContractVersion").Op("=").Id("n"),
-					}
-				}})
-			}
-		case contract.SourceOrigin:
-			off = append(off, enumOff(key, e.Clone().Dot("Origin"), "Origin"))
-		case contract.SourceAction:
-			off = append(off, enumOff(key, e.Clone().Dot("Recovery").Dot("Action"), "RecoveryAction"))
-		case contract.SourceSameArguments:
-			off = append(off, enumOff(key, e.Clone().Dot("Recovery").Dot("SameArguments"), "SameArguments"))
-		case contract.SourceSideEffects:
-			off = append(off, enumOff(key, e.Clone().Dot("SideEffects"), "SideEffects"))
-		case contract.SourceGuidance:
-			off = append(off, offWire{key, e.Clone().Dot("Recovery").Dot("Guidance"), func(v jen.Code) []jen.Code {
-				// Read from an upstream, it is sanitized as the decoder
-				// sanitizes guidance on the wire.
-				v = jen.Id("Sanitize").Call(v)
-				return []jen.Code{e.Clone().Dot("Recovery").Dot("Guidance").Op("=").Add(v)}
-			}})
-		}
+		src := aipOffSources[contract.Source(r.Get("source").(string))]
+		off = append(off, jen.Values(jen.Lit(r.Get("key")), jen.Id(src)))
 	}
-	f.Comment("// aipOffWire adds to meta the envelope's values its layout does not carry (an empty guidance is left out).")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("aipOffWire").Params(jen.Id("meta").Map(jen.String()).String()).BlockFunc(func(gr *jen.Group) {
-		for _, o := range off {
-			if o.key == contract.MetaGuidance {
-				gr.If(o.get.Clone().Op("!=").Lit("")).Block(jen.Id("meta").Index(jen.Lit(o.key)).Op("=").Add(o.get))
-				continue
-			}
-			gr.Id("meta").Index(jen.Lit(o.key)).Op("=").Add(o.get)
-		}
-	})
-	f.Line()
-	f.Comment("// aipSetOffWire sets the values the layout does not carry from meta, where it has them; false when one does not read.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("aipSetOffWire").Params(jen.Id("meta").Map(jen.String()).String()).Bool().BlockFunc(func(gr *jen.Group) {
-		for _, o := range off {
-			gr.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("meta").Index(jen.Lit(o.key)), jen.Id("ok")).Block(o.set(jen.Id("v"))...)
-		}
-		gr.Return(jen.True())
-	})
+	f.Comment("// aipOffWireValues are the envelope's values its layout does not carry, by metadata key.")
+	f.Var().Id("aipOffWireValues").Op("=").Index().Id("aipOff").Values(multilineValues(off)...)
 	f.Line()
 
 	f.Comment("// kindByReason returns the kind whose ErrorInfo reason is reason.")
@@ -120,19 +73,15 @@ func (g *gen) aip193(f *jen.File) {
 	)
 }
 
-// offWire is a value the layout does not carry: its metadata key, its
-// value as text, and the statements setting it from text v.
-type offWire struct {
-	key string
-	get *jen.Statement
-	set func(v jen.Code) []jen.Code
-}
-
-// enumOff is an off-wire value of one of the contract's vocabularies.
-func enumOff(key string, field *jen.Statement, typ string) offWire {
-	return offWire{key, jen.String().Call(field.Clone()), func(v jen.Code) []jen.Code {
-		return []jen.Code{field.Clone().Op("=").Id(typ).Call(jen.Id("Sanitize").Call(v))}
-	}}
+// aipOffSources names the runtime's aipOff source of each value a layout
+// may leave off the wire.
+var aipOffSources = map[contract.Source]string{
+	contract.SourceVersion:       "aipOffVersion",
+	contract.SourceOrigin:        "aipOffOrigin",
+	contract.SourceAction:        "aipOffAction",
+	contract.SourceSameArguments: "aipOffSameArguments",
+	contract.SourceGuidance:      "aipOffGuidance",
+	contract.SourceSideEffects:   "aipOffSideEffects",
 }
 
 // multilineValues puts each element of a composite literal on its own line.

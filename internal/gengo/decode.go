@@ -208,18 +208,20 @@ func (p *decPlan) read(lf *contract.Leaf, s *slot) []jen.Code {
 	d := jen.Id("d")
 	switch s.kind {
 	case readConst:
-		var call *jen.Statement
-		switch v := lf.Const.(type) {
+		// A string is compared as it is scanned; any other constant is
+		// read as its type is and compared (constValue).
+		var read string
+		switch lf.Const.(type) {
 		case string:
-			call = d.Dot("constString").Call(jen.Lit(v))
+			return []jen.Code{st.Op("=").Add(d.Dot("constString").Call(jen.Lit(lf.Const)))}
 		case bool:
-			call = d.Dot("constBool").Call(jen.Lit(v))
+			read = "boolean"
 		case int:
-			call = d.Dot("constInt").Call(jen.Lit(v))
+			read = "integer"
 		default:
-			call = d.Dot("constFloat").Call(jen.Lit(v))
+			read = "float"
 		}
-		return []jen.Code{st.Op("=").Add(call)}
+		return []jen.Code{st.Op("=").Id("constValue").Call(d.Dot(read), jen.Lit(lf.Const))}
 	case readRaw:
 		return []jen.Code{jen.List(jen.Id(s.tmp), st).Op("=").Add(d.Dot("raw").Call())}
 	case readTemp:
@@ -417,7 +419,8 @@ func (p *decPlan) fieldsTable(f *jen.File) {
 	f.Line()
 }
 
-// unmarshal emits UnmarshalJSON.
+// unmarshal emits decode, the layout's decoder, which the runtime's
+// UnmarshalJSON, UnmarshalJSONRaw and readers call (codec.go).
 func (g *gen) unmarshal(f *jen.File) {
 	p := g.planDecode()
 	p.fieldsTable(f)
@@ -451,43 +454,9 @@ func (g *gen) unmarshal(f *jen.File) {
 		jen.Op("*").Id("e").Op("=").Id("out"),
 		jen.Return(jen.Nil()),
 	)
-	f.Comment("// UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,")
-	f.Comment("// origin or other value this contract version does not know is kept as it is,")
-	f.Comment("// fields the contract does not name go to Extra, values the layout does not")
-	f.Comment("// carry are filled from the kind's classification, and malformed input yields")
-	f.Comment("// a *DecodeError naming the offending field. On error the envelope is unchanged.")
-	f.Comment("//")
-	f.Comment("// " + g.receivedDoc())
-	f.Comment("//")
-	f.Comment("// It reads the document once, in document order; a member given twice counts")
-	f.Comment("// once, with its last value, as with encoding/json, and only the last is kept.")
-	f.Comment("// Problems are reported after the whole document is read, the first in layout")
-	f.Comment("// order; a document nested deeper than MaxDepth or holding a number past the")
-	f.Comment("// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by")
-	f.Comment("// the TypeScript and Python decoders. A document longer than MaxDocumentBytes")
-	f.Comment("// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("data"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.True())),
-	)
-	f.Line()
-	f.Comment("// UnmarshalJSONRaw is UnmarshalJSON without sanitizing: the text is as the")
-	f.Comment("// sender wrote it. Never re-emit it or show it to a model; it is for a caller")
-	f.Comment("// that needs the exact bytes (to verify or archive them). Every other reader")
-	f.Comment("// (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.")
-	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("UnmarshalJSONRaw").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.If(jen.Err().Op(":=").Id("checkSize").Call(jen.Id("data"), jen.Id("MaxDocumentBytes")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Id("e").Dot("decode").Call(jen.Id("data"), jen.False())),
-	)
-	f.Line()
 	f.Comment("// decode is UnmarshalJSON without the size limit, sanitizing every text it")
 	f.Comment("// reads when sanitize is set.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("decode").Params(jen.Id("data").Index().Byte(), jen.Id("sanitize").Bool()).Error().Block(body...)
-}
-
-// receivedDoc says what decoding sanitizes, in one sentence.
-func (g *gen) receivedDoc() string {
-	return "Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are sanitized too, before the kind's classification is looked up (a clean value, as every known one is, comes back unchanged). An envelope read from an upstream can so be re-emitted or logged as it is; a kind or required field the sanitizer leaves empty is a DecodeValue error, as an empty one is (an emptied enumerated value is kept empty, as an empty one is). UnmarshalJSONRaw keeps the text as received."
 }
 
 // receivedText reports whether decoding sanitizes the leaf's value: the

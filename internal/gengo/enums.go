@@ -154,24 +154,8 @@ func (g *gen) enums(f *jen.File) {
 	} else {
 		f.Const().Defs()
 	}
-	f.Line()
-	f.Comment("// IsKnown reports whether k is a kind of this contract version.")
-	f.Func().Params(jen.Id("k").Id("Kind")).Id("IsKnown").Params().Bool().Block(
-		jen.Return(jen.Id("kindIndex").Call(jen.Id("k")).Op(">=").Lit(0)),
-	)
-	f.Line()
-	f.Comment("// String returns the kind's wire value.")
-	f.Func().Params(jen.Id("k").Id("Kind")).Id("String").Params().String().Block(jen.Return(jen.String().Call(jen.Id("k"))))
-	f.Line()
-	f.Comment("// Kinds returns every known kind in contract order. The slice is a fresh copy.")
-	f.Func().Id("Kinds").Params().Index().Id("Kind").Block(
-		jen.Id("out").Op(":=").Make(jen.Index().Id("Kind"), jen.Len(jen.Id("classifications"))),
-		jen.For(jen.Id("i").Op(":=").Range().Id("classifications")).Block(
-			jen.Id("out").Index(jen.Id("i")).Op("=").Id("classifications").Index(jen.Id("i")).Dot("Kind"),
-		),
-		jen.Return(jen.Id("out")),
-	)
-
+	// IsKnown, String and Kinds are the runtime's (methods.go), as is each
+	// vocabulary's String.
 	for _, e := range g.enumSpecs() {
 		f.Line()
 		docf(f, e.doc+" Values outside the constants below come from a newer contract; keep them as they are.")
@@ -193,9 +177,6 @@ func (g *gen) enums(f *jen.File) {
 			jen.Switch(jen.Id(recv)).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
 			jen.Return(jen.False()),
 		)
-		f.Line()
-		f.Comment("// String returns the wire value.")
-		f.Func().Params(jen.Id(recv).Id(e.typeName)).Id("String").Params().String().Block(jen.Return(jen.String().Call(jen.Id(recv))))
 		f.Line()
 		f.Commentf("// %s returns every %s value of the contract, in contract order.", e.allName, e.typeName)
 		f.Func().Id(e.allName).Params().Index().Id(e.typeName).Block(

@@ -15,37 +15,13 @@ import (
 // goType is the Go type of a context or kind-specific field. Scalars other
 // than strings are pointers so an absent value stays distinguishable from
 // zero; an empty string, nil slice or nil map means absent. An object with
-// declared properties is a struct of its own (see objectTypes).
-func (g *gen) goType(f *contract.Field) *jen.Statement {
-	switch f.Type {
-	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
-		return jen.Op("*").Add(elemType(f.Type))
-	case contract.TypeArray:
-		return jen.Index().Add(elemType(f.Items))
-	case contract.TypeObject:
-		if len(f.Properties) > 0 {
-			return jen.Op("*").Id(g.structName(f))
-		}
-	}
-	return elemType(f.Type)
-}
+// declared properties is a struct of its own (see objectTypes). Its text
+// is goTypeText's: every type a field takes is a builtin or a type of the
+// package, so none needs an import.
+func (g *gen) goType(f *contract.Field) *jen.Statement { return jen.Id(g.goTypeText(f)) }
 
 // elemType is the Go type of one value of type t, without optionality.
-func elemType(t contract.FieldType) *jen.Statement {
-	switch t {
-	case contract.TypeString:
-		return jen.String()
-	case contract.TypeInteger:
-		return jen.Int64()
-	case contract.TypeNumber:
-		return jen.Float64()
-	case contract.TypeBoolean:
-		return jen.Bool()
-	case contract.TypeObject:
-		return jen.Map(jen.String()).Any()
-	}
-	panic("gengo: unhandled type " + t)
-}
+func elemType(t contract.FieldType) *jen.Statement { return jen.Id(elemTypeText(t)) }
 
 // structName names the struct of an object field with properties.
 func (g *gen) structName(f *contract.Field) string {
@@ -140,26 +116,11 @@ func derivedType(lf *contract.Leaf) *jen.Statement {
 }
 
 // paramType is how a constructor or With method takes the field: by value.
-func paramType(g *gen, f *contract.Field) *jen.Statement {
-	if f.Type == contract.TypeArray || f.Type == contract.TypeObject {
-		return g.goType(f)
-	}
-	return elemType(f.Type)
-}
+func paramType(g *gen, f *contract.Field) *jen.Statement { return jen.Id(g.paramTypeText(f)) }
 
 // assign stores the parameter p into the envelope field, sanitized when
-// the contract lists the field in sanitize.fields.
-func (g *gen) assign(f *contract.Field, p string) jen.Code {
-	dst := jen.Id("e").Dot(f.Idents.Go)
-	switch f.Type {
-	case contract.TypeInteger, contract.TypeNumber, contract.TypeBoolean:
-		return dst.Op("=").Op("&").Id(p)
-	}
-	if g.sanitized(f.Name) {
-		return dst.Op("=").Add(sanitizeExpr(f, jen.Id(p)))
-	}
-	return dst.Op("=").Id(p)
-}
+// the contract lists the field in sanitize.fields (assignText's statement).
+func (g *gen) assign(f *contract.Field, p string) jen.Code { return jen.Op(g.assignText(f, p)) }
 
 // sanitized reports whether the contract's sanitize.fields lists the
 // envelope value name (message, guidance, or a field).
@@ -171,17 +132,31 @@ func (g *gen) sanitized(name string) bool {
 // strings of an array, or the strings inside an object (a map's values, a
 // struct's members), copying rather than modifying the caller's value.
 func sanitizeExpr(f *contract.Field, v *jen.Statement) *jen.Statement {
+	switch fn, method := sanitizer(f); {
+	case fn == "":
+		return v
+	case method:
+		return v.Dot(fn).Call()
+	default:
+		return jen.Id(fn).Call(v)
+	}
+}
+
+// sanitizer names what sanitizes a value of the text field f: a function
+// of the runtime, or (method) the sanitized method of the field's struct;
+// "" for a field without text.
+func sanitizer(f *contract.Field) (fn string, method bool) {
 	switch {
 	case f.Type == contract.TypeString:
-		return jen.Id("Sanitize").Call(v)
+		return "Sanitize", false
 	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
-		return jen.Id("sanitizeStrings").Call(v)
+		return "sanitizeStrings", false
 	case f.Type == contract.TypeObject && len(f.Properties) > 0:
-		return v.Dot("sanitized").Call()
+		return "sanitized", true
 	case f.Type == contract.TypeObject:
-		return jen.Id("sanitizeObject").Call(v)
+		return "sanitizeObject", false
 	}
-	return v
+	return "", false
 }
 
 // isText reports whether the field holds text to sanitize: a string, an
@@ -217,9 +192,22 @@ func fieldDoc(f *contract.Field, wire string) []jen.Code {
 	return comment(fmt.Sprintf("%s is %q on the wire. %s", f.Idents.Go, wire, f.Description))
 }
 
+// envelope emits envelope.go: the Envelope and the methods and
+// constructors whose code the contract shapes (the runtime's methods.go
+// has the others).
 func (g *gen) envelope(f *jen.File) {
-	c := g.c
 	g.objectTypes(f)
+	g.envelopeTypes(f)
+	g.adviceMethods(f)
+	g.setters(f)
+	g.sanitizeMethods(f)
+	f.Line()
+	g.constructors(f)
+}
+
+// envelopeTypes emits the Recovery and Envelope structs, each field's doc
+// saying where it travels in this contract's layout.
+func (g *gen) envelopeTypes(f *jen.File) {
 	docf(f, "Recovery is the advice an envelope carries.")
 	f.Type().Id("Recovery").Struct(
 		jen.Comment("// Action is "+g.wireDoc(contract.SourceAction)+"."),
@@ -233,7 +221,6 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Id("RetryAfterMs").Op("*").Int64(),
 	)
 	f.Line()
-
 	fields := []jen.Code{
 		jen.Comment("// ContractVersion is " + g.wireDoc(contract.SourceVersion) + "."),
 		jen.Id("ContractVersion").Add(g.versionType()),
@@ -247,6 +234,25 @@ func (g *gen) envelope(f *jen.File) {
 		jen.Comment("// SideEffects is " + g.wireDoc(contract.SourceSideEffects) + "."),
 		jen.Id("SideEffects").Id("SideEffects"),
 	}
+	fields = append(fields, g.contractFields()...)
+	fields = append(fields, jen.Line(),
+		jen.Comment("// Extra holds fields this contract version does not name: a caller's additions"),
+		jen.Comment("// and fields from newer producers, keyed by their path (\"name\" at the top"),
+		jen.Comment("// level, \"object.name\" inside a nested object). When marshalling, a field of"),
+		jen.Comment("// the contract always wins over an Extra entry of the same name. Decoded"),
+		jen.Comment("// values are json.RawMessage."),
+		jen.Id("Extra").Map(jen.String()).Any(),
+	)
+	docf(f, "Envelope is one failure as every surface (MCP, HTTP, CLI) reports it. It implements error; use errors.As to recover it from a wrapped error.")
+	f.Type().Id("Envelope").Struct(fields...)
+}
+
+// contractFields are the Envelope's fields the contract declares: its
+// context fields, its kind-specific fields and the derived leaves of its
+// layout, each group under a heading.
+func (g *gen) contractFields() []jen.Code {
+	c := g.c
+	var fields []jen.Code
 	if len(c.ContextFields) > 0 {
 		heading := "// Optional context."
 		if len(c.RequiredContext) > 0 {
@@ -279,58 +285,22 @@ func (g *gen) envelope(f *jen.File) {
 			fields = append(fields, jen.Id(lf.Idents.Go).Add(derivedType(lf)))
 		}
 	}
-	fields = append(fields, jen.Line(),
-		jen.Comment("// Extra holds fields this contract version does not name: a caller's additions"),
-		jen.Comment("// and fields from newer producers, keyed by their path (\"name\" at the top"),
-		jen.Comment("// level, \"object.name\" inside a nested object). When marshalling, a field of"),
-		jen.Comment("// the contract always wins over an Extra entry of the same name. Decoded"),
-		jen.Comment("// values are json.RawMessage."),
-		jen.Id("Extra").Map(jen.String()).Any(),
-	)
-	docf(f, "Envelope is one failure as every surface (MCP, HTTP, CLI) reports it. It implements error; use errors.As to recover it from a wrapped error.")
-	f.Type().Id("Envelope").Struct(fields...)
-	f.Line()
-	f.Var().Id("_").Error().Op("=").Parens(jen.Op("*").Id("Envelope")).Parens(jen.Nil())
-	f.Line()
+	return fields
+}
 
-	e := func() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
-	msgSanitized := g.c.Sanitize.Sanitizes("message")
-	how := "sanitized with the contract's policy (Sanitize), however the envelope was built (NewTrusted included) or received"
-	if !msgSanitized {
-		how = "not sanitized (this contract does not sanitize it)"
-	}
-	docf(f,
-		"Error returns the envelope's string form, \"kind: message\", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then "+how+"; each is bounded as the log form's texts are (LogValue), at "+fmt.Sprint(contract.LogMaxBytes)+" bytes cut at a character boundary. fmt.Errorf(\"...: %w\", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns \"<nil envelope>\".",
-	)
-	f.Func().Params(e()).Id("Error").Params().String().Block(
-		jen.If(jen.Id("e").Op("==").Nil()).Block(jen.Return(jen.Lit("<nil envelope>"))),
-		jen.Return(jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()).Op("+").Lit(": ").Op("+").Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized))),
-	)
-	f.Line()
-	docf(f, "GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)")
-	f.Func().Params(jen.Id("e").Id("Envelope")).Id("GoString").Params().String().Block(
-		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%T{Kind:%q, Message:%q}"), jen.Id("e"),
-			jen.Id("stringText").Call(jen.String().Call(jen.Id("e").Dot("Kind")), jen.False()),
-			jen.Id("stringText").Call(jen.Id("e").Dot("Message"), jen.Lit(msgSanitized)))),
-	)
-	f.Line()
-	f.Var().Id("_").Qual("fmt", "GoStringer").Op("=").Id("Envelope").Values()
-	f.Line()
-	// lookupMethod declares a method answering from the kind's
-	// classification: Lookup(e.Kind), or its member.
-	lookupMethod := func(name string, typ jen.Code, member string, doc ...string) {
-		for _, d := range doc {
-			f.Comment("// " + d)
-		}
-		answer := jen.Id("Lookup").Call(jen.Id("e").Dot("Kind"))
-		if member != "" {
-			answer.Dot(member)
-		}
-		f.Func().Params(e()).Id(name).Params().Add(typ).Block(jen.Return(answer))
-	}
+// envRecv is the receiver of the Envelope's methods.
+func envRecv() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
+
+// adviceMethods emits the answers that depend on the layout or the
+// contract: IsRetryable and WorkMayHaveRun, where a derived leaf the
+// layout carries wins over the computed answer, and IsStartupFailure for a
+// contract with startup failures. The classification's other answers are
+// the runtime's (methods.go).
+func (g *gen) adviceMethods(f *jen.File) {
 	// derivedMethod declares a method computing a flag the layout may also
 	// carry as a derived leaf of source src: a received value wins.
 	derivedMethod := func(name string, src contract.Source, computed jen.Code, doc ...string) {
+		f.Line()
 		for _, d := range doc {
 			f.Comment("// " + d)
 		}
@@ -339,43 +309,29 @@ func (g *gen) envelope(f *jen.File) {
 			f.Comment(fmt.Sprintf("// A received %q wins over the computed answer.", lf.Path))
 			body = append(body, jen.If(jen.Id("e").Dot(lf.Idents.Go).Op("!=").Nil()).Block(jen.Return(jen.Op("*").Id("e").Dot(lf.Idents.Go))))
 		}
-		f.Func().Params(e()).Id(name).Params().Bool().Block(append(body, jen.Return(computed))...)
+		f.Func().Params(envRecv()).Id(name).Params().Bool().Block(append(body, jen.Return(computed))...)
 	}
-	lookupMethod("Classification", jen.Id("Classification"), "", "Classification returns the contract's classification of the envelope's kind.")
-	f.Line()
-	lookupMethod("HTTPStatus", jen.Int(), "HTTPStatus", "HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.")
-	f.Line()
-	lookupMethod("LogLevel", jen.Qual("log/slog", "Level"), "LogLevel", "LogLevel returns the level to log this failure at.")
-	f.Line()
-	lookupMethod("CountsTowardBreaker", jen.Bool(), "Breaker", "CountsTowardBreaker reports whether the failure is a transport failure that",
-		"counts toward the upstream's circuit breaker.")
-	f.Line()
 	derivedMethod("IsRetryable", contract.SourceRetryable,
 		jen.Id("e").Dot("Recovery").Dot("Action").Dot("IsRetry").Call().Op("&&").Id("e").Dot("Recovery").Dot("SameArguments").Dot("PermitsRetry").Call(),
 		"IsRetryable reports whether the envelope's own advice permits an automatic",
 		"retry of the identical call: a retry action with a same_arguments value that", "permits repeating it.")
-	f.Line()
 	derivedMethod("WorkMayHaveRun", contract.SourceMayHaveRun, jen.Id("e").Dot("SideEffects").Dot("MayHaveRun").Call(),
 		"WorkMayHaveRun reports whether work may already have run before the failure,",
 		"judged from the envelope's side_effects: check state before repeating a write.")
 	if g.hasStartup() {
 		f.Line()
-		lookupMethod("IsStartupFailure", jen.Bool(), "Startup", "IsStartupFailure reports whether the kind is raised while starting up or",
-			"loading configuration rather than returned as an operation's result.")
+		f.Comment("// IsStartupFailure reports whether the kind is raised while starting up or")
+		f.Comment("// loading configuration rather than returned as an operation's result.")
+		f.Func().Params(envRecv()).Id("IsStartupFailure").Params().Bool().Block(jen.Return(jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Startup")))
 	}
+}
 
-	// Chainable setters: NewX(...).WithTool("t").WithRetryAfter(d) builds an
-	// envelope without option closures or extra allocations.
-	f.Line()
-	f.Comment("// WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a")
-	f.Comment("// caller never retries early, and clamped to RetryMaxHint. A negative")
-	f.Comment("// duration is refused: the envelope keeps the hint it had.")
-	f.Func().Params(e()).Id("WithRetryAfter").Params(jen.Id("d").Qual("time", "Duration")).Op("*").Id("Envelope").Block(
-		jen.If(jen.List(jen.Id("ms"), jen.Id("ok")).Op(":=").Id("hintMs").Call(jen.Id("d")), jen.Id("ok")).Block(
-			jen.Id("e").Dot("Recovery").Dot("RetryAfterMs").Op("=").Op("&").Id("ms"),
-		),
-		jen.Return(jen.Id("e")),
-	)
+// setters emits the chainable setters that depend on the contract:
+// WithGuidance (whether the layout fills guidance from the contract, and
+// whether it is sanitized) and one With method per field. NewX(...).
+// WithTool("t").WithRetryAfter(d) builds an envelope without option closures
+// or extra allocations; the setters of no contract field are the runtime's.
+func (g *gen) setters(f *jen.File) {
 	f.Line()
 	if g.lo.FillsGuidance() {
 		f.Comment("// WithGuidance replaces the contract's default guidance with advice specific")
@@ -398,37 +354,14 @@ func (g *gen) envelope(f *jen.File) {
 	if g.lo.FillsGuidance() {
 		instead = jen.Id("Lookup").Call(jen.Id("e").Dot("Kind")).Dot("Guidance")
 	}
-	f.Func().Params(e()).Id("WithGuidance").Params(jen.Id("guidance").String()).Op("*").Id("Envelope").Block(
+	f.Func().Params(envRecv()).Id("WithGuidance").Params(jen.Id("guidance").String()).Op("*").Id("Envelope").Block(
 		jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(guidance),
 		jen.If(jen.Id("blank").Call(jen.Id("e").Dot("Recovery").Dot("Guidance"))).Block(
 			jen.Id("e").Dot("Recovery").Dot("Guidance").Op("=").Add(instead),
 		),
 		jen.Return(jen.Id("e")),
 	)
-	f.Line()
-	f.Comment("// WithSideEffects overrides the kind's default side-effect certainty when the")
-	f.Comment("// producer knows better (for example, that nothing was sent).")
-	f.Func().Params(e()).Id("WithSideEffects").Params(jen.Id("v").Id("SideEffects")).Op("*").Id("Envelope").Block(
-		jen.Id("e").Dot("SideEffects").Op("=").Id("v"),
-		jen.Return(jen.Id("e")),
-	)
-	f.Line()
-	f.Comment("// WithExtra adds a field the contract does not name. It never overrides a")
-	f.Comment("// field of the contract: those win when the envelope is marshalled. The")
-	f.Comment("// strings of the value are sanitized as the log form sanitizes them (a")
-	f.Comment("// string, the strings of a slice or map however deep, those of a")
-	f.Comment("// json.RawMessage; another value with a string the sanitizer changes is")
-	f.Comment("// kept as its sanitized JSON text); the caller's value is never modified.")
-	f.Comment("// Assigning e.Extra[key] directly keeps the value as it is, for text the")
-	f.Comment("// program wrote itself.")
-	f.Func().Params(e()).Id("WithExtra").Params(jen.Id("key").String(), jen.Id("value").Any()).Op("*").Id("Envelope").Block(
-		jen.If(jen.Id("e").Dot("Extra").Op("==").Nil()).Block(
-			jen.Id("e").Dot("Extra").Op("=").Make(jen.Map(jen.String()).Any()),
-		),
-		jen.Id("e").Dot("Extra").Index(jen.Id("key")).Op("=").Id("sanitizeValue").Call(jen.Id("value")),
-		jen.Return(jen.Id("e")),
-	)
-	for _, fl := range c.EnvelopeFields {
+	for _, fl := range g.c.EnvelopeFields {
 		f.Line()
 		f.Commentf("// With%s sets %s.", fl.Idents.Go, fl.Name)
 		if g.lo.RequiredLeaf(fl) != nil {
@@ -438,14 +371,16 @@ func (g *gen) envelope(f *jen.File) {
 			f.Commentf("// The value is sanitized (Sanitize, every string of it; the caller's value is")
 			f.Commentf("// not modified); assign e.%s for trusted text.", fl.Idents.Go)
 		}
-		f.Func().Params(e()).Id("With"+fl.Idents.Go).Params(jen.Id("v").Add(paramType(g, fl))).Op("*").Id("Envelope").Block(
+		f.Func().Params(envRecv()).Id("With"+fl.Idents.Go).Params(jen.Id("v").Add(paramType(g, fl))).Op("*").Id("Envelope").Block(
 			g.assign(fl, "v"),
 			jen.Return(jen.Id("e")),
 		)
 	}
-	g.sanitizeMethods(f)
+}
 
-	f.Line()
+// constructors emits New, NewTrusted and init, and the placeholder of the
+// per-kind constructors.
+func (g *gen) constructors(f *jen.File) {
 	// The constructors are small wrappers that inline, so an envelope that
 	// does not escape its caller (built, encoded, dropped) lives on the
 	// caller's stack. The work, Lookup and Sanitize included, is done out of
@@ -461,7 +396,7 @@ func (g *gen) envelope(f *jen.File) {
 		wrapInit("init", g.initArgs(jen.Id("kind"), true)...)...)
 	f.Line()
 	example := "e.Message = s"
-	for _, fl := range c.EnvelopeFields {
+	for _, fl := range g.c.EnvelopeFields {
 		if g.sanitized(fl.Name) {
 			example = "e." + fl.Idents.Go + " = s"
 			break
@@ -474,7 +409,7 @@ func (g *gen) envelope(f *jen.File) {
 	g.initMethod(f)
 	// The per-kind constructors are written pre-formatted (see
 	// constructorsSpliced); the placeholder holds their place.
-	if len(c.Kinds) > 0 {
+	if len(g.c.Kinds) > 0 {
 		f.Line()
 		f.Var().Id(placeholderConstructors).Int()
 	}
@@ -849,17 +784,14 @@ func (g *gen) assignText(f *contract.Field, p string) string {
 	if !g.sanitized(f.Name) {
 		return dst + p
 	}
-	switch {
-	case f.Type == contract.TypeString:
-		return dst + "Sanitize(" + p + ")"
-	case f.Type == contract.TypeArray && f.Items == contract.TypeString:
-		return dst + "sanitizeStrings(" + p + ")"
-	case f.Type == contract.TypeObject && len(f.Properties) > 0:
-		return dst + p + ".sanitized()"
-	case f.Type == contract.TypeObject:
-		return dst + "sanitizeObject(" + p + ")"
+	switch fn, method := sanitizer(f); {
+	case fn == "":
+		return dst + p
+	case method:
+		return dst + p + "." + fn + "()"
+	default:
+		return dst + fn + "(" + p + ")"
 	}
-	return dst + p
 }
 
 // sanitizesDoc says, in one paragraph, what a per-kind constructor

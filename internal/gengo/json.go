@@ -188,13 +188,6 @@ func (g *gen) json(f *jen.File) {
 	f.Comment("// a 64-bit float). Appending to a reused buffer encodes without allocating.")
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("AppendJSON").Params(jen.Id("dst").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 	f.Line()
-	f.Comment("// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.")
-	f.Func().Params(jen.Id("e").Id("Envelope")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("e").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("b"), jen.Nil()),
-	)
-	f.Line()
 	g.unmarshal(f)
 }
 

@@ -86,6 +86,10 @@ func (g *gen) sanitizePolicy(f *jen.File) {
 	f.Comment("// SanitizedFields names the envelope values that are upstream-controlled text")
 	f.Comment("// and sanitized by default: " + strings.Join(p.Fields, ", ") + ".")
 	f.Var().Id("SanitizedFields").Op("=").Index(jen.Op("...")).String().Values(fields...)
+	f.Line()
+	f.Comment("// sanitizeMessage is whether SanitizedFields lists the message, which the")
+	f.Comment("// string forms (Error, GoString) then sanitize.")
+	f.Const().Id("sanitizeMessage").Op("=").Lit(p.Sanitizes("message"))
 }
 
 // commentSuffix is ": description" on one line, or nothing.

@@ -24,39 +24,22 @@ func schemaFiles(c *contract.Contract) (map[string][]byte, error) {
 	return out, nil
 }
 
+// schemas emits the schema files' embedding and $ids, which the runtime's
+// ProducerSchema and ConsumerSchema (schema.go) return, and the compact
+// schema of MCPErrorSchema.
 func (g *gen) schemas(f *jen.File) {
 	c := g.c
 	f.Anon("embed")
-	docf(f, "Schema is a JSON Schema (draft 2020-12) of the envelope, as published in the contract's schemas/ directory.")
-	f.Type().Id("Schema").Struct(
-		jen.Comment("// ID is the schema's $id."),
-		jen.Id("ID").String(),
-		jen.Comment("// JSON is the schema document; each call returns a fresh copy."),
-		jen.Id("JSON").Index().Byte(),
-	)
 	for _, s := range []struct {
 		role genschema.Role
 		name string
-		doc  string
-	}{
-		{genschema.Producer, "Producer", "ProducerSchema is the strict schema a service validates its own envelopes against: known kinds only, closed vocabularies, each kind's required fields."},
-		{genschema.Consumer, "Consumer", "ConsumerSchema is the forward-compatible schema a client validates received envelopes against: unknown kinds, values and fields are accepted."},
-	} {
-		v := "schema" + s.name
+	}{{genschema.Producer, "Producer"}, {genschema.Consumer, "Consumer"}} {
 		f.Line()
 		f.Comment("//go:embed " + genschema.FileName(c, s.role))
-		f.Var().Id(v).String()
+		f.Var().Id("schema" + s.name).String()
 		f.Line()
 		f.Commentf("// %sSchemaID is the $id of %s.", s.name, genschema.FileName(c, s.role))
 		f.Const().Id(s.name + "SchemaID").Op("=").Lit(genschema.ID(c, s.role))
-		f.Line()
-		docf(f, s.doc)
-		f.Func().Id(s.name + "Schema").Params().Id("Schema").Block(
-			jen.Return(jen.Id("Schema").Values(jen.Dict{
-				jen.Id("ID"):   jen.Id(s.name + "SchemaID"),
-				jen.Id("JSON"): jen.Index().Byte().Call(jen.Id(v)),
-			})),
-		)
 	}
 	f.Line()
 	f.Comment("// mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.")

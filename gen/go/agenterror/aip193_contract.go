@@ -116,13 +116,8 @@ var aipLeaves = [23]aipLeaf{
 	},
 }
 
-// aipOffWire adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
-func (e *Envelope) aipOffWire(meta map[string]string) {}
-
-// aipSetOffWire sets the values the layout does not carry from meta, where it has them; false when one does not read.
-func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
-	return true
-}
+// aipOffWireValues are the envelope's values its layout does not carry, by metadata key.
+var aipOffWireValues = []aipOff{}
 
 // kindByReason returns the kind whose ErrorInfo reason is reason.
 func kindByReason(reason string) (Kind, bool) {

@@ -2,12 +2,6 @@
 
 package agenterror
 
-import (
-	"fmt"
-	"log/slog"
-	"time"
-)
-
 // Recovery is the advice an envelope carries.
 type Recovery struct {
 	// Action is "recovery.action" on the wire.
@@ -75,44 +69,6 @@ type Envelope struct {
 	Extra map[string]any
 }
 
-var _ error = (*Envelope)(nil)
-
-// Error returns the envelope's string form, "kind: message", on one line: in each, tab, line feed, carriage return, U+2028 and U+2029 become spaces and every other control is deleted, so a message cannot start a second log line; the message is then sanitized with the contract's policy (Sanitize), however the envelope was built (NewTrusted included) or received; each is bounded as the log form's texts are (LogValue), at 1024 bytes cut at a character boundary. fmt.Errorf("...: %w", e), log.Print(e) and any logger that prints an error write this form. A nil envelope returns "<nil envelope>".
-func (e *Envelope) Error() string {
-	if e == nil {
-		return "<nil envelope>"
-	}
-	return stringText(string(e.Kind), false) + ": " + stringText(e.Message, true)
-}
-
-// GoString is what %#v prints of an envelope or a pointer to one: its type, kind and message as Error writes them, never its fields as they are. (%v, %s, %+v and %q print a pointer's Error.)
-func (e Envelope) GoString() string {
-	return fmt.Sprintf("%T{Kind:%q, Message:%q}", e, stringText(string(e.Kind), false), stringText(e.Message, true))
-}
-
-var _ fmt.GoStringer = Envelope{}
-
-// Classification returns the contract's classification of the envelope's kind.
-func (e *Envelope) Classification() Classification {
-	return Lookup(e.Kind)
-}
-
-// HTTPStatus returns the status an HTTP surface answers with for this envelope's kind.
-func (e *Envelope) HTTPStatus() int {
-	return Lookup(e.Kind).HTTPStatus
-}
-
-// LogLevel returns the level to log this failure at.
-func (e *Envelope) LogLevel() slog.Level {
-	return Lookup(e.Kind).LogLevel
-}
-
-// CountsTowardBreaker reports whether the failure is a transport failure that
-// counts toward the upstream's circuit breaker.
-func (e *Envelope) CountsTowardBreaker() bool {
-	return Lookup(e.Kind).Breaker
-}
-
 // IsRetryable reports whether the envelope's own advice permits an automatic
 // retry of the identical call: a retry action with a same_arguments value that
 // permits repeating it.
@@ -126,16 +82,6 @@ func (e *Envelope) WorkMayHaveRun() bool {
 	return e.SideEffects.MayHaveRun()
 }
 
-// WithRetryAfter sets the retry hint, rounded up to whole milliseconds so a
-// caller never retries early, and clamped to RetryMaxHint. A negative
-// duration is refused: the envelope keeps the hint it had.
-func (e *Envelope) WithRetryAfter(d time.Duration) *Envelope {
-	if ms, ok := hintMs(d); ok {
-		e.Recovery.RetryAfterMs = &ms
-	}
-	return e
-}
-
 // WithGuidance replaces the contract's default guidance with advice specific
 // to this failure. Blank guidance (empty, or only white space) brings back the
 // contract's: an envelope never carries empty advice.
@@ -144,29 +90,6 @@ func (e *Envelope) WithGuidance(guidance string) *Envelope {
 	if blank(e.Recovery.Guidance) {
 		e.Recovery.Guidance = Lookup(e.Kind).Guidance
 	}
-	return e
-}
-
-// WithSideEffects overrides the kind's default side-effect certainty when the
-// producer knows better (for example, that nothing was sent).
-func (e *Envelope) WithSideEffects(v SideEffects) *Envelope {
-	e.SideEffects = v
-	return e
-}
-
-// WithExtra adds a field the contract does not name. It never overrides a
-// field of the contract: those win when the envelope is marshalled. The
-// strings of the value are sanitized as the log form sanitizes them (a
-// string, the strings of a slice or map however deep, those of a
-// json.RawMessage; another value with a string the sanitizer changes is
-// kept as its sanitized JSON text); the caller's value is never modified.
-// Assigning e.Extra[key] directly keeps the value as it is, for text the
-// program wrote itself.
-func (e *Envelope) WithExtra(key string, value any) *Envelope {
-	if e.Extra == nil {
-		e.Extra = make(map[string]any)
-	}
-	e.Extra[key] = sanitizeValue(value)
 	return e
 }
 

@@ -65,3 +65,7 @@ var sanitizeCredentialNames = []string{
 // SanitizedFields names the envelope values that are upstream-controlled text
 // and sanitized by default: message, cause.
 var SanitizedFields = [...]string{"message", "cause"}
+
+// sanitizeMessage is whether SanitizedFields lists the message, which the
+// string forms (Error, GoString) then sanitize.
+const sanitizeMessage = true

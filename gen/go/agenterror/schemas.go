@@ -4,41 +4,17 @@ package agenterror
 
 import _ "embed"
 
-// Schema is a JSON Schema (draft 2020-12) of the envelope, as published in the contract's schemas/ directory.
-type Schema struct {
-	// ID is the schema's $id.
-	ID string
-	// JSON is the schema document; each call returns a fresh copy.
-	JSON []byte
-}
-
 //go:embed agent-error.producer.schema.json
 var schemaProducer string
 
 // ProducerSchemaID is the $id of agent-error.producer.schema.json.
 const ProducerSchemaID = "urn:errgen:agent-error:v1:producer"
 
-// ProducerSchema is the strict schema a service validates its own envelopes against: known kinds only, closed vocabularies, each kind's required fields.
-func ProducerSchema() Schema {
-	return Schema{
-		ID:   ProducerSchemaID,
-		JSON: []byte(schemaProducer),
-	}
-}
-
 //go:embed agent-error.consumer.schema.json
 var schemaConsumer string
 
 // ConsumerSchemaID is the $id of agent-error.consumer.schema.json.
 const ConsumerSchemaID = "urn:errgen:agent-error:v1:consumer"
-
-// ConsumerSchema is the forward-compatible schema a client validates received envelopes against: unknown kinds, values and fields are accepted.
-func ConsumerSchema() Schema {
-	return Schema{
-		ID:   ConsumerSchemaID,
-		JSON: []byte(schemaConsumer),
-	}
-}
 
 // mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.
 const mcpErrorSchemaJSON = "{\"properties\":{\"contract_version\":{\"const\":1},\"kind\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"origin\":{\"type\":\"string\",\"minLength\":1},\"recovery\":{\"properties\":{\"action\":{\"type\":\"string\",\"minLength\":1},\"same_arguments\":{\"type\":\"string\",\"minLength\":1},\"guidance\":{\"type\":\"string\",\"minLength\":1},\"retry_after_ms\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":0},\"retryAfterMs\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":0}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"action\",\"same_arguments\",\"guidance\"]},\"side_effects\":{\"type\":\"string\",\"minLength\":1},\"service\":{\"type\":\"string\"},\"action\":{\"type\":\"string\"},\"tool\":{\"type\":\"string\"},\"upstream\":{\"type\":\"string\"},\"command\":{\"type\":\"string\"},\"prompt\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"},\"cause\":{\"type\":\"string\"},\"original_kind\":{\"type\":\"string\"},\"safety\":{\"additionalProperties\":true,\"type\":\"object\"},\"evidence\":{\"additionalProperties\":true,\"type\":\"object\"},\"valid_choices\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"hint\":{\"type\":\"string\"},\"required_scopes\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"contract_version\",\"kind\",\"message\",\"origin\",\"recovery\",\"side_effects\"],\"title\":\"agent-error error envelope\",\"description\":\"The result of a failed call (isError true): the agent-error contract's envelope, version 1 (the consumer schema urn:errgen:agent-error:v1:consumer, without its descriptions).\"}"

@@ -61,3 +61,33 @@ func TestIntegersByValue(t *testing.T) {
 		t.Errorf("free-form object: %#v", free)
 	}
 }
+
+// A layout constant other than a string is read by the reader of its type
+// and compared by constValue. No contract of this repository has a number
+// constant that is not an integer, so constValue is tested here on each
+// type.
+func TestConstValue(t *testing.T) {
+	for _, tt := range []struct {
+		doc  string
+		read func(d *scanner) uint8
+		want uint8
+	}{
+		{`true`, func(d *scanner) uint8 { return constValue(d.boolean, true) }, stSet},
+		{`false`, func(d *scanner) uint8 { return constValue(d.boolean, true) }, stBadValue},
+		{`"true"`, func(d *scanner) uint8 { return constValue(d.boolean, true) }, stWrongType},
+		{`null`, func(d *scanner) uint8 { return constValue(d.boolean, false) }, stNull},
+		{`2`, func(d *scanner) uint8 { return constValue(d.integer, 2) }, stSet},
+		{`2.0e0`, func(d *scanner) uint8 { return constValue(d.integer, 2) }, stSet},
+		{`3`, func(d *scanner) uint8 { return constValue(d.integer, 2) }, stBadValue},
+		{`2.5`, func(d *scanner) uint8 { return constValue(d.integer, 2) }, stWrongType},
+		{`2.5`, func(d *scanner) uint8 { return constValue(d.float, 2.5) }, stSet},
+		{`25e-1`, func(d *scanner) uint8 { return constValue(d.float, 2.5) }, stSet},
+		{`2.25`, func(d *scanner) uint8 { return constValue(d.float, 2.5) }, stBadValue},
+		{`[2.5]`, func(d *scanner) uint8 { return constValue(d.float, 2.5) }, stWrongType},
+	} {
+		d := newScanner([]byte(tt.doc))
+		if got := tt.read(&d); got != tt.want || d.failed {
+			t.Errorf("%s: state %d (failed %v), want %d", tt.doc, got, d.failed, tt.want)
+		}
+	}
+}

@@ -4,14 +4,16 @@
 package grpcstatus
 
 import (
-	"github.com/errgen/errgen/gen/go/agenterror"
-	code "google.golang.org/genproto/googleapis/rpc/code"
-	errdetails "google.golang.org/genproto/googleapis/rpc/errdetails"
-	codes "google.golang.org/grpc/codes"
-	status "google.golang.org/grpc/status"
-	anypb "google.golang.org/protobuf/types/known/anypb"
-	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	"unicode/utf8"
+
+	"google.golang.org/genproto/googleapis/rpc/code"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/durationpb"
+
+	agenterror "github.com/errgen/errgen/gen/go/agenterror"
 )
 
 // Status returns the envelope as a gRPC status: the kind's canonical code, the message, an ErrorInfo (reason, domain and the metadata that carries every other value of the envelope) and, with a retry hint, a RetryInfo. Text that is not UTF-8 (set by hand) has each byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as every writer replaces it, so the status always marshals with all its details. It fails when the envelope does not encode.

@@ -2,8 +2,6 @@
 
 package agento
 
-import "strconv"
-
 // ErrorInfoDomain is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
 const ErrorInfoDomain = "agento"
 
@@ -47,43 +45,14 @@ var aipLeaves = [8]aipLeaf{
 	},
 }
 
-// aipOffWire adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
-func (e *Envelope) aipOffWire(meta map[string]string) {
-	meta["contractVersion"] = strconv.Itoa(e.ContractVersion)
-	meta["origin"] = string(e.Origin)
-	meta["recoveryAction"] = string(e.Recovery.Action)
-	meta["sameArguments"] = string(e.Recovery.SameArguments)
-	if e.Recovery.Guidance != "" {
-		meta["guidance"] = e.Recovery.Guidance
-	}
-	meta["sideEffects"] = string(e.SideEffects)
-}
-
-// aipSetOffWire sets the values the layout does not carry from meta, where it has them; false when one does not read.
-func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
-	if v, ok := meta["contractVersion"]; ok {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return false
-		}
-		e.ContractVersion = n
-	}
-	if v, ok := meta["origin"]; ok {
-		e.Origin = Origin(Sanitize(v))
-	}
-	if v, ok := meta["recoveryAction"]; ok {
-		e.Recovery.Action = RecoveryAction(Sanitize(v))
-	}
-	if v, ok := meta["sameArguments"]; ok {
-		e.Recovery.SameArguments = SameArguments(Sanitize(v))
-	}
-	if v, ok := meta["guidance"]; ok {
-		e.Recovery.Guidance = Sanitize(v)
-	}
-	if v, ok := meta["sideEffects"]; ok {
-		e.SideEffects = SideEffects(Sanitize(v))
-	}
-	return true
+// aipOffWireValues are the envelope's values its layout does not carry, by metadata key.
+var aipOffWireValues = []aipOff{
+	{"contractVersion", aipOffVersion},
+	{"origin", aipOffOrigin},
+	{"recoveryAction", aipOffAction},
+	{"sameArguments", aipOffSameArguments},
+	{"guidance", aipOffGuidance},
+	{"sideEffects", aipOffSideEffects},
 }
 
 // kindByReason returns the kind whose ErrorInfo reason is reason.

@@ -86,25 +86,6 @@ const (
 	KindRateSessionLimit Kind = "RATE_SESSION_LIMIT"
 )
 
-// IsKnown reports whether k is a kind of this contract version.
-func (k Kind) IsKnown() bool {
-	return kindIndex(k) >= 0
-}
-
-// String returns the kind's wire value.
-func (k Kind) String() string {
-	return string(k)
-}
-
-// Kinds returns every known kind in contract order. The slice is a fresh copy.
-func Kinds() []Kind {
-	out := make([]Kind, len(classifications))
-	for i := range classifications {
-		out[i] = classifications[i].Kind
-	}
-	return out
-}
-
 // Origin says where a failure arose. Values outside the constants below come from a newer contract; keep them as they are.
 type Origin string
 
@@ -138,11 +119,6 @@ func (v Origin) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v Origin) String() string {
-	return string(v)
 }
 
 // Origins returns every Origin value of the contract, in contract order.
@@ -187,11 +163,6 @@ func (v RecoveryAction) IsKnown() bool {
 	return false
 }
 
-// String returns the wire value.
-func (v RecoveryAction) String() string {
-	return string(v)
-}
-
 // RecoveryActions returns every RecoveryAction value of the contract, in contract order.
 func RecoveryActions() []RecoveryAction {
 	return []RecoveryAction{RecoveryActionFixConfiguration, RecoveryActionReviseInput, RecoveryActionRefreshChoices, RecoveryActionRebuildConfirmation, RecoveryActionReauthenticate, RecoveryActionStartNewSession, RecoveryActionRetryLater, RecoveryActionReduceWork, RecoveryActionReconcile, RecoveryActionReportProblem, RecoveryActionDoNotRetry}
@@ -220,11 +191,6 @@ func (v SameArguments) IsKnown() bool {
 	return false
 }
 
-// String returns the wire value.
-func (v SameArguments) String() string {
-	return string(v)
-}
-
 // SameArgumentsValues returns every SameArguments value of the contract, in contract order.
 func SameArgumentsValues() []SameArguments {
 	return []SameArguments{SameArgumentsSafe, SameArgumentsAfterWait, SameArgumentsDiscouraged, SameArgumentsNever}
@@ -249,11 +215,6 @@ func (v SideEffects) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v SideEffects) String() string {
-	return string(v)
 }
 
 // SideEffectsValues returns every SideEffects value of the contract, in contract order.
@@ -292,11 +253,6 @@ func (v Group) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v Group) String() string {
-	return string(v)
 }
 
 // Groups returns every Group value of the contract, in contract order.

@@ -4,41 +4,17 @@ package agento
 
 import _ "embed"
 
-// Schema is a JSON Schema (draft 2020-12) of the envelope, as published in the contract's schemas/ directory.
-type Schema struct {
-	// ID is the schema's $id.
-	ID string
-	// JSON is the schema document; each call returns a fresh copy.
-	JSON []byte
-}
-
 //go:embed agento.producer.schema.json
 var schemaProducer string
 
 // ProducerSchemaID is the $id of agento.producer.schema.json.
 const ProducerSchemaID = "urn:errgen:agento:v1:producer"
 
-// ProducerSchema is the strict schema a service validates its own envelopes against: known kinds only, closed vocabularies, each kind's required fields.
-func ProducerSchema() Schema {
-	return Schema{
-		ID:   ProducerSchemaID,
-		JSON: []byte(schemaProducer),
-	}
-}
-
 //go:embed agento.consumer.schema.json
 var schemaConsumer string
 
 // ConsumerSchemaID is the $id of agento.consumer.schema.json.
 const ConsumerSchemaID = "urn:errgen:agento:v1:consumer"
-
-// ConsumerSchema is the forward-compatible schema a client validates received envelopes against: unknown kinds, values and fields are accepted.
-func ConsumerSchema() Schema {
-	return Schema{
-		ID:   ConsumerSchemaID,
-		JSON: []byte(schemaConsumer),
-	}
-}
 
 // mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.
 const mcpErrorSchemaJSON = "{\"properties\":{\"status\":{\"const\":\"error\"},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"category\":{\"type\":\"string\"},\"message\":{\"type\":\"string\",\"minLength\":1},\"details\":{\"properties\":{\"executionMayHaveOccurred\":{\"type\":\"boolean\"},\"status\":{\"type\":\"integer\",\"maximum\":9007199254740991,\"minimum\":-9007199254740991},\"tool\":{\"type\":\"string\"},\"field\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"category\",\"message\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"status\",\"error\"],\"title\":\"agento error envelope\",\"description\":\"The result of a failed call (isError true): the agento contract's envelope, version 1 (the consumer schema urn:errgen:agento:v1:consumer, without its descriptions).\"}"

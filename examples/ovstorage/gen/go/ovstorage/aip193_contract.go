@@ -64,29 +64,12 @@ var aipLeaves = [12]aipLeaf{
 	},
 }
 
-// aipOffWire adds to meta the envelope's values its layout does not carry (an empty guidance is left out).
-func (e *Envelope) aipOffWire(meta map[string]string) {
-	meta["origin"] = string(e.Origin)
-	meta["recoveryAction"] = string(e.Recovery.Action)
-	meta["sameArguments"] = string(e.Recovery.SameArguments)
-	meta["sideEffects"] = string(e.SideEffects)
-}
-
-// aipSetOffWire sets the values the layout does not carry from meta, where it has them; false when one does not read.
-func (e *Envelope) aipSetOffWire(meta map[string]string) bool {
-	if v, ok := meta["origin"]; ok {
-		e.Origin = Origin(Sanitize(v))
-	}
-	if v, ok := meta["recoveryAction"]; ok {
-		e.Recovery.Action = RecoveryAction(Sanitize(v))
-	}
-	if v, ok := meta["sameArguments"]; ok {
-		e.Recovery.SameArguments = SameArguments(Sanitize(v))
-	}
-	if v, ok := meta["sideEffects"]; ok {
-		e.SideEffects = SideEffects(Sanitize(v))
-	}
-	return true
+// aipOffWireValues are the envelope's values its layout does not carry, by metadata key.
+var aipOffWireValues = []aipOff{
+	{"origin", aipOffOrigin},
+	{"recoveryAction", aipOffAction},
+	{"sameArguments", aipOffSameArguments},
+	{"sideEffects", aipOffSideEffects},
 }
 
 // kindByReason returns the kind whose ErrorInfo reason is reason.

@@ -76,6 +76,48 @@ const MaxSafeInteger = 1<<53 - 1
 // limit, or none.
 const MaxDocumentBytes = 1 << 20
 
+// MarshalJSON encodes the envelope as AppendJSON does, into a new slice.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	b, err := e.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// UnmarshalJSON decodes an envelope in the contract's wire layout. A kind,
+// origin or other value this contract version does not know is kept as it is,
+// fields the contract does not name go to Extra, values the layout does not
+// carry are filled from the kind's classification, and malformed input yields
+// a *DecodeError naming the offending field. On error the envelope is unchanged.
+//
+// Every text it returns is sanitized as the constructors sanitize text (Sanitize): the message, the guidance, every string, array of strings and object's strings of the context and kind-specific fields, and the strings inside Extra's values (member names are kept), whatever the contract's SanitizedFields lists, since all of it is the sender's; the kind and the contract's enumerated values (origin, recovery action, same_arguments, side_effects) are sanitized too, before the kind's classification is looked up (a clean value, as every known one is, comes back unchanged). An envelope read from an upstream can so be re-emitted or logged as it is; a kind or required field the sanitizer leaves empty is a DecodeValue error, as an empty one is (an emptied enumerated value is kept empty, as an empty one is). UnmarshalJSONRaw keeps the text as received.
+//
+// It reads the document once, in document order; a member given twice counts
+// once, with its last value, as with encoding/json, and only the last is kept.
+// Problems are reported after the whole document is read, the first in layout
+// order; a document nested deeper than MaxDepth or holding a number past the
+// range of a 64-bit float is rejected as a whole (DecodeSyntax), as it is by
+// the TypeScript and Python decoders. A document longer than MaxDocumentBytes
+// is rejected before it is read (DecodeSyntax); DecodeOptions reads longer ones.
+func (e *Envelope) UnmarshalJSON(data []byte) error {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return err
+	}
+	return e.decode(data, true)
+}
+
+// UnmarshalJSONRaw is UnmarshalJSON without sanitizing: the text is as the
+// sender wrote it. Never re-emit it or show it to a model; it is for a caller
+// that needs the exact bytes (to verify or archive them). Every other reader
+// (ReadHTTP, FromToolResult, ReadCLI, FromAIP193, FromRPCStatus) sanitizes.
+func (e *Envelope) UnmarshalJSONRaw(data []byte) error {
+	if err := checkSize(data, MaxDocumentBytes); err != nil {
+		return err
+	}
+	return e.decode(data, false)
+}
+
 // DecodeOptions reads documents with another size limit than
 // MaxDocumentBytes. The zero value is UnmarshalJSON's and FromAIP193's.
 type DecodeOptions struct {
@@ -1332,27 +1374,11 @@ func (d *scanner) constString(want string) uint8 {
 	return stWrongType
 }
 
-func (d *scanner) constBool(want bool) uint8 {
-	var got bool
-	st := d.boolean(&got)
-	if st == stSet && got != want {
-		return stBadValue
-	}
-	return st
-}
-
-func (d *scanner) constInt(want int64) uint8 {
-	var got int64
-	st := d.integer(&got)
-	if st == stSet && got != want {
-		return stBadValue
-	}
-	return st
-}
-
-func (d *scanner) constFloat(want float64) uint8 {
-	var got float64
-	st := d.float(&got)
+// constValue reads a boolean or a number with read (d.boolean, d.integer,
+// d.float) and compares it with the layout's constant want.
+func constValue[T comparable](read func(*T) uint8, want T) uint8 {
+	var got T
+	st := read(&got)
 	if st == stSet && got != want {
 		return stBadValue
 	}

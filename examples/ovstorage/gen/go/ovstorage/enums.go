@@ -90,25 +90,6 @@ const (
 	KindPartialCompletion Kind = "PartialCompletion"
 )
 
-// IsKnown reports whether k is a kind of this contract version.
-func (k Kind) IsKnown() bool {
-	return kindIndex(k) >= 0
-}
-
-// String returns the kind's wire value.
-func (k Kind) String() string {
-	return string(k)
-}
-
-// Kinds returns every known kind in contract order. The slice is a fresh copy.
-func Kinds() []Kind {
-	out := make([]Kind, len(classifications))
-	for i := range classifications {
-		out[i] = classifications[i].Kind
-	}
-	return out
-}
-
 // Origin says where a failure arose. Values outside the constants below come from a newer contract; keep them as they are.
 type Origin string
 
@@ -148,11 +129,6 @@ func (v Origin) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v Origin) String() string {
-	return string(v)
 }
 
 // Origins returns every Origin value of the contract, in contract order.
@@ -197,11 +173,6 @@ func (v RecoveryAction) IsKnown() bool {
 	return false
 }
 
-// String returns the wire value.
-func (v RecoveryAction) String() string {
-	return string(v)
-}
-
 // RecoveryActions returns every RecoveryAction value of the contract, in contract order.
 func RecoveryActions() []RecoveryAction {
 	return []RecoveryAction{RecoveryActionRetryWithBackoff, RecoveryActionFixArguments, RecoveryActionChooseAnotherOperation, RecoveryActionStartOver, RecoveryActionRefreshState, RecoveryActionReauthenticate, RecoveryActionStartBroker, RecoveryActionFixConfiguration, RecoveryActionReconcile, RecoveryActionSurfaceToUser, RecoveryActionDoNotRetry}
@@ -226,11 +197,6 @@ func (v SameArguments) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v SameArguments) String() string {
-	return string(v)
 }
 
 // SameArgumentsValues returns every SameArguments value of the contract, in contract order.
@@ -259,11 +225,6 @@ func (v SideEffects) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v SideEffects) String() string {
-	return string(v)
 }
 
 // SideEffectsValues returns every SideEffects value of the contract, in contract order.
@@ -302,11 +263,6 @@ func (v Group) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// String returns the wire value.
-func (v Group) String() string {
-	return string(v)
 }
 
 // Groups returns every Group value of the contract, in contract order.

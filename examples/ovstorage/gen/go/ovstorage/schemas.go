@@ -4,41 +4,17 @@ package ovstorage
 
 import _ "embed"
 
-// Schema is a JSON Schema (draft 2020-12) of the envelope, as published in the contract's schemas/ directory.
-type Schema struct {
-	// ID is the schema's $id.
-	ID string
-	// JSON is the schema document; each call returns a fresh copy.
-	JSON []byte
-}
-
 //go:embed ovstorage.producer.schema.json
 var schemaProducer string
 
 // ProducerSchemaID is the $id of ovstorage.producer.schema.json.
 const ProducerSchemaID = "urn:errgen:ovstorage:v0.1:producer"
 
-// ProducerSchema is the strict schema a service validates its own envelopes against: known kinds only, closed vocabularies, each kind's required fields.
-func ProducerSchema() Schema {
-	return Schema{
-		ID:   ProducerSchemaID,
-		JSON: []byte(schemaProducer),
-	}
-}
-
 //go:embed ovstorage.consumer.schema.json
 var schemaConsumer string
 
 // ConsumerSchemaID is the $id of ovstorage.consumer.schema.json.
 const ConsumerSchemaID = "urn:errgen:ovstorage:v0.1:consumer"
-
-// ConsumerSchema is the forward-compatible schema a client validates received envelopes against: unknown kinds, values and fields are accepted.
-func ConsumerSchema() Schema {
-	return Schema{
-		ID:   ConsumerSchemaID,
-		JSON: []byte(schemaConsumer),
-	}
-}
 
 // mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.
 const mcpErrorSchemaJSON = "{\"properties\":{\"v\":{\"const\":\"0.1\"},\"ok\":{\"const\":false},\"operation\":{\"type\":\"string\",\"minLength\":1},\"error\":{\"properties\":{\"code\":{\"type\":\"string\",\"minLength\":1},\"message\":{\"type\":\"string\",\"minLength\":1},\"retryable\":{\"type\":\"boolean\"},\"next_action\":{\"type\":\"string\",\"minLength\":1},\"partial\":{\"properties\":{\"completed\":{\"type\":\"string\"},\"failed\":{\"type\":\"string\"},\"failed_outcome\":{\"type\":\"string\"},\"rollback\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"completed\",\"failed\",\"failed_outcome\",\"rollback\"]}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"code\",\"message\",\"retryable\"]},\"warnings\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"operation_id\":{\"type\":\"string\"},\"backend\":{\"type\":\"string\"},\"resource\":{\"type\":\"string\"}},\"additionalProperties\":true,\"type\":\"object\",\"required\":[\"v\",\"ok\",\"operation\",\"error\"],\"title\":\"ovstorage error envelope\",\"description\":\"The result of a failed call (isError true): the ovstorage contract's envelope, version 0.1 (the consumer schema urn:errgen:ovstorage:v0.1:consumer, without its descriptions).\"}"
