@@ -26,6 +26,7 @@ from ._codec import MAX_DOCUMENT_BYTES, _STRICT, _check_size, _extra_within, _go
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _upstream_message
+from ._log import _ABSENT, _at
 from ._sanitize import sanitize, sanitize_value
 from ._spec import EnvelopeError
 
@@ -85,18 +86,6 @@ def _json(v: Any) -> Optional[str]:
     except (ValueError, TypeError, RecursionError):
         return None
     return _go_json(text)
-
-
-_ABSENT = object()
-
-
-def _at(wire: Any, path: str) -> Any:
-    v = wire
-    for key in path.split("."):
-        if not isinstance(v, dict) or key not in v:
-            return _ABSENT
-        v = v[key]
-    return v
 
 
 def _off_wire_get(e: Envelope, source: str) -> str:

@@ -110,10 +110,12 @@ def _field_leaves(o: Any, out: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
 #: _FIELD_LEAVES are the layout's context and kind-specific fields in wire order: (Envelope attribute, path).
 _FIELD_LEAVES = tuple(_field_leaves(LAYOUT, []))
 
+#: _ABSENT is what _at returns for a path the wire form does not hold.
 _ABSENT = object()
 
 
 def _at(wire: Any, path: str) -> Any:
+    """_at is the value at the dotted path of wire, an envelope's wire form as a dict, or _ABSENT (the AIP-193 metadata reads it too)."""
     v = wire
     for key in path.split("."):
         if not isinstance(v, dict) or key not in v:
