@@ -230,17 +230,7 @@ func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
 	cases = append(cases, aipBrokenOwnCases(ownText)...)
 	cases = append(cases, aipUnreadableCases()...)
 	cases = append(cases, aipBrokenOwnLimitCases(c, ownText)...)
-	var out []AIPDecodeVec
-	for _, tc := range cases {
-		v, ok, err := aipForeignVec(c, own, tc)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, v)
-		}
-	}
-	return out, nil
+	return keep(cases, func(tc aipCase) (AIPDecodeVec, bool, error) { return aipForeignVec(c, own, tc) })
 }
 
 // aipCase is an AIP-193 error document and what reading it gives.

@@ -82,10 +82,16 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 	rs = append(rs, limitResponses(first)...)
 	rs = append(rs, receivedTextResponses(first)...)
 	rs = append(rs, envelopeResponses(c, exs)...)
-	out := make([]HTTPVec, 0, len(rs))
 	sf := newShortFormSpec(c)
-	for _, r := range rs {
-		v, ok, err := httpVec(c, sf, r)
+	return keep(rs, func(r response) (HTTPVec, bool, error) { return httpVec(c, sf, r) })
+}
+
+// keep is vec of each case, in order, but for those vec leaves out (ok
+// false); the first error stops it.
+func keep[C, V any](cases []C, vec func(C) (v V, ok bool, err error)) ([]V, error) {
+	out := make([]V, 0, len(cases))
+	for _, c := range cases {
+		v, ok, err := vec(c)
 		if err != nil {
 			return nil, err
 		}
