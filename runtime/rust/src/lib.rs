@@ -106,7 +106,8 @@ mod tests {
                     .collect()
             })
             .collect();
-        for t in &texts {
+        // from_slice reads t as the tree reader does.
+        let reads_as_tree = |t: &[u8]| {
             let tree = json::parse(t).and_then(|v| Envelope::from_value(&v));
             assert_eq!(
                 Envelope::from_slice(t),
@@ -114,6 +115,9 @@ mod tests {
                 "{}",
                 String::from_utf8_lossy(t)
             );
+        };
+        for t in &texts {
+            reads_as_tree(t);
         }
         // from_slice checks the syntax of the layout's objects itself and
         // leaves the rest to json::skip_value: both must word and place
@@ -135,13 +139,7 @@ mod tests {
                 }
             }
             for v in &cases {
-                let tree = json::parse(v).and_then(|x| Envelope::from_value(&x));
-                assert_eq!(
-                    Envelope::from_slice(v),
-                    tree,
-                    "{}",
-                    String::from_utf8_lossy(v)
-                );
+                reads_as_tree(v);
             }
             cases.push(t.clone());
             for v in &cases {
