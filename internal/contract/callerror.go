@@ -102,7 +102,27 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 	if c.VersionIsText() {
 		l.errorf(key, "call_error: the contract's version must be an integer, as a call error carries it as contract_version; found %q", c.VersionText)
 	}
-	// members
+	l.callErrorMembers(ce, sec)
+	l.callErrorOrigins(c, ce, sec)
+	l.callErrorResultOrigin(c, ce, key)
+	l.callErrorCanonicalKinds(c, ce, sec)
+	if s, n := sec.str("tool_separator", false); n != nil {
+		if s == "" || isBlank(s) {
+			l.errorf(n, "call_error: tool_separator must not be blank")
+		} else {
+			ce.ToolSeparator = s
+		}
+	}
+	ce.DefaultMessage, _ = sec.str("default_message", true)
+	l.callErrorSafetyHints(ce, sec, key)
+	l.callErrorEvidence(ce, sec)
+	sec.done("title", "description", "members", "origins", "canonical_kinds", "tool_separator", "default_message", "safety_hints", "evidence")
+	c.CallError = ce
+}
+
+// callErrorMembers reads call_error.members: known names, once each, in
+// the order of CallErrorMembers, with every required one.
+func (l *loader) callErrorMembers(ce *CallError, sec *mapping) {
 	if mk, mv := sec.get("members"); mk == nil {
 		sec.missingf("members", sec.at, "call_error: missing required key \"members\"; list the members the object carries, e.g. [%s]", joinPlain(CallErrorRequired))
 	} else if mv.Kind != yaml.SequenceNode {
@@ -140,7 +160,11 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 			}
 		}
 	}
-	// origins
+}
+
+// callErrorOrigins reads call_error.origins: origins of the contract, once
+// each.
+func (l *loader) callErrorOrigins(c *Contract, ce *CallError, sec *mapping) {
 	if ok, ov := sec.get("origins"); ok == nil {
 		sec.missing("origins")
 	} else if ov.Kind != yaml.SequenceNode || len(ov.Content) == 0 {
@@ -164,7 +188,12 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 			ce.Origins = append(ce.Origins, o)
 		}
 	}
-	// The origin of a completed result.
+}
+
+// callErrorResultOrigin sets the origin of a call error built from a
+// completed result: that of inbound.tool_result's kind, which origins must
+// list.
+func (l *loader) callErrorResultOrigin(c *Contract, ce *CallError, key *yaml.Node) {
 	switch {
 	case c.Inbound == nil || c.Inbound.ToolResult == nil:
 		l.errorf(key, "call_error: needs inbound.tool_result, the kind of a completed tool result flagged isError, from which a call error takes its kind and origin")
@@ -174,7 +203,11 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 			l.errorf(key, "call_error: origins must include %q, the origin of inbound.tool_result's kind %q, which every call error built from a completed tool result names", ce.Origin.Name, c.Inbound.ToolResult.Name)
 		}
 	}
-	// canonical_kinds
+}
+
+// callErrorCanonicalKinds reads call_error.canonical_kinds: each kind of
+// the contract mapped to another, final one.
+func (l *loader) callErrorCanonicalKinds(c *Contract, ce *CallError, sec *mapping) {
 	if kk, kv := sec.get("canonical_kinds"); kk != nil {
 		if m := l.asMapping(kv, kk, "call_error: ", "canonical_kinds"); m != nil {
 			m.what = "call_error: canonical_kinds: "
@@ -203,15 +236,11 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 			}
 		}
 	}
-	if s, n := sec.str("tool_separator", false); n != nil {
-		if s == "" || isBlank(s) {
-			l.errorf(n, "call_error: tool_separator must not be blank")
-		} else {
-			ce.ToolSeparator = s
-		}
-	}
-	ce.DefaultMessage, _ = sec.str("default_message", true)
-	// safety_hints
+}
+
+// callErrorSafetyHints reads call_error.safety_hints, which the member
+// safety needs.
+func (l *loader) callErrorSafetyHints(ce *CallError, sec *mapping, key *yaml.Node) {
 	if hk, hv := sec.get("safety_hints"); hk != nil {
 		if m := l.asMapping(hv, hk, "call_error: ", "safety_hints"); m != nil {
 			m.each(func(k, v *yaml.Node) {
@@ -230,7 +259,10 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 	if ce.Has("safety") && len(ce.SafetyHints) == 0 {
 		l.errorf(key, "call_error: members include \"safety\", so safety_hints must name at least one hint, e.g. read_only_hint: readOnlyHint")
 	}
-	// evidence
+}
+
+// callErrorEvidence reads call_error.evidence over its defaults.
+func (l *loader) callErrorEvidence(ce *CallError, sec *mapping) {
 	ce.Evidence = CallEvidence{MaxBlocks: 16, MaxText: 2048, MaxResource: 2048, Binary: []string{"image", "audio"}}
 	if ek, ev := sec.get("evidence"); ek != nil {
 		if m := l.asMapping(ev, ek, "call_error: ", "evidence"); m != nil {
@@ -267,6 +299,4 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 		_, n := sec.get("evidence")
 		l.errorf(n, "call_error: evidence: max_text must be at least 16 so that the truncation marker fits")
 	}
-	sec.done("title", "description", "members", "origins", "canonical_kinds", "tool_separator", "default_message", "safety_hints", "evidence")
-	c.CallError = ce
 }

@@ -275,96 +275,135 @@ func (spec *layoutSpec) placed(name string) bool {
 // kind-specific field that the spec does not place itself. skip holds fields
 // already reported as clashing.
 func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool) *Layout {
-	at := func(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
 	root := &Object{}
-	lo := &Layout{Root: root, Default: !spec.declared, Pos: spec.pos}
-	objects := map[string]*Object{"": root}
-	leaves := map[string]*Leaf{}
-	where := map[string]Pos{} // path -> where it was declared, for messages
-
-	// object returns the object at path, creating it and its parents, for
-	// the leaf at leafPath.
-	object := func(path, leafPath string, pos Pos) *Object {
-		if o, ok := objects[path]; ok {
-			return o
+	b := &layoutBuilder{l: l, c: c, spec: spec, root: root,
+		lo:      &Layout{Root: root, Default: !spec.declared, Pos: spec.pos},
+		objects: map[string]*Object{"": root}, leaves: map[string]*Leaf{}, where: map[string]Pos{}, mapped: map[Source]*Leaf{}}
+	b.placeDeclared(skip)
+	b.requireKindAndMessage()
+	b.placeUnplaced(c.ContextFields, spec.contextAt, skip)
+	b.placeUnplaced(c.KindFields, spec.kindFieldAt, skip)
+	b.checkDerivedSources()
+	b.checkAliases()
+	b.collect(root)
+	for _, f := range c.ContextFields {
+		if b.lo.RequiredLeaf(f) != nil {
+			c.RequiredContext = append(c.RequiredContext, f)
 		}
-		parent := root
-		sofar := ""
-		for _, seg := range strings.Split(path, ".") {
-			if sofar != "" {
-				sofar += "."
-			}
-			sofar += seg
-			if lf, ok := leaves[sofar]; ok {
-				l.errorf(at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
-				return nil
-			}
-			o, ok := objects[sofar]
-			if !ok {
-				o = &Object{Name: seg, Path: sofar, Parent: parent}
-				objects[sofar] = o
-				where[sofar] = pos
-				parent.Members = append(parent.Members, &Member{Object: o})
-			}
-			parent = o
-		}
-		return parent
 	}
+	b.checkDerivedGoNames()
+	return b.lo
+}
+
+// layoutBuilder is the state of buildLayout: the tree so far, indexed.
+type layoutBuilder struct {
+	l    *loader
+	c    *Contract
+	spec *layoutSpec
+	root *Object
+	lo   *Layout
+	// objects and leaves by path; where: path -> where it was declared,
+	// for messages; mapped: the leaf each source other than const and
+	// field is on.
+	objects map[string]*Object
+	leaves  map[string]*Leaf
+	where   map[string]Pos
+	mapped  map[Source]*Leaf
+}
+
+// node is a YAML node at p, for error messages.
+func (p Pos) node() *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
+
+// object returns the object at path, creating it and its parents, for the
+// leaf at leafPath; nil (reported) where a leaf is on the way.
+func (b *layoutBuilder) object(path, leafPath string, pos Pos) *Object {
+	if o, ok := b.objects[path]; ok {
+		return o
+	}
+	parent := b.root
+	sofar := ""
+	for _, seg := range strings.Split(path, ".") {
+		if sofar != "" {
+			sofar += "."
+		}
+		sofar += seg
+		if lf, ok := b.leaves[sofar]; ok {
+			b.l.errorf(pos.node(), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
+			return nil
+		}
+		o, ok := b.objects[sofar]
+		if !ok {
+			o = &Object{Name: seg, Path: sofar, Parent: parent}
+			b.objects[sofar] = o
+			b.where[sofar] = pos
+			parent.Members = append(parent.Members, &Member{Object: o})
+		}
+		parent = o
+	}
+	return parent
+}
+
+// add puts the leaf ls (of field f, nil for other sources) on the tree;
+// nil (reported) where its path or its source is taken.
+func (b *layoutBuilder) add(ls leafSpec, f *Field) *Leaf {
+	parentPath, name := "", ls.path
+	if i := strings.LastIndexByte(ls.path, '.'); i >= 0 {
+		parentPath, name = ls.path[:i], ls.path[i+1:]
+	}
+	if prev, ok := b.where[ls.path]; ok {
+		what := "an object"
+		if b.leaves[ls.path] != nil {
+			what = "a field"
+		}
+		switch {
+		case f != nil && !b.spec.placed(f.Name):
+			b.l.errorf(ls.pos.node(), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
+		case b.leaves[ls.path] == nil:
+			b.l.errorf(ls.pos.node(), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
+		default:
+			b.l.errorf(ls.pos.node(), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
+		}
+		return nil
+	}
+	obj := b.object(parentPath, ls.path, ls.pos)
+	if obj == nil {
+		return nil
+	}
+	lf := &Leaf{Name: name, Path: ls.path, Object: obj, Source: ls.source, Field: f, Const: ls.konst,
+		Optional: ls.optional, Aliases: ls.aliases, Pos: ls.pos, Idents: identsFor(name)}
+	if ls.source != SourceConst && ls.source != SourceField {
+		if prev, ok := b.mapped[ls.source]; ok {
+			b.l.errorf(ls.pos.node(), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
+			return nil
+		}
+		b.mapped[ls.source] = lf
+	}
+	b.leaves[ls.path] = lf
+	b.where[ls.path] = ls.pos
+	obj.Members = append(obj.Members, &Member{Leaf: lf})
+	return lf
+}
+
+// placeDeclared adds the leaves layout.fields declares, in order, and
+// checks their optional and required flags. Fields in skip are left out.
+func (b *layoutBuilder) placeDeclared(skip map[*Field]bool) {
+	l, c := b.l, b.c
 	fieldsByName := map[string]*Field{}
 	for _, f := range c.EnvelopeFields {
 		fieldsByName[f.Name] = f
-	}
-	mapped := map[Source]*Leaf{}
-	add := func(ls leafSpec, f *Field) *Leaf {
-		parentPath, name := "", ls.path
-		if i := strings.LastIndexByte(ls.path, '.'); i >= 0 {
-			parentPath, name = ls.path[:i], ls.path[i+1:]
-		}
-		if prev, ok := where[ls.path]; ok {
-			what := "an object"
-			if leaves[ls.path] != nil {
-				what = "a field"
-			}
-			switch {
-			case f != nil && !spec.placed(f.Name):
-				l.errorf(at(ls.pos), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
-			case leaves[ls.path] == nil:
-				l.errorf(at(ls.pos), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
-			default:
-				l.errorf(at(ls.pos), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
-			}
-			return nil
-		}
-		obj := object(parentPath, ls.path, ls.pos)
-		if obj == nil {
-			return nil
-		}
-		lf := &Leaf{Name: name, Path: ls.path, Object: obj, Source: ls.source, Field: f, Const: ls.konst,
-			Optional: ls.optional, Aliases: ls.aliases, Pos: ls.pos, Idents: identsFor(name)}
-		if ls.source != SourceConst && ls.source != SourceField {
-			if prev, ok := mapped[ls.source]; ok {
-				l.errorf(at(ls.pos), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
-				return nil
-			}
-			mapped[ls.source] = lf
-		}
-		leaves[ls.path] = lf
-		where[ls.path] = ls.pos
-		obj.Members = append(obj.Members, &Member{Leaf: lf})
-		return lf
 	}
 	isContext := map[*Field]bool{}
 	for _, f := range c.ContextFields {
 		isContext[f] = true
 	}
-	for _, ls := range spec.leaves {
+	for _, ls := range b.spec.leaves {
 		var f *Field
 		if ls.source == SourceField {
 			if f = fieldsByName[ls.field]; f == nil || skip[f] {
 				continue
 			}
 		}
-		lf := add(ls, f)
+		lf := b.add(ls, f)
 		// optional: true on a field: an empty list is left out (ovstorage's
 		// warnings, "omitted when there are none"). Any other field is left
 		// out whenever it is unset already.
@@ -385,36 +424,43 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			lf.RequiredContext = true
 		}
 	}
+}
 
-	// Judged on what is written, so a kind entry that fails for another
-	// reason is not also reported as missing.
+// requireKindAndMessage reports a declared layout that puts kind or
+// message nowhere. Judged on what is written, so a kind entry that fails
+// for another reason is not also reported as missing.
+func (b *layoutBuilder) requireKindAndMessage() {
+	spec := b.spec
 	for _, s := range []Source{SourceKind, SourceMessage} {
 		written := false
 		for _, ls := range spec.leaves {
 			written = written || ls.source == s
 		}
 		if !written && spec.declared && !spec.incomplete {
-			l.errorf(at(spec.fieldsPos), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
+			b.l.errorf(spec.fieldsPos.node(), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
 		}
 	}
-	place := func(fs []*Field, path string, pos Pos) {
-		for _, f := range fs {
-			if skip[f] || spec.placed(f.Name) {
-				continue
-			}
-			p := f.Name
-			if path != "" {
-				p = path + "." + f.Name
-			}
-			add(leafSpec{path: p, source: SourceField, field: f.Name, pos: f.Pos}, f)
-		}
-		_ = pos
-	}
-	place(c.ContextFields, spec.contextAt, spec.contextPos)
-	place(c.KindFields, spec.kindFieldAt, spec.kindPos)
+}
 
-	// A derived field needs something to derive from.
-	if lf := mapped[SourceRetryable]; lf != nil {
+// placeUnplaced adds each of fs that layout.fields does not place (and
+// skip does not hold) under path, by its own name.
+func (b *layoutBuilder) placeUnplaced(fs []*Field, path string, skip map[*Field]bool) {
+	for _, f := range fs {
+		if skip[f] || b.spec.placed(f.Name) {
+			continue
+		}
+		p := f.Name
+		if path != "" {
+			p = path + "." + f.Name
+		}
+		b.add(leafSpec{path: p, source: SourceField, field: f.Name, pos: f.Pos}, f)
+	}
+}
+
+// checkDerivedSources reports a derived field with nothing to derive from.
+func (b *layoutBuilder) checkDerivedSources() {
+	c := b.c
+	if lf := b.mapped[SourceRetryable]; lf != nil {
 		retryStep, retryValue := false, false
 		for _, a := range c.Actions {
 			retryStep = retryStep || a.Step == StepRetry
@@ -423,64 +469,68 @@ func (l *loader) buildLayout(c *Contract, spec *layoutSpec, skip map[*Field]bool
 			retryValue = retryValue || s.Retry
 		}
 		if !retryStep || !retryValue {
-			l.errorf(at(lf.Pos), "layout: %q derives from retryable, which has no source: it needs a recovery action with step retry and a same_arguments value with retry: true", lf.Path)
+			b.l.errorf(lf.Pos.node(), "layout: %q derives from retryable, which has no source: it needs a recovery action with step retry and a same_arguments value with retry: true", lf.Path)
 		}
 	}
-	if lf := mapped[SourceMayHaveRun]; lf != nil {
+	if lf := b.mapped[SourceMayHaveRun]; lf != nil {
 		any := false
 		for _, s := range c.SideEffects {
 			any = any || s.MayHaveRun
 		}
 		if !any {
-			l.errorf(at(lf.Pos), "layout: %q derives from may_have_run, which has no source: every side_effects value says may_have_run: false; leave it out (true) on the values after which work may have run", lf.Path)
+			b.l.errorf(lf.Pos.node(), "layout: %q derives from may_have_run, which has no source: every side_effects value says may_have_run: false; leave it out (true) on the values after which work may have run", lf.Path)
 		}
 	}
-	// Aliases share their object's namespace.
-	for _, lf := range leaves {
+}
+
+// checkAliases reports an alias that is also a member of its leaf's
+// object: aliases share their object's namespace.
+func (b *layoutBuilder) checkAliases() {
+	for _, lf := range b.leaves {
 		for _, a := range lf.Aliases {
 			for _, m := range lf.Object.Members {
 				if m.Name() == a {
-					l.errorf(at(lf.Pos), "layout: alias %q of %q is also a member of the same object; drop the alias", a, lf.Path)
+					b.l.errorf(lf.Pos.node(), "layout: alias %q of %q is also a member of the same object; drop the alias", a, lf.Path)
 				}
 			}
 		}
 	}
+}
 
-	var walk func(o *Object) bool
-	walk = func(o *Object) bool {
-		lo.Objects = append(lo.Objects, o)
-		o.Idents = identsFor(map[bool]string{true: "root", false: strings.ReplaceAll(o.Path, ".", "_")}[o.Path == ""])
-		for _, m := range o.Members {
-			if m.Leaf != nil {
-				lo.Leaves = append(lo.Leaves, m.Leaf)
-				o.Required = o.Required || m.Leaf.Required()
-			} else if walk(m.Object) {
-				o.Required = true
-			}
-		}
-		return o.Required
-	}
-	walk(root)
-	for _, f := range c.ContextFields {
-		if lo.RequiredLeaf(f) != nil {
-			c.RequiredContext = append(c.RequiredContext, f)
+// collect lists o and the objects and leaves below it in the layout, in
+// tree order, names each object and marks it required when a leaf below it
+// is; it reports whether o is required.
+func (b *layoutBuilder) collect(o *Object) bool {
+	lo := b.lo
+	lo.Objects = append(lo.Objects, o)
+	o.Idents = identsFor(map[bool]string{true: "root", false: strings.ReplaceAll(o.Path, ".", "_")}[o.Path == ""])
+	for _, m := range o.Members {
+		if m.Leaf != nil {
+			lo.Leaves = append(lo.Leaves, m.Leaf)
+			o.Required = o.Required || m.Leaf.Required()
+		} else if b.collect(m.Object) {
+			o.Required = true
 		}
 	}
-	// A derived field keeps its received value in a generated field of its
-	// own name, which must not land on another member.
+	return o.Required
+}
+
+// checkDerivedGoNames reports a derived field whose Go name lands on
+// another member: a derived field keeps its received value in a generated
+// field of its own name.
+func (b *layoutBuilder) checkDerivedGoNames() {
 	goNames := map[string]bool{}
 	for _, m := range GoEnvelopeMembers {
 		goNames[m] = true
 	}
-	for _, f := range c.EnvelopeFields {
+	for _, f := range b.c.EnvelopeFields {
 		goNames[f.Idents.Go], goNames["With"+f.Idents.Go] = true, true
 	}
-	for _, lf := range lo.Leaves {
+	for _, lf := range b.lo.Leaves {
 		if lf.Source.Derived() && goNames[lf.Idents.Go] {
-			l.errorf(at(lf.Pos), "layout: %q becomes the Go field %s, which the generated Envelope already has; rename the wire field", lf.Path, lf.Idents.Go)
+			b.l.errorf(lf.Pos.node(), "layout: %q becomes the Go field %s, which the generated Envelope already has; rename the wire field", lf.Path, lf.Idents.Go)
 		}
 	}
-	return lo
 }
 
 func sortStrings(s []string) { sort.Strings(s) }

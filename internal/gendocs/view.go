@@ -280,6 +280,33 @@ func newView(c *contract.Contract) *view {
 		v.GuidanceNote = "Each kind's guidance below is the contract's advice for people and agents reading this page. Envelopes do not repeat it: " +
 			Code(lo.Leaf(contract.SourceGuidance).Path) + " is present only when the producer gives advice specific to the failure, and the generated constructors never fill it in."
 	}
+	v.Envelope = envelopeRows(c)
+	byKind := v.addKinds(c)
+	v.AIPDomain = c.AIP193.Domain
+	v.AIPMembers = aipMemberRows(c)
+	v.HTTP = statusRows(c, byKind)
+	v.Retired = retiredRows(c)
+	for _, sa := range c.SameArguments {
+		if sa.UpgradeTo != nil {
+			v.Upgrades = append(v.Upgrades, upgradeRow{sa.Name, sa.UpgradeTo.Name})
+		}
+	}
+	for _, f := range contract.Failures {
+		v.Failures = append(v.Failures, string(f))
+	}
+	if in := c.Inbound; in != nil {
+		v.addInbound(c, in)
+	}
+	v.Unknown = string(exampleenv.Unknown(c).JSON())
+	v.UnknownKind = exampleenv.UnknownKindName(c)
+	v.Maximal = string(exampleenv.Maximal(c).JSON())
+	v.Steps = stepRows(c)
+	return v
+}
+
+// envelopeRows are the envelope table: a row for each object of the layout
+// below the top and for each wire field.
+func envelopeRows(c *contract.Contract) []fieldRow {
 	kindsOf := map[string][]string{}
 	for _, k := range c.Kinds {
 		for _, f := range k.Fields {
@@ -288,13 +315,14 @@ func newView(c *contract.Contract) *view {
 			}
 		}
 	}
-	for _, o := range lo.Objects {
+	var rows []fieldRow
+	for _, o := range c.Layout.Objects {
 		if o.Path != "" {
 			req := "no"
 			if o.Required {
 				req = "yes"
 			}
-			v.Envelope = append(v.Envelope, fieldRow{Name: o.Path, NameCode: Code(o.Path), Type: "object", Doc: "Holds the members below.", Required: req})
+			rows = append(rows, fieldRow{Name: o.Path, NameCode: Code(o.Path), Type: "object", Doc: "Holds the members below.", Required: req})
 		}
 		for _, m := range o.Members {
 			lf := m.Leaf
@@ -313,33 +341,20 @@ func newView(c *contract.Contract) *view {
 			if len(lf.Aliases) > 0 {
 				row.Doc += " Consumers also accept " + codes(lf.Aliases) + " as a fallback spelling."
 			}
-			v.Envelope = append(v.Envelope, row)
+			rows = append(rows, row)
 		}
 	}
+	return rows
+}
 
+// addKinds fills the kinds, their groups and Startup, and returns each
+// kind's view for the tables that list kinds again.
+func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]kindView {
 	byGroup := map[*contract.Group][]kindView{}
 	byKind := make(map[*contract.Kind]kindView, len(c.Kinds))
 	for _, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
-		cl := &k.Classification
-		kv := kindView{
-			Name: k.Name, Anchor: Slug(k.Name),
-			NameMD: Text(k.Name), NameCode: Code(k.Name), DescriptionMD: Text(k.Description), GroupMD: Text(k.Group.Title),
-			OriginCode: Code(cl.Origin.Name), ActionCode: Code(cl.Recovery.Action.Name),
-			SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
-			GuidanceMD: Text(cl.Recovery.Guidance),
-			HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
-			GRPC: cl.GRPC.Name, Reason: k.Reason,
-			Number: k.Number, Startup: k.Startup,
-			Example: string(exampleenv.ForKind(c, k).JSON()),
-		}
-		for _, f := range k.Fields {
-			req := "no"
-			if f.Required {
-				req = "yes"
-			}
-			kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: Code(f.Name), Type: typeName(f), Doc: Text(f.Description), Required: req})
-		}
+		kv := newKindView(c, k)
 		v.Kinds = append(v.Kinds, kv)
 		byGroup[k.Group] = append(byGroup[k.Group], kv)
 		byKind[k] = kv
@@ -349,7 +364,36 @@ func newView(c *contract.Contract) *view {
 			v.Groups = append(v.Groups, groupView{Title: g.Title, Description: g.Description, Kinds: byGroup[g]})
 		}
 	}
-	v.AIPDomain = c.AIP193.Domain
+	return byKind
+}
+
+// newKindView is a kind's section: its classification, fields and example.
+func newKindView(c *contract.Contract, k *contract.Kind) kindView {
+	cl := &k.Classification
+	kv := kindView{
+		Name: k.Name, Anchor: Slug(k.Name),
+		NameMD: Text(k.Name), NameCode: Code(k.Name), DescriptionMD: Text(k.Description), GroupMD: Text(k.Group.Title),
+		OriginCode: Code(cl.Origin.Name), ActionCode: Code(cl.Recovery.Action.Name),
+		SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
+		GuidanceMD: Text(cl.Recovery.Guidance),
+		HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
+		GRPC: cl.GRPC.Name, Reason: k.Reason,
+		Number: k.Number, Startup: k.Startup,
+		Example: string(exampleenv.ForKind(c, k).JSON()),
+	}
+	for _, f := range k.Fields {
+		req := "no"
+		if f.Required {
+			req = "yes"
+		}
+		kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: Code(f.Name), Type: typeName(f), Doc: Text(f.Description), Required: req})
+	}
+	return kv
+}
+
+// aipMemberRows say what each google.rpc ErrorInfo metadata key holds.
+func aipMemberRows(c *contract.Contract) []aipMemberRow {
+	var rows []aipMemberRow
 	for _, m := range c.AIP193.Members {
 		name := string(m.Source)
 		if m.Field != nil {
@@ -366,8 +410,14 @@ func newView(c *contract.Contract) *view {
 		} else if m.Source.Derived() {
 			what += " as the wire carries it"
 		}
-		v.AIPMembers = append(v.AIPMembers, aipMemberRow{Key: m.Key, What: what})
+		rows = append(rows, aipMemberRow{Key: m.Key, What: what})
 	}
+	return rows
+}
+
+// statusRows are the HTTP status table: each status with its kinds.
+func statusRows(c *contract.Contract, byKind map[*contract.Kind]kindView) []statusRow {
+	var rows []statusRow
 	for _, s := range c.Statuses {
 		text := http.StatusText(s.Status)
 		if text == "" {
@@ -377,85 +427,102 @@ func newView(c *contract.Contract) *view {
 		for _, k := range s.Kinds {
 			row.Kinds = append(row.Kinds, byKind[k])
 		}
-		v.HTTP = append(v.HTTP, row)
+		rows = append(rows, row)
 	}
+	return rows
+}
+
+// retiredRows are the retired names with their reasons and replacements.
+func retiredRows(c *contract.Contract) []retiredRow {
+	var rows []retiredRow
 	for _, r := range c.Retired {
 		row := retiredRow{Name: r.Name, Reason: r.Reason}
 		if r.ReplacedBy != nil {
 			row.ReplacedBy, row.Anchor = r.ReplacedBy.Name, Slug(r.ReplacedBy.Name)
 		}
-		v.Retired = append(v.Retired, row)
+		rows = append(rows, row)
 	}
-	for _, sa := range c.SameArguments {
-		if sa.UpgradeTo != nil {
-			v.Upgrades = append(v.Upgrades, upgradeRow{sa.Name, sa.UpgradeTo.Name})
-		}
+	return rows
+}
+
+// kindRef is a kind named in another table: its name and its anchor.
+func kindRef(k *contract.Kind) kindView {
+	return kindView{Name: k.Name, Anchor: Slug(k.Name), NameCode: Code(k.Name)}
+}
+
+// addInbound fills the inbound sections: the tool-result kind, the call
+// error, the classifiers and the agreements.
+func (v *view) addInbound(c *contract.Contract, in *contract.Inbound) {
+	if in.ToolResult != nil {
+		tr := kindRef(in.ToolResult)
+		v.ToolResult = &tr
 	}
-	for _, f := range contract.Failures {
-		v.Failures = append(v.Failures, string(f))
+	if ce := c.CallError; ce != nil && in.ToolResult != nil {
+		v.CallError = newCallErrorView(c, ce)
 	}
-	if in := c.Inbound; in != nil {
-		ref := func(k *contract.Kind) kindView {
-			return kindView{Name: k.Name, Anchor: Slug(k.Name), NameCode: Code(k.Name)}
-		}
-		if in.ToolResult != nil {
-			tr := ref(in.ToolResult)
-			v.ToolResult = &tr
-		}
-		if ce := c.CallError; ce != nil && in.ToolResult != nil {
-			cv := &callErrorView{Title: ce.Title, Description: ce.Description, Members: ce.Members, Origin: ce.Origin.Name,
-				Separator: ce.ToolSeparator, DefaultMessage: ce.DefaultMessage, Evidence: ce.Evidence,
-				SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json"),
-				ID: genschema.CallErrorID(c), Anchor: Slug("Call errors: " + ce.Title)}
-			for _, o := range ce.Origins {
-				cv.Origins = append(cv.Origins, o.Name)
-			}
-			for _, ck := range ce.Canonical {
-				cv.Canonical = append(cv.Canonical, [2]kindView{ref(ck.From), ref(ck.To)})
-			}
-			for _, h := range ce.SafetyHints {
-				cv.Hints = append(cv.Hints, [2]string{h.Name, h.Annotation})
-			}
-			v.CallError = cv
-		}
-		v.FirstClassifier = in.Classifiers[0].Name
-		for _, cl := range in.Classifiers {
-			cv := classifierView{Name: cl.Name, Description: cl.Description, Default: ref(cl.Default), DefaultBreaker: cl.Default.Breaker}
-			for i, r := range cl.Rules {
-				row := ruleRow{N: i + 1, Kind: ref(r.Kind), Breaker: r.Breaker}
-				var st []string
-				for _, s := range r.Statuses {
-					st = append(st, s.Text)
-				}
-				row.Status = strings.Join(st, ", ")
-				var fl []string
-				for _, f := range r.Failures {
-					fl = append(fl, string(f))
-				}
-				if r.AnyFailure {
-					fl = append(fl, "any")
-				}
-				row.Failure = strings.Join(fl, ", ")
-				row.Text = strings.Join(r.Text, ", ")
-				cv.Rules = append(cv.Rules, row)
-			}
-			v.Classifiers = append(v.Classifiers, cv)
-		}
-		for _, a := range in.Agreements {
-			av := agreementView{Name: a.Name, Description: a.Description}
-			for _, s := range a.Sides {
-				sv := agreementSideView{Classifier: s.Classifier.Name, Anchor: Slug(s.Classifier.Name)}
-				for _, k := range s.Kinds {
-					sv.Kinds = append(sv.Kinds, ref(k))
-				}
-				av.Sides = append(av.Sides, sv)
-			}
-			v.Agreements = append(v.Agreements, av)
-		}
+	v.FirstClassifier = in.Classifiers[0].Name
+	for _, cl := range in.Classifiers {
+		v.Classifiers = append(v.Classifiers, newClassifierView(cl))
 	}
-	v.Unknown = string(exampleenv.Unknown(c).JSON())
-	v.UnknownKind = exampleenv.UnknownKindName(c)
-	v.Maximal = string(exampleenv.Maximal(c).JSON())
+	for _, a := range in.Agreements {
+		av := agreementView{Name: a.Name, Description: a.Description}
+		for _, s := range a.Sides {
+			sv := agreementSideView{Classifier: s.Classifier.Name, Anchor: Slug(s.Classifier.Name)}
+			for _, k := range s.Kinds {
+				sv.Kinds = append(sv.Kinds, kindRef(k))
+			}
+			av.Sides = append(av.Sides, sv)
+		}
+		v.Agreements = append(v.Agreements, av)
+	}
+}
+
+// newCallErrorView is the call error section.
+func newCallErrorView(c *contract.Contract, ce *contract.CallError) *callErrorView {
+	cv := &callErrorView{Title: ce.Title, Description: ce.Description, Members: ce.Members, Origin: ce.Origin.Name,
+		Separator: ce.ToolSeparator, DefaultMessage: ce.DefaultMessage, Evidence: ce.Evidence,
+		SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json"),
+		ID: genschema.CallErrorID(c), Anchor: Slug("Call errors: " + ce.Title)}
+	for _, o := range ce.Origins {
+		cv.Origins = append(cv.Origins, o.Name)
+	}
+	for _, ck := range ce.Canonical {
+		cv.Canonical = append(cv.Canonical, [2]kindView{kindRef(ck.From), kindRef(ck.To)})
+	}
+	for _, h := range ce.SafetyHints {
+		cv.Hints = append(cv.Hints, [2]string{h.Name, h.Annotation})
+	}
+	return cv
+}
+
+// newClassifierView is an inbound classifier with its rules, numbered.
+func newClassifierView(cl *contract.Classifier) classifierView {
+	cv := classifierView{Name: cl.Name, Description: cl.Description, Default: kindRef(cl.Default), DefaultBreaker: cl.Default.Breaker}
+	for i, r := range cl.Rules {
+		row := ruleRow{N: i + 1, Kind: kindRef(r.Kind), Breaker: r.Breaker}
+		var st []string
+		for _, s := range r.Statuses {
+			st = append(st, s.Text)
+		}
+		row.Status = strings.Join(st, ", ")
+		var fl []string
+		for _, f := range r.Failures {
+			fl = append(fl, string(f))
+		}
+		if r.AnyFailure {
+			fl = append(fl, "any")
+		}
+		row.Failure = strings.Join(fl, ", ")
+		row.Text = strings.Join(r.Text, ", ")
+		cv.Rules = append(cv.Rules, row)
+	}
+	return cv
+}
+
+// stepRows are the decision steps, each with the recovery actions that
+// take it.
+func stepRows(c *contract.Contract) []stepRow {
+	var rows []stepRow
 	for _, s := range contract.Steps {
 		row := stepRow{Step: string(s), Do: stepAdvice[s]}
 		for _, a := range c.Actions {
@@ -463,9 +530,9 @@ func newView(c *contract.Contract) *view {
 				row.Actions = append(row.Actions, a.Name)
 			}
 		}
-		v.Steps = append(v.Steps, row)
+		rows = append(rows, row)
 	}
-	return v
+	return rows
 }
 
 func codes(names []string) string {

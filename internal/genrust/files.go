@@ -72,39 +72,65 @@ func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value
 }
 
 func (g *gen) contract() string {
-	c := g.c
 	var b strings.Builder
 	startModule(&b, "The contract's vocabularies and tables, which the runtime modules read.",
 		"use std::borrow::Cow;\n\n",
 		"#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n",
 		"#[allow(unused_imports)]\nuse crate::spec::{Classification, ClassifierSpec, Classified, Const, FieldSpec, FieldType, Failure, Leaf, LogLevel, Member, Object, RetryPolicy, Rule, Source, Step, Upstream};\n\n")
-	fmt.Fprintf(&b, "/// The crate's name, which error messages start with.\npub(crate) const CRATE_NAME: &str = %s;\n\n", runtimedata.RustString(g.libName))
-	fmt.Fprintf(&b, "/// The contract's name.\npub const CONTRACT_NAME: &str = %s;\n\n", runtimedata.RustString(c.Name))
+	g.contractIdentity(&b)
+	g.vocabularies(&b)
+	g.vocabularyQuestions(&b)
+	g.classificationTables(&b)
+	g.settings(&b)
+	g.layoutTables(&b)
+	g.classifiers(&b)
+	b.WriteString(g.callError())
+	g.sanitizerPolicy(&b)
+	b.WriteString(g.surfaceTables())
+	b.WriteString(g.logTables())
+	b.WriteString(g.aipTables())
+	return b.String()
+}
+
+// contractIdentity writes the crate's and the contract's names and the
+// contract's version.
+func (g *gen) contractIdentity(b *strings.Builder) {
+	c := g.c
+	fmt.Fprintf(b, "/// The crate's name, which error messages start with.\npub(crate) const CRATE_NAME: &str = %s;\n\n", runtimedata.RustString(g.libName))
+	fmt.Fprintf(b, "/// The contract's name.\npub const CONTRACT_NAME: &str = %s;\n\n", runtimedata.RustString(c.Name))
 	if c.VersionIsText() {
-		fmt.Fprintf(&b, "/// The contract's version, as every envelope carries it.\npub const CONTRACT_VERSION: &str = %s;\n\n", runtimedata.RustString(c.VersionText))
+		fmt.Fprintf(b, "/// The contract's version, as every envelope carries it.\npub const CONTRACT_VERSION: &str = %s;\n\n", runtimedata.RustString(c.VersionText))
 		b.WriteString("/// The version as an envelope keeps it.\npub(crate) fn version() -> String {\n    CONTRACT_VERSION.to_owned()\n}\n\n")
 	} else {
-		fmt.Fprintf(&b, "/// The contract's version, as every envelope carries it.\npub const CONTRACT_VERSION: i64 = %d;\n\n", c.Version)
+		fmt.Fprintf(b, "/// The contract's version, as every envelope carries it.\npub const CONTRACT_VERSION: i64 = %d;\n\n", c.Version)
 		b.WriteString("/// The version as an envelope keeps it.\npub(crate) fn version() -> i64 {\n    CONTRACT_VERSION\n}\n\n")
 	}
+}
+
+// vocabularies writes the enums of the kinds and of each vocabulary.
+func (g *gen) vocabularies(b *strings.Builder) {
+	c := g.c
 	kinds := make([]*contract.Value, len(c.Kinds))
 	for i, k := range c.Kinds {
 		kinds[i] = &contract.Value{Name: k.Name, Description: k.Description, Idents: k.Idents}
 	}
-	var kb strings.Builder
-	g.enum(&kb, "Kind", "kind", kinds)
-	b.WriteString(kb.String())
-	g.enum(&b, "Origin", "origin", contract.Values(c.Origins))
-	g.enum(&b, "RecoveryAction", "recovery action", contract.Values(c.Actions))
-	g.enum(&b, "SameArguments", "same_arguments", contract.Values(c.SameArguments))
-	g.enum(&b, "SideEffects", "side_effects", contract.Values(c.SideEffects))
-	g.enum(&b, "Group", "group", contract.Values(c.Groups))
+	g.enum(b, "Kind", "kind", kinds)
+	g.enum(b, "Origin", "origin", contract.Values(c.Origins))
+	g.enum(b, "RecoveryAction", "recovery action", contract.Values(c.Actions))
+	g.enum(b, "SameArguments", "same_arguments", contract.Values(c.SameArguments))
+	g.enum(b, "SideEffects", "side_effects", contract.Values(c.SideEffects))
+	g.enum(b, "Group", "group", contract.Values(c.Groups))
+}
 
-	// The vocabularies' questions.
+// vocabularyQuestions writes what the vocabularies answer: an action's
+// step, whether a same_arguments value permits a retry and what it upgrades
+// to, whether work may have run.
+func (g *gen) vocabularyQuestions(b *strings.Builder) {
+	c := g.c
 	b.WriteString("impl RecoveryAction {\n    /// The step the contract maps the action to; an action this version does not list means escalate.\n    pub fn step(&self) -> Step {\n        match self {\n")
 	for _, a := range c.Actions {
 		step := contract.Step(a.Step)
-		fmt.Fprintf(&b, "            RecoveryAction::%s => Step::%s,\n", a.Idents.RustType, step.Idents().RustType)
+		fmt.Fprintf(b, "            RecoveryAction::%s => Step::%s,\n", a.Idents.RustType, step.Idents().RustType)
 	}
 	b.WriteString("            RecoveryAction::Other(_) => Step::Escalate,\n        }\n    }\n}\n\n")
 	b.WriteString("impl SameArguments {\n    /// Whether the value permits an automatic retry of the identical call.\n    pub fn permits_retry(&self) -> bool {\n        ")
@@ -135,9 +161,13 @@ func (g *gen) contract() string {
 		}
 	}
 	b.WriteString(matches("SideEffects", none, true) + "\n    }\n}\n\n")
+}
 
-	// Classifications.
-	fmt.Fprintf(&b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
+// classificationTables writes every kind's classification, the fallback
+// and the lookups by kind and by number.
+func (g *gen) classificationTables(b *strings.Builder) {
+	c := g.c
+	fmt.Fprintf(b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
 	for _, e := range g.t.Classifications {
 		b.WriteString("    " + g.p.Print(e.Value) + ",\n")
 	}
@@ -145,36 +175,51 @@ func (g *gen) contract() string {
 	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(g.t.Fallback) + ";\n\n")
 	b.WriteString("/// The classification the contract's tables hold for kind: a kind the contract does not list gets FALLBACK itself (lookup fills in its kind and reason). No allocation: a match on the kind.\npub(crate) fn classification_of(kind: &Kind) -> &'static Classification {\n    match kind {\n")
 	for i, k := range c.Kinds {
-		fmt.Fprintf(&b, "        Kind::%s => &CLASSIFICATIONS[%d],\n", k.Idents.RustType, i)
+		fmt.Fprintf(b, "        Kind::%s => &CLASSIFICATIONS[%d],\n", k.Idents.RustType, i)
 	}
 	b.WriteString("        Kind::Other(_) => &FALLBACK,\n    }\n}\n\n")
 	b.WriteString("/// The classification every unknown kind gets.\npub fn fallback() -> &'static Classification {\n    &FALLBACK\n}\n\n")
 	b.WriteString("/// The kind with the stable number n, or None.\npub fn kind_by_number(n: i64) -> Option<Kind> {\n    CLASSIFICATIONS.iter().find(|c| c.number >= 0 && c.number == n).map(|c| Kind::from(c.kind.as_ref()))\n}\n\n")
+}
+
+// settings writes the retry policy and the constants the runtime reads:
+// guidance filling, the HTTP surface's status slot and echo, which members
+// are sanitized.
+func (g *gen) settings(b *strings.Builder) {
+	c := g.c
 	r := c.Retry
-	fmt.Fprintf(&b, "/// The backoff for a retry without a retry hint.\npub const RETRY: RetryPolicy = RetryPolicy { initial_ms: %d, max_ms: %d, multiplier: %s, jitter: %s, max_attempts: %d, max_hint_ms: %d };\n\n",
+	fmt.Fprintf(b, "/// The backoff for a retry without a retry hint.\npub const RETRY: RetryPolicy = RetryPolicy { initial_ms: %d, max_ms: %d, multiplier: %s, jitter: %s, max_attempts: %d, max_hint_ms: %d };\n\n",
 		r.InitialMs, r.MaxMs, g.p.Print(r.Multiplier), g.p.Print(r.Jitter), r.MaxAttempts, r.MaxHintMs)
-	fmt.Fprintf(&b, "/// Whether a new envelope starts with the contract's guidance for its kind (false where the layout carries only the producer's own).\npub const FILLS_GUIDANCE: bool = %t;\n", c.Layout.FillsGuidance())
+	fmt.Fprintf(b, "/// Whether a new envelope starts with the contract's guidance for its kind (false where the layout carries only the producer's own).\npub const FILLS_GUIDANCE: bool = %t;\n", c.Layout.FillsGuidance())
 	statusSlot := "None"
 	if f := c.Surfaces.HTTP.StatusField; f != nil {
 		statusSlot = fmt.Sprintf("Some(%d)", g.slotByName(f.Name))
 	}
-	fmt.Fprintf(&b, "/// The slot of the context field in which `Envelope::read_http` keeps the status of a response without an envelope (surfaces.http.status_field), or None.\n#[allow(dead_code)]\npub(crate) const HTTP_STATUS_SLOT: Option<usize> = %s;\n", statusSlot)
-	fmt.Fprintf(&b, "/// Whether `Envelope::read_http` quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone.\npub(crate) const ECHO_BODY: bool = %t;\n", c.Surfaces.HTTP.EchoBody)
-	fmt.Fprintf(&b, "pub(crate) const SANITIZES_MESSAGE: bool = %t;\npub(crate) const SANITIZES_GUIDANCE: bool = %t;\n\n", c.Sanitize.Sanitizes("message"), c.Sanitize.Sanitizes("guidance"))
+	fmt.Fprintf(b, "/// The slot of the context field in which `Envelope::read_http` keeps the status of a response without an envelope (surfaces.http.status_field), or None.\n#[allow(dead_code)]\npub(crate) const HTTP_STATUS_SLOT: Option<usize> = %s;\n", statusSlot)
+	fmt.Fprintf(b, "/// Whether `Envelope::read_http` quotes the start of a body without an envelope in the message it builds (surfaces.http.echo_body); false: the status line alone.\npub(crate) const ECHO_BODY: bool = %t;\n", c.Surfaces.HTTP.EchoBody)
+	fmt.Fprintf(b, "pub(crate) const SANITIZES_MESSAGE: bool = %t;\npub(crate) const SANITIZES_GUIDANCE: bool = %t;\n\n", c.Sanitize.Sanitizes("message"), c.Sanitize.Sanitizes("guidance"))
+}
 
-	// The layout.
+// layoutTables writes the wire layout and the fields by slot.
+func (g *gen) layoutTables(b *strings.Builder) {
+	c := g.c
 	b.WriteString("/// The wire layout.\npub(crate) static LAYOUT: Object = " + g.object(c.Layout.Root, "") + ";\n\n")
-	fmt.Fprintf(&b, "/// The fields the runtime reads and writes by slot (see envelope.rs).\npub(crate) static FIELDS: [FieldSpec; %d] = [\n", len(g.fields))
+	fmt.Fprintf(b, "/// The fields the runtime reads and writes by slot (see envelope.rs).\npub(crate) static FIELDS: [FieldSpec; %d] = [\n", len(g.fields))
 	for _, s := range g.fields {
 		b.WriteString("    " + s.spec + ",\n")
 	}
 	b.WriteString("];\n\n")
 	b.WriteString(g.ownedIndex())
+}
 
-	// The classifiers.
+// classifiers writes the inbound classifiers and the functions that find
+// and run them (a classifier lookup that finds none without an inbound
+// section).
+func (g *gen) classifiers(b *strings.Builder) {
+	c := g.c
 	if in := c.Inbound; in != nil {
 		for i, cl := range in.Classifiers {
-			fmt.Fprintf(&b, "static CLASSIFIER_%d: ClassifierSpec = ClassifierSpec {\n    rules: &[\n", i)
+			fmt.Fprintf(b, "static CLASSIFIER_%d: ClassifierSpec = ClassifierSpec {\n    rules: &[\n", i)
 			for _, rl := range cl.Rules {
 				var st, fl []string
 				for _, s := range rl.Statuses {
@@ -187,49 +232,47 @@ func (g *gen) contract() string {
 				for _, t := range rl.Text {
 					tx = append(tx, runtimedata.RustString(t))
 				}
-				fmt.Fprintf(&b, "        Rule { statuses: &[%s], failures: &[%s], any_failure: %t, text: &[%s], kind: Kind::%s, breaker: %t },\n",
+				fmt.Fprintf(b, "        Rule { statuses: &[%s], failures: &[%s], any_failure: %t, text: &[%s], kind: Kind::%s, breaker: %t },\n",
 					strings.Join(st, ", "), strings.Join(fl, ", "), rl.AnyFailure, strings.Join(tx, ", "), rl.Kind.Idents.RustType, rl.Breaker)
 			}
-			fmt.Fprintf(&b, "    ],\n    default: Kind::%s,\n    default_breaker: %t,\n};\n\n", cl.Default.Idents.RustType, cl.Default.Breaker)
-			doc(&b, "", "///", fmt.Sprintf("The %s classifier. %s", cl.Name, cl.Description))
-			fmt.Fprintf(&b, "pub fn classify_%s(u: &Upstream<'_>) -> Classified {\n    crate::inbound::classify_with(&CLASSIFIER_%d, u)\n}\n\n", strings.TrimSuffix(cl.Idents.RustLocal, "_"), i)
+			fmt.Fprintf(b, "    ],\n    default: Kind::%s,\n    default_breaker: %t,\n};\n\n", cl.Default.Idents.RustType, cl.Default.Breaker)
+			doc(b, "", "///", fmt.Sprintf("The %s classifier. %s", cl.Name, cl.Description))
+			fmt.Fprintf(b, "pub fn classify_%s(u: &Upstream<'_>) -> Classified {\n    crate::inbound::classify_with(&CLASSIFIER_%d, u)\n}\n\n", strings.TrimSuffix(cl.Idents.RustLocal, "_"), i)
 		}
 		b.WriteString("/// The classifier of the contract named name (as the contract spells it), or None.\npub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {\n    match name {\n")
 		for _, cl := range in.Classifiers {
-			fmt.Fprintf(&b, "        %s => Some(classify_%s),\n", runtimedata.RustString(cl.Name), strings.TrimSuffix(cl.Idents.RustLocal, "_"))
+			fmt.Fprintf(b, "        %s => Some(classify_%s),\n", runtimedata.RustString(cl.Name), strings.TrimSuffix(cl.Idents.RustLocal, "_"))
 		}
 		b.WriteString("        _ => None,\n    }\n}\n\n")
-		fmt.Fprintf(&b, "/// Classifies an upstream failure with the contract's first classifier (%s).\npub fn classify(u: &Upstream<'_>) -> Classified {\n    classify_%s(u)\n}\n\n", in.Classifiers[0].Name, strings.TrimSuffix(in.Classifiers[0].Idents.RustLocal, "_"))
+		fmt.Fprintf(b, "/// Classifies an upstream failure with the contract's first classifier (%s).\npub fn classify(u: &Upstream<'_>) -> Classified {\n    classify_%s(u)\n}\n\n", in.Classifiers[0].Name, strings.TrimSuffix(in.Classifiers[0].Idents.RustLocal, "_"))
 		if in.ToolResult != nil {
-			fmt.Fprintf(&b, "/// Classifies a completed tool result flagged as an error (MCP isError: true): the upstream answered, so it never counts toward the circuit breaker.\npub fn classify_tool_result() -> Classified {\n    Classified { kind: Kind::%s, counts_toward_breaker: false, rule: 0 }\n}\n\n", in.ToolResult.Idents.RustType)
+			fmt.Fprintf(b, "/// Classifies a completed tool result flagged as an error (MCP isError: true): the upstream answered, so it never counts toward the circuit breaker.\npub fn classify_tool_result() -> Classified {\n    Classified { kind: Kind::%s, counts_toward_breaker: false, rule: 0 }\n}\n\n", in.ToolResult.Idents.RustType)
 		}
 	}
 
 	if c.Inbound == nil {
 		b.WriteString("/// The classifier of the contract named name, or None: this contract has no inbound classifiers.\npub fn classifier(name: &str) -> Option<fn(&Upstream<'_>) -> Classified> {\n    let _ = name;\n    None\n}\n\n")
 	}
+}
 
-	b.WriteString(g.callError())
-
-	// The sanitizer.
+// sanitizerPolicy writes the contract's sanitizer policy and the sanitize
+// functions over it.
+func (g *gen) sanitizerPolicy(b *strings.Builder) {
+	c := g.c
 	p := c.Sanitize
 	b.WriteString("/// The contract's sanitizer policy.\npub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {\n")
-	fmt.Fprintf(&b, "    max_length: %d,\n    truncation_marker: %s,\n    markers: %s,\n    contract_secrets: &[\n", p.MaxLength, runtimedata.RustString(p.TruncationMarker), g.p.Print(g.t.SanitizeMarkers))
+	fmt.Fprintf(b, "    max_length: %d,\n    truncation_marker: %s,\n    markers: %s,\n    contract_secrets: &[\n", p.MaxLength, runtimedata.RustString(p.TruncationMarker), g.p.Print(g.t.SanitizeMarkers))
 	for _, s := range p.Secrets {
 		var pre []string
 		for _, x := range s.Prefixes {
 			pre = append(pre, runtimedata.RustString(x))
 		}
-		fmt.Fprintf(&b, "        // %s\n        SecretShape { prefixes: &[%s], class: crate::sanitize::%s, min: %d },\n", s.Name, strings.Join(pre, ", "), classConst[s.Chars], s.MinLength)
+		fmt.Fprintf(b, "        // %s\n        SecretShape { prefixes: &[%s], class: crate::sanitize::%s, min: %d },\n", s.Name, strings.Join(pre, ", "), classConst[s.Chars], s.MinLength)
 	}
-	fmt.Fprintf(&b, "    ],\n    paths: %t,\n    credential_names: %s,\n};\n\n", p.Paths, g.p.Print(g.t.SanitizeCredentialNames))
+	fmt.Fprintf(b, "    ],\n    paths: %t,\n    credential_names: %s,\n};\n\n", p.Paths, g.p.Print(g.t.SanitizeCredentialNames))
 	b.WriteString("static SANITIZER: Sanitizer = Sanitizer::new(&SANITIZE_POLICY);\n\n")
 	b.WriteString("/// Removes what must not reach a caller from text (secrets, credential paths, prompt markers, control characters) and bounds its length, by the contract's policy. Clean text is borrowed, not copied.\npub fn sanitize(text: &str) -> Cow<'_, str> {\n    SANITIZER.sanitize(text)\n}\n\n")
 	b.WriteString("/// sanitize with another length bound (in characters, the truncation marker included).\npub fn sanitize_max(text: &str, max_length: usize) -> Cow<'_, str> {\n    SANITIZER.sanitize_max(text, max_length)\n}\n")
-	b.WriteString(g.surfaceTables())
-	b.WriteString(g.logTables())
-	b.WriteString(g.aipTables())
-	return b.String()
 }
 
 var classConst = map[contract.SecretChars]string{

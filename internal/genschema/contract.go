@@ -748,13 +748,74 @@ func inboundKinds(n contract.Naming) *jsonschema.Schema {
 // JSON Schema can; what it cannot say (references between sections,
 // identifier collisions, reuse of retired names) the loader still checks.
 func ContractSchema() *jsonschema.Schema {
-	recovery := closedObject("What the caller should do next: a recovery action, whether the identical call may be repeated, and guidance in words.",
+	s := &jsonschema.Schema{
+		Version:  draft,
+		ID:       ContractSchemaID,
+		Comments: marker.Text,
+		Title:    "errgen error contract",
+		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
+			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
+		Type:                 "object",
+		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
+		Properties:           contractSections(),
+		AdditionalProperties: jsonschema.FalseSchema,
+		// $defs goes in Extras, which are written last, so that the marker stays
+		// at the top of the file where the generator looks for it.
+		Extras: map[string]any{"$defs": jsonschema.Definitions{
+			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),
+		}},
+	}
+	s.AllOf = append(s.AllOf, layoutlessFieldsRule(), kindNumbersRule())
+	s.AllOf = append(s.AllOf, derivedSourceRules()...)
+	s.AllOf = append(s.AllOf, kindNamingRules()...)
+	return s
+}
+
+// contractSections is the schema of each top-level section of a contract
+// file, in the order the file is documented in.
+func contractSections() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
+	recovery := recoverySchema()
+	p := props()
+	p.Set("contract", contractHeaderSchema())
+	p.Set("origins", nameMap("Where a failure can arise. Each origin maps to its description and the defaults its kinds inherit: side_effects and log level, and optionally breaker attribution. At least one is required.",
+		true, valueNameSchema("an origin"), originSchema()))
+	p.Set("recovery_actions", nameMap("What a caller can be told to do next. Each action maps to its description and the step errgen's generated code takes for it. At least one is required.",
+		true, valueNameSchema("a recovery action"), recoveryActionSchema()))
+	p.Set("same_arguments", nameMap("How safe it is to repeat the identical call. Each value maps to its description and whether it permits an automatic retry. At least one is required.",
+		true, valueNameSchema("a same_arguments value"), sameArgumentsSchema()))
+	p.Set("side_effects", nameMap("How certain it is that nothing changed before a failure. Each value maps to its description. At least one is required.",
+		true, valueNameSchema("a side_effects value"), sideEffectSchema()))
+	p.Set("groups", nameMap("The groups kinds are sorted into for documentation and categories. Each group maps to its title and description. At least one is required.",
+		true, valueNameSchema("a group"), groupSchema()))
+	p.Set("context_fields", nameMap("Typed fields any envelope may carry to give the failure context. Each maps to its type and description. A context field is optional unless the layout requires it ({from: field, required: true} in layout.fields), never here. May be empty or left out.",
+		false, fieldNameSchema(), fieldDefinition("A context field: its type and description. Context fields are always optional, so required is not allowed.", false)))
+	p.Set("kinds", nameMap("Every live error kind. Each kind's name follows contract.naming and maps to its group, description, classification (origin, http status, recovery, and optional overrides of the origin's side_effects, log and breaker) and optional typed fields. At least one is required.",
+		true, nil, kindSchema(recovery)))
+	p.Set("fallback", fallbackSchema(recovery))
+	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
+		false, valueNameSchema("a retired kind"), retiredSchema()))
+	p.Set("layout", layoutSchema())
+	p.Set("inbound", inboundSchema())
+	p.Set("retry", retrySchema())
+	p.Set("surfaces", surfacesSchema())
+	p.Set("sanitize", sanitizeSchema())
+	p.Set("call_error", callErrorSchema())
+	return p
+}
+
+// recoverySchema is a kind's (and the fallback's) recovery advice.
+func recoverySchema() *jsonschema.Schema {
+	return closedObject("What the caller should do next: a recovery action, whether the identical call may be repeated, and guidance in words.",
 		[]string{"action", "same_arguments", "guidance"},
 		mem("action", reference("recovery_actions", "The recovery action the caller should take.")),
 		mem("same_arguments", reference("same_arguments", "Whether repeating the identical call, unchanged, is safe.")),
 		mem("guidance", nonBlankString("What the caller should do next, in words a person or a model can act on. Must not be blank.")),
 	)
+}
 
+// contractHeaderSchema is the contract section: name, version, release and
+// naming.
+func contractHeaderSchema() *jsonschema.Schema {
 	header := closedObject("Who the contract is: its name, wire version, package release and kind naming pattern.",
 		[]string{"name", "version", "naming"},
 		mem("name", &jsonschema.Schema{Type: "string", Pattern: contract.ContractNamePattern,
@@ -777,39 +838,63 @@ func ContractSchema() *jsonschema.Schema {
 		mem("description", plainString("Optional prose about the contract; it opens the description of the generated envelope schemas.")),
 	)
 	header.MinProperties = uint64p(1)
+	return header
+}
 
-	origin := closedObject("An origin: its description and the defaults its kinds inherit.",
+// originSchema is one entry of the origins section.
+func originSchema() *jsonschema.Schema {
+	return closedObject("An origin: its description and the defaults its kinds inherit.",
 		[]string{"description", "side_effects", "log"},
 		mem("description", nonBlankString("What failures from this origin have in common. Must not be blank.")),
 		mem("side_effects", reference("side_effects", "The side_effects value this origin's kinds have unless they set their own.")),
 		mem("log", logLevelSchema("The level this origin's kinds are logged at unless they set their own")),
 		mem("breaker", boolSchema("Whether this origin's kinds count toward a circuit breaker unless they say otherwise; false when left out.")),
 	)
-	action := closedObject("A recovery action: its description and the step the generated decision code takes for it.",
+}
+
+// recoveryActionSchema is one entry of the recovery_actions section.
+func recoveryActionSchema() *jsonschema.Schema {
+	return closedObject("A recovery action: its description and the step the generated decision code takes for it.",
 		[]string{"description", "step"},
 		mem("description", nonBlankString("What the caller does for this action. Must not be blank.")),
 		mem("step", &jsonschema.Schema{Enum: stepEnum(),
 			Description: "The step errgen's generated decision code takes for this action, so the action itself can be named and worded freely: " + orList(stepEnum()) + "."}),
 	)
-	same := closedObject("A same_arguments value: its description, whether it permits an automatic retry and, optionally, the value it relaxes to for a tool that a repeat cannot harm.",
+}
+
+// sameArgumentsSchema is one entry of the same_arguments section.
+func sameArgumentsSchema() *jsonschema.Schema {
+	return closedObject("A same_arguments value: its description, whether it permits an automatic retry and, optionally, the value it relaxes to for a tool that a repeat cannot harm.",
 		[]string{"description", "retry"},
 		mem("description", nonBlankString("What this value says about repeating the identical call. Must not be blank.")),
 		mem("retry", boolSchema("Whether an automatic retry of the identical call is permitted. A kind is retryable when its action's step is retry and its same_arguments value permits it.")),
 		mem("upgrade_to", reference("same_arguments", "The value this one becomes when the failing tool is annotated read-only or idempotent (MCP readOnlyHint or idempotentHint), since repeating it cannot cause harm (e.g. discouraged upgrades to conditional). Leave it out when the value does not change.")),
 	)
-	sideEffect := closedObject("A side_effects value: its description and whether work may already have run.",
+}
+
+// sideEffectSchema is one entry of the side_effects section.
+func sideEffectSchema() *jsonschema.Schema {
+	return closedObject("A side_effects value: its description and whether work may already have run.",
 		[]string{"description"},
 		mem("description", nonBlankString("What this value says about changes made before the failure. Must not be blank.")),
 		mem("may_have_run", boolSchema("Whether, after a failure with this value, the requested work may already have run (in part or in full). true when left out, the safe default: generated decision code then tells agents to check state before repeating a write. Set false only on a value that promises nothing was done. It also feeds the derived source may_have_run a layout can put on the wire.")),
 	)
-	group := closedObject("A group: its title, description and whether its kinds are startup failures.",
+}
+
+// groupSchema is one entry of the groups section.
+func groupSchema() *jsonschema.Schema {
+	return closedObject("A group: its title, description and whether its kinds are startup failures.",
 		[]string{"title", "description"},
 		mem("title", nonBlankString("The group's title, a short heading for its kinds. Must not be blank.")),
 		mem("description", nonBlankString("What the group's kinds have in common. Must not be blank.")),
 		mem("startup", boolSchema("Whether the group's kinds are raised while starting up or loading configuration rather than returned by an operation; each kind can override it. false when left out.")),
 	)
+}
 
-	kindKeys := []member{
+// kindSchema is one entry of the kinds section.
+func kindSchema(recovery *jsonschema.Schema) *jsonschema.Schema {
+	return closedObject("A kind: its group, description, classification and fields.",
+		[]string{"group", "description", "origin", "http", "recovery"},
 		mem("group", reference("groups", "The group this kind belongs to.")),
 		mem("description", nonBlankString("What this kind of failure means. Must not be blank.")),
 		mem("origin", reference("origins", "Where the failure arises. The kind inherits the origin's side_effects, log and breaker unless it sets them itself.")),
@@ -830,11 +915,12 @@ func ContractSchema() *jsonschema.Schema {
 			PropertyNames:        fieldNameSchema(),
 			AdditionalProperties: fieldDefinition("A kind-specific field: its type, description and whether the kind requires it.", true),
 		}),
-	}
-	kind := closedObject("A kind: its group, description, classification and fields.",
-		[]string{"group", "description", "origin", "http", "recovery"}, kindKeys...)
+	)
+}
 
-	fallback := closedObject("How a kind this contract does not list classifies. Clients treat an unknown kind as opaque and act on this classification.",
+// fallbackSchema is the fallback section: how an unlisted kind classifies.
+func fallbackSchema(recovery *jsonschema.Schema) *jsonschema.Schema {
+	return closedObject("How a kind this contract does not list classifies. Clients treat an unknown kind as opaque and act on this classification.",
 		[]string{"origin", "http", "recovery"},
 		mem("origin", reference("origins", "The origin an unlisted kind is attributed to. Its side_effects, log and breaker apply unless set here.")),
 		mem("side_effects", reference("side_effects", "Overrides the origin's side_effects for an unlisted kind.")),
@@ -844,59 +930,22 @@ func ContractSchema() *jsonschema.Schema {
 		mem("breaker", boolSchema("Overrides whether an unlisted kind counts toward a circuit breaker.")),
 		mem("recovery", recovery),
 	)
+}
 
-	retired := closedObject("A retired name: why it was retired and, optionally, the kind that replaced it.",
+// retiredSchema is one entry of the retired section.
+func retiredSchema() *jsonschema.Schema {
+	return closedObject("A retired name: why it was retired and, optionally, the kind that replaced it.",
 		[]string{"reason"},
 		mem("replaced_by", &jsonschema.Schema{Type: "string", Pattern: contract.ValueNamePattern,
 			Description: "The live kind that took over this name's meaning, if any. Must be the name of a kind under kinds; leave it out when the kind was removed without a replacement."}),
 		mem("reason", nonBlankString("Why the name was retired. Must not be blank.")),
 	)
+}
 
-	p := props()
-	p.Set("contract", header)
-	p.Set("origins", nameMap("Where a failure can arise. Each origin maps to its description and the defaults its kinds inherit: side_effects and log level, and optionally breaker attribution. At least one is required.",
-		true, valueNameSchema("an origin"), origin))
-	p.Set("recovery_actions", nameMap("What a caller can be told to do next. Each action maps to its description and the step errgen's generated code takes for it. At least one is required.",
-		true, valueNameSchema("a recovery action"), action))
-	p.Set("same_arguments", nameMap("How safe it is to repeat the identical call. Each value maps to its description and whether it permits an automatic retry. At least one is required.",
-		true, valueNameSchema("a same_arguments value"), same))
-	p.Set("side_effects", nameMap("How certain it is that nothing changed before a failure. Each value maps to its description. At least one is required.",
-		true, valueNameSchema("a side_effects value"), sideEffect))
-	p.Set("groups", nameMap("The groups kinds are sorted into for documentation and categories. Each group maps to its title and description. At least one is required.",
-		true, valueNameSchema("a group"), group))
-	p.Set("context_fields", nameMap("Typed fields any envelope may carry to give the failure context. Each maps to its type and description. A context field is optional unless the layout requires it ({from: field, required: true} in layout.fields), never here. May be empty or left out.",
-		false, fieldNameSchema(), fieldDefinition("A context field: its type and description. Context fields are always optional, so required is not allowed.", false)))
-	p.Set("kinds", nameMap("Every live error kind. Each kind's name follows contract.naming and maps to its group, description, classification (origin, http status, recovery, and optional overrides of the origin's side_effects, log and breaker) and optional typed fields. At least one is required.",
-		true, nil, kind))
-	p.Set("fallback", fallback)
-	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
-		false, valueNameSchema("a retired kind"), retired))
-	p.Set("layout", layoutSchema())
-	p.Set("inbound", inboundSchema())
-	p.Set("retry", retrySchema())
-	p.Set("surfaces", surfacesSchema())
-	p.Set("sanitize", sanitizeSchema())
-	p.Set("call_error", callErrorSchema())
-
-	s := &jsonschema.Schema{
-		Version:  draft,
-		ID:       ContractSchemaID,
-		Comments: marker.Text,
-		Title:    "errgen error contract",
-		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
-			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
-		Type:                 "object",
-		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
-		Properties:           p,
-		AdditionalProperties: jsonschema.FalseSchema,
-		// $defs goes in Extras, which are written last, so that the marker stays
-		// at the top of the file where the generator looks for it.
-		Extras: map[string]any{"$defs": jsonschema.Definitions{
-			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),
-		}},
-	}
-
-	// Without a layout, the default envelope's top-level members are taken.
+// layoutlessFieldsRule keeps field names off the envelope's own members
+// when there is no layout: without one, the default envelope's top-level
+// members are taken.
+func layoutlessFieldsRule() *jsonschema.Schema {
 	hasLayout := props()
 	hasLayout.Set("layout", &jsonschema.Schema{Type: "object"})
 	kindFields := props()
@@ -907,71 +956,85 @@ func ContractSchema() *jsonschema.Schema {
 		Description: "Without a layout section, context fields land at the envelope's top level beside its own fields."})
 	sections.Set("kinds", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: kindFields},
 		Description: "Without a layout section, kind-specific fields land at the envelope's top level beside its own fields."})
-	s.AllOf = append(s.AllOf, &jsonschema.Schema{
+	return &jsonschema.Schema{
 		If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: hasLayout},
 		Else: &jsonschema.Schema{Properties: sections},
-	})
+	}
+}
 
-	// Kind numbers are all or nothing: once a kind has one, every kind needs
-	// one. (That they are unique the loader checks.)
+// kindNumbersRule says kind numbers are all or nothing: once a kind has
+// one, every kind needs one. (That they are unique the loader checks.)
+func kindNumbersRule() *jsonschema.Schema {
 	numbered := props()
 	numbered.Set("kinds", &jsonschema.Schema{Type: "object", Not: &jsonschema.Schema{
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{Type: "object", Required: []string{"number"}}}}})
 	everyNumbered := props()
 	everyNumbered.Set("kinds", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Required: []string{"number"}},
 		Description: "One kind has a number, so every kind needs one."})
-	s.AllOf = append(s.AllOf, &jsonschema.Schema{
+	return &jsonschema.Schema{
 		If:   &jsonschema.Schema{Required: []string{"kinds"}, Properties: numbered},
 		Then: &jsonschema.Schema{Properties: everyNumbered},
-	})
+	}
+}
 
-	// A derived source needs something to derive from: retryable a
-	// recovery action with step retry and a same_arguments value with
-	// retry: true, may_have_run a side_effects value that does not say
-	// may_have_run: false.
-	someEntry := func(key string, value any) *jsonschema.Schema {
-		p := props()
-		p.Set(key, &jsonschema.Schema{Const: value})
-		return &jsonschema.Schema{Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
-			Not: &jsonschema.Schema{Type: "object", Required: []string{key}, Properties: p}}}}
-	}
-	derives := func(src contract.Source, description string, needs map[string]*jsonschema.Schema) {
-		fields := props()
-		fields.Set("fields", &jsonschema.Schema{Type: "object", Not: &jsonschema.Schema{
-			AdditionalProperties: &jsonschema.Schema{Not: carries(src)}}})
-		layout := props()
-		layout.Set("layout", &jsonschema.Schema{Type: "object", Required: []string{"fields"}, Properties: fields})
-		then := props()
-		for _, section := range []string{"recovery_actions", "same_arguments", "side_effects"} {
-			if n, ok := needs[section]; ok {
-				n.Description = description
-				then.Set(section, n)
-			}
-		}
-		s.AllOf = append(s.AllOf, &jsonschema.Schema{
-			If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: layout},
-			Then: &jsonschema.Schema{Properties: then},
-		})
-	}
-	derives(contract.SourceRetryable,
-		"The layout puts retryable on the wire, which is derived from the advice: it needs a recovery action with step retry and a same_arguments value with retry: true.",
-		map[string]*jsonschema.Schema{
-			"recovery_actions": someEntry("step", string(contract.StepRetry)),
-			"same_arguments":   someEntry("retry", true),
-		})
+// derivedSourceRules say a derived source needs something to derive from:
+// retryable a recovery action with step retry and a same_arguments value
+// with retry: true, may_have_run a side_effects value that does not say
+// may_have_run: false.
+func derivedSourceRules() []*jsonschema.Schema {
 	// may_have_run is true unless a value says false, so the derived flag
 	// lacks a source only when every value says false.
 	everyFalse := props()
 	everyFalse.Set("may_have_run", &jsonschema.Schema{Const: false})
-	derives(contract.SourceMayHaveRun,
-		"The layout puts may_have_run on the wire, which is derived from side_effects: at least one value must leave may_have_run out (true) or set it to true.",
-		map[string]*jsonschema.Schema{
-			"side_effects": {Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
-				Type: "object", Required: []string{"may_have_run"}, Properties: everyFalse}}},
-		})
+	return []*jsonschema.Schema{
+		derivedSourceRule(contract.SourceRetryable,
+			"The layout puts retryable on the wire, which is derived from the advice: it needs a recovery action with step retry and a same_arguments value with retry: true.",
+			map[string]*jsonschema.Schema{
+				"recovery_actions": someEntryWith("step", string(contract.StepRetry)),
+				"same_arguments":   someEntryWith("retry", true),
+			}),
+		derivedSourceRule(contract.SourceMayHaveRun,
+			"The layout puts may_have_run on the wire, which is derived from side_effects: at least one value must leave may_have_run out (true) or set it to true.",
+			map[string]*jsonschema.Schema{
+				"side_effects": {Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
+					Type: "object", Required: []string{"may_have_run"}, Properties: everyFalse}}},
+			}),
+	}
+}
 
-	// Kind names, and the kinds retired names were replaced by, follow the
-	// naming the contract declares.
+// someEntryWith matches a section in which some entry has key set to value.
+func someEntryWith(key string, value any) *jsonschema.Schema {
+	p := props()
+	p.Set(key, &jsonschema.Schema{Const: value})
+	return &jsonschema.Schema{Not: &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{
+		Not: &jsonschema.Schema{Type: "object", Required: []string{key}, Properties: p}}}}
+}
+
+// derivedSourceRule requires the sections in needs to hold what src is
+// derived from when the layout carries src.
+func derivedSourceRule(src contract.Source, description string, needs map[string]*jsonschema.Schema) *jsonschema.Schema {
+	fields := props()
+	fields.Set("fields", &jsonschema.Schema{Type: "object", Not: &jsonschema.Schema{
+		AdditionalProperties: &jsonschema.Schema{Not: carries(src)}}})
+	layout := props()
+	layout.Set("layout", &jsonschema.Schema{Type: "object", Required: []string{"fields"}, Properties: fields})
+	then := props()
+	for _, section := range []string{"recovery_actions", "same_arguments", "side_effects"} {
+		if n, ok := needs[section]; ok {
+			n.Description = description
+			then.Set(section, n)
+		}
+	}
+	return &jsonschema.Schema{
+		If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: layout},
+		Then: &jsonschema.Schema{Properties: then},
+	}
+}
+
+// kindNamingRules say kind names, and the kinds retired names were
+// replaced by, follow the naming the contract declares: one rule a naming.
+func kindNamingRules() []*jsonschema.Schema {
+	var rules []*jsonschema.Schema
 	for _, n := range contract.Namings {
 		naming := props()
 		naming.Set("naming", &jsonschema.Schema{Const: string(n)})
@@ -991,12 +1054,12 @@ func ContractSchema() *jsonschema.Schema {
 			AdditionalProperties: &jsonschema.Schema{Properties: replacedBy},
 		})
 		then.Set("inbound", inboundKinds(n))
-		s.AllOf = append(s.AllOf, &jsonschema.Schema{
+		rules = append(rules, &jsonschema.Schema{
 			If:   &jsonschema.Schema{Required: []string{"contract"}, Properties: header},
 			Then: &jsonschema.Schema{Properties: then},
 		})
 	}
-	return s
+	return rules
 }
 
 // mergeProps returns the properties of every map given, in order.

@@ -14,12 +14,8 @@ import (
 // (UpstreamToolResult, UpstreamStructuredContent), each read back by
 // ReadMCPError or FromToolResult.
 func (v *vectors) mcpErrors(t *testing.T, vecs []genvectors.MCPErrorVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the mcp_errors section is empty")
-	}
-	if v.pkg.ReadMCPError == nil || v.pkg.FromToolResult == nil || v.pkg.UpstreamStructuredContent == nil {
-		t.Fatal("the vectors have mcp_errors; ReadMCPError, FromToolResult and UpstreamStructuredContent must be passed")
-	}
+	needSection(t, "mcp_errors", len(vecs), "ReadMCPError, FromToolResult and UpstreamStructuredContent",
+		v.pkg.ReadMCPError != nil && v.pkg.FromToolResult != nil && v.pkg.UpstreamStructuredContent != nil)
 	read := reflect.ValueOf(v.pkg.ReadMCPError)
 	for _, want := range vecs {
 		t.Run(want.Name, func(t *testing.T) {
@@ -125,12 +121,7 @@ func (v *vectors) mcpErrors(t *testing.T, vecs []genvectors.MCPErrorVec) {
 // mcpErrorRead hands each vector's input to ReadMCPError: an error where
 // the vector's envelope is null, else the envelope.
 func (v *vectors) mcpErrorRead(t *testing.T, vecs []genvectors.MCPErrorReadVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the mcp_error_read section is empty")
-	}
-	if v.pkg.ReadMCPError == nil {
-		t.Fatal("the vectors have mcp_error_read; ReadMCPError must be passed")
-	}
+	needSection(t, "mcp_error_read", len(vecs), "ReadMCPError", v.pkg.ReadMCPError != nil)
 	for _, want := range vecs {
 		out := reflect.ValueOf(v.pkg.ReadMCPError).Call([]reflect.Value{reflect.ValueOf([]byte(want.Input))})
 		err, _ := out[1].Interface().(error)

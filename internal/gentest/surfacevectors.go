@@ -22,12 +22,7 @@ import (
 // WriteCLI and LogValue, byte for byte as the vectors hold, and read back by
 // ReadHTTP and ReadCLI.
 func (v *vectors) surfaces(t *testing.T, vecs []genvectors.SurfaceVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the vectors have no surfaces")
-	}
-	if v.pkg.ReadCLI == nil || v.pkg.ReadHTTP == nil {
-		t.Fatal("the vectors have surfaces; ReadHTTP and ReadCLI must be passed")
-	}
+	needSection(t, "surfaces", len(vecs), "ReadHTTP and ReadCLI", v.pkg.ReadCLI != nil && v.pkg.ReadHTTP != nil)
 	for _, want := range vecs {
 		t.Run(want.Name, func(t *testing.T) {
 			e, err := v.decode(want.Envelope)

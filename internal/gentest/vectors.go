@@ -494,16 +494,24 @@ func (v *vectors) readsAs(t *testing.T, name, reader string, got reflect.Value, 
 	return data
 }
 
+// needSection fails t when a section has no vectors (n is their number),
+// or when passed is false: the package functions it runs, named in fns,
+// were not all given.
+func needSection(t *testing.T, section string, n int, fns string, passed bool) {
+	t.Helper()
+	if n == 0 {
+		t.Fatalf("the %s section is empty", section)
+	}
+	if !passed {
+		t.Fatalf("the vectors have %s; %s must be passed", section, fns)
+	}
+}
+
 // mcpText hands each vector's text to FromToolResult, as a tool result's
 // one text content item: an error where the vector's envelope is null, else
 // the envelope, encoded as the vector's.
 func (v *vectors) mcpText(t *testing.T, vecs []genvectors.MCPTextVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the mcp_text section is empty")
-	}
-	if v.pkg.FromToolResult == nil {
-		t.Fatal("the vectors have mcp_text; FromToolResult must be passed")
-	}
+	needSection(t, "mcp_text", len(vecs), "FromToolResult", v.pkg.FromToolResult != nil)
 	fn := reflect.ValueOf(v.pkg.FromToolResult)
 	for _, want := range vecs {
 		wire, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": want.Text}}, "isError": true})
@@ -520,12 +528,7 @@ func (v *vectors) mcpText(t *testing.T, vecs []genvectors.MCPTextVec) {
 // mcpOutputSchema hands each vector's success schema to MCPOutputSchema:
 // the widened schema, compared as a JSON value.
 func (v *vectors) mcpOutputSchema(t *testing.T, vecs []genvectors.MCPOutputSchemaVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the mcp_output_schema section is empty")
-	}
-	if v.pkg.MCPOutputSchema == nil {
-		t.Fatal("the vectors have mcp_output_schema; MCPOutputSchema must be passed")
-	}
+	needSection(t, "mcp_output_schema", len(vecs), "MCPOutputSchema", v.pkg.MCPOutputSchema != nil)
 	fn := reflect.ValueOf(v.pkg.MCPOutputSchema)
 	for _, want := range vecs {
 		out := fn.Call([]reflect.Value{reflect.ValueOf(want.Success)})
@@ -549,12 +552,7 @@ func (v *vectors) mcpOutputSchema(t *testing.T, vecs []genvectors.MCPOutputSchem
 // cliRead hands each vector's line to ReadCLI: an error where the vector's
 // envelope is null, else the envelope, encoded as the vector's.
 func (v *vectors) cliRead(t *testing.T, vecs []genvectors.CLIReadVec) {
-	if len(vecs) == 0 {
-		t.Fatal("the cli_read section is empty")
-	}
-	if v.pkg.ReadCLI == nil {
-		t.Fatal("the vectors have cli_read; ReadCLI must be passed")
-	}
+	needSection(t, "cli_read", len(vecs), "ReadCLI", v.pkg.ReadCLI != nil)
 	for _, want := range vecs {
 		line := []byte(want.Line)
 		if want.Bytes != nil {

@@ -221,176 +221,220 @@ func durationText(ms int64) string {
 // <message>"; the retry hint from RetryInfo in whole milliseconds, rounded
 // up, at most retry.max_hint_ms.
 func aipForeign(c *contract.Contract, own object) ([]AIPDecodeVec, error) {
-	domain := c.AIP193.Domain
-	some := c.Kinds[len(c.Kinds)/2]
-	errorInfo := func(reason, dom string, meta object) object {
-		return object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: reason}, {Key: "domain", Value: dom}, {Key: "metadata", Value: meta}}
-	}
-	retryInfo := func(d any) object {
-		return object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: d}}
-	}
-	doc := func(members ...orderedjson.Member) string {
-		b, _ := raw(object{{Key: "error", Value: object(members)}})
-		return string(b)
-	}
-	m := func(k string, v any) orderedjson.Member { return orderedjson.Member{Key: k, Value: v} }
-	type want struct {
-		status  int
-		message string
-		reason  string // a kind's reason in this domain
-		retryMs *int64
-		fails   bool
-		// path and category are the decode error of an error that fails.
-		path, category string
-		// own: the error read as the foreign one the first example's
-		// ErrorInfo names (its metadata does not make an envelope).
-		own bool
-	}
-	ms := func(n int64) *int64 { return &n }
 	ownText, err := aipText(c, own)
 	if err != nil {
 		return nil, err
 	}
-	broken := func(key, value string) string {
-		var d map[string]any
-		_ = json.Unmarshal([]byte(ownText), &d)
-		info := d["error"].(map[string]any)["details"].([]any)[0].(map[string]any)
-		info["metadata"].(map[string]any)[key] = value
-		// Without HTML escapes, which the vectors never hold.
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(d)
-		return strings.TrimSuffix(b.String(), "\n")
-	}
-	cases := []struct {
-		name string
-		text string
-		want want
-	}{
-		{"status and code, no details", doc(m("code", 404), m("message", "Shelf 7 does not exist."), m("status", "NOT_FOUND")), want{status: 404, message: "Shelf 7 does not exist."}},
-		{"status only", doc(m("message", "Too many requests."), m("status", "RESOURCE_EXHAUSTED")), want{status: 429, message: "Too many requests."}},
-		{"code only", doc(m("code", 503), m("message", "Try again later.")), want{status: 503, message: "Try again later."}},
-		{"neither code nor status", doc(m("message", "Something broke.")), want{status: 500, message: "Something broke."}},
-		{"a code that is not an error status", doc(m("code", 200), m("message", "Odd."), m("status", "PERMISSION_DENIED")), want{status: 403, message: "Odd."}},
+	var cases []aipCase
+	cases = append(cases, aipDocumentCases(c)...)
+	cases = append(cases, aipBrokenOwnCases(ownText)...)
+	cases = append(cases, aipUnreadableCases()...)
+	cases = append(cases, aipBrokenOwnLimitCases(c, ownText)...)
+	return keep(cases, func(tc aipCase) (AIPDecodeVec, bool, error) { return aipForeignVec(c, own, tc) })
+}
+
+// aipCase is an AIP-193 error document and what reading it gives.
+type aipCase struct {
+	name string
+	text string
+	want aipWant
+}
+
+// aipWant is what reading an aipCase gives.
+type aipWant struct {
+	status  int
+	message string
+	reason  string // a kind's reason in this domain
+	retryMs *int64
+	fails   bool
+	// path and category are the decode error of an error that fails.
+	path, category string
+	// own: the error read as the foreign one the first example's
+	// ErrorInfo names (its metadata does not make an envelope).
+	own bool
+}
+
+// aipErrorInfo is a google.rpc.ErrorInfo detail.
+func aipErrorInfo(reason, dom string, meta object) object {
+	return object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: reason}, {Key: "domain", Value: dom}, {Key: "metadata", Value: meta}}
+}
+
+// aipRetryInfo is a google.rpc.RetryInfo detail.
+func aipRetryInfo(d any) object {
+	return object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: d}}
+}
+
+// aipDoc is an AIP-193 error document whose error has the members given.
+func aipDoc(members ...orderedjson.Member) string {
+	b, _ := raw(object{{Key: "error", Value: object(members)}})
+	return string(b)
+}
+
+// member is an object member.
+func member(k string, v any) orderedjson.Member { return orderedjson.Member{Key: k, Value: v} }
+
+// int64p is a pointer to n.
+func int64p(n int64) *int64 { return &n }
+
+// breakOwn is the AIP-193 text of an errgen error (ownText) with the
+// ErrorInfo metadata key set to value.
+func breakOwn(ownText, key, value string) string {
+	var d map[string]any
+	_ = json.Unmarshal([]byte(ownText), &d)
+	info := d["error"].(map[string]any)["details"].([]any)[0].(map[string]any)
+	info["metadata"].(map[string]any)[key] = value
+	// Without HTML escapes, which the vectors never hold.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(d)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// aipDocumentCases are foreign error documents: status and code, message,
+// ErrorInfo reasons, RetryInfo delays and malformed details.
+func aipDocumentCases(c *contract.Contract) []aipCase {
+	domain := c.AIP193.Domain
+	some := c.Kinds[len(c.Kinds)/2]
+	return []aipCase{
+		{"status and code, no details", aipDoc(member("code", 404), member("message", "Shelf 7 does not exist."), member("status", "NOT_FOUND")), aipWant{status: 404, message: "Shelf 7 does not exist."}},
+		{"status only", aipDoc(member("message", "Too many requests."), member("status", "RESOURCE_EXHAUSTED")), aipWant{status: 429, message: "Too many requests."}},
+		{"code only", aipDoc(member("code", 503), member("message", "Try again later.")), aipWant{status: 503, message: "Try again later."}},
+		{"neither code nor status", aipDoc(member("message", "Something broke.")), aipWant{status: 500, message: "Something broke."}},
+		{"a code that is not an error status", aipDoc(member("code", 200), member("message", "Odd."), member("status", "PERMISSION_DENIED")), aipWant{status: 403, message: "Odd."}},
 		// Code 0 (OK) is no error code: an error that claims it is a failure of 500, as gRPC's FromError reads one.
-		{"code 0 and status OK", doc(m("code", 0), m("message", "All fine, it says."), m("status", "OK")), want{status: 500, message: "All fine, it says."}},
-		{"an unknown status name", doc(m("message", "Odd."), m("status", "TEAPOT")), want{status: 500, message: "Odd."}},
-		{"an empty message", doc(m("code", 409), m("message", ""), m("status", "ABORTED")), want{status: 409}},
-		{"a reason of this contract in its domain", doc(m("code", 400), m("message", "Reported upstream."), m("status", "INVALID_ARGUMENT"), m("details", []any{errorInfo(some.Reason, domain, object{})})), want{status: 400, message: "Reported upstream.", reason: some.Reason}},
-		{"a reason of this contract in another domain", doc(m("code", 400), m("message", "Reported upstream."), m("status", "INVALID_ARGUMENT"), m("details", []any{errorInfo(some.Reason, "example.com", object{})})), want{status: 400, message: "Reported upstream."}},
-		{"an unknown reason in this domain", doc(m("code", 502), m("message", "Upstream said no."), m("status", "UNAVAILABLE"), m("details", []any{errorInfo("NO_SUCH_REASON", domain, object{{Key: "service", Value: "x"}})})), want{status: 502, message: "Upstream said no."}},
-		{"RetryInfo only", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{retryInfo("2.5s")})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
-		{"a retry delay below a millisecond rounds up", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("1.000000001s")})), want{status: 429, message: "Slow down.", retryMs: ms(1001)}},
-		{"a retry delay past the longest hint", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("315576000000s")})), want{status: 429, message: "Slow down.", retryMs: ms(int64(c.Retry.MaxHintMs))}},
-		{"a negative retry delay", doc(m("code", 429), m("message", "Slow down."), m("status", "RESOURCE_EXHAUSTED"), m("details", []any{retryInfo("-1s")})), want{status: 429, message: "Slow down."}},
+		{"code 0 and status OK", aipDoc(member("code", 0), member("message", "All fine, it says."), member("status", "OK")), aipWant{status: 500, message: "All fine, it says."}},
+		{"an unknown status name", aipDoc(member("message", "Odd."), member("status", "TEAPOT")), aipWant{status: 500, message: "Odd."}},
+		{"an empty message", aipDoc(member("code", 409), member("message", ""), member("status", "ABORTED")), aipWant{status: 409}},
+		{"a reason of this contract in its domain", aipDoc(member("code", 400), member("message", "Reported upstream."), member("status", "INVALID_ARGUMENT"), member("details", []any{aipErrorInfo(some.Reason, domain, object{})})), aipWant{status: 400, message: "Reported upstream.", reason: some.Reason}},
+		{"a reason of this contract in another domain", aipDoc(member("code", 400), member("message", "Reported upstream."), member("status", "INVALID_ARGUMENT"), member("details", []any{aipErrorInfo(some.Reason, "example.com", object{})})), aipWant{status: 400, message: "Reported upstream."}},
+		{"an unknown reason in this domain", aipDoc(member("code", 502), member("message", "Upstream said no."), member("status", "UNAVAILABLE"), member("details", []any{aipErrorInfo("NO_SUCH_REASON", domain, object{{Key: "service", Value: "x"}})})), aipWant{status: 502, message: "Upstream said no."}},
+		{"RetryInfo only", aipDoc(member("code", 503), member("message", "Busy."), member("status", "UNAVAILABLE"), member("details", []any{aipRetryInfo("2.5s")})), aipWant{status: 503, message: "Busy.", retryMs: int64p(2500)}},
+		{"a retry delay below a millisecond rounds up", aipDoc(member("code", 429), member("message", "Slow down."), member("status", "RESOURCE_EXHAUSTED"), member("details", []any{aipRetryInfo("1.000000001s")})), aipWant{status: 429, message: "Slow down.", retryMs: int64p(1001)}},
+		{"a retry delay past the longest hint", aipDoc(member("code", 429), member("message", "Slow down."), member("status", "RESOURCE_EXHAUSTED"), member("details", []any{aipRetryInfo("315576000000s")})), aipWant{status: 429, message: "Slow down.", retryMs: int64p(int64(c.Retry.MaxHintMs))}},
+		{"a negative retry delay", aipDoc(member("code", 429), member("message", "Slow down."), member("status", "RESOURCE_EXHAUSTED"), member("details", []any{aipRetryInfo("-1s")})), aipWant{status: 429, message: "Slow down."}},
 		// protobuf's JSON readers accept a field's proto name as well as its
 		// JSON name (json_format writes it with preserving_proto_field_name,
 		// protojson with UseProtoNames): the proto name counts when the JSON
 		// name is absent, wherever it stands.
-		{"RetryInfo by its proto field name, retry_delay", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retry_delay", Value: "2.5s"}}})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
-		{"RetryInfo by both names: retryDelay counts", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: "2.5s"}, {Key: "retry_delay", Value: "9s"}}})), want{status: 503, message: "Busy.", retryMs: ms(2500)}},
-		{"malformed details", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", []any{
+		{"RetryInfo by its proto field name, retry_delay", aipDoc(member("code", 503), member("message", "Busy."), member("status", "UNAVAILABLE"), member("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retry_delay", Value: "2.5s"}}})), aipWant{status: 503, message: "Busy.", retryMs: int64p(2500)}},
+		{"RetryInfo by both names: retryDelay counts", aipDoc(member("code", 503), member("message", "Busy."), member("status", "UNAVAILABLE"), member("details", []any{object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: "2.5s"}, {Key: "retry_delay", Value: "9s"}}})), aipWant{status: 503, message: "Busy.", retryMs: int64p(2500)}},
+		{"malformed details", aipDoc(member("code", 503), member("message", "Busy."), member("status", "UNAVAILABLE"), member("details", []any{
 			"not an object", 7, nil, object{{Key: "reason", Value: some.Reason}},
 			object{{Key: "@type", Value: contract.ErrorInfoType}, {Key: "reason", Value: 7}, {Key: "domain", Value: domain}, {Key: "metadata", Value: []any{"x"}}},
-			retryInfo("1.5"), retryInfo(1.5), retryInfo("1.1234567891s"), retryInfo("2s"),
-		})), want{status: 503, message: "Busy."}},
-		{"details not an array", doc(m("code", 503), m("message", "Busy."), m("status", "UNAVAILABLE"), m("details", object{})), want{status: 503, message: "Busy."}},
-		{"members of the wrong type", doc(m("code", "404"), m("message", 7), m("status", 5)), want{status: 500}},
-		{"errgen metadata with a value that does not decode", broken(contract.MetaKind, ""), want{own: true}},
-		{"errgen metadata with extra that is not an object", broken(contract.MetaExtra, "[1]"), want{own: true}},
+			aipRetryInfo("1.5"), aipRetryInfo(1.5), aipRetryInfo("1.1234567891s"), aipRetryInfo("2s"),
+		})), aipWant{status: 503, message: "Busy."}},
+		{"details not an array", aipDoc(member("code", 503), member("message", "Busy."), member("status", "UNAVAILABLE"), member("details", object{})), aipWant{status: 503, message: "Busy."}},
+		{"members of the wrong type", aipDoc(member("code", "404"), member("message", 7), member("status", 5)), aipWant{status: 500}},
+	}
+}
+
+// aipBrokenOwnCases are errgen errors whose metadata does not make an
+// envelope: read as the foreign error their ErrorInfo names.
+func aipBrokenOwnCases(ownText string) []aipCase {
+	return []aipCase{
+		{"errgen metadata with a value that does not decode", breakOwn(ownText, contract.MetaKind, ""), aipWant{own: true}},
+		{"errgen metadata with extra that is not an object", breakOwn(ownText, contract.MetaExtra, "[1]"), aipWant{own: true}},
 		// extra's entries must stay within the limits where their keys place
 		// them, so that the envelope read back can be encoded again.
-		{fmt.Sprintf("errgen metadata with extra nested %d levels deep", 200), broken(contract.MetaExtra, `{"x":`+string(nest(199))+`}`), want{own: true}},
-		{"not JSON", "{\"error\":", want{fails: true, category: CategorySyntax}},
-		{"an array", "[]", want{fails: true, category: CategoryType}},
-		{"no error member", `{"code":404}`, want{fails: true, path: "error", category: CategoryMissing}},
-		{"error not an object", `{"error":"NOT_FOUND"}`, want{fails: true, path: "error", category: CategoryType}},
+		{fmt.Sprintf("errgen metadata with extra nested %d levels deep", 200), breakOwn(ownText, contract.MetaExtra, `{"x":`+string(nest(199))+`}`), aipWant{own: true}},
+	}
+}
+
+// aipUnreadableCases are texts that are no AIP-193 error, and documents
+// past (and at) the limits every decoder shares.
+func aipUnreadableCases() []aipCase {
+	return []aipCase{
+		{"not JSON", "{\"error\":", aipWant{fails: true, category: CategorySyntax}},
+		{"an array", "[]", aipWant{fails: true, category: CategoryType}},
+		{"no error member", `{"code":404}`, aipWant{fails: true, path: "error", category: CategoryMissing}},
+		{"error not an object", `{"error":"NOT_FOUND"}`, aipWant{fails: true, path: "error", category: CategoryType}},
 		// The whole document is held to the limits every decoder shares,
 		// with the envelope decoder's error.
-		{"past a limit: 1e999 in another member", `{"error":{"code":404,"message":"m","x":1e999}}`, want{fails: true, category: CategorySyntax}},
-		{"past a limit: an integer of 310 digits in another member", `{"error":{"code":404,"message":"m","x":1` + strings.Repeat("0", 309) + `}}`, want{fails: true, category: CategorySyntax}},
-		{fmt.Sprintf("past a limit: nested %d levels deep", contract.MaxDepth+1), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-1)) + `}}`, want{fails: true, category: CategorySyntax}},
+		{"past a limit: 1e999 in another member", `{"error":{"code":404,"message":"m","x":1e999}}`, aipWant{fails: true, category: CategorySyntax}},
+		{"past a limit: an integer of 310 digits in another member", `{"error":{"code":404,"message":"m","x":1` + strings.Repeat("0", 309) + `}}`, aipWant{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("past a limit: nested %d levels deep", contract.MaxDepth+1), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-1)) + `}}`, aipWant{fails: true, category: CategorySyntax}},
 		// A member given twice whose first copy is past a limit: the text is
 		// held to the limits, not the value a parser keeps (the last copy).
-		{"past a limit: the first of two x members is 1e999", `{"error":{"code":404,"message":"m","x":1e999,"x":1}}`, want{fails: true, category: CategorySyntax}},
-		{fmt.Sprintf("past a limit: the first of two message members makes the document nest %d levels deep", contract.MaxDepth+1), `{"error":{"message":` + string(nest(contract.MaxDepth-1)) + `,"code":404,"message":"m"}}`, want{fails: true, category: CategorySyntax}},
-		{fmt.Sprintf("at the limit: nested %d levels deep", contract.MaxDepth), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-2)) + `}}`, want{status: 404, message: "m"}},
+		{"past a limit: the first of two x members is 1e999", `{"error":{"code":404,"message":"m","x":1e999,"x":1}}`, aipWant{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("past a limit: the first of two message members makes the document nest %d levels deep", contract.MaxDepth+1), `{"error":{"message":` + string(nest(contract.MaxDepth-1)) + `,"code":404,"message":"m"}}`, aipWant{fails: true, category: CategorySyntax}},
+		{fmt.Sprintf("at the limit: nested %d levels deep", contract.MaxDepth), `{"error":{"code":404,"message":"m","x":` + string(nest(contract.MaxDepth-2)) + `}}`, aipWant{status: 404, message: "m"}},
 	}
+}
+
+// aipBrokenOwnLimitCases are errgen errors whose metadata is past the
+// limits where the contract's layout and fields put it.
+func aipBrokenOwnLimitCases(c *contract.Contract, ownText string) []aipCase {
+	var cases []aipCase
 	// An extra entry whose key places it in a nested object of the layout
 	// nests one level deeper there than in extra's own object.
 	if len(c.Layout.Objects) > 1 {
 		o := c.Layout.Objects[1]
 		key := joinPath(o.Path, unknownName(o, "x_deep"))
-		cases = append(cases, struct {
-			name string
-			text string
-			want want
-		}{fmt.Sprintf("errgen metadata with extra placed under %s past the limits", o.Path),
-			broken(contract.MetaExtra, `{"`+key+`":`+string(nest(contract.MaxDepth+1-depthOf(o)))+`}`), want{own: true}})
+		cases = append(cases, aipCase{fmt.Sprintf("errgen metadata with extra placed under %s past the limits", o.Path),
+			breakOwn(ownText, contract.MetaExtra, `{"`+key+`":`+string(nest(contract.MaxDepth+1-depthOf(o)))+`}`), aipWant{own: true}})
 	}
 	// A metadata value of a free-form object whose first copy of a member
 	// given twice is past a limit: the text counts, not the value a parser
 	// keeps (the last copy), as for any other document.
 	for _, mm := range c.AIP193.Members {
 		if mm.Source == contract.SourceField && mm.Leaf != nil && mm.Field.Type == contract.TypeObject && len(mm.Field.Properties) == 0 {
-			cases = append(cases, struct {
-				name string
-				text string
-				want want
-			}{"errgen metadata whose " + mm.Key + " holds 1e999 in the first of two members", broken(mm.Key, `{"x":1e999,"x":1}`), want{own: true}})
+			cases = append(cases, aipCase{"errgen metadata whose " + mm.Key + " holds 1e999 in the first of two members", breakOwn(ownText, mm.Key, `{"x":1e999,"x":1}`), aipWant{own: true}})
 			break
 		}
 	}
-	// The two broken errgen errors read as foreign ones: their ErrorInfo
-	// names the first example's kind, in this domain.
-	first, _ := own.get(c.Layout.Leaf(contract.SourceKind).Path)
-	firstKind := c.Kind(first.(string))
-	firstMessage, _ := own.get(c.Layout.Leaf(contract.SourceMessage).Path)
-	var out []AIPDecodeVec
-	for _, tc := range cases {
-		w := tc.want
-		if w.own {
-			w = want{status: firstKind.HTTP, message: firstMessage.(string), reason: firstKind.Reason}
-			if d := decode(c, own).RetryAfterMs; d != nil {
-				w.retryMs = ms(min(*d, int64(c.Retry.MaxHintMs)))
-			}
+	return cases
+}
+
+// aipForeignVec is the vector of tc: the envelope reading it gives, or its
+// decode error. ok is false when tc is left out because its message might
+// not survive a sanitizer unchanged. own is the first example, which the
+// broken errgen errors are read as.
+func aipForeignVec(c *contract.Contract, own object, tc aipCase) (v AIPDecodeVec, ok bool, err error) {
+	w := tc.want
+	if w.own {
+		// The broken errgen errors read as foreign ones: their ErrorInfo
+		// names the first example's kind, in this domain.
+		first, _ := own.get(c.Layout.Leaf(contract.SourceKind).Path)
+		firstKind := c.Kind(first.(string))
+		firstMessage, _ := own.get(c.Layout.Leaf(contract.SourceMessage).Path)
+		w = aipWant{status: firstKind.HTTP, message: firstMessage.(string), reason: firstKind.Reason}
+		if d := decode(c, own).RetryAfterMs; d != nil {
+			w.retryMs = int64p(min(*d, int64(c.Retry.MaxHintMs)))
 		}
-		v := AIPDecodeVec{Name: tc.name, AIP193: tc.text, Envelope: json.RawMessage("null"), Category: w.category}
-		if w.category != "" {
-			v.Path = &w.path
-		}
-		if !w.fails {
-			text, ok := httpText(c, []byte(w.message))
-			if !ok {
-				continue
-			}
-			message := upstreamMessage(c, w.status, text)
-			if sanitizesMessage(c) && !sanitizeProof(c, message) {
-				continue
-			}
-			kind := c.HTTPKind(w.status)
-			if c.Inbound != nil {
-				kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: w.status, Text: text}).Kind
-			}
-			if w.reason != "" {
-				for _, k := range c.Kinds {
-					if k.Reason == w.reason {
-						kind = k.Name
-					}
-				}
-			}
-			env := object(exampleenv.New(c, kind, message, nil))
-			if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil && w.retryMs != nil {
-				env = env.with(hint.Path, *w.retryMs)
-			}
-			r, err := raw(env)
-			if err != nil {
-				return nil, err
-			}
-			v.Envelope = r
-		}
-		out = append(out, v)
 	}
-	return out, nil
+	v = AIPDecodeVec{Name: tc.name, AIP193: tc.text, Envelope: json.RawMessage("null"), Category: w.category}
+	if w.category != "" {
+		v.Path = &w.path
+	}
+	if w.fails {
+		return v, true, nil
+	}
+	text, ok := httpText(c, []byte(w.message))
+	if !ok {
+		return v, false, nil
+	}
+	message := upstreamMessage(c, w.status, text)
+	if sanitizesMessage(c) && !sanitizeProof(c, message) {
+		return v, false, nil
+	}
+	kind := c.HTTPKind(w.status)
+	if c.Inbound != nil {
+		kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: w.status, Text: text}).Kind
+	}
+	if w.reason != "" {
+		for _, k := range c.Kinds {
+			if k.Reason == w.reason {
+				kind = k.Name
+			}
+		}
+	}
+	env := object(exampleenv.New(c, kind, message, nil))
+	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil && w.retryMs != nil {
+		env = env.with(hint.Path, *w.retryMs)
+	}
+	if v.Envelope, err = raw(env); err != nil {
+		return v, false, err
+	}
+	return v, true, nil
 }

@@ -232,31 +232,59 @@ func limits(c *contract.Contract, base object) ([]MalformedVec, error) {
 // edges are the accepted documents of the shared policy, each with the
 // envelope it decodes to as its encoder writes it back.
 func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) {
-	base := fromExample(maximal.Value)
-	root := c.Layout.Root
-	var out []EdgeVec
-	var err error
-	add := func(name string, in, want object) {
-		if err != nil {
-			return
-		}
-		var s string
-		if s, err = docText(in); err != nil {
-			return
-		}
-		var w []byte
-		if w, err = orderedjson.AppendCompact(nil, rawValues(want)); err == nil {
-			out = append(out, EdgeVec{Name: name, Text: &s, Envelope: w})
-		}
-	}
-	kind := c.Layout.Leaf(contract.SourceKind)
-	message := c.Layout.Leaf(contract.SourceMessage)
+	e := &edgeSet{c: c, base: fromExample(maximal.Value)}
+	e.repeatedMembers()
+	e.integers()
+	e.freeNumbers()
+	e.surrogates()
+	e.invalidUTF8()
+	return e.out, e.err
+}
 
-	// A member given twice: the last counts, known or not.
+// edgeSet collects the edge vectors of one contract, built on base, the
+// maximal example; the first error stops it.
+type edgeSet struct {
+	c    *contract.Contract
+	base object
+	out  []EdgeVec
+	err  error
+}
+
+// add is the vector of the document in, which reads as want.
+func (e *edgeSet) add(name string, in, want object) {
+	if e.err != nil {
+		return
+	}
+	var s string
+	if s, e.err = docText(in); e.err != nil {
+		return
+	}
+	e.addText(name, s, nil, want)
+}
+
+// addText is the vector of a document given as text, or as bytes when
+// text is empty, which reads as want.
+func (e *edgeSet) addText(name, text string, data []byte, want object) {
+	var w []byte
+	if w, e.err = orderedjson.AppendCompact(nil, rawValues(want)); e.err != nil {
+		return
+	}
+	v := EdgeVec{Name: name, Bytes: data, Envelope: w}
+	if data == nil {
+		v.Text = &text
+	}
+	e.out = append(e.out, v)
+}
+
+// repeatedMembers: a member or object given twice, the last counts, known
+// or not.
+func (e *edgeSet) repeatedMembers() {
+	c, base, root := e.c, e.base, e.c.Layout.Root
+	kind := c.Layout.Leaf(contract.SourceKind)
 	twice := unknownName(root, "x_twice")
 	in := prepend(base, kind.Object.Path, orderedjson.Member{Key: kind.Name, Value: "not_the_kind"})
 	in = append(in, orderedjson.Member{Key: twice, Value: "first"}, orderedjson.Member{Key: twice, Value: object{{Key: "second", Value: true}}})
-	add("a member given twice: the last value counts", in, base.with(twice, object{{Key: "second", Value: true}}))
+	e.add("a member given twice: the last value counts", in, base.with(twice, object{{Key: "second", Value: true}}))
 	for _, o := range c.Layout.Objects[1:] {
 		if strings.Contains(o.Path, ".") {
 			continue
@@ -266,7 +294,7 @@ func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) 
 			continue
 		}
 		first := clone(v).(object).with(unknownName(o, "x_dropped"), 1)
-		add("an object given twice: the last counts, with none of the first's members: "+o.Path,
+		e.add("an object given twice: the last counts, with none of the first's members: "+o.Path,
 			append(object{{Key: o.Name, Value: first}}, base...), base)
 	}
 	many := unknownName(root, "x_many")
@@ -274,9 +302,12 @@ func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) 
 	for i := range 1000 {
 		in = append(in, orderedjson.Member{Key: many, Value: i})
 	}
-	add("an unknown member given 1000 times: the last value counts", in, base.with(many, 999))
+	e.add("an unknown member given 1000 times: the last value counts", in, base.with(many, 999))
+}
 
-	// Integers read by value, at the edges of the range.
+// integers are read by value, at the edges of the range.
+func (e *edgeSet) integers() {
+	c, base := e.c, e.base
 	if lf := c.Layout.Leaf(contract.SourceRetryAfterMs); lf != nil {
 		for _, v := range []struct {
 			what string
@@ -290,7 +321,7 @@ func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) 
 			{"1e-999, a number too small for a float, which reads as 0", "1e-999", 0},
 			{"2^53-1, the largest integer every decoder reads exactly", fmt.Sprint(contract.MaxSafeInteger), contract.MaxSafeInteger},
 		} {
-			add(fmt.Sprintf("%s: %s", lf.Path, v.what), base.with(lf.Path, rawText(v.text)), base.with(lf.Path, v.want))
+			e.add(fmt.Sprintf("%s: %s", lf.Path, v.what), base.with(lf.Path, rawText(v.text)), base.with(lf.Path, v.want))
 		}
 	}
 	for _, lf := range integerLeaves(c) {
@@ -301,39 +332,51 @@ func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) 
 		if lf.Source == contract.SourceVersion {
 			want = toInt64(c.VersionValue())
 		}
-		add(fmt.Sprintf("%s: %d written as %d.0", lf.Path, want, want), base.with(lf.Path, rawText(fmt.Sprintf("%d.0", want))), base.with(lf.Path, want))
-		add(fmt.Sprintf("%s: -(2^53-1), the smallest integer every decoder reads exactly", lf.Path), base.with(lf.Path, rawText(fmt.Sprint(-contract.MaxSafeInteger))), base.with(lf.Path, int64(-contract.MaxSafeInteger)))
+		e.add(fmt.Sprintf("%s: %d written as %d.0", lf.Path, want, want), base.with(lf.Path, rawText(fmt.Sprintf("%d.0", want))), base.with(lf.Path, want))
+		e.add(fmt.Sprintf("%s: -(2^53-1), the smallest integer every decoder reads exactly", lf.Path), base.with(lf.Path, rawText(fmt.Sprint(-contract.MaxSafeInteger))), base.with(lf.Path, int64(-contract.MaxSafeInteger)))
 	}
-	// Free-form numbers are kept, whatever their size (TypeScript holds
-	// them as JavaScript numbers, so a large integer is the nearest one
-	// there, on both sides of the comparison).
-	free := unknownName(root, "x_number")
+}
+
+// freeNumbers: free-form numbers are kept, whatever their size
+// (TypeScript holds them as JavaScript numbers, so a large integer is the
+// nearest one there, on both sides of the comparison).
+func (e *edgeSet) freeNumbers() {
+	base := e.base
+	free := unknownName(e.c.Layout.Root, "x_number")
 	for _, n := range []struct{ what, text string }{
 		{"the largest 64-bit float", "1.7976931348623157e308"},
 		{"2^63-1", "9223372036854775807"},
 		{"0.1", "0.1"},
 	} {
-		add("an unknown member holding "+n.what, base.with(free, rawText(n.text)), base.with(free, rawText(n.text)))
+		e.add("an unknown member holding "+n.what, base.with(free, rawText(n.text)), base.with(free, rawText(n.text)))
 	}
-	add("an unknown member holding 1e-999, which reads as 0", base.with(free, rawText("1e-999")), base.with(free, 0))
+	e.add("an unknown member holding 1e-999, which reads as 0", base.with(free, rawText("1e-999")), base.with(free, 0))
+}
 
-	// Lone surrogates in \u escapes read as U+FFFD, as encoding/json reads
-	// them; a pair is the character it encodes.
+// surrogates: lone surrogates in \u escapes read as U+FFFD, as
+// encoding/json reads them; a pair is the character it encodes.
+func (e *edgeSet) surrogates() {
+	base := e.base
+	message := e.c.Layout.Leaf(contract.SourceMessage)
 	esc := `"lone \ud800, low \udc00, high then A \ud83d\u0041, pair \ud83d\ude00, reversed \ude00\ud83d"`
-	add("lone surrogate escapes in "+message.Path+" read as U+FFFD", base.with(message.Path, rawText(esc)),
+	e.add("lone surrogate escapes in "+message.Path+" read as U+FFFD", base.with(message.Path, rawText(esc)),
 		base.with(message.Path, "lone \ufffd, low \ufffd, high then A \ufffdA, pair \U0001F600, reversed \ufffd\ufffd"))
-	key := unknownName(root, "x_key")
-	if in, err2 := docText(base.with(key+"_LONE", 1)); err2 == nil {
-		s := strings.Replace(in, `"`+key+`_LONE"`, `"`+key+`_\udfff"`, 1)
-		var w []byte
-		if w, err = orderedjson.AppendCompact(nil, rawValues(base.with(key+"_\ufffd", 1))); err == nil {
-			out = append(out, EdgeVec{Name: "a lone surrogate escape in an unknown member's name reads as U+FFFD", Text: &s, Envelope: w})
-		}
-	} else if err == nil {
-		err = err2
+	if e.err != nil {
+		return
 	}
+	key := unknownName(e.c.Layout.Root, "x_key")
+	in, err := docText(base.with(key+"_LONE", 1))
+	if err != nil {
+		e.err = err
+		return
+	}
+	s := strings.Replace(in, `"`+key+`_LONE"`, `"`+key+`_\udfff"`, 1)
+	e.addText("a lone surrogate escape in an unknown member's name reads as U+FFFD", s, nil, base.with(key+"_\ufffd", 1))
+}
 
-	// Invalid UTF-8: each byte reads as U+FFFD.
+// invalidUTF8: each byte of invalid UTF-8 reads as U+FFFD.
+func (e *edgeSet) invalidUTF8() {
+	message := e.c.Layout.Leaf(contract.SourceMessage)
 	for _, v := range []struct {
 		what  string
 		bytes string
@@ -343,20 +386,16 @@ func edges(c *contract.Contract, maximal exampleenv.Example) ([]EdgeVec, error) 
 		{"an encoded surrogate", "a\xed\xa0\x80b", "a\ufffd\ufffd\ufffdb"},
 		{"an overlong encoding", "a\xc0\xafb", "a\ufffd\ufffdb"},
 	} {
-		if err != nil {
-			break
+		if e.err != nil {
+			return
 		}
 		var doc string
-		if doc, err = docText(base.with(message.Path, "MARK")); err != nil {
-			break
+		if doc, e.err = docText(e.base.with(message.Path, "MARK")); e.err != nil {
+			return
 		}
 		b := bytes.Replace([]byte(doc), []byte(`"MARK"`), []byte(`"`+v.bytes+`"`), 1)
-		var w []byte
-		if w, err = orderedjson.AppendCompact(nil, rawValues(base.with(message.Path, v.want))); err == nil {
-			out = append(out, EdgeVec{Name: "invalid UTF-8 in " + message.Path + ": " + v.what + ", each byte reads as U+FFFD", Bytes: b, Envelope: w})
-		}
+		e.addText("invalid UTF-8 in "+message.Path+": "+v.what+", each byte reads as U+FFFD", "", b, e.base.with(message.Path, v.want))
 	}
-	return out, err
 }
 
 // deepEnvelope is the richest example with an unknown member nested exactly

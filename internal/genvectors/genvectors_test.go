@@ -91,132 +91,174 @@ func writtenAsStruct[V orderedjson.Ordered](t *testing.T, p string, vs []V) int 
 func TestFileShape(t *testing.T) {
 	for p, c := range contracts(t) {
 		data := generate(t, c)
-		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
-			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
-		}
-		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
-			t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
-		}
-		if !bytes.HasSuffix(data, []byte("}\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
-			t.Errorf("%s: does not end in exactly one newline", p)
-		}
-		if again := generate(t, c); !bytes.Equal(data, again) {
-			t.Errorf("%s: differs between runs", p)
-		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		var keys []string
-		dec.Token()
-		for dec.More() {
-			k, _ := dec.Token()
-			keys = append(keys, k.(string))
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,mcp_output_schema,mcp_errors,mcp_error_read,writes,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode,received,call_errors" {
-			t.Errorf("%s: members %s", p, got)
-		}
+		checkFileText(t, p, c, data)
 		var f genvectors.File
 		strict := json.NewDecoder(bytes.NewReader(data))
 		strict.DisallowUnknownFields()
 		if err := strict.Decode(&f); err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		if len(f.Lookup) != len(c.Kinds)+1 || f.Lookup[len(c.Kinds)].Known {
-			t.Errorf("%s: %d lookups, want every kind and one unknown", p, len(f.Lookup))
+		checkSectionSizes(t, p, c, &f)
+		checkMalformedShape(t, p, &f)
+		checkRequiredContextVectors(t, p, c, &f)
+		checkEdgeShape(t, p, &f)
+		checkNextStepShape(t, p, c, &f)
+	}
+}
+
+// checkFileText checks the vectors file as text: its name, header, final
+// newline, members in order, one vector a line, no HTML escapes, and that
+// it is the same on every run.
+func checkFileText(t *testing.T, p string, c *contract.Contract, data []byte) {
+	t.Helper()
+	if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
+		t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
+	}
+	if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
+		t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
+	}
+	if !bytes.HasSuffix(data, []byte("}\n")) || bytes.HasSuffix(data, []byte("\n\n")) {
+		t.Errorf("%s: does not end in exactly one newline", p)
+	}
+	if again := generate(t, c); !bytes.Equal(data, again) {
+		t.Errorf("%s: differs between runs", p)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var keys []string
+	dec.Token()
+	for dec.More() {
+		k, _ := dec.Token()
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
 		}
-		if len(f.ForTool) != 4*len(c.SameArguments) {
-			t.Errorf("%s: %d for_tool vectors", p, len(f.ForTool))
+	}
+	if got := strings.Join(keys, ","); got != "$comment,contract,version,retry,lookup,envelopes,malformed,edges,next_step,classify,tool_result,for_tool,http,surfaces,accept,string_forms,cli_read,mcp_text,mcp_output_schema,mcp_errors,mcp_error_read,writes,aip193_domain,aip193_kinds,aip193_reasons,aip193_encode,aip193_decode,received,call_errors" {
+		t.Errorf("%s: members %s", p, got)
+	}
+	// One vector per line: every line between the sections' brackets
+	// holds one whole JSON value.
+	for _, line := range strings.Split(string(data), "\n") {
+		if l := strings.TrimSuffix(line, ","); strings.HasPrefix(l, "    ") && !json.Valid([]byte(l)) {
+			t.Errorf("%s: a vector line is not one JSON value: %.120s", p, line)
+			break
 		}
-		if (c.Inbound == nil) != (len(f.Classify) == 0) || (c.Inbound == nil || c.Inbound.ToolResult == nil) != (f.ToolResult == nil) {
-			t.Errorf("%s: classify or tool_result does not follow the inbound section", p)
-		}
-		syntax := 0
-		for _, v := range f.Malformed {
-			switch {
-			case v.Category == genvectors.CategorySyntax:
-				// Text or bytes that are not JSON, or a document past a
-				// limit every decoder shares.
-				syntax++
-				doc, n := []byte(nil), 0
-				if v.Text != nil {
-					doc, n = []byte(*v.Text), n+1
-				}
-				if v.Bytes != nil {
-					doc, n = v.Bytes, n+1
-				}
-				if v.Input != nil {
-					doc, n = v.Input, n+1
-				}
-				switch {
-				case n != 1 || v.Path != "":
-					t.Errorf("%s: syntax vector %q must carry one of text, bytes and input, with path \"\"", p, v.Name)
-				case strings.HasPrefix(v.Name, "past a limit where it is written: "):
-					// Within the limits as read, past them where a member
-					// whose name places it in a nested object is written.
-					if !json.Valid(doc) || pastLimit(doc) {
-						t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit as read %v", p, v.Name, json.Valid(doc), pastLimit(doc))
-					}
-				case strings.HasPrefix(v.Name, "past a limit: ") != (json.Valid(doc) && pastLimit(doc)):
-					t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit %v", p, v.Name, json.Valid(doc), pastLimit(doc))
-				case !strings.HasPrefix(v.Name, "past a limit: ") && json.Valid(doc):
-					t.Errorf("%s: syntax vector %q is valid JSON", p, v.Name)
-				}
-			case v.Category == genvectors.CategoryType, v.Category == genvectors.CategoryMissing, v.Category == genvectors.CategoryValue:
-				if v.Text != nil || v.Bytes != nil || !json.Valid(v.Input) || pastLimit(v.Input) {
-					t.Errorf("%s: %q must carry a JSON input only, within the limits", p, v.Name)
-				}
-			default:
-				t.Errorf("%s: %q has category %q", p, v.Name, v.Category)
-			}
-		}
-		if syntax < 4 {
-			t.Errorf("%s: %d syntax vectors", p, syntax)
-		}
-		// A context field the layout requires: missing, null and empty are
-		// each rejected at its path, so every language checks it.
-		for _, rf := range c.RequiredContext {
-			path := c.Layout.FieldLeaf(rf).Path
-			want := map[string]string{"missing " + path: genvectors.CategoryMissing, path + ": null": genvectors.CategoryType, path + ": empty": genvectors.CategoryValue}
-			for _, v := range f.Malformed {
-				if cat, ok := want[v.Name]; ok && v.Path == path && v.Category == cat {
-					delete(want, v.Name)
-				}
-			}
-			if len(want) > 0 {
-				t.Errorf("%s: no malformed vectors %v for the required %s", p, want, rf.Name)
-			}
-		}
-		for _, v := range f.Edges {
-			doc := v.Bytes
+	}
+	if bytes.Contains(data, []byte(`\u003c`)) || bytes.Contains(data, []byte(`\u0026`)) {
+		t.Errorf("%s: HTML escapes", p)
+	}
+}
+
+// checkSectionSizes checks that the sections that follow the contract have
+// a vector for what they follow.
+func checkSectionSizes(t *testing.T, p string, c *contract.Contract, f *genvectors.File) {
+	t.Helper()
+	if len(f.Lookup) != len(c.Kinds)+1 || f.Lookup[len(c.Kinds)].Known {
+		t.Errorf("%s: %d lookups, want every kind and one unknown", p, len(f.Lookup))
+	}
+	if len(f.ForTool) != 4*len(c.SameArguments) {
+		t.Errorf("%s: %d for_tool vectors", p, len(f.ForTool))
+	}
+	if (c.Inbound == nil) != (len(f.Classify) == 0) || (c.Inbound == nil || c.Inbound.ToolResult == nil) != (f.ToolResult == nil) {
+		t.Errorf("%s: classify or tool_result does not follow the inbound section", p)
+	}
+}
+
+// checkMalformedShape checks that each malformed vector carries what its
+// category needs.
+func checkMalformedShape(t *testing.T, p string, f *genvectors.File) {
+	t.Helper()
+	syntax := 0
+	for _, v := range f.Malformed {
+		switch {
+		case v.Category == genvectors.CategorySyntax:
+			// Text or bytes that are not JSON, or a document past a
+			// limit every decoder shares.
+			syntax++
+			doc, n := []byte(nil), 0
 			if v.Text != nil {
-				doc = []byte(*v.Text)
+				doc, n = []byte(*v.Text), n+1
 			}
-			if (v.Text == nil) == (v.Bytes == nil) || !json.Valid(doc) || pastLimit(doc) || !json.Valid(v.Envelope) {
-				t.Errorf("%s: edge %q must carry text or bytes of a JSON document within the limits, and the envelope it decodes to", p, v.Name)
+			if v.Bytes != nil {
+				doc, n = v.Bytes, n+1
 			}
-		}
-		for _, v := range f.NextStep {
-			if len(v.Attempts) != c.Retry.MaxAttempts+1 {
-				t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)
+			if v.Input != nil {
+				doc, n = v.Input, n+1
 			}
-			for i, a := range v.Attempts {
-				if a.Attempt != i+1 {
-					t.Errorf("%s: %q: attempt %d in place %d", p, v.Name, a.Attempt, i+1)
+			switch {
+			case n != 1 || v.Path != "":
+				t.Errorf("%s: syntax vector %q must carry one of text, bytes and input, with path \"\"", p, v.Name)
+			case strings.HasPrefix(v.Name, "past a limit where it is written: "):
+				// Within the limits as read, past them where a member
+				// whose name places it in a nested object is written.
+				if !json.Valid(doc) || pastLimit(doc) {
+					t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit as read %v", p, v.Name, json.Valid(doc), pastLimit(doc))
 				}
+			case strings.HasPrefix(v.Name, "past a limit: ") != (json.Valid(doc) && pastLimit(doc)):
+				t.Errorf("%s: syntax vector %q: valid JSON %v, past a limit %v", p, v.Name, json.Valid(doc), pastLimit(doc))
+			case !strings.HasPrefix(v.Name, "past a limit: ") && json.Valid(doc):
+				t.Errorf("%s: syntax vector %q is valid JSON", p, v.Name)
+			}
+		case v.Category == genvectors.CategoryType, v.Category == genvectors.CategoryMissing, v.Category == genvectors.CategoryValue:
+			if v.Text != nil || v.Bytes != nil || !json.Valid(v.Input) || pastLimit(v.Input) {
+				t.Errorf("%s: %q must carry a JSON input only, within the limits", p, v.Name)
+			}
+		default:
+			t.Errorf("%s: %q has category %q", p, v.Name, v.Category)
+		}
+	}
+	if syntax < 4 {
+		t.Errorf("%s: %d syntax vectors", p, syntax)
+	}
+}
+
+// checkRequiredContextVectors checks the vectors of a context field the
+// layout requires: missing, null and empty are each rejected at its path,
+// so every language checks it.
+func checkRequiredContextVectors(t *testing.T, p string, c *contract.Contract, f *genvectors.File) {
+	t.Helper()
+	for _, rf := range c.RequiredContext {
+		path := c.Layout.FieldLeaf(rf).Path
+		want := map[string]string{"missing " + path: genvectors.CategoryMissing, path + ": null": genvectors.CategoryType, path + ": empty": genvectors.CategoryValue}
+		for _, v := range f.Malformed {
+			if cat, ok := want[v.Name]; ok && v.Path == path && v.Category == cat {
+				delete(want, v.Name)
 			}
 		}
-		// One vector per line: every line between the sections' brackets
-		// holds one whole JSON value.
-		for _, line := range strings.Split(string(data), "\n") {
-			if l := strings.TrimSuffix(line, ","); strings.HasPrefix(l, "    ") && !json.Valid([]byte(l)) {
-				t.Errorf("%s: a vector line is not one JSON value: %.120s", p, line)
-				break
-			}
+		if len(want) > 0 {
+			t.Errorf("%s: no malformed vectors %v for the required %s", p, want, rf.Name)
 		}
-		if bytes.Contains(data, []byte(`\u003c`)) || bytes.Contains(data, []byte(`\u0026`)) {
-			t.Errorf("%s: HTML escapes", p)
+	}
+}
+
+// checkEdgeShape checks that each edge carries text or bytes of a JSON
+// document within the limits, and the envelope it decodes to.
+func checkEdgeShape(t *testing.T, p string, f *genvectors.File) {
+	t.Helper()
+	for _, v := range f.Edges {
+		doc := v.Bytes
+		if v.Text != nil {
+			doc = []byte(*v.Text)
+		}
+		if (v.Text == nil) == (v.Bytes == nil) || !json.Valid(doc) || pastLimit(doc) || !json.Valid(v.Envelope) {
+			t.Errorf("%s: edge %q must carry text or bytes of a JSON document within the limits, and the envelope it decodes to", p, v.Name)
+		}
+	}
+}
+
+// checkNextStepShape checks that each next-step vector has every attempt,
+// in order.
+func checkNextStepShape(t *testing.T, p string, c *contract.Contract, f *genvectors.File) {
+	t.Helper()
+	for _, v := range f.NextStep {
+		if len(v.Attempts) != c.Retry.MaxAttempts+1 {
+			t.Errorf("%s: %q has %d attempts, want %d", p, v.Name, len(v.Attempts), c.Retry.MaxAttempts+1)
+		}
+		for i, a := range v.Attempts {
+			if a.Attempt != i+1 {
+				t.Errorf("%s: %q: attempt %d in place %d", p, v.Name, a.Attempt, i+1)
+			}
 		}
 	}
 }
@@ -426,6 +468,16 @@ func TestDecide(t *testing.T) {
 // type, deep nesting, optional derived flags).
 func TestAgainstGeneratedGo(t *testing.T) {
 	goTool := gentest.GoTool(t)
+	files, n := scratchVectorsModule(t)
+	dir := gentest.ScratchDir(t, "genvectors", files)
+	runScratchVectors(t, goTool, dir, n)
+}
+
+// scratchVectorsModule is the scratch module of TestAgainstGeneratedGo,
+// for gentest.ScratchDir: each test contract's Go package and vectors, and
+// one test file a contract, in cases c1 to cn.
+func scratchVectorsModule(t *testing.T) (files map[string][]byte, n int) {
+	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -434,15 +486,13 @@ func TestAgainstGeneratedGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The scratch module, written by gentest.ScratchDir once it is whole.
-	files := map[string][]byte{}
+	files = map[string][]byte{}
 	write := func(p string, data []byte) { files[p] = data }
 	// The scratch module's path lies under errgen's, so it may import
 	// internal/gentest.
 	const module = "github.com/errgen/errgen/scratchvectors"
 	write("go.mod", fmt.Appendf(nil, "module %s\n\ngo 1.26\n\nrequire github.com/errgen/errgen v0.0.0\n\nreplace github.com/errgen/errgen => %s\n", module, root))
 	write("go.sum", sum)
-	n := 0
 	// In a fixed order, so that the same contracts make the same scratch
 	// module (gentest.ScratchDir).
 	all := contracts(t)
@@ -453,29 +503,38 @@ func TestAgainstGeneratedGo(t *testing.T) {
 		}
 		n++
 		caseDir := fmt.Sprintf("c%d", n)
-		files, err := gengo.Generate(c)
+		gen, err := gengo.Generate(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for fp, data := range files {
+		for fp, data := range gen {
 			write(caseDir+"/"+fp, data)
 		}
 		write(caseDir+"/"+genvectors.FileName(c), generate(t, c))
-		pkg := c.Packages.Go
-		var classifiers strings.Builder
-		toolResult := "nil"
-		if c.Inbound != nil {
-			for _, cl := range c.Inbound.Classifiers {
-				fmt.Fprintf(&classifiers, "\t\t\t%q: p.Classify%s,\n", cl.Name, cl.Idents.Go)
-			}
-			if c.Inbound.ToolResult != nil {
-				toolResult = "p.ClassifyToolResult"
-			}
-		}
 		// Every case's tests are in one test package at the module's root
 		// (an import's name is the file's own, so each file calls its
 		// package p): one test binary to link rather than one a case.
-		write(caseDir+"_test.go", fmt.Appendf(nil, `package scratchvectors
+		write(caseDir+"_test.go", vectorsTestFile(t, c, p, module, caseDir))
+	}
+	return files, n
+}
+
+// vectorsTestFile is the test file of case caseDir (contract c, read from
+// p): its vectors and producers checked against its generated Go package.
+func vectorsTestFile(t *testing.T, c *contract.Contract, p, module, caseDir string) []byte {
+	t.Helper()
+	pkg := c.Packages.Go
+	var classifiers strings.Builder
+	toolResult := "nil"
+	if c.Inbound != nil {
+		for _, cl := range c.Inbound.Classifiers {
+			fmt.Fprintf(&classifiers, "\t\t\t%q: p.Classify%s,\n", cl.Name, cl.Idents.Go)
+		}
+		if c.Inbound.ToolResult != nil {
+			toolResult = "p.ClassifyToolResult"
+		}
+	}
+	return fmt.Appendf(nil, `package scratchvectors
 
 import (
 	"testing"
@@ -515,9 +574,13 @@ func TestProducers_%[9]s(t *testing.T) {
 		ProducerSchema: p.ProducerSchema().JSON,
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir))
-	}
-	dir := gentest.ScratchDir(t, "genvectors", files)
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir)
+}
+
+// runScratchVectors vets and tests the scratch module in dir, and checks
+// that each of its n cases' two tests ran and passed.
+func runScratchVectors(t *testing.T, goTool, dir string, n int) {
+	t.Helper()
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	// go test vets only the packages it builds a test binary for, and the
 	// generated packages have no tests of their own now: go vet gives them

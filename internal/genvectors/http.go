@@ -77,30 +77,66 @@ func (r response) retryAfter() string {
 // layout reads the short form (contract.ShortForm).
 func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error) {
 	first := c.Kinds[0]
+	var rs []response
+	rs = append(rs, shortFormResponses(c)...)
+	rs = append(rs, limitResponses(first)...)
+	rs = append(rs, receivedTextResponses(first)...)
+	rs = append(rs, envelopeResponses(c, exs)...)
+	sf := newShortFormSpec(c)
+	return keep(rs, func(r response) (HTTPVec, bool, error) { return httpVec(c, sf, r) })
+}
+
+// keep is vec of each case, in order, but for those vec leaves out (ok
+// false); the first error stops it.
+func keep[C, V any](cases []C, vec func(C) (v V, ok bool, err error)) ([]V, error) {
+	out := make([]V, 0, len(cases))
+	for _, c := range cases {
+		v, ok, err := vec(c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// jsonHeaders are response headers with Content-Type application/json and
+// the extra headers given as name, value pairs.
+func jsonHeaders(extra ...string) map[string]string {
+	h := map[string]string{"content-type": mediaJSON}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h[extra[i]] = extra[i+1]
+	}
+	return h
+}
+
+// shortFormBody is a short-form body: kind and message (each left out when
+// nil), then the members in more.
+func shortFormBody(kind, message any, more ...orderedjson.Member) string {
+	o := object{}
+	if kind != nil {
+		o = append(o, orderedjson.Member{Key: "kind", Value: kind})
+	}
+	if message != nil {
+		o = append(o, orderedjson.Member{Key: "message", Value: message})
+	}
+	b, _ := raw(append(o, more...))
+	return string(b)
+}
+
+// shortFormResponses are the short-form bodies a reader takes (one a kind,
+// and edge cases of kind, message, Retry-After and Content-Type) and the
+// ones it does not.
+func shortFormResponses(c *contract.Contract) []response {
+	first := c.Kinds[0]
 	retryKind := first
 	for _, k := range c.Kinds {
 		if k.Recovery.Action.Step == contract.StepRetry {
 			retryKind = k
 			break
 		}
-	}
-	withJSON := func(extra ...string) map[string]string {
-		h := map[string]string{"content-type": mediaJSON}
-		for i := 0; i+1 < len(extra); i += 2 {
-			h[extra[i]] = extra[i+1]
-		}
-		return h
-	}
-	short := func(kind, message any, more ...orderedjson.Member) string {
-		o := object{}
-		if kind != nil {
-			o = append(o, orderedjson.Member{Key: "kind", Value: kind})
-		}
-		if message != nil {
-			o = append(o, orderedjson.Member{Key: "message", Value: message})
-		}
-		b, _ := raw(append(o, more...))
-		return string(b)
 	}
 	// A marker sanitizes to nothing, so the message falls back; a contract
 	// that does not sanitize messages keeps it.
@@ -110,7 +146,7 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 	}
 	var rs []response
 	for _, k := range c.Kinds {
-		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: withJSON(), body: short(k.Name, shortMessage)})
+		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: jsonHeaders(), body: shortFormBody(k.Name, shortMessage)})
 	}
 	unknown := exampleenv.UnknownKindName(c)
 	pad := "x"
@@ -118,61 +154,73 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		pad = "X"
 	}
 	longest := unknown + strings.Repeat(pad, contract.ShortFormMaxKind-len(unknown))
-	rs = append(rs,
-		response{name: "short form: a kind this contract does not define", status: 502, headers: withJSON(), body: short(unknown, shortMessage)},
-		response{name: fmt.Sprintf("short form: a kind of %d bytes", contract.ShortFormMaxKind), status: 502, headers: withJSON(), body: short(longest, shortMessage)},
-		response{name: "short form: empty message", status: first.HTTP, headers: withJSON(), body: short(first.Name, "")},
-		response{name: "short form: blank message", status: first.HTTP, headers: withJSON(), body: short(first.Name, " \t\n ")},
-		response{name: "short form: a message of only a prompt-injection marker", status: first.HTTP, headers: withJSON(), body: short(first.Name, marker)},
-		response{name: "short form with Retry-After in seconds", status: retryKind.HTTP, headers: withJSON("retry-after", "120"), body: short(retryKind.Name, shortMessage)},
+	return append(rs,
+		response{name: "short form: a kind this contract does not define", status: 502, headers: jsonHeaders(), body: shortFormBody(unknown, shortMessage)},
+		response{name: fmt.Sprintf("short form: a kind of %d bytes", contract.ShortFormMaxKind), status: 502, headers: jsonHeaders(), body: shortFormBody(longest, shortMessage)},
+		response{name: "short form: empty message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, "")},
+		response{name: "short form: blank message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, " \t\n ")},
+		response{name: "short form: a message of only a prompt-injection marker", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, marker)},
+		response{name: "short form with Retry-After in seconds", status: retryKind.HTTP, headers: jsonHeaders("retry-after", "120"), body: shortFormBody(retryKind.Name, shortMessage)},
 		response{name: "short form with Retry-After as an HTTP date", status: retryKind.HTTP,
-			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), body: short(retryKind.Name, shortMessage)},
-		response{name: "short form with other members, which are ignored", status: first.HTTP, headers: withJSON(), body: short(first.Name, shortMessage,
+			headers: jsonHeaders("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), body: shortFormBody(retryKind.Name, shortMessage)},
+		response{name: "short form with other members, which are ignored", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, shortMessage,
 			orderedjson.Member{Key: "origin", Value: newer("origin")},
 			orderedjson.Member{Key: "recovery", Value: object{{Key: "action", Value: newer("action")}}},
 			orderedjson.Member{Key: "service", Value: "billing"},
 			orderedjson.Member{Key: "detail", Value: "More from the upstream."})},
-		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + short(first.Name, shortMessage)},
-		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: short(first.Name, shortMessage)},
-		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: short(first.Name, shortMessage)},
+		response{name: "short form without a Content-Type", status: first.HTTP, headers: map[string]string{}, body: "  " + shortFormBody(first.Name, shortMessage)},
+		response{name: "short form as application/problem+json", status: first.HTTP, headers: map[string]string{"content-type": "application/problem+json"}, body: shortFormBody(first.Name, shortMessage)},
+		response{name: "short form as text/plain, not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"}, body: shortFormBody(first.Name, shortMessage)},
 		// The first Content-Type counts, whether the client joins repeated
 		// lines (fetch: "text/plain, application/json") or not.
 		response{name: "short form under two Content-Type lines, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain"},
-			lines: [][2]string{{"content-type", mediaJSON}}, body: short(first.Name, shortMessage)},
-		response{name: "short form under a Content-Type list, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain, " + mediaJSON}, body: short(first.Name, shortMessage)},
-		response{name: "short form under a Content-Type list, application/json first", status: first.HTTP, headers: map[string]string{"content-type": mediaJSON + "; charset=utf-8, text/plain"}, body: short(first.Name, shortMessage)},
-		response{name: "short form in a successful response", status: 200, headers: withJSON(), body: short(first.Name, shortMessage)},
-		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: withJSON(), body: short("Not a kind", shortMessage)},
-		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: withJSON(), body: short(longest+pad, shortMessage)},
-		response{name: "not a short form: an empty kind", status: 502, headers: withJSON(), body: short("", shortMessage)},
+			lines: [][2]string{{"content-type", mediaJSON}}, body: shortFormBody(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, text/plain first: not JSON", status: first.HTTP, headers: map[string]string{"content-type": "text/plain, " + mediaJSON}, body: shortFormBody(first.Name, shortMessage)},
+		response{name: "short form under a Content-Type list, application/json first", status: first.HTTP, headers: map[string]string{"content-type": mediaJSON + "; charset=utf-8, text/plain"}, body: shortFormBody(first.Name, shortMessage)},
+		response{name: "short form in a successful response", status: 200, headers: jsonHeaders(), body: shortFormBody(first.Name, shortMessage)},
+		response{name: "not a short form: a kind outside the naming pattern", status: 502, headers: jsonHeaders(), body: shortFormBody("Not a kind", shortMessage)},
+		response{name: fmt.Sprintf("not a short form: a kind of %d bytes", contract.ShortFormMaxKind+1), status: 502, headers: jsonHeaders(), body: shortFormBody(longest+pad, shortMessage)},
+		response{name: "not a short form: an empty kind", status: 502, headers: jsonHeaders(), body: shortFormBody("", shortMessage)},
 		// A lowercase token matches the naming pattern: received text the
 		// sanitizer changes is no kind.
-		response{name: "not a short form: a kind the sanitizer redacts", status: 502, headers: withJSON(), body: short(shortFormToken.in, shortMessage)},
-		response{name: "not a short form: a kind that is not a string", status: 502, headers: withJSON(), body: short(42, shortMessage)},
-		response{name: "not a short form: no message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil)},
-		response{name: "not a short form: a null message", status: first.HTTP, headers: withJSON(), body: short(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
-		response{name: "not a short form: an array", status: first.HTTP, headers: withJSON(), body: "[" + short(first.Name, shortMessage) + "]"},
-		// A body past the limits every decoder shares, anywhere in it, is
-		// not JSON to a reader: neither an envelope nor a short form, so it
-		// is classified from the status.
-		response{name: "past a limit: a short form with 1e999 in another member", status: 404, headers: withJSON(), body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")})},
-		response{name: "past a limit: a short form with an integer of 310 digits in another member", status: 404, headers: withJSON(),
-			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1" + strings.Repeat("0", 309))})},
-		response{name: fmt.Sprintf("past a limit: a short form nested %d levels deep", contract.MaxDepth+1), status: 404, headers: withJSON(),
-			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
-		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: withJSON(),
-			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
+		response{name: "not a short form: a kind the sanitizer redacts", status: 502, headers: jsonHeaders(), body: shortFormBody(shortFormToken.in, shortMessage)},
+		response{name: "not a short form: a kind that is not a string", status: 502, headers: jsonHeaders(), body: shortFormBody(42, shortMessage)},
+		response{name: "not a short form: no message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, nil)},
+		response{name: "not a short form: a null message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
+		response{name: "not a short form: an array", status: first.HTTP, headers: jsonHeaders(), body: "[" + shortFormBody(first.Name, shortMessage) + "]"},
+	)
+}
+
+// limitResponses are bodies past (and at) the limits every decoder
+// shares, anywhere in them: not JSON to a reader, neither an envelope nor a
+// short form, so they are classified from the status.
+func limitResponses(first *contract.Kind) []response {
+	return []response{
+		response{name: "past a limit: a short form with 1e999 in another member", status: 404, headers: jsonHeaders(), body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")})},
+		response{name: "past a limit: a short form with an integer of 310 digits in another member", status: 404, headers: jsonHeaders(),
+			body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1" + strings.Repeat("0", 309))})},
+		response{name: fmt.Sprintf("past a limit: a short form nested %d levels deep", contract.MaxDepth+1), status: 404, headers: jsonHeaders(),
+			body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth))})},
+		response{name: fmt.Sprintf("at the limit: a short form nested %d levels deep", contract.MaxDepth), status: 404, headers: jsonHeaders(),
+			body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage(nest(contract.MaxDepth - 1))})},
 		// A member given twice whose first copy is past a limit: the text is
 		// held to the limits, not the value a parser keeps (the last copy).
-		response{name: "past a limit: a short form whose first of two x members is 1e999", status: 404, headers: withJSON(),
-			body: short(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")}, orderedjson.Member{Key: "x", Value: json.RawMessage("1")})},
-		response{name: fmt.Sprintf("past a limit: a short form whose first of two kind members nests %d levels deep", contract.MaxDepth+1), status: 404, headers: withJSON(),
-			body: `{"kind":` + string(nest(contract.MaxDepth+1)) + "," + short(first.Name, shortMessage)[1:]},
+		response{name: "past a limit: a short form whose first of two x members is 1e999", status: 404, headers: jsonHeaders(),
+			body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")}, orderedjson.Member{Key: "x", Value: json.RawMessage("1")})},
+		response{name: fmt.Sprintf("past a limit: a short form whose first of two kind members nests %d levels deep", contract.MaxDepth+1), status: 404, headers: jsonHeaders(),
+			body: `{"kind":` + string(nest(contract.MaxDepth+1)) + "," + shortFormBody(first.Name, shortMessage)[1:]},
 		// The members a problem document reader drops count too.
 		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
-			body: `{"type":"about:blank","status":1e999,` + short(first.Name, shortMessage)[1:]},
-		// Every reader sanitizes what the contract sanitizes, whatever the body (received.go).
-		response{name: "short form: a message holding a Bearer token and a GitHub token", status: first.HTTP, headers: withJSON(), body: short(first.Name, receivedMessage.in)},
+			body: `{"type":"about:blank","status":1e999,` + shortFormBody(first.Name, shortMessage)[1:]},
+	}
+}
+
+// receivedTextResponses are texts every reader sanitizes as the contract
+// does, whatever the body (received.go), and bodies that are neither an
+// envelope nor a short form.
+func receivedTextResponses(first *contract.Kind) []response {
+	return []response{
+		response{name: "short form: a message holding a Bearer token and a GitHub token", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, receivedMessage.in)},
 		response{name: "neither: text from a proxy holding a Bearer token and a GitHub token", status: 502, headers: map[string]string{"content-type": "text/html"}, body: receivedMessage.in},
 		response{name: "neither: text from a proxy, a GitHub token split by a vertical tab, a form feed, U+001C and NEL (sanitized before its white space is collapsed)", status: 502,
 			headers: map[string]string{"content-type": "text/plain"}, body: receivedSplit.in},
@@ -185,80 +233,83 @@ func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error
 		// bodies (AGENTO) gets the status line alone.
 		response{name: "neither: an upstream's own error text, quoted in the message only where surfaces.http.echo_body is on", status: 400,
 			headers: map[string]string{"content-type": "text/plain; charset=utf-8"}, body: "Account 4471 of Jane Doe is closed"},
-		response{name: "neither: JSON without a kind", status: 500, headers: withJSON(), body: `{"error":"boom"}`},
+		response{name: "neither: JSON without a kind", status: 500, headers: jsonHeaders(), body: `{"error":"boom"}`},
 		response{name: "neither: an empty body", status: 503, headers: map[string]string{}, body: ""},
 		response{name: "neither, in a successful response", status: 200, headers: map[string]string{"content-type": "text/plain"}, body: "fine"},
-	)
-	// Envelopes: returned as they are, whatever the status; Retry-After
-	// fills a retry hint the body does not carry.
+	}
+}
+
+// envelopeResponses carry envelopes, returned as they are whatever the
+// status; Retry-After fills a retry hint the body does not carry.
+func envelopeResponses(c *contract.Contract, exs []exampleenv.Example) []response {
+	first := c.Kinds[0]
 	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
 	env := fromExample(exs[0].Value)
 	if hint != nil {
 		env = env.without(hint.Path)
 	}
-	rs = append(rs,
-		response{name: "an envelope", status: first.HTTP, headers: withJSON(), envelope: env},
-		response{name: "an envelope with Retry-After", status: first.HTTP, headers: withJSON("retry-after", "7"), envelope: env},
+	rs := []response{
+		response{name: "an envelope", status: first.HTTP, headers: jsonHeaders(), envelope: env},
+		response{name: "an envelope with Retry-After", status: first.HTTP, headers: jsonHeaders("retry-after", "7"), envelope: env},
 		// A hostile or broken upstream's wait is clamped to retry.max_hint_ms.
-		response{name: "an envelope with a Retry-After of 2^63/1000 seconds", status: first.HTTP, headers: withJSON("retry-after", "9223372036854775"), envelope: env},
+		response{name: "an envelope with a Retry-After of 2^63/1000 seconds", status: first.HTTP, headers: jsonHeaders("retry-after", "9223372036854775"), envelope: env},
 		response{name: "an envelope with a Retry-After date a century ahead", status: first.HTTP,
-			headers: withJSON("retry-after", "Fri, 21 Oct 2115 07:28:00 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
-		response{name: "an envelope in a successful response", status: 200, headers: withJSON(), envelope: env},
+			headers: jsonHeaders("retry-after", "Fri, 21 Oct 2115 07:28:00 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope in a successful response", status: 200, headers: jsonHeaders(), envelope: env},
 		// A repeated header, or a list: the first value counts, in every
 		// language, whether the client joins the lines (fetch) or not.
-		response{name: "an envelope with Retry-After as a list of seconds: the first counts", status: first.HTTP, headers: withJSON("retry-after", "5, 10"), envelope: env},
-		response{name: "an envelope with two Retry-After lines: the first counts", status: first.HTTP, headers: withJSON("retry-after", "5"),
+		response{name: "an envelope with Retry-After as a list of seconds: the first counts", status: first.HTTP, headers: jsonHeaders("retry-after", "5, 10"), envelope: env},
+		response{name: "an envelope with two Retry-After lines: the first counts", status: first.HTTP, headers: jsonHeaders("retry-after", "5"),
 			lines: [][2]string{{"retry-after", "10"}}, envelope: env},
 		response{name: "an envelope with Retry-After as a list, an HTTP date first", status: first.HTTP,
-			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+			headers: jsonHeaders("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
 		response{name: "an envelope with two Retry-After lines, an HTTP date first", status: first.HTTP,
-			headers: withJSON("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"),
+			headers: jsonHeaders("retry-after", "Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"),
 			lines:   [][2]string{{"retry-after", "Thu, 22 Oct 2015 07:28:00 GMT"}}, envelope: env},
 		response{name: "an envelope with Retry-After as a list, an RFC 850 date first", status: first.HTTP,
-			headers: withJSON("retry-after", "Wednesday, 21-Oct-15 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+			headers: jsonHeaders("retry-after", "Wednesday, 21-Oct-15 07:28:30 GMT, 10", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
 		response{name: "an envelope with Retry-After as a list, seconds then a date", status: first.HTTP,
-			headers: withJSON("retry-after", "10, Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
-		response{name: "an envelope with Retry-After as a list whose first value is malformed: no hint", status: first.HTTP, headers: withJSON("retry-after", "soon, 10"), envelope: env},
-		response{name: "an envelope whose message holds a Bearer token and a GitHub token", status: first.HTTP, headers: withJSON(),
+			headers: jsonHeaders("retry-after", "10, Wed, 21 Oct 2015 07:28:30 GMT", "date", "Wed, 21 Oct 2015 07:28:00 GMT"), envelope: env},
+		response{name: "an envelope with Retry-After as a list whose first value is malformed: no hint", status: first.HTTP, headers: jsonHeaders("retry-after", "soon, 10"), envelope: env},
+		response{name: "an envelope whose message holds a Bearer token and a GitHub token", status: first.HTTP, headers: jsonHeaders(),
 			envelope: env.with(c.Layout.Leaf(contract.SourceMessage).Path, receivedMessage.in)},
-	)
+	}
 	if hint != nil {
 		hinted := fromExample(exs[0].Value).with(hint.Path, HintMs)
-		rs = append(rs, response{name: "an envelope carrying a retry hint, with Retry-After", status: first.HTTP, headers: withJSON("retry-after", "9"), envelope: hinted})
+		rs = append(rs, response{name: "an envelope carrying a retry hint, with Retry-After", status: first.HTTP, headers: jsonHeaders("retry-after", "9"), envelope: hinted})
 	}
+	return rs
+}
 
-	out := make([]HTTPVec, 0, len(rs))
-	sf := newShortFormSpec(c)
-	for _, r := range rs {
-		if r.envelope != nil {
-			b, err := raw(r.envelope)
-			if err != nil {
-				return nil, err
-			}
-			r.body = string(b)
+// httpVec is the vector of response r: what the readers make of it. ok is
+// false when r is left out (see readHTTP).
+func httpVec(c *contract.Contract, sf *shortFormSpec, r response) (v HTTPVec, ok bool, err error) {
+	if r.envelope != nil {
+		b, err := raw(r.envelope)
+		if err != nil {
+			return v, false, err
 		}
-		want, ok := readHTTP(c, sf, r)
-		if !ok {
-			continue
-		}
-		var env json.RawMessage = json.RawMessage("null")
-		if want != nil {
-			var err error
-			if env, err = raw(want); err != nil {
-				return nil, err
-			}
-		}
-		v := HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, HeaderLines: [][2]string{}, Body: r.body, Envelope: env}
-		if r.lines != nil {
-			v.HeaderLines = r.lines
-		}
-		if want == nil {
-			missing := "missing"
-			v.Error = &missing
-		}
-		out = append(out, v)
+		r.body = string(b)
 	}
-	return out, nil
+	want, ok := readHTTP(c, sf, r)
+	if !ok {
+		return v, false, nil
+	}
+	var env json.RawMessage = json.RawMessage("null")
+	if want != nil {
+		if env, err = raw(want); err != nil {
+			return v, false, err
+		}
+	}
+	v = HTTPVec{Name: r.name, Status: r.status, Headers: r.headers, HeaderLines: [][2]string{}, Body: r.body, Envelope: env}
+	if r.lines != nil {
+		v.HeaderLines = r.lines
+	}
+	if want == nil {
+		missing := "missing"
+		v.Error = &missing
+	}
+	return v, true, nil
 }
 
 // readHTTP is the specification of the readers for the vectors' responses:

@@ -915,165 +915,55 @@ var memberModifiers = map[string]bool{
 
 // members converts a class body between tokens i and end (exclusive).
 func (p *parser) members(i, end int) ([]string, error) {
-	type conv struct {
-		key, doc, text string
-		body           bool
-	}
-	var convs []conv
-	private := false
-	seenPrivate := map[string]bool{}
-	hidden := func(mods []string, name string) {
-		if !seenPrivate[name] {
-			seenPrivate[name] = true
-			convs = append(convs, conv{text: member(mods, name, "")})
-		}
-	}
+	body := &classBody{seenPrivate: map[string]bool{}}
 	for i < end {
-		if p.is(i, ";") {
-			i++
-			continue
-		}
-		memberStart := i
-		doc := p.doc(i)
-		if p.is(i, "static") && p.is(i+1, "{") { // a static initialization block
-			j, err := p.group(i + 1)
-			if err != nil {
-				return nil, err
-			}
-			i = j
-			continue
-		}
-		var mods []string
-		for p.ident(i) && memberModifiers[p.text(i)] && !p.tok(i+1).nl && !isMemberNameEnd(p.text(i+1)) {
-			mods = append(mods, p.text(i))
-			i++
-		}
-		accessor := ""
-		if (p.is(i, "get") || p.is(i, "set")) && !isMemberNameEnd(p.text(i+1)) {
-			accessor = p.text(i) + " "
-			i++
-		}
-		if p.is(i, "*") {
-			i++
-		}
-		nameStart := i
-		switch {
-		case p.is(i, "["):
-			// An index signature ([key: string]: T;) stays as written.
-			if p.ident(i+1) && p.is(i+2, ":") {
-				j, err := p.endOfMember(i, end)
-				if err != nil {
-					return nil, err
-				}
-				convs = append(convs, conv{doc: doc, text: p.slice(memberStart, j)})
-				i = j
-				continue
-			}
-			j, err := p.group(i)
-			if err != nil {
-				return nil, err
-			}
-			i = j
-		case p.ident(i) || p.tok(i).kind == tString || p.tok(i).kind == tNumber || p.tok(i).kind == tPrivate:
-			i++
-		default:
-			return nil, p.errAt(i, "expected a class member")
-		}
-		name := p.slice(nameStart, i)
-		hash := p.tok(nameStart).kind == tPrivate
-		isPrivate := contains(mods, "private")
-		optional := ""
-		if p.is(i, "?") || p.is(i, "!") {
-			if p.is(i, "?") {
-				optional = "?"
-			}
-			i++
-		}
-		if p.is(i, "(") || p.is(i, "<") { // a method, accessor or constructor
-			ctor := name == "constructor"
-			s, next, hasBody, err := p.signature(i, ctor)
-			if err != nil {
-				return nil, err
-			}
-			i = next
-			if s.err != nil {
-				return nil, s.err
-			}
-			for _, prop := range s.props {
-				convs = append(convs, conv{text: prop})
-			}
-			switch {
-			case hash:
-				private = true
-			case isPrivate:
-				hidden(mods, name)
-			default:
-				ret := ""
-				if !ctor && accessor != "set " {
-					if s.ret == "" {
-						return nil, p.errAt(nameStart, "method %s has no return type: a declaration written without tsc needs one (isolatedDeclarations)", name)
-					}
-					ret = ": " + s.ret
-				}
-				text := strings.Join(keep(mods), "") + accessor + name + optional + s.typeParams + "(" + s.params + ")" + ret + ";"
-				convs = append(convs, conv{key: accessor + name, doc: doc, text: text, body: hasBody})
-			}
-			continue
-		}
-		// A property.
-		typ := ""
-		if p.is(i, ":") {
-			j, err := p.scanType(i+1, func(k int) bool { return k >= end || p.is(k, ";") || p.is(k, "=") })
-			if err != nil {
-				return nil, err
-			}
-			typ = p.slice(i+1, j)
-			i = j
-		}
-		initStart := 0
-		if p.is(i, "=") {
-			initStart = i + 1
-		}
-		j, err := p.endOfMember(i, end)
+		next, err := p.classMember(body, i, end)
 		if err != nil {
 			return nil, err
 		}
-		initEnd := j
-		if p.is(j-1, ";") {
-			initEnd = j - 1
-		}
-		i = j
-		switch {
-		case hash:
-			private = true
-			continue
-		case isPrivate:
-			hidden(mods, name)
-			continue
-		case typ == "" && initStart != 0 && p.literal(initStart, initEnd) != "":
-			if contains(mods, "readonly") {
-				convs = append(convs, conv{doc: doc, text: strings.Join(keep(mods), "") + name + optional + " = " + p.slice(initStart, initEnd) + ";"})
-				continue
-			}
-			typ = p.literal(initStart, initEnd)
-		case typ == "":
-			return nil, p.errAt(nameStart, "property %s has no type: a declaration written without tsc needs one (isolatedDeclarations)", name)
-		}
-		convs = append(convs, conv{doc: doc, text: member(mods, name+optional, typ)})
+		i = next
 	}
-	// Overloads: a method with signatures without a body loses its
-	// implementation's.
+	return body.lines(), nil
+}
+
+// classBody is a class body as members converts it.
+type classBody struct {
+	convs []memberConv
+	// private: the class has a #private member, which the declaration
+	// shows as one #private line.
+	private     bool
+	seenPrivate map[string]bool
+}
+
+// memberConv is a converted member: its text, its doc comment, and for a
+// method its key (accessor and name) and whether it has a body.
+type memberConv struct {
+	key, doc, text string
+	body           bool
+}
+
+// hidden adds a TypeScript-private member, once a name, without its type.
+func (b *classBody) hidden(mods []string, name string) {
+	if !b.seenPrivate[name] {
+		b.seenPrivate[name] = true
+		b.convs = append(b.convs, memberConv{text: member(mods, name, "")})
+	}
+}
+
+// lines are the body's declaration lines. Overloads: a method with
+// signatures without a body loses its implementation's.
+func (b *classBody) lines() []string {
 	sigs := map[string]bool{}
-	for _, c := range convs {
+	for _, c := range b.convs {
 		if c.key != "" && !c.body {
 			sigs[c.key] = true
 		}
 	}
 	var out []string
-	if private {
+	if b.private {
 		out = append(out, "  #private;")
 	}
-	for _, c := range convs {
+	for _, c := range b.convs {
 		if c.body && sigs[c.key] {
 			continue
 		}
@@ -1084,7 +974,172 @@ func (p *parser) members(i, end int) ([]string, error) {
 		}
 		out = append(out, "  "+c.text)
 	}
-	return out, nil
+	return out
+}
+
+// memberHead is what precedes a member's signature or type: where it
+// starts, its doc comment, modifiers, accessor (get or set and a space),
+// name and optional mark.
+type memberHead struct {
+	start     int
+	doc       string
+	mods      []string
+	accessor  string
+	nameStart int
+	name      string
+	// hash: an ECMAScript #private name; isPrivate: TypeScript's private.
+	hash, isPrivate bool
+	optional        string
+}
+
+// classMember converts the member at token i into body and returns the
+// token after it.
+func (p *parser) classMember(body *classBody, i, end int) (int, error) {
+	if p.is(i, ";") {
+		return i + 1, nil
+	}
+	if p.is(i, "static") && p.is(i+1, "{") { // a static initialization block
+		return p.group(i + 1)
+	}
+	h, i, index, err := p.memberHead(i)
+	if err != nil {
+		return 0, err
+	}
+	if index {
+		// An index signature ([key: string]: T;) stays as written.
+		j, err := p.endOfMember(i, end)
+		if err != nil {
+			return 0, err
+		}
+		body.convs = append(body.convs, memberConv{doc: h.doc, text: p.slice(h.start, j)})
+		return j, nil
+	}
+	if p.is(i, "(") || p.is(i, "<") { // a method, accessor or constructor
+		return p.method(body, h, i)
+	}
+	return p.property(body, h, i, end)
+}
+
+// memberHead reads a member's head from token i and returns the token
+// after it; index is true, with the token returned at its "[", for an
+// index signature.
+func (p *parser) memberHead(i int) (h memberHead, next int, index bool, err error) {
+	h.start, h.doc = i, p.doc(i)
+	for p.ident(i) && memberModifiers[p.text(i)] && !p.tok(i+1).nl && !isMemberNameEnd(p.text(i+1)) {
+		h.mods = append(h.mods, p.text(i))
+		i++
+	}
+	if (p.is(i, "get") || p.is(i, "set")) && !isMemberNameEnd(p.text(i+1)) {
+		h.accessor = p.text(i) + " "
+		i++
+	}
+	if p.is(i, "*") {
+		i++
+	}
+	h.nameStart = i
+	switch {
+	case p.is(i, "["):
+		if p.ident(i+1) && p.is(i+2, ":") {
+			return h, i, true, nil
+		}
+		j, err := p.group(i)
+		if err != nil {
+			return h, 0, false, err
+		}
+		i = j
+	case p.ident(i) || p.tok(i).kind == tString || p.tok(i).kind == tNumber || p.tok(i).kind == tPrivate:
+		i++
+	default:
+		return h, 0, false, p.errAt(i, "expected a class member")
+	}
+	h.name = p.slice(h.nameStart, i)
+	h.hash = p.tok(h.nameStart).kind == tPrivate
+	h.isPrivate = contains(h.mods, "private")
+	if p.is(i, "?") || p.is(i, "!") {
+		if p.is(i, "?") {
+			h.optional = "?"
+		}
+		i++
+	}
+	return h, i, false, nil
+}
+
+// method converts a method, accessor or constructor whose signature starts
+// at token i, and returns the token after it.
+func (p *parser) method(body *classBody, h memberHead, i int) (int, error) {
+	ctor := h.name == "constructor"
+	s, next, hasBody, err := p.signature(i, ctor)
+	if err != nil {
+		return 0, err
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	for _, prop := range s.props {
+		body.convs = append(body.convs, memberConv{text: prop})
+	}
+	switch {
+	case h.hash:
+		body.private = true
+	case h.isPrivate:
+		body.hidden(h.mods, h.name)
+	default:
+		ret := ""
+		if !ctor && h.accessor != "set " {
+			if s.ret == "" {
+				return 0, p.errAt(h.nameStart, "method %s has no return type: a declaration written without tsc needs one (isolatedDeclarations)", h.name)
+			}
+			ret = ": " + s.ret
+		}
+		text := strings.Join(keep(h.mods), "") + h.accessor + h.name + h.optional + s.typeParams + "(" + s.params + ")" + ret + ";"
+		body.convs = append(body.convs, memberConv{key: h.accessor + h.name, doc: h.doc, text: text, body: hasBody})
+	}
+	return next, nil
+}
+
+// property converts a property whose type or initializer starts at token
+// i, and returns the token after it.
+func (p *parser) property(body *classBody, h memberHead, i, end int) (int, error) {
+	mods, name, optional := h.mods, h.name, h.optional
+	typ := ""
+	if p.is(i, ":") {
+		j, err := p.scanType(i+1, func(k int) bool { return k >= end || p.is(k, ";") || p.is(k, "=") })
+		if err != nil {
+			return 0, err
+		}
+		typ = p.slice(i+1, j)
+		i = j
+	}
+	initStart := 0
+	if p.is(i, "=") {
+		initStart = i + 1
+	}
+	j, err := p.endOfMember(i, end)
+	if err != nil {
+		return 0, err
+	}
+	initEnd := j
+	if p.is(j-1, ";") {
+		initEnd = j - 1
+	}
+	switch {
+	case h.hash:
+		body.private = true
+		return j, nil
+	case h.isPrivate:
+		body.hidden(mods, name)
+		return j, nil
+	case typ == "" && initStart != 0 && p.literal(initStart, initEnd) != "":
+		if contains(mods, "readonly") {
+			body.convs = append(body.convs, memberConv{doc: h.doc, text: strings.Join(keep(mods), "") + name + optional + " = " + p.slice(initStart, initEnd) + ";"})
+			return j, nil
+		}
+		typ = p.literal(initStart, initEnd)
+	case typ == "":
+		return 0, p.errAt(h.nameStart, "property %s has no type: a declaration written without tsc needs one (isolatedDeclarations)", name)
+	}
+	body.convs = append(body.convs, memberConv{doc: h.doc, text: member(mods, name+optional, typ)})
+	return j, nil
 }
 
 // member writes a property declaration; a private one (TypeScript's

@@ -192,26 +192,6 @@ fn raw_at<'a>(wire: &'a [u8], path: &str) -> Option<&'a [u8]> {
     Some(cur)
 }
 
-/// The metadata's extra: the compact JSON object of the extra entries,
-/// sorted by key, as the log form's extra writes them but unsanitized and
-/// unbounded. An entry nested past MAX_DEPTH is left out.
-fn extra_json(extra: &BTreeMap<String, Value>) -> String {
-    let mut b = vec![b'{'];
-    for (k, v) in extra {
-        if !json::within_depth(v, 1) {
-            continue;
-        }
-        if b.len() > 1 {
-            b.push(b',');
-        }
-        json::write_str(&mut b, k);
-        b.push(b':');
-        json::write_value(&mut b, v, false);
-    }
-    b.push(b'}');
-    String::from_utf8_lossy(&b).into_owned()
-}
-
 impl Envelope {
     /// The google.rpc.Status of the envelope: the kind's HTTP status and
     /// gRPC code, the message, an ErrorInfo (reason from the kind, domain
@@ -236,7 +216,10 @@ impl Envelope {
         }
         aip_off_wire(self, &mut meta);
         if !self.extra.is_empty() {
-            meta.insert(META_EXTRA.to_owned(), extra_json(&self.extra));
+            meta.insert(
+                META_EXTRA.to_owned(),
+                json::extra_object(&self.extra).unwrap_or_else(|| "{}".to_owned()),
+            );
         }
         let mut retry_delay = None;
         if let Some(ms) = self.recovery.retry_after_ms.filter(|ms| *ms >= 0) {

@@ -401,23 +401,7 @@ impl Envelope {
     /// by key, sanitized and bounded; None without any. An entry nested
     /// past MAX_DEPTH, which JSON readers refuse, is left out.
     fn log_extra(&self) -> Option<String> {
-        let mut b = vec![b'{'];
-        for (k, v) in &self.extra {
-            if !json::within_depth(v, 1) {
-                continue;
-            }
-            if b.len() > 1 {
-                b.push(b',');
-            }
-            json::write_str(&mut b, k);
-            b.push(b':');
-            json::write_value(&mut b, v, false);
-        }
-        if b.len() == 1 {
-            return None;
-        }
-        b.push(b'}');
-        let s = String::from_utf8(b).ok()?;
+        let s = json::extra_object(&self.extra)?;
         Some(bound_log_text(&sanitize_json(&s)).into_owned())
     }
 }

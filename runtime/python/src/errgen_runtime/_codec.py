@@ -492,23 +492,31 @@ def _quick_field(spec: Mapping[str, Any], required: bool, member: str, v: Any, e
 _ONLY_STR = frozenset((str,))
 
 
-class _QuickSource:
-    """_QuickSource writes the source of the quick decoding (see _make_quick); the values it refers to go to names, as constants _c0, _c1, …"""
+class _Source:
+    """_Source is the source of a function its maker writes from the layout and runs with exec: its lines, from the def line on, and names, the globals it refers to (each value it needs beyond them a constant _c0, _c1, …)."""
+
+    def __init__(self, header: str, names: Dict[str, Any]) -> None:
+        self.lines: List[str] = [header]
+        self.names: Dict[str, Any] = names
+
+    def const(self, v: Any) -> str:
+        """const is the name of a new constant holding v."""
+        name = f"_c{len(self.names)}"
+        self.names[name] = v
+        return name
+
+
+class _QuickSource(_Source):
+    """_QuickSource writes the source of the quick decoding (see _make_quick)."""
 
     def __init__(self) -> None:
-        self.lines: List[str] = ["def _quick(d0, env, rec, received, extra, keys_checked):"]
-        self.names: Dict[str, Any] = {
+        super().__init__("def _quick(d0, env, rec, received, extra, keys_checked):", {
             "_Slow": _Slow,
             "_MAX_SAFE": _MAX_SAFE,
             "_ONLY_STR": _ONLY_STR,
             "_quick_field": _quick_field,
             "_same_const": _same_const,
-        }
-
-    def const(self, v: Any) -> str:
-        name = f"_c{len(self.names)}"
-        self.names[name] = v
-        return name
+        })
 
     def object(self, plan: _ObjectPlan, depth: int) -> None:
         """object writes the statements that read the object plan describes, held in the variable d<depth>.
@@ -1174,12 +1182,11 @@ def _read_fields(e: Envelope, fields: Tuple[_Field, ...]) -> Tuple[Any, ...]:
     return tuple(getattr(e, f[1], None) for f in fields)
 
 
-class _EncoderSource:
-    """_EncoderSource writes the encoding function's source; the values it refers to (getters, specs, leaves) go to names, as constants _c0, _c1, …"""
+class _EncoderSource(_Source):
+    """_EncoderSource writes the encoding function's source; the values it refers to (getters, specs, leaves) are its constants."""
 
     def __init__(self) -> None:
-        self.lines: List[str] = ["def _encode(e, rec, extra_keys):"]
-        self.names: Dict[str, Any] = {
+        super().__init__("def _encode(e, rec, extra_keys):", {
             "_ABSENT": _ABSENT,
             "_encode_extra": _encode_extra,
             "_encode_field": _encode_field,
@@ -1187,13 +1194,8 @@ class _EncoderSource:
             "_is_int": _is_int,
             "_leaf_value": _leaf_value,
             "_read_fields": _read_fields,
-        }
+        })
         self.objects = 0
-
-    def const(self, v: Any) -> str:
-        name = f"_c{len(self.names)}"
-        self.names[name] = v
-        return name
 
     def object(self, o: Mapping[str, Any], depth: int) -> str:
         """object writes the statements that build the object o into a variable, and returns the variable's name."""

@@ -73,7 +73,7 @@ _envelope._error_string = error_string
 
 
 def _json(v: Any) -> Optional[str]:
-    """_json is the compact JSON text of a value as every package's log form writes it; None for a value JSON cannot carry."""
+    """_json is the compact JSON text of a value as the envelope's encoder and every package's log form write it; None for a value JSON cannot carry (the AIP-193 metadata reads it too)."""
     try:
         text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError):
@@ -109,10 +109,12 @@ def _field_leaves(o: Any, out: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
 #: _FIELD_LEAVES are the layout's context and kind-specific fields in wire order: (Envelope attribute, path).
 _FIELD_LEAVES = tuple(_field_leaves(LAYOUT, []))
 
+#: _ABSENT is what _at returns for a path the wire form does not hold.
 _ABSENT = object()
 
 
 def _at(wire: Any, path: str) -> Any:
+    """_at is the value at the dotted path of wire, an envelope's wire form as a dict, or _ABSENT (the AIP-193 metadata reads it too)."""
     v = wire
     for key in path.split("."):
         if not isinstance(v, dict) or key not in v:
@@ -150,17 +152,20 @@ def _fields(envelope: Envelope) -> Dict[str, Any]:
     return out
 
 
-def _extra(envelope: Envelope) -> Optional[str]:
-    """_extra is the extra member: the compact JSON text of the extra entries, sorted by key, sanitized; None without any."""
+def _extra_json(envelope: Envelope) -> Optional[str]:
+    """_extra_json is the compact JSON object of the extra entries, sorted by key, unsanitized and unbounded, as the extra member and the AIP-193 metadata's extra write it; None without an entry JSON can carry."""
     parts = []
     for k in sorted(envelope.extra):
         v = _json(envelope.extra[k])
         if v is not None:
-            parts.append(_json(k) or '""')
-            parts[-1] += ":" + v
-    if not parts:
-        return None
-    return bound_log_text(_sanitize_json("{" + ",".join(parts) + "}"))
+            parts.append((_json(k) or '""') + ":" + v)
+    return "{" + ",".join(parts) + "}" if parts else None
+
+
+def _extra(envelope: Envelope) -> Optional[str]:
+    """_extra is the extra member: the compact JSON text of the extra entries, sorted by key, sanitized; None without any."""
+    text = _extra_json(envelope)
+    return None if text is None else bound_log_text(_sanitize_json(text))
 
 
 def log_fields(envelope: Envelope) -> Dict[str, Any]:

@@ -15,17 +15,17 @@ grpc_code, grpc_status and reason) is in _contract.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._classification import classified_envelope, lookup, plain
-from ._codec import MAX_DOCUMENT_BYTES, _STRICT, _check_size, _extra_within, _go_json, _loads, _loads_within, _too_deep, from_dict, to_dict
+from ._codec import MAX_DOCUMENT_BYTES, _STRICT, _check_size, _extra_within, _loads, _loads_within, _too_deep, from_dict, to_dict
 from ._contract import AIP193_LEAVES, AIP193_OFF_WIRE, CONTRACT_VERSION, ERROR_INFO_DOMAIN, REASON_KINDS, RETRY
 from ._envelope import Envelope
 from ._http import _classify_http, _http_text, _upstream_message
+from ._log import _ABSENT, _at, _extra_json, _json
 from ._sanitize import sanitize, sanitize_value
 from ._spec import EnvelopeError
 
@@ -78,27 +78,6 @@ def grpc_status(kind: _KindLike) -> str:
     return lookup(_kind_of(kind)).grpc_status
 
 
-def _json(v: Any) -> Optional[str]:
-    """_json is a value's compact JSON as the envelope's encoder writes it; None for a value JSON cannot carry."""
-    try:
-        text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (ValueError, TypeError, RecursionError):
-        return None
-    return _go_json(text)
-
-
-_ABSENT = object()
-
-
-def _at(wire: Any, path: str) -> Any:
-    v = wire
-    for key in path.split("."):
-        if not isinstance(v, dict) or key not in v:
-            return _ABSENT
-        v = v[key]
-    return v
-
-
 def _off_wire_get(e: Envelope, source: str) -> str:
     if source == "version":
         return str(e.contract_version)
@@ -136,12 +115,7 @@ def _metadata(envelope: Envelope) -> Tuple[Dict[str, str], Optional[str]]:
         if source != "guidance" or v != "":
             meta[key] = v
     if envelope.extra:
-        parts = []
-        for k in sorted(envelope.extra):
-            raw = _json(envelope.extra[k])
-            if raw is not None:
-                parts.append((_json(k) or '""') + ":" + raw)
-        meta[_META_EXTRA] = "{" + ",".join(parts) + "}"
+        meta[_META_EXTRA] = _extra_json(envelope) or "{}"
     delay = None
     ms = envelope.recovery.retry_after_ms
     if ms is not None and ms >= 0:

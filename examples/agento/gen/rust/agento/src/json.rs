@@ -9,6 +9,7 @@
 //! sorted where Go sorts a map's).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
@@ -659,6 +660,30 @@ pub(crate) fn within_depth(v: &Value, level: usize) -> bool {
         Value::Object(m) => level < MAX_DEPTH && m.values().all(|x| within_depth(x, level + 1)),
         _ => true,
     }
+}
+
+/// The compact JSON object of an envelope's extra entries, sorted by key,
+/// unsanitized and unbounded, as the log form's extra and the AIP-193
+/// metadata's extra write them. An entry nested past MAX_DEPTH, which JSON
+/// readers refuse, is left out; None when no entry is left.
+pub(crate) fn extra_object(extra: &BTreeMap<String, Value>) -> Option<String> {
+    let mut b = vec![b'{'];
+    for (k, v) in extra {
+        if !within_depth(v, 1) {
+            continue;
+        }
+        if b.len() > 1 {
+            b.push(b',');
+        }
+        write_str(&mut b, k);
+        b.push(b':');
+        write_value(&mut b, v, false);
+    }
+    if b.len() == 1 {
+        return None;
+    }
+    b.push(b'}');
+    String::from_utf8(b).ok()
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
