@@ -737,6 +737,7 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 	if sec == nil {
 		return
 	}
+	spelled := spellingsOf(c)
 	sec.each(func(k, v *yaml.Node) {
 		prefix := fmt.Sprintf("retired kind %q: ", k.Value)
 		m := l.asMapping(v, k, prefix, "its definition")
@@ -750,7 +751,7 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 		if live := c.Kind(k.Value); live != nil {
 			// Reported once, at the live kind: that is the name to change.
 			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may never be reused with a new meaning; choose a new name for this kind", k.Value, r.Pos.Line)
-		} else if live := respelled(c, k.Value); live != nil {
+		} else if live := spelled.respelled(k.Value); live != nil {
 			// Another spelling of a retired name generates the same
 			// identifiers, so old generated code would meet it again.
 			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name becomes the same identifier (%s in Go) as the retired kind %q (line %d), which may never come back; choose a new name for this kind", live.Name, live.Idents.Go, k.Value, r.Pos.Line)
@@ -770,14 +771,40 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 	})
 }
 
-// respelled returns the live kind whose identifiers equal those of the
-// retired name, if any.
-func respelled(c *Contract, retired string) *Kind {
+// spellings indexes the live kinds by the identifiers a retired name
+// could come back as (its Go name, Python constant and TypeScript type),
+// each to the first kind that has it: looking every retired name up among
+// all the kinds was quadratic, most of the load of 100,000 kinds.
+type spellings struct {
+	kinds                 []*Kind
+	goName, pyConst, tsTy map[string]int
+}
+
+func spellingsOf(c *Contract) *spellings {
+	s := &spellings{kinds: c.Kinds, goName: make(map[string]int, len(c.Kinds)),
+		pyConst: make(map[string]int, len(c.Kinds)), tsTy: make(map[string]int, len(c.Kinds))}
+	for i := len(c.Kinds) - 1; i >= 0; i-- {
+		ids := c.Kinds[i].Idents
+		s.goName[ids.Go], s.pyConst[ids.PythonConst], s.tsTy[ids.TSType] = i, i, i
+	}
+	return s
+}
+
+// respelled returns the first live kind whose identifiers equal one of
+// those of the retired name, if any.
+func (s *spellings) respelled(retired string) *Kind {
 	ids := identsFor(retired)
-	for _, k := range c.Kinds {
-		if k.Idents.Go == ids.Go || k.Idents.PythonConst == ids.PythonConst || k.Idents.TSType == ids.TSType {
-			return k
+	first := -1
+	for _, at := range []struct {
+		m   map[string]int
+		key string
+	}{{s.goName, ids.Go}, {s.pyConst, ids.PythonConst}, {s.tsTy, ids.TSType}} {
+		if i, ok := at.m[at.key]; ok && (first < 0 || i < first) {
+			first = i
 		}
 	}
-	return nil
+	if first < 0 {
+		return nil
+	}
+	return s.kinds[first]
 }
