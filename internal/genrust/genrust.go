@@ -99,6 +99,10 @@ type gen struct {
 	structs  map[*contract.Field]string
 	order    []*contract.Field // object fields with properties, nested first
 	fields   []slot
+	// variants maps each vocabulary's values to their Rust enum variants,
+	// by the classification member that holds them (group, origin, …): the
+	// table rows look them up per kind, and groups grow with the kinds.
+	variants map[string]map[string]string
 }
 
 // slot is one field of the envelope the runtime reads and writes by index:
@@ -118,6 +122,11 @@ func newGen(c *contract.Contract) (*gen, error) {
 		return nil, fmt.Errorf("the MCP error schema: %w", err)
 	}
 	g.p = runtimedata.RustPrinter{Member: g.member, Paths: map[string]string{"AipLeaf": "crate::aip193::AipLeaf"}}
+	g.variants = map[string]map[string]string{
+		"group": variants("Group", contract.Values(c.Groups)), "origin": variants("Origin", contract.Values(c.Origins)),
+		"action": variants("RecoveryAction", contract.Values(c.Actions)), "same_arguments": variants("SameArguments", contract.Values(c.SameArguments)),
+		"side_effects": variants("SideEffects", contract.Values(c.SideEffects)),
+	}
 	taken := map[string]bool{}
 	for _, w := range reservedTypes() {
 		taken[w] = true
@@ -250,28 +259,29 @@ func (g *gen) member(record, member string, v runtimedata.Value) (string, bool) 
 		if s == "" {
 			return "None", true
 		}
-		return "Some(" + g.variant("Group", contract.Values(g.c.Groups), s) + ")", true
-	case "origin":
-		return g.variant("Origin", contract.Values(g.c.Origins), s), true
-	case "action":
-		return g.variant("RecoveryAction", contract.Values(g.c.Actions), s), true
-	case "same_arguments":
-		return g.variant("SameArguments", contract.Values(g.c.SameArguments), s), true
-	case "side_effects":
-		return g.variant("SideEffects", contract.Values(g.c.SideEffects), s), true
+		return "Some(" + g.variant(member, s) + ")", true
+	case "origin", "action", "same_arguments", "side_effects":
+		return g.variant(member, s), true
 	case "log_level":
 		return "LogLevel::" + strings.ToUpper(s[:1]) + s[1:], true
 	}
 	return "", false
 }
 
-func (g *gen) variant(enum string, vals []*contract.Value, name string) string {
+// variants maps each value's name to its variant of the Rust enum.
+func variants(enum string, vals []*contract.Value) map[string]string {
+	out := make(map[string]string, len(vals))
 	for _, v := range vals {
-		if v.Name == name {
-			return enum + "::" + v.Idents.RustType
-		}
+		out[v.Name] = enum + "::" + v.Idents.RustType
 	}
-	panic("genrust: no " + enum + " " + name)
+	return out
+}
+
+func (g *gen) variant(member, name string) string {
+	if v, ok := g.variants[member][name]; ok {
+		return v
+	}
+	panic("genrust: no " + member + " " + name)
 }
 
 // doc writes text as /// lines (or //! for inner docs) at indent.
