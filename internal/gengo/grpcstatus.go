@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // GRPCDir is the grpcstatus module's directory inside the Go package's.
@@ -36,14 +37,14 @@ var grpcIndirect = [][2]string{
 }
 
 // grpcFiles returns the grpcstatus module: its go.mod and its one file.
-func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
-	if !c.Packages.GoModule || c.Packages.GoImportPath == "" {
+func grpcFiles(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	if !o.Packages.GoModule || o.Packages.GoImportPath == "" {
 		return nil, fmt.Errorf("gengo: the grpcstatus module needs the Go package to be a module with an import path")
 	}
-	dir := path.Join(Dir(c), GRPCDir)
-	core := c.Packages.GoImportPath
+	dir := path.Join(Dir(o), GRPCDir)
+	core := o.Packages.GoImportPath
 	var mod bytes.Buffer
-	fmt.Fprintf(&mod, "// %s\n\nmodule %s\n\ngo %s\n\nrequire (\n\t%s v%s\n", marker.Text, GRPCModulePath(c), grpcGoVersion, core, orZero(c.Release))
+	fmt.Fprintf(&mod, "// %s\n\nmodule %s\n\ngo %s\n\nrequire (\n\t%s v%s\n", marker.Text, GRPCModulePath(c, o), grpcGoVersion, core, orZero(c.Release))
 	for _, r := range grpcRequires {
 		fmt.Fprintf(&mod, "\t%s %s\n", r[0], r[1])
 	}
@@ -53,12 +54,12 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 	}
 	fmt.Fprintf(&mod, "\nreplace %s => ../\n", core)
 
-	f := jen.NewFilePathName(GRPCModulePath(c), GRPCDir)
+	f := jen.NewFilePathName(GRPCModulePath(c, o), GRPCDir)
 	f.HeaderComment("// " + marker.Text)
 	// The package's name, not a guess from its path's last element (v2
 	// from major 2 on, or a directory named otherwise).
-	f.ImportName(core, c.Packages.Go)
-	g := grpcGen{pkg: core, name: c.Packages.Go}
+	f.ImportName(core, o.Packages.Go)
+	g := grpcGen{pkg: core, name: o.Packages.Go}
 	g.file(f)
 	var src bytes.Buffer
 	if err := f.Render(&src); err != nil {
@@ -74,9 +75,9 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 // grpcstatus before the major suffix from release 2.0.0 on (the package
 // example.com/p/v2 has example.com/p/grpcstatus/v2 beside it, in the
 // directory grpcstatus of the package's, tagged <dir>/grpcstatus/v2.y.z).
-func GRPCModulePath(c *contract.Contract) string {
+func GRPCModulePath(c *contract.Contract, o targets.Options) string {
 	suffix := contract.GoMajorSuffix(c.Release)
-	core := c.Packages.GoImportPath
+	core := o.Packages.GoImportPath
 	if suffix == "" || !strings.HasSuffix(core, suffix) {
 		return core + "/" + GRPCDir
 	}

@@ -84,7 +84,7 @@ func (g *gen) surfaces(f *jen.File) {
 }
 
 // pkgErr is an error message prefixed with the package name.
-func (g *gen) pkgErr(msg string) string { return g.c.Packages.Go + ": " + msg }
+func (g *gen) pkgErr(msg string) string { return g.o.Packages.Go + ": " + msg }
 
 var (
 	jsonRaw = func() *jen.Statement { return jen.Qual("encoding/json", "RawMessage") }

@@ -20,6 +20,7 @@ import (
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
@@ -29,14 +30,14 @@ func contracts(t *testing.T) map[string]*contract.Contract {
 
 func generate(t *testing.T, c *contract.Contract) []byte {
 	t.Helper()
-	files, err := genvectors.Generate(c)
+	files, err := genvectors.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[genvectors.FileName(c)] == nil {
-		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c))
+	if len(files) != 1 || files[genvectors.FileName(c, targets.Defaults(c.Name))] == nil {
+		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c, targets.Defaults(c.Name)))
 	}
-	return files[genvectors.FileName(c)]
+	return files[genvectors.FileName(c, targets.Defaults(c.Name))]
 }
 
 // TestVectorsWriteAsTheirStructs holds each vector type's AsObject, which
@@ -91,8 +92,8 @@ func writtenAsStruct[V orderedjson.Ordered](t *testing.T, p string, vs []V) int 
 func TestFileShape(t *testing.T) {
 	for p, c := range contracts(t) {
 		data := generate(t, c)
-		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
-			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
+		if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c, targets.Defaults(c.Name)) != want {
+			t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c, targets.Defaults(c.Name)), want)
 		}
 		if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
 			t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
@@ -453,15 +454,15 @@ func TestAgainstGeneratedGo(t *testing.T) {
 		}
 		n++
 		caseDir := fmt.Sprintf("c%d", n)
-		files, err := gengo.Generate(c)
+		files, err := gengo.Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for fp, data := range files {
 			write(caseDir+"/"+fp, data)
 		}
-		write(caseDir+"/"+genvectors.FileName(c), generate(t, c))
-		pkg := c.Packages.Go
+		write(caseDir+"/"+genvectors.FileName(c, targets.Defaults(c.Name)), generate(t, c))
+		pkg := targets.Defaults(c.Name).Packages.Go
 		var classifiers strings.Builder
 		toolResult := "nil"
 		if c.Inbound != nil {
@@ -515,7 +516,7 @@ func TestProducers_%[9]s(t *testing.T) {
 		ProducerSchema: p.ProducerSchema().JSON,
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir))
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c, targets.Defaults(c.Name)), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir))
 	}
 	dir := gentest.ScratchDir(t, "genvectors", files)
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")

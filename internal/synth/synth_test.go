@@ -7,6 +7,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Every size loads without problems, with the kinds, groups and retired
@@ -44,7 +45,7 @@ func TestContractGenerates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := generate.Generate(c)
+	out, err := generate.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
