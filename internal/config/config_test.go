@@ -145,3 +145,32 @@ func TestParserPanicsAndSyntaxErrorsHavePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestOptInTarget (issue 31): a target that is not on by default is left
+// out without an outputs section, and generated at its default directory
+// when the config names it.
+func TestOptInTarget(t *testing.T) {
+	saved := targets.All
+	t.Cleanup(func() { targets.All = saved })
+	targets.All = append(append([]*targets.Target(nil), saved...),
+		&targets.Target{Key: "toy", Dir: func(p targets.Packages) string { return "gen/toy/" + p.Go }})
+	c := loadReference(t)
+	for _, tc := range []struct{ text, want string }{
+		{"version: 1\n", ""},
+		{"version: 1\noutputs:\n  go:\n", ""},
+		{"version: 1\noutputs:\n  toy:\n", "gen/toy/agenterror"},
+		{"version: 1\noutputs:\n  toy: {dir: elsewhere}\n", "elsewhere"},
+	} {
+		cfg, err := Load("errgen.yaml", []byte(tc.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := cfg.Options(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := o.Dir("toy"); got != tc.want {
+			t.Errorf("%q: the toy output's directory is %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
