@@ -123,38 +123,6 @@ func Headers() map[string][2]string {
 	return out
 }
 
-// Packages are the names of the generated packages: derived from the
-// contract's name (each target's Names), or set by a generation config
-// (internal/config).
-type Packages struct {
-	Go     string // the Go package name: agenterror
-	NPM    string // the npm package name, scoped or not: agent-error, @acme/agent-error
-	Python string // the Python import name: agent_error
-	// PythonDist is the Python distribution name (pyproject's project.name):
-	// agent-error.
-	PythonDist string
-	// Crate is the Cargo package name of the Rust crate: agent-error (its
-	// library is imported as agent_error).
-	Crate string
-	// GoImportPath is the Go package's import path; empty when no config
-	// names it (the package is then part of whatever module holds it).
-	GoImportPath string
-	// GoModule makes the Go package a module of its own: its directory gets
-	// a go.mod (module GoImportPath, no requires), so a consumer's module
-	// graph never holds the generator's dependencies.
-	GoModule bool
-	// GoGRPC adds the grpcstatus module beside the Go package (in its
-	// grpcstatus directory): conversions to and from
-	// google.golang.org/grpc/status, whose dependencies the package itself
-	// never takes. It needs GoModule.
-	GoGRPC bool
-	// License (an SPDX expression) and Repository (a URL) are what the
-	// registries show of every package (package.json, pyproject.toml,
-	// Cargo.toml): the generation config's metadata; empty when it gives
-	// none.
-	License, Repository string
-}
-
 // Options are the generation settings every emitter receives beside the
 // contract: what errgen.yaml says (or the defaults), kept out of the
 // contract's model because they belong to one repository, not to the wire
