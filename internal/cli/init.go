@@ -173,18 +173,22 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 	}
 
 	p := targets.DefaultPackages(c.Name)
-	view := map[string]string{
-		"Schema":    "schemas/" + config.SchemaFileName,
-		"Contract":  config.DefaultContract,
-		"GoPackage": p.Go,
-		"GoDir":     targets.ByKey(targets.Go).Dir(p),
-		"NPM":       p.NPM,
-		"Dist":      p.PythonDist,
-		"PyPackage": p.Python,
-		"Crate":     p.Crate,
+	// What the template and the targets' Init lines may use: the default
+	// package names (.Packages), each output's default directory by key
+	// (.Dir.go), and the Go package's import path when dir is inside a Go
+	// module.
+	dirs := map[string]string{}
+	for _, t := range targets.All {
+		dirs[t.Key] = t.Dir(p)
+	}
+	view := map[string]any{
+		"Schema":   "schemas/" + config.SchemaFileName,
+		"Contract": config.DefaultContract,
+		"Packages": p,
+		"Dir":      dirs,
 	}
 	if modPath, modDir := goModule(dir); modPath != "" {
-		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(view["GoDir"])))
+		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(dirs[targets.Go])))
 		rel := ""
 		if err == nil {
 			rel, err = filepath.Rel(modDir, abs)
@@ -210,7 +214,7 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 
 // initConfig is the errgen.yaml init writes: templates/init's
 // errgen.yaml.tmpl, ending in outputs:, then every target's Init lines.
-func initConfig(view map[string]string) ([]byte, error) {
+func initConfig(view map[string]any) ([]byte, error) {
 	t, err := template.ParseFS(templates.FS, "init/errgen.yaml.tmpl")
 	if err != nil {
 		return nil, err

@@ -57,8 +57,10 @@ type Target struct {
 	// (internal/generate/owner.go).
 	Headers map[string][2]string
 	// Init is the output's lines under outputs: in the errgen.yaml that
-	// errgen init writes, a text/template fragment (internal/cli/init.go
-	// holds the values it may use).
+	// errgen init writes, a text/template fragment: it may use .Packages
+	// (the default package names), .Dir.<key> (each output's default
+	// directory) and .ImportPath (the Go package's, inside a Go module).
+	// An opt-in target's lines are comments.
 	Init string
 }
 

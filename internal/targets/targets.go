@@ -17,8 +17,8 @@ var All = []*Target{
 		Headers: map[string][2]string{".go": {"// ", ""}, ".mod": {"// ", ""}}, // .mod: the package's go.mod, when it is a module
 		Init: `  # A stdlib-only Go package.
   go:
-    dir: {{.GoDir}}
-    # package: {{.GoPackage}}    # the package name; from the contract name by default
+    dir: {{.Dir.go}}
+    # package: {{.Packages.Go}}    # the package name; from the contract name by default
 {{- if .ImportPath}}
     import_path: {{.ImportPath}}
     # Its own module (a go.mod with no requires): importers never get
@@ -27,7 +27,7 @@ var All = []*Target{
     # grpc: true                 # also <dir>/grpcstatus, a module of its own
     #                            # converting to and from gRPC's status.Status
 {{- else}}
-    # import_path: example.com/you/repo/{{.GoDir}}
+    # import_path: example.com/you/repo/{{.Dir.go}}
     # module: true               # with import_path: a go.mod of its own, so
     #                            # importers never get errgen's dependencies
 {{- end}}
@@ -45,7 +45,7 @@ var All = []*Target{
   # declarations): npm install <this directory>.
   typescript:
     dir: gen/ts
-    # name: "@your-scope/{{.NPM}}"   # the npm name; scoped names are allowed
+    # name: "@your-scope/{{.Packages.NPM}}"   # the npm name; scoped names are allowed
 `,
 	},
 	{
@@ -60,8 +60,8 @@ var All = []*Target{
 		Init: `  # A typed Python package: pip install <this directory>.
   python:
     dir: gen/python
-    # distribution: {{.Dist}}   # the name pip installs
-    # package: {{.PyPackage}}    # the name Python imports
+    # distribution: {{.Packages.PythonDist}}   # the name pip installs
+    # package: {{.Packages.Python}}    # the name Python imports
 `,
 	},
 	{
@@ -74,8 +74,8 @@ var All = []*Target{
 		Init: `  # A Rust crate (serde and serde_json its only dependencies): a path or git
   # dependency in Cargo.toml.
   rust:
-    dir: gen/rust/{{.Crate}}
-    # crate: {{.Crate}}   # the Cargo package name (imported with - as _)
+    dir: gen/rust/{{.Packages.Crate}}
+    # crate: {{.Packages.Crate}}   # the Cargo package name (imported with - as _)
 `,
 	},
 	{
