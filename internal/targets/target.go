@@ -1,14 +1,17 @@
-// Package targets describes every output errgen can generate, once: its key
-// in errgen.yaml, its default directory, the names of its package, its
-// language (whose reserved words internal/naming holds), the comment syntax
-// of its header line, whether it is generated without being asked for, and
-// its lines in the errgen.yaml that errgen init writes. The lists the rest of errgen keeps by output (the config's keys, the config
-// schema, the header rules, the reserved-words test, the emitter table) are
+// Package targets describes every output errgen can generate, once
+// (targets.go): its key in errgen.yaml, its default directory, the names of
+// its package, its language and identifier forms (whose reserved words
+// internal/naming holds), the comment syntax of its header line, whether it
+// is generated without being asked for, and its lines in the errgen.yaml
+// that errgen init writes. The lists the rest of errgen keeps by output (the
+// config's keys, the config schema, the header rules, the collision check,
+// the reserved-words test, init's errgen.yaml, the emitter table) are
 // derived from All; internal/generate binds each target to its emitter (and
 // the emitter's scratch patterns), which this package cannot import.
 //
-// It sits below the emitters and internal/config, which import it; it
-// imports only internal/naming.
+// It sits below the model, the emitters and internal/config, which import
+// it; it imports only internal/naming. Options, the generation settings
+// every emitter receives, are here too.
 package targets
 
 import (
