@@ -6,6 +6,11 @@ SHELL := /bin/bash
 ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
+# A target added since keeps its test suite's make rules in
+# tests/<lang>/suite.mk, which names its rule in SUITES: make test runs it
+# beside the others, and this file needs no line for it.
+SUITES :=
+-include tests/*/suite.mk
 # The Go modules make test vets and tests: errgen's own; the generated
 # reference package, a module of its own so that its consumers get none of
 # errgen's dependencies; its grpcstatus module (errgen.yaml's go.grpc), which
@@ -55,7 +60,7 @@ test:
 	@for m in $(GO_MODULES); do echo "(cd $$m && $(GO) mod download && $(GO) mod verify)"; (cd $$m && $(GO) mod download && $(GO) mod verify) || exit 1; done
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-go test-ts test-python test-rust test-e2e
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-go test-ts test-python test-rust test-e2e $(SUITES)
 
 ## test-go: vet, validate and check, then every Go test with every benchmark once (so they keep compiling and running; speed is judged by make bench, never here), and the bench/ module's
 test-go: errgen

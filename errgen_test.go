@@ -14,21 +14,22 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestGeneratedFilesAreCurrent is the drift gate: the committed outputs must
 // be exactly what the committed contracts generate — the reference contract
 // into the repository root, each example contract into its own folder.
 func TestGeneratedFilesAreCurrent(t *testing.T) {
-	targets := map[string]string{"contract/kinds.yaml": "."}
+	roots := map[string]string{"contract/kinds.yaml": "."}
 	examples, _ := filepath.Glob("examples/*/kinds.yaml")
 	if len(examples) == 0 {
 		t.Fatal("no example contracts found")
 	}
 	for _, ex := range examples {
-		targets[ex] = filepath.Dir(ex)
+		roots[ex] = filepath.Dir(ex)
 	}
-	for path, root := range targets {
+	for path, root := range roots {
 		c, err := contract.LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -36,15 +37,16 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 		// A root with a generation config generates what it says, and its
 		// files name the config; the others name their contract.
 		source := generate.SourceOf(root, path)
+		opts := targets.Defaults(c.Name)
 		if cfg, err := config.LoadFile(filepath.Join(root, config.FileName)); err == nil {
-			if err := cfg.Apply(c); err != nil {
+			if opts, err = cfg.Options(c); err != nil {
 				t.Fatal(err)
 			}
 			source = generate.SourceOf(cfg.Root, cfg.File)
 		} else if !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
-		out, err := generate.Generate(c)
+		out, err := generate.Generate(c, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,6 +52,23 @@ type Lang struct {
 	// not ship (Rust's lib.rs, which declares the runtime's modules and the
 	// fixture's for the tests in place).
 	own string
+	// fsys holds dir; nil for the runtimes embedded here (files). A
+	// runtime may embed itself from a package of its own (see Of).
+	fsys fs.FS
+}
+
+// Of is the runtime whose files are dir of fsys, with a blank line after
+// the header line when blank is set: a new language's runtime can embed
+// its files from a Go package in its own directory (runtime/<lang>) and
+// need no pattern in this one.
+func Of(fsys fs.FS, dir string, blank bool) Lang { return Lang{dir: dir, blank: blank, fsys: fsys} }
+
+// fs is the file system holding the runtime's directory.
+func (l Lang) fs() fs.FS {
+	if l.fsys != nil {
+		return l.fsys
+	}
+	return files
 }
 
 // TS is the TypeScript runtime: runtime/ts/src/<module>.ts becomes
@@ -84,7 +101,7 @@ var Rust = Lang{dir: "rust/src", blank: true, own: "lib.rs"}
 // Names lists the language's runtime files, sorted; tests are not runtime
 // files.
 func (l Lang) Names() []string {
-	entries, err := fs.ReadDir(files, l.dir)
+	entries, err := fs.ReadDir(l.fs(), l.dir)
 	if err != nil {
 		panic(err) // the directory is embedded; it cannot be missing
 	}
@@ -99,7 +116,7 @@ func (l Lang) Names() []string {
 
 // Source returns a runtime file as it is written.
 func (l Lang) Source(name string) ([]byte, error) {
-	return files.ReadFile(l.dir + "/" + name)
+	return fs.ReadFile(l.fs(), l.dir+"/"+name)
 }
 
 // Stamped returns a runtime file as it ships: header (one line, in the

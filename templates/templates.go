@@ -5,7 +5,9 @@ package templates
 
 import "embed"
 
-// FS holds every template, by path relative to this directory.
+// FS holds every template, by path relative to this directory: every file
+// of every subdirectory, so a new target's templates/<lang> needs no line
+// here.
 //
-//go:embed docs/*.tmpl ts/*.tmpl python/*.tmpl rust/*.tmpl init/*
+//go:embed */*
 var FS embed.FS

@@ -16,6 +16,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Exit codes, as in most compilers and linters.
@@ -223,8 +224,9 @@ func load(path string, stderr io.Writer) (*contract.Contract, bool) {
 	return c, true
 }
 
-// loadConfigured loads o's contract and applies o's config to it.
-func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
+// loadConfigured loads o's contract and the generation settings o's config
+// gives it (the defaults without a config).
+func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, targets.Options, bool) {
 	if o.cfg != nil {
 		if _, err := os.Stat(o.contract); errors.Is(err, fs.ErrNotExist) {
 			pos := o.cfg.ContractPos
@@ -233,18 +235,22 @@ func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, bool) {
 			}
 			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run %s init to start one\n",
 				o.config, pos.Line, pos.Col, o.contract, o.config, commandName("."))
-			return nil, false
+			return nil, targets.Options{}, false
 		}
 	}
 	c, ok := load(o.contract, stderr)
-	if !ok || o.cfg == nil {
-		return c, ok
+	if !ok {
+		return nil, targets.Options{}, false
 	}
-	if err := o.cfg.Apply(c); err != nil {
+	if o.cfg == nil {
+		return c, targets.Defaults(c.Name), true
+	}
+	opts, err := o.cfg.Options(c)
+	if err != nil {
 		printProblems(err, o.config, stderr)
-		return nil, false
+		return nil, targets.Options{}, false
 	}
-	return c, true
+	return c, opts, true
 }
 
 func plural(n int) string {
@@ -259,7 +265,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if stop {
 		return code
 	}
-	c, ok := loadConfigured(o, stderr)
+	c, opts, ok := loadConfigured(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
@@ -270,7 +276,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s:%d:%d: warning: %s\n", w.File, w.Pos.Line, w.Pos.Col, w.Message)
 	}
 	if o.verbose && o.cfg != nil {
-		fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(c), ", "))
+		fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(opts), ", "))
 	}
 	if !o.quiet {
 		warned := ""
@@ -368,11 +374,11 @@ func itThem(n int) string {
 // generateOutput loads the contract and runs every emitter, in memory, and
 // checks the output root.
 func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
-	c, ok := loadConfigured(o, stderr)
+	c, opts, ok := loadConfigured(o, stderr)
 	if !ok {
 		return nil, false
 	}
-	out, err := generate.Generate(c)
+	out, err := generate.Generate(c, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
 		var internal *generate.InternalError
@@ -390,7 +396,7 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 	// link; a config's problem is reported at its dir.
 	check := func(dir string) error { return generate.CheckDir(o.out, dir) }
 	if o.cfg != nil {
-		if err := o.cfg.CheckDirs(c, check); err != nil {
+		if err := o.cfg.CheckDirs(opts, check); err != nil {
 			printProblems(err, o.config, stderr)
 			return nil, false
 		}

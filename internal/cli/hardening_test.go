@@ -9,6 +9,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestEmitterPanicIsInternalError replaces one emitter with one that panics,
@@ -27,7 +28,7 @@ func TestEmitterPanicIsInternalError(t *testing.T) {
 	generate.Emitters = append([]generate.Emitter(nil), saved...)
 	for i, e := range generate.Emitters {
 		if e.Name == "ts" {
-			generate.Emitters[i].Generate = func(*contract.Contract) (map[string][]byte, error) {
+			generate.Emitters[i].Generate = func(*contract.Contract, targets.Options) (map[string][]byte, error) {
 				var m map[string][]byte
 				m["boom"] = nil // a nil-map write, as a real bug would be
 				return m, nil

@@ -21,6 +21,7 @@ import (
 	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/templates"
 )
 
@@ -171,18 +172,23 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 		return nil, fmt.Errorf("the %s starter does not validate (a bug in errgen):\n%v", st.name, err)
 	}
 
-	view := map[string]string{
-		"Schema":    "schemas/" + config.SchemaFileName,
-		"Contract":  config.DefaultContract,
-		"GoPackage": c.Packages.Go,
-		"GoDir":     contract.DefaultOutputs(c.Packages).Go,
-		"NPM":       c.Packages.NPM,
-		"Dist":      c.Packages.PythonDist,
-		"PyPackage": c.Packages.Python,
-		"Crate":     c.Packages.Crate,
+	p := targets.DefaultPackages(c.Name)
+	// What the template and the targets' Init lines may use: the default
+	// package names (.Packages), each output's default directory by key
+	// (.Dir.go), and the Go package's import path when dir is inside a Go
+	// module.
+	dirs := map[string]string{}
+	for _, t := range targets.All {
+		dirs[t.Key] = t.Dir(p)
+	}
+	view := map[string]any{
+		"Schema":   "schemas/" + config.SchemaFileName,
+		"Contract": config.DefaultContract,
+		"Packages": p,
+		"Dir":      dirs,
 	}
 	if modPath, modDir := goModule(dir); modPath != "" {
-		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(view["GoDir"])))
+		abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(dirs[targets.Go])))
 		rel := ""
 		if err == nil {
 			rel, err = filepath.Rel(modDir, abs)
@@ -191,23 +197,42 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 			view["ImportPath"] = path.Join(modPath, filepath.ToSlash(rel))
 		}
 	}
-	t, err := template.ParseFS(templates.FS, "init/errgen.yaml.tmpl")
+	cfgText, err := initConfig(view)
 	if err != nil {
 		return nil, err
 	}
-	var cfgText bytes.Buffer
-	if err := t.Execute(&cfgText, view); err != nil {
-		return nil, err
-	}
 	cfgPath := filepath.Join(dir, config.FileName)
-	cfg, err := config.Load(cfgPath, cfgText.Bytes())
+	cfg, err := config.Load(cfgPath, cfgText)
 	if err == nil {
-		err = cfg.Apply(c)
+		_, err = cfg.Options(c)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("the config errgen init wrote does not validate (a bug in errgen):\n%v", err)
 	}
-	return []initFile{{contractPath, src}, {cfgPath, cfgText.Bytes()}}, nil
+	return []initFile{{contractPath, src}, {cfgPath, cfgText}}, nil
+}
+
+// initConfig is the errgen.yaml init writes: templates/init's
+// errgen.yaml.tmpl, ending in outputs:, then every target's Init lines.
+func initConfig(view map[string]any) ([]byte, error) {
+	t, err := template.ParseFS(templates.FS, "init/errgen.yaml.tmpl")
+	if err != nil {
+		return nil, err
+	}
+	var text bytes.Buffer
+	if err := t.Execute(&text, view); err != nil {
+		return nil, err
+	}
+	for _, tg := range targets.All {
+		t, err := template.New(tg.Key).Parse(tg.Init)
+		if err == nil {
+			err = t.Execute(&text, view)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the init lines of target %s: %w", tg.Key, err)
+		}
+	}
+	return text.Bytes(), nil
 }
 
 var schemaLine = regexp.MustCompile(`(?m)\A# yaml-language-server: \$schema=\S*\n`)

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Finding is one change between the old and the new contract.
@@ -103,9 +104,12 @@ func (c *comparer) add(inNew bool, pos contract.Pos, rule, subject, format strin
 func (c *comparer) header() {
 	o, n := c.old, c.new
 	if o.Name != n.Name {
+		// The default names: a config may set others, but it is not the
+		// contract's, and the default is what a rename changes.
+		op, np := targets.DefaultPackages(o.Name), targets.DefaultPackages(n.Name)
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "CONTRACT_RENAMED", "contract.name",
 			"the contract was renamed from %q to %q: the Go package %s becomes %s, the npm package %s becomes %s",
-			o.Name, n.Name, o.Packages.Go, n.Packages.Go, o.Packages.NPM, n.Packages.NPM)
+			o.Name, n.Name, op.Go, np.Go, op.NPM, np.NPM)
 	}
 	if o.Description != n.Description {
 		c.add(true, contract.Pos{Line: 1, Col: 1}, "DESCRIPTION_CHANGED", "contract.description", "the contract's description changed")

@@ -29,6 +29,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // FileName is the config file errgen looks for in the working directory.
@@ -47,31 +48,9 @@ const DefaultContract = "contract/kinds.yaml"
 // MaxSize bounds the config file; a real one is a few hundred bytes.
 const MaxSize = 1 << 20
 
-// Output names, in the order the file documents them.
-const (
-	Go          = "go"
-	TypeScript  = "typescript"
-	Python      = "python"
-	Rust        = "rust"
-	Schemas     = "schemas"
-	Docs        = "docs"
-	Conformance = "conformance"
-	OpenAPI     = "openapi"
-)
-
-// Names lists every output a config can select.
-var Names = []string{Go, TypeScript, Python, Rust, Schemas, Docs, Conformance, OpenAPI}
-
-// outputKeys are the keys each output accepts besides dir.
-var outputKeys = map[string][]string{
-	Go:          {"dir", "package", "import_path", "module", "grpc"},
-	TypeScript:  {"dir", "name"},
-	Python:      {"dir", "distribution", "package"},
-	Rust:        {"dir", "crate"},
-	Schemas:     {"dir"},
-	Docs:        {"dir"},
-	Conformance: {"dir"},
-	OpenAPI:     {"dir"},
+// outputKeys are the keys each output accepts: dir, and its target's own.
+func outputKeys(name string) []string {
+	return append([]string{"dir"}, targets.ByKey(name).Keys...)
 }
 
 // Config is one loaded errgen.yaml.
@@ -261,12 +240,12 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 	}
 	outs := kv[1]
 	if outs.Kind != yaml.MappingNode {
-		l.errorf(outs, "outputs must be a mapping from output (%s) to its settings", strings.Join(Names, ", "))
+		l.errorf(outs, "outputs must be a mapping from output (%s) to its settings", strings.Join(targets.Keys(), ", "))
 		return
 	}
 	cfg.Outputs = map[string]*Output{}
 	dirs := map[string]*yaml.Node{}
-	outMembers := l.members(outs, "outputs", Names)
+	outMembers := l.members(outs, "outputs", targets.Keys())
 	// In the file's order, so that of two outputs sharing a directory the
 	// later one is reported, on every run.
 	for _, name := range inOrder(outs, outMembers) {
@@ -284,7 +263,7 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 		l.output(name, o, v, dirs)
 	}
 	if len(cfg.Outputs) == 0 {
-		l.errorf(outs, "outputs selects nothing; name at least one of %s, or leave outputs out to generate every one", strings.Join(Names, ", "))
+		l.errorf(outs, "outputs selects nothing; name at least one of %s, or leave outputs out to generate every one", strings.Join(targets.Keys(), ", "))
 	}
 }
 
@@ -312,7 +291,7 @@ func (l *loader) metadata(cfg *Config, m *yaml.Node) {
 
 func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*yaml.Node) {
 	what := "outputs." + name
-	ms := l.members(m, what, outputKeys[name])
+	ms := l.members(m, what, outputKeys(name))
 	for _, key := range inOrder(m, ms) {
 		kv := ms[key]
 		v := kv[1]
@@ -345,7 +324,7 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 			o.Dir = rel
 			o.DirPos = contract.Pos{Line: v.Line, Col: v.Column}
 		case "package":
-			if name == Go {
+			if name == targets.Go {
 				l.check(v, field, s, goPackage)
 			} else {
 				l.check(v, field, s, pythonPackage)
@@ -368,11 +347,11 @@ func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*y
 			o.Crate = s
 		}
 	}
-	if name == Go && o.GRPC && !o.Module {
+	if name == targets.Go && o.GRPC && !o.Module {
 		// The grpcstatus module requires the package's module by its path.
 		l.errorf(ms["grpc"][0], "%s: grpc: true needs module: true (and import_path): the grpcstatus package is a module of its own that requires the package's module", what)
 	}
-	if name == Go && o.Module {
+	if name == targets.Go && o.Module {
 		switch {
 		case o.ImportPath == "":
 			l.errorf(ms["module"][0], "%s: module: true needs import_path, the module path of the generated package (e.g. example.com/payments/gen/go/payerrors)", what)
@@ -513,17 +492,47 @@ var (
 	}}
 )
 
-// Apply sets the package names and output directories c's emitters read.
-// Outputs the config does not select are not generated. It fails when two
+// Options are the generation settings of c under this config: the
+// package names and the directories of the outputs it selects, every output
+// that is on by default when it has no outputs section. It fails when two
 // outputs end up in one directory (a default meeting a chosen one, which
 // Load cannot see before the contract names the packages).
-func (cfg *Config) Apply(c *contract.Contract) error {
-	p := &c.Packages
-	p.License, p.Repository = cfg.License, cfg.Repository
+func (cfg *Config) Options(c *contract.Contract) (targets.Options, error) {
+	o := targets.Defaults(c.Name)
+	o.Packages.License, o.Packages.Repository = cfg.License, cfg.Repository
 	if cfg.Outputs == nil {
-		return nil
+		return o, nil
 	}
-	if o := cfg.Outputs[Go]; o != nil {
+	if err := cfg.packages(c, &o.Packages); err != nil {
+		return targets.Options{}, err
+	}
+	o.Dirs = map[string]string{}
+	taken := map[string]string{}
+	var problems Problems
+	for _, t := range targets.All {
+		out := cfg.Outputs[t.Key]
+		if out == nil {
+			continue
+		}
+		d := out.Dir
+		if d == "" {
+			d = t.Dir(o.Packages)
+		}
+		if other, ok := taken[d]; ok {
+			problems = append(problems, Problem{File: cfg.File, Pos: out.Pos, Message: fmt.Sprintf("outputs.%s: its directory %s is also the %s output's; give one of them another dir", t.Key, d, other)})
+		}
+		taken[d] = t.Key
+		o.Dirs[t.Key] = d
+	}
+	if len(problems) > 0 {
+		return targets.Options{}, problems
+	}
+	return o, nil
+}
+
+// packages sets the package names the config's outputs choose in p.
+func (cfg *Config) packages(c *contract.Contract, p *targets.Packages) error {
+	if o := cfg.Outputs[targets.Go]; o != nil {
 		if o.Package != "" {
 			p.Go = o.Package
 		}
@@ -536,10 +545,10 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 			p.GoImportPath = path
 		}
 	}
-	if o := cfg.Outputs[TypeScript]; o != nil && o.Name != "" {
+	if o := cfg.Outputs[targets.TypeScript]; o != nil && o.Name != "" {
 		p.NPM = o.Name
 	}
-	if o := cfg.Outputs[Python]; o != nil {
+	if o := cfg.Outputs[targets.Python]; o != nil {
 		if o.Package != "" {
 			p.Python = o.Package
 		}
@@ -547,34 +556,9 @@ func (cfg *Config) Apply(c *contract.Contract) error {
 			p.PythonDist = o.Dist
 		}
 	}
-	if o := cfg.Outputs[Rust]; o != nil && o.Crate != "" {
+	if o := cfg.Outputs[targets.Rust]; o != nil && o.Crate != "" {
 		p.Crate = o.Crate
 	}
-	def := contract.DefaultOutputs(*p)
-	defaults := dirsOf(&def)
-	var chosen contract.Outputs
-	dirs := dirsOf(&chosen)
-	taken := map[string]string{}
-	var problems Problems
-	for _, name := range Names {
-		o := cfg.Outputs[name]
-		if o == nil {
-			continue
-		}
-		d := o.Dir
-		if d == "" {
-			d = *defaults[name]
-		}
-		if other, ok := taken[d]; ok {
-			problems = append(problems, Problem{File: cfg.File, Pos: o.Pos, Message: fmt.Sprintf("outputs.%s: its directory %s is also the %s output's; give one of them another dir", name, d, other)})
-		}
-		taken[d] = name
-		*dirs[name] = d
-	}
-	if len(problems) > 0 {
-		return problems
-	}
-	c.Outputs = chosen
 	return nil
 }
 
@@ -605,27 +589,26 @@ func majorPath(importPath, release string) (string, error) {
 		importPath, got, release, want, prefix+want)
 }
 
-// CheckDirs calls check with the directory of every output c generates
+// CheckDirs calls check with the directory of every output o generates
 // and reports each error at the output's dir in the file (its key, for a
 // default directory): generate.CheckDir, which refuses a directory that a
 // symbolic link leads outside the config's directory.
-func (cfg *Config) CheckDirs(c *contract.Contract, check func(dir string) error) error {
-	dirs := dirsOf(&c.Outputs)
+func (cfg *Config) CheckDirs(o targets.Options, check func(dir string) error) error {
 	var problems Problems
-	for _, name := range Names {
-		d := *dirs[name]
+	for _, t := range targets.All {
+		d := o.Dir(t.Key)
 		if d == "" {
 			continue
 		}
 		if err := check(d); err != nil {
 			pos := contract.Pos{Line: 1, Col: 1}
-			if o := cfg.Outputs[name]; o != nil {
-				pos = o.Pos
-				if o.DirPos.Line > 0 {
-					pos = o.DirPos
+			if out := cfg.Outputs[t.Key]; out != nil {
+				pos = out.Pos
+				if out.DirPos.Line > 0 {
+					pos = out.DirPos
 				}
 			}
-			problems = append(problems, Problem{File: cfg.File, Pos: pos, Message: fmt.Sprintf("outputs.%s.dir: %v", name, err)})
+			problems = append(problems, Problem{File: cfg.File, Pos: pos, Message: fmt.Sprintf("outputs.%s.dir: %v", t.Key, err)})
 		}
 	}
 	if len(problems) > 0 {
@@ -634,19 +617,13 @@ func (cfg *Config) CheckDirs(c *contract.Contract, check func(dir string) error)
 	return nil
 }
 
-// dirsOf maps each output's name to its directory field in o: the one
-// table between the config's output names and the model's fields.
-func dirsOf(o *contract.Outputs) map[string]*string {
-	return map[string]*string{Go: &o.Go, TypeScript: &o.TypeScript, Python: &o.Python, Rust: &o.Rust, Schemas: &o.Schemas, Docs: &o.Docs, Conformance: &o.Conformance, OpenAPI: &o.OpenAPI}
-}
-
-// Selected lists c's generated outputs as "name (dir)", in Names order.
-func Selected(c *contract.Contract) []string {
-	dirs := dirsOf(&c.Outputs)
+// Selected lists the outputs o generates as "name (dir)", in targets.All's
+// order.
+func Selected(o targets.Options) []string {
 	var out []string
-	for _, name := range Names {
-		if d := *dirs[name]; d != "" {
-			out = append(out, name+" ("+d+")")
+	for _, t := range targets.All {
+		if d := o.Dir(t.Key); d != "" {
+			out = append(out, t.Key+" ("+d+")")
 		}
 	}
 	return out

@@ -2,13 +2,14 @@ package config
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // loadReference loads the repository's contract, whose name (agent-error)
@@ -33,12 +34,13 @@ func TestNoOutputsSectionKeepsEveryDefault(t *testing.T) {
 		t.Errorf("contract = %q, want %q", cfg.Contract, DefaultContract)
 	}
 	c := loadReference(t)
-	want := c.Outputs
-	if err := cfg.Apply(c); err != nil {
+	want := targets.Defaults(c.Name)
+	o, err := cfg.Options(c)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Outputs != want || c.Outputs.Go != "gen/go/agenterror" {
-		t.Errorf("outputs = %+v, want the defaults %+v", c.Outputs, want)
+	if !maps.Equal(o.Dirs, want.Dirs) || o.Dir(targets.Go) != "gen/go/agenterror" {
+		t.Errorf("outputs = %+v, want the defaults %+v", o.Dirs, want.Dirs)
 	}
 }
 
@@ -66,19 +68,20 @@ outputs:
 		t.Errorf("contract %q root %q, want %q and repo: paths are relative to the config", cfg.Contract, cfg.Root, want)
 	}
 	c := loadReference(t)
-	if err := cfg.Apply(c); err != nil {
+	o, err := cfg.Options(c)
+	if err != nil {
 		t.Fatal(err)
 	}
-	wantPkgs := contract.Packages{Go: "payerrors", NPM: "@acme/pay-errors", Python: "acme_pay_errors", PythonDist: "acme-pay-errors",
+	wantPkgs := targets.Packages{Go: "payerrors", NPM: "@acme/pay-errors", Python: "acme_pay_errors", PythonDist: "acme-pay-errors",
 		Crate: "agent-error", GoImportPath: "example.com/pay/gen/go/payerrors", GoModule: true}
-	if c.Packages != wantPkgs {
-		t.Errorf("packages = %+v\nwant %+v", c.Packages, wantPkgs)
+	if o.Packages != wantPkgs {
+		t.Errorf("packages = %+v\nwant %+v", o.Packages, wantPkgs)
 	}
 	// The Go directory follows the configured package name; schemas and
 	// conformance are not selected, so not generated.
-	wantOuts := contract.Outputs{Go: "gen/go/payerrors", TypeScript: "web/errors", Python: "gen/python", Docs: "docs"}
-	if c.Outputs != wantOuts {
-		t.Errorf("outputs = %+v\nwant %+v", c.Outputs, wantOuts)
+	wantOuts := map[string]string{targets.Go: "gen/go/payerrors", targets.TypeScript: "web/errors", targets.Python: "gen/python", targets.Docs: "docs"}
+	if !maps.Equal(o.Dirs, wantOuts) {
+		t.Errorf("outputs = %+v\nwant %+v", o.Dirs, wantOuts)
 	}
 }
 
@@ -87,7 +90,7 @@ func TestApplyRejectsADefaultMeetingAChosenDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = cfg.Apply(loadReference(t))
+	_, err = cfg.Options(loadReference(t))
 	var ps contract.Problems
 	if !errors.As(err, &ps) || len(ps) != 1 || !strings.HasPrefix(ps[0].String(), "errgen.yaml:3:3: outputs.docs: its directory gen/ts is also the typescript output's") {
 		t.Fatalf("err = %v", err)
@@ -111,6 +114,9 @@ func TestProblems(t *testing.T) {
 			var want []string
 			for _, line := range strings.Split(string(data), "\n") {
 				if w, ok := strings.CutPrefix(strings.TrimSpace(line), "# want: "); ok {
+					// {outputs} is every output's key: a new target
+					// rewrites no expected message.
+					w = strings.ReplaceAll(w, "{outputs}", strings.Join(targets.Keys(), ", "))
 					want = append(want, "errgen.yaml:"+w)
 				}
 			}
@@ -143,27 +149,31 @@ func TestParserPanicsAndSyntaxErrorsHavePositions(t *testing.T) {
 	}
 }
 
-// TestEveryOutputHasAName: dirsOf names every directory field of the model's
-// Outputs once, under the names the config accepts, so an output added to
-// the model cannot be missing from the config.
-func TestEveryOutputHasAName(t *testing.T) {
-	var o contract.Outputs
-	dirs := dirsOf(&o)
-	if len(dirs) != len(Names) || reflect.TypeOf(o).NumField() != len(Names) {
-		t.Fatalf("%d names, %d table rows, %d fields in contract.Outputs", len(Names), len(dirs), reflect.TypeOf(o).NumField())
-	}
-	seen := map[*string]string{}
-	for _, name := range Names {
-		p := dirs[name]
-		if p == nil {
-			t.Fatalf("output %s has no field", name)
+// TestOptInTarget (issue 31): a target that is not on by default is left
+// out without an outputs section, and generated at its default directory
+// when the config names it.
+func TestOptInTarget(t *testing.T) {
+	saved := targets.All
+	t.Cleanup(func() { targets.All = saved })
+	targets.All = append(append([]*targets.Target(nil), saved...),
+		&targets.Target{Key: "toy", Dir: func(p targets.Packages) string { return "gen/toy/" + p.Go }})
+	c := loadReference(t)
+	for _, tc := range []struct{ text, want string }{
+		{"version: 1\n", ""},
+		{"version: 1\noutputs:\n  go:\n", ""},
+		{"version: 1\noutputs:\n  toy:\n", "gen/toy/agenterror"},
+		{"version: 1\noutputs:\n  toy: {dir: elsewhere}\n", "elsewhere"},
+	} {
+		cfg, err := Load("errgen.yaml", []byte(tc.text))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if other, dup := seen[p]; dup {
-			t.Errorf("outputs %s and %s share a field", other, name)
+		o, err := cfg.Options(c)
+		if err != nil {
+			t.Fatal(err)
 		}
-		seen[p] = name
-		if _, ok := outputKeys[name]; !ok {
-			t.Errorf("output %s accepts no keys", name)
+		if got := o.Dir("toy"); got != tc.want {
+			t.Errorf("%q: the toy output's directory is %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

@@ -375,8 +375,6 @@ func (l *loader) header(c *Contract, m *mapping) {
 			l.errorf(n, "contract: name %q must be lower case words separated by - or _ (e.g. agent-error); it becomes the Go, npm and Python package names", name)
 		}
 		c.Name = name
-		c.Packages = packagesFor(name)
-		c.Outputs = DefaultOutputs(c.Packages)
 	}
 	// The version is an integer (labby's contract_version: 1) or, for wire
 	// formats that version with text, a string (ovstorage's v: "0.1").

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/errgen/errgen/internal/naming"
 )
 
 // Pos is a position in the contract file (1-based line and column).
@@ -40,8 +42,6 @@ type Contract struct {
 	ReleasePos  Pos
 	Naming      Naming
 	Description string
-	Packages    Packages
-	Outputs     Outputs
 
 	Origins       []*Origin
 	Actions       []*Action
@@ -125,63 +125,6 @@ func (c *Contract) VersionLabel() string {
 	return strconv.Itoa(c.Version)
 }
 
-// Packages are the names of the generated packages: derived from the
-// contract name, or set by a generation config (internal/config).
-type Packages struct {
-	Go     string // the Go package name: agenterror
-	NPM    string // the npm package name, scoped or not: agent-error, @acme/agent-error
-	Python string // the Python import name: agent_error
-	// PythonDist is the Python distribution name (pyproject's project.name):
-	// agent-error.
-	PythonDist string
-	// Crate is the Cargo package name of the Rust crate: agent-error (its
-	// library is imported as agent_error).
-	Crate string
-	// GoImportPath is the Go package's import path; empty when no config
-	// names it (the package is then part of whatever module holds it).
-	GoImportPath string
-	// GoModule makes the Go package a module of its own: its directory gets
-	// a go.mod (module GoImportPath, no requires), so a consumer's module
-	// graph never holds the generator's dependencies.
-	GoModule bool
-	// GoGRPC adds the grpcstatus module beside the Go package (in its
-	// grpcstatus directory): conversions to and from
-	// google.golang.org/grpc/status, whose dependencies the package itself
-	// never takes. It needs GoModule.
-	GoGRPC bool
-	// License (an SPDX expression) and Repository (a URL) are what the
-	// registries show of every package (package.json, pyproject.toml,
-	// Cargo.toml): the generation config's metadata; empty when it gives
-	// none.
-	License, Repository string
-}
-
-// Outputs are the directories, relative to the output root and
-// slash-separated, that each output is written to; an empty one is not
-// generated. The loader sets every one to its default (gen/go/<package>,
-// schemas, docs, conformance, gen/ts, gen/python, gen/rust/<crate>,
-// openapi); a generation config (internal/config) chooses others.
-type Outputs struct {
-	Go, Schemas, Docs, Conformance, TypeScript, Python, Rust string
-	// OpenAPI holds the OpenAPI 3.1 document of the contract's error
-	// responses, for API documents to $ref.
-	OpenAPI string
-}
-
-// DefaultOutputs is where each output goes when no config says otherwise.
-func DefaultOutputs(p Packages) Outputs {
-	return Outputs{
-		Go:          "gen/go/" + p.Go,
-		Schemas:     "schemas",
-		Docs:        "docs",
-		Conformance: "conformance",
-		TypeScript:  "gen/ts",
-		Python:      "gen/python",
-		Rust:        "gen/rust/" + p.Crate,
-		OpenAPI:     "openapi",
-	}
-}
-
 // Naming is the pattern every kind name must follow.
 type Naming string
 
@@ -195,20 +138,10 @@ const (
 // Namings lists the supported naming patterns in the order they are documented.
 var Namings = []Naming{SnakeCase, ScreamingSnakeCase, PascalCase, KebabCase}
 
-// Idents are the identifiers a name becomes in each target language. They are
-// computed by internal/naming and checked for collisions during validation.
-type Idents struct {
-	Go          string // exported Go name, without any type prefix: AuthFailed
-	GoLocal     string // Go parameter name: authFailed
-	TSType      string // AuthFailed
-	TSLocal     string // authFailed
-	TSConst     string // AUTH_FAILED
-	PythonLocal string // auth_failed
-	PythonConst string // AUTH_FAILED
-	RustType    string // AuthFailed
-	RustLocal   string // auth_failed
-	RustConst   string // AUTH_FAILED
-}
+// Idents are the identifiers a name becomes in each target language:
+// naming.Forms, computed by internal/naming and checked for collisions
+// during validation (each target's Forms, internal/targets).
+type Idents = naming.Forms
 
 // Value is a member of one of the contract's closed vocabularies.
 type Value struct {

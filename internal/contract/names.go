@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/targets"
 	"gopkg.in/yaml.v3"
 )
 
 func identsFor(name string) Idents {
-	return Idents(naming.All(name)) // the words of name split once for all ten forms
+	return naming.All(name) // the words of name split once for all ten forms
 }
 
 // applyNaming rewrites name in the naming pattern p, for suggestions.
@@ -29,51 +30,32 @@ func applyNaming(p Naming, name string) string {
 	return name
 }
 
-func packagesFor(name string) Packages {
-	return Packages{Go: naming.GoPackage(name), NPM: naming.NPMPackage(name), Python: naming.PythonLocal(name), PythonDist: naming.NPMPackage(name), Crate: naming.CargoPackage(name)}
-}
-
-// identLanguages are the identifier forms that must be unique within one
-// namespace, with the language named in messages.
-var identLanguages = []struct {
-	lang string
-	get  func(Idents) string
-}{
-	{"Go", func(i Idents) string { return i.Go }},
-	{"TypeScript", func(i Idents) string { return i.TSType }},
-	{"TypeScript", func(i Idents) string { return i.TSLocal }},
-	{"Python", func(i Idents) string { return i.PythonConst }},
-	{"Python", func(i Idents) string { return i.PythonLocal }},
-	{"Rust", func(i Idents) string { return i.RustType }},
-	{"Rust", func(i Idents) string { return i.RustLocal }},
-}
-
 // collide records v in seen and reports the first earlier value that becomes
-// the same identifier in some language, listing every language affected.
-// Distinct names that print the same in generated code would otherwise
-// produce code that does not compile, or silently merge two kinds.
+// the same identifier in some language (the targets' Forms, in order),
+// naming the first identifier the two share. Distinct names that print the
+// same in generated code would otherwise produce code that does not
+// compile, or silently merge two kinds. The message names one identifier,
+// not every language's, so that adding a language changes no message of
+// the others.
 func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 	var clash *Value
-	var forms []string
-	for i, il := range identLanguages {
-		key := strconv.Itoa(i) + ":" + il.get(v.Idents) // once per language for every name: no fmt
-		if other, ok := seen[key]; ok && other.Name != v.Name {
-			if clash == nil {
-				clash = other
-			}
-			if other == clash {
-				form := fmt.Sprintf("%s in %s", il.get(v.Idents), il.lang)
-				if !contains(forms, form) {
-					forms = append(forms, form)
+	var shared string
+	for i, t := range targets.All {
+		for j, form := range t.Forms {
+			id := form(&v.Idents)
+			key := strconv.Itoa(i) + "." + strconv.Itoa(j) + ":" + id // once per form for every name: no fmt
+			if other, ok := seen[key]; ok && other.Name != v.Name {
+				if clash == nil {
+					clash, shared = other, id+" in "+string(t.Lang)
 				}
+				continue
 			}
-			continue
+			seen[key] = v
 		}
-		seen[key] = v
 	}
 	if clash != nil {
 		l.errorf(&yaml.Node{Line: v.Pos.Line, Column: v.Pos.Col}, "%s %q collides with %s %q (line %d): both become %s; rename one",
-			what, v.Name, what, clash.Name, clash.Pos.Line, strings.Join(forms, ", "))
+			what, v.Name, what, clash.Name, clash.Pos.Line, shared)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/templates"
 )
 
@@ -20,7 +21,7 @@ import (
 const Header = "<!-- " + marker.Text + " -->"
 
 // Dir is where the pages go, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.Docs }
+func Dir(o targets.Options) string { return o.Dir(targets.Docs) }
 
 // pages are the generated pages of c, each rendered from <page>.tmpl.
 func pages(c *contract.Contract) []string {
@@ -34,8 +35,8 @@ func pages(c *contract.Contract) []string {
 var pageTemplates = template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl"))
 
 // Generate renders every page of c.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
-	v := newView(c)
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	v := newView(c, o)
 	out := map[string][]byte{}
 	// One buffer for every page: tidy copies each out, and the buffer then
 	// only grows to the largest page instead of growing again for each.
@@ -45,7 +46,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		if err := pageTemplates.ExecuteTemplate(&buf, page+".tmpl", v); err != nil {
 			return nil, fmt.Errorf("gendocs: %s: %w", page, err)
 		}
-		out[path.Join(Dir(c), page)] = tidy(buf.Bytes())
+		out[path.Join(Dir(o), page)] = tidy(buf.Bytes())
 	}
 	return out, nil
 }

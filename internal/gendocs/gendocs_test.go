@@ -18,6 +18,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gendocs"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kinds.yaml", "../../examples/ovstorage/kinds.yaml",
@@ -26,7 +27,7 @@ var contracts = []string{"../../contract/kinds.yaml", "../../examples/agento/kin
 func render(t *testing.T, path string) (*contract.Contract, map[string]string) {
 	t.Helper()
 	c := gentest.Load(t, path)
-	files, err := gendocs.Generate(c)
+	files, err := gendocs.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +296,7 @@ func TestContractTextOpensNoBlock(t *testing.T) {
 		for _, o := range c.Origins {
 			o.Description = next()
 		}
-		files, err := gendocs.Generate(c)
+		files, err := gendocs.Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/genopenapi"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // view is what the templates read. Strings are raw; templates escape them
@@ -117,12 +118,12 @@ type schemaRef struct{ File, ID, Link string }
 
 // schemaLink is the relative link from the docs directory to a file of the
 // schemas output, wherever a generation config put the two.
-func schemaLink(c *contract.Contract, file string) string {
-	if c.Outputs.Schemas == "" {
+func schemaLink(o targets.Options, file string) string {
+	if o.Dir(targets.Schemas) == "" {
 		return ""
 	}
-	up := strings.Repeat("../", strings.Count(c.Outputs.Docs, "/")+1)
-	return up + c.Outputs.Schemas + "/" + file
+	up := strings.Repeat("../", strings.Count(o.Dir(targets.Docs), "/")+1)
+	return up + o.Dir(targets.Schemas) + "/" + file
 }
 
 // openapiRef is the OpenAPI document: its file name, the link to it from
@@ -140,13 +141,13 @@ type openapiResponse struct {
 }
 
 // newOpenAPIRef describes c's OpenAPI document, or is nil without one.
-func newOpenAPIRef(c *contract.Contract) *openapiRef {
-	if c.Outputs.OpenAPI == "" {
+func newOpenAPIRef(c *contract.Contract, o targets.Options) *openapiRef {
+	if o.Dir(targets.OpenAPI) == "" {
 		return nil
 	}
 	file := genopenapi.FileName(c)
-	up := strings.Repeat("../", strings.Count(c.Outputs.Docs, "/")+1)
-	ref := &openapiRef{File: file, Link: up + c.Outputs.OpenAPI + "/" + file, RetryAfter: genopenapi.HasRetryAfter(c)}
+	up := strings.Repeat("../", strings.Count(o.Dir(targets.Docs), "/")+1)
+	ref := &openapiRef{File: file, Link: up + o.Dir(targets.OpenAPI) + "/" + file, RetryAfter: genopenapi.HasRetryAfter(c)}
 	statuses := []int{c.Fallback.HTTP}
 	for _, s := range c.Statuses {
 		if s.Status != c.Fallback.HTTP {
@@ -250,7 +251,7 @@ var stepAdvice = map[contract.Step]string{
 	contract.StepStop:            "Report the failure and do not repeat the call.",
 }
 
-func newView(c *contract.Contract) *view {
+func newView(c *contract.Contract, o targets.Options) *view {
 	lo := c.Layout
 	v := &view{Header: Header, C: c, Fallback: classify(&c.Fallback.Classification), Path: map[string]string{}, Numbered: c.Numbered}
 	v.ShortForm, v.ShortFormMaxKind = c.ShortForm(), contract.ShortFormMaxKind
@@ -265,9 +266,9 @@ func newView(c *contract.Contract) *view {
 		role genschema.Role
 	}{{&v.Producer, genschema.Producer}, {&v.Consumer, genschema.Consumer}} {
 		file := genschema.FileName(c, r.role)
-		*r.ref = schemaRef{file, genschema.ID(c, r.role), schemaLink(c, file)}
+		*r.ref = schemaRef{file, genschema.ID(c, r.role), schemaLink(o, file)}
 	}
-	v.OpenAPI = newOpenAPIRef(c)
+	v.OpenAPI = newOpenAPIRef(c, o)
 	for _, s := range contract.Sources {
 		if lf := lo.Leaf(s); lf != nil {
 			v.Path[string(s)] = lf.Path
@@ -295,7 +296,7 @@ func newView(c *contract.Contract) *view {
 		v.Failures = append(v.Failures, string(f))
 	}
 	if in := c.Inbound; in != nil {
-		v.addInbound(c, in)
+		v.addInbound(c, o, in)
 	}
 	v.Unknown = string(exampleenv.Unknown(c).JSON())
 	v.UnknownKind = exampleenv.UnknownKindName(c)
@@ -452,13 +453,13 @@ func kindRef(k *contract.Kind) kindView {
 
 // addInbound fills the inbound sections: the tool-result kind, the call
 // error, the classifiers and the agreements.
-func (v *view) addInbound(c *contract.Contract, in *contract.Inbound) {
+func (v *view) addInbound(c *contract.Contract, o targets.Options, in *contract.Inbound) {
 	if in.ToolResult != nil {
 		tr := kindRef(in.ToolResult)
 		v.ToolResult = &tr
 	}
 	if ce := c.CallError; ce != nil && in.ToolResult != nil {
-		v.CallError = newCallErrorView(c, ce)
+		v.CallError = newCallErrorView(c, o, ce)
 	}
 	v.FirstClassifier = in.Classifiers[0].Name
 	for _, cl := range in.Classifiers {
@@ -478,13 +479,13 @@ func (v *view) addInbound(c *contract.Contract, in *contract.Inbound) {
 }
 
 // newCallErrorView is the call error section.
-func newCallErrorView(c *contract.Contract, ce *contract.CallError) *callErrorView {
+func newCallErrorView(c *contract.Contract, o targets.Options, ce *contract.CallError) *callErrorView {
 	cv := &callErrorView{Title: ce.Title, Description: ce.Description, Members: ce.Members, Origin: ce.Origin.Name,
 		Separator: ce.ToolSeparator, DefaultMessage: ce.DefaultMessage, Evidence: ce.Evidence,
-		SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(c, c.Name+".call-error.schema.json"),
+		SchemaFile: c.Name + ".call-error.schema.json", SchemaLink: schemaLink(o, c.Name+".call-error.schema.json"),
 		ID: genschema.CallErrorID(c), Anchor: Slug("Call errors: " + ce.Title)}
-	for _, o := range ce.Origins {
-		cv.Origins = append(cv.Origins, o.Name)
+	for _, origin := range ce.Origins {
+		cv.Origins = append(cv.Origins, origin.Name)
 	}
 	for _, ck := range ce.Canonical {
 		cv.Canonical = append(cv.Canonical, [2]kindView{kindRef(ck.From), kindRef(ck.To)})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // twoOutputs generates the reference contract and a variant of it whose
@@ -34,7 +35,7 @@ func twoOutputs(t *testing.T) [2]*Output {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if outs[i], err = Generate(c); err != nil {
+		if outs[i], err = Generate(c, targets.Defaults(c.Name)); err != nil {
 			t.Fatal(err)
 		}
 	}

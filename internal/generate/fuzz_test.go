@@ -6,6 +6,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // FuzzLoad is internal/contract's FuzzLoad with the promise docs/cli.md
@@ -35,7 +36,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		if _, err := Generate(c); err != nil {
+		if _, err := Generate(c, targets.Defaults(c.Name)); err != nil {
 			var internal *InternalError
 			if errors.As(err, &internal) {
 				t.Fatalf("the loader accepted the contract, and an emitter panicked:\n%v\n%s", err, internal.Stack)

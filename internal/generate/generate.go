@@ -16,15 +16,8 @@ import (
 	"sync"
 
 	"github.com/errgen/errgen/internal/contract"
-	"github.com/errgen/errgen/internal/gendocs"
-	"github.com/errgen/errgen/internal/gengo"
-	"github.com/errgen/errgen/internal/genopenapi"
-	"github.com/errgen/errgen/internal/genpy"
-	"github.com/errgen/errgen/internal/genrust"
-	"github.com/errgen/errgen/internal/genschema"
-	"github.com/errgen/errgen/internal/gents"
-	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // MaxOutput and OutputPerByte bound the bytes one run generates: at most
@@ -45,31 +38,6 @@ var maxOutput int64 = MaxOutput
 // outputLimit is the most a run may generate from c.
 func outputLimit(c *contract.Contract) int64 {
 	return max(maxOutput, OutputPerByte*int64(c.Size))
-}
-
-// Emitter is one output: a function from the contract to files, and the
-// directory it owns. Adding an output language is one package plus one row.
-type Emitter struct {
-	Name     string
-	Dir      func(*contract.Contract) string
-	Generate func(*contract.Contract) (map[string][]byte, error)
-	// Scratch names what build tools write inside Dir (node_modules/,
-	// *.egg-info/): never errgen's to report or prune. See scratch.go.
-	Scratch []string
-}
-
-// Emitters is every output errgen produces, in the order they run.
-var Emitters = []Emitter{
-	{Name: "go", Dir: gengo.Dir, Generate: gengo.Generate},
-	{Name: "schemas", Dir: genschema.Dir, Generate: genschema.Generate},
-	{Name: "docs", Dir: gendocs.Dir, Generate: gendocs.Generate},
-	{Name: "conformance", Dir: genvectors.Dir, Generate: genvectors.Generate},
-	{Name: "openapi", Dir: genopenapi.Dir, Generate: genopenapi.Generate},
-	{Name: "ts", Dir: gents.Dir, Generate: gents.Generate, Scratch: gents.Scratch},
-	{Name: "python", Dir: genpy.Dir, Generate: genpy.Generate, Scratch: genpy.Scratch},
-	// Rust needs no import-cycle test (TestNoImportCycles): a crate's
-	// modules may refer to one another in any direction.
-	{Name: "rust", Dir: genrust.Dir, Generate: genrust.Generate, Scratch: genrust.Scratch},
 }
 
 // Output is the result of generation: file contents by slash-separated path
@@ -100,12 +68,12 @@ func (o *Output) Paths() []string {
 
 // Generate runs every emitter. It writes nothing and fails as a whole when any
 // emitter fails or breaks the rules every output follows.
-func Generate(c *contract.Contract) (*Output, error) {
-	out, err := run(c, Emitters)
+func Generate(c *contract.Contract, o targets.Options) (*Output, error) {
+	out, err := run(c, o, Emitters)
 	if err != nil {
 		return nil, err
 	}
-	out.Scratch = scratchOf(c, Emitters)
+	out.Scratch = scratchOf(o, Emitters)
 	return out, nil
 }
 
@@ -115,7 +83,7 @@ func Generate(c *contract.Contract) (*Output, error) {
 // rather than of all of them. Results are merged in table order, so the
 // output and the error reported (the first failing emitter's) do not depend
 // on scheduling.
-func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
+func run(c *contract.Contract, o targets.Options, emitters []Emitter) (*Output, error) {
 	type result struct {
 		files map[string][]byte
 		err   error
@@ -124,7 +92,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	// config that leaves it out).
 	selected := make([]Emitter, 0, len(emitters))
 	for _, e := range emitters {
-		if e.Dir(c) != "" {
+		if e.Dir(o) != "" {
 			selected = append(selected, e)
 		}
 	}
@@ -145,7 +113,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 					results[i] = result{err: &InternalError{Emitter: e.Name, File: c.File, Panic: r, Stack: debug.Stack()}}
 				}
 			}()
-			files, err := e.Generate(c)
+			files, err := e.Generate(c, o)
 			results[i] = result{files, err}
 		}()
 	}
@@ -157,7 +125,7 @@ func run(c *contract.Contract, emitters []Emitter) (*Output, error) {
 	}
 	out := &Output{Files: make(map[string][]byte, n), Outputs: make(map[string]string, len(emitters))}
 	for i, e := range emitters {
-		dir := e.Dir(c)
+		dir := e.Dir(o)
 		out.Dirs = append(out.Dirs, dir)
 		out.Outputs[e.Name] = dir
 		files, err := results[i].files, results[i].err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 const reference = "../../contract/kinds.yaml"
@@ -36,11 +37,14 @@ func planOps(t *testing.T, root string, out *Output) ([]Change, []string) {
 	return changes, got
 }
 
+// testOptions generate fixed's emitter into gen/test.
+var testOptions = targets.Options{Dirs: map[string]string{"test": "gen/test"}}
+
 func fixed(files map[string][]byte) Emitter {
 	return Emitter{
 		Name:     "test",
-		Dir:      func(*contract.Contract) string { return "gen/test" },
-		Generate: func(*contract.Contract) (map[string][]byte, error) { return files, nil },
+		Key:      "test",
+		Generate: func(*contract.Contract, targets.Options) (map[string][]byte, error) { return files, nil },
 	}
 }
 
@@ -59,15 +63,15 @@ func TestEmitterRules(t *testing.T) {
 		{"two final newlines", map[string][]byte{"gen/test/a.go": append(ok, '\n')}, "exactly one newline"},
 	}
 	for _, tt := range tests {
-		_, err := run(c, []Emitter{fixed(tt.files)})
+		_, err := run(c, testOptions, []Emitter{fixed(tt.files)})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
 	}
-	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": ok}), fixed(map[string][]byte{"gen/test/a.go": ok})}); err == nil || !strings.Contains(err.Error(), "produced twice") {
+	if _, err := run(c, testOptions, []Emitter{fixed(map[string][]byte{"gen/test/a.go": ok}), fixed(map[string][]byte{"gen/test/a.go": ok})}); err == nil || !strings.Contains(err.Error(), "produced twice") {
 		t.Errorf("duplicate path: err = %v", err)
 	}
-	out, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/b.go": ok, "gen/test/a.go": ok})})
+	out, err := run(c, testOptions, []Emitter{fixed(map[string][]byte{"gen/test/b.go": ok, "gen/test/a.go": ok})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +144,8 @@ func TestApplyIsAllOrNothing(t *testing.T) {
 }
 
 func TestReferenceOutputsAreGenerated(t *testing.T) {
-	out, err := Generate(loadReference(t))
+	c := loadReference(t)
+	out, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +172,7 @@ func BenchmarkGenerate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Generate(c); err != nil {
+		if _, err := Generate(c, targets.Defaults(c.Name)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -178,7 +183,7 @@ func BenchmarkCheck(b *testing.B) {
 	c := loadReference(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := Generate(c)
+		out, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			b.Fatal(err)
 		}

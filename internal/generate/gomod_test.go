@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestGoModIsOwnedLikeAnyGeneratedFile: the go.mod of a Go package that is a
@@ -16,12 +18,13 @@ import (
 func TestGoModIsOwnedLikeAnyGeneratedFile(t *testing.T) {
 	root := t.TempDir()
 	c := loadReference(t)
-	goMod := c.Outputs.Go + "/go.mod"
+	opts := targets.Defaults(c.Name)
+	goMod := opts.Dir(targets.Go) + "/go.mod"
 	full := filepath.Join(root, filepath.FromSlash(goMod))
 	generate := func(module bool) *Output {
 		t.Helper()
-		c.Packages.GoModule, c.Packages.GoImportPath = module, "example.com/errors/"+c.Packages.Go
-		out, err := Generate(c)
+		opts.Packages.GoModule, opts.Packages.GoImportPath = module, "example.com/errors/"+opts.Packages.Go
+		out, err := Generate(c, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +64,7 @@ func TestGoModIsOwnedLikeAnyGeneratedFile(t *testing.T) {
 
 	// A hand-written go.mod where errgen generates one is foreign: generate
 	// refuses it without -take-over.
-	handWritten := []byte("module example.com/errors/" + c.Packages.Go + "\n\ngo 1.26\n")
+	handWritten := []byte("module example.com/errors/" + opts.Packages.Go + "\n\ngo 1.26\n")
 	if err := os.WriteFile(full, handWritten, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestHandWrittenFilesSurvive: the hand-written files that live in
@@ -26,7 +27,8 @@ func TestHandWrittenFilesSurvive(t *testing.T) {
 			t.Errorf("%s carries errgen's header line (%q), so errgen would prune it", p, marker.Text)
 		}
 	}
-	out, err := Generate(loadReference(t))
+	c := loadReference(t)
+	out, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestEmitterPanicIsInternalError: a panic on an emitter's goroutine used
@@ -16,12 +17,14 @@ import (
 func TestEmitterPanicIsInternalError(t *testing.T) {
 	c := &contract.Contract{File: "contract/kinds.yaml"}
 	boom := Emitter{
-		Name:     "boom",
-		Dir:      func(*contract.Contract) string { return "gen/boom" },
-		Generate: func(*contract.Contract) (map[string][]byte, error) { panic("gengo: a Kind constant does not format") },
+		Name: "boom",
+		Key:  "boom",
+		Generate: func(*contract.Contract, targets.Options) (map[string][]byte, error) {
+			panic("gengo: a Kind constant does not format")
+		},
 	}
 	fine := fixed(map[string][]byte{"gen/test/a.go": []byte("// " + marker.Text + "\n\npackage test\n")})
-	out, err := run(c, []Emitter{fine, boom})
+	out, err := run(c, targets.Options{Dirs: map[string]string{"test": "gen/test", "boom": "gen/boom"}}, []Emitter{fine, boom})
 	var internal *InternalError
 	if !errors.As(err, &internal) || out != nil {
 		t.Fatalf("run = %v, %v; want no output and an InternalError", out, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/config"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestRegistryMetadata: the config's metadata (license, repository) reaches
@@ -28,10 +29,11 @@ func TestRegistryMetadata(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := loadReference(t)
-		if err := cfg.Apply(c); err != nil {
+		opts, err := cfg.Options(c)
+		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := Generate(c)
+		out, err := Generate(c, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +43,7 @@ func TestRegistryMetadata(t *testing.T) {
 				Type, URL string
 			} `json:"repository"`
 		}
-		if err := json.Unmarshal(out.Files[c.Outputs.TypeScript+"/package.json"], &pkg); err != nil {
+		if err := json.Unmarshal(out.Files[opts.Dir(targets.TypeScript)+"/package.json"], &pkg); err != nil {
 			t.Fatal(err)
 		}
 		if pkg.License != tc.license {
@@ -53,8 +55,8 @@ func TestRegistryMetadata(t *testing.T) {
 		case tc.repository != "" && (pkg.Repository == nil || *pkg.Repository != struct{ Type, URL string }{"git", "git+" + tc.repository + ".git"}):
 			t.Errorf("package.json: repository %+v, want git, git+%s.git", pkg.Repository, tc.repository)
 		}
-		cargo := string(out.Files[c.Outputs.Rust+"/Cargo.toml"])
-		pyproject := string(out.Files[c.Outputs.Python+"/pyproject.toml"])
+		cargo := string(out.Files[opts.Dir(targets.Rust)+"/Cargo.toml"])
+		pyproject := string(out.Files[opts.Dir(targets.Python)+"/pyproject.toml"])
 		for _, f := range []struct {
 			file, text, key, want string
 		}{

@@ -15,6 +15,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // corpus is every contract the repository holds that loads: the reference,
@@ -51,7 +52,7 @@ func generatedCorpus(t *testing.T) ([]*contract.Contract, []*Output) {
 	corpusOutput.once.Do(func() {
 		corpusOutput.contracts = corpus(t)
 		for _, c := range corpusOutput.contracts {
-			out, err := Generate(c)
+			out, err := Generate(c, targets.Defaults(c.Name))
 			if err != nil {
 				corpusOutput.err = fmt.Errorf("%s: %w", c.File, err)
 				return

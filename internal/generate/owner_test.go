@@ -7,6 +7,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestHeaderLineRule (issue 15, item 3): the header line decides, not the
@@ -59,22 +60,27 @@ func TestHeaderLineRule(t *testing.T) {
 }
 
 // TestEveryOutputFollowsTheRule: every file every contract in the
-// repository generates is errgen's by its header line, so no generated file
-// would ever be mistaken for a hand-written one.
+// repository generates, with every target on (those off by default too),
+// is errgen's by its header line, so no generated file would ever be
+// mistaken for a hand-written one.
 func TestEveryOutputFollowsTheRule(t *testing.T) {
 	contracts, _ := filepath.Glob("../../examples/*/kinds.yaml")
 	contracts = append(contracts, reference)
 	exts := map[string]bool{}
 	for _, path := range contracts {
 		c := gentest.Load(t, path)
+		opts := targets.Defaults(c.Name)
+		for _, tg := range targets.All {
+			opts.Dirs[tg.Key] = tg.Dir(opts.Packages)
+		}
 		// Once as configured, once with the Go package as a module of its
 		// own, which adds its go.mod.
-		for _, module := range []bool{c.Packages.GoModule, true} {
-			c.Packages.GoModule = module
-			if module && c.Packages.GoImportPath == "" {
-				c.Packages.GoImportPath = "example.com/" + c.Packages.Go
+		for _, module := range []bool{opts.Packages.GoModule, true} {
+			opts.Packages.GoModule = module
+			if module && opts.Packages.GoImportPath == "" {
+				opts.Packages.GoImportPath = "example.com/" + opts.Packages.Go
 			}
-			out, err := Generate(c)
+			out, err := Generate(c, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,6 +88,11 @@ func TestEveryOutputFollowsTheRule(t *testing.T) {
 				exts[filepath.Ext(p)] = true
 				if !IsGenerated(p, data) {
 					t.Errorf("%s: %s is not errgen's by its header line", path, p)
+				}
+				if tg := targetOf(out, p); tg != nil && filepath.Ext(p) != ".json" {
+					if _, ok := tg.Headers[filepath.Ext(p)]; !ok {
+						t.Errorf("%s: the %s output writes %s, but its target's Headers (internal/targets) have no %s", path, tg.Key, p, filepath.Ext(p))
+					}
 				}
 			}
 		}
@@ -122,16 +133,28 @@ func TestOutputBound(t *testing.T) {
 	c.Size = 1 // the fixed bound applies
 	small := []byte("// " + marker.Text + "\n")
 	big := []byte("// " + marker.Text + "\n" + strings.Repeat("x", 80) + "\n")
-	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/b.go": small})}); err != nil {
+	if _, err := run(c, testOptions, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/b.go": small})}); err != nil {
 		t.Fatalf("within the bound: %v", err)
 	}
-	_, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})})
+	_, err := run(c, testOptions, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})})
 	if err == nil || !strings.Contains(err.Error(), "gen/test/big.go") || !strings.Contains(err.Error(), "limit") {
 		t.Errorf("past the bound: err = %v", err)
 	}
 	// A larger contract may generate OutputPerByte bytes per byte of it.
 	c.Size = 200 / OutputPerByte * 2
-	if _, err := run(c, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})}); err != nil {
+	if _, err := run(c, testOptions, []Emitter{fixed(map[string][]byte{"gen/test/a.go": small, "gen/test/big.go": big})}); err != nil {
 		t.Errorf("within a contract of %d bytes' bound: %v", c.Size, err)
 	}
+}
+
+// targetOf is the target whose output directory holds p, the innermost.
+func targetOf(out *Output, p string) *targets.Target {
+	var best *targets.Target
+	longest := 0
+	for _, e := range Emitters {
+		if d := out.Outputs[e.Name]; d != "" && strings.HasPrefix(p, d+"/") && len(d) > longest {
+			best, longest = targets.ByKey(e.Key), len(d)
+		}
+	}
+	return best
 }

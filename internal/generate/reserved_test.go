@@ -15,6 +15,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 var update = flag.Bool("update", false, "rewrite internal/gengo/testdata/reserved/kinds.yaml from internal/naming's table")
@@ -22,11 +23,11 @@ var update = flag.Bool("update", false, "rewrite internal/gengo/testdata/reserve
 var snakeCase = regexp.MustCompile(contract.SnakeCase.Pattern())
 
 // tableWords are the words of internal/naming's table of the given classes,
-// in every language, as snake_case contract names (toString -> to_string,
-// __proto__ -> proto), each once, sorted.
+// in every target's language (targets.Langs), as snake_case contract names
+// (toString -> to_string, __proto__ -> proto), each once, sorted.
 func tableWords(classes ...naming.Class) []string {
 	seen := map[string]bool{}
-	for _, lang := range []naming.Lang{naming.Go, naming.TypeScript, naming.Python, naming.Rust} {
+	for _, lang := range targets.Langs() {
 		for _, class := range classes {
 			for _, w := range naming.Reserved(lang, class) {
 				if s := strings.Join(naming.Words(w), "_"); snakeCase.MatchString(s) {
@@ -189,7 +190,7 @@ func TestReservedWordsGenerate(t *testing.T) {
 				lines = append(lines, r.yaml(w))
 			}
 			c := gentest.LoadData(t, renderProbe("", map[int][]string{r.slot: lines}))
-			if _, err := Generate(c); err != nil {
+			if _, err := Generate(c, targets.Defaults(c.Name)); err != nil {
 				t.Fatalf("the loader accepted %d reserved words as %s, and generating failed: %v", len(ok), r.name, err)
 			}
 		})

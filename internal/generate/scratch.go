@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Build tools write into the package directories errgen owns: pip with
@@ -21,12 +21,12 @@ import (
 // "build"). The lists are per emitter because one language's scratch is
 // another's output: TypeScript ships dist/, Python builds into it.
 
-// scratchOf collects the scratch patterns of the emitters that run for c,
+// scratchOf collects the scratch patterns of the emitters that run under o,
 // by directory.
-func scratchOf(c *contract.Contract, emitters []Emitter) map[string][]string {
+func scratchOf(o targets.Options, emitters []Emitter) map[string][]string {
 	scratch := map[string][]string{}
 	for _, e := range emitters {
-		if dir := e.Dir(c); dir != "" && len(e.Scratch) > 0 {
+		if dir := e.Dir(o); dir != "" && len(e.Scratch) > 0 {
 			scratch[dir] = append(scratch[dir], e.Scratch...)
 		}
 	}

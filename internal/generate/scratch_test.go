@@ -7,6 +7,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestScratchIsNotErrgens: copies of generated files that build tools leave
@@ -65,13 +66,13 @@ func TestScratchIsNotErrgens(t *testing.T) {
 // its directory, and every pattern is one valid path element.
 func TestScratchDeclarations(t *testing.T) {
 	c := loadReference(t)
-	out, err := Generate(c)
+	out, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range Emitters {
-		if got, want := strings.Join(out.Scratch[e.Dir(c)], " "), strings.Join(e.Scratch, " "); got != want {
-			t.Errorf("%s: Output.Scratch[%s] = %q, want %q", e.Name, e.Dir(c), got, want)
+		if got, want := strings.Join(out.Scratch[e.Dir(targets.Defaults(c.Name))], " "), strings.Join(e.Scratch, " "); got != want {
+			t.Errorf("%s: Output.Scratch[%s] = %q, want %q", e.Name, e.Dir(targets.Defaults(c.Name)), got, want)
 		}
 		for _, p := range e.Scratch {
 			name := strings.TrimSuffix(p, "/")
@@ -80,16 +81,16 @@ func TestScratchDeclarations(t *testing.T) {
 			}
 		}
 	}
-	for dir, patterns := range map[string][]string{c.Outputs.Python: {"build/", "*.egg-info/", "__pycache__/"}, c.Outputs.TypeScript: {"node_modules/"}} {
+	for dir, patterns := range map[string][]string{targets.Defaults(c.Name).Dir(targets.Python): {"build/", "*.egg-info/", "__pycache__/"}, targets.Defaults(c.Name).Dir(targets.TypeScript): {"node_modules/"}} {
 		for _, p := range patterns {
 			if !strings.Contains(" "+strings.Join(out.Scratch[dir], " ")+" ", " "+p+" ") {
 				t.Errorf("%s: %s is not declared scratch", dir, p)
 			}
 		}
 	}
-	for _, p := range out.Scratch[c.Outputs.TypeScript] {
+	for _, p := range out.Scratch[targets.Defaults(c.Name).Dir(targets.TypeScript)] {
 		if strings.TrimSuffix(p, "/") == "dist" {
-			t.Errorf("%s: dist/ is the TypeScript package's output, never its scratch", c.Outputs.TypeScript)
+			t.Errorf("%s: dist/ is the TypeScript package's output, never its scratch", targets.Defaults(c.Name).Dir(targets.TypeScript))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // allRequired is a synthetic contract whose kind-specific fields are all
@@ -93,7 +94,7 @@ func TestConstructorSplice(t *testing.T) {
 	for name, mk := range contracts {
 		t.Run(name, func(t *testing.T) {
 			c := mk(t)
-			g := newGen(c)
+			g := newGen(c, targets.Defaults(c.Name))
 			written, required := 0, 0
 			for _, k := range c.Kinds {
 				var b bytes.Buffer
@@ -118,11 +119,11 @@ func TestConstructorSplice(t *testing.T) {
 				t.Error("every constructor was written as it is; the doc edges should have been formatted")
 			}
 			// The whole file, splices applied, is what go/format makes of it.
-			files, err := Generate(c)
+			files, err := Generate(c, targets.Defaults(c.Name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := files[path.Join(Dir(c), "envelope.go")]
+			src := files[path.Join(Dir(targets.Defaults(c.Name)), "envelope.go")]
 			if want, err := format.Source(src); err != nil || !bytes.Equal(src, want) {
 				t.Errorf("envelope.go is not gofmt-clean (%v)", err)
 			}

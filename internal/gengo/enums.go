@@ -15,7 +15,7 @@ func (g *gen) doc(f *jen.File) {
 	c := g.c
 	// Each package comment line is passed with its "//" so jennifer prints it
 	// verbatim: a description containing "*/" must stay inside // comments.
-	lines := []string{fmt.Sprintf("// Package %s is the %s error contract, version %s.", c.Packages.Go, c.Name, c.VersionLabel())}
+	lines := []string{fmt.Sprintf("// Package %s is the %s error contract, version %s.", g.o.Packages.Go, c.Name, c.VersionLabel())}
 	if c.Description != "" {
 		lines = append(lines, "//")
 		lines = append(lines, commentLines(c.Description)...)
@@ -28,13 +28,13 @@ func (g *gen) doc(f *jen.File) {
 		"// contract's catch-all classification instead of failing.",
 	)
 	lines = append(lines, g.surfacesDoc()...)
-	if c.Packages.GoModule && c.Release != "" {
+	if g.o.Packages.GoModule && c.Release != "" {
 		// The tag is the one thing of a Go release not in a generated
 		// file; say it where go doc shows it.
 		lines = append(lines, "//",
 			fmt.Sprintf("// This is release %s of the module (and of the npm, Python and Rust", c.Release),
 			fmt.Sprintf("// packages generated with it): tag it v%s, prefixed with the module's", c.Release),
-			fmt.Sprintf("// directory in the repository when it is nested (%s/v%s).", c.Outputs.Go, c.Release))
+			fmt.Sprintf("// directory in the repository when it is nested (%s/v%s).", Dir(g.o), c.Release))
 	}
 	for _, l := range lines {
 		f.PackageComment(l)

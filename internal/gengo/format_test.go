@@ -12,6 +12,7 @@ import (
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // docEdges are kind descriptions at the edges of what go/doc/comment
@@ -82,7 +83,7 @@ func TestGofmtClean(t *testing.T) {
 	for name, data := range contracts {
 		t.Run(name, func(t *testing.T) {
 			c := gentest.LoadData(t, data)
-			files, err := gengo.Generate(c)
+			files, err := gengo.Generate(c, targets.Defaults(c.Name))
 			if err != nil {
 				t.Fatal(err)
 			}

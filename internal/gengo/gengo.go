@@ -16,19 +16,20 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
 )
 
-// Dir is where the package of c goes, relative to the output root.
-func Dir(c *contract.Contract) string {
-	return c.Outputs.Go
+// Dir is where the package goes, relative to the output root.
+func Dir(o targets.Options) string {
+	return o.Dir(targets.Go)
 }
 
 // Generate returns the package's files keyed by path relative to the output
 // root, with a go.mod when the package is to be a module of its own
-// (c.Packages.GoModule). It writes nothing.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
-	g := newGen(c)
+// (o.Packages.GoModule). It writes nothing.
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	g := newGen(c, o)
 	var err error
 	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {
 		return nil, fmt.Errorf("gengo: the MCP error schema: %w", err)
@@ -82,24 +83,24 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		out[path.Join(Dir(c), gf.name)] = srcs[i]
+		out[path.Join(Dir(o), gf.name)] = srcs[i]
 	}
-	schemas, err := schemaFiles(c)
+	schemas, err := schemaFiles(c, o)
 	if err != nil {
 		return nil, err
 	}
 	for p, data := range schemas {
 		out[p] = data
 	}
-	if c.Packages.GoModule {
-		mod, err := goMod(c)
+	if o.Packages.GoModule {
+		mod, err := goMod(o)
 		if err != nil {
 			return nil, err
 		}
-		out[path.Join(Dir(c), "go.mod")] = mod
+		out[path.Join(Dir(o), "go.mod")] = mod
 	}
-	if c.Packages.GoGRPC {
-		files, err := grpcFiles(c)
+	if o.Packages.GoGRPC {
+		files, err := grpcFiles(c, o)
 		if err != nil {
 			return nil, err
 		}
@@ -184,10 +185,10 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 	if gf.runtime {
 		// Written as gofmt prints it, and stamping keeps it so
 		// (TestGofmtClean), so it is not formatted again.
-		return runtime.Go.StampedPackage(gf.name, "// "+marker.Text, g.c.Packages.Go)
+		return runtime.Go.StampedPackage(gf.name, "// "+marker.Text, g.o.Packages.Go)
 	}
 	var buf bytes.Buffer
-	f := jen.NewFile(g.c.Packages.Go)
+	f := jen.NewFile(g.o.Packages.Go)
 	f.HeaderComment(marker.Text)
 	// jennifer formats on its own, but then a formatting failure loses
 	// the source; we format here and report numbered lines instead.
@@ -214,12 +215,13 @@ func numbered(src []byte) string {
 	return b.String()
 }
 
-func newGen(c *contract.Contract) *gen {
-	return &gen{c: c, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildGo(c)}
+func newGen(c *contract.Contract, o targets.Options) *gen {
+	return &gen{c: c, o: o, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildGo(c)}
 }
 
 type gen struct {
 	c  *contract.Contract
+	o  targets.Options // the generation settings: package names, directories
 	lo *contract.Layout
 	// mcpErrorSchema is the compact JSON of the schema MCPOutputSchema
 	// admits beside a tool's success schema (genschema.MCPErrorSchema).

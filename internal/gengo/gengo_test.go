@@ -16,6 +16,7 @@ import (
 	"github.com/errgen/errgen/internal/diff"
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -28,7 +29,12 @@ func load(t *testing.T, name string) *contract.Contract {
 
 func generate(t *testing.T, c *contract.Contract) map[string][]byte {
 	t.Helper()
-	files, err := gengo.Generate(c)
+	return generateWith(t, c, targets.Defaults(c.Name))
+}
+
+func generateWith(t *testing.T, c *contract.Contract, o targets.Options) map[string][]byte {
+	t.Helper()
+	files, err := gengo.Generate(c, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,17 +130,18 @@ func TestCompilesAndCarriesStrings(t *testing.T) {
 	for _, name := range append(cases, "reserved") {
 		t.Run(name, func(t *testing.T) {
 			c := load(t, name)
-			pkg := c.Packages.Go
+			opts := targets.Defaults(c.Name)
+			pkg := opts.Packages.Go
 			importPath := "scratch.example/errors/" + pkg
-			c.Packages.GoModule, c.Packages.GoImportPath = true, importPath
+			opts.Packages.GoModule, opts.Packages.GoImportPath = true, importPath
 			// The package and its consumer, written by gentest.ScratchDir
 			// once they are whole.
 			files := map[string][]byte{}
 			write := func(p string, data []byte) { files[p] = data }
-			for p, data := range generate(t, c) {
+			for p, data := range generateWith(t, c, opts) {
 				write(p, data)
 			}
-			write("consumer/go.mod", []byte(fmt.Sprintf("module consumer\n\ngo 1.26\n\nrequire %[1]s v0.0.0\n\nreplace %[1]s => ../%[2]s\n", importPath, gengo.Dir(c))))
+			write("consumer/go.mod", []byte(fmt.Sprintf("module consumer\n\ngo 1.26\n\nrequire %[1]s v0.0.0\n\nreplace %[1]s => ../%[2]s\n", importPath, gengo.Dir(targets.Defaults(c.Name)))))
 			write("consumer/main.go", []byte(fmt.Sprintf(`package main
 
 import (
@@ -161,7 +168,7 @@ func main() {
 }
 `, importPath)))
 			dir := gentest.ScratchDir(t, "gengo-"+name, files)
-			pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
+			pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(targets.Defaults(c.Name))))
 			if got := runGo(t, goTool, pkgDir, "list", "-m", "all"); strings.TrimSpace(got) != importPath {
 				t.Errorf("go list -m all in the package's module:\n%s\nwant only %s", got, importPath)
 			}
@@ -233,7 +240,7 @@ func BenchmarkGenerateReference(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := gengo.Generate(c); err != nil {
+		if _, err := gengo.Generate(c, targets.Defaults(c.Name)); err != nil {
 			b.Fatal(err)
 		}
 	}

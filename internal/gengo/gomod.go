@@ -3,8 +3,8 @@ package gengo
 import (
 	"fmt"
 
-	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // GoVersion is the go directive of a generated go.mod: the oldest Go the
@@ -27,9 +27,9 @@ const GoVersion = "1.21"
 // yaml or jsonschema, which only the generator needs). The header comment is
 // the one every generated file starts with, so errgen owns the file like the
 // .go files beside it.
-func goMod(c *contract.Contract) ([]byte, error) {
-	if c.Packages.GoImportPath == "" {
+func goMod(o targets.Options) ([]byte, error) {
+	if o.Packages.GoImportPath == "" {
 		return nil, fmt.Errorf("gengo: the Go package is to be a module of its own, but no Go import path names it")
 	}
-	return fmt.Appendf(nil, "%s\n\nmodule %s\n\ngo %s\n", "// "+marker.Text, c.Packages.GoImportPath, GoVersion), nil
+	return fmt.Appendf(nil, "%s\n\nmodule %s\n\ngo %s\n", "// "+marker.Text, o.Packages.GoImportPath, GoVersion), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestGoMod: a package that is a module of its own gets a go.mod beside its
@@ -20,13 +21,14 @@ import (
 // error, not a go.mod naming no module.
 func TestGoMod(t *testing.T) {
 	c := load(t, "minimal")
-	goModPath := path.Join(gengo.Dir(c), "go.mod")
-	if _, ok := generate(t, c)[goModPath]; ok {
+	opts := targets.Defaults(c.Name)
+	goModPath := path.Join(gengo.Dir(opts), "go.mod")
+	if _, ok := generateWith(t, c, opts)[goModPath]; ok {
 		t.Errorf("%s generated for a package that is not a module of its own", goModPath)
 	}
 
-	c.Packages.GoModule, c.Packages.GoImportPath = true, "example.com/payments/gen/go/tinyerrors"
-	data, ok := generate(t, c)[goModPath]
+	opts.Packages.GoModule, opts.Packages.GoImportPath = true, "example.com/payments/gen/go/tinyerrors"
+	data, ok := generateWith(t, c, opts)[goModPath]
 	if !ok {
 		t.Fatalf("no %s for a package that is a module of its own", goModPath)
 	}
@@ -53,13 +55,13 @@ func TestGoMod(t *testing.T) {
 	if err := json.Unmarshal([]byte(runGo(t, goTool, dir, "mod", "edit", "-json")), &mod); err != nil {
 		t.Fatal(err)
 	}
-	if mod.Module.Path != c.Packages.GoImportPath || mod.Go != gengo.GoVersion || len(mod.Require) != 0 || len(mod.Replace) != 0 {
+	if mod.Module.Path != opts.Packages.GoImportPath || mod.Go != gengo.GoVersion || len(mod.Require) != 0 || len(mod.Replace) != 0 {
 		t.Errorf("go mod edit -json reads module %q, go %q, %d requires, %d replaces; want module %q, go %q, none",
-			mod.Module.Path, mod.Go, len(mod.Require), len(mod.Replace), c.Packages.GoImportPath, gengo.GoVersion)
+			mod.Module.Path, mod.Go, len(mod.Require), len(mod.Replace), opts.Packages.GoImportPath, gengo.GoVersion)
 	}
 
-	c.Packages.GoImportPath = ""
-	if _, err := gengo.Generate(c); err == nil || !strings.Contains(err.Error(), "import path") {
+	opts.Packages.GoImportPath = ""
+	if _, err := gengo.Generate(c, opts); err == nil || !strings.Contains(err.Error(), "import path") {
 		t.Errorf("a module without an import path: err = %v", err)
 	}
 }
@@ -75,16 +77,17 @@ func TestGoMod(t *testing.T) {
 func TestGoVersionIsTheLowest(t *testing.T) {
 	goTool := gentest.GoTool(t)
 	c := gentest.Load(t, "../../contract/kinds.yaml")
+	opts := targets.Defaults(c.Name)
 	major, minor, ok := strings.Cut(gengo.GoVersion, ".")
 	n, err := strconv.Atoi(minor)
 	if !ok || major != "1" || err != nil || n < 1 {
 		t.Fatalf("GoVersion %q is not 1.N", gengo.GoVersion)
 	}
 	lower := "1." + strconv.Itoa(n-1)
-	c.Packages.GoModule, c.Packages.GoImportPath = true, "example.com/errors/"+c.Packages.Go
+	opts.Packages.GoModule, opts.Packages.GoImportPath = true, "example.com/errors/"+opts.Packages.Go
 	dir := t.TempDir()
 	lowered := false
-	for p, data := range generate(t, c) {
+	for p, data := range generateWith(t, c, opts) {
 		if path.Base(p) == "go.mod" {
 			data = []byte(strings.Replace(string(data), "\ngo "+gengo.GoVersion+"\n", "\ngo "+lower+"\n", 1))
 			lowered = strings.Contains(string(data), "\ngo "+lower+"\n")
@@ -94,7 +97,7 @@ func TestGoVersionIsTheLowest(t *testing.T) {
 	if !lowered {
 		t.Fatalf("go.mod has no go %s line to lower", gengo.GoVersion)
 	}
-	pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(c)))
+	pkgDir := filepath.Join(dir, filepath.FromSlash(gengo.Dir(opts)))
 	out, err := goCommand(goTool, pkgDir, "vet", "./...").CombinedOutput()
 	if err == nil {
 		t.Fatalf("the package vets clean at go %s: GoVersion (%s) is higher than the generated code needs", lower, gengo.GoVersion)

@@ -9,6 +9,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/runtime"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // GRPCDir is the grpcstatus module's directory inside the Go package's.
@@ -36,14 +37,14 @@ var grpcIndirect = [][2]string{
 }
 
 // grpcFiles returns the grpcstatus module: its go.mod and its one file.
-func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
-	if !c.Packages.GoModule || c.Packages.GoImportPath == "" {
+func grpcFiles(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	if !o.Packages.GoModule || o.Packages.GoImportPath == "" {
 		return nil, fmt.Errorf("gengo: the grpcstatus module needs the Go package to be a module with an import path")
 	}
-	dir := path.Join(Dir(c), GRPCDir)
-	core := c.Packages.GoImportPath
+	dir := path.Join(Dir(o), GRPCDir)
+	core := o.Packages.GoImportPath
 	var mod bytes.Buffer
-	fmt.Fprintf(&mod, "// %s\n\nmodule %s\n\ngo %s\n\nrequire (\n\t%s v%s\n", marker.Text, GRPCModulePath(c), grpcGoVersion, core, orZero(c.Release))
+	fmt.Fprintf(&mod, "// %s\n\nmodule %s\n\ngo %s\n\nrequire (\n\t%s v%s\n", marker.Text, GRPCModulePath(c, o), grpcGoVersion, core, orZero(c.Release))
 	for _, r := range grpcRequires {
 		fmt.Fprintf(&mod, "\t%s %s\n", r[0], r[1])
 	}
@@ -55,7 +56,7 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 
 	// The file is the runtime's (runtime/go/_grpcstatus), written for the
 	// reference package and renamed for this one.
-	src, err := runtime.GRPCStatus("// "+marker.Text, core, c.Packages.Go)
+	src, err := runtime.GRPCStatus("// "+marker.Text, core, o.Packages.Go)
 	if err != nil {
 		return nil, fmt.Errorf("gengo: grpcstatus: %w", err)
 	}
@@ -69,9 +70,9 @@ func grpcFiles(c *contract.Contract) (map[string][]byte, error) {
 // grpcstatus before the major suffix from release 2.0.0 on (the package
 // example.com/p/v2 has example.com/p/grpcstatus/v2 beside it, in the
 // directory grpcstatus of the package's, tagged <dir>/grpcstatus/v2.y.z).
-func GRPCModulePath(c *contract.Contract) string {
+func GRPCModulePath(c *contract.Contract, o targets.Options) string {
 	suffix := contract.GoMajorSuffix(c.Release)
-	core := c.Packages.GoImportPath
+	core := o.Packages.GoImportPath
 	if suffix == "" || !strings.HasSuffix(core, suffix) {
 		return core + "/" + GRPCDir
 	}

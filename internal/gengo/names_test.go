@@ -10,6 +10,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gengo"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestNoNameDeclaredTwice generates contracts whose names make the Go
@@ -39,7 +40,7 @@ func TestNoNameDeclaredTwice(t *testing.T) {
 `)
 	data = edit(t, data, "    ok: {const: false}\n", "    root.ok: {const: false}\n    a_b.x: {const: 1}\n    a.b.y: {const: 2}\n")
 	c := gentest.LoadData(t, []byte(data))
-	files, err := gengo.Generate(c)
+	files, err := gengo.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // sanitizingContract sanitizes every kind of text field: guidance, a
@@ -162,7 +163,7 @@ func TestConstructorsSanitize(t *testing.T) {
 	for p, data := range generate(t, c) {
 		files[p] = data
 	}
-	files["main.go"] = []byte(strings.ReplaceAll(sanitizingProgram, "PKG", c.Packages.Go))
+	files["main.go"] = []byte(strings.ReplaceAll(sanitizingProgram, "PKG", targets.Defaults(c.Name).Packages.Go))
 	cmd := exec.Command(goTool, "run", ".")
 	cmd.Dir, cmd.Env = gentest.ScratchDir(t, "gengo-sanitize", files), append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	out, err := cmd.CombinedOutput()

@@ -7,19 +7,20 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genschema"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // schemaFiles returns the envelope schemas as files of the Go package, so
 // //go:embed can reach them: a consumer's `go get` brings only this
 // directory, and a server can publish the schema it was built with.
-func schemaFiles(c *contract.Contract) (map[string][]byte, error) {
+func schemaFiles(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, role := range []genschema.Role{genschema.Producer, genschema.Consumer} {
 		data, err := genschema.Envelope(c, role)
 		if err != nil {
 			return nil, fmt.Errorf("gengo: %s schema: %w", role, err)
 		}
-		out[path.Join(Dir(c), genschema.FileName(c, role))] = data
+		out[path.Join(Dir(o), genschema.FileName(c, role))] = data
 	}
 	return out, nil
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/invopop/jsonschema"
 	"gopkg.in/yaml.v3"
 )
@@ -65,13 +66,13 @@ const (
 )
 
 // Dir is where the document goes, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.OpenAPI }
+func Dir(o targets.Options) string { return o.Dir(targets.OpenAPI) }
 
 // FileName is the document's name under Dir.
 func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
 
 // Generate returns the document.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	doc, err := document(c)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{path.Join(Dir(c), FileName(c)): data}, nil
+	return map[string][]byte{path.Join(Dir(o), FileName(c)): data}, nil
 }
 
 // Response is one response of the document: an HTTP status and what it

@@ -22,6 +22,7 @@ import (
 	"github.com/errgen/errgen/internal/genopenapi"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden documents under testdata/")
@@ -34,7 +35,7 @@ func TestGolden(t *testing.T) {
 	for _, name := range goldenCases {
 		t.Run(name, func(t *testing.T) {
 			c := gentest.Load(t, "../gengo/testdata/"+name+"/kinds.yaml")
-			got := gentest.GenerateTwice(t, name, genopenapi.Generate, c)[path.Join(genopenapi.Dir(c), genopenapi.FileName(c))]
+			got := gentest.GenerateTwice(t, name, genopenapi.Generate, c)[path.Join(genopenapi.Dir(targets.Defaults(c.Name)), genopenapi.FileName(c))]
 			golden := filepath.Join("testdata", name+".errors.yaml")
 			if *update {
 				gentest.WriteFile(t, ".", golden, got)
@@ -78,7 +79,7 @@ type doc struct {
 func generate(t *testing.T, c *contract.Contract) doc {
 	t.Helper()
 	files := gentest.GenerateTwice(t, c.Name, genopenapi.Generate, c)
-	p := path.Join(genopenapi.Dir(c), genopenapi.FileName(c))
+	p := path.Join(genopenapi.Dir(targets.Defaults(c.Name)), genopenapi.FileName(c))
 	data, ok := files[p]
 	if !ok || len(files) != 1 {
 		t.Fatalf("generated %d files, want only %s", len(files), p)

@@ -23,12 +23,13 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/render"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the package goes, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.Python }
+func Dir(o targets.Options) string { return o.Dir(targets.Python) }
 
 // files are the generated files that depend on the contract, each
 // rendered from its template in templates/python (pyproject.toml from
@@ -48,14 +49,14 @@ var RuntimeModules = append(runtime.Python.Names(), "py.typed")
 var pyTemplates = template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl"))
 
 // Generate returns the package's files.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
-	v, err := newView(c)
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	v, err := newView(c, o)
 	if err != nil {
 		return nil, err
 	}
-	out, pkg := map[string][]byte{}, path.Join(Dir(c), v.Package)
+	out, pkg := map[string][]byte{}, path.Join(Dir(o), v.Package)
 	// Two blank lines in a row stay: PEP 8's between top-level definitions.
-	if err := render.Files(out, pyTemplates, v, 2, Dir(c), files); err != nil {
+	if err := render.Files(out, pyTemplates, v, 2, Dir(o), files); err != nil {
 		return nil, fmt.Errorf("genpy: %w", err)
 	}
 	if err := render.Files(out, pyTemplates, v, 2, pkg, pkgFiles); err != nil {

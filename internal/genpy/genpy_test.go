@@ -8,6 +8,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // The Python package is type-checked and tested by tests/python (make
@@ -34,7 +35,7 @@ func TestGenerate(t *testing.T) {
 			}
 		}
 		for _, m := range RuntimeModules {
-			data := files[path.Join(Dir(c), c.Packages.Python, m)]
+			data := files[path.Join(Dir(targets.Defaults(c.Name)), targets.Defaults(c.Name).Packages.Python, m)]
 			if data == nil {
 				t.Fatalf("%s: no %s", p, m)
 			}
@@ -48,7 +49,7 @@ func TestGenerate(t *testing.T) {
 
 func TestErrorClassNames(t *testing.T) {
 	c := gentest.Load(t, "../../examples/ovstorage/kinds.yaml")
-	v, err := newView(c)
+	v, err := newView(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +77,11 @@ func TestErrorClassNames(t *testing.T) {
 
 func TestSanitizePolicy(t *testing.T) {
 	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
-	files, err := Generate(c)
+	files, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := string(files[path.Join(Dir(c), c.Packages.Python, "_contract.py")])
+	data := string(files[path.Join(Dir(targets.Defaults(c.Name)), targets.Defaults(c.Name).Packages.Python, "_contract.py")])
 	for _, want := range []string{
 		`SANITIZE_MAX_LENGTH = 100`,
 		`SANITIZE_TRUNCATION_MARKER = " \u2026\"cut\"\\"`,
@@ -102,10 +103,11 @@ func TestSanitizePolicy(t *testing.T) {
 // into the source folder) is left.
 func TestDistAndImportNames(t *testing.T) {
 	c := gentest.Load(t, "../../contract/kinds.yaml")
-	c.Packages.PythonDist = "acme-payments-errors"
-	c.Packages.Python = "acme_payments_errors"
-	c.Outputs.Python = "clients/py"
-	files, err := Generate(c)
+	opts := targets.Defaults(c.Name)
+	opts.Packages.PythonDist = "acme-payments-errors"
+	opts.Packages.Python = "acme_payments_errors"
+	opts.Dirs[targets.Python] = "clients/py"
+	files, err := Generate(c, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

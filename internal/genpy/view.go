@@ -12,6 +12,7 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -19,9 +20,10 @@ import (
 // prebuilt Python expressions.
 type view struct {
 	runtimedata.Common
-	Package string // the import name: agent_error
-	Dist    string // the distribution name: agent-error
-	Version string // the package version derived from the contract version
+	Packages targets.Packages // the generation settings' names and metadata
+	Package  string           // the import name: agent_error
+	Dist     string           // the distribution name: agent-error
+	Version  string           // the package version derived from the contract version
 	// ContractVersion is the wire version as a Python literal: 1 or "0.1".
 	ContractVersion string
 	VersionType     string // int or str
@@ -106,7 +108,7 @@ func classNames() map[string]bool {
 	return taken
 }
 
-func newView(c *contract.Contract) (*view, error) {
+func newView(c *contract.Contract, o targets.Options) (*view, error) {
 	// Class names first: the exceptions, then the object types, which the
 	// printed tables name.
 	taken := classNames()
@@ -131,8 +133,9 @@ func newView(c *contract.Contract) (*view, error) {
 			},
 			Printer: py,
 		}),
-		Package:     c.Packages.Python,
-		Dist:        c.Packages.PythonDist,
+		Packages:    o.Packages,
+		Package:     o.Packages.Python,
+		Dist:        o.Packages.PythonDist,
 		Version:     pyVersion(c.Release, c.VersionLabel()),
 		BaseError:   base,
 		GroupErrors: groupErrors,

@@ -27,12 +27,13 @@ import (
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the crate goes, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.Rust }
+func Dir(o targets.Options) string { return o.Dir(targets.Rust) }
 
 // Scratch is what Cargo writes into the crate's directory: target/.
 var Scratch = []string{"target/"}
@@ -59,12 +60,12 @@ var rustTemplates = template.Must(template.New("rust").Funcs(template.FuncMap{
 }).ParseFS(templates.FS, "rust/*.tmpl"))
 
 // Generate returns the crate's files.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
-	g, err := newGen(c)
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	g, err := newGen(c, o)
 	if err != nil {
 		return nil, fmt.Errorf("genrust: %w", err)
 	}
-	dir := Dir(c)
+	dir := Dir(o)
 	out := map[string][]byte{
 		path.Join(dir, "src/lib.rs"):      []byte(g.lib()),
 		path.Join(dir, "src/contract.rs"): []byte(g.contract()),
@@ -90,6 +91,7 @@ type gen struct {
 	// admits beside a tool's success schema (genschema.MCPErrorSchema).
 	mcpErrorSchema []byte
 	c              *contract.Contract
+	o              targets.Options
 	t              *runtimedata.Tables
 	p              runtimedata.RustPrinter
 	libName        string // the library name: agent_error
@@ -114,8 +116,8 @@ type slot struct {
 	flag      bool   // an Option<bool> of a derived flag
 }
 
-func newGen(c *contract.Contract) (*gen, error) {
-	g := &gen{c: c, t: runtimedata.Build(c), libName: strings.ReplaceAll(c.Packages.Crate, "-", "_"),
+func newGen(c *contract.Contract, o targets.Options) (*gen, error) {
+	g := &gen{c: c, o: o, t: runtimedata.Build(c), libName: strings.ReplaceAll(o.Packages.Crate, "-", "_"),
 		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
 	var err error
 	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {

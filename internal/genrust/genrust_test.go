@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
 )
 
@@ -32,12 +33,12 @@ func TestGenerate(t *testing.T) {
 	for _, file := range []string{"../../contract/kinds.yaml", "../../examples/agento/kinds.yaml", "../../examples/ovstorage/kinds.yaml",
 		"../gengo/testdata/minimal/kinds.yaml", "../gengo/testdata/escaping/kinds.yaml", "../gengo/testdata/reserved/kinds.yaml"} {
 		c := load(t, file)
-		out, err := Generate(c)
+		out, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		again, _ := Generate(c)
-		lib := string(out[path.Join(Dir(c), "src/lib.rs")])
+		again, _ := Generate(c, targets.Defaults(c.Name))
+		lib := string(out[path.Join(Dir(targets.Defaults(c.Name)), "src/lib.rs")])
 		for name, data := range out {
 			if !bytes.Equal(data, again[name]) {
 				t.Errorf("%s: %s differs between two runs", file, name)
@@ -47,7 +48,7 @@ func TestGenerate(t *testing.T) {
 			}
 		}
 		for _, m := range runtime.Rust.Names() {
-			name := path.Join(Dir(c), "src", m)
+			name := path.Join(Dir(targets.Defaults(c.Name)), "src", m)
 			data, ok := out[name]
 			mod := strings.TrimSuffix(m, ".rs")
 			if !ok {

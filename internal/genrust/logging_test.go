@@ -8,6 +8,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // src/contract.rs holds errgen's log form (contract.LogMembers, LogMaxBytes,
@@ -17,11 +18,11 @@ import (
 func TestLogTables(t *testing.T) {
 	for _, file := range []string{"../../contract/kinds.yaml", "../gengo/testdata/minimal/kinds.yaml"} {
 		c := load(t, file)
-		out, err := Generate(c)
+		out, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs := string(out[path.Join(Dir(c), "src/contract.rs")])
+		rs := string(out[path.Join(Dir(targets.Defaults(c.Name)), "src/contract.rs")])
 		var members []string
 		for _, m := range contract.LogMembers {
 			members = append(members, runtimedata.RustString(string(m)))
@@ -45,8 +46,8 @@ func TestLogTables(t *testing.T) {
 		if want := "pub static SANITIZED_FIELDS: &[&str] = &[" + strings.Join(sanitized, ", ") + "];\n"; !strings.Contains(rs, want) {
 			t.Errorf("%s: contract.rs lacks %q", file, want)
 		}
-		env := string(out[path.Join(Dir(c), "src/envelope.rs")])
-		g, _ := newGen(c)
+		env := string(out[path.Join(Dir(targets.Defaults(c.Name)), "src/envelope.rs")])
+		g, _ := newGen(c, targets.Defaults(c.Name))
 		for i, s := range g.fields {
 			clear := fmt.Sprintf("            %d => self.%s = None,\n", i, s.name)
 			if s.typ == "String" {

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // The README's sentence on what log_fields sanitizes lists the contract's
@@ -22,11 +24,11 @@ func TestReadmeLogSanitized(t *testing.T) {
 	} {
 		c := load(t, "../gengo/testdata/minimal/kinds.yaml")
 		c.Sanitize.Fields = tt.fields
-		out, err := Generate(c)
+		out, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if readme := string(out[path.Join(Dir(c), "README.md")]); !strings.Contains(readme, tt.want) {
+		if readme := string(out[path.Join(Dir(targets.Defaults(c.Name)), "README.md")]); !strings.Contains(readme, tt.want) {
 			t.Errorf("sanitized %q: README lacks %q", tt.fields, tt.want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/invopop/jsonschema"
 )
 
@@ -18,37 +19,16 @@ func ConfigSchema() *jsonschema.Schema {
 	working := &jsonschema.Schema{Pattern: marker.WorkingComponentPattern}
 	dir := &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Enum: []any{"."}}, working}},
 		Description: "The output's directory, relative to the config's directory, with forward slashes; a subdirectory of it, never the directory itself or outside it."}
-	str := func(pattern, description string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "string", Pattern: pattern, Description: description}
-	}
-	outputs := map[string]*jsonschema.Schema{
-		config.Go: closedObject("The Go package: stdlib-only.", nil,
-			mem("dir", dir),
-			mem("package", str(config.GoPackagePattern, "The Go package name; by default the contract name's words joined (agent-error: agenterror).")),
-			mem("import_path", &jsonschema.Schema{Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true. With module: true, from the contract's release 2.0.0 on the module path is this plus /vN (Go's semantic import versioning; the directory stays): write it without the suffix, or with the release's."}),
-			mem("module", boolSchema("Whether the package is a module of its own: its directory gets a go.mod (module import_path, no requires), so an importer's module graph never holds errgen's dependencies. false when left out.")),
-			mem("grpc", boolSchema("Whether to generate the grpcstatus package beside it, a module of its own (import_path/grpcstatus) converting envelopes to and from google.golang.org/grpc/status with ErrorInfo and RetryInfo details. Needs module: true. false when left out.")),
-		),
-		config.TypeScript: closedObject("The npm package: ES modules, compiled JavaScript and type declarations.", nil,
-			mem("dir", dir),
-			mem("name", &jsonschema.Schema{Type: "string", Pattern: config.NPMNamePattern, MaxLength: uint64p(config.NPMNameMax), Description: "The npm name, optionally scoped (@acme/payments-errors); by default the contract name's words joined by -."}),
-		),
-		config.Python: closedObject("The typed Python package.", nil,
-			mem("dir", dir),
-			mem("distribution", str(config.PythonDistPattern, "The distribution name pip installs (project.name); by default the contract name's words joined by -.")),
-			mem("package", str(config.PythonPackagePattern, "The import name; by default the contract name's words joined by _.")),
-		),
-		config.Rust: closedObject("The Rust crate: serde and serde_json its only dependencies.", nil,
-			mem("dir", dir),
-			mem("crate", &jsonschema.Schema{Type: "string", Pattern: config.CargoNamePattern, MaxLength: uint64p(config.CargoNameMax), Description: "The Cargo package name (its library is imported with - as _); by default the contract name's words joined by -."}),
-		),
-		config.Schemas:     closedObject("The JSON Schemas of the envelope (producer and consumer), the contract file and this file.", nil, mem("dir", dir)),
-		config.Docs:        closedObject("The Markdown reference.", nil, mem("dir", dir)),
-		config.Conformance: closedObject("The conformance vectors every language's tests share.", nil, mem("dir", dir)),
-		config.OpenAPI:     closedObject("The OpenAPI 3.1 document of the contract's error responses (components for an API document to $ref).", nil, mem("dir", dir)),
+	outputs := map[string]*jsonschema.Schema{}
+	for _, t := range targets.All {
+		members := []member{mem("dir", dir)}
+		for _, key := range t.Keys {
+			members = append(members, mem(key, settingSchemas[t.Key][key]))
+		}
+		outputs[t.Key] = closedObject(t.Summary, nil, members...)
 	}
 	// module: true needs import_path.
-	goOut := outputs[config.Go]
+	goOut := outputs[targets.Go]
 	moduleTrue := props()
 	moduleTrue.Set("module", &jsonschema.Schema{Const: true})
 	goOut.If = &jsonschema.Schema{Properties: moduleTrue, Required: []string{"module"}}
@@ -63,7 +43,7 @@ func ConfigSchema() *jsonschema.Schema {
 		Then: &jsonschema.Schema{Properties: moduleRequired, Required: []string{"module"}},
 	}}
 	var members []member
-	for _, name := range config.Names {
+	for _, name := range targets.Keys() {
 		o := outputs[name]
 		// `go:` alone selects the output with its defaults.
 		members = append(members, mem(name, &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "null"}, o}}))
@@ -83,6 +63,32 @@ func ConfigSchema() *jsonschema.Schema {
 	s.Version = draft
 	s.ID = config.SchemaID
 	s.Comments = marker.Text
-	s.Title = "errgen generation config (" + strings.Join(config.Names, ", ") + ")"
+	s.Title = "errgen generation config (" + strings.Join(targets.Keys(), ", ") + ")"
 	return s
+}
+
+// settingSchemas are the schemas of each output's settings besides dir
+// (targets.Target.Keys), by output and key.
+var settingSchemas = map[string]map[string]*jsonschema.Schema{
+	targets.Go: {
+		"package":     str(config.GoPackagePattern, "The Go package name; by default the contract name's words joined (agent-error: agenterror)."),
+		"import_path": {Type: "string", MinLength: uint64p(1), Description: "The package's import path (e.g. example.com/payments/gen/go/payerrors). Required with module: true. With module: true, from the contract's release 2.0.0 on the module path is this plus /vN (Go's semantic import versioning; the directory stays): write it without the suffix, or with the release's."},
+		"module":      boolSchema("Whether the package is a module of its own: its directory gets a go.mod (module import_path, no requires), so an importer's module graph never holds errgen's dependencies. false when left out."),
+		"grpc":        boolSchema("Whether to generate the grpcstatus package beside it, a module of its own (import_path/grpcstatus) converting envelopes to and from google.golang.org/grpc/status with ErrorInfo and RetryInfo details. Needs module: true. false when left out."),
+	},
+	targets.TypeScript: {
+		"name": {Type: "string", Pattern: config.NPMNamePattern, MaxLength: uint64p(config.NPMNameMax), Description: "The npm name, optionally scoped (@acme/payments-errors); by default the contract name's words joined by -."},
+	},
+	targets.Python: {
+		"distribution": str(config.PythonDistPattern, "The distribution name pip installs (project.name); by default the contract name's words joined by -."),
+		"package":      str(config.PythonPackagePattern, "The import name; by default the contract name's words joined by _."),
+	},
+	targets.Rust: {
+		"crate": {Type: "string", Pattern: config.CargoNamePattern, MaxLength: uint64p(config.CargoNameMax), Description: "The Cargo package name (its library is imported with - as _); by default the contract name's words joined by -."},
+	},
+}
+
+// str is a string schema with a pattern.
+func str(pattern, description string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "string", Pattern: pattern, Description: description}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/invopop/jsonschema"
 )
 
@@ -26,7 +27,7 @@ const draft = "https://json-schema.org/draft/2020-12/schema"
 const Draft = draft
 
 // Dir is where schemas go, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.Schemas }
+func Dir(o targets.Options) string { return o.Dir(targets.Schemas) }
 
 // Role distinguishes the two envelope schemas.
 type Role string
@@ -54,31 +55,31 @@ func FileName(c *contract.Contract, role Role) string {
 const ContractSchemaFile = "contract.schema.json"
 
 // Generate returns the producer, consumer and contract-file schemas.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, role := range []Role{Producer, Consumer} {
 		data, err := Envelope(c, role)
 		if err != nil {
 			return nil, err
 		}
-		out[path.Join(Dir(c), FileName(c, role))] = data
+		out[path.Join(Dir(o), FileName(c, role))] = data
 	}
 	data, err := CallError(c)
 	if err != nil {
 		return nil, err
 	}
 	if data != nil {
-		out[path.Join(Dir(c), CallErrorFileName(c))] = data
+		out[path.Join(Dir(o), CallErrorFileName(c))] = data
 	}
 	data, err = Marshal(ContractSchema())
 	if err != nil {
 		return nil, err
 	}
-	out[path.Join(Dir(c), ContractSchemaFile)] = data
+	out[path.Join(Dir(o), ContractSchemaFile)] = data
 	if data, err = Marshal(ConfigSchema()); err != nil {
 		return nil, err
 	}
-	out[path.Join(Dir(c), config.SchemaFileName)] = data
+	out[path.Join(Dir(o), config.SchemaFileName)] = data
 	return out, nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/internal/tscompile"
 )
 
@@ -23,13 +24,13 @@ import (
 // tsc's declarations of the sources.
 func TestDist(t *testing.T) {
 	for p, c := range gentest.Contracts(t) {
-		files, err := Generate(c)
+		files, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		var want, got []string
 		for name := range files {
-			rel := strings.TrimPrefix(name, Dir(c)+"/")
+			rel := strings.TrimPrefix(name, Dir(targets.Defaults(c.Name))+"/")
 			if module, ok := strings.CutPrefix(rel, "src/"); ok {
 				module = strings.TrimSuffix(module, ".ts")
 				want = append(want, "dist/"+module+".d.ts", "dist/"+module+".js")
@@ -43,12 +44,12 @@ func TestDist(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(want, " ") || len(want) == 0 {
 			t.Errorf("%s: dist/ holds %v, want %v", p, got, want)
 		}
-		again, err := Generate(c)
+		again, err := Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, rel := range got {
-			name := path.Join(Dir(c), rel)
+			name := path.Join(Dir(targets.Defaults(c.Name)), rel)
 			data := files[name]
 			if !bytes.Equal(data, again[name]) {
 				t.Errorf("%s: %s differs between two compilations", p, rel)
@@ -59,13 +60,13 @@ func TestDist(t *testing.T) {
 		}
 		// Readable, not minified: the JavaScript keeps the source's
 		// names and one statement a line.
-		js := string(files[path.Join(Dir(c), "dist/codec.js")])
+		js := string(files[path.Join(Dir(targets.Defaults(c.Name)), "dist/codec.js")])
 		for _, want := range []string{"function parseEnvelope(input, opts) {", `import { decodeUtf8 } from "./utf8.js";`, "\nexport {\n"} {
 			if !strings.Contains(js, want) {
 				t.Errorf("%s: dist/codec.js lacks %q", p, want)
 			}
 		}
-		dts := string(files[path.Join(Dir(c), "dist/codec.d.ts")])
+		dts := string(files[path.Join(Dir(targets.Defaults(c.Name)), "dist/codec.d.ts")])
 		for _, want := range []string{"export declare function parseEnvelope(input: unknown, opts?: ReadOptions): ParseResult;", "export interface DecodeError {"} {
 			if !strings.Contains(dts, want) {
 				t.Errorf("%s: dist/codec.d.ts lacks %q", p, want)
@@ -80,14 +81,14 @@ func TestDist(t *testing.T) {
 // targets what esbuild compiles for; package.json has no scripts.
 func TestPackageFiles(t *testing.T) {
 	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
-	files, err := Generate(c)
+	files, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tsconfig struct {
 		CompilerOptions map[string]any `json:"compilerOptions"`
 	}
-	if err := json.Unmarshal(files[path.Join(Dir(c), "tsconfig.json")], &tsconfig); err != nil {
+	if err := json.Unmarshal(files[path.Join(Dir(targets.Defaults(c.Name)), "tsconfig.json")], &tsconfig); err != nil {
 		t.Fatal(err)
 	}
 	opts := tsconfig.CompilerOptions
@@ -103,14 +104,14 @@ func TestPackageFiles(t *testing.T) {
 		Exports     map[string]any
 		Scripts     map[string]any
 	}
-	if err := json.Unmarshal(files[path.Join(Dir(c), "package.json")], &pkg); err != nil {
+	if err := json.Unmarshal(files[path.Join(Dir(targets.Defaults(c.Name)), "package.json")], &pkg); err != nil {
 		t.Fatal(err)
 	}
 	dot, _ := pkg.Exports["."].(map[string]any)
-	for _, target := range []any{pkg.Main, pkg.Types, dot["types"], dot["default"]} {
-		s, _ := target.(string)
-		if _, ok := files[path.Join(Dir(c), s)]; !ok || !strings.HasPrefix(s, "./dist/") {
-			t.Errorf("package.json points at %v, which is not generated in dist/", target)
+	for _, ref := range []any{pkg.Main, pkg.Types, dot["types"], dot["default"]} {
+		s, _ := ref.(string)
+		if _, ok := files[path.Join(Dir(targets.Defaults(c.Name)), s)]; !ok || !strings.HasPrefix(s, "./dist/") {
+			t.Errorf("package.json points at %v, which is not generated in dist/", ref)
 		}
 	}
 	if len(pkg.Files) != 1 || pkg.Files[0] != "dist" || pkg.Scripts != nil {
@@ -122,16 +123,17 @@ func TestPackageFiles(t *testing.T) {
 // name and what its README imports.
 func TestScopedNPMName(t *testing.T) {
 	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
-	c.Packages.NPM = "@acme/payments-errors"
-	files, err := Generate(c)
+	opts := targets.Defaults(c.Name)
+	opts.Packages.NPM = "@acme/payments-errors"
+	files, err := Generate(c, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var pkg struct{ Name string }
-	if err := json.Unmarshal(files[path.Join(Dir(c), "package.json")], &pkg); err != nil || pkg.Name != "@acme/payments-errors" {
+	if err := json.Unmarshal(files[path.Join(Dir(targets.Defaults(c.Name)), "package.json")], &pkg); err != nil || pkg.Name != "@acme/payments-errors" {
 		t.Errorf("package.json name %q (%v)", pkg.Name, err)
 	}
-	readme := string(files[path.Join(Dir(c), "README.md")])
+	readme := string(files[path.Join(Dir(targets.Defaults(c.Name)), "README.md")])
 	if !strings.Contains(readme, "\n# @acme/payments-errors\n") {
 		t.Errorf("README.md's title is not the scoped name:\n%s", readme)
 	}

@@ -21,13 +21,14 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/render"
+	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/internal/tscompile"
 	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the package goes, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.TypeScript }
+func Dir(o targets.Options) string { return o.Dir(targets.TypeScript) }
 
 // files are the generated files that depend on the contract, relative to
 // Dir, each rendered from its template in templates/ts (src/contract.ts
@@ -42,33 +43,33 @@ var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(template
 
 // Generate returns the package's files: the sources, and dist/ compiled
 // from them (internal/tscompile).
-func Generate(c *contract.Contract) (map[string][]byte, error) {
-	v, err := newView(c)
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
+	v, err := newView(c, o)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]byte{}
-	if err := render.Files(out, tsTemplates, v, 1, Dir(c), files); err != nil {
+	if err := render.Files(out, tsTemplates, v, 1, Dir(o), files); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
-	if err := render.Runtime(out, runtime.TS, path.Join(Dir(c), "src"), v.Header); err != nil {
+	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
 	var srcs []tscompile.Source
 	for _, f := range files {
 		if name, ok := strings.CutPrefix(f, "src/"); ok {
-			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), f)]})
+			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), f)]})
 		}
 	}
 	for _, name := range runtime.TS.Names() {
-		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(c), "src", name)], Runtime: true})
+		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), "src", name)], Runtime: true})
 	}
 	dist, err := tscompile.Dist(v.Header, srcs)
 	if err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
 	for rel, b := range dist {
-		out[path.Join(Dir(c), rel)] = b
+		out[path.Join(Dir(o), rel)] = b
 	}
 	return out, nil
 }

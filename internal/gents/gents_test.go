@@ -10,6 +10,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // The TypeScript package is compiled and tested by tests/ts (make test-ts);
@@ -56,7 +57,7 @@ func TestGenerate(t *testing.T) {
 		if err := json.Unmarshal(files["gen/ts/package.json"], &pkg); err != nil {
 			t.Fatalf("%s: package.json: %v", path, err)
 		}
-		if pkg["name"] != c.Packages.NPM || pkg["version"] != npmVersion(c.Release, c.VersionLabel()) || pkg["type"] != "module" {
+		if pkg["name"] != targets.Defaults(c.Name).Packages.NPM || pkg["version"] != npmVersion(c.Release, c.VersionLabel()) || pkg["type"] != "module" {
 			t.Errorf("%s: package.json: name %v, version %v, type %v", path, pkg["name"], pkg["version"], pkg["type"])
 		}
 		for _, k := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "scripts"} {
@@ -74,7 +75,7 @@ func TestGenerate(t *testing.T) {
 		// only the data module, the constructors and the package files
 		// (the templates of the files table) differ.
 		for name, data := range files {
-			if perContract[strings.TrimPrefix(name, Dir(c)+"/")] {
+			if perContract[strings.TrimPrefix(name, Dir(targets.Defaults(c.Name))+"/")] {
 				continue
 			}
 			if prev, ok := static[name]; ok && !bytes.Equal(prev, data) {
@@ -95,7 +96,7 @@ func TestCommentsCannotEscape(t *testing.T) {
 func TestNameCollisions(t *testing.T) {
 	c := gentest.Load(t, "../gengo/testdata/minimal/kinds.yaml")
 	c.Kinds[0].Idents.TSType = "Envelope" // its constructor would be newEnvelope
-	if _, err := Generate(c); err == nil || !strings.Contains(err.Error(), "newEnvelope") {
+	if _, err := Generate(c, targets.Defaults(c.Name)); err == nil || !strings.Contains(err.Error(), "newEnvelope") {
 		t.Errorf("a kind whose constructor is newEnvelope: got %v", err)
 	}
 }
@@ -105,7 +106,7 @@ func TestNameCollisions(t *testing.T) {
 // fields the contract lists.
 func TestSanitizePolicy(t *testing.T) {
 	c := gentest.Load(t, "../gengo/testdata/escaping/kinds.yaml")
-	files, err := Generate(c)
+	files, err := Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestSanitizePolicy(t *testing.T) {
 	}
 	req[0].Idents.TSLocal = "opts" // a field named like the constructors' options
 	c.Sanitize.Fields = append(c.Sanitize.Fields, req[0].Name)
-	files, err = Generate(c)
+	files, err = Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}

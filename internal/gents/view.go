@@ -13,6 +13,7 @@ import (
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
 	"github.com/errgen/errgen/internal/runtimedata"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // view is what the templates read. Strings are raw: templates quote them
@@ -20,8 +21,9 @@ import (
 // prebuilt TypeScript expressions (JSON, which is valid TypeScript).
 type view struct {
 	runtimedata.Common
-	NPM     string
-	Version string // the npm version derived from the contract version
+	Packages targets.Packages // the generation settings' names and metadata
+	NPM      string
+	Version  string // the npm version derived from the contract version
 	// RepositoryURL is package.json's repository.url: the config's
 	// repository as npm publish would normalize it (git+…, ending in .git),
 	// so that it publishes unchanged; empty without one.
@@ -100,7 +102,7 @@ type receivedView struct {
 	Member, TSType, Doc string
 }
 
-func newView(c *contract.Contract) (*view, error) {
+func newView(c *contract.Contract, o targets.Options) (*view, error) {
 	t := runtimedata.Build(c)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
@@ -109,15 +111,16 @@ func newView(c *contract.Contract) (*view, error) {
 			ClassifierFunc: func(cl *contract.Classifier) string { return "classify" + cl.Idents.TSType },
 			Printer:        runtimedata.TypeScriptPrinter{}, // JSON, which is valid TypeScript
 		}),
-		NPM:     c.Packages.NPM,
-		Version: npmVersion(c.Release, c.VersionLabel()),
+		Packages: o.Packages,
+		NPM:      o.Packages.NPM,
+		Version:  npmVersion(c.Release, c.VersionLabel()),
 	}
 	schema, err := genschema.MCPErrorSchema(c)
 	if err != nil {
 		return nil, fmt.Errorf("gents: the MCP error schema: %w", err)
 	}
 	v.MCPErrorSchema = string(schema)
-	if r := strings.TrimSuffix(c.Packages.Repository, "/"); r != "" {
+	if r := strings.TrimSuffix(o.Packages.Repository, "/"); r != "" {
 		v.RepositoryURL = "git+" + strings.TrimSuffix(r, ".git") + ".git"
 	}
 	v.Wire = map[string]string{}

@@ -17,15 +17,16 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Dir is where the vectors go, relative to the output root.
-func Dir(c *contract.Contract) string { return c.Outputs.Conformance }
+func Dir(o targets.Options) string { return o.Dir(targets.Conformance) }
 
 // FileName is the path of the contract's vectors file, relative to the
 // output root: conformance/<contract name>.vectors.json.
-func FileName(c *contract.Contract) string {
-	return path.Join(Dir(c), c.Name+".vectors.json")
+func FileName(c *contract.Contract, o targets.Options) string {
+	return path.Join(Dir(o), c.Name+".vectors.json")
 }
 
 // File is the vectors file. Its JSON form is what every language's tests
@@ -205,7 +206,7 @@ type ForToolVec struct {
 }
 
 // Generate returns the vectors file of c.
-func Generate(c *contract.Contract) (map[string][]byte, error) {
+func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	f, err := Build(c)
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ func Generate(c *contract.Contract) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{FileName(c): data}, nil
+	return map[string][]byte{FileName(c, o): data}, nil
 }
 
 // Build computes the vectors of c.

@@ -20,6 +20,7 @@ import (
 	"github.com/errgen/errgen/internal/genvectors"
 	"github.com/errgen/errgen/internal/marker"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // contracts are the three shipped contracts and every valid test contract.
@@ -29,14 +30,14 @@ func contracts(t *testing.T) map[string]*contract.Contract {
 
 func generate(t *testing.T, c *contract.Contract) []byte {
 	t.Helper()
-	files, err := genvectors.Generate(c)
+	files, err := genvectors.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[genvectors.FileName(c)] == nil {
-		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c))
+	if len(files) != 1 || files[genvectors.FileName(c, targets.Defaults(c.Name))] == nil {
+		t.Fatalf("files %v, want only %s", len(files), genvectors.FileName(c, targets.Defaults(c.Name)))
 	}
-	return files[genvectors.FileName(c)]
+	return files[genvectors.FileName(c, targets.Defaults(c.Name))]
 }
 
 // TestVectorsWriteAsTheirStructs holds each vector type's AsObject, which
@@ -111,8 +112,8 @@ func TestFileShape(t *testing.T) {
 // it is the same on every run.
 func checkFileText(t *testing.T, p string, c *contract.Contract, data []byte) {
 	t.Helper()
-	if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c) != want {
-		t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c), want)
+	if want := "conformance/" + c.Name + ".vectors.json"; genvectors.FileName(c, targets.Defaults(c.Name)) != want {
+		t.Errorf("%s: file %s, want %s", p, genvectors.FileName(c, targets.Defaults(c.Name)), want)
 	}
 	if !bytes.HasPrefix(data, []byte(`{`+"\n"+`  "$comment": "`+marker.Text)) || bytes.Index(data, []byte(marker.Text)) > 512 {
 		t.Errorf("%s: the header is not the first member near the top:\n%.200s", p, data)
@@ -503,14 +504,14 @@ func scratchVectorsModule(t *testing.T) (files map[string][]byte, n int) {
 		}
 		n++
 		caseDir := fmt.Sprintf("c%d", n)
-		gen, err := gengo.Generate(c)
+		gen, err := gengo.Generate(c, targets.Defaults(c.Name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for fp, data := range gen {
 			write(caseDir+"/"+fp, data)
 		}
-		write(caseDir+"/"+genvectors.FileName(c), generate(t, c))
+		write(caseDir+"/"+genvectors.FileName(c, targets.Defaults(c.Name)), generate(t, c))
 		// Every case's tests are in one test package at the module's root
 		// (an import's name is the file's own, so each file calls its
 		// package p): one test binary to link rather than one a case.
@@ -523,7 +524,7 @@ func scratchVectorsModule(t *testing.T) (files map[string][]byte, n int) {
 // p): its vectors and producers checked against its generated Go package.
 func vectorsTestFile(t *testing.T, c *contract.Contract, p, module, caseDir string) []byte {
 	t.Helper()
-	pkg := c.Packages.Go
+	pkg := targets.Defaults(c.Name).Packages.Go
 	var classifiers strings.Builder
 	toolResult := "nil"
 	if c.Inbound != nil {
@@ -574,7 +575,7 @@ func TestProducers_%[9]s(t *testing.T) {
 		ProducerSchema: p.ProducerSchema().JSON,
 	})
 }
-`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir)
+`, pkg, module+"/"+caseDir+"/gen/go/"+pkg, filepath.ToSlash(p), genvectors.FileName(c, targets.Defaults(c.Name)), classifiers.String(), toolResult, abs(t, p), strings.Repeat(`, ""`, len(c.RequiredContext)), caseDir)
 }
 
 // runScratchVectors vets and tests the scratch module in dir, and checks

@@ -46,10 +46,19 @@ func title(w string) string {
 	return strings.ToUpper(w[:1]) + w[1:]
 }
 
-// Forms holds every identifier form of one name, with the same fields as
-// contract.Idents so the model converts it directly.
+// Forms holds every identifier form of one name (the model's
+// contract.Idents). A language adds its forms here and in All.
 type Forms struct {
-	Go, GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst, RustType, RustLocal, RustConst string
+	Go          string // exported Go name, without any type prefix: AuthFailed
+	GoLocal     string // Go parameter name: authFailed
+	TSType      string // AuthFailed
+	TSLocal     string // authFailed
+	TSConst     string // AUTH_FAILED
+	PythonLocal string // auth_failed
+	PythonConst string // AUTH_FAILED
+	RustType    string // AuthFailed
+	RustLocal   string // auth_failed
+	RustConst   string // AUTH_FAILED
 }
 
 // All returns every identifier form of name, equal to calling GoExported,

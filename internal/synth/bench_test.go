@@ -13,6 +13,7 @@ import (
 	"github.com/errgen/errgen/internal/generate"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/synth"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Sizes are the contract sizes of issue 10: 10x steps, so growth is linear
@@ -54,7 +55,7 @@ func reportCPU(b *testing.B) func() {
 // errgen generate without the writes.
 func generateAll(b *testing.B, data []byte) *generate.Output {
 	c := gentest.LoadData(b, data)
-	out, err := generate.Generate(c)
+	out, err := generate.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func BenchmarkEmitter(b *testing.B) {
 				b.ReportAllocs()
 				defer reportCPU(b)()
 				for b.Loop() {
-					if _, err := e.Generate(c); err != nil {
+					if _, err := e.Generate(c, targets.Defaults(c.Name)); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -160,7 +161,7 @@ func BenchmarkGoBuild(b *testing.B) {
 		n = sizes[0]
 	}
 	c := gentest.LoadData(b, synth.Contract(n))
-	out, err := generate.Generate(c)
+	out, err := generate.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/generate"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Every size loads without problems, with the kinds, groups and retired
@@ -45,7 +46,7 @@ func TestContractGenerates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := generate.Generate(c)
+	out, err := generate.Generate(c, targets.Defaults(c.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestCostPerKindDoesNotGrow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := generate.Generate(c); err != nil {
+		if _, err := generate.Generate(c, targets.Defaults(c.Name)); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/errgen/errgen/internal/config"
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestReferenceModules is the Go registry's pre-publish check of this
@@ -29,15 +30,16 @@ func TestReferenceModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Apply(c); err != nil {
+	opts, err := cfg.Options(c)
+	if err != nil {
 		t.Fatal(err)
 	}
 	release := c.Release
 	if release == "" {
 		t.Fatalf("the reference contract (version %q) has no release", c.VersionLabel())
 	}
-	core := c.Packages.GoImportPath
-	dir := filepath.Join(root, filepath.FromSlash(c.Outputs.Go))
+	core := opts.Packages.GoImportPath
+	dir := filepath.Join(root, filepath.FromSlash(opts.Dir(targets.Go)))
 	proxy := t.TempDir()
 	for _, m := range []struct{ dir, path string }{{dir, core}, {filepath.Join(dir, "grpcstatus"), core + "/grpcstatus"}} {
 		mv := module.Version{Path: m.path, Version: "v" + release}
