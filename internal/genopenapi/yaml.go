@@ -251,29 +251,9 @@ func valueNode(v any) (*yaml.Node, bool) {
 		// JSON would turn ill-formed UTF-8 into U+FFFD.
 		return str(v), utf8.ValidString(v)
 	case []string:
-		if v == nil {
-			return valueNode(nil)
-		}
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(v))}
-		for i, s := range v {
-			var ok bool
-			if n.Content[i], ok = valueNode(s); !ok {
-				return nil, false
-			}
-		}
-		return flowIfEmpty(n), true
+		return sequenceNode(v)
 	case []any:
-		if v == nil {
-			return valueNode(nil)
-		}
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(v))}
-		for i, x := range v {
-			var ok bool
-			if n.Content[i], ok = valueNode(x); !ok {
-				return nil, false
-			}
-		}
-		return flowIfEmpty(n), true
+		return sequenceNode(v)
 	case orderedjson.Ordered:
 		return valueNode(v.AsObject())
 	case orderedjson.Object:
@@ -288,6 +268,21 @@ func valueNode(v any) (*yaml.Node, bool) {
 		return flowIfEmpty(n), true
 	}
 	return nil, false
+}
+
+// sequenceNode is valueNode of a slice: null when nil, as JSON writes it.
+func sequenceNode[E any](v []E) (*yaml.Node, bool) {
+	if v == nil {
+		return valueNode(nil)
+	}
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, len(v))}
+	for i, x := range v {
+		var ok bool
+		if n.Content[i], ok = valueNode(x); !ok {
+			return nil, false
+		}
+	}
+	return flowIfEmpty(n), true
 }
 
 // flowIfEmpty writes an empty collection as {} or [], as fromJSON does.
