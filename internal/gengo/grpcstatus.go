@@ -8,8 +8,8 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
-	"github.com/errgen/errgen/runtime"
 	"github.com/errgen/errgen/internal/targets"
+	"github.com/errgen/errgen/runtime"
 )
 
 // GRPCDir is the grpcstatus module's directory inside the Go package's.
