@@ -73,17 +73,24 @@ func SanitizeMax(s string, maxLength int) string {
 	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		var count int
-		if count, quiet = sanitizeQuiet(s, &q); quiet {
+		pristine, runes, quiet = sanitizeQuiet(s, &q)
+		if !quiet && s[pristine] >= utf8.RuneSelf {
+			if _, _, ok := sanitizeDecode(s[pristine:]); !ok {
+				// An ill-formed sequence: s is sanitized as the text
+				// with each one replaced by U+FFFD, which step 1 makes
+				// of it, and the quick pass goes on in that text.
+				s = sanitizeRepair(s, pristine)
+				pristine, runes, quiet = q.resume(s, pristine, runes)
+			}
+		}
+		if quiet {
 			// Steps 1 to 3 keep s; only its length can matter, and the
 			// quick pass counted its code points.
-			if count <= maxLength {
+			if runes <= maxLength {
 				return s
 			}
 			return sanitizeTruncate(s, maxLength, true)
 		}
-		pristine = count
-		runes = sanitizeRuneCount(s[:pristine])
 	}
 	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
 	// The quick pass stopped at the first place where a step changes
@@ -731,7 +738,8 @@ func sanitizeFourth(n string) []byte {
 // bytes: it reports quiet when steps 1 to 3 would keep s as it is, and
 // then how many code points s holds (its bytes less the continuation
 // bytes, which the UTF-8 check counts as it goes). Otherwise s[:pristine]
-// is text that steps 1 and 2 keep as it is, so step 1 can start after it.
+// is text that steps 1 and 2 keep as it is, so step 1 can start after it,
+// and count is how many code points it holds.
 //
 // It reads eight bytes at a time: their four pairs at even positions
 // against sanitizeLook2, which holds the pairs that could start a change,
@@ -743,13 +751,18 @@ func sanitizeFourth(n string) []byte {
 // of sanitizeLook2, so valid text in any script goes by eight bytes at a
 // time. Around a pair that could start a change, the characters are
 // looked at one by one; where the structure breaks, all of the block's.
-func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
-	const high = 0x8080808080808080
+func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine, count int, quiet bool) {
 	q.r.s = s
-	// owed marks, in the bytes of the block at i (0x80 each), the
-	// continuation bytes a character that starts before i owes.
-	var owed uint64
-	i, cont := 0, 0 // cont: the continuation bytes of s[:i]
+	return q.scan(0, 0, 0)
+}
+
+// scan is the quick pass from the block at i over q.r.s, whose first i
+// bytes hold cont continuation bytes; owed marks, in the bytes of the
+// block at i (0x80 each), the continuation bytes a character that starts
+// before i owes. Nothing before q.next is looked at again.
+func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int, quiet bool) {
+	const high = 0x8080808080808080
+	s := q.r.s
 	for i <= len(s)-8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
@@ -766,7 +779,7 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				p := sanitizeCharStart(s, max(i-2, 0))
 				for p = max(p, q.next); p < i+8; p = q.next {
 					if !q.at(p) {
-						return p, false
+						return p, sanitizeCountTo(s, i, cont, p), false
 					}
 				}
 				// Go on with the even pair that holds next.
@@ -782,13 +795,13 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 			// Most blocks have no pair to look around: four loads tell.
 			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&(sanitizeEvenQuiet|sanitizeEvenLead) != 0 {
 				if p, ok := q.look(i, w); !ok {
-					return p, false
+					return p, sanitizeCountTo(s, i+8, cont, p), false
 				}
 			}
 			// ASCII, the same four loads: no pair of it holds a lead byte.
 		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
 			if p, ok := q.block(i, w); !ok {
-				return p, false
+				return p, sanitizeCountTo(s, i, cont, p), false
 			}
 		}
 		i += 8
@@ -797,10 +810,74 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	p := sanitizeCharStart(s, max(i-2, 0))
 	for p = max(p, q.next); p < len(s); p = q.next {
 		if !q.at(p) {
-			return p, false
+			return p, sanitizeCountTo(s, i, cont, p), false
 		}
 	}
-	return len(s) - cont - sanitizeContinuations(s[i:]), true
+	return 0, len(s) - cont - sanitizeContinuations(s[i:]), true
+}
+
+// sanitizeCountTo returns the code points of s[:p], where s[:at] holds cont
+// continuation bytes and p is within a few bytes of at.
+func sanitizeCountTo(s string, at, cont, p int) int {
+	if p <= at {
+		return p - cont + sanitizeContinuations(s[p:at])
+	}
+	return p - cont - sanitizeContinuations(s[at:p])
+}
+
+// resume goes on with the quick pass, stopped at p (holding count code
+// points) by an ill-formed sequence, in t: the text with each ill-formed
+// sequence replaced by U+FFFD (sanitizeRepair), which differs from the text
+// from p only. Every position before p was looked at already. A shape
+// tried there could read past p, but no step 3 shape tells one byte that
+// is not ASCII from another or counts them, so it matched neither in the
+// text nor in t. What the shapes' scans remember (sanitizeMemo) may reach
+// past p, in the text's positions: it is forgotten.
+func (q *sanitizeQuietPass) resume(t string, p, count int) (pristine, runes int, quiet bool) {
+	q.r.s, q.r.sanitizeMemo, q.next = t, sanitizeMemo{}, p
+	i := p &^ 1
+	var owed uint64
+	if i < p && t[i] >= utf8.RuneSelf {
+		owed = 0x80 // the last byte of a character that starts before i
+	}
+	return q.scan(i, p-count-sanitizeContinuations(t[i:p]), owed)
+}
+
+// sanitizeRepair returns s with each maximal subpart of an ill-formed
+// UTF-8 sequence from p on replaced by U+FFFD, as step 1 replaces it; p is
+// the first. The copy is one allocation, with room for a few more.
+func sanitizeRepair(s string, p int) string {
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:p])
+	for i := p; i < len(s); {
+		// The next byte that is not ASCII, eight bytes at a time.
+		j := i
+		for j+8 <= len(s) && sanitizeWord8(s, j)&0x8080808080808080 == 0 {
+			j += 8
+		}
+		for j < len(s) && s[j] < utf8.RuneSelf {
+			j++
+		}
+		if j == len(s) {
+			b.WriteString(s[i:])
+			break
+		}
+		if size := sanitizeKeptSize(s, j); size > 0 {
+			b.WriteString(s[i : j+size])
+			i = j + size
+			continue
+		}
+		_, size, ok := sanitizeDecode(s[j:])
+		if ok {
+			b.WriteString(s[i : j+size])
+		} else {
+			b.WriteString(s[i:j])
+			b.WriteString("\uFFFD")
+		}
+		i = j + size
+	}
+	return b.String()
 }
 
 // sanitizeContinuations counts the continuation bytes of a few bytes.
