@@ -1858,6 +1858,24 @@ func sanitizeRun(s string, i int, class uint16) int {
 	return j - i
 }
 
+// sanitizeRunOf is sanitizeRun for a class of one bit, eight bytes at a
+// time: a URL's host is read in a few steps where the userinfo shape is
+// tried at its "://".
+func sanitizeRunOf(s string, i int, class uint16) int {
+	j := i
+	for j+8 <= len(s) {
+		t, b := &sanitizeClasses, s[j:j+8]
+		if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&class == 0 {
+			break
+		}
+		j += 8
+	}
+	for j < len(s) && sanitizeClasses[s[j]]&class != 0 {
+		j++
+	}
+	return j - i
+}
+
 // sanitizeRedactor is step 3's state. The output is b (once anything was
 // redacted) or s[:flushed], followed by s[flushed:] up to the scan position.
 type sanitizeRedactor struct {
@@ -2191,10 +2209,9 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	// key = value and key: value for a sensitive key. Tried before the URL
 	// rule, which starts at the same ':' but redacts less: were the URL
 	// rule first, a second pass could redact the "//" it skipped.
-	if r.assignmentMay(p) {
-		if from, to, ok := r.assignment(p); ok {
-			return from, to, true
-		}
+	// (assignment makes assignmentMay's tests first.)
+	if from, to, ok := r.assignment(p); ok {
+		return from, to, true
 	}
 	if s[p] != ':' || p+1 >= len(s) || !sanitizeSeparator(s[p+1]) {
 		return 0, 0, false
@@ -2202,7 +2219,7 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	// URL userinfo holding a password: scheme://user:password@host.
 	if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
 		j := p + 3
-		n := sanitizeRun(s, j, sanitizeClassUserinfo)
+		n := sanitizeRunOf(s, j, sanitizeClassUserinfo)
 		if n > 0 && j+n < len(s) && s[j+n] == '@' && strings.IndexByte(s[j:j+n], ':') >= 0 {
 			return j, j + n, true
 		}
