@@ -768,6 +768,9 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine, count int, quiet b
 func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int, quiet bool) {
 	const high = 0x8080808080808080
 	s := q.r.s
+	// The count lives in q, not in a register: the scan's calls would make
+	// the loop keep it on the stack, which costs every block.
+	q.cont = cont
 	for i <= len(s)-8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
@@ -784,11 +787,11 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 				p := sanitizeCharStart(s, max(i-2, 0))
 				for p = max(p, q.next); p < i+8; p = q.next {
 					if !q.at(p) {
-						return p, sanitizeCountTo(s, i, cont, p), false
+						return p, sanitizeCountTo(s, i, q.cont, p), false
 					}
 				}
 				// Go on with the even pair that holds next.
-				cont += sanitizeContinuations(s[i : q.next&^1])
+				q.cont += sanitizeContinuations(s[i : q.next&^1])
 				i, owed = q.next&^1, 0
 				if i < q.next && s[i] >= utf8.RuneSelf {
 					owed = 0x80
@@ -796,17 +799,17 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
-			cont += bits.OnesCount64(hi ^ lead)
+			q.cont += bits.OnesCount64(hi ^ lead)
 			// Most blocks have no pair to look around: four loads tell.
 			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&(sanitizeEvenQuiet|sanitizeEvenLead) != 0 {
 				if p, ok := q.look(i, w); !ok {
-					return p, sanitizeCountTo(s, i+8, cont, p), false
+					return p, sanitizeCountTo(s, i+8, q.cont, p), false
 				}
 			}
 			// ASCII, the same four loads: no pair of it holds a lead byte.
 		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
 			if p, ok := q.block(i, w); !ok {
-				return p, sanitizeCountTo(s, i, cont, p), false
+				return p, sanitizeCountTo(s, i, q.cont, p), false
 			}
 		}
 		i += 8
@@ -815,10 +818,10 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 	p := sanitizeCharStart(s, max(i-2, 0))
 	for p = max(p, q.next); p < len(s); p = q.next {
 		if !q.at(p) {
-			return p, sanitizeCountTo(s, i, cont, p), false
+			return p, sanitizeCountTo(s, i, q.cont, p), false
 		}
 	}
-	return 0, len(s) - cont - sanitizeContinuations(s[i:]), true
+	return 0, len(s) - q.cont - sanitizeContinuations(s[i:]), true
 }
 
 // sanitizeCountTo returns the code points of s[:p], where s[:at] holds cont
@@ -1174,6 +1177,8 @@ type sanitizeQuietPass struct {
 	r sanitizeRedactor
 	// next is the first position not looked at yet.
 	next int
+	// cont is the continuation bytes of the text before the scan's block.
+	cont int
 }
 
 // at looks at the character at p and reports false when a step would
@@ -1897,24 +1902,6 @@ func sanitizeRun(s string, i int, class uint16) int {
 	return j - i
 }
 
-// sanitizeRunOf is sanitizeRun for a class of one bit, eight bytes at a
-// time: a URL's host is read in a few steps where the userinfo shape is
-// tried at its "://".
-func sanitizeRunOf(s string, i int, class uint16) int {
-	j := i
-	for j+8 <= len(s) {
-		t, b := &sanitizeClasses, s[j:j+8]
-		if t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&class == 0 {
-			break
-		}
-		j += 8
-	}
-	for j < len(s) && sanitizeClasses[s[j]]&class != 0 {
-		j++
-	}
-	return j - i
-}
-
 // sanitizeRedactor is step 3's state. The output is b (once anything was
 // redacted) or s[:flushed], followed by s[flushed:] up to the scan position.
 type sanitizeRedactor struct {
@@ -2248,9 +2235,10 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	// key = value and key: value for a sensitive key. Tried before the URL
 	// rule, which starts at the same ':' but redacts less: were the URL
 	// rule first, a second pass could redact the "//" it skipped.
-	// (assignment makes assignmentMay's tests first.)
-	if from, to, ok := r.assignment(p); ok {
-		return from, to, true
+	if r.assignmentMay(p) {
+		if from, to, ok := r.assignment(p); ok {
+			return from, to, true
+		}
 	}
 	if s[p] != ':' || p+1 >= len(s) || !sanitizeSeparator(s[p+1]) {
 		return 0, 0, false
@@ -2258,7 +2246,7 @@ func (r *sanitizeRedactor) matchSeparator(p int) (from, to int, ok bool) {
 	// URL userinfo holding a password: scheme://user:password@host.
 	if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
 		j := p + 3
-		n := sanitizeRunOf(s, j, sanitizeClassUserinfo)
+		n := sanitizeRun(s, j, sanitizeClassUserinfo)
 		if n > 0 && j+n < len(s) && s[j+n] == '@' && strings.IndexByte(s[j:j+n], ':') >= 0 {
 			return j, j + n, true
 		}
