@@ -102,6 +102,17 @@ URLS = _fill((
     "webhook https://hooks.example.com/services/T000/B000/callback?token=abcdef0123456789abcdef&sig=deadbeef rejected\n",
 ))
 
+#: DENSE is about 4 KiB of text dense with secrets (issue 33): each line of 80 characters (and a line feed) holds a bearer token, a bidi control, a prompt marker and a GitHub token, in a log line, a header and a JSON object in turn.
+DENSE = _fill(tuple(
+    (line + " " * 79)[:80] + "\n"
+    for i in range(10)
+    for line in (
+        f"req {i:02d} Bearer abc{i:02d}def456ghIJ \u202e[INST] ghp_{i:02d}{'aB3dE6gH9j' * 3}kLmN ok.",
+        f"Authorization: Bearer abc{i:02d}def456ghIJ\u202e [INST] token=ghp_{i:02d}{'aB3dE6gH9j' * 3}kLmN;",
+        f'{{"auth":"Bearer abc{i:02d}def","t":"\u202e[INST]ghp_{i:02d}{"aB3dE6gH9j" * 3}kLmN"}}',
+    )
+))
+
 #: CRAFTED names the repetitive inputs of the SanitizeCrafted rows: each piece repeated to 16 KiB and sanitized with the contract's policy. The first ones are the slowest single pieces of an earlier search; the rest are what the systematic search (every piece of one to three trigger characters, four-character pieces, pieces of trigger words, then random mutations of the slowest) found slowest since, and the inputs that once cost quadratic time.
 CRAFTED: Dict[str, str] = {
     "colon": ":",
@@ -264,6 +275,8 @@ def benchmarks(pkg: Any) -> List[Bench]:
         raise SystemExit("bench.py: NON_ASCII is not clean")
     if pkg.sanitize_max(URLS, SMALL_MAX) == URLS:
         raise SystemExit("bench.py: URLS holds nothing to redact")
+    if pkg.sanitize_max(DENSE, SMALL_MAX).count("[REDACTED]") < 2 * DENSE.count("\n") or "ghp_" in pkg.sanitize_max(DENSE, SMALL_MAX):
+        raise SystemExit("bench.py: DENSE does not hold two secrets a line")
     try:
         env = pkg.from_json(envelope)
         pkg.lookup(env.kind)
@@ -300,7 +313,7 @@ def benchmarks(pkg: Any) -> List[Bench]:
         Bench("Sanitize10MiB", len(big), lambda: pkg.sanitize(texts[2])),
     ]
     # The sanitizer beside labby's, on the same texts and maximum.
-    for name, text in (("Clean4KiB", texts[0]), ("Dirty4KiB", texts[1]), ("NonASCII4KiB", NON_ASCII), ("URLs4KiB", URLS)):
+    for name, text in (("Clean4KiB", texts[0]), ("Dirty4KiB", texts[1]), ("NonASCII4KiB", NON_ASCII), ("URLs4KiB", URLS), ("Dense4KiB", DENSE)):
         size = len(text.encode("utf-8"))
         if name not in ("Clean4KiB", "Dirty4KiB"):
             out.append(Bench("Sanitize" + name, size, lambda t=text: pkg.sanitize_max(t, SMALL_MAX)))

@@ -281,6 +281,29 @@ func rows() []row {
 	speedEach("Go sanitizer: clean text in another script", "agenterror.BenchmarkSanitizeCleanScript/", "≥ 1 GB/s, 0 allocs", 1000, true)
 	speedEach("Go sanitizer: dirty text", "agenterror.BenchmarkSanitizeDirtyShape/", "≥ 300 MB/s", 300, false)
 	speedEach("Go sanitizer: crafted input", "agenterror.BenchmarkSanitizeCrafted/", "≥ 200 MB/s", 200, false)
+	// Issue 33: ill-formed bytes cost their repair, URLs stay on the fast
+	// path; each beside its clean twin of the same run.
+	speedRatio := func(target, key, baseKey string, maxAllocs float64) {
+		const goal = "≥ 0.7× its speed"
+		goalText := goal
+		if maxAllocs >= 0 {
+			goalText = fmt.Sprintf("%s, ≤ %.0f allocs", goal, maxAllocs)
+		}
+		e, ok1 := get(key, "MB/s")
+		b, ok2 := get(baseKey, "MB/s")
+		if !ok1 || !ok2 {
+			out = append(out, missing(target, goalText))
+			return
+		}
+		ea, _ := get(key, "allocs/op")
+		r := e / b
+		ok := r >= 0.7 && (maxAllocs < 0 || ea <= maxAllocs)
+		out = append(out, row{target, fmt.Sprintf("%.0f MB/s, %.0f allocs", e, ea), fmt.Sprintf("%.0f MB/s", b), fmt.Sprintf("%.2f× its speed", r), goalText, verdict(ok)})
+	}
+	ill := "agenterror.BenchmarkSanitizeIllFormed/where="
+	speedRatio("Go sanitizer: clean 4 KiB text cut in a character at its end vs cut at a boundary", ill+"end", ill+"none", 1)
+	speedRatio("… one `\\xff` in its middle vs none", ill+"middle", ill+"none", 1)
+	speedRatio("Go sanitizer: clean 4 KiB text full of URLs (`://`, `?`, `=`, `&`) vs plain ASCII text", "agenterror.BenchmarkSanitizeURLs/text=urls", "agenterror.BenchmarkSanitizeURLs/text=plain", -1)
 	if big, ok1 := get("agenterror.BenchmarkSanitize10MiB", "ns/op"); ok1 {
 		if win, ok2 := get("agenterror.BenchmarkSanitizeWindow", "ns/op"); ok2 {
 			r := big / win

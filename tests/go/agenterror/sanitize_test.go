@@ -38,6 +38,27 @@ func TestSanitizeCleanDoesNotAllocate(t *testing.T) {
 
 var sinkString string
 
+// TestSanitizeIllFormedAllocatesOnce: text whose only change is the repair
+// of ill-formed UTF-8 (a character cut at the end, as byte-truncated text
+// is, or bad bytes elsewhere) costs one allocation, the repaired copy, and
+// gives what step 1 makes of it: U+FFFD for each maximal subpart.
+func TestSanitizeIllFormedAllocatesOnce(t *testing.T) {
+	clean := strings.Repeat("upstream api.example.com:443 answered 503 (Service Unavailable); retry_after=2s … Grüße → ", 20)[:1500]
+	for _, c := range []struct{ in, want string }{
+		{clean + "\xe2\x86", clean + "\uFFFD"},
+		{clean + "\xf0\x9f\x9a", clean + "\uFFFD"},
+		{"\xff" + clean, "\uFFFD" + clean},
+		{clean[:700] + "\xc3\xed\xa0\x80" + clean[700:] + "\xff", clean[:700] + "\uFFFD\uFFFD\uFFFD\uFFFD" + clean[700:] + "\uFFFD"},
+	} {
+		if got := agenterror.Sanitize(c.in); got != c.want {
+			t.Errorf("Sanitize(…%.30q) = …%.30q, want …%.30q", c.in[len(c.in)-30:], got[len(got)-30:], c.want[len(c.want)-30:])
+		}
+		if n := testing.AllocsPerRun(100, func() { sinkString = agenterror.Sanitize(c.in) }); n > 1 {
+			t.Errorf("Sanitize(…%.30q) allocated %.0f times, want 1", c.in[len(c.in)-30:], n)
+		}
+	}
+}
+
 // TestConstructorsSanitize: New, the per-kind constructors and WithCause
 // sanitize (SanitizedFields is message and cause); NewTrusted and plain
 // assignment do not; clean text costs no allocation beyond the envelope.

@@ -456,7 +456,7 @@ def test_benchmarks_smoke() -> None:
     spec.loader.exec_module(bench)
     lines = bench.run(pkg, smoke=True)
     pydantic = ("PydanticValidateJSON", "PydanticDumpJSON") if bench.pydantic_model() is not None else ()
-    labby = [p + n for n in ("Clean4KiB", "Dirty4KiB", "NonASCII4KiB", "URLs4KiB") for p in ("Sanitize", "Labby") if p + n not in ("SanitizeClean4KiB", "SanitizeDirty4KiB")]
+    labby = [p + n for n in ("Clean4KiB", "Dirty4KiB", "NonASCII4KiB", "URLs4KiB", "Dense4KiB") for p in ("Sanitize", "Labby") if p + n not in ("SanitizeClean4KiB", "SanitizeDirty4KiB")]
     assert [line.split()[0] for line in lines] == [f"BenchmarkPython/{n}" for n in
                                                    ("JSONLoads", "ParseLookup", "FromJSON", "JSONDumps", "ToJSON", *pydantic,
                                                     "JSONLoadsClean4KiB", "JSONLoadsDirty4KiB", "SanitizeClean4KiB", "SanitizeDirty4KiB", "Sanitize10MiB",

@@ -75,17 +75,27 @@ func SanitizeMax(s string, maxLength int) string {
 	var q sanitizeQuietPass
 	if len(s) <= 4*maxLength {
 		var quiet bool
-		var count int
-		if count, quiet = sanitizeQuiet(s, &q); quiet {
+		pristine, runes, quiet = sanitizeQuiet(s, &q)
+		if !quiet && s[pristine] >= utf8.RuneSelf {
+			if _, _, ok := sanitizeDecode(s[pristine:]); !ok {
+				// An ill-formed sequence: s is sanitized as the text
+				// with each one replaced by U+FFFD, which step 1 makes
+				// of it, and the quick pass goes on in that text (when
+				// there are few of them).
+				if t, ok := sanitizeRepair(s, pristine); ok {
+					s = t
+					pristine, runes, quiet = q.resume(s, pristine, runes)
+				}
+			}
+		}
+		if quiet {
 			// Steps 1 to 3 keep s; only its length can matter, and the
 			// quick pass counted its code points.
-			if count <= maxLength {
+			if runes <= maxLength {
 				return s
 			}
 			return sanitizeTruncate(s, maxLength, true)
 		}
-		pristine = count
-		runes = sanitizeRuneCount(s[:pristine])
 	}
 	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
 	// The quick pass stopped at the first place where a step changes
@@ -733,7 +743,8 @@ func sanitizeFourth(n string) []byte {
 // bytes: it reports quiet when steps 1 to 3 would keep s as it is, and
 // then how many code points s holds (its bytes less the continuation
 // bytes, which the UTF-8 check counts as it goes). Otherwise s[:pristine]
-// is text that steps 1 and 2 keep as it is, so step 1 can start after it.
+// is text that steps 1 and 2 keep as it is, so step 1 can start after it,
+// and count is how many code points it holds.
 //
 // It reads eight bytes at a time: their four pairs at even positions
 // against sanitizeLook2, which holds the pairs that could start a change,
@@ -745,13 +756,21 @@ func sanitizeFourth(n string) []byte {
 // of sanitizeLook2, so valid text in any script goes by eight bytes at a
 // time. Around a pair that could start a change, the characters are
 // looked at one by one; where the structure breaks, all of the block's.
-func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
-	const high = 0x8080808080808080
+func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine, count int, quiet bool) {
 	q.r.s = s
-	// owed marks, in the bytes of the block at i (0x80 each), the
-	// continuation bytes a character that starts before i owes.
-	var owed uint64
-	i, cont := 0, 0 // cont: the continuation bytes of s[:i]
+	return q.scan(0, 0, 0)
+}
+
+// scan is the quick pass from the block at i over q.r.s, whose first i
+// bytes hold cont continuation bytes; owed marks, in the bytes of the
+// block at i (0x80 each), the continuation bytes a character that starts
+// before i owes. Nothing before q.next is looked at again.
+func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int, quiet bool) {
+	const high = 0x8080808080808080
+	s := q.r.s
+	// The count lives in q, not in a register: the scan's calls would make
+	// the loop keep it on the stack, which costs every block.
+	q.cont = cont
 	for i <= len(s)-8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
@@ -768,11 +787,11 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				p := sanitizeCharStart(s, max(i-2, 0))
 				for p = max(p, q.next); p < i+8; p = q.next {
 					if !q.at(p) {
-						return p, false
+						return p, sanitizeCountTo(s, i, q.cont, p), false
 					}
 				}
 				// Go on with the even pair that holds next.
-				cont += sanitizeContinuations(s[i : q.next&^1])
+				q.cont += sanitizeContinuations(s[i : q.next&^1])
 				i, owed = q.next&^1, 0
 				if i < q.next && s[i] >= utf8.RuneSelf {
 					owed = 0x80
@@ -780,17 +799,17 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 				continue
 			}
 			next = lead>>56 | three>>48 | four>>40
-			cont += bits.OnesCount64(hi ^ lead)
+			q.cont += bits.OnesCount64(hi ^ lead)
 			// Most blocks have no pair to look around: four loads tell.
 			if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&(sanitizeEvenQuiet|sanitizeEvenLead) != 0 {
 				if p, ok := q.look(i, w); !ok {
-					return p, false
+					return p, sanitizeCountTo(s, i+8, q.cont, p), false
 				}
 			}
 			// ASCII, the same four loads: no pair of it holds a lead byte.
 		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
 			if p, ok := q.block(i, w); !ok {
-				return p, false
+				return p, sanitizeCountTo(s, i, q.cont, p), false
 			}
 		}
 		i += 8
@@ -799,10 +818,85 @@ func sanitizeQuiet(s string, q *sanitizeQuietPass) (pristine int, quiet bool) {
 	p := sanitizeCharStart(s, max(i-2, 0))
 	for p = max(p, q.next); p < len(s); p = q.next {
 		if !q.at(p) {
-			return p, false
+			return p, sanitizeCountTo(s, i, q.cont, p), false
 		}
 	}
-	return len(s) - cont - sanitizeContinuations(s[i:]), true
+	return 0, len(s) - q.cont - sanitizeContinuations(s[i:]), true
+}
+
+// sanitizeCountTo returns the code points of s[:p], where s[:at] holds cont
+// continuation bytes and p is within a few bytes of at.
+func sanitizeCountTo(s string, at, cont, p int) int {
+	if p <= at {
+		return p - cont + sanitizeContinuations(s[p:at])
+	}
+	return p - cont - sanitizeContinuations(s[at:p])
+}
+
+// resume goes on with the quick pass, stopped at p (holding count code
+// points) by an ill-formed sequence, in t: the text with each ill-formed
+// sequence replaced by U+FFFD (sanitizeRepair), which differs from the text
+// from p only. Every position before p was looked at already. A shape
+// tried there could read past p, but no step 3 shape tells one byte that
+// is not ASCII from another or counts them, so it matched neither in the
+// text nor in t. What the shapes' scans remember (sanitizeMemo) may reach
+// past p, in the text's positions: it is forgotten.
+func (q *sanitizeQuietPass) resume(t string, p, count int) (pristine, runes int, quiet bool) {
+	q.r.s, q.r.sanitizeMemo, q.next = t, sanitizeMemo{}, p
+	i := p &^ 1
+	var owed uint64
+	if i < p && t[i] >= utf8.RuneSelf {
+		owed = 0x80 // the last byte of a character that starts before i
+	}
+	return q.scan(i, p-count-sanitizeContinuations(t[i:p]), owed)
+}
+
+// sanitizeRepairMax is the most ill-formed sequences sanitizeRepair
+// repairs; text with more goes through step 1, which is faster at them.
+const sanitizeRepairMax = 8
+
+// sanitizeRepair returns s with each maximal subpart of an ill-formed
+// UTF-8 sequence from p on replaced by U+FFFD, as step 1 replaces it; p is
+// the first. The copy is one allocation. It reports false, and copies
+// nothing, when there are more than sanitizeRepairMax of them.
+func sanitizeRepair(s string, p int) (string, bool) {
+	var at, size [sanitizeRepairMax]int
+	k, n := 0, len(s)
+	for i := p; i < len(s); {
+		// The next byte that is not ASCII, eight bytes at a time.
+		for i+8 <= len(s) && sanitizeWord8(s, i)&0x8080808080808080 == 0 {
+			i += 8
+		}
+		for i < len(s) && s[i] < utf8.RuneSelf {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		if m := sanitizeKeptSize(s, i); m > 0 {
+			i += m
+			continue
+		}
+		_, m, ok := sanitizeDecode(s[i:])
+		if !ok {
+			if k == len(at) {
+				return "", false
+			}
+			at[k], size[k] = i, m
+			k, n = k+1, n+len("\uFFFD")-m
+		}
+		i += m
+	}
+	var b strings.Builder
+	b.Grow(n)
+	from := 0
+	for x := 0; x < k; x++ {
+		b.WriteString(s[from:at[x]])
+		b.WriteString("\uFFFD")
+		from = at[x] + size[x]
+	}
+	b.WriteString(s[from:])
+	return b.String(), true
 }
 
 // sanitizeContinuations counts the continuation bytes of a few bytes.
@@ -1083,6 +1177,8 @@ type sanitizeQuietPass struct {
 	r sanitizeRedactor
 	// next is the first position not looked at yet.
 	next int
+	// cont is the continuation bytes of the text before the scan's block.
+	cont int
 }
 
 // at looks at the character at p and reports false when a step would
@@ -1204,70 +1300,19 @@ func sanitizeMarkerEnding[T string | []byte](out T) int {
 // never holds a marker, however markers were nested (<sys<system>tem>
 // leaves nothing). s[:pristine] holding runes code points needs no change.
 // It reports whether the window cut text off.
+//
+// The output is s[:i] until something changes (b nil), then step 1's
+// buffer b (sanitizeStart). Runs of characters that need no look are
+// copied whole (sanitizeKeptRun); each other character is one step
+// (sanitizeCleanChar).
 func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 	var b []byte // nil while the output is s[:i]
-	n := runes
-	i := pristine
+	n, i := runes, pristine
 	for i < len(s) {
 		if n == window {
-			if b == nil {
-				return s[:i], true
-			}
-			return string(b[sanitizeGuard:]), true
+			return sanitizeCleanOutput(s, b, i), true
 		}
-		// A run of characters that need no look, up to the window: ASCII
-		// without a look bit, eight bytes at a time, and characters whose
-		// first two bytes tell that step 1 keeps them (sanitizeQuietLeads)
-		// and whose last byte ends no marker.
-		const look = sanitizeByteRemoved | sanitizeByteMulti | sanitizeByteMarkerEnd
-		c := s[i]
-		bits := sanitizeBytes[c] & look
-		j, k := i, n // k: the code points up to j
-		for bits&^sanitizeByteMulti == 0 && j < len(s) && k < window {
-			if s[j] < utf8.RuneSelf {
-				j0, end := j, min(len(s), j+window-k)
-				for j+8 <= end && sanitizeWord8(s, j)&0x8080808080808080 == 0 {
-					t, b := &sanitizeBytes, s[j:j+8]
-					if (t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&look != 0 {
-						break
-					}
-					j += 8
-				}
-				for j < end && sanitizeBytes[s[j]]&look == 0 {
-					j++
-				}
-				if k += j - j0; j == j0 || j < len(s) && s[j] < utf8.RuneSelf {
-					break // at the window, or at ASCII that needs a look
-				}
-				continue
-			}
-			if j+1 >= len(s) {
-				break
-			}
-			// A character of two bytes or more, read as sanitizeKeptSize
-			// does (written out: it is the common case of most scripts).
-			c, d := s[j], s[j+1]
-			if c < 0xC0 || d&0xC0 != 0x80 {
-				break
-			}
-			size := 2
-			if sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
-				if c&0xF0 != 0xE0 || j+2 >= len(s) || s[j+2]&0xC0 != 0x80 ||
-					sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[j+2]&63)) == 0 {
-					break
-				}
-				size = 3
-			} else if c >= 0xE0 {
-				if size = sanitizeKeptSize34(s, j, c); size == 0 {
-					break
-				}
-			}
-			if sanitizeBytes[s[j+size-1]]&sanitizeByteMarkerEnd != 0 {
-				break
-			}
-			j, k = j+size, k+1
-		}
-		if j > i {
+		if j, k := sanitizeKeptRun(s, i, n, window); j > i {
 			if b != nil {
 				if j-i == 1 {
 					b = append(b, s[i])
@@ -1278,75 +1323,151 @@ func sanitizeClean(s string, window, pristine, runes int) (string, bool) {
 			n, i = k, j
 			continue
 		}
-		if sanitizeLoneByte(s, i) {
-			// Bytes that are an ill-formed sequence alone (they lead no
-			// character, or no continuation byte follows them): one
-			// U+FFFD each, as many as follow one another, and the ASCII
-			// between them, by sanitizeCleanBytes.
-			if b == nil {
-				b = sanitizeStart(s, i, window)
-			}
-			b, i, n = sanitizeCleanBytes(s, b, i, n, window)
-			continue
-		}
-		n++
-		if bits&sanitizeByteRemoved != 0 {
-			if b == nil {
-				b = sanitizeStart(s, i, window)
-			}
-			i++
-			continue
-		}
-		size := 1
-		if bits&sanitizeByteMulti != 0 {
-			if size = sanitizeKeptSize(s, i); size == 0 {
-				r, sz, ok := sanitizeDecode(s[i:])
-				size = sz
-				switch {
-				case !ok:
-					if b == nil {
-						b = sanitizeStart(s, i, window)
-					}
-					b = append(b, "\uFFFD"...)
-					i += size
-					if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
-						b = sanitizeDropMarker(b)
-					}
-					continue
-				case sanitizeRemovedRune(r):
-					if b == nil {
-						b = sanitizeStart(s, i, window)
-					}
-					i += size
-					continue
-				}
-			}
-			bits = sanitizeBytes[s[i+size-1]]
-		}
-		if b != nil {
-			if size == 1 {
-				b = append(b, c)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-		}
-		i += size
-		if bits&sanitizeByteMarkerEnd != 0 {
-			if b == nil {
-				if sanitizeMarkerAt(s[:i]) {
-					b = sanitizeDropMarker(sanitizeStart(s, i, window))
-				}
-			} else {
-				b = sanitizeDropMarker(b)
-				// More may follow (### repeated): one byte at a time.
-				b, i, n = sanitizeCleanBytes(s, b, i, n, window)
-			}
-		}
+		b, i, n = sanitizeCleanChar(s, b, i, n, window)
 	}
+	return sanitizeCleanOutput(s, b, len(s)), false
+}
+
+// sanitizeCleanOutput is step 1's output when it stopped at s[i]: s[:i]
+// while nothing changed, else what b holds after its guard.
+func sanitizeCleanOutput(s string, b []byte, i int) string {
 	if b == nil {
-		return s, false
+		return s[:i]
 	}
-	return string(b[sanitizeGuard:]), false
+	return string(b[sanitizeGuard:])
+}
+
+// sanitizeCleanLook are the bits of a byte that make step 1 look at it.
+const sanitizeCleanLook = sanitizeByteRemoved | sanitizeByteMulti | sanitizeByteMarkerEnd
+
+// sanitizeKeptRun returns the end j of the run of characters from s[i],
+// n code points into the window, that need no look, up to the window, and
+// the code points k up to j: ASCII without a look bit, eight bytes at a
+// time, and characters whose first two bytes tell that step 1 keeps them
+// (sanitizeQuietLeads) and whose last byte ends no marker. j == i when
+// s[i] needs a look.
+func sanitizeKeptRun(s string, i, n, window int) (j, k int) {
+	j, k = i, n
+	if sanitizeBytes[s[i]]&(sanitizeByteRemoved|sanitizeByteMarkerEnd) != 0 {
+		return j, k
+	}
+	for j < len(s) && k < window {
+		if s[j] < utf8.RuneSelf {
+			j0, end := j, min(len(s), j+window-k)
+			for j+8 <= end && sanitizeWord8(s, j)&0x8080808080808080 == 0 {
+				t, b := &sanitizeBytes, s[j:j+8]
+				if (t[b[0]]|t[b[1]]|t[b[2]]|t[b[3]]|t[b[4]]|t[b[5]]|t[b[6]]|t[b[7]])&sanitizeCleanLook != 0 {
+					break
+				}
+				j += 8
+			}
+			for j < end && sanitizeBytes[s[j]]&sanitizeCleanLook == 0 {
+				j++
+			}
+			if k += j - j0; j == j0 || j < len(s) && s[j] < utf8.RuneSelf {
+				break // at the window, or at ASCII that needs a look
+			}
+			continue
+		}
+		if j+1 >= len(s) {
+			break
+		}
+		// A character of two bytes or more, read as sanitizeKeptSize
+		// does (written out: it is the common case of most scripts).
+		c, d := s[j], s[j+1]
+		if c < 0xC0 || d&0xC0 != 0x80 {
+			break
+		}
+		size := 2
+		if sanitizeQuietLeads[c]&(1<<(d&63)) == 0 {
+			if c&0xF0 != 0xE0 || j+2 >= len(s) || s[j+2]&0xC0 != 0x80 ||
+				sanitizeQuietThirds[int(c&0x0F)<<6|int(d&0x3F)]&(1<<(s[j+2]&63)) == 0 {
+				break
+			}
+			size = 3
+		} else if c >= 0xE0 {
+			if size = sanitizeKeptSize34(s, j, c); size == 0 {
+				break
+			}
+		}
+		if sanitizeBytes[s[j+size-1]]&sanitizeByteMarkerEnd != 0 {
+			break
+		}
+		j, k = j+size, k+1
+	}
+	return j, k
+}
+
+// sanitizeCleanChar is step 1 and the marker rule for the character at
+// s[i] that needs a look, n code points into the window, with b the output
+// so far (nil while it is s[:i]): bytes that are an ill-formed sequence
+// alone, with what follows them (sanitizeCleanBytes); a deleted character;
+// another ill-formed sequence (U+FFFD); or a kept character that may end a
+// marker. It returns b and the new i and n.
+func sanitizeCleanChar(s string, b []byte, i, n, window int) ([]byte, int, int) {
+	if sanitizeLoneByte(s, i) {
+		// Bytes that are an ill-formed sequence alone (they lead no
+		// character, or no continuation byte follows them): one U+FFFD
+		// each, as many as follow one another, and the ASCII between
+		// them, by sanitizeCleanBytes.
+		if b == nil {
+			b = sanitizeStart(s, i, window)
+		}
+		return sanitizeCleanBytes(s, b, i, n, window)
+	}
+	n++
+	c := s[i]
+	bits := sanitizeBytes[c] & sanitizeCleanLook
+	if bits&sanitizeByteRemoved != 0 {
+		if b == nil {
+			b = sanitizeStart(s, i, window)
+		}
+		return b, i + 1, n
+	}
+	size := 1
+	if bits&sanitizeByteMulti != 0 {
+		if size = sanitizeKeptSize(s, i); size == 0 {
+			r, sz, ok := sanitizeDecode(s[i:])
+			switch {
+			case !ok:
+				if b == nil {
+					b = sanitizeStart(s, i, window)
+				}
+				b = append(b, "\uFFFD"...)
+				if sanitizeBytes[b[len(b)-1]]&sanitizeByteMarkerEnd != 0 {
+					b = sanitizeDropMarker(b)
+				}
+				return b, i + sz, n
+			case sanitizeRemovedRune(r):
+				if b == nil {
+					b = sanitizeStart(s, i, window)
+				}
+				return b, i + sz, n
+			}
+			size = sz
+		}
+		bits = sanitizeBytes[s[i+size-1]]
+	}
+	if b != nil {
+		if size == 1 {
+			b = append(b, c)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+	}
+	i += size
+	if bits&sanitizeByteMarkerEnd != 0 {
+		if b == nil {
+			if sanitizeMarkerAt(s[:i]) {
+				b = sanitizeDropMarker(sanitizeStart(s, i, window))
+			}
+		} else {
+			b = sanitizeDropMarker(b)
+			// More may follow (### repeated): one byte at a time.
+			b, i, n = sanitizeCleanBytes(s, b, i, n, window)
+		}
+	}
+	return b, i, n
 }
 
 // sanitizeCleanBytes goes on with step 1 in b from s[i], n code points
