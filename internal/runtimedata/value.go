@@ -3,7 +3,7 @@
 // field specs, the inbound classifiers, the retry and sanitizer policies,
 // NextStep's tables, the short form, the surfaces' tables), built once per
 // contract from the model as language-neutral values. Each language's
-// emitter prints them with its Printer (TypeScript and Python here; a new
+// emitter prints them with its Printer (TypeScript, Python, Rust and Go here; a new
 // language adds one printer) and only names them: the facts are decided
 // here, once.
 //
