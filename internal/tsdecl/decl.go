@@ -38,8 +38,8 @@ func Emit(file, src string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	end := len(src)
-	lead := 0
+	end := int32(len(src))
+	lead := int32(0)
 	if len(toks) > 0 {
 		lead = toks[len(toks)-1].end
 	}
@@ -126,7 +126,7 @@ func (p *parser) ident(i int) bool { return p.tok(i).kind == tIdent }
 func (p *parser) eof(i int) bool { return p.tok(i).kind == tEOF }
 
 func (p *parser) errAt(i int, format string, args ...any) error {
-	return errAt(p.file, p.src, p.tok(i).start, fmt.Sprintf(format, args...))
+	return errAt(p.file, p.src, int(p.tok(i).start), fmt.Sprintf(format, args...))
 }
 
 // slice is the source from the start of token i to the end of token j-1.

@@ -147,7 +147,7 @@ func refs(text string) (types, values []string) {
 	walk = func(toks []token) {
 		for k, t := range toks {
 			if t.kind == tTemplate {
-				walk(inner[t.start])
+				walk(inner[int(t.start)])
 			}
 			if t.kind != tIdent {
 				continue

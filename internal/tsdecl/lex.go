@@ -3,6 +3,7 @@ package tsdecl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,7 +34,9 @@ const (
 // substitution tokens, which can name types (`${Kind}_id`), are kept
 // beside the tokens, by the template's start (see tokenizeAll).
 type token struct {
-	start, end, lead int
+	// Offsets into the source, int32 to keep a token at 16 bytes (a
+	// module is far below 2 GiB: errgen reads contracts of 64 MiB at most).
+	start, end, lead int32
 	kind             kind
 	nl               bool
 }
@@ -72,6 +75,9 @@ func tokenize(file, src string) ([]token, error) {
 // tokenizeAll is tokenize that also returns the tokens inside each
 // template literal's substitutions, by the template's start.
 func tokenizeAll(file, src string) ([]token, map[int][]token, error) {
+	if len(src) > math.MaxInt32 {
+		return nil, nil, &Error{File: file, Line: 1, Col: 1, Msg: "the module is larger than 2 GiB"}
+	}
 	lx := &lexer{file: file, src: src, toks: make([]token, 0, len(src)/5+1), inner: map[int][]token{}}
 	if err := lx.run(false); err != nil {
 		return nil, nil, err
@@ -97,7 +103,7 @@ func (lx *lexer) run(sub bool) error {
 		}
 		start := lx.pos
 		c := lx.src[lx.pos]
-		t := token{start: start, lead: lead, nl: nl}
+		t := token{start: int32(start), lead: int32(lead), nl: nl}
 		switch {
 		case c == '"' || c == '\'':
 			if err := lx.scanString(c); err != nil {
@@ -154,8 +160,8 @@ func (lx *lexer) run(sub bool) error {
 				}
 			}
 		}
-		t.end = lx.pos
-		if t.end == start { // never: every case consumes a character
+		t.end = int32(lx.pos)
+		if lx.pos == start { // never: every case consumes a character
 			return lx.errAt(start, "tokenizer made no progress")
 		}
 		lx.toks = append(lx.toks, t)

@@ -190,7 +190,7 @@ func (p *parser) endOfStatement(i int) (int, error) {
 		case t == ";" && p.tok(j).kind == tPunct:
 			return j + 1, nil
 		case j > i && p.tok(j).nl && (t == "export" || t == "import" && !p.is(j+1, "(") && !p.is(j+1, ".")) && p.ident(j):
-			return 0, p.errAt(i, "statement does not end with ; before the %s on line %d", t, lineOf(p.src, p.tok(j).start))
+			return 0, p.errAt(i, "statement does not end with ; before the %s on line %d", t, lineOf(p.src, int(p.tok(j).start)))
 		case p.closes(j):
 			return 0, p.errAt(j, "unexpected %s", t)
 		}
