@@ -63,6 +63,22 @@ func TestDecisionTables(t *testing.T) {
 	}
 }
 
+// NextStep's retry needs what IsRetryable answers, for every action and
+// same_arguments value of the contract and one of a newer contract's.
+func TestNextStepRetryable(t *testing.T) {
+	const newer = "from_a_newer_contract"
+	for _, a := range append(RecoveryActions(), newer) {
+		for _, s := range append(SameArgumentsValues(), newer) {
+			e := &Envelope{}
+			e.Recovery.Action, e.Recovery.SameArguments = a, s
+			d := NextStep(e, 1)
+			if retried := d.Step == StepRetry; retried != e.IsRetryable() || d.Exhausted != (a.IsRetry() && !retried) {
+				t.Errorf("%s, %s: NextStep %+v, IsRetryable %v", a, s, d, e.IsRetryable())
+			}
+		}
+	}
+}
+
 // The rule engine: a rule matches when every condition it states holds;
 // the first that matches wins, counting from 1; none gives the default.
 func TestClassifierRules(t *testing.T) {

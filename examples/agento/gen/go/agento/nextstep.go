@@ -132,15 +132,24 @@ func NextStep(e *Envelope, attempt int) Decision {
 		CheckStateFirst: e.WorkMayHaveRun(),
 		Step:            e.Recovery.Action.Step(),
 	}
+	// retryable is e.IsRetryable() from the step already looked up: a
+	// received flag, else a retry action (RecoveryAction.IsRetry is its
+	// step being a retry) whose same_arguments permits repeating the call.
+	retryable := d.Step == StepRetry
 	// A retryable flag received on the wire wins over the advice: true
 	// means retry (ovstorage's decision tree asks it first).
-	if r := e.receivedRetryable(); r != nil && *r {
-		d.Step = StepRetry
+	if r := e.receivedRetryable(); r != nil {
+		retryable = *r
+		if *r {
+			d.Step = StepRetry
+		}
+	} else {
+		retryable = retryable && e.Recovery.SameArguments.PermitsRetry()
 	}
 	if d.Step != StepRetry {
 		return d
 	}
-	if !e.IsRetryable() || attempt >= RetryMaxAttempts {
+	if !retryable || attempt >= RetryMaxAttempts {
 		d.Step, d.Exhausted = StepEscalate, true
 		return d
 	}
