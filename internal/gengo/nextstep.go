@@ -2,6 +2,7 @@ package gengo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -31,10 +32,45 @@ func (g *gen) nextStep(f *jen.File) {
 		jen.Id("RetryMaxHint").Op("=").Lit(int(r.MaxHintMs)).Op("*").Qual("time", "Millisecond"),
 	)
 	t := g.t
-	table(f, "actionSteps", "map[RecoveryAction]Step", t.ActionSteps, "actionSteps maps each recovery action to the step an agent takes (RecoveryAction.Step).")
-	table(f, "retrySameArguments", "[]SameArguments", t.RetrySame, "retrySameArguments are the same_arguments values that permit an automatic retry of the identical call (SameArguments.PermitsRetry).")
-	table(f, "mayHaveRunSideEffects", "[]SideEffects", t.MayHaveRun, "mayHaveRunSideEffects are the side_effects values under which work may already have run (SideEffects.MayHaveRun).")
-	table(f, "sameArgumentsUpgrades", "map[SameArguments]SameArguments", t.Upgrades, "sameArgumentsUpgrades maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent (SameArguments.ForTool).")
+	c := g.c
+	// Each vocabulary's table has a row per value in contract order, which
+	// an index function (a switch, as kindIndex) finds: no map to hash and
+	// no search on every NextStep.
+	actions, retryActions, same, effects := runtimedata.List{}, runtimedata.List{}, runtimedata.List{}, runtimedata.List{}
+	var actionConsts, sameConsts, effectConsts []string
+	for _, a := range t.ActionSteps {
+		actions = append(actions, row(runtimedata.Field{Name: "action", Value: a.Key}, runtimedata.Field{Name: "step", Value: a.Value}))
+		if a.Value == string(contract.StepRetry) {
+			retryActions = append(retryActions, a.Key)
+		}
+	}
+	for _, a := range c.Actions {
+		actionConsts = append(actionConsts, "RecoveryAction"+a.Idents.Go)
+	}
+	for _, s := range c.SameArguments {
+		upgrade := runtimedata.Value("")
+		for _, u := range t.Upgrades {
+			if u.Key == s.Name {
+				upgrade = u.Value
+			}
+		}
+		same = append(same, row(runtimedata.Field{Name: "value", Value: s.Name},
+			runtimedata.Field{Name: "retry", Value: slices.Contains(t.RetrySame, runtimedata.Value(s.Name)), Sparse: true},
+			runtimedata.Field{Name: "upgrade_to", Value: upgrade, Sparse: true}))
+		sameConsts = append(sameConsts, "SameArguments"+s.Idents.Go)
+	}
+	for _, s := range c.SideEffects {
+		effects = append(effects, row(runtimedata.Field{Name: "value", Value: s.Name},
+			runtimedata.Field{Name: "may_have_run", Value: slices.Contains(t.MayHaveRun, runtimedata.Value(s.Name)), Sparse: true}))
+		effectConsts = append(effectConsts, "SideEffects"+s.Idents.Go)
+	}
+	table(f, "actionSteps", "[...]actionStep", actions, "actionSteps maps each recovery action, in contract order (actionIndex), to the step an agent takes (RecoveryAction.Step).")
+	table(f, "retryActions", "[...]RecoveryAction", retryActions, "retryActions are the recovery actions whose step is a retry (RecoveryAction.IsRetry): a search of these few is quicker than actionIndex.")
+	table(f, "sameArgumentsAdvice", "[...]sameArgumentsRow", same, "sameArgumentsAdvice is each same_arguments value in contract order (sameArgumentsIndex): whether it permits an automatic retry of the identical call (SameArguments.PermitsRetry), and the value it becomes for a tool annotated read-only or idempotent when that changes it (SameArguments.ForTool).")
+	table(f, "sideEffectsAdvice", "[...]sideEffectsRow", effects, "sideEffectsAdvice is each side_effects value in contract order (sideEffectsIndex): whether work may already have run under it (SideEffects.MayHaveRun; a value the contract does not list counts as may have run).")
+	indexFunc(f, "actionIndex", "RecoveryAction", actionConsts)
+	indexFunc(f, "sameArgumentsIndex", "SameArguments", sameConsts)
+	indexFunc(f, "sideEffectsIndex", "SideEffects", effectConsts)
 	// A retryable flag received on the wire wins over the advice (NextStep).
 	f.Line()
 	received := jen.Nil()
@@ -45,6 +81,27 @@ func (g *gen) nextStep(f *jen.File) {
 	}
 	docf(f, doc)
 	f.Func().Params(jen.Id("e").Op("*").Id("Envelope")).Id("receivedRetryable").Params().Op("*").Bool().Block(jen.Return(received))
+}
+
+// row is a table row of the given members.
+func row(fields ...runtimedata.Field) runtimedata.Record {
+	return runtimedata.Record{Fields: fields, Row: true}
+}
+
+// indexFunc declares name, which returns the position of a value of typ
+// among consts (its table's row), -1 for a value the contract does not
+// list. A switch compiles to a binary search over constant strings.
+func indexFunc(f *jen.File, name, typ string, consts []string) {
+	f.Line()
+	docf(f, fmt.Sprintf("%s is the row of v in its table, -1 when the contract does not list v.", name))
+	f.Func().Id(name).Params(jen.Id("v").Id(typ)).Int().BlockFunc(func(gr *jen.Group) {
+		gr.Switch(jen.Id("v")).BlockFunc(func(sw *jen.Group) {
+			for i, c := range consts {
+				sw.Case(jen.Id(c)).Block(jen.Return(jen.Lit(i)))
+			}
+		})
+		gr.Return(jen.Lit(-1))
+	})
 }
 
 // table declares the unexported variable name of the Go type typ holding v

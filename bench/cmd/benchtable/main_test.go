@@ -26,6 +26,9 @@ BenchmarkSanitizeIllFormed/where=end-2   	 100	 3200 ns/op	 1300.00 MB/s	 4864 B
 BenchmarkSanitizeIllFormed/where=middle-2   	 100	 4000 ns/op	 1120.00 MB/s	 9728 B/op	 2 allocs/op
 BenchmarkSanitizeURLs/text=urls-2   	 100	 5600 ns/op	 700.00 MB/s	 0 B/op	 0 allocs/op
 BenchmarkSanitizeURLs/text=plain-2   	 100	 2800 ns/op	 1400.00 MB/s	 0 B/op	 0 allocs/op
+BenchmarkNextStep/case=do_not_retry-2   	 100	 10.0 ns/op	 0 B/op	 0 allocs/op
+BenchmarkNextStep/case=unknown_kind-2   	 100	 10.0 ns/op	 0 B/op	 1 allocs/op
+BenchmarkDecisionMethods/method=IsRetry-2   	 100	 6.8 ns/op	 0 B/op	 0 allocs/op
 pkg: github.com/errgen/errgen/bench
 BenchmarkAIP193/op=encode/impl=errgen-2    	 100	 2000 ns/op	 900 B/op	 10 allocs/op
 BenchmarkAIP193/op=encode/impl=protojson-2 	 100	 3000 ns/op	 700 B/op	 20 allocs/op
@@ -101,6 +104,12 @@ BenchmarkPython/SanitizeCrafted/hash      100	 1000000 ns/op	  16.38 MB/s
 		"Rust sanitizer: crafted input (pattern=colon)": {"500 MB/s (131.07 µs), 0 allocs", "2.50× the goal", "met"},
 		"Rust sanitizer: crafted input (pattern=hash)":  {"100 MB/s (655.36 µs), 2 allocs", "0.50× the goal", "**not met**"},
 		"generate 10,000 kinds ≤ 1 s":                   {"–", "–", "missing (benchmark did not run)"},
+		// Issue 31: as fast as b755f90's switches (10.9, 12.4 and 3.4 ns)
+		// and no allocation.
+		"`NextStep/case=do_not_retry` as fast as b755f90's switches":     {"10.0 ns, 0 allocs", "0.92× its time", "met"},
+		"`NextStep/case=unknown_kind` as fast as b755f90's switches":     {"10.0 ns, 1 allocs", "0.81× its time", "**not met**"},
+		"`DecisionMethods/method=IsRetry` as fast as b755f90's switches": {"6.8 ns, 0 allocs", "2.00× its time", "**not met**"},
+		"`Classify/case=tool_result` as fast as b755f90's switches":      {"–", "–", "missing (benchmark did not run)"},
 		// A row per sub-benchmark; an allocation fails the clean goal.
 		"Go sanitizer: clean text in another script (script=cjk/bytes=4096)":      {"1024 MB/s (4.00 µs), 0 allocs", "1.02× the goal", "met"},
 		"Go sanitizer: clean text in another script (script=cyrillic/bytes=4096)": {"1024 MB/s (4.00 µs), 1 allocs", "1.02× the goal", "**not met**"},

@@ -21,28 +21,88 @@ const (
 	RetryMaxHint = 86400000 * time.Millisecond
 )
 
-// actionSteps maps each recovery action to the step an agent takes (RecoveryAction.Step).
-var actionSteps = map[RecoveryAction]Step{
-	"revise_and_retry":     "revise",
-	"retry_later":          "retry",
-	"reauthenticate":       "reauthenticate",
-	"confirm":              "confirm",
-	"rediscover":           "rediscover",
-	"reduce_work":          "reduce_work",
-	"start_dependency":     "start_dependency",
-	"inspect_and_escalate": "escalate",
-	"do_not_retry":         "stop",
+// actionSteps maps each recovery action, in contract order (actionIndex), to the step an agent takes (RecoveryAction.Step).
+var actionSteps = [...]actionStep{
+	{action: "revise_and_retry", step: "revise"},
+	{action: "retry_later", step: "retry"},
+	{action: "reauthenticate", step: "reauthenticate"},
+	{action: "confirm", step: "confirm"},
+	{action: "rediscover", step: "rediscover"},
+	{action: "reduce_work", step: "reduce_work"},
+	{action: "start_dependency", step: "start_dependency"},
+	{action: "inspect_and_escalate", step: "escalate"},
+	{action: "do_not_retry", step: "stop"},
 }
 
-// retrySameArguments are the same_arguments values that permit an automatic retry of the identical call (SameArguments.PermitsRetry).
-var retrySameArguments = []SameArguments{"safe", "conditional"}
+// retryActions are the recovery actions whose step is a retry (RecoveryAction.IsRetry): a search of these few is quicker than actionIndex.
+var retryActions = [...]RecoveryAction{"retry_later"}
 
-// mayHaveRunSideEffects are the side_effects values under which work may already have run (SideEffects.MayHaveRun).
-var mayHaveRunSideEffects = []SideEffects{"possible", "unknown"}
+// sameArgumentsAdvice is each same_arguments value in contract order (sameArgumentsIndex): whether it permits an automatic retry of the identical call (SameArguments.PermitsRetry), and the value it becomes for a tool annotated read-only or idempotent when that changes it (SameArguments.ForTool).
+var sameArgumentsAdvice = [...]sameArgumentsRow{
+	{value: "safe", retry: true},
+	{value: "conditional", retry: true},
+	{value: "discouraged", upgradeTo: "conditional"},
+	{value: "never"},
+}
 
-// sameArgumentsUpgrades maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent (SameArguments.ForTool).
-var sameArgumentsUpgrades = map[SameArguments]SameArguments{
-	"discouraged": "conditional",
+// sideEffectsAdvice is each side_effects value in contract order (sideEffectsIndex): whether work may already have run under it (SideEffects.MayHaveRun; a value the contract does not list counts as may have run).
+var sideEffectsAdvice = [...]sideEffectsRow{
+	{value: "none_expected"},
+	{value: "possible", mayHaveRun: true},
+	{value: "unknown", mayHaveRun: true},
+}
+
+// actionIndex is the row of v in its table, -1 when the contract does not list v.
+func actionIndex(v RecoveryAction) int {
+	switch v {
+	case RecoveryActionReviseAndRetry:
+		return 0
+	case RecoveryActionRetryLater:
+		return 1
+	case RecoveryActionReauthenticate:
+		return 2
+	case RecoveryActionConfirm:
+		return 3
+	case RecoveryActionRediscover:
+		return 4
+	case RecoveryActionReduceWork:
+		return 5
+	case RecoveryActionStartDependency:
+		return 6
+	case RecoveryActionInspectAndEscalate:
+		return 7
+	case RecoveryActionDoNotRetry:
+		return 8
+	}
+	return -1
+}
+
+// sameArgumentsIndex is the row of v in its table, -1 when the contract does not list v.
+func sameArgumentsIndex(v SameArguments) int {
+	switch v {
+	case SameArgumentsSafe:
+		return 0
+	case SameArgumentsConditional:
+		return 1
+	case SameArgumentsDiscouraged:
+		return 2
+	case SameArgumentsNever:
+		return 3
+	}
+	return -1
+}
+
+// sideEffectsIndex is the row of v in its table, -1 when the contract does not list v.
+func sideEffectsIndex(v SideEffects) int {
+	switch v {
+	case SideEffectsNoneExpected:
+		return 0
+	case SideEffectsPossible:
+		return 1
+	case SideEffectsUnknown:
+		return 2
+	}
+	return -1
 }
 
 // receivedRetryable is the retryable flag the envelope received on the wire: always nil, as this contract's layout carries none.

@@ -4,14 +4,41 @@ package agento
 
 import (
 	"math"
-	"slices"
 	"time"
 )
 
 // The agent's decision procedure (docs/agents.md is its specification; the
 // TypeScript, Python and Rust packages implement the same). It reads the
-// contract's tables: actionSteps, retrySameArguments, mayHaveRunSideEffects,
-// sameArgumentsUpgrades and the Retry constants (nextstep_contract.go).
+// contract's tables (nextstep_contract.go): the Retry constants, a row per
+// recovery action, same_arguments and side_effects value, which
+// actionIndex, sameArgumentsIndex and sideEffectsIndex find, and the few
+// actions whose step is a retry. The index functions are switches, which
+// compare with constant strings, not maps, which hash: NextStep runs on
+// every failed call, and tests/go's BenchmarkNextStep and
+// BenchmarkDecisionMethods hold it to the speed of the switches the package
+// was once generated with.
+
+// actionStep is a row of actionSteps: an action and the step it maps to.
+type actionStep struct {
+	action RecoveryAction
+	step   Step
+}
+
+// sameArgumentsRow is a row of sameArgumentsAdvice: whether value permits
+// a retry of the identical call, and what it becomes for a tool annotated
+// read-only or idempotent ("" when it stays).
+type sameArgumentsRow struct {
+	value     SameArguments
+	retry     bool
+	upgradeTo SameArguments
+}
+
+// sideEffectsRow is a row of sideEffectsAdvice: whether work may already
+// have run under value.
+type sideEffectsRow struct {
+	value      SideEffects
+	mayHaveRun bool
+}
 
 // Step is what an agent does next after a failure.
 type Step string
@@ -31,26 +58,33 @@ const (
 // Step returns the step the contract maps the action to; an action this
 // contract version does not know means escalate.
 func (v RecoveryAction) Step() Step {
-	if s, ok := actionSteps[v]; ok {
-		return s
+	if i := actionIndex(v); i >= 0 {
+		return actionSteps[i].step
 	}
 	return StepEscalate
 }
 
 // IsRetry reports whether the action asks the caller to try again later.
 func (v RecoveryAction) IsRetry() bool {
-	return v.Step() == StepRetry
+	for i := range retryActions {
+		if retryActions[i] == v {
+			return true
+		}
+	}
+	return false
 }
 
 // PermitsRetry reports whether an automatic retry of the identical call is permitted.
 func (v SameArguments) PermitsRetry() bool {
-	return slices.Contains(retrySameArguments, v)
+	i := sameArgumentsIndex(v)
+	return i >= 0 && sameArgumentsAdvice[i].retry
 }
 
 // MayHaveRun reports whether work may already have run when a failure reports v.
 // A value this contract does not list counts as may have run.
 func (v SideEffects) MayHaveRun() bool {
-	return !v.IsKnown() || slices.Contains(mayHaveRunSideEffects, v)
+	i := sideEffectsIndex(v)
+	return i < 0 || sideEffectsAdvice[i].mayHaveRun
 }
 
 // ToolAnnotations are the MCP tool annotations that bear on retry safety.
@@ -64,8 +98,8 @@ func (v SameArguments) ForTool(a ToolAnnotations) SameArguments {
 	if !(a.ReadOnlyHint != nil && *a.ReadOnlyHint || a.IdempotentHint != nil && *a.IdempotentHint) {
 		return v
 	}
-	if u, ok := sameArgumentsUpgrades[v]; ok {
-		return u
+	if i := sameArgumentsIndex(v); i >= 0 && sameArgumentsAdvice[i].upgradeTo != "" {
+		return sameArgumentsAdvice[i].upgradeTo
 	}
 	return v
 }
@@ -98,15 +132,24 @@ func NextStep(e *Envelope, attempt int) Decision {
 		CheckStateFirst: e.WorkMayHaveRun(),
 		Step:            e.Recovery.Action.Step(),
 	}
+	// retryable is e.IsRetryable() from the step already looked up: a
+	// received flag, else a retry action (RecoveryAction.IsRetry is its
+	// step being a retry) whose same_arguments permits repeating the call.
+	retryable := d.Step == StepRetry
 	// A retryable flag received on the wire wins over the advice: true
 	// means retry (ovstorage's decision tree asks it first).
-	if r := e.receivedRetryable(); r != nil && *r {
-		d.Step = StepRetry
+	if r := e.receivedRetryable(); r != nil {
+		retryable = *r
+		if *r {
+			d.Step = StepRetry
+		}
+	} else {
+		retryable = retryable && e.Recovery.SameArguments.PermitsRetry()
 	}
 	if d.Step != StepRetry {
 		return d
 	}
-	if !e.IsRetryable() || attempt >= RetryMaxAttempts {
+	if !retryable || attempt >= RetryMaxAttempts {
 		d.Step, d.Exhausted = StepEscalate, true
 		return d
 	}

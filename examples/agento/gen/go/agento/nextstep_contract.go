@@ -21,29 +21,95 @@ const (
 	RetryMaxHint = 86400000 * time.Millisecond
 )
 
-// actionSteps maps each recovery action to the step an agent takes (RecoveryAction.Step).
-var actionSteps = map[RecoveryAction]Step{
-	"fix_configuration":    "escalate",
-	"revise_input":         "revise",
-	"refresh_choices":      "rediscover",
-	"rebuild_confirmation": "confirm",
-	"reauthenticate":       "reauthenticate",
-	"start_new_session":    "rediscover",
-	"retry_later":          "retry",
-	"reduce_work":          "reduce_work",
-	"reconcile":            "escalate",
-	"report_problem":       "escalate",
-	"do_not_retry":         "stop",
+// actionSteps maps each recovery action, in contract order (actionIndex), to the step an agent takes (RecoveryAction.Step).
+var actionSteps = [...]actionStep{
+	{action: "fix_configuration", step: "escalate"},
+	{action: "revise_input", step: "revise"},
+	{action: "refresh_choices", step: "rediscover"},
+	{action: "rebuild_confirmation", step: "confirm"},
+	{action: "reauthenticate", step: "reauthenticate"},
+	{action: "start_new_session", step: "rediscover"},
+	{action: "retry_later", step: "retry"},
+	{action: "reduce_work", step: "reduce_work"},
+	{action: "reconcile", step: "escalate"},
+	{action: "report_problem", step: "escalate"},
+	{action: "do_not_retry", step: "stop"},
 }
 
-// retrySameArguments are the same_arguments values that permit an automatic retry of the identical call (SameArguments.PermitsRetry).
-var retrySameArguments = []SameArguments{"safe", "after_wait"}
+// retryActions are the recovery actions whose step is a retry (RecoveryAction.IsRetry): a search of these few is quicker than actionIndex.
+var retryActions = [...]RecoveryAction{"retry_later"}
 
-// mayHaveRunSideEffects are the side_effects values under which work may already have run (SideEffects.MayHaveRun).
-var mayHaveRunSideEffects = []SideEffects{"possible", "unknown"}
+// sameArgumentsAdvice is each same_arguments value in contract order (sameArgumentsIndex): whether it permits an automatic retry of the identical call (SameArguments.PermitsRetry), and the value it becomes for a tool annotated read-only or idempotent when that changes it (SameArguments.ForTool).
+var sameArgumentsAdvice = [...]sameArgumentsRow{
+	{value: "safe", retry: true},
+	{value: "after_wait", retry: true},
+	{value: "discouraged"},
+	{value: "never"},
+}
 
-// sameArgumentsUpgrades maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent (SameArguments.ForTool).
-var sameArgumentsUpgrades = map[SameArguments]SameArguments{}
+// sideEffectsAdvice is each side_effects value in contract order (sideEffectsIndex): whether work may already have run under it (SideEffects.MayHaveRun; a value the contract does not list counts as may have run).
+var sideEffectsAdvice = [...]sideEffectsRow{
+	{value: "none"},
+	{value: "possible", mayHaveRun: true},
+	{value: "unknown", mayHaveRun: true},
+}
+
+// actionIndex is the row of v in its table, -1 when the contract does not list v.
+func actionIndex(v RecoveryAction) int {
+	switch v {
+	case RecoveryActionFixConfiguration:
+		return 0
+	case RecoveryActionReviseInput:
+		return 1
+	case RecoveryActionRefreshChoices:
+		return 2
+	case RecoveryActionRebuildConfirmation:
+		return 3
+	case RecoveryActionReauthenticate:
+		return 4
+	case RecoveryActionStartNewSession:
+		return 5
+	case RecoveryActionRetryLater:
+		return 6
+	case RecoveryActionReduceWork:
+		return 7
+	case RecoveryActionReconcile:
+		return 8
+	case RecoveryActionReportProblem:
+		return 9
+	case RecoveryActionDoNotRetry:
+		return 10
+	}
+	return -1
+}
+
+// sameArgumentsIndex is the row of v in its table, -1 when the contract does not list v.
+func sameArgumentsIndex(v SameArguments) int {
+	switch v {
+	case SameArgumentsSafe:
+		return 0
+	case SameArgumentsAfterWait:
+		return 1
+	case SameArgumentsDiscouraged:
+		return 2
+	case SameArgumentsNever:
+		return 3
+	}
+	return -1
+}
+
+// sideEffectsIndex is the row of v in its table, -1 when the contract does not list v.
+func sideEffectsIndex(v SideEffects) int {
+	switch v {
+	case SideEffectsNone:
+		return 0
+	case SideEffectsPossible:
+		return 1
+	case SideEffectsUnknown:
+		return 2
+	}
+	return -1
+}
 
 // receivedRetryable is the retryable flag the envelope received on the wire: always nil, as this contract's layout carries none.
 func (e *Envelope) receivedRetryable() *bool {

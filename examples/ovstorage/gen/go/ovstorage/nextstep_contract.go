@@ -21,29 +21,95 @@ const (
 	RetryMaxHint = 86400000 * time.Millisecond
 )
 
-// actionSteps maps each recovery action to the step an agent takes (RecoveryAction.Step).
-var actionSteps = map[RecoveryAction]Step{
-	"retry_with_backoff":       "retry",
-	"fix_arguments":            "revise",
-	"choose_another_operation": "revise",
-	"start_over":               "revise",
-	"refresh_state":            "rediscover",
-	"reauthenticate":           "reauthenticate",
-	"start_broker":             "start_dependency",
-	"fix_configuration":        "escalate",
-	"reconcile":                "escalate",
-	"surface_to_user":          "escalate",
-	"do_not_retry":             "stop",
+// actionSteps maps each recovery action, in contract order (actionIndex), to the step an agent takes (RecoveryAction.Step).
+var actionSteps = [...]actionStep{
+	{action: "retry_with_backoff", step: "retry"},
+	{action: "fix_arguments", step: "revise"},
+	{action: "choose_another_operation", step: "revise"},
+	{action: "start_over", step: "revise"},
+	{action: "refresh_state", step: "rediscover"},
+	{action: "reauthenticate", step: "reauthenticate"},
+	{action: "start_broker", step: "start_dependency"},
+	{action: "fix_configuration", step: "escalate"},
+	{action: "reconcile", step: "escalate"},
+	{action: "surface_to_user", step: "escalate"},
+	{action: "do_not_retry", step: "stop"},
 }
 
-// retrySameArguments are the same_arguments values that permit an automatic retry of the identical call (SameArguments.PermitsRetry).
-var retrySameArguments = []SameArguments{"safe"}
+// retryActions are the recovery actions whose step is a retry (RecoveryAction.IsRetry): a search of these few is quicker than actionIndex.
+var retryActions = [...]RecoveryAction{"retry_with_backoff"}
 
-// mayHaveRunSideEffects are the side_effects values under which work may already have run (SideEffects.MayHaveRun).
-var mayHaveRunSideEffects = []SideEffects{"possible", "partial", "unknown"}
+// sameArgumentsAdvice is each same_arguments value in contract order (sameArgumentsIndex): whether it permits an automatic retry of the identical call (SameArguments.PermitsRetry), and the value it becomes for a tool annotated read-only or idempotent when that changes it (SameArguments.ForTool).
+var sameArgumentsAdvice = [...]sameArgumentsRow{
+	{value: "safe", retry: true},
+	{value: "after_change"},
+	{value: "never"},
+}
 
-// sameArgumentsUpgrades maps a same_arguments value to the one it becomes for a tool annotated read-only or idempotent (SameArguments.ForTool).
-var sameArgumentsUpgrades = map[SameArguments]SameArguments{}
+// sideEffectsAdvice is each side_effects value in contract order (sideEffectsIndex): whether work may already have run under it (SideEffects.MayHaveRun; a value the contract does not list counts as may have run).
+var sideEffectsAdvice = [...]sideEffectsRow{
+	{value: "none"},
+	{value: "possible", mayHaveRun: true},
+	{value: "partial", mayHaveRun: true},
+	{value: "unknown", mayHaveRun: true},
+}
+
+// actionIndex is the row of v in its table, -1 when the contract does not list v.
+func actionIndex(v RecoveryAction) int {
+	switch v {
+	case RecoveryActionRetryWithBackoff:
+		return 0
+	case RecoveryActionFixArguments:
+		return 1
+	case RecoveryActionChooseAnotherOperation:
+		return 2
+	case RecoveryActionStartOver:
+		return 3
+	case RecoveryActionRefreshState:
+		return 4
+	case RecoveryActionReauthenticate:
+		return 5
+	case RecoveryActionStartBroker:
+		return 6
+	case RecoveryActionFixConfiguration:
+		return 7
+	case RecoveryActionReconcile:
+		return 8
+	case RecoveryActionSurfaceToUser:
+		return 9
+	case RecoveryActionDoNotRetry:
+		return 10
+	}
+	return -1
+}
+
+// sameArgumentsIndex is the row of v in its table, -1 when the contract does not list v.
+func sameArgumentsIndex(v SameArguments) int {
+	switch v {
+	case SameArgumentsSafe:
+		return 0
+	case SameArgumentsAfterChange:
+		return 1
+	case SameArgumentsNever:
+		return 2
+	}
+	return -1
+}
+
+// sideEffectsIndex is the row of v in its table, -1 when the contract does not list v.
+func sideEffectsIndex(v SideEffects) int {
+	switch v {
+	case SideEffectsNone:
+		return 0
+	case SideEffectsPossible:
+		return 1
+	case SideEffectsPartial:
+		return 2
+	case SideEffectsUnknown:
+		return 3
+	}
+	return -1
+}
 
 // receivedRetryable is the retryable flag the envelope received on the wire, nil when none.
 func (e *Envelope) receivedRetryable() *bool {
