@@ -280,6 +280,11 @@ func (w *wireState) scan(d *scanner, out *Envelope, from, to, obj int, path stri
 			}
 			continue
 		}
+		if s.kind == slotString && !s.nonEmpty {
+			// The most common member, read here rather than through read.
+			w.st[i] = d.str(out.wireField(i).(*string))
+			continue
+		}
 		w.st[i] = w.read(d, out, i)
 	}
 }
