@@ -249,17 +249,23 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 // scan reads the members of the object whose fields are the slots from to
 // to, object number obj at depth, storing each value where it goes.
 func (w *wireState) scan(d *scanner, out *Envelope, from, to, obj int, path string, depth int) {
-	next := from // where the search starts: members usually come in layout order
+	// Members usually come in layout order: the one after the last is
+	// looked at first, then the last again.
+	last, next := from, from
 	for more := d.first(); more; more = d.next() {
 		i := next
-		if next >= to || wireLayout[next].name != string(d.key) {
+		switch {
+		case next < to && wireLayout[next].name == string(d.key):
+		case next > from && wireLayout[last].name == string(d.key):
+			i = last // the same member again
+		default:
 			i = wireFind(obj, from, to, next, d.key)
 		}
 		if i < 0 {
 			d.keep(&w.extras[obj], path, depth)
 			continue
 		}
-		next = wireNext(i)
+		last, next = i, wireNext(i)
 		s := &wireLayout[i]
 		if s.kind == slotObject {
 			w.st[i] = d.open()
@@ -290,14 +296,13 @@ func (w *wireState) scan(d *scanner, out *Envelope, from, to, obj int, path stri
 }
 
 // wireFind returns the slot of the member name of object obj, whose fields
-// are the slots from to to, or -1: through the object's index when it has
-// one, else from next on and then from the start.
+// are the slots from to to, or -1. A name no member's length matches is
+// turned away at once; the others are looked up in the object's index when
+// it has one, else from next (which the caller looked at) on and then from
+// the start.
 func wireFind(obj, from, to, next int, name []byte) int {
-	// A few optional members left out are skipped without the index.
-	for j, n := next, 0; j < to && n < 4; j, n = wireNext(j), n+1 {
-		if wireLayout[j].name == string(name) {
-			return j
-		}
+	if n := len(name); n < 64 && wireLengths[obj]&(1<<n) == 0 {
+		return -1
 	}
 	if index := wireIndex[obj]; index != nil {
 		if i, ok := index[string(name)]; ok {
@@ -320,16 +325,26 @@ func wireFind(obj, from, to, next int, name []byte) int {
 
 // wireIndexed is how many members an object has before wireFind looks
 // their names up in an index instead of one by one.
-const wireIndexed = 16
+const wireIndexed = 8
 
 // wireIndex is the index of the members of each object of the layout
-// that has more than wireIndexed, by object number (the root 0).
-var wireIndex = func() (index [wireObjects]map[string]int) {
+// that has more than wireIndexed, by object number (the root 0);
+// wireLengths has bit n set when one of an object's members is n bytes
+// long (a name of 64 or more bytes sets none).
+var (
+	wireIndex   [wireObjects]map[string]int
+	wireLengths [wireObjects]uint64
+)
+
+func init() {
 	var add func(obj, from, to int)
 	add = func(obj, from, to int) {
 		n := 0
 		for j := from; j < to; j = wireNext(j) {
 			n++
+			if l := len(wireLayout[j].name); l < 64 {
+				wireLengths[obj] |= 1 << l
+			}
 			if s := &wireLayout[j]; s.kind == slotObject {
 				add(s.obj, j+1, s.end)
 			}
@@ -337,14 +352,13 @@ var wireIndex = func() (index [wireObjects]map[string]int) {
 		if n <= wireIndexed {
 			return
 		}
-		index[obj] = make(map[string]int, n)
+		wireIndex[obj] = make(map[string]int, n)
 		for j := from; j < to; j = wireNext(j) {
-			index[obj][wireLayout[j].name] = j
+			wireIndex[obj][wireLayout[j].name] = j
 		}
 	}
 	add(0, 0, len(wireLayout))
-	return index
-}()
+}
 
 // read reads the value of slot i.
 func (w *wireState) read(d *scanner, out *Envelope, i int) uint8 {
