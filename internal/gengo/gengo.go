@@ -216,7 +216,7 @@ func numbered(src []byte) string {
 }
 
 func newGen(c *contract.Contract, o targets.Options) *gen {
-	return &gen{c: c, o: o, lo: c.Layout, structs: structNames(c), owned: ownedNames(c.Layout), t: runtimedata.BuildGo(c)}
+	return &gen{c: c, o: o, lo: c.Layout, structs: structNames(c), t: runtimedata.BuildGo(c)}
 }
 
 type gen struct {
@@ -228,8 +228,6 @@ type gen struct {
 	mcpErrorSchema []byte
 	// structs names the struct of each object field, by its Go name.
 	structs map[string]string
-	// owned names the function listing each layout object's own members.
-	owned map[*contract.Object]string
 	// t is the part of the runtime description the Go package prints
 	// (runtimedata.BuildGo): the google.rpc mapping, NextStep's tables, the
 	// inbound classifiers' rules and the log form.

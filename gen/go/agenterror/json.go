@@ -2,445 +2,356 @@
 
 package agenterror
 
-import "strconv"
-
-// ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
-func ownedRoot(k string) bool {
-	switch k {
-	case "contract_version", "kind", "message", "origin", "recovery", "side_effects", "service", "action", "tool", "upstream", "command", "prompt", "resource", "cause", "original_kind", "safety", "evidence", "valid_choices", "hint", "required_scopes":
-		return true
-	}
-	return false
-}
-
-// ownedRecovery reports whether k is a member of "recovery" that the contract owns, spellings accepted on input included.
-func ownedRecovery(k string) bool {
-	switch k {
-	case "action", "same_arguments", "guidance", "retry_after_ms", "retryAfterMs":
-		return true
-	}
-	return false
-}
-
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "recovery"}
 
-// AppendJSON appends the envelope in the contract's wire layout to dst: the
-// layout's fields in order, absent optional fields left out, then Extra
-// entries sorted by key, skipping any that would override a field of the
-// contract. On error it returns dst unchanged: an *EncodeError for an
-// envelope no decoder would read back (no kind, a negative retry hint, an
-// integer past MaxSafeInteger, an empty field the layout requires), or the
-// error of an Extra or free-form value encoding/json cannot encode or no
-// decoder would read back (nested past MaxDepth, a number past the range of
-// a 64-bit float). Appending to a reused buffer encodes without allocating.
-func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
-	if err := e.refusal(); err != nil {
-		return dst, err
-	}
-	b := dst
-	var err error
-	b = append(b, '{')
-	s0 := len(b)
-	b = append(b, "\"contract_version\":"...)
-	b = strconv.AppendInt(b, int64(e.ContractVersion), 10)
-	b = append(b, ",\"kind\":"...)
-	b = appendString(b, string(e.Kind))
-	b = append(b, ",\"message\":"...)
-	b = appendString(b, e.Message)
-	b = append(b, ",\"origin\":"...)
-	b = appendString(b, string(e.Origin))
-	{
-		b = append(b, ",\"recovery\":"...)
-		b = append(b, '{')
-		s1 := len(b)
-		b = append(b, "\"action\":"...)
-		b = appendString(b, string(e.Recovery.Action))
-		b = append(b, ",\"same_arguments\":"...)
-		b = appendString(b, string(e.Recovery.SameArguments))
-		b = append(b, ",\"guidance\":"...)
-		b = appendString(b, e.Recovery.Guidance)
-		if e.Recovery.RetryAfterMs != nil {
-			b = append(b, ",\"retry_after_ms\":"...)
-			b = strconv.AppendInt(b, *e.Recovery.RetryAfterMs, 10)
-		}
-		if b, err = appendExtra(b, s1, "recovery", e.Extra, ownedRecovery); err != nil {
-			return dst, err
-		}
-		b = append(b, '}')
-	}
-	b = append(b, ",\"side_effects\":"...)
-	b = appendString(b, string(e.SideEffects))
-	if e.Service != "" {
-		b = append(b, ",\"service\":"...)
-		b = appendString(b, e.Service)
-	}
-	if e.Action != "" {
-		b = append(b, ",\"action\":"...)
-		b = appendString(b, e.Action)
-	}
-	if e.Tool != "" {
-		b = append(b, ",\"tool\":"...)
-		b = appendString(b, e.Tool)
-	}
-	if e.Upstream != "" {
-		b = append(b, ",\"upstream\":"...)
-		b = appendString(b, e.Upstream)
-	}
-	if e.Command != "" {
-		b = append(b, ",\"command\":"...)
-		b = appendString(b, e.Command)
-	}
-	if e.Prompt != "" {
-		b = append(b, ",\"prompt\":"...)
-		b = appendString(b, e.Prompt)
-	}
-	if e.Resource != "" {
-		b = append(b, ",\"resource\":"...)
-		b = appendString(b, e.Resource)
-	}
-	if e.Cause != "" {
-		b = append(b, ",\"cause\":"...)
-		b = appendString(b, e.Cause)
-	}
-	if e.OriginalKind != "" {
-		b = append(b, ",\"original_kind\":"...)
-		b = appendString(b, e.OriginalKind)
-	}
-	if e.Safety != nil {
-		b = append(b, ",\"safety\":"...)
-		if b, err = appendAny(b, "safety", 1, e.Safety); err != nil {
-			return dst, err
-		}
-	}
-	if e.Evidence != nil {
-		b = append(b, ",\"evidence\":"...)
-		if b, err = appendAny(b, "evidence", 1, e.Evidence); err != nil {
-			return dst, err
-		}
-	}
-	if e.ValidChoices != nil {
-		b = append(b, ",\"valid_choices\":"...)
-		b = appendStrings(b, e.ValidChoices)
-	}
-	if e.Hint != "" {
-		b = append(b, ",\"hint\":"...)
-		b = appendString(b, e.Hint)
-	}
-	if e.RequiredScopes != nil {
-		b = append(b, ",\"required_scopes\":"...)
-		b = appendStrings(b, e.RequiredScopes)
-	}
-	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return dst, err
-	}
-	b = append(b, '}')
-	return b, nil
-}
+// wireObjects is how many objects the layout has, the envelope's own included.
+const wireObjects = 2
 
-// decodeFields says how UnmarshalJSON reports each field of the layout, by
-// slot: the fields depth first in layout order, each spelling accepted on
-// input after the field's own.
-var decodeFields = [25]decodeField{{
+// wireLayout is the contract's wire layout, which AppendJSON and UnmarshalJSON
+// follow (wire.go): its fields depth first in layout order, each spelling
+// accepted on input after the field's own.
+var wireLayout = [25]wireSlot{{
+	kind:         slotVersion,
+	name:         "contract_version",
 	path:         "contract_version",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an integer",
 	valueProblem: "must be an integer from -9007199254740991 to 9007199254740991",
 }, {
+	kind:         slotString,
+	name:         "kind",
+	nonEmpty:     true,
 	path:         "kind",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 	valueProblem: "must not be empty",
 }, {
+	kind:         slotString,
+	name:         "message",
 	path:         "message",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "origin",
 	path:         "origin",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	end:          10,
+	kind:         slotObject,
+	name:         "recovery",
+	obj:          1,
 	path:         "recovery",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a JSON object",
 }, {
+	kind:         slotString,
+	name:         "action",
 	path:         "recovery.action",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "same_arguments",
 	path:         "recovery.same_arguments",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "guidance",
 	path:         "recovery.guidance",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotHint,
+	name:         "retry_after_ms",
 	path:         "recovery.retry_after_ms",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a non-negative integer",
 	valueProblem: "must be an integer from 0 to 9007199254740991",
 }, {
+	alias:        true,
+	kind:         slotHint,
+	name:         "retryAfterMs",
 	path:         "recovery.retryAfterMs",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a non-negative integer",
 	valueProblem: "must be an integer from 0 to 9007199254740991",
 }, {
+	kind:         slotString,
+	name:         "side_effects",
 	path:         "side_effects",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "service",
 	path:         "service",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "action",
 	path:         "action",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "tool",
 	path:         "tool",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "upstream",
 	path:         "upstream",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "command",
 	path:         "command",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "prompt",
 	path:         "prompt",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "resource",
 	path:         "resource",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "cause",
 	path:         "cause",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "original_kind",
 	path:         "original_kind",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotAny,
+	name:         "safety",
 	path:         "safety",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an object",
 }, {
+	kind:         slotAny,
+	name:         "evidence",
 	path:         "evidence",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an object",
 }, {
+	kind:         slotStrings,
+	name:         "valid_choices",
 	path:         "valid_choices",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an array of strings",
 }, {
+	kind:         slotString,
+	name:         "hint",
 	path:         "hint",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotStrings,
+	name:         "required_scopes",
 	path:         "required_scopes",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an array of strings",
 }}
 
-// decode is UnmarshalJSON without the size limit, sanitizing every text it
-// reads when sanitize is set.
-func (e *Envelope) decode(data []byte, sanitize bool) error {
-	var out Envelope
-	var st [25]uint8
-	var extras [2]extraList
-	var v0 int64
-	var v8 int64
-	var v9 int64
-	var raw20 []byte
-	var raw21 []byte
-	d := newScanner(data)
-	if err := d.document(); err != nil {
-		return err
+// wireField points at the envelope's value of slot i of wireLayout; nil for a constant or an object.
+func (e *Envelope) wireField(i int) any {
+	switch i {
+	case 0:
+		return &e.ContractVersion
+	case 1:
+		return (*string)(&e.Kind)
+	case 2:
+		return &e.Message
+	case 3:
+		return (*string)(&e.Origin)
+	case 5:
+		return (*string)(&e.Recovery.Action)
+	case 6:
+		return (*string)(&e.Recovery.SameArguments)
+	case 7:
+		return &e.Recovery.Guidance
+	case 8:
+		return &e.Recovery.RetryAfterMs
+	case 9:
+		return &e.Recovery.RetryAfterMs
+	case 10:
+		return (*string)(&e.SideEffects)
+	case 11:
+		return &e.Service
+	case 12:
+		return &e.Action
+	case 13:
+		return &e.Tool
+	case 14:
+		return &e.Upstream
+	case 15:
+		return &e.Command
+	case 16:
+		return &e.Prompt
+	case 17:
+		return &e.Resource
+	case 18:
+		return &e.Cause
+	case 19:
+		return &e.OriginalKind
+	case 20:
+		return &e.Safety
+	case 21:
+		return &e.Evidence
+	case 22:
+		return &e.ValidChoices
+	case 23:
+		return &e.Hint
+	case 24:
+		return &e.RequiredScopes
 	}
-	for more := d.first(); more; more = d.next() {
-		switch string(d.key) {
-		case "contract_version":
-			st[0] = d.integer(&v0)
-		case "kind":
-			st[1] = d.str((*string)(&out.Kind))
-			if st[1] == stSet && out.Kind == "" {
-				st[1] = stBadValue
-			}
-		case "message":
-			st[2] = d.str(&out.Message)
-		case "origin":
-			st[3] = d.str((*string)(&out.Origin))
-		case "recovery":
-			st[4] = d.open()
-			clear(st[5:10])
-			out.Recovery.Action = ""
-			out.Recovery.SameArguments = ""
-			out.Recovery.Guidance = ""
-			extras[1].reset()
-			if st[4] == stSet {
-				for more := d.first(); more; more = d.next() {
-					switch string(d.key) {
-					case "action":
-						st[5] = d.str((*string)(&out.Recovery.Action))
-					case "same_arguments":
-						st[6] = d.str((*string)(&out.Recovery.SameArguments))
-					case "guidance":
-						st[7] = d.str(&out.Recovery.Guidance)
-					case "retry_after_ms":
-						st[8] = d.integer(&v8)
-						if st[8] == stSet && v8 < 0 {
-							st[8] = stBadValue
-						}
-					case "retryAfterMs":
-						st[9] = d.integer(&v9)
-						if st[9] == stSet && v9 < 0 {
-							st[9] = stBadValue
-						}
-					default:
-						d.keep(&extras[1], "recovery", 1)
-					}
-				}
-			}
-		case "side_effects":
-			st[10] = d.str((*string)(&out.SideEffects))
-		case "service":
-			st[11] = d.str(&out.Service)
-		case "action":
-			st[12] = d.str(&out.Action)
-		case "tool":
-			st[13] = d.str(&out.Tool)
-		case "upstream":
-			st[14] = d.str(&out.Upstream)
-		case "command":
-			st[15] = d.str(&out.Command)
-		case "prompt":
-			st[16] = d.str(&out.Prompt)
-		case "resource":
-			st[17] = d.str(&out.Resource)
-		case "cause":
-			st[18] = d.str(&out.Cause)
-		case "original_kind":
-			st[19] = d.str(&out.OriginalKind)
-		case "safety":
-			raw20, st[20] = d.raw()
-		case "evidence":
-			raw21, st[21] = d.raw()
-		case "valid_choices":
-			st[22] = d.strs(&out.ValidChoices)
-		case "hint":
-			st[23] = d.str(&out.Hint)
-		case "required_scopes":
-			st[24] = d.strs(&out.RequiredScopes)
-		default:
-			d.keep(&extras[0], "", 0)
-		}
-	}
-	if d.end(); d.failed {
-		return d.invalid()
-	}
-	if err := firstProblem(st[0:4], decodeFields[0:4]); err != nil {
-		return err
-	}
-	if st[4] != stSet {
-		if err := decodeFields[4].problem(st[4]); err != nil {
-			return err
-		}
-	}
-	if st[4] == stSet {
-		if err := firstProblem(st[5:8], decodeFields[5:8]); err != nil {
-			return err
-		}
-		if st[8] != stSet {
-			if err := decodeFields[8].problem(st[8]); err != nil {
-				return err
-			}
-		}
-		if st[8] != stSet {
-			if st[9] != stSet {
-				if err := decodeFields[9].problem(st[9]); err != nil {
-					return err
-				}
-			}
-			if st[9] == stSet {
-				v8, st[8] = v9, stSet
-			}
-		}
-	}
-	if err := firstProblem(st[10:20], decodeFields[10:20]); err != nil {
-		return err
-	}
-	if st[20] == stSet && !decodeAny(raw20, &out.Safety) {
-		st[20] = stWrongType
-	}
-	if st[20] != stSet {
-		if err := decodeFields[20].problem(st[20]); err != nil {
-			return err
-		}
-	}
-	if st[21] == stSet && !decodeAny(raw21, &out.Evidence) {
-		st[21] = stWrongType
-	}
-	if st[21] != stSet {
-		if err := decodeFields[21].problem(st[21]); err != nil {
-			return err
-		}
-	}
-	if err := firstProblem(st[22:25], decodeFields[22:25]); err != nil {
-		return err
-	}
-	out.ContractVersion = int(v0)
-	if st[8] == stSet {
-		v := v8
-		out.Recovery.RetryAfterMs = &v
-	}
-	if sanitize {
-		out.Kind = Kind(Sanitize(string(out.Kind)))
-		if out.Kind == "" {
-			return decodeFields[1].problem(stBadValue)
-		}
-		out.Message = Sanitize(out.Message)
-		out.Origin = Origin(Sanitize(string(out.Origin)))
-		out.Recovery.Action = RecoveryAction(Sanitize(string(out.Recovery.Action)))
-		out.Recovery.SameArguments = SameArguments(Sanitize(string(out.Recovery.SameArguments)))
-		out.Recovery.Guidance = Sanitize(out.Recovery.Guidance)
-		out.SideEffects = SideEffects(Sanitize(string(out.SideEffects)))
-		out.Service = Sanitize(out.Service)
-		out.Action = Sanitize(out.Action)
-		out.Tool = Sanitize(out.Tool)
-		out.Upstream = Sanitize(out.Upstream)
-		out.Command = Sanitize(out.Command)
-		out.Prompt = Sanitize(out.Prompt)
-		out.Resource = Sanitize(out.Resource)
-		out.Cause = Sanitize(out.Cause)
-		out.OriginalKind = Sanitize(out.OriginalKind)
-		out.Safety = sanitizeObject(out.Safety)
-		out.Evidence = sanitizeObject(out.Evidence)
-		out.ValidChoices = sanitizeStrings(out.ValidChoices)
-		out.Hint = Sanitize(out.Hint)
-		out.RequiredScopes = sanitizeStrings(out.RequiredScopes)
-	}
-	extra, err := buildExtra(extras[:])
-	if err != nil {
-		return err
-	}
-	if sanitize {
-		sanitizeExtra(extra)
-	}
-	out.Extra = extra
-	*e = out
 	return nil
 }
+
+// wireDecode decodes raw into the value of slot i, of no fixed shape, sanitized
+// when sanitize is set; false when raw has the wrong type.
+func (e *Envelope) wireDecode(i int, raw []byte, sanitize bool) bool {
+	switch i {
+	case 20:
+		ok := decodeAny(raw, &e.Safety)
+		if sanitize {
+			e.Safety = sanitizeObject(e.Safety)
+		}
+		return ok
+	case 21:
+		ok := decodeAny(raw, &e.Evidence)
+		if sanitize {
+			e.Evidence = sanitizeObject(e.Evidence)
+		}
+		return ok
+	}
+	return false
+}
+
+// appendWire appends the envelope's members in layout order, then its Extra
+// entries (AppendJSON).
+func (e *Envelope) appendWire(b []byte) ([]byte, error) {
+	var err error
+	s := len(b)
+	b = wireInt(b, wireKnown, "\"contract_version\":", int64(e.ContractVersion))
+	b = wireStr(b, wireKnown, ",\"kind\":", string(e.Kind))
+	b = wireStr(b, wireKnown, ",\"message\":", e.Message)
+	b = wireStr(b, wireKnown, ",\"origin\":", string(e.Origin))
+	m4 := len(b)
+	b = append(wireKey(b, wireKnown, ",\"recovery\":"), '{')
+	s4 := len(b)
+	b = wireStr(b, wireKnown, "\"action\":", string(e.Recovery.Action))
+	b = wireStr(b, wireKnown, ",\"same_arguments\":", string(e.Recovery.SameArguments))
+	b = wireStr(b, wireKnown, ",\"guidance\":", e.Recovery.Guidance)
+	if e.Recovery.RetryAfterMs != nil {
+		b = wireInt(b, wireKnown, ",\"retry_after_ms\":", *e.Recovery.RetryAfterMs)
+	}
+	if b, err = appendExtra(b, s4, "recovery", e.Extra, 5, 10); err != nil {
+		return nil, err
+	}
+	b = wireClose(b, m4, s4, true)
+	b = wireStr(b, wireKnown, ",\"side_effects\":", string(e.SideEffects))
+	if v := e.Service; v != "" {
+		b = wireStr(b, wireKnown, ",\"service\":", v)
+	}
+	if v := e.Action; v != "" {
+		b = wireStr(b, wireKnown, ",\"action\":", v)
+	}
+	if v := e.Tool; v != "" {
+		b = wireStr(b, wireKnown, ",\"tool\":", v)
+	}
+	if v := e.Upstream; v != "" {
+		b = wireStr(b, wireKnown, ",\"upstream\":", v)
+	}
+	if v := e.Command; v != "" {
+		b = wireStr(b, wireKnown, ",\"command\":", v)
+	}
+	if v := e.Prompt; v != "" {
+		b = wireStr(b, wireKnown, ",\"prompt\":", v)
+	}
+	if v := e.Resource; v != "" {
+		b = wireStr(b, wireKnown, ",\"resource\":", v)
+	}
+	if v := e.Cause; v != "" {
+		b = wireStr(b, wireKnown, ",\"cause\":", v)
+	}
+	if v := e.OriginalKind; v != "" {
+		b = wireStr(b, wireKnown, ",\"original_kind\":", v)
+	}
+	if e.Safety != nil {
+		if b, err = wireValue(b, wireKnown, ",\"safety\":", "safety", 1, e.Safety); err != nil {
+			return nil, err
+		}
+	}
+	if e.Evidence != nil {
+		if b, err = wireValue(b, wireKnown, ",\"evidence\":", "evidence", 1, e.Evidence); err != nil {
+			return nil, err
+		}
+	}
+	if e.ValidChoices != nil {
+		b = wireStrs(b, wireKnown, ",\"valid_choices\":", e.ValidChoices)
+	}
+	if v := e.Hint; v != "" {
+		b = wireStr(b, wireKnown, ",\"hint\":", v)
+	}
+	if e.RequiredScopes != nil {
+		b = wireStrs(b, wireKnown, ",\"required_scopes\":", e.RequiredScopes)
+	}
+	if b, err = appendExtra(b, s, "", e.Extra, 0, 25); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// fillUnmapped sets what the layout leaves off the wire from the kind's
+// classification, so a decoded envelope answers every question the same
+// way whatever the layout.
+func fillUnmapped(*Envelope) {}

@@ -387,15 +387,16 @@ func depthOf(path string) int {
 }
 
 // appendExtra appends the entries of extra that belong in the object at
-// objPath and that the contract does not own, sorted so the output is
-// deterministic. start marks where the object's first member goes.
-func appendExtra(b []byte, start int, objPath string, extra map[string]any, owned func(string) bool) ([]byte, error) {
+// objPath and that the contract does not own (the object's fields are the
+// slots from to to of wireLayout), sorted so the output is deterministic.
+// start marks where the object's first member goes.
+func appendExtra(b []byte, start int, objPath string, extra map[string]any, from, to int) ([]byte, error) {
 	if len(extra) == 0 {
 		return b, nil
 	}
 	var keys []string
 	for k := range extra {
-		if obj, name := placeExtra(k); obj == objPath && !owned(name) {
+		if obj, name := placeExtra(k); obj == objPath && !wireOwns(from, to, name) {
 			keys = append(keys, k)
 		}
 	}
@@ -498,8 +499,8 @@ func jsonObject(data []byte, path string) (map[string]json.RawMessage, error) {
 	return obj, nil
 }
 
-// The envelope decoder reads the document once, in document order. The
-// generated UnmarshalJSON switches on each member name and reads the value
+// The envelope decoder (wire.go) reads the document once, in document
+// order. It looks up each member name in the layout and reads the value
 // straight into the envelope, recording for every field of the layout what
 // it found (a state below); only after the whole document has been read,
 // and found to be JSON, does it report the first problem in layout order,
@@ -515,49 +516,6 @@ const (
 	stWrongType              // a value of another JSON type
 	stBadValue               // the right type, but a value the layout rejects
 )
-
-// decodeField says how to report the state of one field of the layout.
-type decodeField struct {
-	path     string
-	required bool
-	// typeProblem and typeCategory report a stWrongType state; valueProblem a
-	// stBadValue one.
-	typeProblem  string
-	typeCategory DecodeErrorCategory
-	valueProblem string
-}
-
-// problem returns the error for a field in state st, or nil.
-func (f *decodeField) problem(st uint8) error {
-	switch st {
-	case stAbsent:
-		if f.required {
-			return &DecodeError{Path: f.path, Problem: "is required", Category: DecodeMissing}
-		}
-	case stNull:
-		// Null where a value is required is a type error.
-		if f.required {
-			return &DecodeError{Path: f.path, Problem: "is required", Category: DecodeType}
-		}
-	case stWrongType:
-		return &DecodeError{Path: f.path, Problem: f.typeProblem, Category: f.typeCategory}
-	case stBadValue:
-		return &DecodeError{Path: f.path, Problem: f.valueProblem, Category: DecodeValue}
-	}
-	return nil
-}
-
-// firstProblem returns the problem of the first field of a run that has one.
-func firstProblem(sts []uint8, fields []decodeField) error {
-	for i, st := range sts {
-		if st != stSet {
-			if err := fields[i].problem(st); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
 
 // invalid reports a document the scanner rejected: in encoding/json's
 // words when it is not JSON, else the limit it is past. The syntax error

@@ -2,299 +2,169 @@
 
 package agento
 
-import "strconv"
-
-// ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
-func ownedRoot(k string) bool {
-	switch k {
-	case "status", "error":
-		return true
-	}
-	return false
-}
-
-// ownedError reports whether k is a member of "error" that the contract owns, spellings accepted on input included.
-func ownedError(k string) bool {
-	switch k {
-	case "code", "category", "message", "details":
-		return true
-	}
-	return false
-}
-
-// ownedErrorDetails reports whether k is a member of "error.details" that the contract owns, spellings accepted on input included.
-func ownedErrorDetails(k string) bool {
-	switch k {
-	case "executionMayHaveOccurred", "status", "tool", "field":
-		return true
-	}
-	return false
-}
-
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "error", "error.details"}
 
-// AppendJSON appends the envelope in the contract's wire layout to dst: the
-// layout's fields in order, absent optional fields left out, then Extra
-// entries sorted by key, skipping any that would override a field of the
-// contract. On error it returns dst unchanged: an *EncodeError for an
-// envelope no decoder would read back (no kind, a negative retry hint, an
-// integer past MaxSafeInteger, an empty field the layout requires), or the
-// error of an Extra or free-form value encoding/json cannot encode or no
-// decoder would read back (nested past MaxDepth, a number past the range of
-// a 64-bit float). Appending to a reused buffer encodes without allocating.
-func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
-	if err := e.refusal(); err != nil {
-		return dst, err
-	}
-	b := dst
-	var err error
-	b = append(b, '{')
-	s0 := len(b)
-	b = append(b, "\"status\":\"error\""...)
-	{
-		b = append(b, ",\"error\":"...)
-		b = append(b, '{')
-		s1 := len(b)
-		b = append(b, "\"code\":"...)
-		b = appendString(b, string(e.Kind))
-		{
-			group := e.Category
-			if group == "" {
-				group = string(Lookup(e.Kind).Group)
-			}
-			b = append(b, ",\"category\":"...)
-			b = appendString(b, group)
-		}
-		b = append(b, ",\"message\":"...)
-		b = appendString(b, e.Message)
-		{
-			m2 := len(b)
-			b = append(b, ",\"details\":"...)
-			b = append(b, '{')
-			s2 := len(b)
-			{
-				v := e.WorkMayHaveRun()
-				if v {
-					b = append(b, "\"executionMayHaveOccurred\":"...)
-					b = strconv.AppendBool(b, v)
-				}
-			}
-			if e.Status != nil {
-				if *e.Status > MaxSafeInteger || *e.Status < -MaxSafeInteger {
-					return dst, &EncodeError{
-						Field:   "Status",
-						Problem: "is past MaxSafeInteger",
-					}
-				}
-				if len(b) > s2 {
-					b = append(b, ',')
-				}
-				b = append(b, "\"status\":"...)
-				b = strconv.AppendInt(b, *e.Status, 10)
-			}
-			if e.Tool != "" {
-				if len(b) > s2 {
-					b = append(b, ',')
-				}
-				b = append(b, "\"tool\":"...)
-				b = appendString(b, e.Tool)
-			}
-			if e.Field != "" {
-				if len(b) > s2 {
-					b = append(b, ',')
-				}
-				b = append(b, "\"field\":"...)
-				b = appendString(b, e.Field)
-			}
-			if b, err = appendExtra(b, s2, "error.details", e.Extra, ownedErrorDetails); err != nil {
-				return dst, err
-			}
-			if len(b) == s2 {
-				b = b[:m2]
-			} else {
-				b = append(b, '}')
-			}
-		}
-		if b, err = appendExtra(b, s1, "error", e.Extra, ownedError); err != nil {
-			return dst, err
-		}
-		b = append(b, '}')
-	}
-	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return dst, err
-	}
-	b = append(b, '}')
-	return b, nil
-}
+// wireObjects is how many objects the layout has, the envelope's own included.
+const wireObjects = 3
 
-// decodeFields says how UnmarshalJSON reports each field of the layout, by
-// slot: the fields depth first in layout order, each spelling accepted on
-// input after the field's own.
-var decodeFields = [10]decodeField{{
+// wireLayout is the contract's wire layout, which AppendJSON and UnmarshalJSON
+// follow (wire.go): its fields depth first in layout order, each spelling
+// accepted on input after the field's own.
+var wireLayout = [10]wireSlot{{
+	kind:         slotConstString,
+	name:         "status",
 	path:         "status",
 	required:     true,
+	text:         "error",
 	typeCategory: DecodeValue,
 	typeProblem:  "must be the constant \"error\"",
 	valueProblem: "must be the constant \"error\"",
 }, {
+	end:          10,
+	kind:         slotObject,
+	name:         "error",
+	obj:          1,
 	path:         "error",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a JSON object",
 }, {
+	kind:         slotString,
+	name:         "code",
+	nonEmpty:     true,
 	path:         "error.code",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 	valueProblem: "must not be empty",
 }, {
+	kind:         slotString,
+	name:         "category",
 	path:         "error.category",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "message",
 	path:         "error.message",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	end:          10,
+	kind:         slotObject,
+	name:         "details",
+	obj:          2,
 	path:         "error.details",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a JSON object",
 }, {
+	kind:         slotBool,
+	name:         "executionMayHaveOccurred",
 	path:         "error.details.executionMayHaveOccurred",
 	typeCategory: DecodeType,
 	typeProblem:  "must be a boolean",
 }, {
+	kind:         slotInt,
+	name:         "status",
 	path:         "error.details.status",
 	typeCategory: DecodeType,
 	typeProblem:  "must be an integer",
 	valueProblem: "must be an integer from -9007199254740991 to 9007199254740991",
 }, {
+	kind:         slotString,
+	name:         "tool",
 	path:         "error.details.tool",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "field",
 	path:         "error.details.field",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }}
 
-// decode is UnmarshalJSON without the size limit, sanitizing every text it
-// reads when sanitize is set.
-func (e *Envelope) decode(data []byte, sanitize bool) error {
-	var out Envelope
-	var st [10]uint8
-	var extras [3]extraList
-	var v6 bool
-	var v7 int64
-	d := newScanner(data)
-	if err := d.document(); err != nil {
-		return err
+// wireField points at the envelope's value of slot i of wireLayout; nil for a constant or an object.
+func (e *Envelope) wireField(i int) any {
+	switch i {
+	case 2:
+		return (*string)(&e.Kind)
+	case 3:
+		return &e.Category
+	case 4:
+		return &e.Message
+	case 6:
+		return &e.ExecutionMayHaveOccurred
+	case 7:
+		return &e.Status
+	case 8:
+		return &e.Tool
+	case 9:
+		return &e.Field
 	}
-	for more := d.first(); more; more = d.next() {
-		switch string(d.key) {
-		case "status":
-			st[0] = d.constString("error")
-		case "error":
-			st[1] = d.open()
-			clear(st[2:10])
-			out.Kind = ""
-			out.Category = ""
-			out.Message = ""
-			out.Tool = ""
-			out.Field = ""
-			extras[1].reset()
-			extras[2].reset()
-			if st[1] == stSet {
-				for more := d.first(); more; more = d.next() {
-					switch string(d.key) {
-					case "code":
-						st[2] = d.str((*string)(&out.Kind))
-						if st[2] == stSet && out.Kind == "" {
-							st[2] = stBadValue
-						}
-					case "category":
-						st[3] = d.str(&out.Category)
-					case "message":
-						st[4] = d.str(&out.Message)
-					case "details":
-						st[5] = d.open()
-						clear(st[6:10])
-						out.Tool = ""
-						out.Field = ""
-						extras[2].reset()
-						if st[5] == stSet {
-							for more := d.first(); more; more = d.next() {
-								switch string(d.key) {
-								case "executionMayHaveOccurred":
-									st[6] = d.boolean(&v6)
-								case "status":
-									st[7] = d.integer(&v7)
-								case "tool":
-									st[8] = d.str(&out.Tool)
-								case "field":
-									st[9] = d.str(&out.Field)
-								default:
-									d.keep(&extras[2], "error.details", 2)
-								}
-							}
-						}
-					default:
-						d.keep(&extras[1], "error", 1)
-					}
-				}
-			}
-		default:
-			d.keep(&extras[0], "", 0)
+	return nil
+}
+
+// wireDecode decodes raw into the value of slot i, of no fixed shape, sanitized
+// when sanitize is set; false when raw has the wrong type.
+func (e *Envelope) wireDecode(i int, raw []byte, sanitize bool) bool {
+	return false
+}
+
+// appendWire appends the envelope's members in layout order, then its Extra
+// entries (AppendJSON).
+func (e *Envelope) appendWire(b []byte) ([]byte, error) {
+	var err error
+	s := len(b)
+	b = wireKey(b, wireKnown, "\"status\":\"error\"")
+	m1 := len(b)
+	b = append(wireKey(b, wireKnown, ",\"error\":"), '{')
+	s1 := len(b)
+	b = wireStr(b, wireKnown, "\"code\":", string(e.Kind))
+	b = wireStr(b, wireKnown, ",\"category\":", wireGroup(e.Category, e.Kind))
+	b = wireStr(b, wireKnown, ",\"message\":", e.Message)
+	m5 := len(b)
+	b = append(wireKey(b, wireKnown, ",\"details\":"), '{')
+	s5 := len(b)
+	if e.WorkMayHaveRun() {
+		b = wireBool(b, wireKnown, "\"executionMayHaveOccurred\":", true)
+	}
+	if e.Status != nil {
+		if b, err = wireSafeInt(b, s5, ",\"status\":", *e.Status, "Status"); err != nil {
+			return nil, err
 		}
 	}
-	if d.end(); d.failed {
-		return d.invalid()
+	if v := e.Tool; v != "" {
+		b = wireStr(b, s5, ",\"tool\":", v)
 	}
-	if st[0] != stSet {
-		if err := decodeFields[0].problem(st[0]); err != nil {
-			return err
-		}
+	if v := e.Field; v != "" {
+		b = wireStr(b, s5, ",\"field\":", v)
 	}
-	if st[1] != stSet {
-		if err := decodeFields[1].problem(st[1]); err != nil {
-			return err
-		}
+	if b, err = appendExtra(b, s5, "error.details", e.Extra, 6, 10); err != nil {
+		return nil, err
 	}
-	if st[1] == stSet {
-		if err := firstProblem(st[2:5], decodeFields[2:5]); err != nil {
-			return err
-		}
-		if st[5] != stSet {
-			if err := decodeFields[5].problem(st[5]); err != nil {
-				return err
-			}
-		}
-		if st[5] == stSet {
-			if err := firstProblem(st[6:10], decodeFields[6:10]); err != nil {
-				return err
-			}
-		}
+	b = wireClose(b, m5, s5, false)
+	if b, err = appendExtra(b, s1, "error", e.Extra, 2, 10); err != nil {
+		return nil, err
 	}
-	if st[6] == stSet {
-		v := v6
-		out.ExecutionMayHaveOccurred = &v
+	b = wireClose(b, m1, s1, true)
+	if b, err = appendExtra(b, s, "", e.Extra, 0, 10); err != nil {
+		return nil, err
 	}
-	if st[7] == stSet {
-		v := v7
-		out.Status = &v
-	}
-	if sanitize {
-		out.Kind = Kind(Sanitize(string(out.Kind)))
-		if out.Kind == "" {
-			return decodeFields[2].problem(stBadValue)
-		}
-		out.Message = Sanitize(out.Message)
-		out.Tool = Sanitize(out.Tool)
-		out.Field = Sanitize(out.Field)
-	}
+	return b, nil
+}
+
+// fillUnmapped sets what the layout leaves off the wire from the kind's
+// classification, so a decoded envelope answers every question the same
+// way whatever the layout.
+func fillUnmapped(out *Envelope) {
 	c := Lookup(out.Kind)
 	out.ContractVersion = ContractVersion
 	out.Origin = c.Origin
@@ -302,14 +172,4 @@ func (e *Envelope) decode(data []byte, sanitize bool) error {
 	out.Recovery.SameArguments = c.SameArguments
 	out.Recovery.Guidance = c.Guidance
 	out.SideEffects = c.SideEffects
-	extra, err := buildExtra(extras[:])
-	if err != nil {
-		return err
-	}
-	if sanitize {
-		sanitizeExtra(extra)
-	}
-	out.Extra = extra
-	*e = out
-	return nil
 }

@@ -2,299 +2,214 @@
 
 package ovstorage
 
-import "strconv"
-
-// ownedRoot reports whether k is a member of the top level that the contract owns, spellings accepted on input included.
-func ownedRoot(k string) bool {
-	switch k {
-	case "v", "ok", "operation", "error", "warnings", "operation_id", "backend", "resource":
-		return true
-	}
-	return false
-}
-
-// ownedError reports whether k is a member of "error" that the contract owns, spellings accepted on input included.
-func ownedError(k string) bool {
-	switch k {
-	case "code", "message", "retryable", "next_action", "partial":
-		return true
-	}
-	return false
-}
-
 // objectPaths lists the layout's objects, so Extra keys can be placed in them.
 var objectPaths = []string{"", "error"}
 
-// AppendJSON appends the envelope in the contract's wire layout to dst: the
-// layout's fields in order, absent optional fields left out, then Extra
-// entries sorted by key, skipping any that would override a field of the
-// contract. On error it returns dst unchanged: an *EncodeError for an
-// envelope no decoder would read back (no kind, a negative retry hint, an
-// integer past MaxSafeInteger, an empty field the layout requires), or the
-// error of an Extra or free-form value encoding/json cannot encode or no
-// decoder would read back (nested past MaxDepth, a number past the range of
-// a 64-bit float). Appending to a reused buffer encodes without allocating.
-func (e *Envelope) AppendJSON(dst []byte) ([]byte, error) {
-	if err := e.refusal(); err != nil {
-		return dst, err
-	}
-	b := dst
-	var err error
-	b = append(b, '{')
-	s0 := len(b)
-	b = append(b, "\"v\":"...)
-	b = appendString(b, e.ContractVersion)
-	b = append(b, ",\"ok\":false"...)
-	if e.Operation == "" {
-		return dst, &EncodeError{
-			Field:   "Operation",
-			Problem: "is empty, and the layout requires operation",
-		}
-	}
-	b = append(b, ",\"operation\":"...)
-	b = appendString(b, e.Operation)
-	{
-		b = append(b, ",\"error\":"...)
-		b = append(b, '{')
-		s1 := len(b)
-		b = append(b, "\"code\":"...)
-		b = appendString(b, string(e.Kind))
-		b = append(b, ",\"message\":"...)
-		b = appendString(b, e.Message)
-		{
-			v := e.IsRetryable()
-			b = append(b, ",\"retryable\":"...)
-			b = strconv.AppendBool(b, v)
-		}
-		if e.Recovery.Guidance != "" {
-			b = append(b, ",\"next_action\":"...)
-			b = appendString(b, e.Recovery.Guidance)
-		}
-		if e.Partial != nil {
-			b = append(b, ",\"partial\":"...)
-			if b, err = appendAny(b, "error.partial", 2, e.Partial); err != nil {
-				return dst, err
-			}
-		}
-		if b, err = appendExtra(b, s1, "error", e.Extra, ownedError); err != nil {
-			return dst, err
-		}
-		b = append(b, '}')
-	}
-	if len(e.Warnings) > 0 {
-		b = append(b, ",\"warnings\":"...)
-		b = appendStrings(b, e.Warnings)
-	}
-	if e.OperationID != "" {
-		b = append(b, ",\"operation_id\":"...)
-		b = appendString(b, e.OperationID)
-	}
-	if e.Backend != "" {
-		b = append(b, ",\"backend\":"...)
-		b = appendString(b, e.Backend)
-	}
-	if e.Resource != "" {
-		b = append(b, ",\"resource\":"...)
-		b = appendString(b, e.Resource)
-	}
-	if b, err = appendExtra(b, s0, "", e.Extra, ownedRoot); err != nil {
-		return dst, err
-	}
-	b = append(b, '}')
-	return b, nil
-}
+// wireObjects is how many objects the layout has, the envelope's own included.
+const wireObjects = 2
 
-// decodeFields says how UnmarshalJSON reports each field of the layout, by
-// slot: the fields depth first in layout order, each spelling accepted on
-// input after the field's own.
-var decodeFields = [13]decodeField{{
+// wireLayout is the contract's wire layout, which AppendJSON and UnmarshalJSON
+// follow (wire.go): its fields depth first in layout order, each spelling
+// accepted on input after the field's own.
+var wireLayout = [13]wireSlot{{
+	kind:         slotString,
+	name:         "v",
 	path:         "v",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotConstBool,
+	name:         "ok",
 	path:         "ok",
 	required:     true,
 	typeCategory: DecodeValue,
 	typeProblem:  "must be the constant false",
 	valueProblem: "must be the constant false",
 }, {
+	kind:         slotString,
+	name:         "operation",
+	nonEmpty:     true,
 	path:         "operation",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 	valueProblem: "must not be empty",
 }, {
+	end:          9,
+	kind:         slotObject,
+	name:         "error",
+	obj:          1,
 	path:         "error",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a JSON object",
 }, {
+	kind:         slotString,
+	name:         "code",
+	nonEmpty:     true,
 	path:         "error.code",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 	valueProblem: "must not be empty",
 }, {
+	kind:         slotString,
+	name:         "message",
 	path:         "error.message",
 	required:     true,
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotBool,
+	name:         "retryable",
 	path:         "error.retryable",
 	required:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a boolean",
 }, {
+	kind:         slotString,
+	name:         "next_action",
 	path:         "error.next_action",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotAny,
+	name:         "partial",
 	path:         "error.partial",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an object",
 }, {
+	kind:         slotStrings,
+	name:         "warnings",
 	path:         "warnings",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be an array of strings",
 }, {
+	kind:         slotString,
+	name:         "operation_id",
 	path:         "operation_id",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "backend",
 	path:         "backend",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }, {
+	kind:         slotString,
+	name:         "resource",
 	path:         "resource",
+	sanitize:     true,
 	typeCategory: DecodeType,
 	typeProblem:  "must be a string",
 }}
 
-// decode is UnmarshalJSON without the size limit, sanitizing every text it
-// reads when sanitize is set.
-func (e *Envelope) decode(data []byte, sanitize bool) error {
-	var out Envelope
-	var st [13]uint8
-	var extras [2]extraList
-	var v6 bool
-	var raw8 []byte
-	d := newScanner(data)
-	if err := d.document(); err != nil {
-		return err
+// wireField points at the envelope's value of slot i of wireLayout; nil for a constant or an object.
+func (e *Envelope) wireField(i int) any {
+	switch i {
+	case 0:
+		return &e.ContractVersion
+	case 2:
+		return &e.Operation
+	case 4:
+		return (*string)(&e.Kind)
+	case 5:
+		return &e.Message
+	case 6:
+		return &e.Retryable
+	case 7:
+		return &e.Recovery.Guidance
+	case 8:
+		return &e.Partial
+	case 9:
+		return &e.Warnings
+	case 10:
+		return &e.OperationID
+	case 11:
+		return &e.Backend
+	case 12:
+		return &e.Resource
 	}
-	for more := d.first(); more; more = d.next() {
-		switch string(d.key) {
-		case "v":
-			st[0] = d.str(&out.ContractVersion)
-		case "ok":
-			st[1] = constValue(d.boolean, false)
-		case "operation":
-			st[2] = d.str(&out.Operation)
-			if st[2] == stSet && out.Operation == "" {
-				st[2] = stBadValue
-			}
-		case "error":
-			st[3] = d.open()
-			clear(st[4:9])
-			out.Kind = ""
-			out.Message = ""
-			out.Recovery.Guidance = ""
-			extras[1].reset()
-			if st[3] == stSet {
-				for more := d.first(); more; more = d.next() {
-					switch string(d.key) {
-					case "code":
-						st[4] = d.str((*string)(&out.Kind))
-						if st[4] == stSet && out.Kind == "" {
-							st[4] = stBadValue
-						}
-					case "message":
-						st[5] = d.str(&out.Message)
-					case "retryable":
-						st[6] = d.boolean(&v6)
-					case "next_action":
-						st[7] = d.str(&out.Recovery.Guidance)
-					case "partial":
-						raw8, st[8] = d.raw()
-					default:
-						d.keep(&extras[1], "error", 1)
-					}
-				}
-			}
-		case "warnings":
-			st[9] = d.strs(&out.Warnings)
-		case "operation_id":
-			st[10] = d.str(&out.OperationID)
-		case "backend":
-			st[11] = d.str(&out.Backend)
-		case "resource":
-			st[12] = d.str(&out.Resource)
-		default:
-			d.keep(&extras[0], "", 0)
+	return nil
+}
+
+// wireDecode decodes raw into the value of slot i, of no fixed shape, sanitized
+// when sanitize is set; false when raw has the wrong type.
+func (e *Envelope) wireDecode(i int, raw []byte, sanitize bool) bool {
+	switch i {
+	case 8:
+		ok := decodeAny(raw, &e.Partial)
+		if sanitize {
+			e.Partial = e.Partial.sanitized()
+		}
+		return ok
+	}
+	return false
+}
+
+// appendWire appends the envelope's members in layout order, then its Extra
+// entries (AppendJSON).
+func (e *Envelope) appendWire(b []byte) ([]byte, error) {
+	var err error
+	s := len(b)
+	b = wireStr(b, wireKnown, "\"v\":", e.ContractVersion)
+	b = wireKey(b, wireKnown, ",\"ok\":false")
+	if b, err = wireRequired(b, wireKnown, ",\"operation\":", e.Operation, "Operation", "operation"); err != nil {
+		return nil, err
+	}
+	m3 := len(b)
+	b = append(wireKey(b, wireKnown, ",\"error\":"), '{')
+	s3 := len(b)
+	b = wireStr(b, wireKnown, "\"code\":", string(e.Kind))
+	b = wireStr(b, wireKnown, ",\"message\":", e.Message)
+	b = wireBool(b, wireKnown, ",\"retryable\":", e.IsRetryable())
+	if v := e.Recovery.Guidance; v != "" {
+		b = wireStr(b, wireKnown, ",\"next_action\":", v)
+	}
+	if e.Partial != nil {
+		if b, err = wireValue(b, wireKnown, ",\"partial\":", "error.partial", 2, e.Partial); err != nil {
+			return nil, err
 		}
 	}
-	if d.end(); d.failed {
-		return d.invalid()
+	if b, err = appendExtra(b, s3, "error", e.Extra, 4, 9); err != nil {
+		return nil, err
 	}
-	if err := firstProblem(st[0:3], decodeFields[0:3]); err != nil {
-		return err
+	b = wireClose(b, m3, s3, true)
+	if len(e.Warnings) > 0 {
+		b = wireStrs(b, wireKnown, ",\"warnings\":", e.Warnings)
 	}
-	if st[3] != stSet {
-		if err := decodeFields[3].problem(st[3]); err != nil {
-			return err
-		}
+	if v := e.OperationID; v != "" {
+		b = wireStr(b, wireKnown, ",\"operation_id\":", v)
 	}
-	if st[3] == stSet {
-		if err := firstProblem(st[4:8], decodeFields[4:8]); err != nil {
-			return err
-		}
-		if st[8] == stSet && !decodeAny(raw8, &out.Partial) {
-			st[8] = stWrongType
-		}
-		if st[8] != stSet {
-			if err := decodeFields[8].problem(st[8]); err != nil {
-				return err
-			}
-		}
+	if v := e.Backend; v != "" {
+		b = wireStr(b, wireKnown, ",\"backend\":", v)
 	}
-	if err := firstProblem(st[9:13], decodeFields[9:13]); err != nil {
-		return err
+	if v := e.Resource; v != "" {
+		b = wireStr(b, wireKnown, ",\"resource\":", v)
 	}
-	if st[6] == stSet {
-		v := v6
-		out.Retryable = &v
+	if b, err = appendExtra(b, s, "", e.Extra, 0, 13); err != nil {
+		return nil, err
 	}
-	if sanitize {
-		out.Operation = Sanitize(out.Operation)
-		if out.Operation == "" {
-			return decodeFields[2].problem(stBadValue)
-		}
-		out.Kind = Kind(Sanitize(string(out.Kind)))
-		if out.Kind == "" {
-			return decodeFields[4].problem(stBadValue)
-		}
-		out.Message = Sanitize(out.Message)
-		out.Recovery.Guidance = Sanitize(out.Recovery.Guidance)
-		out.Partial = out.Partial.sanitized()
-		out.Warnings = sanitizeStrings(out.Warnings)
-		out.OperationID = Sanitize(out.OperationID)
-		out.Backend = Sanitize(out.Backend)
-		out.Resource = Sanitize(out.Resource)
-	}
+	return b, nil
+}
+
+// fillUnmapped sets what the layout leaves off the wire from the kind's
+// classification, so a decoded envelope answers every question the same
+// way whatever the layout.
+func fillUnmapped(out *Envelope) {
 	c := Lookup(out.Kind)
 	out.Origin = c.Origin
 	out.Recovery.Action = c.Action
 	out.Recovery.SameArguments = c.SameArguments
 	out.SideEffects = c.SideEffects
-	extra, err := buildExtra(extras[:])
-	if err != nil {
-		return err
-	}
-	if sanitize {
-		sanitizeExtra(extra)
-	}
-	out.Extra = extra
-	*e = out
-	return nil
 }
