@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"go/format"
 	"path"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"text/template"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -18,6 +21,7 @@ import (
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
+	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the package goes, relative to the output root.
@@ -42,7 +46,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "json.go", emit: g.json},
 		{name: "schemas.go", emit: g.schemas},
 		{name: "nextstep_contract.go", emit: g.nextStep},
-		{name: "surfaces.go", emit: g.surfaces},
+		{name: "surfaces.go", view: g.surfaces},
 		{name: "logging_contract.go", emit: g.logging},
 		{name: "aip193_contract.go", emit: g.aip193},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
@@ -111,11 +115,13 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	return out, nil
 }
 
-// goFile is one file of the package: built with jennifer by emit, or
-// (runtime) the runtime file of that name, stamped.
+// goFile is one file of the package: built with jennifer by emit, rendered
+// from templates/go/<name>.tmpl with what view returns, or (runtime) the
+// runtime file of that name, stamped.
 type goFile struct {
 	name    string
 	emit    func(*jen.File)
+	view    func() any
 	runtime bool
 	// spliced, when set, returns the parts emit left out as placeholders
 	// because they are written pre-formatted (see splice).
@@ -188,14 +194,21 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 		return runtime.Go.StampedPackage(gf.name, "// "+marker.Text, g.o.Packages.Go)
 	}
 	var buf bytes.Buffer
-	f := jen.NewFile(g.o.Packages.Go)
-	f.HeaderComment(marker.Text)
-	// jennifer formats on its own, but then a formatting failure loses
-	// the source; we format here and report numbered lines instead.
-	f.NoFormat = true
-	gf.emit(f)
-	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+	if gf.view != nil {
+		buf.WriteString("// " + marker.Text + "\n\npackage " + g.o.Packages.Go + "\n\n")
+		if err := goTemplates.ExecuteTemplate(&buf, gf.name+".tmpl", gf.view()); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
+	} else {
+		f := jen.NewFile(g.o.Packages.Go)
+		f.HeaderComment(marker.Text)
+		// jennifer formats on its own, but then a formatting failure loses
+		// the source; we format here and report numbered lines instead.
+		f.NoFormat = true
+		gf.emit(f)
+		if err := f.Render(&buf); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
 	}
 	src, err := format.Source(buf.Bytes())
 	if err != nil {
@@ -205,6 +218,35 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 		return applySplices(gf.name, src, gf.spliced())
 	}
 	return src, nil
+}
+
+// goTemplates are the files rendered from templates/go: doc comments around
+// the tables, constants and small accessors the contract fills in. Contract
+// text reaches them only through doc (a comment) and quote (a literal), or
+// printed by runtimedata's Go printer.
+var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
+	"doc": docText, "quote": goQuote, "kindConst": kindConst,
+}).ParseFS(templates.FS, "go/*.tmpl"))
+
+// goView is the part of every Go template's view: the contract and its
+// layout, which the templates read directly.
+type goView struct {
+	C      *contract.Contract
+	Layout *contract.Layout
+	g      *gen
+}
+
+func (g *gen) view() goView { return goView{C: g.c, Layout: g.lo, g: g} }
+
+// GoType is the Go type of the envelope field f.
+func (v goView) GoType(f *contract.Field) string { return v.g.goTypeText(f) }
+
+// goQuote is a string (or a value of a string type) as a Go literal.
+func goQuote(v any) (string, error) {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		return strconv.Quote(rv.String()), nil
+	}
+	return "", fmt.Errorf("quote: %T is not a string", v)
 }
 
 func numbered(src []byte) string {
@@ -293,19 +335,27 @@ func commentLines(text string) []string {
 	return out
 }
 
-// docf adds a doc comment made of paragraphs to the file.
-func docf(f *jen.File, paragraphs ...string) {
-	first := true
+// docText is a doc comment made of paragraphs, as docf writes it: the
+// lines of each (commentLines) with "//" between them.
+func docText(paragraphs ...string) string {
+	var lines []string
 	for _, p := range paragraphs {
 		if strings.TrimSpace(p) == "" {
 			continue
 		}
-		if !first {
-			f.Comment("//")
+		if len(lines) > 0 {
+			lines = append(lines, "//")
 		}
-		first = false
-		for _, c := range comment(p) {
-			f.Add(c)
+		lines = append(lines, commentLines(p)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// docf adds a doc comment made of paragraphs to the file.
+func docf(f *jen.File, paragraphs ...string) {
+	if text := docText(paragraphs...); text != "" {
+		for _, l := range strings.Split(text, "\n") {
+			f.Comment(l)
 		}
 	}
 }
