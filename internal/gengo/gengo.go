@@ -45,7 +45,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
 		{name: "json.go", emit: g.json},
 		{name: "schemas.go", emit: g.schemas},
-		{name: "nextstep_contract.go", emit: g.nextStep},
+		{name: "nextstep_contract.go", view: g.nextStep},
 		{name: "surfaces.go", view: g.surfaces},
 		{name: "logging_contract.go", emit: g.logging},
 		{name: "aip193_contract.go", emit: g.aip193},
@@ -225,7 +225,7 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // text reaches them only through doc (a comment) and quote (a literal), or
 // printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
-	"doc": docText, "quote": goQuote, "kindConst": kindConst,
+	"doc": docText, "quote": goQuote, "kindConst": kindConst, "float": goFloat,
 }).ParseFS(templates.FS, "go/*.tmpl"))
 
 // goView is the part of every Go template's view: the contract and its
@@ -240,6 +240,16 @@ func (g *gen) view() goView { return goView{C: g.c, Layout: g.lo, g: g} }
 
 // GoType is the Go type of the envelope field f.
 func (v goView) GoType(f *contract.Field) string { return v.g.goTypeText(f) }
+
+// goFloat is a float64 as jennifer writes it: with a point, so that a
+// constant of it is not an integer.
+func goFloat(v float64) string {
+	s := fmt.Sprintf("%#v", v)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
 
 // goQuote is a string (or a value of a string type) as a Go literal.
 func goQuote(v any) (string, error) {
