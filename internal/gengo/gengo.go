@@ -47,7 +47,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "schemas.go", emit: g.schemas},
 		{name: "nextstep_contract.go", view: g.nextStep},
 		{name: "surfaces.go", view: g.surfaces},
-		{name: "logging_contract.go", emit: g.logging},
+		{name: "logging_contract.go", view: g.logging},
 		{name: "aip193_contract.go", emit: g.aip193},
 		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
 	}
