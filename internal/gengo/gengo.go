@@ -49,7 +49,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "surfaces.go", view: g.surfaces},
 		{name: "logging_contract.go", view: g.logging},
 		{name: "aip193_contract.go", emit: g.aip193},
-		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
+		{name: "sanitizepolicy.go", view: g.plainView},
 	}
 	if c.Inbound != nil {
 		files = append(files, goFile{name: "inbound_contract.go", emit: g.inbound})
@@ -226,6 +226,8 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
 	"doc": docText, "quote": goQuote, "kindConst": kindConst, "float": goFloat,
+	"stringLines": stringLines, "join": strings.Join, "commentSuffix": commentSuffix,
+	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
 }).ParseFS(templates.FS, "go/*.tmpl"))
 
 // goView is the part of every Go template's view: the contract and its
@@ -238,6 +240,9 @@ type goView struct {
 
 func (g *gen) view() goView { return goView{C: g.c, Layout: g.lo, g: g} }
 
+// plainView is the view of a template that reads nothing but the contract.
+func (g *gen) plainView() any { return g.view() }
+
 // GoType is the Go type of the envelope field f.
 func (v goView) GoType(f *contract.Field) string { return v.g.goTypeText(f) }
 
@@ -249,6 +254,20 @@ func goFloat(v float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// stringLines is the braces of a []string literal of list, a string a
+// line (as jennifer writes a list of Line()s).
+func stringLines(list []string) string {
+	if len(list) == 0 {
+		return "{}"
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, s := range list {
+		b.WriteString("\t" + strconv.Quote(s) + ",\n")
+	}
+	return b.String() + "}"
 }
 
 // goQuote is a string (or a value of a string type) as a Go literal.
