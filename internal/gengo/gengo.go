@@ -55,7 +55,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		files = append(files, goFile{name: "inbound_contract.go", emit: g.inbound})
 	}
 	if c.CallError != nil {
-		files = append(files, goFile{name: "callerror_contract.go", emit: g.callErrorPolicy})
+		files = append(files, goFile{name: "callerror_contract.go", view: g.callErrorPolicy})
 	}
 	// The code that does not depend on the contract is the runtime of
 	// runtime/go, real Go files; inbound.go and words.go are only needed by
@@ -226,7 +226,7 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
 	"doc": docText, "quote": goQuote, "kindConst": kindConst, "float": goFloat,
-	"stringLines": stringLines, "join": strings.Join, "commentSuffix": commentSuffix,
+	"stringLines": stringLines, "stringList": stringList, "join": strings.Join, "commentSuffix": commentSuffix,
 	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
 }).ParseFS(templates.FS, "go/*.tmpl"))
 
@@ -268,6 +268,15 @@ func stringLines(list []string) string {
 		b.WriteString("\t" + strconv.Quote(s) + ",\n")
 	}
 	return b.String() + "}"
+}
+
+// stringList is the braces of a []string literal of list on one line.
+func stringList(list []string) string {
+	quoted := make([]string, len(list))
+	for i, s := range list {
+		quoted[i] = strconv.Quote(s)
+	}
+	return "{" + strings.Join(quoted, ", ") + "}"
 }
 
 // goQuote is a string (or a value of a string type) as a Go literal.
