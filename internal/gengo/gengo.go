@@ -48,7 +48,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "nextstep_contract.go", view: g.nextStep},
 		{name: "surfaces.go", view: g.surfaces},
 		{name: "logging_contract.go", view: g.logging},
-		{name: "aip193_contract.go", emit: g.aip193},
+		{name: "aip193_contract.go", view: g.aip193},
 		{name: "sanitizepolicy.go", view: g.plainView},
 	}
 	if c.Inbound != nil {
@@ -226,7 +226,7 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
 	"doc": docText, "quote": goQuote, "kindConst": kindConst, "float": goFloat,
-	"stringLines": stringLines, "stringList": stringList, "join": strings.Join, "commentSuffix": commentSuffix,
+	"stringLines": stringLines, "stringList": stringList, "join": strings.Join, "aipSource": aipSource, "aipOffSource": aipOffSource, "commentSuffix": commentSuffix,
 	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
 }).ParseFS(templates.FS, "go/*.tmpl"))
 
