@@ -39,7 +39,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		return nil, fmt.Errorf("gengo: the MCP error schema: %w", err)
 	}
 	files := []goFile{
-		{name: "doc.go", emit: g.doc},
+		{name: "doc.go", view: g.doc},
 		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
 		{name: "classification.go", emit: g.classification, spliced: g.classificationSpliced},
 		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
@@ -195,7 +195,7 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if gf.view != nil {
-		buf.WriteString("// " + marker.Text + "\n\npackage " + g.o.Packages.Go + "\n\n")
+		buf.WriteString("// " + marker.Text + "\n\n")
 		if err := goTemplates.ExecuteTemplate(&buf, gf.name+".tmpl", gf.view()); err != nil {
 			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
 		}
@@ -225,7 +225,7 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // text reaches them only through doc (a comment) and quote (a literal), or
 // printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
-	"doc": docText, "quote": goQuote, "kindConst": kindConst, "float": goFloat,
+	"doc": docText, "commentLines": func(text string) string { return strings.Join(commentLines(text), "\n") }, "quote": goQuote, "kindConst": kindConst, "float": goFloat, "lit": goLit,
 	"stringLines": stringLines, "stringList": stringList, "join": strings.Join, "aipSource": aipSource, "aipOffSource": aipOffSource, "commentSuffix": commentSuffix,
 	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
 }).ParseFS(templates.FS, "go/*.tmpl"))
@@ -233,12 +233,13 @@ var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
 // goView is the part of every Go template's view: the contract and its
 // layout, which the templates read directly.
 type goView struct {
-	C      *contract.Contract
-	Layout *contract.Layout
-	g      *gen
+	Package string
+	C       *contract.Contract
+	Layout  *contract.Layout
+	g       *gen
 }
 
-func (g *gen) view() goView { return goView{C: g.c, Layout: g.lo, g: g} }
+func (g *gen) view() goView { return goView{Package: g.o.Packages.Go, C: g.c, Layout: g.lo, g: g} }
 
 // plainView is the view of a template that reads nothing but the contract.
 func (g *gen) plainView() any { return g.view() }
@@ -277,6 +278,14 @@ func stringList(list []string) string {
 		quoted[i] = strconv.Quote(s)
 	}
 	return "{" + strings.Join(quoted, ", ") + "}"
+}
+
+// goLit is a string or an int as a Go literal.
+func goLit(v any) (string, error) {
+	if n, ok := v.(int); ok {
+		return strconv.Itoa(n), nil
+	}
+	return goQuote(v)
 }
 
 // goQuote is a string (or a value of a string type) as a Go literal.

@@ -22,11 +22,6 @@ import (
 // recv is the receiver of an Envelope method.
 var recv = func() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
 
-// goTable prints a table of the runtime description as a Go literal.
-func goTable(typ string, v runtimedata.Value) jen.Code {
-	return jen.Op(runtimedata.GoPrinter{}.Typed(typ, v))
-}
-
 // surfacesView is what templates/go/surfaces.go.tmpl reads besides the
 // contract: the surfaces' tables printed by runtimedata's Go printer, and
 // the doc text the layout decides.
@@ -134,9 +129,8 @@ func (g *gen) requiredContext() string {
 }
 
 // surfacesDoc is the package comment's paragraph on what the contract makes
-// of the surfaces, whose functions the runtime documents for any contract:
-// "//"-prefixed lines.
-func (g *gen) surfacesDoc() []string {
+// of the surfaces, whose functions the runtime documents for any contract.
+func (g *gen) surfacesDoc() string {
 	c := g.c
 	var s []string
 	if c.Inbound != nil {
@@ -175,7 +169,7 @@ func (g *gen) surfacesDoc() []string {
 	if mcp.MetaKey != "" {
 		s = append(s, fmt.Sprintf("an isError ToolResult carries the envelope under the _meta key %q too", mcp.MetaKey))
 	}
-	return append([]string{"//"}, commentLines("In this contract, "+strings.Join(s, "; ")+".")...)
+	return "In this contract, " + strings.Join(s, "; ") + "."
 }
 
 // codesDoc lists the codes of the origins that have one, and the default.
