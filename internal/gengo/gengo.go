@@ -44,7 +44,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "classification.go", emit: g.classification, spliced: g.classificationSpliced},
 		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
 		{name: "json.go", emit: g.json},
-		{name: "schemas.go", emit: g.schemas},
+		{name: "schemas.go", view: g.schemas},
 		{name: "nextstep_contract.go", view: g.nextStep},
 		{name: "surfaces.go", view: g.surfaces},
 		{name: "logging_contract.go", view: g.logging},
@@ -52,7 +52,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		{name: "sanitizepolicy.go", view: g.plainView},
 	}
 	if c.Inbound != nil {
-		files = append(files, goFile{name: "inbound_contract.go", emit: g.inbound})
+		files = append(files, goFile{name: "inbound_contract.go", view: g.inbound})
 	}
 	if c.CallError != nil {
 		files = append(files, goFile{name: "callerror_contract.go", view: g.callErrorPolicy})
