@@ -164,16 +164,4 @@ func (g *gen) enums(f *jen.File) {
 	}
 }
 
-// switchTrue returns `switch v { case cases...: return true }; return false`,
-// or just `return false` when no value qualifies.
-func switchTrue(v string, cases []jen.Code) []jen.Code {
-	if len(cases) == 0 {
-		return []jen.Code{jen.Return(jen.False())}
-	}
-	return []jen.Code{
-		jen.Switch(jen.Id(v)).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
-		jen.Return(jen.False()),
-	}
-}
-
 func kindConst(k *contract.Kind) string { return "Kind" + k.Idents.Go }

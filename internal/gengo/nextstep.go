@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
 )
@@ -55,14 +54,6 @@ func (g *gen) nextStep() any {
 // row is a table row of the given members.
 func row(fields ...runtimedata.Field) runtimedata.Record {
 	return runtimedata.Record{Fields: fields, Row: true}
-}
-
-// table declares the unexported variable name of the Go type typ holding v
-// as runtimedata's Go printer prints it, documented by doc.
-func table(f *jen.File, name, typ string, v runtimedata.Value, doc string) {
-	f.Line()
-	docf(f, doc)
-	f.Var().Id(name).Op("=").Op(goPrinter().Typed(typ, v))
 }
 
 // goPrinter prints the runtime tables for the Go runtime: a member holding
