@@ -1,6 +1,8 @@
-// Package gengo emits the Go package of a contract with jennifer: typed enums,
-// the classification table, the Envelope error type with constructors, and its
-// JSON codec. The package it writes imports only the standard library.
+// Package gengo emits the Go package of a contract: with jennifer the typed
+// enums, the classification table, the Envelope error type with
+// constructors, and its JSON codec; from templates/go the files that are doc
+// comments around the contract's tables and small accessors. The package it
+// writes imports only the standard library.
 package gengo
 
 import (

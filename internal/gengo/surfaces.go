@@ -14,10 +14,11 @@ import (
 // The surfaces put an envelope on the wire of HTTP (the envelope itself or
 // its RFC 9457 problem document), MCP (a CallToolResult) and a command line
 // (one JSON line), and read it back from each. Their logic is the runtime's
-// (runtime/go/_src: http.go, readhttp.go, mcp.go, cli.go); surfaces.go holds
-// what the contract shapes: the surfaces' tables, printed from
-// runtimedata's description as every language's are, and the few accessors
-// that name the contract's fields, kinds or classifier.
+// (runtime/go/_src: http.go, readhttp.go, mcp.go, cli.go); the generated
+// surfaces.go (templates/go/surfaces.go.tmpl) holds what the contract
+// shapes: the surfaces' tables, printed from runtimedata's description as
+// every language's are, and the few accessors that name the contract's
+// fields, kinds or classifier.
 
 // recv is the receiver of an Envelope method.
 var recv = func() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
