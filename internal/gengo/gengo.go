@@ -224,11 +224,12 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 
 // goTemplates are the files rendered from templates/go: doc comments around
 // the tables, constants and small accessors the contract fills in. Contract
-// text reaches them only through doc (a comment) and quote (a literal), or
-// printed by runtimedata's Go printer.
+// text reaches them only through doc or commentLines (a comment) and lit (a
+// literal), or printed by runtimedata's Go printer.
 var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
-	"doc": docText, "commentLines": func(text string) string { return strings.Join(commentLines(text), "\n") }, "quote": goQuote, "kindConst": kindConst, "float": goFloat, "lit": goLit,
-	"stringLines": stringLines, "stringList": stringList, "join": strings.Join, "aipSource": aipSource, "aipOffSource": aipOffSource, "commentSuffix": commentSuffix,
+	"doc": docText, "commentLines": func(text string) string { return strings.Join(commentLines(text), "\n") },
+	"commentSuffix": commentSuffix, "lit": goLit, "float": goFloat, "stringList": stringList, "join": strings.Join,
+	"kindConst": kindConst, "aipSource": aipSource, "aipOffSource": aipOffSource,
 	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
 }).ParseFS(templates.FS, "go/*.tmpl"))
 
@@ -259,43 +260,28 @@ func goFloat(v float64) string {
 	return s
 }
 
-// stringLines is the braces of a []string literal of list, a string a
-// line (as jennifer writes a list of Line()s).
-func stringLines(list []string) string {
-	if len(list) == 0 {
-		return "{}"
-	}
-	var b strings.Builder
-	b.WriteString("{\n")
-	for _, s := range list {
-		b.WriteString("\t" + strconv.Quote(s) + ",\n")
-	}
-	return b.String() + "}"
-}
-
-// stringList is the braces of a []string literal of list on one line.
-func stringList(list []string) string {
+// stringList is the braces of a []string literal of list: on one line, or
+// (lines) a string a line, as jennifer writes a list of Line()s.
+func stringList(list []string, lines bool) string {
 	quoted := make([]string, len(list))
 	for i, s := range list {
 		quoted[i] = strconv.Quote(s)
 	}
+	if lines && len(list) > 0 {
+		return "{\n\t" + strings.Join(quoted, ",\n\t") + ",\n}"
+	}
 	return "{" + strings.Join(quoted, ", ") + "}"
 }
 
-// goLit is a string or an int as a Go literal.
+// goLit is a string (or a value of a string type) or an int as a Go literal.
 func goLit(v any) (string, error) {
-	if n, ok := v.(int); ok {
-		return strconv.Itoa(n), nil
-	}
-	return goQuote(v)
-}
-
-// goQuote is a string (or a value of a string type) as a Go literal.
-func goQuote(v any) (string, error) {
-	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.String:
 		return strconv.Quote(rv.String()), nil
+	case reflect.Int:
+		return strconv.Itoa(int(rv.Int())), nil
 	}
-	return "", fmt.Errorf("quote: %T is not a string", v)
+	return "", fmt.Errorf("lit: %T has no Go literal here", v)
 }
 
 func numbered(src []byte) string {

@@ -3,6 +3,7 @@ package gengo
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,7 +38,7 @@ func (g *gen) surfaces() any {
 	restores := runtimedata.List{}
 	var notes []string
 	for _, m := range g.lo.Root.Members {
-		if !problemMember(m.Name()) {
+		if !slices.Contains(contract.ProblemMembers, m.Name()) {
 			continue
 		}
 		notes = append(notes, g.restoreNote(m.Name(), m.Leaf))
@@ -55,16 +56,6 @@ func (g *gen) surfaces() any {
 		CLIForm: t.CLIForm.(string), ProblemRestores: p.Typed("[]problemRestore", restores), HTTPKinds: p.Typed("map[int]Kind", kinds),
 		MCPKindErrorCodes: p.Typed("map[Kind]int", t.MCPKindErrorCodes), MCPErrorCodes: p.Typed("map[Origin]int", t.MCPErrorCodes),
 		ExitCodes: p.Typed("map[Origin]int", t.ExitCodes)}
-}
-
-// problemMember reports whether name is a member RFC 9457 defines.
-func problemMember(name string) bool {
-	for _, p := range contract.ProblemMembers {
-		if name == p {
-			return true
-		}
-	}
-	return false
 }
 
 // problemRestore is how fromProblem restores the top-level member name
