@@ -29,7 +29,7 @@ var recv = func() *jen.Statement { return jen.Id("e").Op("*").Id("Envelope") }
 // the doc text the layout decides.
 type surfacesView struct {
 	goView
-	ProblemNotes, RequiredContext, CLIForm                                  string
+	ProblemNotes, RequiredContext                                           string
 	ProblemRestores, HTTPKinds, MCPKindErrorCodes, MCPErrorCodes, ExitCodes string
 }
 
@@ -53,7 +53,7 @@ func (g *gen) surfaces() any {
 	}
 	p := runtimedata.GoPrinter{}
 	return surfacesView{goView: g.view(), ProblemNotes: strings.Join(notes, "; "), RequiredContext: g.requiredContext(),
-		CLIForm: t.CLIForm.(string), ProblemRestores: p.Typed("[]problemRestore", restores), HTTPKinds: p.Typed("map[int]Kind", kinds),
+		ProblemRestores: p.Typed("[]problemRestore", restores), HTTPKinds: p.Typed("map[int]Kind", kinds),
 		MCPKindErrorCodes: p.Typed("map[Kind]int", t.MCPKindErrorCodes), MCPErrorCodes: p.Typed("map[Origin]int", t.MCPErrorCodes),
 		ExitCodes: p.Typed("map[Origin]int", t.ExitCodes)}
 }
