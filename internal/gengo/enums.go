@@ -11,40 +11,19 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 )
 
-func (g *gen) doc(f *jen.File) {
-	c := g.c
-	// Each package comment line is passed with its "//" so jennifer prints it
-	// verbatim: a description containing "*/" must stay inside // comments.
-	lines := []string{fmt.Sprintf("// Package %s is the %s error contract, version %s.", g.o.Packages.Go, c.Name, c.VersionLabel())}
-	if c.Description != "" {
-		lines = append(lines, "//")
-		lines = append(lines, commentLines(c.Description)...)
-	}
-	lines = append(lines,
-		"//",
-		"// Every failure is an *Envelope: it implements error, works with errors.As,",
-		"// and marshals to the contract's wire format. Lookup classifies any kind,",
-		"// including kinds this package does not know, which fall back to the",
-		"// contract's catch-all classification instead of failing.",
-	)
-	lines = append(lines, g.surfacesDoc()...)
-	if g.o.Packages.GoModule && c.Release != "" {
-		// The tag is the one thing of a Go release not in a generated
-		// file; say it where go doc shows it.
-		lines = append(lines, "//",
-			fmt.Sprintf("// This is release %s of the module (and of the npm, Python and Rust", c.Release),
-			fmt.Sprintf("// packages generated with it): tag it v%s, prefixed with the module's", c.Release),
-			fmt.Sprintf("// directory in the repository when it is nested (%s/v%s).", Dir(g.o), c.Release))
-	}
-	for _, l := range lines {
-		f.PackageComment(l)
-	}
-	f.Const().Defs(
-		jen.Comment("// ContractName is the name of the contract this package was generated from."),
-		jen.Id("ContractName").Op("=").Lit(c.Name),
-		jen.Comment("// ContractVersion is the wire contract version every envelope carries."),
-		jen.Id("ContractVersion").Op("=").Lit(c.VersionValue()),
-	)
+// docView is what templates/go/doc.go.tmpl reads besides the contract:
+// the package comment's paragraph on the surfaces (surfacesDoc), and the
+// module's directory when the comment names the release to tag.
+type docView struct {
+	goView
+	Surfaces, Dir string
+	Release       bool
+}
+
+func (g *gen) doc() any {
+	// The tag is the one thing of a Go release not in a generated file; say
+	// it where go doc shows it.
+	return docView{goView: g.view(), Surfaces: g.surfacesDoc(), Dir: Dir(g.o), Release: g.o.Packages.GoModule && g.c.Release != ""}
 }
 
 // enumsSpliced writes the Kind constants, one doc comment and one spec per
@@ -182,18 +161,6 @@ func (g *gen) enums(f *jen.File) {
 		f.Func().Id(e.allName).Params().Index().Id(e.typeName).Block(
 			jen.Return(jen.Index().Id(e.typeName).Values(cases...)),
 		)
-	}
-}
-
-// switchTrue returns `switch v { case cases...: return true }; return false`,
-// or just `return false` when no value qualifies.
-func switchTrue(v string, cases []jen.Code) []jen.Code {
-	if len(cases) == 0 {
-		return []jen.Code{jen.Return(jen.False())}
-	}
-	return []jen.Code{
-		jen.Switch(jen.Id(v)).Block(jen.Case(cases...).Block(jen.Return(jen.True()))),
-		jen.Return(jen.False()),
 	}
 }
 

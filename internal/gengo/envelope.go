@@ -20,9 +20,6 @@ import (
 // package, so none needs an import.
 func (g *gen) goType(f *contract.Field) *jen.Statement { return jen.Id(g.goTypeText(f)) }
 
-// elemType is the Go type of one value of type t, without optionality.
-func elemType(t contract.FieldType) *jen.Statement { return jen.Id(elemTypeText(t)) }
-
 // structName names the struct of an object field with properties.
 func (g *gen) structName(f *contract.Field) string {
 	return g.structs[f.Idents.Go]

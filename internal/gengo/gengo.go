@@ -1,6 +1,8 @@
-// Package gengo emits the Go package of a contract with jennifer: typed enums,
-// the classification table, the Envelope error type with constructors, and its
-// JSON codec. The package it writes imports only the standard library.
+// Package gengo emits the Go package of a contract: with jennifer the typed
+// enums, the classification table, the Envelope error type with
+// constructors, and its JSON codec; from templates/go the files that are doc
+// comments around the contract's tables and small accessors. The package it
+// writes imports only the standard library.
 package gengo
 
 import (
@@ -8,8 +10,11 @@ import (
 	"fmt"
 	"go/format"
 	"path"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"text/template"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
@@ -18,6 +23,7 @@ import (
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
+	"github.com/errgen/errgen/templates"
 )
 
 // Dir is where the package goes, relative to the output root.
@@ -35,23 +41,23 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		return nil, fmt.Errorf("gengo: the MCP error schema: %w", err)
 	}
 	files := []goFile{
-		{name: "doc.go", emit: g.doc},
+		{name: "doc.go", view: g.doc},
 		{name: "enums.go", emit: g.enums, spliced: g.enumsSpliced},
 		{name: "classification.go", emit: g.classification, spliced: g.classificationSpliced},
 		{name: "envelope.go", emit: g.envelope, spliced: g.constructorsSpliced},
 		{name: "json.go", emit: g.json},
-		{name: "schemas.go", emit: g.schemas},
-		{name: "nextstep_contract.go", emit: g.nextStep},
-		{name: "surfaces.go", emit: g.surfaces},
-		{name: "logging_contract.go", emit: g.logging},
-		{name: "aip193_contract.go", emit: g.aip193},
-		{name: "sanitizepolicy.go", emit: g.sanitizePolicy},
+		{name: "schemas.go", view: g.schemas},
+		{name: "nextstep_contract.go", view: g.nextStep},
+		{name: "surfaces.go", view: g.surfaces},
+		{name: "logging_contract.go", view: g.logging},
+		{name: "aip193_contract.go", view: g.aip193},
+		{name: "sanitizepolicy.go", view: g.plainView},
 	}
 	if c.Inbound != nil {
-		files = append(files, goFile{name: "inbound_contract.go", emit: g.inbound})
+		files = append(files, goFile{name: "inbound_contract.go", view: g.inbound})
 	}
 	if c.CallError != nil {
-		files = append(files, goFile{name: "callerror_contract.go", emit: g.callErrorPolicy})
+		files = append(files, goFile{name: "callerror_contract.go", view: g.callErrorPolicy})
 	}
 	// The code that does not depend on the contract is the runtime of
 	// runtime/go, real Go files; inbound.go and words.go are only needed by
@@ -111,11 +117,13 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	return out, nil
 }
 
-// goFile is one file of the package: built with jennifer by emit, or
-// (runtime) the runtime file of that name, stamped.
+// goFile is one file of the package: built with jennifer by emit, rendered
+// from templates/go/<name>.tmpl with what view returns, or (runtime) the
+// runtime file of that name, stamped.
 type goFile struct {
 	name    string
 	emit    func(*jen.File)
+	view    func() any
 	runtime bool
 	// spliced, when set, returns the parts emit left out as placeholders
 	// because they are written pre-formatted (see splice).
@@ -188,14 +196,21 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 		return runtime.Go.StampedPackage(gf.name, "// "+marker.Text, g.o.Packages.Go)
 	}
 	var buf bytes.Buffer
-	f := jen.NewFile(g.o.Packages.Go)
-	f.HeaderComment(marker.Text)
-	// jennifer formats on its own, but then a formatting failure loses
-	// the source; we format here and report numbered lines instead.
-	f.NoFormat = true
-	gf.emit(f)
-	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+	if gf.view != nil {
+		buf.WriteString("// " + marker.Text + "\n\n")
+		if err := goTemplates.ExecuteTemplate(&buf, gf.name+".tmpl", gf.view()); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
+	} else {
+		f := jen.NewFile(g.o.Packages.Go)
+		f.HeaderComment(marker.Text)
+		// jennifer formats on its own, but then a formatting failure loses
+		// the source; we format here and report numbered lines instead.
+		f.NoFormat = true
+		gf.emit(f)
+		if err := f.Render(&buf); err != nil {
+			return nil, fmt.Errorf("gengo: render %s: %w", gf.name, err)
+		}
 	}
 	src, err := format.Source(buf.Bytes())
 	if err != nil {
@@ -205,6 +220,68 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 		return applySplices(gf.name, src, gf.spliced())
 	}
 	return src, nil
+}
+
+// goTemplates are the files rendered from templates/go: doc comments around
+// the tables, constants and small accessors the contract fills in. Contract
+// text reaches them only through doc or commentLines (a comment) and lit (a
+// literal), or printed by runtimedata's Go printer.
+var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
+	"doc": docText, "commentLines": func(text string) string { return strings.Join(commentLines(text), "\n") },
+	"commentSuffix": commentSuffix, "lit": goLit, "float": goFloat, "stringList": stringList, "join": strings.Join,
+	"kindConst": kindConst, "aipSource": aipSource, "aipOffSource": aipOffSource,
+	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
+}).ParseFS(templates.FS, "go/*.tmpl"))
+
+// goView is the part of every Go template's view: the contract and its
+// layout, which the templates read directly.
+type goView struct {
+	Package string
+	C       *contract.Contract
+	Layout  *contract.Layout
+	g       *gen
+}
+
+func (g *gen) view() goView { return goView{Package: g.o.Packages.Go, C: g.c, Layout: g.lo, g: g} }
+
+// plainView is the view of a template that reads nothing but the contract.
+func (g *gen) plainView() any { return g.view() }
+
+// GoType is the Go type of the envelope field f.
+func (v goView) GoType(f *contract.Field) string { return v.g.goTypeText(f) }
+
+// goFloat is a float64 as jennifer writes it: with a point, so that a
+// constant of it is not an integer.
+func goFloat(v float64) string {
+	s := fmt.Sprintf("%#v", v)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
+
+// stringList is the braces of a []string literal of list: on one line, or
+// (lines) a string a line, as jennifer writes a list of Line()s.
+func stringList(list []string, lines bool) string {
+	quoted := make([]string, len(list))
+	for i, s := range list {
+		quoted[i] = strconv.Quote(s)
+	}
+	if lines && len(list) > 0 {
+		return "{\n\t" + strings.Join(quoted, ",\n\t") + ",\n}"
+	}
+	return "{" + strings.Join(quoted, ", ") + "}"
+}
+
+// goLit is a string (or a value of a string type) or an int as a Go literal.
+func goLit(v any) (string, error) {
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.String:
+		return strconv.Quote(rv.String()), nil
+	case reflect.Int:
+		return strconv.Itoa(int(rv.Int())), nil
+	}
+	return "", fmt.Errorf("lit: %T has no Go literal here", v)
 }
 
 func numbered(src []byte) string {
@@ -293,19 +370,27 @@ func commentLines(text string) []string {
 	return out
 }
 
-// docf adds a doc comment made of paragraphs to the file.
-func docf(f *jen.File, paragraphs ...string) {
-	first := true
+// docText is a doc comment made of paragraphs, as docf writes it: the
+// lines of each (commentLines) with "//" between them.
+func docText(paragraphs ...string) string {
+	var lines []string
 	for _, p := range paragraphs {
 		if strings.TrimSpace(p) == "" {
 			continue
 		}
-		if !first {
-			f.Comment("//")
+		if len(lines) > 0 {
+			lines = append(lines, "//")
 		}
-		first = false
-		for _, c := range comment(p) {
-			f.Add(c)
+		lines = append(lines, commentLines(p)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// docf adds a doc comment made of paragraphs to the file.
+func docf(f *jen.File, paragraphs ...string) {
+	if text := docText(paragraphs...); text != "" {
+		for _, l := range strings.Split(text, "\n") {
+			f.Comment(l)
 		}
 	}
 }

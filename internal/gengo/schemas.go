@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/dave/jennifer/jen"
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/targets"
@@ -25,24 +24,20 @@ func schemaFiles(c *contract.Contract, o targets.Options) (map[string][]byte, er
 	return out, nil
 }
 
-// schemas emits the schema files' embedding and $ids, which the runtime's
-// ProducerSchema and ConsumerSchema (schema.go) return, and the compact
-// schema of MCPErrorSchema.
-func (g *gen) schemas(f *jen.File) {
-	c := g.c
-	f.Anon("embed")
-	for _, s := range []struct {
-		role genschema.Role
-		name string
-	}{{genschema.Producer, "Producer"}, {genschema.Consumer, "Consumer"}} {
-		f.Line()
-		f.Comment("//go:embed " + genschema.FileName(c, s.role))
-		f.Var().Id("schema" + s.name).String()
-		f.Line()
-		f.Commentf("// %sSchemaID is the $id of %s.", s.name, genschema.FileName(c, s.role))
-		f.Const().Id(s.name + "SchemaID").Op("=").Lit(genschema.ID(c, s.role))
+// schemasView is what templates/go/schemas.go.tmpl reads: each schema
+// file of the package with its $id, and the compact schema MCPErrorSchema
+// returns.
+type schemasView struct {
+	goView
+	Schemas        []struct{ Role, File, ID string }
+	MCPErrorSchema string
+}
+
+func (g *gen) schemas() any {
+	v := schemasView{goView: g.view(), MCPErrorSchema: string(g.mcpErrorSchema)}
+	for _, role := range []genschema.Role{genschema.Producer, genschema.Consumer} {
+		name := map[genschema.Role]string{genschema.Producer: "Producer", genschema.Consumer: "Consumer"}[role]
+		v.Schemas = append(v.Schemas, struct{ Role, File, ID string }{name, genschema.FileName(g.c, role), genschema.ID(g.c, role)})
 	}
-	f.Line()
-	f.Comment("// mcpErrorSchemaJSON is what MCPErrorSchema returns: the consumer schema without its descriptions.")
-	f.Const().Id("mcpErrorSchemaJSON").Op("=").Lit(string(g.mcpErrorSchema))
+	return v
 }
