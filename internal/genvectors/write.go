@@ -16,7 +16,7 @@ import (
 
 // write renders f.
 func write(f *File) ([]byte, error) {
-	w := &fileWriter{b: append(make([]byte, 0, min(sizeHint(f), chunkSize+chunkSize/4)), '{')}
+	w := &fileWriter{b: append(make([]byte, 0, min(sizeHint(f), chunkSize+chunkRoom)), '{')}
 	w.member("$comment", f.Comment)
 	w.member("contract", f.Contract)
 	w.member("version", f.Version)
@@ -68,14 +68,18 @@ type fileWriter struct {
 }
 
 // chunkSize is the size at which the writer starts a new chunk; a chunk
-// has room for a vector past it, so it rarely regrows.
-const chunkSize = 1 << 20
+// has chunkRoom past it for the vector that crosses it (most are a few
+// KiB), so it rarely regrows, and little of it stays unused.
+const (
+	chunkSize = 1 << 20
+	chunkRoom = 64 << 10
+)
 
 // next starts a new chunk when b is full.
 func (w *fileWriter) next() {
 	if len(w.b) >= chunkSize {
 		w.full = append(w.full, w.b)
-		w.b = make([]byte, 0, chunkSize+chunkSize/4)
+		w.b = make([]byte, 0, chunkSize+chunkRoom)
 	}
 }
 
