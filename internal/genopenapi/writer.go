@@ -192,8 +192,14 @@ func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 }
 
 // plainNode reports whether n carries nothing the writer does not write:
-// comments, anchors, aliases or an explicit tag style.
+// comments, anchors, aliases, an explicit tag style, or a collection's tag
+// other than its implicit one (yaml.v3 writes "key: !custom").
 func plainNode(n *yaml.Node) bool {
+	switch {
+	case n.Kind == yaml.MappingNode && n.Tag != "" && n.Tag != "!!map",
+		n.Kind == yaml.SequenceNode && n.Tag != "" && n.Tag != "!!seq":
+		return false
+	}
 	return n.HeadComment == "" && n.LineComment == "" && n.FootComment == "" && n.Anchor == "" && n.Alias == nil && n.Style&yaml.TaggedStyle == 0
 }
 
@@ -204,6 +210,9 @@ func scalarText(n *yaml.Node, key bool) (string, bool) {
 		return "", false
 	}
 	s := n.Value
+	if key && len(s) > 128 {
+		return "", false // yaml.v3 writes a long key of any tag as "? key"
+	}
 	switch n.Tag {
 	case "!!int":
 		return s, n.Style == 0 && jsonInt(s)
@@ -217,7 +226,7 @@ func scalarText(n *yaml.Node, key bool) (string, bool) {
 	default:
 		return "", false
 	}
-	if s == "" || !singleLine(s) || key && len(s) > 128 {
+	if s == "" || !singleLine(s) {
 		return "", false
 	}
 	switch n.Style {
