@@ -162,7 +162,9 @@ func (w *writer) spaces(n int) {
 // without its indent when pad is 0).
 func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 	fk := fallbackKey{indent: indent}
-	cacheable := k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode
+	// The key holds the scalars' texts, tags and styles, not their comments
+	// or anchors: an entry with those is not cached.
+	cacheable := k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && plainNode(k) && plainNode(v)
 	if cacheable {
 		fk = fallbackKey{indent: indent, keyStyle: k.Style, valueStyle: v.Style, key: k.Value, value: v.Value, keyTag: k.Tag, valTag: v.Tag}
 	}

@@ -153,3 +153,12 @@ func TestWriterCollectionTagsAndLongKeys(t *testing.T) {
 	sameAsYAMLv3(t, "tagged root", &yaml.Node{Kind: yaml.MappingNode, Tag: "!custom", Content: []*yaml.Node{str("a"), str("b")}})
 	sameAsYAMLv3(t, "long float key", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{longFloat, str("v")}})
 }
+
+// TestWriterFallbackCacheKeepsComments holds the writer's cache of yaml.v3's
+// entries to what it keys them by: two entries alike but for a comment are
+// not the same entry.
+func TestWriterFallbackCacheKeepsComments(t *testing.T) {
+	commented := str("a\nb")
+	commented.LineComment = "# note"
+	sameAsYAMLv3(t, "commented after plain", newObject().set("p", newObject().set("x", str("a\nb")).node()).set("q", newObject().set("x", commented).node()).node())
+}
