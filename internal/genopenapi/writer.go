@@ -162,7 +162,9 @@ func (w *writer) spaces(n int) {
 // without its indent when pad is 0).
 func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 	fk := fallbackKey{indent: indent}
-	cacheable := k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode
+	// The key holds the scalars' texts, tags and styles, not their comments
+	// or anchors: an entry with those is not cached.
+	cacheable := k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && plainNode(k) && plainNode(v)
 	if cacheable {
 		fk = fallbackKey{indent: indent, keyStyle: k.Style, valueStyle: v.Style, key: k.Value, value: v.Value, keyTag: k.Tag, valTag: v.Tag}
 	}
@@ -192,8 +194,14 @@ func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 }
 
 // plainNode reports whether n carries nothing the writer does not write:
-// comments, anchors, aliases or an explicit tag style.
+// comments, anchors, aliases, an explicit tag style, or a collection's tag
+// other than its implicit one (yaml.v3 writes "key: !custom").
 func plainNode(n *yaml.Node) bool {
+	switch {
+	case n.Kind == yaml.MappingNode && n.Tag != "" && n.Tag != "!!map",
+		n.Kind == yaml.SequenceNode && n.Tag != "" && n.Tag != "!!seq":
+		return false
+	}
 	return n.HeadComment == "" && n.LineComment == "" && n.FootComment == "" && n.Anchor == "" && n.Alias == nil && n.Style&yaml.TaggedStyle == 0
 }
 
@@ -204,6 +212,9 @@ func scalarText(n *yaml.Node, key bool) (string, bool) {
 		return "", false
 	}
 	s := n.Value
+	if key && len(s) > 128 {
+		return "", false // yaml.v3 writes a long key of any tag as "? key"
+	}
 	switch n.Tag {
 	case "!!int":
 		return s, n.Style == 0 && jsonInt(s)
@@ -217,7 +228,7 @@ func scalarText(n *yaml.Node, key bool) (string, bool) {
 	default:
 		return "", false
 	}
-	if s == "" || !singleLine(s) || key && len(s) > 128 {
+	if s == "" || !singleLine(s) {
 		return "", false
 	}
 	switch n.Style {

@@ -141,3 +141,24 @@ func TestValueNodeIsTheJSONWay(t *testing.T) {
 		t.Error("valueNode took ill-formed UTF-8, which JSON would have replaced")
 	}
 }
+
+// TestWriterCollectionTagsAndLongKeys holds the writer to yaml.v3 on what the
+// awkward texts do not reach: a collection with a tag of its own (yaml.v3
+// writes "x: !custom") and a key longer than 128 bytes that is not a string
+// (yaml.v3 writes "? key").
+func TestWriterCollectionTagsAndLongKeys(t *testing.T) {
+	longFloat := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: "0." + strings.Repeat("0", 140) + "1"}
+	sameAsYAMLv3(t, "tagged mapping", newObject().set("x", &yaml.Node{Kind: yaml.MappingNode, Tag: "!custom", Content: []*yaml.Node{str("a"), str("b")}}).node())
+	sameAsYAMLv3(t, "tagged sequence", newObject().set("x", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!set", Content: []*yaml.Node{str("a")}}).node())
+	sameAsYAMLv3(t, "tagged root", &yaml.Node{Kind: yaml.MappingNode, Tag: "!custom", Content: []*yaml.Node{str("a"), str("b")}})
+	sameAsYAMLv3(t, "long float key", &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{longFloat, str("v")}})
+}
+
+// TestWriterFallbackCacheKeepsComments holds the writer's cache of yaml.v3's
+// entries to what it keys them by: two entries alike but for a comment are
+// not the same entry.
+func TestWriterFallbackCacheKeepsComments(t *testing.T) {
+	commented := str("a\nb")
+	commented.LineComment = "# note"
+	sameAsYAMLv3(t, "commented after plain", newObject().set("p", newObject().set("x", str("a\nb")).node()).set("q", newObject().set("x", commented).node()).node())
+}

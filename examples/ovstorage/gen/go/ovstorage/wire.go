@@ -393,6 +393,8 @@ func (w *wireState) read(d *scanner, out *Envelope, i int) uint8 {
 	case slotBool:
 		var v bool
 		st := d.boolean(&v)
+		// A later member of the same name replaces an earlier true.
+		w.nums[i] = 0
 		if v {
 			w.nums[i] = 1
 		}
