@@ -224,33 +224,89 @@ func load(path string, stderr io.Writer) (*contract.Contract, bool) {
 	return c, true
 }
 
-// loadConfigured loads o's contract and the generation settings o's config
-// gives it (the defaults without a config).
-func loadConfigured(o *options, stderr io.Writer) (*contract.Contract, targets.Options, bool) {
-	if o.cfg != nil {
-		if _, err := os.Stat(o.contract); errors.Is(err, fs.ErrNotExist) {
-			pos := o.cfg.ContractPos
-			if pos.Line == 0 {
-				pos = contract.Pos{Line: 1, Col: 1}
-			}
-			fmt.Fprintf(stderr, "%s:%d:%d: contract: %s does not exist; name the contract file (relative to %s), or run %s init to start one\n",
-				o.config, pos.Line, pos.Col, o.contract, o.config, commandName("."))
-			return nil, targets.Options{}, false
-		}
-	}
-	c, ok := load(o.contract, stderr)
-	if !ok {
-		return nil, targets.Options{}, false
-	}
+// unit is one contract a run generates: the contract of the single form
+// (or of -contract), or one entry of a config's contracts list.
+type unit struct {
+	entry    *config.Config // nil without a config
+	contract string
+	c        *contract.Contract
+	opts     targets.Options
+}
+
+// loadConfigured loads every contract o's config names (o's contract
+// without one) and the generation settings the config gives each (the
+// defaults without a config). It reports the problems of every contract,
+// and fails when any has one.
+func loadConfigured(o *options, stderr io.Writer) ([]unit, bool) {
 	if o.cfg == nil {
-		return c, targets.Defaults(c.Name), true
+		c, ok := load(o.contract, stderr)
+		if !ok {
+			return nil, false
+		}
+		return []unit{{contract: o.contract, c: c, opts: targets.Defaults(c.Name)}}, true
 	}
-	opts, err := o.cfg.Options(c)
+	var units []unit
+	ok := true
+	for _, e := range o.cfg.Entries() {
+		u, loaded := loadEntry(o, e, stderr)
+		ok = ok && loaded
+		units = append(units, u)
+	}
+	if ok {
+		ok = sharedDirs(o, units, stderr)
+	}
+	return units, ok
+}
+
+// loadEntry loads the contract of one entry of o's config.
+func loadEntry(o *options, e *config.Config, stderr io.Writer) (unit, bool) {
+	u := unit{entry: e, contract: e.Contract}
+	if _, err := os.Stat(e.Contract); errors.Is(err, fs.ErrNotExist) {
+		pos := e.ContractPos
+		if pos.Line == 0 {
+			pos = contract.Pos{Line: 1, Col: 1}
+		}
+		fmt.Fprintf(stderr, "%s:%d:%d: %scontract: %s does not exist; name the contract file (relative to %s), or run %s init to start one\n",
+			o.config, pos.Line, pos.Col, e.Prefix(), e.Contract, o.config, commandName("."))
+		return u, false
+	}
+	c, ok := load(e.Contract, stderr)
+	if !ok {
+		return u, false
+	}
+	opts, err := e.Options(c)
 	if err != nil {
 		printProblems(err, o.config, stderr)
-		return nil, targets.Options{}, false
+		return u, false
 	}
-	return c, opts, true
+	u.c, u.opts = c, opts
+	return u, true
+}
+
+// sharedDirs reports every output directory that two entries of a
+// contracts list share (a default one, which the config loader cannot see
+// before the contracts name their packages), at the later entry's output.
+func sharedDirs(o *options, units []unit, stderr io.Writer) bool {
+	var problems config.Problems
+	taken := map[string]string{}
+	for _, u := range units {
+		for _, t := range targets.All {
+			d := u.opts.Dir(t.Key)
+			if d == "" {
+				continue
+			}
+			if other, ok := taken[d]; ok && other != u.entry.Name {
+				problems = append(problems, config.Problem{File: o.config, Pos: u.entry.OutputPos(t.Key),
+					Message: fmt.Sprintf("%soutputs.%s: its directory %s is also an output's of contracts.%s; give one of them another dir", u.entry.Prefix(), t.Key, d, other)})
+			}
+			taken[d] = u.entry.Name
+		}
+	}
+	if len(problems) > 0 {
+		printProblems(problems, o.config, stderr)
+		return false
+	}
+	return true
 }
 
 func plural(n int) string {
@@ -265,27 +321,34 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if stop {
 		return code
 	}
-	c, opts, ok := loadConfigured(o, stderr)
+	units, ok := loadConfigured(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
-	// Warnings are findings worth a look that do not make the contract
-	// wrong (an odd gRPC code for a kind's HTTP status): printed, never
-	// failing.
+	for _, u := range units {
+		validated(o, u, stdout, stderr)
+	}
+	return ExitOK
+}
+
+// validated reports one validated contract: its warnings, findings worth
+// a look that do not make the contract wrong (an odd gRPC code for a
+// kind's HTTP status), printed, never failing; and its summary.
+func validated(o *options, u unit, stdout, stderr io.Writer) {
+	c := u.c
 	for _, w := range c.Warnings {
 		fmt.Fprintf(stderr, "%s:%d:%d: warning: %s\n", w.File, w.Pos.Line, w.Pos.Col, w.Message)
 	}
 	if o.verbose && o.cfg != nil {
-		fmt.Fprintf(stdout, "%s: outputs %s: ok\n", o.config, strings.Join(config.Selected(opts), ", "))
+		fmt.Fprintf(stdout, "%s: %soutputs %s: ok\n", o.config, u.entry.Prefix(), strings.Join(config.Selected(u.opts), ", "))
 	}
 	if !o.quiet {
 		warned := ""
 		if n := len(c.Warnings); n > 0 {
 			warned = fmt.Sprintf(" (%d warning%s)", n, plural(n))
 		}
-		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s: ok\n", o.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), warned)
+		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s: ok\n", u.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), warned)
 	}
-	return ExitOK
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer) int {
@@ -299,11 +362,11 @@ no other file is ever removed.`, args, true, stdout, stderr)
 	if stop {
 		return code
 	}
-	out, ok := generateOutput(o, stderr)
+	outs, ok := generateOutput(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
-	res, err := generate.Write(o.out, out, generate.Options{TakeOver: o.takeOver, LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
+	res, err := generate.WriteAll(o.out, outs, generate.Options{TakeOver: o.takeOver, LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
 	if res != nil {
 		for _, r := range res.Repaired {
 			fmt.Fprintf(stderr, "errgen: %s\n", r)
@@ -339,9 +402,9 @@ no other file is ever removed.`, args, true, stdout, stderr)
 	if !o.quiet {
 		n := len(res.Changes)
 		if n == 0 {
-			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", fileCount(outs), plural(fileCount(outs)), o.what(), isAre(fileCount(outs)))
 		} else {
-			fmt.Fprintf(stdout, "errgen: generated %d file%s for %s (%d changed: %s)\n", len(out.Files), plural(len(out.Files)), o.contract, n, generate.Summary(res.Changes))
+			fmt.Fprintf(stdout, "errgen: generated %d file%s for %s (%d changed: %s)\n", fileCount(outs), plural(fileCount(outs)), o.what(), n, generate.Summary(res.Changes))
 		}
 	}
 	return ExitOK
@@ -371,14 +434,32 @@ func itThem(n int) string {
 	return "them"
 }
 
-// generateOutput loads the contract and runs every emitter, in memory, and
-// checks the output root.
-func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
-	c, opts, ok := loadConfigured(o, stderr)
+// generateOutput loads every contract and runs every emitter over each,
+// in memory, and checks the output root: one Output per contract, each
+// naming its source (and part).
+func generateOutput(o *options, stderr io.Writer) ([]*generate.Output, bool) {
+	units, ok := loadConfigured(o, stderr)
 	if !ok {
 		return nil, false
 	}
-	out, err := generate.Generate(c, opts)
+	if info, err := os.Stat(o.out); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "errgen: output root %s is not a directory\n", o.out)
+		return nil, false
+	}
+	var outs []*generate.Output
+	for _, u := range units {
+		out, ok := generateUnit(o, u, stderr)
+		if !ok {
+			return nil, false
+		}
+		outs = append(outs, out)
+	}
+	return outs, sharedPaths(o, units, outs, stderr)
+}
+
+// generateUnit generates one contract and names its source.
+func generateUnit(o *options, u unit, stderr io.Writer) (*generate.Output, bool) {
+	out, err := generate.Generate(u.c, u.opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
 		var internal *generate.InternalError
@@ -388,15 +469,11 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 		}
 		return nil, false
 	}
-	if info, err := os.Stat(o.out); err != nil || !info.IsDir() {
-		fmt.Fprintf(stderr, "errgen: output root %s is not a directory\n", o.out)
-		return nil, false
-	}
 	// No output directory may lead outside the root through a symbolic
 	// link; a config's problem is reported at its dir.
 	check := func(dir string) error { return generate.CheckDir(o.out, dir) }
-	if o.cfg != nil {
-		if err := o.cfg.CheckDirs(opts, check); err != nil {
+	if u.entry != nil {
+		if err := u.entry.CheckDirs(u.opts, check); err != nil {
 			printProblems(err, o.config, stderr)
 			return nil, false
 		}
@@ -408,13 +485,57 @@ func generateOutput(o *options, stderr io.Writer) (*generate.Output, bool) {
 		}
 	}
 	// Every file names the config (or, without one, the contract) it is
-	// generated from: the run owns only the files that name it.
+	// generated from, and the entry of a contracts list its part: the run
+	// owns only the files that name it.
 	if o.cfg != nil {
-		out.SetSource(generate.SourceOf(o.cfg.Root, o.cfg.File), "")
+		out.SetSource(generate.SourceOf(o.cfg.Root, o.cfg.File), u.entry.Name)
 	} else {
 		out.SetSource(generate.SourceOf(o.out, o.contract), "")
 	}
 	return out, true
+}
+
+// sharedPaths reports every file that two entries of a contracts list
+// would both generate, at the later entry's name.
+func sharedPaths(o *options, units []unit, outs []*generate.Output, stderr io.Writer) bool {
+	var problems config.Problems
+	first := map[string]int{}
+	for i, out := range outs {
+		for _, p := range out.Paths() {
+			j, ok := first[p]
+			if !ok {
+				first[p] = i
+				continue
+			}
+			if len(problems) == 0 || problems[len(problems)-1].Pos != units[i].entry.NamePos {
+				problems = append(problems, config.Problem{File: o.config, Pos: units[i].entry.NamePos,
+					Message: fmt.Sprintf("contracts.%s: generates %s, which contracts.%s generates too; give one of their outputs another dir", units[i].entry.Name, p, units[j].entry.Name)})
+			}
+		}
+	}
+	if len(problems) > 0 {
+		printProblems(problems, o.config, stderr)
+		return false
+	}
+	return true
+}
+
+// fileCount is the number of files outs generate.
+func fileCount(outs []*generate.Output) int {
+	n := 0
+	for _, out := range outs {
+		n += len(out.Files)
+	}
+	return n
+}
+
+// what names what a run generates from: the contract, or the config and
+// its number of contracts for a contracts list.
+func (o *options) what() string {
+	if o.cfg != nil && o.cfg.Parts != nil {
+		return fmt.Sprintf("%s (%d contracts)", o.config, len(o.cfg.Parts))
+	}
+	return o.contract
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -425,18 +546,18 @@ errgen generate left behind.`, args, true, stdout, stderr)
 	if stop {
 		return code
 	}
-	out, ok := generateOutput(o, stderr)
+	outs, ok := generateOutput(o, stderr)
 	if !ok {
 		return ExitProblems
 	}
-	changes, interrupted, err := generate.Inspect(o.out, out, generate.Options{LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
+	changes, interrupted, err := generate.InspectAll(o.out, outs, generate.Options{LockTimeout: o.lockTimeout, Waiting: waiting(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen: %v\n", err)
 		return ExitProblems
 	}
 	if len(changes) == 0 && len(interrupted) == 0 {
 		if !o.quiet {
-			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", len(out.Files), plural(len(out.Files)), o.contract, isAre(len(out.Files)))
+			fmt.Fprintf(stdout, "errgen: %d generated file%s for %s %s up to date\n", fileCount(outs), plural(fileCount(outs)), o.what(), isAre(fileCount(outs)))
 		}
 		return ExitOK
 	}

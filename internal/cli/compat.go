@@ -66,6 +66,10 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	if _, stop := o.resolveConfig(fs, "compat", u.print, stderr); stop {
 		return ExitUsage
 	}
+	if o.cfg != nil && o.cfg.Parts != nil {
+		fmt.Fprintf(stderr, "errgen compat: %s lists several contracts; compare one at a time with -contract <file> --against <old>\n", o.config)
+		return ExitUsage
+	}
 	contractPath := o.contract
 
 	newC, ok := load(contractPath, stderr)

@@ -70,7 +70,53 @@ type Config struct {
 	// License and Repository are the metadata section's: what the
 	// registries show of every generated package; empty when not given.
 	License, Repository string
+	// Parts are the entries of a contracts: list, a config that generates
+	// several contracts in one run (issue 32); nil in the single form.
+	// Each is a Config of its own (File and Root the file's), with Name
+	// (the part its files' headers name) and NamePos set.
+	Parts   []*Config
+	Name    string
+	NamePos contract.Pos
 }
+
+// Entries are the contracts cfg generates: its Parts, or cfg itself in
+// the single form.
+func (cfg *Config) Entries() []*Config {
+	if cfg.Parts != nil {
+		return cfg.Parts
+	}
+	return []*Config{cfg}
+}
+
+// Prefix is how messages name the entry's keys: "contracts.<name>." for
+// a part, "" in the single form.
+func (cfg *Config) Prefix() string {
+	if cfg.Name == "" {
+		return ""
+	}
+	return "contracts." + cfg.Name + "."
+}
+
+// OutputPos is where the file names output key (its dir when written),
+// or 1:1 for an output the file does not name.
+func (cfg *Config) OutputPos(key string) contract.Pos {
+	if out := cfg.Outputs[key]; out != nil {
+		if out.DirPos.Line > 0 {
+			return out.DirPos
+		}
+		return out.Pos
+	}
+	if cfg.Name != "" {
+		return cfg.NamePos
+	}
+	return contract.Pos{Line: 1, Col: 1}
+}
+
+// PartNamePattern is the rule for a part's name: a simple identifier, so
+// that it reads the same in headers and manifest file names.
+const PartNamePattern = `^[a-z][a-z0-9_-]*$`
+
+var partName = nameRule{regexp.MustCompile(PartNamePattern), "a part name (lower-case letters, digits, _ and -, starting with a letter)", nil}
 
 // metadataKeys are the keys of the metadata section.
 var metadataKeys = []string{"license", "repository"}
@@ -217,23 +263,86 @@ func (l *loader) str(v *yaml.Node, what string) (string, bool) {
 }
 
 func (l *loader) root(cfg *Config, m *yaml.Node) {
-	ms := l.members(m, "config", []string{"version", "contract", "metadata", "outputs"})
+	ms := l.members(m, "config", []string{"version", "contract", "metadata", "outputs", "contracts"})
 	if kv, ok := ms["version"]; !ok {
 		l.errorf(m, "config: version is missing; write version: 1 (the only config version so far)")
 	} else if v := kv[1]; v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
 		l.errorf(v, "config: version must be 1, the only config version this errgen reads")
 	}
+	kv, ok := ms["contracts"]
+	if !ok {
+		l.entry(cfg, "", ms, map[string]*yaml.Node{})
+		return
+	}
+	for _, key := range []string{"contract", "metadata", "outputs"} {
+		if single, ok := ms[key]; ok {
+			l.errorf(single[0], "config: %s is given beside contracts; with a contracts list, each entry has its own %s", key, key)
+		}
+	}
+	l.contracts(cfg, kv[1])
+}
+
+// contracts reads a contracts list: each entry is a contract of its own
+// with its outputs, generated as a part named by its name (as sqlc's sql:
+// list or buf.work.yaml's directories). Two entries may not share a name
+// or an output directory.
+func (l *loader) contracts(cfg *Config, list *yaml.Node) {
+	if list.Kind != yaml.SequenceNode || len(list.Content) == 0 {
+		l.errorf(list, "contracts must be a list of entries, each with name, contract and outputs")
+		return
+	}
+	names := map[string]*yaml.Node{}
+	dirs := map[string]*yaml.Node{}
+	cfg.Parts = []*Config{}
+	for i, m := range list.Content {
+		what := fmt.Sprintf("contracts[%d]", i)
+		if m.Kind != yaml.MappingNode {
+			l.errorf(m, "%s must be a mapping with name, contract and outputs", what)
+			continue
+		}
+		part := &Config{File: cfg.File, Root: cfg.Root}
+		ms := l.members(m, what, []string{"name", "contract", "metadata", "outputs"})
+		kv, ok := ms["name"]
+		if !ok {
+			l.errorf(m, "%s: name is missing; each entry names its part (the header of its files reads %s#<name>)", what, FileName)
+		} else if s, ok := l.str(kv[1], what+".name"); ok {
+			l.check(kv[1], what+".name", s, partName)
+			if first, dup := names[s]; dup {
+				l.errorf(kv[1], "%s.name: %s is already the name of the entry at line %d; each entry needs its own", what, s, first.Line)
+			}
+			names[s] = kv[1]
+			part.Name, part.NamePos = s, contract.Pos{Line: kv[1].Line, Col: kv[1].Column}
+			if partName.re.MatchString(s) {
+				what = "contracts." + s
+			}
+		}
+		if _, ok := ms["contract"]; !ok {
+			l.errorf(m, "%s: contract is missing; each entry names its contract file", what)
+		}
+		l.entry(part, what+".", ms, dirs)
+		cfg.Parts = append(cfg.Parts, part)
+	}
+	if len(cfg.Parts) > 0 {
+		cfg.Contract, cfg.ContractPos = cfg.Parts[0].Contract, cfg.Parts[0].ContractPos
+	}
+}
+
+// entry reads one contract's contract, metadata and outputs (the config's
+// own in the single form, a contracts entry's otherwise); prefix names
+// the entry in messages and dirs holds the output directories written so
+// far.
+func (l *loader) entry(cfg *Config, prefix string, ms map[string][2]*yaml.Node, dirs map[string]*yaml.Node) {
 	cfg.Contract = filepath.Join(cfg.Root, DefaultContract)
 	if kv, ok := ms["contract"]; ok {
-		if p, ok := l.str(kv[1], "contract"); ok {
-			if rel, ok := l.relPath(kv[1], p, "contract", true); ok {
+		if p, ok := l.str(kv[1], prefix+"contract"); ok {
+			if rel, ok := l.relPath(kv[1], p, prefix+"contract", true); ok {
 				cfg.Contract = filepath.Join(cfg.Root, filepath.FromSlash(rel))
 				cfg.ContractPos = contract.Pos{Line: kv[1].Line, Col: kv[1].Column}
 			}
 		}
 	}
 	if kv, ok := ms["metadata"]; ok {
-		l.metadata(cfg, kv[1])
+		l.metadata(cfg, prefix, kv[1])
 	}
 	kv, ok := ms["outputs"]
 	if !ok {
@@ -241,12 +350,11 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 	}
 	outs := kv[1]
 	if outs.Kind != yaml.MappingNode {
-		l.errorf(outs, "outputs must be a mapping from output (%s) to its settings", strings.Join(targets.Keys(), ", "))
+		l.errorf(outs, "%soutputs must be a mapping from output (%s) to its settings", prefix, strings.Join(targets.Keys(), ", "))
 		return
 	}
 	cfg.Outputs = map[string]*Output{}
-	dirs := map[string]*yaml.Node{}
-	outMembers := l.members(outs, "outputs", targets.Keys())
+	outMembers := l.members(outs, prefix+"outputs", targets.Keys())
 	// In the file's order, so that of two outputs sharing a directory the
 	// later one is reported, on every run.
 	for _, name := range inOrder(outs, outMembers) {
@@ -258,40 +366,40 @@ func (l *loader) root(cfg *Config, m *yaml.Node) {
 			continue // `go:` alone: the defaults
 		}
 		if v.Kind != yaml.MappingNode {
-			l.errorf(v, "outputs.%s must be a mapping (or empty, for the defaults)", name)
+			l.errorf(v, "%soutputs.%s must be a mapping (or empty, for the defaults)", prefix, name)
 			continue
 		}
-		l.output(name, o, v, dirs)
+		l.output(prefix, name, o, v, dirs)
 	}
 	if len(cfg.Outputs) == 0 {
-		l.errorf(outs, "outputs selects nothing; name at least one of %s, or leave outputs out to generate every one", strings.Join(targets.Keys(), ", "))
+		l.errorf(outs, "%soutputs selects nothing; name at least one of %s, or leave outputs out to generate every one", prefix, strings.Join(targets.Keys(), ", "))
 	}
 }
 
 // metadata reads the metadata section: the license and repository every
 // generated package declares to its registry.
-func (l *loader) metadata(cfg *Config, m *yaml.Node) {
+func (l *loader) metadata(cfg *Config, prefix string, m *yaml.Node) {
 	if m.Kind != yaml.MappingNode {
-		l.errorf(m, "metadata must be a mapping with %s", strings.Join(metadataKeys, " and "))
+		l.errorf(m, "%smetadata must be a mapping with %s", prefix, strings.Join(metadataKeys, " and "))
 		return
 	}
-	ms := l.members(m, "metadata", metadataKeys)
+	ms := l.members(m, prefix+"metadata", metadataKeys)
 	if kv, ok := ms["license"]; ok {
-		if s, ok := l.str(kv[1], "metadata.license"); ok {
-			l.check(kv[1], "metadata.license", s, license)
+		if s, ok := l.str(kv[1], prefix+"metadata.license"); ok {
+			l.check(kv[1], prefix+"metadata.license", s, license)
 			cfg.License = s
 		}
 	}
 	if kv, ok := ms["repository"]; ok {
-		if s, ok := l.str(kv[1], "metadata.repository"); ok {
-			l.check(kv[1], "metadata.repository", s, repository)
+		if s, ok := l.str(kv[1], prefix+"metadata.repository"); ok {
+			l.check(kv[1], prefix+"metadata.repository", s, repository)
 			cfg.Repository = s
 		}
 	}
 }
 
-func (l *loader) output(name string, o *Output, m *yaml.Node, dirs map[string]*yaml.Node) {
-	what := "outputs." + name
+func (l *loader) output(prefix, name string, o *Output, m *yaml.Node, dirs map[string]*yaml.Node) {
+	what := prefix + "outputs." + name
 	ms := l.members(m, what, outputKeys(name))
 	for _, key := range inOrder(m, ms) {
 		kv := ms[key]
@@ -532,7 +640,7 @@ func (cfg *Config) Options(c *contract.Contract) (targets.Options, error) {
 			d = t.Dir(o.Packages)
 		}
 		if other, ok := taken[d]; ok {
-			problems = append(problems, Problem{File: cfg.File, Pos: out.Pos, Message: fmt.Sprintf("outputs.%s: its directory %s is also the %s output's; give one of them another dir", t.Key, d, other)})
+			problems = append(problems, Problem{File: cfg.File, Pos: out.Pos, Message: fmt.Sprintf("%soutputs.%s: its directory %s is also the %s output's; give one of them another dir", cfg.Prefix(), t.Key, d, other)})
 		}
 		taken[d] = t.Key
 		o.Dirs[t.Key] = d
@@ -553,7 +661,7 @@ func (cfg *Config) packages(c *contract.Contract, p *targets.Packages) error {
 		if o.Module {
 			path, err := majorPath(o.ImportPath, c.Release)
 			if err != nil {
-				return Problems{{File: cfg.File, Pos: o.ImportPathPos, Message: "outputs.go.import_path: " + err.Error()}}
+				return Problems{{File: cfg.File, Pos: o.ImportPathPos, Message: cfg.Prefix() + "outputs.go.import_path: " + err.Error()}}
 			}
 			p.GoImportPath = path
 		}
@@ -621,7 +729,7 @@ func (cfg *Config) CheckDirs(o targets.Options, check func(dir string) error) er
 					pos = out.DirPos
 				}
 			}
-			problems = append(problems, Problem{File: cfg.File, Pos: pos, Message: fmt.Sprintf("outputs.%s.dir: %v", t.Key, err)})
+			problems = append(problems, Problem{File: cfg.File, Pos: pos, Message: fmt.Sprintf("%soutputs.%s.dir: %v", cfg.Prefix(), t.Key, err)})
 		}
 	}
 	if len(problems) > 0 {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -175,5 +176,40 @@ func TestOptInTarget(t *testing.T) {
 		if got := o.Dir("toy"); got != tc.want {
 			t.Errorf("%q: the toy output's directory is %q, want %q", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestContractsList (issue 32): a contracts list loads one entry per
+// contract, each with its own name, contract, metadata and outputs; the
+// single form has itself as its one entry.
+func TestContractsList(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "contracts_ok.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(filepath.Join("r", "errgen.yaml"), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range cfg.Entries() {
+		var outs []string
+		for _, k := range targets.Keys() {
+			if o := e.Outputs[k]; o != nil {
+				outs = append(outs, k+"="+o.Dir)
+			}
+		}
+		got = append(got, fmt.Sprintf("%s@%d:%d ", e.Name, e.NamePos.Line, e.NamePos.Col)+filepath.ToSlash(e.Contract)+" "+e.License+" "+strings.Join(outs, ","))
+	}
+	want := "platform@4:11 r/platform/kinds.yaml MIT go=,docs=docs|payments@10:11 r/payments/kinds.yaml  docs=docs/payments"
+	if strings.Join(got, "|") != want {
+		t.Errorf("entries = %s, want %s", strings.Join(got, "|"), want)
+	}
+	single, err := Load("errgen.yaml", []byte("version: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es := single.Entries(); len(es) != 1 || es[0] != single || single.Prefix() != "" {
+		t.Errorf("the single form's entries = %v", es)
 	}
 }

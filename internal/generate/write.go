@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -69,6 +70,13 @@ type Result struct {
 // Recover), plans, refuses to replace files that are not errgen's unless
 // opt.TakeOver, and applies the plan atomically (see Apply).
 func Write(root string, out *Output, opt Options) (*Result, error) {
+	return WriteAll(root, []*Output{out}, opt)
+}
+
+// WriteAll is Write for the parts of a config that generates several
+// contracts (issue 32): every part is planned first, then the plans are
+// applied as one run, all or nothing.
+func WriteAll(root string, outs []*Output, opt Options) (*Result, error) {
 	unlock, err := Lock(root, opt.LockTimeout, opt.Waiting)
 	if err != nil {
 		return nil, err
@@ -79,7 +87,7 @@ func Write(root string, out *Output, opt Options) (*Result, error) {
 	if res.Repaired, err = recoverRuns(fsys, root); err != nil {
 		return res, err
 	}
-	if res.Changes, err = Plan(root, out); err != nil {
+	if res.Changes, err = planAll(root, outs); err != nil {
 		return res, err
 	}
 	if foreign := Foreign(res.Changes); len(foreign) > 0 && !opt.TakeOver {
@@ -100,6 +108,12 @@ func Write(root string, out *Output, opt Options) (*Result, error) {
 // when the root is read-only (a CI checkout, say), no run can be writing
 // there, and it reads without it.
 func Inspect(root string, out *Output, opt Options) (changes []Change, interrupted []string, err error) {
+	return InspectAll(root, []*Output{out}, opt)
+}
+
+// InspectAll is Inspect for the parts of a config that generates several
+// contracts: the plans of every part, as WriteAll would apply them.
+func InspectAll(root string, outs []*Output, opt Options) (changes []Change, interrupted []string, err error) {
 	unlock, err := Lock(root, opt.LockTimeout, opt.Waiting)
 	switch {
 	case err == nil:
@@ -111,6 +125,38 @@ func Inspect(root string, out *Output, opt Options) (changes []Change, interrupt
 	if interrupted, err = Interrupted(root); err != nil {
 		return nil, nil, err
 	}
-	changes, err = Plan(root, out)
+	changes, err = planAll(root, outs)
 	return changes, interrupted, err
+}
+
+// planAll plans every output and merges the plans into one. Each part
+// prunes only its own files, so two plans meet at one path only where a
+// file of errgen before sources were named (every part's) lies in two
+// parts' directories, or a part takes over a path another part of the
+// run no longer generates: a write wins over a removal, and a removal is
+// made once.
+func planAll(root string, outs []*Output) ([]Change, error) {
+	if len(outs) == 1 {
+		return Plan(root, outs[0])
+	}
+	byPath := map[string]int{}
+	var changes []Change
+	for _, out := range outs {
+		plan, err := Plan(root, out)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range plan {
+			i, seen := byPath[c.Path]
+			switch {
+			case !seen:
+				byPath[c.Path] = len(changes)
+				changes = append(changes, c)
+			case changes[i].Op == Delete && c.Op != Delete:
+				changes[i] = c
+			}
+		}
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	return changes, nil
 }

@@ -50,16 +50,31 @@ func ConfigSchema() *jsonschema.Schema {
 	}
 	out := closedObject("The outputs to generate; one left out is not generated. Without this section, every output is generated at its default directory.", nil, members...)
 	out.MinProperties = uint64p(1)
+	contractFile := &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: working, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}
+	metadata := closedObject("What the registries show of every generated package (package.json, pyproject.toml, Cargo.toml); each left out is not declared.", nil,
+		mem("license", str(config.LicensePattern, "The packages' license, an SPDX expression (MIT, Apache-2.0 OR MIT).")),
+		mem("repository", str(config.RepositoryPattern, "The URL of the repository the packages are built from.")),
+	)
+	entry := closedObject("One contract and its outputs, generated as the part named name: its files' headers read errgen.yaml#<name>, and it owns exactly those.",
+		[]string{"name", "contract"},
+		mem("name", str(config.PartNamePattern, "The part's name, unique in the list.")),
+		mem("contract", &jsonschema.Schema{Type: "string", Pattern: contractFile.Pattern, Not: working, Description: "The contract file, relative to this file's directory."}),
+		mem("metadata", metadata),
+		mem("outputs", out),
+	)
+	contracts := &jsonschema.Schema{Type: "array", MinItems: uint64p(1), Items: entry,
+		Description: "Several contracts generated in one run, each with its own outputs; instead of contract, metadata and outputs. Two entries may not share a name or an output directory."}
 	s := closedObject("errgen's generation config (errgen.yaml): which outputs errgen generate writes, where, and under what package names. Every path is relative to this file's directory.",
 		[]string{"version"},
 		mem("version", &jsonschema.Schema{Const: 1, Description: "The config format's version: 1."}),
-		mem("contract", &jsonschema.Schema{Type: "string", Pattern: `^[^/\\]+(/[^/\\]+)*$`, Not: working, Description: "The contract file, relative to this file's directory; " + config.DefaultContract + " when left out."}),
-		mem("metadata", closedObject("What the registries show of every generated package (package.json, pyproject.toml, Cargo.toml); each left out is not declared.", nil,
-			mem("license", str(config.LicensePattern, "The packages' license, an SPDX expression (MIT, Apache-2.0 OR MIT).")),
-			mem("repository", str(config.RepositoryPattern, "The URL of the repository the packages are built from.")),
-		)),
+		mem("contract", contractFile),
+		mem("metadata", metadata),
 		mem("outputs", out),
+		mem("contracts", contracts),
 	)
+	s.DependentSchemas = map[string]*jsonschema.Schema{"contracts": {Not: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		{Required: []string{"contract"}}, {Required: []string{"metadata"}}, {Required: []string{"outputs"}},
+	}}}}
 	s.Version = draft
 	s.ID = config.SchemaID
 	s.Comments = marker.Text
