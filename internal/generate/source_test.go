@@ -135,3 +135,35 @@ func planSummary(t *testing.T, root string, out *Output) string {
 	}
 	return strings.Join(got, ",")
 }
+
+// TestPlanAllMergesParts (issue 32): the parts of one run are planned
+// together; where two plans meet at a path (a file of errgen before
+// sources were named, every part's, in nested directories), a write wins
+// over a removal and a removal is made once.
+func TestPlanAllMergesParts(t *testing.T) {
+	root := t.TempDir()
+	legacy := "<!-- " + marker.Text + " -->\n"
+	gentest.WriteTree(t, root, map[string]string{
+		"errgen.yaml":    "version: 1\n",
+		"docs/b/x.md":    legacy,
+		"docs/b/old.md":  legacy,
+		"docs/a-old.md":  legacy,
+		"docs/b/keep.md": "# hand-written\n",
+	})
+	a := &Output{Files: map[string][]byte{"docs/a.md": []byte(legacy)}, Dirs: []string{"docs"}}
+	a.SetSource("errgen.yaml", "a")
+	b := &Output{Files: map[string][]byte{"docs/b/x.md": []byte(legacy + "new\n")}, Dirs: []string{"docs/b"}}
+	b.SetSource("errgen.yaml", "b")
+	changes, err := planAll(root, []*Output{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range changes {
+		got = append(got, fmt.Sprintf("%s %s", c.Op, c.Path))
+	}
+	want := "delete docs/a-old.md,create docs/a.md,delete docs/b/old.md,update docs/b/x.md,create errgen.a.outputs.json,create errgen.b.outputs.json"
+	if strings.Join(got, ",") != want {
+		t.Errorf("planAll =\n%s\nwant\n%s", strings.Join(got, ","), want)
+	}
+}
