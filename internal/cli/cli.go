@@ -533,7 +533,7 @@ func fileCount(outs []*generate.Output) int {
 // its number of contracts for a contracts list.
 func (o *options) what() string {
 	if o.cfg != nil && o.cfg.Parts != nil {
-		return fmt.Sprintf("%s (%d contracts)", o.config, len(o.cfg.Parts))
+		return fmt.Sprintf("%s (%d contract%s)", o.config, len(o.cfg.Parts), plural(len(o.cfg.Parts)))
 	}
 	return o.contract
 }
