@@ -185,3 +185,28 @@ func TestSharedPathsAreRefused(t *testing.T) {
 		t.Errorf("shared paths:\n%s", stderr.String())
 	}
 }
+
+// TestSingleFormBecomesAList (issue 32): turning a single-form config
+// into a contracts list needs no -take-over: each part adopts the single
+// form's files at its paths and prunes the rest, in its directories and
+// in the ones the single form's manifest lists, whose file it removes.
+func TestSingleFormBecomesAList(t *testing.T) {
+	root := contractsTree(t)
+	cfg := filepath.Join(root, "errgen.yaml")
+	gentest.WriteTree(t, root, map[string]string{"errgen.yaml": "version: 1\noutputs:\n  docs: {dir: docs}\n  schemas: {dir: old}\n"})
+	if code, _, stderr := run("generate", "-config", cfg); code != ExitOK {
+		t.Fatalf("generate, single form: exit %d\n%s", code, stderr)
+	}
+	gentest.WriteTree(t, root, map[string]string{"errgen.yaml": contractsConfig})
+	if code, stdout, stderr := run("generate", "-config", cfg); code != ExitOK {
+		t.Fatalf("generate, the list: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for p, kept := range map[string]bool{"errgen.outputs.json": false, "old": false, "docs/README.md": true, "docs/b/README.md": true, "errgen.base.outputs.json": true} {
+		if _, err := os.Stat(filepath.Join(root, p)); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", p, err == nil, kept)
+		}
+	}
+	if code, stdout, stderr := run("check", "-config", cfg); code != ExitOK {
+		t.Errorf("check: exit %d\n%.2000s%s", code, stdout, stderr)
+	}
+}

@@ -82,37 +82,61 @@ func (o *Output) addManifest() {
 	o.Files[ManifestPath(o.Source, o.Part)] = append(data, '\n')
 }
 
-// previousDirs are the directories the manifest on disk lists that o does
-// not generate into any more, with their scratch patterns: nothing when
-// there is no manifest, it is not o's own (another source's, or not
-// errgen's), or it cannot be read.
+// previousDirs are the directories the manifests on disk list that o does
+// not generate into any more, with their scratch patterns: the run's own
+// manifest and, for a part, its config's single-form manifest (see
+// bareManifest). A manifest adds nothing when it is not there, not o's
+// own (another source's, or not errgen's), or cannot be read.
 func previousDirs(root string, out *Output, owned *owners) (dirs []string, scratch map[string][]string) {
 	if out.Source == "" {
 		return nil, nil
 	}
-	rel := ManifestPath(out.Source, out.Part)
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil || !IsGenerated(rel, data) || owned.other(rel, data, true) != "" {
-		return nil, nil
-	}
-	var m manifest
-	if json.Unmarshal(data, &m) != nil {
-		return nil, nil
-	}
 	scratch = map[string][]string{}
-	for name, d := range m.Outputs {
-		if !fs.ValidPath(d) || d == "." || slices.Contains(out.Dirs, d) {
+	rels := []string{ManifestPath(out.Source, out.Part)}
+	if out.Part != "" {
+		rels = append(rels, ManifestPath(out.Source, ""))
+	}
+	for _, rel := range rels {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || !IsGenerated(rel, data) || owned.other(rel, data, true) != "" {
 			continue
 		}
-		if !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
+		var m manifest
+		if json.Unmarshal(data, &m) != nil {
+			continue
 		}
-		for _, e := range Emitters {
-			if e.Name == name {
-				scratch[d] = append(scratch[d], e.Scratch...)
+		for name, d := range m.Outputs {
+			if !fs.ValidPath(d) || d == "." || slices.Contains(out.Dirs, d) {
+				continue
+			}
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+			for _, e := range Emitters {
+				if e.Name == name {
+					scratch[d] = append(scratch[d], e.Scratch...)
+				}
 			}
 		}
 	}
 	slices.Sort(dirs)
 	return dirs, scratch
+}
+
+// bareManifest is the Delete of the manifest of o's config's single form,
+// which a part adopts (source.go) and no run writes any more once the
+// config is a contracts list; nil when there is none, or it is not o's.
+func bareManifest(root string, out *Output, owned *owners) *Change {
+	if out.Source == "" || out.Part == "" {
+		return nil
+	}
+	rel := ManifestPath(out.Source, "")
+	if _, generated := out.Files[rel]; generated {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil || !IsGenerated(rel, data) || owned.other(rel, data, true) != "" {
+		return nil
+	}
+	return &Change{Path: rel, Op: Delete, Old: data}
 }

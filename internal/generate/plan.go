@@ -164,6 +164,9 @@ func Plan(root string, out *Output) ([]Change, error) {
 			return nil, err
 		}
 	}
+	if c := bareManifest(root, out, owned); c != nil {
+		changes = append(changes, *c)
+	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	return changes, nil
 }

@@ -68,7 +68,8 @@ func SourceOf(root, file string) string {
 // that are o's own (or name no source). part, when not empty, names one of
 // several contracts a config generates (issue 32): the header then reads
 // "from errgen.yaml#payments", and each part owns its files as each source
-// does. An Output without a source (Generate's, as tests and benchmarks use
+// does, and adopts the files of the config's single form (they name no
+// part), which it updates and prunes as its own. An Output without a source (Generate's, as tests and benchmarks use
 // it) owns every errgen file in its directories. SetSource adds the run's
 // manifest (manifest.go) to o.Files.
 func (o *Output) SetSource(source, part string) {
@@ -177,7 +178,9 @@ func (w *owners) other(rel string, data []byte, generated bool) string {
 		}
 		return p
 	}
-	mine := src == w.out.Source && part == w.out.Part
+	// A part adopts the files of its config's single form (no part): the
+	// config became a contracts list (issue 32).
+	mine := src == w.out.Source && (part == w.out.Part || part == "")
 	if generated && mine {
 		return ""
 	}
