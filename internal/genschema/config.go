@@ -59,8 +59,9 @@ func ConfigSchema() *jsonschema.Schema {
 		[]string{"name", "contract"},
 		mem("name", str(config.PartNamePattern, "The part's name, unique in the list.")),
 		mem("contract", &jsonschema.Schema{Type: "string", Pattern: contractFile.Pattern, Not: working, Description: "The contract file, relative to this file's directory."}),
-		mem("metadata", metadata),
-		mem("outputs", out),
+		// The single form's sections, by reference: one definition each.
+		mem("metadata", &jsonschema.Schema{Ref: "#/properties/metadata"}),
+		mem("outputs", &jsonschema.Schema{Ref: "#/properties/outputs"}),
 	)
 	contracts := &jsonschema.Schema{Type: "array", MinItems: uint64p(1), Items: entry,
 		Description: "Several contracts generated in one run, each with its own outputs; instead of contract, metadata and outputs. Two entries may not share a name or an output directory."}
