@@ -25,7 +25,10 @@ revision and a path read with "git show REV:path" (no checkout), e.g.
 --against HEAD~1:contract/kinds.yaml (the previous commit) or
 --against @{upstream}:contract/kinds.yaml (the branch the current one
 tracks); git runs in the new contract's directory, so the path is relative
-to the root of its repository.
+to the root of its repository. With a config that lists several
+contracts, --against is a revision only (--against HEAD~1): each entry's
+contract is compared with its file at that revision and reported under the
+entry's name, and a contract the revision lacks is reported as new.
 
 A second line says which release the change needs (major for a breaking
 change, minor for an additive one, patch for documentation only) and
@@ -47,7 +50,7 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read (the new version)")
 	fs.StringVar(&o.config, "config", "", "the generation config naming the contract (default "+config.FileName+" in the working directory, when it exists and -contract is not given)")
-	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git (required)")
+	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git; with a contracts list, a revision (required)")
 	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
 	u := commandUsage{fs, "errgen compat [-contract " + defaultContract + "] --against <old> [--format text|json|github]", compatSummary, stdout, stderr}
 	if code, stop := u.parse(args); stop {
@@ -67,48 +70,177 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	if o.cfg != nil && o.cfg.Parts != nil {
-		fmt.Fprintf(stderr, "errgen compat: %s lists several contracts; compare one at a time with -contract <file> --against <old>\n", o.config)
-		return ExitUsage
+		return compatList(o, against, format, stdout, stderr)
 	}
-	contractPath := o.contract
-
-	newC, ok := load(contractPath, stderr)
+	r, ok := compareOne(o.contract, against, stderr)
 	if !ok {
 		return ExitUsage
+	}
+	switch format {
+	case "json":
+		writeCompatJSON(stdout, r.report())
+	case "github":
+		r.writeGitHub(stdout)
+	default:
+		r.writeText(stdout)
+	}
+	if r.sum.Fails() {
+		return ExitProblems
+	}
+	return ExitOK
+}
+
+// compared is one contract compared with its old version.
+type compared struct {
+	name     string // the contracts entry's, empty in the single form
+	contract string // the new contract's path
+	against  string // the old version: a file or REV:path
+	newC     *contract.Contract
+	findings []compat.Finding
+	sum      compat.Summary
+	isNew    bool // the old version does not exist: a new contract
+}
+
+// compareOne loads the contract at contractPath and the old version that
+// against names, and compares them.
+func compareOne(contractPath, against string, stderr io.Writer) (*compared, bool) {
+	newC, ok := load(contractPath, stderr)
+	if !ok {
+		return nil, false
 	}
 	data, err := readAgainst(against, contractPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen compat: %v\n", err)
-		return ExitUsage
+		return nil, false
 	}
 	oldC, ok := loadData(against, data, stderr)
 	if !ok {
-		return ExitUsage
+		return nil, false
 	}
 	findings := compat.Compare(oldC, newC)
-	sum := compat.Summarize(oldC, newC, findings)
-	switch format {
-	case "json":
-		writeCompatJSON(stdout, contractPath, against, findings, sum)
-	case "github":
-		for _, f := range findings {
-			fmt.Fprintln(stdout, githubAnnotation(f, newC.File))
-		}
-		if sum.Needs != compat.BumpNone || sum.ReleaseTooLow {
-			fmt.Fprintln(stdout, githubRelease(sum, newC))
-		}
-		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
-	default:
-		for _, f := range findings {
-			fmt.Fprintln(stdout, f)
-		}
-		fmt.Fprintf(stdout, "errgen compat against %s: %s\n", against, sum)
-		fmt.Fprintln(stdout, releaseLine(sum, newC))
+	return &compared{contract: contractPath, against: against, newC: newC, findings: findings,
+		sum: compat.Summarize(oldC, newC, findings)}, true
+}
+
+// summaryLine is the line after the findings: the summary, or for a new
+// contract that it is new.
+func (r *compared) summaryLine() string {
+	who := "errgen compat "
+	if r.name != "" {
+		who += r.name + " "
 	}
-	if sum.Fails() {
-		return ExitProblems
+	if r.isNew {
+		return who + "against " + r.against + ": " + newContractText
 	}
-	return ExitOK
+	return fmt.Sprintf("%sagainst %s: %s", who, r.against, r.sum)
+}
+
+const newContractText = "a new contract, not in that revision: additive"
+
+func (r *compared) writeText(w io.Writer) {
+	for _, f := range r.findings {
+		fmt.Fprintln(w, f)
+	}
+	fmt.Fprintln(w, r.summaryLine())
+	if !r.isNew {
+		fmt.Fprintln(w, releaseLine(r.sum, r.newC))
+	}
+}
+
+func (r *compared) writeGitHub(w io.Writer) {
+	for _, f := range r.findings {
+		fmt.Fprintln(w, githubAnnotation(f, r.newC.File))
+	}
+	switch {
+	case r.isNew:
+		fmt.Fprintf(w, "::notice file=%s,title=CONTRACT_ADDED::%s\n", ghProperty(filepath.ToSlash(r.newC.File)),
+			ghData(fmt.Sprintf("contracts.%s: %s (%s)", r.name, newContractText, r.against)))
+	case r.sum.Needs != compat.BumpNone || r.sum.ReleaseTooLow:
+		fmt.Fprintln(w, githubRelease(r.sum, r.newC))
+	}
+	fmt.Fprintln(w, r.summaryLine())
+}
+
+// compatList compares every contract a config lists with its path at the
+// git revision against names, and reports each under its entry's name. A
+// contract the revision does not have is new. Every contract is compared
+// before anything is printed, so one that cannot be compared exits 2 with
+// no partial report.
+func compatList(o *options, against, format string, stdout, stderr io.Writer) int {
+	if info, err := os.Stat(against); err == nil && !info.IsDir() || strings.Contains(against, ":") || strings.HasPrefix(against, "-") {
+		fmt.Fprintf(stderr, "errgen compat: %s lists several contracts: --against takes a git revision (--against HEAD~1), and each entry's contract is compared with its path at that revision; to compare one contract with a file or REV:path, give -contract <file> --against <old>\n", o.config)
+		return ExitUsage
+	}
+	var results []*compared
+	failed := false
+	for _, e := range o.cfg.Parts {
+		r, ok := compareAtRevision(e, against, stderr)
+		if !ok {
+			failed = true
+			continue
+		}
+		results = append(results, r)
+	}
+	if failed {
+		return ExitUsage
+	}
+	reports := []compatReport{}
+	code := ExitOK
+	for _, r := range results {
+		switch format {
+		case "json":
+			reports = append(reports, r.report())
+		case "github":
+			r.writeGitHub(stdout)
+		default:
+			r.writeText(stdout)
+		}
+		if r.sum.Fails() {
+			code = ExitProblems
+		}
+	}
+	if format == "json" {
+		writeCompatJSON(stdout, reports)
+	}
+	return code
+}
+
+// compareAtRevision compares entry e's contract with the same file at the
+// git revision rev, read with git in the contract's directory.
+func compareAtRevision(e *config.Config, rev string, stderr io.Writer) (*compared, bool) {
+	newC, ok := load(e.Contract, stderr)
+	if !ok {
+		return nil, false
+	}
+	dir := filepath.Dir(e.Contract)
+	fail := func(err error) (*compared, bool) {
+		fmt.Fprintf(stderr, "errgen compat: contracts.%s: %v\n", e.Name, err)
+		return nil, false
+	}
+	if _, err := gitOutput(dir, "rev-parse", "--verify", "--end-of-options", rev+"^{tree}"); err != nil {
+		return fail(fmt.Errorf("%q is not a revision git can read in %s: %v", rev, dir, err))
+	}
+	prefix, err := gitOutput(dir, "rev-parse", "--show-prefix")
+	if err != nil {
+		return fail(fmt.Errorf("cannot find the repository of %s with git: %v", e.Contract, err))
+	}
+	spec := rev + ":" + strings.TrimSpace(string(prefix)) + filepath.Base(e.Contract)
+	r := &compared{name: e.Name, contract: e.Contract, against: spec, newC: newC}
+	if _, err := gitOutput(dir, "cat-file", "-e", spec); err != nil {
+		r.isNew = true
+		return r, true
+	}
+	data, err := gitOutput(dir, "show", spec)
+	if err != nil {
+		return fail(fmt.Errorf("cannot read %s with git show in %s: %v", spec, dir, err))
+	}
+	oldC, ok := loadData(spec, data, stderr)
+	if !ok {
+		return nil, false
+	}
+	r.findings = compat.Compare(oldC, newC)
+	r.sum = compat.Summarize(oldC, newC, r.findings)
+	return r, true
 }
 
 // releaseLine is the release bump the change needs, at the new contract's
@@ -164,12 +296,26 @@ func readAgainst(spec, newContract string) ([]byte, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%q is not a git revision", rev)
 	}
+	out, err := gitOutput(filepath.Dir(newContract), "show", spec)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("reading %s needs git, which was not found on PATH; install git or pass the old contract as a file", spec)
+		}
+		return nil, fmt.Errorf("cannot read %s with git show in %s: %v", spec, filepath.Dir(newContract), err)
+	}
+	return out, nil
+}
+
+// gitOutput runs git with args in dir and returns its standard output;
+// its error carries git's message on one line, or exec.ErrNotFound when
+// git is not on PATH.
+func gitOutput(dir string, args ...string) ([]byte, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
-		return nil, fmt.Errorf("reading %s needs git, which was not found on PATH; install git or pass the old contract as a file", spec)
+		return nil, err
 	}
-	cmd := exec.Command(git, "show", spec)
-	cmd.Dir = filepath.Dir(newContract)
+	cmd := exec.Command(git, args...)
+	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -177,7 +323,7 @@ func readAgainst(spec, newContract string) ([]byte, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("cannot read %s with git show in %s: %s", spec, cmd.Dir, strings.ReplaceAll(msg, "\n", "; "))
+		return nil, errors.New(strings.ReplaceAll(msg, "\n", "; "))
 	}
 	return out.Bytes(), nil
 }
@@ -214,15 +360,28 @@ type jsonSummary struct {
 	Text           string `json:"text"`
 }
 
-func writeCompatJSON(w io.Writer, contractPath, against string, findings []compat.Finding, sum compat.Summary) {
-	out := struct {
-		Findings []jsonFinding `json:"findings"`
-		Summary  jsonSummary   `json:"summary"`
-	}{Findings: []jsonFinding{}}
-	for _, f := range findings {
+// compatReport is one contract's JSON report. Name and New are left out
+// in the single form, which prints one report; a contracts list prints an
+// array of them, in the list's order.
+type compatReport struct {
+	Name     string        `json:"name,omitempty"`
+	New      bool          `json:"new,omitempty"` // the revision has no such file: findings are empty
+	Findings []jsonFinding `json:"findings"`
+	Summary  jsonSummary   `json:"summary"`
+}
+
+func (r *compared) report() compatReport {
+	out := compatReport{Name: r.name, New: r.isNew, Findings: []jsonFinding{}}
+	for _, f := range r.findings {
 		out.Findings = append(out.Findings, jsonFinding{f.Rule, f.Breaking, f.Subject, f.Message, f.File, f.Pos.Line, f.Pos.Col})
 	}
-	out.Summary = jsonSummary{Contract: contractPath, Against: against, Breaking: sum.Breaking, Additive: sum.Additive,
+	sum := r.sum
+	if r.isNew {
+		out.Summary = jsonSummary{Contract: r.contract, Against: r.against, NewVersion: r.newC.VersionLabel(), Needs: "none",
+			NewRelease: r.newC.Release, ReleaseOK: true, OK: true, Text: newContractText}
+		return out
+	}
+	out.Summary = jsonSummary{Contract: r.contract, Against: r.against, Breaking: sum.Breaking, Additive: sum.Additive,
 		OldVersion: sum.OldVersion, NewVersion: sum.NewVersion, VersionChanged: sum.VersionChanged,
 		Needs: map[compat.Bump]string{compat.BumpNone: "none"}[sum.Needs], OldRelease: sum.OldRelease, NewRelease: sum.NewRelease,
 		MinRelease: sum.MinRelease, ReleaseChecked: sum.ReleaseChecked, ReleaseOK: !sum.ReleaseTooLow, ReleaseText: sum.ReleaseText(),
@@ -230,9 +389,14 @@ func writeCompatJSON(w io.Writer, contractPath, against string, findings []compa
 	if sum.Needs != compat.BumpNone {
 		out.Summary.Needs = sum.Needs.String()
 	}
+	return out
+}
+
+// writeCompatJSON writes v, a report or an array of them, indented.
+func writeCompatJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.Encode(out)
+	enc.Encode(v)
 }
 
 // githubAnnotation is a GitHub Actions workflow command for the finding:
