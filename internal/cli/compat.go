@@ -217,7 +217,7 @@ func compareAtRevision(e *config.Config, rev string, stderr io.Writer) (*compare
 		fmt.Fprintf(stderr, "errgen compat: contracts.%s: %v\n", e.Name, err)
 		return nil, false
 	}
-	if _, err := gitOutput(dir, "rev-parse", "--verify", "--end-of-options", rev+"^{tree}"); err != nil {
+	if _, err := gitOutput(dir, "rev-parse", "--verify", rev+"^{tree}"); err != nil {
 		return fail(fmt.Errorf("%q is not a revision git can read in %s: %v", rev, dir, err))
 	}
 	prefix, err := gitOutput(dir, "rev-parse", "--show-prefix")
