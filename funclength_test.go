@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -73,5 +74,34 @@ func TestNoLongFunctions(t *testing.T) {
 		if !found[l] {
 			t.Errorf("%s is no longer over %d lines: remove it from longFuncsAllowed", l, maxFuncLines)
 		}
+	}
+}
+
+// maxGengoLines bounds internal/gengo's hand-written, non-test Go (issue
+// 31): the Go emitter prints what the contract shapes (types, enums,
+// constructors, the classification table, the encoder and the tables the
+// runtime reads); logic the same for every contract belongs in runtime/go,
+// and doc-and-table files in templates/go. Growing past the bound is the
+// sign that something contract-independent is being emitted again.
+const maxGengoLines = 2600
+
+func TestGengoStaysContractShaped(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("internal", "gengo", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += strings.Count(string(data), "\n")
+	}
+	if lines >= maxGengoLines {
+		t.Errorf("internal/gengo has %d lines of non-test Go, at or over %d: move contract-independent code to runtime/go (a real file the runtime's tests cover) or doc-and-table output to templates/go", lines, maxGengoLines)
 	}
 }
