@@ -34,7 +34,7 @@ type surfacesView struct {
 }
 
 func (g *gen) surfaces() any {
-	t := runtimedata.BuildSurfaces(g.c)
+	t := g.t
 	restores := runtimedata.List{}
 	var notes []string
 	for _, m := range g.lo.Root.Members {

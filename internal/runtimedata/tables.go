@@ -104,23 +104,14 @@ func Build(c *contract.Contract) *Tables {
 }
 
 // BuildGo describes only the tables the Go package prints (every other
-// member is nil): the google.rpc mapping's, NextStep's and the retry
-// policy, the inbound classifiers' rules and the log form. Its emitter
+// member is nil): the google.rpc mapping's, the surfaces', NextStep's and
+// the retry policy, the inbound classifiers' rules and the log form. Its emitter
 // writes the classifications, the layout and the fields as code of its
 // own, and would otherwise pay for their description in a large contract.
 func BuildGo(c *contract.Contract) *Tables {
 	t := &Tables{Log: logForm()}
 	t.aip193(c)
 	t.decisions(c)
-	return t
-}
-
-// BuildSurfaces describes only the surfaces' tables (HTTPKinds, ExitCodes,
-// MCPErrorCodes, MCPKindErrorCodes, MCPMetaKey, CLIForm, EchoBody and
-// HTTPStatusField; every other member is nil), for the Go package, as
-// BuildGo does its other tables.
-func BuildSurfaces(c *contract.Contract) *Tables {
-	t := &Tables{}
 	t.surfaces(c)
 	return t
 }
