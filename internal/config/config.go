@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/mod/module"
 	"gopkg.in/yaml.v3"
@@ -486,7 +487,8 @@ func unwrapModuleError(err error) string {
 func (l *loader) relPath(v *yaml.Node, p, what string, file bool) (string, bool) {
 	switch {
 	case strings.IndexFunc(p, unicode.IsControl) >= 0:
-		l.errorf(v, "%s: %q holds a control character (U+%04X); a path of the outputs is written into comments, go.mod and package manifests, so keep to printable characters", what, p, controlIn(p))
+		r, _ := utf8.DecodeRuneInString(p[strings.IndexFunc(p, unicode.IsControl):])
+		l.errorf(v, "%s: %q holds a control character (U+%04X); a path of the outputs is written into comments, go.mod and package manifests, so keep to printable characters", what, p, r)
 	case strings.Contains(p, `\`):
 		l.errorf(v, "%s: write %q with forward slashes", what, p)
 	case path.IsAbs(p) || filepath.IsAbs(p) || filepath.VolumeName(p) != "":
@@ -503,16 +505,6 @@ func (l *loader) relPath(v *yaml.Node, p, what string, file bool) (string, bool)
 		return p, true
 	}
 	return "", false
-}
-
-// controlIn is the first control character of p.
-func controlIn(p string) rune {
-	for _, r := range p {
-		if unicode.IsControl(r) {
-			return r
-		}
-	}
-	return 0
 }
 
 // workingName explains why p cannot be used when one of its components is
