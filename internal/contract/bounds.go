@@ -22,7 +22,7 @@ func LoadFile(path string) (*Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Load(path, data)
+	return LoadWith(path, data, NewFiles(path))
 }
 
 // ReadFile reads a contract file, stopping one byte past MaxSize: that byte
@@ -47,7 +47,7 @@ func (l *loader) checkInput(data []byte) bool {
 		return false
 	}
 	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) {
-		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{1, 1},
+		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: 1, Col: 1},
 			Message: "the file is UTF-16 (it starts with a UTF-16 byte order mark); errgen reads contracts as UTF-8 only, so save the file as UTF-8"})
 		return false
 	}
@@ -101,5 +101,5 @@ func invalidAt(b []byte) int {
 // characters as the YAML parser counts them.
 func posAt(data []byte, offset int) Pos {
 	lineStart := bytes.LastIndexByte(data[:offset], '\n') + 1
-	return Pos{1 + bytes.Count(data[:offset], []byte("\n")), 1 + utf8.RuneCount(data[lineStart:offset])}
+	return Pos{Line: 1 + bytes.Count(data[:offset], []byte("\n")), Col: 1 + utf8.RuneCount(data[lineStart:offset])}
 }

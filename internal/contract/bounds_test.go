@@ -43,7 +43,7 @@ func TestContractSizeLimit(t *testing.T) {
 	// The byte past the limit is the final newline, after the comment on the
 	// last line.
 	lastLine := over[bytes.LastIndexByte(over[:len(over)-1], '\n')+1 : len(over)-1]
-	want := Pos{bytes.Count(over, []byte("\n")), len(lastLine) + 1}
+	want := Pos{Line: bytes.Count(over, []byte("\n")), Col: len(lastLine) + 1}
 
 	check := func(what string, err error) {
 		t.Helper()

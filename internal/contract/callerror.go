@@ -93,7 +93,7 @@ func (l *loader) callError(c *Contract, sec *mapping, key *yaml.Node) {
 		return
 	}
 	sec.what = "call_error: "
-	ce := &CallError{Pos: posOf(key), KeyPos: sec.keyPos(), ToolSeparator: "::"}
+	ce := &CallError{Pos: l.pos(key), KeyPos: sec.keyPos(), ToolSeparator: "::"}
 	ce.Title = c.Name + " call error"
 	if t, n := sec.str("title", false); n != nil {
 		ce.Title = t

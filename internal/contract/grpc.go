@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 )
 
 // GRPCCode is one of google.rpc.Code's canonical codes (google/rpc/code.proto).
@@ -285,7 +283,8 @@ func (l *loader) resolveAIP193(c *Contract) {
 	for _, k := range c.Kinds {
 		k.Reason = Reason(k.Name)
 		if other := byReason[k.Reason]; other != nil && !l.reportedAt(k.Pos) {
-			l.errorf(&yaml.Node{Line: k.Pos.Line, Column: k.Pos.Col}, "kind %q: its ErrorInfo reason %s is already kind %q's (line %d); AIP-193 clients tell kinds apart by reason, so rename one", k.Name, k.Reason, other.Name, other.Pos.Line)
+			at := l.at(k.Pos)
+			l.errorf(at, "kind %q: its ErrorInfo reason %s is already kind %q's (%s); AIP-193 clients tell kinds apart by reason, so rename one", k.Name, k.Reason, other.Name, l.where(at, other.Pos))
 			continue
 		}
 		byReason[k.Reason] = k
@@ -301,7 +300,7 @@ func (l *loader) resolveAIP193(c *Contract) {
 	}
 	for _, f := range c.EnvelopeFields {
 		if own[f.Name] && !l.reportedAt(f.Pos) {
-			l.errorf(&yaml.Node{Line: f.Pos.Line, Column: f.Pos.Col}, "field %q is named like the ErrorInfo metadata key the google.rpc mapping gives the envelope's own %s; rename the field", f.Name, f.Name)
+			l.errorf(l.at(f.Pos), "field %q is named like the ErrorInfo metadata key the google.rpc mapping gives the envelope's own %s; rename the field", f.Name, f.Name)
 		}
 	}
 	if c.Layout == nil {
@@ -374,7 +373,7 @@ func (l *loader) grpcCode(c *Contract, m *mapping, cl *Classification) {
 		return
 	}
 	cl.GRPC = code
-	cl.GRPCPos = posOf(n)
+	cl.GRPCPos = l.pos(n)
 }
 
 // oddGRPC reports, as warnings, each classification whose gRPC code is an

@@ -15,33 +15,27 @@ import (
 
 // Load parses and validates a contract. file is the name used in positions.
 // On any problem it returns a nil contract and Problems listing all of them.
-func Load(file string, data []byte) (c *Contract, err error) {
-	l := &loader{file: file, broken: map[string]bool{}, numbered: map[*Kind]*yaml.Node{},
+// A contract that imports others needs LoadWith.
+func Load(file string, data []byte) (*Contract, error) {
+	return LoadWith(file, data, nil)
+}
+
+// LoadWith is Load for a contract whose imports r resolves (the files they
+// name are loaded first, and problems in them are reported in them).
+func LoadWith(file string, data []byte, r Resolver) (*Contract, error) {
+	s := &session{r: r, done: map[string]*loaded{}}
+	out := s.load(&ImportFile{Path: file, Name: file, Data: data})
+	if out.c == nil {
+		ps := dedupe(out.problems)
+		ps.sortFor(file)
+		return nil, ps
+	}
+	return out.c, nil
+}
+
+func newLoader(file string) *loader {
+	return &loader{file: file, broken: map[string]bool{}, numbered: map[*Kind]*yaml.Node{},
 		ruleItems: map[*Rule]*ruleItems{}, brokenClassifiers: map[string]bool{}}
-	defer func() {
-		// The YAML parser is third-party code fed user input; whatever it does,
-		// the caller gets a positioned problem rather than a crash.
-		if r := recover(); r != nil {
-			c, err = nil, Problems{{File: file, Pos: Pos{1, 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)}}
-		}
-	}()
-	// Bounds and encoding first (bounds.go), then the characters no text may
-	// hold (text.go).
-	if !l.checkInput(data) || !l.rawText(data) {
-		return nil, l.result()
-	}
-	root := l.parse(data)
-	if root == nil {
-		return nil, l.result()
-	}
-	l.text(data, root, "")
-	c = l.build(root)
-	if err := l.result(); err != nil {
-		return nil, err
-	}
-	c.Size = len(data)
-	c.oddGRPC()
-	return c, nil
 }
 
 type loader struct {
@@ -61,6 +55,12 @@ type loader struct {
 	// and evaluates only classifiers that loaded whole.
 	ruleItems         map[*Rule]*ruleItems
 	brokenClassifiers map[string]bool
+	// files names the file of every node an import brought in (imports.go);
+	// nil when the contract imports nothing. A node not in it is the
+	// contract's own.
+	files map[*yaml.Node]string
+	// imported are the contracts imported, by file, for naming them.
+	imported map[string]*Import
 	// rawChecked is set when rawText has reported the forbidden characters
 	// written directly in the file, leaving text only the escapes.
 	rawChecked bool
@@ -76,7 +76,7 @@ func (l *loader) numbers(c *Contract) {
 	for _, k := range c.Kinds {
 		n, ok := l.numbered[k]
 		if !ok {
-			l.errorf(&yaml.Node{Line: k.Pos.Line, Column: k.Pos.Col}, "kind %q: missing number; when one kind has a number, every kind needs one", k.Name)
+			l.errorf(l.at(k.Pos), "kind %q: missing number; when one kind has a number, every kind needs one", k.Name)
 			continue
 		}
 		if n == nil {
@@ -106,21 +106,13 @@ func (l *loader) reported(section, name string) bool {
 	return l.broken[section] || l.declared[section][name]
 }
 
-func (l *loader) result() error {
-	if len(l.problems) == 0 {
-		return nil
-	}
-	l.problems.sort()
-	return l.problems
-}
-
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parse returns the document's root mapping, or nil after reporting why there
 // is none.
 func (l *loader) parse(data []byte) *yaml.Node {
 	at := func(line int, msg string) {
-		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, 1}, Message: msg})
+		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -223,7 +215,7 @@ func (l *loader) syntaxError(data []byte, err error) {
 	// An error at the end of the file may name the line after the last.
 	last := bytes.Count(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) + 1
 	line = max(min(line, last), 1)
-	l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col}, Message: "not valid YAML: " + msg + yamlHints[msg]})
+	l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: col}, Message: "not valid YAML: " + msg + yamlHints[msg]})
 }
 
 // Top-level sections, in the order docs/contract.md documents them.
@@ -323,7 +315,7 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	if k, v := top.get("fallback"); k == nil {
 		top.missingf("fallback", root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
-		c.Fallback = &Fallback{Pos: posOf(k)}
+		c.Fallback = &Fallback{Pos: l.pos(k)}
 		l.classification(c, m, &c.Fallback.Classification)
 		l.fallbackSideEffects(m, c.Fallback)
 		m.done("origin", "side_effects", "http", "grpc", "log", "breaker", "recovery")
@@ -386,9 +378,9 @@ func (l *loader) header(c *Contract, m *mapping) {
 			// consumers of an integer version expect a number.
 			l.errorf(vv, "contract: version %q is quoted: write version: %s for an integer version, or a version with text in it (e.g. \"%s.0\") for a string one", vv.Value, vv.Value, vv.Value)
 		}
-		c.VersionText, c.VersionPos = vv.Value, posOf(vv)
+		c.VersionText, c.VersionPos = vv.Value, l.pos(vv)
 	} else if v, n := m.integer("version", true); n != nil {
-		c.VersionPos = posOf(n)
+		c.VersionPos = l.pos(n)
 		if v < 1 {
 			l.errorf(n, "contract: version must be a positive integer, found %d", v)
 		}
@@ -434,7 +426,7 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 		if !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
-		val := &Value{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+		val := &Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
 		val.Description, _ = m.str("description", true)
 		l.collide(seen, val, what)
 		out = append(out, entry{val, m})
@@ -498,7 +490,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		if !namingRes[SnakeCase].MatchString(k.Value) && !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
-		f := &Field{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+		f := &Field{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
 		f.Description, _ = m.str("description", true)
 		f.Type, f.Items = l.fieldType(m)
 		allowed := []string{"type", "items", "description", "enum", "properties"}
@@ -624,7 +616,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 			}
 			l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
 		}
-		kind := &Kind{Value: Value{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}}
+		kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
 		kind.Description, _ = m.str("description", true)
 		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
 		l.classification(c, m, &kind.Classification)
@@ -742,17 +734,19 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 		if m == nil {
 			return
 		}
-		r := &Retired{Name: k.Value, Pos: posOf(k)}
+		r := &Retired{Name: k.Value, Pos: l.pos(k)}
 		if !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
 		if live := c.Kind(k.Value); live != nil {
 			// Reported once, at the live kind: that is the name to change.
-			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name was retired (line %d) and may never be reused with a new meaning; choose a new name for this kind", k.Value, r.Pos.Line)
+			at := l.at(live.Pos)
+			l.errorf(at, "kind %q: the name was retired (%s) and may never be reused with a new meaning; choose a new name for this kind", k.Value, l.where(at, r.Pos))
 		} else if live := spelled.respelled(k.Value); live != nil {
 			// Another spelling of a retired name generates the same
 			// identifiers, so old generated code would meet it again.
-			l.errorf(&yaml.Node{Line: live.Pos.Line, Column: live.Pos.Col}, "kind %q: the name becomes the same identifier (%s in Go) as the retired kind %q (line %d), which may never come back; choose a new name for this kind", live.Name, live.Idents.Go, k.Value, r.Pos.Line)
+			at := l.at(live.Pos)
+			l.errorf(at, "kind %q: the name becomes the same identifier (%s in Go) as the retired kind %q (%s), which may never come back; choose a new name for this kind", live.Name, live.Idents.Go, k.Value, l.where(at, r.Pos))
 		}
 		if name, n := m.str("replaced_by", false); n != nil {
 			if r.ReplacedBy = c.Kind(name); r.ReplacedBy == nil && !l.reported("kinds", name) {

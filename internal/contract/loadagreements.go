@@ -49,7 +49,7 @@ func (l *loader) agreements(c *Contract, in *Inbound, sec *mapping) {
 			}
 			l.errorf(k, "%sname must be snake_case, like a classifier's; %s", prefix, hint)
 		}
-		a := &Agreement{Name: k.Value, Pos: posOf(k)}
+		a := &Agreement{Name: k.Value, Pos: l.pos(k)}
 		a.Description, _ = m.str("description", true)
 		whole := true // every classifier and kind resolved
 		if ck, cv := m.get("classifiers"); ck == nil {
@@ -113,7 +113,7 @@ func (l *loader) agreementSide(c *Contract, in *Inbound, k, v *yaml.Node, prefix
 			gives = append(gives, cl.Default.Name)
 		}
 	}
-	side := &AgreementSide{Classifier: cl, Pos: posOf(k)}
+	side := &AgreementSide{Classifier: cl, Pos: l.pos(k)}
 	what := fmt.Sprintf("%sclassifier %q: ", prefix, cl.Name)
 	items := []*yaml.Node{v}
 	if v.Kind == yaml.SequenceNode {

@@ -44,7 +44,7 @@ type layoutSpec struct {
 // defaultLayout is labby's agent-error v1 envelope: flat, with the advice
 // nested under recovery.
 func defaultLayout() *layoutSpec {
-	p := Pos{1, 1}
+	p := Pos{Line: 1, Col: 1}
 	return &layoutSpec{pos: p, contextPos: p, kindPos: p, leaves: []leafSpec{
 		{path: "contract_version", source: SourceVersion, pos: p},
 		{path: "kind", source: SourceKind, pos: p},
@@ -71,10 +71,10 @@ func (l *loader) readLayout(c *Contract, sec *mapping, key *yaml.Node) *layoutSp
 	if sec == nil {
 		return defaultLayout()
 	}
-	spec := &layoutSpec{declared: true, pos: posOf(key), contextPos: posOf(key), kindPos: posOf(key)}
+	spec := &layoutSpec{declared: true, pos: l.pos(key), contextPos: l.pos(key), kindPos: l.pos(key)}
 	sec.what = "layout: "
 	fk, fv := sec.get("fields")
-	spec.fieldsPos = posOf(fk)
+	spec.fieldsPos = l.pos(fk)
 	if fk == nil {
 		sec.missing("fields")
 		spec.incomplete = true
@@ -108,7 +108,7 @@ func (l *loader) readLayout(c *Contract, sec *mapping, key *yaml.Node) *layoutSp
 		if k == nil {
 			continue
 		}
-		*at.pos = posOf(k)
+		*at.pos = l.pos(k)
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			continue // empty means the top level
 		}
@@ -134,7 +134,7 @@ func validPath(p string) bool {
 
 // leafSpec reads one `path: source` entry.
 func (l *loader) leafSpec(k, v *yaml.Node, fieldNames map[string]bool) (leafSpec, bool) {
-	ls := leafSpec{path: k.Value, pos: posOf(k)}
+	ls := leafSpec{path: k.Value, pos: l.pos(k)}
 	prefix := fmt.Sprintf("layout: field %q: ", k.Value)
 	if !validPath(k.Value) {
 		l.errorf(k, "%sa wire path is member names joined by dots (e.g. error.code); each name starts with a letter, _ or $", prefix)
@@ -312,7 +312,6 @@ type layoutBuilder struct {
 }
 
 // node is a YAML node at p, for error messages.
-func (p Pos) node() *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
 
 // object returns the object at path, creating it and its parents, for the
 // leaf at leafPath; nil (reported) where a leaf is on the way.
@@ -328,7 +327,7 @@ func (b *layoutBuilder) object(path, leafPath string, pos Pos) *Object {
 		}
 		sofar += seg
 		if lf, ok := b.leaves[sofar]; ok {
-			b.l.errorf(pos.node(), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
+			b.l.errorf(b.l.at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
 			return nil
 		}
 		o, ok := b.objects[sofar]
@@ -357,11 +356,11 @@ func (b *layoutBuilder) add(ls leafSpec, f *Field) *Leaf {
 		}
 		switch {
 		case f != nil && !b.spec.placed(f.Name):
-			b.l.errorf(ls.pos.node(), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
+			b.l.errorf(b.l.at(ls.pos), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
 		case b.leaves[ls.path] == nil:
-			b.l.errorf(ls.pos.node(), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
+			b.l.errorf(b.l.at(ls.pos), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
 		default:
-			b.l.errorf(ls.pos.node(), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
+			b.l.errorf(b.l.at(ls.pos), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
 		}
 		return nil
 	}
@@ -373,7 +372,7 @@ func (b *layoutBuilder) add(ls leafSpec, f *Field) *Leaf {
 		Optional: ls.optional, Aliases: ls.aliases, Pos: ls.pos, Idents: identsFor(name)}
 	if ls.source != SourceConst && ls.source != SourceField {
 		if prev, ok := b.mapped[ls.source]; ok {
-			b.l.errorf(ls.pos.node(), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
+			b.l.errorf(b.l.at(ls.pos), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
 			return nil
 		}
 		b.mapped[ls.source] = lf
@@ -437,7 +436,7 @@ func (b *layoutBuilder) requireKindAndMessage() {
 			written = written || ls.source == s
 		}
 		if !written && spec.declared && !spec.incomplete {
-			b.l.errorf(spec.fieldsPos.node(), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
+			b.l.errorf(b.l.at(spec.fieldsPos), "layout: fields must put %s on the wire (e.g. error.%s: %s)", s, s, s)
 		}
 	}
 }
@@ -469,7 +468,7 @@ func (b *layoutBuilder) checkDerivedSources() {
 			retryValue = retryValue || s.Retry
 		}
 		if !retryStep || !retryValue {
-			b.l.errorf(lf.Pos.node(), "layout: %q derives from retryable, which has no source: it needs a recovery action with step retry and a same_arguments value with retry: true", lf.Path)
+			b.l.errorf(b.l.at(lf.Pos), "layout: %q derives from retryable, which has no source: it needs a recovery action with step retry and a same_arguments value with retry: true", lf.Path)
 		}
 	}
 	if lf := b.mapped[SourceMayHaveRun]; lf != nil {
@@ -478,7 +477,7 @@ func (b *layoutBuilder) checkDerivedSources() {
 			any = any || s.MayHaveRun
 		}
 		if !any {
-			b.l.errorf(lf.Pos.node(), "layout: %q derives from may_have_run, which has no source: every side_effects value says may_have_run: false; leave it out (true) on the values after which work may have run", lf.Path)
+			b.l.errorf(b.l.at(lf.Pos), "layout: %q derives from may_have_run, which has no source: every side_effects value says may_have_run: false; leave it out (true) on the values after which work may have run", lf.Path)
 		}
 	}
 }
@@ -490,7 +489,7 @@ func (b *layoutBuilder) checkAliases() {
 		for _, a := range lf.Aliases {
 			for _, m := range lf.Object.Members {
 				if m.Name() == a {
-					b.l.errorf(lf.Pos.node(), "layout: alias %q of %q is also a member of the same object; drop the alias", a, lf.Path)
+					b.l.errorf(b.l.at(lf.Pos), "layout: alias %q of %q is also a member of the same object; drop the alias", a, lf.Path)
 				}
 			}
 		}
@@ -528,7 +527,7 @@ func (b *layoutBuilder) checkDerivedGoNames() {
 	}
 	for _, lf := range b.lo.Leaves {
 		if lf.Source.Derived() && goNames[lf.Idents.Go] {
-			b.l.errorf(lf.Pos.node(), "layout: %q becomes the Go field %s, which the generated Envelope already has; rename the wire field", lf.Path, lf.Idents.Go)
+			b.l.errorf(b.l.at(lf.Pos), "layout: %q becomes the Go field %s, which the generated Envelope already has; rename the wire field", lf.Path, lf.Idents.Go)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 	}
 	sec.what = "sanitize: "
 	s := &c.Sanitize
-	s.Pos, s.KeyPos = posOf(key), sec.keyPos()
+	s.Pos, s.KeyPos = l.pos(key), sec.keyPos()
 	if v, n := sec.integer("max_length", false); n != nil {
 		if v < SanitizeMinLength || v > SanitizeMaxMaxLength {
 			l.errorf(n, "sanitize: max_length must be from %d to %d code points, found %d", SanitizeMinLength, SanitizeMaxMaxLength, v)
@@ -208,7 +208,7 @@ func (l *loader) secretPattern(k, v *yaml.Node) *SecretPattern {
 	if !namingRes[SnakeCase].MatchString(k.Value) {
 		l.errorf(k, "%sname must be snake_case (e.g. acme_api_key)", prefix)
 	}
-	p := &SecretPattern{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+	p := &SecretPattern{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
 	p.Description, _ = m.str("description", false)
 	if pk, pv := m.get("prefixes"); pk == nil {
 		m.missingf("prefixes", k, "%smissing required key \"prefixes\": the literal text every such secret starts with (e.g. [acme_live_])", prefix)

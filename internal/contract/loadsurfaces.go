@@ -34,7 +34,7 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 		return
 	}
 	sec.what = "inbound: "
-	in := &Inbound{Pos: posOf(key), KeyPos: sec.keyPos()}
+	in := &Inbound{Pos: l.pos(key), KeyPos: sec.keyPos()}
 	in.ToolResult = l.kindRef(c, sec, "tool_result", false)
 	// An agreement naming a classifier that is missing for a reason already
 	// reported is not reported again.
@@ -69,7 +69,7 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 				}
 				l.errorf(k, "%sname must be snake_case, as it names generated functions (e.g. Classify%s); %s", prefix, identsFor(k.Value).Go, hint)
 			}
-			cl := &Classifier{Name: k.Value, Pos: posOf(k), Idents: identsFor(k.Value)}
+			cl := &Classifier{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
 			cl.Description, _ = m.str("description", true)
 			cl.Default = l.kindRef(c, m, "default", true)
 			if rk, rv := m.get("rules"); rk == nil {
@@ -115,7 +115,7 @@ func (l *loader) rule(c *Contract, n *yaml.Node, prefix string) *Rule {
 		return nil
 	}
 	m.what = prefix
-	r := &Rule{Pos: posOf(n)}
+	r := &Rule{Pos: l.pos(n)}
 	items := &ruleItems{}
 	l.ruleItems[r] = items
 	given := 0
@@ -229,7 +229,7 @@ func (l *loader) retryPolicy(c *Contract, sec *mapping, key *yaml.Node) {
 		return
 	}
 	sec.what = "retry: "
-	c.Retry.Pos, c.Retry.KeyPos = posOf(key), sec.keyPos()
+	c.Retry.Pos, c.Retry.KeyPos = l.pos(key), sec.keyPos()
 	positive := func(name string, dst *int) {
 		if v, n := sec.integer(name, false); n != nil {
 			if v < 1 {
@@ -337,7 +337,7 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 		if m := l.asMapping(hv, hk, "surfaces: http: ", ""); m != nil {
 			m.what = "surfaces: http: "
 			if echo, n := m.boolean("echo_body", false); n != nil {
-				c.Surfaces.HTTP.EchoBody, c.Surfaces.HTTP.Pos = echo, posOf(n)
+				c.Surfaces.HTTP.EchoBody, c.Surfaces.HTTP.Pos = echo, l.pos(n)
 			}
 			if name, n := m.str("status_field", false); n != nil {
 				var names []string

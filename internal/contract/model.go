@@ -12,9 +12,13 @@ import (
 	"github.com/errgen/errgen/internal/naming"
 )
 
-// Pos is a position in the contract file (1-based line and column).
+// Pos is a position in a contract file (1-based line and column). File is
+// empty for the loaded contract's own file (Contract.File) and names the
+// file otherwise: an imported contract's (imports.go), so that what a
+// contract inherits keeps the place it was written.
 type Pos struct {
 	Line, Col int
+	File      string
 }
 
 // Contract is one loaded and validated contract file.
@@ -42,6 +46,10 @@ type Contract struct {
 	ReleasePos  Pos
 	Naming      Naming
 	Description string
+	// Imports are the contracts this one builds on (imports.go): its
+	// direct imports in the order written, each followed by what it
+	// imports; each file once.
+	Imports []*Import
 
 	Origins       []*Origin
 	Actions       []*Action
@@ -149,6 +157,9 @@ type Value struct {
 	Description string
 	Pos         Pos
 	Idents      Idents
+	// From is the imported contract that defines the value; nil when the
+	// loaded contract does.
+	From *Import
 }
 
 // Base returns v itself. Every vocabulary entry (origin, recovery action,
@@ -354,6 +365,7 @@ type Retired struct {
 	ReplacedBy *Kind // nil when the kind was removed without a replacement
 	Reason     string
 	Pos        Pos
+	From       *Import // as Value.From
 }
 
 // Kind returns the live kind with the given name, or nil.

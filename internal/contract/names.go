@@ -54,8 +54,9 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 		}
 	}
 	if clash != nil {
-		l.errorf(&yaml.Node{Line: v.Pos.Line, Column: v.Pos.Col}, "%s %q collides with %s %q (line %d): both become %s; rename one",
-			what, v.Name, what, clash.Name, clash.Pos.Line, shared)
+		at := l.at(v.Pos)
+		l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
+			what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
 	}
 }
 
@@ -101,7 +102,7 @@ var RustEnvelopeFields = []string{"contract_version", "kind", "message", "origin
 // checkFields validates context and kind-specific fields against the envelope
 // and each other, and builds the union of kind-specific fields.
 func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
-	at := func(f *Field) *yaml.Node { return &yaml.Node{Line: f.Pos.Line, Column: f.Pos.Col} }
+	at := func(f *Field) *yaml.Node { return l.at(f.Pos) }
 	skip := map[*Field]bool{}
 	// A field the layout does not place itself lands beside the layout's own
 	// members at its section's path; those names are taken.

@@ -29,9 +29,19 @@ func (ps Problems) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-func (ps Problems) sort() {
+func (ps Problems) sort() { ps.sortFor("") }
+
+// sortFor sorts by position: the problems in file (the loaded contract)
+// first, then those in the files it imports, by name.
+func (ps Problems) sortFor(file string) {
 	sort.SliceStable(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
+		if a.File != b.File {
+			if a.File == file || b.File == file {
+				return a.File == file
+			}
+			return a.File < b.File
+		}
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line < b.Pos.Line
 		}
@@ -40,6 +50,20 @@ func (ps Problems) sort() {
 		}
 		return a.Message < b.Message
 	})
+}
+
+// dedupe drops repeats: a file imported along two paths reports its
+// problems at each.
+func dedupe(ps Problems) Problems {
+	seen := make(map[Problem]bool, len(ps))
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Suggest is suggest for the other loaders of errgen's YAML files (the

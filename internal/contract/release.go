@@ -100,7 +100,7 @@ func (l *loader) release(c *Contract, m *mapping) {
 		l.errorf(v, "contract: release %q must be %s%s", s, want, hint)
 		return
 	}
-	c.Release, c.ReleasePos = r.String(), posOf(v)
+	c.Release, c.ReleasePos = r.String(), l.pos(v)
 	// The major moves with the wire version: consumers' version ranges
 	// (^1.0.0, ~=1.0, 1.x, Go's /vN import path) take every release of
 	// one major, so a breaking wire change must leave it, and an unchanged

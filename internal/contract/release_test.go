@@ -46,7 +46,7 @@ func TestRelease(t *testing.T) {
 		if c.Release != tc.release || c.ReleaseWritten() != tc.written {
 			t.Errorf("%q: release %q (written %v), want %q (%v)", tc.header, c.Release, c.ReleaseWritten(), tc.release, tc.written)
 		}
-		if tc.written && c.ReleasePos != (Pos{4, 12}) {
+		if tc.written && c.ReleasePos != (Pos{Line: 4, Col: 12}) {
 			t.Errorf("%q: release at %v, want 4:12", tc.header, c.ReleasePos)
 		}
 	}

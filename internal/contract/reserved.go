@@ -18,7 +18,7 @@ import (
 // the loader accepts, every emitter must generate and compile; the table is
 // internal/naming's.
 func (l *loader) reservedNames(c *Contract) {
-	at := func(p Pos) *yaml.Node { return &yaml.Node{Line: p.Line, Column: p.Col} }
+	at := func(p Pos) *yaml.Node { return l.at(p) }
 	// Names that become members or keys of generated TypeScript objects.
 	objectMember := func(what string, name, member string, pos Pos) bool {
 		for _, id := range []string{name, member} {

@@ -118,7 +118,7 @@ func (l *loader) rawText(data []byte) bool {
 			return ok
 		}
 		if what := forbiddenRune(r); rawReported(r) && !(r == 0xfeff && i == 0) {
-			l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col},
+			l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: col},
 				Message: fmt.Sprintf("remove %s; %s", describeRune(r), textFix(what))})
 			// The YAML reader accepts U+FEFF, the bidirectional
 			// controls and the non-characters below U+FFFE; anything
@@ -261,7 +261,7 @@ func (l *loader) escapes(data []byte, n *yaml.Node, where string) int {
 		}
 		if what := forbiddenRune(r); what != "" {
 			found++
-			l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{line, col},
+			l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: col},
 				Message: fmt.Sprintf("%s: remove %s, written %s; %s", where, describeRune(r), string(data[i:i+1+width]), textFix(what))})
 		}
 		i += 1 + width
@@ -331,7 +331,7 @@ func surrogateEscape(data []byte, line int) (Pos, string, bool) {
 	for i := 0; i < len(data); {
 		if l >= line && data[i] == '\\' && i+1 < len(data) {
 			if r, width := unescape(data[i+1:]); width > 2 && r >= 0xd800 && r <= 0xdfff {
-				return Pos{l, c}, fmt.Sprintf("remove %s, written %s; %s", describeRune(r), data[i:i+1+width], textFix("lone surrogate")), true
+				return Pos{Line: l, Col: c}, fmt.Sprintf("remove %s, written %s; %s", describeRune(r), data[i:i+1+width], textFix("lone surrogate")), true
 			}
 			i += 2 // an escaped backslash must not start another escape
 			c += 2

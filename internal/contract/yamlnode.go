@@ -14,13 +14,62 @@ import (
 
 func posOf(n *yaml.Node) Pos {
 	if n == nil {
-		return Pos{1, 1}
+		return Pos{Line: 1, Col: 1}
 	}
-	return Pos{n.Line, n.Column}
+	return Pos{Line: n.Line, Col: n.Column}
+}
+
+// pos is n's position, naming n's file when an import brought n in.
+func (l *loader) pos(n *yaml.Node) Pos {
+	p := posOf(n)
+	if l.files != nil {
+		p.File = l.files[n]
+	}
+	return p
+}
+
+// at is a node standing for p, for reporting at a position the model kept:
+// it stays in p's file.
+func (l *loader) at(p Pos) *yaml.Node {
+	n := &yaml.Node{Line: p.Line, Column: p.Col}
+	if p.File != "" {
+		l.inFile(n, p.File)
+	}
+	return n
+}
+
+// fileOf names the file n was read from.
+func (l *loader) fileOf(n *yaml.Node) string {
+	if f := l.files[n]; f != "" {
+		return f
+	}
+	return l.file
+}
+
+// inFile records that n was read from file, which is not the loaded
+// contract's own.
+func (l *loader) inFile(n *yaml.Node, file string) {
+	if l.files == nil {
+		l.files = map[*yaml.Node]string{}
+	}
+	l.files[n] = file
+}
+
+// where names p for a message about another entry: "line 12" in the same
+// file as the problem at n, the file too in another.
+func (l *loader) where(n *yaml.Node, p Pos) string {
+	file := p.File
+	if file == "" {
+		file = l.file
+	}
+	if file == l.fileOf(n) {
+		return fmt.Sprintf("line %d", p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
 }
 
 func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
-	l.problems = append(l.problems, Problem{File: l.file, Pos: posOf(n), Message: fmt.Sprintf(format, args...)})
+	l.problems = append(l.problems, Problem{File: l.fileOf(n), Pos: posOf(n), Message: fmt.Sprintf(format, args...)})
 }
 
 // deref follows YAML aliases so anchors work like the values they name.
@@ -213,7 +262,7 @@ func (m *mapping) missing(key string) {
 
 // missingf records that the required key is missing; done reports it.
 func (m *mapping) missingf(key string, at *yaml.Node, format string, args ...any) {
-	m.missed = append(m.missed, missedKey{key, Problem{File: m.l.file, Pos: posOf(at), Message: fmt.Sprintf(format, args...)}})
+	m.missed = append(m.missed, missedKey{key, Problem{File: m.l.fileOf(at), Pos: posOf(at), Message: fmt.Sprintf(format, args...)}})
 }
 
 // scalar returns the value node of key when it is a non-null scalar with the
@@ -309,7 +358,7 @@ func (m *mapping) keyPos() map[string]Pos {
 	out := make(map[string]Pos, len(m.keys))
 	for _, k := range m.keys {
 		if _, dup := out[k.Value]; !dup {
-			out[k.Value] = posOf(k)
+			out[k.Value] = m.l.pos(k)
 		}
 	}
 	return out

@@ -1,0 +1,235 @@
+package contract
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportProblems loads every testdata/imports/<case>/kinds.yaml and
+// compares its problems with the case's stderr.txt, as TestInvalidContracts
+// does: every class of import violation (a redefined base entry, a section
+// only the base may write, a name clash with the base or between two
+// imports, an import cycle, a missing, unreadable or broken import, a
+// version mismatch, a module the go.mod does not pin), each reported in the
+// file that made it. A case's go.json, when present, stands for the go
+// command (TestImportByModule runs the real one).
+func TestImportProblems(t *testing.T) {
+	dir := filepath.Join("testdata", "imports")
+	for _, name := range caseDirs(t, dir) {
+		t.Run(name, func(t *testing.T) {
+			t.Chdir(filepath.Join(dir, name))
+			r := NewFiles("kinds.yaml")
+			r.Go = fakeGo(t)
+			data, err := ReadFile("kinds.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := LoadWith("kinds.yaml", data, r)
+			var ps Problems
+			if c != nil || !errors.As(err, &ps) || len(ps) == 0 {
+				t.Fatalf("LoadWith = %v, %v; want Problems", c, err)
+			}
+			for _, p := range ps {
+				if p.Pos.Line < 1 || p.Pos.Col < 1 {
+					t.Errorf("problem without a usable position: %s", p)
+				}
+				if _, err := os.Stat(p.File); err != nil && !strings.Contains(p.File, "@") {
+					t.Errorf("problem names %s, which is no file: %s", p.File, p)
+				}
+			}
+			got := err.Error() + "\n"
+			if *update {
+				if err := os.WriteFile("stderr.txt", []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile("stderr.txt")
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("problems differ from stderr.txt (run go test -update to accept)\n--- want:\n%s--- got:\n%s", want, got)
+			}
+		})
+	}
+}
+
+// fakeGo answers go list -m and go mod download from the case's go.json:
+// module path -> {dir, version, replace, err}. Without go.json any module
+// is not a dependency.
+func fakeGo(t *testing.T) func(string, ...string) ([]byte, error) {
+	type mod struct {
+		Dir, Version, Err string
+		Replace           bool
+	}
+	mods := map[string]mod{}
+	if data, err := os.ReadFile("go.json"); err == nil {
+		if err := json.Unmarshal(data, &mods); err != nil {
+			t.Fatalf("go.json: %v", err)
+		}
+	}
+	return func(dir string, args ...string) ([]byte, error) {
+		module := strings.SplitN(args[len(args)-1], "@", 2)[0]
+		m, ok := mods[module]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("go: module %s: not a known dependency", module)
+		case m.Err != "":
+			return nil, errors.New(m.Err)
+		}
+		abs, _ := filepath.Abs(m.Dir)
+		out := map[string]any{"Path": module, "Version": m.Version}
+		if m.Replace {
+			out["Replace"] = map[string]any{"Path": m.Dir, "Dir": abs}
+		} else if args[0] == "mod" {
+			out["Dir"] = abs
+		}
+		return json.Marshal(out)
+	}
+}
+
+// A service that imports the base by path and adds a kind, a group and an
+// origin: it has everything of the base and its own, each value knows
+// where it comes from, and problems in its own entries name its file.
+func TestImportAddsToTheBase(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	svc := `contract:
+  name: billing-error
+  description: Billing's errors.
+imports:
+  - path: ../platform/kinds.yaml
+    version: 1
+origins:
+  payments:
+    description: The payment provider.
+    side_effects: possible
+    log: warn
+groups:
+  billing:
+    title: Billing
+    description: Paying.
+kinds:
+  card_declined:
+    group: billing
+    description: The card was declined.
+    origin: payments
+    http: 402
+    recovery:
+      action: revise
+      same_arguments: never
+      guidance: Ask for another card.
+`
+	path := filepath.Join(dir, "billing", "kinds.yaml")
+	write(t, path, svc)
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "billing-error" || c.VersionLabel() != "1" || c.Naming != "snake_case" {
+		t.Errorf("header: %s version %s naming %s; want billing-error, the base's 1 and snake_case", c.Name, c.VersionLabel(), c.Naming)
+	}
+	var names []string
+	for _, k := range c.Kinds {
+		from := "own"
+		if k.From != nil {
+			from = k.From.Name
+		}
+		names = append(names, k.Name+"<"+from)
+	}
+	want := "invalid_param<platform-error timeout<platform-error internal_error<platform-error card_declined<own"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("kinds:\n got %s\nwant %s", got, want)
+	}
+	if len(c.Imports) != 1 || c.Imports[0].Label() != "../platform/kinds.yaml" || !c.Imports[0].Direct {
+		t.Errorf("imports: %+v", c.Imports)
+	}
+	if p := c.Kind("timeout").Pos; p.File != filepath.Join(dir, "platform", "kinds.yaml") || p.Line == 0 {
+		t.Errorf("a base kind's position %+v does not name the base file", p)
+	}
+	if p := c.Kind("card_declined").Pos; p.File != "" {
+		t.Errorf("an own kind's position names %q; want the contract's own (empty)", p.File)
+	}
+	if c.Origins[len(c.Origins)-1].Name != "payments" || c.Groups[len(c.Groups)-1].Name != "billing" {
+		t.Error("the service's origin and group do not follow the base's")
+	}
+	// The service's own mistakes stay in its file, even next to the base's.
+	bad := strings.Replace(svc, "origin: payments", "origin: paymnets", 1)
+	write(t, path, bad)
+	_, err = LoadFile(path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":20:13: kind \"card_declined\": unknown origin \"paymnets\" (did you mean \"payments\"?)") {
+		t.Errorf("an own typo: %v", err)
+	}
+}
+
+// An import by module, resolved by the real go command through a go.mod
+// whose replace directive points at the platform's checkout: the version
+// go.mod requires names the import, and a module the go.mod does not
+// require is reported at the import with what to run.
+func TestImportByModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go command is needed: ", err)
+	}
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.22\n\nrequire example.com/platform/errors v1.4.0\n\nreplace example.com/platform/errors v1.4.0 => ../platform\n")
+	svc := "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n"
+	path := filepath.Join(dir, "svc", "contract", "kinds.yaml")
+	write(t, path, svc)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOWORK", "off")
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := c.Imports[0]
+	if imp.Label() != "example.com/platform/errors@v1.4.0/contract/kinds.yaml" || imp.Name != "platform-error" {
+		t.Errorf("import %q of %s; want the module at the version go.mod requires", imp.Label(), imp.Name)
+	}
+	if len(c.Kinds) != 3 || c.Kinds[0].From != imp {
+		t.Errorf("the service has %d kinds, the first from %v", len(c.Kinds), c.Kinds[0].From)
+	}
+	write(t, path, strings.Replace(svc, "example.com/platform/errors", "example.com/platform/other", 1))
+	_, err = LoadFile(path)
+	want := path + ":4:13: imports: module example.com/platform/other is not required by the go.mod of " + filepath.Dir(path) +
+		": run go get example.com/platform/other@VERSION there, so that go.mod pins the version imported"
+	if err == nil || err.Error() != want {
+		t.Errorf("a module go.mod does not require:\n got %v\nwant %s", err, want)
+	}
+}
+
+// Load has no file system: a contract with imports says so instead of
+// failing on every reference into the base.
+func TestImportNeedsFiles(t *testing.T) {
+	_, err := Load("kinds.yaml", []byte("contract:\n  name: a\nimports:\n  - path: base.yaml\n"))
+	want := "kinds.yaml:3:1: imports: this contract imports others, which errgen reads only from files: run errgen on the contract file"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,213 @@
+package contract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Files resolves imports on the file system: a path relative to the
+// importing file, and a Go module through the go command, run in the
+// directory of the contract being loaded so that its go.mod (and its
+// replace directives, and go.sum's checks) decide the version. protobuf's
+// and buf's way, a pinned dependency of the repository, with the pin kept
+// where the repository's owners already keep Go's.
+type Files struct {
+	// Dir is where the go command runs: the loaded contract's directory.
+	Dir string
+	// Go runs the go command in dir and returns its standard output; nil
+	// runs the real one. Tests give a fake.
+	Go func(dir string, args ...string) ([]byte, error)
+
+	modules map[string]*goModule
+}
+
+// NewFiles is the resolver for the contract file at file.
+func NewFiles(file string) *Files {
+	return &Files{Dir: filepath.Dir(file)}
+}
+
+type goModule struct {
+	Path, Version, Dir string
+	Replace            *goModule
+	Error              *struct{ Err string }
+	err                error
+}
+
+// Resolve reads the file spec names, imported from the file from.
+func (r *Files) Resolve(from *ImportFile, spec *ImportSpec) (*ImportFile, error) {
+	if spec.Module != "" {
+		return r.module(spec)
+	}
+	rel := filepath.FromSlash(spec.Path)
+	out := &ImportFile{Path: filepath.Join(filepath.Dir(from.Path), rel)}
+	if from.ModuleDir != "" {
+		// Inside a module, a path stays inside it: what lies outside is
+		// not in the module's zip, so it would differ from one machine to
+		// the next.
+		inside, err := filepath.Rel(from.ModuleDir, out.Path)
+		if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", spec.Path, from.Module)
+		}
+		out.Module, out.ModuleVersion, out.ModuleDir = from.Module, from.ModuleVersion, from.ModuleDir
+		out.Name = moduleName(from.Module, from.ModuleVersion, filepath.ToSlash(inside))
+	} else {
+		out.Name = filepath.Join(filepath.Dir(from.Name), rel)
+	}
+	return r.read(out, spec.Path)
+}
+
+// module finds spec's module as the go.mod in r.Dir requires it.
+func (r *Files) module(spec *ImportSpec) (*ImportFile, error) {
+	m := r.find(spec.Module)
+	if m.err != nil {
+		return nil, m.err
+	}
+	dir, name := m.Dir, ""
+	if m.Replace != nil && m.Replace.Version == "" {
+		// A replace directive to a directory: positions name the file
+		// there, where its owner edits it.
+		name = filepath.Join(r.Dir, filepath.FromSlash(spec.Path))
+		if rel, err := filepath.Rel(r.Dir, filepath.Join(dir, filepath.FromSlash(spec.Path))); err == nil {
+			name = rel
+		}
+	} else {
+		name = moduleName(spec.Module, m.Version, spec.Path)
+	}
+	clean := path.Clean(spec.Path)
+	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return nil, fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
+	}
+	out := &ImportFile{Path: filepath.Join(dir, filepath.FromSlash(clean)), Name: name,
+		Module: spec.Module, ModuleVersion: m.Version, ModuleDir: dir}
+	return r.read(out, spec.Path)
+}
+
+func moduleName(module, version, file string) string {
+	if version != "" {
+		module += "@" + version
+	}
+	return module + "/" + file
+}
+
+// read reads out's file, saying what is wrong in terms of the import.
+func (r *Files) read(out *ImportFile, written string) (*ImportFile, error) {
+	data, err := ReadFile(out.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		where := "no such file"
+		if out.Module != "" {
+			where = "the module " + out.Module + " has no such file"
+		}
+		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s: %v", out.Name, unwrapPath(err))
+	}
+	if info, statErr := os.Stat(out.Path); statErr == nil && info.IsDir() {
+		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
+	}
+	out.Data = data
+	return out, nil
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// find asks the go command where module is: go list -m names the version
+// the build list selects (and the replacement), go mod download fetches it
+// into the module cache when it is not there yet, checking go.sum.
+func (r *Files) find(module string) *goModule {
+	if m := r.modules[module]; m != nil {
+		return m
+	}
+	if r.modules == nil {
+		r.modules = map[string]*goModule{}
+	}
+	m := &goModule{}
+	r.modules[module] = m
+	out, err := r.run("list", "-m", "-json", module)
+	if err != nil {
+		m.err = r.goError(module, err)
+		return m
+	}
+	if err := json.Unmarshal(out, m); err != nil {
+		m.err = fmt.Errorf("go list -m %s printed what errgen cannot read: %v", module, err)
+		return m
+	}
+	if m.Replace != nil && m.Replace.Dir != "" {
+		m.Dir = m.Replace.Dir
+		if m.Replace.Version != "" {
+			m.Version = m.Replace.Version
+		}
+	}
+	if m.Dir == "" {
+		var dl goModule
+		out, err := r.run("mod", "download", "-json", module+"@"+m.Version)
+		if err == nil {
+			err = json.Unmarshal(out, &dl)
+		}
+		switch {
+		case err != nil:
+			m.err = r.goError(module, err)
+		case dl.Error != nil:
+			m.err = fmt.Errorf("cannot download %s@%s: %s", module, m.Version, dl.Error.Err)
+		default:
+			m.Dir = dl.Dir
+		}
+	}
+	return m
+}
+
+func (r *Files) run(args ...string) ([]byte, error) {
+	if r.Go != nil {
+		return r.Go(r.Dir, args...)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = r.Dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, errors.New(msg)
+		}
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, errors.New("the go command is not installed")
+		}
+	}
+	return out, err
+}
+
+// goError turns what the go command says into what to do.
+func (r *Files) goError(module string, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "not a known dependency"):
+		return fmt.Errorf("module %s is not required by the go.mod of %s: run go get %s@VERSION there, so that go.mod pins the version imported", module, displayDir(r.Dir), module)
+	case strings.Contains(msg, "go.mod file not found") || strings.Contains(msg, "without a main module") || strings.Contains(msg, "cannot find main module"):
+		return fmt.Errorf("module %s: no go.mod at or above %s; an import by module takes its version from the repository's go.mod: run go mod init there, then go get %s@VERSION", module, displayDir(r.Dir), module)
+	case strings.Contains(msg, "the go command is not installed"):
+		return fmt.Errorf("module %s: an import by module needs the go command, which is not installed; install Go, or import the file by path", module)
+	}
+	return fmt.Errorf("cannot resolve module %s: %s", module, strings.ReplaceAll(msg, "\n", "; "))
+}
+
+func displayDir(dir string) string {
+	if dir == "" || dir == "." {
+		return "the current directory"
+	}
+	return dir
+}
