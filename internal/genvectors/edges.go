@@ -297,6 +297,20 @@ func (e *edgeSet) repeatedMembers() {
 		e.add("an object given twice: the last counts, with none of the first's members: "+o.Path,
 			append(object{{Key: o.Name, Value: first}}, base...), base)
 	}
+	// A known boolean given twice, true then false: the last counts, as for
+	// any member (a decoder that only ever sets a flag would keep true).
+	for _, lf := range c.Layout.Leaves {
+		if lf.Source == contract.SourceConst || leafType(c, lf) != contract.TypeBoolean {
+			continue
+		}
+		last := base.with(lf.Path, false)
+		want := last
+		if lf.Optional {
+			want = base.without(lf.Path) // an optional false is left out
+		}
+		e.add("a boolean given twice, true then false: the last value counts: "+lf.Path,
+			prepend(last, lf.Object.Path, orderedjson.Member{Key: lf.Name, Value: true}), want)
+	}
 	many := unknownName(root, "x_many")
 	in = clone(base).(object)
 	for i := range 1000 {
