@@ -189,8 +189,9 @@ func (t *wireTable) leafWrite(lf *contract.Leaf, at jen.Code, key string) jen.Co
 	case contract.SourceRetryable, contract.SourceMayHaveRun:
 		v := jen.Id("e").Dot(map[contract.Source]string{contract.SourceRetryable: "IsRetryable", contract.SourceMayHaveRun: "WorkMayHaveRun"}[lf.Source]).Call()
 		if lf.Optional {
-			// An optional flag is only written when it says something.
-			return jen.If(v).Block(with("wireBool", jen.True()))
+			// An optional flag is written when it was received (a received
+			// false as well, so it survives a round trip) or computes true.
+			return jen.If(jen.Id("v").Op(":=").Add(v), jen.Id("v").Op("||").Add(sel).Op("!=").Nil()).Block(with("wireBool", jen.Id("v")))
 		}
 		return with("wireBool", v)
 	case contract.SourceField:

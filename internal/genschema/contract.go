@@ -319,7 +319,7 @@ func layoutSchema() *jsonschema.Schema {
 	fromEntry := closedObject("A source with options: {from: source, optional: true, aliases: [names]}, or for a context field {from: field, required: true}.",
 		[]string{"from"},
 		mem("from", sourceSchema("What the wire field carries.")),
-		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false. Required fields are always written; false when left out. On guidance it also means the guidance is the producer's own: constructors leave it empty instead of filling in the contract's.")),
+		mem("optional", boolSchema("Whether the wire field may be absent: it is left out when empty, and a derived boolean when false (unless a decoded envelope received it). Required fields are always written; false when left out. On guidance it also means the guidance is the producer's own: constructors leave it empty instead of filling in the contract's.")),
 		mem("required", boolSchema("For a string context field only: every envelope carries it, non-empty; every constructor takes it as a parameter after the message, both envelope schemas require it and decoding an envelope without it fails. Not with optional: true. False when left out.")),
 		mem("aliases", &jsonschema.Schema{Type: "array",
 			Items: &jsonschema.Schema{Type: "string", Pattern: "^" + contract.WireNamePattern + "$",

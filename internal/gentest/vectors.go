@@ -299,7 +299,7 @@ func (v *vectors) edges(t *testing.T, vecs []genvectors.EdgeVec) {
 			continue
 		}
 		again, err := v.unmarshal(back)
-		if err != nil || !reflect.DeepEqual(jsonOf(t, again), jsonOf(t, e)) {
+		if err != nil || !reflect.DeepEqual(again.Interface(), e.Interface()) {
 			t.Errorf("%s: %s does not decode to the same envelope (%v)", want.Name, back, err)
 		}
 	}

@@ -297,6 +297,19 @@ func (e *edgeSet) repeatedMembers() {
 		e.add("an object given twice: the last counts, with none of the first's members: "+o.Path,
 			append(object{{Key: o.Name, Value: first}}, base...), base)
 	}
+	// A known boolean given twice, true then false: the last counts, as for
+	// any member (a decoder that only ever sets a flag would keep true). The
+	// false is received, so it is written back, optional or not: a received
+	// derived flag wins over the computed one, and a relay must not turn it
+	// into the kind's.
+	for _, lf := range c.Layout.Leaves {
+		if lf.Source == contract.SourceConst || leafType(c, lf) != contract.TypeBoolean {
+			continue
+		}
+		last := base.with(lf.Path, false)
+		e.add("a boolean given twice, true then false: the last value counts: "+lf.Path,
+			prepend(last, lf.Object.Path, orderedjson.Member{Key: lf.Name, Value: true}), last)
+	}
 	many := unknownName(root, "x_many")
 	in = clone(base).(object)
 	for i := range 1000 {

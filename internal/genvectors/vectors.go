@@ -65,6 +65,23 @@ func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, e
 	if changed {
 		all = append(all, named{"vocabulary values from a newer contract", unknown})
 	}
+	// An optional derived flag received false where the kind computes true:
+	// it wins, and is written back as received, so a relay does not turn it
+	// into the kind's. (A required flag is always written; a producer schema
+	// may pin it to the kind's value.)
+	for _, s := range []contract.Source{contract.SourceRetryable, contract.SourceMayHaveRun} {
+		lf := c.Layout.Leaf(s)
+		if lf == nil || !lf.Optional {
+			continue
+		}
+		for _, ex := range exs {
+			o := fromExample(ex.Value)
+			if v, _ := o.get(lf.Path); v == true {
+				all = append(all, named{fmt.Sprintf("%s, %s received false against the kind's true", ex.Name, lf.Path), o.with(lf.Path, false)})
+				break
+			}
+		}
+	}
 	out := make([]EnvelopeVec, 0, len(all))
 	for _, n := range all {
 		env, d, err := wireAndDecoded(c, n.o)

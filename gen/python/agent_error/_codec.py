@@ -1095,7 +1095,9 @@ def _leaf_value(leaf: Mapping[str, Any], e: Envelope) -> Any:
         return _ABSENT if leaf["optional"] and g == "" else g
     if source in ("retryable", "may_have_run"):
         b = is_retryable(e) if source == "retryable" else work_may_have_run(e)
-        return _ABSENT if leaf["optional"] and not b else b
+        # An optional flag is written when it was received (a received false
+        # as well, so it survives a round trip) or computes true.
+        return _ABSENT if leaf["optional"] and not b and not isinstance(received(e, source), bool) else b
     if source == "const":
         return leaf["value"]
     if source == "field":

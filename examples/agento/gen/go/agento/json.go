@@ -133,8 +133,8 @@ func (e *Envelope) appendWire(b []byte) ([]byte, error) {
 	m5 := len(b)
 	b = append(wireKey(b, wireKnown, ",\"details\":"), '{')
 	s5 := len(b)
-	if e.WorkMayHaveRun() {
-		b = wireBool(b, wireKnown, "\"executionMayHaveOccurred\":", true)
+	if v := e.WorkMayHaveRun(); v || e.ExecutionMayHaveOccurred != nil {
+		b = wireBool(b, wireKnown, "\"executionMayHaveOccurred\":", v)
 	}
 	if e.Status != nil {
 		if b, err = wireSafeInt(b, s5, ",\"status\":", *e.Status, "Status"); err != nil {

@@ -797,7 +797,7 @@ function leafValue(leaf, e) {
     case "retryable":
     case "may_have_run": {
       const v = leaf.source === "retryable" ? isRetryable(e) : workMayHaveRun(e);
-      return leaf.optional === true && !v ? void 0 : v;
+      return leaf.optional === true && !v && typeof received(e, leaf.source) !== "boolean" ? void 0 : v;
     }
     case "const":
       return leaf.value;

@@ -1148,7 +1148,9 @@ function leafValue(leaf: LayoutLeaf, e: Envelope): unknown {
     case "retryable":
     case "may_have_run": {
       const v = leaf.source === "retryable" ? isRetryable(e) : workMayHaveRun(e);
-      return leaf.optional === true && !v ? undefined : v;
+      // An optional flag is written when it was received (a received false
+      // as well, so it survives a round trip) or computes true.
+      return leaf.optional === true && !v && typeof received(e, leaf.source) !== "boolean" ? undefined : v;
     }
     case "const":
       return leaf.value;

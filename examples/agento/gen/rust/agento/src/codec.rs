@@ -847,12 +847,15 @@ impl Envelope {
                     (!(leaf.optional && g.is_empty())).then_some(Out::Str(g))
                 }
                 Source::Retryable | Source::MayHaveRun => {
-                    let b = if leaf.source == Source::Retryable {
-                        self.is_retryable()
+                    let (b, received) = if leaf.source == Source::Retryable {
+                        (self.is_retryable(), self.received_retryable())
                     } else {
-                        self.work_may_have_run()
+                        (self.work_may_have_run(), self.received_may_have_run())
                     };
-                    (!leaf.optional || b).then_some(Out::Bool(b))
+                    // An optional flag is written when it was received (a
+                    // received false as well, so it survives a round trip)
+                    // or computes true.
+                    (!leaf.optional || b || received.is_some()).then_some(Out::Bool(b))
                 }
                 Source::Const => leaf.value.map(|c| match c {
                     Const::Str(s) => Out::Str(s),
