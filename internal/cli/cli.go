@@ -347,7 +347,7 @@ func validated(o *options, u unit, stdout, stderr io.Writer) {
 		if n := len(c.Warnings); n > 0 {
 			warned = fmt.Sprintf(" (%d warning%s)", n, plural(n))
 		}
-		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s: ok\n", u.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), warned)
+		fmt.Fprintf(stdout, "errgen: validated %s: contract %s version %s, %d kind%s%s%s: ok\n", u.contract, c.Name, c.VersionLabel(), len(c.Kinds), plural(len(c.Kinds)), importedKinds(c), warned)
 	}
 }
 
@@ -618,4 +618,31 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// importedKinds says how many of c's kinds its imports define: " (61 from
+// platform-error)"; nothing for a contract that imports none.
+func importedKinds(c *contract.Contract) string {
+	if len(c.Imports) == 0 {
+		return ""
+	}
+	var names []string
+	count := map[string]int{}
+	for _, k := range c.Kinds {
+		if k.From == nil {
+			continue
+		}
+		if count[k.From.Name] == 0 {
+			names = append(names, k.From.Name)
+		}
+		count[k.From.Name]++
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%d from %s", count[n], n)
+	}
+	if len(parts) == 0 {
+		return " (none imported)"
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

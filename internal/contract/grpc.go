@@ -380,7 +380,9 @@ func (l *loader) grpcCode(c *Contract, m *mapping, cl *Classification) {
 // odd choice for its HTTP status.
 func (c *Contract) oddGRPC() {
 	report := func(what string, cl *Classification) {
-		if cl.GRPCPos.Line == 0 || cl.GRPC == nil || !GRPCOdd(cl.GRPC, cl.HTTP) {
+		// An imported contract's odd pairs are its owner's to check, in
+		// its own run.
+		if cl.GRPCPos.Line == 0 || cl.GRPCPos.File != "" || cl.GRPC == nil || !GRPCOdd(cl.GRPC, cl.HTTP) {
 			return
 		}
 		c.Warnings = append(c.Warnings, Problem{File: c.File, Pos: cl.GRPCPos, Message: fmt.Sprintf(
