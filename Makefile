@@ -6,6 +6,9 @@ SHELL := /bin/bash
 ERRGEN := bin/errgen
 # Each example contract generates into its own tree beside it.
 EXAMPLES := $(wildcard examples/*/kinds.yaml)
+# Examples with a generation config of their own (examples/billing, a
+# contract that imports the reference contract).
+EXAMPLE_CONFIGS := $(wildcard examples/*/errgen.yaml)
 # A target added since keeps its test suite's make rules in
 # tests/<lang>/suite.mk, which names its rule in SUITES: make test runs it
 # beside the others, and this file needs no line for it.
@@ -31,6 +34,7 @@ errgen:
 generate: errgen
 	$(ERRGEN) generate
 	@for c in $(EXAMPLES); do echo "$(ERRGEN) generate -contract $$c -out $$(dirname $$c)"; $(ERRGEN) generate -contract $$c -out $$(dirname $$c) || exit 1; done
+	@for c in $(EXAMPLE_CONFIGS); do echo "$(ERRGEN) generate -config $$c"; $(ERRGEN) generate -config $$c || exit 1; done
 
 ## check: fail with a diff when committed outputs differ from their contracts
 check: errgen
@@ -46,10 +50,12 @@ validate: errgen
 define VALIDATE
 $(ERRGEN) validate
 @for c in $(EXAMPLES); do $(ERRGEN) validate -contract $$c || exit 1; done
+@for c in $(EXAMPLE_CONFIGS); do $(ERRGEN) validate -config $$c || exit 1; done
 endef
 define CHECK
 $(ERRGEN) check
 @for c in $(EXAMPLES); do echo "$(ERRGEN) check -contract $$c -out $$(dirname $$c)"; $(ERRGEN) check -contract $$c -out $$(dirname $$c) || exit 1; done
+@for c in $(EXAMPLE_CONFIGS); do echo "$(ERRGEN) check -config $$c"; $(ERRGEN) check -config $$c || exit 1; done
 endef
 
 ## test: every test in every language (installs Go modules, npm and pip packages first); the languages' suites run side by side, each one's output printed whole when it ends

@@ -60,6 +60,7 @@ done
 
 for root in $roots; do
 	for crate in "$root"/gen/rust/*/; do
+		[ -d "$crate" ] || continue # an example without a Rust package (examples/billing)
 		crate=${crate%/}
 		name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$crate/Cargo.toml" | head -1)
 		echo "rust: $name ($crate)"
