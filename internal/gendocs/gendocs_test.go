@@ -330,3 +330,59 @@ func TestContractTextOpensNoBlock(t *testing.T) {
 		}
 	}
 }
+
+// An importing contract's pages say where each value comes from: the
+// overview lists the imports with their labels, so a new version of a base
+// changes the pages, and every origin, group, kind and retired name the
+// base brought says "From <base> (<label>)", while the service's own say
+// nothing (a contract without imports keeps its pages byte for byte: make
+// generate's outputs show that).
+func TestImportedValuesSayWhereTheyComeFrom(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := "contract:\n  name: billing-error\nimports:\n  - path: ../platform/kinds.yaml\n" +
+		"origins:\n  payments:\n    description: The payment provider.\n    side_effects: possible\n    log: warn\n" +
+		"groups:\n  billing:\n    title: Billing\n    description: Paying.\n" +
+		"kinds:\n  card_declined:\n    group: billing\n    description: The card was declined.\n    origin: payments\n    http: 402\n" +
+		"    recovery:\n      action: revise\n      same_arguments: never\n      guidance: Ask for another card.\n"
+	for file, text := range map[string]string{"platform/kinds.yaml": string(base), "billing/kinds.yaml": svc} {
+		p := filepath.Join(dir, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := gentest.Load(t, filepath.Join(dir, "billing", "kinds.yaml"))
+	files, err := gendocs.Generate(c, targets.Defaults(c.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, kinds := string(files["docs/README.md"]), string(files["docs/kinds.md"])
+	from := "From platform-error (`../platform/kinds.yaml`)."
+	for _, want := range []string{
+		"| platform-error | `1` | `../platform/kinds.yaml` | this contract |",
+		"| `upstream` | `possible` | warn | yes | An upstream service failed. " + from + " |",
+		"| `payments` | `possible` | warn | no | The payment provider. |",
+		"| `retry_later` | [retry](agents.md#the-steps) | Wait and try again. " + from + " |",
+		"| `deadline_exceeded` | [`timeout`](kinds.md#timeout) | Merged into timeout. " + from + " |",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		"## Network\n\nTalking to upstreams.\n\n" + from + "\n",
+		"## Billing\n\nPaying.\n\n| Kind",
+		"### timeout\n\nThe upstream did not answer in time.\n\n" + from + "\n",
+		"### card\\_declined\n\nThe card was declined.\n\n| Group",
+	} {
+		if !strings.Contains(kinds, want) {
+			t.Errorf("kinds.md lacks %q", want)
+		}
+	}
+}
