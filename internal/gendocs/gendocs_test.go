@@ -386,3 +386,16 @@ func TestImportedValuesSayWhereTheyComeFrom(t *testing.T) {
 		}
 	}
 }
+
+// A value from an import by module names the module and file without the
+// version, which the overview's imports table names once: an upgrade of
+// the base changes that line, and what the base changed, not every value.
+func TestFromLeavesTheVersionToTheOverview(t *testing.T) {
+	i := &contract.Import{Name: "platform-error", Module: "example.com/platform/errors", ModuleVersion: "v1.2.0", ModuleFile: "contract/kinds.yaml"}
+	if got, want := gendocs.From(i), "From platform-error (`example.com/platform/errors/contract/kinds.yaml`)."; got != want {
+		t.Errorf("From = %s, want %s", got, want)
+	}
+	if got := gendocs.From(nil); got != "" {
+		t.Errorf("From(nil) = %q; the contract's own values say nothing", got)
+	}
+}

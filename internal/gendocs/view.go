@@ -402,14 +402,20 @@ func newKindView(c *contract.Contract, k *contract.Kind) kindView {
 }
 
 // From says, as Markdown, which imported contract a value comes from:
-// "From platform-error (`example.com/platform/errors@v1.2.0/contract/kinds.yaml`)."
+// "From platform-error (`example.com/platform/errors/contract/kinds.yaml`)."
 // It is empty for the contract's own values, so a contract without
-// imports has the pages it always had.
+// imports has the pages it always had. The module's version is left out
+// here and named once, in the overview's imports table: a base upgrade
+// then changes that line and what the base changed, not every value's.
 func From(i *contract.Import) string {
 	if i == nil {
 		return ""
 	}
-	return "From " + Text(i.Name) + " (" + Code(i.Label()) + ")."
+	where := i.Path
+	if i.Module != "" {
+		where = i.Module + "/" + i.ModuleFile
+	}
+	return "From " + Text(i.Name) + " (" + Code(where) + ")."
 }
 
 // importRow is one contract the documented contract builds on.
