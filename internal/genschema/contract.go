@@ -793,6 +793,11 @@ func contractSections() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
 	p.Set("kinds", nameMap("Every live error kind. Each kind's name follows contract.naming and maps to its group, description, classification (origin, http status, recovery, and optional overrides of the origin's side_effects, log and breaker) and optional typed fields. At least one is required.",
 		true, nil, kindSchema(recovery)))
 	p.Set("fallback", fallbackSchema(recovery))
+	for _, name := range extendedSections {
+		// An importing contract may leave it empty (importsRule).
+		sec, _ := p.Get(name)
+		sec.Type, sec.Extras = "", map[string]any{"type": []string{"object", "null"}}
+	}
 	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
 		false, valueNameSchema("a retired kind"), retiredSchema()))
 	p.Set("layout", layoutSchema())
@@ -955,6 +960,10 @@ var requiredSections = []string{"origins", "recovery_actions", "same_arguments",
 var inheritedSections = []string{"recovery_actions", "same_arguments", "side_effects", "context_fields", "fallback",
 	"layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
 
+// extendedSections are the required sections an importing contract may
+// add to, or leave empty (null): the base's entries stand.
+var extendedSections = []string{"origins", "groups", "kinds"}
+
 // importsSchema is the imports section: the contracts this one builds on.
 func importsSchema() *jsonschema.Schema {
 	entry := closedObject("A contract to build on: path: a file relative to this one, or module: a Go module the repository's go.mod requires (and path: the file inside it, contract/kinds.yaml when left out); version: the imported contract's version this one expects.", nil,
@@ -984,6 +993,10 @@ func importsRule() *jsonschema.Schema {
 	own := props()
 	own.Set("contract", &jsonschema.Schema{Required: []string{"version", "naming"},
 		Description: "A contract without imports states its wire version and its kind naming."})
+	for _, name := range extendedSections {
+		own.Set(name, &jsonschema.Schema{Type: "object",
+			Description: "A contract without imports defines at least one entry here; one with imports may leave it empty, adding nothing to its base's."})
+	}
 	return &jsonschema.Schema{
 		If:   &jsonschema.Schema{Required: []string{"imports"}},
 		Then: &jsonschema.Schema{Properties: inherited},

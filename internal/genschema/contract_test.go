@@ -626,6 +626,7 @@ func TestContractSchemaImports(t *testing.T) {
 		ok       bool
 	}{
 		{"an importing contract", "", "", true},
+		{"an empty kinds section adds nothing", "", "", true},
 		{"nothing added: the base's sections stand", "groups:", "groups_:", true},
 		{"naming repeated", "name: billing-error\n", "name: billing-error\n  naming: snake_case\n", true},
 		{"an origin added", "groups:", "origins:\n  payments: {description: The provider., side_effects: possible, log: warn}\ngroups:", true},
@@ -641,8 +642,11 @@ func TestContractSchemaImports(t *testing.T) {
 	}
 	for _, c := range cases {
 		data := strings.Replace(svc, c.old, c.new, 1)
-		if c.name == "nothing added: the base's sections stand" {
+		switch c.name {
+		case "nothing added: the base's sections stand":
 			data = svc[:strings.Index(svc, "groups:")]
+		case "an empty kinds section adds nothing":
+			data = svc[:strings.Index(svc, "kinds:")] + "kinds:\n"
 		}
 		file := filepath.Join(dir, "kinds.yaml")
 		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
@@ -662,6 +666,7 @@ func TestContractSchemaImports(t *testing.T) {
 	// and so are the header's version and naming.
 	for _, data := range []string{
 		"contract:\n  name: billing-error\ngroups:\n  billing: {title: Billing, description: Paying.}\n",
+		string(base[:bytes.Index(base, []byte("\nkinds:\n"))]) + "\nkinds:\n" + string(base[bytes.Index(base, []byte("\nfallback:")):]),
 		strings.Replace(string(base), "  version: 1\n", "", 1),
 	} {
 		if schemaErr := schemaVerdict(sch, []byte(data)); schemaErr == nil {
