@@ -162,6 +162,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	// its branches are called; a pull request's check compares with the
 	// branch it merges into instead (docs/compat.md).
 	step("in CI:             %s%s check && %s compat --against HEAD~1:%s", cd, cmd, cmd, repoPath(files[0].path))
+	if base != "" && moduleImport(base) {
+		step("keep %s in go.mod: go mod tidy drops a module no Go package imports (errgen's docs/imports.md)", base)
+	}
 	return ExitOK
 }
 

@@ -111,7 +111,8 @@ func TestInitImportByModule(t *testing.T) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
 	svc := filepath.Join(dir, "svc")
-	if code, stdout, stderr := run("init", "-import", "example.com/platform/errors", "-dir", svc); code != ExitOK {
+	code, stdout, stderr := run("init", "-import", "example.com/platform/errors", "-dir", svc)
+	if code != ExitOK || !strings.Contains(stdout, "keep example.com/platform/errors in go.mod: go mod tidy drops") {
 		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
 	}
 	text, _ := os.ReadFile(filepath.Join(svc, "contract", "kinds.yaml"))

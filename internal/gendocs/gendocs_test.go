@@ -399,3 +399,40 @@ func TestFromLeavesTheVersionToTheOverview(t *testing.T) {
 		t.Errorf("From(nil) = %q; the contract's own values say nothing", got)
 	}
 }
+
+// A contract imported through another is listed too, as imported through
+// an import, and its values say they come from it.
+func TestTransitiveImportsAreListed(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, text := range map[string]string{
+		"platform/kinds.yaml": string(base),
+		"payments/kinds.yaml": "contract:\n  name: payments-error\nimports:\n  - path: ../platform/kinds.yaml\n",
+		"billing/kinds.yaml":  "contract:\n  name: billing-error\nimports:\n  - path: ../payments/kinds.yaml\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := gentest.Load(t, filepath.Join(dir, "billing", "kinds.yaml"))
+	files, err := gendocs.Generate(c, targets.Defaults(c.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(files["docs/README.md"])
+	for _, want := range []string{
+		"| payments-error | `1` | `../payments/kinds.yaml` | this contract |\n| platform-error | `1` | `../platform/kinds.yaml` | through an import |\n",
+		"An upstream service failed. From platform-error (`../platform/kinds.yaml`). |",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+}

@@ -429,7 +429,7 @@ func importRows(c *contract.Contract) []importRow {
 	for _, i := range c.Imports {
 		via := "this contract"
 		if !i.Direct {
-			via = "an import"
+			via = "through an import"
 		}
 		rows = append(rows, importRow{NameMD: Text(i.Name), VersionCode: Code(i.Version), LabelCode: Code(i.Label()), Via: via})
 	}
