@@ -35,6 +35,13 @@ Templates:
   agento     AGENTO's error codes, with its own wire layout
   ovstorage  ovstorage's envelope v0.1, with its own wire layout
 
+With -import, init writes a service contract that builds on a base contract
+instead: -import names the base's file (a path from the working directory,
+written into the contract relative to it) or the Go module that ships it at
+` + contract.DefaultModuleFile + ` (the repository's go.mod pins its version). The
+contract names the import and the base's version, adds one example group and
+kind of its own, and validates with the base before anything is written.
+
 When the directory is inside a Go module, the config makes the generated Go
 package a module of its own under the module's path, so that importers never
 get errgen's dependencies in their module graph.`
@@ -61,18 +68,26 @@ func starterNames() string {
 }
 
 func runInit(args []string, stdout, stderr io.Writer) int {
-	var tmpl, name, dir string
+	var tmpl, name, dir, base string
 	fs := flag.NewFlagSet("errgen init", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&tmpl, "template", "minimal", "the starter: "+starterNames())
 	fs.StringVar(&name, "name", "", "the contract's name, which names every generated package (default: the template's own, or for minimal the directory's name followed by -errors)")
 	fs.StringVar(&dir, "dir", ".", "the directory to write "+config.FileName+" and "+config.DefaultContract+" into")
-	u := commandUsage{fs, "errgen init [-template minimal|labby|agento|ovstorage] [-name NAME] [-dir DIR]", initSummary, stdout, stderr}
+	fs.StringVar(&base, "import", "", "instead of a template, a service contract that imports a base: the base's contract file (a path from the working directory) or the Go module that ships it (e.g. example.com/platform/errors)")
+	u := commandUsage{fs, "errgen init [-template minimal|labby|agento|ovstorage | -import PATH|MODULE] [-name NAME] [-dir DIR]", initSummary, stdout, stderr}
 	if code, stop := u.parse(args); stop {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return u.errorf("unexpected argument %q (the directory is given with -dir)", fs.Arg(0))
+	}
+	if base != "" {
+		explicit := false
+		fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "template" })
+		if explicit {
+			return u.errorf("-import and -template exclude each other: -import writes a contract that takes its vocabulary from the base")
+		}
 	}
 	var st *starter
 	for i := range starters {
@@ -93,7 +108,15 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		return ExitProblems
 	}
 
-	files, err := initFiles(st, name, dir)
+	var files []initFile
+	var err error
+	what := "the " + st.name + " starter"
+	if base != "" {
+		files, err = importFiles(base, name, dir)
+		what = "a contract that imports " + base
+	} else {
+		files, err = initFiles(st, name, dir)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen init: %v\n", err)
 		return ExitProblems
@@ -126,7 +149,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 			return ExitProblems
 		}
 	}
-	fmt.Fprintf(stdout, "errgen: wrote %s (the %s starter) and %s\n\nNext:\n", files[0].path, st.name, files[1].path)
+	fmt.Fprintf(stdout, "errgen: wrote %s (%s) and %s\n\nNext:\n", files[0].path, what, files[1].path)
 	step := func(format string, args ...any) { fmt.Fprintf(stdout, "  "+format+"\n", args...) }
 	cd := ""
 	if filepath.Clean(dir) != "." {
@@ -139,6 +162,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	// its branches are called; a pull request's check compares with the
 	// branch it merges into instead (docs/compat.md).
 	step("in CI:             %s%s check && %s compat --against HEAD~1:%s", cd, cmd, cmd, repoPath(files[0].path))
+	if base != "" && moduleImport(base) {
+		step("keep %s in go.mod: go mod tidy drops a module no Go package imports (errgen's docs/imports.md)", base)
+	}
 	return ExitOK
 }
 
@@ -165,13 +191,24 @@ func initFiles(st *starter, name, dir string) ([]initFile, error) {
 	// The starters from the repository carry no schema line, or one for
 	// their own place: every starter lands in contract/ beside schemas/.
 	src = schemaLine.ReplaceAll(src, nil)
-	src = append([]byte("# yaml-language-server: $schema=../schemas/"+genschema.ContractSchemaFile+"\n"), src...)
+	src = withSchemaLine(src)
 	contractPath := filepath.Join(dir, filepath.FromSlash(config.DefaultContract))
 	c, err := contract.Load(contractPath, src)
 	if err != nil {
 		return nil, fmt.Errorf("the %s starter does not validate (a bug in errgen):\n%v", st.name, err)
 	}
+	return withConfig(c, contractPath, src, dir)
+}
 
+// withSchemaLine puts the line that points editors at the contract schema
+// first: the contract lands in contract/ beside schemas/.
+func withSchemaLine(src []byte) []byte {
+	return append([]byte("# yaml-language-server: $schema=../schemas/"+genschema.ContractSchemaFile+"\n"), src...)
+}
+
+// withConfig renders the config beside the contract c (src, at
+// contractPath) and checks the two together.
+func withConfig(c *contract.Contract, contractPath string, src []byte, dir string) ([]initFile, error) {
 	p := targets.DefaultPackages(c.Name)
 	// What the template and the targets' Init lines may use: the default
 	// package names (.Packages), each output's default directory by key

@@ -405,4 +405,8 @@ func (d *loaded) fileMap() map[*yaml.Node]string {
 // modulePathRe is a Go module path as an import names it: a dotted first
 // element (example.com/...), then path elements. The go command checks the
 // rest when it resolves it.
-var modulePathRe = regexp.MustCompile(`^[a-z0-9][-a-z0-9]*(\.[-a-z0-9]+)+(/[A-Za-z0-9][-._~A-Za-z0-9]*)*$`)
+var modulePathRe = regexp.MustCompile(ModulePathPattern)
+
+// ModulePathPattern is modulePathRe's pattern, which the contract file's
+// JSON Schema shares.
+const ModulePathPattern = `^[a-z0-9][-a-z0-9]*(\.[-a-z0-9]+)+(/[A-Za-z0-9][-._~A-Za-z0-9]*)*$`

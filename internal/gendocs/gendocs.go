@@ -84,6 +84,7 @@ var funcs = template.FuncMap{
 	"cell": Cell,
 	"code": Code,
 	"join": strings.Join,
+	"from": From,
 	"pct":  func(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" },
 	"exitCode": func(c *contract.Contract, o *contract.Origin) int {
 		return c.Surfaces.CLI.ExitCode(&contract.Classification{Origin: o})

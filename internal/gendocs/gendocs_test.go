@@ -330,3 +330,109 @@ func TestContractTextOpensNoBlock(t *testing.T) {
 		}
 	}
 }
+
+// An importing contract's pages say where each value comes from: the
+// overview lists the imports with their labels, so a new version of a base
+// changes the pages, and every origin, group, kind and retired name the
+// base brought says "From <base> (<label>)", while the service's own say
+// nothing (a contract without imports keeps its pages byte for byte: make
+// generate's outputs show that).
+func TestImportedValuesSayWhereTheyComeFrom(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := "contract:\n  name: billing-error\nimports:\n  - path: ../platform/kinds.yaml\n" +
+		"origins:\n  payments:\n    description: The payment provider.\n    side_effects: possible\n    log: warn\n" +
+		"groups:\n  billing:\n    title: Billing\n    description: Paying.\n" +
+		"kinds:\n  card_declined:\n    group: billing\n    description: The card was declined.\n    origin: payments\n    http: 402\n" +
+		"    recovery:\n      action: revise\n      same_arguments: never\n      guidance: Ask for another card.\n"
+	for file, text := range map[string]string{"platform/kinds.yaml": string(base), "billing/kinds.yaml": svc} {
+		p := filepath.Join(dir, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := gentest.Load(t, filepath.Join(dir, "billing", "kinds.yaml"))
+	files, err := gendocs.Generate(c, targets.Defaults(c.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, kinds := string(files["docs/README.md"]), string(files["docs/kinds.md"])
+	from := "From platform-error (`../platform/kinds.yaml`)."
+	for _, want := range []string{
+		"| platform-error | `1` | `../platform/kinds.yaml` | this contract |",
+		"| `upstream` | `possible` | warn | yes | An upstream service failed. " + from + " |",
+		"| `payments` | `possible` | warn | no | The payment provider. |",
+		"| `retry_later` | [retry](agents.md#the-steps) | Wait and try again. " + from + " |",
+		"| `deadline_exceeded` | [`timeout`](kinds.md#timeout) | Merged into timeout. " + from + " |",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		"## Network\n\nTalking to upstreams.\n\n" + from + "\n",
+		"## Billing\n\nPaying.\n\n| Kind",
+		"### timeout\n\nThe upstream did not answer in time.\n\n" + from + "\n",
+		"### card\\_declined\n\nThe card was declined.\n\n| Group",
+	} {
+		if !strings.Contains(kinds, want) {
+			t.Errorf("kinds.md lacks %q", want)
+		}
+	}
+}
+
+// A value from an import by module names the module and file without the
+// version, which the overview's imports table names once: an upgrade of
+// the base changes that line, and what the base changed, not every value.
+func TestFromLeavesTheVersionToTheOverview(t *testing.T) {
+	i := &contract.Import{Name: "platform-error", Module: "example.com/platform/errors", ModuleVersion: "v1.2.0", ModuleFile: "contract/kinds.yaml"}
+	if got, want := gendocs.From(i), "From platform-error (`example.com/platform/errors/contract/kinds.yaml`)."; got != want {
+		t.Errorf("From = %s, want %s", got, want)
+	}
+	if got := gendocs.From(nil); got != "" {
+		t.Errorf("From(nil) = %q; the contract's own values say nothing", got)
+	}
+}
+
+// A contract imported through another is listed too, as imported through
+// an import, and its values say they come from it.
+func TestTransitiveImportsAreListed(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, text := range map[string]string{
+		"platform/kinds.yaml": string(base),
+		"payments/kinds.yaml": "contract:\n  name: payments-error\nimports:\n  - path: ../platform/kinds.yaml\n",
+		"billing/kinds.yaml":  "contract:\n  name: billing-error\nimports:\n  - path: ../payments/kinds.yaml\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := gentest.Load(t, filepath.Join(dir, "billing", "kinds.yaml"))
+	files, err := gendocs.Generate(c, targets.Defaults(c.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(files["docs/README.md"])
+	for _, want := range []string{
+		"| payments-error | `1` | `../payments/kinds.yaml` | this contract |\n| platform-error | `1` | `../platform/kinds.yaml` | through an import |\n",
+		"An upstream service failed. From platform-error (`../platform/kinds.yaml`). |",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+}

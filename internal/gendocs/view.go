@@ -75,6 +75,8 @@ type view struct {
 	EchoBody bool
 	// StatusField is the wire path of surfaces.http.status_field, or "".
 	StatusField string
+	// Imports are the contracts this one builds on; nil without imports.
+	Imports []importRow
 }
 
 type agreementView struct {
@@ -188,8 +190,11 @@ type kindView struct {
 	Breaker, Retryable                       bool
 	Number                                   int
 	Startup                                  bool
-	Fields                                   []fieldRow
-	Example                                  string
+	// FromMD says which import the kind comes from (From's Markdown), or
+	// is empty for the contract's own.
+	FromMD  string
+	Fields  []fieldRow
+	Example string
 }
 
 // aipMemberRow is one ErrorInfo metadata key and what its value is.
@@ -199,6 +204,7 @@ type aipMemberRow struct {
 
 type groupView struct {
 	Title, Description string
+	From               *contract.Import
 	Kinds              []kindView
 }
 
@@ -211,6 +217,7 @@ type statusRow struct {
 type retiredRow struct {
 	Name, Reason       string
 	ReplacedBy, Anchor string
+	From               *contract.Import
 }
 
 // stepRow documents what an agent does for one step, with the contract's
@@ -281,6 +288,7 @@ func newView(c *contract.Contract, o targets.Options) *view {
 		v.GuidanceNote = "Each kind's guidance below is the contract's advice for people and agents reading this page. Envelopes do not repeat it: " +
 			Code(lo.Leaf(contract.SourceGuidance).Path) + " is present only when the producer gives advice specific to the failure, and the generated constructors never fill it in."
 	}
+	v.Imports = importRows(c)
 	v.Envelope = envelopeRows(c)
 	byKind := v.addKinds(c)
 	v.AIPDomain = c.AIP193.Domain
@@ -362,7 +370,7 @@ func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]kindView {
 	}
 	for _, g := range c.Groups {
 		if len(byGroup[g]) > 0 {
-			v.Groups = append(v.Groups, groupView{Title: g.Title, Description: g.Description, Kinds: byGroup[g]})
+			v.Groups = append(v.Groups, groupView{Title: g.Title, Description: g.Description, From: g.From, Kinds: byGroup[g]})
 		}
 	}
 	return byKind
@@ -381,6 +389,7 @@ func newKindView(c *contract.Contract, k *contract.Kind) kindView {
 		GRPC: cl.GRPC.Name, Reason: k.Reason,
 		Number: k.Number, Startup: k.Startup,
 		Example: string(exampleenv.ForKind(c, k).JSON()),
+		FromMD:  From(k.From),
 	}
 	for _, f := range k.Fields {
 		req := "no"
@@ -390,6 +399,41 @@ func newKindView(c *contract.Contract, k *contract.Kind) kindView {
 		kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: Code(f.Name), Type: typeName(f), Doc: Text(f.Description), Required: req})
 	}
 	return kv
+}
+
+// From says, as Markdown, which imported contract a value comes from:
+// "From platform-error (`example.com/platform/errors/contract/kinds.yaml`)."
+// It is empty for the contract's own values, so a contract without
+// imports has the pages it always had. The module's version is left out
+// here and named once, in the overview's imports table: a base upgrade
+// then changes that line and what the base changed, not every value's.
+func From(i *contract.Import) string {
+	if i == nil {
+		return ""
+	}
+	where := i.Path
+	if i.Module != "" {
+		where = i.Module + "/" + i.ModuleFile
+	}
+	return "From " + Text(i.Name) + " (" + Code(where) + ")."
+}
+
+// importRow is one contract the documented contract builds on.
+type importRow struct {
+	NameMD, VersionCode, LabelCode, Via string
+}
+
+// importRows list c's imports, direct first, each with what imports it.
+func importRows(c *contract.Contract) []importRow {
+	var rows []importRow
+	for _, i := range c.Imports {
+		via := "this contract"
+		if !i.Direct {
+			via = "through an import"
+		}
+		rows = append(rows, importRow{NameMD: Text(i.Name), VersionCode: Code(i.Version), LabelCode: Code(i.Label()), Via: via})
+	}
+	return rows
 }
 
 // aipMemberRows say what each google.rpc ErrorInfo metadata key holds.
@@ -437,7 +481,7 @@ func statusRows(c *contract.Contract, byKind map[*contract.Kind]kindView) []stat
 func retiredRows(c *contract.Contract) []retiredRow {
 	var rows []retiredRow
 	for _, r := range c.Retired {
-		row := retiredRow{Name: r.Name, Reason: r.Reason}
+		row := retiredRow{Name: r.Name, Reason: r.Reason, From: r.From}
 		if r.ReplacedBy != nil {
 			row.ReplacedBy, row.Anchor = r.ReplacedBy.Name, Slug(r.ReplacedBy.Name)
 		}

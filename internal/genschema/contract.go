@@ -756,7 +756,7 @@ func ContractSchema() *jsonschema.Schema {
 		Description: "An errgen error contract (kinds.yaml): the single source from which errgen generates code, envelope schemas and docs. " +
 			"This schema checks the file's shape as you edit it; errgen's loader checks the rest (that names referred to are declared, that names stay distinct once converted to Go, TypeScript and Python identifiers, that retired names are not reused, that status ranges and retry bounds are in order) and has the final say.",
 		Type:                 "object",
-		Required:             []string{"contract", "origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"},
+		Required:             []string{"contract"},
 		Properties:           contractSections(),
 		AdditionalProperties: jsonschema.FalseSchema,
 		// $defs goes in Extras, which are written last, so that the marker stays
@@ -765,7 +765,7 @@ func ContractSchema() *jsonschema.Schema {
 			propertyDef: fieldDefinition("A property of an object field: its type, description and whether every object carries it.", true),
 		}},
 	}
-	s.AllOf = append(s.AllOf, layoutlessFieldsRule(), kindNumbersRule())
+	s.AllOf = append(s.AllOf, importsRule(), layoutlessFieldsRule(), kindNumbersRule())
 	s.AllOf = append(s.AllOf, derivedSourceRules()...)
 	s.AllOf = append(s.AllOf, kindNamingRules()...)
 	return s
@@ -777,6 +777,7 @@ func contractSections() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
 	recovery := recoverySchema()
 	p := props()
 	p.Set("contract", contractHeaderSchema())
+	p.Set("imports", importsSchema())
 	p.Set("origins", nameMap("Where a failure can arise. Each origin maps to its description and the defaults its kinds inherit: side_effects and log level, and optionally breaker attribution. At least one is required.",
 		true, valueNameSchema("an origin"), originSchema()))
 	p.Set("recovery_actions", nameMap("What a caller can be told to do next. Each action maps to its description and the step errgen's generated code takes for it. At least one is required.",
@@ -792,6 +793,11 @@ func contractSections() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
 	p.Set("kinds", nameMap("Every live error kind. Each kind's name follows contract.naming and maps to its group, description, classification (origin, http status, recovery, and optional overrides of the origin's side_effects, log and breaker) and optional typed fields. At least one is required.",
 		true, nil, kindSchema(recovery)))
 	p.Set("fallback", fallbackSchema(recovery))
+	for _, name := range extendedSections {
+		// An importing contract may leave it empty (importsRule).
+		sec, _ := p.Get(name)
+		sec.Type, sec.Extras = "", map[string]any{"type": []string{"object", "null"}}
+	}
 	p.Set("retired", nameMap("Names that were once kinds and must never name a new kind, each with the reason and optionally its replacement. May be empty or left out.",
 		false, valueNameSchema("a retired kind"), retiredSchema()))
 	p.Set("layout", layoutSchema())
@@ -816,8 +822,10 @@ func recoverySchema() *jsonschema.Schema {
 // contractHeaderSchema is the contract section: name, version, release and
 // naming.
 func contractHeaderSchema() *jsonschema.Schema {
-	header := closedObject("Who the contract is: its name, wire version, package release and kind naming pattern.",
-		[]string{"name", "version", "naming"},
+	// version and naming are required of a contract without imports
+	// (importsRule); one with imports inherits them.
+	header := closedObject("Who the contract is: its name, wire version, package release and kind naming pattern. A contract that imports others inherits version and naming, and may repeat them but not change them.",
+		[]string{"name"},
 		mem("name", &jsonschema.Schema{Type: "string", Pattern: contract.ContractNamePattern,
 			Description: "The contract's name: lower-case words of letters and digits joined by single - or _, starting with a letter (e.g. agent-error). The Go, npm and Python package names are derived from it."}),
 		mem("version", &jsonschema.Schema{
@@ -942,6 +950,60 @@ func retiredSchema() *jsonschema.Schema {
 	)
 }
 
+// requiredSections are the sections a contract without imports must
+// write; one with imports inherits them.
+var requiredSections = []string{"origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"}
+
+// inheritedSections are the sections only an imported contract may write
+// (contract.inherited): an importing contract adds kinds, groups, origins
+// and retired names and inherits the rest.
+var inheritedSections = []string{"recovery_actions", "same_arguments", "side_effects", "context_fields", "fallback",
+	"layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
+
+// extendedSections are the required sections an importing contract may
+// add to, or leave empty (null): the base's entries stand.
+var extendedSections = []string{"origins", "groups", "kinds"}
+
+// importsSchema is the imports section: the contracts this one builds on.
+func importsSchema() *jsonschema.Schema {
+	entry := closedObject("A contract to build on: path: a file relative to this one, or module: a Go module the repository's go.mod requires (and path: the file inside it, contract/kinds.yaml when left out); version: the imported contract's version this one expects.", nil,
+		mem("path", &jsonschema.Schema{Type: "string", Pattern: nonBlankPattern, Not: &jsonschema.Schema{Pattern: "^/"},
+			Description: "The contract file: relative to this file (e.g. ../platform/contract/kinds.yaml), or with module: inside the module (" + contract.DefaultModuleFile + " when left out). Never absolute, so the repository works wherever it is checked out."}),
+		mem("module", &jsonschema.Schema{Type: "string", Pattern: contract.ModulePathPattern,
+			Description: "A Go module that ships the contract (e.g. example.com/platform/errors). The repository's go.mod requires it, which pins its version, and go.sum checks it; errgen asks the go command where it is."}),
+		mem("version", &jsonschema.Schema{
+			Extras:      map[string]any{"type": []string{"integer", "string"}},
+			Pattern:     nonBlankPattern,
+			Description: "The imported contract's contract.version this one expects (e.g. 1). Optional; when written, errgen reports a mismatch, so a base's new wire version is a change the importing contract's owners make."}),
+	)
+	entry.AnyOf = []*jsonschema.Schema{{Required: []string{"path"}}, {Required: []string{"module"}}}
+	return &jsonschema.Schema{Type: "array", MinItems: uint64p(1), Items: entry,
+		Description: "The contracts this one builds on (docs/imports.md). It inherits everything they define and may add only kinds, groups, origins and retired names; its envelopes are theirs on the wire. Leave it out for a contract of its own."}
+}
+
+// importsRule requires the sections a base provides of a contract without
+// imports, and keeps a contract with imports from writing what it
+// inherits.
+func importsRule() *jsonschema.Schema {
+	inherited := props()
+	for _, name := range inheritedSections {
+		inherited.Set(name, &jsonschema.Schema{Not: &jsonschema.Schema{},
+			Description: "This section comes from the imported contract: a contract that imports another adds only kinds, groups, origins and retired names, and inherits the rest, so that its envelopes are the base's. Remove it here."})
+	}
+	own := props()
+	own.Set("contract", &jsonschema.Schema{Required: []string{"version", "naming"},
+		Description: "A contract without imports states its wire version and its kind naming."})
+	for _, name := range extendedSections {
+		own.Set(name, &jsonschema.Schema{Type: "object",
+			Description: "A contract without imports defines at least one entry here; one with imports may leave it empty, adding nothing to its base's."})
+	}
+	return &jsonschema.Schema{
+		If:   &jsonschema.Schema{Required: []string{"imports"}},
+		Then: &jsonschema.Schema{Properties: inherited},
+		Else: &jsonschema.Schema{Required: requiredSections, Properties: own},
+	}
+}
+
 // layoutlessFieldsRule keeps field names off the envelope's own members
 // when there is no layout: without one, the default envelope's top-level
 // members are taken.
@@ -957,7 +1019,10 @@ func layoutlessFieldsRule() *jsonschema.Schema {
 	sections.Set("kinds", &jsonschema.Schema{AdditionalProperties: &jsonschema.Schema{Properties: kindFields},
 		Description: "Without a layout section, kind-specific fields land at the envelope's top level beside its own fields."})
 	return &jsonschema.Schema{
-		If:   &jsonschema.Schema{Required: []string{"layout"}, Properties: hasLayout},
+		// An importing contract's layout is its base's, which the schema
+		// does not see: the loader checks its fields.
+		If: &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+			{Required: []string{"layout"}, Properties: hasLayout}, {Required: []string{"imports"}}}},
 		Else: &jsonschema.Schema{Properties: sections},
 	}
 }

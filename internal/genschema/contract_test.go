@@ -600,3 +600,77 @@ func TestContractSchemaEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// TestContractSchemaImports checks the schema on a contract that imports
+// another, against the loader with the base beside it: the imports section
+// and an importing contract without the sections its base provides are
+// accepted, and a section only the base may write, a malformed import and
+// a contract without imports missing those sections are rejected by both.
+func TestContractSchemaImports(t *testing.T) {
+	sch := compileContractSchema(t)
+	dir := t.TempDir()
+	base, err := os.ReadFile("../contract/testdata/imports/base.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "base.yaml"), base, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svc := "contract:\n  name: billing-error\nimports:\n  - path: base.yaml\n    version: 1\n" +
+		"groups:\n  billing: {title: Billing, description: Paying.}\n" +
+		"kinds:\n  card_declined:\n    group: billing\n    description: The card was declined.\n    origin: validation\n    http: 402\n" +
+		"    recovery: {action: revise, same_arguments: never, guidance: Ask for another card.}\n"
+	cases := []struct {
+		name     string
+		old, new string
+		ok       bool
+	}{
+		{"an importing contract", "", "", true},
+		{"an empty kinds section adds nothing", "", "", true},
+		{"nothing added: the base's sections stand", "groups:", "groups_:", true},
+		{"naming repeated", "name: billing-error\n", "name: billing-error\n  naming: snake_case\n", true},
+		{"an origin added", "groups:", "origins:\n  payments: {description: The provider., side_effects: possible, log: warn}\ngroups:", true},
+		{"a retired name added", "groups:", "retired:\n  card_refused: {replaced_by: card_declined, reason: Renamed.}\ngroups:", true},
+		{"recovery_actions written again", "groups:", "recovery_actions:\n  pay: {description: Pay., step: revise}\ngroups:", false},
+		{"fallback written again", "groups:", "fallback:\n  origin: runtime\n  http: 500\n  recovery: {action: escalate, same_arguments: never, guidance: g}\ngroups:", false},
+		{"layout written again", "groups:", "layout:\n  fields: {code: kind}\ngroups:", false},
+		{"a module that is no module path", "- path: base.yaml", "- module: platform errors", false},
+		{"an import of neither path nor module", "- path: base.yaml\n    version: 1", "- version: 1", false},
+		{"an absolute path", "path: base.yaml", "path: /etc/base.yaml", false},
+		{"an unknown key", "version: 1\n", "version: 1\n    as: base\n", false},
+		{"an empty imports list", "imports:\n  - path: base.yaml\n    version: 1\n", "imports: []\n", false},
+	}
+	for _, c := range cases {
+		data := strings.Replace(svc, c.old, c.new, 1)
+		switch c.name {
+		case "nothing added: the base's sections stand":
+			data = svc[:strings.Index(svc, "groups:")]
+		case "an empty kinds section adds nothing":
+			data = svc[:strings.Index(svc, "kinds:")] + "kinds:\n"
+		}
+		file := filepath.Join(dir, "kinds.yaml")
+		if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, loadErr := contract.LoadFile(file)
+		schemaErr := schemaVerdict(sch, []byte(data))
+		if (loadErr == nil) != c.ok || (schemaErr == nil) != c.ok {
+			t.Errorf("%s: want ok=%v; the loader says %v; the schema says %v", c.name, c.ok, loadErr, schemaErr)
+		}
+	}
+	// An import by module needs a go.mod, which the schema cannot see.
+	if err := schemaVerdict(sch, []byte(strings.Replace(svc, "- path: base.yaml", "- module: example.com/platform/errors", 1))); err != nil {
+		t.Errorf("the schema rejects an import by module: %v", err)
+	}
+	// Without imports, the sections a base provides are required again,
+	// and so are the header's version and naming.
+	for _, data := range []string{
+		"contract:\n  name: billing-error\ngroups:\n  billing: {title: Billing, description: Paying.}\n",
+		string(base[:bytes.Index(base, []byte("\nkinds:\n"))]) + "\nkinds:\n" + string(base[bytes.Index(base, []byte("\nfallback:")):]),
+		strings.Replace(string(base), "  version: 1\n", "", 1),
+	} {
+		if schemaErr := schemaVerdict(sch, []byte(data)); schemaErr == nil {
+			t.Errorf("the schema accepts a contract without imports that lacks what a base would provide:\n%s", data)
+		}
+	}
+}
