@@ -25,7 +25,10 @@ type Finding struct {
 	Subject  string // the kind, value, field or wire path it concerns
 	Message  string
 	// File and Pos locate the change: in the new contract, or in the old one
-	// for what the new contract no longer has.
+	// for what the new contract no longer has. Where an import brought the
+	// entry, File is the imported file (Pos.File, as the loader names it:
+	// module@version/path for a Go module), so a change in a base is
+	// reported where the base makes it.
 	File string
 	Pos  contract.Pos
 }
@@ -46,6 +49,7 @@ func (f Finding) String() string {
 func Compare(old, new *contract.Contract) []Finding {
 	c := &comparer{old: old, new: new}
 	c.header()
+	c.imports()
 	c.vocabularies()
 	c.contextFields()
 	c.kinds()
@@ -87,7 +91,8 @@ type comparer struct {
 	out      []Finding
 }
 
-// add records a finding at pos in the new contract (inNew) or the old one.
+// add records a finding at pos in the new contract (inNew) or the old one:
+// in the file pos names when an import brought the entry.
 func (c *comparer) add(inNew bool, pos contract.Pos, rule, subject, format string, args ...any) {
 	r, ok := ruleByID[rule]
 	if !ok {
@@ -96,6 +101,9 @@ func (c *comparer) add(inNew bool, pos contract.Pos, rule, subject, format strin
 	file := c.old.File
 	if inNew {
 		file = c.new.File
+	}
+	if pos.File != "" {
+		file = pos.File
 	}
 	c.out = append(c.out, Finding{Rule: rule, Breaking: r.Breaking, Subject: subject,
 		Message: fmt.Sprintf(format, args...), File: file, Pos: pos})
@@ -132,6 +140,32 @@ func (c *comparer) header() {
 			"the version changed from %s (%s) to %s (%s): %s; keep its type and change its value",
 			what[o.VersionIsText()], versionText(o), what[n.VersionIsText()], versionText(n), onWire)
 	}
+}
+
+// imports reports an import that now brings another version of the
+// contract it names: a Go module at another version (a go.mod upgrade), or
+// a base whose contract.version changed. What changed in the base is
+// reported rule by rule where the base makes it; this makes the upgrade
+// itself visible at the import.
+func (c *comparer) imports() {
+	old := map[string]*contract.Import{}
+	for _, i := range c.old.Imports {
+		old[i.Name] = i
+	}
+	for _, n := range c.new.Imports {
+		o := old[n.Name]
+		if o == nil {
+			continue // a new import: what it brings is reported as added
+		}
+		if ot, nt := importText(o), importText(n); ot != nt {
+			c.add(true, orFirstLine(n.Pos), "IMPORT_CHANGED", "imports."+n.Name,
+				"contract %s is now imported from %s instead of %s", n.Name, nt, ot)
+		}
+	}
+}
+
+func importText(i *contract.Import) string {
+	return fmt.Sprintf("%s (version %s)", i.Label(), i.Version)
 }
 
 // versionText is the version as written in YAML.
