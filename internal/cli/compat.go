@@ -484,15 +484,15 @@ func importOf(c *contract.Contract, file string) *contract.Import {
 }
 
 // inCheckout reports whether an import's file is one GitHub can annotate:
-// a file below the working directory, named relative to it (a module's
-// file is named module@version/path, which is no such file).
+// a file on disk, named as the new contract is (a module's file is named
+// module@version/path, which is no such file), and not above the working
+// directory.
 func inCheckout(i *contract.Import) bool {
-	p := filepath.ToSlash(filepath.Clean(i.File))
-	if filepath.IsAbs(i.File) || p == ".." || strings.HasPrefix(p, "../") {
+	if p := filepath.ToSlash(filepath.Clean(i.File)); p == ".." || strings.HasPrefix(p, "../") {
 		return false
 	}
 	info, err := os.Stat(i.File)
-	return err == nil && !info.IsDir()
+	return err == nil && info.Mode().IsRegular()
 }
 
 func ghData(s string) string {
