@@ -210,7 +210,9 @@ func TestCompatImportByModuleUpgraded(t *testing.T) {
 	t.Setenv("GOTOOLCHAIN", "local")
 
 	repo := filepath.Join(tmp, "svc")
-	goMod := func(v string) string { return "module example.com/svc\n\ngo 1.22\n\nrequire " + module + " " + v + "\n" }
+	goMod := func(v string) string {
+		return "module example.com/svc\n\ngo 1.22\n\nrequire " + module + " " + v + "\n"
+	}
 	gentest.WriteTree(t, repo, map[string]string{
 		"go.mod":              goMod("v1.0.0"),
 		"go.sum":              sums["v1.0.0"],
