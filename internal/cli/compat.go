@@ -25,7 +25,10 @@ revision and a path read with "git show REV:path" (no checkout), e.g.
 --against HEAD~1:contract/kinds.yaml (the previous commit) or
 --against @{upstream}:contract/kinds.yaml (the branch the current one
 tracks); git runs in the new contract's directory, so the path is relative
-to the root of its repository. With a config that lists several
+to the root of its repository. A revision alone (--against HEAD) names the
+contract's own path at it. A contract's imports are read as they were at
+the revision: a path with git, a Go module at the version the go.mod there
+requires (go mod download). With a config that lists several
 contracts, --against is a revision only (--against HEAD~1): each entry's
 contract is compared with its file at that revision and reported under the
 entry's name, and a contract the revision lacks is reported as new.
