@@ -44,7 +44,8 @@ func (f Finding) String() string {
 }
 
 // Compare reports every change from old to new, new contract's positions
-// first, each file in position order. It does not look at the versions:
+// first (its own file, then the files it imports), each file in position
+// order. It does not look at the versions:
 // whether the changes need a new version is Summarize's business.
 func Compare(old, new *contract.Contract) []Finding {
 	c := &comparer{old: old, new: new}
@@ -61,10 +62,24 @@ func Compare(old, new *contract.Contract) []Finding {
 	c.sanitize()
 	c.retry()
 	c.callError()
+	// The new contract's own file first, then the files it imports, then
+	// the old contract's (deletions).
+	rank := map[string]int{new.File: 0}
+	for _, i := range new.Imports {
+		if _, ok := rank[i.File]; !ok {
+			rank[i.File] = 1
+		}
+	}
+	rankOf := func(file string) int {
+		if r, ok := rank[file]; ok {
+			return r
+		}
+		return 2
+	}
 	sort.SliceStable(c.out, func(i, j int) bool {
 		a, b := c.out[i], c.out[j]
-		if (a.File == new.File) != (b.File == new.File) {
-			return a.File == new.File
+		if ra, rb := rankOf(a.File), rankOf(b.File); ra != rb {
+			return ra < rb
 		}
 		if a.File != b.File {
 			return a.File < b.File
