@@ -864,6 +864,10 @@ type Summary struct {
 	Breaking, Additive     int
 	OldVersion, NewVersion string
 	VersionChanged         bool
+	// VersionImported is set when the new contract imports others: its
+	// contract.version is theirs, so only its base can publish a breaking
+	// change.
+	VersionImported bool
 
 	// Needs is the largest bump a finding needs; NeedsFor names the first
 	// such finding ("KIND_ADDED card_declined") and NeedsMore counts the
@@ -885,7 +889,7 @@ type Summary struct {
 // Summarize counts findings between old and new.
 func Summarize(old, new *contract.Contract, findings []Finding) Summary {
 	s := Summary{OldVersion: old.VersionLabel(), NewVersion: new.VersionLabel(),
-		VersionChanged: !sameRelease(old.VersionLabel(), new.VersionLabel())}
+		VersionChanged: !sameRelease(old.VersionLabel(), new.VersionLabel()), VersionImported: len(new.Imports) > 0}
 	for _, f := range findings {
 		if f.Breaking {
 			s.Breaking++
@@ -927,6 +931,8 @@ func (s Summary) String() string {
 	switch {
 	case s.Breaking+s.Additive == 0:
 		return fmt.Sprintf("no changes (%s)", version)
+	case s.Blocking() && s.VersionImported:
+		return fmt.Sprintf("%s (%s): breaking changes need a new contract.version, which is the imported contract's: its owners publish them with a new version, or keep the import at one without them", counts, version)
 	case s.Blocking():
 		return fmt.Sprintf("%s (%s): breaking changes need a new contract.version", counts, version)
 	case s.Breaking > 0:

@@ -134,6 +134,9 @@ func (s Summary) ReleaseText() string {
 	fix := "write release: " + s.MinRelease
 	if s.Needs == BumpMajor && !s.VersionChanged {
 		fix += " with a new contract.version"
+		if s.VersionImported {
+			fix += " (the imported contract's)"
+		}
 	}
 	if s.ReleaseChecked {
 		return fmt.Sprintf("%s, but the contract's release is %s: %s", head, s.NewRelease, fix)
