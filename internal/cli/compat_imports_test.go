@@ -269,3 +269,42 @@ func TestCompatImportByModuleUpgraded(t *testing.T) {
 		t.Errorf("a module HEAD's go.mod does not require: exit %d, want %d and %q\n%s%s", code, ExitUsage, want, stdout, stderr)
 	}
 }
+
+// A replace directive to a directory inside the repository: at the
+// revision, the module's file is read with git from that directory.
+func TestCompatImportReplacedInRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed: ", err)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go command is needed: ", err)
+	}
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOTOOLCHAIN", "local")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	const module = "example.com/platform/errors"
+	root := t.TempDir()
+	base := importBase(t)
+	gentest.WriteTree(t, root, map[string]string{
+		"platform/go.mod":              "module " + module + "\n\ngo 1.22\n",
+		"platform/contract/kinds.yaml": base,
+		"svc/go.mod":                   "module example.com/svc\n\ngo 1.22\n\nrequire " + module + " v1.0.0\n\nreplace " + module + " => ../platform\n",
+		"svc/contract/kinds.yaml":      serviceContract("module: " + module),
+	})
+	gitIn(t, root, "init", "-q")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "service on the platform's directory")
+	gentest.WriteTree(t, root, map[string]string{"platform/contract/kinds.yaml": breakingBase(base)})
+	svc := filepath.Join(root, "svc", "contract", "kinds.yaml")
+	code, stdout, stderr := run("compat", "-contract", svc, "--against", "HEAD")
+	if want := "platform/contract/kinds.yaml:78:3: BREAKING KIND_SAME_ARGUMENTS_CHANGED timeout: "; code != ExitProblems || !strings.Contains(stdout, want) || strings.Contains(stdout, "IMPORT_CHANGED") {
+		t.Errorf("exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
+	}
+	// The old contract's base came from git: its deletion is there.
+	broken := base[:strings.Index(base, baseKindsTail)] + base[strings.Index(base, "\nfallback:")+1:]
+	gentest.WriteTree(t, root, map[string]string{"platform/contract/kinds.yaml": broken})
+	code, stdout, stderr = run("compat", "-contract", svc, "--against", "HEAD")
+	if want := "HEAD:platform/contract/kinds.yaml:87:3: BREAKING KIND_DELETED internal_error: "; code != ExitProblems || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
+	}
+}
