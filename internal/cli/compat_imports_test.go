@@ -297,8 +297,15 @@ func TestCompatImportReplacedInRepository(t *testing.T) {
 	gentest.WriteTree(t, root, map[string]string{"platform/contract/kinds.yaml": breakingBase(base)})
 	svc := filepath.Join(root, "svc", "contract", "kinds.yaml")
 	code, stdout, stderr := run("compat", "-contract", svc, "--against", "HEAD")
-	if want := "platform/contract/kinds.yaml:78:3: BREAKING KIND_SAME_ARGUMENTS_CHANGED timeout: "; code != ExitProblems || !strings.Contains(stdout, want) || strings.Contains(stdout, "IMPORT_CHANGED") {
+	if want := filepath.Join(root, "platform", "contract", "kinds.yaml") + ":78:3: BREAKING KIND_SAME_ARGUMENTS_CHANGED timeout: "; code != ExitProblems || !strings.HasPrefix(stdout, want) || strings.Contains(stdout, "IMPORT_CHANGED") {
 		t.Errorf("exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
+	}
+	// Run in the service's directory, positions are relative to it, as
+	// for an import by path.
+	t.Chdir(filepath.Join(root, "svc"))
+	code, stdout, stderr = run("compat", "--against", "HEAD")
+	if want := "../platform/contract/kinds.yaml:78:3: BREAKING KIND_SAME_ARGUMENTS_CHANGED timeout: "; code != ExitProblems || !strings.HasPrefix(stdout, want) {
+		t.Errorf("in the service's directory: exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
 	}
 	// The old contract's base came from git: its deletion is there.
 	broken := base[:strings.Index(base, baseKindsTail)] + base[strings.Index(base, "\nfallback:")+1:]

@@ -135,7 +135,7 @@ func (s Summary) ReleaseText() string {
 	if s.Needs == BumpMajor && !s.VersionChanged {
 		fix += " with a new contract.version"
 		if s.VersionImported {
-			fix += " (the imported contract's)"
+			fix += " of the imported contract"
 		}
 	}
 	if s.ReleaseChecked {
