@@ -53,7 +53,7 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read (the new version)")
 	fs.StringVar(&o.config, "config", "", "the generation config naming the contract (default "+config.FileName+" in the working directory, when it exists and -contract is not given)")
-	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git; with a contracts list, a revision (required)")
+	fs.StringVar(&against, "against", "", "the old version: a file, `REV:path` read with git, or a revision (the contract's own path at it; with a contracts list, a revision only) (required)")
 	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
 	u := commandUsage{fs, "errgen compat [-contract " + defaultContract + "] --against <old> [--format text|json|github]", compatSummary, stdout, stderr}
 	if code, stop := u.parse(args); stop {

@@ -58,7 +58,7 @@ type revFile struct {
 // revGoMod is the go.mod at the revision, as go mod edit -json prints it.
 type revGoMod struct {
 	name    string // REV:path, for messages
-	dir     string // its directory in the repository ("" at the top)
+	dir     string // its directory in the repository ("." at the top)
 	sum     []byte // the go.sum next to it at the revision, nil when none
 	Require []struct{ Path, Version string }
 	Replace []struct {
@@ -249,12 +249,8 @@ func (r *revResolver) goModAtRev() (*revGoMod, error) {
 		if err == nil {
 			r.goMod, r.goModErr = r.parseGoMod(data, r.rev+":"+name)
 			if r.goMod != nil {
-				r.goMod.dir = strings.TrimSuffix(path.Dir(name), ".")
-				sumName := strings.TrimSuffix(name, "go.mod") + "go.sum"
-				r.goMod.sum, _ = gitOutput(r.dir, "cat-file", "blob", r.rev+":"+sumName)
-				if r.goMod.dir == "" {
-					r.goMod.dir = "."
-				}
+				r.goMod.dir = path.Dir(name)
+				r.goMod.sum, _ = gitOutput(r.dir, "cat-file", "blob", r.rev+":"+path.Join(r.goMod.dir, "go.sum"))
 			}
 			return r.goMod, r.goModErr
 		}
