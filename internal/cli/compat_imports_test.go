@@ -138,6 +138,17 @@ func TestCompatImportByPathAtRevision(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("a base missing at the revision: exit %d, want %d and %q\n%s%s", code, ExitUsage, want, stdout, stderr)
 	}
+
+	// An import by module in a repository with no go.mod at the revision.
+	gentest.WriteTree(t, root, map[string]string{"svc/contract/kinds.yaml": serviceContract("module: example.com/platform/errors")})
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "imports a module without a go.mod")
+	gentest.WriteTree(t, root, map[string]string{"svc/contract/kinds.yaml": serviceContract("path: ../../platform/kinds.yaml")})
+	code, stdout, stderr = run("compat", "-contract", svc, "--against", "HEAD")
+	want = "HEAD:svc/contract/kinds.yaml:5:13: imports: module example.com/platform/errors: no go.mod at or above svc/contract at HEAD"
+	if code != ExitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("no go.mod at the revision: exit %d, want %d and %q\n%s%s", code, ExitUsage, want, stdout, stderr)
+	}
 }
 
 // modProxy writes the base's versions into a file GOPROXY at dir (the
