@@ -25,7 +25,10 @@ revision and a path read with "git show REV:path" (no checkout), e.g.
 --against HEAD~1:contract/kinds.yaml (the previous commit) or
 --against @{upstream}:contract/kinds.yaml (the branch the current one
 tracks); git runs in the new contract's directory, so the path is relative
-to the root of its repository. With a config that lists several
+to the root of its repository. A revision alone (--against HEAD) names the
+contract's own path at it. A contract's imports are read as they were at
+the revision: a path with git, a Go module at the version the go.mod there
+requires (go mod download). With a config that lists several
 contracts, --against is a revision only (--against HEAD~1): each entry's
 contract is compared with its file at that revision and reported under the
 entry's name, and a contract the revision lacks is reported as new.
@@ -50,7 +53,7 @@ func runCompat(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.contract, "contract", defaultContract, "the contract file to read (the new version)")
 	fs.StringVar(&o.config, "config", "", "the generation config naming the contract (default "+config.FileName+" in the working directory, when it exists and -contract is not given)")
-	fs.StringVar(&against, "against", "", "the old version: a file, or `REV:path` read with git; with a contracts list, a revision (required)")
+	fs.StringVar(&against, "against", "", "the old version: a file, `REV:path` read with git, or a revision (the contract's own path at it; with a contracts list, a revision only) (required)")
 	fs.StringVar(&format, "format", "text", "output format: text, json or github (GitHub Actions annotations)")
 	u := commandUsage{fs, "errgen compat [-contract " + defaultContract + "] --against <old> [--format text|json|github]", compatSummary, stdout, stderr}
 	if code, stop := u.parse(args); stop {
@@ -108,17 +111,18 @@ func compareOne(contractPath, against string, stderr io.Writer) (*compared, bool
 	if !ok {
 		return nil, false
 	}
-	data, err := readAgainst(against, contractPath)
+	old, err := openAgainst(against, contractPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "errgen compat: %v\n", err)
 		return nil, false
 	}
-	oldC, ok := loadData(against, data, stderr)
+	defer old.close()
+	oldC, ok := loadData(old.name, old.data, old.resolver, stderr)
 	if !ok {
 		return nil, false
 	}
 	findings := compat.Compare(oldC, newC)
-	return &compared{contract: contractPath, against: against, newC: newC, findings: findings,
+	return &compared{contract: contractPath, against: old.name, newC: newC, findings: findings,
 		sum: compat.Summarize(oldC, newC, findings)}, true
 }
 
@@ -149,7 +153,7 @@ func (r *compared) writeText(w io.Writer) {
 
 func (r *compared) writeGitHub(w io.Writer) {
 	for _, f := range r.findings {
-		fmt.Fprintln(w, githubAnnotation(f, r.newC.File))
+		fmt.Fprintln(w, githubAnnotation(f, r.newC))
 	}
 	switch {
 	case r.isNew:
@@ -234,7 +238,12 @@ func compareAtRevision(e *config.Config, rev string, stderr io.Writer) (*compare
 	if err != nil {
 		return fail(fmt.Errorf("cannot read %s with git show in %s: %v", spec, dir, err))
 	}
-	oldC, ok := loadData(spec, data, stderr)
+	rr, err := newRevResolver(rev, strings.TrimSpace(string(prefix))+filepath.Base(e.Contract), spec, dir)
+	if err != nil {
+		return fail(err)
+	}
+	defer rr.close()
+	oldC, ok := loadData(spec, data, rr, stderr)
 	if !ok {
 		return nil, false
 	}
@@ -266,44 +275,79 @@ func githubRelease(sum compat.Summary, c *contract.Contract) string {
 }
 
 // loadData is load for contract bytes that did not come from a file named
-// by the user (a git revision).
-func loadData(name string, data []byte, stderr io.Writer) (*contract.Contract, bool) {
-	c, err := contract.Load(name, data)
+// by the user (a git revision), with r resolving its imports.
+func loadData(name string, data []byte, r contract.Resolver, stderr io.Writer) (*contract.Contract, bool) {
+	c, err := contract.LoadWith(name, data, r)
 	if err != nil {
-		var problems contract.Problems
-		if errors.As(err, &problems) {
-			fmt.Fprintln(stderr, problems.Error())
-			fmt.Fprintf(stderr, "errgen: %d problem%s in %s\n", len(problems), plural(len(problems)), name)
-		} else {
-			fmt.Fprintf(stderr, "errgen: %v\n", err)
-		}
+		printProblems(err, name, stderr)
 		return nil, false
 	}
 	return c, true
 }
 
-// readAgainst reads the old contract: the file spec names when it exists,
-// else REV:path through git, run in the directory of the new contract.
-func readAgainst(spec, newContract string) ([]byte, error) {
-	if info, err := os.Stat(spec); err == nil && !info.IsDir() {
-		return contract.ReadFile(spec)
+// oldVersion is the old contract as --against names it: its name in
+// positions, its bytes, and the resolver of its imports as they were.
+type oldVersion struct {
+	name     string
+	data     []byte
+	resolver contract.Resolver
+	rev      *revResolver
+}
+
+func (o *oldVersion) close() {
+	if o.rev != nil {
+		o.rev.close()
 	}
-	rev, path, isRev := strings.Cut(spec, ":")
-	if !isRev || rev == "" || path == "" {
+}
+
+// openAgainst reads the old contract: the file spec names when it exists
+// (its imports read from the file system), else REV:path through git, run
+// in the directory of the new contract, or a revision alone, which names
+// the new contract's own path at it (its imports read as they were at the
+// revision: revResolver).
+func openAgainst(spec, newContract string) (*oldVersion, error) {
+	if info, err := os.Stat(spec); err == nil && !info.IsDir() {
+		data, err := contract.ReadFile(spec)
+		if err != nil {
+			return nil, err
+		}
+		return &oldVersion{name: spec, data: data, resolver: contract.NewFiles(spec)}, nil
+	}
+	dir := filepath.Dir(newContract)
+	rev, p, isRev := strings.Cut(spec, ":")
+	if !isRev && spec != "" && !strings.HasPrefix(spec, "-") {
+		if _, err := gitOutput(dir, "rev-parse", "--verify", "--quiet", spec+"^{tree}"); err == nil {
+			prefix, err := gitOutput(dir, "rev-parse", "--show-prefix")
+			if err != nil {
+				return nil, fmt.Errorf("cannot find the repository of %s with git: %v", newContract, err)
+			}
+			p, isRev = strings.TrimSpace(string(prefix))+filepath.Base(newContract), true
+			spec = rev + ":" + p
+		}
+	}
+	if !isRev || rev == "" || p == "" {
 		_, err := os.ReadFile(spec)
-		return nil, fmt.Errorf("%v (--against takes a file or REV:path)", err)
+		return nil, fmt.Errorf("%v (--against takes a file, REV:path or a revision)", err)
 	}
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("%q is not a git revision", rev)
 	}
-	out, err := gitOutput(filepath.Dir(newContract), "show", spec)
+	out, err := gitOutput(dir, "show", spec)
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, fmt.Errorf("reading %s needs git, which was not found on PATH; install git or pass the old contract as a file", spec)
 		}
-		return nil, fmt.Errorf("cannot read %s with git show in %s: %v", spec, filepath.Dir(newContract), err)
+		return nil, fmt.Errorf("cannot read %s with git show in %s: %v", spec, dir, err)
 	}
-	return out, nil
+	repoPath, err := repoPathOf(p, dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot find the repository of %s with git: %v", newContract, err)
+	}
+	rr, err := newRevResolver(rev, repoPath, spec, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &oldVersion{name: spec, data: out, resolver: rr, rev: rr}, nil
 }
 
 // gitOutput runs git with args in dir and returns its standard output;
@@ -401,25 +445,57 @@ func writeCompatJSON(w io.Writer, v any) {
 
 // githubAnnotation is a GitHub Actions workflow command for the finding:
 // an error when it is breaking, a warning when it is additive but visible
-// to strict consumers, a notice when it only changes documentation. A finding located in
-// the old contract (a deletion) has no line in the new file, so it is
-// attached to the new contract's file and its old position goes into the
-// message.
-func githubAnnotation(f compat.Finding, newFile string) string {
+// to strict consumers, a notice when it only changes documentation (or
+// needs no release, like an upgraded import). A finding is attached where it is when that is a file of the checkout: the
+// new contract, or a file it imports by path. Else its position goes into
+// the message: a finding located in the old contract (a deletion) is
+// attached to the new contract's file, one in an imported module (outside
+// the checkout) to the import entry that brings it.
+func githubAnnotation(f compat.Finding, newC *contract.Contract) string {
 	level := "warning"
 	switch {
 	case f.Breaking:
 		level = "error"
-	case f.Bump() == compat.BumpPatch:
+	case f.Bump() <= compat.BumpPatch:
 		level = "notice"
 	}
 	props := "file=" + ghProperty(filepath.ToSlash(f.File)) + fmt.Sprintf(",line=%d,col=%d", f.Pos.Line, f.Pos.Col)
 	msg := f.Subject + ": " + f.Message
-	if f.File != newFile {
-		props = "file=" + ghProperty(filepath.ToSlash(newFile))
-		msg += fmt.Sprintf(" (was at %s:%d:%d)", f.File, f.Pos.Line, f.Pos.Col)
+	if f.File != newC.File {
+		imp := importOf(newC, f.File)
+		switch {
+		case imp != nil && inCheckout(imp):
+		case imp != nil:
+			props = "file=" + ghProperty(filepath.ToSlash(newC.File)) + fmt.Sprintf(",line=%d,col=%d", imp.Pos.Line, imp.Pos.Col)
+			msg += fmt.Sprintf(" (at %s:%d:%d)", f.File, f.Pos.Line, f.Pos.Col)
+		default:
+			props = "file=" + ghProperty(filepath.ToSlash(newC.File))
+			msg += fmt.Sprintf(" (was at %s:%d:%d)", f.File, f.Pos.Line, f.Pos.Col)
+		}
 	}
 	return fmt.Sprintf("::%s %s,title=%s::%s", level, props, ghProperty(f.Rule), ghData(msg))
+}
+
+// importOf is the import of c whose file is file, nil when none is.
+func importOf(c *contract.Contract, file string) *contract.Import {
+	for _, i := range c.Imports {
+		if i.File == file {
+			return i
+		}
+	}
+	return nil
+}
+
+// inCheckout reports whether an import's file is one GitHub can annotate:
+// a file on disk, named as the new contract is (a module's file is named
+// module@version/path, which is no such file), and not above the working
+// directory.
+func inCheckout(i *contract.Import) bool {
+	if p := filepath.ToSlash(filepath.Clean(i.File)); p == ".." || strings.HasPrefix(p, "../") {
+		return false
+	}
+	info, err := os.Stat(i.File)
+	return err == nil && info.Mode().IsRegular()
 }
 
 func ghData(s string) string {

@@ -25,7 +25,10 @@ type Finding struct {
 	Subject  string // the kind, value, field or wire path it concerns
 	Message  string
 	// File and Pos locate the change: in the new contract, or in the old one
-	// for what the new contract no longer has.
+	// for what the new contract no longer has. Where an import brought the
+	// entry, File is the imported file (Pos.File, as the loader names it:
+	// module@version/path for a Go module), so a change in a base is
+	// reported where the base makes it.
 	File string
 	Pos  contract.Pos
 }
@@ -41,11 +44,13 @@ func (f Finding) String() string {
 }
 
 // Compare reports every change from old to new, new contract's positions
-// first, each file in position order. It does not look at the versions:
+// first (its own file, then the files it imports), each file in position
+// order. It does not look at the versions:
 // whether the changes need a new version is Summarize's business.
 func Compare(old, new *contract.Contract) []Finding {
 	c := &comparer{old: old, new: new}
 	c.header()
+	c.imports()
 	c.vocabularies()
 	c.contextFields()
 	c.kinds()
@@ -57,10 +62,24 @@ func Compare(old, new *contract.Contract) []Finding {
 	c.sanitize()
 	c.retry()
 	c.callError()
+	// The new contract's own file first, then the files it imports, then
+	// the old contract's (deletions).
+	rank := map[string]int{new.File: 0}
+	for _, i := range new.Imports {
+		if _, ok := rank[i.File]; !ok {
+			rank[i.File] = 1
+		}
+	}
+	rankOf := func(file string) int {
+		if r, ok := rank[file]; ok {
+			return r
+		}
+		return 2
+	}
 	sort.SliceStable(c.out, func(i, j int) bool {
 		a, b := c.out[i], c.out[j]
-		if (a.File == new.File) != (b.File == new.File) {
-			return a.File == new.File
+		if ra, rb := rankOf(a.File), rankOf(b.File); ra != rb {
+			return ra < rb
 		}
 		if a.File != b.File {
 			return a.File < b.File
@@ -87,7 +106,8 @@ type comparer struct {
 	out      []Finding
 }
 
-// add records a finding at pos in the new contract (inNew) or the old one.
+// add records a finding at pos in the new contract (inNew) or the old one:
+// in the file pos names when an import brought the entry.
 func (c *comparer) add(inNew bool, pos contract.Pos, rule, subject, format string, args ...any) {
 	r, ok := ruleByID[rule]
 	if !ok {
@@ -96,6 +116,9 @@ func (c *comparer) add(inNew bool, pos contract.Pos, rule, subject, format strin
 	file := c.old.File
 	if inNew {
 		file = c.new.File
+	}
+	if pos.File != "" {
+		file = pos.File
 	}
 	c.out = append(c.out, Finding{Rule: rule, Breaking: r.Breaking, Subject: subject,
 		Message: fmt.Sprintf(format, args...), File: file, Pos: pos})
@@ -132,6 +155,32 @@ func (c *comparer) header() {
 			"the version changed from %s (%s) to %s (%s): %s; keep its type and change its value",
 			what[o.VersionIsText()], versionText(o), what[n.VersionIsText()], versionText(n), onWire)
 	}
+}
+
+// imports reports an import that now brings another version of the
+// contract it names: a Go module at another version (a go.mod upgrade), or
+// a base whose contract.version changed. What changed in the base is
+// reported rule by rule where the base makes it; this makes the upgrade
+// itself visible at the import.
+func (c *comparer) imports() {
+	old := map[string]*contract.Import{}
+	for _, i := range c.old.Imports {
+		old[i.Name] = i
+	}
+	for _, n := range c.new.Imports {
+		o := old[n.Name]
+		if o == nil {
+			continue // a new import: what it brings is reported as added
+		}
+		if ot, nt := importText(o), importText(n); ot != nt {
+			c.add(true, orFirstLine(n.Pos), "IMPORT_CHANGED", "imports."+n.Name,
+				"contract %s is now imported from %s instead of %s", n.Name, nt, ot)
+		}
+	}
+}
+
+func importText(i *contract.Import) string {
+	return fmt.Sprintf("%s (version %s)", i.Label(), i.Version)
 }
 
 // versionText is the version as written in YAML.
@@ -815,6 +864,10 @@ type Summary struct {
 	Breaking, Additive     int
 	OldVersion, NewVersion string
 	VersionChanged         bool
+	// VersionImported is set when the new contract imports others: its
+	// contract.version is theirs, so only its base can publish a breaking
+	// change.
+	VersionImported bool
 
 	// Needs is the largest bump a finding needs; NeedsFor names the first
 	// such finding ("KIND_ADDED card_declined") and NeedsMore counts the
@@ -836,7 +889,7 @@ type Summary struct {
 // Summarize counts findings between old and new.
 func Summarize(old, new *contract.Contract, findings []Finding) Summary {
 	s := Summary{OldVersion: old.VersionLabel(), NewVersion: new.VersionLabel(),
-		VersionChanged: !sameRelease(old.VersionLabel(), new.VersionLabel())}
+		VersionChanged: !sameRelease(old.VersionLabel(), new.VersionLabel()), VersionImported: len(new.Imports) > 0}
 	for _, f := range findings {
 		if f.Breaking {
 			s.Breaking++
@@ -878,6 +931,8 @@ func (s Summary) String() string {
 	switch {
 	case s.Breaking+s.Additive == 0:
 		return fmt.Sprintf("no changes (%s)", version)
+	case s.Blocking() && s.VersionImported:
+		return fmt.Sprintf("%s (%s): breaking changes need a new contract.version, which is the imported contract's: its owners publish them with a new version, or keep the import at one without them", counts, version)
 	case s.Blocking():
 		return fmt.Sprintf("%s (%s): breaking changes need a new contract.version", counts, version)
 	case s.Breaking > 0:

@@ -66,6 +66,30 @@ var combined = map[string]func(t *testing.T, fs []Finding, s Summary){
 			t.Errorf("want only SANITIZE_SECRET_WIDENED for acme_test_key, got %v, %s", fs, s)
 		}
 	},
+	// Contracts with imports (issue 32): a base's change is the importing
+	// contract's, reported where the base makes it (Pos.File), and judged
+	// by the importing contract's version, which is the base's.
+	"base_kind_changed": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 1 || fs[0].Rule != "KIND_SAME_ARGUMENTS_CHANGED" || fs[0].File != filepath.Join("testdata", "base_kind_changed", "base.yaml") || !s.Blocking() {
+			t.Errorf("want one blocking KIND_SAME_ARGUMENTS_CHANGED in the base's file, got %v, %s", fs, s)
+		}
+	},
+	"base_kind_added": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 1 || fs[0].Rule != "KIND_ADDED" || fs[0].File != filepath.Join("testdata", "base_kind_added", "base.yaml") || s.Blocking() || s.Needs != BumpMinor {
+			t.Errorf("want one KIND_ADDED in the base's file, needing a minor release, got %v, %s", fs, s)
+		}
+	},
+	// The base's new contract.version is the service's new wire version:
+	// its own release (1.3.0, not tied to the version it imports) must
+	// become a major.
+	"base_version_bumped": func(t *testing.T, fs []Finding, s Summary) {
+		if len(fs) != 1 || fs[0].Rule != "IMPORT_CHANGED" || !s.VersionChanged || s.Needs != BumpMajor || s.MinRelease != "2.0.0" || !s.ReleaseTooLow || !s.Fails() {
+			t.Errorf("want IMPORT_CHANGED alone and a failing need for release 2.0.0, got %v, %+v", fs, s)
+		}
+		if want := "needs a major release: 1.2.0 -> 2.0.0 or later (the imported contract.version 1 -> 2), but the contract's release is 1.3.0: write release: 2.0.0"; s.ReleaseText() != want {
+			t.Errorf("release text:\n got %s\nwant %s", s.ReleaseText(), want)
+		}
+	},
 	"unchanged": func(t *testing.T, fs []Finding, s Summary) {
 		if len(fs) != 0 || s.Blocking() {
 			t.Errorf("want no findings, got %v", fs)

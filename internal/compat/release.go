@@ -27,12 +27,17 @@ func (b Bump) String() string {
 var patchOnly = map[string]bool{"DESCRIPTION_CHANGED": true, "GUIDANCE_CHANGED": true, "KIND_LOG_CHANGED": true,
 	"KIND_REGROUPED": true, "RETIRED_REPLACEMENT_CHANGED": true}
 
+// noRelease are the additive rules that need no release by themselves:
+// an import that now brings another version of its base (what the base
+// changed is reported by its own rules).
+var noRelease = map[string]bool{"IMPORT_CHANGED": true}
+
 // RuleBump is the release bump a finding of the rule needs: major for a
-// breaking rule, patch for one that changes documentation only, minor for
-// every other additive rule.
+// breaking rule, patch for one that changes documentation only, none for
+// noRelease, minor for every other additive rule.
 func RuleBump(id string) Bump {
 	switch r, ok := ruleByID[id]; {
-	case !ok:
+	case !ok || noRelease[id]:
 		return BumpNone
 	case r.Breaking:
 		return BumpMajor
@@ -77,6 +82,12 @@ func (s *Summary) releaseCheck(old, new *contract.Contract, findings []Finding) 
 		} else if b == s.Needs && b != BumpNone {
 			s.NeedsMore++
 		}
+	}
+	// A contract that imports others takes its wire version from them and
+	// chooses its own release (contract.release's major is not tied to
+	// it): a new wire version is a new major of its packages.
+	if len(new.Imports) > 0 && s.VersionChanged && s.Needs < BumpMajor {
+		s.Needs, s.NeedsFor, s.NeedsMore = BumpMajor, fmt.Sprintf("the imported contract.version %s -> %s", old.VersionLabel(), new.VersionLabel()), 0
 	}
 	s.OldRelease, s.NewRelease = old.Release, new.Release
 	s.ReleaseChecked = old.ReleaseWritten() || new.ReleaseWritten()
@@ -123,6 +134,9 @@ func (s Summary) ReleaseText() string {
 	fix := "write release: " + s.MinRelease
 	if s.Needs == BumpMajor && !s.VersionChanged {
 		fix += " with a new contract.version"
+		if s.VersionImported {
+			fix += " of the imported contract"
+		}
 	}
 	if s.ReleaseChecked {
 		return fmt.Sprintf("%s, but the contract's release is %s: %s", head, s.NewRelease, fix)

@@ -104,7 +104,13 @@ func (l *loader) release(c *Contract, m *mapping) {
 	// The major moves with the wire version: consumers' version ranges
 	// (^1.0.0, ~=1.0, 1.x, Go's /vN import path) take every release of
 	// one major, so a breaking wire change must leave it, and an unchanged
-	// wire must not.
+	// wire must not. A contract that imports others has its base's wire
+	// version, which the service does not choose: its release is its own,
+	// and errgen compat asks for a new major when the base's version
+	// changes (and for a breaking change, as always).
+	if l.imported != nil {
+		return
+	}
 	switch {
 	case c.VersionIsText():
 		if _, numeric := ReleaseVersion(c.VersionText); !numeric {

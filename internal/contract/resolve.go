@@ -73,10 +73,14 @@ func (r *Files) module(spec *ImportSpec) (*ImportFile, error) {
 	dir, name := m.Dir, ""
 	if m.Replace != nil && m.Replace.Version == "" {
 		// A replace directive to a directory: positions name the file
-		// there, where its owner edits it.
-		name = filepath.Join(r.Dir, filepath.FromSlash(spec.Path))
-		if rel, err := filepath.Rel(r.Dir, filepath.Join(dir, filepath.FromSlash(spec.Path))); err == nil {
-			name = rel
+		// there, where its owner edits it, as they name a file imported by
+		// path: relative to the working directory when the contract's
+		// path is (the go command gives the directory absolute).
+		name = filepath.Join(dir, filepath.FromSlash(spec.Path))
+		if wd, err := os.Getwd(); err == nil && !filepath.IsAbs(r.Dir) && filepath.IsAbs(name) {
+			if rel, err := filepath.Rel(wd, name); err == nil {
+				name = rel
+			}
 		}
 	} else {
 		name = moduleName(spec.Module, m.Version, spec.Path)
