@@ -207,8 +207,8 @@ func TestImportByModule(t *testing.T) {
 	}
 	write(t, path, strings.Replace(svc, "example.com/platform/errors", "example.com/platform/other", 1))
 	_, err = LoadFile(path)
-	want := path + ":4:13: imports: module example.com/platform/other is not required by the go.mod of " + filepath.Dir(path) +
-		": run go get example.com/platform/other@VERSION there, so that go.mod pins the version imported"
+	want := path + ":4:13: imports: module example.com/platform/other is not required by " + filepath.Join(dir, "svc", "go.mod") +
+		": run go get example.com/platform/other@VERSION in its directory, so that go.mod pins the version imported"
 	if err == nil || err.Error() != want {
 		t.Errorf("a module go.mod does not require:\n got %v\nwant %s", err, want)
 	}

@@ -200,7 +200,11 @@ func (r *Files) goError(module string, err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "not a known dependency"):
-		return fmt.Errorf("module %s is not required by the go.mod of %s: run go get %s@VERSION there, so that go.mod pins the version imported", module, displayDir(r.Dir), module)
+		gomod := "the go.mod of " + displayDir(r.Dir)
+		if out, err := r.run("env", "GOMOD"); err == nil && len(bytes.TrimSpace(out)) > 0 {
+			gomod = string(bytes.TrimSpace(out))
+		}
+		return fmt.Errorf("module %s is not required by %s: run go get %s@VERSION in its directory, so that go.mod pins the version imported", module, gomod, module)
 	case strings.Contains(msg, "go.mod file not found") || strings.Contains(msg, "without a main module") || strings.Contains(msg, "cannot find main module"):
 		return fmt.Errorf("module %s: no go.mod at or above %s; an import by module takes its version from the repository's go.mod: run go mod init there, then go get %s@VERSION", module, displayDir(r.Dir), module)
 	case strings.Contains(msg, "the go command is not installed"):
