@@ -33,7 +33,7 @@ set -euo pipefail
 
 e2e=e2e-imports
 . "$(dirname "$0")/lib.sh"
-need node python3
+need node python3 cargo
 here="$repo/tests/e2e/imports"
 
 # Every Go module comes from the file GOPROXY: the three repositories need
@@ -113,7 +113,7 @@ service search search-error searcherrors
 release "$work/orders" v1.0.0
 
 # -------------------------------------------------------- (3) wire agreement
-step "(3) every envelope of one side's vectors, read by the other's packages (Go, Node, Python)"
+step "(3) every envelope of one side's vectors, read by the other's packages (Go, TypeScript, Python, Rust)"
 vectors() { echo "$work/$1/conformance/$2.vectors.json"; }
 mkdir -p "$work/expect"
 python3 "$here/expect.py" "$work/expect" \
@@ -149,6 +149,29 @@ node "$here/check.mjs" orders="$work/orders/gen/ts" platform="$work/platform/gen
   fail "a TypeScript package does not read the other side's envelopes as expected"
 python3 -I "$here/check.py" orders="$work/orders/gen/python:orders_error" platform="$work/platform/gen/python:platform_error" -- "${expectations[@]}" ||
   fail "a Python package does not read the other side's envelopes as expected"
+
+# Rust: a crate depending on the two crates by path, built in the Rust
+# suites' target directory with their Cargo.lock and build profile, so that
+# serde is the one already built (as run.sh's Rust consumer does).
+checkrs="$work/checkrs"
+mkdir -p "$checkrs/src"
+cp "$here/check.rs" "$checkrs/src/main.rs"
+cp "$repo/tests/rust/Cargo.lock" "$checkrs/"
+cat > "$checkrs/Cargo.toml" <<EOF
+[package]
+name = "e2e-imports-check"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+orders = { package = "orders-error", path = "$work/orders/gen/rust/orders-error" }
+platform = { package = "platform-error", path = "$work/platform/gen/rust/platform-error" }
+serde = "1"
+serde_json = { version = "1", features = ["preserve_order", "unbounded_depth"] }
+EOF
+( cd "$checkrs" && CARGO_TARGET_DIR="$repo/build/rust/target" CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0 \
+  cargo run -q -- "${expectations[@]}" ) || fail "a Rust crate does not read the other side's envelopes as expected"
 
 # ------------------------------------------------- (4) a breaking base change
 step "(4) the platform makes upstream_timeout never safe to repeat (breaking, same contract.version), v1.1.0"

@@ -32,18 +32,18 @@ def problems_of(pkg, x):
 
     for v in x["envelopes"]:
         try:
-            env = pkg.from_json(json.dumps(v["envelope"]))
+            env = pkg.from_json(v["text"])
         except Exception as e:  # noqa: BLE001 - every failure is a difference to report
             problems.append(f"{v['name']}: {e}")
             continue
-        bad(f"{v['name']}: decoded and encoded again", pkg.to_dict(env), v["envelope"])
+        bad(f"{v['name']}: decoded and encoded again", env.to_json(), v["text"])
         got = [env.kind, pkg.is_known_kind(env.kind), pkg.is_retryable(env), pkg.http_status(env)]
         bad(f"{v['name']}: kind, known, retryable, HTTP status", got, [v[k] for k in ("kind", "known", "retryable", "http_status")])
         c = dataclasses.asdict(pkg.lookup(env.kind))
         for name, want in v["lookup"].items():
             bad(f"{v['name']}: lookup({env.kind}).{name}", c[name], want)
     for v in x["next_step"]:
-        env = pkg.from_json(json.dumps(v["envelope"]))
+        env = pkg.from_json(v["text"])
         for a in v["attempts"]:
             d = dataclasses.asdict(pkg.next_step(env, a["attempt"]))
             bad(f"next step {v['name']}", {"attempt": a["attempt"], **d}, a)

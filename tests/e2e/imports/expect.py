@@ -10,9 +10,10 @@ and prints a line of counts. The answers come from the vectors alone,
 never from a generated package, so each language's checker (check.go,
 check.mjs, check.py) holds its package to them:
 
-- every envelope of the source's "envelopes" decodes and encodes back to
-  the same JSON value, with the same kind and retryable answer (both come
-  from the envelope as written);
+- every envelope of the source's "envelopes", given as "text", the JSON
+  text every generated encoder writes for it, decodes and encodes back to
+  the same text, with the same kind and retryable answer (both come from
+  the envelope as written);
 - a kind the reader defines (a base kind) is known, and the reader's
   classification of it (HTTP status included) is its own vectors' entry,
   which must be the source's;
@@ -39,6 +40,12 @@ def fail(msg):
     sys.exit("expect.py: " + msg)
 
 
+def go_json(v):
+    """go_json is v as every generated encoder writes it: compact, in the
+    members' order, U+2028 and U+2029 escaped (as the Go encoder does)."""
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":")).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
 def expect(reader_name, reader, source_name, source):
     for key in ("version", "retry"):
         if reader[key] != source[key]:
@@ -56,7 +63,7 @@ def expect(reader_name, reader, source_name, source):
     cases, exact, through = [], 0, set()
     for v in source["envelopes"]:
         kind = v["kind"]
-        case = {k: v[k] for k in ("name", "envelope", "kind", "retryable")}
+        case = {"name": v["name"], "text": go_json(v["envelope"]), "kind": kind, "retryable": v["retryable"]}
         if kind in rlook:
             exact += 1
             case.update(known=True, http_status=rlook[kind]["http_status"], lookup=rlook[kind])
@@ -72,7 +79,8 @@ def expect(reader_name, reader, source_name, source):
     print(f"{reader_name} reads {source_name}'s {len(cases)} envelopes: {exact} of base kinds exactly, "
           f"{len(cases) - exact} through the fallback ({', '.join(sorted(through))}); "
           f"{len(source['next_step'])} next-step cases")
-    return {"reader": reader_name, "source": source_name, "envelopes": cases, "next_step": source["next_step"]}
+    steps = [{"name": v["name"], "text": go_json(v["envelope"]), "attempts": v["attempts"]} for v in source["next_step"]]
+    return {"reader": reader_name, "source": source_name, "envelopes": cases, "next_step": steps}
 
 
 def main():
