@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# End to end, contract imports (issue 32; docs/imports.md): three
-# repositories in temporary directories, Go modules all, released into a
-# file GOPROXY (tests/go/cmd/modproxy) and taken by version from it:
+# End to end, contract imports (issue 32): three repositories in temporary
+# directories, Go modules all, released into a file GOPROXY
+# (tests/go/cmd/modproxy) and taken by version from it:
 #
 #   (1) a platform repository whose contract (tests/e2e/imports/platform.yaml)
 #       is the base vocabulary; it generates its Go, TypeScript, Python and
@@ -12,20 +12,24 @@
 #       kinds of their own (search an origin too); each generates its four
 #       packages, and errgen check is clean; orders releases v1.0.0;
 #   (3) wire agreement, for every envelope of the other side's conformance
-#       vectors: a consumer module that requires orders and the platform by
-#       version reads every envelope of search's vectors with orders'
-#       package and the platform's, and every envelope of orders' vectors
-#       with the platform's: a base kind exactly (the same envelope back,
-#       the same answers, the same classification as the writer's), a kind
-#       the reader does not define through its fallback (known false, the
-#       fallback's classification); imports/expect.py derives what each
-#       reader must answer from the vectors alone, and the Go consumer, a
-#       Node program and a Python program check their packages against it;
+#       vectors (every kind's, the unknown kind's, unknown members, deep
+#       nesting, vocabulary from a newer contract) and every next-step case:
+#       orders' packages read search's, the platform's read both services':
+#       a kind the reader defines (a base kind) exactly (the same envelope
+#       back, the same answers and classification as the writer's), any
+#       other kind through the reader's fallback (known false, the
+#       fallback's classification), and the next step the envelope's own
+#       advice gives. imports/expect.py derives every answer from the
+#       vectors alone; a Go consumer module requiring orders and the
+#       platform by version (check.go), a Node program (check.mjs), a
+#       Python program (check.py) and a Rust crate (check.rs) hold the
+#       packages to it;
 #   (4) a breaking base change: the platform makes upstream_timeout never
-#       safe to repeat under the same contract.version and releases v1.1.0;
-#       each service goes get it (go.mod's diff shows the upgrade),
-#       regenerates, and errgen compat against its last commit fails with
-#       the finding in the base file (example.com/...@v1.1.0/contract/kinds.yaml:LINE:COL).
+#       safe to repeat under the same contract.version (its own compat
+#       fails) and releases v1.1.0 anyway; each service goes get it (go.mod's
+#       diff shows the upgrade), regenerates, checks, and errgen compat
+#       against its last commit fails (exit 1) with the finding in the base
+#       file (example.com/e2e<run>/platform@v1.1.0/contract/kinds.yaml:LINE:COL).
 #
 # The errgen is this checkout's, built once. Usage: tests/e2e/imports.sh
 # (make test-e2e-imports); E2E_KEEP=1 keeps the temporary directory.
