@@ -216,9 +216,12 @@ for s in orders search; do
   "$errgen" compat --against HEAD:contract/kinds.yaml > "$work/compat-$s.txt" 2>&1 || rc=$?
   cat "$work/compat-$s.txt"
   [ "$rc" = 1 ] || fail "$s: errgen compat exited $rc, not 1 (breaking)"
-  # The finding is the platform's, positioned in the base file the service imports.
+  # The finding is the platform's, positioned in the base file the service
+  # imports; the upgrade itself is reported too.
   grep -qF "$mod/platform@v1.1.0/$finding" "$work/compat-$s.txt" ||
     fail "$s: compat does not report the base's change at $mod/platform@v1.1.0/${finding%%: BREAKING*}"
+  grep -q "IMPORT_CHANGED .*$mod/platform@v1\.1\.0/contract/kinds\.yaml.* instead of $mod/platform@v1\.0\.0/" "$work/compat-$s.txt" ||
+    fail "$s: compat does not report the upgrade of the import from v1.0.0 to v1.1.0"
 done
 
 step "ok"
