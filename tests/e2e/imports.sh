@@ -40,13 +40,13 @@ e2e=e2e-imports
 need node python3 cargo
 here="$repo/tests/e2e/imports"
 
-# Every Go module comes from the file GOPROXY: the three repositories need
-# nothing else, so a release the proxy lacks fails the run.
-export GOPROXY="file://$work/goproxy" GONOSUMDB="example.com/e2e$id" GOTOOLCHAIN=local
-mod="example.com/e2e$id"
 ( cd "$repo" && go build -o "$work/bin/errgen" ./cmd/errgen )
 errgen="$work/bin/errgen"
 build_modproxy
+# From here every Go module comes from the file GOPROXY: the three
+# repositories need nothing else, so a release the proxy lacks fails the run.
+export GOPROXY="file://$work/goproxy" GONOSUMDB="example.com/e2e$id" GOTOOLCHAIN=local
+mod="example.com/e2e$id"
 
 # release DIR VERSION: the repository's module, as go get will take it
 # (the zip leaves out .git, which modproxy says; nothing else may be left out).
