@@ -26,7 +26,7 @@
 #       packages to it;
 #   (4) a breaking base change: the platform makes upstream_timeout never
 #       safe to repeat under the same contract.version (its own compat
-#       fails) and releases v1.1.0 anyway; each service goes get it (go.mod's
+#       fails) and releases v1.1.0 anyway; each service runs go get (go.mod's
 #       diff shows the upgrade), regenerates, checks, and errgen compat
 #       against its last commit fails (exit 1) with the finding in the base
 #       file (example.com/e2e<run>/platform@v1.1.0/contract/kinds.yaml:LINE:COL).
