@@ -12,10 +12,12 @@ import dataclasses
 import importlib
 import json
 import sys
+from types import ModuleType
+from typing import Any, Dict, List
 
 args = sys.argv[1:]
 sep = args.index("--")
-readers = {}
+readers: Dict[str, ModuleType] = {}
 for a in args[:sep]:
     name, spec = a.split("=", 1)
     path, module = spec.rsplit(":", 1)
@@ -23,10 +25,10 @@ for a in args[:sep]:
     readers[name] = importlib.import_module(module)
 
 
-def problems_of(pkg, x):
-    problems = []
+def problems_of(pkg: Any, x: Dict[str, Any]) -> List[str]:
+    problems: List[str] = []
 
-    def bad(name, got, want):
+    def bad(name: str, got: Any, want: Any) -> None:
         if got != want:
             problems.append(f"{name}: {got!r}, want {want!r}")
 

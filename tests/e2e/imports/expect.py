@@ -34,19 +34,20 @@ reader reads through its fallback: then the check would prove nothing.
 import json
 import os
 import sys
+from typing import Any, Dict, List, NoReturn
 
 
-def fail(msg):
+def fail(msg: str) -> NoReturn:
     sys.exit("expect.py: " + msg)
 
 
-def go_json(v):
+def go_json(v: Any) -> str:
     """go_json is v as every generated encoder writes it: compact, in the
     members' order, U+2028 and U+2029 escaped (as the Go encoder does)."""
     return json.dumps(v, ensure_ascii=False, separators=(",", ":")).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def expect(reader_name, reader, source_name, source):
+def expect(reader_name: str, reader: Dict[str, Any], source_name: str, source: Dict[str, Any]) -> Dict[str, Any]:
     for key in ("version", "retry"):
         if reader[key] != source[key]:
             fail(f"{reader_name} and {source_name} differ in {key}: {reader[key]} and {source[key]}")
@@ -60,7 +61,8 @@ def expect(reader_name, reader, source_name, source):
     missing = sorted(slook.keys() - written)
     if missing:
         fail(f"{source_name}'s vectors have no envelope of {missing}")
-    cases, exact, through = [], 0, set()
+    cases: List[Dict[str, Any]] = []
+    exact, through = 0, set()
     for v in source["envelopes"]:
         kind = v["kind"]
         case = {"name": v["name"], "text": go_json(v["envelope"]), "kind": kind, "retryable": v["retryable"]}
@@ -83,7 +85,7 @@ def expect(reader_name, reader, source_name, source):
     return {"reader": reader_name, "source": source_name, "envelopes": cases, "next_step": steps}
 
 
-def main():
+def main() -> None:
     out, pairs = sys.argv[1], sys.argv[2:]
     if not pairs or len(pairs) % 2:
         fail("usage: expect.py OUT READER=VECTORS SOURCE=VECTORS ...")
