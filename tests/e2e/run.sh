@@ -43,40 +43,25 @@
 # Every tool it needs is required: a missing one fails the run.
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+e2e=e2e
+. "$(dirname "$0")/lib.sh"
 tsbin="$repo/tests/ts/node_modules"
 tsc="$tsbin/typescript/bin/tsc"
 pyvenv="$repo/tests/python/.venv/bin/python"
-for tool in go git node npm python3 cargo; do
-  command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed" >&2; exit 1; }
-done
+need node npm python3 cargo
 for f in "$tsc" "$tsbin/publint/src/cli.js" "$tsbin/@arethetypeswrong/cli/dist/index.js"; do
   [ -f "$f" ] || { echo "e2e: $f is missing; run npm ci in tests/ts (make ts-deps)" >&2; exit 1; }
 done
 "$pyvenv" -c 'import build, twine, flit_core' 2>/dev/null ||
   { echo "e2e: tests/python/.venv lacks build, twine or flit_core; run make py-deps" >&2; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/errgen-e2e.XXXXXX")
-# Each step's header shows the wall time and the CPU time (user, system) the
-# run's commands have taken so far, for make test's budget.
-start=$SECONDS
-step() {
-  times > "$work/times"
-  printf '\n== e2e: %s [%ds; cpu %s]\n' "$*" $((SECONDS - start)) "$(tail -1 "$work/times")"
-}
-fail() { echo "e2e: FAIL: $*" >&2; exit 1; }
-
-# The Go module cache and cargo's registry cache are the user's (so that
-# gRPC and serde are neither fetched nor compiled again): what this run adds
-# to them is removed at exit, by names only this run uses.
-id=$(date +%s%N)
-export GOFLAGS=-modcacherw GOWORK=off
-gomodcache=$(go env GOMODCACHE)
+# The Go module cache (lib.sh) and cargo's registry cache are the user's (so
+# that gRPC and serde are neither fetched nor compiled again): what this run
+# adds to them is removed at exit, by names only this run uses.
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 server=
-cleanup() {
+e2e_cleanup_more() {
   [ -z "$server" ] || kill "$server" 2>/dev/null || true
-  rm -rf "$gomodcache/example.com/e2e$id" "$gomodcache/cache/download/example.com/e2e$id"
   if [ -n "${port:-}" ]; then
     for d in "$cargo_home"/registry/index/127.0.0.1-*; do
       if grep -qs "127.0.0.1:$port/" "$d/config.json"; then
@@ -85,10 +70,7 @@ cleanup() {
       fi
     done
   fi
-  if [ -n "${E2E_KEEP:-}" ]; then echo "e2e: kept $work"; else rm -rf "$work"; fi
 }
-trap cleanup EXIT
-git_q() { git -c user.name=e2e -c user.email=e2e@example.com -c init.defaultBranch=main "$@"; }
 
 # ------------------------------------------------------------ the registries
 python3 "$repo/tests/e2e/registry.py" --root "$work/registry" --port-file "$work/port" 2>"$work/registry.log" &
@@ -264,7 +246,7 @@ if (str(v), known) != (sys.argv[2], sys.argv[3]):
 EOF
 }
 
-( cd "$repo/tests/go" && go build -o "$work/modproxy" ./cmd/modproxy )
+build_modproxy
 release 1.0.0 first
 
 # ------------------------------------------------------------ (c) consumers
