@@ -55,11 +55,12 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
-	var srcs []tscompile.Source
-	for _, f := range files {
-		if name, ok := strings.CutPrefix(f, "src/"); ok {
-			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), f)]})
-		}
+	// The contract's modules' JavaScript is written from the view (js.go);
+	// only the runtime's is compiled, once per process.
+	contractTS, constructorsTS := out[path.Join(Dir(o), "src/contract.ts")], out[path.Join(Dir(o), "src/constructors.ts")]
+	srcs := []tscompile.Source{
+		{Name: "contract", Text: contractTS, JS: contractJS(v, len(contractTS))},
+		{Name: "constructors", Text: constructorsTS, JS: constructorsJS(v, len(constructorsTS))},
 	}
 	for _, name := range runtime.TS.Names() {
 		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), "src", name)], Runtime: true})

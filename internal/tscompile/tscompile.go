@@ -45,11 +45,15 @@ const Target = api.ES2022
 const tsconfigRaw = `{"compilerOptions":{"verbatimModuleSyntax":true,"useDefineForClassFields":true}}`
 
 // Source is the module src/<Name>.ts; Runtime says it is a runtime module,
-// the same text for every contract, whose compilation is cached.
+// the same text for every contract, whose compilation is cached. JS, when
+// set, is its JavaScript already (the header line on top), written by the
+// caller as esbuild would compile Text (see js.go): only the declarations
+// are made from Text.
 type Source struct {
 	Name    string
 	Text    []byte
 	Runtime bool
+	JS      []byte
 }
 
 // Dist compiles the modules and returns dist/<name>.js and
@@ -68,6 +72,11 @@ func Dist(header string, srcs []Source) (map[string][]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if s.JS != nil {
+				results[i].js = s.JS
+				results[i].dts, results[i].err = declarations(header, s.Name, s.Text)
+				return
+			}
 			results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime)
 		}()
 	}
@@ -122,14 +131,22 @@ func compile(header, name string, src []byte) (js, dts []byte, err error) {
 		}
 		return nil, nil, fmt.Errorf("esbuild: %s", strings.Join(msgs, "; "))
 	}
-	decl, err := tsdecl.Emit(file, string(src))
+	dts, err = declarations(header, name, src)
 	if err != nil {
 		return nil, nil, err
 	}
 	// esbuild drops ordinary comments, the header line among them.
 	js = append([]byte(header+"\n"), r.Code...)
-	dts = []byte(header + "\n" + decl)
 	return js, dts, nil
+}
+
+// declarations runs tsdecl on one module.
+func declarations(header, name string, src []byte) ([]byte, error) {
+	decl, err := tsdecl.Emit("src/"+name+".ts", string(src))
+	if err != nil {
+		return nil, err
+	}
+	return []byte(header + "\n" + decl), nil
 }
 
 type compiled struct{ js, dts []byte }
@@ -164,4 +181,12 @@ func (c *moduleCache) put(name string, src []byte, out compiled) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[name] = cacheEntry{string(src), out}
+}
+
+// Esbuild is the JavaScript esbuild compiles src/<name>.ts to, the header
+// line on top: what the JavaScript a caller writes itself (Source.JS) must
+// equal, for its tests.
+func Esbuild(header, name string, src []byte) ([]byte, error) {
+	js, _, err := compile(header, name, src)
+	return js, err
 }
