@@ -14,6 +14,7 @@
 package gents
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -49,7 +50,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		return nil, err
 	}
 	out := map[string][]byte{}
-	if err := render.Files(out, tsTemplates, v, 1, Dir(o), files); err != nil {
+	if err := render.FilesSized(out, tsTemplates, v, 1, Dir(o), files, v.contractSize()); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
 	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {
@@ -59,7 +60,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	// only the runtime's is compiled, once per process.
 	contractTS, constructorsTS := out[path.Join(Dir(o), "src/contract.ts")], out[path.Join(Dir(o), "src/constructors.ts")]
 	srcs := []tscompile.Source{
-		{Name: "contract", Text: contractTS, JS: contractJS(v, len(contractTS))},
+		{Name: "contract", Text: withoutTables(contractTS, v), JS: contractJS(v, len(contractTS))},
 		{Name: "constructors", Text: constructorsTS, JS: constructorsJS(v, len(constructorsTS))},
 	}
 	for _, name := range runtime.TS.Names() {
@@ -73,4 +74,51 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		out[path.Join(Dir(o), rel)] = b
 	}
 	return out, nil
+}
+
+// withoutTables is src/contract.ts for its declarations alone: each of the
+// data tables that grow with the contract, which are most of the module,
+// replaced by null. A declaration of a const with a type never reads its
+// initializer, so the declarations are the same (TestDeclarationsWithoutTables),
+// and tsdecl tokenizes a fraction of the text. The tables are found in the
+// template's order, each as `deepFreeze(<table>);`; one not found (the
+// template changed) is left in place, which costs only time.
+func withoutTables(src []byte, v *view) []byte {
+	const call = "deepFreeze("
+	out := make([]byte, 0, len(src)/4)
+	rest := src
+	for _, table := range []string{v.Classifications, v.Fields, v.HTTPKinds, v.MCPKindErrorCodes, v.AIPReasons} {
+		if len(table) < 1024 {
+			continue
+		}
+		head := []byte(call + table[:64])
+		for off := 0; ; {
+			j := bytes.Index(rest[off:], head)
+			if j < 0 {
+				break
+			}
+			start := off + j + len(call)
+			if end := start + len(table); end+2 <= len(rest) && string(rest[start:end]) == table && string(rest[end:end+2]) == ");" {
+				out = append(append(out, rest[:start]...), "null"...)
+				rest = rest[end:]
+				break
+			}
+			off += j + 1
+		}
+	}
+	return append(out, rest...)
+}
+
+// contractSize foresees the size of src/contract.ts, the largest file the
+// templates render, a little over: its tables and, for each kind, its
+// description and a few lines naming it.
+func (v *view) contractSize() int {
+	n := 64 << 10
+	for _, table := range []string{v.Classifications, v.Fields, v.HTTPKinds, v.MCPKindErrorCodes, v.AIPReasons, v.Layout} {
+		n += len(table)
+	}
+	for _, k := range v.Kinds {
+		n += len(k.Doc) + 4*len(k.Name) + 2*len(k.Const) + 64
+	}
+	return n
 }

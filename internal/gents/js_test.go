@@ -1,22 +1,34 @@
 package gents
 
 import (
+	"bytes"
 	"path"
 	"strconv"
 	"testing"
 
 	"github.com/errgen/errgen/internal/gentest"
+	"github.com/errgen/errgen/internal/synth"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/internal/tscompile"
+	"github.com/errgen/errgen/internal/tsdecl"
 )
 
 // The JavaScript of the contract's modules, written from the view (js.go),
-// is byte for byte what esbuild compiles their TypeScript to, on every
-// test contract: the reference, the examples, and internal/gengo's, among
-// them one whose every text is hard to quote.
-func TestJSMatchesEsbuild(t *testing.T) {
-	for p, c := range gentest.Contracts(t) {
+// is byte for byte what esbuild compiles their TypeScript to, and the
+// declarations of src/contract.ts, made without its large tables
+// (withoutTables), are tsdecl's of the whole module: on every test
+// contract (the reference, the examples, and internal/gengo's, among them
+// one whose every text is hard to quote) and a synthetic one large enough
+// that the tables are left out.
+func TestContractModulesMatchCompilation(t *testing.T) {
+	contracts := gentest.Contracts(t)
+	contracts["synth"] = gentest.LoadData(t, synth.Contract(200))
+	for p, c := range contracts {
 		o := targets.Defaults(c.Name)
+		v, err := newView(c, o)
+		if err != nil {
+			t.Fatal(err)
+		}
 		files, err := Generate(c, o)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -30,6 +42,18 @@ func TestJSMatchesEsbuild(t *testing.T) {
 			if got := files[path.Join(Dir(o), "dist", module+".js")]; string(got) != string(want) {
 				t.Errorf("%s: dist/%s.js differs from esbuild's compilation:\n%s", p, module, firstDiff(got, want))
 			}
+		}
+		src := files[path.Join(Dir(o), "src/contract.ts")]
+		full, err := tsdecl.Emit("src/contract.ts", string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := files[path.Join(Dir(o), "dist/contract.d.ts")], []byte(headerOf(src)+"\n"+full); string(got) != string(want) {
+			t.Errorf("%s: dist/contract.d.ts differs from the declarations of the whole module:\n%s", p, firstDiff(got, want))
+		}
+		cut := withoutTables(src, v)
+		if p == "synth" && (len(cut) > len(src)/2 || !bytes.Contains(cut, []byte("CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { readonly kind: K } } = deepFreeze(null);"))) {
+			t.Errorf("%s: the tables are not left out: %d bytes of %d", p, len(cut), len(src))
 		}
 	}
 }

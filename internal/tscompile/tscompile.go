@@ -146,7 +146,8 @@ func declarations(header, name string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte(header + "\n" + decl), nil
+	out := make([]byte, 0, len(header)+1+len(decl))
+	return append(append(append(out, header...), '\n'), decl...), nil
 }
 
 type compiled struct{ js, dts []byte }
