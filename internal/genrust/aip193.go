@@ -1,8 +1,8 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -18,7 +18,7 @@ import (
 // aipTables is the part of src/contract.rs that aip193.rs reads.
 func (g *gen) aipTables() string {
 	c := g.c
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("\n// The google.rpc mapping's tables (see aip193.rs).\n\n")
 	fmt.Fprintf(&b, "/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.\npub const ERROR_INFO_DOMAIN: &str = %s;\n\n", g.p.Print(g.t.AIPDomain))
 	fmt.Fprintf(&b, "/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.\npub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; %d] = [\n", len(g.t.AIPLeaves))

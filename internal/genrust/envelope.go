@@ -1,6 +1,7 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -10,8 +11,9 @@ import (
 
 func trim(local string) string { return strings.TrimSuffix(local, "_") }
 
-func (g *gen) envelope() string {
-	var b strings.Builder
+func (g *gen) envelope() []byte {
+	var b bytes.Buffer
+	b.Grow(g.envelopeSize())
 	startModule(&b, "The envelope: its fields, constructors and setters, and the glue through which the runtime's codec reads and writes its context and kind-specific fields by slot.",
 		"use std::collections::BTreeMap;\n\n#[allow(unused_imports)]\nuse serde_json::{Map, Value};\n\n",
 		"#[allow(unused_imports)]\nuse crate::codec::{EncodeError, Item, Out, Wire};\nuse crate::contract::*;\n#[allow(unused_imports)]\nuse crate::spec::FieldSpec;\n\n")
@@ -25,12 +27,22 @@ func (g *gen) envelope() string {
 	b.WriteString(g.surfaceGlue())
 	b.WriteString(g.logGlue())
 	b.WriteString("}\n")
-	return b.String()
+	return b.Bytes()
+}
+
+// envelopeSize foresees the size of src/envelope.rs, a little over: for
+// each kind, its constructor.
+func (g *gen) envelopeSize() int {
+	n := 64 << 10
+	for _, k := range g.c.Kinds {
+		n += len(k.Description) + 3*len(k.Idents.RustType) + 2*len(k.Name) + 256 + 128*len(k.Fields)
+	}
+	return n
 }
 
 // objectFieldTypes writes a struct for each object field with properties,
 // with its Item reading and writing.
-func (g *gen) objectFieldTypes(b *strings.Builder) {
+func (g *gen) objectFieldTypes(b *bytes.Buffer) {
 	for _, f := range g.order {
 		name := g.structs[f]
 		doc(b, "", "///", fmt.Sprintf("The %s field. %s", f.Name, f.Description))
@@ -62,7 +74,7 @@ func (g *gen) objectFieldTypes(b *strings.Builder) {
 }
 
 // envelopeStruct writes the Recovery and Envelope structs.
-func (g *gen) envelopeStruct(b *strings.Builder) {
+func (g *gen) envelopeStruct(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("/// The advice an envelope carries.\n#[derive(Clone, Debug, PartialEq)]\npub struct Recovery {\n")
 	b.WriteString("    /// What the caller should do.\n    pub action: RecoveryAction,\n    /// Whether the identical call may be repeated.\n    pub same_arguments: SameArguments,\n    /// Free text telling the caller what to do.\n    pub guidance: String,\n    /// The minimum wait before a retry, in milliseconds; None when the producer gave no hint.\n    pub retry_after_ms: Option<i64>,\n}\n\n")
@@ -92,7 +104,7 @@ func (g *gen) envelopeStruct(b *strings.Builder) {
 }
 
 // zeroEnvelope writes Envelope::zero, the envelope decoding starts from.
-func (g *gen) zeroEnvelope(b *strings.Builder) {
+func (g *gen) zeroEnvelope(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("    /// The envelope decoding starts from.\n    pub(crate) fn zero() -> Envelope {\n        Envelope {\n")
 	if c.VersionIsText() {
@@ -113,7 +125,7 @@ func (g *gen) zeroEnvelope(b *strings.Builder) {
 
 // constructors writes new, new_trusted and one constructor a kind, each
 // taking the required context fields and the kind's required fields.
-func (g *gen) constructors(b *strings.Builder) {
+func (g *gen) constructors(b *bytes.Buffer) {
 	c := g.c
 	var ctxParams, ctxSet []string
 	for _, f := range c.RequiredContext {
@@ -141,7 +153,7 @@ func (g *gen) constructors(b *strings.Builder) {
 }
 
 // setters writes a with_ setter for each envelope field.
-func (g *gen) setters(b *strings.Builder) {
+func (g *gen) setters(b *bytes.Buffer) {
 	c := g.c
 	for _, f := range c.EnvelopeFields {
 		typ := g.fields[g.slots[f]].typ
@@ -159,7 +171,7 @@ func (g *gen) setters(b *strings.Builder) {
 
 // slotGlue writes the methods through which the runtime's codec reads and
 // writes fields by slot, and the derived flags as received.
-func (g *gen) slotGlue(b *strings.Builder) {
+func (g *gen) slotGlue(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("    /// Decodes a field's value into its slot; false when it has another type.\n    pub(crate) fn decode_slot(&mut self, slot: usize, v: &Value) -> bool {\n        match slot {\n")
 	for i, s := range g.fields {

@@ -191,6 +191,10 @@ func scalarLiteral(v Value, null, yes, no string) (text string, ok bool) {
 	return "", false
 }
 
+// SizeHint foresees, roughly, the bytes of v printed as a data table: an
+// emitter sizes the buffer of a module that holds it.
+func SizeHint(v Value) int { return sizeHint(v, 0) }
+
 // sizeHint foresees, roughly, the bytes of v printed at depth as a
 // printer of indented data tables prints it: the printers allocate their
 // buffer at about the final size once instead of doubling it from nothing
