@@ -14,7 +14,6 @@
 package gents
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -56,12 +55,21 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
-	// The contract's modules' JavaScript is written from the view (js.go);
-	// only the runtime's is compiled, once per process.
+	// The contract's modules' JavaScript is written from the view (js.go),
+	// and their declarations made from less than the whole module (decl.go);
+	// only the runtime's modules are compiled, once per process.
 	contractTS, constructorsTS := out[path.Join(Dir(o), "src/contract.ts")], out[path.Join(Dir(o), "src/constructors.ts")]
+	contractDTS, err := tscompile.Declarations(v.Header, "contract", withoutTables(contractTS, v))
+	if err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
+	}
+	constructorsDTS, err := constructorDeclarations(v, constructorsTS)
+	if err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
+	}
 	srcs := []tscompile.Source{
-		{Name: "contract", Text: withoutTables(contractTS, v), JS: contractJS(v, len(contractTS))},
-		{Name: "constructors", Text: constructorsTS, JS: constructorsJS(v, len(constructorsTS))},
+		{Name: "contract", JS: contractJS(v, len(contractTS)), DTS: contractDTS},
+		{Name: "constructors", JS: constructorsJS(v, len(constructorsTS)), DTS: constructorsDTS},
 	}
 	for _, name := range runtime.TS.Names() {
 		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), "src", name)], Runtime: true})
@@ -74,39 +82,6 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		out[path.Join(Dir(o), rel)] = b
 	}
 	return out, nil
-}
-
-// withoutTables is src/contract.ts for its declarations alone: each of the
-// data tables that grow with the contract, which are most of the module,
-// replaced by null. A declaration of a const with a type never reads its
-// initializer, so the declarations are the same (TestDeclarationsWithoutTables),
-// and tsdecl tokenizes a fraction of the text. The tables are found in the
-// template's order, each as `deepFreeze(<table>);`; one not found (the
-// template changed) is left in place, which costs only time.
-func withoutTables(src []byte, v *view) []byte {
-	const call = "deepFreeze("
-	out := make([]byte, 0, len(src)/4)
-	rest := src
-	for _, table := range []string{v.Classifications, v.Fields, v.HTTPKinds, v.MCPKindErrorCodes, v.AIPReasons} {
-		if len(table) < 1024 {
-			continue
-		}
-		head := []byte(call + table[:64])
-		for off := 0; ; {
-			j := bytes.Index(rest[off:], head)
-			if j < 0 {
-				break
-			}
-			start := off + j + len(call)
-			if end := start + len(table); end+2 <= len(rest) && string(rest[start:end]) == table && string(rest[end:end+2]) == ");" {
-				out = append(append(out, rest[:start]...), "null"...)
-				rest = rest[end:]
-				break
-			}
-			off += j + 1
-		}
-	}
-	return append(out, rest...)
 }
 
 // contractSize foresees the size of src/contract.ts, the largest file the

@@ -14,15 +14,16 @@ import (
 )
 
 // The JavaScript of the contract's modules, written from the view (js.go),
-// is byte for byte what esbuild compiles their TypeScript to, and the
-// declarations of src/contract.ts, made without its large tables
-// (withoutTables), are tsdecl's of the whole module: on every test
-// contract (the reference, the examples, and internal/gengo's, among them
-// one whose every text is hard to quote) and a synthetic one large enough
-// that the tables are left out.
+// is byte for byte what esbuild compiles their TypeScript to, and their
+// declarations, made from less than the whole modules (decl.go), are
+// tsdecl's of the whole modules: on every test contract (the reference,
+// the examples, and internal/gengo's, among them one whose every text is
+// hard to quote) and a synthetic one large enough that the tables are left
+// out.
 func TestContractModulesMatchCompilation(t *testing.T) {
 	contracts := gentest.Contracts(t)
 	contracts["synth"] = gentest.LoadData(t, synth.Contract(200))
+	withTypes := false
 	for p, c := range contracts {
 		o := targets.Defaults(c.Name)
 		v, err := newView(c, o)
@@ -42,19 +43,30 @@ func TestContractModulesMatchCompilation(t *testing.T) {
 			if got := files[path.Join(Dir(o), "dist", module+".js")]; string(got) != string(want) {
 				t.Errorf("%s: dist/%s.js differs from esbuild's compilation:\n%s", p, module, firstDiff(got, want))
 			}
+			full, err := tsdecl.Emit("src/"+module+".ts", string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := files[path.Join(Dir(o), "dist", module+".d.ts")], []byte(headerOf(src)+"\n"+full); string(got) != string(want) {
+				t.Errorf("%s: dist/%s.d.ts differs from the declarations of the whole module:\n%s", p, module, firstDiff(got, want))
+			}
 		}
+		// The short cuts are taken: every contract's constructors are
+		// where the template writes them, and a large contract's tables
+		// are left out.
+		constructors := files[path.Join(Dir(o), "src/constructors.ts")]
+		if _, _, decls := constructorRun(v, constructors); decls == nil {
+			t.Errorf("%s: the constructors are not found in src/constructors.ts", p)
+		}
+		withTypes = withTypes || len(v.ConstructorTypes) > 0
 		src := files[path.Join(Dir(o), "src/contract.ts")]
-		full, err := tsdecl.Emit("src/contract.ts", string(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := files[path.Join(Dir(o), "dist/contract.d.ts")], []byte(headerOf(src)+"\n"+full); string(got) != string(want) {
-			t.Errorf("%s: dist/contract.d.ts differs from the declarations of the whole module:\n%s", p, firstDiff(got, want))
-		}
 		cut := withoutTables(src, v)
 		if p == "synth" && (len(cut) > len(src)/2 || !bytes.Contains(cut, []byte("CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { readonly kind: K } } = deepFreeze(null);"))) {
 			t.Errorf("%s: the tables are not left out: %d bytes of %d", p, len(cut), len(src))
 		}
+	}
+	if !withTypes {
+		t.Error("no test contract has a constructor that takes an object type of its own")
 	}
 }
 

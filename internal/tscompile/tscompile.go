@@ -45,15 +45,15 @@ const Target = api.ES2022
 const tsconfigRaw = `{"compilerOptions":{"verbatimModuleSyntax":true,"useDefineForClassFields":true}}`
 
 // Source is the module src/<Name>.ts; Runtime says it is a runtime module,
-// the same text for every contract, whose compilation is cached. JS, when
-// set, is its JavaScript already (the header line on top), written by the
-// caller as esbuild would compile Text (see js.go): only the declarations
-// are made from Text.
+// the same text for every contract, whose compilation is cached. JS and
+// DTS, when set, are its dist/ files already (the header line on top),
+// made by the caller as esbuild and tsdecl would make them from the module
+// (see js.go), and Text is not read.
 type Source struct {
 	Name    string
 	Text    []byte
 	Runtime bool
-	JS      []byte
+	JS, DTS []byte
 }
 
 // Dist compiles the modules and returns dist/<name>.js and
@@ -72,9 +72,8 @@ func Dist(header string, srcs []Source) (map[string][]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if s.JS != nil {
-				results[i].js = s.JS
-				results[i].dts, results[i].err = declarations(header, s.Name, s.Text)
+			if s.JS != nil && s.DTS != nil {
+				results[i].js, results[i].dts = s.JS, s.DTS
 				return
 			}
 			results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime)
@@ -131,7 +130,7 @@ func compile(header, name string, src []byte) (js, dts []byte, err error) {
 		}
 		return nil, nil, fmt.Errorf("esbuild: %s", strings.Join(msgs, "; "))
 	}
-	dts, err = declarations(header, name, src)
+	dts, err = Declarations(header, name, src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,8 +139,9 @@ func compile(header, name string, src []byte) (js, dts []byte, err error) {
 	return js, dts, nil
 }
 
-// declarations runs tsdecl on one module.
-func declarations(header, name string, src []byte) ([]byte, error) {
+// Declarations is dist/<name>.d.ts: tsdecl's declarations of the module
+// src/<name>.ts, the header line on top.
+func Declarations(header, name string, src []byte) ([]byte, error) {
 	decl, err := tsdecl.Emit("src/"+name+".ts", string(src))
 	if err != nil {
 		return nil, err
