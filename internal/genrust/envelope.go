@@ -140,15 +140,29 @@ func (g *gen) constructors(b *bytes.Buffer) {
 		ctxTrusted = append(ctxTrusted, fmt.Sprintf("        e.%s = %s.to_owned();\n", f.Idents.RustLocal, f.Idents.RustLocal))
 	}
 	fmt.Fprintf(b, "    pub fn new_trusted(kind: Kind, message: &str%s) -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(kind, message, false);\n%s        e\n    }\n\n", strings.Join(ctxParams, ""), strings.Join(ctxTrusted, ""))
+	// Written in pieces: one constructor per kind.
 	for _, k := range c.Kinds {
-		params := append([]string{}, ctxParams...)
-		sets := append([]string{}, ctxSet...)
-		for _, f := range k.RequiredFields() {
-			params = append(params, fmt.Sprintf(", %s: %s", f.Idents.RustLocal, g.paramType(f)))
-			sets = append(sets, fmt.Sprintf("        e.%s = %s;\n", f.Idents.RustLocal, g.paramValue(f)))
+		required := k.RequiredFields()
+		doc(b, "    ", "///", "A "+k.Name+" envelope. "+k.Description+" It sanitizes the message (sanitize); new_trusted and plain assignment are the opt-out for trusted text.")
+		b.WriteString("    pub fn new_")
+		b.WriteString(trim(k.Idents.RustLocal))
+		b.WriteString("(message: &str")
+		for _, p := range ctxParams {
+			b.WriteString(p)
 		}
-		doc(b, "    ", "///", fmt.Sprintf("A %s envelope. %s It sanitizes the message (sanitize); new_trusted and plain assignment are the opt-out for trusted text.", k.Name, k.Description))
-		fmt.Fprintf(b, "    pub fn new_%s(message: &str%s) -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(Kind::%s, message, true);\n%s        e\n    }\n\n", trim(k.Idents.RustLocal), strings.Join(params, ""), k.Idents.RustType, strings.Join(sets, ""))
+		for _, f := range required {
+			b.WriteString(", " + f.Idents.RustLocal + ": " + g.paramType(f))
+		}
+		b.WriteString(") -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(Kind::")
+		b.WriteString(k.Idents.RustType)
+		b.WriteString(", message, true);\n")
+		for _, set := range ctxSet {
+			b.WriteString(set)
+		}
+		for _, f := range required {
+			b.WriteString("        e." + f.Idents.RustLocal + " = " + g.paramValue(f) + ";\n")
+		}
+		b.WriteString("        e\n    }\n\n")
 	}
 }
 

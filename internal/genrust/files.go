@@ -41,8 +41,10 @@ func (g *gen) enum(b *bytes.Buffer, name, what string, vals []*contract.Value) {
 	doc(b, "", "///", fmt.Sprintf("%s: one of the contract's %s values. Open: a value this version of the contract does not list (a newer producer's) is kept in Other, so it decodes and encodes back unchanged; compare with as_str or match the variants. Other never holds a listed value: From<&str> maps every listed name to its variant.", name, what))
 	b.WriteString("#[derive(Clone, Debug)]\n#[non_exhaustive]\npub enum " + name + " {\n")
 	for _, v := range vals {
-		doc(b, "    ", "///", fmt.Sprintf("%q: %s", v.Name, v.Description))
-		b.WriteString("    " + v.Idents.RustType + ",\n")
+		doc(b, "    ", "///", strconv.Quote(v.Name)+": "+v.Description)
+		b.WriteString("    ")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(",\n")
 	}
 	b.WriteString("    /// A value the contract does not list, as received.\n    Other(String),\n}\n\n")
 	fmt.Fprintf(b, "impl %s {\n", name)
@@ -51,17 +53,31 @@ func (g *gen) enum(b *bytes.Buffer, name, what string, vals []*contract.Value) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(name + "::" + v.Idents.RustType)
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
 	}
 	b.WriteString("];\n\n    /// The value as the contract spells it.\n    pub fn as_str(&self) -> &str {\n        match self {\n")
 	for _, v := range vals {
-		fmt.Fprintf(b, "            %s::%s => %s,\n", name, v.Idents.RustType, runtimedata.RustString(v.Name))
+		b.WriteString("            ")
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(" => ")
+		runtimedata.WriteRustString(b, v.Name)
+		b.WriteString(",\n")
 	}
 	b.WriteString("            " + name + "::Other(s) => s,\n        }\n    }\n\n")
 	b.WriteString("    /// Whether the contract lists the value.\n    pub fn is_known(&self) -> bool {\n        !matches!(self, " + name + "::Other(_))\n    }\n}\n\n")
 	fmt.Fprintf(b, "impl From<&str> for %s {\n    fn from(s: &str) -> Self {\n        match s {\n", name)
 	for _, v := range vals {
-		fmt.Fprintf(b, "            %s => %s::%s,\n", runtimedata.RustString(v.Name), name, v.Idents.RustType)
+		b.WriteString("            ")
+		runtimedata.WriteRustString(b, v.Name)
+		b.WriteString(" => ")
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(",\n")
 	}
 	b.WriteString("            _ => " + name + "::Other(s.to_owned()),\n        }\n    }\n}\n\n")
 	fmt.Fprintf(b, "impl From<String> for %s {\n    fn from(s: String) -> Self {\n        match %s::from(s.as_str()) {\n            %s::Other(_) => %s::Other(s),\n            v => v,\n        }\n    }\n}\n\n", name, name, name, name)
@@ -90,7 +106,7 @@ func (g *gen) contract() []byte {
 	g.sanitizerPolicy(&b)
 	b.WriteString(g.surfaceTables())
 	b.WriteString(g.logTables())
-	b.WriteString(g.aipTables())
+	g.aipTables(&b)
 	return b.Bytes()
 }
 
