@@ -31,7 +31,7 @@ var numbers = []string{
 
 // compileValue is esbuild's JavaScript for `export const x = <expr>;`,
 // without the header line and the export clause.
-func compileValue(t *testing.T, expr string) string {
+func compileValue(t testing.TB, expr string) string {
 	t.Helper()
 	js, _, err := compile("// h", "value", []byte("export const x: unknown = "+expr+";\n"))
 	if err != nil {
@@ -82,4 +82,32 @@ func TestJSLiteralsMatchEsbuild(t *testing.T) {
 			t.Errorf("key %q: AppendJSON %q, esbuild %q", s, got, want)
 		}
 	}
+}
+
+// FuzzJSLiterals holds AppendString, AppendJSON and AppendNumber to
+// esbuild's printing on any text and any number (make fuzz).
+func FuzzJSLiterals(f *testing.F) {
+	for i, s := range awkward {
+		f.Add(s, float64(i)*1000.5)
+	}
+	for _, n := range numbers {
+		var v float64
+		if err := json.Unmarshal([]byte(n), &v); err == nil {
+			f.Add("", v)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string, v float64) {
+		lit := string(orderedjson.AppendString(nil, s, false))
+		if got, want := string(AppendString(nil, s)), compileValue(t, lit); got != want {
+			t.Errorf("AppendString(%q) = %q, esbuild %q", s, got, want)
+		}
+		num, err := json.Marshal(v)
+		if err != nil {
+			return // NaN and the infinities have no JSON
+		}
+		table := "{\n  " + lit + ": [\n    " + lit + ",\n    " + string(num) + "\n  ]\n}"
+		if got, want := string(AppendJSON(nil, table)), compileValue(t, table); got != want {
+			t.Errorf("AppendJSON(%q) = %q, esbuild %q", table, got, want)
+		}
+	})
 }
