@@ -22,7 +22,8 @@ type TypeScriptPrinter struct{}
 // size (sizeHint): grown from nothing by doubling, the buffers of a
 // 10,000-kind contract's tables cost several times their text.
 func (p TypeScriptPrinter) Print(v Value) string {
-	return string(p.write(make([]byte, 0, sizeHint(v, 0)+sizeHint(v, 0)/8), v, 0))
+	n := sizeHint(v, 0)
+	return string(p.write(make([]byte, 0, n+n/8), v, 0))
 }
 
 // spaces indents: depth levels of two spaces are spaces[:2*depth], longer
