@@ -17,13 +17,13 @@ import (
 // is byte for byte what esbuild compiles their TypeScript to, and their
 // declarations, made from less than the whole modules (decl.go), are
 // tsdecl's of the whole modules: on every test contract (the reference,
-// the examples, and internal/gengo's, among them one whose every text is
-// hard to quote) and a synthetic one large enough that the tables are left
-// out.
+// the examples, internal/gengo's, among them one whose every text is hard
+// to quote, and testdata/sanitized, whose constructors sanitize required
+// fields) and a synthetic one large enough that the tables are left out.
 func TestContractModulesMatchCompilation(t *testing.T) {
-	contracts := gentest.Contracts(t)
+	contracts := gentest.Contracts(t, "testdata/*/kinds.yaml")
 	contracts["synth"] = gentest.LoadData(t, synth.Contract(200))
-	withTypes := false
+	withTypes, sanitizes := false, false
 	for p, c := range contracts {
 		o := targets.Defaults(c.Name)
 		v, err := newView(c, o)
@@ -59,14 +59,15 @@ func TestContractModulesMatchCompilation(t *testing.T) {
 			t.Errorf("%s: the constructors are not found in src/constructors.ts", p)
 		}
 		withTypes = withTypes || len(v.ConstructorTypes) > 0
+		sanitizes = sanitizes || v.SanitizesRequired && len(v.RequiredContext) > 0
 		src := files[path.Join(Dir(o), "src/contract.ts")]
 		cut := withoutTables(src, v)
 		if p == "synth" && (len(cut) > len(src)/2 || !bytes.Contains(cut, []byte("CLASSIFICATIONS: { readonly [K in KnownKind]: Classification & { readonly kind: K } } = deepFreeze(null);"))) {
 			t.Errorf("%s: the tables are not left out: %d bytes of %d", p, len(cut), len(src))
 		}
 	}
-	if !withTypes {
-		t.Error("no test contract has a constructor that takes an object type of its own")
+	if !withTypes || !sanitizes {
+		t.Errorf("no test contract has a constructor that takes an object type of its own (%v) or sanitizes a required field and context (%v)", withTypes, sanitizes)
 	}
 }
 
