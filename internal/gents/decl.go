@@ -23,28 +23,36 @@ import (
 // template changed) is left in place, which costs only time.
 func withoutTables(src []byte, v *view) []byte {
 	const call = "deepFreeze("
-	out := make([]byte, 0, len(src)/4)
-	rest := src
+	type span struct{ start, end int }
+	var cuts []span
+	size, from := len(src), 0
 	for _, table := range []string{v.Classifications, v.Fields, v.HTTPKinds, v.MCPKindErrorCodes, v.AIPReasons} {
 		if len(table) < 1024 {
 			continue
 		}
 		head := []byte(call + table[:64])
-		for off := 0; ; {
-			j := bytes.Index(rest[off:], head)
+		for off := from; ; {
+			j := bytes.Index(src[off:], head)
 			if j < 0 {
 				break
 			}
 			start := off + j + len(call)
-			if end := start + len(table); end+2 <= len(rest) && string(rest[start:end]) == table && string(rest[end:end+2]) == ");" {
-				out = append(append(out, rest[:start]...), "null"...)
-				rest = rest[end:]
+			if end := start + len(table); end+2 <= len(src) && string(src[start:end]) == table && string(src[end:end+2]) == ");" {
+				cuts = append(cuts, span{start, end})
+				size -= len(table) - len("null")
+				from = end
 				break
 			}
 			off += j + 1
 		}
 	}
-	return append(out, rest...)
+	out := make([]byte, 0, size)
+	from = 0
+	for _, c := range cuts {
+		out = append(append(out, src[from:c.start]...), "null"...)
+		from = c.end
+	}
+	return append(out, src[from:]...)
 }
 
 // constructorDeclarations is dist/constructors.d.ts. tsdecl reads the
@@ -115,8 +123,8 @@ func constructorRun(v *view, src []byte) (start, end int, decls []byte) {
 			return 0, 0, nil
 		}
 		doc, sig := line(), line()
-		fn, ok := bytes.CutPrefix(sig, []byte("export function new"+kind.Type+"("))
-		if !bytes.HasPrefix(doc, []byte("/** new"+kind.Type+" ")) || !bytes.HasSuffix(doc, []byte("*/")) || !ok || !bytes.HasSuffix(fn, []byte(" {")) {
+		fn, ok := cutPrefix(sig, "export function new", kind.Type, "(")
+		if _, isDoc := cutPrefix(doc, "/** new", kind.Type, " "); !isDoc || !bytes.HasSuffix(doc, []byte("*/")) || !ok || !bytes.HasSuffix(fn, []byte(" {")) {
 			return 0, 0, nil
 		}
 		for {
@@ -132,8 +140,20 @@ func constructorRun(v *view, src []byte) (start, end int, decls []byte) {
 			}
 		}
 		decls = append(append(append(decls, '\n'), doc...), '\n')
-		decls = append(append(decls, "export declare function new"+kind.Type+"("...), fn[:len(fn)-2]...)
-		decls = append(decls, ";\n"...)
+		decls = append(append(append(decls, "export declare function new"...), kind.Type...), '(')
+		decls = append(append(decls, fn[:len(fn)-2]...), ";\n"...)
 	}
 	return start, pos, decls
+}
+
+// cutPrefix is bytes.CutPrefix with the prefix given in parts, which are
+// not joined: it runs for every kind.
+func cutPrefix(b []byte, parts ...string) ([]byte, bool) {
+	for _, p := range parts {
+		if len(b) < len(p) || string(b[:len(p)]) != p {
+			return nil, false
+		}
+		b = b[len(p):]
+	}
+	return b, true
 }
