@@ -18,7 +18,7 @@ var awkward = []string{
 	"\"q\" \"q\" 'a' 'b' `c` `d`", "\"\" '' ${x}", "\"\"\" ''' ${a} ${b} ${c}", `\back\slash`, "tab\there",
 	"line\nbreak", "\"\"\"\n'" + "`", "cr\rlf", "nul\x00end", "nul\x007", "bell\x07", "\b\f\v\x1b\x01\x1f\x7f",
 	"</script>", "</SCRIPT", "<\\/script", "a</scrip", "</", "x<//script", "\u2028\u2029", "\ufeffbom",
-	"Grüße 日本語 🚀", "bad \xff byte", "trunc \xe2\x82", "$", "${", "$$", "`", "``${", "…[truncated]",
+	"Grüße 日本語 🚀", "bad \xff byte", "trunc \xe2\x82", "$", "${", "$$", "`", "``${", "…[truncated]", "__proto__", "constructor",
 }
 
 // numbers are JSON numbers as Go's encoder writes them, around each of
