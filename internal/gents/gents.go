@@ -35,8 +35,9 @@ func Dir(o targets.Options) string { return o.Dir(targets.TypeScript) }
 // from contract.ts.tmpl): contract.ts and constructors.ts and the package
 // files. The other sources are the runtime, real TypeScript in
 // runtime/ts/src, the same for every contract (a test checks this): each
-// becomes src/<name> with the header stamped on top. Only the rendered
-// sources' compilation is never cached (see internal/tscompile).
+// becomes src/<name> with the header stamped on top, and is compiled once
+// per process (see internal/tscompile); the rendered sources' dist/ files
+// are written from the view instead (js.go, decl.go).
 var files = []string{"package.json", "tsconfig.json", "README.md", "src/contract.ts", "src/constructors.ts"}
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))

@@ -1,7 +1,9 @@
 // Package tscompile compiles the generated TypeScript package's modules
 // into the dist/ it ships: esbuild for the JavaScript, tsdecl for the
 // declarations. It knows nothing of contracts (gents hands it the sources),
-// and it is errgen's one importer of esbuild.
+// and it is errgen's one importer of esbuild. It also holds the part of
+// esbuild's printer with which gents writes the JavaScript of the
+// contract's own modules without compiling them (js.go).
 package tscompile
 
 import (
