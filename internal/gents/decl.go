@@ -17,8 +17,8 @@ import (
 // withoutTables is src/contract.ts for its declarations alone: each of the
 // data tables that grow with the contract, which are most of the module,
 // replaced by null. A declaration of a const with a type never reads its
-// initializer, so the declarations are the same (TestDeclarationsWithoutTables),
-// and tsdecl tokenizes a fraction of the text. The tables are found in the
+// initializer, so the declarations are the same, and tsdecl tokenizes a
+// fraction of the text. The tables are found in the
 // template's order, each as `deepFreeze(<table>);`; one not found (the
 // template changed) is left in place, which costs only time.
 func withoutTables(src []byte, v *view) []byte {

@@ -16,8 +16,9 @@ import (
 // (tscompile.AppendString). Compiling them cost most of the TypeScript
 // emitter's time and memory on a large contract, all to print data that is
 // already at hand. The two templates and these writers change together:
-// TestJSMatchesEsbuild compiles the templates' output with esbuild and
-// compares, on every test contract and on one full of awkward texts.
+// TestContractModulesMatchCompilation compiles the templates' output with
+// esbuild and compares, on every test contract (one of them full of awkward
+// texts); FuzzJSLiterals holds the literal printing to esbuild's.
 
 // jsModule is a module's JavaScript under construction: its text and the
 // names its export clause lists.
