@@ -223,6 +223,7 @@ fuzz: nosecret-fuzz
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/tscompile -run '^$$' -fuzz '^FuzzJSLiterals$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/genopenapi -run '^$$' -fuzz '^FuzzWriter$$' -fuzztime $(FUZZTIME)
 	@$(MAKE) --no-print-directory reader-fuzz
 

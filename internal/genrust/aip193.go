@@ -1,8 +1,8 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -15,13 +15,12 @@ import (
 // layout does not carry, the kinds by reason and Kind::reason (each
 // Classification's gRPC code, status and reason are in its record).
 
-// aipTables is the part of src/contract.rs that aip193.rs reads.
-func (g *gen) aipTables() string {
+// aipTables writes the part of src/contract.rs that aip193.rs reads.
+func (g *gen) aipTables(b *bytes.Buffer) {
 	c := g.c
-	var b strings.Builder
 	b.WriteString("\n// The google.rpc mapping's tables (see aip193.rs).\n\n")
-	fmt.Fprintf(&b, "/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.\npub const ERROR_INFO_DOMAIN: &str = %s;\n\n", g.p.Print(g.t.AIPDomain))
-	fmt.Fprintf(&b, "/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.\npub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; %d] = [\n", len(g.t.AIPLeaves))
+	fmt.Fprintf(b, "/// The domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.\npub const ERROR_INFO_DOMAIN: &str = %s;\n\n", g.p.Print(g.t.AIPDomain))
+	fmt.Fprintf(b, "/// The layout's leaves in wire order, each with where the google.rpc mapping takes its value from.\npub(crate) static AIP_LEAVES: [crate::aip193::AipLeaf; %d] = [\n", len(g.t.AIPLeaves))
 	for _, lf := range g.t.AIPLeaves {
 		b.WriteString("    " + g.p.Print(lf) + ",\n")
 	}
@@ -77,7 +76,7 @@ func (g *gen) aipTables() string {
 	b.WriteString("/// Sets the values the layout does not carry from meta, where it has them; false when one does not read.\n")
 	b.WriteString("pub(crate) fn aip_set_off_wire(e: &mut crate::envelope::Envelope, meta: &std::collections::BTreeMap<String, String>) -> bool {\n")
 	for _, o := range offs {
-		fmt.Fprintf(&b, "    if let Some(v) = meta.get(%s) {\n        %s\n    }\n", runtimedata.RustString(o.key), o.set)
+		fmt.Fprintf(b, "    if let Some(v) = meta.get(%s) {\n        %s\n    }\n", runtimedata.RustString(o.key), o.set)
 	}
 	if len(offs) == 0 {
 		b.WriteString("    let _ = (e, meta);\n")
@@ -86,13 +85,20 @@ func (g *gen) aipTables() string {
 
 	b.WriteString("/// The kind whose ErrorInfo reason is reason, or None.\npub(crate) fn kind_by_reason(reason: &str) -> Option<Kind> {\n    match reason {\n")
 	for _, e := range g.t.AIPReasons {
-		fmt.Fprintf(&b, "        %s => Some(Kind::%s),\n", g.p.Print(e.Key), c.Kind(e.Value.(string)).Idents.RustType)
+		b.WriteString("        ")
+		g.p.Write(b, e.Key)
+		b.WriteString(" => Some(Kind::")
+		b.WriteString(c.Kind(e.Value.(string)).Idents.RustType)
+		b.WriteString("),\n")
 	}
 	b.WriteString("        _ => None,\n    }\n}\n\n")
 	b.WriteString("impl Kind {\n    /// The kind's ErrorInfo reason (AIP-193): its words upper-cased and joined with \"_\", \"KIND\" put before a result shorter than 3 or not starting with a letter, at most 63 characters; a kind the contract lists has it without allocating.\n    pub fn reason(&self) -> Cow<'static, str> {\n        match self {\n")
 	for _, k := range c.Kinds {
-		fmt.Fprintf(&b, "            Kind::%s => Cow::Borrowed(%s),\n", k.Idents.RustType, runtimedata.RustString(k.Reason))
+		b.WriteString("            Kind::")
+		b.WriteString(k.Idents.RustType)
+		b.WriteString(" => Cow::Borrowed(")
+		runtimedata.WriteRustString(b, k.Reason)
+		b.WriteString("),\n")
 	}
 	b.WriteString("            Kind::Other(s) => Cow::Owned(crate::aip193::reason(s)),\n        }\n    }\n}\n")
-	return b.String()
 }

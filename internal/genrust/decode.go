@@ -1,8 +1,8 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/runtimedata"
@@ -16,7 +16,7 @@ import (
 // compiles to a switch on the length and a few word compares, where a
 // search of the owned names compares each in turn.
 func (g *gen) ownedIndex() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("/// The position of a member name (as the document spells it, escapes decoded) among the owned names of the layout's object number object (numbered in pre-order, the envelope's own object 0), for the decoders: a match on the name's bytes instead of a search.\n")
 	b.WriteString("pub(crate) fn owned_index(object: usize, name: &[u8]) -> Option<usize> {\n    match object {\n")
 	id := 0

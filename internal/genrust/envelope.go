@@ -1,6 +1,7 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -10,8 +11,9 @@ import (
 
 func trim(local string) string { return strings.TrimSuffix(local, "_") }
 
-func (g *gen) envelope() string {
-	var b strings.Builder
+func (g *gen) envelope() []byte {
+	var b bytes.Buffer
+	b.Grow(g.envelopeSize())
 	startModule(&b, "The envelope: its fields, constructors and setters, and the glue through which the runtime's codec reads and writes its context and kind-specific fields by slot.",
 		"use std::collections::BTreeMap;\n\n#[allow(unused_imports)]\nuse serde_json::{Map, Value};\n\n",
 		"#[allow(unused_imports)]\nuse crate::codec::{EncodeError, Item, Out, Wire};\nuse crate::contract::*;\n#[allow(unused_imports)]\nuse crate::spec::FieldSpec;\n\n")
@@ -25,12 +27,22 @@ func (g *gen) envelope() string {
 	b.WriteString(g.surfaceGlue())
 	b.WriteString(g.logGlue())
 	b.WriteString("}\n")
-	return b.String()
+	return b.Bytes()
+}
+
+// envelopeSize foresees the size of src/envelope.rs, a little over: for
+// each kind, its constructor.
+func (g *gen) envelopeSize() int {
+	n := 64 << 10
+	for _, k := range g.c.Kinds {
+		n += len(k.Description) + 3*len(k.Idents.RustType) + 2*len(k.Name) + 256 + 128*len(k.Fields)
+	}
+	return n
 }
 
 // objectFieldTypes writes a struct for each object field with properties,
 // with its Item reading and writing.
-func (g *gen) objectFieldTypes(b *strings.Builder) {
+func (g *gen) objectFieldTypes(b *bytes.Buffer) {
 	for _, f := range g.order {
 		name := g.structs[f]
 		doc(b, "", "///", fmt.Sprintf("The %s field. %s", f.Name, f.Description))
@@ -62,7 +74,7 @@ func (g *gen) objectFieldTypes(b *strings.Builder) {
 }
 
 // envelopeStruct writes the Recovery and Envelope structs.
-func (g *gen) envelopeStruct(b *strings.Builder) {
+func (g *gen) envelopeStruct(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("/// The advice an envelope carries.\n#[derive(Clone, Debug, PartialEq)]\npub struct Recovery {\n")
 	b.WriteString("    /// What the caller should do.\n    pub action: RecoveryAction,\n    /// Whether the identical call may be repeated.\n    pub same_arguments: SameArguments,\n    /// Free text telling the caller what to do.\n    pub guidance: String,\n    /// The minimum wait before a retry, in milliseconds; None when the producer gave no hint.\n    pub retry_after_ms: Option<i64>,\n}\n\n")
@@ -92,7 +104,7 @@ func (g *gen) envelopeStruct(b *strings.Builder) {
 }
 
 // zeroEnvelope writes Envelope::zero, the envelope decoding starts from.
-func (g *gen) zeroEnvelope(b *strings.Builder) {
+func (g *gen) zeroEnvelope(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("    /// The envelope decoding starts from.\n    pub(crate) fn zero() -> Envelope {\n        Envelope {\n")
 	if c.VersionIsText() {
@@ -113,7 +125,7 @@ func (g *gen) zeroEnvelope(b *strings.Builder) {
 
 // constructors writes new, new_trusted and one constructor a kind, each
 // taking the required context fields and the kind's required fields.
-func (g *gen) constructors(b *strings.Builder) {
+func (g *gen) constructors(b *bytes.Buffer) {
 	c := g.c
 	var ctxParams, ctxSet []string
 	for _, f := range c.RequiredContext {
@@ -128,20 +140,34 @@ func (g *gen) constructors(b *strings.Builder) {
 		ctxTrusted = append(ctxTrusted, fmt.Sprintf("        e.%s = %s.to_owned();\n", f.Idents.RustLocal, f.Idents.RustLocal))
 	}
 	fmt.Fprintf(b, "    pub fn new_trusted(kind: Kind, message: &str%s) -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(kind, message, false);\n%s        e\n    }\n\n", strings.Join(ctxParams, ""), strings.Join(ctxTrusted, ""))
+	// Written in pieces: one constructor per kind.
 	for _, k := range c.Kinds {
-		params := append([]string{}, ctxParams...)
-		sets := append([]string{}, ctxSet...)
-		for _, f := range k.RequiredFields() {
-			params = append(params, fmt.Sprintf(", %s: %s", f.Idents.RustLocal, g.paramType(f)))
-			sets = append(sets, fmt.Sprintf("        e.%s = %s;\n", f.Idents.RustLocal, g.paramValue(f)))
+		required := k.RequiredFields()
+		doc(b, "    ", "///", "A "+k.Name+" envelope. "+k.Description+" It sanitizes the message (sanitize); new_trusted and plain assignment are the opt-out for trusted text.")
+		b.WriteString("    pub fn new_")
+		b.WriteString(trim(k.Idents.RustLocal))
+		b.WriteString("(message: &str")
+		for _, p := range ctxParams {
+			b.WriteString(p)
 		}
-		doc(b, "    ", "///", fmt.Sprintf("A %s envelope. %s It sanitizes the message (sanitize); new_trusted and plain assignment are the opt-out for trusted text.", k.Name, k.Description))
-		fmt.Fprintf(b, "    pub fn new_%s(message: &str%s) -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(Kind::%s, message, true);\n%s        e\n    }\n\n", trim(k.Idents.RustLocal), strings.Join(params, ""), k.Idents.RustType, strings.Join(sets, ""))
+		for _, f := range required {
+			b.WriteString(", " + f.Idents.RustLocal + ": " + g.paramType(f))
+		}
+		b.WriteString(") -> Envelope {\n        #[allow(unused_mut)]\n        let mut e = Envelope::init(Kind::")
+		b.WriteString(k.Idents.RustType)
+		b.WriteString(", message, true);\n")
+		for _, set := range ctxSet {
+			b.WriteString(set)
+		}
+		for _, f := range required {
+			b.WriteString("        e." + f.Idents.RustLocal + " = " + g.paramValue(f) + ";\n")
+		}
+		b.WriteString("        e\n    }\n\n")
 	}
 }
 
 // setters writes a with_ setter for each envelope field.
-func (g *gen) setters(b *strings.Builder) {
+func (g *gen) setters(b *bytes.Buffer) {
 	c := g.c
 	for _, f := range c.EnvelopeFields {
 		typ := g.fields[g.slots[f]].typ
@@ -159,7 +185,7 @@ func (g *gen) setters(b *strings.Builder) {
 
 // slotGlue writes the methods through which the runtime's codec reads and
 // writes fields by slot, and the derived flags as received.
-func (g *gen) slotGlue(b *strings.Builder) {
+func (g *gen) slotGlue(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("    /// Decodes a field's value into its slot; false when it has another type.\n    pub(crate) fn decode_slot(&mut self, slot: usize, v: &Value) -> bool {\n        match slot {\n")
 	for i, s := range g.fields {

@@ -1,6 +1,7 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 func (g *gen) lib() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString(Header + "\n\n")
 	doc(&b, "", "//!", fmt.Sprintf("The error envelope of the %s contract, version %s.", g.c.Name, g.c.VersionLabel()))
 	b.WriteString("//!\n")
@@ -36,12 +37,14 @@ func (g *gen) lib() string {
 }
 
 // enum writes an open enum of a vocabulary.
-func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value) {
+func (g *gen) enum(b *bytes.Buffer, name, what string, vals []*contract.Value) {
 	doc(b, "", "///", fmt.Sprintf("%s: one of the contract's %s values. Open: a value this version of the contract does not list (a newer producer's) is kept in Other, so it decodes and encodes back unchanged; compare with as_str or match the variants. Other never holds a listed value: From<&str> maps every listed name to its variant.", name, what))
 	b.WriteString("#[derive(Clone, Debug)]\n#[non_exhaustive]\npub enum " + name + " {\n")
 	for _, v := range vals {
-		doc(b, "    ", "///", fmt.Sprintf("%q: %s", v.Name, v.Description))
-		b.WriteString("    " + v.Idents.RustType + ",\n")
+		doc(b, "    ", "///", strconv.Quote(v.Name)+": "+v.Description)
+		b.WriteString("    ")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(",\n")
 	}
 	b.WriteString("    /// A value the contract does not list, as received.\n    Other(String),\n}\n\n")
 	fmt.Fprintf(b, "impl %s {\n", name)
@@ -50,17 +53,31 @@ func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(name + "::" + v.Idents.RustType)
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
 	}
 	b.WriteString("];\n\n    /// The value as the contract spells it.\n    pub fn as_str(&self) -> &str {\n        match self {\n")
 	for _, v := range vals {
-		fmt.Fprintf(b, "            %s::%s => %s,\n", name, v.Idents.RustType, runtimedata.RustString(v.Name))
+		b.WriteString("            ")
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(" => ")
+		runtimedata.WriteRustString(b, v.Name)
+		b.WriteString(",\n")
 	}
 	b.WriteString("            " + name + "::Other(s) => s,\n        }\n    }\n\n")
 	b.WriteString("    /// Whether the contract lists the value.\n    pub fn is_known(&self) -> bool {\n        !matches!(self, " + name + "::Other(_))\n    }\n}\n\n")
 	fmt.Fprintf(b, "impl From<&str> for %s {\n    fn from(s: &str) -> Self {\n        match s {\n", name)
 	for _, v := range vals {
-		fmt.Fprintf(b, "            %s => %s::%s,\n", runtimedata.RustString(v.Name), name, v.Idents.RustType)
+		b.WriteString("            ")
+		runtimedata.WriteRustString(b, v.Name)
+		b.WriteString(" => ")
+		b.WriteString(name)
+		b.WriteString("::")
+		b.WriteString(v.Idents.RustType)
+		b.WriteString(",\n")
 	}
 	b.WriteString("            _ => " + name + "::Other(s.to_owned()),\n        }\n    }\n}\n\n")
 	fmt.Fprintf(b, "impl From<String> for %s {\n    fn from(s: String) -> Self {\n        match %s::from(s.as_str()) {\n            %s::Other(_) => %s::Other(s),\n            v => v,\n        }\n    }\n}\n\n", name, name, name, name)
@@ -71,8 +88,9 @@ func (g *gen) enum(b *strings.Builder, name, what string, vals []*contract.Value
 	fmt.Fprintf(b, "impl<'de> serde::Deserialize<'de> for %s {\n    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {\n        String::deserialize(d).map(%s::from)\n    }\n}\n\n", name, name)
 }
 
-func (g *gen) contract() string {
-	var b strings.Builder
+func (g *gen) contract() []byte {
+	var b bytes.Buffer
+	b.Grow(g.contractSize())
 	startModule(&b, "The contract's vocabularies and tables, which the runtime modules read.",
 		"use std::borrow::Cow;\n\n",
 		"#[allow(unused_imports)]\nuse crate::sanitize::{SanitizePolicy, Sanitizer, SecretShape};\n",
@@ -88,13 +106,24 @@ func (g *gen) contract() string {
 	g.sanitizerPolicy(&b)
 	b.WriteString(g.surfaceTables())
 	b.WriteString(g.logTables())
-	b.WriteString(g.aipTables())
-	return b.String()
+	g.aipTables(&b)
+	return b.Bytes()
+}
+
+// contractSize foresees the size of src/contract.rs, a little over: its
+// classification table, and for each kind its enum variant's lines. The
+// module is printed into a buffer of that size, allocated once.
+func (g *gen) contractSize() int {
+	n := 64<<10 + runtimedata.SizeHint(g.t.Classifications)
+	for _, k := range g.c.Kinds {
+		n += 2*len(k.Description) + 8*len(k.Idents.RustType) + 6*len(k.Name) + 192
+	}
+	return n
 }
 
 // contractIdentity writes the crate's and the contract's names and the
 // contract's version.
-func (g *gen) contractIdentity(b *strings.Builder) {
+func (g *gen) contractIdentity(b *bytes.Buffer) {
 	c := g.c
 	fmt.Fprintf(b, "/// The crate's name, which error messages start with.\npub(crate) const CRATE_NAME: &str = %s;\n\n", runtimedata.RustString(g.libName))
 	fmt.Fprintf(b, "/// The contract's name.\npub const CONTRACT_NAME: &str = %s;\n\n", runtimedata.RustString(c.Name))
@@ -108,7 +137,7 @@ func (g *gen) contractIdentity(b *strings.Builder) {
 }
 
 // vocabularies writes the enums of the kinds and of each vocabulary.
-func (g *gen) vocabularies(b *strings.Builder) {
+func (g *gen) vocabularies(b *bytes.Buffer) {
 	c := g.c
 	kinds := make([]*contract.Value, len(c.Kinds))
 	for i, k := range c.Kinds {
@@ -125,7 +154,7 @@ func (g *gen) vocabularies(b *strings.Builder) {
 // vocabularyQuestions writes what the vocabularies answer: an action's
 // step, whether a same_arguments value permits a retry and what it upgrades
 // to, whether work may have run.
-func (g *gen) vocabularyQuestions(b *strings.Builder) {
+func (g *gen) vocabularyQuestions(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("impl RecoveryAction {\n    /// The step the contract maps the action to; an action this version does not list means escalate.\n    pub fn step(&self) -> Step {\n        match self {\n")
 	for _, a := range c.Actions {
@@ -165,17 +194,25 @@ func (g *gen) vocabularyQuestions(b *strings.Builder) {
 
 // classificationTables writes every kind's classification, the fallback
 // and the lookups by kind and by number.
-func (g *gen) classificationTables(b *strings.Builder) {
+func (g *gen) classificationTables(b *bytes.Buffer) {
 	c := g.c
 	fmt.Fprintf(b, "/// The classification of every kind, in contract order.\npub static CLASSIFICATIONS: [Classification; %d] = [\n", len(c.Kinds))
 	for _, e := range g.t.Classifications {
-		b.WriteString("    " + g.p.Print(e.Value) + ",\n")
+		b.WriteString("    ")
+		g.p.Write(b, e.Value)
+		b.WriteString(",\n")
 	}
 	b.WriteString("];\n\n")
-	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = " + g.p.Print(g.t.Fallback) + ";\n\n")
+	b.WriteString("/// The classification of a kind the contract does not list.\npub static FALLBACK: Classification = ")
+	g.p.Write(b, g.t.Fallback)
+	b.WriteString(";\n\n")
 	b.WriteString("/// The classification the contract's tables hold for kind: a kind the contract does not list gets FALLBACK itself (lookup fills in its kind and reason). No allocation: a match on the kind.\npub(crate) fn classification_of(kind: &Kind) -> &'static Classification {\n    match kind {\n")
 	for i, k := range c.Kinds {
-		fmt.Fprintf(b, "        Kind::%s => &CLASSIFICATIONS[%d],\n", k.Idents.RustType, i)
+		b.WriteString("        Kind::")
+		b.WriteString(k.Idents.RustType)
+		b.WriteString(" => &CLASSIFICATIONS[")
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(i), 10))
+		b.WriteString("],\n")
 	}
 	b.WriteString("        Kind::Other(_) => &FALLBACK,\n    }\n}\n\n")
 	b.WriteString("/// The classification every unknown kind gets.\npub fn fallback() -> &'static Classification {\n    &FALLBACK\n}\n\n")
@@ -185,7 +222,7 @@ func (g *gen) classificationTables(b *strings.Builder) {
 // settings writes the retry policy and the constants the runtime reads:
 // guidance filling, the HTTP surface's status slot and echo, which members
 // are sanitized.
-func (g *gen) settings(b *strings.Builder) {
+func (g *gen) settings(b *bytes.Buffer) {
 	c := g.c
 	r := c.Retry
 	fmt.Fprintf(b, "/// The backoff for a retry without a retry hint.\npub const RETRY: RetryPolicy = RetryPolicy { initial_ms: %d, max_ms: %d, multiplier: %s, jitter: %s, max_attempts: %d, max_hint_ms: %d };\n\n",
@@ -201,7 +238,7 @@ func (g *gen) settings(b *strings.Builder) {
 }
 
 // layoutTables writes the wire layout and the fields by slot.
-func (g *gen) layoutTables(b *strings.Builder) {
+func (g *gen) layoutTables(b *bytes.Buffer) {
 	c := g.c
 	b.WriteString("/// The wire layout.\npub(crate) static LAYOUT: Object = " + g.object(c.Layout.Root, "") + ";\n\n")
 	fmt.Fprintf(b, "/// The fields the runtime reads and writes by slot (see envelope.rs).\npub(crate) static FIELDS: [FieldSpec; %d] = [\n", len(g.fields))
@@ -215,7 +252,7 @@ func (g *gen) layoutTables(b *strings.Builder) {
 // classifiers writes the inbound classifiers and the functions that find
 // and run them (a classifier lookup that finds none without an inbound
 // section).
-func (g *gen) classifiers(b *strings.Builder) {
+func (g *gen) classifiers(b *bytes.Buffer) {
 	c := g.c
 	if in := c.Inbound; in != nil {
 		for i, cl := range in.Classifiers {
@@ -257,7 +294,7 @@ func (g *gen) classifiers(b *strings.Builder) {
 
 // sanitizerPolicy writes the contract's sanitizer policy and the sanitize
 // functions over it.
-func (g *gen) sanitizerPolicy(b *strings.Builder) {
+func (g *gen) sanitizerPolicy(b *bytes.Buffer) {
 	c := g.c
 	p := c.Sanitize
 	b.WriteString("/// The contract's sanitizer policy.\npub static SANITIZE_POLICY: SanitizePolicy = SanitizePolicy {\n")
@@ -299,7 +336,7 @@ var sourceVariant = map[contract.Source]string{
 func (g *gen) object(o *contract.Object, indent string) string {
 	inner := indent + "    "
 	var owned []string
-	var b strings.Builder
+	var b bytes.Buffer
 	for _, m := range o.Members {
 		owned = append(owned, m.Name())
 		if m.Object != nil {
@@ -364,7 +401,7 @@ func matches(typ string, variants []string, negate bool) string {
 
 // startModule writes what every printed module starts with: the header
 // line, the module's inner doc comment and its use lines, each as given.
-func startModule(b *strings.Builder, doc string, uses ...string) {
+func startModule(b *bytes.Buffer, doc string, uses ...string) {
 	b.WriteString(Header + "\n\n//! " + doc + "\n\n")
 	for _, u := range uses {
 		b.WriteString(u)
@@ -374,7 +411,7 @@ func startModule(b *strings.Builder, doc string, uses ...string) {
 // callError is the call_error section (None without one) and the accessor
 // of the envelope's cause, which the runtime's callerror.rs reads.
 func (g *gen) callError() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	c := g.c
 	quoted := func(list []string) string {
 		q := make([]string, len(list))

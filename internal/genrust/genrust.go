@@ -16,6 +16,7 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strconv"
@@ -68,8 +69,8 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	dir := Dir(o)
 	out := map[string][]byte{
 		path.Join(dir, "src/lib.rs"):      []byte(g.lib()),
-		path.Join(dir, "src/contract.rs"): []byte(g.contract()),
-		path.Join(dir, "src/envelope.rs"): []byte(g.envelope()),
+		path.Join(dir, "src/contract.rs"): g.contract(),
+		path.Join(dir, "src/envelope.rs"): g.envelope(),
 	}
 	// At most one blank line in a row: Markdown and TOML want no more.
 	if err := render.Files(out, rustTemplates, g.view(), 1, dir, files); err != nil {
@@ -287,20 +288,34 @@ func (g *gen) variant(member, name string) string {
 }
 
 // doc writes text as /// lines (or //! for inner docs) at indent.
-func doc(b *strings.Builder, indent, mark, text string) {
+func doc(b *bytes.Buffer, indent, mark, text string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		text = "(No description.)"
 	}
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' || r == '\u0085' {
-				return ' '
-			}
-			return r
-		}, line)
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.Map(docRune, line) // unchanged, and not copied, when it has none of them
 		// Rustdoc reads Markdown: keep brackets and angle brackets literal.
-		line = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "'", "*", `\*`, "_", `\_`, "#", `\#`, "|", `\|`).Replace(line)
-		b.WriteString(strings.TrimRight(indent+mark+" "+line, " ") + "\n")
+		line = strings.TrimRight(docEscaper.Replace(line), " ")
+		b.WriteString(indent)
+		b.WriteString(mark)
+		if line != "" {
+			b.WriteByte(' ')
+			b.WriteString(line)
+		}
+		b.WriteByte('\n')
 	}
 }
+
+// docRune is the space that stands for a character a doc comment's line
+// cannot hold (control characters and line terminators).
+func docRune(r rune) rune {
+	if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+		return ' '
+	}
+	return r
+}
+
+// docEscaper is built once: doc runs for every kind, and building a
+// replacer was most of what it cost.
+var docEscaper = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "'", "*", `\*`, "_", `\_`, "#", `\#`, "|", `\|`)

@@ -1,8 +1,8 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
-	"strings"
 )
 
 // The structured-log form (runtime/rust/src/logging.rs: Envelope::log_fields)
@@ -13,7 +13,7 @@ import (
 
 // logTables is the part of src/contract.rs that logging.rs reads.
 func (g *gen) logTables() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("\n// The structured-log form's tables (see logging.rs).\n\n")
 	// The table is runtimedata's record; only Rust names its type.
 	log := g.t.Log
@@ -29,7 +29,7 @@ func (g *gen) logTables() string {
 // logging.rs calls: clearing one field, so that the fields of an envelope
 // that does not encode are logged all but the one at fault.
 func (g *gen) logGlue() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("    /// Clears a context or kind-specific field by slot: log_fields leaves out a field that does not encode.\n    pub(crate) fn clear_slot(&mut self, slot: usize) {\n        match slot {\n")
 	for i, s := range g.fields {
 		if s.typ == "String" {

@@ -1,6 +1,7 @@
 package genrust
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -20,7 +21,7 @@ import (
 // surfaceTables is the part of src/contract.rs that surfaces.rs reads.
 func (g *gen) surfaceTables() string {
 	c := g.c
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("\n// The surfaces' tables (see surfaces.rs).\n\n")
 	fmt.Fprintf(&b, "/// The RFC 9457 problem type URI of a kind is this base followed by the kind (problem_type).\npub const PROBLEM_TYPE_BASE: &str = %s;\n\n", runtimedata.RustString(c.Surfaces.ProblemTypeBase))
 
@@ -107,7 +108,7 @@ func (g *gen) slotByName(name string) int {
 // surfaces.rs calls: the HTTP writer's last resort for an envelope that
 // does not encode, as the Go package's httpBody clears the same fields.
 func (g *gen) surfaceGlue() string {
-	var b strings.Builder
+	var b bytes.Buffer
 	b.WriteString("    /// Clears every context and kind-specific field the layout does not require: the HTTP writer's last resort for an envelope that does not encode.\n    pub(crate) fn clear_optional_fields(&mut self) {\n")
 	for _, f := range g.c.EnvelopeFields {
 		if g.c.Layout.RequiredLeaf(f) != nil {

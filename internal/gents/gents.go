@@ -35,8 +35,9 @@ func Dir(o targets.Options) string { return o.Dir(targets.TypeScript) }
 // from contract.ts.tmpl): contract.ts and constructors.ts and the package
 // files. The other sources are the runtime, real TypeScript in
 // runtime/ts/src, the same for every contract (a test checks this): each
-// becomes src/<name> with the header stamped on top. Only the rendered
-// sources' compilation is never cached (see internal/tscompile).
+// becomes src/<name> with the header stamped on top, and is compiled once
+// per process (see internal/tscompile); the rendered sources' dist/ files
+// are written from the view instead (js.go, decl.go).
 var files = []string{"package.json", "tsconfig.json", "README.md", "src/contract.ts", "src/constructors.ts"}
 
 var tsTemplates = template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl"))
@@ -49,17 +50,27 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		return nil, err
 	}
 	out := map[string][]byte{}
-	if err := render.Files(out, tsTemplates, v, 1, Dir(o), files); err != nil {
+	if err := render.FilesSized(out, tsTemplates, v, 1, Dir(o), files, v.contractSize()); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
 	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
-	var srcs []tscompile.Source
-	for _, f := range files {
-		if name, ok := strings.CutPrefix(f, "src/"); ok {
-			srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), f)]})
-		}
+	// The contract's modules' JavaScript is written from the view (js.go),
+	// and their declarations made from less than the whole module (decl.go);
+	// only the runtime's modules are compiled, once per process.
+	contractTS, constructorsTS := out[path.Join(Dir(o), "src/contract.ts")], out[path.Join(Dir(o), "src/constructors.ts")]
+	contractDTS, err := tscompile.Declarations(v.Header, "contract", withoutTables(contractTS, v))
+	if err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
+	}
+	constructorsDTS, err := constructorDeclarations(v, constructorsTS)
+	if err != nil {
+		return nil, fmt.Errorf("gents: %w", err)
+	}
+	srcs := []tscompile.Source{
+		{Name: "contract", JS: contractJS(v, len(contractTS)), DTS: contractDTS},
+		{Name: "constructors", JS: constructorsJS(v, len(constructorsTS)), DTS: constructorsDTS},
 	}
 	for _, name := range runtime.TS.Names() {
 		srcs = append(srcs, tscompile.Source{Name: strings.TrimSuffix(name, ".ts"), Text: out[path.Join(Dir(o), "src", name)], Runtime: true})
@@ -72,4 +83,18 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		out[path.Join(Dir(o), rel)] = b
 	}
 	return out, nil
+}
+
+// contractSize foresees the size of src/contract.ts, the largest file the
+// templates render, a little over: its tables and, for each kind, its
+// description and a few lines naming it.
+func (v *view) contractSize() int {
+	n := 64 << 10
+	for _, table := range []string{v.Classifications, v.Fields, v.HTTPKinds, v.MCPKindErrorCodes, v.AIPReasons, v.Layout} {
+		n += len(table)
+	}
+	for _, k := range v.Kinds {
+		n += len(k.Doc) + 4*len(k.Name) + 2*len(k.Const) + 64
+	}
+	return n
 }

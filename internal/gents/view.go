@@ -72,7 +72,11 @@ type view struct {
 
 type kindView struct {
 	Name, Type, Const, Doc string
-	Required               []paramView
+	// Lit is the name as a string literal, DocName and DocText the name
+	// and the description as doc comment text: computed once, as the
+	// templates use them several times for every kind.
+	Lit, DocName, DocText string
+	Required              []paramView
 }
 
 type paramView struct {
@@ -174,7 +178,8 @@ func newView(c *contract.Contract, o targets.Options) (*view, error) {
 		if naming.Is(naming.TypeScript, naming.Package, "new"+k.Idents.TSType) { // the loader has reported it
 			return nil, fmt.Errorf("gents: kind %q: its constructor new%s would take the name of a function the package already exports; rename the kind", k.Name, k.Idents.TSType)
 		}
-		kv := kindView{Name: k.Name, Type: k.Idents.TSType, Const: k.Idents.TSConst, Doc: k.Description}
+		kv := kindView{Name: k.Name, Type: k.Idents.TSType, Const: k.Idents.TSConst, Doc: k.Description,
+			Lit: jsLit(k.Name), DocName: doc(k.Name), DocText: doc(k.Description)}
 		for _, f := range k.RequiredFields() {
 			name := naming.TSParam(f.Idents.TSLocal) // opts, newEnvelope: names the constructors use
 			kv.Required = append(kv.Required, paramView{Name: name, Member: f.Idents.TSLocal, TSType: tsType(f, objNames),

@@ -19,9 +19,17 @@ import (
 // contract.ts.tmpl) with data into out, at dir/<file>, tidied to at most
 // maxBlank blank lines in a row.
 func Files(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []string) error {
+	return FilesSized(out, t, data, maxBlank, dir, files, 0)
+}
+
+// FilesSized is Files with the size of the largest file foreseen, about:
+// the buffer the files are rendered into is allocated at that size once
+// rather than grown by doubling (a large contract's module is megabytes).
+func FilesSized(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []string, size int) error {
 	// One buffer for every file: Tidy copies each out, and the buffer then
 	// only grows to the largest file instead of growing again for each.
 	var buf bytes.Buffer
+	buf.Grow(size)
 	for _, f := range files {
 		buf.Reset()
 		if err := t.ExecuteTemplate(&buf, path.Base(f)+".tmpl", data); err != nil {

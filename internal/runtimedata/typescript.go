@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/errgen/errgen/internal/orderedjson"
 )
@@ -17,12 +18,26 @@ import (
 // generating it.
 type TypeScriptPrinter struct{}
 
-// Print implements Printer.
+// Print implements Printer. The buffer is allocated at about the table's
+// size (sizeHint): grown from nothing by doubling, the buffers of a
+// 10,000-kind contract's tables cost several times their text.
 func (p TypeScriptPrinter) Print(v Value) string {
-	return string(p.write(make([]byte, 0, 256), v, ""))
+	n := sizeHint(v, 0)
+	return string(p.write(make([]byte, 0, n+n/8), v, 0))
 }
 
-func (p TypeScriptPrinter) write(b []byte, v Value, indent string) []byte {
+// spaces indents: depth levels of two spaces are spaces[:2*depth], longer
+// runs are built.
+const spaces = "                                                                "
+
+func indent(b []byte, depth int) []byte {
+	for n := 2 * depth; n > 0; n -= len(spaces) {
+		b = append(b, spaces[:min(n, len(spaces))]...)
+	}
+	return b
+}
+
+func (p TypeScriptPrinter) write(b []byte, v Value, depth int) []byte {
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...)
@@ -43,61 +58,76 @@ func (p TypeScriptPrinter) write(b []byte, v Value, indent string) []byte {
 	case Local:
 		return orderedjson.AppendString(b, v.Idents.TSLocal, false)
 	case List:
-		return p.array(b, v, indent)
+		return p.array(b, v, depth)
 	case Set:
-		return p.array(b, v, indent)
+		return p.array(b, v, depth)
 	case Map:
-		return p.object(b, len(v), indent, func(b []byte, i int) ([]byte, Value) {
-			return p.write(b, v[i].Key, ""), v[i].Value
-		})
-	case Record:
-		fields := make([]Field, 0, len(v.Fields))
-		for _, f := range v.Fields {
-			if f.For(TypeScript) && !(f.Sparse && zero(f.Value)) {
-				fields = append(fields, f)
+		b = append(b, '{')
+		for i, m := range v {
+			if i > 0 {
+				b = append(b, ',')
 			}
+			b = indent(append(b, '\n'), depth+1)
+			b = p.write(b, m.Key, 0)
+			b = p.write(append(b, ": "...), m.Value, depth+1)
 		}
+		return closeWith(b, len(v), depth, '}')
+	case Record:
+		fields := v.Fields
 		if v.Sorted {
-			slices.SortFunc(fields, func(x, y Field) int { return strings.Compare(camel(x.Name), camel(y.Name)) })
+			fields = slices.Clone(fields)
+			slices.SortFunc(fields, func(x, y Field) int { return strings.Compare(camelCached(x.Name), camelCached(y.Name)) })
 		}
-		return p.object(b, len(fields), indent, func(b []byte, i int) ([]byte, Value) {
-			return orderedjson.AppendString(b, camel(fields[i].Name), false), fields[i].Value
-		})
+		b = append(b, '{')
+		n := 0
+		for _, f := range fields {
+			if !f.For(TypeScript) || f.Sparse && zero(f.Value) {
+				continue
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = indent(append(b, '\n'), depth+1)
+			b = orderedjson.AppendString(b, camelCached(f.Name), false)
+			b = p.write(append(b, ": "...), f.Value, depth+1)
+		}
+		return closeWith(b, n, depth, '}')
 	}
 	panic(fmt.Sprintf("runtimedata: TypeScript cannot print %T", v))
 }
 
-func (p TypeScriptPrinter) array(b []byte, v []Value, indent string) []byte {
-	if len(v) == 0 {
-		return append(b, "[]"...)
-	}
-	inner := indent + "  "
+func (p TypeScriptPrinter) array(b []byte, v []Value, depth int) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(append(b, '\n'), inner...)
-		b = p.write(b, x, inner)
+		b = indent(append(b, '\n'), depth+1)
+		b = p.write(b, x, depth+1)
 	}
-	return append(append(append(b, '\n'), indent...), ']')
+	return closeWith(b, len(v), depth, ']')
 }
 
-// object writes n members; member writes the i-th key and returns its value.
-func (p TypeScriptPrinter) object(b []byte, n int, indent string, member func(b []byte, i int) ([]byte, Value)) []byte {
+// closeWith ends an object or array of n members opened by the byte
+// before: "{}" or "[]" when it has none, else the closing bracket on a line
+// of its own at depth.
+func closeWith(b []byte, n, depth int, close byte) []byte {
 	if n == 0 {
-		return append(b, "{}"...)
+		return append(b, close)
 	}
-	inner := indent + "  "
-	b = append(b, '{')
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(append(b, '\n'), inner...)
-		var val Value
-		b, val = member(b, i)
-		b = p.write(append(b, ": "...), val, inner)
-	}
-	return append(append(append(b, '\n'), indent...), '}')
+	return append(indent(append(b, '\n'), depth), close)
 }
+
+// camelCached is camel, computed once per name: a table of 10,000 kinds
+// asks for the same dozen member names for every kind.
+func camelCached(name string) string {
+	if c, ok := camels.Load(name); ok {
+		return c.(string)
+	}
+	c := camel(name)
+	camels.Store(name, c)
+	return c
+}
+
+var camels sync.Map

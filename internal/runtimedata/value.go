@@ -190,3 +190,46 @@ func scalarLiteral(v Value, null, yes, no string) (text string, ok bool) {
 	}
 	return "", false
 }
+
+// SizeHint foresees, roughly, the bytes of v printed as a data table: an
+// emitter sizes the buffer of a module that holds it.
+func SizeHint(v Value) int { return sizeHint(v, 0) }
+
+// sizeHint foresees, roughly, the bytes of v printed at depth as a
+// printer of indented data tables prints it: the printers allocate their
+// buffer at about the final size once instead of doubling it from nothing
+// (a 10,000-kind classification table is megabytes).
+func sizeHint(v Value, depth int) int {
+	member := 2*depth + 4
+	switch v := v.(type) {
+	case string:
+		return len(v) + 2
+	case Local:
+		return len(v.Idents.TSLocal) + 2
+	case List:
+		return listHint(v, depth)
+	case Set:
+		return listHint(v, depth)
+	case Map:
+		n := 2
+		for _, e := range v {
+			n += member + sizeHint(e.Key, 0) + sizeHint(e.Value, depth+1)
+		}
+		return n
+	case Record:
+		n := 2 + len(v.Type)
+		for _, f := range v.Fields {
+			n += member + len(f.Name) + sizeHint(f.Value, depth+1)
+		}
+		return n
+	}
+	return 6 // a number, a boolean or null
+}
+
+func listHint(v []Value, depth int) int {
+	n := 2
+	for _, x := range v {
+		n += 2*depth + 4 + sizeHint(x, depth+1)
+	}
+	return n
+}

@@ -1,7 +1,9 @@
 // Package tscompile compiles the generated TypeScript package's modules
 // into the dist/ it ships: esbuild for the JavaScript, tsdecl for the
 // declarations. It knows nothing of contracts (gents hands it the sources),
-// and it is errgen's one importer of esbuild.
+// and it is errgen's one importer of esbuild. It also holds the part of
+// esbuild's printer with which gents writes the JavaScript of the
+// contract's own modules without compiling them (js.go).
 package tscompile
 
 import (
@@ -45,11 +47,15 @@ const Target = api.ES2022
 const tsconfigRaw = `{"compilerOptions":{"verbatimModuleSyntax":true,"useDefineForClassFields":true}}`
 
 // Source is the module src/<Name>.ts; Runtime says it is a runtime module,
-// the same text for every contract, whose compilation is cached.
+// the same text for every contract, whose compilation is cached. JS and
+// DTS, when set, are its dist/ files already (the header line on top),
+// made by the caller as esbuild and tsdecl would make them from the module
+// (see js.go), and Text is not read.
 type Source struct {
 	Name    string
 	Text    []byte
 	Runtime bool
+	JS, DTS []byte
 }
 
 // Dist compiles the modules and returns dist/<name>.js and
@@ -68,6 +74,10 @@ func Dist(header string, srcs []Source) (map[string][]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if s.JS != nil && s.DTS != nil {
+				results[i].js, results[i].dts = s.JS, s.DTS
+				return
+			}
 			results[i].js, results[i].dts, results[i].err = distFiles(header, s.Name, s.Text, s.Runtime)
 		}()
 	}
@@ -122,14 +132,24 @@ func compile(header, name string, src []byte) (js, dts []byte, err error) {
 		}
 		return nil, nil, fmt.Errorf("esbuild: %s", strings.Join(msgs, "; "))
 	}
-	decl, err := tsdecl.Emit(file, string(src))
+	dts, err = Declarations(header, name, src)
 	if err != nil {
 		return nil, nil, err
 	}
 	// esbuild drops ordinary comments, the header line among them.
 	js = append([]byte(header+"\n"), r.Code...)
-	dts = []byte(header + "\n" + decl)
 	return js, dts, nil
+}
+
+// Declarations is dist/<name>.d.ts: tsdecl's declarations of the module
+// src/<name>.ts, the header line on top.
+func Declarations(header, name string, src []byte) ([]byte, error) {
+	decl, err := tsdecl.Emit("src/"+name+".ts", string(src))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(header)+1+len(decl))
+	return append(append(append(out, header...), '\n'), decl...), nil
 }
 
 type compiled struct{ js, dts []byte }
@@ -164,4 +184,12 @@ func (c *moduleCache) put(name string, src []byte, out compiled) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[name] = cacheEntry{string(src), out}
+}
+
+// Esbuild is the JavaScript esbuild compiles src/<name>.ts to, the header
+// line on top: what the JavaScript a caller writes itself (Source.JS) must
+// equal, for its tests.
+func Esbuild(header, name string, src []byte) ([]byte, error) {
+	js, _, err := compile(header, name, src)
+	return js, err
 }

@@ -64,7 +64,20 @@ func assemble(decls []*decl) (string, error) {
 		}
 	}
 
+	// Grown once to about its final size: a large contract's module has
+	// tens of thousands of declarations, and doubling the builder's buffer
+	// from nothing would allocate about twice the text again.
 	var b strings.Builder
+	size := len("export {};\n")
+	for _, d := range live {
+		switch {
+		case d.kind == dImport:
+			size += 128
+		case emitted[d]:
+			size += len(d.doc) + len(d.text) + 3
+		}
+	}
+	b.Grow(size)
 	for _, d := range live {
 		if d.kind == dImport {
 			if line := d.imp.keep(used); line != "" {
