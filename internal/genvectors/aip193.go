@@ -429,7 +429,7 @@ func aipForeignVec(c *contract.Contract, own object, tc aipCase) (v AIPDecodeVec
 			}
 		}
 	}
-	env := object(exampleenv.New(c, kind, message, nil))
+	env := fromExample(exampleenv.New(c, kind, message, nil))
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil && w.retryMs != nil {
 		env = env.with(hint.Path, *w.retryMs)
 	}

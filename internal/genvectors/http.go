@@ -338,7 +338,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if contract.Blank(message) {
 			message = statusLine(r.status)
 		}
-		want = object(exampleenv.New(c, kind, message, nil))
+		want = fromExample(exampleenv.New(c, kind, message, nil))
 		for _, f := range sf.empty[kind] {
 			var empty any = []any{}
 			if f.Type == contract.TypeObject {
@@ -362,7 +362,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if c.Inbound != nil {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
-		want = object(exampleenv.New(c, kind, message, nil))
+		want = fromExample(exampleenv.New(c, kind, message, nil))
 		if f := c.Surfaces.HTTP.StatusField; f != nil {
 			// surfaces.http.status_field keeps the response's status.
 			want = want.with(c.Layout.FieldPath(f), r.status)
@@ -627,14 +627,22 @@ func sanitizeProof(c *contract.Contract, s string) bool {
 			return false
 		}
 	}
+	// (Called for several texts of every kind: the fragments are read
+	// where they are, not gathered into a list per call.)
 	lower := strings.ToLower(s)
-	fragments := append(append([]string(nil), riskyText...), c.Sanitize.Markers...)
-	fragments = append(fragments, contract.BuiltinSecretPrefixes...)
-	for _, p := range c.Sanitize.Secrets {
-		fragments = append(fragments, p.Prefixes...)
+	holds := func(fragments []string) bool {
+		for _, f := range fragments {
+			if strings.Contains(lower, strings.ToLower(f)) {
+				return true
+			}
+		}
+		return false
 	}
-	for _, f := range fragments {
-		if strings.Contains(lower, strings.ToLower(f)) {
+	if holds(riskyText) || holds(c.Sanitize.Markers) || holds(contract.BuiltinSecretPrefixes) {
+		return false
+	}
+	for _, p := range c.Sanitize.Secrets {
+		if holds(p.Prefixes) {
 			return false
 		}
 	}

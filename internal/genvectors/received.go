@@ -269,7 +269,7 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 	}
 	out := make([]exampleenv.Example, len(exs))
 	for i, ex := range exs {
-		o := fromExample(ex.Value)
+		var o object // the example's tree, copied at its first change
 		var set []exampleenv.Setting
 		for j, s := range ex.Set {
 			if !receivedValue(s.Leaf) {
@@ -281,6 +281,7 @@ func receivable(c *contract.Contract, exs []exampleenv.Example) []exampleenv.Exa
 			}
 			if set == nil {
 				set = append([]exampleenv.Setting(nil), ex.Set...)
+				o = fromExample(ex.Value)
 			}
 			set[j].Value = v
 			o = o.with(s.Leaf.Path, v)

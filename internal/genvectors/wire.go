@@ -76,7 +76,9 @@ func segments(path string) []string {
 // get returns the value at path and whether it is there.
 func (o object) get(path string) (any, bool) {
 	var cur any = o
-	for _, s := range segments(path) {
+	for rest, more := path, path != ""; more; {
+		var s string
+		s, rest, more = strings.Cut(rest, ".")
 		obj, ok := cur.(object)
 		if !ok {
 			return nil, false
@@ -97,48 +99,64 @@ func (o object) get(path string) (any, bool) {
 
 // with returns a copy of o with v at path, creating the objects on the way
 // and appending members that were not there.
+//
+// Only the objects on the path are copied; the rest is shared with o.
+// Nothing here changes an object once made (with and without copy what
+// they change), so sharing is safe, and a large contract's vectors do not
+// copy every example's whole tree for each change.
 func (o object) with(path string, v any) object {
-	return setIn(clone(o).(object), segments(path), v)
-}
-
-func setIn(o object, segs []string, v any) object {
-	for i, m := range o {
-		if m.Key != segs[0] {
+	seg, rest, more := strings.Cut(path, ".")
+	out := make(object, len(o), len(o)+1)
+	copy(out, o)
+	for i, m := range out {
+		if m.Key != seg {
 			continue
 		}
-		if len(segs) == 1 {
-			o[i].Value = v
+		if !more {
+			out[i].Value = v
 		} else {
-			child, _ := m.Value.(object)
-			o[i].Value = setIn(child, segs[1:], v)
+			out[i].Value = objectOf(m.Value).with(rest, v)
 		}
-		return o
+		return out
 	}
-	if len(segs) == 1 {
-		return append(o, orderedjson.Member{Key: segs[0], Value: v})
+	if !more {
+		return append(out, orderedjson.Member{Key: seg, Value: v})
 	}
-	return append(o, orderedjson.Member{Key: segs[0], Value: setIn(object{}, segs[1:], v)})
+	return append(out, orderedjson.Member{Key: seg, Value: object{}.with(rest, v)})
 }
 
-// without returns a copy of o without the member at path.
+// objectOf is v as an object: an orderedjson.Object (an example's nested
+// objects, until fromExample converts them) is one too; any other value is
+// none.
+func objectOf(v any) object {
+	switch v := v.(type) {
+	case object:
+		return v
+	case orderedjson.Object:
+		return object(v)
+	}
+	return nil
+}
+
+// without returns a copy of o without the member at path (the objects on
+// the path copied, as with copies them).
 func (o object) without(path string) object {
-	return deleteIn(clone(o).(object), segments(path))
-}
-
-func deleteIn(o object, segs []string) object {
+	seg, rest, more := strings.Cut(path, ".")
 	for i, m := range o {
-		if m.Key != segs[0] {
+		if m.Key != seg {
 			continue
 		}
-		if len(segs) == 1 {
+		if !more {
 			return append(o[:i:i], o[i+1:]...)
 		}
-		if child, ok := m.Value.(object); ok {
-			o[i].Value = deleteIn(child, segs[1:])
+		out := append(object(nil), o...)
+		switch m.Value.(type) {
+		case object, orderedjson.Object:
+			out[i].Value = objectOf(m.Value).without(rest)
 		}
-		return o
+		return out
 	}
-	return o
+	return append(object(nil), o...)
 }
 
 // Decoded is what a decoded envelope answers that the decisions depend on,
