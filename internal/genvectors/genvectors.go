@@ -17,6 +17,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/orderedjson"
 	"github.com/errgen/errgen/internal/targets"
 )
 
@@ -238,6 +239,9 @@ func Build(c *contract.Contract) (*File, error) {
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
 	all := receivable(c, exampleenv.All(c))
+	for i := range all {
+		all[i].Value = orderedjson.Object(fromExample(all[i].Value))
+	}
 	var err error
 	if f.Envelopes, err = envelopes(c, all); err != nil {
 		return nil, err

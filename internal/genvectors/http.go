@@ -627,46 +627,46 @@ func sanitizeProof(c *contract.Contract, s string) bool {
 			return false
 		}
 	}
-	// (Called for several texts of every kind: the fragments are read
-	// where they are, not gathered into a list per call.)
-	lower := strings.ToLower(s)
-	holds := func(fragments []string) bool {
+	// Case is ignored as strings.ToLower would ignore it; s is ASCII, so
+	// holds and the ASCII folds below give what lowering s and comparing
+	// would, without a lowered copy of each of the texts of every kind.
+	hit := func(fragments []string) bool {
 		for _, f := range fragments {
-			if strings.Contains(lower, strings.ToLower(f)) {
+			if holds(s, f) {
 				return true
 			}
 		}
 		return false
 	}
-	if holds(riskyText) || holds(c.Sanitize.Markers) || holds(contract.BuiltinSecretPrefixes) {
+	if hit(riskyText) || hit(c.Sanitize.Markers) || hit(contract.BuiltinSecretPrefixes) {
 		return false
 	}
 	for _, p := range c.Sanitize.Secrets {
-		if holds(p.Prefixes) {
+		if hit(p.Prefixes) {
 			return false
 		}
 	}
-	for i := 0; i < len(lower); i++ {
-		if lower[i] != ':' && lower[i] != '=' {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ':' && s[i] != '=' {
 			continue
 		}
 		j := i
-		for j > 0 && (lower[j-1] == ' ' || lower[j-1] == '\t') {
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
 			j--
 		}
-		for n := 0; n < 2 && j > 0 && strings.IndexByte("\"'\\", lower[j-1]) >= 0; n++ {
+		for n := 0; n < 2 && j > 0 && strings.IndexByte("\"'\\", s[j-1]) >= 0; n++ {
 			j--
 		}
 		k := j
-		for k > 0 && isKeyChar(lower[k-1]) {
+		for k > 0 && isKeyChar(lowerASCII(s[k-1])) {
 			k--
 		}
-		key := lower[k:j]
-		if key == "auth" {
+		key := s[k:j]
+		if equalASCIIFold(key, "auth") {
 			return false
 		}
 		for _, r := range riskyKeys {
-			if strings.Contains(key, r) {
+			if containsASCIIFold(key, r) {
 				return false
 			}
 		}

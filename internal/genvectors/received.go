@@ -92,8 +92,56 @@ var atCutWords = strings.TrimSpace(strings.Repeat("word ", 100)) + "sss"
 // redaction is a text and what the default policy's sanitizer makes of it.
 type redaction struct{ in, out string }
 
-// holds reports whether s holds sub, ASCII case ignored.
-func holds(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+// holds reports whether s holds sub, ASCII case ignored (as
+// strings.ToLower ignores case: ASCII texts are compared without a lowered
+// copy of each).
+func holds(s, sub string) bool {
+	if !isASCII(s) || !isASCII(sub) {
+		return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+	}
+	return containsASCIIFold(s, sub)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// equalASCIIFold reports whether the ASCII texts a and b are equal, case
+// ignored.
+func equalASCIIFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsASCIIFold reports whether the ASCII text s holds sub, case
+// ignored.
+func containsASCIIFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if equalASCIIFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // sure reports whether c's policy sanitizes r.in to r.out, as the default
 // policy does: nothing of the contract's own is in either text.
@@ -102,20 +150,23 @@ func (r redaction) sure(c *contract.Contract) bool {
 	if len(r.in) > p.MaxLength {
 		return false
 	}
-	var own []string
-	own = append(own, p.Markers...)
+	clear := func(own []string) bool {
+		for _, o := range own {
+			if holds(r.in, o) || holds(r.out, o) {
+				return false
+			}
+		}
+		return true
+	}
+	if !clear(p.Markers) {
+		return false
+	}
 	for _, s := range p.Secrets {
-		own = append(own, s.Prefixes...)
-	}
-	if p.Paths {
-		own = append(own, p.AllCredentialNames()...)
-	}
-	for _, o := range own {
-		if holds(r.in, o) || holds(r.out, o) {
+		if !clear(s.Prefixes) {
 			return false
 		}
 	}
-	return true
+	return !p.Paths || clear(p.AllCredentialNames())
 }
 
 // received builds the received vectors from the richest example: its

@@ -39,9 +39,36 @@ func raw(v any) (json.RawMessage, error) {
 
 var rawScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// fromExample copies an example's wire tree.
+// fromExample is an example's wire tree as an object, its nested objects
+// objects too. A tree already converted (Build converts each example once,
+// for all of its sections) is returned as it is: nothing changes an object
+// once made (see with), so the sections can share it.
 func fromExample(o orderedjson.Object) object {
+	if converted(object(o)) {
+		return object(o)
+	}
 	return clone(o).(object)
+}
+
+// converted reports whether v holds no orderedjson.Object, however deep.
+func converted(v any) bool {
+	switch v := v.(type) {
+	case orderedjson.Object:
+		return false
+	case object:
+		for _, m := range v {
+			if !converted(m.Value) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if !converted(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // clone deep-copies a value, turning orderedjson.Object into object.
@@ -75,14 +102,13 @@ func segments(path string) []string {
 
 // get returns the value at path and whether it is there.
 func (o object) get(path string) (any, bool) {
-	var cur any = o
-	for rest, more := path, path != ""; more; {
-		var s string
-		s, rest, more = strings.Cut(rest, ".")
-		obj, ok := cur.(object)
-		if !ok {
-			return nil, false
-		}
+	if path == "" {
+		return o, true
+	}
+	obj := o
+	for {
+		s, rest, more := strings.Cut(path, ".")
+		var cur any
 		found := false
 		for _, m := range obj {
 			if m.Key == s {
@@ -93,8 +119,15 @@ func (o object) get(path string) (any, bool) {
 		if !found {
 			return nil, false
 		}
+		if !more {
+			return cur, true
+		}
+		var ok bool
+		if obj, ok = cur.(object); !ok {
+			return nil, false
+		}
+		path = rest
 	}
-	return cur, true
 }
 
 // with returns a copy of o with v at path, creating the objects on the way
