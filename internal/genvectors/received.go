@@ -133,9 +133,29 @@ func equalASCIIFold(a, b string) bool {
 }
 
 // containsASCIIFold reports whether the ASCII text s holds sub, case
-// ignored.
+// ignored: each place that starts like sub (found by IndexByte, in either
+// case) compared whole.
 func containsASCIIFold(s, sub string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	lo := lowerASCII(sub[0])
+	up := lo
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
 	for i := 0; i+len(sub) <= len(s); i++ {
+		rest := s[i : len(s)-len(sub)+1]
+		j := strings.IndexByte(rest, lo)
+		if up != lo {
+			if k := strings.IndexByte(rest, up); k >= 0 && (j < 0 || k < j) {
+				j = k
+			}
+		}
+		if j < 0 {
+			return false
+		}
+		i += j
 		if equalASCIIFold(s[i:i+len(sub)], sub) {
 			return true
 		}

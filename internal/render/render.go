@@ -19,9 +19,17 @@ import (
 // contract.ts.tmpl) with data into out, at dir/<file>, tidied to at most
 // maxBlank blank lines in a row.
 func Files(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []string) error {
+	return FilesSized(out, t, data, maxBlank, dir, files, 0)
+}
+
+// FilesSized is Files with the buffer allocated at size bytes first: a
+// caller that knows about how large its largest file will be (one holding
+// a large printed table) saves the doublings up to it.
+func FilesSized(out map[string][]byte, t *template.Template, data any, maxBlank int, dir string, files []string, size int) error {
 	// One buffer for every file: Tidy copies each out, and the buffer then
 	// only grows to the largest file instead of growing again for each.
 	var buf bytes.Buffer
+	buf.Grow(size)
 	for _, f := range files {
 		buf.Reset()
 		if err := t.ExecuteTemplate(&buf, path.Base(f)+".tmpl", data); err != nil {
