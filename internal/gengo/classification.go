@@ -152,7 +152,9 @@ func (g *gen) classificationSpliced() []splice {
 	out := []splice{
 		{"\t" + placeholderTable + ",", g.tableRows},
 		{"\tcase " + placeholderKindIndex + ":", func(b *bytes.Buffer) bool {
+			start := b.Len()
 			for i, k := range c.Kinds {
+				growAfter(b, start, i, len(c.Kinds))
 				b.WriteString("\tcase ")
 				b.WriteString(kindConst(k))
 				b.WriteString(":\n\t\treturn ")
@@ -164,7 +166,9 @@ func (g *gen) classificationSpliced() []splice {
 	}
 	if c.Numbered {
 		out = append(out, splice{"\tcase " + placeholderKindNumber + ":", func(b *bytes.Buffer) bool {
-			for _, k := range c.Kinds {
+			start := b.Len()
+			for i, k := range c.Kinds {
+				growAfter(b, start, i, len(c.Kinds))
 				b.WriteString("\tcase ")
 				b.WriteString(strconv.Itoa(k.Number))
 				b.WriteString(":\n\t\treturn ")
@@ -179,7 +183,9 @@ func (g *gen) classificationSpliced() []splice {
 
 func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
 	var entries []entry
-	for _, k := range g.c.Kinds {
+	start := b.Len()
+	for i, k := range g.c.Kinds {
+		growAfter(b, start, i, len(g.c.Kinds))
 		entries = g.kindEntries(k, entries)
 		width := 0
 		for _, e := range entries {
