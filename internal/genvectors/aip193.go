@@ -63,7 +63,7 @@ var reasonEdges = []string{
 // its steps, every example envelope as its AIP-193 JSON error (byte for
 // byte) that reads back into the envelope, and foreign errors with the
 // envelope they read as.
-func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
+func aip193(f *File, c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) error {
 	f.AIPDomain = c.AIP193.Domain
 	for _, k := range c.Kinds {
 		f.AIPKinds = append(f.AIPKinds, AIPKindVec{k.Name, k.HTTP, k.GRPC.Number, k.GRPC.Name, k.Reason})
@@ -78,20 +78,20 @@ func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
 	}
 
 	// "<&>": the AIP-193 writer must not escape HTML characters in metadata.
-	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received <&>")
+	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received <&>")
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil {
 		base := fromExample(exs[0].Value)
 		for _, ms := range []int64{0, 1, 1500, 2000, 86_400_000, contract.MaxRetryDelayMs, contract.MaxRetryDelayMs + 1, contract.MaxSafeInteger} {
-			all = append(all, named{"retry hint " + strconv.FormatInt(ms, 10) + " ms", base.with(hint.Path, ms)})
+			all = append(all, named{name: "retry hint " + strconv.FormatInt(ms, 10) + " ms", o: base.with(hint.Path, ms)})
 		}
 	}
 	// A member named with the empty string is a member like any other (the
 	// Go writer once took its path, "", for the envelope's own).
 	empty := fromExample(exs[0].Value)
 	empty = append(empty, orderedjson.Member{Key: "", Value: "a member named with the empty string"})
-	all = append(all, named{"a member this contract does not name, named with the empty string", empty})
+	all = append(all, named{name: "a member this contract does not name, named with the empty string", o: empty})
 	for _, n := range all {
-		env, err := raw(n.o)
+		env, err := n.wire()
 		if err != nil {
 			return err
 		}

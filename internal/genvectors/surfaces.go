@@ -57,12 +57,12 @@ const cliCommand = `deploy --target "staging"`
 // surfaceVectors are the surfaces of every example envelope (one per kind,
 // the unknown kind's, the one with every field) and of the richest one
 // carrying members this contract does not name (Extra).
-func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVec, error) {
-	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received")
+func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) ([]SurfaceVec, error) {
+	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received")
 
 	out := make([]SurfaceVec, 0, len(all))
 	for _, n := range all {
-		v, err := surfaceOf(c, n.name, n.o)
+		v, err := surfaceOf(c, n)
 		if err != nil {
 			return nil, err
 		}
@@ -72,8 +72,9 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVe
 }
 
 // surfaceOf is the specification of the writers for one envelope.
-func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) {
-	env, err := raw(o)
+func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
+	name, o := n.name, n.o
+	env, err := n.wire()
 	if err != nil {
 		return SurfaceVec{}, err
 	}

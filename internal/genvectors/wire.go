@@ -221,9 +221,9 @@ func classificationOf(c *contract.Contract, kind string) *contract.Classificatio
 
 // wireAndDecoded is an envelope's tree as a vector's wire bytes and as
 // every decoder reads it.
-func wireAndDecoded(c *contract.Contract, o object) (json.RawMessage, Decoded, error) {
-	env, err := raw(o)
-	return env, decode(c, o), err
+func wireAndDecoded(c *contract.Contract, n named) (json.RawMessage, Decoded, error) {
+	env, err := n.wire()
+	return env, decode(c, n.o), err
 }
 
 // decode reads an envelope the way a generated decoder does. It assumes a
