@@ -122,8 +122,8 @@ func shortFormBody(kind, message any, more ...orderedjson.Member) string {
 	if message != nil {
 		o = append(o, orderedjson.Member{Key: "message", Value: message})
 	}
-	b, _ := raw(append(o, more...))
-	return string(b)
+	b, _ := rawString(append(o, more...))
+	return b
 }
 
 // shortFormResponses are the short-form bodies a reader takes (one a kind,
@@ -285,11 +285,11 @@ func envelopeResponses(c *contract.Contract, exs []exampleenv.Example) []respons
 // false when r is left out (see readHTTP).
 func httpVec(c *contract.Contract, sf *shortFormSpec, r response) (v HTTPVec, ok bool, err error) {
 	if r.envelope != nil {
-		b, err := raw(r.envelope)
+		b, err := rawString(r.envelope)
 		if err != nil {
 			return v, false, err
 		}
-		r.body = string(b)
+		r.body = b
 	}
 	want, ok := readHTTP(c, sf, r)
 	if !ok {

@@ -109,7 +109,7 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 			back = back.without(m.Key)
 		}
 	}
-	problem, err := raw(doc)
+	problem, err := rawString(doc)
 	if err != nil {
 		return SurfaceVec{}, err
 	}
@@ -118,9 +118,12 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 		return SurfaceVec{}, err
 	}
 
+	// The HTTP body is the envelope's text: the CLI line's, when that is
+	// the envelope alone, shares its bytes.
 	line := string(env) + "\n"
+	body := line[:len(env)]
 	if c.Surfaces.CLI.Form == contract.CLIWrapped {
-		line = `{"ok":false,"command":` + string(orderedjson.AppendString(nil, cliCommand, false)) + `,"error":` + string(env) + "}\n"
+		line = `{"ok":false,"command":` + string(orderedjson.AppendString(nil, cliCommand, false)) + `,"error":` + body + "}\n"
 	}
 	log, err := logForm(c, o, d)
 	if err != nil {
@@ -128,8 +131,8 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	}
 	return SurfaceVec{
 		Name: name, Envelope: env,
-		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: string(env), Envelope: env},
-		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: string(problem), Envelope: problemBack},
+		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: body, Envelope: env},
+		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: problem, Envelope: problemBack},
 		ExitCode: c.Surfaces.CLI.ExitCode(cl), Command: cliCommand, CLI: line, Log: log,
 	}, nil
 }
@@ -330,8 +333,7 @@ func extraOf(c *contract.Contract, o object) (string, error) {
 	for _, e := range entries {
 		ext = append(ext, orderedjson.Member{Key: e.key, Value: e.value})
 	}
-	b, err := raw(ext)
-	return string(b), err
+	return rawString(ext)
 }
 
 // boundText is a log text bounded at contract.LogMaxBytes bytes, cut at a

@@ -37,6 +37,19 @@ func raw(v any) (json.RawMessage, error) {
 	return json.RawMessage(append(make([]byte, 0, len(b)), b...)), nil
 }
 
+// rawString is v as compact JSON text: raw's bytes copied once, into the
+// string.
+func rawString(v any) (string, error) {
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b, err := orderedjson.AppendCompact((*scratch)[:0], v)
+	*scratch = b
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
 var rawScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // fromExample is an example's wire tree as an object, its nested objects
