@@ -98,6 +98,11 @@ func TestFileShape(t *testing.T) {
 	for p, c := range contracts(t) {
 		data := generate(t, c)
 		checkFileText(t, p, c, data)
+		// The file's one buffer is allocated at an estimate of its size
+		// (write.go): past it, append would regrow it by a quarter or more.
+		if cap(data) > len(data)+len(data)/10 {
+			t.Errorf("%s: the file's buffer is %d bytes for %d: its size estimate is off, or it grew", p, cap(data), len(data))
+		}
 		var f genvectors.File
 		strict := json.NewDecoder(bytes.NewReader(data))
 		strict.DisallowUnknownFields()
