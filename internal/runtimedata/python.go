@@ -35,6 +35,13 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 	}
 	switch v := v.(type) {
 	case string:
+		if plainASCII(v) {
+			// What strconv quotes without an escape: written as it is.
+			b.WriteByte('"')
+			b.WriteString(v)
+			b.WriteByte('"')
+			return
+		}
 		var scratch [128]byte
 		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))
 	case Local:
@@ -84,6 +91,17 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 	default:
 		panic(fmt.Sprintf("runtimedata: Python cannot print %T", v))
 	}
+}
+
+// plainASCII reports whether strconv.QuoteToASCII leaves every byte of s
+// as it is: printable ASCII, no quote and no backslash.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // pyName prints as a bare name: a keyword argument's.
