@@ -436,7 +436,11 @@ func statusRows(c *contract.Contract, kinds []kindView, byKind map[*contract.Kin
 		}
 		row := statusRow{Status: s.Status, Text: text, Kinds: make([]kindView, 0, len(s.Kinds))}
 		for _, k := range s.Kinds {
-			row.Kinds = append(row.Kinds, kinds[byKind[k]])
+			var kv kindView // (every status's kinds are the contract's)
+			if i, ok := byKind[k]; ok {
+				kv = kinds[i]
+			}
+			row.Kinds = append(row.Kinds, kv)
 		}
 		rows = append(rows, row)
 	}
