@@ -58,7 +58,13 @@ func (e entry) text() string {
 // classificationValues returns the struct fields shared by every table entry
 // and the fallback.
 func (g *gen) classificationValues(cl *contract.Classification) []entry {
-	return []entry{
+	return g.appendClassificationValues(nil, cl)
+}
+
+// appendClassificationValues appends the entries of classificationValues
+// to buf: every kind's table row reuses one buffer for them.
+func (g *gen) appendClassificationValues(buf []entry, cl *contract.Classification) []entry {
+	return append(buf, []entry{
 		{key: "Origin", id: "Origin" + cl.Origin.Idents.Go},
 		{key: "Action", id: "RecoveryAction" + cl.Recovery.Action.Idents.Go},
 		{key: "SameArguments", id: "SameArguments" + cl.Recovery.SameArguments.Idents.Go},
@@ -70,7 +76,7 @@ func (g *gen) classificationValues(cl *contract.Classification) []entry {
 		{key: "LogLevel", slog: slogLevel(cl.Log)},
 		{key: "Breaker", lit: cl.Breaker},
 		{key: "Retryable", lit: cl.Retryable()},
-	}
+	}...)
 }
 
 // kindEntries returns the table entry of k.
@@ -80,7 +86,7 @@ func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
 		entry{key: "Known", lit: true},
 		entry{key: "Group", id: "Group" + k.Group.Idents.Go},
 	)
-	buf = append(buf, g.classificationValues(&k.Classification)...)
+	buf = g.appendClassificationValues(buf, &k.Classification)
 	buf = append(buf, entry{key: "Description", lit: k.Description}, entry{key: "Reason", lit: k.Reason})
 	if k.Startup {
 		buf = append(buf, entry{key: "Startup", lit: true})
