@@ -338,7 +338,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if contract.Blank(message) {
 			message = statusLine(r.status)
 		}
-		want = fromExample(exampleenv.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil)) // (read and copied by get and with, never changed)
 		for _, f := range sf.empty[kind] {
 			var empty any = []any{}
 			if f.Type == contract.TypeObject {
@@ -362,7 +362,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if c.Inbound != nil {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
-		want = fromExample(exampleenv.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil)) // (read and copied by get and with, never changed)
 		if f := c.Surfaces.HTTP.StatusField; f != nil {
 			// surfaces.http.status_field keeps the response's status.
 			want = want.with(c.Layout.FieldPath(f), r.status)

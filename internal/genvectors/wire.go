@@ -113,7 +113,8 @@ func segments(path string) []string {
 	return strings.Split(path, ".")
 }
 
-// get returns the value at path and whether it is there.
+// get returns the value at path and whether it is there. Like with and
+// without, it reads an example's nested orderedjson.Object as an object.
 func (o object) get(path string) (any, bool) {
 	if path == "" {
 		return o, true
@@ -135,8 +136,10 @@ func (o object) get(path string) (any, bool) {
 		if !more {
 			return cur, true
 		}
-		var ok bool
-		if obj, ok = cur.(object); !ok {
+		switch cur.(type) {
+		case object, orderedjson.Object:
+			obj = objectOf(cur)
+		default:
 			return nil, false
 		}
 		path = rest
