@@ -77,8 +77,7 @@ func (r response) retryAfter() string {
 // layout reads the short form (contract.ShortForm).
 func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error) {
 	first := c.Kinds[0]
-	var rs []response
-	rs = append(rs, shortFormResponses(c)...)
+	rs := shortFormResponses(c)
 	rs = append(rs, limitResponses(first)...)
 	rs = append(rs, receivedTextResponses(first)...)
 	rs = append(rs, envelopeResponses(c, exs)...)
@@ -144,7 +143,8 @@ func shortFormResponses(c *contract.Contract) []response {
 	if len(c.Sanitize.Markers) > 0 {
 		marker = c.Sanitize.Markers[0]
 	}
-	var rs []response
+	// Room for the edge cases below and the other responses httpReads adds.
+	rs := make([]response, 0, len(c.Kinds)+64)
 	for _, k := range c.Kinds {
 		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: jsonHeaders(), body: shortFormBody(k.Name, shortMessage)})
 	}

@@ -95,8 +95,8 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	if k := c.Kind(d.Kind); k != nil {
 		title = k.Description
 	}
-	doc := object{{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind}, {Key: "title", Value: title},
-		{Key: "status", Value: cl.HTTP}, {Key: "detail", Value: message}}
+	doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
+		orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
 	back := o
 	for _, m := range o {
 		if !isProblemName(m.Key) {
@@ -181,7 +181,7 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 		return boundText(s)
 	}
 	retryable := d.IsRetryable(c)
-	out := object{}
+	out := make(object, 0, len(contract.LogMembers))
 	for _, m := range contract.LogMembers {
 		key := string(m)
 		switch m {
