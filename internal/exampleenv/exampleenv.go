@@ -104,10 +104,13 @@ type values map[*contract.Leaf]any
 // build assembles the wire tree of the layout from vals: objects in layout
 // order, an object left out when it has nothing to carry.
 func build(lo *contract.Layout, vals values) (orderedjson.Object, []Setting) {
-	var set []Setting
+	// Made at their final sizes (a member per member of the layout object,
+	// at most, a setting per value): every kind's example is built so, for
+	// the vectors and the docs.
+	set := make([]Setting, 0, len(vals))
 	var walk func(o *contract.Object) orderedjson.Object
 	walk = func(o *contract.Object) orderedjson.Object {
-		out := orderedjson.Object{}
+		out := make(orderedjson.Object, 0, len(o.Members))
 		for _, m := range o.Members {
 			if m.Leaf != nil {
 				if v, ok := vals[m.Leaf]; ok {

@@ -293,7 +293,7 @@ func newView(c *contract.Contract, o targets.Options) *view {
 	byKind := v.addKinds(c)
 	v.AIPDomain = c.AIP193.Domain
 	v.AIPMembers = aipMemberRows(c)
-	v.HTTP = statusRows(c, byKind)
+	v.HTTP = statusRows(c, v.Kinds, byKind)
 	v.Retired = retiredRows(c)
 	for _, sa := range c.SameArguments {
 		if sa.UpgradeTo != nil {
@@ -358,15 +358,25 @@ func envelopeRows(c *contract.Contract) []fieldRow {
 
 // addKinds fills the kinds, their groups and Startup, and returns each
 // kind's view for the tables that list kinds again.
-func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]kindView {
-	byGroup := map[*contract.Group][]kindView{}
-	byKind := make(map[*contract.Kind]kindView, len(c.Kinds))
+func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]int {
+	// Each slice is made at its final length: a kind's view is a few
+	// hundred bytes, and 10,000 kinds appended one by one, to the kinds, a
+	// group and the map by kind, copied them over and over.
+	v.Kinds = make([]kindView, 0, len(c.Kinds))
+	byKind := make(map[*contract.Kind]int, len(c.Kinds))
+	inGroup := map[*contract.Group]int{}
 	for _, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
-		kv := newKindView(c, k)
-		v.Kinds = append(v.Kinds, kv)
-		byGroup[k.Group] = append(byGroup[k.Group], kv)
-		byKind[k] = kv
+		byKind[k] = len(v.Kinds)
+		v.Kinds = append(v.Kinds, newKindView(c, k))
+		inGroup[k.Group]++
+	}
+	byGroup := make(map[*contract.Group][]kindView, len(inGroup))
+	for i, k := range c.Kinds {
+		if byGroup[k.Group] == nil {
+			byGroup[k.Group] = make([]kindView, 0, inGroup[k.Group])
+		}
+		byGroup[k.Group] = append(byGroup[k.Group], v.Kinds[i])
 	}
 	for _, g := range c.Groups {
 		if len(byGroup[g]) > 0 {
@@ -461,16 +471,20 @@ func aipMemberRows(c *contract.Contract) []aipMemberRow {
 }
 
 // statusRows are the HTTP status table: each status with its kinds.
-func statusRows(c *contract.Contract, byKind map[*contract.Kind]kindView) []statusRow {
+func statusRows(c *contract.Contract, kinds []kindView, byKind map[*contract.Kind]int) []statusRow {
 	var rows []statusRow
 	for _, s := range c.Statuses {
 		text := http.StatusText(s.Status)
 		if text == "" {
 			text = "(no standard name)"
 		}
-		row := statusRow{Status: s.Status, Text: text}
+		row := statusRow{Status: s.Status, Text: text, Kinds: make([]kindView, 0, len(s.Kinds))}
 		for _, k := range s.Kinds {
-			row.Kinds = append(row.Kinds, byKind[k])
+			var kv kindView // (every status's kinds are the contract's)
+			if i, ok := byKind[k]; ok {
+				kv = kinds[i]
+			}
+			row.Kinds = append(row.Kinds, kv)
 		}
 		rows = append(rows, row)
 	}

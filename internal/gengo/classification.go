@@ -58,7 +58,13 @@ func (e entry) text() string {
 // classificationValues returns the struct fields shared by every table entry
 // and the fallback.
 func (g *gen) classificationValues(cl *contract.Classification) []entry {
-	return []entry{
+	return g.appendClassificationValues(nil, cl)
+}
+
+// appendClassificationValues appends the entries of classificationValues
+// to buf: every kind's table row reuses one buffer for them.
+func (g *gen) appendClassificationValues(buf []entry, cl *contract.Classification) []entry {
+	return append(buf, []entry{
 		{key: "Origin", id: "Origin" + cl.Origin.Idents.Go},
 		{key: "Action", id: "RecoveryAction" + cl.Recovery.Action.Idents.Go},
 		{key: "SameArguments", id: "SameArguments" + cl.Recovery.SameArguments.Idents.Go},
@@ -70,7 +76,7 @@ func (g *gen) classificationValues(cl *contract.Classification) []entry {
 		{key: "LogLevel", slog: slogLevel(cl.Log)},
 		{key: "Breaker", lit: cl.Breaker},
 		{key: "Retryable", lit: cl.Retryable()},
-	}
+	}...)
 }
 
 // kindEntries returns the table entry of k.
@@ -80,7 +86,7 @@ func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
 		entry{key: "Known", lit: true},
 		entry{key: "Group", id: "Group" + k.Group.Idents.Go},
 	)
-	buf = append(buf, g.classificationValues(&k.Classification)...)
+	buf = g.appendClassificationValues(buf, &k.Classification)
 	buf = append(buf, entry{key: "Description", lit: k.Description}, entry{key: "Reason", lit: k.Reason})
 	if k.Startup {
 		buf = append(buf, entry{key: "Startup", lit: true})
@@ -152,7 +158,9 @@ func (g *gen) classificationSpliced() []splice {
 	out := []splice{
 		{"\t" + placeholderTable + ",", g.tableRows},
 		{"\tcase " + placeholderKindIndex + ":", func(b *bytes.Buffer) bool {
+			start := b.Len()
 			for i, k := range c.Kinds {
+				growAfter(b, start, i, len(c.Kinds))
 				b.WriteString("\tcase ")
 				b.WriteString(kindConst(k))
 				b.WriteString(":\n\t\treturn ")
@@ -164,7 +172,9 @@ func (g *gen) classificationSpliced() []splice {
 	}
 	if c.Numbered {
 		out = append(out, splice{"\tcase " + placeholderKindNumber + ":", func(b *bytes.Buffer) bool {
-			for _, k := range c.Kinds {
+			start := b.Len()
+			for i, k := range c.Kinds {
+				growAfter(b, start, i, len(c.Kinds))
 				b.WriteString("\tcase ")
 				b.WriteString(strconv.Itoa(k.Number))
 				b.WriteString(":\n\t\treturn ")
@@ -179,7 +189,9 @@ func (g *gen) classificationSpliced() []splice {
 
 func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
 	var entries []entry
-	for _, k := range g.c.Kinds {
+	start := b.Len()
+	for i, k := range g.c.Kinds {
+		growAfter(b, start, i, len(g.c.Kinds))
 		entries = g.kindEntries(k, entries)
 		width := 0
 		for _, e := range entries {

@@ -37,7 +37,9 @@ func (g *gen) enumsSpliced() []splice {
 		return nil
 	}
 	return []splice{{"\t" + placeholderKindConsts + " = 0", func(b *bytes.Buffer) bool {
-		for _, k := range g.c.Kinds {
+		start := b.Len()
+		for i, k := range g.c.Kinds {
+			growAfter(b, start, i, len(g.c.Kinds))
 			lines := commentLines(fmt.Sprintf("%s %s", kindConst(k), k.Description))
 			spec := kindConst(k) + " Kind = " + strconv.Quote(k.Name)
 			if len(lines) == 1 && plainDocLine(lines[0]) {

@@ -59,7 +59,15 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	if err := render.Files(out, pyTemplates, v, 2, Dir(o), files); err != nil {
 		return nil, fmt.Errorf("genpy: %w", err)
 	}
-	if err := render.Files(out, pyTemplates, v, 2, pkg, pkgFiles); err != nil {
+	// _contract.py holds the printed tables (the classifications most of
+	// it) and a few lists of the kinds, about a fifth more: its buffer
+	// starts at that size (9 MB at 10,000 kinds).
+	size := 0
+	for _, s := range []string{v.Classifications, v.Fields, v.Layout, v.AIPReasons, v.Inbound} {
+		size += len(s)
+	}
+	size += size/4 + 64<<10
+	if err := render.FilesSized(out, pyTemplates, v, 2, pkg, pkgFiles, size); err != nil {
 		return nil, fmt.Errorf("genpy: %w", err)
 	}
 	if err := render.Runtime(out, runtime.Python, pkg, v.Header); err != nil {

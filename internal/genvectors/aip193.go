@@ -63,7 +63,7 @@ var reasonEdges = []string{
 // its steps, every example envelope as its AIP-193 JSON error (byte for
 // byte) that reads back into the envelope, and foreign errors with the
 // envelope they read as.
-func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
+func aip193(f *File, c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) error {
 	f.AIPDomain = c.AIP193.Domain
 	for _, k := range c.Kinds {
 		f.AIPKinds = append(f.AIPKinds, AIPKindVec{k.Name, k.HTTP, k.GRPC.Number, k.GRPC.Name, k.Reason})
@@ -78,20 +78,20 @@ func aip193(f *File, c *contract.Contract, exs []exampleenv.Example) error {
 	}
 
 	// "<&>": the AIP-193 writer must not escape HTML characters in metadata.
-	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received <&>")
+	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received <&>")
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil {
 		base := fromExample(exs[0].Value)
 		for _, ms := range []int64{0, 1, 1500, 2000, 86_400_000, contract.MaxRetryDelayMs, contract.MaxRetryDelayMs + 1, contract.MaxSafeInteger} {
-			all = append(all, named{"retry hint " + strconv.FormatInt(ms, 10) + " ms", base.with(hint.Path, ms)})
+			all = append(all, named{name: "retry hint " + strconv.FormatInt(ms, 10) + " ms", o: base.with(hint.Path, ms)})
 		}
 	}
 	// A member named with the empty string is a member like any other (the
 	// Go writer once took its path, "", for the envelope's own).
 	empty := fromExample(exs[0].Value)
 	empty = append(empty, orderedjson.Member{Key: "", Value: "a member named with the empty string"})
-	all = append(all, named{"a member this contract does not name, named with the empty string", empty})
+	all = append(all, named{name: "a member this contract does not name, named with the empty string", o: empty})
 	for _, n := range all {
-		env, err := raw(n.o)
+		env, err := n.wire()
 		if err != nil {
 			return err
 		}
@@ -150,11 +150,11 @@ func aipText(c *contract.Contract, o object) (string, error) {
 			meta[m.Key] = s
 			continue
 		}
-		r, err := raw(v)
+		r, err := rawString(v)
 		if err != nil {
 			return "", err
 		}
-		meta[m.Key] = string(r)
+		meta[m.Key] = r
 	}
 	extra, err := extraOf(c, o)
 	if err != nil {
@@ -174,34 +174,54 @@ func aipText(c *contract.Contract, o object) (string, error) {
 	return aipDocument(cl.HTTP, message.(string), cl.GRPC.Name, reason, c.AIP193.Domain, meta, retry)
 }
 
-// aipDocument writes an AIP-193 JSON error.
+// aipDocument writes an AIP-193 JSON error: the error's code, message and
+// status, and its details, an ErrorInfo whose metadata is sorted by key,
+// then a RetryInfo when retry is not nil. (Written member by member, as
+// orderedjson would write the document's object: it is one of every
+// kind's vectors.)
 func aipDocument(code int, message, status, reason, domain string, meta map[string]string, retry any) (string, error) {
-	keys := make([]string, 0, len(meta))
+	var store [16]string
+	keys := store[:0]
 	for k := range meta {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	md := object{}
-	for _, k := range keys {
-		md = append(md, orderedjson.Member{Key: k, Value: meta[k]})
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b := append((*scratch)[:0], `{"error":{"code":`...)
+	b = appendInt(b, int64(code))
+	b = str(append(b, `,"message":`...), message)
+	b = str(append(b, `,"status":`...), status)
+	b = str(append(b, `,"details":[{"@type":`...), contract.ErrorInfoType)
+	b = str(append(b, `,"reason":`...), reason)
+	b = str(append(b, `,"domain":`...), domain)
+	b = append(b, `,"metadata":`...)
+	if len(keys) == 0 {
+		b = append(b, "{}"...)
 	}
-	details := []any{object{
-		{Key: "@type", Value: contract.ErrorInfoType},
-		{Key: "reason", Value: reason},
-		{Key: "domain", Value: domain},
-		{Key: "metadata", Value: md},
-	}}
+	for i, k := range keys {
+		if i == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = str(append(str(b, k), ':'), meta[k])
+		if i == len(keys)-1 {
+			b = append(b, '}')
+		}
+	}
+	b = append(b, '}')
 	if retry != nil {
-		details = append(details, object{{Key: "@type", Value: contract.RetryInfoType}, {Key: "retryDelay", Value: retry}})
+		b = str(append(b, `,{"@type":`...), contract.RetryInfoType)
+		var err error
+		if b, err = orderedjson.AppendCompact(append(b, `,"retryDelay":`...), retry); err != nil {
+			return "", err
+		}
+		b = append(b, '}')
 	}
-	doc := object{{Key: "error", Value: object{
-		{Key: "code", Value: code},
-		{Key: "message", Value: message},
-		{Key: "status", Value: status},
-		{Key: "details", Value: details},
-	}}}
-	b, err := raw(doc)
-	return string(b), err
+	b = append(b, "]}}"...)
+	*scratch = b
+	return string(b), nil
 }
 
 // durationText is a whole number of milliseconds as a Duration's JSON form.
@@ -429,7 +449,7 @@ func aipForeignVec(c *contract.Contract, own object, tc aipCase) (v AIPDecodeVec
 			}
 		}
 	}
-	env := object(exampleenv.New(c, kind, message, nil))
+	env := fromExample(exampleenv.New(c, kind, message, nil))
 	if hint := c.Layout.Leaf(contract.SourceRetryAfterMs); hint != nil && w.retryMs != nil {
 		env = env.with(hint.Path, *w.retryMs)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/orderedjson"
 	"github.com/errgen/errgen/internal/targets"
 )
 
@@ -238,8 +239,14 @@ func Build(c *contract.Contract) (*File, error) {
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
 	all := receivable(c, exampleenv.All(c))
-	var err error
-	if f.Envelopes, err = envelopes(c, all); err != nil {
+	for i := range all {
+		all[i].Value = orderedjson.Object(fromExample(all[i].Value))
+	}
+	envs, err := wires(all)
+	if err != nil {
+		return nil, err
+	}
+	if f.Envelopes, err = envelopes(c, all, envs); err != nil {
 		return nil, err
 	}
 	if f.Malformed, err = malformed(c, all[len(all)-1]); err != nil {
@@ -248,13 +255,13 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.Edges, err = edges(c, all[len(all)-1]); err != nil {
 		return nil, err
 	}
-	if f.NextStep, err = nextSteps(c, all[:len(all)-1]); err != nil {
+	if f.NextStep, err = nextSteps(c, all[:len(all)-1], envs[:len(all)-1]); err != nil {
 		return nil, err
 	}
 	if f.HTTP, err = httpReads(c, all); err != nil {
 		return nil, err
 	}
-	if f.Surfaces, err = surfaceVectors(c, all); err != nil {
+	if f.Surfaces, err = surfaceVectors(c, all, envs); err != nil {
 		return nil, err
 	}
 	if f.Received, err = received(c, all[len(all)-1]); err != nil {
@@ -273,7 +280,7 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.MCPOutputSchema, err = mcpOutputSchemas(c); err != nil {
 		return nil, err
 	}
-	if f.MCPErrors, err = mcpErrors(c, all); err != nil {
+	if f.MCPErrors, err = mcpErrors(c, all, envs); err != nil {
 		return nil, err
 	}
 	if f.MCPErrorRead, err = mcpErrorReads(c, all); err != nil {
@@ -282,7 +289,7 @@ func Build(c *contract.Contract) (*File, error) {
 	if f.Writes, err = writeVectors(c, all); err != nil {
 		return nil, err
 	}
-	if err = aip193(f, c, all); err != nil {
+	if err = aip193(f, c, all, envs); err != nil {
 		return nil, err
 	}
 	if c.Inbound != nil {
@@ -314,7 +321,12 @@ func BuildAIP193(c *contract.Contract) (*File, error) {
 		Retry: Retry{InitialMs: c.Retry.InitialMs, MaxMs: c.Retry.MaxMs, Multiplier: c.Retry.Multiplier,
 			Jitter: c.Retry.Jitter, MaxAttempts: c.Retry.MaxAttempts, MaxHintMs: c.Retry.MaxHintMs},
 	}
-	if err := aip193(f, c, receivable(c, exampleenv.All(c))); err != nil {
+	all := receivable(c, exampleenv.All(c))
+	envs, err := wires(all)
+	if err != nil {
+		return nil, err
+	}
+	if err := aip193(f, c, all, envs); err != nil {
 		return nil, err
 	}
 	return f, nil

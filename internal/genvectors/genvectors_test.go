@@ -50,7 +50,7 @@ func TestVectorsWriteAsTheirStructs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := writtenAsStruct(t, p, f.Lookup) + writtenAsStruct(t, p, f.Envelopes) + writtenAsStruct(t, p, f.Malformed) +
+		n := writtenAsStruct(t, p, f.Lookup) + writtenAsStruct(t, p, f.Envelopes) + writtenAsStruct(t, p, f.Malformed) + writtenAsStruct(t, p, f.MCPErrors) +
 			writtenAsStruct(t, p, f.Edges) + writtenAsStruct(t, p, f.NextStep) + writtenAsStruct(t, p, f.Classify) +
 			writtenAsStruct(t, p, f.ForTool) + writtenAsStruct(t, p, f.HTTP) + writtenAsStruct(t, p, f.Surfaces) +
 			writtenAsStruct(t, p, f.Accept) + writtenAsStruct(t, p, f.StringForms) + writtenAsStruct(t, p, f.Writes) + writtenAsStruct(t, p, f.AIPKinds) + writtenAsStruct(t, p, f.AIPReasons) +
@@ -66,7 +66,8 @@ func TestVectorsWriteAsTheirStructs(t *testing.T) {
 }
 
 // writtenAsStruct compares each vector's written form with encoding/json's
-// and returns how many it compared.
+// and returns how many it compared. The types the file writes by hand (the
+// sections that grow with the kinds) are compared in that form too.
 func writtenAsStruct[V orderedjson.Ordered](t *testing.T, p string, vs []V) int {
 	t.Helper()
 	for _, v := range vs {
@@ -82,6 +83,10 @@ func writtenAsStruct[V orderedjson.Ordered](t *testing.T, p string, vs []V) int 
 			t.Errorf("%s: %T is written\n%s\nencoding/json writes\n%s", p, v, got, want)
 			return 0
 		}
+		if byHand, ok := genvectors.AppendJSON(v); ok && !bytes.Equal(byHand, want) {
+			t.Errorf("%s: %T is written by hand\n%s\nencoding/json writes\n%s", p, v, byHand, want)
+			return 0
+		}
 	}
 	return len(vs)
 }
@@ -93,6 +98,11 @@ func TestFileShape(t *testing.T) {
 	for p, c := range contracts(t) {
 		data := generate(t, c)
 		checkFileText(t, p, c, data)
+		// The file's one buffer is allocated at an estimate of its size
+		// (write.go): past it, append would regrow it by a quarter or more.
+		if cap(data) > len(data)+len(data)/10 {
+			t.Errorf("%s: the file's buffer is %d bytes for %d: its size estimate is off, or it grew", p, cap(data), len(data))
+		}
 		var f genvectors.File
 		strict := json.NewDecoder(bytes.NewReader(data))
 		strict.DisallowUnknownFields()

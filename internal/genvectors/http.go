@@ -77,8 +77,7 @@ func (r response) retryAfter() string {
 // layout reads the short form (contract.ShortForm).
 func httpReads(c *contract.Contract, exs []exampleenv.Example) ([]HTTPVec, error) {
 	first := c.Kinds[0]
-	var rs []response
-	rs = append(rs, shortFormResponses(c)...)
+	rs := shortFormResponses(c)
 	rs = append(rs, limitResponses(first)...)
 	rs = append(rs, receivedTextResponses(first)...)
 	rs = append(rs, envelopeResponses(c, exs)...)
@@ -122,8 +121,8 @@ func shortFormBody(kind, message any, more ...orderedjson.Member) string {
 	if message != nil {
 		o = append(o, orderedjson.Member{Key: "message", Value: message})
 	}
-	b, _ := raw(append(o, more...))
-	return string(b)
+	b, _ := rawString(append(o, more...))
+	return b
 }
 
 // shortFormResponses are the short-form bodies a reader takes (one a kind,
@@ -144,7 +143,8 @@ func shortFormResponses(c *contract.Contract) []response {
 	if len(c.Sanitize.Markers) > 0 {
 		marker = c.Sanitize.Markers[0]
 	}
-	var rs []response
+	// Room for the edge cases below and the other responses httpReads adds.
+	rs := make([]response, 0, len(c.Kinds)+64)
 	for _, k := range c.Kinds {
 		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: jsonHeaders(), body: shortFormBody(k.Name, shortMessage)})
 	}
@@ -285,11 +285,11 @@ func envelopeResponses(c *contract.Contract, exs []exampleenv.Example) []respons
 // false when r is left out (see readHTTP).
 func httpVec(c *contract.Contract, sf *shortFormSpec, r response) (v HTTPVec, ok bool, err error) {
 	if r.envelope != nil {
-		b, err := raw(r.envelope)
+		b, err := rawString(r.envelope)
 		if err != nil {
 			return v, false, err
 		}
-		r.body = string(b)
+		r.body = b
 	}
 	want, ok := readHTTP(c, sf, r)
 	if !ok {
@@ -338,7 +338,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if contract.Blank(message) {
 			message = statusLine(r.status)
 		}
-		want = object(exampleenv.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil)) // (read and copied by get and with, never changed)
 		for _, f := range sf.empty[kind] {
 			var empty any = []any{}
 			if f.Type == contract.TypeObject {
@@ -362,7 +362,7 @@ func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object,
 		if c.Inbound != nil {
 			kind = Classify(c.Inbound.Classifiers[0], Upstream{Status: r.status, Text: text}).Kind
 		}
-		want = object(exampleenv.New(c, kind, message, nil))
+		want = object(exampleenv.New(c, kind, message, nil)) // (read and copied by get and with, never changed)
 		if f := c.Surfaces.HTTP.StatusField; f != nil {
 			// surfaces.http.status_field keeps the response's status.
 			want = want.with(c.Layout.FieldPath(f), r.status)
@@ -627,14 +627,23 @@ func sanitizeProof(c *contract.Contract, s string) bool {
 			return false
 		}
 	}
+	// (Called for several texts of every kind: s is lowered once and the
+	// fragments read where they are, not gathered into a list per call;
+	// strings.ToLower returns a fragment already in lower case as it is.)
 	lower := strings.ToLower(s)
-	fragments := append(append([]string(nil), riskyText...), c.Sanitize.Markers...)
-	fragments = append(fragments, contract.BuiltinSecretPrefixes...)
-	for _, p := range c.Sanitize.Secrets {
-		fragments = append(fragments, p.Prefixes...)
+	hit := func(fragments []string) bool {
+		for _, f := range fragments {
+			if strings.Contains(lower, strings.ToLower(f)) {
+				return true
+			}
+		}
+		return false
 	}
-	for _, f := range fragments {
-		if strings.Contains(lower, strings.ToLower(f)) {
+	if hit(riskyText) || hit(c.Sanitize.Markers) || hit(contract.BuiltinSecretPrefixes) {
+		return false
+	}
+	for _, p := range c.Sanitize.Secrets {
+		if hit(p.Prefixes) {
 			return false
 		}
 	}

@@ -45,11 +45,11 @@ const mcpUpstream = `{"status":"failed","rows":[],"detail":{"code":7}}`
 // mcpErrors are the protocol errors and tool results of every example
 // envelope, and of the richest one with members this contract does not
 // name.
-func mcpErrors(c *contract.Contract, exs []exampleenv.Example) ([]MCPErrorVec, error) {
-	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received")
+func mcpErrors(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) ([]MCPErrorVec, error) {
+	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received")
 	out := make([]MCPErrorVec, 0, len(all))
 	for _, n := range all {
-		env, err := raw(n.o)
+		env, err := n.wire()
 		if err != nil {
 			return nil, err
 		}

@@ -57,12 +57,12 @@ const cliCommand = `deploy --target "staging"`
 // surfaceVectors are the surfaces of every example envelope (one per kind,
 // the unknown kind's, the one with every field) and of the richest one
 // carrying members this contract does not name (Extra).
-func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVec, error) {
-	all := withUnknownMembers(c, exs, "members this contract does not name", "kept as received")
+func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) ([]SurfaceVec, error) {
+	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received")
 
 	out := make([]SurfaceVec, 0, len(all))
 	for _, n := range all {
-		v, err := surfaceOf(c, n.name, n.o)
+		v, err := surfaceOf(c, n)
 		if err != nil {
 			return nil, err
 		}
@@ -72,8 +72,9 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example) ([]SurfaceVe
 }
 
 // surfaceOf is the specification of the writers for one envelope.
-func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) {
-	env, err := raw(o)
+func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
+	name, o := n.name, n.o
+	env, err := n.wire()
 	if err != nil {
 		return SurfaceVec{}, err
 	}
@@ -94,8 +95,8 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 	if k := c.Kind(d.Kind); k != nil {
 		title = k.Description
 	}
-	doc := object{{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind}, {Key: "title", Value: title},
-		{Key: "status", Value: cl.HTTP}, {Key: "detail", Value: message}}
+	doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
+		orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
 	back := o
 	for _, m := range o {
 		if !isProblemName(m.Key) {
@@ -108,7 +109,7 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 			back = back.without(m.Key)
 		}
 	}
-	problem, err := raw(doc)
+	problem, err := rawString(doc)
 	if err != nil {
 		return SurfaceVec{}, err
 	}
@@ -117,9 +118,12 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 		return SurfaceVec{}, err
 	}
 
+	// The HTTP body is the envelope's text: the CLI line's, when that is
+	// the envelope alone, shares its bytes.
 	line := string(env) + "\n"
+	body := line[:len(env)]
 	if c.Surfaces.CLI.Form == contract.CLIWrapped {
-		line = `{"ok":false,"command":` + string(orderedjson.AppendString(nil, cliCommand, false)) + `,"error":` + string(env) + "}\n"
+		line = `{"ok":false,"command":` + string(orderedjson.AppendString(nil, cliCommand, false)) + `,"error":` + body + "}\n"
 	}
 	log, err := logForm(c, o, d)
 	if err != nil {
@@ -127,8 +131,8 @@ func surfaceOf(c *contract.Contract, name string, o object) (SurfaceVec, error) 
 	}
 	return SurfaceVec{
 		Name: name, Envelope: env,
-		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: string(env), Envelope: env},
-		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: string(problem), Envelope: problemBack},
+		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: body, Envelope: env},
+		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: problem, Envelope: problemBack},
 		ExitCode: c.Surfaces.CLI.ExitCode(cl), Command: cliCommand, CLI: line, Log: log,
 	}, nil
 }
@@ -177,7 +181,7 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 		return boundText(s)
 	}
 	retryable := d.IsRetryable(c)
-	out := object{}
+	out := make(object, 0, len(contract.LogMembers))
 	for _, m := range contract.LogMembers {
 		key := string(m)
 		switch m {
@@ -329,8 +333,7 @@ func extraOf(c *contract.Contract, o object) (string, error) {
 	for _, e := range entries {
 		ext = append(ext, orderedjson.Member{Key: e.key, Value: e.value})
 	}
-	b, err := raw(ext)
-	return string(b), err
+	return rawString(ext)
 }
 
 // boundText is a log text bounded at contract.LogMaxBytes bytes, cut at a

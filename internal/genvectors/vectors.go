@@ -24,19 +24,43 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// named is an envelope as a wire object, with its vector's name.
+// named is an envelope as a wire object, with its vector's name, and its
+// compact JSON when it is an example's (Build writes each example once for
+// every section that holds it; nil: written where it is needed).
 type named struct {
 	name string
 	o    object
+	env  json.RawMessage
+}
+
+// wire is n's compact JSON.
+func (n named) wire() (json.RawMessage, error) {
+	if n.env != nil {
+		return n.env, nil
+	}
+	return raw(n.o)
+}
+
+// wires is each example's compact JSON, for the sections that hold every
+// example (envelopes, next steps, surfaces, MCP errors, AIP-193 errors).
+func wires(exs []exampleenv.Example) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(exs))
+	for i, ex := range exs {
+		var err error
+		if out[i], err = raw(ex.Value); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // withUnknownMembers is every example envelope, then the last (the one
 // with every field) with an unknown member in every object of the layout,
 // under the name given, with note as the unknown members' text.
-func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name, note string) []named {
+func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage, name, note string) []named {
 	all := make([]named, 0, len(exs)+3)
-	for _, ex := range exs {
-		all = append(all, named{ex.Name, fromExample(ex.Value)})
+	for i, ex := range exs {
+		all = append(all, named{ex.Name, fromExample(ex.Value), envs[i]})
 	}
 	ext := fromExample(exs[len(exs)-1].Value)
 	for _, obj := range c.Layout.Objects {
@@ -46,15 +70,15 @@ func withUnknownMembers(c *contract.Contract, exs []exampleenv.Example, name, no
 		}
 		ext = ext.with(joinPath(obj.Path, member), object{{Key: "note", Value: note}, {Key: "n", Value: 2}})
 	}
-	return append(all, named{name, ext})
+	return append(all, named{name: name, o: ext})
 }
 
 // envelopes are the examples of the docs, one with an unknown member in
 // every object of the layout, and one with vocabulary values this contract
 // does not define: each decodes, and encodes back to the same JSON.
-func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, error) {
-	all := withUnknownMembers(c, exs, "unknown members", "kept as received")
-	all = append(all, named{fmt.Sprintf("an unknown member nested %d levels deep, as deep as every decoder reads", contract.MaxDepth), deepEnvelope(c, exs[len(exs)-1])})
+func envelopes(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) ([]EnvelopeVec, error) {
+	all := withUnknownMembers(c, exs, envs, "unknown members", "kept as received")
+	all = append(all, named{name: fmt.Sprintf("an unknown member nested %d levels deep, as deep as every decoder reads", contract.MaxDepth), o: deepEnvelope(c, exs[len(exs)-1])})
 	unknown := fromExample(exs[0].Value)
 	changed := false
 	for _, s := range []contract.Source{contract.SourceOrigin, contract.SourceAction, contract.SourceSameArguments, contract.SourceSideEffects} {
@@ -63,7 +87,7 @@ func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, e
 		}
 	}
 	if changed {
-		all = append(all, named{"vocabulary values from a newer contract", unknown})
+		all = append(all, named{name: "vocabulary values from a newer contract", o: unknown})
 	}
 	// An optional derived flag received false where the kind computes true:
 	// it wins, and is written back as received, so a relay does not turn it
@@ -77,14 +101,14 @@ func envelopes(c *contract.Contract, exs []exampleenv.Example) ([]EnvelopeVec, e
 		for _, ex := range exs {
 			o := fromExample(ex.Value)
 			if v, _ := o.get(lf.Path); v == true {
-				all = append(all, named{fmt.Sprintf("%s, %s received false against the kind's true", ex.Name, lf.Path), o.with(lf.Path, false)})
+				all = append(all, named{name: fmt.Sprintf("%s, %s received false against the kind's true", ex.Name, lf.Path), o: o.with(lf.Path, false)})
 				break
 			}
 		}
 	}
 	out := make([]EnvelopeVec, 0, len(all))
 	for _, n := range all {
-		env, d, err := wireAndDecoded(c, n.o)
+		env, d, err := wireAndDecoded(c, n)
 		if err != nil {
 			return nil, err
 		}
@@ -303,11 +327,11 @@ func truncate(s string, n int) string {
 // envelopes that exercise what a decoder keeps as received: a hint under an
 // alias, vocabulary values from a newer contract, and derived flags that
 // disagree with the computed ones.
-func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, error) {
+func nextSteps(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMessage) ([]NextStepVec, error) {
 	// exs is one example per kind, then the unknown kind's.
 	bases := make([]named, 0, len(exs))
-	for _, ex := range exs {
-		bases = append(bases, named{ex.Name, fromExample(ex.Value)})
+	for i, ex := range exs {
+		bases = append(bases, named{ex.Name, fromExample(ex.Value), envs[i]})
 	}
 	unknown := bases[len(bases)-1]
 
@@ -319,9 +343,9 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, e
 			continue
 		}
 		if _, ok := b.o.get(hint.Path); ok {
-			all = append(all, named{b.name + ", no retry hint", b.o.without(hint.Path)})
+			all = append(all, named{name: b.name + ", no retry hint", o: b.o.without(hint.Path)})
 		}
-		all = append(all, named{fmt.Sprintf("%s, retry hint %d ms", b.name, HintMs), b.o.with(hint.Path, HintMs)})
+		all = append(all, named{name: fmt.Sprintf("%s, retry hint %d ms", b.name, HintMs), o: b.o.with(hint.Path, HintMs)})
 	}
 
 	// The first kinds that meet a condition, to vary.
@@ -337,7 +361,7 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, e
 	if b := first(retryStep); b != nil && hint != nil {
 		for _, a := range hint.Aliases {
 			ap := joinPath(hint.Object.Path, a)
-			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms as %s", b.name, HintMs, ap), b.o.without(hint.Path).with(ap, HintMs)})
+			all = append(all, named{name: fmt.Sprintf("%s, retry hint %d ms as %s", b.name, HintMs, ap), o: b.o.without(hint.Path).with(ap, HintMs)})
 		}
 	}
 	// Hints at the edges of the clamp: each saturates at retry.max_hint_ms
@@ -346,24 +370,24 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, e
 	// overflows Go's time.Duration; a larger hint does not decode at all).
 	if b := first(func(k *contract.Kind) bool { return retryStep(k) && k.Retryable() }); b != nil && hint != nil {
 		for _, ms := range []int64{0, 1, c.Retry.MaxHintMs, c.Retry.MaxHintMs + 1, contract.MaxSafeInteger} {
-			all = append(all, named{fmt.Sprintf("%s, retry hint %d ms", b.name, ms), b.o.with(hint.Path, ms)})
+			all = append(all, named{name: fmt.Sprintf("%s, retry hint %d ms", b.name, ms), o: b.o.with(hint.Path, ms)})
 		}
 	}
 	if lf := c.Layout.Leaf(contract.SourceAction); lf != nil {
-		all = append(all, named{bases[0].name + ", " + lf.Path + " from a newer contract", bases[0].o.with(lf.Path, newer("action"))})
+		all = append(all, named{name: bases[0].name + ", " + lf.Path + " from a newer contract", o: bases[0].o.with(lf.Path, newer("action"))})
 	}
 	if lf := c.Layout.Leaf(contract.SourceSameArguments); lf != nil {
 		if b := first(retryStep); b != nil {
-			all = append(all, named{b.name + ", " + lf.Path + " from a newer contract", b.o.with(lf.Path, newer("same_arguments"))})
+			all = append(all, named{name: b.name + ", " + lf.Path + " from a newer contract", o: b.o.with(lf.Path, newer("same_arguments"))})
 		}
 	}
 	if lf := c.Layout.Leaf(contract.SourceSideEffects); lf != nil {
-		all = append(all, named{bases[0].name + ", " + lf.Path + " from a newer contract", bases[0].o.with(lf.Path, newer("side_effects"))})
+		all = append(all, named{name: bases[0].name + ", " + lf.Path + " from a newer contract", o: bases[0].o.with(lf.Path, newer("side_effects"))})
 	}
 	// A received derived flag wins over the computed one.
 	flip := func(lf *contract.Leaf, b *named, v bool) {
 		if b != nil {
-			all = append(all, named{fmt.Sprintf("%s, %s %v received", b.name, lf.Path, v), b.o.with(lf.Path, v)})
+			all = append(all, named{name: fmt.Sprintf("%s, %s %v received", b.name, lf.Path, v), o: b.o.with(lf.Path, v)})
 		}
 	}
 	if lf := c.Layout.Leaf(contract.SourceRetryable); lf != nil {
@@ -379,7 +403,7 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example) ([]NextStepVec, e
 
 	out := make([]NextStepVec, 0, len(all))
 	for _, n := range all {
-		env, d, err := wireAndDecoded(c, n.o)
+		env, d, err := wireAndDecoded(c, n)
 		if err != nil {
 			return nil, err
 		}

@@ -37,11 +37,51 @@ func raw(v any) (json.RawMessage, error) {
 	return json.RawMessage(append(make([]byte, 0, len(b)), b...)), nil
 }
 
+// rawString is v as compact JSON text: raw's bytes copied once, into the
+// string.
+func rawString(v any) (string, error) {
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b, err := orderedjson.AppendCompact((*scratch)[:0], v)
+	*scratch = b
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
 var rawScratch = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// fromExample copies an example's wire tree.
+// fromExample is an example's wire tree as an object, its nested objects
+// objects too. A tree already converted (Build converts each example once,
+// for all of its sections) is returned as it is: nothing changes an object
+// once made (see with), so the sections can share it.
 func fromExample(o orderedjson.Object) object {
+	if converted(object(o)) {
+		return object(o)
+	}
 	return clone(o).(object)
+}
+
+// converted reports whether v holds no orderedjson.Object, however deep.
+func converted(v any) bool {
+	switch v := v.(type) {
+	case orderedjson.Object:
+		return false
+	case object:
+		for _, m := range v {
+			if !converted(m.Value) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if !converted(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // clone deep-copies a value, turning orderedjson.Object into object.
@@ -73,14 +113,16 @@ func segments(path string) []string {
 	return strings.Split(path, ".")
 }
 
-// get returns the value at path and whether it is there.
+// get returns the value at path and whether it is there. Like with and
+// without, it reads an example's nested orderedjson.Object as an object.
 func (o object) get(path string) (any, bool) {
-	var cur any = o
-	for _, s := range segments(path) {
-		obj, ok := cur.(object)
-		if !ok {
-			return nil, false
-		}
+	if path == "" {
+		return o, true
+	}
+	obj := o
+	for {
+		s, rest, more := strings.Cut(path, ".")
+		var cur any
 		found := false
 		for _, m := range obj {
 			if m.Key == s {
@@ -91,54 +133,79 @@ func (o object) get(path string) (any, bool) {
 		if !found {
 			return nil, false
 		}
+		if !more {
+			return cur, true
+		}
+		switch cur.(type) {
+		case object, orderedjson.Object:
+			obj = objectOf(cur)
+		default:
+			return nil, false
+		}
+		path = rest
 	}
-	return cur, true
 }
 
 // with returns a copy of o with v at path, creating the objects on the way
 // and appending members that were not there.
+//
+// Only the objects on the path are copied; the rest is shared with o.
+// Nothing here changes an object once made (with and without copy what
+// they change), so sharing is safe, and a large contract's vectors do not
+// copy every example's whole tree for each change.
 func (o object) with(path string, v any) object {
-	return setIn(clone(o).(object), segments(path), v)
-}
-
-func setIn(o object, segs []string, v any) object {
-	for i, m := range o {
-		if m.Key != segs[0] {
+	seg, rest, more := strings.Cut(path, ".")
+	out := make(object, len(o), len(o)+1)
+	copy(out, o)
+	for i, m := range out {
+		if m.Key != seg {
 			continue
 		}
-		if len(segs) == 1 {
-			o[i].Value = v
+		if !more {
+			out[i].Value = v
 		} else {
-			child, _ := m.Value.(object)
-			o[i].Value = setIn(child, segs[1:], v)
+			out[i].Value = objectOf(m.Value).with(rest, v)
 		}
-		return o
+		return out
 	}
-	if len(segs) == 1 {
-		return append(o, orderedjson.Member{Key: segs[0], Value: v})
+	if !more {
+		return append(out, orderedjson.Member{Key: seg, Value: v})
 	}
-	return append(o, orderedjson.Member{Key: segs[0], Value: setIn(object{}, segs[1:], v)})
+	return append(out, orderedjson.Member{Key: seg, Value: object{}.with(rest, v)})
 }
 
-// without returns a copy of o without the member at path.
+// objectOf is v as an object: an orderedjson.Object (an example's nested
+// objects, until fromExample converts them) is one too; any other value is
+// none.
+func objectOf(v any) object {
+	switch v := v.(type) {
+	case object:
+		return v
+	case orderedjson.Object:
+		return object(v)
+	}
+	return nil
+}
+
+// without returns a copy of o without the member at path (the objects on
+// the path copied, as with copies them).
 func (o object) without(path string) object {
-	return deleteIn(clone(o).(object), segments(path))
-}
-
-func deleteIn(o object, segs []string) object {
+	seg, rest, more := strings.Cut(path, ".")
 	for i, m := range o {
-		if m.Key != segs[0] {
+		if m.Key != seg {
 			continue
 		}
-		if len(segs) == 1 {
+		if !more {
 			return append(o[:i:i], o[i+1:]...)
 		}
-		if child, ok := m.Value.(object); ok {
-			o[i].Value = deleteIn(child, segs[1:])
+		out := append(object(nil), o...)
+		switch m.Value.(type) {
+		case object, orderedjson.Object:
+			out[i].Value = objectOf(m.Value).without(rest)
 		}
-		return o
+		return out
 	}
-	return o
+	return append(object(nil), o...)
 }
 
 // Decoded is what a decoded envelope answers that the decisions depend on,
@@ -170,9 +237,9 @@ func classificationOf(c *contract.Contract, kind string) *contract.Classificatio
 
 // wireAndDecoded is an envelope's tree as a vector's wire bytes and as
 // every decoder reads it.
-func wireAndDecoded(c *contract.Contract, o object) (json.RawMessage, Decoded, error) {
-	env, err := raw(o)
-	return env, decode(c, o), err
+func wireAndDecoded(c *contract.Contract, n named) (json.RawMessage, Decoded, error) {
+	env, err := n.wire()
+	return env, decode(c, n.o), err
 }
 
 // decode reads an envelope the way a generated decoder does. It assumes a

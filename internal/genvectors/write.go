@@ -9,23 +9,29 @@ import (
 // The file is written by hand rather than through encoding/json: one vector
 // per line, compact inside the line. A line per vector keeps diffs readable
 // (a changed kind changes its own lines) while the file stays a fraction of
-// the indented form. Each vector type lists its members in the order of its
-// fields (AsObject), and orderedjson writes them: one writer for every
-// section, with no reflection and no re-indenting of tens of megabytes for
-// large contracts.
+// the indented form. The sections that grow with the kinds write
+// themselves (append.go); each other vector type lists its members in the
+// order of its fields (AsObject), and orderedjson writes them.
+//
+// The file is one buffer, allocated once: the small sections are written
+// first, each into a buffer of its own, so that their sizes are known, the
+// large ones estimated (appender.estimate), and the whole written in order
+// into a buffer of the sum and a little more. At 10,000 kinds the file is
+// about 100 MB; the chunks it was written in before, joined at the end, cost
+// twice that.
 
 // write renders f.
 func write(f *File) ([]byte, error) {
-	w := &fileWriter{b: append(make([]byte, 0, min(sizeHint(f), chunkSize+chunkRoom)), '{')}
+	w := &fileWriter{}
 	w.member("$comment", f.Comment)
 	w.member("contract", f.Contract)
 	w.member("version", f.Version)
 	w.member("retry", f.Retry)
-	section(w, "lookup", f.Lookup)
-	section(w, "envelopes", f.Envelopes)
+	large(w, "lookup", f.Lookup)
+	large(w, "envelopes", f.Envelopes)
 	section(w, "malformed", f.Malformed)
 	section(w, "edges", f.Edges)
-	section(w, "next_step", f.NextStep)
+	large(w, "next_step", f.NextStep)
 	section(w, "classify", f.Classify)
 	if f.ToolResult == nil {
 		w.member("tool_result", nil)
@@ -33,148 +39,119 @@ func write(f *File) ([]byte, error) {
 		w.member("tool_result", *f.ToolResult)
 	}
 	section(w, "for_tool", f.ForTool)
-	section(w, "http", f.HTTP)
-	section(w, "surfaces", f.Surfaces)
+	large(w, "http", f.HTTP)
+	large(w, "surfaces", f.Surfaces)
 	section(w, "accept", f.Accept)
 	section(w, "string_forms", f.StringForms)
 	section(w, "cli_read", f.CLIRead)
 	section(w, "mcp_text", f.MCPText)
 	section(w, "mcp_output_schema", f.MCPOutputSchema)
-	section(w, "mcp_errors", f.MCPErrors)
+	large(w, "mcp_errors", f.MCPErrors)
 	section(w, "mcp_error_read", f.MCPErrorRead)
 	section(w, "writes", f.Writes)
 	w.member("aip193_domain", f.AIPDomain)
-	section(w, "aip193_kinds", f.AIPKinds)
+	large(w, "aip193_kinds", f.AIPKinds)
 	section(w, "aip193_reasons", f.AIPReasons)
-	section(w, "aip193_encode", f.AIPEncode)
+	large(w, "aip193_encode", f.AIPEncode)
 	section(w, "aip193_decode", f.AIPDecode)
 	section(w, "received", f.Received)
 	section(w, "call_errors", f.CallErrors)
-	w.b = append(w.b, "\n}\n"...)
-	return w.bytes(), w.err
+	if w.err != nil {
+		return nil, w.err
+	}
+	size := 1 + len("\n}\n")
+	for _, p := range w.parts {
+		size += p.size
+	}
+	// The estimate leaves out escapes other than quotes and backslashes:
+	// 1/32 more covers them (the test of the estimate holds it to the
+	// examples' contracts and synthetic ones).
+	b := append(make([]byte, 0, size+size/32+512), '{')
+	for _, p := range w.parts {
+		b = p.emit(b)
+	}
+	return append(b, "\n}\n"...), nil
 }
 
-// fileWriter writes the file's top-level members, each on a line of its
+// fileWriter collects the file's top-level members, each on a line of its
 // own, keeping the first error.
 type fileWriter struct {
-	b []byte
-	// full are the chunks written before b. A large contract's file is
-	// written in chunks of about chunkSize and joined once at the end: a
-	// single buffer would be copied on every regrowth (about 3.5 times the
-	// 94 MB file of 10,000 kinds), and sizeHint cannot know the size.
-	full [][]byte
-	n    int // members written
-	err  error
+	parts []part
+	err   error
 }
 
-// chunkSize is the size at which the writer starts a new chunk; a chunk
-// has chunkRoom past it for the vector that crosses it (most are a few
-// KiB), so it rarely regrows, and little of it stays unused.
-const (
-	chunkSize = 1 << 20
-	chunkRoom = 64 << 10
-)
-
-// next starts a new chunk when b is full.
-func (w *fileWriter) next() {
-	if len(w.b) >= chunkSize {
-		w.full = append(w.full, w.b)
-		w.b = make([]byte, 0, chunkSize+chunkRoom)
-	}
+// part is one top-level member: its size (estimated for a large section)
+// and what writes it, comma and key included.
+type part struct {
+	size int
+	emit func(b []byte) []byte
 }
 
-// bytes returns the file: the chunks joined.
-func (w *fileWriter) bytes() []byte {
-	if len(w.full) == 0 {
-		return w.b
+// key starts a top-level member in b: the comma before it, unless it is
+// the first.
+func (w *fileWriter) key(b []byte, name string) []byte {
+	if len(w.parts) > 0 {
+		b = append(b, ',')
 	}
-	n := len(w.b)
-	for _, c := range w.full {
-		n += len(c)
-	}
-	out := make([]byte, 0, n)
-	for _, c := range w.full {
-		out = append(out, c...)
-	}
-	return append(out, w.b...)
+	return append(orderedjson.AppendString(append(b, "\n  "...), name, false), ": "...)
 }
 
-// key starts the next top-level member.
-func (w *fileWriter) key(name string) {
-	if w.n > 0 {
-		w.b = append(w.b, ',')
-	}
-	w.n++
-	w.b = append(orderedjson.AppendString(append(w.b, "\n  "...), name, false), ": "...)
-}
-
-// value appends v compactly.
-func (w *fileWriter) value(v any) {
-	var err error
-	if w.b, err = orderedjson.AppendCompact(w.b, v); err != nil && w.err == nil {
+// written adds a member already written.
+func (w *fileWriter) written(b []byte, err error) {
+	if err != nil && w.err == nil {
 		w.err = err
 	}
+	w.parts = append(w.parts, part{size: len(b), emit: func(out []byte) []byte { return append(out, b...) }})
 }
 
 // member writes a top-level member whose value fits on its line.
 func (w *fileWriter) member(name string, v any) {
-	w.key(name)
-	w.value(v)
+	b, err := orderedjson.AppendCompact(w.key(nil, name), v)
+	w.written(b, err)
 }
 
 // section writes a top-level array member, one vector a line; an empty one
 // is written [].
 func section[V orderedjson.Ordered](w *fileWriter, name string, vs []V) {
-	w.key(name)
-	w.b = append(w.b, '[')
+	b := append(w.key(nil, name), '[')
+	var err error
 	for i, v := range vs {
 		if i > 0 {
-			w.b = append(w.b, ',')
+			b = append(b, ',')
 		}
-		w.b = append(w.b, "\n    "...)
-		w.value(v.AsObject())
-		w.next()
+		b = append(b, "\n    "...)
+		var e error
+		if b, e = orderedjson.AppendCompact(b, v.AsObject()); e != nil && err == nil {
+			err = e
+		}
 	}
 	if len(vs) > 0 {
-		w.b = append(w.b, "\n  "...)
+		b = append(b, "\n  "...)
 	}
-	w.b = append(w.b, ']')
+	w.written(append(b, ']'), err)
 }
 
-// sizeHint guesses the file's size from its vectors, so that the first
-// chunk, all of a small contract's file, grows once or twice instead of
-// doubling from nothing.
-func sizeHint(f *File) int {
-	n := 4096 + 400*len(f.Lookup) + 200*len(f.Classify) + 100*len(f.ForTool)
-	for _, v := range f.Envelopes {
-		n += 200 + len(v.Envelope)
+// large is section for a section that grows with the kinds: its vectors
+// are written straight into the file's buffer.
+func large[V appender](w *fileWriter, name string, vs []V) {
+	head := w.key(nil, name)
+	size := len(head) + 4
+	for _, v := range vs {
+		size += len(",\n    ") + v.estimate()
 	}
-	for _, v := range f.Malformed {
-		n += 200 + len(v.Input)
-		if v.Text != nil {
-			n += len(*v.Text) + len(*v.Text)/8
+	w.parts = append(w.parts, part{size: size, emit: func(b []byte) []byte {
+		b = append(append(b, head...), '[')
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = v.appendJSON(append(b, "\n    "...))
 		}
-		n += len(v.Bytes) * 4 / 3
-	}
-	for _, v := range f.Edges {
-		n += 200 + len(v.Envelope) + len(v.Bytes)*4/3
-		if v.Text != nil {
-			n += len(*v.Text) + len(*v.Text)/8
+		if len(vs) > 0 {
+			b = append(b, "\n  "...)
 		}
-	}
-	for _, v := range f.NextStep {
-		n += 100 + len(v.Envelope) + 130*len(v.Attempts)
-	}
-	for _, v := range f.HTTP {
-		n += 200 + len(v.Body) + len(v.Envelope)
-	}
-	for _, v := range f.Surfaces {
-		n += 600 + 6*len(v.Envelope) + len(v.Log)
-	}
-	for _, v := range f.StringForms {
-		n += 300 + 2*len(v.Text)
-	}
-	return n
+		return append(b, ']')
+	}})
 }
 
 // The members of each vector type, in the order of its fields (and of

@@ -142,11 +142,11 @@ func writeVec(c *contract.Contract, name string, good, written object) (WriteVec
 	if err != nil {
 		return WriteVec{}, err
 	}
-	sv, err := surfaceOf(c, name, written)
+	sv, err := surfaceOf(c, named{name: name, o: written})
 	if err != nil {
 		return WriteVec{}, err
 	}
-	back, err := surfaceOf(c, name, good)
+	back, err := surfaceOf(c, named{name: name, o: good})
 	if err != nil {
 		return WriteVec{}, err
 	}

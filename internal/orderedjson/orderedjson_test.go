@@ -69,3 +69,32 @@ func TestAppendStringMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+// AppendString reads eight plain bytes at a time (plain8): every string of
+// bytes around and inside such a block must still be written as
+// encoding/json writes it, HTML escapes or not.
+func TestAppendStringBlocks(t *testing.T) {
+	pieces := []string{"abcdefgh", "x", " ", "\"", "\\", "<", ">", "&", "\n", "\x00", "\x1f", "\x7f", "\x80", "é", "\u2028", "\xff", "~", "!"}
+	rnd := uint32(1)
+	next := func(n int) int { rnd = rnd*1664525 + 1013904223; return int(rnd>>8) % n }
+	for range 3000 {
+		var s string
+		for range next(12) {
+			s += pieces[next(len(pieces))]
+		}
+		want, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString(nil, s, false); string(got) != string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+		wantHTML, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString(nil, s, true); string(got) != string(wantHTML) {
+			t.Fatalf("%q (html): got %s, want %s", s, got, wantHTML)
+		}
+	}
+}

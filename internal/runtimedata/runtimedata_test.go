@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,6 +151,16 @@ func TestBuildGoIsBuilds(t *testing.T) {
 		}
 		if !reflect.DeepEqual(pick(all), pick(g)) || len(g.AIPLeaves) == 0 {
 			t.Errorf("%s: BuildGo differs from Build", p)
+		}
+	}
+}
+
+// Python's printer writes a plain ASCII string without strconv: every
+// string, plain or not, must still be strconv.QuoteToASCII's.
+func TestPythonStringsQuoteAsStrconv(t *testing.T) {
+	for _, s := range []string{"", "plain text", "a \"quoted\" \\ path", "tab\there", "\x7f", "\x1f", "é", "\u2028", "\xff", "~ !"} {
+		if got, want := (PythonPrinter{}).Print(s), strconv.QuoteToASCII(s); got != want {
+			t.Errorf("%q: printed %s, want %s", s, got, want)
 		}
 	}
 }

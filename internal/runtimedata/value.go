@@ -160,6 +160,43 @@ func printWith(write func(b *strings.Builder, v Value, indent string), v Value) 
 	return b.String()
 }
 
+// printedSize is about the size of v printed at nesting depth depth, one
+// member a line indented by four spaces a level: each string's bytes and
+// quotes, each member's indent, name and punctuation, a short guess for
+// every other value. A little above what Python's printer writes for the
+// tables (escapes aside), so that its buffer is allocated once.
+func printedSize(v Value, depth int) int {
+	switch v := v.(type) {
+	case string:
+		return len(v) + 2
+	case List:
+		n := 3
+		for _, x := range v {
+			n += 2 + printedSize(x, depth)
+		}
+		return n
+	case Set:
+		n := 12
+		for _, x := range v {
+			n += 2 + printedSize(x, depth)
+		}
+		return n
+	case Map:
+		n := 3 + 4*depth
+		for _, e := range v {
+			n += 4*depth + 8 + printedSize(e.Key, depth+1) + printedSize(e.Value, depth+1)
+		}
+		return n
+	case Record:
+		n := len(v.Type) + 3 + 4*depth
+		for _, f := range v.Fields {
+			n += 4*depth + 8 + len(f.Name) + printedSize(f.Value, depth+1)
+		}
+		return n
+	}
+	return 8
+}
+
 // scalarLiteral is a null, a bool or a number as Python and Rust write it,
 // given the language's words for null, true and false; ok is false for
 // every other value. An integer is decimal; a float is the shortest form
