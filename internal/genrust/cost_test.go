@@ -1,11 +1,10 @@
 package genrust
 
 import (
-	"runtime"
 	"testing"
 
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
-	"github.com/errgen/errgen/internal/synth"
 	"github.com/errgen/errgen/internal/targets"
 )
 
@@ -17,19 +16,10 @@ import (
 // between two sizes, so fixed costs drop out; allocations, unlike time, do
 // not move with the machine's load.
 func TestBytesPerKind(t *testing.T) {
-	alloc := func(n int) uint64 {
-		c := gentest.LoadData(t, synth.Contract(n))
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		if _, err := Generate(c, targets.Defaults(c.Name)); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	const small, large = 400, 1200
-	perKind := float64(alloc(large)-alloc(small)) / (large - small)
-	t.Logf("%.0f bytes allocated per kind", perKind)
+	perKind := gentest.BytesPerKind(t, func(c *contract.Contract) error {
+		_, err := Generate(c, targets.Defaults(c.Name))
+		return err
+	})
 	if perKind > 12<<10 {
 		t.Errorf("the Rust crate allocates %.0f bytes per kind, more than 12 KiB", perKind)
 	}
