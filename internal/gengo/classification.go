@@ -55,15 +55,9 @@ func (e entry) text() string {
 	panic(fmt.Sprintf("gengo: entry %s has a literal of type %T", e.key, e.lit))
 }
 
-// classificationValues returns the struct fields shared by every table entry
-// and the fallback.
-func (g *gen) classificationValues(cl *contract.Classification) []entry {
-	return g.appendClassificationValues(nil, cl)
-}
-
-// appendClassificationValues appends the entries of classificationValues
-// to buf: every kind's table row reuses one buffer for them.
-func (g *gen) appendClassificationValues(buf []entry, cl *contract.Classification) []entry {
+// classificationValues appends to buf the struct fields shared by every
+// table entry and the fallback (every kind's row reuses one buffer).
+func (g *gen) classificationValues(buf []entry, cl *contract.Classification) []entry {
 	return append(buf, []entry{
 		{key: "Origin", id: "Origin" + cl.Origin.Idents.Go},
 		{key: "Action", id: "RecoveryAction" + cl.Recovery.Action.Idents.Go},
@@ -86,7 +80,7 @@ func (g *gen) kindEntries(k *contract.Kind, buf []entry) []entry {
 		entry{key: "Known", lit: true},
 		entry{key: "Group", id: "Group" + k.Group.Idents.Go},
 	)
-	buf = g.appendClassificationValues(buf, &k.Classification)
+	buf = g.classificationValues(buf, &k.Classification)
 	buf = append(buf, entry{key: "Description", lit: k.Description}, entry{key: "Reason", lit: k.Reason})
 	if k.Startup {
 		buf = append(buf, entry{key: "Startup", lit: true})
@@ -111,7 +105,7 @@ func (g *gen) classification(f *jen.File) {
 	f.Var().Id("classifications").Op("=").Index(jen.Lit(len(c.Kinds))).Id("Classification").Values(rows)
 	f.Line()
 	var fb []jen.Code
-	for _, e := range g.classificationValues(&c.Fallback.Classification) {
+	for _, e := range g.classificationValues(nil, &c.Fallback.Classification) {
 		fb = append(fb, e.code())
 	}
 	fb = append(fb, jen.Id("Number").Op(":").Lit(-1))
@@ -158,9 +152,7 @@ func (g *gen) classificationSpliced() []splice {
 	out := []splice{
 		{"\t" + placeholderTable + ",", g.tableRows},
 		{"\tcase " + placeholderKindIndex + ":", func(b *bytes.Buffer) bool {
-			start := b.Len()
-			for i, k := range c.Kinds {
-				growAfter(b, start, i, len(c.Kinds))
+			for i, k := range grown(b, c.Kinds) {
 				b.WriteString("\tcase ")
 				b.WriteString(kindConst(k))
 				b.WriteString(":\n\t\treturn ")
@@ -172,9 +164,7 @@ func (g *gen) classificationSpliced() []splice {
 	}
 	if c.Numbered {
 		out = append(out, splice{"\tcase " + placeholderKindNumber + ":", func(b *bytes.Buffer) bool {
-			start := b.Len()
-			for i, k := range c.Kinds {
-				growAfter(b, start, i, len(c.Kinds))
+			for _, k := range grown(b, c.Kinds) {
 				b.WriteString("\tcase ")
 				b.WriteString(strconv.Itoa(k.Number))
 				b.WriteString(":\n\t\treturn ")
@@ -189,9 +179,7 @@ func (g *gen) classificationSpliced() []splice {
 
 func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
 	var entries []entry
-	start := b.Len()
-	for i, k := range g.c.Kinds {
-		growAfter(b, start, i, len(g.c.Kinds))
+	for _, k := range grown(b, g.c.Kinds) {
 		entries = g.kindEntries(k, entries)
 		width := 0
 		for _, e := range entries {

@@ -37,9 +37,7 @@ func (g *gen) enumsSpliced() []splice {
 		return nil
 	}
 	return []splice{{"\t" + placeholderKindConsts + " = 0", func(b *bytes.Buffer) bool {
-		start := b.Len()
-		for i, k := range g.c.Kinds {
-			growAfter(b, start, i, len(g.c.Kinds))
+		for _, k := range grown(b, g.c.Kinds) {
 			lines := commentLines(fmt.Sprintf("%s %s", kindConst(k), k.Description))
 			spec := kindConst(k) + " Kind = " + strconv.Quote(k.Name)
 			if len(lines) == 1 && plainDocLine(lines[0]) {

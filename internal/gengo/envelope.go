@@ -596,9 +596,7 @@ func (g *gen) constructorsSpliced() []splice {
 		return nil
 	}
 	return []splice{{"var " + placeholderConstructors + " int", func(b *bytes.Buffer) bool {
-		first := b.Len()
-		for i, k := range g.c.Kinds {
-			growAfter(b, first, i, len(g.c.Kinds))
+		for i, k := range grown(b, g.c.Kinds) {
 			if i > 0 {
 				b.WriteByte('\n')
 			}

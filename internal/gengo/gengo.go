@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"iter"
 	"path"
 	"reflect"
 	"strconv"
@@ -159,18 +160,23 @@ const (
 	placeholderConstructors = "errgenKindConstructors"
 )
 
-// growAfter grows b, once the first `sample` of n kinds' lines are
-// written from start (done of them), by what the other kinds' lines will
-// take at the same size a kind and an eighth more: the spliced files of
-// 10,000 kinds run to megabytes, and the buffer is grown once instead of
-// doubling up to them.
-func growAfter(b *bytes.Buffer, start, done, n int) {
-	const sample = 16
-	if done != sample || n <= sample {
-		return
+// grown yields kinds and, once the first 16 kinds' lines are written to b,
+// grows b by what the others will take at the same size and an eighth
+// more: the spliced files of 10,000 kinds run to megabytes, and the buffer
+// is grown once instead of doubling up to them.
+func grown(b *bytes.Buffer, kinds []*contract.Kind) iter.Seq2[int, *contract.Kind] {
+	return func(yield func(int, *contract.Kind) bool) {
+		const sample = 16
+		start := b.Len()
+		for i, k := range kinds {
+			if i == sample {
+				b.Grow((b.Len()-start+i-1)/i*(len(kinds)-i)*9/8 + 4096)
+			}
+			if !yield(i, k) {
+				return
+			}
+		}
 	}
-	per := (b.Len() - start + done - 1) / done
-	b.Grow(per*(n-done)*9/8 + 4096)
 }
 
 // applySplices replaces each splice's placeholder line in the formatted src;
