@@ -258,6 +258,7 @@ func (s *session) withImports(l *loader, out *loaded, root *yaml.Node, specs []*
 		return root, true
 	}
 	l.imported = map[string]*Import{}
+	l.wire = bases[0].c
 	for _, i := range out.imports {
 		l.imported[i.File] = i
 	}

@@ -233,3 +233,35 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// The wire names a contract derives from its name by default, the RFC 9457
+// problem type base and the AIP-193 ErrorInfo domain, are the base's in a
+// service that imports it: the service cannot write surfaces, and its
+// envelopes must read back through the base's packages (a platform reader
+// restores a kind only from its own problem type base, and reads an
+// ErrorInfo of another domain as foreign). Through two levels of imports
+// too.
+func TestImportKeepsTheBaseWireNames(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../platform/kinds.yaml\n")
+	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../mid/kinds.yaml\n")
+	p, err := LoadFile(filepath.Join(dir, "platform", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range []string{"mid", "svc"} {
+		c, err := LoadFile(filepath.Join(dir, svc, "kinds.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Surfaces.ProblemTypeBase != p.Surfaces.ProblemTypeBase || c.AIP193.Domain != p.AIP193.Domain || c.Surfaces.ErrorDomain != p.Surfaces.ErrorDomain {
+			t.Errorf("%s: problem type base %q, ErrorInfo domain %q; want the base's %q and %q",
+				svc, c.Surfaces.ProblemTypeBase, c.AIP193.Domain, p.Surfaces.ProblemTypeBase, p.AIP193.Domain)
+		}
+	}
+}

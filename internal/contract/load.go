@@ -61,6 +61,10 @@ type loader struct {
 	files map[*yaml.Node]string
 	// imported are the contracts imported, by file, for naming them.
 	imported map[string]*Import
+	// wire is the first contract imported, nil for none: the wire names
+	// that a contract's surfaces default from its name (the problem type
+	// base, the ErrorInfo domain) are the base's, as the rest of the wire.
+	wire *Contract
 	// rawChecked is set when rawText has reported the forbidden characters
 	// written directly in the file, leaving text only the escapes.
 	rawChecked bool
