@@ -345,10 +345,7 @@ func runGo(dir string, args ...string) ([]byte, string, error) {
 // readDisk reads out's file from disk, saying what is wrong in terms of
 // the import.
 func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, error) {
-	if info, err := os.Stat(out.Path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
-	}
-	data, err := contract.ReadFile(out.Path)
+	data, err := contract.ReadRegularFile(out.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		where := "no such file"
@@ -356,6 +353,10 @@ func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, e
 			where = "the module " + out.Module + " has no such file"
 		}
 		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
+	case errors.Is(err, contract.ErrDirectory):
+		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
+	case errors.Is(err, contract.ErrNotRegular):
+		return nil, fmt.Errorf("cannot import %s: it is not a regular file; name the contract file", written)
 	case err != nil:
 		return nil, fmt.Errorf("cannot read %s: %v", out.Name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -324,5 +325,19 @@ func TestCompatImportReplacedInRepository(t *testing.T) {
 	code, stdout, stderr = run("compat", "-contract", svc, "--against", "HEAD")
 	if want := "HEAD:platform/contract/kinds.yaml:87:3: BREAKING KIND_DELETED internal_error: "; code != ExitProblems || !strings.Contains(stdout, want) {
 		t.Errorf("exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
+	}
+}
+
+// A base read from disk at a revision (outside the repository, or a
+// module's directory) must be a regular file, as it must for validate: a
+// FIFO would block compat until a writer came, a device is never read.
+func TestCompatReadsRegularFilesOnly(t *testing.T) {
+	_, err := readDisk(&contract.ImportFile{Path: os.DevNull, Name: os.DevNull}, "../null")
+	if want := "cannot import ../null: it is not a regular file; name the contract file"; err == nil || err.Error() != want {
+		t.Errorf("a device: %v; want %s", err, want)
+	}
+	_, err = readDisk(&contract.ImportFile{Path: t.TempDir(), Name: "dir"}, "../dir")
+	if want := "cannot import ../dir: it is a directory; name the contract file in it"; err == nil || err.Error() != want {
+		t.Errorf("a directory: %v; want %s", err, want)
 	}
 }

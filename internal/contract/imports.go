@@ -103,6 +103,18 @@ type ImportFile struct {
 	// an import by path from it stays inside ModuleDir.
 	Module, ModuleVersion, ModuleDir string
 	Data                             []byte
+	// Key, when set, names the file for cycle checks and the cache in
+	// Path's place: the Files resolver's real path, so that one file
+	// reached through a symbolic link is one file.
+	Key string
+}
+
+// key is what tells f from another file.
+func (f *ImportFile) key() string {
+	if f.Key != "" {
+		return f.Key
+	}
+	return f.Path
 }
 
 // Resolver finds the file an import names.
@@ -113,7 +125,7 @@ type Resolver interface {
 // session loads one contract and everything it imports.
 type session struct {
 	r     Resolver
-	done  map[string]*loaded // by ImportFile.Path
+	done  map[string]*loaded // by ImportFile.key()
 	stack []*ImportFile      // the files being loaded, for cycles
 }
 
@@ -181,7 +193,7 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 
 // load loads src and, first, every contract it imports.
 func (s *session) load(src *ImportFile) *loaded {
-	if done := s.done[src.Path]; done != nil {
+	if done := s.done[src.key()]; done != nil {
 		return done
 	}
 	out := &loaded{src: src, size: len(src.Data)}
@@ -194,7 +206,7 @@ func (s *session) load(src *ImportFile) *loaded {
 			out.problems = append(l.problems, Problem{File: src.Name, Pos: Pos{Line: 1, Col: 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)})
 		}
 	}()
-	s.done[src.Path] = out
+	s.done[src.key()] = out
 	// Bounds and encoding first (bounds.go), then the characters no text may
 	// hold (text.go).
 	if !l.checkInput(src.Data) || !l.rawText(src.Data) {
@@ -289,7 +301,7 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 	}
 	open := append(s.stack, from)
 	for i, o := range open {
-		if o.Path == src.Path {
+		if o.key() == src.key() {
 			chain := make([]string, 0, len(open)-i+1)
 			for _, o := range open[i:] {
 				chain = append(chain, o.Name)

@@ -265,3 +265,56 @@ func TestImportKeepsTheBaseWireNames(t *testing.T) {
 		}
 	}
 }
+
+// An import names a regular file. A device or a FIFO is refused before it
+// is opened (a FIFO would block the run until a writer came, /dev/zero
+// read 64 MiB), a directory says what to name instead, and one file
+// reached through a symbolic link is the same file (imported once, not
+// two contracts defining the same names), as a link back to the importer
+// is a cycle.
+func TestImportReadsRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	if err := os.Symlink("platform", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "svc", "kinds.yaml")
+	load := func(imports ...string) string {
+		t.Helper()
+		svc := "contract:\n  name: svc-error\nimports:\n"
+		for _, i := range imports {
+			svc += "  - path: " + i + "\n"
+		}
+		write(t, path, svc)
+		_, err := LoadFile(path)
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	write(t, path, "")
+	if err := os.Symlink("kinds.yaml", filepath.Join(dir, "svc", "self.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(filepath.Join(dir, "svc"), os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		imports []string
+		want    string
+	}{
+		{[]string{rel}, path + ":4:11: imports: cannot import " + rel + ": it is not a regular file; name the contract file"},
+		{[]string{"../platform"}, path + ":4:11: imports: cannot import ../platform: it is a directory; name the contract file in it"},
+		{[]string{"../platform/kinds.yaml", "../linked/kinds.yaml"}, ""},
+		{[]string{"self.yaml"}, path + ":4:11: imports: an import cycle: " + path + " imports " + filepath.Join(dir, "svc", "self.yaml") + "; a contract cannot build on itself, so remove one of these imports"},
+	} {
+		if got := load(c.imports...); got != c.want {
+			t.Errorf("imports %v:\n got %s\nwant %s", c.imports, got, c.want)
+		}
+	}
+}

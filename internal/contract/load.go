@@ -24,7 +24,11 @@ func Load(file string, data []byte) (*Contract, error) {
 // name are loaded first, and problems in them are reported in them).
 func LoadWith(file string, data []byte, r Resolver) (*Contract, error) {
 	s := &session{r: r, done: map[string]*loaded{}}
-	out := s.load(&ImportFile{Path: file, Name: file, Data: data})
+	root := &ImportFile{Path: file, Name: file, Data: data}
+	if _, ok := r.(*Files); ok {
+		root.Key = realPath(file)
+	}
+	out := s.load(root)
 	if out.c == nil {
 		ps := dedupe(out.problems)
 		ps.sortFor(file)
