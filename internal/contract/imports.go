@@ -151,13 +151,21 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 	if key == nil {
 		return nil
 	}
-	if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
+	if val.Kind == yaml.SequenceNode && len(val.Content) == 0 {
+		l.errorf(key, "imports is empty; list the contracts to build on (e.g. - path: ../platform/kinds.yaml), or remove it")
+		return nil
+	}
+	if val.Kind != yaml.SequenceNode {
 		l.errorf(key, "imports must be a list of contracts to build on (e.g. - path: ../platform/kinds.yaml, or - module: example.com/platform/errors), found %s", describeNode(val))
 		return nil
 	}
 	var specs []*ImportSpec
 	for i, item := range val.Content {
 		what := fmt.Sprintf("imports[%d]: ", i)
+		if item.Kind == yaml.ScalarNode && item.Tag == "!!str" {
+			l.errorf(item, "%san entry names the file with path: or module: (e.g. - path: %s)", what, item.Value)
+			continue
+		}
 		m := l.asMapping(item, item, what, "")
 		if m == nil {
 			continue
@@ -192,11 +200,11 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 }
 
 // load loads src and, first, every contract it imports.
-func (s *session) load(src *ImportFile) *loaded {
+func (s *session) load(src *ImportFile) (out *loaded) {
 	if done := s.done[src.key()]; done != nil {
 		return done
 	}
-	out := &loaded{src: src, size: len(src.Data)}
+	out = &loaded{src: src, size: len(src.Data)}
 	l := newLoader(src.Name)
 	defer func() {
 		// The YAML parser is third-party code fed user input; whatever it
@@ -266,7 +274,7 @@ func (s *session) withImports(l *loader, out *loaded, root *yaml.Node, specs []*
 		}
 		out.imports = addImports(out.imports, b.imp, b.imports)
 	}
-	if len(bases) < len(specs) {
+	if len(bases) == 0 || len(bases) < len(specs) {
 		return root, true
 	}
 	l.imported = map[string]*Import{}

@@ -318,3 +318,19 @@ func TestImportReadsRegularFiles(t *testing.T) {
 		}
 	}
 }
+
+// panicky is a Resolver that panics, standing for anything unexpected
+// while a contract loads.
+type panicky struct{}
+
+func (panicky) Resolve(*ImportFile, *ImportSpec) (*ImportFile, error) { panic("unexpected") }
+
+// Whatever panics while a contract loads, the caller gets a positioned
+// problem: the recover in load must hand back what it recorded, not nil.
+func TestImportLoadRecovers(t *testing.T) {
+	_, err := LoadWith("kinds.yaml", []byte("contract:\n  name: a\nimports:\n  - path: base.yaml\n"), panicky{})
+	want := "kinds.yaml:1:1: cannot parse the contract: unexpected"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
