@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -359,6 +360,16 @@ func addImports(list []*Import, imp *Import, through []*Import) []*Import {
 		if !has(t.File) {
 			cp := *t
 			cp.Direct, cp.Pos = false, imp.Pos
+			if t.Module == "" {
+				// t's path is relative to imp's file: relative to this
+				// one, it goes through imp's path, or inside imp's module.
+				if imp.Module != "" {
+					cp.Module, cp.ModuleVersion, cp.Path = imp.Module, imp.ModuleVersion, ""
+					cp.ModuleFile = path.Clean(path.Join(path.Dir(imp.ModuleFile), t.Path))
+				} else {
+					cp.Path = path.Clean(path.Join(path.Dir(imp.Path), t.Path))
+				}
+			}
 			list = append(list, &cp)
 		}
 	}

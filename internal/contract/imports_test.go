@@ -334,3 +334,35 @@ func TestImportLoadRecovers(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// An import of an import is labelled from the loaded contract's side: a
+// path relative to the loaded file (through the direct import's path), or
+// inside the direct import's module, never the path as the intermediate
+// file wrote it, which names another file from here.
+func TestImportLabelsTransitive(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "lib", "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../../platform/kinds.yaml\n")
+	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../lib/mid/kinds.yaml\n")
+	c, err := LoadFile(filepath.Join(dir, "svc", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range c.Imports {
+		got = append(got, i.Label())
+	}
+	if want := "../lib/mid/kinds.yaml ../platform/kinds.yaml"; strings.Join(got, " ") != want {
+		t.Errorf("labels %q; want %q", got, want)
+	}
+	// A module's contract importing a file of its module by path.
+	list := addImports(nil, &Import{Module: "example.com/platform/errors", ModuleVersion: "v1.2.0", ModuleFile: "contract/kinds.yaml", File: "m"},
+		[]*Import{{Path: "../shared/base.yaml", File: "s"}})
+	if got, want := list[1].Label(), "example.com/platform/errors@v1.2.0/shared/base.yaml"; got != want {
+		t.Errorf("inside a module: %q; want %q", got, want)
+	}
+}
