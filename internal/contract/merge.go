@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -191,9 +192,18 @@ func (l *loader) mergeHeader(own *yaml.Node, base *section) *yaml.Node {
 			why = "one naming keeps one contract's kinds alike"
 		}
 		l.errorf(ov, "contract: %s %s does not match the imported contract %s's %s %s (%s); %s: write %s: %s or leave it out",
-			key, ov.Value, base.from.imp.Name, key, bv.Value, l.where(ov, l.pos(bv)), why, key, bv.Value)
+			key, yamlText(ov), base.from.imp.Name, key, yamlText(bv), l.where(ov, l.pos(bv)), why, key, yamlText(bv))
 	}
 	return out
+}
+
+// yamlText is a scalar as YAML would write it: a string that would read as
+// another type quoted, so that version "1" and version 1 look different.
+func yamlText(n *yaml.Node) string {
+	if n.Tag == "!!str" && (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag() != "!!str" {
+		return strconv.Quote(n.Value)
+	}
+	return n.Value
 }
 
 // owner names the imported contract whose file holds n.
