@@ -33,7 +33,7 @@ func (l *loader) merge(own *yaml.Node, bases []*base) *yaml.Node {
 		case name == "contract":
 			v = l.mergeHeader(v, secs["contract"])
 		case inherited[name]:
-			whose := fmt.Sprintf("this section comes from the imported contract %s (%s)", bases[0].imp.Name, bases[0].imp.File)
+			whose := fmt.Sprintf("this section is the imported contract %s's, which leaves it to errgen's defaults (%s)", bases[0].imp.Name, bases[0].imp.File)
 			if sec != nil {
 				whose = fmt.Sprintf("this section comes from the imported contract %s (%s)", sec.from.imp.Name, l.where(k, l.pos(sec.key)))
 			}
