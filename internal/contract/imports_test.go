@@ -366,3 +366,43 @@ func TestImportLabelsTransitive(t *testing.T) {
 		t.Errorf("inside a module: %q; want %q", got, want)
 	}
 }
+
+// A replace directive to another module's version (replace platform =>
+// fork v1.3.0) imports the fork's file whether or not the fork is in the
+// module cache yet: go list -m names the replacement without a directory
+// until it is downloaded, and the download must fetch the replacement, not
+// the module it replaces.
+func TestImportByModuleReplacedByAnotherModule(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "fork", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: fork-error", 1))
+	path := filepath.Join(dir, "svc", "kinds.yaml")
+	write(t, path, "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n")
+	r := NewFiles(path)
+	r.Go = func(_ string, args ...string) ([]byte, error) {
+		switch strings.Join(args, " ") {
+		case "list -m -json example.com/platform/errors":
+			return []byte(`{"Path":"example.com/platform/errors","Version":"v1.2.0","Replace":{"Path":"example.com/fork/errors","Version":"v1.3.0"}}`), nil
+		case "mod download -json example.com/fork/errors@v1.3.0":
+			return json.Marshal(map[string]string{"Path": "example.com/fork/errors", "Version": "v1.3.0", "Dir": filepath.Join(dir, "fork")})
+		case "mod download -json example.com/platform/errors@v1.2.0":
+			return json.Marshal(map[string]string{"Path": "example.com/platform/errors", "Version": "v1.2.0", "Dir": filepath.Join(dir, "platform")})
+		}
+		return nil, fmt.Errorf("unexpected go %s", strings.Join(args, " "))
+	}
+	data, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadWith(path, data, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := c.Imports[0]; i.Name != "fork-error" || i.Label() != "example.com/platform/errors@v1.3.0/contract/kinds.yaml" {
+		t.Errorf("imported %s from %s; want fork-error, the replacement, at its version", i.Name, i.Label())
+	}
+}

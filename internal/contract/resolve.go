@@ -190,15 +190,19 @@ func (r *Files) find(module string) *goModule {
 		m.err = fmt.Errorf("go list -m %s printed what errgen cannot read: %v", module, err)
 		return m
 	}
-	if m.Replace != nil && m.Replace.Dir != "" {
+	get := module
+	if m.Replace != nil {
+		// The replacement is what the build uses: a directory, or another
+		// module's version, which go list names without a directory until
+		// it is in the module cache.
 		m.Dir = m.Replace.Dir
 		if m.Replace.Version != "" {
-			m.Version = m.Replace.Version
+			get, m.Version = m.Replace.Path, m.Replace.Version
 		}
 	}
 	if m.Dir == "" {
 		var dl goModule
-		out, err := r.run("mod", "download", "-json", module+"@"+m.Version)
+		out, err := r.run("mod", "download", "-json", get+"@"+m.Version)
 		if err == nil {
 			err = json.Unmarshal(out, &dl)
 		}
@@ -206,7 +210,7 @@ func (r *Files) find(module string) *goModule {
 		case err != nil:
 			m.err = r.goError(module, err)
 		case dl.Error != nil:
-			m.err = fmt.Errorf("cannot download %s@%s: %s", module, m.Version, dl.Error.Err)
+			m.err = fmt.Errorf("cannot download %s@%s: %s", get, m.Version, dl.Error.Err)
 		default:
 			m.Dir = dl.Dir
 		}
