@@ -191,15 +191,23 @@ func (l *loader) mergeHeader(own *yaml.Node, base *section) *yaml.Node {
 		if key == "naming" {
 			why = "one naming keeps one contract's kinds alike"
 		}
-		l.errorf(ov, "contract: %s %s does not match the imported contract %s's %s %s (%s); %s: write %s: %s or leave it out",
-			key, yamlText(ov), base.from.imp.Name, key, yamlText(bv), l.where(ov, l.pos(bv)), why, key, yamlText(bv))
+		at := ov
+		if ov.Kind == yaml.ScalarNode && ov.Tag == "!!null" {
+			at = ok // nothing written: the key is where
+		}
+		l.errorf(at, "contract: %s %s does not match the imported contract %s's %s %s (%s); %s: write %s: %s or leave it out",
+			key, yamlText(ov), base.from.imp.Name, key, yamlText(bv), l.where(at, l.pos(bv)), why, key, yamlText(bv))
 	}
 	return out
 }
 
 // yamlText is a scalar as YAML would write it: a string that would read as
-// another type quoted, so that version "1" and version 1 look different.
+// another type quoted, so that version "1" and version 1 look different;
+// what is no scalar, described.
 func yamlText(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "(" + describeNode(n) + ")"
+	}
 	if n.Tag == "!!str" && (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag() != "!!str" {
 		return strconv.Quote(n.Value)
 	}
