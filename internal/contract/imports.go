@@ -337,8 +337,13 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 		imp.Path = spec.Path
 	}
 	if spec.verN != nil && spec.Version != imp.Version {
+		// The version may be one the import inherits, in its own base.
+		vfile := src.Name
+		if f := sub.c.VersionPos.File; f != "" {
+			vfile = f
+		}
 		l.errorf(spec.verN, "imports: version %s does not match: %s is contract %s version %s (%s:%d:%d); read what changed (errgen compat), then write version: %s",
-			spec.Version, src.Name, imp.Name, imp.Version, src.Name, sub.c.VersionPos.Line, sub.c.VersionPos.Col, imp.Version)
+			spec.Version, src.Name, imp.Name, imp.Version, vfile, sub.c.VersionPos.Line, sub.c.VersionPos.Col, imp.Version)
 	}
 	return &base{loaded: sub, spec: spec, imp: imp}
 }
