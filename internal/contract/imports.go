@@ -152,6 +152,13 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 	if key == nil {
 		return nil
 	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		// Only the first is read, and the merge drops them all: a second
+		// would go unread, unreported.
+		if k := root.Content[i]; k != key && k.Kind == yaml.ScalarNode && k.Value == "imports" {
+			l.errorf(k, "duplicate key %q (first at line %d); a key may appear only once, so remove or rename one", k.Value, key.Line)
+		}
+	}
 	if val.Kind == yaml.SequenceNode && len(val.Content) == 0 {
 		l.errorf(key, "imports is empty; list the contracts to build on (e.g. - path: ../platform/kinds.yaml), or remove it")
 		return nil
