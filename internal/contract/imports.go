@@ -290,6 +290,17 @@ func (s *session) withImports(l *loader, out *loaded, root *yaml.Node, specs []*
 	for _, i := range out.imports {
 		l.imported[i.File] = i
 	}
+	// A name of its own: the packages are named after the contract, and
+	// a service's must not pass for the base's.
+	_, header := mapGet(root, "contract")
+	if _, name := mapGet(header, "name"); name != nil && name.Kind == yaml.ScalarNode {
+		for _, i := range out.imports {
+			if i.Name == name.Value {
+				l.errorf(name, "contract: name %s is the imported contract's (%s); the packages are named after the contract, so a contract that imports another needs a name of its own (e.g. billing-error): rename it", name.Value, i.File)
+				break
+			}
+		}
+	}
 	// What merge reports (a redefinition, a section the base owns) it
 	// leaves out, so the contract still builds and every other problem is
 	// found in the same run.
