@@ -190,6 +190,9 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 		}
 		m.done("path", "module", "version")
 		switch {
+		case s.pathN != nil && isBlank(s.Path):
+			l.errorf(s.pathN, "%spath must not be blank; name the contract file (relative to this one, or with module: inside the module)", what)
+			continue
 		case s.pathN == nil && s.modN == nil:
 			l.errorf(item, "%sname the contract to import: path: (a file, relative to this one) or module: (a Go module your go.mod requires)", what)
 			continue
