@@ -341,3 +341,31 @@ func TestCompatReadsRegularFilesOnly(t *testing.T) {
 		t.Errorf("a directory: %v; want %s", err, want)
 	}
 }
+
+// An import by path through a symbolic link in the repository: the working
+// tree follows it, so the revision does too (git stores the link's target
+// as its content), and an unchanged service compares as unchanged.
+func TestCompatImportThroughSymlink(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed: ", err)
+	}
+	root := t.TempDir()
+	gentest.WriteTree(t, root, map[string]string{
+		"platform/kinds.yaml":     importBase(t),
+		"svc/contract/kinds.yaml": serviceContract("path: ../../shared/base.yaml"),
+	})
+	if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../platform/kinds.yaml", filepath.Join(root, "shared", "base.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "init", "-q")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "service on a linked base")
+	svc := filepath.Join(root, "svc", "contract", "kinds.yaml")
+	code, stdout, stderr := run("compat", "-contract", svc, "--against", "HEAD")
+	if code != ExitOK || !strings.Contains(stdout, "no changes") {
+		t.Errorf("a base through a link: exit %d, want %d and no changes\n%s%s", code, ExitOK, stdout, stderr)
+	}
+}
