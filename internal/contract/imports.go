@@ -347,7 +347,11 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 	if sub.c == nil {
 		l.problems = append(l.problems, sub.problems...)
 		if len(sub.problems) > 0 {
-			l.errorf(at, "imports: %s does not load (its problems are listed with its name); fix it, or import another version", src.Name)
+			fix := "fix it there" // a file of this repository
+			if src.Module != "" {
+				fix = "its owners fix it, or import another version (go get " + src.Module + "@VERSION)"
+			}
+			l.errorf(at, "imports: %s does not load (its problems are listed with its name); %s", src.Name, fix)
 		}
 		return nil
 	}
