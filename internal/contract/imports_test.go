@@ -406,3 +406,35 @@ func TestImportByModuleReplacedByAnotherModule(t *testing.T) {
 		t.Errorf("imported %s from %s; want fork-error, the replacement, at its version", i.Name, i.Label())
 	}
 }
+
+// A go.work above the service (a developer's local workspace, usually not
+// committed) does not decide what an import by module reads: the go.mod
+// does, as for compat at a revision and for CI without the workspace, so
+// generated outputs never depend on an uncommitted file.
+func TestImportByModuleIgnoresGoWork(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go command is needed: ", err)
+	}
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "checkout", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "checkout", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: checkout-error", 1))
+	write(t, filepath.Join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.22\n\nrequire example.com/platform/errors v1.4.0\n\nreplace example.com/platform/errors v1.4.0 => ../platform\n")
+	write(t, filepath.Join(dir, "go.work"), "go 1.22\n\nuse (\n\t./svc\n\t./checkout\n)\n")
+	path := filepath.Join(dir, "svc", "contract", "kinds.yaml")
+	write(t, path, "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n")
+	t.Setenv("GOWORK", "")
+	t.Setenv("GOFLAGS", "")
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := c.Imports[0]; i.Name != "platform-error" || i.Label() != "example.com/platform/errors@v1.4.0/contract/kinds.yaml" {
+		t.Errorf("imported %s from %s; want platform-error, the version go.mod pins", i.Name, i.Label())
+	}
+}

@@ -224,6 +224,10 @@ func (r *Files) run(args ...string) ([]byte, error) {
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = r.Dir
+	// The go.mod decides, not a go.work above it: a workspace is a
+	// developer's local override, usually not committed, and the outputs
+	// (and compat, which reads a revision's go.mod) must not depend on it.
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
