@@ -644,5 +644,14 @@ func importedKinds(c *contract.Contract) string {
 	if len(parts) == 0 {
 		return " (none imported)"
 	}
+	// A long chain of imports: the first few, then a count.
+	const shown = 3
+	if len(names) > shown+1 {
+		rest := 0
+		for _, n := range names[shown:] {
+			rest += count[n]
+		}
+		return fmt.Sprintf(" (%s and %d from %d more imported contracts)", strings.Join(parts[:shown], ", "), rest, len(names)-shown)
+	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }

@@ -139,17 +139,45 @@ func within(p, dir string) bool {
 	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
 }
 
-// read reads the file at repoPath with git at the revision into out.
+// read reads the file at repoPath with git at the revision into out. A
+// symbolic link is followed, as the file system follows it for the
+// working tree's contract: inside the repository at the revision, outside
+// it from disk.
 func (r *revResolver) read(out *contract.ImportFile, repoPath, modRoot, written string) (*contract.ImportFile, error) {
+	for hops := 0; ; hops++ {
+		spec := r.rev + ":" + repoPath
+		kind, err := gitOutput(r.dir, "cat-file", "-t", spec)
+		if err != nil {
+			return nil, fmt.Errorf("cannot import %s: no such file at %s (%s)", written, r.rev, spec)
+		}
+		if strings.TrimSpace(string(kind)) != "blob" {
+			return nil, fmt.Errorf("cannot import %s: %s is a directory; name the contract file in it", written, spec)
+		}
+		link, err := r.linkAt(repoPath)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s with git in %s: %v", spec, r.dir, err)
+		}
+		if link == "" {
+			break
+		}
+		if hops == maxLinks {
+			return nil, fmt.Errorf("cannot import %s: too many levels of symbolic links at %s (%s)", written, r.rev, spec)
+		}
+		target := path.Clean(path.Join(path.Dir(repoPath), link))
+		if path.IsAbs(link) || !within(target, ".") {
+			p := filepath.FromSlash(link)
+			if !path.IsAbs(link) {
+				p = filepath.Join(r.top, filepath.FromSlash(target))
+			}
+			return readDisk(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
+		}
+		if modRoot != "" && !within(target, modRoot) {
+			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, out.Module)
+		}
+		repoPath = target
+	}
 	spec := r.rev + ":" + repoPath
 	out.Path, out.Name = spec, spec
-	kind, err := gitOutput(r.dir, "cat-file", "-t", spec)
-	if err != nil {
-		return nil, fmt.Errorf("cannot import %s: no such file at %s (%s)", written, r.rev, spec)
-	}
-	if strings.TrimSpace(string(kind)) != "blob" {
-		return nil, fmt.Errorf("cannot import %s: %s is a directory; name the contract file in it", written, spec)
-	}
 	data, err := gitOutput(r.dir, "cat-file", "blob", spec)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s with git in %s: %v", spec, r.dir, err)
@@ -157,6 +185,24 @@ func (r *revResolver) read(out *contract.ImportFile, repoPath, modRoot, written 
 	out.Data = data
 	r.git[spec] = revFile{path: repoPath, modRoot: modRoot}
 	return out, nil
+}
+
+// maxLinks bounds the symbolic links followed to one file, as the
+// operating system bounds them.
+const maxLinks = 40
+
+// linkAt is the target of the symbolic link at repoPath at the revision,
+// "" when it is no link.
+func (r *revResolver) linkAt(repoPath string) (string, error) {
+	entry, err := gitOutput(r.dir, "ls-tree", "--full-tree", "-z", r.rev, "--", repoPath)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.HasPrefix(entry, []byte("120000 ")) {
+		return "", nil
+	}
+	target, err := gitOutput(r.dir, "cat-file", "blob", r.rev+":"+repoPath)
+	return string(target), err
 }
 
 // module finds spec's module as the go.mod at the revision requires it.
@@ -345,10 +391,7 @@ func runGo(dir string, args ...string) ([]byte, string, error) {
 // readDisk reads out's file from disk, saying what is wrong in terms of
 // the import.
 func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, error) {
-	if info, err := os.Stat(out.Path); err == nil && info.IsDir() {
-		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
-	}
-	data, err := contract.ReadFile(out.Path)
+	data, err := contract.ReadRegularFile(out.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		where := "no such file"
@@ -356,6 +399,10 @@ func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, e
 			where = "the module " + out.Module + " has no such file"
 		}
 		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
+	case errors.Is(err, contract.ErrDirectory):
+		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
+	case errors.Is(err, contract.ErrNotRegular):
+		return nil, fmt.Errorf("cannot import %s: it is not a regular file; name the contract file", written)
 	case err != nil:
 		return nil, fmt.Errorf("cannot read %s: %v", out.Name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/gentest"
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -324,5 +325,47 @@ func TestCompatImportReplacedInRepository(t *testing.T) {
 	code, stdout, stderr = run("compat", "-contract", svc, "--against", "HEAD")
 	if want := "HEAD:platform/contract/kinds.yaml:87:3: BREAKING KIND_DELETED internal_error: "; code != ExitProblems || !strings.Contains(stdout, want) {
 		t.Errorf("exit %d, want %d and %q\n%s%s", code, ExitProblems, want, stdout, stderr)
+	}
+}
+
+// A base read from disk at a revision (outside the repository, or a
+// module's directory) must be a regular file, as it must for validate: a
+// FIFO would block compat until a writer came, a device is never read.
+func TestCompatReadsRegularFilesOnly(t *testing.T) {
+	_, err := readDisk(&contract.ImportFile{Path: os.DevNull, Name: os.DevNull}, "../null")
+	if want := "cannot import ../null: it is not a regular file; name the contract file"; err == nil || err.Error() != want {
+		t.Errorf("a device: %v; want %s", err, want)
+	}
+	_, err = readDisk(&contract.ImportFile{Path: t.TempDir(), Name: "dir"}, "../dir")
+	if want := "cannot import ../dir: it is a directory; name the contract file in it"; err == nil || err.Error() != want {
+		t.Errorf("a directory: %v; want %s", err, want)
+	}
+}
+
+// An import by path through a symbolic link in the repository: the working
+// tree follows it, so the revision does too (git stores the link's target
+// as its content), and an unchanged service compares as unchanged.
+func TestCompatImportThroughSymlink(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed: ", err)
+	}
+	root := t.TempDir()
+	gentest.WriteTree(t, root, map[string]string{
+		"platform/kinds.yaml":     importBase(t),
+		"svc/contract/kinds.yaml": serviceContract("path: ../../shared/base.yaml"),
+	})
+	if err := os.MkdirAll(filepath.Join(root, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../platform/kinds.yaml", filepath.Join(root, "shared", "base.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, root, "init", "-q")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "service on a linked base")
+	svc := filepath.Join(root, "svc", "contract", "kinds.yaml")
+	code, stdout, stderr := run("compat", "-contract", svc, "--against", "HEAD")
+	if code != ExitOK || !strings.Contains(stdout, "no changes") {
+		t.Errorf("a base through a link: exit %d, want %d and no changes\n%s%s", code, ExitOK, stdout, stderr)
 	}
 }

@@ -275,7 +275,11 @@ type AIP193 struct {
 // metadata members, and reports odd pairs as warnings and colliding
 // reasons and field names as problems.
 func (l *loader) resolveAIP193(c *Contract) {
-	if c.Surfaces.ErrorDomain == "" {
+	switch {
+	case c.Surfaces.ErrorDomain != "":
+	case l.wire != nil:
+		c.Surfaces.ErrorDomain = l.wire.Surfaces.ErrorDomain
+	default:
 		c.Surfaces.ErrorDomain = c.Name
 	}
 	c.AIP193.Domain = c.Surfaces.ErrorDomain

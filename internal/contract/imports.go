@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -103,6 +104,18 @@ type ImportFile struct {
 	// an import by path from it stays inside ModuleDir.
 	Module, ModuleVersion, ModuleDir string
 	Data                             []byte
+	// Key, when set, names the file for cycle checks and the cache in
+	// Path's place: the Files resolver's real path, so that one file
+	// reached through a symbolic link is one file.
+	Key string
+}
+
+// key is what tells f from another file.
+func (f *ImportFile) key() string {
+	if f.Key != "" {
+		return f.Key
+	}
+	return f.Path
 }
 
 // Resolver finds the file an import names.
@@ -113,7 +126,7 @@ type Resolver interface {
 // session loads one contract and everything it imports.
 type session struct {
 	r     Resolver
-	done  map[string]*loaded // by ImportFile.Path
+	done  map[string]*loaded // by ImportFile.key()
 	stack []*ImportFile      // the files being loaded, for cycles
 }
 
@@ -139,13 +152,28 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 	if key == nil {
 		return nil
 	}
-	if val.Kind != yaml.SequenceNode || len(val.Content) == 0 {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		// Only the first is read, and the merge drops them all: a second
+		// would go unread, unreported.
+		if k := root.Content[i]; k != key && k.Kind == yaml.ScalarNode && k.Value == "imports" {
+			l.errorf(k, "duplicate key %q (first at line %d); a key may appear only once, so remove or rename one", k.Value, key.Line)
+		}
+	}
+	if val.Kind == yaml.SequenceNode && len(val.Content) == 0 {
+		l.errorf(key, "imports is empty; list the contracts to build on (e.g. - path: ../platform/kinds.yaml), or remove it")
+		return nil
+	}
+	if val.Kind != yaml.SequenceNode {
 		l.errorf(key, "imports must be a list of contracts to build on (e.g. - path: ../platform/kinds.yaml, or - module: example.com/platform/errors), found %s", describeNode(val))
 		return nil
 	}
 	var specs []*ImportSpec
 	for i, item := range val.Content {
 		what := fmt.Sprintf("imports[%d]: ", i)
+		if item.Kind == yaml.ScalarNode && item.Tag == "!!str" {
+			l.errorf(item, "%san entry names the file with path: or module: (e.g. - path: %s)", what, item.Value)
+			continue
+		}
 		m := l.asMapping(item, item, what, "")
 		if m == nil {
 			continue
@@ -162,6 +190,9 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 		}
 		m.done("path", "module", "version")
 		switch {
+		case s.pathN != nil && isBlank(s.Path):
+			l.errorf(s.pathN, "%spath must not be blank; name the contract file (relative to this one, or with module: inside the module)", what)
+			continue
 		case s.pathN == nil && s.modN == nil:
 			l.errorf(item, "%sname the contract to import: path: (a file, relative to this one) or module: (a Go module your go.mod requires)", what)
 			continue
@@ -180,11 +211,11 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 }
 
 // load loads src and, first, every contract it imports.
-func (s *session) load(src *ImportFile) *loaded {
-	if done := s.done[src.Path]; done != nil {
+func (s *session) load(src *ImportFile) (out *loaded) {
+	if done := s.done[src.key()]; done != nil {
 		return done
 	}
-	out := &loaded{src: src, size: len(src.Data)}
+	out = &loaded{src: src, size: len(src.Data)}
 	l := newLoader(src.Name)
 	defer func() {
 		// The YAML parser is third-party code fed user input; whatever it
@@ -194,7 +225,7 @@ func (s *session) load(src *ImportFile) *loaded {
 			out.problems = append(l.problems, Problem{File: src.Name, Pos: Pos{Line: 1, Col: 1}, Message: fmt.Sprintf("cannot parse the contract: %v", r)})
 		}
 	}()
-	s.done[src.Path] = out
+	s.done[src.key()] = out
 	// Bounds and encoding first (bounds.go), then the characters no text may
 	// hold (text.go).
 	if !l.checkInput(src.Data) || !l.rawText(src.Data) {
@@ -254,12 +285,24 @@ func (s *session) withImports(l *loader, out *loaded, root *yaml.Node, specs []*
 		}
 		out.imports = addImports(out.imports, b.imp, b.imports)
 	}
-	if len(bases) < len(specs) {
+	if len(bases) == 0 || len(bases) < len(specs) {
 		return root, true
 	}
 	l.imported = map[string]*Import{}
+	l.wire = bases[0].c
 	for _, i := range out.imports {
 		l.imported[i.File] = i
+	}
+	// A name of its own: the packages are named after the contract, and
+	// a service's must not pass for the base's.
+	_, header := mapGet(root, "contract")
+	if _, name := mapGet(header, "name"); name != nil && name.Kind == yaml.ScalarNode {
+		for _, i := range out.imports {
+			if i.Name == name.Value {
+				l.errorf(name, "contract: name %s is the imported contract's (%s); the packages are named after the contract, so a contract that imports another needs a name of its own (e.g. billing-error): rename it", name.Value, i.File)
+				break
+			}
+		}
 	}
 	// What merge reports (a redefinition, a section the base owns) it
 	// leaves out, so the contract still builds and every other problem is
@@ -288,7 +331,7 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 	}
 	open := append(s.stack, from)
 	for i, o := range open {
-		if o.Path == src.Path {
+		if o.key() == src.key() {
 			chain := make([]string, 0, len(open)-i+1)
 			for _, o := range open[i:] {
 				chain = append(chain, o.Name)
@@ -304,7 +347,11 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 	if sub.c == nil {
 		l.problems = append(l.problems, sub.problems...)
 		if len(sub.problems) > 0 {
-			l.errorf(at, "imports: %s does not load (its problems are listed with its name); fix it, or import another version", src.Name)
+			fix := "fix it there" // a file of this repository
+			if src.Module != "" {
+				fix = "its owners fix it, or import another version (go get " + src.Module + "@VERSION)"
+			}
+			l.errorf(at, "imports: %s does not load (its problems are listed with its name); %s", src.Name, fix)
 		}
 		return nil
 	}
@@ -315,8 +362,13 @@ func (s *session) importOne(l *loader, from *ImportFile, spec *ImportSpec) *base
 		imp.Path = spec.Path
 	}
 	if spec.verN != nil && spec.Version != imp.Version {
+		// The version may be one the import inherits, in its own base.
+		vfile := src.Name
+		if f := sub.c.VersionPos.File; f != "" {
+			vfile = f
+		}
 		l.errorf(spec.verN, "imports: version %s does not match: %s is contract %s version %s (%s:%d:%d); read what changed (errgen compat), then write version: %s",
-			spec.Version, src.Name, imp.Name, imp.Version, src.Name, sub.c.VersionPos.Line, sub.c.VersionPos.Col, imp.Version)
+			spec.Version, src.Name, imp.Name, imp.Version, vfile, sub.c.VersionPos.Line, sub.c.VersionPos.Col, imp.Version)
 	}
 	return &base{loaded: sub, spec: spec, imp: imp}
 }
@@ -338,6 +390,16 @@ func addImports(list []*Import, imp *Import, through []*Import) []*Import {
 		if !has(t.File) {
 			cp := *t
 			cp.Direct, cp.Pos = false, imp.Pos
+			if t.Module == "" {
+				// t's path is relative to imp's file: relative to this
+				// one, it goes through imp's path, or inside imp's module.
+				if imp.Module != "" {
+					cp.Module, cp.ModuleVersion, cp.Path = imp.Module, imp.ModuleVersion, ""
+					cp.ModuleFile = path.Clean(path.Join(path.Dir(imp.ModuleFile), t.Path))
+				} else {
+					cp.Path = path.Clean(path.Join(path.Dir(imp.Path), t.Path))
+				}
+			}
 			list = append(list, &cp)
 		}
 	}

@@ -233,3 +233,208 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// The wire names a contract derives from its name by default, the RFC 9457
+// problem type base and the AIP-193 ErrorInfo domain, are the base's in a
+// service that imports it: the service cannot write surfaces, and its
+// envelopes must read back through the base's packages (a platform reader
+// restores a kind only from its own problem type base, and reads an
+// ErrorInfo of another domain as foreign). Through two levels of imports
+// too.
+func TestImportKeepsTheBaseWireNames(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../platform/kinds.yaml\n")
+	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../mid/kinds.yaml\n")
+	p, err := LoadFile(filepath.Join(dir, "platform", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, svc := range []string{"mid", "svc"} {
+		c, err := LoadFile(filepath.Join(dir, svc, "kinds.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Surfaces.ProblemTypeBase != p.Surfaces.ProblemTypeBase || c.AIP193.Domain != p.AIP193.Domain || c.Surfaces.ErrorDomain != p.Surfaces.ErrorDomain {
+			t.Errorf("%s: problem type base %q, ErrorInfo domain %q; want the base's %q and %q",
+				svc, c.Surfaces.ProblemTypeBase, c.AIP193.Domain, p.Surfaces.ProblemTypeBase, p.AIP193.Domain)
+		}
+	}
+}
+
+// An import names a regular file. A device or a FIFO is refused before it
+// is opened (a FIFO would block the run until a writer came, /dev/zero
+// read 64 MiB), a directory says what to name instead, and one file
+// reached through a symbolic link is the same file (imported once, not
+// two contracts defining the same names), as a link back to the importer
+// is a cycle.
+func TestImportReadsRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	if err := os.Symlink("platform", filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "svc", "kinds.yaml")
+	load := func(imports ...string) string {
+		t.Helper()
+		svc := "contract:\n  name: svc-error\nimports:\n"
+		for _, i := range imports {
+			svc += "  - path: " + i + "\n"
+		}
+		write(t, path, svc)
+		_, err := LoadFile(path)
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	write(t, path, "")
+	if err := os.Symlink("kinds.yaml", filepath.Join(dir, "svc", "self.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(filepath.Join(dir, "svc"), os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		imports []string
+		want    string
+	}{
+		{[]string{rel}, path + ":4:11: imports: cannot import " + rel + ": it is not a regular file; name the contract file"},
+		{[]string{"../platform"}, path + ":4:11: imports: cannot import ../platform: it is a directory; name the contract file in it"},
+		{[]string{"../platform/kinds.yaml", "../linked/kinds.yaml"}, ""},
+		{[]string{"self.yaml"}, path + ":4:11: imports: an import cycle: " + path + " imports " + filepath.Join(dir, "svc", "self.yaml") + "; a contract cannot build on itself, so remove one of these imports"},
+	} {
+		if got := load(c.imports...); got != c.want {
+			t.Errorf("imports %v:\n got %s\nwant %s", c.imports, got, c.want)
+		}
+	}
+}
+
+// panicky is a Resolver that panics, standing for anything unexpected
+// while a contract loads.
+type panicky struct{}
+
+func (panicky) Resolve(*ImportFile, *ImportSpec) (*ImportFile, error) { panic("unexpected") }
+
+// Whatever panics while a contract loads, the caller gets a positioned
+// problem: the recover in load must hand back what it recorded, not nil.
+func TestImportLoadRecovers(t *testing.T) {
+	_, err := LoadWith("kinds.yaml", []byte("contract:\n  name: a\nimports:\n  - path: base.yaml\n"), panicky{})
+	want := "kinds.yaml:1:1: cannot parse the contract: unexpected"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// An import of an import is labelled from the loaded contract's side: a
+// path relative to the loaded file (through the direct import's path), or
+// inside the direct import's module, never the path as the intermediate
+// file wrote it, which names another file from here.
+func TestImportLabelsTransitive(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "lib", "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../../platform/kinds.yaml\n")
+	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../lib/mid/kinds.yaml\n")
+	c, err := LoadFile(filepath.Join(dir, "svc", "kinds.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range c.Imports {
+		got = append(got, i.Label())
+	}
+	if want := "../lib/mid/kinds.yaml ../platform/kinds.yaml"; strings.Join(got, " ") != want {
+		t.Errorf("labels %q; want %q", got, want)
+	}
+	// A module's contract importing a file of its module by path.
+	list := addImports(nil, &Import{Module: "example.com/platform/errors", ModuleVersion: "v1.2.0", ModuleFile: "contract/kinds.yaml", File: "m"},
+		[]*Import{{Path: "../shared/base.yaml", File: "s"}})
+	if got, want := list[1].Label(), "example.com/platform/errors@v1.2.0/shared/base.yaml"; got != want {
+		t.Errorf("inside a module: %q; want %q", got, want)
+	}
+}
+
+// A replace directive to another module's version (replace platform =>
+// fork v1.3.0) imports the fork's file whether or not the fork is in the
+// module cache yet: go list -m names the replacement without a directory
+// until it is downloaded, and the download must fetch the replacement, not
+// the module it replaces.
+func TestImportByModuleReplacedByAnotherModule(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "fork", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: fork-error", 1))
+	path := filepath.Join(dir, "svc", "kinds.yaml")
+	write(t, path, "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n")
+	r := NewFiles(path)
+	r.Go = func(_ string, args ...string) ([]byte, error) {
+		switch strings.Join(args, " ") {
+		case "list -m -json example.com/platform/errors":
+			return []byte(`{"Path":"example.com/platform/errors","Version":"v1.2.0","Replace":{"Path":"example.com/fork/errors","Version":"v1.3.0"}}`), nil
+		case "mod download -json example.com/fork/errors@v1.3.0":
+			return json.Marshal(map[string]string{"Path": "example.com/fork/errors", "Version": "v1.3.0", "Dir": filepath.Join(dir, "fork")})
+		case "mod download -json example.com/platform/errors@v1.2.0":
+			return json.Marshal(map[string]string{"Path": "example.com/platform/errors", "Version": "v1.2.0", "Dir": filepath.Join(dir, "platform")})
+		}
+		return nil, fmt.Errorf("unexpected go %s", strings.Join(args, " "))
+	}
+	data, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadWith(path, data, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := c.Imports[0]; i.Name != "fork-error" || i.Label() != "example.com/platform/errors@v1.3.0/contract/kinds.yaml" {
+		t.Errorf("imported %s from %s; want fork-error, the replacement, at its version", i.Name, i.Label())
+	}
+}
+
+// A go.work above the service (a developer's local workspace, usually not
+// committed) does not decide what an import by module reads: the go.mod
+// does, as for compat at a revision and for CI without the workspace, so
+// generated outputs never depend on an uncommitted file.
+func TestImportByModuleIgnoresGoWork(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("the go command is needed: ", err)
+	}
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "platform", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "checkout", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
+	write(t, filepath.Join(dir, "checkout", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: checkout-error", 1))
+	write(t, filepath.Join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.22\n\nrequire example.com/platform/errors v1.4.0\n\nreplace example.com/platform/errors v1.4.0 => ../platform\n")
+	write(t, filepath.Join(dir, "go.work"), "go 1.22\n\nuse (\n\t./svc\n\t./checkout\n)\n")
+	path := filepath.Join(dir, "svc", "contract", "kinds.yaml")
+	write(t, path, "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n")
+	t.Setenv("GOWORK", "")
+	t.Setenv("GOFLAGS", "")
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := c.Imports[0]; i.Name != "platform-error" || i.Label() != "example.com/platform/errors@v1.4.0/contract/kinds.yaml" {
+		t.Errorf("imported %s from %s; want platform-error, the version go.mod pins", i.Name, i.Label())
+	}
+}

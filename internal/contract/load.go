@@ -24,7 +24,11 @@ func Load(file string, data []byte) (*Contract, error) {
 // name are loaded first, and problems in them are reported in them).
 func LoadWith(file string, data []byte, r Resolver) (*Contract, error) {
 	s := &session{r: r, done: map[string]*loaded{}}
-	out := s.load(&ImportFile{Path: file, Name: file, Data: data})
+	root := &ImportFile{Path: file, Name: file, Data: data}
+	if _, ok := r.(*Files); ok {
+		root.Key = realPath(file)
+	}
+	out := s.load(root)
 	if out.c == nil {
 		ps := dedupe(out.problems)
 		ps.sortFor(file)
@@ -61,6 +65,10 @@ type loader struct {
 	files map[*yaml.Node]string
 	// imported are the contracts imported, by file, for naming them.
 	imported map[string]*Import
+	// wire is the first contract imported, nil for none: the wire names
+	// that a contract's surfaces default from its name (the problem type
+	// base, the ErrorInfo domain) are the base's, as the rest of the wire.
+	wire *Contract
 	// rawChecked is set when rawText has reported the forbidden characters
 	// written directly in the file, leaving text only the escapes.
 	rawChecked bool
@@ -72,6 +80,9 @@ func (l *loader) numbers(c *Contract) {
 		return
 	}
 	c.Numbered = true
+	if l.numbersOverBase(c) {
+		return
+	}
 	byNumber := map[int]*Kind{}
 	for _, k := range c.Kinds {
 		n, ok := l.numbered[k]
@@ -83,11 +94,49 @@ func (l *loader) numbers(c *Contract) {
 			continue
 		}
 		if other, dup := byNumber[k.Number]; dup {
-			l.errorf(n, "kind %q: number %d is already kind %q's (line %d); numbers must be unique", k.Name, k.Number, other.Name, other.Pos.Line)
+			l.errorf(n, "kind %q: number %d is already kind %q's (%s); numbers must be unique", k.Name, k.Number, other.Name, l.where(n, other.Pos))
 			continue
 		}
 		byNumber[k.Number] = k
 	}
+}
+
+// numbersOverBase reports the numbers of a contract's own kinds when a
+// contract it imports numbers none of its kinds: the base loaded whole, so
+// the own numbers are what broke all-or-nothing, not the base's kinds.
+func (l *loader) numbersOverBase(c *Contract) bool {
+	var bare *Kind
+	for _, k := range c.Kinds {
+		if _, ok := l.numbered[k]; !ok && k.Pos.File != "" {
+			bare = k
+			break
+		}
+	}
+	if bare == nil {
+		return false
+	}
+	from := l.owner(l.at(bare.Pos))
+	var numbered *Kind
+	for _, k := range c.Kinds {
+		n, ok := l.numbered[k]
+		if !ok || n == nil {
+			continue
+		}
+		if numbered == nil {
+			numbered = k
+		}
+		if k.Pos.File == "" {
+			l.errorf(n, "kind %q: number: the imported contract %s numbers none of its kinds (kind %q, %s), and when one kind has a number every kind needs one: remove the number", k.Name, from, bare.Name, l.where(n, bare.Pos))
+			numbered = nil
+		}
+	}
+	if imp := l.imported[bare.Pos.File]; numbered != nil && imp != nil {
+		// Two imports, one numbered: neither is wrong alone.
+		at := l.at(imp.Pos)
+		l.errorf(at, "imports: %s numbers its kinds (kind %q, %s) but %s numbers none (kind %q, %s); contracts imported together must agree, as every kind needs a number when one has",
+			l.owner(l.at(numbered.Pos)), numbered.Name, l.where(at, numbered.Pos), from, bare.Name, l.where(at, bare.Pos))
+	}
+	return true
 }
 
 func (l *loader) declare(section, name string) {
@@ -738,11 +787,25 @@ func (l *loader) retired(c *Contract, sec *mapping) {
 		if !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
-		if live := c.Kind(k.Value); live != nil {
+		live := c.Kind(k.Value)
+		if live == nil {
+			live = spelled.respelled(k.Value)
+		}
+		switch {
+		case live != nil && live.Pos.File != "" && r.Pos.File == "":
+			// The live kind is an import's: the retired name is what
+			// this contract wrote, and a contract cannot retire what it
+			// imports.
+			what := fmt.Sprintf("it is kind %q", live.Name)
+			if live.Name != k.Value {
+				what = fmt.Sprintf("it becomes the same identifier (%s in Go) as kind %q", live.Idents.Go, live.Name)
+			}
+			l.errorf(k, "%s%s of the imported contract %s (%s), which a contract cannot retire: remove it here", prefix, what, l.owner(l.at(live.Pos)), l.where(k, live.Pos))
+		case live != nil && live.Name == k.Value:
 			// Reported once, at the live kind: that is the name to change.
 			at := l.at(live.Pos)
 			l.errorf(at, "kind %q: the name was retired (%s) and may never be reused with a new meaning; choose a new name for this kind", k.Value, l.where(at, r.Pos))
-		} else if live := spelled.respelled(k.Value); live != nil {
+		case live != nil:
 			// Another spelling of a retired name generates the same
 			// identifiers, so old generated code would meet it again.
 			at := l.at(live.Pos)

@@ -327,7 +327,8 @@ func (b *layoutBuilder) object(path, leafPath string, pos Pos) *Object {
 		}
 		sofar += seg
 		if lf, ok := b.leaves[sofar]; ok {
-			b.l.errorf(b.l.at(pos), "layout: %q is a field (line %d), so it cannot also be an object holding %q; give one of them another path", sofar, lf.Pos.Line, leafPath)
+			at := b.l.at(pos)
+			b.l.errorf(at, "layout: %q is a field (%s), so it cannot also be an object holding %q; give one of them another path", sofar, b.l.where(at, lf.Pos), leafPath)
 			return nil
 		}
 		o, ok := b.objects[sofar]
@@ -350,17 +351,18 @@ func (b *layoutBuilder) add(ls leafSpec, f *Field) *Leaf {
 		parentPath, name = ls.path[:i], ls.path[i+1:]
 	}
 	if prev, ok := b.where[ls.path]; ok {
+		at := b.l.at(ls.pos)
 		what := "an object"
 		if b.leaves[ls.path] != nil {
 			what = "a field"
 		}
 		switch {
 		case f != nil && !b.spec.placed(f.Name):
-			b.l.errorf(b.l.at(ls.pos), "%q lands on %q, which the layout already uses for %s (line %d); rename the field or place it with layout.fields", f.Name, ls.path, what, prev.Line)
+			b.l.errorf(at, "%q lands on %q, which the layout already uses for %s (%s); rename the field or place it with layout.fields", f.Name, ls.path, what, b.l.where(at, prev))
 		case b.leaves[ls.path] == nil:
-			b.l.errorf(b.l.at(ls.pos), "layout: %q is an object holding the field at line %d, so it cannot also be a field; give one of them another path", ls.path, prev.Line)
+			b.l.errorf(at, "layout: %q is an object holding the field at %s, so it cannot also be a field; give one of them another path", ls.path, b.l.where(at, prev))
 		default:
-			b.l.errorf(b.l.at(ls.pos), "layout: two fields are mapped to %q (the other at line %d); give each its own name", ls.path, prev.Line)
+			b.l.errorf(at, "layout: two fields are mapped to %q (the other at %s); give each its own name", ls.path, b.l.where(at, prev))
 		}
 		return nil
 	}
@@ -372,7 +374,8 @@ func (b *layoutBuilder) add(ls leafSpec, f *Field) *Leaf {
 		Optional: ls.optional, Aliases: ls.aliases, Pos: ls.pos, Idents: identsFor(name)}
 	if ls.source != SourceConst && ls.source != SourceField {
 		if prev, ok := b.mapped[ls.source]; ok {
-			b.l.errorf(b.l.at(ls.pos), "layout: %s is already on the wire at %q (line %d); map each source once", ls.source, prev.Path, prev.Pos.Line)
+			at := b.l.at(ls.pos)
+			b.l.errorf(at, "layout: %s is already on the wire at %q (%s); map each source once", ls.source, prev.Path, b.l.where(at, prev.Pos))
 			return nil
 		}
 		b.mapped[ls.source] = lf

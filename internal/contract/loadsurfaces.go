@@ -285,6 +285,9 @@ func (l *loader) surfaces(c *Contract, sec *mapping) {
 		HTTP:            HTTPReading{EchoBody: true},
 		MCP:             MCP{DefaultErrorCode: JSONRPCInternalError, ErrorCodes: map[*Origin]int{}},
 	}
+	if l.wire != nil {
+		c.Surfaces.ProblemTypeBase = l.wire.Surfaces.ProblemTypeBase
+	}
 	if sec == nil {
 		return
 	}

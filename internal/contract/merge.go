@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -32,7 +33,7 @@ func (l *loader) merge(own *yaml.Node, bases []*base) *yaml.Node {
 		case name == "contract":
 			v = l.mergeHeader(v, secs["contract"])
 		case inherited[name]:
-			whose := fmt.Sprintf("this section comes from the imported contract %s (%s)", bases[0].imp.Name, bases[0].imp.File)
+			whose := fmt.Sprintf("this section is the imported contract %s's, which leaves it to errgen's defaults (%s)", bases[0].imp.Name, bases[0].imp.File)
 			if sec != nil {
 				whose = fmt.Sprintf("this section comes from the imported contract %s (%s)", sec.from.imp.Name, l.where(k, l.pos(sec.key)))
 			}
@@ -190,10 +191,27 @@ func (l *loader) mergeHeader(own *yaml.Node, base *section) *yaml.Node {
 		if key == "naming" {
 			why = "one naming keeps one contract's kinds alike"
 		}
-		l.errorf(ov, "contract: %s %s does not match the imported contract %s's %s %s (%s); %s: write %s: %s or leave it out",
-			key, ov.Value, base.from.imp.Name, key, bv.Value, l.where(ov, l.pos(bv)), why, key, bv.Value)
+		at := ov
+		if ov.Kind == yaml.ScalarNode && ov.Tag == "!!null" {
+			at = ok // nothing written: the key is where
+		}
+		l.errorf(at, "contract: %s %s does not match the imported contract %s's %s %s (%s); %s: write %s: %s or leave it out",
+			key, yamlText(ov), base.from.imp.Name, key, yamlText(bv), l.where(at, l.pos(bv)), why, key, yamlText(bv))
 	}
 	return out
+}
+
+// yamlText is a scalar as YAML would write it: a string that would read as
+// another type quoted, so that version "1" and version 1 look different;
+// what is no scalar, described.
+func yamlText(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "(" + describeNode(n) + ")"
+	}
+	if n.Tag == "!!str" && (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag() != "!!str" {
+		return strconv.Quote(n.Value)
+	}
+	return n.Value
 }
 
 // owner names the imported contract whose file holds n.

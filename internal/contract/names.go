@@ -180,14 +180,14 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 				l.errorf(at(f), "%s %q clashes with the envelope's own field %q; rename it", what, f.Name, f.Name)
 				continue
 			case seen["ctx:"+f.Name] != nil:
-				l.errorf(at(f), "%s %q clashes with the context field %q (line %d); rename it or use the context field", what, f.Name, f.Name, seen["ctx:"+f.Name].Pos.Line)
+				l.errorf(at(f), "%s %q clashes with the context field %q (%s); rename it or use the context field", what, f.Name, f.Name, l.where(at(f), seen["ctx:"+f.Name].Pos))
 				continue
 			}
 			if first, ok := union[f.Name]; ok {
 				// The same field on several kinds is one envelope field, so
 				// it must mean the same thing everywhere.
 				if !sameShape(first, f) {
-					l.errorf(at(f), "%s %q is %s here but %s at line %d; a field shared by kinds must have one type", what, f.Name, typeString(f), typeString(first), first.Pos.Line)
+					l.errorf(at(f), "%s %q is %s here but %s at %s; a field shared by kinds must have one type", what, f.Name, typeString(f), typeString(first), l.where(at(f), first.Pos))
 				}
 				continue
 			}

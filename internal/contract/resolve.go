@@ -103,7 +103,7 @@ func moduleName(module, version, file string) string {
 
 // read reads out's file, saying what is wrong in terms of the import.
 func (r *Files) read(out *ImportFile, written string) (*ImportFile, error) {
-	data, err := ReadFile(out.Path)
+	data, err := ReadRegularFile(out.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		where := "no such file"
@@ -111,14 +111,53 @@ func (r *Files) read(out *ImportFile, written string) (*ImportFile, error) {
 			where = "the module " + out.Module + " has no such file"
 		}
 		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
+	case errors.Is(err, ErrDirectory):
+		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
+	case errors.Is(err, ErrNotRegular):
+		return nil, fmt.Errorf("cannot import %s: it is not a regular file; name the contract file", written)
 	case err != nil:
 		return nil, fmt.Errorf("cannot read %s: %v", out.Name, unwrapPath(err))
 	}
-	if info, statErr := os.Stat(out.Path); statErr == nil && info.IsDir() {
-		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
-	}
 	out.Data = data
+	// One file reached through a symbolic link is still one file: the
+	// same contract, not a second one defining the same names.
+	out.Key = realPath(out.Path)
 	return out, nil
+}
+
+// ErrDirectory and ErrNotRegular are what ReadRegularFile returns for a
+// path that names no regular file.
+var (
+	ErrDirectory  = errors.New("is a directory")
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// ReadRegularFile is ReadFile for a file an import names: it must be a
+// regular file (after symbolic links), checked before it is opened, so
+// that a FIFO never blocks the run and a device is never read.
+func ReadRegularFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case info.IsDir():
+		return nil, ErrDirectory
+	case !info.Mode().IsRegular():
+		return nil, ErrNotRegular
+	}
+	return ReadFile(path)
+}
+
+// realPath is p absolute with its symbolic links resolved, or p when that
+// fails.
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
 }
 
 // unwrapPath drops the path an *fs.PathError repeats.
@@ -151,15 +190,19 @@ func (r *Files) find(module string) *goModule {
 		m.err = fmt.Errorf("go list -m %s printed what errgen cannot read: %v", module, err)
 		return m
 	}
-	if m.Replace != nil && m.Replace.Dir != "" {
+	get := module
+	if m.Replace != nil {
+		// The replacement is what the build uses: a directory, or another
+		// module's version, which go list names without a directory until
+		// it is in the module cache.
 		m.Dir = m.Replace.Dir
 		if m.Replace.Version != "" {
-			m.Version = m.Replace.Version
+			get, m.Version = m.Replace.Path, m.Replace.Version
 		}
 	}
 	if m.Dir == "" {
 		var dl goModule
-		out, err := r.run("mod", "download", "-json", module+"@"+m.Version)
+		out, err := r.run("mod", "download", "-json", get+"@"+m.Version)
 		if err == nil {
 			err = json.Unmarshal(out, &dl)
 		}
@@ -167,7 +210,7 @@ func (r *Files) find(module string) *goModule {
 		case err != nil:
 			m.err = r.goError(module, err)
 		case dl.Error != nil:
-			m.err = fmt.Errorf("cannot download %s@%s: %s", module, m.Version, dl.Error.Err)
+			m.err = fmt.Errorf("cannot download %s@%s: %s", get, m.Version, dl.Error.Err)
 		default:
 			m.Dir = dl.Dir
 		}
@@ -181,6 +224,10 @@ func (r *Files) run(args ...string) ([]byte, error) {
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = r.Dir
+	// The go.mod decides, not a go.work above it: a workspace is a
+	// developer's local override, usually not committed, and the outputs
+	// (and compat, which reads a revision's go.mod) must not depend on it.
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -173,12 +173,15 @@ const UnknownKindTitle = "Error of a kind this contract version does not define"
 
 // Surfaces holds how the HTTP, RFC 9457 and CLI surfaces render envelopes.
 type Surfaces struct {
-	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI.
+	// ProblemTypeBase prefixes a kind to make its RFC 9457 problem type URI:
+	// urn:errgen:NAME: by default, the imported contract's in a contract
+	// that imports one.
 	ProblemTypeBase string
 	CLI             CLI
 	HTTP            HTTPReading
 	// ErrorDomain is the domain of the google.rpc ErrorInfo every envelope
-	// maps to (surfaces.error_info_domain); the contract name by default.
+	// maps to (surfaces.error_info_domain); the contract name by default,
+	// the imported contract's domain in a contract that imports one.
 	ErrorDomain string
 	MCP         MCP
 }

@@ -400,8 +400,8 @@ func TestFromLeavesTheVersionToTheOverview(t *testing.T) {
 	}
 }
 
-// A contract imported through another is listed too, as imported through
-// an import, and its values say they come from it.
+// A contract imported through another is listed too, with the import it
+// comes through, and its values say they come from it.
 func TestTransitiveImportsAreListed(t *testing.T) {
 	dir := t.TempDir()
 	base, err := os.ReadFile(filepath.Join("..", "contract", "testdata", "imports", "base.yaml"))
@@ -428,7 +428,7 @@ func TestTransitiveImportsAreListed(t *testing.T) {
 	}
 	readme := string(files["docs/README.md"])
 	for _, want := range []string{
-		"| payments-error | `1` | `../payments/kinds.yaml` | this contract |\n| platform-error | `1` | `../platform/kinds.yaml` | through an import |\n",
+		"| payments-error | `1` | `../payments/kinds.yaml` | this contract |\n| platform-error | `1` | `../platform/kinds.yaml` | through payments-error |\n",
 		"An upstream service failed. From platform-error (`../platform/kinds.yaml`). |",
 	} {
 		if !strings.Contains(readme, want) {

@@ -440,6 +440,13 @@ func importRows(c *contract.Contract) []importRow {
 		via := "this contract"
 		if !i.Direct {
 			via = "through an import"
+			// The direct import it comes through shares its entry.
+			for _, d := range c.Imports {
+				if d.Direct && d.Pos == i.Pos {
+					via = "through " + Text(d.Name)
+					break
+				}
+			}
 		}
 		rows = append(rows, importRow{NameMD: Text(i.Name), VersionCode: Code(i.Version), LabelCode: Code(i.Label()), Via: via})
 	}

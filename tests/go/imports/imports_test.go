@@ -152,3 +152,41 @@ func TestServiceReadsBaseEnvelopes(t *testing.T) {
 		}
 	}
 }
+
+// The google.rpc mapping too: agent-error reads billing's google.rpc.Status
+// (AIP-193 JSON) of a base kind back as the very envelope, which needs
+// billing's ErrorInfo domain to be agent-error's (a reader takes an
+// ErrorInfo of another domain as a foreign error).
+func TestBaseReadsServiceAIP193(t *testing.T) {
+	v := read(t, serviceVectors)
+	n := 0
+	for _, vec := range v.Envelopes {
+		var svc billing.Envelope
+		if err := json.Unmarshal(vec.Envelope, &svc); err != nil {
+			t.Fatalf("%s: billing rejects its own envelope: %v", vec.Name, err)
+		}
+		if !agenterror.Lookup(agenterror.Kind(svc.Kind)).Known {
+			continue
+		}
+		status, err := svc.AIP193()
+		if err != nil {
+			t.Fatalf("%s: %v", vec.Name, err)
+		}
+		base, err := agenterror.FromAIP193(status)
+		if err != nil {
+			t.Errorf("%s: agent-error cannot read billing's AIP-193 status: %v", vec.Name, err)
+			continue
+		}
+		got, err := json.Marshal(base)
+		if err != nil {
+			t.Fatalf("%s: %v", vec.Name, err)
+		}
+		if compact(t, got) != compact(t, vec.Envelope) {
+			t.Errorf("%s: agent-error does not read billing's AIP-193 status back exactly:\n got %s\nwant %s", vec.Name, got, vec.Envelope)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("no envelope of a base kind")
+	}
+}

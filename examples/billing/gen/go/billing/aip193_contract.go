@@ -3,7 +3,7 @@
 package billing
 
 // ErrorInfoDomain is the domain of the google.rpc ErrorInfo every envelope maps to (AIP-193): a reason names a kind of this contract only in this domain.
-const ErrorInfoDomain = "billing"
+const ErrorInfoDomain = "agent-error"
 
 // aipLeaves are the layout's leaves in wire order, each with where the google.rpc mapping takes its value from.
 var aipLeaves = [24]aipLeaf{
