@@ -290,6 +290,9 @@ func (s *session) withImports(l *loader, out *loaded, root *yaml.Node, specs []*
 	}
 	l.imported = map[string]*Import{}
 	l.wire = bases[0].c
+	for _, b := range bases {
+		l.bases = append(l.bases, b.c)
+	}
 	for _, i := range out.imports {
 		l.imported[i.File] = i
 	}
@@ -472,3 +475,35 @@ var modulePathRe = regexp.MustCompile(ModulePathPattern)
 // ModulePathPattern is modulePathRe's pattern, which the contract file's
 // JSON Schema shares.
 const ModulePathPattern = `^[a-z0-9][-a-z0-9]*(\.[-a-z0-9]+)+(/[A-Za-z0-9][-._~A-Za-z0-9]*)*$`
+
+// inheritStatuses keeps the bases' reading of a bare HTTP status (HTTPKinds)
+// for every status a base has a kind for: a service kind that shares the
+// status would otherwise take it from the base's kind, and the service's
+// packages would read a bare 504 as http_504 where the base's read timeout.
+// Where two bases decide a status differently, neither decides it.
+func (c *Contract) inheritStatuses(bases []*Contract) {
+	decided := map[int]string{} // status -> the kind it reads as, "" for none
+	for _, b := range bases {
+		alone := map[int]string{}
+		for _, k := range b.HTTPKinds {
+			alone[k.HTTP] = k.Name
+		}
+		for _, s := range b.Statuses {
+			name := alone[s.Status]
+			if prev, ok := decided[s.Status]; ok && prev != name {
+				name = ""
+			}
+			decided[s.Status] = name
+		}
+	}
+	c.HTTPKinds = c.HTTPKinds[:0]
+	for _, s := range c.Statuses {
+		name, ok := decided[s.Status]
+		switch {
+		case ok && name != "":
+			c.HTTPKinds = append(c.HTTPKinds, c.Kind(name))
+		case !ok && len(s.Kinds) == 1:
+			c.HTTPKinds = append(c.HTTPKinds, s.Kinds[0])
+		}
+	}
+}

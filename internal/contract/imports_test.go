@@ -438,3 +438,31 @@ func TestImportByModuleIgnoresGoWork(t *testing.T) {
 		t.Errorf("imported %s from %s; want platform-error, the version go.mod pins", i.Name, i.Label())
 	}
 }
+
+// A bare HTTP status (a failed response without an envelope) reads as the
+// base's kind wherever the base decides it, even when a service kind shares
+// the status: the service's packages read a bare 504 as the base's do.
+func TestImportKeepsTheBaseReadingOfAStatus(t *testing.T) {
+	dir := t.TempDir()
+	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "base.yaml"), string(base))
+	kind := func(name string, status int) string {
+		return fmt.Sprintf("  %s:\n    group: network\n    description: d.\n    origin: upstream\n    http: %d\n"+
+			"    recovery:\n      action: retry_later\n      same_arguments: safe\n      guidance: g.\n", name, status)
+	}
+	path := filepath.Join(dir, "svc.yaml")
+	write(t, path, "contract:\n  name: svc-error\nimports:\n  - path: base.yaml\nkinds:\n"+
+		kind("gateway_slow", 504)+kind("card_declined", 402)+kind("ledger_busy", 409)+kind("ledger_locked", 409))
+	c, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for status, want := range map[int]string{504: "timeout", 500: "internal_error", 422: "invalid_param", 402: "card_declined", 409: "http_409"} {
+		if got := c.HTTPKind(status); got != want {
+			t.Errorf("HTTPKind(%d) = %s, want %s", status, got, want)
+		}
+	}
+}

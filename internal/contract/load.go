@@ -63,8 +63,10 @@ type loader struct {
 	// nil when the contract imports nothing. A node not in it is the
 	// contract's own.
 	files map[*yaml.Node]string
-	// imported are the contracts imported, by file, for naming them.
+	// imported are the contracts imported, by file, for naming them;
+	// bases are the directly imported contracts, loaded.
 	imported map[string]*Import
+	bases    []*Contract
 	// wire is the first contract imported, nil for none: the wire names
 	// that a contract's surfaces default from its name (the problem type
 	// base, the ErrorInfo domain) are the base's, as the rest of the wire.
@@ -361,6 +363,9 @@ func (l *loader) build(root *yaml.Node) *Contract {
 	l.kinds(c, section("kinds", true))
 	c.indexKinds()
 	c.resolveStatuses()
+	if l.bases != nil {
+		c.inheritStatuses(l.bases)
+	}
 	if k, v := top.get("fallback"); k == nil {
 		top.missingf("fallback", root, "missing required section %q: say how a kind this contract does not list classifies", "fallback")
 	} else if m := l.asMapping(v, k, "fallback: ", ""); m != nil {
