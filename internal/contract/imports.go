@@ -37,10 +37,18 @@ import (
 // addable are the sections an importing contract may extend.
 var addable = map[string]bool{"origins": true, "groups": true, "kinds": true, "retired": true}
 
-// inherited are the sections only an imported contract may write.
-var inherited = map[string]bool{"recovery_actions": true, "same_arguments": true, "side_effects": true,
-	"context_fields": true, "fallback": true, "layout": true, "inbound": true, "retry": true,
-	"surfaces": true, "sanitize": true, "call_error": true}
+// InheritedSections are the sections only an imported contract may write
+// (the contract's JSON Schema says the same, from this list).
+var InheritedSections = []string{"recovery_actions", "same_arguments", "side_effects", "context_fields", "fallback",
+	"layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
+
+var inherited = func() map[string]bool {
+	m := make(map[string]bool, len(InheritedSections))
+	for _, s := range InheritedSections {
+		m[s] = true
+	}
+	return m
+}()
 
 // Import is a contract that the loaded contract builds on, directly or
 // through another import.

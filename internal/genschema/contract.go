@@ -954,11 +954,10 @@ func retiredSchema() *jsonschema.Schema {
 // write; one with imports inherits them.
 var requiredSections = []string{"origins", "recovery_actions", "same_arguments", "side_effects", "groups", "kinds", "fallback"}
 
-// inheritedSections are the sections only an imported contract may write
-// (contract.inherited): an importing contract adds kinds, groups, origins
-// and retired names and inherits the rest.
-var inheritedSections = []string{"recovery_actions", "same_arguments", "side_effects", "context_fields", "fallback",
-	"layout", "inbound", "retry", "surfaces", "sanitize", "call_error"}
+// inheritedSections are the sections only an imported contract may write:
+// an importing contract adds kinds, groups, origins and retired names and
+// inherits the rest.
+var inheritedSections = contract.InheritedSections
 
 // extendedSections are the required sections an importing contract may
 // add to, or leave empty (null): the base's entries stand.
