@@ -99,12 +99,8 @@ func fakeGo(t *testing.T) func(string, ...string) ([]byte, error) {
 // origin: it has everything of the base and its own, each value knows
 // where it comes from, and problems in its own entries name its file.
 func TestImportAddsToTheBase(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), base)
 	svc := `contract:
   name: billing-error
   description: Billing's errors.
@@ -181,13 +177,9 @@ func TestImportByModule(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatal("the go command is needed: ", err)
 	}
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, base := t.TempDir(), testBase(t)
 	write(t, filepath.Join(dir, "platform", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
-	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), base)
 	write(t, filepath.Join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.22\n\nrequire example.com/platform/errors v1.4.0\n\nreplace example.com/platform/errors v1.4.0 => ../platform\n")
 	svc := "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n"
 	path := filepath.Join(dir, "svc", "contract", "kinds.yaml")
@@ -224,6 +216,16 @@ func TestImportNeedsFiles(t *testing.T) {
 	}
 }
 
+// testBase is testdata/imports/base.yaml, the base the tests import.
+func testBase(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 func write(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -242,12 +244,8 @@ func write(t *testing.T, path, text string) {
 // ErrorInfo of another domain as foreign). Through two levels of imports
 // too.
 func TestImportKeepsTheBaseWireNames(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), base)
 	write(t, filepath.Join(dir, "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../platform/kinds.yaml\n")
 	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../mid/kinds.yaml\n")
 	p, err := LoadFile(filepath.Join(dir, "platform", "kinds.yaml"))
@@ -273,12 +271,8 @@ func TestImportKeepsTheBaseWireNames(t *testing.T) {
 // two contracts defining the same names), as a link back to the importer
 // is a cycle.
 func TestImportReadsRegularFiles(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), base)
 	if err := os.Symlink("platform", filepath.Join(dir, "linked")); err != nil {
 		t.Fatal(err)
 	}
@@ -340,12 +334,8 @@ func TestImportLoadRecovers(t *testing.T) {
 // inside the direct import's module, never the path as the intermediate
 // file wrote it, which names another file from here.
 func TestImportLabelsTransitive(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "platform", "kinds.yaml"), string(base))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "platform", "kinds.yaml"), base)
 	write(t, filepath.Join(dir, "lib", "mid", "kinds.yaml"), "contract:\n  name: mid-error\nimports:\n  - path: ../../platform/kinds.yaml\n")
 	write(t, filepath.Join(dir, "svc", "kinds.yaml"), "contract:\n  name: svc-error\nimports:\n  - path: ../lib/mid/kinds.yaml\n")
 	c, err := LoadFile(filepath.Join(dir, "svc", "kinds.yaml"))
@@ -373,13 +363,9 @@ func TestImportLabelsTransitive(t *testing.T) {
 // until it is downloaded, and the download must fetch the replacement, not
 // the module it replaces.
 func TestImportByModuleReplacedByAnotherModule(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
-	write(t, filepath.Join(dir, "fork", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: fork-error", 1))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), base)
+	write(t, filepath.Join(dir, "fork", "contract", "kinds.yaml"), strings.Replace(base, "name: platform-error", "name: fork-error", 1))
 	path := filepath.Join(dir, "svc", "kinds.yaml")
 	write(t, path, "contract:\n  name: svc-error\nimports:\n  - module: example.com/platform/errors\n")
 	r := NewFiles(path)
@@ -415,15 +401,11 @@ func TestImportByModuleIgnoresGoWork(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatal("the go command is needed: ", err)
 	}
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, base := t.TempDir(), testBase(t)
 	write(t, filepath.Join(dir, "platform", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
-	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), string(base))
+	write(t, filepath.Join(dir, "platform", "contract", "kinds.yaml"), base)
 	write(t, filepath.Join(dir, "checkout", "go.mod"), "module example.com/platform/errors\n\ngo 1.22\n")
-	write(t, filepath.Join(dir, "checkout", "contract", "kinds.yaml"), strings.Replace(string(base), "name: platform-error", "name: checkout-error", 1))
+	write(t, filepath.Join(dir, "checkout", "contract", "kinds.yaml"), strings.Replace(base, "name: platform-error", "name: checkout-error", 1))
 	write(t, filepath.Join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.22\n\nrequire example.com/platform/errors v1.4.0\n\nreplace example.com/platform/errors v1.4.0 => ../platform\n")
 	write(t, filepath.Join(dir, "go.work"), "go 1.22\n\nuse (\n\t./svc\n\t./checkout\n)\n")
 	path := filepath.Join(dir, "svc", "contract", "kinds.yaml")
@@ -443,12 +425,8 @@ func TestImportByModuleIgnoresGoWork(t *testing.T) {
 // base's kind wherever the base decides it, even when a service kind shares
 // the status: the service's packages read a bare 504 as the base's do.
 func TestImportKeepsTheBaseReadingOfAStatus(t *testing.T) {
-	dir := t.TempDir()
-	base, err := os.ReadFile(filepath.Join("testdata", "imports", "base.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(dir, "base.yaml"), string(base))
+	dir, base := t.TempDir(), testBase(t)
+	write(t, filepath.Join(dir, "base.yaml"), base)
 	kind := func(name string, status int) string {
 		return fmt.Sprintf("  %s:\n    group: network\n    description: d.\n    origin: upstream\n    http: %d\n"+
 			"    recovery:\n      action: retry_later\n      same_arguments: safe\n      guidance: g.\n", name, status)
