@@ -922,22 +922,24 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         gap = "[ \t\"'\\\\]"
         gapped = [k for k in _KEY_SUFFIXES + ("_key", "-key")] + ["!" + k for k in sorted(_KEY_EXACT)]
 
-        def gapped_at(keys: List[str], w: int) -> str:
-            """gapped_at matches where one of keys stands before a gap of w and the separator."""
+        def gap_keys(keys: List[str], w: int) -> str:
+            """gap_keys matches where one of keys stands before a gap of w and the separator, the gate on its last character passed."""
             at = gap + "{%d}" % w + e
-            lbs = ["(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in keys]
-            return "(?ai:(?<=" + _class_of({k[-1] for k in keys}) + at + ")(?:" + "|".join(lbs) + "))"
+            return "(?ai:" + "|".join("(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in keys) + ")"
+
+        def gap_gate(w: int) -> str:
+            return "(?ai:(?<=" + _class_of({k[-1] for k in gapped}) + gap + "{%d}" % w + e + "))"
 
         # A gap of one ("auth": in JSON): a key that is sensitive whatever
         # stands before it (a suffix but authorization, whose scheme goes
         # with its value, or a whole name; not _key or -key, which a
-        # harmless name may end with) carries its value's span, as _SUFFIX.
+        # harmless name may end with) carries its value's span, as _SUFFIX;
+        # the others go to _Redactor.match.
         sure = [k for k in gapped if k not in ("_key", "-key", "authorization")]
-        quoted = group(_QUOTED if sep_fast else _GENERIC, 0, gapped_at(sure, 1) + value)
+        gap_one = gap_gate(1) + "(?:" + group(_QUOTED if sep_fast else _GENERIC, 0, gap_keys(sure, 1) + value) + "|" + group(_GENERIC, 0, gap_keys([k for k in gapped if k not in sure], 1) + plain_value) + ")"
         # (Six or more first: such a gap goes to _Redactor.match at once.)
-        widths = ["(?<=" + gap + "{6}" + e + ")", gapped_at([k for k in gapped if k not in sure], 1)]
-        widths += [gapped_at(gapped, w) for w in range(2, 6)]
-        alts.append("(?<=" + gap + e + ")(?:" + quoted + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
+        widths = ["(?<=" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
+        alts.append("(?<=" + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
         # One gate for all of these: the character before the separator.
         gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
         alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
