@@ -313,6 +313,30 @@ def test_quoted_keys_take_the_search_span(monkeypatch: Any) -> None:
     assert got == _scan_every_position(slow) and want == _scan_every_position(fast)
 
 
+def test_authorization_scheme_in_one_match(monkeypatch: Any) -> None:
+    """The scheme and credentials after an authorization key are read by one match (_SCHEME_VALUE) where the candidate search found the key, not by _scheme_end's four (issue 33: text dense with secrets); the span is the scan's."""
+    z = sanitize_module
+    calls: List[int] = []
+    scheme_end = z._scheme_end
+
+    def spy(s: str, v: int, e: int) -> int:
+        calls.append(v)
+        return scheme_end(s, v, e)
+
+    cases = (("Authorization: Bearer abc.def-1 next", "Authorization: [REDACTED] next"),
+             ("authorization=Basic\tdXNlcg== x", "authorization=[REDACTED] x"),
+             ("AUTHORIZATION: Bearer, x", "AUTHORIZATION: [REDACTED], x"),
+             ("authorization: Bearer.x y", "authorization: [REDACTED] y"),
+             ('authorization: Bearer "q"', 'authorization: [REDACTED] "q"'))
+    monkeypatch.setattr(z, "_scheme_end", spy)
+    for s, want in cases:
+        assert z._redact(s) == want, s
+    assert calls == []
+    monkeypatch.undo()
+    for s, want in cases:
+        assert _scan_every_position(s) == want, s
+
+
 # --- constructors -----------------------------------------------------------
 
 #: DIRTY is text every policy changes: a zero-width space is always deleted.
