@@ -52,25 +52,8 @@ func labbyRows(p, lang string) []row {
 // of floor MB/s: the lowest throughput, named, then, when each is set, a
 // row per pattern.
 func craftedRows(p, lang string, floor float64, each bool) []row {
-	var names []string
-	for k := range samples {
-		if strings.HasPrefix(k, p+"SanitizeCrafted/") {
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	target, goal := lang+" sanitizer: worst crafted input (16 KiB of one piece repeated)", fmt.Sprintf("≥ %g MB/s", floor)
-	worst, worstName := 0.0, ""
-	for _, k := range names {
-		if mbs, ok := get(k, "MB/s"); ok && (worstName == "" || mbs < worst) {
-			worst, worstName = mbs, strings.TrimPrefix(k, p+"SanitizeCrafted/")
-		}
-	}
-	if worstName == "" {
-		return []row{missing(target, goal)}
-	}
-	ns, _ := get(p+"SanitizeCrafted/"+worstName, "ns/op")
-	out := []row{{target, fmt.Sprintf("%.1f MB/s (%s, `%s`)", worst, dur(ns), worstName), "", fmt.Sprintf("%.2f× the goal", worst/floor), goal, verdict(worst >= floor)}}
+	names, goal := craftedNames(p), fmt.Sprintf("≥ %g MB/s", floor)
+	out := []row{worstCraftedRow(p, lang+" sanitizer: worst crafted input (16 KiB of one piece repeated)", floor)}
 	if !each {
 		return out
 	}
@@ -84,4 +67,33 @@ func craftedRows(p, lang string, floor float64, each bool) []row {
 		out = append(out, row{lang + " sanitizer: crafted input (pattern=" + name + ")", fmt.Sprintf("%.1f MB/s (%s)", mbs, dur(ns)), "", fmt.Sprintf("%.2f× the goal", mbs/floor), goal, verdict(mbs >= floor)})
 	}
 	return out
+}
+
+// craftedNames returns the SanitizeCrafted benchmarks under p, sorted.
+func craftedNames(p string) []string {
+	var names []string
+	for k := range samples {
+		if strings.HasPrefix(k, p+"SanitizeCrafted/") {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// worstCraftedRow reports the lowest throughput of the SanitizeCrafted
+// benchmarks under p, named, against a floor of floor MB/s.
+func worstCraftedRow(p, target string, floor float64) row {
+	goal := fmt.Sprintf("≥ %g MB/s", floor)
+	worst, worstName := 0.0, ""
+	for _, k := range craftedNames(p) {
+		if mbs, ok := get(k, "MB/s"); ok && (worstName == "" || mbs < worst) {
+			worst, worstName = mbs, strings.TrimPrefix(k, p+"SanitizeCrafted/")
+		}
+	}
+	if worstName == "" {
+		return missing(target, goal)
+	}
+	ns, _ := get(p+"SanitizeCrafted/"+worstName, "ns/op")
+	return row{target, fmt.Sprintf("%.1f MB/s (%s, `%s`)", worst, dur(ns), worstName), "", fmt.Sprintf("%.2f× the goal", worst/floor), goal, verdict(worst >= floor)}
 }

@@ -291,6 +291,52 @@ def test_redaction_as_the_specification_scans() -> None:
         assert z._redact(s) == _scan_every_position(s), repr(s)
 
 
+def test_quoted_keys_take_the_search_span(monkeypatch: Any) -> None:
+    """A sensitive key in quotes before its separator ("auth": in JSON) is redacted with the span the candidate search captured, as a key without quotes is, not through the backward scan of _Redactor.separator (issue 33: text dense with secrets); a key whose end the last redaction may have cut, or a _key that may be harmless, still goes there."""
+    z = sanitize_module
+    calls: List[int] = []
+    separator = z._Redactor.separator
+
+    def spy(self: Any, p: int) -> Any:
+        calls.append(p)
+        return separator(self, p)
+
+    monkeypatch.setattr(z._Redactor, "separator", spy)
+    fast = '{"auth":"abc1","t":"x"}\n{"password": "hunter2"}\n{\'api_token\':\'v2\'} \\"session\\":9;Secret :z'
+    want = '{"auth":"[REDACTED]","t":"x"}\n{"password": "[REDACTED]"}\n{\'api_token\':\'[REDACTED]\'} \\"session\\":[REDACTED];Secret :[REDACTED]'
+    assert z._redact(fast) == want
+    assert calls == [fast.index('\\":9') + 2], calls  # only the gap of two, an escaped quote
+    calls.clear()
+    slow = '{"sort_key":"a","x":"ghp_' + "a" * 36 + '-token":"v"}'
+    got = z._redact(slow)
+    assert calls == [slow.index('":"a') + 1, slow.index('":"v') + 1], calls
+    assert got == _scan_every_position(slow) and want == _scan_every_position(fast)
+
+
+def test_authorization_scheme_in_one_match(monkeypatch: Any) -> None:
+    """The scheme and credentials after an authorization key are read by one match (_SCHEME_VALUE) where the candidate search found the key, not by _scheme_end's four (issue 33: text dense with secrets); the span is the scan's."""
+    z = sanitize_module
+    calls: List[int] = []
+    scheme_end = z._scheme_end
+
+    def spy(s: str, v: int, e: int) -> int:
+        calls.append(v)
+        return scheme_end(s, v, e)
+
+    cases = (("Authorization: Bearer abc.def-1 next", "Authorization: [REDACTED] next"),
+             ("authorization=Basic\tdXNlcg== x", "authorization=[REDACTED] x"),
+             ("AUTHORIZATION: Bearer, x", "AUTHORIZATION: [REDACTED], x"),
+             ("authorization: Bearer.x y", "authorization: [REDACTED] y"),
+             ('authorization: Bearer "q"', 'authorization: [REDACTED] "q"'))
+    monkeypatch.setattr(z, "_scheme_end", spy)
+    for s, want in cases:
+        assert z._redact(s) == want, s
+    assert calls == []
+    monkeypatch.undo()
+    for s, want in cases:
+        assert _scan_every_position(s) == want, s
+
+
 # --- constructors -----------------------------------------------------------
 
 #: DIRTY is text every policy changes: a zero-width space is always deleted.

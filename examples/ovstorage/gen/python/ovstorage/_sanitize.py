@@ -716,13 +716,15 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: credentials included). For _NAME (a credential name) and _EXT (a key file
 #: extension), the span runs from the start of the path (_Redactor.path_start)
 #: to the end of the path characters from the literal (a group), less the
-#: backslashes that end them. _NO_JWT is eyJ, generic, passed over before
-#: _Redactor.no_jwt.
-_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT = range(10)
+#: backslashes that end them. _QUOTED is _SUFFIX with one quote, space or
+#: tab between the key and the separator ("auth": in JSON), the key's end
+#: lying after the last redaction. _NO_JWT is eyJ, generic, passed over
+#: before _Redactor.no_jwt.
+_GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT, _QUOTED = range(11)
 #: The shapes of redactions, for _CONTINUATIONS.
 _S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
-_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH}
+_KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH, _QUOTED: _S_ASSIGN}
 
 
 def _literal_conditions(jwt: bool = True) -> Dict[str, List[Tuple[str, str, int, int]]]:
@@ -919,14 +921,25 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # _Redactor.match.
         gap = "[ \t\"'\\\\]"
         gapped = [k for k in _KEY_SUFFIXES + ("_key", "-key")] + ["!" + k for k in sorted(_KEY_EXACT)]
-        # (Six or more first: such a gap goes to _Redactor.match at once.)
-        widths = ["(?<=" + gap + "{6}" + e + ")"]
-        for w in range(1, 6):
+
+        def gap_keys(keys: List[str], w: int) -> str:
+            """gap_keys matches where one of keys stands before a gap of w and the separator, the gate on its last character passed."""
             at = gap + "{%d}" % w + e
-            lbs = ["(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in gapped]
-            last = _class_of({k[-1] for k in gapped})
-            widths.append("(?ai:(?<=" + last + at + ")(?:" + "|".join(lbs) + "))")
-        alts.append(group(_GENERIC, 0, "(?<=" + gap + e + ")(?:" + "|".join(widths) + ")" + plain_value))
+            return "(?ai:" + "|".join("(?<=" + re.escape(k) + at + ")" if k[0] != "!" else "(?<=" + re.escape(k[1:]) + at + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k[1:]) + at + ")" for k in keys) + ")"
+
+        def gap_gate(w: int) -> str:
+            return "(?ai:(?<=" + _class_of({k[-1] for k in gapped}) + gap + "{%d}" % w + e + "))"
+
+        # A gap of one ("auth": in JSON): a key that is sensitive whatever
+        # stands before it (a suffix but authorization, whose scheme goes
+        # with its value, or a whole name; not _key or -key, which a
+        # harmless name may end with) carries its value's span, as _SUFFIX;
+        # the others go to _Redactor.match.
+        sure = [k for k in gapped if k not in ("_key", "-key", "authorization")]
+        gap_one = gap_gate(1) + "(?:" + group(_QUOTED if sep_fast else _GENERIC, 0, gap_keys(sure, 1) + value) + "|" + group(_GENERIC, 0, gap_keys([k for k in gapped if k not in sure], 1) + plain_value) + ")"
+        # (Six or more first: such a gap goes to _Redactor.match at once.)
+        widths = ["(?<=" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
+        alts.append("(?<=" + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
         # One gate for all of these: the character before the separator.
         gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
         alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
@@ -1303,6 +1316,10 @@ def _no_key(s: str, f: int, p: int) -> bool:
     return s[p] in _SEPARATORS and not s[f:p].strip(" \t\"'\\") and not s.startswith("//", p + 1)
 
 
+#: _SCHEME_VALUE matches, at an authorization's value, a scheme and its credentials as _scheme_end reads them: base64url characters up to spaces or tabs (the value ends there), then a value; one match instead of four.
+_SCHEME_VALUE = re.compile("[" + _CLASSES["base64url"] + "]+[ \t]+(?=" + _class_of(_VALUE_START) + ")" + _VALUE_RUN.pattern)
+
+
 def _scheme_end(s: str, v: int, e: int) -> int:
     """_scheme_end returns the end of an authorization's value s[v:e]: a value made only of A–Z a–z 0–9 _ - is a scheme (Bearer, Basic, AWS4-HMAC-SHA256, …), and its credentials, after spaces, go with it."""
     if _RUNS["base64url"].match(s, v).end() == e:  # type: ignore[union-attr]
@@ -1484,14 +1501,17 @@ def _redact(s: str) -> str:
             else:
                 span = match(p)
                 shape = r.shape
-        elif kind == _SUFFIX or kind == _AUTH:
+        elif kind == _SUFFIX or kind == _AUTH or kind == _QUOTED:
             # The key ends the same in the output when its suffix, or a
             # character that is no key character, lies after the last
-            # redaction.
-            if p - _LONGEST_SUFFIX >= f or r.out is None or (f < p and s[f] not in _KEY_CHARS):
+            # redaction. (q is where the key ends: before the quote, space
+            # or tab of a _QUOTED one.)
+            q = p - 1 if kind == _QUOTED else p
+            if q - _LONGEST_SUFFIX >= f or r.out is None or (f < q and s[f] not in _KEY_CHARS):
                 v, e = m.span(g)  # type: ignore[union-attr]
                 if kind == _AUTH:
-                    span = v, _scheme_end(s, v, _VALUE_RUN.match(s, v).end())  # type: ignore[union-attr]
+                    am = _SCHEME_VALUE.match(s, v)
+                    span = v, (am.end() if am is not None else _VALUE_RUN.match(s, v).end())  # type: ignore[union-attr]
                 else:
                     if e - v == 64:
                         e = _VALUE_RUN.match(s, e).end()  # type: ignore[union-attr]
