@@ -73,11 +73,11 @@ func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
 
 // Generate returns the document.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
-	doc, err := document(c)
+	doc, vals, err := document(c)
 	if err != nil {
 		return nil, err
 	}
-	data, err := writeDocument(header(c), doc)
+	data, err := writeDocument(header(c), doc, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -191,15 +191,18 @@ func header(c *contract.Contract) string {
 		"#       $ref: '" + FileName(c) + "#/components/responses/" + first.Name + "'\n"
 }
 
-func document(c *contract.Contract) (*yaml.Node, error) {
+// document is the document's tree, with the values its placeholders stand
+// for.
+func document(c *contract.Contract) (*yaml.Node, *values, error) {
 	responses := Responses(c)
 	schemas, err := schemas(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	vals := &values{}
 	comps := newObject().
 		set("schemas", schemas).
-		set("responses", responsesNode(c, responses)).
+		set("responses", responsesNode(c, responses, vals)).
 		set("headers", headers(c))
 	return newObject().
 		set("openapi", str(Version)).
@@ -209,7 +212,7 @@ func document(c *contract.Contract) (*yaml.Node, error) {
 		// object keeps tools that still insist on the member content.
 		set("paths", newObject().node()).
 		set("components", comps.node()).
-		node(), nil
+		node(), vals, nil
 }
 
 func info(c *contract.Contract, responses []*Response) *yaml.Node {
@@ -280,7 +283,7 @@ func headers(c *contract.Contract) *yaml.Node {
 	return out.node()
 }
 
-func responsesNode(c *contract.Contract, responses []*Response) *yaml.Node {
+func responsesNode(c *contract.Contract, responses []*Response, vals *values) *yaml.Node {
 	out := newObject()
 	for _, r := range responses {
 		hdrs := newObject()
@@ -288,22 +291,19 @@ func responsesNode(c *contract.Contract, responses []*Response) *yaml.Node {
 			hdrs.set(HeaderRetryAfter, ref("#/components/headers/"+HeaderRetryAfter))
 		}
 		hdrs.set(HeaderVary, ref("#/components/headers/"+HeaderVary))
-		envelopes, problems := newObject(), newObject()
-		for _, ex := range r.Examples {
-			envelopes.set(ex.Name, example(ex, ex.Value))
-			problems.set(ex.Name, example(ex, exampleenv.Problem(c, ex)))
-		}
+		envelopes, problems := examples(r.Examples, vals, func(ex exampleenv.Example) orderedjson.Object { return ex.Value }),
+			examples(r.Examples, vals, func(ex exampleenv.Example) orderedjson.Object { return exampleenv.Problem(c, ex) })
 		out.set(r.Name, newObject().
 			set("description", str(responseDescription(c, r))).
 			set("headers", hdrs.node()).
 			set("content", newObject().
 				set(MediaJSON, newObject().
 					set("schema", ref("#/components/schemas/"+SchemaEnvelope)).
-					set("examples", envelopes.node()).
+					set("examples", envelopes).
 					node()).
 				set(MediaProblem, newObject().
 					set("schema", ref("#/components/schemas/"+SchemaProblem)).
-					set("examples", problems.node()).
+					set("examples", problems).
 					node()).
 				node()).
 			node())
@@ -331,25 +331,37 @@ func responseDescription(c *contract.Contract, r *Response) string {
 	return b.String()
 }
 
-// example is an Example Object for one example envelope, in one of its two
-// renderings.
-func example(ex exampleenv.Example, value orderedjson.Object) *yaml.Node {
-	summary := "A kind this contract version does not define, classified with the fallback"
+// examples is the Examples Object of a response in one of its two
+// renderings: one placeholder for the examples' values, as the writer writes
+// them without nodes, unless some text in them is not UTF-8.
+func examples(exs []exampleenv.Example, vals *values, rendering func(exampleenv.Example) orderedjson.Object) *yaml.Node {
+	out := make(orderedjson.Object, len(exs))
+	for i, ex := range exs {
+		out[i] = orderedjson.Member{Key: ex.Name, Value: orderedjson.Object{
+			{Key: "summary", Value: summary(ex)},
+			{Key: "value", Value: rendering(ex)},
+		}}
+	}
+	if valueOK(out) {
+		return vals.node(out)
+	}
+	// The nodes of each, as before: a key or summary that is not UTF-8
+	// stays as it is for yaml.v3 to refuse.
+	obj := newObject()
+	for _, m := range out {
+		ex := m.Value.(orderedjson.Object)
+		obj.set(m.Key, newObject().set("summary", str(ex[0].Value.(string))).set("value", jsonNode(ex[1].Value)).node())
+	}
+	return obj.node()
+}
+
+// summary is an example's summary.
+func summary(ex exampleenv.Example) string {
 	switch {
 	case ex.Kind != nil && ex.Name != ex.Kind.Name: // exampleenv.Maximal
-		summary = ex.Kind.Name + " with every field the envelope can carry"
+		return ex.Kind.Name + " with every field the envelope can carry"
 	case ex.Kind != nil:
-		summary = ex.Kind.Name
+		return ex.Kind.Name
 	}
-	n, ok := valueNode(value)
-	if !ok {
-		data, err := orderedjson.Marshal(value)
-		if err != nil {
-			panic(err) // exampleenv builds only JSON-safe values
-		}
-		if n, err = fromJSON(data); err != nil {
-			panic(err)
-		}
-	}
-	return newObject().set("summary", str(summary)).set("value", n).node()
+	return "A kind this contract version does not define, classified with the fallback"
 }
