@@ -280,3 +280,55 @@ func (w *writer) anyEntry(key string, v any, indent, pad int) bool {
 	w.b.WriteByte(':')
 	return w.anyValue(v, indent)
 }
+
+// size estimates the bytes the writer writes for n's entries at indent:
+// writeDocument grows its buffer once to it instead of doubling up to a
+// document of megabytes.
+func (vs *values) size(n *yaml.Node, indent int) int {
+	switch n.Kind {
+	case valueKind:
+		return anySize(vs.at(n), indent)
+	case yaml.MappingNode:
+		total := 0
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			total += indent + len(n.Content[i].Value) + 1 + vs.size(n.Content[i+1], indent+2)
+		}
+		return total
+	case yaml.SequenceNode:
+		total := 0
+		for _, item := range n.Content {
+			total += indent + 2 + vs.size(item, indent+2)
+		}
+		return total
+	}
+	return len(n.Value) + 4
+}
+
+// anySize is size of valueNode(v)'s nodes.
+func anySize(v any, indent int) int {
+	switch v := v.(type) {
+	case string:
+		return len(v) + 4
+	case []string:
+		total := 0
+		for _, s := range v {
+			total += indent + 2 + len(s) + 4
+		}
+		return total + 6
+	case []any:
+		total := 0
+		for _, x := range v {
+			total += indent + 2 + anySize(x, indent+2)
+		}
+		return total + 6
+	case orderedjson.Ordered:
+		return anySize(v.AsObject(), indent)
+	case orderedjson.Object:
+		total := 4
+		for _, m := range v {
+			total += indent + len(m.Key) + 1 + anySize(m.Value, indent+2)
+		}
+		return total
+	}
+	return 8 // a number, a boolean, null
+}

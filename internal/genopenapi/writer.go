@@ -34,7 +34,8 @@ import (
 // (values.materialize) wherever it writes an entry holding one.
 func writeDocument(header string, doc *yaml.Node, vals *values) ([]byte, error) {
 	w := &writer{vals: vals}
-	w.b.Grow(1 << 16)
+	est := len(header) + vals.size(doc, 0)
+	w.b.Grow(est + est/16 + 1<<12)
 	w.b.WriteString(header)
 	if doc.Kind != yaml.MappingNode || len(doc.Content) == 0 || !w.mapping(doc, 0, false) {
 		return encode(header, vals.materialize(doc))
