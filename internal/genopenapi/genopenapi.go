@@ -73,11 +73,12 @@ func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
 
 // Generate returns the document.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
-	doc, vals, err := document(c)
+	responses := responses(c, o.Shared)
+	doc, vals, err := document(c, responses)
 	if err != nil {
 		return nil, err
 	}
-	data, err := writeDocument(header(c), doc, vals)
+	data, err := writeDocument(header(c, responses), doc, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,11 @@ type Response struct {
 }
 
 // Responses lists the document's responses by status, ascending.
-func Responses(c *contract.Contract) []*Response {
+func Responses(c *contract.Contract) []*Response { return responses(c, nil) }
+
+// responses is Responses with the examples shared with the run's other
+// emitters.
+func responses(c *contract.Contract, shared *targets.Shared) []*Response {
 	byStatus := map[int]*Response{}
 	var out []*Response
 	at := func(status int) *Response {
@@ -125,7 +130,7 @@ func Responses(c *contract.Contract) []*Response {
 	fb := at(c.Fallback.HTTP)
 	fb.Fallback = true
 	fb.RetryAfter = fb.RetryAfter || retryAfter(c, &c.Fallback.Classification)
-	for _, ex := range exampleenv.All(c) {
+	for _, ex := range exampleenv.Shared(c, shared) {
 		status := c.Fallback.HTTP
 		if ex.Kind != nil {
 			status = ex.Kind.HTTP
@@ -178,8 +183,8 @@ var statusNames = map[int]string{
 	507: "InsufficientStorage", 508: "LoopDetected", 510: "NotExtended", 511: "NetworkAuthenticationRequired",
 }
 
-func header(c *contract.Contract) string {
-	first := Responses(c)[0]
+func header(c *contract.Contract, responses []*Response) string {
+	first := responses[0]
 	return Header + "\n" +
 		"# Source: the " + c.Name + " contract, version " + c.VersionLabel() + ".\n" +
 		"#\n" +
@@ -193,8 +198,7 @@ func header(c *contract.Contract) string {
 
 // document is the document's tree, with the values its placeholders stand
 // for.
-func document(c *contract.Contract) (*yaml.Node, *values, error) {
-	responses := Responses(c)
+func document(c *contract.Contract, responses []*Response) (*yaml.Node, *values, error) {
 	schemas, err := schemas(c)
 	if err != nil {
 		return nil, nil, err

@@ -19,7 +19,7 @@ import (
 // several depths.
 func TestWriterMatchesYAMLv3(t *testing.T) {
 	for file, c := range gentest.Contracts(t) {
-		doc, vals, err := document(c)
+		doc, vals, err := document(c, Responses(c))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,7 +122,7 @@ func newView(c *contract.Contract, o targets.Options) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := runtimedata.Build(c)
+	t := runtimedata.Shared(c, o.Shared)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
 			Comment: "#",

@@ -118,7 +118,7 @@ type slot struct {
 }
 
 func newGen(c *contract.Contract, o targets.Options) (*gen, error) {
-	g := &gen{c: c, o: o, t: runtimedata.Build(c), libName: strings.ReplaceAll(o.Packages.Crate, "-", "_"),
+	g := &gen{c: c, o: o, t: runtimedata.Shared(c, o.Shared), libName: strings.ReplaceAll(o.Packages.Crate, "-", "_"),
 		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
 	var err error
 	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {

@@ -107,7 +107,7 @@ type receivedView struct {
 }
 
 func newView(c *contract.Contract, o targets.Options) (*view, error) {
-	t := runtimedata.Build(c)
+	t := runtimedata.Shared(c, o.Shared)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
 			Comment:        "//",
