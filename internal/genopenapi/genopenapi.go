@@ -74,7 +74,7 @@ func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
 // Generate returns the document.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	responses := responses(c, o.Shared)
-	doc, vals, err := document(c, responses)
+	doc, vals, err := document(c, responses, o.Shared)
 	if err != nil {
 		return nil, err
 	}
@@ -198,8 +198,8 @@ func header(c *contract.Contract, responses []*Response) string {
 
 // document is the document's tree, with the values its placeholders stand
 // for.
-func document(c *contract.Contract, responses []*Response) (*yaml.Node, *values, error) {
-	schemas, err := schemas(c)
+func document(c *contract.Contract, responses []*Response, shared *targets.Shared) (*yaml.Node, *values, error) {
+	schemas, err := schemas(c, shared)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -243,15 +243,15 @@ func info(c *contract.Contract, responses []*Response) *yaml.Node {
 // its own ($schema, $id, $comment): the document's jsonSchemaDialect is the
 // same dialect, and a second resource under the files' $id would clash with
 // them where both are loaded.
-func schemas(c *contract.Contract) (*yaml.Node, error) {
+func schemas(c *contract.Contract, shared *targets.Shared) (*yaml.Node, error) {
 	out := newObject()
 	for _, s := range []struct {
 		name   string
 		schema *jsonschema.Schema
 	}{
-		{SchemaEnvelope, genschema.EnvelopeSchema(c, genschema.Consumer)},
+		{SchemaEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Consumer, shared)},
 		{SchemaProblem, genschema.ProblemSchema(c)},
-		{SchemaProducerEnvelope, genschema.EnvelopeSchema(c, genschema.Producer)},
+		{SchemaProducerEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Producer, shared)},
 	} {
 		embedded := *s.schema
 		embedded.Version, embedded.ID, embedded.Comments = "", "", ""

@@ -19,7 +19,7 @@ import (
 // several depths.
 func TestWriterMatchesYAMLv3(t *testing.T) {
 	for file, c := range gentest.Contracts(t) {
-		doc, vals, err := document(c, Responses(c))
+		doc, vals, err := document(c, Responses(c), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
