@@ -32,6 +32,12 @@ func TestTidy(t *testing.T) {
 			if got, want := Tidy([]byte(in), max), tidyStrings([]byte(in), max); string(got) != string(want) {
 				t.Errorf("Tidy(%q, %d) = %q, want %q", in, max, got, want)
 			}
+			// In place (FilesSized's large file), where each line is
+			// written over what was read.
+			b := []byte(in)
+			if got, want := tidyInto(b[:0], b, max), tidyStrings([]byte(in), max); string(got) != string(want) {
+				t.Errorf("tidyInto in place (%q, %d) = %q, want %q", in, max, got, want)
+			}
 		}
 	}
 	if got := string(Tidy([]byte("a\n\n\n\nb"), 2)); got != "a\n\n\nb\n" {
