@@ -341,4 +341,3 @@ func writeDocEscaped(b *bytes.Buffer, line string) {
 	}
 	b.WriteString(line[start:])
 }
-
