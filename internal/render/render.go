@@ -8,6 +8,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"text/template"
 
@@ -33,6 +34,10 @@ func FilesSized(out map[string][]byte, t *template.Template, data any, maxBlank 
 	// of a copy of its megabytes.
 	var buf bytes.Buffer
 	buf.Grow(size)
+	if d, ok := data.(interface{ SetOut(io.Writer) }); ok {
+		d.SetOut(&buf)
+		defer d.SetOut(nil)
+	}
 	render := func(f string) error {
 		buf.Reset()
 		if err := t.ExecuteTemplate(&buf, path.Base(f)+".tmpl", data); err != nil {
@@ -58,6 +63,25 @@ func FilesSized(out map[string][]byte, t *template.Template, data any, maxBlank 
 		}
 	}
 	return nil
+}
+
+// Direct, embedded in a view, lets the view's templates write a long text
+// straight into the file being rendered, {{.Raw .Classifications}}, where
+// {{.Classifications}} would go through fmt, which copies every text it
+// prints into a buffer of its own first (a large contract's printed tables
+// are megabytes). Files and FilesSized point it at their buffer.
+type Direct struct{ w io.Writer }
+
+// SetOut points Raw at w.
+func (d *Direct) SetOut(w io.Writer) { d.w = w }
+
+// Raw writes s where the template is, and prints nothing itself.
+func (d *Direct) Raw(s string) (string, error) {
+	if d.w == nil {
+		return s, nil // rendered by other means: printed as usual
+	}
+	_, err := io.WriteString(d.w, s)
+	return "", err
 }
 
 // Runtime puts each of the language's runtime files into out, at
