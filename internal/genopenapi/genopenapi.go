@@ -347,7 +347,7 @@ func examples(exs []exampleenv.Example, vals *values, rendering func(exampleenv.
 		}}
 	}
 	if valueOK(out) {
-		return vals.node(out)
+		return vals.placeholder(out)
 	}
 	// The nodes of each, as before: a key or summary that is not UTF-8
 	// stays as it is for yaml.v3 to refuse.

@@ -32,6 +32,11 @@ func (vs *values) node(v any) *yaml.Node {
 	if !valueOK(v) {
 		return jsonNode(v)
 	}
+	return vs.placeholder(v)
+}
+
+// placeholder is node for a v known to be one valueOK takes.
+func (vs *values) placeholder(v any) *yaml.Node {
 	vs.v = append(vs.v, v)
 	return &yaml.Node{Kind: valueKind, Line: len(vs.v) - 1}
 }
