@@ -245,7 +245,7 @@ func (s *session) load(src *ImportFile) (out *loaded) {
 		out.problems = l.problems
 		return out
 	}
-	l.text(src.Data, root, "")
+	l.text(src.Data, root, make([]string, 0, 16))
 	before := len(l.problems)
 	specs := l.importSpecs(root)
 	if k, _ := mapGet(root, "imports"); k != nil {

@@ -469,7 +469,7 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 		return nil
 	}
 	var out []entry
-	seen := map[string]*Value{}
+	seen := identities{}
 	sec.each(func(k, v *yaml.Node) {
 		l.declare(section, k.Value)
 		prefix := fmt.Sprintf("%s %q: ", what, k.Value)
@@ -530,7 +530,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		return nil
 	}
 	var out []*Field
-	seen := map[string]*Value{}
+	seen := identities{}
 	sec.each(func(k, v *yaml.Node) {
 		prefix := strings.TrimSuffix(sec.what, ": ")
 		if prefix != "" {
@@ -655,7 +655,8 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	if sec == nil {
 		return
 	}
-	seen := map[string]*Value{}
+	// Pre-sized: every kind has an identity in each form.
+	seen := make(identities, formCount()*len(sec.keys))
 	sec.each(func(k, v *yaml.Node) {
 		l.declare("kinds", k.Value)
 		prefix := fmt.Sprintf("kind %q: ", k.Value)

@@ -2,7 +2,6 @@ package contract
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/errgen/errgen/internal/naming"
@@ -37,13 +36,15 @@ func applyNaming(p Naming, name string) string {
 // compile, or silently merge two kinds. The message names one identifier,
 // not every language's, so that adding a language changes no message of
 // the others.
-func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
+func (l *loader) collide(seen identities, v *Value, what string) {
 	var clash *Value
 	var shared string
-	for i, t := range targets.All {
-		for j, form := range t.Forms {
-			id := form(&v.Idents)
-			key := strconv.Itoa(i) + "." + strconv.Itoa(j) + ":" + id // once per form for every name: no fmt
+	form := 0
+	for _, t := range targets.All {
+		for _, formOf := range t.Forms {
+			id := formOf(&v.Idents)
+			key := identity{form, id}
+			form++
 			if other, ok := seen[key]; ok && other.Name != v.Name {
 				if clash == nil {
 					clash, shared = other, id+" in "+string(t.Lang)
@@ -58,6 +59,25 @@ func (l *loader) collide(seen map[string]*Value, v *Value, what string) {
 		l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
 			what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
 	}
+}
+
+// identities are the values collide has seen, by the identifier each
+// becomes in each form.
+type identities map[identity]*Value
+
+// identity is an identifier in the form-th of the targets' Forms, in order.
+type identity struct {
+	form int
+	id   string
+}
+
+// formCount is how many Forms the targets have: the identities of a name.
+func formCount() int {
+	n := 0
+	for _, t := range targets.All {
+		n += len(t.Forms)
+	}
+	return n
 }
 
 // GoTrustedSuffix makes NewTrusted, the generated Go constructor that does
@@ -201,7 +221,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	// Context and kind-specific fields together must stay distinct in every
 	// language once converted.
 	c.EnvelopeFields = append(append([]*Field(nil), c.ContextFields...), c.KindFields...)
-	all := map[string]*Value{}
+	all := identities{}
 	for _, f := range c.EnvelopeFields {
 		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
 	}

@@ -152,8 +152,10 @@ func advance(data []byte, next int, r rune, line, col int) (int, int) {
 // text checks every scalar of the document, keys included, for forbidden
 // characters that escapes in double-quoted scalars produce ("\0",
 // "\uFEFF"); rawText has reported those written directly. Each is reported
-// where its escape is written, with the path of keys leading to it.
-func (l *loader) text(data []byte, n *yaml.Node, path string) {
+// where its escape is written, with the path of keys leading to it, joined
+// only then: the walk visits every key of the document, and the keys of a
+// depth share one slot of path's array.
+func (l *loader) text(data []byte, n *yaml.Node, path []string) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -164,7 +166,7 @@ func (l *loader) text(data []byte, n *yaml.Node, path string) {
 			k, v := n.Content[i], n.Content[i+1]
 			sub := path
 			if k.Kind == yaml.ScalarNode {
-				sub = joinKey(path, k.Value) // names the key itself too
+				sub = append(path, k.Value) // names the key itself too
 			}
 			l.text(data, k, sub)
 			l.text(data, v, sub)
@@ -173,7 +175,10 @@ func (l *loader) text(data []byte, n *yaml.Node, path string) {
 		if l.rawChecked && n.Style&yaml.DoubleQuotedStyle == 0 || !hasForbidden(n.Value) {
 			return
 		}
-		where := path
+		where := ""
+		for _, key := range path {
+			where = joinKey(where, key)
+		}
 		if where == "" {
 			where = "the contract"
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Example is one envelope.
@@ -274,6 +275,15 @@ func Maximal(c *contract.Contract) Example {
 	o, set := build(c.Layout, vals)
 	return Example{Name: "every field", Kind: k, Value: o, Set: set}
 }
+
+// Shared is All(c), built once for the emitters of one run (targets.Shared):
+// the vectors, the docs and the OpenAPI document show the same examples.
+// Neither the slice nor the values in it may be changed.
+func Shared(c *contract.Contract, s *targets.Shared) []Example {
+	return targets.Derive(s, allKey{c}, func() []Example { return All(c) })
+}
+
+type allKey struct{ c *contract.Contract }
 
 // All returns one example per kind in contract order, then the unknown-kind
 // and maximal examples.

@@ -40,17 +40,32 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 	out := map[string][]byte{}
 	// One buffer for every page: tidy copies each out, and the buffer then
 	// only grows to the largest page instead of growing again for each.
+	// kinds.md, the largest, goes last and keeps the buffer, tidied in
+	// place, instead of a copy of its megabytes.
 	var buf bytes.Buffer
 	buf.Grow(kindsPageSize(v))
-	for _, page := range pages(c) {
+	all := pages(c)
+	for i, page := range all {
+		if page == kindsPage && i < len(all)-1 {
+			all = append(append(all[:i:i], all[i+1:]...), kindsPage)
+			break
+		}
+	}
+	for _, page := range all {
 		buf.Reset()
 		if err := pageTemplates.ExecuteTemplate(&buf, page+".tmpl", v); err != nil {
 			return nil, fmt.Errorf("gendocs: %s: %w", page, err)
 		}
-		out[path.Join(Dir(o), page)] = tidy(buf.Bytes())
+		if page == kindsPage {
+			out[path.Join(Dir(o), page)] = tidyInto(buf.Bytes()[:0], buf.Bytes())
+		} else {
+			out[path.Join(Dir(o), page)] = tidy(buf.Bytes())
+		}
 	}
 	return out, nil
 }
+
+const kindsPage = "kinds.md"
 
 // kindsPageSize is a little more than the size of kinds.md, the largest
 // page, as its template writes it: each kind's example, texts and fields,
@@ -69,11 +84,16 @@ func kindsPageSize(v *view) int {
 }
 
 // tidy collapses the blank lines template actions leave behind and ends the
-// page with exactly one newline. It works in place on the page's bytes: the
-// kinds page of a large contract runs to megabytes.
+// page with exactly one newline, in a copy of the page's bytes.
 func tidy(b []byte) []byte {
+	return tidyInto(make([]byte, 0, len(bytes.TrimSpace(b))+1), b)
+}
+
+// tidyInto appends tidy(b) to out, which may be b[:0]: each line is written
+// at or before where it was read, so it works in place on the page's bytes
+// (the kinds page of a large contract runs to megabytes).
+func tidyInto(out, b []byte) []byte {
 	rest := bytes.TrimSpace(b)
-	out := make([]byte, 0, len(rest)+1)
 	inFence, prevBlank := false, false
 	for n := 0; ; n++ {
 		line, more := rest, false

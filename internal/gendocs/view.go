@@ -290,7 +290,10 @@ func newView(c *contract.Contract, o targets.Options) *view {
 	}
 	v.Imports = importRows(c)
 	v.Envelope = envelopeRows(c)
-	byKind := v.addKinds(c)
+	// One example per kind, then the unknown kind's and the maximal one
+	// (exampleenv.All), shared with the other emitters of the run.
+	exs := exampleenv.Shared(c, o.Shared)
+	byKind := v.addKinds(c, exs)
 	v.AIPDomain = c.AIP193.Domain
 	v.AIPMembers = aipMemberRows(c)
 	v.HTTP = statusRows(c, v.Kinds, byKind)
@@ -306,9 +309,9 @@ func newView(c *contract.Contract, o targets.Options) *view {
 	if in := c.Inbound; in != nil {
 		v.addInbound(c, o, in)
 	}
-	v.Unknown = string(exampleenv.Unknown(c).JSON())
+	v.Unknown = string(exs[len(c.Kinds)].JSON())
 	v.UnknownKind = exampleenv.UnknownKindName(c)
-	v.Maximal = string(exampleenv.Maximal(c).JSON())
+	v.Maximal = string(exs[len(c.Kinds)+1].JSON())
 	v.Steps = stepRows(c)
 	return v
 }
@@ -358,17 +361,17 @@ func envelopeRows(c *contract.Contract) []fieldRow {
 
 // addKinds fills the kinds, their groups and Startup, and returns each
 // kind's view for the tables that list kinds again.
-func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]int {
+func (v *view) addKinds(c *contract.Contract, exs []exampleenv.Example) map[*contract.Kind]int {
 	// Each slice is made at its final length: a kind's view is a few
 	// hundred bytes, and 10,000 kinds appended one by one, to the kinds, a
 	// group and the map by kind, copied them over and over.
 	v.Kinds = make([]kindView, 0, len(c.Kinds))
 	byKind := make(map[*contract.Kind]int, len(c.Kinds))
 	inGroup := map[*contract.Group]int{}
-	for _, k := range c.Kinds {
+	for i, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
 		byKind[k] = len(v.Kinds)
-		v.Kinds = append(v.Kinds, newKindView(c, k))
+		v.Kinds = append(v.Kinds, newKindView(c, k, exs[i]))
 		inGroup[k.Group]++
 	}
 	byGroup := make(map[*contract.Group][]kindView, len(inGroup))
@@ -387,7 +390,7 @@ func (v *view) addKinds(c *contract.Contract) map[*contract.Kind]int {
 }
 
 // newKindView is a kind's section: its classification, fields and example.
-func newKindView(c *contract.Contract, k *contract.Kind) kindView {
+func newKindView(c *contract.Contract, k *contract.Kind, ex exampleenv.Example) kindView {
 	cl := &k.Classification
 	kv := kindView{
 		Name: k.Name, Anchor: Slug(k.Name),
@@ -398,7 +401,7 @@ func newKindView(c *contract.Contract, k *contract.Kind) kindView {
 		HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
 		GRPC: cl.GRPC.Name, Reason: k.Reason,
 		Number: k.Number, Startup: k.Startup,
-		Example: string(exampleenv.ForKind(c, k).JSON()),
+		Example: string(ex.JSON()),
 		FromMD:  From(k.From),
 	}
 	for _, f := range k.Fields {

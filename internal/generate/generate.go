@@ -97,6 +97,9 @@ func run(c *contract.Contract, o targets.Options, emitters []Emitter) (*Output, 
 		}
 	}
 	emitters = selected
+	if o.Shared == nil {
+		o.Shared = targets.NewShared()
+	}
 	results := make([]result, len(emitters))
 	var wg sync.WaitGroup
 	for i, e := range emitters {

@@ -34,25 +34,30 @@ func (e entry) code() jen.Code {
 	return k.Lit(e.lit)
 }
 
-// text is the value as gofmt prints it: literals as jennifer's Lit spells
-// them (%#v, which for these types is strconv's quoting and formatting).
-func (e entry) text() string {
+// writeText writes the value as gofmt prints it: literals as jennifer's Lit
+// spells them (%#v, which for these types is strconv's quoting and
+// formatting), appended straight into b rather than made a string each.
+func (e entry) writeText(b *bytes.Buffer) {
 	switch {
 	case e.slog != "":
 		// log/slog is the file's only import, so jennifer never renames it.
-		return "slog." + e.slog
+		b.WriteString("slog.")
+		b.WriteString(e.slog)
+		return
 	case e.id != "":
-		return e.id
+		b.WriteString(e.id)
+		return
 	}
 	switch v := e.lit.(type) {
 	case string:
-		return strconv.Quote(v)
+		b.Write(strconv.AppendQuote(b.AvailableBuffer(), v))
 	case int:
-		return strconv.Itoa(v)
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(v), 10))
 	case bool:
-		return strconv.FormatBool(v)
+		b.WriteString(strconv.FormatBool(v))
+	default:
+		panic(fmt.Sprintf("gengo: entry %s has a literal of type %T", e.key, e.lit))
 	}
-	panic(fmt.Sprintf("gengo: entry %s has a literal of type %T", e.key, e.lit))
 }
 
 // classificationValues appends to buf the struct fields shared by every
@@ -187,17 +192,17 @@ func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
 		}
 		b.WriteString("\t{\n")
 		for _, e := range entries {
-			text := e.text()
-			if len(text) > maxMeasured {
-				unusual = true
-			}
 			b.WriteString("\t\t")
 			b.WriteString(e.key)
 			b.WriteByte(':')
 			for range width - len(e.key) + 1 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(text)
+			at := b.Len()
+			e.writeText(b)
+			if b.Len()-at > maxMeasured {
+				unusual = true
+			}
 			b.WriteString(",\n")
 		}
 		b.WriteString("\t},\n")

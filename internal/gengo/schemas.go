@@ -15,7 +15,7 @@ import (
 func schemaFiles(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, role := range []genschema.Role{genschema.Producer, genschema.Consumer} {
-		data, err := genschema.Envelope(c, role)
+		data, err := genschema.SharedEnvelope(c, role, o.Shared)
 		if err != nil {
 			return nil, fmt.Errorf("gengo: %s schema: %w", role, err)
 		}

@@ -73,11 +73,12 @@ func FileName(c *contract.Contract) string { return c.Name + ".errors.yaml" }
 
 // Generate returns the document.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
-	doc, err := document(c)
+	responses := responses(c, o.Shared)
+	doc, vals, err := document(c, responses, o.Shared)
 	if err != nil {
 		return nil, err
 	}
-	data, err := writeDocument(header(c), doc)
+	data, err := writeDocument(header(c, responses), doc, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,11 @@ type Response struct {
 }
 
 // Responses lists the document's responses by status, ascending.
-func Responses(c *contract.Contract) []*Response {
+func Responses(c *contract.Contract) []*Response { return responses(c, nil) }
+
+// responses is Responses with the examples shared with the run's other
+// emitters.
+func responses(c *contract.Contract, shared *targets.Shared) []*Response {
 	byStatus := map[int]*Response{}
 	var out []*Response
 	at := func(status int) *Response {
@@ -125,7 +130,7 @@ func Responses(c *contract.Contract) []*Response {
 	fb := at(c.Fallback.HTTP)
 	fb.Fallback = true
 	fb.RetryAfter = fb.RetryAfter || retryAfter(c, &c.Fallback.Classification)
-	for _, ex := range exampleenv.All(c) {
+	for _, ex := range exampleenv.Shared(c, shared) {
 		status := c.Fallback.HTTP
 		if ex.Kind != nil {
 			status = ex.Kind.HTTP
@@ -178,8 +183,8 @@ var statusNames = map[int]string{
 	507: "InsufficientStorage", 508: "LoopDetected", 510: "NotExtended", 511: "NetworkAuthenticationRequired",
 }
 
-func header(c *contract.Contract) string {
-	first := Responses(c)[0]
+func header(c *contract.Contract, responses []*Response) string {
+	first := responses[0]
 	return Header + "\n" +
 		"# Source: the " + c.Name + " contract, version " + c.VersionLabel() + ".\n" +
 		"#\n" +
@@ -191,15 +196,17 @@ func header(c *contract.Contract) string {
 		"#       $ref: '" + FileName(c) + "#/components/responses/" + first.Name + "'\n"
 }
 
-func document(c *contract.Contract) (*yaml.Node, error) {
-	responses := Responses(c)
-	schemas, err := schemas(c)
+// document is the document's tree, with the values its placeholders stand
+// for.
+func document(c *contract.Contract, responses []*Response, shared *targets.Shared) (*yaml.Node, *values, error) {
+	schemas, err := schemas(c, shared)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	vals := &values{}
 	comps := newObject().
 		set("schemas", schemas).
-		set("responses", responsesNode(c, responses)).
+		set("responses", responsesNode(c, responses, vals)).
 		set("headers", headers(c))
 	return newObject().
 		set("openapi", str(Version)).
@@ -209,7 +216,7 @@ func document(c *contract.Contract) (*yaml.Node, error) {
 		// object keeps tools that still insist on the member content.
 		set("paths", newObject().node()).
 		set("components", comps.node()).
-		node(), nil
+		node(), vals, nil
 }
 
 func info(c *contract.Contract, responses []*Response) *yaml.Node {
@@ -236,15 +243,15 @@ func info(c *contract.Contract, responses []*Response) *yaml.Node {
 // its own ($schema, $id, $comment): the document's jsonSchemaDialect is the
 // same dialect, and a second resource under the files' $id would clash with
 // them where both are loaded.
-func schemas(c *contract.Contract) (*yaml.Node, error) {
+func schemas(c *contract.Contract, shared *targets.Shared) (*yaml.Node, error) {
 	out := newObject()
 	for _, s := range []struct {
 		name   string
 		schema *jsonschema.Schema
 	}{
-		{SchemaEnvelope, genschema.EnvelopeSchema(c, genschema.Consumer)},
+		{SchemaEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Consumer, shared)},
 		{SchemaProblem, genschema.ProblemSchema(c)},
-		{SchemaProducerEnvelope, genschema.EnvelopeSchema(c, genschema.Producer)},
+		{SchemaProducerEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Producer, shared)},
 	} {
 		embedded := *s.schema
 		embedded.Version, embedded.ID, embedded.Comments = "", "", ""
@@ -280,7 +287,7 @@ func headers(c *contract.Contract) *yaml.Node {
 	return out.node()
 }
 
-func responsesNode(c *contract.Contract, responses []*Response) *yaml.Node {
+func responsesNode(c *contract.Contract, responses []*Response, vals *values) *yaml.Node {
 	out := newObject()
 	for _, r := range responses {
 		hdrs := newObject()
@@ -288,22 +295,19 @@ func responsesNode(c *contract.Contract, responses []*Response) *yaml.Node {
 			hdrs.set(HeaderRetryAfter, ref("#/components/headers/"+HeaderRetryAfter))
 		}
 		hdrs.set(HeaderVary, ref("#/components/headers/"+HeaderVary))
-		envelopes, problems := newObject(), newObject()
-		for _, ex := range r.Examples {
-			envelopes.set(ex.Name, example(ex, ex.Value))
-			problems.set(ex.Name, example(ex, exampleenv.Problem(c, ex)))
-		}
+		envelopes, problems := examples(r.Examples, vals, func(ex exampleenv.Example) orderedjson.Object { return ex.Value }),
+			examples(r.Examples, vals, func(ex exampleenv.Example) orderedjson.Object { return exampleenv.Problem(c, ex) })
 		out.set(r.Name, newObject().
 			set("description", str(responseDescription(c, r))).
 			set("headers", hdrs.node()).
 			set("content", newObject().
 				set(MediaJSON, newObject().
 					set("schema", ref("#/components/schemas/"+SchemaEnvelope)).
-					set("examples", envelopes.node()).
+					set("examples", envelopes).
 					node()).
 				set(MediaProblem, newObject().
 					set("schema", ref("#/components/schemas/"+SchemaProblem)).
-					set("examples", problems.node()).
+					set("examples", problems).
 					node()).
 				node()).
 			node())
@@ -331,25 +335,37 @@ func responseDescription(c *contract.Contract, r *Response) string {
 	return b.String()
 }
 
-// example is an Example Object for one example envelope, in one of its two
-// renderings.
-func example(ex exampleenv.Example, value orderedjson.Object) *yaml.Node {
-	summary := "A kind this contract version does not define, classified with the fallback"
+// examples is the Examples Object of a response in one of its two
+// renderings: one placeholder for the examples' values, as the writer writes
+// them without nodes, unless some text in them is not UTF-8.
+func examples(exs []exampleenv.Example, vals *values, rendering func(exampleenv.Example) orderedjson.Object) *yaml.Node {
+	out := make(orderedjson.Object, len(exs))
+	for i, ex := range exs {
+		out[i] = orderedjson.Member{Key: ex.Name, Value: orderedjson.Object{
+			{Key: "summary", Value: summary(ex)},
+			{Key: "value", Value: rendering(ex)},
+		}}
+	}
+	if valueOK(out) {
+		return vals.placeholder(out)
+	}
+	// The nodes of each, as before: a key or summary that is not UTF-8
+	// stays as it is for yaml.v3 to refuse.
+	obj := newObject()
+	for _, m := range out {
+		ex := m.Value.(orderedjson.Object)
+		obj.set(m.Key, newObject().set("summary", str(ex[0].Value.(string))).set("value", jsonNode(ex[1].Value)).node())
+	}
+	return obj.node()
+}
+
+// summary is an example's summary.
+func summary(ex exampleenv.Example) string {
 	switch {
 	case ex.Kind != nil && ex.Name != ex.Kind.Name: // exampleenv.Maximal
-		summary = ex.Kind.Name + " with every field the envelope can carry"
+		return ex.Kind.Name + " with every field the envelope can carry"
 	case ex.Kind != nil:
-		summary = ex.Kind.Name
+		return ex.Kind.Name
 	}
-	n, ok := valueNode(value)
-	if !ok {
-		data, err := orderedjson.Marshal(value)
-		if err != nil {
-			panic(err) // exampleenv builds only JSON-safe values
-		}
-		if n, err = fromJSON(data); err != nil {
-			panic(err)
-		}
-	}
-	return newObject().set("summary", str(summary)).set("value", n).node()
+	return "A kind this contract version does not define, classified with the fallback"
 }

@@ -26,18 +26,26 @@ import (
 // depends on nothing but the indent, since the encoder wraps no lines.
 // TestWriterMatchesYAMLv3 holds every document and a corpus of awkward
 // texts to yaml.v3's bytes; FuzzWriter looks for more.
-func writeDocument(header string, doc *yaml.Node) ([]byte, error) {
-	w := &writer{}
-	w.b.Grow(1 << 16)
+//
+// A placeholder node (values.node) stands for a value that the writer
+// writes straight from Go values (writer.anyValue), with the rules it
+// applies to nodes, as if it were valueNode's tree: the examples, most of
+// the document, then cost no node each. yaml.v3 gets the nodes
+// (values.materialize) wherever it writes an entry holding one.
+func writeDocument(header string, doc *yaml.Node, vals *values) ([]byte, error) {
+	w := &writer{vals: vals}
+	est := len(header) + vals.size(doc, 0)
+	w.b.Grow(est + est/16 + 1<<12)
 	w.b.WriteString(header)
 	if doc.Kind != yaml.MappingNode || len(doc.Content) == 0 || !w.mapping(doc, 0, false) {
-		return encode(header, doc)
+		return encode(header, vals.materialize(doc))
 	}
 	return append(bytes.TrimRight(w.b.Bytes(), "\n"), '\n'), nil
 }
 
 type writer struct {
-	b bytes.Buffer
+	b    bytes.Buffer
+	vals *values
 	// quoted caches yaml.v3's rendering of the entries it writes for the
 	// writer, by indent and text: the same reference and description recur
 	// in every response.
@@ -93,6 +101,8 @@ func (w *writer) entry(k, v *yaml.Node, indent, pad int) bool {
 // value writes what follows a key's colon or an item's dash.
 func (w *writer) value(v *yaml.Node, indent int) bool {
 	switch v.Kind {
+	case valueKind:
+		return w.anyValue(w.vals.at(v), indent)
 	case yaml.ScalarNode:
 		text, ok := scalarText(v, false)
 		if !ok {
@@ -132,6 +142,12 @@ func (w *writer) sequence(s *yaml.Node, indent int) bool {
 		return false
 	}
 	for _, item := range s.Content {
+		if item.Kind == valueKind {
+			if !w.anyItem(w.vals.at(item), indent) {
+				return false
+			}
+			continue
+		}
 		w.spaces(indent)
 		w.b.WriteByte('-')
 		if item.Kind == yaml.MappingNode && len(item.Content) > 0 && item.Style == 0 {
@@ -170,7 +186,7 @@ func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 	}
 	out, ok := w.quoted[fk]
 	if !ok || !cacheable {
-		doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{k, v}}
+		doc := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{w.vals.materialize(k), w.vals.materialize(v)}}
 		for range indent / 2 {
 			doc = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "a"}, doc}}
 		}
@@ -211,46 +227,89 @@ func scalarText(n *yaml.Node, key bool) (string, bool) {
 	if n.Kind != yaml.ScalarNode || !plainNode(n) {
 		return "", false
 	}
-	s := n.Value
-	if key && len(s) > 128 {
-		return "", false // yaml.v3 writes a long key of any tag as "? key"
+	q, ok := scalarQuoting(n.Tag, n.Style, n.Value, key)
+	if !ok || q == quoteNone {
+		return n.Value, ok
 	}
-	switch n.Tag {
+	return string(appendQuoted(nil, q, n.Value)), true
+}
+
+// quoting is how the writer writes a scalar's text: as it is, in double
+// quotes (escaping " and \), or in single quotes (doubling ').
+type quoting uint8
+
+const (
+	quoteNone quoting = iota
+	quoteDouble
+	quoteSingle
+)
+
+// scalarQuoting is how yaml.v3 writes a plain (no comment, anchor or tag
+// style) scalar of the tag, style and text as a mapping's key or value, when
+// the writer can tell; ok false leaves it to yaml.v3. Both the node path
+// (scalarText) and the value path (writer.anyValue) decide by it.
+func scalarQuoting(tag string, style yaml.Style, s string, key bool) (quoting, bool) {
+	if key && len(s) > 128 {
+		return 0, false // yaml.v3 writes a long key of any tag as "? key"
+	}
+	switch tag {
 	case "!!int":
-		return s, n.Style == 0 && jsonInt(s)
+		return quoteNone, style == 0 && jsonInt(s)
 	case "!!float":
-		return s, n.Style == 0 && jsonFloat(s)
+		return quoteNone, style == 0 && jsonFloat(s)
 	case "!!bool":
-		return s, n.Style == 0 && (s == "true" || s == "false")
+		return quoteNone, style == 0 && (s == "true" || s == "false")
 	case "!!null":
-		return s, n.Style == 0 && s == "null"
+		return quoteNone, style == 0 && s == "null"
 	case "!!str":
 	default:
-		return "", false
+		return 0, false
 	}
 	if s == "" || !singleLine(s) {
-		return "", false
+		return 0, false
 	}
-	switch n.Style {
+	switch style {
 	case yaml.DoubleQuotedStyle:
-		if strings.ContainsAny(s, `"\`) {
-			s = strings.NewReplacer(`"`, `\"`, `\`, `\\`).Replace(s)
-		}
-		return `"` + s + `"`, true
+		return quoteDouble, true
 	case 0:
 	default:
-		return "", false
+		return 0, false
 	}
 	// A plain text that a YAML 1.2 reader resolves to a number, a boolean
 	// or null is double-quoted by yaml.v3: those start with a sign, a dot
 	// or a digit, or are one of yaml11Words (a superset of yaml.v3's words).
 	if c := s[0]; c == '+' || c == '-' || c == '.' || c >= '0' && c <= '9' || len(s) <= 5 && yaml11Words[s] {
-		return "", false
+		return 0, false
 	}
 	if plainAllowed(s) {
-		return s, true
+		return quoteNone, true
 	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
+	return quoteSingle, true
+}
+
+// appendQuoted appends s as scalarQuoting's q writes it.
+func appendQuoted(b []byte, q quoting, s string) []byte {
+	switch q {
+	case quoteDouble:
+		b = append(b, '"')
+		for i := 0; i < len(s); i++ {
+			if s[i] == '"' || s[i] == '\\' {
+				b = append(b, '\\')
+			}
+			b = append(b, s[i])
+		}
+		return append(b, '"')
+	case quoteSingle:
+		b = append(b, '\'')
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\'' {
+				b = append(b, '\'')
+			}
+			b = append(b, s[i])
+		}
+		return append(b, '\'')
+	}
+	return append(b, s...)
 }
 
 // singleLine reports whether s is one line of characters yaml.v3 writes as

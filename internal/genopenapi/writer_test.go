@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/exampleenv"
 	"github.com/errgen/errgen/internal/gentest"
@@ -18,11 +19,11 @@ import (
 // several depths.
 func TestWriterMatchesYAMLv3(t *testing.T) {
 	for file, c := range gentest.Contracts(t) {
-		doc, err := document(c)
+		doc, vals, err := document(c, Responses(c), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameAsYAMLv3(t, file, doc)
+		sameWithValues(t, file, doc, vals)
 	}
 	sameAsYAMLv3(t, "awkward texts", awkwardDocument(awkwardTexts))
 	// Text that is not UTF-8 is an error either way.
@@ -73,10 +74,25 @@ func awkwardDocument(texts []string) *yaml.Node {
 
 func sameAsYAMLv3(t *testing.T, name string, doc *yaml.Node) {
 	t.Helper()
-	want, wantErr := encode("# header\n", doc)
-	got, err := writeDocument("# header\n", doc)
+	sameWithValues(t, name, doc, nil)
+}
+
+// sameWithValues is sameAsYAMLv3 of a document with placeholders: the
+// writer, writing their values, gives yaml.v3's bytes for their nodes, and
+// the writer's own bytes for their nodes.
+func sameWithValues(t *testing.T, name string, doc *yaml.Node, vals *values) {
+	t.Helper()
+	nodes := vals.materialize(doc)
+	want, wantErr := encode("# header\n", nodes)
+	got, err := writeDocument("# header\n", doc, vals)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%s: the writer's error %v, yaml.v3's %v", name, err, wantErr)
+	}
+	if vals != nil {
+		viaNodes, err := writeDocument("# header\n", nodes, nil)
+		if err != nil || !bytes.Equal(got, viaNodes) {
+			t.Fatalf("%s: the writer writes the values otherwise than their nodes (%v):\n%s\nnodes:\n%s", name, err, got, viaNodes)
+		}
 	}
 	if !bytes.Equal(got, want) {
 		w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
@@ -97,7 +113,12 @@ func FuzzWriter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sameAsYAMLv3(t, fmt.Sprintf("%q", s), awkwardDocument([]string{s, s + " x", "x " + s}))
+		texts := []string{s, s + " x", "x " + s}
+		sameAsYAMLv3(t, fmt.Sprintf("%q", s), awkwardDocument(texts))
+		if utf8.ValidString(s) {
+			doc, vals := valuesDocument(awkwardValue(texts))
+			sameWithValues(t, fmt.Sprintf("values %q", s), doc, vals)
+		}
 	})
 }
 
@@ -161,4 +182,65 @@ func TestWriterFallbackCacheKeepsComments(t *testing.T) {
 	commented := str("a\nb")
 	commented.LineComment = "# note"
 	sameAsYAMLv3(t, "commented after plain", newObject().set("p", newObject().set("x", str("a\nb")).node()).set("q", newObject().set("x", commented).node()).node())
+}
+
+// awkwardValue puts every text in every position of a value the writer
+// writes without nodes: a member's key and value, a sequence item, an
+// object in a sequence, nested, beside numbers that take each scalar rule
+// (a float too large for an int64 is written by yaml.v3), empty and nil
+// collections, a sequence in a sequence and an Ordered object.
+func awkwardValue(texts []string) orderedjson.Object {
+	var flat, byText, objects orderedjson.Object
+	items := make([]any, 0, len(texts))
+	for i, s := range texts {
+		flat = append(flat, orderedjson.Member{Key: fmt.Sprintf("k%d", i), Value: s})
+		byText = append(byText, orderedjson.Member{Key: s, Value: s})
+		items = append(items, orderedjson.Object{{Key: s, Value: s}, {Key: "after", Value: []string{s}}})
+	}
+	objects = orderedjson.Object{{Key: "deeper", Value: byText}}
+	return orderedjson.Object{
+		{Key: "flat", Value: flat},
+		{Key: "nested", Value: objects},
+		{Key: "texts", Value: texts},
+		{Key: "objects", Value: items},
+		{Key: "numbers", Value: []any{0, -12, int64(1) << 62, 0.5, 1e20, 1e21, 1e-7, -0.0, 123456789.0, 3.0, true, false, nil}},
+		{Key: "empty", Value: []any{[]any{}, []string{}, []string(nil), orderedjson.Object{}, []any{[]any{"a"}}}},
+		{Key: "nested_sequence", Value: []any{[]string{"a", "b"}}},
+		{Key: "ordered", Value: ordered{{Key: "a", Value: []any{ordered{{Key: "b", Value: 1}}}}}},
+		{Key: "nothing", Value: orderedjson.Object{}},
+	}
+}
+
+type ordered orderedjson.Object
+
+func (o ordered) AsObject() orderedjson.Object { return orderedjson.Object(o) }
+
+// valuesDocument places v as placeholders in the document's positions: a
+// member's value at the root and nested, and a sequence's items.
+func valuesDocument(v any) (*yaml.Node, *values) {
+	vals := &values{}
+	doc := newObject().
+		set("root", vals.node(v)).
+		set("nested", newObject().set("deeper", newObject().set("value", vals.node(v)).node()).node()).
+		set("items", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{vals.node(v), vals.node("text"), vals.node([]any{})}}).
+		node()
+	return doc, vals
+}
+
+// TestValuesWriteAsTheirNodes holds the writer's value path (placeholders
+// written from Go values) to its node path and to yaml.v3: on awkward
+// values, and on values it declines, which become nodes the old way.
+func TestValuesWriteAsTheirNodes(t *testing.T) {
+	doc, vals := valuesDocument(awkwardValue(awkwardTexts))
+	if len(vals.v) == 0 {
+		t.Fatal("no placeholder: the value path went untested")
+	}
+	sameWithValues(t, "awkward values", doc, vals)
+	for _, v := range []any{orderedjson.Object{{Key: "a\xffb", Value: 1}}, []any{"a\xffb"}} {
+		doc, vals := valuesDocument(v)
+		if len(vals.v) != 2 { // "text" and []any{}
+			t.Errorf("%#v: a placeholder for a value valueNode declines", v)
+		}
+		sameWithValues(t, fmt.Sprintf("%#v", v), doc, vals)
+	}
 }

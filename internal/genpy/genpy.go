@@ -67,7 +67,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		size += len(s)
 	}
 	size += size/4 + 64<<10
-	if err := render.FilesSized(out, pyTemplates, v, 2, pkg, pkgFiles, size); err != nil {
+	if err := render.FilesSized(out, pyTemplates, v, 2, pkg, pkgFiles, "_contract.py", size); err != nil {
 		return nil, fmt.Errorf("genpy: %w", err)
 	}
 	if err := render.Runtime(out, runtime.Python, pkg, v.Header); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/internal/targets"
 )
@@ -20,10 +21,11 @@ import (
 // prebuilt Python expressions.
 type view struct {
 	runtimedata.Common
-	Packages targets.Packages // the generation settings' names and metadata
-	Package  string           // the import name: agent_error
-	Dist     string           // the distribution name: agent-error
-	Version  string           // the package version derived from the contract version
+	render.Direct                  // {{.Raw .Classifications}}: the tables written without a copy
+	Packages      targets.Packages // the generation settings' names and metadata
+	Package       string           // the import name: agent_error
+	Dist          string           // the distribution name: agent-error
+	Version       string           // the package version derived from the contract version
 	// ContractVersion is the wire version as a Python literal: 1 or "0.1".
 	ContractVersion string
 	VersionType     string // int or str
@@ -122,7 +124,7 @@ func newView(c *contract.Contract, o targets.Options) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := runtimedata.Build(c)
+	t := runtimedata.Shared(c, o.Shared)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
 			Comment: "#",

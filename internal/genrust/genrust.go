@@ -118,7 +118,7 @@ type slot struct {
 }
 
 func newGen(c *contract.Contract, o targets.Options) (*gen, error) {
-	g := &gen{c: c, o: o, t: runtimedata.Build(c), libName: strings.ReplaceAll(o.Packages.Crate, "-", "_"),
+	g := &gen{c: c, o: o, t: runtimedata.Shared(c, o.Shared), libName: strings.ReplaceAll(o.Packages.Crate, "-", "_"),
 		slots: map[*contract.Field]int{}, received: map[*contract.Leaf]int{}, structs: map[*contract.Field]string{}}
 	var err error
 	if g.mcpErrorSchema, err = genschema.MCPErrorSchema(c); err != nil {
@@ -295,13 +295,13 @@ func doc(b *bytes.Buffer, indent, mark, text string) {
 	}
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.Map(docRune, line) // unchanged, and not copied, when it has none of them
-		// Rustdoc reads Markdown: keep brackets and angle brackets literal.
-		line = strings.TrimRight(docEscaper.Replace(line), " ")
+		// No escape ends in a space, so trimming first trims the same.
+		line = strings.TrimRight(line, " ")
 		b.WriteString(indent)
 		b.WriteString(mark)
 		if line != "" {
 			b.WriteByte(' ')
-			b.WriteString(line)
+			writeDocEscaped(b, line)
 		}
 		b.WriteByte('\n')
 	}
@@ -316,6 +316,28 @@ func docRune(r rune) rune {
 	return r
 }
 
-// docEscaper is built once: doc runs for every kind, and building a
-// replacer was most of what it cost.
-var docEscaper = strings.NewReplacer("[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "`", "'", "*", `\*`, "_", `\_`, "#", `\#`, "|", `\|`)
+// writeDocEscaped writes line as the replacer it replaced wrote it, straight
+// into b: Rustdoc reads Markdown, so brackets, angle brackets and the
+// other marks stay literal. (The replacer allocated a copy of every line
+// with one of them: 7 MB of 10,000 kinds' descriptions.)
+func writeDocEscaped(b *bytes.Buffer, line string) {
+	start := 0
+	for i := 0; i < len(line); i++ {
+		var esc string
+		switch line[i] {
+		case '`':
+			esc = "'"
+		case '[', ']', '<', '>', '*', '_', '#', '|':
+			esc = line[i : i+1]
+		default:
+			continue
+		}
+		b.WriteString(line[start:i])
+		if esc != "'" {
+			b.WriteByte('\\')
+		}
+		b.WriteString(esc)
+		start = i + 1
+	}
+	b.WriteString(line[start:])
+}

@@ -58,7 +58,7 @@ const ContractSchemaFile = "contract.schema.json"
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, role := range []Role{Producer, Consumer} {
-		data, err := Envelope(c, role)
+		data, err := SharedEnvelope(c, role, o.Shared)
 		if err != nil {
 			return nil, err
 		}

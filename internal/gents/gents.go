@@ -50,7 +50,7 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 		return nil, err
 	}
 	out := map[string][]byte{}
-	if err := render.FilesSized(out, tsTemplates, v, 1, Dir(o), files, v.contractSize()); err != nil {
+	if err := render.FilesSized(out, tsTemplates, v, 1, Dir(o), files, "src/contract.ts", v.contractSize()); err != nil {
 		return nil, fmt.Errorf("gents: %w", err)
 	}
 	if err := render.Runtime(out, runtime.TS, path.Join(Dir(o), "src"), v.Header); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/naming"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/internal/targets"
 )
@@ -21,9 +22,10 @@ import (
 // prebuilt TypeScript expressions (JSON, which is valid TypeScript).
 type view struct {
 	runtimedata.Common
-	Packages targets.Packages // the generation settings' names and metadata
-	NPM      string
-	Version  string // the npm version derived from the contract version
+	render.Direct                  // {{.Raw .Classifications}}: the tables written without a copy
+	Packages      targets.Packages // the generation settings' names and metadata
+	NPM           string
+	Version       string // the npm version derived from the contract version
 	// RepositoryURL is package.json's repository.url: the config's
 	// repository as npm publish would normalize it (git+…, ending in .git),
 	// so that it publishes unchanged; empty without one.
@@ -107,7 +109,7 @@ type receivedView struct {
 }
 
 func newView(c *contract.Contract, o targets.Options) (*view, error) {
-	t := runtimedata.Build(c)
+	t := runtimedata.Shared(c, o.Shared)
 	v := &view{
 		Common: runtimedata.NewCommon(c, t, runtimedata.Syntax{
 			Comment:        "//",

@@ -208,7 +208,7 @@ type ForToolVec struct {
 
 // Generate returns the vectors file of c.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
-	f, err := Build(c)
+	f, err := build(c, o.Shared)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,10 @@ func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error
 }
 
 // Build computes the vectors of c.
-func Build(c *contract.Contract) (*File, error) {
+func Build(c *contract.Contract) (*File, error) { return build(c, nil) }
+
+// build is Build with the examples shared with the run's other emitters.
+func build(c *contract.Contract, shared *targets.Shared) (*File, error) {
 	f := &File{
 		Comment: fmt.Sprintf("%s Conformance vectors of the %s contract, version %s: what every generated package must answer, computed from the contract. See docs/conformance.md in errgen's repository.",
 			marker.Text, c.Name, c.VersionLabel()),
@@ -238,7 +241,7 @@ func Build(c *contract.Contract) (*File, error) {
 	}
 	// One example per kind, then the unknown kind's and the richest one,
 	// built once for every section.
-	all := receivable(c, exampleenv.All(c))
+	all := receivable(c, exampleenv.Shared(c, shared))
 	for i := range all {
 		all[i].Value = orderedjson.Object(fromExample(all[i].Value))
 	}

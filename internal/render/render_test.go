@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"testing"
+	"text/template"
 )
 
 // tidyStrings is Tidy as it was first written, on strings: the reference
@@ -32,9 +33,45 @@ func TestTidy(t *testing.T) {
 			if got, want := Tidy([]byte(in), max), tidyStrings([]byte(in), max); string(got) != string(want) {
 				t.Errorf("Tidy(%q, %d) = %q, want %q", in, max, got, want)
 			}
+			// In place (FilesSized's large file), where each line is
+			// written over what was read.
+			b := []byte(in)
+			if got, want := tidyInto(b[:0], b, max), tidyStrings([]byte(in), max); string(got) != string(want) {
+				t.Errorf("tidyInto in place (%q, %d) = %q, want %q", in, max, got, want)
+			}
 		}
 	}
 	if got := string(Tidy([]byte("a\n\n\n\nb"), 2)); got != "a\n\n\nb\n" {
 		t.Errorf("two blank lines kept: got %q", got)
+	}
+}
+
+type directView struct {
+	Direct
+	Table string
+}
+
+// TestDirect holds {{.Raw .Table}} to {{.Table}}: written in its place by
+// FilesSized, whichever file is the large one, and printed as usual by a
+// template run outside it.
+func TestDirect(t *testing.T) {
+	tmpl := template.Must(template.New("t").Parse(`{{define "a.tmpl"}}before {{.Raw .Table}} after
+{{.Table}}{{end}}{{define "b.tmpl"}}{{.Raw .Table}}{{.Raw .Table}}{{end}}`))
+	v := &directView{Table: "[1, 2]"}
+	for _, large := range []string{"", "a", "b"} {
+		out := map[string][]byte{}
+		if err := FilesSized(out, tmpl, v, 1, "d", []string{"a", "b"}, large, 64); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(out["d/a"]), "before [1, 2] after\n[1, 2]\n"; got != want {
+			t.Errorf("large %q: a = %q, want %q", large, got, want)
+		}
+		if got, want := string(out["d/b"]), "[1, 2][1, 2]\n"; got != want {
+			t.Errorf("large %q: b = %q, want %q", large, got, want)
+		}
+	}
+	var b strings.Builder
+	if err := tmpl.ExecuteTemplate(&b, "b.tmpl", v); err != nil || b.String() != "[1, 2][1, 2]" {
+		t.Errorf("outside FilesSized: %q, %v", b.String(), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/errgen/errgen/internal/contract"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // Tables are the runtime description of one contract: each member is one
@@ -67,6 +68,15 @@ type Tables struct {
 	// CallError is the contract's call_error section, nil without one.
 	CallError Value
 }
+
+// Shared is Build(c), built once for the emitters of one run
+// (targets.Shared): TypeScript, Python and Rust print the same tables. The
+// tables may not be changed.
+func Shared(c *contract.Contract, s *targets.Shared) *Tables {
+	return targets.Derive(s, tablesKey{c}, func() *Tables { return Build(c) })
+}
+
+type tablesKey struct{ c *contract.Contract }
 
 // Build describes the contract's runtime tables.
 func Build(c *contract.Contract) *Tables {

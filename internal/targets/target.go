@@ -137,6 +137,9 @@ type Options struct {
 	// Dirs holds the directory of every output generated, by Key; an
 	// output not in it is not generated.
 	Dirs map[string]string
+	// Shared, set by generate for one run's emitters, holds what several
+	// of them derive from the contract, built once; nil elsewhere.
+	Shared *Shared
 }
 
 // Dir is the directory of the output with the given key, "" when it is not
