@@ -38,17 +38,13 @@ func (e entry) code() jen.Code {
 // spells them (%#v, which for these types is strconv's quoting and
 // formatting), appended straight into b rather than made a string each.
 func (e entry) writeText(b *bytes.Buffer) {
-	switch {
-	case e.slog != "":
-		// log/slog is the file's only import, so jennifer never renames it.
-		b.WriteString("slog.")
-		b.WriteString(e.slog)
-		return
-	case e.id != "":
-		b.WriteString(e.id)
-		return
-	}
 	switch v := e.lit.(type) {
+	case nil: // log/slog is the file's only import, so jennifer never renames it.
+		if e.slog != "" {
+			b.WriteString("slog.")
+		}
+		b.WriteString(e.slog)
+		b.WriteString(e.id)
 	case string:
 		b.Write(strconv.AppendQuote(b.AvailableBuffer(), v))
 	case int:
@@ -200,9 +196,7 @@ func (g *gen) tableRows(b *bytes.Buffer) (unusual bool) {
 			}
 			at := b.Len()
 			e.writeText(b)
-			if b.Len()-at > maxMeasured {
-				unusual = true
-			}
+			unusual = unusual || b.Len()-at > maxMeasured
 			b.WriteString(",\n")
 		}
 		b.WriteString("\t},\n")
