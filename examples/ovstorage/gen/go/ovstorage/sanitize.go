@@ -634,11 +634,14 @@ var sanitizeLook2Multi = func() (t sanitizePairs) {
 // What a byte pair at an even position means to the scans, one bit each
 // (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2), or
 // at its lead bytes (sanitizeLook2Multi); step 3 looks around it
-// (sanitizeLookSecret2).
+// (sanitizeLookSecret2). sanitizeEvenShape is sanitizeEvenQuiet but for
+// the pairs flagged only because they hold ':' or '=' (sanitizeLook2Shapes):
+// an ASCII block whose pairs hold none of it asks separators instead.
 const (
 	sanitizeEvenQuiet = 1 << iota
 	sanitizeEvenSecret
 	sanitizeEvenLead
+	sanitizeEvenShape
 )
 
 // sanitizeEvenPairs holds those bits for every byte pair, indexed by
@@ -654,6 +657,9 @@ var sanitizeEvenPairs = func() (t [1 << 16]uint8) {
 		}
 		if sanitizePairBit(&sanitizeLookSecret2, uint16(v)) {
 			t[v] |= sanitizeEvenSecret
+		}
+		if sanitizePairBit(&sanitizeLook2Shapes, uint16(v)) {
+			t[v] |= sanitizeEvenShape
 		}
 	}
 	return t
@@ -714,6 +720,9 @@ var (
 	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
 	sanitizeLookAfter                       = sanitizeLookAfterPairs(true)
 	sanitizeLookAfterSecret                 = sanitizeLookAfterPairs(false)
+	// sanitizeLook2Shapes is sanitizeLook2 without the pairs that hold ':'
+	// or '=' for that alone.
+	_, sanitizeLook2Shapes = sanitizeLookPairs(^uint8(0) &^ sanitizeByteAssign)
 	// sanitizeLookBack holds the third and fourth bytes of the credential
 	// names of four bytes or more that start with a letter or digit: at an
 	// even pair of these, the scans look from two bytes back, where such a
@@ -806,10 +815,17 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 					return p, sanitizeCountTo(s, i+8, q.cont, p), false
 				}
 			}
+		} else {
 			// ASCII, the same four loads: no pair of it holds a lead byte.
-		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
-			if p, ok := q.block(i, w); !ok {
-				return p, sanitizeCountTo(s, i, q.cont, p), false
+			// A block flagged only by ':' or '=' (URLs, query strings,
+			// ports) goes to block only when one of them may start
+			// something (separators).
+			t := &sanitizeEvenPairs
+			if e := t[uint16(w)] | t[uint16(w>>16)] | t[uint16(w>>32)] | t[uint16(w>>48)]; e&sanitizeEvenShape != 0 ||
+				e&sanitizeEvenQuiet != 0 && !q.separators(i, w) {
+				if p, ok := q.block(i, w); !ok {
+					return p, sanitizeCountTo(s, i, q.cont, p), false
+				}
 			}
 		}
 		i += 8
@@ -822,6 +838,91 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 		}
 	}
 	return 0, len(s) - q.cont - sanitizeContinuations(s[i:]), true
+}
+
+// separators reports whether no ':' or '=' of the ASCII block w at i
+// starts anything: its even pairs hold no pair of sanitizeLook2 but for
+// the separators, so only an assignment, a URL's userinfo or a Windows
+// home, all tried at the separator, could make block find a change. Each
+// separator is tested as at tests it, then by the cheapest conditions of
+// matchSeparator's shapes: a gap or a key that may be sensitive before it
+// (sanitizeKeyMay), a userinfo that may end at the next '@' after "://"
+// (userinfoMay), a drive's Users directory. False sends the block to block,
+// which decides.
+func (q *sanitizeQuietPass) separators(i int, w uint64) bool {
+	const ones = 0x0101010101010101
+	// The bytes of w equal to ':' or '=' (bit 7 of each): ASCII bytes,
+	// so adding 0x7F carries into bit 7 exactly where the XOR is not 0.
+	m := ^((w ^ ':'*ones) + 0x7F*ones) | ^((w ^ '='*ones) + 0x7F*ones)
+	s := q.r.s
+	for m &= 0x80 * ones; m != 0; m &= m - 1 {
+		p := i + bits.TrailingZeros64(m)>>3
+		if p+1 >= len(s) {
+			continue // at tries no shape at the last byte
+		}
+		if p >= 1 && sanitizeClasses[s[p-1]]&sanitizeClassGap != 0 ||
+			p >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8) && sanitizeKeyMay(s, p) {
+			return false
+		}
+		if s[p] == ':' && sanitizeSeparator(s[p+1]) {
+			if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' && q.userinfoMay(p+3) ||
+				sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// userinfoMay reports whether a URL's userinfo may run from j to an '@':
+// the next '@' is not j and every byte before it from j is a userinfo
+// character. The answer for the next '@' is kept (atFrom, atSign, atRun),
+// so text with many URLs and few '@' is searched once.
+func (q *sanitizeQuietPass) userinfoMay(j int) bool {
+	s := q.r.s
+	if !q.atKnown || j < q.atFrom || j > q.atSign {
+		a := strings.IndexByte(s[j:], '@')
+		if a < 0 {
+			a = len(s)
+		} else {
+			a += j
+		}
+		k := a
+		for a < len(s) && k > j && sanitizeClasses[s[k-1]]&sanitizeClassUserinfo != 0 {
+			k--
+		}
+		q.atKnown, q.atFrom, q.atSign, q.atRun = true, j, a, k
+	}
+	return q.atRun <= j && j < q.atSign && q.atSign < len(s)
+}
+
+// sanitizeKeyMay reports whether the key right before the separator at p
+// (nothing between them) may be sensitive: sanitizeSensitiveKey's walk
+// down sanitizeKeyTrie, stopped at the first node that tells anything, or
+// code or sig in a query (assignment's query-only keys).
+func sanitizeKeyMay(s string, p int) bool {
+	t := &sanitizeKeyTrie
+	node := 0
+	for j := p - 1; j >= 0; j-- {
+		c := t.sym[s[j]]
+		if c == 0 {
+			break
+		}
+		if node = int(t.nodes[node].next[c]); node == 0 {
+			break
+		}
+		if t.nodes[node].flags != 0 {
+			return true
+		}
+	}
+	return s[p] == '=' && (sanitizeQueryKey(s, p, "code") || sanitizeQueryKey(s, p, "sig"))
+}
+
+// sanitizeQueryKey reports whether the key k (lower case) stands right
+// before p, after one of ? & # ;.
+func sanitizeQueryKey(s string, p int, k string) bool {
+	q := p - len(k)
+	return q >= 1 && sanitizeEqualFold(s[q:p], k) && strings.IndexByte("?&#;", s[q-1]) >= 0
 }
 
 // sanitizeCountTo returns the code points of s[:p], where s[:at] holds cont
@@ -842,7 +943,7 @@ func sanitizeCountTo(s string, at, cont, p int) int {
 // text nor in t. What the shapes' scans remember (sanitizeMemo) may reach
 // past p, in the text's positions: it is forgotten.
 func (q *sanitizeQuietPass) resume(t string, p, count int) (pristine, runes int, quiet bool) {
-	q.r.s, q.r.sanitizeMemo, q.next = t, sanitizeMemo{}, p
+	q.r.s, q.r.sanitizeMemo, q.next, q.atKnown = t, sanitizeMemo{}, p, false
 	i := p &^ 1
 	var owed uint64
 	if i < p && t[i] >= utf8.RuneSelf {
@@ -1179,6 +1280,11 @@ type sanitizeQuietPass struct {
 	next int
 	// cont is the continuation bytes of the text before the scan's block.
 	cont int
+	// userinfoMay's answer (atKnown): the first '@' at or after atFrom is
+	// at atSign (len(s): none), and the userinfo characters before it
+	// start at atRun (no earlier than atFrom).
+	atKnown               bool
+	atFrom, atSign, atRun int
 }
 
 // at looks at the character at p and reports false when a step would
