@@ -818,12 +818,16 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 		} else {
 			// ASCII, the same four loads: no pair of it holds a lead byte.
 			// A block flagged only by ':' or '=' (URLs, query strings,
-			// ports) goes to block only when one of them may start
-			// something (separators).
+			// ports; no pair of it is in sanitizeLook2Shapes) goes to
+			// block only when one of them may start something
+			// (separators).
 			t := &sanitizeEvenPairs
-			if e := t[uint16(w)] | t[uint16(w>>16)] | t[uint16(w>>32)] | t[uint16(w>>48)]; e&sanitizeEvenShape != 0 ||
-				e&sanitizeEvenQuiet != 0 && !q.separators(i, w) {
+			if e := t[uint16(w)] | t[uint16(w>>16)] | t[uint16(w>>32)] | t[uint16(w>>48)]; e&sanitizeEvenShape != 0 {
 				if p, ok := q.block(i, w); !ok {
+					return p, sanitizeCountTo(s, i, q.cont, p), false
+				}
+			} else if e&sanitizeEvenQuiet != 0 {
+				if p, ok := q.separators(i, w); !ok {
 					return p, sanitizeCountTo(s, i, q.cont, p), false
 				}
 			}
@@ -840,33 +844,69 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 	return 0, len(s) - q.cont - sanitizeContinuations(s[i:]), true
 }
 
-// separators reports whether no ':' or '=' of the ASCII block w at i
-// starts anything: its even pairs hold no pair of sanitizeLook2 but for
-// the separators, so only an assignment, a URL's userinfo or a Windows
-// home, all tried at the separator, could make block find a change. Each
-// separator is tested as at tests it, then by the cheapest conditions of
-// matchSeparator's shapes: a gap or a key that may be sensitive before it
-// (sanitizeKeyMay), a userinfo that may end at the next '@' after "://"
-// (userinfoMay), a drive's Users directory. False sends the block to block,
-// which decides.
-func (q *sanitizeQuietPass) separators(i int, w uint64) bool {
-	const ones = 0x0101010101010101
+// separators is block for an ASCII block w at i whose even pairs hold no
+// pair of sanitizeLook2 but for its ':' and '=': only an assignment, a
+// URL's userinfo or a Windows home, all tried at the separator, could
+// start a change. When no separator may start one (separatorsQuiet), the
+// block is passed without block's pair mask; a block of many separators
+// (a crafted text) goes by the mask straight away.
+func (q *sanitizeQuietPass) separators(i int, w uint64) (int, bool) {
 	// The bytes of w equal to ':' or '=' (bit 7 of each): ASCII bytes,
 	// so adding 0x7F carries into bit 7 exactly where the XOR is not 0.
-	m := ^((w ^ ':'*ones) + 0x7F*ones) | ^((w ^ '='*ones) + 0x7F*ones)
+	const ones = 0x0101010101010101
+	m := (^((w ^ ':'*ones) + 0x7F*ones) | ^((w ^ '='*ones) + 0x7F*ones)) & (0x80 * ones)
+	if bits.OnesCount64(m) > 2 && i >= 2 {
+		if mask := sanitizePairMask(q.r.s, i, w, sanitizeShiftQuiet); mask != 0 {
+			return q.blockASCII(i, mask)
+		}
+		return 0, true
+	}
+	if q.separatorsQuiet(i, w, m) {
+		return 0, true
+	}
+	return q.block(i, w)
+}
+
+// separatorsQuiet reports whether no ':' or '=' of the block w at i (m:
+// bit 7 of each of their bytes) starts anything. Each separator is tested
+// as at tests it, then by the cheapest conditions of matchSeparator's
+// shapes: a gap or a key that may be sensitive before it
+// (sanitizeKeyMay), a userinfo that may end at the next '@' after "://"
+// (userinfoMay), a drive's Users directory.
+func (q *sanitizeQuietPass) separatorsQuiet(i int, w, m uint64) bool {
 	s := q.r.s
-	for m &= 0x80 * ones; m != 0; m &= m - 1 {
-		p := i + bits.TrailingZeros64(m)>>3
+	// Byte k of before is s[i+k-2] (0 before the text's start, which no
+	// key ends with and which is no gap), for k < 8.
+	before := w << 16
+	if i >= 2 {
+		before |= uint64(s[i-2]) | uint64(s[i-1])<<8
+	}
+	for ; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m) >> 3
+		p := i + k
 		if p+1 >= len(s) {
 			continue // at tries no shape at the last byte
 		}
-		if p >= 1 && sanitizeClasses[s[p-1]]&sanitizeClassGap != 0 ||
-			p >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[p-2])|uint16(s[p-1])<<8) && sanitizeKeyMay(s, p) {
-			return false
+		// The pair that ends before p.
+		v := uint16(before >> (8 * k))
+		if k >= 2 {
+			v = uint16(w >> (8*k - 16))
 		}
-		if s[p] == ':' && sanitizeSeparator(s[p+1]) {
-			if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' && q.userinfoMay(p+3) ||
-				sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
+		if f := sanitizePairInfo[v]; f&sanitizePairKey != 0 && sanitizeKeyMay(s, p, p) {
+			return false
+		} else if f&sanitizePairGapSecond != 0 {
+			// White space, quotes or backslashes between the key and
+			// the separator (French text puts a space before ':').
+			if q := sanitizeKeyEnd(s, 0, p); q >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) && sanitizeKeyMay(s, q, p) {
+				return false
+			}
+		}
+		if byte(w>>(8*k)) == ':' && sanitizeSeparator(s[p+1]) {
+			if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
+				if q.userinfoMay(p + 3) {
+					return false
+				}
+			} else if sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
 				return false
 			}
 		}
@@ -896,14 +936,14 @@ func (q *sanitizeQuietPass) userinfoMay(j int) bool {
 	return q.atRun <= j && j < q.atSign && q.atSign < len(s)
 }
 
-// sanitizeKeyMay reports whether the key right before the separator at p
-// (nothing between them) may be sensitive: sanitizeSensitiveKey's walk
-// down sanitizeKeyTrie, stopped at the first node that tells anything, or
-// code or sig in a query (assignment's query-only keys).
-func sanitizeKeyMay(s string, p int) bool {
+// sanitizeKeyMay reports whether the key ending at q, before the
+// separator at p, may be sensitive: sanitizeSensitiveKey's walk down
+// sanitizeKeyTrie, stopped at the first node that tells anything, or code
+// or sig in a query, right before an '=' (assignment's query-only keys).
+func sanitizeKeyMay(s string, q, p int) bool {
 	t := &sanitizeKeyTrie
 	node := 0
-	for j := p - 1; j >= 0; j-- {
+	for j := q - 1; j >= 0; j-- {
 		c := t.sym[s[j]]
 		if c == 0 {
 			break
@@ -915,7 +955,16 @@ func sanitizeKeyMay(s string, p int) bool {
 			return true
 		}
 	}
-	return s[p] == '=' && (sanitizeQueryKey(s, p, "code") || sanitizeQueryKey(s, p, "sig"))
+	if s[p] != '=' || q != p {
+		return false
+	}
+	switch s[p-1] | 0x20 {
+	case 'e':
+		return sanitizeQueryKey(s, p, "code")
+	case 'g':
+		return sanitizeQueryKey(s, p, "sig")
+	}
+	return false
 }
 
 // sanitizeQueryKey reports whether the key k (lower case) stands right
@@ -1061,14 +1110,7 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 				return p, false
 			}
 		}
-		m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
-		for ; m != 0; m &= m - 1 {
-			if p := i + bits.TrailingZeros(m); !q.ascii(p) {
-				return p, false
-			}
-		}
-		q.next = max(q.next, i+8)
-		return 0, true
+		return q.blockASCII(i, sanitizePairMask(s, i, w, sanitizeShiftQuiet))
 	}
 	l2, lm := &sanitizeLook2, &sanitizeLook2Multi
 	v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
@@ -1116,6 +1158,18 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 	return 0, true
 }
 
+// blockASCII is block's end for an ASCII block at i, i >= 2, whose
+// positions to look at m holds (sanitizePairMask).
+func (q *sanitizeQuietPass) blockASCII(i int, m uint) (int, bool) {
+	for ; m != 0; m &= m - 1 {
+		if p := i + bits.TrailingZeros(m); p >= q.next && !q.ascii(p) {
+			return p, false
+		}
+	}
+	q.next = max(q.next, i+8)
+	return 0, true
+}
+
 // What a byte pair means to the scans, one bit each (sanitizePairInfo).
 // The quick pass reads the first two, step 3 the last two (a pair at
 // sanitizeShiftQuiet or sanitizeShiftSecret), both the middle two.
@@ -1126,6 +1180,7 @@ const (
 	sanitizePairSep                      // the second byte is ':' or '='
 	sanitizePairSecretStarts             // a secret may start at the first byte (sanitizeLookSecret)
 	sanitizePairGapSep                   // white space, a quote or a backslash, then ':' or '='
+	sanitizePairGapSecond                // the second byte is white space, a quote or a backslash
 
 	sanitizeShiftQuiet  = 0
 	sanitizeShiftSecret = 4
@@ -1154,6 +1209,9 @@ var sanitizePairInfo = func() (t [1 << 16]uint8) {
 		}
 		if sanitizePairBit(&sanitizeLookSecret, w) {
 			t[v] |= sanitizePairSecretStarts
+		}
+		if sanitizeClasses[v>>8]&sanitizeClassGap != 0 {
+			t[v] |= sanitizePairGapSecond
 		}
 	}
 	return t
