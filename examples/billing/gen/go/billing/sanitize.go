@@ -847,34 +847,25 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 // separators is block for an ASCII block w at i whose even pairs hold no
 // pair of sanitizeLook2 but for its ':' and '=': only an assignment, a
 // URL's userinfo or a Windows home, all tried at the separator, could
-// start a change. When no separator may start one (separatorsQuiet), the
-// block is passed without block's pair mask; a block of many separators
-// (a crafted text) goes by the mask straight away.
+// start a change. Each separator is tested as at tests it, then by the
+// cheapest conditions of matchSeparator's shapes: a gap or a key that may
+// be sensitive before it (sanitizeKeyMay), a userinfo that may end at the
+// next '@' after "://" (userinfoMay), a drive's Users directory. When none
+// may start one, the block is passed without block's pair mask (and
+// q.next is left alone); otherwise block decides. A block of many
+// separators (a crafted text) goes by the pair mask straight away.
 func (q *sanitizeQuietPass) separators(i int, w uint64) (int, bool) {
 	// The bytes of w equal to ':' or '=' (bit 7 of each): ASCII bytes,
 	// so adding 0x7F carries into bit 7 exactly where the XOR is not 0.
 	const ones = 0x0101010101010101
 	m := (^((w ^ ':'*ones) + 0x7F*ones) | ^((w ^ '='*ones) + 0x7F*ones)) & (0x80 * ones)
+	s := q.r.s
 	if bits.OnesCount64(m) > 2 && i >= 2 {
-		if mask := sanitizePairMask(q.r.s, i, w, sanitizeShiftQuiet); mask != 0 {
+		if mask := sanitizePairMask(s, i, w, sanitizeShiftQuiet); mask != 0 {
 			return q.blockASCII(i, mask)
 		}
 		return 0, true
 	}
-	if q.separatorsQuiet(i, w, m) {
-		return 0, true
-	}
-	return q.block(i, w)
-}
-
-// separatorsQuiet reports whether no ':' or '=' of the block w at i (m:
-// bit 7 of each of their bytes) starts anything. Each separator is tested
-// as at tests it, then by the cheapest conditions of matchSeparator's
-// shapes: a gap or a key that may be sensitive before it
-// (sanitizeKeyMay), a userinfo that may end at the next '@' after "://"
-// (userinfoMay), a drive's Users directory.
-func (q *sanitizeQuietPass) separatorsQuiet(i int, w, m uint64) bool {
-	s := q.r.s
 	// Byte k of before is s[i+k-2] (0 before the text's start, which no
 	// key ends with and which is no gap), for k < 8.
 	before := w << 16
@@ -893,25 +884,25 @@ func (q *sanitizeQuietPass) separatorsQuiet(i int, w, m uint64) bool {
 			v = uint16(w >> (8*k - 16))
 		}
 		if f := sanitizePairInfo[v]; f&sanitizePairKey != 0 && sanitizeKeyMay(s, p, p) {
-			return false
+			return q.block(i, w)
 		} else if f&sanitizePairGapSecond != 0 {
 			// White space, quotes or backslashes between the key and
 			// the separator (French text puts a space before ':').
-			if q := sanitizeKeyEnd(s, 0, p); q >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[q-2])|uint16(s[q-1])<<8) && sanitizeKeyMay(s, q, p) {
-				return false
+			if e := sanitizeKeyEnd(s, 0, p); e >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[e-2])|uint16(s[e-1])<<8) && sanitizeKeyMay(s, e, p) {
+				return q.block(i, w)
 			}
 		}
 		if byte(w>>(8*k)) == ':' && sanitizeSeparator(s[p+1]) {
 			if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
 				if q.userinfoMay(p + 3) {
-					return false
+					return q.block(i, w)
 				}
 			} else if sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
-				return false
+				return q.block(i, w)
 			}
 		}
 	}
-	return true
+	return 0, true
 }
 
 // userinfoMay reports whether a URL's userinfo may run from j to an '@':
