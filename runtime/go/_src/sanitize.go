@@ -632,11 +632,14 @@ var sanitizeLook2Multi = func() (t sanitizePairs) {
 // What a byte pair at an even position means to the scans, one bit each
 // (sanitizeEvenPairs): the quick pass looks around it (sanitizeLook2), or
 // at its lead bytes (sanitizeLook2Multi); step 3 looks around it
-// (sanitizeLookSecret2).
+// (sanitizeLookSecret2). sanitizeEvenShape is sanitizeEvenQuiet but for
+// the pairs flagged only because they hold ':' or '=' (sanitizeLook2Shapes):
+// an ASCII block whose pairs hold none of it asks separators instead.
 const (
 	sanitizeEvenQuiet = 1 << iota
 	sanitizeEvenSecret
 	sanitizeEvenLead
+	sanitizeEvenShape
 )
 
 // sanitizeEvenPairs holds those bits for every byte pair, indexed by
@@ -652,6 +655,9 @@ var sanitizeEvenPairs = func() (t [1 << 16]uint8) {
 		}
 		if sanitizePairBit(&sanitizeLookSecret2, uint16(v)) {
 			t[v] |= sanitizeEvenSecret
+		}
+		if sanitizePairBit(&sanitizeLook2Shapes, uint16(v)) {
+			t[v] |= sanitizeEvenShape
 		}
 	}
 	return t
@@ -712,6 +718,9 @@ var (
 	sanitizeLookSecret, sanitizeLookSecret2 = sanitizeLookPairs(sanitizeByteAssign)
 	sanitizeLookAfter                       = sanitizeLookAfterPairs(true)
 	sanitizeLookAfterSecret                 = sanitizeLookAfterPairs(false)
+	// sanitizeLook2Shapes is sanitizeLook2 without the pairs that hold ':'
+	// or '=' for that alone.
+	_, sanitizeLook2Shapes = sanitizeLookPairs(^uint8(0) &^ sanitizeByteAssign)
 	// sanitizeLookBack holds the third and fourth bytes of the credential
 	// names of four bytes or more that start with a letter or digit: at an
 	// even pair of these, the scans look from two bytes back, where such a
@@ -804,10 +813,21 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 					return p, sanitizeCountTo(s, i+8, q.cont, p), false
 				}
 			}
+		} else {
 			// ASCII, the same four loads: no pair of it holds a lead byte.
-		} else if t := &sanitizeEvenPairs; (t[uint16(w)]|t[uint16(w>>16)]|t[uint16(w>>32)]|t[uint16(w>>48)])&sanitizeEvenQuiet != 0 {
-			if p, ok := q.block(i, w); !ok {
-				return p, sanitizeCountTo(s, i, q.cont, p), false
+			// A block flagged only by ':' or '=' (URLs, query strings,
+			// ports; no pair of it is in sanitizeLook2Shapes) goes to
+			// block only when one of them may start something
+			// (separators).
+			t := &sanitizeEvenPairs
+			if e := t[uint16(w)] | t[uint16(w>>16)] | t[uint16(w>>32)] | t[uint16(w>>48)]; e&sanitizeEvenShape != 0 {
+				if p, ok := q.block(i, w); !ok {
+					return p, sanitizeCountTo(s, i, q.cont, p), false
+				}
+			} else if e&sanitizeEvenQuiet != 0 {
+				if p, ok := q.separators(i, w); !ok {
+					return p, sanitizeCountTo(s, i, q.cont, p), false
+				}
 			}
 		}
 		i += 8
@@ -820,6 +840,127 @@ func (q *sanitizeQuietPass) scan(i, cont int, owed uint64) (pristine, count int,
 		}
 	}
 	return 0, len(s) - q.cont - sanitizeContinuations(s[i:]), true
+}
+
+// separators is block for an ASCII block w at i whose even pairs hold no
+// pair of sanitizeLook2 but for its ':' and '=': only an assignment, a
+// URL's userinfo or a Windows home, all tried at the separator, could
+// start a change. Each separator is tested as at tests it, then by the
+// cheapest conditions of matchSeparator's shapes: a gap or a key that may
+// be sensitive before it (sanitizeKeyMay), a userinfo that may end at the
+// next '@' after "://" (userinfoMay), a drive's Users directory. When none
+// may start one, the block is passed without block's pair mask (and
+// q.next is left alone); otherwise block decides. A block of many
+// separators (a crafted text) goes by the pair mask straight away.
+func (q *sanitizeQuietPass) separators(i int, w uint64) (int, bool) {
+	// The bytes of w equal to ':' or '=' (bit 7 of each): ASCII bytes,
+	// so adding 0x7F carries into bit 7 exactly where the XOR is not 0.
+	const ones = 0x0101010101010101
+	m := (^((w ^ ':'*ones) + 0x7F*ones) | ^((w ^ '='*ones) + 0x7F*ones)) & (0x80 * ones)
+	s := q.r.s
+	if bits.OnesCount64(m) > 2 && i >= 2 {
+		if mask := sanitizePairMask(s, i, w, sanitizeShiftQuiet); mask != 0 {
+			return q.blockASCII(i, mask)
+		}
+		return 0, true
+	}
+	// Byte k of before is s[i+k-2] (0 before the text's start, which no
+	// key ends with and which is no gap), for k < 8.
+	before := w << 16
+	if i >= 2 {
+		before |= uint64(s[i-2]) | uint64(s[i-1])<<8
+	}
+	for ; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m) >> 3
+		p := i + k
+		if p+1 >= len(s) {
+			continue // at tries no shape at the last byte
+		}
+		// The pair that ends before p.
+		v := uint16(before >> (8 * k))
+		if k >= 2 {
+			v = uint16(w >> (8*k - 16))
+		}
+		if f := sanitizePairInfo[v]; f&sanitizePairKey != 0 && sanitizeKeyMay(s, p, p) {
+			return q.block(i, w)
+		} else if f&sanitizePairGapSecond != 0 {
+			// White space, quotes or backslashes between the key and
+			// the separator (French text puts a space before ':').
+			if e := sanitizeKeyEnd(s, 0, p); e >= 2 && sanitizePairBit(&sanitizeKeyEnds, uint16(s[e-2])|uint16(s[e-1])<<8) && sanitizeKeyMay(s, e, p) {
+				return q.block(i, w)
+			}
+		}
+		if byte(w>>(8*k)) == ':' && sanitizeSeparator(s[p+1]) {
+			if p+2 < len(s) && s[p+1] == '/' && s[p+2] == '/' {
+				if q.userinfoMay(p + 3) {
+					return q.block(i, w)
+				}
+			} else if sanitizePaths && sanitizeDriveUsers(s[p:]) > 0 {
+				return q.block(i, w)
+			}
+		}
+	}
+	return 0, true
+}
+
+// userinfoMay reports whether a URL's userinfo may run from j to an '@':
+// the next '@' is not j and every byte before it from j is a userinfo
+// character. The answer for the next '@' is kept (atFrom, atSign, atRun),
+// so text with many URLs and few '@' is searched once.
+func (q *sanitizeQuietPass) userinfoMay(j int) bool {
+	s := q.r.s
+	if !q.atKnown || j < q.atFrom || j > q.atSign {
+		a := strings.IndexByte(s[j:], '@')
+		if a < 0 {
+			a = len(s)
+		} else {
+			a += j
+		}
+		k := a
+		for a < len(s) && k > j && sanitizeClasses[s[k-1]]&sanitizeClassUserinfo != 0 {
+			k--
+		}
+		q.atKnown, q.atFrom, q.atSign, q.atRun = true, j, a, k
+	}
+	return q.atRun <= j && j < q.atSign && q.atSign < len(s)
+}
+
+// sanitizeKeyMay reports whether the key ending at q, before the
+// separator at p, may be sensitive: sanitizeSensitiveKey's walk down
+// sanitizeKeyTrie, stopped at the first node that tells anything, or code
+// or sig in a query, right before an '=' (assignment's query-only keys).
+func sanitizeKeyMay(s string, q, p int) bool {
+	t := &sanitizeKeyTrie
+	node := 0
+	for j := q - 1; j >= 0; j-- {
+		c := t.sym[s[j]]
+		if c == 0 {
+			break
+		}
+		if node = int(t.nodes[node].next[c]); node == 0 {
+			break
+		}
+		if t.nodes[node].flags != 0 {
+			return true
+		}
+	}
+	if s[p] != '=' || q != p {
+		return false
+	}
+	switch s[p-1] | 0x20 {
+	case 'e':
+		return sanitizeQueryKey(s, p, "code")
+	case 'g':
+		return sanitizeQueryKey(s, p, "sig")
+	}
+	return false
+}
+
+// sanitizeQueryKey reports whether the key k (lower case) stands right
+// before p, after one of ? & # ;.
+func sanitizeQueryKey(s string, p int, k string) bool {
+	q := p - len(k)
+	return q >= 1 && sanitizeEqualFold(s[q:p], k) && strings.IndexByte("?&#;", s[q-1]) >= 0
 }
 
 // sanitizeCountTo returns the code points of s[:p], where s[:at] holds cont
@@ -840,7 +981,7 @@ func sanitizeCountTo(s string, at, cont, p int) int {
 // text nor in t. What the shapes' scans remember (sanitizeMemo) may reach
 // past p, in the text's positions: it is forgotten.
 func (q *sanitizeQuietPass) resume(t string, p, count int) (pristine, runes int, quiet bool) {
-	q.r.s, q.r.sanitizeMemo, q.next = t, sanitizeMemo{}, p
+	q.r.s, q.r.sanitizeMemo, q.next, q.atKnown = t, sanitizeMemo{}, p, false
 	i := p &^ 1
 	var owed uint64
 	if i < p && t[i] >= utf8.RuneSelf {
@@ -958,14 +1099,7 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 				return p, false
 			}
 		}
-		m := sanitizePairMask(s, i, w, sanitizeShiftQuiet) &^ (1<<max(q.next-i, 0) - 1)
-		for ; m != 0; m &= m - 1 {
-			if p := i + bits.TrailingZeros(m); !q.ascii(p) {
-				return p, false
-			}
-		}
-		q.next = max(q.next, i+8)
-		return 0, true
+		return q.blockASCII(i, sanitizePairMask(s, i, w, sanitizeShiftQuiet))
 	}
 	l2, lm := &sanitizeLook2, &sanitizeLook2Multi
 	v0, v1, v2, v3 := uint16(w), uint16(w>>16), uint16(w>>32), uint16(w>>48)
@@ -1013,6 +1147,18 @@ func (q *sanitizeQuietPass) block(i int, w uint64) (int, bool) {
 	return 0, true
 }
 
+// blockASCII is block's end for an ASCII block at i, i >= 2, whose
+// positions to look at m holds (sanitizePairMask).
+func (q *sanitizeQuietPass) blockASCII(i int, m uint) (int, bool) {
+	for ; m != 0; m &= m - 1 {
+		if p := i + bits.TrailingZeros(m); p >= q.next && !q.ascii(p) {
+			return p, false
+		}
+	}
+	q.next = max(q.next, i+8)
+	return 0, true
+}
+
 // What a byte pair means to the scans, one bit each (sanitizePairInfo).
 // The quick pass reads the first two, step 3 the last two (a pair at
 // sanitizeShiftQuiet or sanitizeShiftSecret), both the middle two.
@@ -1023,6 +1169,7 @@ const (
 	sanitizePairSep                      // the second byte is ':' or '='
 	sanitizePairSecretStarts             // a secret may start at the first byte (sanitizeLookSecret)
 	sanitizePairGapSep                   // white space, a quote or a backslash, then ':' or '='
+	sanitizePairGapSecond                // the second byte is white space, a quote or a backslash
 
 	sanitizeShiftQuiet  = 0
 	sanitizeShiftSecret = 4
@@ -1051,6 +1198,9 @@ var sanitizePairInfo = func() (t [1 << 16]uint8) {
 		}
 		if sanitizePairBit(&sanitizeLookSecret, w) {
 			t[v] |= sanitizePairSecretStarts
+		}
+		if sanitizeClasses[v>>8]&sanitizeClassGap != 0 {
+			t[v] |= sanitizePairGapSecond
 		}
 	}
 	return t
@@ -1177,6 +1327,11 @@ type sanitizeQuietPass struct {
 	next int
 	// cont is the continuation bytes of the text before the scan's block.
 	cont int
+	// userinfoMay's answer (atKnown): the first '@' at or after atFrom is
+	// at atSign (len(s): none), and the userinfo characters before it
+	// start at atRun (no earlier than atFrom).
+	atKnown               bool
+	atFrom, atSign, atRun int
 }
 
 // at looks at the character at p and reports false when a step would

@@ -202,3 +202,44 @@ func TestSanitizeRuneOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitizeSeparatorsQuiet: where separators passes an ASCII block that
+// only its ':' and '=' flag without block (q.next left alone), block finds
+// nothing to change in it either; and it passes most such blocks of URLs
+// and query strings.
+func TestSanitizeSeparatorsQuiet(t *testing.T) {
+	pieces := []string{"://", ":", "=", "=", "@", "/", "\\", " ", "\t", "\"", "?", "&", "#", ";", "C:", ":\\Users\\",
+		":/Users/", "code", "sig", "pass", "auth", "token", "api_key", "sort_key", "on", "id", "Id", "x", "a", "host", "8080"}
+	r := uint32(1)
+	rnd := func(n int) int {
+		r = r*1664525 + 1013904223
+		return int(r>>8) % n
+	}
+	passed, sent := 0, 0
+	for n := 0; n < 40000; n++ {
+		var b strings.Builder
+		for b.Len() < 20 {
+			b.WriteString(pieces[rnd(len(pieces))])
+		}
+		s := b.String()
+		i := 2 * rnd(2)
+		w := sanitizeWord8(s, i)
+		e := sanitizeEvenPairs[uint16(w)] | sanitizeEvenPairs[uint16(w>>16)] | sanitizeEvenPairs[uint16(w>>32)] | sanitizeEvenPairs[uint16(w>>48)]
+		if w&0x8080808080808080 != 0 || e&sanitizeEvenShape != 0 || e&sanitizeEvenQuiet == 0 {
+			continue
+		}
+		var q sanitizeQuietPass
+		q.r.s, q.next = s, i // the positions before i are the block before's
+		if _, ok := q.separators(i, w); !ok || q.next != i {
+			sent++
+			continue
+		}
+		passed++
+		if p, ok := q.block(i, w); !ok {
+			t.Fatalf("%+q: separators passes the block at %d, block changes %d", s, i, p)
+		}
+	}
+	if passed < 1000 || sent < 1000 {
+		t.Errorf("%d blocks passed, %d sent to block: the pieces do not test both", passed, sent)
+	}
+}
