@@ -576,7 +576,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   return out2;
 }
 const JOIN_RANGES = 16;
-const JOIN_SHORT = 32;
+const JOIN_SHORT = 8;
 let joinBuf = new Uint16Array(1024);
 function joinUnits(s, depth, cur, end, n) {
   let buf = joinBuf;

@@ -836,7 +836,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
 
 /** JOIN_RANGES and JOIN_SHORT: cleanAndUnmark joins more ranges than JOIN_RANGES, JOIN_SHORT units long on average or less, through joinUnits. */
 const JOIN_RANGES = 16;
-const JOIN_SHORT = 32;
+const JOIN_SHORT = 8;
 
 /** joinBuf holds joinUnits' units; it is kept between calls up to 64 Ki units. */
 let joinBuf = new Uint16Array(1024);
