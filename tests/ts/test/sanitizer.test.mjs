@@ -112,6 +112,17 @@ describe(`${pkg.CONTRACT_NAME}: sanitizer differential vectors`, { skip: !refere
 /** codePoints counts the code points of s. */
 const codePoints = (s) => [...s].length;
 
+describe(`${pkg.CONTRACT_NAME}: sanitizer on marker-dense text`, { skip: !pkg.SANITIZE_MARKERS?.includes("###") && "the contract has no ### marker" }, () => {
+  test("thousands of markers taken off join into the right text, surrogate pairs across the join's chunks kept", () => {
+    // Each ### ends a range of step 2's output: 5,000 ranges of 3 units
+    // are joined through one buffer, in chunks of 8,192 units, one of
+    // which ends inside a surrogate pair.
+    const piece = "a###\u{1F600}";
+    assert.equal(pkg.sanitizeMax(piece.repeat(5000), 100000), "a\u{1F600}".repeat(5000));
+    assert.equal(pkg.sanitizeMax("<sy###stem>".repeat(3000), 100000), "");
+  });
+});
+
 describe(`${pkg.CONTRACT_NAME}: sanitizer policy`, () => {
   test("the policy is exported and frozen", () => {
     assert.equal(typeof pkg.SANITIZE_MAX_LENGTH, "number");

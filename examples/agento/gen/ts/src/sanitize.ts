@@ -389,6 +389,180 @@ function trieChild(node: number, c: number): number {
 }
 
 /**
+ * When every marker is ASCII (the defaults are), step 2 also runs a forward
+ * automaton (Aho–Corasick, as a table) over the output, so a run of marker
+ * characters (`###`, `|>|>`) reads each unit once instead of walking back
+ * down the trie at each one. FWD_CLASS[c] numbers the ASCII units markers
+ * hold (both cases of a letter alike; 0: none). A state is a start of a
+ * marker (lower-cased); FWD_GOTO[state * FWD_N + class] is the state after
+ * one more unit, and FWD_TAKE[state] the length of the first listed marker
+ * the state's text ends with (0: none), so it is what Go takes off. A state
+ * is found where the scan has none by reading the output backwards down
+ * BACK_TRIE, which spells every substring of a marker backwards:
+ * BACK_STATE[node] is the state of the longest of the texts on the path
+ * from the root that is a start of a marker.
+ */
+const FWD = SANITIZE_MARKERS.every((m) => !/[^\x00-\x7f]/.test(m));
+const FWD_CLASS = new Uint8Array(128);
+let FWD_N = 1;
+const FWD_GOTO_L: number[] = [];
+const FWD_TAKE_L: number[] = [0];
+const BACK_L: number[] = [];
+const BACK_STATE_L: number[] = [0];
+if (FWD) {
+  for (const m of SANITIZE_MARKERS) {
+    for (let k = 0; k < m.length; k++) {
+      const f = asciiFold(m.charCodeAt(k));
+      if (FWD_CLASS[f] === 0) {
+        FWD_CLASS[f] = FWD_N++;
+        if (f >= 0x61 && f <= 0x7a) {
+          FWD_CLASS[f - 0x20] = FWD_CLASS[f]!;
+        }
+      }
+    }
+  }
+  // The forward trie of the markers: its nodes are the states.
+  const child: number[] = new Array<number>(FWD_N).fill(0);
+  const text: string[] = [""];
+  const order: number[] = [-1];
+  SANITIZE_MARKERS.forEach((m, o) => {
+    let st = 0;
+    for (let k = 0; k < m.length; k++) {
+      const f = asciiFold(m.charCodeAt(k));
+      let next = child[st * FWD_N + FWD_CLASS[f]!]!;
+      if (next === 0) {
+        next = text.length;
+        text.push(text[st]! + String.fromCharCode(f));
+        order.push(-1);
+        for (let a = 0; a < FWD_N; a++) {
+          child.push(0);
+        }
+        child[st * FWD_N + FWD_CLASS[f]!] = next;
+      }
+      st = next;
+    }
+    if (order[st]! < 0) {
+      order[st] = o;
+    }
+  });
+  // Breadth first: a state's failure (the longest proper end of its text
+  // that is a state) comes before it.
+  const fail = new Array<number>(text.length).fill(0);
+  const best = order.slice();
+  for (let k = 0; k < text.length * FWD_N; k++) {
+    FWD_GOTO_L.push(0);
+  }
+  for (let k = 1; k < text.length; k++) {
+    FWD_TAKE_L.push(0);
+  }
+  const queue = [0];
+  for (let q = 0; q < queue.length; q++) {
+    const st = queue[q]!;
+    for (let a = 1; a < FWD_N; a++) {
+      const next = child[st * FWD_N + a]!;
+      if (next !== 0) {
+        fail[next] = st === 0 ? 0 : FWD_GOTO_L[fail[st]! * FWD_N + a]!;
+        const f = best[fail[next]!]!;
+        if (f >= 0 && (best[next]! < 0 || f < best[next]!)) {
+          best[next] = f;
+        }
+        FWD_TAKE_L[next] = best[next]! >= 0 ? SANITIZE_MARKERS[best[next]!]!.length : 0;
+        FWD_GOTO_L[st * FWD_N + a] = next;
+        queue.push(next);
+      } else {
+        FWD_GOTO_L[st * FWD_N + a] = st === 0 ? 0 : FWD_GOTO_L[fail[st]! * FWD_N + a]!;
+      }
+    }
+  }
+  // BACK_TRIE: every state's text, read backwards, and each of its ends.
+  for (let a = 0; a < FWD_N; a++) {
+    BACK_L.push(0);
+  }
+  const own: number[] = [0];
+  const parent: number[] = [0];
+  for (let st = 1; st < text.length; st++) {
+    const t = text[st]!;
+    let node = 0;
+    for (let k = t.length - 1; k >= 0; k--) {
+      const a = FWD_CLASS[t.charCodeAt(k)]!;
+      let next = BACK_L[node * FWD_N + a]!;
+      if (next === 0) {
+        next = own.length;
+        own.push(-1);
+        parent.push(node);
+        for (let b = 0; b < FWD_N; b++) {
+          BACK_L.push(0);
+        }
+        BACK_L[node * FWD_N + a] = next;
+      }
+      node = next;
+    }
+    own[node] = st;
+  }
+  for (let node = 1; node < own.length; node++) {
+    BACK_STATE_L.push(own[node]! >= 0 ? own[node]! : BACK_STATE_L[parent[node]!]!);
+  }
+}
+const FWD_GOTO = Int32Array.from(FWD_GOTO_L);
+const FWD_TAKE = Int32Array.from(FWD_TAKE_L);
+const BACK_TRIE = Int32Array.from(BACK_L);
+const BACK_STATE = Int32Array.from(BACK_STATE_L);
+
+/**
+ * fwdStates[k] is the automaton's state after the output unit s[k] where
+ * fwdStamp[k] is the current call's fwdGen (else unknown), so the state is
+ * known again where taking a marker off leaves the output ending at a unit
+ * the automaton has read.
+ */
+let fwdStates = new Int32Array(256);
+let fwdStamp = new Int32Array(256);
+let fwdGen = 0;
+
+/** fwdRoom makes fwdStates and fwdStamp hold index k. */
+function fwdRoom(k: number): void {
+  let n = fwdStates.length;
+  while (n <= k) {
+    n *= 2;
+  }
+  const st = new Int32Array(n);
+  st.set(fwdStates);
+  const sp = new Int32Array(n);
+  sp.set(fwdStamp);
+  fwdStates = st;
+  fwdStamp = sp;
+}
+
+/**
+ * backState returns the automaton's state after the output (the stacked
+ * ranges, then s[cur:end]), read backwards down BACK_TRIE.
+ */
+function backState(s: string, cur: number, end: number, depth: number): number {
+  let node = 0;
+  for (let k = end - 1; k >= cur; k--) {
+    const u = s.charCodeAt(k);
+    const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]!]! : 0;
+    if (next === 0) {
+      return BACK_STATE[node]!;
+    }
+    node = next;
+  }
+  for (let d = depth - 1; d >= 0; d--) {
+    for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
+      const u = s.charCodeAt(k);
+      const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]!]! : 0;
+      if (next === 0) {
+        return BACK_STATE[node]!;
+      }
+      node = next;
+    }
+  }
+  return BACK_STATE[node]!;
+}
+
+/** FWD_GAP is the most units the automaton reads forward to a marker's last unit before a backward read is cheaper. */
+const FWD_GAP = 8;
+
+/**
  * unitsRegExp returns a regular expression that finds the units UNITS
  * flags with flag: one character class, which the engine runs as native
  * code, about twice as fast per unit as a loop of charCodeAt, so long runs
@@ -488,6 +662,14 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
   // found by its own search, which goes on only once the scan passes it.
   let next1 = -1;
   let next2 = -1;
+  // The automaton's state after the output up to s[fPos] (the stacked
+  // ranges, then s[cur:fPos]) where fState >= 0 and fPos >= cur.
+  let fState = -1;
+  let fPos = 0;
+  if (++fwdGen === 0x7fffffff) {
+    fwdStamp.fill(0);
+    fwdGen = 1;
+  }
   for (;;) {
     const stop = len - i < budget ? len : i + budget;
     // c is the unit at i, read once (-1 at the stop).
@@ -522,6 +704,9 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
           rangeEnd[depth] = i;
           depth++;
         }
+        if (fPos === i) {
+          fPos = i + 1;
+        }
         cur = i + 1;
         changed = true;
         i++;
@@ -535,6 +720,9 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
             rangeStart[depth] = cur;
             rangeEnd[depth] = i;
             depth++;
+          }
+          if (fPos === i) {
+            fPos = i + 2;
           }
           cur = i + 2;
           changed = true;
@@ -557,9 +745,34 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
     if ((UNITS[c]! & MARKER_LAST) === 0) {
       continue;
     }
-    // A marker may end here: the output (the stacked ranges, then
-    // s[cur:i]) is read backwards down the marker trie.
-    const take0 = markerInOutput(s, cur, i, depth);
+    // A marker may end here: the automaton reads on from its last state
+    // where that is near, else the output (the stacked ranges, then
+    // s[cur:i]) is read backwards.
+    let take0: number;
+    if (FWD) {
+      if (i > fwdStates.length - 1) {
+        fwdRoom(i);
+      }
+      let st: number;
+      if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
+        st = fState;
+        for (let k = fPos; k < i; k++) {
+          const u = s.charCodeAt(k);
+          st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u]! : 0)]!;
+          fwdStates[k] = st;
+          fwdStamp[k] = fwdGen;
+        }
+      } else {
+        st = backState(s, cur, i, depth);
+        fwdStates[i - 1] = st;
+        fwdStamp[i - 1] = fwdGen;
+      }
+      fState = st;
+      fPos = i;
+      take0 = FWD_TAKE[st]!;
+    } else {
+      take0 = markerInOutput(s, cur, i, depth);
+    }
     if (take0 === 0) {
       continue;
     }
@@ -584,19 +797,76 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
     }
     cur = i;
     changed = true;
+    if (FWD) {
+      // The output now ends where the automaton may have read.
+      fPos = i;
+      if (depth === 0) {
+        fState = 0;
+      } else {
+        const e = rangeEnd[depth - 1]! - 1;
+        fState = fwdStamp[e] === fwdGen ? fwdStates[e]! : -1;
+      }
+    }
   }
   cleanPairs = pairs;
   if (!changed) {
     return i === len ? s : s.slice(0, i);
   }
-  let out = "";
+  let n = i - cur;
   for (let d = 0; d < depth; d++) {
-    out += s.slice(rangeStart[d], rangeEnd[d]);
+    n += rangeEnd[d]! - rangeStart[d]!;
+  }
+  let out = "";
+  if (depth > JOIN_RANGES && n < depth * JOIN_SHORT) {
+    // Many short ranges (markers or deleted characters every few
+    // characters): their units are copied into one buffer and made into
+    // a string from it, where a slice and a joined string for each range
+    // would cost an allocation each and a string that must be flattened
+    // before step 3 reads it.
+    out = joinUnits(s, depth, cur, i, n);
+  } else {
+    for (let d = 0; d < depth; d++) {
+      out += s.slice(rangeStart[d], rangeEnd[d]);
+    }
+    out += s.slice(cur, i);
   }
   if (rangeStart.length > 4096) {
     rangeStart.length = rangeEnd.length = 0; // a huge input does not keep its stack
   }
-  return out + s.slice(cur, i);
+  return out;
+}
+
+/** JOIN_RANGES and JOIN_SHORT: cleanAndUnmark joins more ranges than JOIN_RANGES, JOIN_SHORT units long on average or less, through joinUnits. */
+const JOIN_RANGES = 16;
+const JOIN_SHORT = 8;
+
+/** joinBuf holds joinUnits' units; it is kept between calls up to 64 Ki units. */
+let joinBuf = new Uint16Array(1024);
+
+/** joinUnits returns the stacked ranges of s, then s[cur:end], n units in all, as one string. */
+function joinUnits(s: string, depth: number, cur: number, end: number, n: number): string {
+  let buf = joinBuf;
+  if (buf.length < n) {
+    buf = new Uint16Array(n);
+    if (n <= 0x10000) {
+      joinBuf = buf;
+    }
+  }
+  let o = 0;
+  for (let d = 0; d < depth; d++) {
+    const e = rangeEnd[d]!;
+    for (let k = rangeStart[d]!; k < e; k++) {
+      buf[o++] = s.charCodeAt(k);
+    }
+  }
+  for (let k = cur; k < end; k++) {
+    buf[o++] = s.charCodeAt(k);
+  }
+  let out = "";
+  for (let k = 0; k < n; k += 0x2000) {
+    out += String.fromCharCode.apply(null, buf.subarray(k, k + 0x2000 < n ? k + 0x2000 : n) as unknown as number[]);
+  }
+  return out;
 }
 
 /** The finished ranges of cleanAndUnmark's output; each deletion and each marker taken off adds at most one. */

@@ -231,6 +231,145 @@ function trieChild(node, c) {
   const f = c >= 65 && c <= 90 ? c + 32 : c;
   return f < 128 ? TRIE_ASCII[node << 7 | f] : trieHasOther ? trieOther.get(node * 65536 + f) ?? 0 : 0;
 }
+const FWD = SANITIZE_MARKERS.every((m) => !/[^\x00-\x7f]/.test(m));
+const FWD_CLASS = new Uint8Array(128);
+let FWD_N = 1;
+const FWD_GOTO_L = [];
+const FWD_TAKE_L = [0];
+const BACK_L = [];
+const BACK_STATE_L = [0];
+if (FWD) {
+  for (const m of SANITIZE_MARKERS) {
+    for (let k = 0; k < m.length; k++) {
+      const f = asciiFold(m.charCodeAt(k));
+      if (FWD_CLASS[f] === 0) {
+        FWD_CLASS[f] = FWD_N++;
+        if (f >= 97 && f <= 122) {
+          FWD_CLASS[f - 32] = FWD_CLASS[f];
+        }
+      }
+    }
+  }
+  const child = new Array(FWD_N).fill(0);
+  const text = [""];
+  const order = [-1];
+  SANITIZE_MARKERS.forEach((m, o) => {
+    let st = 0;
+    for (let k = 0; k < m.length; k++) {
+      const f = asciiFold(m.charCodeAt(k));
+      let next = child[st * FWD_N + FWD_CLASS[f]];
+      if (next === 0) {
+        next = text.length;
+        text.push(text[st] + String.fromCharCode(f));
+        order.push(-1);
+        for (let a = 0; a < FWD_N; a++) {
+          child.push(0);
+        }
+        child[st * FWD_N + FWD_CLASS[f]] = next;
+      }
+      st = next;
+    }
+    if (order[st] < 0) {
+      order[st] = o;
+    }
+  });
+  const fail = new Array(text.length).fill(0);
+  const best = order.slice();
+  for (let k = 0; k < text.length * FWD_N; k++) {
+    FWD_GOTO_L.push(0);
+  }
+  for (let k = 1; k < text.length; k++) {
+    FWD_TAKE_L.push(0);
+  }
+  const queue = [0];
+  for (let q = 0; q < queue.length; q++) {
+    const st = queue[q];
+    for (let a = 1; a < FWD_N; a++) {
+      const next = child[st * FWD_N + a];
+      if (next !== 0) {
+        fail[next] = st === 0 ? 0 : FWD_GOTO_L[fail[st] * FWD_N + a];
+        const f = best[fail[next]];
+        if (f >= 0 && (best[next] < 0 || f < best[next])) {
+          best[next] = f;
+        }
+        FWD_TAKE_L[next] = best[next] >= 0 ? SANITIZE_MARKERS[best[next]].length : 0;
+        FWD_GOTO_L[st * FWD_N + a] = next;
+        queue.push(next);
+      } else {
+        FWD_GOTO_L[st * FWD_N + a] = st === 0 ? 0 : FWD_GOTO_L[fail[st] * FWD_N + a];
+      }
+    }
+  }
+  for (let a = 0; a < FWD_N; a++) {
+    BACK_L.push(0);
+  }
+  const own = [0];
+  const parent = [0];
+  for (let st = 1; st < text.length; st++) {
+    const t = text[st];
+    let node = 0;
+    for (let k = t.length - 1; k >= 0; k--) {
+      const a = FWD_CLASS[t.charCodeAt(k)];
+      let next = BACK_L[node * FWD_N + a];
+      if (next === 0) {
+        next = own.length;
+        own.push(-1);
+        parent.push(node);
+        for (let b = 0; b < FWD_N; b++) {
+          BACK_L.push(0);
+        }
+        BACK_L[node * FWD_N + a] = next;
+      }
+      node = next;
+    }
+    own[node] = st;
+  }
+  for (let node = 1; node < own.length; node++) {
+    BACK_STATE_L.push(own[node] >= 0 ? own[node] : BACK_STATE_L[parent[node]]);
+  }
+}
+const FWD_GOTO = Int32Array.from(FWD_GOTO_L);
+const FWD_TAKE = Int32Array.from(FWD_TAKE_L);
+const BACK_TRIE = Int32Array.from(BACK_L);
+const BACK_STATE = Int32Array.from(BACK_STATE_L);
+let fwdStates = new Int32Array(256);
+let fwdStamp = new Int32Array(256);
+let fwdGen = 0;
+function fwdRoom(k) {
+  let n = fwdStates.length;
+  while (n <= k) {
+    n *= 2;
+  }
+  const st = new Int32Array(n);
+  st.set(fwdStates);
+  const sp = new Int32Array(n);
+  sp.set(fwdStamp);
+  fwdStates = st;
+  fwdStamp = sp;
+}
+function backState(s, cur, end, depth) {
+  let node = 0;
+  for (let k = end - 1; k >= cur; k--) {
+    const u = s.charCodeAt(k);
+    const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
+    if (next === 0) {
+      return BACK_STATE[node];
+    }
+    node = next;
+  }
+  for (let d = depth - 1; d >= 0; d--) {
+    for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
+      const u = s.charCodeAt(k);
+      const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
+      if (next === 0) {
+        return BACK_STATE[node];
+      }
+      node = next;
+    }
+  }
+  return BACK_STATE[node];
+}
+const FWD_GAP = 8;
 function unitsRegExp(flag) {
   let cls = "";
   for (let c = 0; c < 65536; c++) {
@@ -281,6 +420,12 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   let w = len - from > 2 * budget ? s.slice(0, from + 2 * budget) : s;
   let next1 = -1;
   let next2 = -1;
+  let fState = -1;
+  let fPos = 0;
+  if (++fwdGen === 2147483647) {
+    fwdStamp.fill(0);
+    fwdGen = 1;
+  }
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
     let c = i < stop2 ? s.charCodeAt(i) : -1;
@@ -312,6 +457,9 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
           rangeEnd[depth] = i;
           depth++;
         }
+        if (fPos === i) {
+          fPos = i + 1;
+        }
         cur = i + 1;
         changed = true;
         i++;
@@ -324,6 +472,9 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
             rangeStart[depth] = cur;
             rangeEnd[depth] = i;
             depth++;
+          }
+          if (fPos === i) {
+            fPos = i + 2;
           }
           cur = i + 2;
           changed = true;
@@ -344,7 +495,31 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
     if ((UNITS[c] & MARKER_LAST) === 0) {
       continue;
     }
-    const take0 = markerInOutput(s, cur, i, depth);
+    let take0;
+    if (FWD) {
+      if (i > fwdStates.length - 1) {
+        fwdRoom(i);
+      }
+      let st;
+      if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
+        st = fState;
+        for (let k = fPos; k < i; k++) {
+          const u = s.charCodeAt(k);
+          st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
+          fwdStates[k] = st;
+          fwdStamp[k] = fwdGen;
+        }
+      } else {
+        st = backState(s, cur, i, depth);
+        fwdStates[i - 1] = st;
+        fwdStamp[i - 1] = fwdGen;
+      }
+      fState = st;
+      fPos = i;
+      take0 = FWD_TAKE[st];
+    } else {
+      take0 = markerInOutput(s, cur, i, depth);
+    }
     if (take0 === 0) {
       continue;
     }
@@ -368,19 +543,64 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
     }
     cur = i;
     changed = true;
+    if (FWD) {
+      fPos = i;
+      if (depth === 0) {
+        fState = 0;
+      } else {
+        const e = rangeEnd[depth - 1] - 1;
+        fState = fwdStamp[e] === fwdGen ? fwdStates[e] : -1;
+      }
+    }
   }
   cleanPairs = pairs;
   if (!changed) {
     return i === len ? s : s.slice(0, i);
   }
-  let out2 = "";
+  let n = i - cur;
   for (let d = 0; d < depth; d++) {
-    out2 += s.slice(rangeStart[d], rangeEnd[d]);
+    n += rangeEnd[d] - rangeStart[d];
+  }
+  let out2 = "";
+  if (depth > JOIN_RANGES && n < depth * JOIN_SHORT) {
+    out2 = joinUnits(s, depth, cur, i, n);
+  } else {
+    for (let d = 0; d < depth; d++) {
+      out2 += s.slice(rangeStart[d], rangeEnd[d]);
+    }
+    out2 += s.slice(cur, i);
   }
   if (rangeStart.length > 4096) {
     rangeStart.length = rangeEnd.length = 0;
   }
-  return out2 + s.slice(cur, i);
+  return out2;
+}
+const JOIN_RANGES = 16;
+const JOIN_SHORT = 8;
+let joinBuf = new Uint16Array(1024);
+function joinUnits(s, depth, cur, end, n) {
+  let buf = joinBuf;
+  if (buf.length < n) {
+    buf = new Uint16Array(n);
+    if (n <= 65536) {
+      joinBuf = buf;
+    }
+  }
+  let o = 0;
+  for (let d = 0; d < depth; d++) {
+    const e = rangeEnd[d];
+    for (let k = rangeStart[d]; k < e; k++) {
+      buf[o++] = s.charCodeAt(k);
+    }
+  }
+  for (let k = cur; k < end; k++) {
+    buf[o++] = s.charCodeAt(k);
+  }
+  let out2 = "";
+  for (let k = 0; k < n; k += 8192) {
+    out2 += String.fromCharCode.apply(null, buf.subarray(k, k + 8192 < n ? k + 8192 : n));
+  }
+  return out2;
 }
 const rangeStart = [];
 const rangeEnd = [];
