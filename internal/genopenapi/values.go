@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/orderedjson"
@@ -128,14 +127,6 @@ func valueOK(v any) bool {
 	return false
 }
 
-// strStyle is the style str gives s.
-func strStyle(s string) yaml.Style {
-	if yaml11(s) {
-		return yaml.DoubleQuotedStyle
-	}
-	return 0
-}
-
 // anyValue is value(valueNode(v), indent) without the nodes; v is one that
 // valueOK takes.
 func (w *writer) anyValue(v any, indent int) bool {
@@ -162,11 +153,7 @@ func (w *writer) anyValue(v any, indent int) bool {
 		w.b.WriteByte('\n')
 		return true
 	case float64:
-		text := string(orderedjson.AppendFloat(nil, x))
-		tag := "!!int"
-		if strings.ContainsAny(text, ".eE") {
-			tag = "!!float"
-		}
+		tag, text := floatScalar(x)
 		return w.anyScalar(tag, 0, text)
 	case string:
 		return w.anyScalar("!!str", strStyle(x), x)

@@ -73,11 +73,16 @@ func yaml11(s string) bool {
 // str is a string scalar, quoted wherever a YAML 1.1 or 1.2 reader could
 // take it for anything else.
 func str(s string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: strStyle(s), Value: s}
+}
+
+// strStyle is the style str gives s; the writer's value path
+// (writer.anyValue) asks it too, so that both paths quote alike.
+func strStyle(s string) yaml.Style {
 	if yaml11(s) {
-		n.Style = yaml.DoubleQuotedStyle
+		return yaml.DoubleQuotedStyle
 	}
-	return n
+	return 0
 }
 
 func integer(n int) *yaml.Node {
@@ -241,11 +246,7 @@ func valueNode(v any) (*yaml.Node, bool) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, false
 		}
-		text := string(orderedjson.AppendFloat(nil, v))
-		tag := "!!int"
-		if strings.ContainsAny(text, ".eE") {
-			tag = "!!float"
-		}
+		tag, text := floatScalar(v)
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}, true
 	case string:
 		// JSON would turn ill-formed UTF-8 into U+FFFD.
@@ -268,6 +269,17 @@ func valueNode(v any) (*yaml.Node, bool) {
 		return flowIfEmpty(n), true
 	}
 	return nil, false
+}
+
+// floatScalar is a finite float's tag and text as valueNode makes them:
+// JSON's text (orderedjson.AppendFloat), an integer's tag when it has no
+// fraction or exponent.
+func floatScalar(v float64) (tag, text string) {
+	text = string(orderedjson.AppendFloat(nil, v))
+	if strings.ContainsAny(text, ".eE") {
+		return "!!float", text
+	}
+	return "!!int", text
 }
 
 // sequenceNode is valueNode of a slice: null when nil, as JSON writes it.
