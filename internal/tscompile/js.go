@@ -29,15 +29,6 @@ func AppendString(b []byte, s string) []byte {
 	return appendQuoted(b, utf16.Encode([]rune(s)), true)
 }
 
-// AppendKey appends s as esbuild prints a quoted object key: as
-// AppendString, but never in backticks.
-func AppendKey(b []byte, s string) []byte {
-	if plain(s) {
-		return append(append(append(b, '"'), s...), '"')
-	}
-	return appendQuoted(b, utf16.Encode([]rune(s)), false)
-}
-
 // plain says that esbuild prints s as it is between double quotes: no
 // double quote, backslash or control character, no "</" (esbuild escapes
 // the slash of "</script"), no U+2028, U+2029 or U+FEFF (it escapes those)

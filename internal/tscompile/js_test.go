@@ -48,8 +48,8 @@ func compileValue(t testing.TB, expr string) string {
 	return out
 }
 
-// AppendString, AppendKey, AppendNumber and AppendJSON print what esbuild
-// prints for the same literal.
+// AppendString, AppendNumber and AppendJSON (its keys, which are never
+// backticked, included) print what esbuild prints for the same literal.
 func TestJSLiteralsMatchEsbuild(t *testing.T) {
 	var keys, values []string
 	for _, s := range awkward {
