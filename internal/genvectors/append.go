@@ -39,6 +39,18 @@ func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
 func appendInt(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
 
+// appendList appends a JSON array of n items, each appended by item.
+func appendList(b []byte, n int, item func(b []byte, i int) []byte) []byte {
+	b = append(b, '[')
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = item(b, i)
+	}
+	return append(b, ']')
+}
+
 func (v LookupVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"kind":`...), v.Kind)
 	b = appendBool(append(b, `,"known":`...), v.Known)
@@ -82,20 +94,9 @@ func (v EnvelopeVec) estimate() int {
 func (v NextStepVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"name":`...), v.Name)
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
-	b = append(b, `,"attempts":`...)
-	if len(v.Attempts) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		for i, a := range v.Attempts {
-			if i == 0 {
-				b = append(b, '[')
-			} else {
-				b = append(b, ',')
-			}
-			b = a.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(append(b, `,"attempts":`...), len(v.Attempts), func(b []byte, i int) []byte {
+		return v.Attempts[i].appendJSON(b)
+	})
 	return append(b, '}')
 }
 
@@ -121,20 +122,10 @@ func (v HTTPVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"name":`...), v.Name)
 	b = appendInt(append(b, `,"status":`...), int64(v.Status))
 	b = appendHeaders(append(b, `,"headers":`...), v.Headers)
-	b = append(b, `,"header_lines":`...)
-	if len(v.HeaderLines) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		for i, l := range v.HeaderLines {
-			if i == 0 {
-				b = append(b, '[')
-			} else {
-				b = append(b, ',')
-			}
-			b = append(str(append(str(append(b, '['), l[0]), ','), l[1]), ']')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(append(b, `,"header_lines":`...), len(v.HeaderLines), func(b []byte, i int) []byte {
+		l := v.HeaderLines[i]
+		return append(str(append(str(append(b, '['), l[0]), ','), l[1]), ']')
+	})
 	b = str(append(b, `,"body":`...), v.Body)
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
 	b = append(b, `,"error":`...)
@@ -170,13 +161,9 @@ func appendHeaders(b []byte, h map[string]string) []byte {
 			names[j], names[j-1] = names[j-1], names[j]
 		}
 	}
-	if len(names) == 0 {
-		return append(b, "{}"...)
-	}
+	b = append(b, '{')
 	for i, name := range names {
-		if i == 0 {
-			b = append(b, '{')
-		} else {
+		if i > 0 {
 			b = append(b, ',')
 		}
 		b = str(append(str(b, name), ':'), h[name])
