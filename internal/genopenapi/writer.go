@@ -50,7 +50,6 @@ type writer struct {
 	// writer, by indent and text: the same reference and description recur
 	// in every response.
 	quoted map[fallbackKey][]byte
-	err    error
 }
 
 type fallbackKey struct {
@@ -192,8 +191,7 @@ func (w *writer) fallback(k, v *yaml.Node, indent, pad int) bool {
 		}
 		var err error
 		if out, err = encodeRaw("", doc); err != nil {
-			w.err = err
-			return false
+			return false // writeDocument hands the whole document to encode, which reports it
 		}
 		for range indent / 2 {
 			out = out[bytes.IndexByte(out, '\n')+1:]
