@@ -252,6 +252,12 @@ func TestImportKeepsTheBaseWireNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Empty names on the base would make the comparisons below hold for
+	// any service; the base's must be derived from its own name.
+	if !strings.Contains(p.Surfaces.ProblemTypeBase, "platform") || !strings.Contains(p.AIP193.Domain, "platform") || !strings.Contains(p.Surfaces.ErrorDomain, "platform") {
+		t.Fatalf("the base's problem type base %q, ErrorInfo domain %q and error domain %q do not come from its name",
+			p.Surfaces.ProblemTypeBase, p.AIP193.Domain, p.Surfaces.ErrorDomain)
+	}
 	for _, svc := range []string{"mid", "svc"} {
 		c, err := LoadFile(filepath.Join(dir, svc, "kinds.yaml"))
 		if err != nil {

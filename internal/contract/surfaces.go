@@ -215,6 +215,18 @@ type MCP struct {
 	ErrorCodes map[*Origin]int
 }
 
+// The members of an isError tool result's structuredContent that keeps an
+// upstream's own beside the envelope: labby's {"error": envelope,
+// "upstream_structured_content": original}. Fixed by the toolkit, not by a
+// contract. The generators take them from here; the four runtimes
+// (runtime/go/_src/mcperror.go, runtime/ts/src/surfaces.ts,
+// runtime/python/src/errgen_runtime/_mcp.py, runtime/rust/src/surfaces.rs)
+// still spell them out, and the conformance vectors hold them to these.
+const (
+	MCPUpstreamErrorMember   = "error"
+	MCPUpstreamContentMember = "upstream_structured_content"
+)
+
 // ErrorCode is the JSON-RPC error code of a classification's protocol
 // error: the kind's own mcp_error_code, else its origin's, else the
 // default.

@@ -27,7 +27,13 @@ func BytesPerKind(t testing.TB, generate func(*contract.Contract) error) float64
 	}
 	const small, large = 400, 1200
 	alloc(small) // what a process does once (the runtime's modules compiled) is done before measuring
-	perKind := float64(alloc(large)-alloc(small)) / (large - small)
+	a, b := alloc(large), alloc(small)
+	// A generate that does no work per kind (or none at all) would pass
+	// any bound; the difference would wrap if the larger run took less.
+	if a <= b {
+		t.Fatalf("generate allocated %d bytes at %d kinds and %d at %d: nothing grows with the kinds", a, large, b, small)
+	}
+	perKind := float64(a-b) / (large - small)
 	t.Logf("%.0f bytes allocated per kind", perKind)
 	return perKind
 }

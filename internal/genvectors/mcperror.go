@@ -66,7 +66,7 @@ func mcpErrors(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMe
 				return nil, err
 			}
 		}
-		sc := json.RawMessage(`{"error":` + string(env) + `,"upstream_structured_content":` + mcpUpstream + `}`)
+		sc := json.RawMessage(`{"` + contract.MCPUpstreamErrorMember + `":` + string(env) + `,"` + contract.MCPUpstreamContentMember + `":` + mcpUpstream + `}`)
 		out = append(out, MCPErrorVec{Name: n.name, Envelope: env, Error: e, Meta: meta, Upstream: json.RawMessage(mcpUpstream), StructuredContent: sc})
 	}
 	return out, nil

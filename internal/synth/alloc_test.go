@@ -28,11 +28,13 @@ func TestEmittersAllocateNearTheirOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := targets.Defaults(c.Name)
+	measured := 0
 	for _, e := range generate.Emitters {
 		bound, ok := bounds[e.Name]
 		if !ok {
 			continue
 		}
+		measured++
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -50,6 +52,10 @@ func TestEmittersAllocateNearTheirOutput(t *testing.T) {
 		if ratio > bound {
 			t.Errorf("%s allocates %.2f bytes a byte of its output, more than %.1f", e.Name, ratio, bound)
 		}
+	}
+	// An emitter renamed or dropped would otherwise leave its bound unchecked.
+	if measured != len(bounds) {
+		t.Errorf("measured %d of the %d bounded emitters: a name in bounds is no emitter's", measured, len(bounds))
 	}
 }
 

@@ -27,8 +27,9 @@ check.mjs, check.py) holds its package to them:
 
 It fails when the two contracts do not share the wire (contract version
 and retry policy), when a kind the source defines has no envelope in its
-vectors, or when the source's envelopes hold no base kind or none the
-reader reads through its fallback: then the check would prove nothing.
+vectors, when the source's envelopes hold no base kind or none the
+reader reads through its fallback, or when the source has no next-step
+case (or one without attempts): then the check would prove nothing.
 """
 
 import json
@@ -81,6 +82,8 @@ def expect(reader_name: str, reader: Dict[str, Any], source_name: str, source: D
     print(f"{reader_name} reads {source_name}'s {len(cases)} envelopes: {exact} of base kinds exactly, "
           f"{len(cases) - exact} through the fallback ({', '.join(sorted(through))}); "
           f"{len(source['next_step'])} next-step cases")
+    if not source["next_step"] or not all(v["attempts"] for v in source["next_step"]):
+        fail(f"{source_name}'s vectors have no next-step case, or one without attempts: the checkers would decide nothing")
     steps = [{"name": v["name"], "text": go_json(v["envelope"]), "attempts": v["attempts"]} for v in source["next_step"]]
     return {"reader": reader_name, "source": source_name, "envelopes": cases, "next_step": steps}
 
