@@ -120,8 +120,14 @@ func TestBaseClassifiesServiceKinds(t *testing.T) {
 			continue
 		}
 		base++
-		bj, _ := json.Marshal(b)
-		sj, _ := json.Marshal(s)
+		bj, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sj, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if string(bj) != string(sj) {
 			t.Errorf("%s: the packages classify a base kind differently:\nagent-error %s\nbilling     %s", row.Kind, bj, sj)
 		}
