@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -124,7 +123,7 @@ func (r *revResolver) Resolve(from *contract.ImportFile, spec *contract.ImportSp
 	if !within(target, ".") {
 		// Outside the repository: not versioned with it, so as it is now.
 		p := filepath.Join(r.top, filepath.FromSlash(target))
-		return readDisk(&contract.ImportFile{Path: p, Name: displayPath(p)}, spec.Path)
+		return contract.ReadImport(&contract.ImportFile{Path: p, Name: displayPath(p)}, spec.Path)
 	}
 	out := &contract.ImportFile{Module: from.Module, ModuleVersion: from.ModuleVersion}
 	return r.read(out, target, f.modRoot, spec.Path)
@@ -169,7 +168,7 @@ func (r *revResolver) read(out *contract.ImportFile, repoPath, modRoot, written 
 			if !path.IsAbs(link) {
 				p = filepath.Join(r.top, filepath.FromSlash(target))
 			}
-			return readDisk(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
+			return contract.ReadImport(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
 		}
 		if modRoot != "" && !within(target, modRoot) {
 			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, out.Module)
@@ -224,7 +223,7 @@ func (r *revResolver) module(spec *contract.ImportSpec) (*contract.ImportFile, e
 	if m.local {
 		out.Name = displayPath(out.Path)
 	}
-	return readDisk(out, spec.Path)
+	return contract.ReadImport(out, spec.Path)
 }
 
 // find is where module is at the revision.
@@ -386,28 +385,6 @@ func runGo(dir string, args ...string) ([]byte, string, error) {
 		return stdout.Bytes(), "; " + msg, errors.New(msg)
 	}
 	return stdout.Bytes(), "", err
-}
-
-// readDisk reads out's file from disk, saying what is wrong in terms of
-// the import.
-func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, error) {
-	data, err := contract.ReadRegularFile(out.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		where := "no such file"
-		if out.Module != "" {
-			where = "the module " + out.Module + " has no such file"
-		}
-		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
-	case errors.Is(err, contract.ErrDirectory):
-		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
-	case errors.Is(err, contract.ErrNotRegular):
-		return nil, fmt.Errorf("cannot import %s: it is not a regular file; name the contract file", written)
-	case err != nil:
-		return nil, fmt.Errorf("cannot read %s: %v", out.Name, err)
-	}
-	out.Data = data
-	return out, nil
 }
 
 // displayPath is p relative to the working directory when it lies below

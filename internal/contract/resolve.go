@@ -61,7 +61,7 @@ func (r *Files) Resolve(from *ImportFile, spec *ImportSpec) (*ImportFile, error)
 	} else {
 		out.Name = filepath.Join(filepath.Dir(from.Name), rel)
 	}
-	return r.read(out, spec.Path)
+	return ReadImport(out, spec.Path)
 }
 
 // module finds spec's module as the go.mod in r.Dir requires it.
@@ -91,7 +91,7 @@ func (r *Files) module(spec *ImportSpec) (*ImportFile, error) {
 	}
 	out := &ImportFile{Path: filepath.Join(dir, filepath.FromSlash(clean)), Name: name,
 		Module: spec.Module, ModuleVersion: m.Version, ModuleDir: dir}
-	return r.read(out, spec.Path)
+	return ReadImport(out, spec.Path)
 }
 
 func moduleName(module, version, file string) string {
@@ -101,8 +101,10 @@ func moduleName(module, version, file string) string {
 	return module + "/" + file
 }
 
-// read reads out's file, saying what is wrong in terms of the import.
-func (r *Files) read(out *ImportFile, written string) (*ImportFile, error) {
+// ReadImport reads out's file from disk (out.Path, which must be a regular
+// file), saying what is wrong in terms of the import as written. compat's
+// resolver reads what lies outside the repository with it too.
+func ReadImport(out *ImportFile, written string) (*ImportFile, error) {
 	data, err := ReadRegularFile(out.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
