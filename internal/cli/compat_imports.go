@@ -210,9 +210,9 @@ func (r *revResolver) module(spec *contract.ImportSpec) (*contract.ImportFile, e
 	if m.err != nil {
 		return nil, m.err
 	}
-	clean := path.Clean(spec.Path)
-	if !within(clean, ".") {
-		return nil, fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, contract.DefaultModuleFile)
+	clean, err := spec.FileInModule()
+	if err != nil {
+		return nil, err
 	}
 	out := &contract.ImportFile{Module: spec.Module, ModuleVersion: m.version}
 	if m.repoDir != "" {

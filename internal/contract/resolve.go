@@ -85,13 +85,23 @@ func (r *Files) module(spec *ImportSpec) (*ImportFile, error) {
 	} else {
 		name = moduleName(spec.Module, m.Version, spec.Path)
 	}
-	clean := path.Clean(spec.Path)
-	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-		return nil, fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
+	clean, err := spec.FileInModule()
+	if err != nil {
+		return nil, err
 	}
 	out := &ImportFile{Path: filepath.Join(dir, filepath.FromSlash(clean)), Name: name,
 		Module: spec.Module, ModuleVersion: m.Version, ModuleDir: dir}
 	return ReadImport(out, spec.Path)
+}
+
+// FileInModule is the clean slash path of the file an import by module
+// names inside the module, or an error when the path leaves it.
+func (spec *ImportSpec) FileInModule() (string, error) {
+	clean := path.Clean(spec.Path)
+	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
+	}
+	return clean, nil
 }
 
 func moduleName(module, version, file string) string {
