@@ -371,20 +371,15 @@ func (r *revResolver) goWorkDir() (string, error) {
 // error (for messages, with a leading "; "), and an error saying what
 // failed.
 func runGo(dir string, args ...string) ([]byte, string, error) {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	msg := strings.ReplaceAll(strings.TrimSpace(stderr.String()), "\n", "; ")
+	stdout, stderr, err := contract.GoCommand(dir, args...)
+	msg := strings.ReplaceAll(stderr, "\n", "; ")
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return nil, "", errors.New("an import by module needs the go command, which is not installed")
 	case err != nil && msg != "":
-		return stdout.Bytes(), "; " + msg, errors.New(msg)
+		return stdout, "; " + msg, errors.New(msg)
 	}
-	return stdout.Bytes(), "", err
+	return stdout, "", err
 }
 
 // displayPath is p relative to the working directory when it lies below

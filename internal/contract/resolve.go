@@ -234,24 +234,31 @@ func (r *Files) run(args ...string) ([]byte, error) {
 	if r.Go != nil {
 		return r.Go(r.Dir, args...)
 	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = r.Dir
-	// The go.mod decides, not a go.work above it: a workspace is a
-	// developer's local override, usually not committed, and the outputs
-	// (and compat, which reads a revision's go.mod) must not depend on it.
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := GoCommand(r.Dir, args...)
 	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, errors.New(msg)
+		if stderr != "" {
+			return nil, errors.New(stderr)
 		}
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, errors.New("the go command is not installed")
 		}
 	}
 	return out, err
+}
+
+// GoCommand runs the go command in dir: its standard output, its standard
+// error (trimmed) and the error from running it. The go.mod decides, not a
+// go.work above it: a workspace is a developer's local override, usually
+// not committed, and the outputs (and compat, which reads a revision's
+// go.mod) must not depend on it.
+func GoCommand(dir string, args ...string) ([]byte, string, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.Bytes(), strings.TrimSpace(stderr.String()), err
 }
 
 // goError turns what the go command says into what to do.
