@@ -118,7 +118,7 @@ func (r *revResolver) Resolve(from *contract.ImportFile, spec *contract.ImportSp
 	}
 	target := path.Clean(path.Join(path.Dir(f.path), spec.Path))
 	if f.modRoot != "" && !within(target, f.modRoot) {
-		return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", spec.Path, from.Module)
+		return nil, contract.LeavesModule(spec.Path, from.Module)
 	}
 	if !within(target, ".") {
 		// Outside the repository: not versioned with it, so as it is now.
@@ -171,7 +171,7 @@ func (r *revResolver) read(out *contract.ImportFile, repoPath, modRoot, written 
 			return contract.ReadImport(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
 		}
 		if modRoot != "" && !within(target, modRoot) {
-			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, out.Module)
+			return nil, contract.LeavesModule(written, out.Module)
 		}
 		repoPath = target
 	}

@@ -54,7 +54,7 @@ func (r *Files) Resolve(from *ImportFile, spec *ImportSpec) (*ImportFile, error)
 		// the next.
 		inside, err := filepath.Rel(from.ModuleDir, out.Path)
 		if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", spec.Path, from.Module)
+			return nil, LeavesModule(spec.Path, from.Module)
 		}
 		out.Module, out.ModuleVersion, out.ModuleDir = from.Module, from.ModuleVersion, from.ModuleDir
 		out.Name = moduleName(from.Module, from.ModuleVersion, filepath.ToSlash(inside))
@@ -102,6 +102,12 @@ func (spec *ImportSpec) FileInModule() (string, error) {
 		return "", fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
 	}
 	return clean, nil
+}
+
+// LeavesModule is the error for an import by path, written in a file of
+// module, that names a file outside the module.
+func LeavesModule(written, module string) error {
+	return fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, module)
 }
 
 func moduleName(module, version, file string) string {
