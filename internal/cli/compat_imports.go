@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -119,12 +118,12 @@ func (r *revResolver) Resolve(from *contract.ImportFile, spec *contract.ImportSp
 	}
 	target := path.Clean(path.Join(path.Dir(f.path), spec.Path))
 	if f.modRoot != "" && !within(target, f.modRoot) {
-		return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", spec.Path, from.Module)
+		return nil, contract.LeavesModule(spec.Path, from.Module)
 	}
 	if !within(target, ".") {
 		// Outside the repository: not versioned with it, so as it is now.
 		p := filepath.Join(r.top, filepath.FromSlash(target))
-		return readDisk(&contract.ImportFile{Path: p, Name: displayPath(p)}, spec.Path)
+		return contract.ReadImport(&contract.ImportFile{Path: p, Name: displayPath(p)}, spec.Path)
 	}
 	out := &contract.ImportFile{Module: from.Module, ModuleVersion: from.ModuleVersion}
 	return r.read(out, target, f.modRoot, spec.Path)
@@ -169,10 +168,10 @@ func (r *revResolver) read(out *contract.ImportFile, repoPath, modRoot, written 
 			if !path.IsAbs(link) {
 				p = filepath.Join(r.top, filepath.FromSlash(target))
 			}
-			return readDisk(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
+			return contract.ReadImport(&contract.ImportFile{Path: p, Name: displayPath(p)}, written)
 		}
 		if modRoot != "" && !within(target, modRoot) {
-			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, out.Module)
+			return nil, contract.LeavesModule(written, out.Module)
 		}
 		repoPath = target
 	}
@@ -211,9 +210,9 @@ func (r *revResolver) module(spec *contract.ImportSpec) (*contract.ImportFile, e
 	if m.err != nil {
 		return nil, m.err
 	}
-	clean := path.Clean(spec.Path)
-	if !within(clean, ".") {
-		return nil, fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, contract.DefaultModuleFile)
+	clean, err := spec.FileInModule()
+	if err != nil {
+		return nil, err
 	}
 	out := &contract.ImportFile{Module: spec.Module, ModuleVersion: m.version}
 	if m.repoDir != "" {
@@ -224,7 +223,7 @@ func (r *revResolver) module(spec *contract.ImportSpec) (*contract.ImportFile, e
 	if m.local {
 		out.Name = displayPath(out.Path)
 	}
-	return readDisk(out, spec.Path)
+	return contract.ReadImport(out, spec.Path)
 }
 
 // find is where module is at the revision.
@@ -372,42 +371,15 @@ func (r *revResolver) goWorkDir() (string, error) {
 // error (for messages, with a leading "; "), and an error saying what
 // failed.
 func runGo(dir string, args ...string) ([]byte, string, error) {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	msg := strings.ReplaceAll(strings.TrimSpace(stderr.String()), "\n", "; ")
+	stdout, stderr, err := contract.GoCommand(dir, args...)
+	msg := strings.ReplaceAll(stderr, "\n", "; ")
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return nil, "", errors.New("an import by module needs the go command, which is not installed")
 	case err != nil && msg != "":
-		return stdout.Bytes(), "; " + msg, errors.New(msg)
+		return stdout, "; " + msg, errors.New(msg)
 	}
-	return stdout.Bytes(), "", err
-}
-
-// readDisk reads out's file from disk, saying what is wrong in terms of
-// the import.
-func readDisk(out *contract.ImportFile, written string) (*contract.ImportFile, error) {
-	data, err := contract.ReadRegularFile(out.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		where := "no such file"
-		if out.Module != "" {
-			where = "the module " + out.Module + " has no such file"
-		}
-		return nil, fmt.Errorf("cannot import %s: %s (%s)", written, where, out.Name)
-	case errors.Is(err, contract.ErrDirectory):
-		return nil, fmt.Errorf("cannot import %s: it is a directory; name the contract file in it", written)
-	case errors.Is(err, contract.ErrNotRegular):
-		return nil, fmt.Errorf("cannot import %s: it is not a regular file; name the contract file", written)
-	case err != nil:
-		return nil, fmt.Errorf("cannot read %s: %v", out.Name, err)
-	}
-	out.Data = data
-	return out, nil
+	return stdout, "", err
 }
 
 // displayPath is p relative to the working directory when it lies below

@@ -332,11 +332,11 @@ func TestCompatImportReplacedInRepository(t *testing.T) {
 // module's directory) must be a regular file, as it must for validate: a
 // FIFO would block compat until a writer came, a device is never read.
 func TestCompatReadsRegularFilesOnly(t *testing.T) {
-	_, err := readDisk(&contract.ImportFile{Path: os.DevNull, Name: os.DevNull}, "../null")
+	_, err := contract.ReadImport(&contract.ImportFile{Path: os.DevNull, Name: os.DevNull}, "../null")
 	if want := "cannot import ../null: it is not a regular file; name the contract file"; err == nil || err.Error() != want {
 		t.Errorf("a device: %v; want %s", err, want)
 	}
-	_, err = readDisk(&contract.ImportFile{Path: t.TempDir(), Name: "dir"}, "../dir")
+	_, err = contract.ReadImport(&contract.ImportFile{Path: t.TempDir(), Name: "dir"}, "../dir")
 	if want := "cannot import ../dir: it is a directory; name the contract file in it"; err == nil || err.Error() != want {
 		t.Errorf("a directory: %v; want %s", err, want)
 	}

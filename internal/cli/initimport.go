@@ -110,12 +110,10 @@ func importEntry(base, contractPath string) (entry, module string, err error) {
 	return "", "", fmt.Errorf("-import %s: no such file, and not a Go module path (e.g. example.com/platform/errors)", base)
 }
 
-var moduleRe = regexp.MustCompile(contract.ModulePathPattern)
-
 // moduleImport reports whether importEntry reads base as a Go module.
 func moduleImport(base string) bool {
 	_, err := os.Stat(base)
-	return err != nil && moduleRe.MatchString(base) && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml")
+	return err != nil && contract.IsModulePath(base) && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".yml")
 }
 
 func firstErr(errs ...error) error {

@@ -204,7 +204,7 @@ func (l *loader) importSpecs(root *yaml.Node) []*ImportSpec {
 		case s.pathN == nil && s.modN == nil:
 			l.errorf(item, "%sname the contract to import: path: (a file, relative to this one) or module: (a Go module your go.mod requires)", what)
 			continue
-		case s.modN != nil && !modulePathRe.MatchString(s.Module):
+		case s.modN != nil && !IsModulePath(s.Module):
 			l.errorf(s.modN, "%smodule %q is not a Go module path (e.g. example.com/platform/errors)", what, s.Module)
 			continue
 		case s.modN == nil && strings.HasPrefix(s.Path, "/"):
@@ -479,6 +479,9 @@ func (d *loaded) fileMap() map[*yaml.Node]string {
 // element (example.com/...), then path elements. The go command checks the
 // rest when it resolves it.
 var modulePathRe = regexp.MustCompile(ModulePathPattern)
+
+// IsModulePath reports whether s is a Go module path as an import names it.
+func IsModulePath(s string) bool { return modulePathRe.MatchString(s) }
 
 // ModulePathPattern is modulePathRe's pattern, which the contract file's
 // JSON Schema shares.

@@ -93,8 +93,8 @@ func (l *loader) foldBases(bases []*base) (map[string]*section, []string) {
 // the first's: the importing contract would speak two wire versions.
 func (l *loader) sameHeader(b *base, first *section) bool {
 	same := true
+	_, header := mapGet(b.root, "contract")
 	for _, key := range []string{"version", "naming"} {
-		_, header := mapGet(b.root, "contract")
 		fk, fv := mapGet(first.val, key)
 		bk, bv := mapGet(header, key)
 		if fk == nil || bk == nil || fv.Value == bv.Value {
@@ -233,17 +233,4 @@ func entryWhat(section string) string {
 		return "retired kind"
 	}
 	return "kind"
-}
-
-// mapGet returns the key and value of key in the mapping node m.
-func mapGet(m *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i], deref(m.Content[i+1])
-		}
-	}
-	return nil, nil
 }

@@ -54,14 +54,14 @@ func (r *Files) Resolve(from *ImportFile, spec *ImportSpec) (*ImportFile, error)
 		// the next.
 		inside, err := filepath.Rel(from.ModuleDir, out.Path)
 		if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", spec.Path, from.Module)
+			return nil, LeavesModule(spec.Path, from.Module)
 		}
 		out.Module, out.ModuleVersion, out.ModuleDir = from.Module, from.ModuleVersion, from.ModuleDir
 		out.Name = moduleName(from.Module, from.ModuleVersion, filepath.ToSlash(inside))
 	} else {
 		out.Name = filepath.Join(filepath.Dir(from.Name), rel)
 	}
-	return r.read(out, spec.Path)
+	return ReadImport(out, spec.Path)
 }
 
 // module finds spec's module as the go.mod in r.Dir requires it.
@@ -85,13 +85,29 @@ func (r *Files) module(spec *ImportSpec) (*ImportFile, error) {
 	} else {
 		name = moduleName(spec.Module, m.Version, spec.Path)
 	}
-	clean := path.Clean(spec.Path)
-	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-		return nil, fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
+	clean, err := spec.FileInModule()
+	if err != nil {
+		return nil, err
 	}
 	out := &ImportFile{Path: filepath.Join(dir, filepath.FromSlash(clean)), Name: name,
 		Module: spec.Module, ModuleVersion: m.Version, ModuleDir: dir}
-	return r.read(out, spec.Path)
+	return ReadImport(out, spec.Path)
+}
+
+// FileInModule is the clean slash path of the file an import by module
+// names inside the module, or an error when the path leaves it.
+func (spec *ImportSpec) FileInModule() (string, error) {
+	clean := path.Clean(spec.Path)
+	if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("path %s leaves the module %s; name a file inside it (e.g. %s)", spec.Path, spec.Module, DefaultModuleFile)
+	}
+	return clean, nil
+}
+
+// LeavesModule is the error for an import by path, written in a file of
+// module, that names a file outside the module.
+func LeavesModule(written, module string) error {
+	return fmt.Errorf("%s leaves the module %s; an import inside a module names a file of the same module", written, module)
 }
 
 func moduleName(module, version, file string) string {
@@ -101,8 +117,10 @@ func moduleName(module, version, file string) string {
 	return module + "/" + file
 }
 
-// read reads out's file, saying what is wrong in terms of the import.
-func (r *Files) read(out *ImportFile, written string) (*ImportFile, error) {
+// ReadImport reads out's file from disk (out.Path, which must be a regular
+// file), saying what is wrong in terms of the import as written. compat's
+// resolver reads what lies outside the repository with it too.
+func ReadImport(out *ImportFile, written string) (*ImportFile, error) {
 	data, err := ReadRegularFile(out.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -222,24 +240,31 @@ func (r *Files) run(args ...string) ([]byte, error) {
 	if r.Go != nil {
 		return r.Go(r.Dir, args...)
 	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = r.Dir
-	// The go.mod decides, not a go.work above it: a workspace is a
-	// developer's local override, usually not committed, and the outputs
-	// (and compat, which reads a revision's go.mod) must not depend on it.
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := GoCommand(r.Dir, args...)
 	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, errors.New(msg)
+		if stderr != "" {
+			return nil, errors.New(stderr)
 		}
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, errors.New("the go command is not installed")
 		}
 	}
 	return out, err
+}
+
+// GoCommand runs the go command in dir: its standard output, its standard
+// error (trimmed) and the error from running it. The go.mod decides, not a
+// go.work above it: a workspace is a developer's local override, usually
+// not committed, and the outputs (and compat, which reads a revision's
+// go.mod) must not depend on it.
+func GoCommand(dir string, args ...string) ([]byte, string, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.Bytes(), strings.TrimSpace(stderr.String()), err
 }
 
 // goError turns what the go command says into what to do.

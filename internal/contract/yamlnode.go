@@ -204,6 +204,20 @@ func (m *mapping) find(key string) int {
 	return -1
 }
 
+// mapGet returns the key and value of key in the mapping node m, reporting
+// nothing: for a look at a tree before (or without) reading it as a mapping.
+func mapGet(m *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i], deref(m.Content[i+1])
+		}
+	}
+	return nil, nil
+}
+
 func orEmpty(n *yaml.Node) *yaml.Node {
 	if n == nil {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
