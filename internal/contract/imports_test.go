@@ -67,7 +67,10 @@ func TestImportProblems(t *testing.T) {
 func fakeGo(t *testing.T) func(string, ...string) ([]byte, error) {
 	type mod struct {
 		Dir, Version, Err string
-		Replace           bool
+		// DownloadErr is what go mod download -json reports in its JSON
+		// (exiting 1, standard error empty) for a module it cannot fetch.
+		DownloadErr string
+		Replace     bool
 	}
 	mods := map[string]mod{}
 	if data, err := os.ReadFile("go.json"); err == nil {
@@ -86,6 +89,11 @@ func fakeGo(t *testing.T) func(string, ...string) ([]byte, error) {
 		}
 		abs, _ := filepath.Abs(m.Dir)
 		out := map[string]any{"Path": module, "Version": m.Version}
+		if args[0] == "mod" && m.DownloadErr != "" {
+			out["Error"] = m.DownloadErr
+			data, _ := json.Marshal(out)
+			return data, errors.New("exit status 1")
+		}
 		if m.Replace {
 			out["Replace"] = map[string]any{"Path": m.Dir, "Dir": abs}
 		} else if args[0] == "mod" {

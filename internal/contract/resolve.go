@@ -37,7 +37,6 @@ func NewFiles(file string) *Files {
 type goModule struct {
 	Path, Version, Dir string
 	Replace            *goModule
-	Error              *struct{ Err string }
 	err                error
 }
 
@@ -219,16 +218,19 @@ func (r *Files) find(module string) *goModule {
 		}
 	}
 	if m.Dir == "" {
-		var dl goModule
+		// go mod download -json reports a failure as a string Error in
+		// its JSON, exiting 1 with nothing on standard error: the JSON is
+		// read whether or not the command succeeded.
+		var dl struct{ Dir, Error string }
 		out, err := r.run("mod", "download", "-json", get+"@"+m.Version)
-		if err == nil {
-			err = json.Unmarshal(out, &dl)
-		}
+		jsonErr := json.Unmarshal(out, &dl)
 		switch {
+		case jsonErr == nil && dl.Error != "":
+			m.err = fmt.Errorf("cannot download %s@%s: %s", get, m.Version, strings.TrimPrefix(dl.Error, get+"@"+m.Version+": "))
 		case err != nil:
 			m.err = r.goError(module, err)
-		case dl.Error != nil:
-			m.err = fmt.Errorf("cannot download %s@%s: %s", get, m.Version, dl.Error.Err)
+		case jsonErr != nil:
+			m.err = r.goError(module, jsonErr)
 		default:
 			m.Dir = dl.Dir
 		}
@@ -243,7 +245,7 @@ func (r *Files) run(args ...string) ([]byte, error) {
 	out, stderr, err := GoCommand(r.Dir, args...)
 	if err != nil {
 		if stderr != "" {
-			return nil, errors.New(stderr)
+			return out, errors.New(stderr)
 		}
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, errors.New("the go command is not installed")
