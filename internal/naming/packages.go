@@ -18,7 +18,7 @@ var packageNames = []struct {
 		KindByNumber Kinds Lookup MCPErrorSchema MCPOutputSchema MaxDepth MaxSafeInteger New NewTrusted NextStep Origin Origins ProblemType ProblemTypeBase
 		ProducerSchema ProducerSchemaID PromotedMember PromotedShortForm ReadCLI ReadHTTP Recovery
 		RecoveryAction RecoveryActions RetryInitial RetryJitter RetryMax RetryMaxAttempts RetryMaxHint
-		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength
+		RetryMultiplier SameArguments SameArgumentsValues Sanitize SanitizeMax SanitizeMaxLength AppendSanitize AppendSanitizeMax
 		SanitizeTruncationMarker SanitizedFields Schema SideEffects SideEffectsValues Step StepConfirm
 		StepEscalate StepReauthenticate StepRediscover StepReduceWork StepRetry StepRevise
 		StepStartDependency StepStop ToolAnnotations ToolContent ToolResult Upstream

@@ -61,6 +61,47 @@ func Sanitize(s string) string { return SanitizeMax(s, SanitizeMaxLength) }
 // truncation marker included. A maximum shorter than the marker plus one
 // character is raised to that.
 func SanitizeMax(s string, maxLength int) string {
+	out, marker, _ := sanitizeMax(nil, s, maxLength, false)
+	if marker {
+		return out + SanitizeTruncationMarker
+	}
+	return out
+}
+
+// AppendSanitize appends Sanitize(s) to dst and returns the extended
+// buffer, as strconv.AppendQuote does: for a hot path (a log line, a
+// field of each response) that reuses one buffer. It allocates nothing
+// when dst has room for the output and s needs no change but its length
+// (truncation) or a few ill-formed UTF-8 sequences replaced; text with a
+// secret, a marker or a control allocates as Sanitize does.
+func AppendSanitize(dst []byte, s string) []byte {
+	return AppendSanitizeMax(dst, s, SanitizeMaxLength)
+}
+
+// AppendSanitizeMax is AppendSanitize with another maximum length, as
+// SanitizeMax is Sanitize's.
+func AppendSanitizeMax(dst []byte, s string, maxLength int) []byte {
+	n := len(dst)
+	out, marker, d := sanitizeMax(dst, s, maxLength, true)
+	// out is s, a part of s, a new string, or the start of d[n:], where
+	// the repaired text was written (then it is in place already).
+	if len(out) > 0 && len(out) <= len(d)-n && unsafe.StringData(out) == &d[n] {
+		d = d[:n+len(out)]
+	} else {
+		d = append(d[:n], out...)
+	}
+	if marker {
+		d = append(d, SanitizeTruncationMarker...)
+	}
+	return d
+}
+
+// sanitizeMax is SanitizeMax: it returns the output but the truncation
+// marker, and whether the marker follows. When appending (AppendSanitizeMax)
+// ill-formed sequences are repaired into dst's room after its length,
+// which the output may then be part of, and dst is returned grown;
+// otherwise dst is not used.
+func sanitizeMax(dst []byte, s string, maxLength int, appending bool) (out string, marker bool, d []byte) {
 	if min := sanitizeMarkerLen + 1; maxLength < min {
 		maxLength = min
 	}
@@ -82,8 +123,16 @@ func SanitizeMax(s string, maxLength int) string {
 				// with each one replaced by U+FFFD, which step 1 makes
 				// of it, and the quick pass goes on in that text (when
 				// there are few of them).
-				if t, ok := sanitizeRepair(s, pristine); ok {
-					s = t
+				if r, ok := sanitizeRepairScan(s, pristine); ok {
+					if appending {
+						n := len(dst)
+						dst = r.appendTo(dst, s)
+						// dst[n:] is not written again before the
+						// caller has copied what it needs of it.
+						s = unsafe.String(&dst[n], len(dst)-n)
+					} else {
+						s = r.build(s)
+					}
 					pristine, runes, quiet = q.resume(s, pristine, runes)
 				}
 			}
@@ -92,9 +141,10 @@ func SanitizeMax(s string, maxLength int) string {
 			// Steps 1 to 3 keep s; only its length can matter, and the
 			// quick pass counted its code points.
 			if runes <= maxLength {
-				return s
+				return s, false, dst
 			}
-			return sanitizeTruncate(s, maxLength, true)
+			out, marker = sanitizeTruncate(s, maxLength, true)
+			return out, marker, dst
 		}
 	}
 	t, cut := sanitizeClean(s, 4*maxLength, pristine, runes)
@@ -121,7 +171,8 @@ func SanitizeMax(s string, maxLength int) string {
 		// redact, kept text after the last redaction, starts after it.
 		t = sanitizeEdgeSecret(t)
 	}
-	return sanitizeTruncate(t, maxLength, cut || over)
+	out, marker = sanitizeTruncate(t, maxLength, cut || over)
+	return out, marker, dst
 }
 
 // sanitizeEdgeMarkers is step 2's end when the window cut the text: the
@@ -976,8 +1027,8 @@ func sanitizeCountTo(s string, at, cont, p int) int {
 
 // resume goes on with the quick pass, stopped at p (holding count code
 // points) by an ill-formed sequence, in t: the text with each ill-formed
-// sequence replaced by U+FFFD (sanitizeRepair), which differs from the text
-// from p only. Every position before p was looked at already. A shape
+// sequence replaced by U+FFFD (sanitizeRepairs), which differs from the
+// text from p only. Every position before p was looked at already. A shape
 // tried there could read past p, but no step 3 shape tells one byte that
 // is not ASCII from another or counts them, so it matched neither in the
 // text nor in t. What the shapes' scans remember (sanitizeMemo) may reach
@@ -992,17 +1043,23 @@ func (q *sanitizeQuietPass) resume(t string, p, count int) (pristine, runes int,
 	return q.scan(i, p-count-sanitizeContinuations(t[i:p]), owed)
 }
 
-// sanitizeRepairMax is the most ill-formed sequences sanitizeRepair
+// sanitizeRepairMax is the most ill-formed sequences sanitizeRepairScan
 // repairs; text with more goes through step 1, which is faster at them.
 const sanitizeRepairMax = 8
 
-// sanitizeRepair returns s with each maximal subpart of an ill-formed
-// UTF-8 sequence from p on replaced by U+FFFD, as step 1 replaces it; p is
-// the first. The copy is one allocation. It reports false, and copies
-// nothing, when there are more than sanitizeRepairMax of them.
-func sanitizeRepair(s string, p int) (string, bool) {
-	var at, size [sanitizeRepairMax]int
-	k, n := 0, len(s)
+// sanitizeRepairs are the ill-formed UTF-8 sequences of a text: where each
+// starts, its length (its maximal subpart's), and the text's length once
+// each is replaced by U+FFFD, as step 1 replaces it.
+type sanitizeRepairs struct {
+	at, size [sanitizeRepairMax]int
+	k, n     int
+}
+
+// sanitizeRepairScan finds the ill-formed sequences of s from p on, p
+// being the first. It reports false when there are more than
+// sanitizeRepairMax of them.
+func sanitizeRepairScan(s string, p int) (r sanitizeRepairs, ok bool) {
+	r.n = len(s)
 	for i := p; i < len(s); {
 		// The next byte that is not ASCII, eight bytes at a time.
 		for i+8 <= len(s) && sanitizeWord8(s, i)&0x8080808080808080 == 0 {
@@ -1020,24 +1077,41 @@ func sanitizeRepair(s string, p int) (string, bool) {
 		}
 		_, m, ok := sanitizeDecode(s[i:])
 		if !ok {
-			if k == len(at) {
-				return "", false
+			if r.k == len(r.at) {
+				return r, false
 			}
-			at[k], size[k] = i, m
-			k, n = k+1, n+len("\uFFFD")-m
+			r.at[r.k], r.size[r.k] = i, m
+			r.k, r.n = r.k+1, r.n+len("\uFFFD")-m
 		}
 		i += m
 	}
+	return r, true
+}
+
+// build returns s repaired, in one allocation of its exact size.
+func (r *sanitizeRepairs) build(s string) string {
 	var b strings.Builder
-	b.Grow(n)
+	b.Grow(r.n)
 	from := 0
-	for x := 0; x < k; x++ {
-		b.WriteString(s[from:at[x]])
+	for x := 0; x < r.k; x++ {
+		b.WriteString(s[from:r.at[x]])
 		b.WriteString("\uFFFD")
-		from = at[x] + size[x]
+		from = r.at[x] + r.size[x]
 	}
 	b.WriteString(s[from:])
-	return b.String(), true
+	return b.String()
+}
+
+// appendTo appends s repaired to b, growing it at most once.
+func (r *sanitizeRepairs) appendTo(b []byte, s string) []byte {
+	b = slices.Grow(b, r.n)
+	from := 0
+	for x := 0; x < r.k; x++ {
+		b = append(b, s[from:r.at[x]]...)
+		b = append(b, "\uFFFD"...)
+		from = r.at[x] + r.size[x]
+	}
+	return append(b, s[from:]...)
 }
 
 // sanitizeContinuations counts the continuation bytes of a few bytes.
@@ -2976,12 +3050,13 @@ var sanitizeHarmlessWords = func() (t [16][]string) {
 	return t
 }()
 
-// sanitizeTruncate is step 4, on the well-formed text of step 3.
-func sanitizeTruncate(s string, maxLength int, cut bool) string {
+// sanitizeTruncate is step 4, on the well-formed text of step 3: it
+// returns what it keeps of s, and whether the truncation marker follows.
+func sanitizeTruncate(s string, maxLength int, cut bool) (string, bool) {
 	if !cut && (len(s) <= maxLength || sanitizeRuneCount(s) <= maxLength) {
-		return s
+		return s, false
 	}
-	return s[:sanitizeCutBefore(s, sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen))] + SanitizeTruncationMarker
+	return s[:sanitizeCutBefore(s, sanitizeRuneOffset(s, maxLength-sanitizeMarkerLen))], true
 }
 
 // sanitizeCutBefore returns where step 4 cuts s to keep what lies before

@@ -42,6 +42,30 @@ func BenchmarkSanitizeIllFormed(b *testing.B) {
 	b.Run("where=middle", func(b *testing.B) { benchSanitize(b, middle, 4096) })
 }
 
+// BenchmarkAppendSanitizeIllFormed: the texts of BenchmarkSanitizeIllFormed
+// through AppendSanitizeMax into one reused buffer, as a hot logging path
+// would call it. Sanitize must return a new string for text that changes,
+// and on a small heap its cost is mostly the collector's and the fresh
+// pages' (docs/benchmarks.md); here the output goes to memory already in
+// use. where=none copies the clean text too.
+func BenchmarkAppendSanitizeIllFormed(b *testing.B) {
+	clean, end, middle := illFormedTexts(b)
+	for _, c := range []struct{ where, s string }{{"none", clean}, {"end", end}, {"middle", middle}} {
+		if got := string(agenterror.AppendSanitizeMax(nil, c.s, 4096)); got != agenterror.SanitizeMax(c.s, 4096) {
+			b.Fatalf("where=%s: AppendSanitizeMax differs from SanitizeMax", c.where)
+		}
+		b.Run("where="+c.where, func(b *testing.B) {
+			buf := make([]byte, 0, 2*len(c.s))
+			b.SetBytes(int64(len(c.s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = agenterror.AppendSanitizeMax(buf[:0], c.s, 4096)
+			}
+			sinkBytes = buf
+		})
+	}
+}
+
 // urlLines are lines of ordinary upstream error text full of URLs, query
 // strings and ports, with no secret in them.
 var urlLines = []string{
