@@ -276,6 +276,11 @@ func FuzzSanitizeMax(f *testing.F) {
 		if again := agenterror.SanitizeMax(out, limit); again != out {
 			t.Fatalf("not a fixpoint at max %d:\ninput  %+q\nonce   %+q\ntwice  %+q", limit, s, out, again)
 		}
+		// AppendSanitizeMax appends the same, into room after a prefix.
+		buf := append(make([]byte, 0, 8+4*len(s)+64), "prefix: "...)
+		if got := agenterror.AppendSanitizeMax(buf, s, limit); string(got[:8]) != "prefix: " || string(got[8:]) != out {
+			t.Fatalf("AppendSanitizeMax at max %d:\ninput  %+q\ngot    %+q\nwant   prefix: %+q", limit, s, got, out)
+		}
 	})
 }
 
