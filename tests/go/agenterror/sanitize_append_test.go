@@ -12,9 +12,10 @@ import (
 
 // appendShapes are the buffers AppendSanitizeMax is tried with: nil, a
 // prefix with no room after it, and a reused buffer with a prefix and old
-// bytes in the room after it (which the repair writes into).
-func appendShapes(n int) [][]byte {
-	room := make([]byte, 7, 7+4*n+64)
+// bytes in the room after it (which the repair writes into): room for
+// any output of an input of n bytes at a maximum of max code points.
+func appendShapes(n, max int) [][]byte {
+	room := make([]byte, 7, 7+3*min(n, 4*max)+64)
 	copy(room, "prefix:")
 	old := room[len(room):cap(room)]
 	for i := range old {
@@ -27,7 +28,7 @@ func appendShapes(n int) [][]byte {
 // buffer shape: the prefix is kept, what follows it is want.
 func checkAppend(t *testing.T, name, in string, max int, want string) {
 	t.Helper()
-	for i, dst := range appendShapes(len(in)) {
+	for i, dst := range appendShapes(len(in), max) {
 		prefix := string(dst)
 		got := agenterror.AppendSanitizeMax(dst, in, max)
 		if !bytes.HasPrefix(got, []byte(prefix)) || string(got[len(prefix):]) != want {
