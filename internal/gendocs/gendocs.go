@@ -13,6 +13,7 @@ import (
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/templates"
 )
@@ -32,7 +33,10 @@ func pages(c *contract.Contract) []string {
 	return out
 }
 
-var pageTemplates = template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl"))
+// pageTemplates are compiled (render.Compile): kinds.md and http.md show
+// every kind, and text/template cost more than the rest of the emitter on a
+// large contract.
+var pageTemplates = render.Compile(template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl")), funcs)
 
 // Generate renders every page of c.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
