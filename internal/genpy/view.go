@@ -419,8 +419,20 @@ func objectTypes(c *contract.Contract, taken map[string]bool, names map[*contrac
 // pyLit is a string or bool as a Python literal.
 func pyLit(v any) string { return runtimedata.PythonPrinter{}.Print(v) }
 
+// pyStr is pyLit of a string, the templates' py: a string the printer
+// writes without an escape is quoted here in one allocation, and the
+// compiled templates (render.Compile) call it without boxing the string.
+func pyStr(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return pyLit(s)
+		}
+	}
+	return "\"" + s + "\""
+}
+
 var funcs = template.FuncMap{
-	"py":     pyLit,
+	"py":     pyStr,
 	"doc":    doc,
 	"docstr": docstr,
 	"join": func(sep string, xs []string) string {

@@ -787,6 +787,11 @@ func (c *compiler) call(name string, args []parse.Node, dot reflect.Type) (expr,
 		}
 		return c.callValue(func(*state, reflect.Value) reflect.Value { return fv }, fv.Type(), args, dot)
 	}
+	if name == "printf" {
+		if e, ok := c.printfStrings(args, dot); ok {
+			return e, nil
+		}
+	}
 	switch name {
 	case "print", "printf", "println":
 		fv := reflect.ValueOf(map[string]any{"print": fmt.Sprint, "printf": fmt.Sprintf, "println": fmt.Sprintln}[name])
@@ -816,6 +821,63 @@ func (c *compiler) fastCall(f any, arg parse.Node, dot reflect.Type) (expr, bool
 		return expr{}, false
 	}
 	str := func(s *state, dot reflect.Value) string { return call(a.str(s, dot)) }
+	return expr{typ: stringType, str: str, val: func(s *state, dot reflect.Value) reflect.Value {
+		return reflect.ValueOf(str(s, dot))
+	}}, true
+}
+
+// printfStrings compiles printf of a constant format whose verbs are all
+// %s, one for each argument, each a string: the pieces joined, which is
+// what fmt.Sprintf writes for them.
+func (c *compiler) printfStrings(args []parse.Node, dot reflect.Type) (expr, bool) {
+	if len(args) == 0 {
+		return expr{}, false
+	}
+	format, ok := args[0].(*parse.StringNode)
+	if !ok {
+		return expr{}, false
+	}
+	pieces := strings.Split(format.Text, "%s")
+	if len(pieces) != len(args) || strings.Contains(format.Text, "%%") {
+		return expr{}, false
+	}
+	for _, p := range pieces {
+		if strings.Contains(p, "%") {
+			return expr{}, false
+		}
+	}
+	mark, slots := len(c.scope), c.slots
+	argv := make([]expr, len(args)-1)
+	for i, a := range args[1:] {
+		e, err := c.arg(a, nil, dot)
+		if err != nil || e.typ != stringType {
+			c.scope, c.slots = c.scope[:mark], slots
+			return expr{}, false
+		}
+		argv[i] = e
+	}
+	str := func(s *state, dot reflect.Value) string {
+		n := 0
+		for _, p := range pieces {
+			n += len(p)
+		}
+		var parts [8]string
+		vals := parts[:0]
+		for _, a := range argv {
+			v := a.str(s, dot)
+			n += len(v)
+			vals = append(vals, v)
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for i, p := range pieces {
+			b.WriteString(p)
+			if i < len(vals) {
+				b.WriteString(vals[i])
+			}
+		}
+		return b.String()
+	}
 	return expr{typ: stringType, str: str, val: func(s *state, dot reflect.Value) reflect.Value {
 		return reflect.ValueOf(str(s, dot))
 	}}, true
