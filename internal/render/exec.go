@@ -503,14 +503,15 @@ func (c *compiler) lookup(name string) (variable, error) {
 }
 
 // unwrapEmpty is evalPipeline's step into a value held as interface{}.
+// A value of unknown type (typ nil) may be one.
 func unwrapEmpty(e expr) expr {
-	if e.typ == nil || e.typ.Kind() != reflect.Interface || e.typ.NumMethod() != 0 {
+	if e.typ != nil && (e.typ.Kind() != reflect.Interface || e.typ.NumMethod() != 0) {
 		return e
 	}
 	val := e.val
 	return expr{val: func(s *state, dot reflect.Value) reflect.Value {
 		v := val(s, dot)
-		if v.Kind() == reflect.Interface {
+		if v.Kind() == reflect.Interface && v.Type().NumMethod() == 0 {
 			v = v.Elem()
 		}
 		return v
