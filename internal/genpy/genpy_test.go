@@ -183,3 +183,16 @@ func TestTemplatesCompile(t *testing.T) {
 		gentest.SameAsTextTemplate(t, p, pyTemplates, v)
 	}
 }
+
+// TestPyStrIsPyLit holds py's quoting of strings to the printer's.
+func TestPyStrIsPyLit(t *testing.T) {
+	ins := []string{"", "plain", `q"uote`, `back\slash`, "new\nline", "é", "\xff", "\x7f", "~", " ", "\u2028"}
+	for c := 0; c < 0x80; c++ {
+		ins = append(ins, "a"+string(rune(c)))
+	}
+	for _, s := range ins {
+		if got, want := pyStr(s), pyLit(s); got != want {
+			t.Errorf("pyStr(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
