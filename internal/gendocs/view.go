@@ -205,13 +205,13 @@ type aipMemberRow struct {
 type groupView struct {
 	Title, Description string
 	From               *contract.Import
-	Kinds              []kindView
+	Kinds              []*kindView
 }
 
 type statusRow struct {
 	Status int
 	Text   string
-	Kinds  []kindView
+	Kinds  []*kindView
 }
 
 type retiredRow struct {
@@ -375,12 +375,14 @@ func (v *view) addKinds(c *contract.Contract, exs []exampleenv.Example) map[*con
 		v.Kinds = append(v.Kinds, newKindView(k, exs[i], shared))
 		inGroup[k.Group]++
 	}
-	byGroup := make(map[*contract.Group][]kindView, len(inGroup))
+	// The groups and the status rows point at the kinds' views rather
+	// than copy them.
+	byGroup := make(map[*contract.Group][]*kindView, len(inGroup))
 	for i, k := range c.Kinds {
 		if byGroup[k.Group] == nil {
-			byGroup[k.Group] = make([]kindView, 0, inGroup[k.Group])
+			byGroup[k.Group] = make([]*kindView, 0, inGroup[k.Group])
 		}
-		byGroup[k.Group] = append(byGroup[k.Group], v.Kinds[i])
+		byGroup[k.Group] = append(byGroup[k.Group], &v.Kinds[i])
 	}
 	for _, g := range c.Groups {
 		if len(byGroup[g]) > 0 {
@@ -512,13 +514,14 @@ func statusRows(c *contract.Contract, kinds []kindView, byKind map[*contract.Kin
 		if text == "" {
 			text = "(no standard name)"
 		}
-		row := statusRow{Status: s.Status, Text: text, Kinds: make([]kindView, 0, len(s.Kinds))}
+		row := statusRow{Status: s.Status, Text: text, Kinds: make([]*kindView, 0, len(s.Kinds))}
 		for _, k := range s.Kinds {
-			var kv kindView // (every status's kinds are the contract's)
-			if i, ok := byKind[k]; ok {
-				kv = kinds[i]
+			i, ok := byKind[k]
+			if !ok { // (every status's kinds are the contract's)
+				row.Kinds = append(row.Kinds, &kindView{})
+				continue
 			}
-			row.Kinds = append(row.Kinds, kv)
+			row.Kinds = append(row.Kinds, &kinds[i])
 		}
 		rows = append(rows, row)
 	}
