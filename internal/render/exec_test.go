@@ -15,10 +15,10 @@ import (
 // integers, booleans, pointers that may be nil, slices, maps, interfaces,
 // methods on values and on pointers, embedded structs).
 type (
-	named  string
-	strer  int
-	leaf   struct{ S string }
-	inner  struct {
+	named string
+	strer int
+	leaf  struct{ S string }
+	inner struct {
 		S, T  string
 		N     int
 		U     uint8
@@ -42,7 +42,7 @@ type (
 	}
 )
 
-func (s strer) String() string         { return fmt.Sprintf("strer(%d)", int(s)) }
+func (s strer) String() string          { return fmt.Sprintf("strer(%d)", int(s)) }
 func (i *inner) Wrap(s string) string   { return "<" + s + ">" }
 func (i inner) Twice() int              { return 2 * i.N }
 func (i *inner) Check() (string, error) { return checked(i.S) }
