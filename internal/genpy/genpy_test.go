@@ -184,7 +184,8 @@ func TestTemplatesCompile(t *testing.T) {
 	}
 }
 
-// TestPyStrIsPyLit holds py's quoting of strings to the printer's.
+// TestPyStrIsPyLit holds py's quoting of strings, and its appending, to
+// the printer's.
 func TestPyStrIsPyLit(t *testing.T) {
 	ins := []string{"", "plain", `q"uote`, `back\slash`, "new\nline", "é", "\xff", "\x7f", "~", " ", "\u2028"}
 	for c := 0; c < 0x80; c++ {
@@ -193,6 +194,9 @@ func TestPyStrIsPyLit(t *testing.T) {
 	for _, s := range ins {
 		if got, want := pyStr(s), pyLit(s); got != want {
 			t.Errorf("pyStr(%q) = %s, want %s", s, got, want)
+		}
+		if got, want := string(quoter(pyStr).AppendString([]byte("x"), s)), "x"+pyLit(s); got != want {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

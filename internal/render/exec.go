@@ -169,6 +169,16 @@ type expr struct {
 	typ reflect.Type
 	val func(s *state, dot reflect.Value) reflect.Value
 	str func(s *state, dot reflect.Value) string
+	// app, when set, appends the string str gives to dst instead.
+	app func(s *state, dot reflect.Value, dst []byte) []byte
+}
+
+// An Appender is a function of a set (a func(string) string, of a named
+// type) that can also append its result to a byte slice: a compiled
+// template printing its result writes it into the file without making a
+// string of it first. AppendString(dst, s) must be append(dst, f(s)...).
+type Appender interface {
+	AppendString(dst []byte, s string) []byte
 }
 
 type variable struct {
@@ -243,6 +253,11 @@ func (c *compiler) node(n parse.Node, dot reflect.Type) (step, error) {
 func (c *compiler) printer(e expr) step {
 	if t := e.typ; t != nil && !hasPrintMethod(t) {
 		switch {
+		case e.app != nil:
+			return func(s *state, dot reflect.Value) ctl {
+				s.buf.Write(e.app(s, dot, s.buf.AvailableBuffer()))
+				return next
+			}
 		case e.str != nil:
 			return func(s *state, dot reflect.Value) ctl { s.buf.WriteString(e.str(s, dot)); return next }
 		case intKind(t.Kind()):
@@ -807,13 +822,18 @@ func (c *compiler) call(name string, args []parse.Node, dot reflect.Type) (expr,
 // argument without reflect.
 func (c *compiler) fastCall(f any, arg parse.Node, dot reflect.Type) (expr, bool) {
 	var call func(string) string
+	appender, _ := f.(Appender)
 	switch f := f.(type) {
 	case func(string) string:
 		call = f
 	case func(any) string:
 		call = func(s string) string { return f(s) }
 	default:
-		return expr{}, false
+		fv := reflect.ValueOf(f)
+		if plain := reflect.TypeFor[func(string) string](); appender == nil || !fv.Type().ConvertibleTo(plain) {
+			return expr{}, false
+		}
+		call = fv.Convert(reflect.TypeFor[func(string) string]()).Interface().(func(string) string)
 	}
 	mark, slots := len(c.scope), c.slots
 	a, err := c.arg(arg, nil, dot)
@@ -822,9 +842,13 @@ func (c *compiler) fastCall(f any, arg parse.Node, dot reflect.Type) (expr, bool
 		return expr{}, false
 	}
 	str := func(s *state, dot reflect.Value) string { return call(a.str(s, dot)) }
-	return expr{typ: stringType, str: str, val: func(s *state, dot reflect.Value) reflect.Value {
+	e := expr{typ: stringType, str: str, val: func(s *state, dot reflect.Value) reflect.Value {
 		return reflect.ValueOf(str(s, dot))
-	}}, true
+	}}
+	if appender != nil {
+		e.app = func(s *state, dot reflect.Value, dst []byte) []byte { return appender.AppendString(dst, a.str(s, dot)) }
+	}
+	return e, true
 }
 
 // printfStrings compiles printf of a constant format whose verbs are all

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"text/template"
@@ -48,6 +49,11 @@ func (i inner) Twice() int              { return 2 * i.N }
 func (i *inner) Check() (string, error) { return checked(i.S) }
 func (o *outer) Count(xs []inner) int   { return len(xs) }
 
+// quote is a function with an appending form (Appender).
+type quote func(string) string
+
+func (quote) AppendString(dst []byte, s string) []byte { return strconv.AppendQuote(dst, s) }
+
 func checked(s string) (string, error) {
 	if strings.Contains(s, "!") {
 		return "", errors.New("a bang")
@@ -57,6 +63,7 @@ func checked(s string) (string, error) {
 
 var testFuncs = template.FuncMap{
 	"up":    strings.ToUpper,
+	"q":     quote(strconv.Quote),
 	"lit":   func(v any) string { return fmt.Sprintf("%q", v) },
 	"leafS": func(l *leaf) string { return "leaf " + l.S },
 	"check": checked,
@@ -87,7 +94,7 @@ var compiledTemplates = map[string]string{
 	"break":     `{{range $i, $e := .Items}}{{if eq $e.N 3}}{{break}}{{end}}{{if $e.B}}{{continue}}{{end}}{{$e.S}}{{end}}`,
 	"nested":    `{{range .Items}}{{$outer := .}}{{range .L}}{{$outer.S}}:{{.}} {{end}}{{end}}`,
 	"vars":      `{{$a := .S}}{{$b := .Items}}{{$a}}{{range $b}}{{$a}}{{.T}}{{end}}{{$a}}`,
-	"funcs":     `{{up .S}}{{lit .S}}{{lit .N}}{{lit .Named}}{{leafS .Leaf}}{{pair .S .N}}{{join "," .L}}{{lit "const"}}{{lit 3}}{{lit 2.5}}{{lit true}}{{pair "x" 2}}`,
+	"funcs":     `{{up .S}}{{lit .S}}{{lit .N}}{{lit .Named}}{{leafS .Leaf}}{{pair .S .N}}{{join "," .L}}{{lit "const"}}{{lit 3}}{{lit 2.5}}{{lit true}}{{pair "x" 2}}{{q .S}}{{q "c"}}{{with .T}}{{q .}}{{end}}{{if q .S}}y{{end}}{{up (q .S)}}`,
 	"errfunc":   `{{check .S}}`,
 	"panic":     `{{boom .T}}`,
 	"methods":   `{{.Wrap .S}}{{.Twice}}{{.Check}}{{.Count .Items}}{{with .Opt}}{{.Wrap "in"}}{{end}}`,
@@ -111,6 +118,7 @@ var fallbackTemplates = map[string]string{
 	"anyfield": `{{range .Anys}}{{.S}}{{end}}`,
 	"len":      `{{len .L}}`,
 	"rangeint": `{{range .N}}{{.}}{{end}}`,
+	"badarg":   `{{q .Named}}`,
 }
 
 func randText(r *rand.Rand) string {
