@@ -35,7 +35,7 @@ import (
 type Templates struct {
 	t     *template.Template
 	funcs template.FuncMap
-	progs sync.Map // progKey -> *program, nil when it does not compile
+	progs sync.Map // progKey -> compiled
 }
 
 // Executor is what Files renders with: a *template.Template or Templates.
@@ -43,7 +43,9 @@ type Executor interface {
 	ExecuteTemplate(w io.Writer, name string, data any) error
 }
 
-// Compile wraps t, which must have been parsed with funcs (and only them).
+// Compile wraps t, which must have been parsed with funcs (and only them)
+// and is not changed afterwards: each program is compiled on first use and
+// kept.
 func Compile(t *template.Template, funcs template.FuncMap) *Templates {
 	return &Templates{t: t, funcs: funcs}
 }
@@ -87,6 +89,7 @@ type progKey struct {
 	typ  reflect.Type
 }
 
+// compiled is a program, or why there is none.
 type compiled struct {
 	p   *program
 	err error
@@ -105,7 +108,12 @@ func (ts *Templates) program(name string, typ reflect.Type) (*program, error) {
 	return p, err
 }
 
-func (ts *Templates) compile(name string, typ reflect.Type) (*program, error) {
+func (ts *Templates) compile(name string, typ reflect.Type) (p *program, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a type reflect would not take: text/template's
+			p, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
 	t := ts.t.Lookup(name)
 	if t == nil || t.Tree == nil || t.Root == nil || typ == nil {
 		return nil, errors.New("no such template, or no data")
