@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/templates"
 )
@@ -32,7 +34,10 @@ func pages(c *contract.Contract) []string {
 	return out
 }
 
-var pageTemplates = template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl"))
+// pageTemplates are compiled (render.Compile): kinds.md and http.md show
+// every kind, and text/template cost more than the rest of the emitter on a
+// large contract.
+var pageTemplates = render.Compile(template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl")), funcs)
 
 // Generate renders every page of c.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {
@@ -144,25 +149,45 @@ func Text(s string) string {
 	if plainText(s) {
 		return blockStart(s)
 	}
+	// Byte by byte where s is ASCII, rune by rune elsewhere (an ill-formed
+	// byte becomes U+FFFD, as ranging over s makes it); grown once.
 	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
+	b.Grow(len(s) + len(s)/4 + 8)
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			switch {
+			case c == '\n':
+				b.WriteString("<br>")
+			case c == '\r':
+			case c < 0x20 || c == 0x7f:
+				b.WriteByte(' ')
+			case isMDSpecial[c]:
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == '\u2028' || r == '\u2029' {
 			b.WriteString("<br>")
-		case r == '\r':
-		case r == '\u2028' || r == '\u2029':
-			b.WriteString("<br>")
-		case r < 0x20 || r == 0x7f:
-			b.WriteRune(' ')
-		case strings.ContainsRune(mdSpecial, r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
+		} else {
 			b.WriteRune(r)
 		}
+		i += size
 	}
 	return blockStart(b.String())
 }
+
+// isMDSpecial marks mdSpecial's characters.
+var isMDSpecial = func() (is [utf8.RuneSelf]bool) {
+	for i := 0; i < len(mdSpecial); i++ {
+		is[mdSpecial[i]] = true
+	}
+	return is
+}()
 
 // blockStart escapes the character that would make s, at the start of a
 // line, open a block other than a paragraph. Text escapes the rest of
@@ -195,7 +220,7 @@ func blockStart(s string) string {
 // without Markdown's special characters, as most of a contract's text is.
 func plainText(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || strings.IndexByte(mdSpecial, c) >= 0 {
+		if c := s[i]; c < 0x20 || c >= 0x7f || isMDSpecial[c] {
 			return false
 		}
 	}
@@ -255,6 +280,28 @@ func Code(s string) string {
 // Slug is the anchor GitHub gives a heading with this text: lower case,
 // punctuation other than - and _ dropped, spaces turned into hyphens.
 func Slug(heading string) string {
+	var b strings.Builder
+	b.Grow(len(heading))
+	for i := 0; i < len(heading); i++ {
+		c := heading[i]
+		if c >= utf8.RuneSelf {
+			return slugUnicode(heading)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		switch {
+		case c == ' ':
+			b.WriteByte('-')
+		case c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z':
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// slugUnicode is Slug of a heading that is not all ASCII.
+func slugUnicode(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(heading) {
 		switch {

@@ -205,13 +205,13 @@ type aipMemberRow struct {
 type groupView struct {
 	Title, Description string
 	From               *contract.Import
-	Kinds              []kindView
+	Kinds              []*kindView
 }
 
 type statusRow struct {
 	Status int
 	Text   string
-	Kinds  []kindView
+	Kinds  []*kindView
 }
 
 type retiredRow struct {
@@ -368,18 +368,21 @@ func (v *view) addKinds(c *contract.Contract, exs []exampleenv.Example) map[*con
 	v.Kinds = make([]kindView, 0, len(c.Kinds))
 	byKind := make(map[*contract.Kind]int, len(c.Kinds))
 	inGroup := map[*contract.Group]int{}
+	shared := &kindTexts{code: memo{f: Code}, text: memo{f: Text}}
 	for i, k := range c.Kinds {
 		v.Startup = v.Startup || k.Startup
 		byKind[k] = len(v.Kinds)
-		v.Kinds = append(v.Kinds, newKindView(c, k, exs[i]))
+		v.Kinds = append(v.Kinds, newKindView(k, exs[i], shared))
 		inGroup[k.Group]++
 	}
-	byGroup := make(map[*contract.Group][]kindView, len(inGroup))
+	// The groups and the status rows point at the kinds' views rather
+	// than copy them.
+	byGroup := make(map[*contract.Group][]*kindView, len(inGroup))
 	for i, k := range c.Kinds {
 		if byGroup[k.Group] == nil {
-			byGroup[k.Group] = make([]kindView, 0, inGroup[k.Group])
+			byGroup[k.Group] = make([]*kindView, 0, inGroup[k.Group])
 		}
-		byGroup[k.Group] = append(byGroup[k.Group], v.Kinds[i])
+		byGroup[k.Group] = append(byGroup[k.Group], &v.Kinds[i])
 	}
 	for _, g := range c.Groups {
 		if len(byGroup[g]) > 0 {
@@ -389,14 +392,37 @@ func (v *view) addKinds(c *contract.Contract, exs []exampleenv.Example) map[*con
 	return byKind
 }
 
+// kindTexts are the code spans and Markdown of the values kinds share
+// (origins, actions, groups, fields), made once
+// each rather than once a kind.
+type kindTexts struct{ code, text memo }
+
+// memo is f of a string, computed once a string.
+type memo struct {
+	f func(string) string
+	m map[string]string
+}
+
+func (m *memo) get(s string) string {
+	if out, ok := m.m[s]; ok {
+		return out
+	}
+	if m.m == nil {
+		m.m = map[string]string{}
+	}
+	out := m.f(s)
+	m.m[s] = out
+	return out
+}
+
 // newKindView is a kind's section: its classification, fields and example.
-func newKindView(c *contract.Contract, k *contract.Kind, ex exampleenv.Example) kindView {
+func newKindView(k *contract.Kind, ex exampleenv.Example, shared *kindTexts) kindView {
 	cl := &k.Classification
 	kv := kindView{
 		Name: k.Name, Anchor: Slug(k.Name),
-		NameMD: Text(k.Name), NameCode: Code(k.Name), DescriptionMD: Text(k.Description), GroupMD: Text(k.Group.Title),
-		OriginCode: Code(cl.Origin.Name), ActionCode: Code(cl.Recovery.Action.Name),
-		SameArgumentsCode: Code(cl.Recovery.SameArguments.Name), SideEffectsCode: Code(cl.SideEffects.Name),
+		NameMD: Text(k.Name), NameCode: Code(k.Name), DescriptionMD: Text(k.Description), GroupMD: shared.text.get(k.Group.Title),
+		OriginCode: shared.code.get(cl.Origin.Name), ActionCode: shared.code.get(cl.Recovery.Action.Name),
+		SameArgumentsCode: shared.code.get(cl.Recovery.SameArguments.Name), SideEffectsCode: shared.code.get(cl.SideEffects.Name),
 		GuidanceMD: Text(cl.Recovery.Guidance),
 		HTTP:       cl.HTTP, Log: string(cl.Log), Breaker: cl.Breaker, Retryable: cl.Retryable(),
 		GRPC: cl.GRPC.Name, Reason: k.Reason,
@@ -409,7 +435,7 @@ func newKindView(c *contract.Contract, k *contract.Kind, ex exampleenv.Example) 
 		if f.Required {
 			req = "yes"
 		}
-		kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: Code(f.Name), Type: typeName(f), Doc: Text(f.Description), Required: req})
+		kv.Fields = append(kv.Fields, fieldRow{Name: f.Name, NameCode: shared.code.get(f.Name), Type: typeName(f), Doc: shared.text.get(f.Description), Required: req})
 	}
 	return kv
 }
@@ -488,13 +514,14 @@ func statusRows(c *contract.Contract, kinds []kindView, byKind map[*contract.Kin
 		if text == "" {
 			text = "(no standard name)"
 		}
-		row := statusRow{Status: s.Status, Text: text, Kinds: make([]kindView, 0, len(s.Kinds))}
+		row := statusRow{Status: s.Status, Text: text, Kinds: make([]*kindView, 0, len(s.Kinds))}
 		for _, k := range s.Kinds {
-			var kv kindView // (every status's kinds are the contract's)
-			if i, ok := byKind[k]; ok {
-				kv = kinds[i]
+			i, ok := byKind[k]
+			if !ok { // (every status's kinds are the contract's)
+				row.Kinds = append(row.Kinds, &kindView{})
+				continue
 			}
-			row.Kinds = append(row.Kinds, kv)
+			row.Kinds = append(row.Kinds, &kinds[i])
 		}
 		rows = append(rows, row)
 	}

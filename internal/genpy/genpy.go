@@ -46,7 +46,10 @@ var (
 // the runtime's modules and py.typed.
 var RuntimeModules = append(runtime.Python.Names(), "py.typed")
 
-var pyTemplates = template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl"))
+// pyTemplates are compiled (render.Compile): the per-kind loops of
+// _contract.py, _constructors.py, __init__.py and _exceptions.py cost
+// text/template more than the rest of the emitter on a large contract.
+var pyTemplates = render.Compile(template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl")), funcs)
 
 // Generate returns the package's files.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {

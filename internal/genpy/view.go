@@ -100,8 +100,9 @@ type errorClass struct {
 // classNames are the class names a class named from the contract must not
 // take: the package's own types and imports, Python's builtins (its
 // exceptions above all) and the keywords written with a capital (None).
-func classNames() map[string]bool {
-	taken := map[string]bool{}
+// The map is made with room for n more, the contract's classes.
+func classNames(n int) map[string]bool {
+	taken := make(map[string]bool, 512+n)
 	for _, class := range []naming.Class{naming.Package, naming.Builtin, naming.Keyword} {
 		for _, name := range naming.Reserved(naming.Python, class) {
 			taken[name] = true
@@ -113,7 +114,7 @@ func classNames() map[string]bool {
 func newView(c *contract.Contract, o targets.Options) (*view, error) {
 	// Class names first: the exceptions, then the object types, which the
 	// printed tables name.
-	taken := classNames()
+	taken := classNames(len(c.Groups) + len(c.Kinds) + len(c.EnvelopeFields))
 	py := runtimedata.PythonPrinter{Classes: map[*contract.Field]string{}}
 	objNames := py.Classes
 	base, groupErrors, kindErrors, err := errorClasses(c, taken)
@@ -199,7 +200,7 @@ func newView(c *contract.Contract, o targets.Options) (*view, error) {
 		v.Received = append(v.Received, fieldView{Attr: d.Leaf.Idents.PythonLocal, Type: typ, Doc: d.Doc})
 	}
 
-	funcNames := map[string]bool{}
+	funcNames := make(map[string]bool, len(c.Kinds))
 	for _, k := range c.Kinds {
 		fn := "new_" + k.Idents.PythonLocal
 		fn = strings.TrimSuffix(fn, "_") // new_type_ -> new_type: no keyword to avoid after the prefix
@@ -295,9 +296,17 @@ func errorClasses(c *contract.Contract, taken map[string]bool) (string, []errorC
 		byGroup[g] = name
 		groups = append(groups, errorClass{Class: name, Parent: base, Name: g.Name, Doc: g.Description})
 	}
+	kinds = make([]errorClass, 0, len(c.Kinds))
 	for _, k := range c.Kinds {
 		t := k.Idents.TSType
-		name, ok := pick(taken, errorName(t), t+"KindError")
+		// pick(taken, errorName(t), t+"KindError"), without making the
+		// second name for the kinds (nearly all) that take the first.
+		name, ok := errorName(t), true
+		if taken[name] {
+			name, ok = pick(taken, t+"KindError")
+		} else {
+			taken[name] = true
+		}
 		if !ok {
 			return "", nil, nil, fmt.Errorf("genpy: kind %q: no free name for its exception class (tried %s and %sKindError); rename the kind", k.Name, errorName(t), t)
 		}
@@ -419,8 +428,43 @@ func objectTypes(c *contract.Contract, taken map[string]bool, names map[*contrac
 // pyLit is a string or bool as a Python literal.
 func pyLit(v any) string { return runtimedata.PythonPrinter{}.Print(v) }
 
+// pyStr is pyLit of a string, the templates' py: a string the printer
+// writes without an escape is quoted here in one allocation, and the
+// compiled templates (render.Compile) call it without boxing the string.
+func pyStr(s string) string {
+	if !plainString(s) {
+		return pyLit(s)
+	}
+	return "\"" + s + "\""
+}
+
+// plainString reports whether the printer writes s between quotes as it is.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// quoter is py: pyStr for text/template, and for the compiled templates
+// also an appender (render.Appender) that writes a plain string's literal
+// straight into the file.
+type quoter func(string) string
+
+// AppendString appends pyStr(s) to dst.
+func (quoter) AppendString(dst []byte, s string) []byte {
+	if !plainString(s) {
+		return append(dst, pyLit(s)...)
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
 var funcs = template.FuncMap{
-	"py":     pyLit,
+	"py":     quoter(pyStr),
 	"doc":    doc,
 	"docstr": docstr,
 	"join": func(sep string, xs []string) string {
