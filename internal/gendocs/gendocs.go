@@ -37,7 +37,7 @@ func pages(c *contract.Contract) []string {
 // pageTemplates are compiled (render.Compile): kinds.md and http.md show
 // every kind, and text/template cost more than the rest of the emitter on a
 // large contract.
-var pageTemplates = render.Compile(template.Must(template.New("docs").Funcs(funcs).ParseFS(templates.FS, "docs/*.md.tmpl")), funcs)
+var pageTemplates = render.ParseFS("docs", funcs, templates.FS, "docs/*.md.tmpl")
 
 // Generate renders every page of c.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {

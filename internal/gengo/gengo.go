@@ -21,6 +21,7 @@ import (
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/marker"
+	"github.com/errgen/errgen/internal/render"
 	"github.com/errgen/errgen/internal/runtimedata"
 	"github.com/errgen/errgen/internal/targets"
 	"github.com/errgen/errgen/runtime"
@@ -246,12 +247,12 @@ func (g *gen) render(gf goFile) ([]byte, error) {
 // the tables, constants and small accessors the contract fills in. Contract
 // text reaches them only through doc or commentLines (a comment) and lit (a
 // literal), or printed by runtimedata's Go printer.
-var goTemplates = template.Must(template.New("go").Funcs(template.FuncMap{
+var goTemplates = render.ParseFS("go", template.FuncMap{
 	"doc": docText, "commentLines": func(text string) string { return strings.Join(commentLines(text), "\n") },
 	"commentSuffix": commentSuffix, "lit": goLit, "float": goFloat, "stringList": stringList, "join": strings.Join,
 	"kindConst": kindConst, "aipSource": aipSource, "aipOffSource": aipOffSource,
 	"sanitizeClass": func(c contract.SecretChars) string { return sanitizeClass[c] },
-}).ParseFS(templates.FS, "go/*.tmpl"))
+}, templates.FS, "go/*.tmpl")
 
 // goView is the part of every Go template's view: the contract and its
 // layout, which the templates read directly.

@@ -19,7 +19,6 @@ package genpy
 import (
 	"fmt"
 	"path"
-	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/render"
@@ -49,7 +48,7 @@ var RuntimeModules = append(runtime.Python.Names(), "py.typed")
 // pyTemplates are compiled (render.Compile): the per-kind loops of
 // _contract.py, _constructors.py, __init__.py and _exceptions.py cost
 // text/template more than the rest of the emitter on a large contract.
-var pyTemplates = render.Compile(template.Must(template.New("python").Funcs(funcs).ParseFS(templates.FS, "python/*.tmpl")), funcs)
+var pyTemplates = render.ParseFS("python", funcs, templates.FS, "python/*.tmpl")
 
 // Generate returns the package's files.
 func Generate(c *contract.Contract, o targets.Options) (map[string][]byte, error) {

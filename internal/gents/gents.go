@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"text/template"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/render"
@@ -42,7 +41,7 @@ var files = []string{"package.json", "tsconfig.json", "README.md", "src/contract
 
 // tsTemplates are compiled (render.Compile): the same bytes as
 // text/template's, without its field lookups by name on every kind.
-var tsTemplates = render.Compile(template.Must(template.New("ts").Funcs(funcs).ParseFS(templates.FS, "ts/*.tmpl")), funcs)
+var tsTemplates = render.ParseFS("ts", funcs, templates.FS, "ts/*.tmpl")
 
 // Generate returns the package's files: the sources, and dist/ compiled
 // from them (internal/tscompile).

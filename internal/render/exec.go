@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"reflect"
 	"strconv"
 	"strings"
@@ -48,6 +49,14 @@ type Executor interface {
 // kept.
 func Compile(t *template.Template, funcs template.FuncMap) *Templates {
 	return &Templates{t: t, funcs: funcs}
+}
+
+// ParseFS parses the templates of fsys that match patterns, with funcs,
+// into a set called name and compiles it: what every emitter's template set
+// is. A template that does not parse is a bug in errgen, so it panics as
+// template.Must does.
+func ParseFS(name string, funcs template.FuncMap, fsys fs.FS, patterns ...string) *Templates {
+	return Compile(template.Must(template.New(name).Funcs(funcs).ParseFS(fsys, patterns...)), funcs)
 }
 
 // Reference is the text/template set the programs are held to.
@@ -820,7 +829,7 @@ func (c *compiler) call(name string, args []parse.Node, dot reflect.Type) (expr,
 	case "print", "printf", "println":
 		fv := reflect.ValueOf(map[string]any{"print": fmt.Sprint, "printf": fmt.Sprintf, "println": fmt.Sprintln}[name])
 		return c.callValue(func(*state, reflect.Value) reflect.Value { return fv }, fv.Type(), args, dot)
-	case "not", "and", "or", "eq", "index":
+	case "not", "and", "or", "eq", "index", "len":
 		return c.builtin(name, args, dot)
 	}
 	return expr{}, fmt.Errorf("unsupported function %s", name)
@@ -1168,6 +1177,23 @@ func (c *compiler) builtin(name string, args []parse.Node, dot reflect.Type) (ex
 		}
 		return typed(boolean, func(s *state, dot reflect.Value) reflect.Value {
 			return reflect.ValueOf(eq(s, dot, argv))
+		}), nil
+	case "len":
+		if len(argv) != 1 {
+			return expr{}, errors.New("len takes one argument")
+		}
+		a := argv[0]
+		return typed(reflect.TypeFor[int](), func(s *state, dot reflect.Value) reflect.Value {
+			v := indirectInterface(a.val(s, dot))
+			for v.Kind() == reflect.Pointer && !v.IsNil() {
+				v = v.Elem()
+			}
+			switch v.Kind() {
+			case reflect.Array, reflect.Chan, reflect.Map, reflect.Slice, reflect.String:
+				return reflect.ValueOf(v.Len())
+			}
+			stop() // a nil pointer or a kind without a length: text/template's error
+			return reflect.Value{}
 		}), nil
 	default: // index
 		typ := argv[0].typ

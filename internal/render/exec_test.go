@@ -100,6 +100,7 @@ var compiledTemplates = map[string]string{
 	"methods":   `{{.Wrap .S}}{{.Twice}}{{.Check}}{{.Count .Items}}{{with .Opt}}{{.Wrap "in"}}{{end}}`,
 	"builtins":  `{{not .S}}{{and .S .T}}{{or .S .T}}{{and .N .B}}{{or .Opt .P}}{{not .Opt}}{{eq .S "a"}}{{eq .N 1 2 3}}{{eq .B true}}{{eq .F 0.5}}`,
 	"eqmix":     `{{eq .N .U}}{{eq .S .N}}{{eq .Any "x"}}`,
+	"len":       `{{len .L}}{{len .S}}{{len .M}}{{len .Arr}}{{len .Items}}{{if eq (len .L) 1}}one{{end}}`,
 	"index":     `{{index .L 0}}{{printf "%v" (index .Items 1)}}`,
 	"index2":    `{{index .L 1}}{{index .M "k"}}{{index .Arr 1}}{{index .S 0}}{{(index .Items 0).S}}{{index .Anys 0}}`,
 	"print":     `{{print .S .N}}{{printf "%s-%s" .S .T}}{{printf "%d/%q" .N .S}}{{println .B}}{{printf "%s" .Named}}{{printf "x%sy" .S}}{{printf "100%%"}}`,
@@ -116,7 +117,6 @@ var fallbackTemplates = map[string]string{
 	"assign":   `{{$x := 1}}{{if .B}}{{$x = 2}}{{end}}{{$x}}`,
 	"call":     `{{define "sub"}}[{{.}}]{{end}}{{template "sub" .S}}`,
 	"anyfield": `{{range .Anys}}{{.S}}{{end}}`,
-	"len":      `{{len .L}}`,
 	"rangeint": `{{range .N}}{{.}}{{end}}`,
 	"badarg":   `{{q .Named}}`,
 }
