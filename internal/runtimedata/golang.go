@@ -64,8 +64,9 @@ func (p GoPrinter) write(b *strings.Builder, v Value, indent, typ string, named 
 			b.WriteString(open + "}")
 			return
 		}
-		inner := indent + "\t"
-		b.WriteString(open + "\n")
+		inner := deeper(indent, "\t")
+		b.WriteString(open)
+		b.WriteByte('\n')
 		for _, e := range v {
 			b.WriteString(inner)
 			p.write(b, e.Key, inner, "", false)
@@ -73,7 +74,8 @@ func (p GoPrinter) write(b *strings.Builder, v Value, indent, typ string, named 
 			p.write(b, e.Value, inner, "", false)
 			b.WriteString(",\n")
 		}
-		b.WriteString(indent + "}")
+		b.WriteString(indent)
+		b.WriteByte('}')
 	case Record:
 		if named && typ == "" {
 			open = v.Type + "{"
@@ -86,7 +88,7 @@ func (p GoPrinter) write(b *strings.Builder, v Value, indent, typ string, named 
 
 // record writes a struct literal, one member a line (a Row on one line).
 func (p GoPrinter) record(b *strings.Builder, open string, v Record, indent string) {
-	inner := indent + "\t"
+	inner := deeper(indent, "\t")
 	var members []string
 	for _, f := range v.Fields {
 		if !f.For(Go) || (f.Sparse && zero(f.Value)) {
@@ -111,11 +113,13 @@ func (p GoPrinter) record(b *strings.Builder, open string, v Record, indent stri
 		b.WriteString(open + strings.Join(members, ", ") + "}")
 		return
 	}
-	b.WriteString(open + "\n")
+	b.WriteString(open)
+	b.WriteByte('\n')
 	for _, m := range members {
 		b.WriteString(inner + m + ",\n")
 	}
-	b.WriteString(indent + "}")
+	b.WriteString(indent)
+	b.WriteByte('}')
 }
 
 // seq writes a slice literal: on one line when its elements are scalars,
@@ -139,14 +143,16 @@ func (p GoPrinter) seq(b *strings.Builder, open string, v []Value, indent string
 		b.WriteString("}")
 		return
 	}
-	inner := indent + "\t"
-	b.WriteString(open + "\n")
+	inner := deeper(indent, "\t")
+	b.WriteString(open)
+	b.WriteByte('\n')
 	for _, x := range v {
 		b.WriteString(inner)
 		p.write(b, x, inner, "", false)
 		b.WriteString(",\n")
 	}
-	b.WriteString(indent + "}")
+	b.WriteString(indent)
+	b.WriteByte('}')
 }
 
 // goMember is the struct field a Record's member is read from: its name in
@@ -157,4 +163,19 @@ func goMember(name string) string {
 		return name + "_"
 	}
 	return name
+}
+
+// deeper is indent one unit deeper, where unit is four spaces or a tab: a
+// slice of a constant for the depths tables reach, so the printers, which
+// indent every member of every per-kind record, do not allocate for it.
+func deeper(indent, unit string) string {
+	const spaces, tabs = "                                                                ", "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+	run := spaces
+	if unit == "\t" {
+		run = tabs
+	}
+	if n := len(indent) + len(unit); n <= len(run) && run[:len(indent)] == indent {
+		return run[:n]
+	}
+	return indent + unit
 }

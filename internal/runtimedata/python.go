@@ -35,15 +35,7 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 	}
 	switch v := v.(type) {
 	case string:
-		if plainASCII(v) {
-			// What strconv quotes without an escape: written as it is.
-			b.WriteByte('"')
-			b.WriteString(v)
-			b.WriteByte('"')
-			return
-		}
-		var scratch [128]byte
-		b.Write(strconv.AppendQuoteToASCII(scratch[:0], v))
+		p.str(b, v)
 	case Local:
 		p.write(b, v.Idents.PythonLocal, indent)
 	case Class:
@@ -63,7 +55,11 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 		p.seq(b, "{", "}", v, indent, false)
 		b.WriteString(")")
 	case Map:
-		p.members(b, "{", "}", len(v), indent, func(i int) (Value, string, Value) { return v[i].Key, ": ", v[i].Value })
+		p.members(b, "{", "}", len(v), indent, func(i int, inner string) {
+			p.write(b, v[i].Key, inner)
+			b.WriteString(": ")
+			p.write(b, v[i].Value, inner)
+		})
 	case Record:
 		fields := make([]Field, 0, len(v.Fields))
 		for _, f := range v.Fields {
@@ -80,14 +76,19 @@ func (p PythonPrinter) write(b *strings.Builder, v Value, indent string) {
 			return
 		}
 		if v.Type == "" {
-			p.members(b, "{", "}", len(fields), indent, func(i int) (Value, string, Value) { return fields[i].Name, ": ", fields[i].Value })
+			p.members(b, "{", "}", len(fields), indent, func(i int, inner string) {
+				p.str(b, fields[i].Name)
+				b.WriteString(": ")
+				p.write(b, fields[i].Value, inner)
+			})
 			return
 		}
-		p.members(b, v.Type+"(", ")", len(fields), indent, func(i int) (Value, string, Value) {
-			return pyName(fields[i].Name), "=", fields[i].Value
+		b.WriteString(v.Type) // a call: members open it with "("
+		p.members(b, "(", ")", len(fields), indent, func(i int, inner string) {
+			b.WriteString(fields[i].Name) // a keyword argument's bare name
+			b.WriteByte('=')
+			p.write(b, fields[i].Value, inner)
 		})
-	case pyName:
-		b.WriteString(string(v))
 	default:
 		panic(fmt.Sprintf("runtimedata: Python cannot print %T", v))
 	}
@@ -104,27 +105,36 @@ func plainASCII(s string) bool {
 	return true
 }
 
-// pyName prints as a bare name: a keyword argument's.
-type pyName string
+// str writes s as a Python string literal.
+func (p PythonPrinter) str(b *strings.Builder, s string) {
+	if plainASCII(s) {
+		// What strconv quotes without an escape: written as it is.
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	var scratch [128]byte
+	b.Write(strconv.AppendQuoteToASCII(scratch[:0], s))
+}
 
 // members writes a dict or a call, one member a line, each with a trailing
 // comma; an empty dict is {}.
-func (p PythonPrinter) members(b *strings.Builder, open, close string, n int, indent string, member func(i int) (Value, string, Value)) {
+func (p PythonPrinter) members(b *strings.Builder, open, close string, n int, indent string, member func(i int, inner string)) {
 	if n == 0 && open == "{" {
 		b.WriteString("{}")
 		return
 	}
-	inner := indent + "    "
-	b.WriteString(open + "\n")
+	inner := deeper(indent, "    ")
+	b.WriteString(open)
+	b.WriteByte('\n')
 	for i := range n {
-		key, sep, val := member(i)
 		b.WriteString(inner)
-		p.write(b, key, inner)
-		b.WriteString(sep)
-		p.write(b, val, inner)
+		member(i, inner)
 		b.WriteString(",\n")
 	}
-	b.WriteString(indent + close)
+	b.WriteString(indent)
+	b.WriteString(close)
 }
 
 // seq writes a tuple (a trailing comma after a single element) or a set.
