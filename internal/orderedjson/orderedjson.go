@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -204,29 +205,14 @@ func AppendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// Bytes repeated over a word, for plain8.
+// Bytes repeated over a word, for AppendString's eight-byte steps.
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// plain8 reports whether the eight bytes of s are printable ASCII that
-// AppendString copies as they are: none below 0x20 or from 0x80, no quote,
-// no backslash, and with html no <, > or &.
-func plain8(s string, html bool) bool {
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	// A byte is below 0x20 when subtracting 0x20 borrows into its high bit
-	// (and it had none); zero(x) has a high bit set for each zero byte of x.
-	bad := w&highs | (w-0x20*ones)&^w&highs | zero(w^'"'*ones) | zero(w^'\\'*ones)
-	if html {
-		bad |= zero(w^'<'*ones) | zero(w^'>'*ones) | zero(w^'&'*ones)
-	}
-	return bad == 0
-}
-
 // zero has the high bit of each byte of x set where that byte is zero (and
-// perhaps above one that is: only whether it is zero matters here).
+// perhaps above one that is: only the lowest is exact).
 func zero(x uint64) uint64 { return (x - ones) &^ x & highs }
 
 // AppendString appends s as a JSON string the way Marshal writes it (no
@@ -237,14 +223,28 @@ func AppendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Eight bytes at a time while none needs a look: the texts of
-		// a large contract's docs and vectors are tens of megabytes, most
-		// of it plain ASCII.
-		for i+8 <= len(s) && plain8(s[i:i+8], html) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
+		// Eight bytes at a time to the next byte that needs a look: the
+		// texts of a large contract's docs and vectors are tens of
+		// megabytes, most of it plain ASCII, and where it is JSON text
+		// quoted as a string a quote comes every few bytes.
+		if i+8 <= len(s) {
+			// The high bit of each byte to look at is set in bad: below
+			// 0x20 (subtracting 0x20 borrows into its high bit, and it had
+			// none) or from 0x80, a quote, a backslash, and with html <, >
+			// or &. A bit above the lowest may be spurious (a borrow
+			// carried from a byte below); the lowest is exact.
+			t := s[i : i+8]
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			bad := w&highs | (w-0x20*ones)&^w&highs | zero(w^'"'*ones) | zero(w^'\\'*ones)
+			if html {
+				bad |= zero(w^'<'*ones) | zero(w^'>'*ones) | zero(w^'&'*ones)
+			}
+			if bad == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(bad) >> 3
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {

@@ -70,7 +70,8 @@ func TestAppendStringMatchesMarshal(t *testing.T) {
 	}
 }
 
-// AppendString reads eight plain bytes at a time (plain8): every string of
+// AppendString reads eight bytes at a time and skips to the first that
+// needs a look: every string of
 // bytes around and inside such a block must still be written as
 // encoding/json writes it, HTML escapes or not.
 func TestAppendStringBlocks(t *testing.T) {
