@@ -220,7 +220,14 @@ func zero(x uint64) uint64 { return (x - ones) &^ x & highs }
 // U+FFFD), or with html set as json.Marshal writes it (<, > and & escaped
 // too).
 func AppendString(b []byte, s string, html bool) []byte {
-	b = append(b, '"')
+	return append(AppendEscaped(append(b, '"'), s, html), '"')
+}
+
+// AppendEscaped appends what AppendString writes between the quotes. Where
+// the byte after a cut of s is ASCII, no character straddles the cut, and
+// escaping the pieces gives s escaped whole: a writer can reuse the escaped
+// text of a piece written before.
+func AppendEscaped(b []byte, s string, html bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time to the next byte that needs a look: the
@@ -290,6 +297,5 @@ func AppendString(b []byte, s string, html bool) []byte {
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
