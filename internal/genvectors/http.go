@@ -44,6 +44,7 @@ const (
 	shortMessage = "Reported by the upstream."
 	proxyText    = "Bad gateway from the proxy"
 	mediaJSON    = "application/json"
+	mediaProblem = "application/problem+json"
 )
 
 // response is one HTTP vector before its expectation is computed. envelope

@@ -61,8 +61,13 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.
 	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received")
 
 	out := make([]SurfaceVec, 0, len(all))
+	// The headers of a response without a retry hint, one map for all.
+	plain := map[string]map[string]string{}
+	for _, media := range []string{mediaJSON, mediaProblem} {
+		plain[media] = map[string]string{"content-type": media, "vary": "Accept"}
+	}
 	for _, n := range all {
-		v, err := surfaceOf(c, n)
+		v, err := surfaceOf(c, n, plain)
 		if err != nil {
 			return nil, err
 		}
@@ -71,8 +76,10 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.
 	return out, nil
 }
 
-// surfaceOf is the specification of the writers for one envelope.
-func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
+// surfaceOf is the specification of the writers for one envelope. plain
+// holds the headers of a response without a retry hint by media type, one
+// map shared by the vectors (nil: a map of their own).
+func surfaceOf(c *contract.Contract, n named, plain map[string]map[string]string) (SurfaceVec, error) {
 	name, o := n.name, n.o
 	env, err := n.wire()
 	if err != nil {
@@ -81,11 +88,14 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	d := decode(c, o)
 	cl := classificationOf(c, d.Kind)
 	headers := func(media string) map[string]string {
-		h := map[string]string{"content-type": media, "vary": "Accept"}
-		if d.RetryAfterMs != nil && *d.RetryAfterMs >= 0 {
-			h["retry-after"] = strconv.FormatInt((*d.RetryAfterMs+999)/1000, 10)
+		if d.RetryAfterMs == nil || *d.RetryAfterMs < 0 {
+			if h := plain[media]; h != nil {
+				return h
+			}
+			return map[string]string{"content-type": media, "vary": "Accept"}
 		}
-		return h
+		return map[string]string{"content-type": media, "vary": "Accept",
+			"retry-after": strconv.FormatInt((*d.RetryAfterMs+999)/1000, 10)}
 	}
 	message := leafString(c, o, contract.SourceMessage, "")
 
@@ -97,7 +107,7 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	}
 	doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
 		orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
-	back := o
+	back, problemBack := o, env
 	for _, m := range o {
 		if !isProblemName(m.Key) {
 			doc = append(doc, m)
@@ -106,16 +116,25 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 		// A reader restores what the problem says or the contract fixes,
 		// never an envelope's own field or object.
 		if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
-			back = back.without(m.Key)
+			back, problemBack = back.without(m.Key), nil
 		}
 	}
-	problem, err := rawString(doc)
+	var problem string
+	if len(doc) == 4+len(o) && len(o) > 0 {
+		// Every member of the envelope follows the problem's own: the
+		// document is theirs, then the envelope's text after its brace
+		// (env is o's compact JSON).
+		problem, err = joinedText(doc[:4], env[1:])
+	} else {
+		problem, err = rawString(doc)
+	}
 	if err != nil {
 		return SurfaceVec{}, err
 	}
-	problemBack, err := raw(back)
-	if err != nil {
-		return SurfaceVec{}, err
+	if problemBack == nil {
+		if problemBack, err = raw(back); err != nil {
+			return SurfaceVec{}, err
+		}
 	}
 
 	// The HTTP body is the envelope's text: the CLI line's, when that is
@@ -132,9 +151,25 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	return SurfaceVec{
 		Name: name, Envelope: env,
 		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: body, Envelope: env},
-		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: problem, Envelope: problemBack},
+		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers(mediaProblem), Body: problem, Envelope: problemBack},
 		ExitCode: c.Surfaces.CLI.ExitCode(cl), Command: cliCommand, CLI: line, Log: log,
 	}, nil
+}
+
+// joinedText is the compact JSON text of the object of head's members then
+// those of the object whose text after its opening brace is rest.
+func joinedText(head object, rest []byte) (string, error) {
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b, err := orderedjson.AppendCompact((*scratch)[:0], head)
+	*scratch = b
+	if err != nil {
+		return "", err
+	}
+	b[len(b)-1] = ','
+	b = append(b, rest...)
+	*scratch = b
+	return string(b), nil
 }
 
 func isProblemName(name string) bool {
