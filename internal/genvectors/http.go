@@ -66,7 +66,12 @@ type response struct {
 // shortFormResponse is a response whose body is the short form of kind and
 // message, and nothing else.
 func shortFormResponse(name string, status int, headers map[string]string, kind, message string) response {
-	return response{name: name, status: status, headers: headers, body: shortFormBody(kind, message), short: true, kind: kind, message: message}
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b := str(append((*scratch)[:0], `{"kind":`...), kind)
+	b = append(str(append(b, `,"message":`...), message), '}')
+	*scratch = b
+	return response{name: name, status: status, headers: headers, body: string(b), short: true, kind: kind, message: message}
 }
 
 // retryAfter is the first line of a response's Retry-After header.
@@ -157,8 +162,11 @@ func shortFormResponses(c *contract.Contract) []response {
 	}
 	// Room for the edge cases below and the other responses httpReads adds.
 	rs := make([]response, 0, len(c.Kinds)+64)
+	// The kinds' responses share one header map (nothing changes a
+	// vector's headers once made).
+	headers := jsonHeaders()
 	for _, k := range c.Kinds {
-		rs = append(rs, shortFormResponse("short form: "+k.Name, k.HTTP, jsonHeaders(), k.Name, shortMessage))
+		rs = append(rs, shortFormResponse("short form: "+k.Name, k.HTTP, headers, k.Name, shortMessage))
 	}
 	unknown := exampleenv.UnknownKindName(c)
 	pad := "x"

@@ -233,6 +233,9 @@ func TestShortFormReadWithoutParse(t *testing.T) {
 				continue
 			}
 			told++
+			if r.body != shortFormBody(r.kind, r.message) {
+				t.Errorf("%s: body %s, the short form of its strings %s", name, r.body, shortFormBody(r.kind, r.message))
+			}
 			parsed := r
 			parsed.short, parsed.kind, parsed.message = false, "", ""
 			k1, m1, ok1 := shortFormOf(c, sf, r)
