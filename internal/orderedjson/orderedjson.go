@@ -9,6 +9,7 @@ package orderedjson
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -228,13 +229,14 @@ func AppendString(b []byte, s string, html bool) []byte {
 // escaping the pieces gives s escaped whole: a writer can reuse the escaped
 // text of a piece written before.
 func AppendEscaped(b []byte, s string, html bool) []byte {
-	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time to the next byte that needs a look: the
 		// texts of a large contract's docs and vectors are tens of
 		// megabytes, most of it plain ASCII, and where it is JSON text
-		// quoted as a string a quote comes every few bytes.
-		if i+8 <= len(s) {
+		// quoted as a string a quote comes every few bytes. Each word is
+		// stored whole into b's spare room and b extended over the bytes
+		// that need no look, not copied run by run.
+		if n := len(b); i+8 <= len(s) && cap(b)-n >= 8 {
 			// The high bit of each byte to look at is set in bad: below
 			// 0x20 (subtracting 0x20 borrows into its high bit, and it had
 			// none) or from 0x80, a quote, a backslash, and with html <, >
@@ -247,19 +249,23 @@ func AppendEscaped(b []byte, s string, html bool) []byte {
 			if html {
 				bad |= zero(w^'<'*ones) | zero(w^'>'*ones) | zero(w^'&'*ones)
 			}
+			binary.LittleEndian.PutUint64(b[n:n+8], w)
 			if bad == 0 {
+				b = b[:n+8]
 				i += 8
 				continue
 			}
-			i += bits.TrailingZeros64(bad) >> 3
+			k := bits.TrailingZeros64(bad) >> 3
+			b = b[:n+k]
+			i += k
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
+			i++
 			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
-				i++
+				b = append(b, c)
 				continue
 			}
-			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
@@ -276,26 +282,18 @@ func AppendEscaped(b []byte, s string, html bool) []byte {
 			default:
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
-			i++
-			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
+		switch {
+		case r == utf8.RuneError && size == 1:
 			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
+		case r == '\u2028' || r == '\u2029':
 			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
+		default:
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	return append(b, s[start:]...)
+	return b
 }
