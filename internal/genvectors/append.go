@@ -95,10 +95,17 @@ func (v EnvelopeVec) estimate() int {
 func (v NextStepVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"name":`...), v.Name)
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
-	b = appendList(append(b, `,"attempts":`...), len(v.Attempts), func(b []byte, i int) []byte {
-		return v.Attempts[i].appendJSON(b)
-	})
+	b = append(b, `,"attempts":`...)
+	if v.attemptsJSON != nil {
+		b = append(b, v.attemptsJSON...)
+	} else {
+		b = appendAttempts(b, v.Attempts)
+	}
 	return append(b, '}')
+}
+
+func appendAttempts(b []byte, as []AttemptVec) []byte {
+	return appendList(b, len(as), func(b []byte, i int) []byte { return as[i].appendJSON(b) })
 }
 
 func (v NextStepVec) estimate() int {

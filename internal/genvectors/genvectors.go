@@ -166,6 +166,9 @@ type NextStepVec struct {
 	Name     string          `json:"name"`
 	Envelope json.RawMessage `json:"envelope"`
 	Attempts []AttemptVec    `json:"attempts"`
+	// attemptsJSON is Attempts written, when Build wrote them once for
+	// every vector that shares them (nil: written with the vector).
+	attemptsJSON []byte
 }
 
 // AttemptVec is NextStep's decision after attempt Attempt (from 1) failed.

@@ -216,29 +216,49 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 		return boundText(s)
 	}
 	retryable := d.IsRetryable(c)
-	out := make(object, 0, len(contract.LogMembers))
+	// Written member by member into a scratch buffer, as orderedjson
+	// writes the object of these members (one for every example).
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	out := (*scratch)[:0]
+	key := func(name string) {
+		if len(out) == 0 {
+			out = append(out, '{')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(str(out, name), ':')
+	}
 	for _, m := range contract.LogMembers {
-		key := string(m)
 		switch m {
 		case contract.LogKind:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.Kind, false)})
+			key(string(m))
+			out = str(out, text(d.Kind, false))
 		case contract.LogMessage:
-			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceMessage, ""), c.Sanitize.Sanitizes("message"))})
+			key(string(m))
+			out = str(out, text(leafString(c, o, contract.SourceMessage, ""), c.Sanitize.Sanitizes("message")))
 		case contract.LogOrigin:
-			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceOrigin, cl.Origin.Name), false)})
+			key(string(m))
+			out = str(out, text(leafString(c, o, contract.SourceOrigin, cl.Origin.Name), false))
 		case contract.LogAction:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.Action, false)})
+			key(string(m))
+			out = str(out, text(d.Action, false))
 		case contract.LogSameArguments:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.SameArguments, false)})
+			key(string(m))
+			out = str(out, text(d.SameArguments, false))
 		case contract.LogSideEffects:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.SideEffects, false)})
+			key(string(m))
+			out = str(out, text(d.SideEffects, false))
 		case contract.LogRetryable:
-			out = append(out, orderedjson.Member{Key: key, Value: retryable})
+			key(string(m))
+			out = appendBool(out, retryable)
 		case contract.LogHTTPStatus:
-			out = append(out, orderedjson.Member{Key: key, Value: cl.HTTP})
+			key(string(m))
+			out = appendInt(out, int64(cl.HTTP))
 		case contract.LogRetryAfterMs:
 			if d.RetryAfterMs != nil {
-				out = append(out, orderedjson.Member{Key: key, Value: *d.RetryAfterMs})
+				key(string(m))
+				out = appendInt(out, *d.RetryAfterMs)
 			}
 		case contract.LogFields:
 			group := object{}
@@ -269,11 +289,17 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 				}
 			}
 			if len(group) > 0 {
-				out = append(out, orderedjson.Member{Key: key, Value: group})
+				key(string(m))
+				var err error
+				if out, err = orderedjson.AppendCompact(out, group); err != nil {
+					*scratch = out
+					return nil, err
+				}
 			}
 		case contract.LogExtra:
 			extra, err := extraOf(c, o)
 			if err != nil {
+				*scratch = out
 				return nil, err
 			}
 			if extra != "" {
@@ -281,16 +307,22 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 				if err := json.Unmarshal([]byte(extra), &v); err != nil || !stringsProof(c, v) {
 					proof = false
 				}
-				out = append(out, orderedjson.Member{Key: key, Value: text(extra, true)})
+				key(string(m))
+				out = str(out, text(extra, true))
 			}
 		default:
-			panic("genvectors: unhandled log member " + key)
+			panic("genvectors: unhandled log member " + string(m))
 		}
 	}
+	if len(out) == 0 {
+		out = append(out, '{')
+	}
+	out = append(out, '}')
+	*scratch = out
 	if !proof {
 		return json.RawMessage("null"), nil
 	}
-	return raw(out)
+	return json.RawMessage(append(make([]byte, 0, len(out)), out...)), nil
 }
 
 // stringsProof reports whether no sanitizer policy changes a string of v,
