@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
@@ -86,7 +87,6 @@ func surfaceOf(c *contract.Contract, n named, plain map[string]map[string]string
 		return SurfaceVec{}, err
 	}
 	d := decode(c, o)
-	cl := classificationOf(c, d.Kind)
 	headers := func(media string) map[string]string {
 		if d.RetryAfterMs == nil || *d.RetryAfterMs < 0 {
 			if h := plain[media]; h != nil {
@@ -101,35 +101,41 @@ func surfaceOf(c *contract.Contract, n named, plain map[string]map[string]string
 
 	// The problem document: its members, then the envelope's top-level
 	// members it does not replace.
-	title := contract.UnknownKindTitle
+	cl, title := &c.Fallback.Classification, contract.UnknownKindTitle
 	if k := c.Kind(d.Kind); k != nil {
-		title = k.Description
+		cl, title = &k.Classification, k.Description
 	}
-	doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
-		orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
-	back, problemBack := o, env
+	kept := len(o) > 0
 	for _, m := range o {
-		if !isProblemName(m.Key) {
-			doc = append(doc, m)
-			continue
-		}
-		// A reader restores what the problem says or the contract fixes,
-		// never an envelope's own field or object.
-		if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
-			back, problemBack = back.without(m.Key), nil
+		if isProblemName(m.Key) {
+			kept = false
+			break
 		}
 	}
 	var problem string
-	if len(doc) == 4+len(o) && len(o) > 0 {
+	back, problemBack := o, env
+	if kept {
 		// Every member of the envelope follows the problem's own: the
 		// document is theirs, then the envelope's text after its brace
-		// (env is o's compact JSON).
-		problem, err = joinedText(doc[:4], env[1:])
+		// (env is o's compact JSON), and reads back as the envelope.
+		problem = problemText(c.Surfaces.ProblemTypeBase, d.Kind, title, cl.HTTP, message, env[1:])
 	} else {
-		problem, err = rawString(doc)
-	}
-	if err != nil {
-		return SurfaceVec{}, err
+		doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
+			orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
+		for _, m := range o {
+			if !isProblemName(m.Key) {
+				doc = append(doc, m)
+				continue
+			}
+			// A reader restores what the problem says or the contract fixes,
+			// never an envelope's own field or object.
+			if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
+				back, problemBack = back.without(m.Key), nil
+			}
+		}
+		if problem, err = rawString(doc); err != nil {
+			return SurfaceVec{}, err
+		}
 	}
 	if problemBack == nil {
 		if problemBack, err = raw(back); err != nil {
@@ -156,20 +162,27 @@ func surfaceOf(c *contract.Contract, n named, plain map[string]map[string]string
 	}, nil
 }
 
-// joinedText is the compact JSON text of the object of head's members then
-// those of the object whose text after its opening brace is rest.
-func joinedText(head object, rest []byte) (string, error) {
+// problemText is the compact JSON text of a problem document whose type is
+// base and kind, with its title, status and detail, then the members of
+// the object whose text after its opening brace is rest: as orderedjson
+// writes the object of those members.
+func problemText(base, kind, title string, status int, detail string, rest []byte) string {
 	scratch := rawScratch.Get().(*[]byte)
 	defer rawScratch.Put(scratch)
-	b, err := orderedjson.AppendCompact((*scratch)[:0], head)
-	*scratch = b
-	if err != nil {
-		return "", err
+	b := append((*scratch)[:0], `{"type":`...)
+	if kind == "" || kind[0] < utf8.RuneSelf {
+		// (The byte after the cut is ASCII: base and kind escape apart as
+		// they do joined.)
+		b = append(orderedjson.AppendEscaped(orderedjson.AppendEscaped(append(b, '"'), base, false), kind, false), '"')
+	} else {
+		b = str(b, base+kind)
 	}
-	b[len(b)-1] = ','
-	b = append(b, rest...)
+	b = str(append(b, `,"title":`...), title)
+	b = appendInt(append(b, `,"status":`...), int64(status))
+	b = str(append(b, `,"detail":`...), detail)
+	b = append(append(b, ','), rest...)
 	*scratch = b
-	return string(b), nil
+	return string(b)
 }
 
 func isProblemName(name string) bool {
