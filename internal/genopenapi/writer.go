@@ -167,10 +167,17 @@ func (w *writer) sequence(s *yaml.Node, indent int) bool {
 }
 
 func (w *writer) spaces(n int) {
-	for ; n > 0; n-- {
-		w.b.WriteByte(' ')
+	for n > len(blanks) {
+		w.b.WriteString(blanks)
+		n -= len(blanks)
 	}
+	w.b.WriteString(blanks[:n])
 }
+
+// blanks are the spaces an indent is cut from (a run of them, not a byte at
+// a time: the examples' lines of a large document are indented by eight to
+// sixteen).
+const blanks = "                                                                "
 
 // fallback writes the entry k: v with yaml.v3, nested in mappings so that
 // its key sits at indent, and keeps the entry's own lines (the first
