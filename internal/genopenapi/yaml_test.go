@@ -13,6 +13,7 @@ import (
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
 	"github.com/errgen/errgen/internal/orderedjson"
+	"github.com/errgen/errgen/internal/targets"
 )
 
 // TestStringsStayStrings checks that strings a YAML 1.1 reader would take
@@ -122,4 +123,24 @@ func sameNodes(a, b *yaml.Node) bool {
 		}
 	}
 	return true
+}
+
+// The schemas read from the run's shared schema files are the ones written
+// for the document alone: every test contract's, node for node.
+func TestSchemasFromTheSharedFiles(t *testing.T) {
+	for name, c := range gentest.Contracts(t, "../contract/testdata/valid/*/kinds.yaml") {
+		alone, err := schemas(c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromFiles, err := schemas(c, targets.NewShared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameNodes(fromFiles, alone) {
+			a, _ := encode("", alone)
+			b, _ := encode("", fromFiles)
+			t.Errorf("%s: from the files\n%s\nalone\n%s", name, b, a)
+		}
+	}
 }
