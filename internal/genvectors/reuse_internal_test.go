@@ -91,7 +91,7 @@ func TestProofMatchesFragmentSearch(t *testing.T) {
 	rnd := uint32(7)
 	next := func(n int) int { rnd = rnd*1664525 + 1013904223; return int(rnd>>8) % n }
 	texts := []string{"", shortMessage, proxyText, strings.Repeat("a", 300), strings.Repeat("a", 300) + "Bearer"}
-	for range 4000 {
+	for range 1500 {
 		var b strings.Builder
 		for range next(6) + 1 {
 			p := pieces[next(len(pieces))]
@@ -119,7 +119,7 @@ func TestProofMatchesFragmentSearch(t *testing.T) {
 	}
 	// Both answers, often: texts that all fail (or all pass) would judge
 	// nothing.
-	if answers[true] < 1000 || answers[false] < 1000 {
+	if answers[true] < 500 || answers[false] < 500 {
 		t.Errorf("answers %v: want both often", answers)
 	}
 }
