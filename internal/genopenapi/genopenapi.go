@@ -248,25 +248,63 @@ func schemas(c *contract.Contract, shared *targets.Shared) (*yaml.Node, error) {
 	for _, s := range []struct {
 		name   string
 		schema *jsonschema.Schema
+		role   genschema.Role
+		file   bool // the schema is a file of the schemas output, role's
 	}{
-		{SchemaEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Consumer, shared)},
-		{SchemaProblem, genschema.ProblemSchema(c)},
-		{SchemaProducerEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Producer, shared)},
+		{SchemaEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Consumer, shared), genschema.Consumer, true},
+		{SchemaProblem, genschema.ProblemSchema(c), "", false},
+		{SchemaProducerEnvelope, genschema.SharedEnvelopeSchema(c, genschema.Producer, shared), genschema.Producer, true},
 	} {
-		embedded := *s.schema
-		embedded.Version, embedded.ID, embedded.Comments = "", "", ""
-		data, err := orderedjson.Marshal(&embedded)
-		if err != nil {
-			return nil, fmt.Errorf("genopenapi: schema %s: %w", s.name, err)
-		}
-		n, err := fromJSON(data)
-		if err != nil {
-			return nil, err
+		var n *yaml.Node
+		if s.file && shared != nil {
+			// The schema file's JSON, which the run's schemas emitter has
+			// written (or writes now for both), read without the members
+			// that make it a file: its JSON differs from the embedded
+			// schema's only in those and in escapes, which reading undoes.
+			data, err := genschema.SharedEnvelope(c, s.role, shared)
+			if err != nil {
+				return nil, fmt.Errorf("genopenapi: schema %s: %w", s.name, err)
+			}
+			if n, err = fromJSON(data); err != nil {
+				return nil, err
+			}
+			dropFileMembers(n, s.schema)
+		} else {
+			embedded := *s.schema
+			embedded.Version, embedded.ID, embedded.Comments = "", "", ""
+			data, err := orderedjson.Marshal(&embedded)
+			if err != nil {
+				return nil, fmt.Errorf("genopenapi: schema %s: %w", s.name, err)
+			}
+			if n, err = fromJSON(data); err != nil {
+				return nil, err
+			}
 		}
 		tidySchema(n)
 		out.set(s.name, n)
 	}
 	return out.node(), nil
+}
+
+// dropFileMembers takes out of the mapping n of schema s the members that
+// make it a file of its own ($schema, $id, $comment), each where s sets it:
+// the first of its name, as encoding/json writes the struct's fields
+// before its extras.
+func dropFileMembers(n *yaml.Node, s *jsonschema.Schema) {
+	for _, m := range []struct {
+		key string
+		set bool
+	}{{"$schema", s.Version != ""}, {"$id", s.ID != ""}, {"$comment", s.Comments != ""}} {
+		if !m.set {
+			continue
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == m.key {
+				n.Content = append(n.Content[:i:i], n.Content[i+2:]...)
+				break
+			}
+		}
+	}
 }
 
 func headers(c *contract.Contract) *yaml.Node {

@@ -93,13 +93,22 @@ func jsonNode(v any) *yaml.Node {
 
 // valueOK reports whether valueNode takes v, without making its nodes.
 func valueOK(v any) bool {
+	// Texts and objects first, most of every example, and the object
+	// before the interface case (a dynamic check); Object is no Ordered.
 	switch v := v.(type) {
+	case string:
+		return utf8.ValidString(v)
+	case orderedjson.Object:
+		for _, m := range v {
+			if !utf8.ValidString(m.Key) || !valueOK(m.Value) {
+				return false
+			}
+		}
+		return true
 	case nil, bool, int, int64:
 		return true
 	case float64:
 		return !math.IsNaN(v) && !math.IsInf(v, 0)
-	case string:
-		return utf8.ValidString(v)
 	case []string:
 		for _, s := range v {
 			if !utf8.ValidString(s) {
@@ -116,13 +125,6 @@ func valueOK(v any) bool {
 		return true
 	case orderedjson.Ordered:
 		return valueOK(v.AsObject())
-	case orderedjson.Object:
-		for _, m := range v {
-			if !utf8.ValidString(m.Key) || !valueOK(m.Value) {
-				return false
-			}
-		}
-		return true
 	}
 	return false
 }
@@ -161,15 +163,15 @@ func (w *writer) anyValue(v any, indent int) bool {
 		return anySequence(w, x, indent)
 	case []any:
 		return anySequence(w, x, indent)
-	case orderedjson.Ordered:
-		return w.anyValue(x.AsObject(), indent)
-	case orderedjson.Object:
+	case orderedjson.Object: // (before Ordered, a dynamic check; Object is none)
 		if len(x) == 0 {
 			w.b.WriteString(" {}\n")
 			return true
 		}
 		w.b.WriteByte('\n')
 		return w.anyMapping(x, indent+2, false)
+	case orderedjson.Ordered:
+		return w.anyValue(x.AsObject(), indent)
 	}
 	return false
 }
@@ -313,14 +315,14 @@ func anySize(v any, indent int) int {
 			total += indent + 2 + anySize(x, indent+2)
 		}
 		return total + 6
-	case orderedjson.Ordered:
-		return anySize(v.AsObject(), indent)
-	case orderedjson.Object:
+	case orderedjson.Object: // (before Ordered, as in valueOK)
 		total := 4
 		for _, m := range v {
 			total += indent + len(m.Key) + 1 + anySize(m.Value, indent+2)
 		}
 		return total
+	case orderedjson.Ordered:
+		return anySize(v.AsObject(), indent)
 	}
 	return 8 // a number, a boolean, null
 }

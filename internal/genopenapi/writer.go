@@ -167,10 +167,17 @@ func (w *writer) sequence(s *yaml.Node, indent int) bool {
 }
 
 func (w *writer) spaces(n int) {
-	for ; n > 0; n-- {
-		w.b.WriteByte(' ')
+	for n > len(blanks) {
+		w.b.WriteString(blanks)
+		n -= len(blanks)
 	}
+	w.b.WriteString(blanks[:n])
 }
+
+// blanks are the spaces an indent is cut from (a run of them, not a byte at
+// a time: the examples' lines of a large document are indented by eight to
+// sixteen).
+const blanks = "                                                                "
 
 // fallback writes the entry k: v with yaml.v3, nested in mappings so that
 // its key sits at indent, and keeps the entry's own lines (the first
@@ -320,6 +327,9 @@ func singleLine(s string) bool {
 			i++
 			continue
 		}
+		if c < utf8.RuneSelf {
+			return false // a control, or DEL
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError || r < 0xa0 || r > 0xfffd || r >= 0xd800 && r <= 0xdfff || r == 0xfeff || r == 0x2028 || r == 0x2029 {
 			return false
@@ -345,16 +355,24 @@ func plainAllowed(s string) bool {
 			return false
 		}
 	}
+	// Each ':' and '#' after the first byte, found by IndexByte (every
+	// string of a large document's examples is asked).
 	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case ':':
-			if spaceAfter(i) {
-				return false
-			}
-		case '#':
-			if s[i-1] == ' ' {
-				return false
-			}
+		j := strings.IndexByte(s[i:], ':')
+		if j < 0 {
+			break
+		}
+		if i += j; spaceAfter(i) {
+			return false
+		}
+	}
+	for i := 1; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], '#')
+		if j < 0 {
+			break
+		}
+		if i += j; s[i-1] == ' ' {
+			return false
 		}
 	}
 	return true

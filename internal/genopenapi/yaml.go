@@ -95,6 +95,16 @@ func ref(target string) *yaml.Node { return newObject().set("$ref", str(target))
 // fromJSON converts a JSON document into YAML nodes, keeping the order of
 // every object's members and each number's digits as written.
 func fromJSON(data []byte) (*yaml.Node, error) {
+	// The JSON encoding/json and orderedjson write is read by hand (the
+	// schemas of a large contract are megabytes: json.Decoder's tokens cost
+	// more than the rest of their conversion); text the reader is not sure
+	// of takes json.Decoder's way, which decides as before.
+	r := jsonReader{data: data}
+	if n, ok := r.value(0); ok {
+		if r.space(); r.i == len(data) {
+			return n, nil
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	n, err := jsonValue(dec)
@@ -102,6 +112,179 @@ func fromJSON(data []byte) (*yaml.Node, error) {
 		return nil, fmt.Errorf("genopenapi: converting JSON to YAML: %w", err)
 	}
 	return n, nil
+}
+
+// jsonReader reads the first JSON value of data into the nodes jsonValue
+// makes of it. It declines (ok false) anything it does not read exactly as
+// json.Decoder would: a string with an escape, a byte below 0x20 or
+// ill-formed UTF-8 in it, a number that is not JSON's, nesting past
+// maxJSONDepth, any syntax error.
+type jsonReader struct {
+	data []byte
+	i    int
+}
+
+// maxJSONDepth is json.Decoder's nesting limit, which the reader leaves to it.
+const maxJSONDepth = 10000
+
+func (r *jsonReader) space() {
+	for r.i < len(r.data) {
+		switch r.data[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+func (r *jsonReader) value(depth int) (*yaml.Node, bool) {
+	r.space()
+	if r.i >= len(r.data) || depth > maxJSONDepth {
+		return nil, false
+	}
+	switch c := r.data[r.i]; {
+	case c == '{' || c == '[':
+		r.i++
+		kind, tag, end := yaml.MappingNode, "!!map", byte('}')
+		if c == '[' {
+			kind, tag, end = yaml.SequenceNode, "!!seq", ']'
+		}
+		n := &yaml.Node{Kind: kind, Tag: tag}
+		r.space()
+		if r.i < len(r.data) && r.data[r.i] == end {
+			r.i++
+			n.Style = yaml.FlowStyle // {} and []
+			return n, true
+		}
+		for {
+			if kind == yaml.MappingNode {
+				r.space()
+				key, ok := r.text()
+				if !ok {
+					return nil, false
+				}
+				r.space()
+				if r.i >= len(r.data) || r.data[r.i] != ':' {
+					return nil, false
+				}
+				r.i++
+				n.Content = append(n.Content, str(key))
+			}
+			v, ok := r.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			n.Content = append(n.Content, v)
+			r.space()
+			if r.i >= len(r.data) {
+				return nil, false
+			}
+			switch r.data[r.i] {
+			case ',':
+				r.i++
+				continue
+			case end:
+				r.i++
+				return n, true
+			}
+			return nil, false
+		}
+	case c == '"':
+		s, ok := r.text()
+		if !ok {
+			return nil, false
+		}
+		return str(s), true
+	case c == '-' || c >= '0' && c <= '9':
+		start := r.i
+		for r.i < len(r.data) && strings.IndexByte("+-.0123456789eE", r.data[r.i]) >= 0 {
+			r.i++
+		}
+		num := string(r.data[start:r.i])
+		if !jsonNumber(num) {
+			return nil, false
+		}
+		tag := "!!int"
+		if strings.ContainsAny(num, ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: num}, true
+	}
+	for _, lit := range []struct{ text, tag string }{{"true", "!!bool"}, {"false", "!!bool"}, {"null", "!!null"}} {
+		if bytes.HasPrefix(r.data[r.i:], []byte(lit.text)) {
+			r.i += len(lit.text)
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: lit.tag, Value: lit.text}, true
+		}
+	}
+	return nil, false
+}
+
+// text reads a string: its bytes when it has no escape and is well-formed
+// UTF-8, else as json.Unmarshal reads it (the decoder's own unquoting).
+func (r *jsonReader) text() (string, bool) {
+	if r.i >= len(r.data) || r.data[r.i] != '"' {
+		return "", false
+	}
+	start, plain := r.i+1, true
+	for j := start; j < len(r.data); j++ {
+		switch c := r.data[j]; {
+		case c == '"':
+			r.i = j + 1
+			if plain && utf8.Valid(r.data[start:j]) {
+				return string(r.data[start:j]), true
+			}
+			var s string
+			if json.Unmarshal(r.data[start-1:j+1], &s) != nil {
+				return "", false
+			}
+			return s, true
+		case c == '\\':
+			plain = false
+			j++
+		case c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// jsonNumber reports whether s is a number in JSON's grammar.
+func jsonNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 func jsonValue(dec *json.Decoder) (*yaml.Node, error) {

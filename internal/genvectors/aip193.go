@@ -3,7 +3,6 @@ package genvectors
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -115,30 +114,34 @@ func aip193(f *File, c *contract.Contract, exs []exampleenv.Example, envs []json
 func aipText(c *contract.Contract, o object) (string, error) {
 	kind, _ := o.get(c.Layout.Leaf(contract.SourceKind).Path)
 	kindName := kind.(string)
-	cl := classificationOf(c, kindName)
-	reason := contract.Reason(kindName)
+	// A kind's own reason, which the loader computed; one the contract does
+	// not define computed here.
+	cl, reason := &c.Fallback.Classification, ""
 	if k := c.Kind(kindName); k != nil {
-		reason = k.Reason
+		cl, reason = &k.Classification, k.Reason
+	} else {
+		reason = contract.Reason(kindName)
 	}
 	message, _ := o.get(c.Layout.Leaf(contract.SourceMessage).Path)
-	meta := map[string]string{contract.MetaKind: kindName}
+	var store [16]metaEntry
+	meta := metadata(store[:0]).set(contract.MetaKind, kindName)
 	for _, m := range c.AIP193.Members {
 		if m.Leaf == nil {
 			switch m.Source {
 			case contract.SourceVersion:
-				meta[m.Key] = c.VersionLabel()
+				meta = meta.set(m.Key, c.VersionLabel())
 			case contract.SourceOrigin:
-				meta[m.Key] = cl.Origin.Name
+				meta = meta.set(m.Key, cl.Origin.Name)
 			case contract.SourceAction:
-				meta[m.Key] = cl.Recovery.Action.Name
+				meta = meta.set(m.Key, cl.Recovery.Action.Name)
 			case contract.SourceSameArguments:
-				meta[m.Key] = cl.Recovery.SameArguments.Name
+				meta = meta.set(m.Key, cl.Recovery.SameArguments.Name)
 			case contract.SourceGuidance:
 				if cl.Recovery.Guidance != "" {
-					meta[m.Key] = cl.Recovery.Guidance
+					meta = meta.set(m.Key, cl.Recovery.Guidance)
 				}
 			case contract.SourceSideEffects:
-				meta[m.Key] = cl.SideEffects.Name
+				meta = meta.set(m.Key, cl.SideEffects.Name)
 			}
 			continue
 		}
@@ -147,28 +150,28 @@ func aipText(c *contract.Contract, o object) (string, error) {
 			continue
 		}
 		if s, isText := v.(string); isText && m.Text {
-			meta[m.Key] = s
+			meta = meta.set(m.Key, s)
 			continue
 		}
 		r, err := rawString(v)
 		if err != nil {
 			return "", err
 		}
-		meta[m.Key] = r
+		meta = meta.set(m.Key, r)
 	}
 	extra, err := extraOf(c, o)
 	if err != nil {
 		return "", err
 	}
 	if extra != "" {
-		meta[contract.MetaExtra] = extra
+		meta = meta.set(contract.MetaExtra, extra)
 	}
 	d := decode(c, o)
 	var retry any
 	if ms := d.RetryAfterMs; ms != nil && *ms >= 0 {
 		retry = durationText(min(*ms, contract.MaxRetryDelayMs))
 		if *ms > contract.MaxRetryDelayMs {
-			meta[contract.MetaRetryAfterMs] = strconv.FormatInt(*ms, 10)
+			meta = meta.set(contract.MetaRetryAfterMs, strconv.FormatInt(*ms, 10))
 		}
 	}
 	return aipDocument(cl.HTTP, message.(string), cl.GRPC.Name, reason, c.AIP193.Domain, meta, retry)
@@ -179,13 +182,13 @@ func aipText(c *contract.Contract, o object) (string, error) {
 // then a RetryInfo when retry is not nil. (Written member by member, as
 // orderedjson would write the document's object: it is one of every
 // kind's vectors.)
-func aipDocument(code int, message, status, reason, domain string, meta map[string]string, retry any) (string, error) {
-	var store [16]string
-	keys := store[:0]
-	for k := range meta {
-		keys = append(keys, k)
+func aipDocument(code int, message, status, reason, domain string, meta metadata, retry any) (string, error) {
+	// Sorted by key, in place (a dozen entries at most).
+	for i := 1; i < len(meta); i++ {
+		for j := i; j > 0 && meta[j].key < meta[j-1].key; j-- {
+			meta[j], meta[j-1] = meta[j-1], meta[j]
+		}
 	}
-	sort.Strings(keys)
 	scratch := rawScratch.Get().(*[]byte)
 	defer rawScratch.Put(scratch)
 	b := append((*scratch)[:0], `{"error":{"code":`...)
@@ -196,17 +199,17 @@ func aipDocument(code int, message, status, reason, domain string, meta map[stri
 	b = str(append(b, `,"reason":`...), reason)
 	b = str(append(b, `,"domain":`...), domain)
 	b = append(b, `,"metadata":`...)
-	if len(keys) == 0 {
+	if len(meta) == 0 {
 		b = append(b, "{}"...)
 	}
-	for i, k := range keys {
+	for i, e := range meta {
 		if i == 0 {
 			b = append(b, '{')
 		} else {
 			b = append(b, ',')
 		}
-		b = str(append(str(b, k), ':'), meta[k])
-		if i == len(keys)-1 {
+		b = str(append(str(b, e.key), ':'), e.value)
+		if i == len(meta)-1 {
 			b = append(b, '}')
 		}
 	}
@@ -222,6 +225,22 @@ func aipDocument(code int, message, status, reason, domain string, meta map[stri
 	b = append(b, "]}}"...)
 	*scratch = b
 	return string(b), nil
+}
+
+// metadata is an ErrorInfo's metadata as it is built: a key set again
+// keeps its place and takes the new value, as a map's would.
+type metadata []metaEntry
+
+type metaEntry struct{ key, value string }
+
+func (m metadata) set(key, value string) metadata {
+	for i := range m {
+		if m[i].key == key {
+			m[i].value = value
+			return m
+		}
+	}
+	return append(m, metaEntry{key, value})
 }
 
 // durationText is a whole number of milliseconds as a Duration's JSON form.

@@ -3,6 +3,7 @@ package genvectors
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/orderedjson"
 )
@@ -94,10 +95,17 @@ func (v EnvelopeVec) estimate() int {
 func (v NextStepVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"name":`...), v.Name)
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
-	b = appendList(append(b, `,"attempts":`...), len(v.Attempts), func(b []byte, i int) []byte {
-		return v.Attempts[i].appendJSON(b)
-	})
+	b = append(b, `,"attempts":`...)
+	if v.attemptsJSON != nil {
+		b = append(b, v.attemptsJSON...)
+	} else {
+		b = appendAttempts(b, v.Attempts)
+	}
 	return append(b, '}')
+}
+
+func appendAttempts(b []byte, as []AttemptVec) []byte {
+	return appendList(b, len(as), func(b []byte, i int) []byte { return as[i].appendJSON(b) })
 }
 
 func (v NextStepVec) estimate() int {
@@ -182,13 +190,58 @@ func headersEst(h map[string]string) int {
 func (v SurfaceVec) appendJSON(b []byte) []byte {
 	b = str(append(b, `{"name":`...), v.Name)
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
-	b = v.HTTP.appendJSON(append(b, `,"http":`...))
-	b = v.Problem.appendJSON(append(b, `,"problem":`...))
+	// The HTTP body is the envelope's text, which the problem document ends
+	// with and the CLI line holds: escaped once, and its escaped bytes
+	// copied into the other two.
+	b = v.HTTP.appendHead(append(b, `,"http":`...))
+	at := len(b) + 1
+	b = str(b, v.HTTP.Body)
+	body := escapedText{v.HTTP.Body, b[at : len(b)-1]}
+	b = v.HTTP.appendTail(b)
+	b = v.Problem.appendHead(append(b, `,"problem":`...))
+	b = body.tail().appendIn(b, v.Problem.Body, len(v.Problem.Body)-len(v.HTTP.Body)+1)
+	b = v.Problem.appendTail(b)
 	b = appendInt(append(b, `,"exit_code":`...), int64(v.ExitCode))
 	b = str(append(b, `,"command":`...), v.Command)
-	b = str(append(b, `,"cli":`...), v.CLI)
+	// The line is the body and a newline, or the wrapped form ending in
+	// the body, "}" and a newline.
+	cliAt := 0
+	if !strings.HasPrefix(v.CLI, v.HTTP.Body) {
+		cliAt = len(v.CLI) - len(v.HTTP.Body) - len("}\n")
+	}
+	b = body.appendIn(append(b, `,"cli":`...), v.CLI, cliAt)
 	b = append(append(b, `,"log":`...), v.Log...)
 	return append(b, '}')
+}
+
+// escapedText is a text written as a JSON string (str) and its escaped
+// bytes, between the quotes.
+type escapedText struct {
+	text string
+	esc  []byte
+}
+
+// tail is e without its first byte, when that byte is written as it is.
+func (e escapedText) tail() escapedText {
+	if e.text == "" || len(e.esc) == 0 || e.esc[0] != e.text[0] || e.text[0] == '\\' {
+		return escapedText{}
+	}
+	return escapedText{e.text[1:], e.esc[1:]}
+}
+
+// appendIn appends s as str writes it, where s holds e.text at offset at:
+// e's escaped bytes are copied instead of escaping its text again. That
+// gives str's bytes when the byte after each cut is ASCII (no character
+// straddles a cut); otherwise, or when s does not hold e.text at at, s is
+// escaped whole.
+func (e escapedText) appendIn(b []byte, s string, at int) []byte {
+	end := at + len(e.text)
+	if e.text == "" || at < 0 || end > len(s) || s[at] >= utf8.RuneSelf || end < len(s) && s[end] >= utf8.RuneSelf || s[at:end] != e.text {
+		return str(b, s)
+	}
+	b = orderedjson.AppendEscaped(append(b, '"'), s[:at], false)
+	b = append(b, e.esc...)
+	return append(orderedjson.AppendEscaped(b, s[end:], false), '"')
 }
 
 func (v SurfaceVec) estimate() int {
@@ -197,9 +250,17 @@ func (v SurfaceVec) estimate() int {
 }
 
 func (v HTTPForm) appendJSON(b []byte) []byte {
+	return v.appendTail(str(v.appendHead(b), v.Body))
+}
+
+// appendHead is the form up to its body's value, appendTail the rest.
+func (v HTTPForm) appendHead(b []byte) []byte {
 	b = appendInt(append(b, `{"status":`...), int64(v.Status))
 	b = appendHeaders(append(b, `,"headers":`...), v.Headers)
-	b = str(append(b, `,"body":`...), v.Body)
+	return append(b, `,"body":`...)
+}
+
+func (v HTTPForm) appendTail(b []byte) []byte {
 	b = append(append(b, `,"envelope":`...), v.Envelope...)
 	return append(b, '}')
 }

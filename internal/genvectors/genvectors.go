@@ -166,6 +166,9 @@ type NextStepVec struct {
 	Name     string          `json:"name"`
 	Envelope json.RawMessage `json:"envelope"`
 	Attempts []AttemptVec    `json:"attempts"`
+	// attemptsJSON is Attempts written, when Build wrote them once for
+	// every vector that shares them (nil: written with the vector).
+	attemptsJSON []byte
 }
 
 // AttemptVec is NextStep's decision after attempt Attempt (from 1) failed.
@@ -383,23 +386,26 @@ func Marshal(f *File) ([]byte, error) {
 func lookups(c *contract.Contract) []LookupVec {
 	out := make([]LookupVec, 0, len(c.Kinds)+1)
 	for _, k := range c.Kinds {
-		l := lookupOf(k.Name, true, &k.Classification)
-		l.Group, l.Startup, l.Reason = k.Group.Name, k.Startup, k.Reason
+		l := lookupOf(k.Name, true, &k.Classification, k.Reason)
+		l.Group, l.Startup = k.Group.Name, k.Startup
 		if c.Numbered {
 			l.Number = k.Number
 		}
 		out = append(out, l)
 	}
-	return append(out, lookupOf(exampleenv.UnknownKindName(c), false, &c.Fallback.Classification))
+	unknown := exampleenv.UnknownKindName(c)
+	return append(out, lookupOf(unknown, false, &c.Fallback.Classification, contract.Reason(unknown)))
 }
 
-func lookupOf(kind string, known bool, cl *contract.Classification) LookupVec {
+// lookupOf is the lookup of a kind with its classification and reason (a
+// kind's own, which the loader computed; not computed again per kind).
+func lookupOf(kind string, known bool, cl *contract.Classification, reason string) LookupVec {
 	return LookupVec{
 		Kind: kind, Known: known, Origin: cl.Origin.Name,
 		Action: cl.Recovery.Action.Name, SameArguments: cl.Recovery.SameArguments.Name, Guidance: cl.Recovery.Guidance,
 		SideEffects: cl.SideEffects.Name, HTTPStatus: cl.HTTP, LogLevel: string(cl.Log),
 		Breaker: cl.Breaker, Retryable: cl.Retryable(), Number: -1,
-		GRPCCode: cl.GRPC.Number, GRPCStatus: cl.GRPC.Name, Reason: contract.Reason(kind),
+		GRPCCode: cl.GRPC.Number, GRPCStatus: cl.GRPC.Name, Reason: reason,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
@@ -43,6 +44,7 @@ const (
 	shortMessage = "Reported by the upstream."
 	proxyText    = "Bad gateway from the proxy"
 	mediaJSON    = "application/json"
+	mediaProblem = "application/problem+json"
 )
 
 // response is one HTTP vector before its expectation is computed. envelope
@@ -55,6 +57,21 @@ type response struct {
 	lines    [][2]string
 	body     string
 	envelope object
+	// short is set when body is shortFormBody(kind, message) of two
+	// strings, which shortFormOf then need not parse (one for every kind).
+	short         bool
+	kind, message string
+}
+
+// shortFormResponse is a response whose body is the short form of kind and
+// message, and nothing else.
+func shortFormResponse(name string, status int, headers map[string]string, kind, message string) response {
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b := str(append((*scratch)[:0], `{"kind":`...), kind)
+	b = append(str(append(b, `,"message":`...), message), '}')
+	*scratch = b
+	return response{name: name, status: status, headers: headers, body: string(b), short: true, kind: kind, message: message}
 }
 
 // retryAfter is the first line of a response's Retry-After header.
@@ -145,8 +162,11 @@ func shortFormResponses(c *contract.Contract) []response {
 	}
 	// Room for the edge cases below and the other responses httpReads adds.
 	rs := make([]response, 0, len(c.Kinds)+64)
+	// The kinds' responses share one header map (nothing changes a
+	// vector's headers once made).
+	headers := jsonHeaders()
 	for _, k := range c.Kinds {
-		rs = append(rs, response{name: "short form: " + k.Name, status: k.HTTP, headers: jsonHeaders(), body: shortFormBody(k.Name, shortMessage)})
+		rs = append(rs, shortFormResponse("short form: "+k.Name, k.HTTP, headers, k.Name, shortMessage))
 	}
 	unknown := exampleenv.UnknownKindName(c)
 	pad := "x"
@@ -318,7 +338,7 @@ func httpVec(c *contract.Contract, sf *shortFormSpec, r response) (v HTTPVec, ok
 // unchanged.
 func readHTTP(c *contract.Contract, sf *shortFormSpec, r response) (want object, ok bool) {
 	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
-	kind, message, short := shortFormOf(c, sf, r.status, r.headers["content-type"], []byte(r.body))
+	kind, message, short := shortFormOf(c, sf, r)
 	switch {
 	case r.envelope != nil:
 		if want, ok = redactReceived(c, r.envelope); !ok {
@@ -410,14 +430,11 @@ func newShortFormSpec(c *contract.Contract) *shortFormSpec {
 // string of at most contract.ShortFormMaxKind bytes matching the contract's
 // kind pattern and whose message member is a string. Other members are
 // ignored. It returns the kind and the message as received.
-func shortFormOf(c *contract.Contract, sf *shortFormSpec, status int, contentType string, body []byte) (kind, message string, ok bool) {
-	if sf == nil || status < 300 || !isJSON(contentType, body) {
+func shortFormOf(c *contract.Contract, sf *shortFormSpec, r response) (kind, message string, ok bool) {
+	if sf == nil || r.status < 300 || !isJSON(r.headers["content-type"], r.body) {
 		return "", "", false
 	}
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil || obj == nil || pastLimits(body, 0) {
-		return "", "", false
-	}
 	str := func(raw json.RawMessage) (string, bool) {
 		var s string
 		if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
@@ -425,7 +442,17 @@ func shortFormOf(c *contract.Contract, sf *shortFormSpec, status int, contentTyp
 		}
 		return s, true
 	}
-	kind, ok = str(obj[sf.KindMember])
+	if r.short && sf.KindMember == "kind" && sf.MessageMember == "message" && utf8.ValidString(r.kind) && utf8.ValidString(r.message) {
+		// {"kind":…,"message":…} of two strings, UTF-8 and so read back as
+		// written: JSON within every limit, and its members are these.
+		kind, message, ok = r.kind, r.message, true
+	} else {
+		body := []byte(r.body)
+		if json.Unmarshal(body, &obj) != nil || obj == nil || pastLimits(body, 0) {
+			return "", "", false
+		}
+		kind, ok = str(obj[sf.KindMember])
+	}
 	if !ok || len(kind) > contract.ShortFormMaxKind || !sf.kindRe.MatchString(kind) {
 		return "", "", false
 	}
@@ -439,21 +466,26 @@ func shortFormOf(c *contract.Contract, sf *shortFormSpec, status int, contentTyp
 	if utf8.RuneCountInString(kind) > c.Sanitize.MaxLength {
 		return "", "", false
 	}
-	message, ok = str(obj[sf.MessageMember])
+	if obj != nil {
+		message, ok = str(obj[sf.MessageMember])
+	}
 	return kind, message, ok
 }
 
 // isJSON reports whether the readers parse a body as JSON: a JSON media type
 // (application/json, application/problem+json or another +json type), or
 // no media type and a body that opens an object.
-func isJSON(contentType string, body []byte) bool {
+func isJSON(contentType string, body string) bool {
+	if contentType == mediaJSON {
+		return true // (most of the vectors' responses)
+	}
 	// The first value of a list counts: a comma before any parameter ends
 	// the media type (fetch joins repeated lines with ", ").
 	if i := strings.IndexAny(contentType, ",;"); i >= 0 && contentType[i] == ',' {
 		contentType = contentType[:i]
 	}
 	mt, _, _ := mime.ParseMediaType(contentType)
-	return mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("{"))
+	return mt == mediaJSON || strings.HasSuffix(mt, "+json") || mt == "" && strings.HasPrefix(strings.TrimSpace(body), "{")
 }
 
 // statusLine is how the readers' messages start: "HTTP 502 Bad Gateway",
@@ -618,33 +650,102 @@ var (
 // for the contract's max_length, printable ASCII only, and holding none of
 // the contract's markers, no secret prefix, nothing of riskyText and no
 // risky key before a : or = (ASCII case ignored).
-func sanitizeProof(c *contract.Contract, s string) bool {
-	if len(s) > c.Sanitize.MaxLength {
-		return false
+func sanitizeProof(c *contract.Contract, s string) bool { return proofOf(c).ok(s) }
+
+// proof is sanitizeProof's reading of one contract: its fragments (riskyText,
+// the markers, the built-in and the contract's secret prefixes) lowered
+// once, and found in one pass over a text instead of a search of the whole
+// text for each. (Called for several texts of every kind; it was a tenth of
+// a large contract's vectors.)
+type proof struct {
+	c         *contract.Contract
+	maxLength int
+	// never is set by an empty fragment, which every text holds.
+	never bool
+	// single are the fragments of one byte; pairs the first two bytes of
+	// the longer ones, a bit each, and long those fragments by first byte.
+	single [256]bool
+	pairs  [1 << 16 / 64]uint64
+	long   [256][]string
+}
+
+// lastProof is the proof of the contract read last: a run reads one
+// contract (a contract is not changed once loaded), and a test that reads
+// several only builds the proof again.
+var lastProof atomic.Pointer[proof]
+
+func proofOf(c *contract.Contract) *proof {
+	if p := lastProof.Load(); p != nil && p.c == c {
+		return p
 	}
+	p := &proof{c: c, maxLength: c.Sanitize.MaxLength}
+	add := func(fragments []string) {
+		for _, f := range fragments {
+			f = strings.ToLower(f)
+			switch {
+			case f == "":
+				p.never = true
+			case !printableASCII(f):
+				// Never in a text of printable ASCII, the only texts
+				// ok reads.
+			case len(f) == 1:
+				p.single[f[0]] = true
+			default:
+				pair := uint16(f[0])<<8 | uint16(f[1])
+				p.pairs[pair/64] |= 1 << (pair % 64)
+				p.long[f[0]] = append(p.long[f[0]], f)
+			}
+		}
+	}
+	add(riskyText)
+	add(c.Sanitize.Markers)
+	add(contract.BuiltinSecretPrefixes)
+	for _, sp := range c.Sanitize.Secrets {
+		add(sp.Prefixes)
+	}
+	lastProof.Store(p)
+	return p
+}
+
+func printableASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] > 0x7e {
 			return false
 		}
 	}
-	// (Called for several texts of every kind: s is lowered once and the
-	// fragments read where they are, not gathered into a list per call;
-	// strings.ToLower returns a fragment already in lower case as it is.)
-	lower := strings.ToLower(s)
-	hit := func(fragments []string) bool {
-		for _, f := range fragments {
-			if strings.Contains(lower, strings.ToLower(f)) {
-				return true
-			}
+	return true
+}
+
+// ok is sanitizeProof.
+func (p *proof) ok(s string) bool {
+	if len(s) > p.maxLength || !printableASCII(s) || p.never {
+		return false
+	}
+	var store [256]byte
+	lower := store[:0]
+	if len(s) > len(store) {
+		lower = make([]byte, 0, len(s))
+	}
+	lower = append(lower, s...)
+	for i, b := range lower {
+		if 'A' <= b && b <= 'Z' {
+			lower[i] = b + 'a' - 'A'
 		}
-		return false
 	}
-	if hit(riskyText) || hit(c.Sanitize.Markers) || hit(contract.BuiltinSecretPrefixes) {
-		return false
-	}
-	for _, p := range c.Sanitize.Secrets {
-		if hit(p.Prefixes) {
+	for i, b := range lower {
+		if p.single[b] {
 			return false
+		}
+		if i+1 == len(lower) {
+			break
+		}
+		if pair := uint16(b)<<8 | uint16(lower[i+1]); p.pairs[pair/64]&(1<<(pair%64)) == 0 {
+			continue
+		}
+		for _, f := range p.long[b] {
+			if len(lower)-i >= len(f) && string(lower[i:i+len(f)]) == f {
+				return false
+			}
 		}
 	}
 	for i := 0; i < len(lower); i++ {
@@ -663,11 +764,11 @@ func sanitizeProof(c *contract.Contract, s string) bool {
 			k--
 		}
 		key := lower[k:j]
-		if key == "auth" {
+		if string(key) == "auth" {
 			return false
 		}
 		for _, r := range riskyKeys {
-			if strings.Contains(key, r) {
+			if bytes.Contains(key, []byte(r)) {
 				return false
 			}
 		}

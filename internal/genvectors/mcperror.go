@@ -53,20 +53,26 @@ func mcpErrors(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMe
 		if err != nil {
 			return nil, err
 		}
-		d := decode(c, n.o)
-		cl := classificationOf(c, d.Kind)
-		e, err := raw(object{{Key: "code", Value: c.Surfaces.MCP.ErrorCode(cl)},
-			{Key: "message", Value: leafString(c, n.o, contract.SourceMessage, "")}, {Key: "data", Value: env}})
-		if err != nil {
-			return nil, err
-		}
+		cl := classificationOf(c, leafString(c, n.o, contract.SourceKind, ""))
+		message := leafString(c, n.o, contract.SourceMessage, "")
+		key := c.Surfaces.MCP.MetaKey
+		// The three values that hold the envelope are written into one
+		// buffer, each what orderedjson writes for its object.
+		b := make([]byte, 0, 3*len(env)+strEst(message)+strEst(key)+len(mcpUpstream)+100)
+		b = appendInt(append(b, `{"code":`...), int64(c.Surfaces.MCP.ErrorCode(cl)))
+		b = str(append(b, `,"message":`...), message)
+		b = append(append(append(b, `,"data":`...), env...), '}')
+		e := json.RawMessage(b[:len(b):len(b)])
 		meta := json.RawMessage("null")
-		if key := c.Surfaces.MCP.MetaKey; key != "" {
-			if meta, err = raw(object{{Key: key, Value: env}}); err != nil {
-				return nil, err
-			}
+		if key != "" {
+			at := len(b)
+			b = append(append(append(str(append(b, '{'), key), ':'), env...), '}')
+			meta = b[at:len(b):len(b)]
 		}
-		sc := json.RawMessage(`{"` + contract.MCPUpstreamErrorMember + `":` + string(env) + `,"` + contract.MCPUpstreamContentMember + `":` + mcpUpstream + `}`)
+		at := len(b)
+		b = append(append(b, `{"`+contract.MCPUpstreamErrorMember+`":`...), env...)
+		b = append(append(b, `,"`+contract.MCPUpstreamContentMember+`":`...), mcpUpstream...)
+		sc := json.RawMessage(append(b, '}')[at:])
 		out = append(out, MCPErrorVec{Name: n.name, Envelope: env, Error: e, Meta: meta, Upstream: json.RawMessage(mcpUpstream), StructuredContent: sc})
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/exampleenv"
@@ -61,8 +62,13 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.
 	all := withUnknownMembers(c, exs, envs, "members this contract does not name", "kept as received")
 
 	out := make([]SurfaceVec, 0, len(all))
+	// The headers of a response without a retry hint, one map for all.
+	plain := map[string]map[string]string{}
+	for _, media := range []string{mediaJSON, mediaProblem} {
+		plain[media] = map[string]string{"content-type": media, "vary": "Accept"}
+	}
 	for _, n := range all {
-		v, err := surfaceOf(c, n)
+		v, err := surfaceOf(c, n, plain)
 		if err != nil {
 			return nil, err
 		}
@@ -71,51 +77,70 @@ func surfaceVectors(c *contract.Contract, exs []exampleenv.Example, envs []json.
 	return out, nil
 }
 
-// surfaceOf is the specification of the writers for one envelope.
-func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
+// surfaceOf is the specification of the writers for one envelope. plain
+// holds the headers of a response without a retry hint by media type, one
+// map shared by the vectors (nil: a map of their own).
+func surfaceOf(c *contract.Contract, n named, plain map[string]map[string]string) (SurfaceVec, error) {
 	name, o := n.name, n.o
 	env, err := n.wire()
 	if err != nil {
 		return SurfaceVec{}, err
 	}
 	d := decode(c, o)
-	cl := classificationOf(c, d.Kind)
 	headers := func(media string) map[string]string {
-		h := map[string]string{"content-type": media, "vary": "Accept"}
-		if d.RetryAfterMs != nil && *d.RetryAfterMs >= 0 {
-			h["retry-after"] = strconv.FormatInt((*d.RetryAfterMs+999)/1000, 10)
+		if d.RetryAfterMs == nil || *d.RetryAfterMs < 0 {
+			if h := plain[media]; h != nil {
+				return h
+			}
+			return map[string]string{"content-type": media, "vary": "Accept"}
 		}
-		return h
+		return map[string]string{"content-type": media, "vary": "Accept",
+			"retry-after": strconv.FormatInt((*d.RetryAfterMs+999)/1000, 10)}
 	}
 	message := leafString(c, o, contract.SourceMessage, "")
 
 	// The problem document: its members, then the envelope's top-level
 	// members it does not replace.
-	title := contract.UnknownKindTitle
+	cl, title := &c.Fallback.Classification, contract.UnknownKindTitle
 	if k := c.Kind(d.Kind); k != nil {
-		title = k.Description
+		cl, title = &k.Classification, k.Description
 	}
-	doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
-		orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
-	back := o
+	kept := len(o) > 0
 	for _, m := range o {
-		if !isProblemName(m.Key) {
-			doc = append(doc, m)
-			continue
-		}
-		// A reader restores what the problem says or the contract fixes,
-		// never an envelope's own field or object.
-		if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
-			back = back.without(m.Key)
+		if isProblemName(m.Key) {
+			kept = false
+			break
 		}
 	}
-	problem, err := rawString(doc)
-	if err != nil {
-		return SurfaceVec{}, err
+	var problem string
+	back, problemBack := o, env
+	if kept {
+		// Every member of the envelope follows the problem's own: the
+		// document is theirs, then the envelope's text after its brace
+		// (env is o's compact JSON), and reads back as the envelope.
+		problem = problemText(c.Surfaces.ProblemTypeBase, d.Kind, title, cl.HTTP, message, env[1:])
+	} else {
+		doc := append(make(object, 0, 4+len(o)), orderedjson.Member{Key: "type", Value: c.Surfaces.ProblemTypeBase + d.Kind},
+			orderedjson.Member{Key: "title", Value: title}, orderedjson.Member{Key: "status", Value: cl.HTTP}, orderedjson.Member{Key: "detail", Value: message})
+		for _, m := range o {
+			if !isProblemName(m.Key) {
+				doc = append(doc, m)
+				continue
+			}
+			// A reader restores what the problem says or the contract fixes,
+			// never an envelope's own field or object.
+			if lf := topLeaf(c, m.Key); lf == nil || lf.Source == contract.SourceField {
+				back, problemBack = back.without(m.Key), nil
+			}
+		}
+		if problem, err = rawString(doc); err != nil {
+			return SurfaceVec{}, err
+		}
 	}
-	problemBack, err := raw(back)
-	if err != nil {
-		return SurfaceVec{}, err
+	if problemBack == nil {
+		if problemBack, err = raw(back); err != nil {
+			return SurfaceVec{}, err
+		}
 	}
 
 	// The HTTP body is the envelope's text: the CLI line's, when that is
@@ -132,9 +157,32 @@ func surfaceOf(c *contract.Contract, n named) (SurfaceVec, error) {
 	return SurfaceVec{
 		Name: name, Envelope: env,
 		HTTP:     HTTPForm{Status: cl.HTTP, Headers: headers(mediaJSON), Body: body, Envelope: env},
-		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers("application/problem+json"), Body: problem, Envelope: problemBack},
+		Problem:  HTTPForm{Status: cl.HTTP, Headers: headers(mediaProblem), Body: problem, Envelope: problemBack},
 		ExitCode: c.Surfaces.CLI.ExitCode(cl), Command: cliCommand, CLI: line, Log: log,
 	}, nil
+}
+
+// problemText is the compact JSON text of a problem document whose type is
+// base and kind, with its title, status and detail, then the members of
+// the object whose text after its opening brace is rest: as orderedjson
+// writes the object of those members.
+func problemText(base, kind, title string, status int, detail string, rest []byte) string {
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	b := append((*scratch)[:0], `{"type":`...)
+	if kind == "" || kind[0] < utf8.RuneSelf {
+		// (The byte after the cut is ASCII: base and kind escape apart as
+		// they do joined.)
+		b = append(orderedjson.AppendEscaped(orderedjson.AppendEscaped(append(b, '"'), base, false), kind, false), '"')
+	} else {
+		b = str(b, base+kind)
+	}
+	b = str(append(b, `,"title":`...), title)
+	b = appendInt(append(b, `,"status":`...), int64(status))
+	b = str(append(b, `,"detail":`...), detail)
+	b = append(append(b, ','), rest...)
+	*scratch = b
+	return string(b)
 }
 
 func isProblemName(name string) bool {
@@ -181,29 +229,49 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 		return boundText(s)
 	}
 	retryable := d.IsRetryable(c)
-	out := make(object, 0, len(contract.LogMembers))
+	// Written member by member into a scratch buffer, as orderedjson
+	// writes the object of these members (one for every example).
+	scratch := rawScratch.Get().(*[]byte)
+	defer rawScratch.Put(scratch)
+	out := (*scratch)[:0]
+	key := func(name string) {
+		if len(out) == 0 {
+			out = append(out, '{')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(str(out, name), ':')
+	}
 	for _, m := range contract.LogMembers {
-		key := string(m)
 		switch m {
 		case contract.LogKind:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.Kind, false)})
+			key(string(m))
+			out = str(out, text(d.Kind, false))
 		case contract.LogMessage:
-			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceMessage, ""), c.Sanitize.Sanitizes("message"))})
+			key(string(m))
+			out = str(out, text(leafString(c, o, contract.SourceMessage, ""), c.Sanitize.Sanitizes("message")))
 		case contract.LogOrigin:
-			out = append(out, orderedjson.Member{Key: key, Value: text(leafString(c, o, contract.SourceOrigin, cl.Origin.Name), false)})
+			key(string(m))
+			out = str(out, text(leafString(c, o, contract.SourceOrigin, cl.Origin.Name), false))
 		case contract.LogAction:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.Action, false)})
+			key(string(m))
+			out = str(out, text(d.Action, false))
 		case contract.LogSameArguments:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.SameArguments, false)})
+			key(string(m))
+			out = str(out, text(d.SameArguments, false))
 		case contract.LogSideEffects:
-			out = append(out, orderedjson.Member{Key: key, Value: text(d.SideEffects, false)})
+			key(string(m))
+			out = str(out, text(d.SideEffects, false))
 		case contract.LogRetryable:
-			out = append(out, orderedjson.Member{Key: key, Value: retryable})
+			key(string(m))
+			out = appendBool(out, retryable)
 		case contract.LogHTTPStatus:
-			out = append(out, orderedjson.Member{Key: key, Value: cl.HTTP})
+			key(string(m))
+			out = appendInt(out, int64(cl.HTTP))
 		case contract.LogRetryAfterMs:
 			if d.RetryAfterMs != nil {
-				out = append(out, orderedjson.Member{Key: key, Value: *d.RetryAfterMs})
+				key(string(m))
+				out = appendInt(out, *d.RetryAfterMs)
 			}
 		case contract.LogFields:
 			group := object{}
@@ -234,11 +302,17 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 				}
 			}
 			if len(group) > 0 {
-				out = append(out, orderedjson.Member{Key: key, Value: group})
+				key(string(m))
+				var err error
+				if out, err = orderedjson.AppendCompact(out, group); err != nil {
+					*scratch = out
+					return nil, err
+				}
 			}
 		case contract.LogExtra:
 			extra, err := extraOf(c, o)
 			if err != nil {
+				*scratch = out
 				return nil, err
 			}
 			if extra != "" {
@@ -246,16 +320,22 @@ func logForm(c *contract.Contract, o object, d Decoded) (json.RawMessage, error)
 				if err := json.Unmarshal([]byte(extra), &v); err != nil || !stringsProof(c, v) {
 					proof = false
 				}
-				out = append(out, orderedjson.Member{Key: key, Value: text(extra, true)})
+				key(string(m))
+				out = str(out, text(extra, true))
 			}
 		default:
-			panic("genvectors: unhandled log member " + key)
+			panic("genvectors: unhandled log member " + string(m))
 		}
 	}
+	if len(out) == 0 {
+		out = append(out, '{')
+	}
+	out = append(out, '}')
+	*scratch = out
 	if !proof {
 		return json.RawMessage("null"), nil
 	}
-	return raw(out)
+	return json.RawMessage(append(make([]byte, 0, len(out)), out...)), nil
 }
 
 // stringsProof reports whether no sanitizer policy changes a string of v,

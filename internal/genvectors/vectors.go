@@ -337,6 +337,7 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMe
 
 	hint := c.Layout.Leaf(contract.SourceRetryAfterMs)
 	all := make([]named, 0, 3*len(bases)+16)
+	hinted := fmt.Sprintf(", retry hint %d ms", HintMs)
 	for _, b := range bases {
 		all = append(all, b)
 		if hint == nil {
@@ -345,7 +346,7 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMe
 		if _, ok := b.o.get(hint.Path); ok {
 			all = append(all, named{name: b.name + ", no retry hint", o: b.o.without(hint.Path)})
 		}
-		all = append(all, named{name: fmt.Sprintf("%s, retry hint %d ms", b.name, HintMs), o: b.o.with(hint.Path, HintMs)})
+		all = append(all, named{name: b.name + hinted, o: b.o.with(hint.Path, HintMs)})
 	}
 
 	// The first kinds that meet a condition, to vary.
@@ -402,18 +403,60 @@ func nextSteps(c *contract.Contract, exs []exampleenv.Example, envs []json.RawMe
 	}
 
 	out := make([]NextStepVec, 0, len(all))
+	// The decisions depend on what decode reads and nothing else: worked
+	// out, and written, once for each distinct reading, and shared by the
+	// vectors (a handful of readings for thousands of kinds).
+	type decided struct {
+		attempts []AttemptVec
+		json     []byte
+	}
+	memo := map[decisionKey]decided{}
 	for _, n := range all {
 		env, d, err := wireAndDecoded(c, n)
 		if err != nil {
 			return nil, err
 		}
-		attempts := make([]AttemptVec, 0, c.Retry.MaxAttempts+1)
-		for attempt := 1; attempt <= c.Retry.MaxAttempts+1; attempt++ {
-			dec := DecideDecoded(c, d, attempt)
-			attempts = append(attempts, AttemptVec{Attempt: attempt, Step: string(dec.Step),
-				DelayMinMs: dec.DelayMinMs, DelayMaxMs: dec.DelayMaxMs, CheckStateFirst: dec.CheckStateFirst, Exhausted: dec.Exhausted})
+		key := keyOf(d)
+		got, ok := memo[key]
+		if !ok {
+			for attempt := 1; attempt <= c.Retry.MaxAttempts+1; attempt++ {
+				dec := DecideDecoded(c, d, attempt)
+				got.attempts = append(got.attempts, AttemptVec{Attempt: attempt, Step: string(dec.Step),
+					DelayMinMs: dec.DelayMinMs, DelayMaxMs: dec.DelayMaxMs, CheckStateFirst: dec.CheckStateFirst, Exhausted: dec.Exhausted})
+			}
+			if got.attempts == nil {
+				got.attempts = []AttemptVec{}
+			}
+			got.json = appendAttempts(nil, got.attempts)
+			memo[key] = got
 		}
-		out = append(out, NextStepVec{Name: n.name, Envelope: env, Attempts: attempts})
+		out = append(out, NextStepVec{Name: n.name, Envelope: env, Attempts: got.attempts, attemptsJSON: got.json})
 	}
 	return out, nil
+}
+
+// decisionKey is what DecideDecoded reads of a decoded envelope.
+type decisionKey struct {
+	action, sameArguments, sideEffects string
+	hinted                             bool
+	hint                               int64
+	retryable, mayHaveRun              int8 // -1 when not received
+}
+
+func keyOf(d Decoded) decisionKey {
+	k := decisionKey{action: d.Action, sameArguments: d.SameArguments, sideEffects: d.SideEffects, retryable: -1, mayHaveRun: -1}
+	if d.RetryAfterMs != nil {
+		k.hinted, k.hint = true, *d.RetryAfterMs
+	}
+	flag := func(b *bool) int8 {
+		switch {
+		case b == nil:
+			return -1
+		case *b:
+			return 1
+		}
+		return 0
+	}
+	k.retryable, k.mayHaveRun = flag(d.Retryable), flag(d.MayHaveRun)
+	return k
 }

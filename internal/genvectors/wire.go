@@ -264,14 +264,20 @@ func decode(c *contract.Contract, o object) Decoded {
 		return nil
 	}
 	d.Kind = str(contract.SourceKind, "")
-	d.Known = c.Kind(d.Kind) != nil
-	cl := classificationOf(c, d.Kind)
+	cl := &c.Fallback.Classification
+	if k := c.Kind(d.Kind); k != nil {
+		d.Known, cl = true, &k.Classification
+	}
 	d.Action = str(contract.SourceAction, cl.Recovery.Action.Name)
 	d.SameArguments = str(contract.SourceSameArguments, cl.Recovery.SameArguments.Name)
 	d.SideEffects = str(contract.SourceSideEffects, cl.SideEffects.Name)
 	if lf := c.Layout.Leaf(contract.SourceRetryAfterMs); lf != nil {
 		// The first spelling present wins.
-		for _, name := range append([]string{lf.Name}, lf.Aliases...) {
+		for i := -1; i < len(lf.Aliases); i++ {
+			name := lf.Name
+			if i >= 0 {
+				name = lf.Aliases[i]
+			}
 			p := name
 			if lf.Object.Path != "" {
 				p = lf.Object.Path + "." + name

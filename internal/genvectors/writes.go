@@ -142,11 +142,11 @@ func writeVec(c *contract.Contract, name string, good, written object) (WriteVec
 	if err != nil {
 		return WriteVec{}, err
 	}
-	sv, err := surfaceOf(c, named{name: name, o: written})
+	sv, err := surfaceOf(c, named{name: name, o: written}, nil)
 	if err != nil {
 		return WriteVec{}, err
 	}
-	back, err := surfaceOf(c, named{name: name, o: good})
+	back, err := surfaceOf(c, named{name: name, o: good}, nil)
 	if err != nil {
 		return WriteVec{}, err
 	}

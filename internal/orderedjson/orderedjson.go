@@ -9,9 +9,11 @@ package orderedjson
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -204,29 +206,14 @@ func AppendFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// Bytes repeated over a word, for plain8.
+// Bytes repeated over a word, for AppendString's eight-byte steps.
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// plain8 reports whether the eight bytes of s are printable ASCII that
-// AppendString copies as they are: none below 0x20 or from 0x80, no quote,
-// no backslash, and with html no <, > or &.
-func plain8(s string, html bool) bool {
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	// A byte is below 0x20 when subtracting 0x20 borrows into its high bit
-	// (and it had none); zero(x) has a high bit set for each zero byte of x.
-	bad := w&highs | (w-0x20*ones)&^w&highs | zero(w^'"'*ones) | zero(w^'\\'*ones)
-	if html {
-		bad |= zero(w^'<'*ones) | zero(w^'>'*ones) | zero(w^'&'*ones)
-	}
-	return bad == 0
-}
-
 // zero has the high bit of each byte of x set where that byte is zero (and
-// perhaps above one that is: only whether it is zero matters here).
+// perhaps above one that is: only the lowest is exact).
 func zero(x uint64) uint64 { return (x - ones) &^ x & highs }
 
 // AppendString appends s as a JSON string the way Marshal writes it (no
@@ -234,25 +221,51 @@ func zero(x uint64) uint64 { return (x - ones) &^ x & highs }
 // U+FFFD), or with html set as json.Marshal writes it (<, > and & escaped
 // too).
 func AppendString(b []byte, s string, html bool) []byte {
-	b = append(b, '"')
-	start := 0
+	return append(AppendEscaped(append(b, '"'), s, html), '"')
+}
+
+// AppendEscaped appends what AppendString writes between the quotes. Where
+// the byte after a cut of s is ASCII, no character straddles the cut, and
+// escaping the pieces gives s escaped whole: a writer can reuse the escaped
+// text of a piece written before.
+func AppendEscaped(b []byte, s string, html bool) []byte {
 	for i := 0; i < len(s); {
-		// Eight bytes at a time while none needs a look: the texts of
-		// a large contract's docs and vectors are tens of megabytes, most
-		// of it plain ASCII.
-		for i+8 <= len(s) && plain8(s[i:i+8], html) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
+		// Eight bytes at a time to the next byte that needs a look: the
+		// texts of a large contract's docs and vectors are tens of
+		// megabytes, most of it plain ASCII, and where it is JSON text
+		// quoted as a string a quote comes every few bytes. Each word is
+		// stored whole into b's spare room and b extended over the bytes
+		// that need no look, not copied run by run.
+		if n := len(b); i+8 <= len(s) && cap(b)-n >= 8 {
+			// The high bit of each byte to look at is set in bad: below
+			// 0x20 (subtracting 0x20 borrows into its high bit, and it had
+			// none) or from 0x80, a quote, a backslash, and with html <, >
+			// or &. A bit above the lowest may be spurious (a borrow
+			// carried from a byte below); the lowest is exact.
+			t := s[i : i+8]
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			bad := w&highs | (w-0x20*ones)&^w&highs | zero(w^'"'*ones) | zero(w^'\\'*ones)
+			if html {
+				bad |= zero(w^'<'*ones) | zero(w^'>'*ones) | zero(w^'&'*ones)
+			}
+			binary.LittleEndian.PutUint64(b[n:n+8], w)
+			if bad == 0 {
+				b = b[:n+8]
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(bad) >> 3
+			b = b[:n+k]
+			i += k
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
+			i++
 			if c >= 0x20 && c != '"' && c != '\\' && (!html || (c != '<' && c != '>' && c != '&')) {
-				i++
+				b = append(b, c)
 				continue
 			}
-			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
@@ -269,27 +282,18 @@ func AppendString(b []byte, s string, html bool) []byte {
 			default:
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
-			i++
-			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
+		switch {
+		case r == utf8.RuneError && size == 1:
 			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
+		case r == '\u2028' || r == '\u2029':
 			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
+		default:
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return b
 }

@@ -70,7 +70,8 @@ func TestAppendStringMatchesMarshal(t *testing.T) {
 	}
 }
 
-// AppendString reads eight plain bytes at a time (plain8): every string of
+// AppendString reads eight bytes at a time and skips to the first that
+// needs a look: every string of
 // bytes around and inside such a block must still be written as
 // encoding/json writes it, HTML escapes or not.
 func TestAppendStringBlocks(t *testing.T) {
@@ -79,22 +80,27 @@ func TestAppendStringBlocks(t *testing.T) {
 	next := func(n int) int { rnd = rnd*1664525 + 1013904223; return int(rnd>>8) % n }
 	for range 3000 {
 		var s string
-		for range next(12) {
+		for range next(24) {
 			s += pieces[next(len(pieces))]
 		}
 		want, err := Marshal(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := AppendString(nil, s, false); string(got) != string(want) {
-			t.Fatalf("%q: got %s, want %s", s, got, want)
-		}
 		wantHTML, err := json.Marshal(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := AppendString(nil, s, true); string(got) != string(wantHTML) {
-			t.Fatalf("%q (html): got %s, want %s", s, got, wantHTML)
+		// Into buffers with no room, a little and plenty (the words are
+		// stored whole only where eight bytes fit), after a few bytes.
+		for _, room := range []int{0, 5, 9, 17, 256} {
+			b := append(make([]byte, 0, 3+room), "pre"...)
+			if got := AppendString(b, s, false); string(got) != "pre"+string(want) {
+				t.Fatalf("%q (room %d): got %s, want %s", s, room, got, want)
+			}
+			if got := AppendString(b, s, true); string(got) != "pre"+string(wantHTML) {
+				t.Fatalf("%q (html, room %d): got %s, want %s", s, room, got, wantHTML)
+			}
 		}
 	}
 }

@@ -16,13 +16,14 @@ import (
 // (10 to 25% above what each allocates now, run alone: without the values a
 // run shares). Before issue 33 (b1674a3) the vectors took 7.3 bytes a byte
 // of their file, Python 8.2, the docs 8.3 and Go 7.9; on ce82cd8 Python
-// 5.3, the docs 5.5 and OpenAPI 13.5 (a YAML node tree of its examples).
+// 5.3, the docs 5.5 and OpenAPI 13.5 (a YAML node tree of its examples);
+// on 77267497 the vectors 2.94 (2.48 after genvec's pass).
 // Allocations, unlike time, do not move with the load of a shared machine.
 // An emitter that writes more per kind may need its bound raised: the
 // point is that no step allocates a large multiple of the output again (a
 // buffer doubled up to a file, a tree per vector or per example).
 func TestEmittersAllocateNearTheirOutput(t *testing.T) {
-	bounds := map[string]float64{"conformance": 3.6, "python": 4.9, "docs": 5.2, "go": 7.3, "openapi": 5.6}
+	bounds := map[string]float64{"conformance": 2.8, "python": 4.9, "docs": 5.2, "go": 7.3, "openapi": 5.6}
 	c, err := contract.Load("synth.yaml", Contract(1000))
 	if err != nil {
 		t.Fatal(err)
