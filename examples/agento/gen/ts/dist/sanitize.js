@@ -395,7 +395,7 @@ const STEP1_RE = unitsRegExp(STEP1);
 const MARKER_RE = unitsRegExp(MARKER_LAST);
 function skip(s, i, end, flag, re, bounded) {
   s = "" + s;
-  const near = end - i < 4 ? end : i + 4;
+  const near = end - i < SKIP_NEAR ? end : i + SKIP_NEAR;
   for (; i < near; i++) {
     if ((UNITS[charCodeAt.call(s, i)] & flag) !== 0) {
       return i;
@@ -411,6 +411,7 @@ function skip(s, i, end, flag, re, bounded) {
   const j = re.lastIndex - 1;
   return j < end ? j : end;
 }
+const SKIP_NEAR = 8;
 const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 function cleanAndUnmark(s, window, from, pairsBefore) {
   s = "" + s;
