@@ -368,8 +368,8 @@ function countWork(op) {
     n++;
     return Reflect.apply(saved.charCodeAt, this, [i]);
   };
-  // The sanitizer reads units with String.prototype.charCodeAt as it was
-  // when it loaded, through call (charCodeAt.call(s, i)).
+  // Reads through call (String.prototype.charCodeAt.call(s, i), or a
+  // reference to the method taken before the count began).
   F.call = function (thisArg, ...args) {
     if (this === saved.charCodeAt) n++;
     return Reflect.apply(this, thisArg, args);
@@ -454,21 +454,26 @@ describe(`${pkg.CONTRACT_NAME}: the sanitizer's work grows linearly`, { skip: !r
     for (const [piece, r] of Object.entries(reads)) assert.ok(r < 4, `${piece}: ${r.toFixed(2)} reads a unit`);
   });
 
-  // The text's units are read with charCodeAt.call(s, i), never
-  // s.charCodeAt(i): once a site that reads a method from strings has seen
-  // more than four kinds of string, V8 looks the method up in its
-  // megamorphic cache at every read (sanitize.ts, charCodeAt). The words the
-  // scans compare against (prefixes, keys) are short literals and may be
-  // read either way; no text of more than 64 units is read as a method.
+  // The text's units are read with String.prototype.charCodeAt.call(s, i),
+  // never s.charCodeAt(i): once a site that reads a method from strings
+  // has seen more than four kinds of string, V8 looks the method up in its
+  // megamorphic cache at every read (sanitize.ts, before at). Here the
+  // method is a getter for the time of the test, which sees the string it
+  // is read from: the words the scans compare against (prefixes, keys) are
+  // short literals and may be read either way; no text of more than 64
+  // units is.
   test("the text's units are never read through a string's own method", async () => {
     const { CRAFTED, crafted } = await import("../bench/bench.mjs");
     const P = String.prototype;
-    const saved = P.charCodeAt;
+    const saved = Object.getOwnPropertyDescriptor(P, "charCodeAt");
     const long = [];
-    P.charCodeAt = function (i) {
-      if (this.length > 64 && long.length < 5) long.push(this.length);
-      return Reflect.apply(saved, this, [i]);
-    };
+    Object.defineProperty(P, "charCodeAt", {
+      configurable: true,
+      get() {
+        if (typeof this === "string" && this.length > 64 && long.length < 5) long.push(this.length);
+        return saved.value;
+      },
+    });
     try {
       for (const piece of [...Object.values(CRAFTED), "upstream \u202egithub\u202c said: token=abc <|im_start|> x ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"]) {
         const t = crafted(piece).slice(0, 1024);
@@ -476,7 +481,7 @@ describe(`${pkg.CONTRACT_NAME}: the sanitizer's work grows linearly`, { skip: !r
         pkg.sanitizeMax(t, 100);
       }
     } finally {
-      P.charCodeAt = saved;
+      Object.defineProperty(P, "charCodeAt", saved);
     }
     assert.deepEqual(long, []);
   });

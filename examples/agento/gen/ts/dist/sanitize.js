@@ -52,7 +52,7 @@ function edgeMarkers(t) {
     }
     let n = 0;
     for (let i = b - 1; i >= 0; i--) {
-      n = EDGE_TRIE.get(n * 65536 + asciiFold(charCodeAt.call(t, i))) ?? 0;
+      n = EDGE_TRIE.get(n * 65536 + asciiFold(String.prototype.charCodeAt.call(t, i))) ?? 0;
       if (n === 0) {
         break;
       }
@@ -102,10 +102,10 @@ function edgeSecret(o) {
   let r = runs[31 - Math.clz32(TOKEN)];
   if (r < o.length) {
     let w = r;
-    while (w > 0 && (charCodeAt.call(o, w - 1) === 32 || charCodeAt.call(o, w - 1) === 9)) {
+    while (w > 0 && (String.prototype.charCodeAt.call(o, w - 1) === 32 || String.prototype.charCodeAt.call(o, w - 1) === 9)) {
       w--;
     }
-    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(charCodeAt.call(o, w - 7), ALNUM))) {
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(String.prototype.charCodeAt.call(o, w - 7), ALNUM))) {
       from = Math.min(from, r);
     }
   }
@@ -120,7 +120,7 @@ function edgeRuns(o) {
   let mask = EDGE_MASK;
   let j = o.length;
   for (; j > 0 && mask !== 0; j--) {
-    const c = charCodeAt.call(o, j - 1);
+    const c = String.prototype.charCodeAt.call(o, j - 1);
     let b = c < 128 ? CLASSES[c] : 0;
     if (c === 46 || (b & BASE64URL) !== 0) {
       b |= 1 << 15;
@@ -145,10 +145,9 @@ function cutBefore(s, k) {
 const MAX_MAX = 1 << 28;
 const REDACTED = "[REDACTED]";
 const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
-const charCodeAt = String.prototype.charCodeAt;
 function at(s, i) {
   s = "" + s;
-  return i >= 0 && i < s.length ? charCodeAt.call(s, i) : -1;
+  return i >= 0 && i < s.length ? String.prototype.charCodeAt.call(s, i) : -1;
 }
 let cleanCut = false;
 let cleanPairs = false;
@@ -311,7 +310,7 @@ if (FWD) {
     const t = text[st];
     let node = 0;
     for (let k = t.length - 1; k >= 0; k--) {
-      const a = FWD_CLASS[charCodeAt.call(t, k)];
+      const a = FWD_CLASS[String.prototype.charCodeAt.call(t, k)];
       let next = BACK_L[node * FWD_N + a];
       if (next === 0) {
         next = own.length;
@@ -353,7 +352,7 @@ function backState(s, cur, end, depth) {
   s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const u = charCodeAt.call(s, k);
+    const u = String.prototype.charCodeAt.call(s, k);
     const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
     if (next === 0) {
       return BACK_STATE[node];
@@ -362,7 +361,7 @@ function backState(s, cur, end, depth) {
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      const u = charCodeAt.call(s, k);
+      const u = String.prototype.charCodeAt.call(s, k);
       const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
       if (next === 0) {
         return BACK_STATE[node];
@@ -397,7 +396,7 @@ function skip(s, i, end, flag, re, bounded) {
   s = "" + s;
   const near = end - i < SKIP_NEAR ? end : i + SKIP_NEAR;
   for (; i < near; i++) {
-    if ((UNITS[charCodeAt.call(s, i)] & flag) !== 0) {
+    if ((UNITS[String.prototype.charCodeAt.call(s, i)] & flag) !== 0) {
       return i;
     }
   }
@@ -434,7 +433,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   }
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
-    let c = i < stop2 ? charCodeAt.call(s, i) : -1;
+    let c = i < stop2 ? String.prototype.charCodeAt.call(s, i) : -1;
     if (FWD && fState >= 0 && fPos === i && c >= 0 && (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (i + FWD_GAP > fwdStates.length - 1) {
         fwdRoom(i + FWD_GAP);
@@ -443,7 +442,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       let st = fState;
       let k = i;
       for (; k < near; k++) {
-        const u = k === i ? c : charCodeAt.call(s, k);
+        const u = k === i ? c : String.prototype.charCodeAt.call(s, k);
         if ((UNITS[u] & (STEP1 | MARKER_LAST)) !== 0) {
           break;
         }
@@ -455,7 +454,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       i = k;
       fState = st;
       fPos = k;
-      c = i < stop2 ? charCodeAt.call(s, i) : -1;
+      c = i < stop2 ? String.prototype.charCodeAt.call(s, i) : -1;
     }
     if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
@@ -467,7 +466,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
       budget -= j - i;
       i = j;
-      c = i < len ? charCodeAt.call(s, i) : -1;
+      c = i < len ? String.prototype.charCodeAt.call(s, i) : -1;
     }
     if (i === len) {
       break;
@@ -493,7 +492,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
         i++;
         continue;
       }
-      const d = c <= 56319 && i + 1 < len ? charCodeAt.call(s, i + 1) : 0;
+      const d = c <= 56319 && i + 1 < len ? String.prototype.charCodeAt.call(s, i + 1) : 0;
       if (d >= 56320 && d <= 57343) {
         if (c === 56128 && d <= 56447) {
           if (i > cur) {
@@ -532,7 +531,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
         st = fState;
         for (let k = fPos; k < i; k++) {
-          const u = charCodeAt.call(s, k);
+          const u = String.prototype.charCodeAt.call(s, k);
           st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
           fwdStates[k] = st;
           fwdStamp[k] = fwdGen;
@@ -619,11 +618,11 @@ function joinUnits(s, depth, cur, end, n) {
   for (let d = 0; d < depth; d++) {
     const e = rangeEnd[d];
     for (let k = rangeStart[d]; k < e; k++) {
-      buf[o++] = charCodeAt.call(s, k);
+      buf[o++] = String.prototype.charCodeAt.call(s, k);
     }
   }
   for (let k = cur; k < end; k++) {
-    buf[o++] = charCodeAt.call(s, k);
+    buf[o++] = String.prototype.charCodeAt.call(s, k);
   }
   let out2 = "";
   for (let k = 0; k < n; k += 8192) {
@@ -637,7 +636,7 @@ function markerInOutput(s, cur, end, depth) {
   s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const next = trieChild(node, charCodeAt.call(s, k));
+    const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (next === 0) {
       return TRIE_TAKE[node];
     }
@@ -645,7 +644,7 @@ function markerInOutput(s, cur, end, depth) {
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      const next = trieChild(node, charCodeAt.call(s, k));
+      const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
       if (next === 0) {
         return TRIE_TAKE[node];
       }
@@ -846,7 +845,7 @@ function run(s, i, cls) {
   s = "" + s;
   const len = s.length;
   let j = i;
-  while (j < len && inClass(charCodeAt.call(s, j), cls)) {
+  while (j < len && inClass(String.prototype.charCodeAt.call(s, j), cls)) {
     j++;
   }
   return j - i;
@@ -857,11 +856,11 @@ function hasAt(s, i, prefix) {
     return false;
   }
   for (let j = 1; j < prefix.length; j++) {
-    if (charCodeAt.call(s, i + j) !== prefix.charCodeAt(j)) {
+    if (String.prototype.charCodeAt.call(s, i + j) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
-  return charCodeAt.call(s, i) === prefix.charCodeAt(0);
+  return String.prototype.charCodeAt.call(s, i) === prefix.charCodeAt(0);
 }
 function startsWithFold(s, i, prefix) {
   s = "" + s;
@@ -869,7 +868,7 @@ function startsWithFold(s, i, prefix) {
     return false;
   }
   for (let j = 0; j < prefix.length; j++) {
-    if (asciiFold(charCodeAt.call(s, i + j)) !== prefix.charCodeAt(j)) {
+    if (asciiFold(String.prototype.charCodeAt.call(s, i + j)) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
@@ -891,7 +890,7 @@ let credAt = -1;
 function back(p, k) {
   const pending = p - flushed;
   if (k <= pending) {
-    return charCodeAt.call(rs, p - k);
+    return String.prototype.charCodeAt.call(rs, p - k);
   }
   if (!dirty) {
     return -1;
@@ -900,7 +899,7 @@ function back(p, k) {
   if (k <= REDACTED.length) {
     return REDACTED.charCodeAt(REDACTED.length - k);
   }
-  return k <= out.length ? charCodeAt.call(out, out.length - k) : -1;
+  return k <= out.length ? String.prototype.charCodeAt.call(out, out.length - k) : -1;
 }
 function startScan(s) {
   rs = s;
@@ -931,7 +930,7 @@ function mayStart(s, p, c, d) {
   if (anyThird[pair] !== 0) {
     return true;
   }
-  const e = p + 2 < len ? charCodeAt.call(s, p + 2) : 128;
+  const e = p + 2 < len ? String.prototype.charCodeAt.call(s, p + 2) : 128;
   return e < 128 && THIRDS[pair][e] !== 0;
 }
 function mayAssign(p, c, d) {
@@ -946,7 +945,7 @@ function mayAssign(p, c, d) {
   let node = 0;
   for (; ; ) {
     k++;
-    const e = k <= pending ? charCodeAt.call(s, p - k) : back(p, k);
+    const e = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (phase === 0) {
       if (e === 32 || e === 9) {
         continue;
@@ -985,17 +984,17 @@ function redact(s, guard, max, pairs) {
   let p = 0;
   let i = 0;
   scan: while (i + 1 < len) {
-    const a = charCodeAt.call(s, i);
-    const b = charCodeAt.call(s, i + 1);
+    const a = String.prototype.charCodeAt.call(s, i);
+    const b = String.prototype.charCodeAt.call(s, i + 1);
     if ((a | b) < 128 ? (PAIRS2[a << 7 | b] & mask) === 0 : ((UNITS[a] | UNITS[b]) & other) === 0) {
       i += 2;
       continue;
     }
     const last = i + 1;
     let q = p > i - 1 ? p : i - 1;
-    let c = q === i ? a : q === last ? b : charCodeAt.call(s, q);
+    let c = q === i ? a : q === last ? b : String.prototype.charCodeAt.call(s, q);
     for (; q <= last; q++) {
-      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? charCodeAt.call(s, q + 1) : -1;
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? String.prototype.charCodeAt.call(s, q + 1) : -1;
       if (guard && (UNITS[c] & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
@@ -1057,7 +1056,7 @@ function guardAt(s, p, c) {
     if (c < 55296 || c > 57343) {
       return false;
     }
-    const d = c <= 56319 && p + 1 < s.length ? charCodeAt.call(s, p + 1) : 0;
+    const d = c <= 56319 && p + 1 < s.length ? String.prototype.charCodeAt.call(s, p + 1) : 0;
     if (d < 56320 || d > 57343 || c === 56128 && d <= 56447) {
       return false;
     }
@@ -1074,7 +1073,7 @@ function guardAt(s, p, c) {
 function guardSpan(s, from, end) {
   s = "" + s;
   for (let p = guardNext > from ? guardNext : from; p < end; p++) {
-    const c = charCodeAt.call(s, p);
+    const c = String.prototype.charCodeAt.call(s, p);
     if ((UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       continue;
     }
@@ -1091,7 +1090,7 @@ function markerEndsAt(s, end) {
   s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= 0; k--) {
-    node = trieChild(node, charCodeAt.call(s, k));
+    node = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (node === 0) {
       return false;
     }
@@ -1104,7 +1103,7 @@ function markerEndsAt(s, end) {
 function match(p) {
   const s = "" + rs;
   const len = s.length;
-  const c = charCodeAt.call(s, p);
+  const c = String.prototype.charCodeAt.call(s, p);
   const flags = FLAGS[c];
   if ((flags & START_ASSIGN) !== 0) {
     return separator(p, c, flags);
@@ -1113,7 +1112,7 @@ function match(p) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
-      const d2 = charCodeAt.call(s, k);
+      const d2 = String.prototype.charCodeAt.call(s, k);
       if (!(d2 >= 65 && d2 <= 90 || d2 >= 48 && d2 <= 57 || d2 === 32)) {
         break;
       }
@@ -1139,7 +1138,7 @@ function match(p) {
       for (const w of words) {
         if (hasAt(s, p, w)) {
           let e2 = p + w.length;
-          while (e2 < len && !isSpace(charCodeAt.call(s, e2))) {
+          while (e2 < len && !isSpace(String.prototype.charCodeAt.call(s, e2))) {
             e2++;
           }
           matchFrom = p;
@@ -1149,7 +1148,7 @@ function match(p) {
       }
     }
   }
-  const d = charCodeAt.call(s, p + 1);
+  const d = String.prototype.charCodeAt.call(s, p + 1);
   const byThird = d < 128 ? PREFIXED[c << 7 | d] : void 0;
   const e = byThird === void 0 ? -1 : at(s, p + 2);
   const prefixed = byThird === void 0 ? void 0 : byThird[e >= 0 && e < 128 ? e : 128];
@@ -1167,12 +1166,12 @@ function match(p) {
   }
   if ((flags & START_JWT) !== 0 && p >= noJWT && s.startsWith("eyJ", p)) {
     const n1 = run(s, p, BASE64URL);
-    if (n1 >= 10 && p + n1 < len && charCodeAt.call(s, p + n1) === 46) {
+    if (n1 >= 10 && p + n1 < len && String.prototype.charCodeAt.call(s, p + n1) === 46) {
       let e2 = p + n1 + 1;
       const n2 = run(s, e2, BASE64URL);
       if (n2 >= 4) {
         e2 += n2;
-        if (e2 < len && charCodeAt.call(s, e2) === 46) {
+        if (e2 < len && String.prototype.charCodeAt.call(s, e2) === 46) {
           e2++;
           e2 += run(s, e2, BASE64URL);
         }
@@ -1187,7 +1186,7 @@ function match(p) {
     const prev = back(p, 1);
     if (prev === -1 || !inClass(prev, ALNUM)) {
       let e2 = p + 6;
-      while (e2 < len && (charCodeAt.call(s, e2) === 32 || charCodeAt.call(s, e2) === 9)) {
+      while (e2 < len && (String.prototype.charCodeAt.call(s, e2) === 32 || String.prototype.charCodeAt.call(s, e2) === 9)) {
         e2++;
       }
       if (e2 > p + 6) {
@@ -1213,7 +1212,7 @@ function match(p) {
 function pemAt(p) {
   const s = "" + rs;
   let r = p;
-  while (r < s.length && charCodeAt.call(s, r) === 45) {
+  while (r < s.length && String.prototype.charCodeAt.call(s, r) === 45) {
     r++;
   }
   if (r - p > 5) {
@@ -1235,7 +1234,7 @@ function separator(p, c, flags) {
   if ((flags & START_URL) !== 0 && next === 47 && at(s, p + 2) === 47) {
     const j = p + 3;
     const n = run(s, j, USERINFO);
-    if (n > 0 && j + n < s.length && charCodeAt.call(s, j + n) === 64 && s.slice(j, j + n).includes(":")) {
+    if (n > 0 && j + n < s.length && String.prototype.charCodeAt.call(s, j + n) === 64 && s.slice(j, j + n).includes(":")) {
       matchFrom = j;
       matchTo = j + n;
       return true;
@@ -1254,7 +1253,7 @@ function home(p) {
   const len = s.length;
   let start = p;
   let seg = -1;
-  if (charCodeAt.call(s, p) === 47) {
+  if (String.prototype.charCodeAt.call(s, p) === 47) {
     for (const h of HOME_PREFIXES) {
       if (hasAt(s, p, h)) {
         seg = p + h.length;
@@ -1274,7 +1273,7 @@ function home(p) {
   }
   let e = seg;
   while (e < len) {
-    const c = charCodeAt.call(s, e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (!isPath(c) || isSeparator(c)) {
       break;
     }
@@ -1302,8 +1301,8 @@ function credential(seg, end) {
   credEnd = end;
   credAt = -1;
   for (let i = seg; i < end; i++) {
-    const c = charCodeAt.call(s, i);
-    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, charCodeAt.call(s, i - 1))) {
+    const c = String.prototype.charCodeAt.call(s, i);
+    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, String.prototype.charCodeAt.call(s, i - 1))) {
       credAt = i;
       return true;
     }
@@ -1341,7 +1340,7 @@ function pathBoundary(p) {
 }
 function credentialAt(s, p, prev) {
   s = "" + s;
-  const c = charCodeAt.call(s, p);
+  const c = String.prototype.charCodeAt.call(s, p);
   const d = at(s, p + 1);
   if (c >= 128 || d < 0 || d >= 128) {
     return false;
@@ -1377,15 +1376,15 @@ function nameAt(s, i, name) {
   for (let k = 0; k < name.length; k++) {
     const want = name.charCodeAt(k);
     if (want === 47) {
-      if (i >= len || !isSeparator(charCodeAt.call(s, i))) {
+      if (i >= len || !isSeparator(String.prototype.charCodeAt.call(s, i))) {
         return -1;
       }
-      while (i < len && isSeparator(charCodeAt.call(s, i))) {
+      while (i < len && isSeparator(String.prototype.charCodeAt.call(s, i))) {
         i++;
       }
       continue;
     }
-    if (i >= len || charCodeAt.call(s, i) !== want) {
+    if (i >= len || String.prototype.charCodeAt.call(s, i) !== want) {
       return -1;
     }
     i++;
@@ -1395,13 +1394,13 @@ function nameAt(s, i, name) {
 function nameEnds(s, e) {
   s = "" + s;
   const len = s.length;
-  while (e < len && charCodeAt.call(s, e) === 46) {
+  while (e < len && String.prototype.charCodeAt.call(s, e) === 46) {
     e++;
   }
   if (e === len) {
     return true;
   }
-  const c = charCodeAt.call(s, e);
+  const c = String.prototype.charCodeAt.call(s, e);
   if (isSeparator(c)) {
     return true;
   }
@@ -1409,10 +1408,10 @@ function nameEnds(s, e) {
     return false;
   }
   if (isSpace(c)) {
-    while (e < len && isSpace(charCodeAt.call(s, e))) {
+    while (e < len && isSpace(String.prototype.charCodeAt.call(s, e))) {
       e++;
     }
-    return e === len || charCodeAt.call(s, e) < 128;
+    return e === len || String.prototype.charCodeAt.call(s, e) < 128;
   }
   return !isPath(c);
 }
@@ -1425,7 +1424,7 @@ function pathStart(p) {
     }
     q = p - k;
   }
-  while (charCodeAt.call(rs, q) >= 128) {
+  while (String.prototype.charCodeAt.call(rs, q) >= 128) {
     q++;
   }
   return q;
@@ -1435,13 +1434,13 @@ function pathEnd(s, i) {
   if (i < pathFrom || i > pathRun) {
     pathFrom = i;
     const len = s.length;
-    while (i < len && isPath(charCodeAt.call(s, i))) {
+    while (i < len && isPath(String.prototype.charCodeAt.call(s, i))) {
       i++;
     }
     pathRun = i;
   }
   i = pathRun;
-  while (charCodeAt.call(s, i - 1) === 92) {
+  while (String.prototype.charCodeAt.call(s, i - 1) === 92) {
     i--;
   }
   return i;
@@ -1468,19 +1467,19 @@ function assignment(p) {
     return false;
   }
   let v = p + 1;
-  while (v < len && (charCodeAt.call(s, v) === 32 || charCodeAt.call(s, v) === 9)) {
+  while (v < len && (String.prototype.charCodeAt.call(s, v) === 32 || String.prototype.charCodeAt.call(s, v) === 9)) {
     v++;
   }
-  for (let q = 0; q < 2 && v < len && isQuote(charCodeAt.call(s, v)); q++) {
+  for (let q = 0; q < 2 && v < len && isQuote(String.prototype.charCodeAt.call(s, v)); q++) {
     v++;
   }
-  if (v === len || !inClass(charCodeAt.call(s, v), VALUE)) {
+  if (v === len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return false;
   }
   let n = 0;
   const pending = p - flushed;
   for (; ; ) {
-    c = k <= pending ? charCodeAt.call(s, p - k) : back(p, k);
+    c = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (c < 0 || c >= 128 || (CLASSES[c] & KEY) === 0) {
       break;
     }
@@ -1496,7 +1495,7 @@ function assignment(p) {
   keyLen = n;
   if (!sensitiveKey()) {
     const before = back(p, k);
-    const queryOnly = (n === 3 || n === 4) && (keyIs("code") || keyIs("sig")) && gap === 0 && charCodeAt.call(s, p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
+    const queryOnly = (n === 3 || n === 4) && (keyIs("code") || keyIs("sig")) && gap === 0 && String.prototype.charCodeAt.call(s, p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
     if (!queryOnly) {
       return false;
     }
@@ -1504,7 +1503,7 @@ function assignment(p) {
   let e = valueEnd(s, v);
   if (keyEndsWith("authorization", false) && run(s, v, ALNUM | BASE64URL) === e - v) {
     let w = e;
-    while (w < len && (charCodeAt.call(s, w) === 32 || charCodeAt.call(s, w) === 9)) {
+    while (w < len && (String.prototype.charCodeAt.call(s, w) === 32 || String.prototype.charCodeAt.call(s, w) === 9)) {
       w++;
     }
     if (w > e) {
@@ -1521,12 +1520,12 @@ function assignment(p) {
 function valueEnd(s, v) {
   s = "" + s;
   const len = s.length;
-  if (v >= len || !inClass(charCodeAt.call(s, v), VALUE)) {
+  if (v >= len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return v;
   }
   let e = v + 1;
   for (; e < len; e++) {
-    const c = charCodeAt.call(s, e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (c < 128 && (CLASSES[c] & VALUE) === 0) {
       break;
     }
@@ -1660,7 +1659,7 @@ function truncate(s, max, cut, pairs) {
     if (n === keep) {
       end = i;
     }
-    const c = charCodeAt.call(s, i);
+    const c = String.prototype.charCodeAt.call(s, i);
     i += c >= 55296 && c <= 56319 ? 2 : 1;
     n++;
   }
@@ -1673,7 +1672,7 @@ function truncate(s, max, cut, pairs) {
   return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 function detach(s) {
-  charCodeAt.call(s, 0);
+  String.prototype.charCodeAt.call(s, 0);
   return s;
 }
 const sanitizesMessage = SANITIZED_FIELDS.includes("message");
