@@ -441,20 +441,26 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       const near = stop2 - i < FWD_GAP ? stop2 : i + FWD_GAP;
       let st = fState;
       let k = i;
-      for (; k < near; k++) {
-        const u = k === i ? c : String.prototype.charCodeAt.call(s, k);
-        if ((UNITS[u] & (STEP1 | MARKER_LAST)) !== 0) {
-          break;
-        }
+      let u = c;
+      for (; ; ) {
         st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
         fwdStates[k] = st;
         fwdStamp[k] = fwdGen;
+        k++;
+        if (k === near) {
+          u = k < stop2 ? String.prototype.charCodeAt.call(s, k) : -1;
+          break;
+        }
+        u = String.prototype.charCodeAt.call(s, k);
+        if ((UNITS[u] & (STEP1 | MARKER_LAST)) !== 0) {
+          break;
+        }
       }
       budget -= k - i;
       i = k;
       fState = st;
       fPos = k;
-      c = i < stop2 ? String.prototype.charCodeAt.call(s, i) : -1;
+      c = u;
     }
     if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
@@ -531,7 +537,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
         st = fState;
         for (let k = fPos; k < i; k++) {
-          const u = String.prototype.charCodeAt.call(s, k);
+          const u = k === i - 1 ? c : String.prototype.charCodeAt.call(s, k);
           st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
           fwdStates[k] = st;
           fwdStamp[k] = fwdGen;

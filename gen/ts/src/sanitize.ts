@@ -712,20 +712,26 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       const near = stop - i < FWD_GAP ? stop : i + FWD_GAP;
       let st = fState;
       let k = i;
-      for (; k < near; k++) {
-        const u = k === i ? c : String.prototype.charCodeAt.call(s, k);
-        if ((UNITS[u]! & (STEP1 | MARKER_LAST)) !== 0) {
-          break;
-        }
+      let u = c; // the unit at k
+      for (;;) {
         st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u]! : 0)]!;
         fwdStates[k] = st;
         fwdStamp[k] = fwdGen;
+        k++;
+        if (k === near) {
+          u = k < stop ? String.prototype.charCodeAt.call(s, k) : -1;
+          break;
+        }
+        u = String.prototype.charCodeAt.call(s, k);
+        if ((UNITS[u]! & (STEP1 | MARKER_LAST)) !== 0) {
+          break;
+        }
       }
       budget -= k - i;
       i = k;
       fState = st;
       fPos = k;
-      c = i < stop ? String.prototype.charCodeAt.call(s, i) : -1;
+      c = u;
     }
     if (c < 0 || (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
@@ -810,7 +816,8 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
         st = fState;
         for (let k = fPos; k < i; k++) {
-          const u = String.prototype.charCodeAt.call(s, k);
+          // c is the unit at i - 1 (a pair's second unit, after one).
+          const u = k === i - 1 ? c : String.prototype.charCodeAt.call(s, k);
           st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u]! : 0)]!;
           fwdStates[k] = st;
           fwdStamp[k] = fwdGen;
