@@ -440,18 +440,19 @@ describe(`${pkg.CONTRACT_NAME}: the sanitizer's work grows linearly`, { skip: !r
   // Where markers are dense (one every five to seven units), the marker
   // automaton reads on from where the last marker was taken off, each unit
   // once, instead of a search reading the units up to the next marker
-  // character and the automaton reading them again: the whole sanitizer
-  // (the quick pass, steps 1 and 2, the join, step 3 on the output) then
-  // reads each unit of ode=### and a:### fewer than four times (4.9 and
-  // 4.4 before).
-  test("text dense with markers is read fewer than four times a unit", async () => {
+  // character and the automaton reading them again, and it takes the
+  // units the scan has read from the scan: the whole sanitizer (the quick
+  // pass, steps 1 and 2, the join, step 3 on the output) then reads each
+  // unit of ode=### and a:### 3.0 and 2.2 times (4.9 and 4.4 before, 3.6
+  // and 3.0 with the automaton reading its units again).
+  test("text dense with markers is read fewer than 3.25 times a unit", async () => {
     const { crafted } = await import("../bench/bench.mjs");
     const reads = {};
     for (const piece of ["ode=###", "a:###", "x=<|im_end|>"]) {
       const t = crafted(piece);
       reads[piece] = countWork(() => pkg.sanitizeMax(t, t.length)) / t.length;
     }
-    for (const [piece, r] of Object.entries(reads)) assert.ok(r < 4, `${piece}: ${r.toFixed(2)} reads a unit`);
+    for (const [piece, r] of Object.entries(reads)) assert.ok(r < 3.25, `${piece}: ${r.toFixed(2)} reads a unit`);
   });
 
   // The text's units are read with String.prototype.charCodeAt.call(s, i),
