@@ -700,39 +700,6 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
     const stop = len - i < budget ? len : i + budget;
     // c is the unit at i, read once (-1 at the stop).
     let c = i < stop ? String.prototype.charCodeAt.call(s, i) : -1;
-    if (FWD && fState >= 0 && fPos === i && c >= 0 && (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
-      // The automaton's state is known where the output ends (a marker
-      // was taken off or a marker character read just now: markers are
-      // dense here): it reads on itself, each unit once, up to FWD_GAP
-      // units, where a search would read them first and the automaton
-      // again at the next marker character.
-      if (i + FWD_GAP > fwdStates.length - 1) {
-        fwdRoom(i + FWD_GAP);
-      }
-      const near = stop - i < FWD_GAP ? stop : i + FWD_GAP;
-      let st = fState;
-      let k = i;
-      let u = c; // the unit at k
-      for (;;) {
-        st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u]! : 0)]!;
-        fwdStates[k] = st;
-        fwdStamp[k] = fwdGen;
-        k++;
-        if (k === near) {
-          u = k < stop ? String.prototype.charCodeAt.call(s, k) : -1;
-          break;
-        }
-        u = String.prototype.charCodeAt.call(s, k);
-        if ((UNITS[u]! & (STEP1 | MARKER_LAST)) !== 0) {
-          break;
-        }
-      }
-      budget -= k - i;
-      i = k;
-      fState = st;
-      fPos = k;
-      c = u;
-    }
     if (c < 0 || (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
       if (next1 < i) {
@@ -858,16 +825,13 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
     cur = i;
     changed = true;
     if (FWD) {
-      // The output now ends where the automaton may have read; where it
-      // has not, its state there is read backwards (a unit or two: the
-      // text before a marker seldom ends like the start of one), so that
-      // it reads on from here when the next marker is near.
+      // The output now ends where the automaton may have read.
       fPos = i;
       if (depth === 0) {
         fState = 0;
       } else {
         const e = rangeEnd[depth - 1]! - 1;
-        fState = fwdStamp[e] === fwdGen ? fwdStates[e]! : backState(s, i, i, depth);
+        fState = fwdStamp[e] === fwdGen ? fwdStates[e]! : -1;
       }
     }
   }

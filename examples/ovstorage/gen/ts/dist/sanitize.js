@@ -434,34 +434,6 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
     let c = i < stop2 ? String.prototype.charCodeAt.call(s, i) : -1;
-    if (FWD && fState >= 0 && fPos === i && c >= 0 && (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
-      if (i + FWD_GAP > fwdStates.length - 1) {
-        fwdRoom(i + FWD_GAP);
-      }
-      const near = stop2 - i < FWD_GAP ? stop2 : i + FWD_GAP;
-      let st = fState;
-      let k = i;
-      let u = c;
-      for (; ; ) {
-        st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
-        fwdStates[k] = st;
-        fwdStamp[k] = fwdGen;
-        k++;
-        if (k === near) {
-          u = k < stop2 ? String.prototype.charCodeAt.call(s, k) : -1;
-          break;
-        }
-        u = String.prototype.charCodeAt.call(s, k);
-        if ((UNITS[u] & (STEP1 | MARKER_LAST)) !== 0) {
-          break;
-        }
-      }
-      budget -= k - i;
-      i = k;
-      fState = st;
-      fPos = k;
-      c = u;
-    }
     if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
@@ -582,7 +554,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
         fState = 0;
       } else {
         const e = rangeEnd[depth - 1] - 1;
-        fState = fwdStamp[e] === fwdGen ? fwdStates[e] : backState(s, i, i, depth);
+        fState = fwdStamp[e] === fwdGen ? fwdStates[e] : -1;
       }
     }
   }
