@@ -360,32 +360,40 @@ function countWork(op) {
   const P = String.prototype;
   const R = RegExp.prototype;
   const saved = { charCodeAt: P.charCodeAt, codePointAt: P.codePointAt, indexOf: P.indexOf, includes: P.includes, startsWith: P.startsWith, slice: P.slice, exec: R.exec, test: R.test };
+  const F = Function.prototype;
+  const savedCall = F.call;
   let n = 0;
   const start = (from) => Math.max(0, Math.trunc(from) || 0);
   P.charCodeAt = function (i) {
     n++;
-    return saved.charCodeAt.call(this, i);
+    return Reflect.apply(saved.charCodeAt, this, [i]);
+  };
+  // Reads through call (String.prototype.charCodeAt.call(s, i), or a
+  // reference to the method taken before the count began).
+  F.call = function (thisArg, ...args) {
+    if (this === saved.charCodeAt) n++;
+    return Reflect.apply(this, thisArg, args);
   };
   P.codePointAt = function (i) {
     n++;
-    return saved.codePointAt.call(this, i);
+    return Reflect.apply(saved.codePointAt, this, [i]);
   };
   P.indexOf = function (x, from) {
-    const r = saved.indexOf.call(this, x, from);
+    const r = Reflect.apply(saved.indexOf, this, [x, from]);
     n += r < 0 ? this.length - start(from) : r + String(x).length - start(from);
     return r;
   };
   P.includes = function (x, from) {
-    const r = saved.indexOf.call(this, x, from);
+    const r = Reflect.apply(saved.indexOf, this, [x, from]);
     n += r < 0 ? this.length - start(from) : r + String(x).length - start(from);
     return r >= 0;
   };
   P.startsWith = function (x, from) {
     n += String(x).length;
-    return saved.startsWith.call(this, x, from);
+    return Reflect.apply(saved.startsWith, this, [x, from]);
   };
   P.slice = function (a, b) {
-    const r = saved.slice.call(this, a, b);
+    const r = Reflect.apply(saved.slice, this, [a, b]);
     n += r.length;
     return r;
   };
@@ -393,16 +401,17 @@ function countWork(op) {
   // from the start, up to the end of its match or, without one, the end.
   R.exec = function (s) {
     const from = this.global || this.sticky ? this.lastIndex : 0;
-    const r = saved.exec.call(this, s);
+    const r = Reflect.apply(saved.exec, this, [s]);
     n += r === null ? String(s).length - from : r.index + r[0].length - from;
     return r;
   };
   R.test = function (s) {
-    return R.exec.call(this, s) !== null;
+    return Reflect.apply(R.exec, this, [s]) !== null;
   };
   try {
     op();
   } finally {
+    F.call = savedCall;
     Object.assign(P, { charCodeAt: saved.charCodeAt, codePointAt: saved.codePointAt, indexOf: saved.indexOf, includes: saved.includes, startsWith: saved.startsWith, slice: saved.slice });
     Object.assign(R, { exec: saved.exec, test: saved.test });
   }
@@ -426,6 +435,52 @@ describe(`${pkg.CONTRACT_NAME}: the sanitizer's work grows linearly`, { skip: !r
       if (wl > 5 * ws || wl > 64 * large.length) failures.push(`${name} (${JSON.stringify(piece)}): ${ws} reads for ${small.length} units, ${wl} for ${large.length}`);
     }
     assert.deepEqual(failures, []);
+  });
+
+  // At a marker character the automaton takes the unit from the scan
+  // that has just read it, instead of reading it again: the whole
+  // sanitizer then reads each unit of ode=### and a:### 4.57 and 4.00
+  // times (4.86 and 4.40 before).
+  test("text dense with markers: the automaton reads no marker character twice", async () => {
+    const { crafted } = await import("../bench/bench.mjs");
+    const bounds = { "ode=###": 4.7, "a:###": 4.2 };
+    for (const [piece, bound] of Object.entries(bounds)) {
+      const t = crafted(piece);
+      const r = countWork(() => pkg.sanitizeMax(t, t.length)) / t.length;
+      assert.ok(r < bound, `${piece}: ${r.toFixed(2)} reads a unit`);
+    }
+  });
+
+  // The text's units are read with String.prototype.charCodeAt.call(s, i),
+  // never s.charCodeAt(i): once a site that reads a method from strings
+  // has seen more than four kinds of string, V8 looks the method up in its
+  // megamorphic cache at every read (sanitize.ts, before at). Here the
+  // method is a getter for the time of the test, which sees the string it
+  // is read from: the words the scans compare against (prefixes, keys) are
+  // short literals and may be read either way; no text of more than 64
+  // units is.
+  test("the text's units are never read through a string's own method", async () => {
+    const { CRAFTED, crafted } = await import("../bench/bench.mjs");
+    const P = String.prototype;
+    const saved = Object.getOwnPropertyDescriptor(P, "charCodeAt");
+    const long = [];
+    Object.defineProperty(P, "charCodeAt", {
+      configurable: true,
+      get() {
+        if (typeof this === "string" && this.length > 64 && long.length < 5) long.push(this.length);
+        return saved.value;
+      },
+    });
+    try {
+      for (const piece of [...Object.values(CRAFTED), "upstream \u202egithub\u202c said: token=abc <|im_start|> x ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"]) {
+        const t = crafted(piece).slice(0, 1024);
+        pkg.sanitizeMax(t, t.length);
+        pkg.sanitizeMax(t, 100);
+      }
+    } finally {
+      Object.defineProperty(P, "charCodeAt", saved);
+    }
+    assert.deepEqual(long, []);
   });
 });
 

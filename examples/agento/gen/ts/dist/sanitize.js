@@ -52,7 +52,7 @@ function edgeMarkers(t) {
     }
     let n = 0;
     for (let i = b - 1; i >= 0; i--) {
-      n = EDGE_TRIE.get(n * 65536 + asciiFold(t.charCodeAt(i))) ?? 0;
+      n = EDGE_TRIE.get(n * 65536 + asciiFold(String.prototype.charCodeAt.call(t, i))) ?? 0;
       if (n === 0) {
         break;
       }
@@ -102,10 +102,10 @@ function edgeSecret(o) {
   let r = runs[31 - Math.clz32(TOKEN)];
   if (r < o.length) {
     let w = r;
-    while (w > 0 && (o.charCodeAt(w - 1) === 32 || o.charCodeAt(w - 1) === 9)) {
+    while (w > 0 && (String.prototype.charCodeAt.call(o, w - 1) === 32 || String.prototype.charCodeAt.call(o, w - 1) === 9)) {
       w--;
     }
-    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(String.prototype.charCodeAt.call(o, w - 7), ALNUM))) {
       from = Math.min(from, r);
     }
   }
@@ -120,7 +120,7 @@ function edgeRuns(o) {
   let mask = EDGE_MASK;
   let j = o.length;
   for (; j > 0 && mask !== 0; j--) {
-    const c = o.charCodeAt(j - 1);
+    const c = String.prototype.charCodeAt.call(o, j - 1);
     let b = c < 128 ? CLASSES[c] : 0;
     if (c === 46 || (b & BASE64URL) !== 0) {
       b |= 1 << 15;
@@ -146,7 +146,8 @@ const MAX_MAX = 1 << 28;
 const REDACTED = "[REDACTED]";
 const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
 function at(s, i) {
-  return i >= 0 && i < s.length ? s.charCodeAt(i) : -1;
+  s = "" + s;
+  return i >= 0 && i < s.length ? String.prototype.charCodeAt.call(s, i) : -1;
 }
 let cleanCut = false;
 let cleanPairs = false;
@@ -309,7 +310,7 @@ if (FWD) {
     const t = text[st];
     let node = 0;
     for (let k = t.length - 1; k >= 0; k--) {
-      const a = FWD_CLASS[t.charCodeAt(k)];
+      const a = FWD_CLASS[String.prototype.charCodeAt.call(t, k)];
       let next = BACK_L[node * FWD_N + a];
       if (next === 0) {
         next = own.length;
@@ -348,9 +349,10 @@ function fwdRoom(k) {
   fwdStamp = sp;
 }
 function backState(s, cur, end, depth) {
+  s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const u = s.charCodeAt(k);
+    const u = String.prototype.charCodeAt.call(s, k);
     const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
     if (next === 0) {
       return BACK_STATE[node];
@@ -359,7 +361,7 @@ function backState(s, cur, end, depth) {
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      const u = s.charCodeAt(k);
+      const u = String.prototype.charCodeAt.call(s, k);
       const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]] : 0;
       if (next === 0) {
         return BACK_STATE[node];
@@ -391,9 +393,10 @@ function hex4(c) {
 const STEP1_RE = unitsRegExp(STEP1);
 const MARKER_RE = unitsRegExp(MARKER_LAST);
 function skip(s, i, end, flag, re, bounded) {
-  const near = end - i < 4 ? end : i + 4;
+  s = "" + s;
+  const near = end - i < SKIP_NEAR ? end : i + SKIP_NEAR;
   for (; i < near; i++) {
-    if ((UNITS[s.charCodeAt(i)] & flag) !== 0) {
+    if ((UNITS[String.prototype.charCodeAt.call(s, i)] & flag) !== 0) {
       return i;
     }
   }
@@ -407,8 +410,10 @@ function skip(s, i, end, flag, re, bounded) {
   const j = re.lastIndex - 1;
   return j < end ? j : end;
 }
+const SKIP_NEAR = 8;
 const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 function cleanAndUnmark(s, window, from, pairsBefore) {
+  s = "" + s;
   const len = s.length;
   let budget = window - from;
   let pairs = pairsBefore;
@@ -428,7 +433,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
   }
   for (; ; ) {
     const stop2 = len - i < budget ? len : i + budget;
-    let c = i < stop2 ? s.charCodeAt(i) : -1;
+    let c = i < stop2 ? String.prototype.charCodeAt.call(s, i) : -1;
     if (c < 0 || (UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       if (next1 < i) {
         next1 = skip(s, i, w.length, STEP1, STEP1_RE, w);
@@ -439,7 +444,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       const j = next1 < next2 ? next1 < stop2 ? next1 : stop2 : next2 < stop2 ? next2 : stop2;
       budget -= j - i;
       i = j;
-      c = i < len ? s.charCodeAt(i) : -1;
+      c = i < len ? String.prototype.charCodeAt.call(s, i) : -1;
     }
     if (i === len) {
       break;
@@ -465,7 +470,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
         i++;
         continue;
       }
-      const d = c <= 56319 && i + 1 < len ? s.charCodeAt(i + 1) : 0;
+      const d = c <= 56319 && i + 1 < len ? String.prototype.charCodeAt.call(s, i + 1) : 0;
       if (d >= 56320 && d <= 57343) {
         if (c === 56128 && d <= 56447) {
           if (i > cur) {
@@ -504,7 +509,7 @@ function cleanAndUnmark(s, window, from, pairsBefore) {
       if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
         st = fState;
         for (let k = fPos; k < i; k++) {
-          const u = s.charCodeAt(k);
+          const u = k === i - 1 ? c : String.prototype.charCodeAt.call(s, k);
           st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u] : 0)];
           fwdStates[k] = st;
           fwdStamp[k] = fwdGen;
@@ -579,6 +584,7 @@ const JOIN_RANGES = 16;
 const JOIN_SHORT = 8;
 let joinBuf = new Uint16Array(1024);
 function joinUnits(s, depth, cur, end, n) {
+  s = "" + s;
   let buf = joinBuf;
   if (buf.length < n) {
     buf = new Uint16Array(n);
@@ -590,11 +596,11 @@ function joinUnits(s, depth, cur, end, n) {
   for (let d = 0; d < depth; d++) {
     const e = rangeEnd[d];
     for (let k = rangeStart[d]; k < e; k++) {
-      buf[o++] = s.charCodeAt(k);
+      buf[o++] = String.prototype.charCodeAt.call(s, k);
     }
   }
   for (let k = cur; k < end; k++) {
-    buf[o++] = s.charCodeAt(k);
+    buf[o++] = String.prototype.charCodeAt.call(s, k);
   }
   let out2 = "";
   for (let k = 0; k < n; k += 8192) {
@@ -605,9 +611,10 @@ function joinUnits(s, depth, cur, end, n) {
 const rangeStart = [];
 const rangeEnd = [];
 function markerInOutput(s, cur, end, depth) {
+  s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const next = trieChild(node, s.charCodeAt(k));
+    const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (next === 0) {
       return TRIE_TAKE[node];
     }
@@ -615,7 +622,7 @@ function markerInOutput(s, cur, end, depth) {
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d] - 1; k >= rangeStart[d]; k--) {
-      const next = trieChild(node, s.charCodeAt(k));
+      const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
       if (next === 0) {
         return TRIE_TAKE[node];
       }
@@ -813,30 +820,33 @@ function inClass(c, cls) {
   return c < 128 && (CLASSES[c] & cls) !== 0;
 }
 function run(s, i, cls) {
+  s = "" + s;
   const len = s.length;
   let j = i;
-  while (j < len && inClass(s.charCodeAt(j), cls)) {
+  while (j < len && inClass(String.prototype.charCodeAt.call(s, j), cls)) {
     j++;
   }
   return j - i;
 }
 function hasAt(s, i, prefix) {
+  s = "" + s;
   if (s.length - i < prefix.length) {
     return false;
   }
   for (let j = 1; j < prefix.length; j++) {
-    if (s.charCodeAt(i + j) !== prefix.charCodeAt(j)) {
+    if (String.prototype.charCodeAt.call(s, i + j) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
-  return s.charCodeAt(i) === prefix.charCodeAt(0);
+  return String.prototype.charCodeAt.call(s, i) === prefix.charCodeAt(0);
 }
 function startsWithFold(s, i, prefix) {
+  s = "" + s;
   if (s.length - i < prefix.length) {
     return false;
   }
   for (let j = 0; j < prefix.length; j++) {
-    if (asciiFold(s.charCodeAt(i + j)) !== prefix.charCodeAt(j)) {
+    if (asciiFold(String.prototype.charCodeAt.call(s, i + j)) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
@@ -858,7 +868,7 @@ let credAt = -1;
 function back(p, k) {
   const pending = p - flushed;
   if (k <= pending) {
-    return rs.charCodeAt(p - k);
+    return String.prototype.charCodeAt.call(rs, p - k);
   }
   if (!dirty) {
     return -1;
@@ -867,7 +877,7 @@ function back(p, k) {
   if (k <= REDACTED.length) {
     return REDACTED.charCodeAt(REDACTED.length - k);
   }
-  return k <= out.length ? out.charCodeAt(out.length - k) : -1;
+  return k <= out.length ? String.prototype.charCodeAt.call(out, out.length - k) : -1;
 }
 function startScan(s) {
   rs = s;
@@ -880,6 +890,7 @@ function startScan(s) {
   credAt = -1;
 }
 function mayStart(s, p, c, d) {
+  s = "" + s;
   const len = s.length;
   if (d < 0 || c >= 128) {
     return false;
@@ -897,14 +908,14 @@ function mayStart(s, p, c, d) {
   if (anyThird[pair] !== 0) {
     return true;
   }
-  const e = p + 2 < len ? s.charCodeAt(p + 2) : 128;
+  const e = p + 2 < len ? String.prototype.charCodeAt.call(s, p + 2) : 128;
   return e < 128 && THIRDS[pair][e] !== 0;
 }
 function mayAssign(p, c, d) {
   if (c === 58 && (d === 47 || d === 92)) {
     return true;
   }
-  const s = rs;
+  const s = "" + rs;
   const pending = p - flushed;
   let k = 0;
   let phase = 0;
@@ -912,7 +923,7 @@ function mayAssign(p, c, d) {
   let node = 0;
   for (; ; ) {
     k++;
-    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    const e = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (phase === 0) {
       if (e === 32 || e === 9) {
         continue;
@@ -939,6 +950,7 @@ function mayAssign(p, c, d) {
   }
 }
 function redact(s, guard, max, pairs) {
+  s = "" + s;
   startScan(s);
   const len = s.length;
   redactCut = false;
@@ -950,17 +962,17 @@ function redact(s, guard, max, pairs) {
   let p = 0;
   let i = 0;
   scan: while (i + 1 < len) {
-    const a = s.charCodeAt(i);
-    const b = s.charCodeAt(i + 1);
+    const a = String.prototype.charCodeAt.call(s, i);
+    const b = String.prototype.charCodeAt.call(s, i + 1);
     if ((a | b) < 128 ? (PAIRS2[a << 7 | b] & mask) === 0 : ((UNITS[a] | UNITS[b]) & other) === 0) {
       i += 2;
       continue;
     }
     const last = i + 1;
     let q = p > i - 1 ? p : i - 1;
-    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    let c = q === i ? a : q === last ? b : String.prototype.charCodeAt.call(s, q);
     for (; q <= last; q++) {
-      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? String.prototype.charCodeAt.call(s, q + 1) : -1;
       if (guard && (UNITS[c] & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
@@ -1015,13 +1027,14 @@ function stop(p) {
   return "";
 }
 function guardAt(s, p, c) {
+  s = "" + s;
   let last = c;
   let size = 1;
   if ((UNITS[c] & STEP1) !== 0) {
     if (c < 55296 || c > 57343) {
       return false;
     }
-    const d = c <= 56319 && p + 1 < s.length ? s.charCodeAt(p + 1) : 0;
+    const d = c <= 56319 && p + 1 < s.length ? String.prototype.charCodeAt.call(s, p + 1) : 0;
     if (d < 56320 || d > 57343 || c === 56128 && d <= 56447) {
       return false;
     }
@@ -1036,8 +1049,9 @@ function guardAt(s, p, c) {
   return true;
 }
 function guardSpan(s, from, end) {
+  s = "" + s;
   for (let p = guardNext > from ? guardNext : from; p < end; p++) {
-    const c = s.charCodeAt(p);
+    const c = String.prototype.charCodeAt.call(s, p);
     if ((UNITS[c] & (STEP1 | MARKER_LAST)) === 0) {
       continue;
     }
@@ -1051,9 +1065,10 @@ function guardSpan(s, from, end) {
   return true;
 }
 function markerEndsAt(s, end) {
+  s = "" + s;
   let node = 0;
   for (let k = end - 1; k >= 0; k--) {
-    node = trieChild(node, s.charCodeAt(k));
+    node = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (node === 0) {
       return false;
     }
@@ -1064,9 +1079,9 @@ function markerEndsAt(s, end) {
   return false;
 }
 function match(p) {
-  const s = rs;
+  const s = "" + rs;
   const len = s.length;
-  const c = s.charCodeAt(p);
+  const c = String.prototype.charCodeAt.call(s, p);
   const flags = FLAGS[c];
   if ((flags & START_ASSIGN) !== 0) {
     return separator(p, c, flags);
@@ -1075,7 +1090,7 @@ function match(p) {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
-      const d2 = s.charCodeAt(k);
+      const d2 = String.prototype.charCodeAt.call(s, k);
       if (!(d2 >= 65 && d2 <= 90 || d2 >= 48 && d2 <= 57 || d2 === 32)) {
         break;
       }
@@ -1101,7 +1116,7 @@ function match(p) {
       for (const w of words) {
         if (hasAt(s, p, w)) {
           let e2 = p + w.length;
-          while (e2 < len && !isSpace(s.charCodeAt(e2))) {
+          while (e2 < len && !isSpace(String.prototype.charCodeAt.call(s, e2))) {
             e2++;
           }
           matchFrom = p;
@@ -1111,7 +1126,7 @@ function match(p) {
       }
     }
   }
-  const d = s.charCodeAt(p + 1);
+  const d = String.prototype.charCodeAt.call(s, p + 1);
   const byThird = d < 128 ? PREFIXED[c << 7 | d] : void 0;
   const e = byThird === void 0 ? -1 : at(s, p + 2);
   const prefixed = byThird === void 0 ? void 0 : byThird[e >= 0 && e < 128 ? e : 128];
@@ -1129,12 +1144,12 @@ function match(p) {
   }
   if ((flags & START_JWT) !== 0 && p >= noJWT && s.startsWith("eyJ", p)) {
     const n1 = run(s, p, BASE64URL);
-    if (n1 >= 10 && p + n1 < len && s.charCodeAt(p + n1) === 46) {
+    if (n1 >= 10 && p + n1 < len && String.prototype.charCodeAt.call(s, p + n1) === 46) {
       let e2 = p + n1 + 1;
       const n2 = run(s, e2, BASE64URL);
       if (n2 >= 4) {
         e2 += n2;
-        if (e2 < len && s.charCodeAt(e2) === 46) {
+        if (e2 < len && String.prototype.charCodeAt.call(s, e2) === 46) {
           e2++;
           e2 += run(s, e2, BASE64URL);
         }
@@ -1149,7 +1164,7 @@ function match(p) {
     const prev = back(p, 1);
     if (prev === -1 || !inClass(prev, ALNUM)) {
       let e2 = p + 6;
-      while (e2 < len && (s.charCodeAt(e2) === 32 || s.charCodeAt(e2) === 9)) {
+      while (e2 < len && (String.prototype.charCodeAt.call(s, e2) === 32 || String.prototype.charCodeAt.call(s, e2) === 9)) {
         e2++;
       }
       if (e2 > p + 6) {
@@ -1173,9 +1188,9 @@ function match(p) {
   return false;
 }
 function pemAt(p) {
-  const s = rs;
+  const s = "" + rs;
   let r = p;
-  while (r < s.length && s.charCodeAt(r) === 45) {
+  while (r < s.length && String.prototype.charCodeAt.call(s, r) === 45) {
     r++;
   }
   if (r - p > 5) {
@@ -1189,7 +1204,7 @@ function separator(p, c, flags) {
   if (assignment(p)) {
     return true;
   }
-  const s = rs;
+  const s = "" + rs;
   const next = at(s, p + 1);
   if (c !== 58 || next !== 47 && next !== 92) {
     return false;
@@ -1197,7 +1212,7 @@ function separator(p, c, flags) {
   if ((flags & START_URL) !== 0 && next === 47 && at(s, p + 2) === 47) {
     const j = p + 3;
     const n = run(s, j, USERINFO);
-    if (n > 0 && j + n < s.length && s.charCodeAt(j + n) === 64 && s.slice(j, j + n).includes(":")) {
+    if (n > 0 && j + n < s.length && String.prototype.charCodeAt.call(s, j + n) === 64 && s.slice(j, j + n).includes(":")) {
       matchFrom = j;
       matchTo = j + n;
       return true;
@@ -1212,11 +1227,11 @@ function isSeparator(c) {
   return c === 47 || c === 92;
 }
 function home(p) {
-  const s = rs;
+  const s = "" + rs;
   const len = s.length;
   let start = p;
   let seg = -1;
-  if (s.charCodeAt(p) === 47) {
+  if (String.prototype.charCodeAt.call(s, p) === 47) {
     for (const h of HOME_PREFIXES) {
       if (hasAt(s, p, h)) {
         seg = p + h.length;
@@ -1236,7 +1251,7 @@ function home(p) {
   }
   let e = seg;
   while (e < len) {
-    const c = s.charCodeAt(e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (!isPath(c) || isSeparator(c)) {
       break;
     }
@@ -1259,13 +1274,13 @@ function credential(seg, end) {
   if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
     return credAt >= 0;
   }
-  const s = rs;
+  const s = "" + rs;
   credFrom = seg;
   credEnd = end;
   credAt = -1;
   for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+    const c = String.prototype.charCodeAt.call(s, i);
+    if (c < 128 && (FLAGS[c] & START_NAME) !== 0 && credentialAt(s, i, String.prototype.charCodeAt.call(s, i - 1))) {
       credAt = i;
       return true;
     }
@@ -1273,6 +1288,7 @@ function credential(seg, end) {
   return false;
 }
 function driveUsers(s, p) {
+  s = "" + s;
   const c = at(s, p + 1);
   if (!isSeparator(c)) {
     return 0;
@@ -1301,7 +1317,8 @@ function pathBoundary(p) {
   return e === 58 || e === 47 && back(p, 4) === 58;
 }
 function credentialAt(s, p, prev) {
-  const c = s.charCodeAt(p);
+  s = "" + s;
+  const c = String.prototype.charCodeAt.call(s, p);
   const d = at(s, p + 1);
   if (c >= 128 || d < 0 || d >= 128) {
     return false;
@@ -1332,19 +1349,20 @@ function credentialAt(s, p, prev) {
   return false;
 }
 function nameAt(s, i, name) {
+  s = "" + s;
   const len = s.length;
   for (let k = 0; k < name.length; k++) {
     const want = name.charCodeAt(k);
     if (want === 47) {
-      if (i >= len || !isSeparator(s.charCodeAt(i))) {
+      if (i >= len || !isSeparator(String.prototype.charCodeAt.call(s, i))) {
         return -1;
       }
-      while (i < len && isSeparator(s.charCodeAt(i))) {
+      while (i < len && isSeparator(String.prototype.charCodeAt.call(s, i))) {
         i++;
       }
       continue;
     }
-    if (i >= len || s.charCodeAt(i) !== want) {
+    if (i >= len || String.prototype.charCodeAt.call(s, i) !== want) {
       return -1;
     }
     i++;
@@ -1352,14 +1370,15 @@ function nameAt(s, i, name) {
   return i;
 }
 function nameEnds(s, e) {
+  s = "" + s;
   const len = s.length;
-  while (e < len && s.charCodeAt(e) === 46) {
+  while (e < len && String.prototype.charCodeAt.call(s, e) === 46) {
     e++;
   }
   if (e === len) {
     return true;
   }
-  const c = s.charCodeAt(e);
+  const c = String.prototype.charCodeAt.call(s, e);
   if (isSeparator(c)) {
     return true;
   }
@@ -1367,10 +1386,10 @@ function nameEnds(s, e) {
     return false;
   }
   if (isSpace(c)) {
-    while (e < len && isSpace(s.charCodeAt(e))) {
+    while (e < len && isSpace(String.prototype.charCodeAt.call(s, e))) {
       e++;
     }
-    return e === len || s.charCodeAt(e) < 128;
+    return e === len || String.prototype.charCodeAt.call(s, e) < 128;
   }
   return !isPath(c);
 }
@@ -1383,29 +1402,30 @@ function pathStart(p) {
     }
     q = p - k;
   }
-  while (rs.charCodeAt(q) >= 128) {
+  while (String.prototype.charCodeAt.call(rs, q) >= 128) {
     q++;
   }
   return q;
 }
 function pathEnd(s, i) {
+  s = "" + s;
   if (i < pathFrom || i > pathRun) {
     pathFrom = i;
     const len = s.length;
-    while (i < len && isPath(s.charCodeAt(i))) {
+    while (i < len && isPath(String.prototype.charCodeAt.call(s, i))) {
       i++;
     }
     pathRun = i;
   }
   i = pathRun;
-  while (s.charCodeAt(i - 1) === 92) {
+  while (String.prototype.charCodeAt.call(s, i - 1) === 92) {
     i--;
   }
   return i;
 }
 const KEY_BUF = new Uint16Array(64);
 function assignment(p) {
-  const s = rs;
+  const s = "" + rs;
   const len = s.length;
   let k = 1;
   let c = back(p, k);
@@ -1425,19 +1445,19 @@ function assignment(p) {
     return false;
   }
   let v = p + 1;
-  while (v < len && (s.charCodeAt(v) === 32 || s.charCodeAt(v) === 9)) {
+  while (v < len && (String.prototype.charCodeAt.call(s, v) === 32 || String.prototype.charCodeAt.call(s, v) === 9)) {
     v++;
   }
-  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
+  for (let q = 0; q < 2 && v < len && isQuote(String.prototype.charCodeAt.call(s, v)); q++) {
     v++;
   }
-  if (v === len || !inClass(s.charCodeAt(v), VALUE)) {
+  if (v === len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return false;
   }
   let n = 0;
   const pending = p - flushed;
   for (; ; ) {
-    c = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    c = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (c < 0 || c >= 128 || (CLASSES[c] & KEY) === 0) {
       break;
     }
@@ -1453,7 +1473,7 @@ function assignment(p) {
   keyLen = n;
   if (!sensitiveKey()) {
     const before = back(p, k);
-    const queryOnly = (n === 3 || n === 4) && (keyIs("code") || keyIs("sig")) && gap === 0 && s.charCodeAt(p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
+    const queryOnly = (n === 3 || n === 4) && (keyIs("code") || keyIs("sig")) && gap === 0 && String.prototype.charCodeAt.call(s, p) === 61 && (before === 63 || before === 38 || before === 35 || before === 59);
     if (!queryOnly) {
       return false;
     }
@@ -1461,7 +1481,7 @@ function assignment(p) {
   let e = valueEnd(s, v);
   if (keyEndsWith("authorization", false) && run(s, v, ALNUM | BASE64URL) === e - v) {
     let w = e;
-    while (w < len && (s.charCodeAt(w) === 32 || s.charCodeAt(w) === 9)) {
+    while (w < len && (String.prototype.charCodeAt.call(s, w) === 32 || String.prototype.charCodeAt.call(s, w) === 9)) {
       w++;
     }
     if (w > e) {
@@ -1476,13 +1496,14 @@ function assignment(p) {
   return true;
 }
 function valueEnd(s, v) {
+  s = "" + s;
   const len = s.length;
-  if (v >= len || !inClass(s.charCodeAt(v), VALUE)) {
+  if (v >= len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return v;
   }
   let e = v + 1;
   for (; e < len; e++) {
-    const c = s.charCodeAt(e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (c < 128 && (CLASSES[c] & VALUE) === 0) {
       break;
     }
@@ -1616,7 +1637,7 @@ function truncate(s, max, cut, pairs) {
     if (n === keep) {
       end = i;
     }
-    const c = s.charCodeAt(i);
+    const c = String.prototype.charCodeAt.call(s, i);
     i += c >= 55296 && c <= 56319 ? 2 : 1;
     n++;
   }
@@ -1629,7 +1650,7 @@ function truncate(s, max, cut, pairs) {
   return detach(s.slice(0, cutBefore(s, end)) + SANITIZE_TRUNCATION_MARKER);
 }
 function detach(s) {
-  s.charCodeAt(0);
+  String.prototype.charCodeAt.call(s, 0);
   return s;
 }
 const sanitizesMessage = SANITIZED_FIELDS.includes("message");

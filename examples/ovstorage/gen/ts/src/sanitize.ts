@@ -131,7 +131,7 @@ function edgeMarkers(t: string): string {
     }
     let n = 0;
     for (let i = b - 1; i >= 0; i--) {
-      n = EDGE_TRIE.get(n * 0x10000 + asciiFold(t.charCodeAt(i))) ?? 0;
+      n = EDGE_TRIE.get(n * 0x10000 + asciiFold(String.prototype.charCodeAt.call(t, i))) ?? 0;
       if (n === 0) {
         break;
       }
@@ -198,10 +198,10 @@ function edgeSecret(o: string): string {
   let r = runs[31 - Math.clz32(TOKEN)]!;
   if (r < o.length) {
     let w = r;
-    while (w > 0 && (o.charCodeAt(w - 1) === 0x20 || o.charCodeAt(w - 1) === 0x09)) {
+    while (w > 0 && (String.prototype.charCodeAt.call(o, w - 1) === 0x20 || String.prototype.charCodeAt.call(o, w - 1) === 0x09)) {
       w--;
     }
-    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(o.charCodeAt(w - 7), ALNUM))) {
+    if (w < r && w >= 6 && startsWithFold(o, w - 6, "bearer") && (w === 6 || !inClass(String.prototype.charCodeAt.call(o, w - 7), ALNUM))) {
       from = Math.min(from, r);
     }
   }
@@ -222,7 +222,7 @@ function edgeRuns(o: string): Int32Array {
   let mask = EDGE_MASK;
   let j = o.length;
   for (; j > 0 && mask !== 0; j--) {
-    const c = o.charCodeAt(j - 1);
+    const c = String.prototype.charCodeAt.call(o, j - 1);
     let b = c < 128 ? CLASSES[c]! : 0;
     if (c === 0x2e || (b & BASE64URL) !== 0) {
       b |= 1 << 15;
@@ -255,6 +255,21 @@ const REDACTED = "[REDACTED]";
 /** MARKER_LEN is the truncation marker's length in code points. */
 const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
 
+// Every unit of the text is read with String.prototype.charCodeAt.call(s,
+// i), never s.charCodeAt(i). A method read from a string goes through the
+// engine's property cache for the string's representation (a flat string
+// of one or two bytes a unit, a concatenation, a slice, an internalized
+// string, …), and once a read site has seen more than four of them (a
+// process that sanitizes text of every kind does) V8 looks the method up
+// in its megamorphic cache at every read: 40 % of the crafted inputs' time
+// after the dirty text had run. String.prototype.charCodeAt is a constant
+// to the compiler, which then reads the unit inline whatever the call
+// site saw (a module constant holding it, called the same way, was
+// compiled to a generic call in some processes). For the same reason the
+// functions that read the text's length begin with s = "" + s, which V8
+// compiles to a check that s is a string (it always is), after which
+// s.length is read directly.
+
 /**
  * at returns the unit of s at i, or -1 outside it. Every read that may
  * fall outside the text goes through it: charCodeAt past the end gives NaN,
@@ -262,7 +277,8 @@ const MARKER_LEN = [...SANITIZE_TRUNCATION_MARKER].length;
  * floating-point numbers.
  */
 function at(s: string, i: number): number {
-  return i >= 0 && i < s.length ? s.charCodeAt(i) : -1;
+  s = "" + s; // a string to the compiler (see at)
+  return i >= 0 && i < s.length ? String.prototype.charCodeAt.call(s, i) : -1;
 }
 
 // ---------------------------------------------------------------------------
@@ -484,7 +500,7 @@ if (FWD) {
     const t = text[st]!;
     let node = 0;
     for (let k = t.length - 1; k >= 0; k--) {
-      const a = FWD_CLASS[t.charCodeAt(k)]!;
+      const a = FWD_CLASS[String.prototype.charCodeAt.call(t, k)]!;
       let next = BACK_L[node * FWD_N + a]!;
       if (next === 0) {
         next = own.length;
@@ -537,9 +553,10 @@ function fwdRoom(k: number): void {
  * ranges, then s[cur:end]), read backwards down BACK_TRIE.
  */
 function backState(s: string, cur: number, end: number, depth: number): number {
+  s = "" + s; // a string to the compiler (see at)
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const u = s.charCodeAt(k);
+    const u = String.prototype.charCodeAt.call(s, k);
     const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]!]! : 0;
     if (next === 0) {
       return BACK_STATE[node]!;
@@ -548,7 +565,7 @@ function backState(s: string, cur: number, end: number, depth: number): number {
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
-      const u = s.charCodeAt(k);
+      const u = String.prototype.charCodeAt.call(s, k);
       const next = u < 128 ? BACK_TRIE[node * FWD_N + FWD_CLASS[u]!]! : 0;
       if (next === 0) {
         return BACK_STATE[node]!;
@@ -608,9 +625,10 @@ const MARKER_RE = unitsRegExp(MARKER_LAST);
  * another representation in V8, and code that has seen both is slower).
  */
 function skip(s: string, i: number, end: number, flag: number, re: RegExp, bounded: string): number {
-  const near = end - i < 4 ? end : i + 4;
+  s = "" + s; // a string to the compiler (see at)
+  const near = end - i < SKIP_NEAR ? end : i + SKIP_NEAR;
   for (; i < near; i++) {
-    if ((UNITS[s.charCodeAt(i)]! & flag) !== 0) {
+    if ((UNITS[String.prototype.charCodeAt.call(s, i)]! & flag) !== 0) {
       return i;
     }
   }
@@ -624,6 +642,13 @@ function skip(s: string, i: number, end: number, flag: number, re: RegExp, bound
   const j = re.lastIndex - 1;
   return j < end ? j : end;
 }
+
+/**
+ * SKIP_NEAR is how many units skip reads itself before it calls the regular
+ * expression, whose call costs about as much as a dozen reads: eight
+ * passes over "ode=" between two "###" (a marker every seven units) without one.
+ */
+const SKIP_NEAR = 8;
 
 /** LONE_RE finds the lone surrogates, which step 1 replaces with U+FFFD. */
 const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -647,6 +672,7 @@ const LONE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-
  * looked at, found by CLEAN_RE.
  */
 function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: boolean): string {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
   let budget = window - from; // code points the window still admits (at least; see above)
   let pairs = pairsBefore;
@@ -673,7 +699,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
   for (;;) {
     const stop = len - i < budget ? len : i + budget;
     // c is the unit at i, read once (-1 at the stop).
-    let c = i < stop ? s.charCodeAt(i) : -1;
+    let c = i < stop ? String.prototype.charCodeAt.call(s, i) : -1;
     if (c < 0 || (UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       // Not at one already (where they are dense): search.
       if (next1 < i) {
@@ -685,7 +711,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       const j = next1 < next2 ? (next1 < stop ? next1 : stop) : next2 < stop ? next2 : stop;
       budget -= j - i;
       i = j;
-      c = i < len ? s.charCodeAt(i) : -1;
+      c = i < len ? String.prototype.charCodeAt.call(s, i) : -1;
     }
     if (i === len) {
       break;
@@ -712,7 +738,7 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
         i++;
         continue;
       }
-      const d = c <= 0xdbff && i + 1 < len ? s.charCodeAt(i + 1) : 0;
+      const d = c <= 0xdbff && i + 1 < len ? String.prototype.charCodeAt.call(s, i + 1) : 0;
       if (d >= 0xdc00 && d <= 0xdfff) {
         if (c === 0xdb40 && d <= 0xdc7f) {
           // A tag character, U+E0000–U+E007F.
@@ -757,7 +783,8 @@ function cleanAndUnmark(s: string, window: number, from: number, pairsBefore: bo
       if (fState >= 0 && fPos >= cur && i - fPos <= FWD_GAP) {
         st = fState;
         for (let k = fPos; k < i; k++) {
-          const u = s.charCodeAt(k);
+          // c is the unit at i - 1 (a pair's second unit, after one).
+          const u = k === i - 1 ? c : String.prototype.charCodeAt.call(s, k);
           st = FWD_GOTO[st * FWD_N + (u < 128 ? FWD_CLASS[u]! : 0)]!;
           fwdStates[k] = st;
           fwdStamp[k] = fwdGen;
@@ -845,6 +872,7 @@ let joinBuf = new Uint16Array(1024);
 
 /** joinUnits returns the stacked ranges of s, then s[cur:end], n units in all, as one string. */
 function joinUnits(s: string, depth: number, cur: number, end: number, n: number): string {
+  s = "" + s; // a string to the compiler (see at)
   let buf = joinBuf;
   if (buf.length < n) {
     buf = new Uint16Array(n);
@@ -856,11 +884,11 @@ function joinUnits(s: string, depth: number, cur: number, end: number, n: number
   for (let d = 0; d < depth; d++) {
     const e = rangeEnd[d]!;
     for (let k = rangeStart[d]!; k < e; k++) {
-      buf[o++] = s.charCodeAt(k);
+      buf[o++] = String.prototype.charCodeAt.call(s, k);
     }
   }
   for (let k = cur; k < end; k++) {
-    buf[o++] = s.charCodeAt(k);
+    buf[o++] = String.prototype.charCodeAt.call(s, k);
   }
   let out = "";
   for (let k = 0; k < n; k += 0x2000) {
@@ -878,9 +906,10 @@ const rangeEnd: number[] = [];
  * ranges, then s[cur:end]) ends with, ignoring ASCII case, or 0.
  */
 function markerInOutput(s: string, cur: number, end: number, depth: number): number {
+  s = "" + s; // a string to the compiler (see at)
   let node = 0;
   for (let k = end - 1; k >= cur; k--) {
-    const next = trieChild(node, s.charCodeAt(k));
+    const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (next === 0) {
       return TRIE_TAKE[node]!;
     }
@@ -888,7 +917,7 @@ function markerInOutput(s: string, cur: number, end: number, depth: number): num
   }
   for (let d = depth - 1; d >= 0; d--) {
     for (let k = rangeEnd[d]! - 1; k >= rangeStart[d]!; k--) {
-      const next = trieChild(node, s.charCodeAt(k));
+      const next = trieChild(node, String.prototype.charCodeAt.call(s, k));
       if (next === 0) {
         return TRIE_TAKE[node]!;
       }
@@ -1161,9 +1190,10 @@ function inClass(c: number, cls: number): boolean {
 
 /** run counts the characters of the class from s[i]. */
 function run(s: string, i: number, cls: number): number {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
   let j = i;
-  while (j < len && inClass(s.charCodeAt(j), cls)) {
+  while (j < len && inClass(String.prototype.charCodeAt.call(s, j), cls)) {
     j++;
   }
   return j - i;
@@ -1175,24 +1205,26 @@ function run(s: string, i: number, cls: number): number {
  * difference, is cheaper than a call to startsWith.
  */
 function hasAt(s: string, i: number, prefix: string): boolean {
+  s = "" + s; // a string to the compiler (see at)
   if (s.length - i < prefix.length) {
     return false;
   }
   for (let j = 1; j < prefix.length; j++) {
-    if (s.charCodeAt(i + j) !== prefix.charCodeAt(j)) {
+    if (String.prototype.charCodeAt.call(s, i + j) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
-  return s.charCodeAt(i) === prefix.charCodeAt(0);
+  return String.prototype.charCodeAt.call(s, i) === prefix.charCodeAt(0);
 }
 
 /** startsWithFold reports whether s has the lower-case prefix at i, ignoring ASCII case. */
 function startsWithFold(s: string, i: number, prefix: string): boolean {
+  s = "" + s; // a string to the compiler (see at)
   if (s.length - i < prefix.length) {
     return false;
   }
   for (let j = 0; j < prefix.length; j++) {
-    if (asciiFold(s.charCodeAt(i + j)) !== prefix.charCodeAt(j)) {
+    if (asciiFold(String.prototype.charCodeAt.call(s, i + j)) !== prefix.charCodeAt(j)) {
       return false;
     }
   }
@@ -1240,7 +1272,7 @@ let credAt = -1;
 function back(p: number, k: number): number {
   const pending = p - flushed;
   if (k <= pending) {
-    return rs.charCodeAt(p - k);
+    return String.prototype.charCodeAt.call(rs, p - k);
   }
   if (!dirty) {
     return -1;
@@ -1249,7 +1281,7 @@ function back(p: number, k: number): number {
   if (k <= REDACTED.length) {
     return REDACTED.charCodeAt(REDACTED.length - k);
   }
-  return k <= out.length ? out.charCodeAt(out.length - k) : -1;
+  return k <= out.length ? String.prototype.charCodeAt.call(out, out.length - k) : -1;
 }
 
 /** startScan makes s the text of step 3's scan (and of the quick pass, which tries step 3's shapes on the input), with nothing redacted yet. */
@@ -1271,6 +1303,7 @@ function startScan(s: string): void {
  * characters ("ts" in "its" and "wh" in "while" stop there).
  */
 function mayStart(s: string, p: number, c: number, d: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
   if (d < 0 || c >= 128) {
     return false; // no shape fits in one character, or starts with one that is not ASCII
@@ -1288,7 +1321,7 @@ function mayStart(s: string, p: number, c: number, d: number): boolean {
   if (anyThird[pair] !== 0) {
     return true;
   }
-  const e = p + 2 < len ? s.charCodeAt(p + 2) : 128;
+  const e = p + 2 < len ? String.prototype.charCodeAt.call(s, p + 2) : 128;
   return e < 128 && THIRDS[pair]![e] !== 0;
 }
 
@@ -1310,7 +1343,7 @@ function mayAssign(p: number, c: number, d: number): boolean {
   // character or three, and assignment, which reads the whole key and
   // holds it against the rules, is not called. One read site, so the
   // function stays small where redact inlines it.
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   const pending = p - flushed;
   let k = 0;
   let phase = 0; // 0: white space, 1: quotes, 2: the key
@@ -1318,7 +1351,7 @@ function mayAssign(p: number, c: number, d: number): boolean {
   let node = 0;
   for (;;) {
     k++;
-    const e = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    const e = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (phase === 0) {
       if (e === 0x20 || e === 0x09) {
         continue;
@@ -1369,6 +1402,7 @@ function mayAssign(p: number, c: number, d: number): boolean {
  * pairs or guardPairs tell), the rest is not read (redactCut).
  */
 function redact(s: string, guard: boolean, max: number, pairs: boolean): string {
+  s = "" + s; // a string to the compiler (see at)
   startScan(s);
   const len = s.length;
   redactCut = false;
@@ -1380,8 +1414,8 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
   let p = 0; // the first position not tried yet
   let i = 0; // the even position of the next pair
   scan: while (i + 1 < len) {
-    const a = s.charCodeAt(i);
-    const b = s.charCodeAt(i + 1);
+    const a = String.prototype.charCodeAt.call(s, i);
+    const b = String.prototype.charCodeAt.call(s, i + 1);
     if ((a | b) < 128 ? (PAIRS2[(a << 7) | b]! & mask) === 0 : ((UNITS[a]! | UNITS[b]!) & other) === 0) {
       i += 2;
       continue;
@@ -1392,9 +1426,9 @@ function redact(s: string, guard: boolean, max: number, pairs: boolean): string 
     // end), the pair's own units taken from a and b.
     const last = i + 1;
     let q = p > i - 1 ? p : i - 1;
-    let c = q === i ? a : q === last ? b : s.charCodeAt(q);
+    let c = q === i ? a : q === last ? b : String.prototype.charCodeAt.call(s, q);
     for (; q <= last; q++) {
-      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? s.charCodeAt(q + 1) : -1;
+      const d = q === i - 1 ? a : q === i ? b : q + 1 < len ? String.prototype.charCodeAt.call(s, q + 1) : -1;
       if (guard && (UNITS[c]! & (STEP1 | MARKER_LAST)) !== 0 && q >= guardNext && !guardAt(s, q, c)) {
         return stop(q);
       }
@@ -1469,13 +1503,14 @@ function stop(p: number): string {
  * past it.
  */
 function guardAt(s: string, p: number, c: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   let last = c;
   let size = 1;
   if ((UNITS[c]! & STEP1) !== 0) {
     if (c < 0xd800 || c > 0xdfff) {
       return false; // deleted
     }
-    const d = c <= 0xdbff && p + 1 < s.length ? s.charCodeAt(p + 1) : 0;
+    const d = c <= 0xdbff && p + 1 < s.length ? String.prototype.charCodeAt.call(s, p + 1) : 0;
     if (d < 0xdc00 || d > 0xdfff || (c === 0xdb40 && d <= 0xdc7f)) {
       return false; // a lone surrogate, or a tag character
     }
@@ -1497,8 +1532,9 @@ function guardAt(s: string, p: number, c: number): boolean {
  * span would cost the rest of the text.
  */
 function guardSpan(s: string, from: number, end: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   for (let p = guardNext > from ? guardNext : from; p < end; p++) {
-    const c = s.charCodeAt(p);
+    const c = String.prototype.charCodeAt.call(s, p);
     if ((UNITS[c]! & (STEP1 | MARKER_LAST)) === 0) {
       continue;
     }
@@ -1514,9 +1550,10 @@ function guardSpan(s: string, from: number, end: number): boolean {
 
 /** markerEndsAt reports whether s[:end] ends with a marker, ignoring ASCII case. */
 function markerEndsAt(s: string, end: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   let node = 0;
   for (let k = end - 1; k >= 0; k--) {
-    node = trieChild(node, s.charCodeAt(k));
+    node = trieChild(node, String.prototype.charCodeAt.call(s, k));
     if (node === 0) {
       return false;
     }
@@ -1529,9 +1566,9 @@ function markerEndsAt(s: string, end: number): boolean {
 
 /** match tries every shape at p and, when one matches, sets the span to redact. */
 function match(p: number): boolean {
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   const len = s.length;
-  const c = s.charCodeAt(p);
+  const c = String.prototype.charCodeAt.call(s, p);
   const flags = FLAGS[c]!;
   if ((flags & START_ASSIGN) !== 0) {
     // Only the assignment, the URL and a drive's home start at : or =.
@@ -1542,7 +1579,7 @@ function match(p: number): boolean {
     const j = p + 11;
     let k = j;
     for (; k < len && k - j < 64; k++) {
-      const d = s.charCodeAt(k);
+      const d = String.prototype.charCodeAt.call(s, k);
       if (!((d >= 0x41 && d <= 0x5a) || (d >= 0x30 && d <= 0x39) || d === 0x20)) {
         break;
       }
@@ -1569,7 +1606,7 @@ function match(p: number): boolean {
       for (const w of words) {
         if (hasAt(s, p, w)) {
           let e = p + w.length;
-          while (e < len && !isSpace(s.charCodeAt(e))) {
+          while (e < len && !isSpace(String.prototype.charCodeAt.call(s, e))) {
             e++;
           }
           matchFrom = p;
@@ -1581,7 +1618,7 @@ function match(p: number): boolean {
   }
   // Prefixed token shapes, anywhere.
   // (match is called where the pair at p starts a shape: p+1 is in s.)
-  const d = s.charCodeAt(p + 1);
+  const d = String.prototype.charCodeAt.call(s, p + 1);
   const byThird = d < 128 ? PREFIXED[(c << 7) | d] : undefined;
   const e = byThird === undefined ? -1 : at(s, p + 2);
   const prefixed = byThird === undefined ? undefined : byThird[e >= 0 && e < 128 ? e : 128];
@@ -1600,12 +1637,12 @@ function match(p: number): boolean {
   // A JSON Web Token: eyJ… . … (. …).
   if ((flags & START_JWT) !== 0 && p >= noJWT && s.startsWith("eyJ", p)) {
     const n1 = run(s, p, BASE64URL);
-    if (n1 >= 10 && p + n1 < len && s.charCodeAt(p + n1) === 0x2e) {
+    if (n1 >= 10 && p + n1 < len && String.prototype.charCodeAt.call(s, p + n1) === 0x2e) {
       let e = p + n1 + 1;
       const n2 = run(s, e, BASE64URL);
       if (n2 >= 4) {
         e += n2;
-        if (e < len && s.charCodeAt(e) === 0x2e) {
+        if (e < len && String.prototype.charCodeAt.call(s, e) === 0x2e) {
           e++;
           e += run(s, e, BASE64URL);
         }
@@ -1621,7 +1658,7 @@ function match(p: number): boolean {
     const prev = back(p, 1);
     if (prev === -1 || !inClass(prev, ALNUM)) {
       let e = p + 6;
-      while (e < len && (s.charCodeAt(e) === 0x20 || s.charCodeAt(e) === 0x09)) {
+      while (e < len && (String.prototype.charCodeAt.call(s, e) === 0x20 || String.prototype.charCodeAt.call(s, e) === 0x09)) {
         e++;
       }
       // The token's run only after white space: read at every "bearer" of
@@ -1653,9 +1690,9 @@ function match(p: number): boolean {
 
 /** pemAt reports whether "-----BEGIN " is at p, and when it is not, moves noPEM to the one place in p's run of dashes where it can be. */
 function pemAt(p: number): boolean {
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   let r = p;
-  while (r < s.length && s.charCodeAt(r) === 0x2d) {
+  while (r < s.length && String.prototype.charCodeAt.call(s, r) === 0x2d) {
     r++;
   }
   if (r - p > 5) {
@@ -1678,7 +1715,7 @@ function separator(p: number, c: number, flags: number): boolean {
   if (assignment(p)) {
     return true;
   }
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   const next = at(s, p + 1);
   if (c !== 0x3a || (next !== 0x2f && next !== 0x5c)) {
     return false;
@@ -1687,7 +1724,7 @@ function separator(p: number, c: number, flags: number): boolean {
   if ((flags & START_URL) !== 0 && next === 0x2f && at(s, p + 2) === 0x2f) {
     const j = p + 3;
     const n = run(s, j, USERINFO);
-    if (n > 0 && j + n < s.length && s.charCodeAt(j + n) === 0x40 && s.slice(j, j + n).includes(":")) {
+    if (n > 0 && j + n < s.length && String.prototype.charCodeAt.call(s, j + n) === 0x40 && s.slice(j, j + n).includes(":")) {
       matchFrom = j;
       matchTo = j + n;
       return true;
@@ -1714,11 +1751,11 @@ function isSeparator(c: number): boolean {
  * whole path when it holds a credential name.
  */
 function home(p: number): boolean {
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   const len = s.length;
   let start = p;
   let seg = -1;
-  if (s.charCodeAt(p) === 0x2f) {
+  if (String.prototype.charCodeAt.call(s, p) === 0x2f) {
     for (const h of HOME_PREFIXES) {
       if (hasAt(s, p, h)) {
         seg = p + h.length;
@@ -1738,7 +1775,7 @@ function home(p: number): boolean {
   }
   let e = seg;
   while (e < len) {
-    const c = s.charCodeAt(e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (!isPath(c) || isSeparator(c)) {
       break;
     }
@@ -1763,13 +1800,13 @@ function credential(seg: number, end: number): boolean {
   if (end === credEnd && seg >= credFrom && (credAt < 0 || credAt >= seg)) {
     return credAt >= 0;
   }
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   credFrom = seg;
   credEnd = end;
   credAt = -1;
   for (let i = seg; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, s.charCodeAt(i - 1))) {
+    const c = String.prototype.charCodeAt.call(s, i);
+    if (c < 128 && (FLAGS[c]! & START_NAME) !== 0 && credentialAt(s, i, String.prototype.charCodeAt.call(s, i - 1))) {
       credAt = i;
       return true;
     }
@@ -1779,6 +1816,7 @@ function credential(seg: number, end: number): boolean {
 
 /** driveUsers returns the length of :\Users\, :\\Users\\ or :/Users/ (Users in any ASCII case) at p, or 0. */
 function driveUsers(s: string, p: number): number {
+  s = "" + s; // a string to the compiler (see at)
   const c = at(s, p + 1);
   if (!isSeparator(c)) {
     return 0;
@@ -1815,9 +1853,10 @@ function pathBoundary(p: number): boolean {
  * segment, or a key file extension ending a segment that has more before it.
  */
 function credentialAt(s: string, p: number, prev: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   // Every name and extension starts with two ASCII characters that are
   // no separator: they pick the few to compare.
-  const c = s.charCodeAt(p);
+  const c = String.prototype.charCodeAt.call(s, p);
   const d = at(s, p + 1);
   if (c >= 128 || d < 0 || d >= 128) {
     return false;
@@ -1852,19 +1891,20 @@ function credentialAt(s: string, p: number, prev: number): boolean {
 
 /** nameAt matches a credential name at i, where a "/" in the name stands for one or more separators, and returns where it ends, or -1. */
 function nameAt(s: string, i: number, name: string): number {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
   for (let k = 0; k < name.length; k++) {
     const want = name.charCodeAt(k);
     if (want === 0x2f) {
-      if (i >= len || !isSeparator(s.charCodeAt(i))) {
+      if (i >= len || !isSeparator(String.prototype.charCodeAt.call(s, i))) {
         return -1;
       }
-      while (i < len && isSeparator(s.charCodeAt(i))) {
+      while (i < len && isSeparator(String.prototype.charCodeAt.call(s, i))) {
         i++;
       }
       continue;
     }
-    if (i >= len || s.charCodeAt(i) !== want) {
+    if (i >= len || String.prototype.charCodeAt.call(s, i) !== want) {
       return -1;
     }
     i++;
@@ -1881,14 +1921,15 @@ function nameAt(s: string, i: number, name: string): number {
  * makes one.
  */
 function nameEnds(s: string, e: number): boolean {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
-  while (e < len && s.charCodeAt(e) === 0x2e) {
+  while (e < len && String.prototype.charCodeAt.call(s, e) === 0x2e) {
     e++;
   }
   if (e === len) {
     return true;
   }
-  const c = s.charCodeAt(e);
+  const c = String.prototype.charCodeAt.call(s, e);
   if (isSeparator(c)) {
     return true;
   }
@@ -1896,10 +1937,10 @@ function nameEnds(s: string, e: number): boolean {
     return false; // [
   }
   if (isSpace(c)) {
-    while (e < len && isSpace(s.charCodeAt(e))) {
+    while (e < len && isSpace(String.prototype.charCodeAt.call(s, e))) {
       e++;
     }
-    return e === len || s.charCodeAt(e) < 128;
+    return e === len || String.prototype.charCodeAt.call(s, e) < 128;
   }
   return !isPath(c);
 }
@@ -1914,7 +1955,7 @@ function pathStart(p: number): number {
     }
     q = p - k;
   }
-  while (rs.charCodeAt(q) >= 128) {
+  while (String.prototype.charCodeAt.call(rs, q) >= 128) {
     q++;
   }
   return q;
@@ -1927,16 +1968,17 @@ function pathStart(p: number): number {
  * inside the last run read ends where it ends.
  */
 function pathEnd(s: string, i: number): number {
+  s = "" + s; // a string to the compiler (see at)
   if (i < pathFrom || i > pathRun) {
     pathFrom = i;
     const len = s.length;
-    while (i < len && isPath(s.charCodeAt(i))) {
+    while (i < len && isPath(String.prototype.charCodeAt.call(s, i))) {
       i++;
     }
     pathRun = i;
   }
   i = pathRun;
-  while (s.charCodeAt(i - 1) === 0x5c) {
+  while (String.prototype.charCodeAt.call(s, i - 1) === 0x5c) {
     i--;
   }
   return i;
@@ -1951,7 +1993,7 @@ const KEY_BUF = new Uint16Array(64);
  * to two quotes or backslashes, then the value.
  */
 function assignment(p: number): boolean {
-  const s = rs;
+  const s = "" + rs; // a string to the compiler (see at)
   const len = s.length;
   let k = 1;
   let c = back(p, k);
@@ -1973,13 +2015,13 @@ function assignment(p: number): boolean {
     return false;
   }
   let v = p + 1;
-  while (v < len && (s.charCodeAt(v) === 0x20 || s.charCodeAt(v) === 0x09)) {
+  while (v < len && (String.prototype.charCodeAt.call(s, v) === 0x20 || String.prototype.charCodeAt.call(s, v) === 0x09)) {
     v++;
   }
-  for (let q = 0; q < 2 && v < len && isQuote(s.charCodeAt(v)); q++) {
+  for (let q = 0; q < 2 && v < len && isQuote(String.prototype.charCodeAt.call(s, v)); q++) {
     v++;
   }
-  if (v === len || !inClass(s.charCodeAt(v), VALUE)) {
+  if (v === len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return false;
   }
   // The key, lower-cased, into KEY_BUF's end: its last 64 characters
@@ -1988,7 +2030,7 @@ function assignment(p: number): boolean {
   let n = 0;
   const pending = p - flushed;
   for (;;) {
-    c = k <= pending ? s.charCodeAt(p - k) : back(p, k);
+    c = k <= pending ? String.prototype.charCodeAt.call(s, p - k) : back(p, k);
     if (c < 0 || c >= 128 || (CLASSES[c]! & KEY) === 0) {
       break;
     }
@@ -2008,7 +2050,7 @@ function assignment(p: number): boolean {
       (n === 3 || n === 4) &&
       (keyIs("code") || keyIs("sig")) &&
       gap === 0 &&
-      s.charCodeAt(p) === 0x3d &&
+      String.prototype.charCodeAt.call(s, p) === 0x3d &&
       (before === 0x3f || before === 0x26 || before === 0x23 || before === 0x3b); // ? & # ;
     if (!queryOnly) {
       return false;
@@ -2018,7 +2060,7 @@ function assignment(p: number): boolean {
   if (keyEndsWith("authorization", false) && run(s, v, ALNUM | BASE64URL) === e - v) {
     // A scheme (Bearer, Basic, AWS4-HMAC-SHA256, …) and its credentials.
     let w = e;
-    while (w < len && (s.charCodeAt(w) === 0x20 || s.charCodeAt(w) === 0x09)) {
+    while (w < len && (String.prototype.charCodeAt.call(s, w) === 0x20 || String.prototype.charCodeAt.call(s, w) === 0x09)) {
       w++;
     }
     if (w > e) {
@@ -2039,13 +2081,14 @@ function assignment(p: number): boolean {
  * one of & , ; < > ( ) [ ] { }; non-ASCII characters belong to it.
  */
 function valueEnd(s: string, v: number): number {
+  s = "" + s; // a string to the compiler (see at)
   const len = s.length;
-  if (v >= len || !inClass(s.charCodeAt(v), VALUE)) {
+  if (v >= len || !inClass(String.prototype.charCodeAt.call(s, v), VALUE)) {
     return v;
   }
   let e = v + 1;
   for (; e < len; e++) {
-    const c = s.charCodeAt(e);
+    const c = String.prototype.charCodeAt.call(s, e);
     if (c < 128 && (CLASSES[c]! & VALUE) === 0) {
       break;
     }
@@ -2238,7 +2281,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
     if (n === keep) {
       end = i;
     }
-    const c = s.charCodeAt(i);
+    const c = String.prototype.charCodeAt.call(s, i);
     i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
     n++;
   }
@@ -2258,7 +2301,7 @@ function truncate(s: string, max: number, cut: boolean, pairs: boolean): string 
  * character flattens the concatenation, which drops the view.
  */
 function detach(s: string): string {
-  s.charCodeAt(0);
+  String.prototype.charCodeAt.call(s, 0);
   return s;
 }
 
