@@ -490,14 +490,26 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 
 // ref resolves a reference to a declared value, reporting undeclared names.
 func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T, name func(T) string, what, section string) (T, bool) {
+	return refIn(l, m, key, required, declared, nil, name, what, section)
+}
+
+// refIn is refTo finding the name in index (from nameIndex) when it is not
+// nil: the kinds refer to groups, which grow with them.
+func refIn[T any](l *loader, m *mapping, key string, required bool, declared []T, index map[string]int, name func(T) string, what, section string) (T, bool) {
 	var zero T
 	s, n := m.str(key, required)
 	if n == nil {
 		return zero, false
 	}
-	for _, d := range declared {
-		if name(d) == s {
-			return d, true
+	if index != nil {
+		if i, ok := index[s]; ok {
+			return declared[i], true
+		}
+	} else {
+		for _, d := range declared {
+			if name(d) == s {
+				return d, true
+			}
 		}
 	}
 	if l.reported(section, s) {
@@ -511,6 +523,19 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 	}
 	l.errorf(n, "%sunknown %s %q%s; declare it under %s or use one of %s", m.what, what, s, suggest(s, names), section, quoteList(names))
 	return zero, false
+}
+
+// nameIndex maps each name of declared to its first position, or is nil
+// for a list short enough to search.
+func nameIndex[T any](declared []T, name func(T) string) map[string]int {
+	if len(declared) <= smallMapping {
+		return nil
+	}
+	index := make(map[string]int, len(declared))
+	for i := len(declared) - 1; i >= 0; i-- {
+		index[name(declared[i])] = i
+	}
+	return index
 }
 
 func (l *loader) logLevel(m *mapping, required bool) (LogLevel, bool) {
@@ -657,6 +682,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	}
 	// Pre-sized: every kind has an identity in each form.
 	seen := make(identities, formCount()*len(sec.keys))
+	groups := nameIndex(c.Groups, groupName)
 	sec.each(func(k, v *yaml.Node) {
 		l.declare("kinds", k.Value)
 		prefix := fmt.Sprintf("kind %q: ", k.Value)
@@ -673,7 +699,7 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		}
 		kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
 		kind.Description, _ = m.str("description", true)
-		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
+		kind.Group, _ = refIn(l, m, "group", true, c.Groups, groups, groupName, "group", "groups")
 		l.classification(c, m, &kind.Classification)
 		if _, n := m.get("mcp_error_code"); n != nil {
 			var v int
@@ -718,6 +744,8 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 		c.Kinds = append(c.Kinds, kind)
 	})
 }
+
+func groupName(g *Group) string { return g.Name }
 
 // classification reads origin, side_effects, http, log, breaker and recovery,
 // applying the origin's defaults to what the mapping leaves out.
