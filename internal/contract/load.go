@@ -165,6 +165,11 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	at := func(line int, msg string) {
 		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
+	if doc, ok := splitParse(data); ok {
+		// One document, parsed in pieces (splitparse.go): what follows
+		// the decoding below, on the same tree.
+		return l.rootOf(doc)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -180,6 +185,15 @@ func (l *loader) parse(data []byte) *yaml.Node {
 		at(extra.Line, "the contract must be a single YAML document; remove the second one (after ---)")
 	} else if !errors.Is(err, io.EOF) {
 		l.syntaxError(data, err)
+	}
+	return l.rootOf(&doc)
+}
+
+// rootOf returns the document's root mapping, or nil after reporting why
+// there is none.
+func (l *loader) rootOf(doc *yaml.Node) *yaml.Node {
+	at := func(line int, msg string) {
+		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
 	if len(doc.Content) == 0 {
 		at(1, "the contract is empty")
@@ -683,58 +697,10 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	// Pre-sized: every kind has an identity in each form.
 	seen := make(identities, formCount()*len(sec.keys))
 	groups := nameIndex(c.Groups, groupName)
-	sec.each(func(k, v *yaml.Node) {
-		l.declare("kinds", k.Value)
-		prefix := fmt.Sprintf("kind %q: ", k.Value)
-		m := l.asMapping(v, k, prefix, "its definition")
-		if m == nil {
+	add := func(k *yaml.Node, kind *Kind) {
+		if kind == nil {
 			return
 		}
-		if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
-			hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
-			if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
-				hint = "rename it " + alt
-			}
-			l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
-		}
-		kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
-		kind.Description, _ = m.str("description", true)
-		kind.Group, _ = refIn(l, m, "group", true, c.Groups, groups, groupName, "group", "groups")
-		l.classification(c, m, &kind.Classification)
-		if _, n := m.get("mcp_error_code"); n != nil {
-			var v int
-			if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
-				l.errorf(n, "%smcp_error_code must be a JSON-RPC error code (an integer, e.g. -32002), found %s", prefix, describeNode(n))
-			} else if p := JSONRPCCodeProblem(v); p != "" {
-				l.errorf(n, "%smcp_error_code %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", prefix, v, p)
-			} else {
-				kind.MCPErrorCode = &v
-			}
-		}
-		if kind.Group != nil {
-			kind.Startup = kind.Group.Startup
-		}
-		if b, n := m.boolean("startup", false); n != nil {
-			kind.Startup = b
-		}
-		if num, n := m.integer("number", false); n != nil {
-			if num < 0 {
-				l.errorf(n, "%snumber must not be negative; use 0 or more", prefix)
-			}
-			kind.Number = num
-			l.numbered[kind] = n
-		} else if nk, _ := m.get("number"); nk != nil {
-			// Written but unusable (already reported): not missing, and
-			// with no value to compare.
-			l.numbered[kind] = nil
-		}
-		if fk, fv := m.get("fields"); fk != nil {
-			if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
-				fm.what = prefix
-				kind.Fields = l.fields(fm, "field", true)
-			}
-		}
-		m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number", "mcp_error_code")
 		l.collide(seen, &kind.Value, "kind")
 		if kind.Idents.Go == GoTrustedSuffix {
 			// New+Go name is the kind's constructor; NewTrusted is taken by
@@ -742,7 +708,71 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 			l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
 		}
 		c.Kinds = append(c.Kinds, kind)
+	}
+	if workers := kindWorkers(l, len(sec.keys)); workers > 1 {
+		l.kindsSideBySide(c, sec, groups, workers, add)
+		return
+	}
+	sec.each(func(k, v *yaml.Node) {
+		l.declare("kinds", k.Value)
+		add(k, l.kind(c, groups, k, v))
 	})
+}
+
+// kind reads one kind, or returns nil when its definition is not a mapping.
+// Whether its name collides with another kind's is the caller's to check.
+func (l *loader) kind(c *Contract, groups map[string]int, k, v *yaml.Node) *Kind {
+	prefix := fmt.Sprintf("kind %q: ", k.Value)
+	m := l.asMapping(v, k, prefix, "its definition")
+	if m == nil {
+		return nil
+	}
+	if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
+		hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
+		if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
+			hint = "rename it " + alt
+		}
+		l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
+	}
+	kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
+	kind.Description, _ = m.str("description", true)
+	kind.Group, _ = refIn(l, m, "group", true, c.Groups, groups, groupName, "group", "groups")
+	l.classification(c, m, &kind.Classification)
+	if _, n := m.get("mcp_error_code"); n != nil {
+		var v int
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+			l.errorf(n, "%smcp_error_code must be a JSON-RPC error code (an integer, e.g. -32002), found %s", prefix, describeNode(n))
+		} else if p := JSONRPCCodeProblem(v); p != "" {
+			l.errorf(n, "%smcp_error_code %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", prefix, v, p)
+		} else {
+			kind.MCPErrorCode = &v
+		}
+	}
+	if kind.Group != nil {
+		kind.Startup = kind.Group.Startup
+	}
+	if b, n := m.boolean("startup", false); n != nil {
+		kind.Startup = b
+	}
+	if num, n := m.integer("number", false); n != nil {
+		if num < 0 {
+			l.errorf(n, "%snumber must not be negative; use 0 or more", prefix)
+		}
+		kind.Number = num
+		l.numbered[kind] = n
+	} else if nk, _ := m.get("number"); nk != nil {
+		// Written but unusable (already reported): not missing, and
+		// with no value to compare.
+		l.numbered[kind] = nil
+	}
+	if fk, fv := m.get("fields"); fk != nil {
+		if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
+			fm.what = prefix
+			kind.Fields = l.fields(fm, "field", true)
+		}
+	}
+	m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number", "mcp_error_code")
+	return kind
 }
 
 func groupName(g *Group) string { return g.Name }
