@@ -74,6 +74,10 @@ type loader struct {
 	// rawChecked is set when rawText has reported the forbidden characters
 	// written directly in the file, leaving text only the escapes.
 	rawChecked bool
+	// kindsNode is the kinds' mapping when it was parsed in pieces, and
+	// kindsText what text found in them, checked where they were parsed.
+	kindsNode *yaml.Node
+	kindsText Problems
 }
 
 // numbers checks that kind numbers are all-or-nothing and unique.
@@ -165,7 +169,7 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	at := func(line int, msg string) {
 		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
-	if doc, ok := splitParse(data); ok {
+	if doc, ok := l.splitParse(data); ok {
 		// One document, parsed in pieces (splitparse.go): what follows
 		// the decoding below, on the same tree.
 		return l.rootOf(doc)

@@ -30,15 +30,17 @@ func (l *loader) reservedNames(c *Contract) {
 		return false
 	}
 	// Names that become functions or constants of the generated packages.
-	type form struct{ lang, noun, id string }
+	// A form is the identifier prefix+id, joined only for a message: this
+	// runs for every kind.
+	type form struct{ lang, noun, prefix, id string }
 	taken := func(what, name string, pos Pos, forms ...form) {
 		var hits []string
 		for _, f := range forms {
-			if f.id == "New"+GoTrustedSuffix {
+			if f.prefix == "New" && f.id == GoTrustedSuffix {
 				continue // reported by kinds with what NewTrusted does
 			}
-			if naming.Is(naming.Lang(f.lang), naming.Package, f.id) {
-				hits = append(hits, fmt.Sprintf("%s %s %s", f.lang, f.noun, f.id))
+			if naming.IsJoined(naming.Lang(f.lang), naming.Package, f.prefix, f.id) {
+				hits = append(hits, fmt.Sprintf("%s %s %s", f.lang, f.noun, f.prefix+f.id))
 			}
 		}
 		switch len(hits) {
@@ -49,18 +51,18 @@ func (l *loader) reservedNames(c *Contract) {
 			l.errorf(at(pos), "%s %q: its %s are names the generated packages already declare; rename the %s", what, name, strings.Join(hits[:len(hits)-1], ", ")+" and "+hits[len(hits)-1], what)
 		}
 	}
-	goName := func(noun, prefix string, i Idents) form { return form{string(naming.Go), noun, prefix + i.Go} }
+	goName := func(noun, prefix string, i Idents) form { return form{string(naming.Go), noun, prefix, i.Go} }
 	tsName := func(noun, prefix string, i Idents) form {
-		return form{string(naming.TypeScript), noun, prefix + i.TSType}
+		return form{string(naming.TypeScript), noun, prefix, i.TSType}
 	}
 	pyName := func(noun, prefix string, i Idents) form {
 		// new_type_ is new_type: no keyword to avoid after the prefix.
-		return form{string(naming.Python), noun, prefix + strings.TrimSuffix(i.PythonLocal, "_")}
+		return form{string(naming.Python), noun, prefix, strings.TrimSuffix(i.PythonLocal, "_")}
 	}
 
 	rustName := func(noun, prefix string, i Idents) form {
 		// new_type_ is new_type, as in Python.
-		return form{string(naming.Rust), noun, prefix + strings.TrimSuffix(i.RustLocal, "_")}
+		return form{string(naming.Rust), noun, prefix, strings.TrimSuffix(i.RustLocal, "_")}
 	}
 	// A value whose Rust variant is the one an open enum keeps unknown
 	// values in would make two variants of one name.
@@ -106,11 +108,15 @@ func (l *loader) reservedNames(c *Contract) {
 	fields = func(what string, fs []*Field) {
 		for _, f := range fs {
 			objectMember(what, f.Name, f.Idents.TSLocal, f.Pos)
-			fields(fmt.Sprintf("%s %q: property", what, f.Name), f.Properties)
+			if len(f.Properties) > 0 {
+				fields(fmt.Sprintf("%s %q: property", what, f.Name), f.Properties)
+			}
 		}
 	}
 	fields("context field", c.ContextFields)
 	for _, k := range c.Kinds {
-		fields(fmt.Sprintf("kind %q: field", k.Name), k.Fields)
+		if len(k.Fields) > 0 {
+			fields(fmt.Sprintf("kind %q: field", k.Name), k.Fields)
+		}
 	}
 }

@@ -54,6 +54,12 @@ type splitPlan struct {
 	kindsL int    // the line of the kinds: key
 	indent int    // the column of the kinds' keys, 0-based
 	pieces []piece
+	// For a loader: the document, the problems text finds in each piece,
+	// and where the kinds: key is among the root's.
+	data     []byte
+	l        *loader
+	problems []Problems
+	kindsAt  int
 }
 
 // piece is a run of whole kinds: its text and the line it starts at.
@@ -193,7 +199,9 @@ func keyStart(c byte) bool {
 // splitParse parses data in pieces (see above), returning the document node
 // the whole parses to, or false when the text is not split, or a piece
 // fails or is not what the whole would give: parse then reads it whole.
-func splitParse(data []byte) (*yaml.Node, bool) {
+// Each piece's text is checked (text.go) where it is parsed; the loader
+// keeps their problems for the kinds' node, which its walk then skips.
+func (l *loader) splitParse(data []byte) (*yaml.Node, bool) {
 	procs := runtime.GOMAXPROCS(0)
 	if len(data) < splitMin || procs < 2 {
 		return nil, false
@@ -202,12 +210,21 @@ func splitParse(data []byte) (*yaml.Node, bool) {
 	if !ok {
 		return nil, false
 	}
-	return p.parse()
+	p.data, p.l = data, l
+	doc, ok := p.parse()
+	if ok {
+		l.kindsNode = doc.Content[0].Content[p.kindsAt+1]
+		for _, ps := range p.problems {
+			l.kindsText = append(l.kindsText, ps...)
+		}
+	}
+	return doc, ok
 }
 
 // parse parses the head and the pieces side by side and joins them.
 func (p *splitPlan) parse() (*yaml.Node, bool) {
 	roots := make([]*yaml.Node, len(p.pieces))
+	p.problems = make([]Problems, len(p.pieces))
 	var head *yaml.Node
 	failed := make([]bool, len(p.pieces)+1)
 	var wg sync.WaitGroup
@@ -229,6 +246,9 @@ func (p *splitPlan) parse() (*yaml.Node, bool) {
 			}
 			roots[i] = p.pieces[i].root(p.indent)
 			failed[i] = roots[i] == nil
+			if roots[i] != nil && p.l != nil {
+				p.problems[i] = p.text(roots[i])
+			}
 		}()
 	}
 	wg.Wait()
@@ -263,6 +283,7 @@ func (p *splitPlan) parse() (*yaml.Node, bool) {
 			}
 			kinds.Content = content
 			top.Content[i+1] = kinds
+			p.kindsAt = i
 			break
 		}
 	}
@@ -286,6 +307,23 @@ func (pc piece) root(indent int) *yaml.Node {
 	}
 	shiftLines(r, pc.line-1)
 	return r
+}
+
+// text checks the text of a piece's kinds as the loader's walk does when it
+// reaches them, with a loader of its own for the problems.
+func (p *splitPlan) text(root *yaml.Node) Problems {
+	pl := &loader{file: p.l.file, rawChecked: p.l.rawChecked}
+	path := append(make([]string, 0, 16), "kinds")
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		sub := path
+		if k.Kind == yaml.ScalarNode {
+			sub = append(path, k.Value)
+		}
+		pl.text(p.data, k, sub)
+		pl.text(p.data, v, sub)
+	}
+	return pl.problems
 }
 
 // decodeOne decodes the one document of text, or returns nil when it fails

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -202,8 +203,16 @@ func TestSideBySideLoadIsTheLoad(t *testing.T) {
 	var b strings.Builder
 	b.Write(synth.Contract(6))
 	broken := strings.Replace(b.String(), "kinds:\n", "kinds:\n  zz_first: 3\n  ZzFirst:\n    group: nope\n  zz_second:\n    origin: validation\n    http: 200\n    bogus: 1\n  request_rejected_0x: {}\n", 1)
-	broken = strings.Replace(broken, "fallback:\n", "  zz-first:\n    description: again\n  Zz_Second: []\nfallback:\n", 1)
+	broken = strings.Replace(broken, "fallback:\n", "  zz-first:\n    description: again\n  Zz_Second: []\n  zz_text:\n    description: \"a\\u202eb\\0\"\n    \"\\x01\": \"\\uFEFF\"\nfallback:\n", 1)
 	inputs["broken"] = []byte(broken)
+	if ps := fmt.Sprint(loadRaw(inputs["broken"])); !strings.Contains(ps, "U+202E") || !strings.Contains(ps, "collides") {
+		t.Fatalf("the broken contract lacks the problems it is made for: %s", ps)
+	}
+	if _, ok := planSplit(inputs["broken"], 4); !ok {
+		t.Fatal("the broken contract is not split")
+	}
+	// Two goroutines at least, on any machine.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 	defer func(m, k int) { splitMin, parallelKinds = m, k }(splitMin, parallelKinds)
 	for name, data := range inputs {
 		splitMin, parallelKinds = 1<<62, 1<<62

@@ -180,6 +180,10 @@ func (l *loader) text(data []byte, n *yaml.Node, path []string) {
 				sub = append(path, k.Value) // names the key itself too
 			}
 			l.text(data, k, sub)
+			if v == l.kindsNode && v != nil {
+				l.problems = append(l.problems, l.kindsText...)
+				continue
+			}
 			l.text(data, v, sub)
 		}
 	case yaml.ScalarNode:

@@ -151,4 +151,9 @@ func TestTableRows(t *testing.T) {
 	if !Is(TypeScript, ObjectMember, "constructor") || Is(Go, ObjectMember, "constructor") || !Is(Python, Package, "new_envelope") {
 		t.Error("Is does not read the table")
 	}
+	for _, w := range []struct{ prefix, id string }{{"new_", "envelope"}, {"new", "_envelope"}, {"", "new_envelope"}, {"new_", "envelopes"}, {"x", "y"}} {
+		if IsJoined(Python, Package, w.prefix, w.id) != Is(Python, Package, w.prefix+w.id) {
+			t.Errorf("IsJoined(%q, %q) is not Is of the joined word", w.prefix, w.id)
+		}
+	}
 }
