@@ -487,7 +487,7 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 		return nil
 	}
 	var out []entry
-	seen := identities{}
+	seen := newIdentities(0)
 	sec.each(func(k, v *yaml.Node) {
 		l.declare(section, k.Value)
 		prefix := fmt.Sprintf("%s %q: ", what, k.Value)
@@ -573,7 +573,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		return nil
 	}
 	var out []*Field
-	seen := identities{}
+	seen := newIdentities(0)
 	sec.each(func(k, v *yaml.Node) {
 		prefix := strings.TrimSuffix(sec.what, ": ")
 		if prefix != "" {
@@ -698,29 +698,30 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	if sec == nil {
 		return
 	}
-	// Pre-sized: every kind has an identity in each form.
-	seen := make(identities, formCount()*len(sec.keys))
 	groups := nameIndex(c.Groups, groupName)
-	add := func(k *yaml.Node, kind *Kind) {
-		if kind == nil {
-			return
-		}
-		l.collide(seen, &kind.Value, "kind")
-		if kind.Idents.Go == GoTrustedSuffix {
-			// New+Go name is the kind's constructor; NewTrusted is taken by
-			// the constructor that does not sanitize.
-			l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
-		}
-		c.Kinds = append(c.Kinds, kind)
-	}
 	if workers := kindWorkers(l, len(sec.keys)); workers > 1 {
-		l.kindsSideBySide(c, sec, groups, workers, add)
+		l.kindsSideBySide(c, sec, groups, workers)
 		return
 	}
+	// Pre-sized: every kind has an identity in each form.
+	seen := newIdentities(len(sec.keys))
 	sec.each(func(k, v *yaml.Node) {
 		l.declare("kinds", k.Value)
-		add(k, l.kind(c, groups, k, v))
+		if kind := l.kind(c, groups, k, v); kind != nil {
+			l.collide(seen, &kind.Value, "kind")
+			l.addKind(c, k, kind)
+		}
 	})
+}
+
+// addKind adds a kind read from k, once its name's collisions are reported.
+func (l *loader) addKind(c *Contract, k *yaml.Node, kind *Kind) {
+	if kind.Idents.Go == GoTrustedSuffix {
+		// New+Go name is the kind's constructor; NewTrusted is taken by
+		// the constructor that does not sanitize.
+		l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
+	}
+	c.Kinds = append(c.Kinds, kind)
 }
 
 // kind reads one kind, or returns nil when its definition is not a mapping.

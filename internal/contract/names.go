@@ -43,32 +43,49 @@ func (l *loader) collide(seen identities, v *Value, what string) {
 	for _, t := range targets.All {
 		for _, formOf := range t.Forms {
 			id := formOf(&v.Idents)
-			key := identity{form, id}
+			m := seen[form]
+			if m == nil {
+				m = map[string]*Value{}
+				seen[form] = m
+			}
 			form++
-			if other, ok := seen[key]; ok && other.Name != v.Name {
+			if other, ok := m[id]; ok && other.Name != v.Name {
 				if clash == nil {
 					clash, shared = other, id+" in "+string(t.Lang)
 				}
 				continue
 			}
-			seen[key] = v
+			m[id] = v
 		}
 	}
 	if clash != nil {
-		at := l.at(v.Pos)
-		l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
-			what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
+		l.reportClash(v, clash, what, shared)
 	}
 }
 
-// identities are the values collide has seen, by the identifier each
-// becomes in each form.
-type identities map[identity]*Value
+// reportClash reports that v collides with clash, both becoming shared (an
+// identifier in a language).
+func (l *loader) reportClash(v, clash *Value, what, shared string) {
+	at := l.at(v.Pos)
+	l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
+		what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
+}
 
-// identity is an identifier in the form-th of the targets' Forms, in order.
-type identity struct {
-	form int
-	id   string
+// identities are the values collide has seen, by the identifier each
+// becomes, one map for each of the targets' Forms, in order (a map keyed
+// by a string alone is the runtime's quick kind).
+type identities []map[string]*Value
+
+// newIdentities is an empty identities; size, when not 0, is how many
+// values each form's map is made for.
+func newIdentities(size int) identities {
+	seen := make(identities, formCount())
+	if size > 0 {
+		for i := range seen {
+			seen[i] = make(map[string]*Value, size)
+		}
+	}
+	return seen
 }
 
 // formCount is how many Forms the targets have: the identities of a name.
@@ -221,7 +238,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	// Context and kind-specific fields together must stay distinct in every
 	// language once converted.
 	c.EnvelopeFields = append(append([]*Field(nil), c.ContextFields...), c.KindFields...)
-	all := identities{}
+	all := newIdentities(0)
 	for _, f := range c.EnvelopeFields {
 		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
 	}

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/errgen/errgen/internal/naming"
+	"github.com/errgen/errgen/internal/targets"
 	"gopkg.in/yaml.v3"
 )
 
@@ -25,10 +27,11 @@ func kindWorkers(l *loader, n int) int {
 // kindsSideBySide reads the kinds in contiguous runs, one goroutine each,
 // each into a loader of its own (its problems and kind numbers; what it
 // reads of the contract so far is not changed while the kinds are read).
-// Then, in file order, every kind's problems join the loader's and the
-// kind is added as the serial loop adds it: the problems, their positions
-// and their order are the serial loop's.
-func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]int, workers int, add func(*yaml.Node, *Kind)) {
+// Then the collisions of their names are found, each form's on one
+// goroutine. Last, in file order, every kind's problems join the loader's
+// and the kind is added as the serial loop adds it: the problems, their
+// positions and their order are the serial loop's.
+func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]int, workers int) {
 	// Declared before any is read: only references to other sections
 	// are resolved while reading a kind.
 	for _, k := range sec.keys {
@@ -38,50 +41,122 @@ func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]in
 		l     *loader
 		kinds []*Kind
 		ends  []int // after each kind, how many problems its loader has
-		panic any
 	}
 	runs := make([]run, workers)
-	var wg sync.WaitGroup
 	for w := range runs {
-		from, to := w*len(sec.keys)/workers, (w+1)*len(sec.keys)/workers
 		sub := *l
 		sub.problems = nil
 		sub.numbered = map[*Kind]*yaml.Node{}
+		runs[w].l = &sub
+	}
+	sideBySide(workers, func(w int) {
 		r := &runs[w]
-		r.l = &sub
+		from, to := w*len(sec.keys)/workers, (w+1)*len(sec.keys)/workers
 		r.kinds = make([]*Kind, 0, to-from)
 		r.ends = make([]int, 0, to-from)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				// Raised again on the caller's goroutine, where Load
-				// turns it into a problem.
-				r.panic = recover()
-			}()
-			for i := from; i < to; i++ {
-				r.kinds = append(r.kinds, r.l.kind(c, groups, sec.keys[i], deref(sec.vals[i])))
-				r.ends = append(r.ends, len(r.l.problems))
+		for i := from; i < to; i++ {
+			r.kinds = append(r.kinds, r.l.kind(c, groups, sec.keys[i], deref(sec.vals[i])))
+			r.ends = append(r.ends, len(r.l.problems))
+		}
+	})
+	read := make([]*Value, 0, len(sec.keys))
+	for _, r := range runs {
+		for _, kind := range r.kinds {
+			if kind != nil {
+				read = append(read, &kind.Value)
 			}
-		}()
-	}
-	wg.Wait()
-	for w := range runs {
-		if p := runs[w].panic; p != nil {
-			panic(p)
 		}
 	}
-	i := 0
+	clashes := clashesOf(read, workers)
+	i, n := 0, 0
 	for _, r := range runs {
 		start := 0
 		for j, kind := range r.kinds {
 			l.problems = append(l.problems, r.l.problems[start:r.ends[j]]...)
 			start = r.ends[j]
-			add(sec.keys[i], kind)
+			if kind != nil {
+				if cl, ok := clashes[n]; ok {
+					l.reportClash(&kind.Value, cl.other, "kind", cl.shared)
+				}
+				l.addKind(c, sec.keys[i], kind)
+				n++
+			}
 			i++
 		}
-		for kind, n := range r.l.numbered {
-			l.numbered[kind] = n
+		for kind, num := range r.l.numbered {
+			l.numbered[kind] = num
+		}
+	}
+}
+
+// clash is the first form in which a value becomes another's identifier.
+type clash struct {
+	form   int
+	other  *Value
+	shared string
+}
+
+// clashesOf finds what collide reports for each of values, added one by
+// one in order to one identities, by position among values. The forms are
+// independent, so each is checked on one of workers goroutines.
+func clashesOf(values []*Value, workers int) map[int]clash {
+	type form struct {
+		of   func(*naming.Forms) string
+		lang string
+	}
+	var forms []form
+	for _, t := range targets.All {
+		for _, of := range t.Forms {
+			forms = append(forms, form{of, string(t.Lang)})
+		}
+	}
+	type found struct {
+		at int
+		clash
+	}
+	per := make([][]found, workers)
+	sideBySide(workers, func(w int) {
+		for f := w; f < len(forms); f += workers {
+			seen := make(map[string]*Value, len(values))
+			for i, v := range values {
+				id := forms[f].of(&v.Idents)
+				if other, ok := seen[id]; ok && other.Name != v.Name {
+					per[w] = append(per[w], found{i, clash{f, other, id + " in " + forms[f].lang}})
+					continue
+				}
+				seen[id] = v
+			}
+		}
+	})
+	out := map[int]clash{}
+	for _, fs := range per {
+		for _, f := range fs {
+			if first, ok := out[f.at]; !ok || f.form < first.form {
+				out[f.at] = f.clash
+			}
+		}
+	}
+	return out
+}
+
+// sideBySide runs work(0) … work(n-1) on goroutines of their own and waits
+// for them; a panic in one is raised again on the caller's goroutine,
+// where Load turns it into a problem.
+func sideBySide(n int, work func(w int)) {
+	panics := make([]any, n)
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[w] = recover() }()
+			work(w)
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
 		}
 	}
 }
