@@ -36,26 +36,22 @@ func applyNaming(p Naming, name string) string {
 // compile, or silently merge two kinds. The message names one identifier,
 // not every language's, so that adding a language changes no message of
 // the others.
-func (l *loader) collide(seen identities, v *Value, what string) {
+func (l *loader) collide(seen *identities, v *Value, what string) {
 	var clash *Value
 	var shared string
 	form := 0
 	for _, t := range targets.All {
 		for _, formOf := range t.Forms {
 			id := formOf(&v.Idents)
-			m := seen[form]
-			if m == nil {
-				m = map[string]*Value{}
-				seen[form] = m
-			}
-			form++
-			if other, ok := m[id]; ok && other.Name != v.Name {
+			if other := seen.get(form, id); other != nil && other.Name != v.Name {
 				if clash == nil {
 					clash, shared = other, id+" in "+string(t.Lang)
 				}
+				form++
 				continue
 			}
-			m[id] = v
+			seen.set(form, id, v)
+			form++
 		}
 	}
 	if clash != nil {
@@ -72,20 +68,71 @@ func (l *loader) reportClash(v, clash *Value, what, shared string) {
 }
 
 // identities are the values collide has seen, by the identifier each
-// becomes, one map for each of the targets' Forms, in order (a map keyed
-// by a string alone is the runtime's quick kind).
-type identities []map[string]*Value
+// becomes in each of the targets' Forms, in order: a list searched while
+// it is short (the fields of a kind), then one map a form (a map keyed by
+// a string alone is the runtime's quick kind).
+type identities struct {
+	few    []identity
+	byForm []map[string]*Value
+}
 
-// newIdentities is an empty identities; size, when not 0, is how many
-// values each form's map is made for.
-func newIdentities(size int) identities {
-	seen := make(identities, formCount())
-	if size > 0 {
-		for i := range seen {
-			seen[i] = make(map[string]*Value, size)
-		}
+type identity struct {
+	form int
+	id   string
+	v    *Value
+}
+
+// fewIdentities is how many identities a list holds before they move to
+// maps.
+const fewIdentities = 64
+
+// newIdentities is an empty identities, made for size values when that is
+// not 0.
+func newIdentities(size int) *identities {
+	if size*formCount() <= fewIdentities {
+		return &identities{}
+	}
+	seen := &identities{byForm: make([]map[string]*Value, formCount())}
+	for i := range seen.byForm {
+		seen.byForm[i] = make(map[string]*Value, size)
 	}
 	return seen
+}
+
+func (s *identities) get(form int, id string) *Value {
+	if s.byForm != nil {
+		return s.byForm[form][id]
+	}
+	for _, i := range s.few {
+		if i.form == form && i.id == id {
+			return i.v
+		}
+	}
+	return nil
+}
+
+func (s *identities) set(form int, id string, v *Value) {
+	if s.byForm == nil {
+		for i := range s.few {
+			if s.few[i].form == form && s.few[i].id == id {
+				s.few[i].v = v
+				return
+			}
+		}
+		if len(s.few) < fewIdentities {
+			s.few = append(s.few, identity{form, id, v})
+			return
+		}
+		s.byForm = make([]map[string]*Value, formCount())
+		for i := range s.byForm {
+			s.byForm[i] = map[string]*Value{}
+		}
+		for _, i := range s.few {
+			s.byForm[i.form][i.id] = i.v
+		}
+		s.few = nil
+	}
+	s.byForm[form][id] = v
 }
 
 // formCount is how many Forms the targets have: the identities of a name.
