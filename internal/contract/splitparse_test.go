@@ -169,7 +169,12 @@ func FuzzSplitParse(f *testing.F) {
 	f.Add([]byte("contract:\n  name: x\nkinds:\n  a:\n    description: \"one\n  b: x\"\n  c: |\n    text\n\n  d: [1,\n   2]\n  e: &x 1\n  f: *x\nfallback: 1\n"), uint8(9))
 	f.Add([]byte("kinds:\n  a: 'x\n\n  y'\n  b: |+\n    keep\n\n\n  c: >-\n    fold\n  # c\n  d:\n    - 1\n    - 2\n  e: x\n  # end\n"), uint8(255))
 	f.Add([]byte("a: 1\nkinds:   # the kinds\n\n  # first\n  k1: ? x\n  k2:\n  k3: !!str 4\n  k4: \"\\u0000\"\nb:\n  - kinds\n"), uint8(2))
+	// A body of kinds alone, which the fuzzer mutates inside the frame.
+	f.Add([]byte("  a:\n    description: \"x\n  y\"\n    http: 400\n  b: &b\n    c: [1,\n  2]\n  d: *b\n  e: 'q''\n  r'\n"), uint8(200))
 	f.Fuzz(func(t *testing.T, data []byte, parts uint8) {
+		if !bytes.HasPrefix(data, []byte("kinds:")) && !bytes.Contains(data, []byte("\nkinds:")) {
+			data = append(append([]byte("contract: {name: x}\nkinds:\n"), data...), "\nfallback:\n  http: 500\n"...)
+		}
 		checkSplit(t, data, int(parts))
 	})
 }
