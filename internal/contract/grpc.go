@@ -285,7 +285,7 @@ func (l *loader) resolveAIP193(c *Contract) {
 	c.AIP193.Domain = c.Surfaces.ErrorDomain
 	byReason := map[string]*Kind{}
 	for _, k := range c.Kinds {
-		k.Reason = Reason(k.Name)
+		// k.Reason is Reason(k.Name), set where the kind was read.
 		if other := byReason[k.Reason]; other != nil && !l.reportedAt(k.Pos) {
 			at := l.at(k.Pos)
 			l.errorf(at, "kind %q: its ErrorInfo reason %s is already kind %q's (%s); AIP-193 clients tell kinds apart by reason, so rename one", k.Name, k.Reason, other.Name, l.where(at, other.Pos))

@@ -739,7 +739,7 @@ func (l *loader) kind(c *Contract, groups map[string]int, k, v *yaml.Node) *Kind
 		}
 		l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
 	}
-	kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
+	kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}, Reason: Reason(k.Value)}
 	kind.Description, _ = m.str("description", true)
 	kind.Group, _ = refIn(l, m, "group", true, c.Groups, groups, groupName, "group", "groups")
 	l.classification(c, m, &kind.Classification)

@@ -190,11 +190,17 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	skip := map[*Field]bool{}
 	// A field the layout does not place itself lands beside the layout's own
 	// members at its section's path; those names are taken.
+	members := map[string][]string{} // membersAt, by path: asked for every field
 	reservedFor := func(f *Field, path string) []string {
 		if spec.placed(f.Name) {
 			return nil
 		}
-		return spec.membersAt(path)
+		at, ok := members[path]
+		if !ok {
+			at = spec.membersAt(path)
+			members[path] = at
+		}
+		return at
 	}
 	goMembers := map[string]bool{}
 	for _, m := range GoEnvelopeMembers {
@@ -256,8 +262,11 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	}
 	union := map[string]*Field{}
 	for _, k := range c.Kinds {
+		what := ""
+		if len(k.Fields) > 0 {
+			what = fmt.Sprintf("kind %q: field", k.Name)
+		}
 		for _, f := range k.Fields {
-			what := fmt.Sprintf("kind %q: field", k.Name)
 			switch {
 			case contains(reservedFor(f, spec.kindFieldAt), f.Name):
 				skip[f] = true
