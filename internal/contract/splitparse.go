@@ -36,8 +36,10 @@ import (
 // anchor outside its piece fails in the piece; a directive (%TAG), a second
 // document, a line break other than LF and a line long enough for the
 // parser's depth limit to depend on the one level the piece lacks are not
-// split at all. TestSplitParseIsTheParse and FuzzSplitParse compare the
-// two parses.
+// split at all; an alias after the kinds to a name the kinds anchor would
+// find another anchor, or none, in the rest: that is not joined either.
+// TestSplitParseIsTheParse, TestSplitParseOnAwkwardYAML and FuzzSplitParse
+// compare the two parses.
 
 // splitMin is the size from which a contract's kinds are parsed in pieces:
 // below it, starting the goroutines costs more than they save.
@@ -224,6 +226,7 @@ func (l *loader) splitParse(data []byte) (*yaml.Node, bool) {
 // parse parses the head and the pieces side by side and joins them.
 func (p *splitPlan) parse() (*yaml.Node, bool) {
 	roots := make([]*yaml.Node, len(p.pieces))
+	anchors := make([][]string, len(p.pieces))
 	p.problems = make([]Problems, len(p.pieces))
 	var head *yaml.Node
 	failed := make([]bool, len(p.pieces)+1)
@@ -244,7 +247,7 @@ func (p *splitPlan) parse() (*yaml.Node, bool) {
 				failed[i] = head == nil
 				return
 			}
-			roots[i] = p.pieces[i].root(p.indent)
+			roots[i], anchors[i] = p.pieces[i].root(p.indent)
 			failed[i] = roots[i] == nil
 			if roots[i] != nil && p.l != nil {
 				p.problems[i] = p.text(roots[i])
@@ -256,6 +259,21 @@ func (p *splitPlan) parse() (*yaml.Node, bool) {
 		if f {
 			return nil, false
 		}
+	}
+	// An alias after the kinds names the last anchor of its name before
+	// it, which may be one of the kinds': the head, without them, would
+	// find another or none.
+	var named map[string]bool
+	for _, as := range anchors {
+		for _, a := range as {
+			if named == nil {
+				named = map[string]bool{}
+			}
+			named[a] = true
+		}
+	}
+	if named != nil && aliasTo(head, named) {
+		return nil, false
 	}
 	// The head's kinds value must be the empty value of the kinds: key.
 	if len(head.Content) != 1 || head.Content[0].Kind != yaml.MappingNode {
@@ -296,17 +314,32 @@ func (p *splitPlan) parse() (*yaml.Node, bool) {
 // root parses the piece alone: a block mapping whose first key is the
 // piece's first line, at the kinds' indent. Its nodes get the lines they
 // have in the whole document.
-func (pc piece) root(indent int) *yaml.Node {
+// The anchors it defines are returned too.
+func (pc piece) root(indent int) (*yaml.Node, []string) {
 	doc := decodeOne(pc.text)
 	if doc == nil || len(doc.Content) != 1 {
-		return nil
+		return nil, nil
 	}
 	r := doc.Content[0]
 	if r.Kind != yaml.MappingNode || r.Style != 0 || r.Tag != "!!map" || r.Anchor != "" || r.Line != 1 || r.Column != indent+1 {
-		return nil
+		return nil, nil
 	}
-	shiftLines(r, pc.line-1)
-	return r
+	var anchors []string
+	shiftLines(r, pc.line-1, &anchors)
+	return r, anchors
+}
+
+// aliasTo reports whether the tree at n holds an alias to one of names.
+func aliasTo(n *yaml.Node, names map[string]bool) bool {
+	if n.Kind == yaml.AliasNode && names[n.Value] {
+		return true
+	}
+	for _, c := range n.Content {
+		if aliasTo(c, names) {
+			return true
+		}
+	}
+	return false
 }
 
 // text checks the text of a piece's kinds as the loader's walk does when it
@@ -341,11 +374,15 @@ func decodeOne(text []byte) *yaml.Node {
 	return &doc
 }
 
-// shiftLines moves every node of the tree at n down by lines. An alias's
-// anchor is a node of the tree and moves where it is.
-func shiftLines(n *yaml.Node, lines int) {
+// shiftLines moves every node of the tree at n down by lines, and adds the
+// anchors the tree defines to anchors. An alias's anchor is a node of the
+// tree and moves where it is.
+func shiftLines(n *yaml.Node, lines int, anchors *[]string) {
 	n.Line += lines
+	if n.Anchor != "" {
+		*anchors = append(*anchors, n.Anchor)
+	}
 	for _, c := range n.Content {
-		shiftLines(c, lines)
+		shiftLines(c, lines, anchors)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -163,16 +164,25 @@ func TestSplitParseFallsBack(t *testing.T) {
 }
 
 // FuzzSplitParse holds the split parse to the whole parse on mutated
-// contracts (make fuzz; make test runs the seeds).
+// contracts (make fuzz; make test runs the seeds). With a seed, the
+// contract is one of TestSplitParseOnAwkwardYAML's with data written into
+// it; without, data is the contract, or its kinds when it has no kinds:
+// key.
 func FuzzSplitParse(f *testing.F) {
-	f.Add(synth.Contract(4), uint8(3))
-	f.Add([]byte("contract:\n  name: x\nkinds:\n  a:\n    description: \"one\n  b: x\"\n  c: |\n    text\n\n  d: [1,\n   2]\n  e: &x 1\n  f: *x\nfallback: 1\n"), uint8(9))
-	f.Add([]byte("kinds:\n  a: 'x\n\n  y'\n  b: |+\n    keep\n\n\n  c: >-\n    fold\n  # c\n  d:\n    - 1\n    - 2\n  e: x\n  # end\n"), uint8(255))
-	f.Add([]byte("a: 1\nkinds:   # the kinds\n\n  # first\n  k1: ? x\n  k2:\n  k3: !!str 4\n  k4: \"\\u0000\"\nb:\n  - kinds\n"), uint8(2))
+	f.Add(synth.Contract(4), uint64(0), uint8(3))
+	f.Add([]byte("contract:\n  name: x\nkinds:\n  a:\n    description: \"one\n  b: x\"\n  c: |\n    text\n\n  d: [1,\n   2]\n  e: &x 1\n  f: *x\nfallback: 1\n"), uint64(0), uint8(9))
+	f.Add([]byte("kinds:\n  a: 'x\n\n  y'\n  b: |+\n    keep\n\n\n  c: >-\n    fold\n  # c\n  d:\n    - 1\n    - 2\n  e: x\n  # end\n"), uint64(0), uint8(255))
+	f.Add([]byte("a: 1\nkinds:   # the kinds\n\n  # first\n  k1: ? x\n  k2:\n  k3: !!str 4\n  k4: \"\\u0000\"\nb:\n  - kinds\n"), uint64(0), uint8(2))
 	// A body of kinds alone, which the fuzzer mutates inside the frame.
-	f.Add([]byte("  a:\n    description: \"x\n  y\"\n    http: 400\n  b: &b\n    c: [1,\n  2]\n  d: *b\n  e: 'q''\n  r'\n"), uint8(200))
-	f.Fuzz(func(t *testing.T, data []byte, parts uint8) {
-		if !bytes.HasPrefix(data, []byte("kinds:")) && !bytes.Contains(data, []byte("\nkinds:")) {
+	f.Add([]byte("  a:\n    description: \"x\n  y\"\n    http: 400\n  b: &b\n    c: [1,\n  2]\n  d: *b\n  e: 'q''\n  r'\n"), uint64(0), uint8(200))
+	f.Add([]byte("  z: &a0 x\n"), uint64(7), uint8(255))
+	f.Add([]byte(""), uint64(33<<8|5), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64, parts uint8) {
+		if seed != 0 {
+			doc := splitCase(rand.New(rand.NewPCG(seed, 1)))
+			at := int(seed>>8) % (len(doc) + 1)
+			data = append(append(append([]byte(nil), doc[:at]...), data...), doc[at:]...)
+		} else if !bytes.HasPrefix(data, []byte("kinds:")) && !bytes.Contains(data, []byte("\nkinds:")) {
 			data = append(append([]byte("contract: {name: x}\nkinds:\n"), data...), "\nfallback:\n  http: 500\n"...)
 		}
 		checkSplit(t, data, int(parts))
@@ -303,4 +313,108 @@ func (d dumper) write(b *strings.Builder, v reflect.Value, depth int) {
 	default:
 		fmt.Fprintf(b, "%#v", v)
 	}
+}
+
+// splitCase writes a contract whose kinds hold the YAML the split must
+// handle or refuse: scalars of every style over several lines (some with
+// lines indented like a kind, or not at all), flow collections over lines,
+// anchors and aliases across kinds, tags, comments anywhere, empty values,
+// sequences at the kinds' indent, explicit keys and tabs.
+func splitCase(r *rand.Rand) []byte {
+	// Values the split takes, and values it must refuse where a cut
+	// falls in them (one in twelve).
+	takes := []string{
+		"plain", "two words", "", "'single'", "\"double\"", "!!str 5", "!x tagged", "&a%d anchored", "~", "null",
+		"plain\n      continued", "\"double\n      continued\"", "'it''s\n\n      after a blank'",
+		"|\n      block\n\n      text", "|+\n      kept\n\n", "|-\n      stripped\n", ">\n      folded\n      text\n", "|2\n        indented",
+		"{x: 1,\n      y: 2}", "[a,\n\n       b]", "{}", "[]", "\n      - a\n      - b", "\n    - a\n    - b",
+		"\n      nested: 1\n      deeper:\n        x: y", "# a comment", "x # a comment", "\"a\\u0000b\"", "\"esc\\\n      aped\"",
+	}
+	refuses := []string{"\"double\n  k9: at the kinds\"", "\"double\nat the top\"", "'single\n  k9: at the kinds'",
+		"[a, b,\n  c]", "{x: 1,\n  y: 2}", "\"esc\\\n  aped\"", "*a%d", "plain\n  at the kinds"}
+	value := func(i int) string {
+		v := takes[r.IntN(len(takes))]
+		if r.IntN(12) == 0 {
+			v = refuses[r.IntN(len(refuses))]
+		}
+		if strings.Contains(v, "%d") {
+			v = fmt.Sprintf(v, r.IntN(i+1))
+		}
+		return v
+	}
+	// An anchor and an alias to it in one kind.
+	anchored := func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, "    a: &k%d\n      x: 1\n    b: *k%d\n", i, i)
+	}
+	var b strings.Builder
+	b.WriteString("contract:\n  name: x\n")
+	if r.IntN(2) == 0 {
+		b.WriteString("anchor: &a0 base\n")
+	}
+	b.WriteString("kinds:")
+	if r.IntN(4) == 0 {
+		b.WriteString("  # the kinds")
+	}
+	b.WriteString("\n")
+	if r.IntN(3) == 0 {
+		b.WriteString("\n  # first\n")
+	}
+	for i := range 2 + r.IntN(8) {
+		switch r.IntN(16) {
+		case 0:
+			b.WriteString("  # between\n")
+		case 1:
+			b.WriteString("# at the top\n")
+		case 2:
+			b.WriteString("\n")
+		case 3:
+			if r.IntN(4) == 0 {
+				b.WriteString("\t# a tab\n")
+			}
+		case 4:
+			b.WriteString("  ? explicit\n  : value\n")
+		}
+		fmt.Fprintf(&b, "  k%d:", i)
+		if r.IntN(4) == 0 {
+			fmt.Fprintf(&b, " %s\n", value(i))
+			continue
+		}
+		b.WriteString("\n")
+		if r.IntN(6) == 0 {
+			anchored(&b, i)
+		}
+		for j := range 1 + r.IntN(3) {
+			fmt.Fprintf(&b, "    f%d: %s\n", j, value(i))
+		}
+	}
+	switch r.IntN(8) {
+	case 0:
+	case 1:
+		b.WriteString("- a top sequence\n")
+	case 2, 3:
+		b.WriteString("fallback: *a0\n")
+	default:
+		b.WriteString("fallback:\n  http: 500\n")
+	}
+	return []byte(b.String())
+}
+
+// The split parse on contracts made of awkward YAML: whatever it accepts is
+// the whole parse's tree, and it accepts a good share of them.
+func TestSplitParseOnAwkwardYAML(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 1))
+	split := 0
+	const cases = 600
+	for range cases {
+		data := splitCase(r)
+		for _, parts := range []int{2, 1 << 20} {
+			if checkSplit(t, data, parts) && parts > 2 {
+				split++
+			}
+		}
+	}
+	if split < cases/4 {
+		t.Errorf("%d of %d awkward contracts split", split, cases)
+	}
+	t.Logf("%d of %d split", split, cases)
 }
