@@ -78,6 +78,9 @@ type loader struct {
 	// kindsText what text found in them, checked where they were parsed.
 	kindsNode *yaml.Node
 	kindsText Problems
+	// kindsReserved are reservedKind's problems for the kinds read side
+	// by side, in the order of the contract's kinds.
+	kindsReserved []kindReserved
 }
 
 // numbers checks that kind numbers are all-or-nothing and unique.

@@ -38,9 +38,10 @@ func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]in
 		l.declare("kinds", k.Value)
 	}
 	type run struct {
-		l     *loader
-		kinds []*Kind
-		ends  []int // after each kind, how many problems its loader has
+		l        *loader
+		kinds    []*Kind
+		ends     []int // after each kind, how many problems its loader has
+		reserved []kindReserved
 	}
 	runs := make([]run, workers)
 	for w := range runs {
@@ -54,9 +55,18 @@ func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]in
 		from, to := w*len(sec.keys)/workers, (w+1)*len(sec.keys)/workers
 		r.kinds = make([]*Kind, 0, to-from)
 		r.ends = make([]int, 0, to-from)
+		// reservedNames' check of each kind's names, done here and
+		// reported there.
+		rl := &loader{file: l.file}
 		for i := from; i < to; i++ {
-			r.kinds = append(r.kinds, r.l.kind(c, groups, sec.keys[i], deref(sec.vals[i])))
+			kind := r.l.kind(c, groups, sec.keys[i], deref(sec.vals[i]))
+			r.kinds = append(r.kinds, kind)
 			r.ends = append(r.ends, len(r.l.problems))
+			if kind != nil {
+				rl.reservedKind(kind)
+				r.reserved = append(r.reserved, kindReserved{kind, rl.problems})
+				rl.problems = nil
+			}
 		}
 	})
 	read := make([]*Value, 0, len(sec.keys))
@@ -86,6 +96,7 @@ func (l *loader) kindsSideBySide(c *Contract, sec *mapping, groups map[string]in
 		for kind, num := range r.l.numbered {
 			l.numbered[kind] = num
 		}
+		l.kindsReserved = append(l.kindsReserved, r.reserved...)
 	}
 }
 
