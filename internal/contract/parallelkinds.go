@@ -18,10 +18,12 @@ var parallelKinds = 512
 // the file of the nodes it makes for positions, a map the readers would
 // share).
 func kindWorkers(l *loader, n int) int {
-	if n < parallelKinds || l.files != nil {
+	if n < parallelKinds || l.files != nil || runtime.GOMAXPROCS(0) < 2 {
 		return 1
 	}
-	return min(runtime.GOMAXPROCS(0), n/(parallelKinds/2))
+	// Two runs a core: a run that waits for its core leaves the others
+	// less to wait for.
+	return min(2*runtime.GOMAXPROCS(0), n/(parallelKinds/2))
 }
 
 // kindsSideBySide reads the kinds in contiguous runs, one goroutine each,
