@@ -735,7 +735,7 @@ func (l *loader) kind(c *Contract, groups map[string]int, k, v *yaml.Node) *Kind
 	if m == nil {
 		return nil
 	}
-	if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
+	if c.Naming != "" && !namingMatch(c.Naming, k.Value) {
 		hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
 		if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
 			hint = "rename it " + alt

@@ -433,3 +433,25 @@ func TestLoadAllocationsAKind(t *testing.T) {
 		t.Errorf("loading 1,000 kinds allocates %.1f times a kind, want at most 175", n)
 	}
 }
+
+// namingMatch is the naming's pattern, on names near and far from each.
+func TestNamingMatchIsThePattern(t *testing.T) {
+	names := []string{"", "a", "A", "_", "-", "a_b", "a__b", "a_", "_a", "a-b", "a--b", "a-", "aB", "Ab", "AB", "A_B", "A__B", "A_",
+		"a1", "1a", "a_1", "A_1", "a_1b", "auth_failed", "AUTH_FAILED", "AuthFailed", "auth-failed", "a_b-c", "é", "aé", "a b", "a.b", "A1b2C3"}
+	r := rand.New(rand.NewPCG(7, 7))
+	const alphabet = "aZ_-09.é "
+	for range 3000 {
+		b := make([]byte, r.IntN(6))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		names = append(names, string(b))
+	}
+	for _, n := range Namings {
+		for _, name := range names {
+			if got, want := namingMatch(n, name), namingRes[n].MatchString(name); got != want {
+				t.Errorf("namingMatch(%s, %q) = %v, the pattern says %v", n, name, got, want)
+			}
+		}
+	}
+}
