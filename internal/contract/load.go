@@ -587,7 +587,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		if m == nil {
 			return
 		}
-		if !namingRes[SnakeCase].MatchString(k.Value) && !valueNameRe.MatchString(k.Value) {
+		if !namingMatch(SnakeCase, k.Value) && !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
 		f := &Field{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
