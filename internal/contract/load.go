@@ -816,11 +816,12 @@ func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
 		m.missing("recovery")
 		return
 	}
-	r := l.asMapping(rv, rk, m.what+"recovery: ", "")
+	what := m.what + "recovery: "
+	r := l.asMapping(rv, rk, what, "")
 	if r == nil {
 		return
 	}
-	r.what = m.what + "recovery: "
+	r.what = what
 	cl.Recovery.Action, _ = refTo(l, r, "action", true, c.Actions, func(a *Action) string { return a.Name }, "recovery action", "recovery_actions")
 	cl.Recovery.SameArguments, _ = refTo(l, r, "same_arguments", true, c.SameArguments, func(s *SameArguments) string { return s.Name }, "same_arguments value", "same_arguments")
 	cl.Recovery.Guidance, _ = r.str("guidance", true)
