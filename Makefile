@@ -222,6 +222,8 @@ fuzz: nosecret-fuzz
 	cd tests/go && $(GO) test ./agenterror -run '^$$' -fuzz '^FuzzEncodeString$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzImports$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/contract -run '^$$' -fuzz '^FuzzSplitParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/naming -run '^$$' -fuzz '^FuzzAll$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/generate -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/tsdecl -run '^$$' -fuzz '^FuzzEmit$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/tscompile -run '^$$' -fuzz '^FuzzJSLiterals$$' -fuzztime $(FUZZTIME)

@@ -285,7 +285,7 @@ func (l *loader) resolveAIP193(c *Contract) {
 	c.AIP193.Domain = c.Surfaces.ErrorDomain
 	byReason := map[string]*Kind{}
 	for _, k := range c.Kinds {
-		k.Reason = Reason(k.Name)
+		// k.Reason is Reason(k.Name), set where the kind was read.
 		if other := byReason[k.Reason]; other != nil && !l.reportedAt(k.Pos) {
 			at := l.at(k.Pos)
 			l.errorf(at, "kind %q: its ErrorInfo reason %s is already kind %q's (%s); AIP-193 clients tell kinds apart by reason, so rename one", k.Name, k.Reason, other.Name, l.where(at, other.Pos))
@@ -383,7 +383,7 @@ func (l *loader) grpcCode(c *Contract, m *mapping, cl *Classification) {
 // oddGRPC reports, as warnings, each classification whose gRPC code is an
 // odd choice for its HTTP status.
 func (c *Contract) oddGRPC() {
-	report := func(what string, cl *Classification) {
+	report := func(what func() string, cl *Classification) {
 		// An imported contract's odd pairs are its owner's to check, in
 		// its own run.
 		if cl.GRPCPos.Line == 0 || cl.GRPCPos.File != "" || cl.GRPC == nil || !GRPCOdd(cl.GRPC, cl.HTTP) {
@@ -391,13 +391,14 @@ func (c *Contract) oddGRPC() {
 		}
 		c.Warnings = append(c.Warnings, Problem{File: c.File, Pos: cl.GRPCPos, Message: fmt.Sprintf(
 			"%sgRPC code %s is documented for HTTP %d, not the %d this has; AIP-193 clients read both (the default for %d is %s): check the pair",
-			what, cl.GRPC.Name, cl.GRPC.HTTP, cl.HTTP, cl.HTTP, DefaultGRPCCode(cl.HTTP).Name)})
+			what(), cl.GRPC.Name, cl.GRPC.HTTP, cl.HTTP, cl.HTTP, DefaultGRPCCode(cl.HTTP).Name)})
 	}
 	for _, k := range c.Kinds {
-		report(fmt.Sprintf("kind %q: ", k.Name), &k.Classification)
+		// The prefix is written only for a warning: this runs for every kind.
+		report(func() string { return fmt.Sprintf("kind %q: ", k.Name) }, &k.Classification)
 	}
 	if c.Fallback != nil {
-		report("fallback: ", &c.Fallback.Classification)
+		report(func() string { return "fallback: " }, &c.Fallback.Classification)
 	}
 	c.Warnings.sort()
 }

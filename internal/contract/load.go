@@ -74,6 +74,13 @@ type loader struct {
 	// rawChecked is set when rawText has reported the forbidden characters
 	// written directly in the file, leaving text only the escapes.
 	rawChecked bool
+	// kindsNode is the kinds' mapping when it was parsed in pieces, and
+	// kindsText what text found in them, checked where they were parsed.
+	kindsNode *yaml.Node
+	kindsText Problems
+	// kindsReserved are reservedKind's problems for the kinds read side
+	// by side, in the order of the contract's kinds.
+	kindsReserved []kindReserved
 }
 
 // numbers checks that kind numbers are all-or-nothing and unique.
@@ -165,6 +172,11 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	at := func(line int, msg string) {
 		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
+	if doc, ok := l.splitParse(data); ok {
+		// One document, parsed in pieces (splitparse.go): what follows
+		// the decoding below, on the same tree.
+		return l.rootOf(doc)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -180,6 +192,15 @@ func (l *loader) parse(data []byte) *yaml.Node {
 		at(extra.Line, "the contract must be a single YAML document; remove the second one (after ---)")
 	} else if !errors.Is(err, io.EOF) {
 		l.syntaxError(data, err)
+	}
+	return l.rootOf(&doc)
+}
+
+// rootOf returns the document's root mapping, or nil after reporting why
+// there is none.
+func (l *loader) rootOf(doc *yaml.Node) *yaml.Node {
+	at := func(line int, msg string) {
+		l.problems = append(l.problems, Problem{File: l.file, Pos: Pos{Line: line, Col: 1}, Message: msg})
 	}
 	if len(doc.Content) == 0 {
 		at(1, "the contract is empty")
@@ -469,7 +490,7 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 		return nil
 	}
 	var out []entry
-	seen := identities{}
+	seen := newIdentities(0)
 	sec.each(func(k, v *yaml.Node) {
 		l.declare(section, k.Value)
 		prefix := fmt.Sprintf("%s %q: ", what, k.Value)
@@ -490,14 +511,26 @@ func (l *loader) values(sec *mapping, section, what string) []entry {
 
 // ref resolves a reference to a declared value, reporting undeclared names.
 func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T, name func(T) string, what, section string) (T, bool) {
+	return refIn(l, m, key, required, declared, nil, name, what, section)
+}
+
+// refIn is refTo finding the name in index (from nameIndex) when it is not
+// nil: the kinds refer to groups, which grow with them.
+func refIn[T any](l *loader, m *mapping, key string, required bool, declared []T, index map[string]int, name func(T) string, what, section string) (T, bool) {
 	var zero T
 	s, n := m.str(key, required)
 	if n == nil {
 		return zero, false
 	}
-	for _, d := range declared {
-		if name(d) == s {
-			return d, true
+	if index != nil {
+		if i, ok := index[s]; ok {
+			return declared[i], true
+		}
+	} else {
+		for _, d := range declared {
+			if name(d) == s {
+				return d, true
+			}
 		}
 	}
 	if l.reported(section, s) {
@@ -511,6 +544,19 @@ func refTo[T any](l *loader, m *mapping, key string, required bool, declared []T
 	}
 	l.errorf(n, "%sunknown %s %q%s; declare it under %s or use one of %s", m.what, what, s, suggest(s, names), section, quoteList(names))
 	return zero, false
+}
+
+// nameIndex maps each name of declared to its first position, or is nil
+// for a list short enough to search.
+func nameIndex[T any](declared []T, name func(T) string) map[string]int {
+	if len(declared) <= smallMapping {
+		return nil
+	}
+	index := make(map[string]int, len(declared))
+	for i := len(declared) - 1; i >= 0; i-- {
+		index[name(declared[i])] = i
+	}
+	return index
 }
 
 func (l *loader) logLevel(m *mapping, required bool) (LogLevel, bool) {
@@ -530,7 +576,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		return nil
 	}
 	var out []*Field
-	seen := identities{}
+	seen := newIdentities(0)
 	sec.each(func(k, v *yaml.Node) {
 		prefix := strings.TrimSuffix(sec.what, ": ")
 		if prefix != "" {
@@ -541,7 +587,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		if m == nil {
 			return
 		}
-		if !namingRes[SnakeCase].MatchString(k.Value) && !valueNameRe.MatchString(k.Value) {
+		if !namingMatch(SnakeCase, k.Value) && !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
 		f := &Field{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}
@@ -655,69 +701,89 @@ func (l *loader) kinds(c *Contract, sec *mapping) {
 	if sec == nil {
 		return
 	}
+	groups := nameIndex(c.Groups, groupName)
+	if workers := kindWorkers(l, len(sec.keys)); workers > 1 {
+		l.kindsSideBySide(c, sec, groups, workers)
+		return
+	}
 	// Pre-sized: every kind has an identity in each form.
-	seen := make(identities, formCount()*len(sec.keys))
+	seen := newIdentities(len(sec.keys))
 	sec.each(func(k, v *yaml.Node) {
 		l.declare("kinds", k.Value)
-		prefix := fmt.Sprintf("kind %q: ", k.Value)
-		m := l.asMapping(v, k, prefix, "its definition")
-		if m == nil {
-			return
+		if kind := l.kind(c, groups, k, v); kind != nil {
+			l.collide(seen, &kind.Value, "kind")
+			l.addKind(c, k, kind)
 		}
-		if c.Naming != "" && !namingRes[c.Naming].MatchString(k.Value) {
-			hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
-			if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
-				hint = "rename it " + alt
-			}
-			l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
-		}
-		kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}}
-		kind.Description, _ = m.str("description", true)
-		kind.Group, _ = refTo(l, m, "group", true, c.Groups, func(g *Group) string { return g.Name }, "group", "groups")
-		l.classification(c, m, &kind.Classification)
-		if _, n := m.get("mcp_error_code"); n != nil {
-			var v int
-			if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
-				l.errorf(n, "%smcp_error_code must be a JSON-RPC error code (an integer, e.g. -32002), found %s", prefix, describeNode(n))
-			} else if p := JSONRPCCodeProblem(v); p != "" {
-				l.errorf(n, "%smcp_error_code %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", prefix, v, p)
-			} else {
-				kind.MCPErrorCode = &v
-			}
-		}
-		if kind.Group != nil {
-			kind.Startup = kind.Group.Startup
-		}
-		if b, n := m.boolean("startup", false); n != nil {
-			kind.Startup = b
-		}
-		if num, n := m.integer("number", false); n != nil {
-			if num < 0 {
-				l.errorf(n, "%snumber must not be negative; use 0 or more", prefix)
-			}
-			kind.Number = num
-			l.numbered[kind] = n
-		} else if nk, _ := m.get("number"); nk != nil {
-			// Written but unusable (already reported): not missing, and
-			// with no value to compare.
-			l.numbered[kind] = nil
-		}
-		if fk, fv := m.get("fields"); fk != nil {
-			if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
-				fm.what = prefix
-				kind.Fields = l.fields(fm, "field", true)
-			}
-		}
-		m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number", "mcp_error_code")
-		l.collide(seen, &kind.Value, "kind")
-		if kind.Idents.Go == GoTrustedSuffix {
-			// New+Go name is the kind's constructor; NewTrusted is taken by
-			// the constructor that does not sanitize.
-			l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
-		}
-		c.Kinds = append(c.Kinds, kind)
 	})
 }
+
+// addKind adds a kind read from k, once its name's collisions are reported.
+func (l *loader) addKind(c *Contract, k *yaml.Node, kind *Kind) {
+	if kind.Idents.Go == GoTrustedSuffix {
+		// New+Go name is the kind's constructor; NewTrusted is taken by
+		// the constructor that does not sanitize.
+		l.errorf(k, "kind %q becomes the Go constructor NewTrusted, which the generated package already defines (it builds an envelope without sanitizing); rename the kind", kind.Name)
+	}
+	c.Kinds = append(c.Kinds, kind)
+}
+
+// kind reads one kind, or returns nil when its definition is not a mapping.
+// Whether its name collides with another kind's is the caller's to check.
+func (l *loader) kind(c *Contract, groups map[string]int, k, v *yaml.Node) *Kind {
+	prefix := fmt.Sprintf("kind %q: ", k.Value)
+	m := l.asMapping(v, k, prefix, "its definition")
+	if m == nil {
+		return nil
+	}
+	if c.Naming != "" && !namingMatch(c.Naming, k.Value) {
+		hint := fmt.Sprintf("e.g. %s", c.Naming.Example())
+		if alt := applyNaming(c.Naming, k.Value); namingRes[c.Naming].MatchString(alt) {
+			hint = "rename it " + alt
+		}
+		l.errorf(k, "%sname breaks the contract's naming %s (%s)", prefix, c.Naming, hint)
+	}
+	kind := &Kind{Value: Value{Name: k.Value, Pos: l.pos(k), Idents: identsFor(k.Value)}, Reason: Reason(k.Value)}
+	kind.Description, _ = m.str("description", true)
+	kind.Group, _ = refIn(l, m, "group", true, c.Groups, groups, groupName, "group", "groups")
+	l.classification(c, m, &kind.Classification)
+	if _, n := m.get("mcp_error_code"); n != nil {
+		var v int
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+			l.errorf(n, "%smcp_error_code must be a JSON-RPC error code (an integer, e.g. -32002), found %s", prefix, describeNode(n))
+		} else if p := JSONRPCCodeProblem(v); p != "" {
+			l.errorf(n, "%smcp_error_code %d %s; use -32602 (invalid params), -32603 (internal error), a server error from -32099 to -32000, or a code outside the reserved range", prefix, v, p)
+		} else {
+			kind.MCPErrorCode = &v
+		}
+	}
+	if kind.Group != nil {
+		kind.Startup = kind.Group.Startup
+	}
+	if b, n := m.boolean("startup", false); n != nil {
+		kind.Startup = b
+	}
+	if num, n := m.integer("number", false); n != nil {
+		if num < 0 {
+			l.errorf(n, "%snumber must not be negative; use 0 or more", prefix)
+		}
+		kind.Number = num
+		l.numbered[kind] = n
+	} else if nk, _ := m.get("number"); nk != nil {
+		// Written but unusable (already reported): not missing, and
+		// with no value to compare.
+		l.numbered[kind] = nil
+	}
+	if fk, fv := m.get("fields"); fk != nil {
+		if fm := l.asMapping(fv, fk, prefix, "fields"); fm != nil {
+			fm.what = prefix
+			kind.Fields = l.fields(fm, "field", true)
+		}
+	}
+	m.done("group", "description", "origin", "side_effects", "http", "grpc", "log", "breaker", "recovery", "fields", "startup", "number", "mcp_error_code")
+	return kind
+}
+
+func groupName(g *Group) string { return g.Name }
 
 // classification reads origin, side_effects, http, log, breaker and recovery,
 // applying the origin's defaults to what the mapping leaves out.
@@ -750,11 +816,12 @@ func (l *loader) classification(c *Contract, m *mapping, cl *Classification) {
 		m.missing("recovery")
 		return
 	}
-	r := l.asMapping(rv, rk, m.what+"recovery: ", "")
+	what := m.what + "recovery: "
+	r := l.asMapping(rv, rk, what, "")
 	if r == nil {
 		return
 	}
-	r.what = m.what + "recovery: "
+	r.what = what
 	cl.Recovery.Action, _ = refTo(l, r, "action", true, c.Actions, func(a *Action) string { return a.Name }, "recovery action", "recovery_actions")
 	cl.Recovery.SameArguments, _ = refTo(l, r, "same_arguments", true, c.SameArguments, func(s *SameArguments) string { return s.Name }, "same_arguments value", "same_arguments")
 	cl.Recovery.Guidance, _ = r.str("guidance", true)

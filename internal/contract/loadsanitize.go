@@ -70,7 +70,7 @@ func (l *loader) sanitize(c *Contract, sec *mapping, key *yaml.Node) {
 	if sk, sv := sec.get("secrets"); sk != nil {
 		if sm := l.asMapping(sv, sk, "sanitize: ", "secrets"); sm != nil {
 			sm.what = "sanitize: secrets: "
-			seen := identities{}
+			seen := newIdentities(0)
 			sm.each(func(k, v *yaml.Node) {
 				if p := l.secretPattern(k, v); p != nil {
 					l.collide(seen, &Value{Name: p.Name, Pos: p.Pos, Idents: p.Idents}, "secret pattern")

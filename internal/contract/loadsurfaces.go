@@ -46,7 +46,7 @@ func (l *loader) inbound(c *Contract, sec *mapping, key *yaml.Node) {
 		if len(cm.keys) == 0 {
 			l.errorf(ck, "inbound: classifiers must not be empty; declare at least one classifier, e.g. model: {description: ..., default: <kind>, rules: [...]}")
 		}
-		seen := identities{}
+		seen := newIdentities(0)
 		cm.each(func(k, v *yaml.Node) {
 			l.declare("inbound.classifiers", k.Value)
 			before := len(l.problems)

@@ -36,39 +36,103 @@ func applyNaming(p Naming, name string) string {
 // compile, or silently merge two kinds. The message names one identifier,
 // not every language's, so that adding a language changes no message of
 // the others.
-func (l *loader) collide(seen identities, v *Value, what string) {
+func (l *loader) collide(seen *identities, v *Value, what string) {
 	var clash *Value
 	var shared string
 	form := 0
 	for _, t := range targets.All {
 		for _, formOf := range t.Forms {
 			id := formOf(&v.Idents)
-			key := identity{form, id}
-			form++
-			if other, ok := seen[key]; ok && other.Name != v.Name {
+			if other := seen.get(form, id); other != nil && other.Name != v.Name {
 				if clash == nil {
 					clash, shared = other, id+" in "+string(t.Lang)
 				}
+				form++
 				continue
 			}
-			seen[key] = v
+			seen.set(form, id, v)
+			form++
 		}
 	}
 	if clash != nil {
-		at := l.at(v.Pos)
-		l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
-			what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
+		l.reportClash(v, clash, what, shared)
 	}
 }
 
-// identities are the values collide has seen, by the identifier each
-// becomes in each form.
-type identities map[identity]*Value
+// reportClash reports that v collides with clash, both becoming shared (an
+// identifier in a language).
+func (l *loader) reportClash(v, clash *Value, what, shared string) {
+	at := l.at(v.Pos)
+	l.errorf(at, "%s %q collides with %s %q (%s): both become %s; rename one",
+		what, v.Name, what, clash.Name, l.where(at, clash.Pos), shared)
+}
 
-// identity is an identifier in the form-th of the targets' Forms, in order.
+// identities are the values collide has seen, by the identifier each
+// becomes in each of the targets' Forms, in order: a list searched while
+// it is short (the fields of a kind), then one map a form (a map keyed by
+// a string alone is the runtime's quick kind).
+type identities struct {
+	few    []identity
+	byForm []map[string]*Value
+}
+
 type identity struct {
 	form int
 	id   string
+	v    *Value
+}
+
+// fewIdentities is how many identities a list holds before they move to
+// maps.
+const fewIdentities = 64
+
+// newIdentities is an empty identities, made for size values when that is
+// not 0.
+func newIdentities(size int) *identities {
+	if size*formCount() <= fewIdentities {
+		return &identities{}
+	}
+	seen := &identities{byForm: make([]map[string]*Value, formCount())}
+	for i := range seen.byForm {
+		seen.byForm[i] = make(map[string]*Value, size)
+	}
+	return seen
+}
+
+func (s *identities) get(form int, id string) *Value {
+	if s.byForm != nil {
+		return s.byForm[form][id]
+	}
+	for _, i := range s.few {
+		if i.form == form && i.id == id {
+			return i.v
+		}
+	}
+	return nil
+}
+
+func (s *identities) set(form int, id string, v *Value) {
+	if s.byForm == nil {
+		for i := range s.few {
+			if s.few[i].form == form && s.few[i].id == id {
+				s.few[i].v = v
+				return
+			}
+		}
+		if len(s.few) < fewIdentities {
+			s.few = append(s.few, identity{form, id, v})
+			return
+		}
+		s.byForm = make([]map[string]*Value, formCount())
+		for i := range s.byForm {
+			s.byForm[i] = map[string]*Value{}
+		}
+		for _, i := range s.few {
+			s.byForm[i.form][i.id] = i.v
+		}
+		s.few = nil
+	}
+	s.byForm[form][id] = v
 }
 
 // formCount is how many Forms the targets have: the identities of a name.
@@ -126,11 +190,17 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	skip := map[*Field]bool{}
 	// A field the layout does not place itself lands beside the layout's own
 	// members at its section's path; those names are taken.
+	members := map[string][]string{} // membersAt, by path: asked for every field
 	reservedFor := func(f *Field, path string) []string {
 		if spec.placed(f.Name) {
 			return nil
 		}
-		return spec.membersAt(path)
+		at, ok := members[path]
+		if !ok {
+			at = spec.membersAt(path)
+			members[path] = at
+		}
+		return at
 	}
 	goMembers := map[string]bool{}
 	for _, m := range GoEnvelopeMembers {
@@ -192,8 +262,11 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	}
 	union := map[string]*Field{}
 	for _, k := range c.Kinds {
+		what := ""
+		if len(k.Fields) > 0 {
+			what = fmt.Sprintf("kind %q: field", k.Name)
+		}
 		for _, f := range k.Fields {
-			what := fmt.Sprintf("kind %q: field", k.Name)
 			switch {
 			case contains(reservedFor(f, spec.kindFieldAt), f.Name):
 				skip[f] = true
@@ -221,7 +294,7 @@ func (l *loader) checkFields(c *Contract, spec *layoutSpec) map[*Field]bool {
 	// Context and kind-specific fields together must stay distinct in every
 	// language once converted.
 	c.EnvelopeFields = append(append([]*Field(nil), c.ContextFields...), c.KindFields...)
-	all := identities{}
+	all := newIdentities(0)
 	for _, f := range c.EnvelopeFields {
 		l.collide(all, &Value{Name: f.Name, Pos: f.Pos, Idents: f.Idents}, "field")
 	}

@@ -69,3 +69,46 @@ func init() {
 		namingRes[n] = regexp.MustCompile(p)
 	}
 }
+
+// namingMatch is namingRes[n].MatchString(name) without the regular
+// expression engine: every kind's name is checked. A name of the naming
+// starts with a letter of its case and goes on with letters of the
+// naming's cases and digits, in runs its separator (if any) joins one at
+// a time; TestNamingMatchIsThePattern holds it to the patterns.
+func namingMatch(n Naming, name string) bool {
+	var sep byte
+	lower, upper := false, false
+	switch n {
+	case SnakeCase:
+		sep, lower = '_', true
+	case KebabCase:
+		sep, lower = '-', true
+	case ScreamingSnakeCase:
+		sep, upper = '_', true
+	case PascalCase:
+		lower, upper = true, true
+	default:
+		return namingRes[n].MatchString(name)
+	}
+	if name == "" {
+		return false
+	}
+	first := name[0]
+	if n == PascalCase || n == ScreamingSnakeCase {
+		if first < 'A' || first > 'Z' {
+			return false
+		}
+	} else if first < 'a' || first > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= '0' && c <= '9', lower && c >= 'a' && c <= 'z', upper && c >= 'A' && c <= 'Z':
+		case sep != 0 && c == sep && name[i-1] != sep && i+1 < len(name):
+		default:
+			return false
+		}
+	}
+	return true
+}

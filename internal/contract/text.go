@@ -113,6 +113,17 @@ func (l *loader) rawText(data []byte) bool {
 	ok := true
 	line, col := 1, 1
 	for i := 0; i < len(data); {
+		// Printable ASCII, tabs and line feeds, most of any contract,
+		// need no look: only the position moves.
+		if c := data[i]; c >= 0x20 && c < 0x7f || c == '\t' {
+			i++
+			col++
+			continue
+		} else if c == '\n' {
+			i++
+			line, col = line+1, 1
+			continue
+		}
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size <= 1 {
 			return ok
@@ -169,6 +180,10 @@ func (l *loader) text(data []byte, n *yaml.Node, path []string) {
 				sub = append(path, k.Value) // names the key itself too
 			}
 			l.text(data, k, sub)
+			if v == l.kindsNode && v != nil {
+				l.problems = append(l.problems, l.kindsText...)
+				continue
+			}
 			l.text(data, v, sub)
 		}
 	case yaml.ScalarNode:
@@ -202,7 +217,11 @@ func (l *loader) text(data []byte, n *yaml.Node, path []string) {
 }
 
 func hasForbidden(s string) bool {
-	for _, r := range s {
+	i := 0
+	for i < len(s) && (s[i] >= 0x20 && s[i] < 0x7f || s[i] == '\t' || s[i] == '\n') {
+		i++
+	}
+	for _, r := range s[i:] {
 		if forbiddenRune(r) != "" {
 			return true
 		}

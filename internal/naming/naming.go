@@ -65,22 +65,159 @@ type Forms struct {
 // GoLocal, TSType, TSLocal, TSConst, PythonLocal, PythonConst, RustType,
 // RustLocal and RustConst, but
 // splitting name into words once: the split (strcase) is most of the cost,
-// and loading a contract derives the forms of every name it declares.
+// and loading a contract derives the forms of every name it declares. The
+// forms are written into one buffer and cut from one string (a form that
+// equals another shares its bytes), so a name costs two or three
+// allocations instead of a dozen: a contract of 10,000 kinds derives them
+// 10,000 times.
 func All(name string) Forms {
-	words := Words(name)
-	upperSnake := upperSnake(words)
-	return Forms{
-		Go:          goExported(words),
-		GoLocal:     goLocal(words),
-		TSType:      tsType(words),
-		TSLocal:     tsLocal(words),
-		TSConst:     tsConst(upperSnake),
-		PythonLocal: pythonLocal(words),
-		PythonConst: pythonConst(upperSnake),
-		RustType:    rustType(words),
-		RustLocal:   rustLocal(words),
-		RustConst:   rustConst(upperSnake),
+	var stack [8]string
+	words := appendWords(stack[:0], name)
+	b := make([]byte, 0, 6*len(name)+8)
+	var at [6][2]int
+	add := func(form int, start int) {
+		// A form equal to one written before it shares that one's bytes.
+		for prev := range form {
+			if p := at[prev]; p[1]-p[0] == len(b)-start && string(b[p[0]:p[1]]) == string(b[start:]) {
+				b, at[form] = b[:start], p
+				return
+			}
+		}
+		at[form] = [2]int{start, len(b)}
 	}
+	// The six spellings the ten forms are made of, before escapes.
+	start := len(b)
+	b = appendLeadingDigit(b, "X", func(b []byte) []byte { return appendRunTogether(b, words, true, false) })
+	add(0, start) // Go
+	start = len(b)
+	b = appendLeadingDigit(b, "x", func(b []byte) []byte { return appendRunTogether(b, words, true, true) })
+	add(1, start) // GoLocal
+	start = len(b)
+	b = appendLeadingDigit(b, "X", func(b []byte) []byte { return appendRunTogether(b, words, false, false) })
+	add(2, start) // TSType, RustType
+	start = len(b)
+	b = appendLeadingDigit(b, "x", func(b []byte) []byte { return appendRunTogether(b, words, false, true) })
+	add(3, start) // TSLocal
+	start = len(b)
+	b = appendLeadingDigit(b, "X_", func(b []byte) []byte { return appendJoined(b, words, true) })
+	add(4, start) // the constants
+	start = len(b)
+	b = appendLeadingDigit(b, "x_", func(b []byte) []byte { return appendJoined(b, words, false) })
+	add(5, start) // PythonLocal, RustLocal
+	s := string(b)
+	form := func(i int) string { return s[at[i][0]:at[i][1]] }
+	goExp, goLoc, tsTy, tsLoc, consts, snake := form(0), form(1), form(2), form(3), form(4), form(5)
+	f := Forms{Go: goExp, GoLocal: goLoc, TSType: tsTy, TSLocal: tsLoc, TSConst: consts, PythonLocal: snake,
+		PythonConst: consts, RustType: tsTy, RustLocal: snake, RustConst: consts}
+	// The escapes, as the single-form functions apply them.
+	if escaped(Go, goLoc) {
+		f.GoLocal += "_"
+	}
+	if Is(TypeScript, Keyword, tsLoc) {
+		f.TSLocal += "_"
+	}
+	if pythonEscaped(snake) {
+		f.PythonLocal += "_"
+	}
+	if pythonEscaped(consts) {
+		f.PythonConst += "_"
+	}
+	if Is(Rust, Keyword, tsTy) {
+		f.RustType += "_"
+	}
+	if Is(Rust, Keyword, snake) || Is(Rust, Local, snake) {
+		f.RustLocal += "_"
+	}
+	return f
+}
+
+// appendWords appends the words of name to words: Words, without its
+// allocations when name is written in lower-case ASCII letters, digits and
+// separators (snake_case, kebab-case), which strcase splits where a letter
+// meets a digit and at each separator.
+func appendWords(words []string, name string) []string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || isSeparator(rune(c))) {
+			return append(words, Words(name)...)
+		}
+	}
+	start := -1
+	for i := 0; i <= len(name); i++ {
+		if start >= 0 && (i == len(name) || isSeparator(rune(name[i])) || isDigit(name[i]) != isDigit(name[start])) {
+			words = append(words, name[start:i])
+			start = -1
+		}
+		if start < 0 && i < len(name) && !isSeparator(rune(name[i])) {
+			start = i
+		}
+	}
+	return words
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// appendLeadingDigit is leadingDigit over what write appends to b.
+func appendLeadingDigit(b []byte, prefix string, write func([]byte) []byte) []byte {
+	start := len(b)
+	b = write(b)
+	if len(b) > start && isDigit(b[start]) {
+		b = append(b, prefix...)
+		copy(b[start+len(prefix):], b[start:len(b)-len(prefix)])
+		copy(b[start:], prefix)
+	}
+	return b
+}
+
+// appendRunTogether is runTogether appending to b, each word as goWord
+// writes it when initialisms is set, else as title does.
+func appendRunTogether(b []byte, words []string, initialisms, camel bool) []byte {
+	for i, w := range words {
+		switch {
+		case i == 0 && camel:
+			b = append(b, w...)
+		case initialisms && goInitialisms[w] != "":
+			b = append(b, goInitialisms[w]...)
+		default:
+			b = appendTitle(b, w)
+		}
+	}
+	return b
+}
+
+// appendTitle appends title(w).
+func appendTitle(b []byte, w string) []byte {
+	if w == "" {
+		return b
+	}
+	if c := w[0]; c >= 'a' && c <= 'z' {
+		return append(append(b, c-'a'+'A'), w[1:]...)
+	}
+	return append(b, title(w)...)
+}
+
+// appendJoined appends the words joined with underscores, upper-cased when
+// upper is set (strings.ToUpper of the joined words).
+func appendJoined(b []byte, words []string, upper bool) []byte {
+	start := len(b)
+	for i, w := range words {
+		if i > 0 {
+			b = append(b, '_')
+		}
+		b = append(b, w...)
+	}
+	if !upper {
+		return b
+	}
+	for i := start; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			// Not ASCII: strings.ToUpper's rules, on the joined words.
+			return append(b[:start], strings.ToUpper(string(b[start:]))...)
+		}
+		if c := b[i]; c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return b
 }
 
 // GoExported is the exported Go identifier for name: http_status -> HTTPStatus.

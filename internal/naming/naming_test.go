@@ -56,13 +56,38 @@ func TestPackageNames(t *testing.T) {
 // All must agree with the single-form functions it stands in for.
 func TestAllMatchesForms(t *testing.T) {
 	for _, name := range []string{"auth_failed", "auth-failed", "TOOL_RATE_LIMITED", "NotFound", "http_status",
-		"invalid_code_mode_id", "type", "string", "class", "none", "None", "true", "2fa_required", "", "_", "a.b c", "HTTPServerError", "x9_y", "self", "crate"} {
+		"invalid_code_mode_id", "type", "string", "class", "none", "None", "true", "2fa_required", "", "_", "a.b c", "HTTPServerError", "x9_y", "self", "crate",
+		"utf8_id", "a1b2", "9lives", "__a__b", "a..b", " a b ", "x-", "élan_vital", "ßtraße", "tool_http_2", "2", "e", "message", "str"} {
 		got := All(name)
 		want := Forms{GoExported(name), GoLocal(name), TSType(name), TSLocal(name), TSConst(name), PythonLocal(name), PythonConst(name),
 			RustType(name), RustLocal(name), RustConst(name)}
 		if got != want {
 			t.Errorf("All(%q) = %+v, want %+v", name, got, want)
 		}
+	}
+}
+
+// FuzzAll holds All to the single-form functions on any name (make fuzz;
+// make test runs the seeds).
+func FuzzAll(f *testing.F) {
+	for _, s := range []string{"auth_failed", "HTTPServerError", "2fa_required", "a1b2", "élan", "self", "type", "x__y-z.w v"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		got := All(name)
+		want := Forms{GoExported(name), GoLocal(name), TSType(name), TSLocal(name), TSConst(name), PythonLocal(name), PythonConst(name),
+			RustType(name), RustLocal(name), RustConst(name)}
+		if got != want {
+			t.Errorf("All(%q) = %+v, want %+v", name, got, want)
+		}
+	})
+}
+
+// All writes the forms of a snake_case name into one string: loading a
+// contract derives them for every name it declares.
+func TestAllAllocations(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { All("request_rejected_12") }); n > 2 {
+		t.Errorf("All allocates %v times a name, want at most 2", n)
 	}
 }
 
@@ -125,5 +150,10 @@ func TestTableRows(t *testing.T) {
 	}
 	if !Is(TypeScript, ObjectMember, "constructor") || Is(Go, ObjectMember, "constructor") || !Is(Python, Package, "new_envelope") {
 		t.Error("Is does not read the table")
+	}
+	for _, w := range []struct{ prefix, id string }{{"new_", "envelope"}, {"new", "_envelope"}, {"", "new_envelope"}, {"new_", "envelopes"}, {"x", "y"}} {
+		if IsJoined(Python, Package, w.prefix, w.id) != Is(Python, Package, w.prefix+w.id) {
+			t.Errorf("IsJoined(%q, %q) is not Is of the joined word", w.prefix, w.id)
+		}
 	}
 }

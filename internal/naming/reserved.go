@@ -170,6 +170,19 @@ func Is(lang Lang, class Class, word string) bool {
 	return false
 }
 
+// IsJoined is Is(lang, class, prefix+id) without making the joined string:
+// the loader asks it for every kind.
+func IsJoined(lang Lang, class Class, prefix, id string) bool {
+	var buf [64]byte
+	word := append(append(buf[:0], prefix...), id...)
+	for _, c := range index[lang][string(word)] {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
 // Reserved returns the words class reserves in lang, in table order.
 func Reserved(lang Lang, class Class) []string {
 	var out []string
