@@ -936,8 +936,11 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # the others go to _Redactor.match.
         sure = [k for k in gapped if k not in ("_key", "-key", "authorization")]
         gap_one = gap_gate(1) + "(?:" + group(_QUOTED if sep_fast else _GENERIC, 0, gap_keys(sure, 1) + value) + "|" + group(_GENERIC, 0, gap_keys([k for k in gapped if k not in sure], 1) + plain_value) + ")"
-        # (Six or more first: such a gap goes to _Redactor.match at once.)
-        widths = ["(?<=" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
+        # (Six or more first: such a gap goes to _Redactor.match at once,
+        # unless the character before its last six is neither a key
+        # character nor one of the gap's: the backward scan then finds no
+        # key, as in a run of spaces and separators.)
+        widths = ["(?<=[A-Za-z0-9_.\\- \t\"'\\\\]" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
         alts.append("(?<=" + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
         # One gate for all of these: the character before the separator.
         gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
