@@ -721,8 +721,8 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: lying after the last redaction. _NO_JWT is eyJ, generic, passed over
 #: before _Redactor.no_jwt.
 _GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT, _QUOTED = range(11)
-#: The shapes of redactions, for _CONTINUATIONS.
-_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
+#: The shapes of redactions, for _CONTINUATIONS; _S_HOMES_APART names the continuation of homes each ending its own path.
+_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH, _S_HOMES_APART = range(7)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
 _KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH, _QUOTED: _S_ASSIGN}
 
@@ -989,8 +989,8 @@ _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 # the engine cannot split the text into units differently.
 
 
-def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
-    """_continuations maps a shape to (a run of its units, one unit).
+def _continuations() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]:
+    """_continuations maps a shape to (a run of its units, one unit, as the run is split), and to its unit.
 
     A run is matched in the text; its units are then split from the run
     alone, where no pattern can look past its end: so no unit looks past
@@ -1004,10 +1004,26 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
         cls = _class_of({lit[0] for lit in lits} | {"b", "B"})
         # The two branches exclude each other: inside a repeat, a place
         # that both could take would make a failing match try every mix.
-        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+        # (The literals read as a trie: a character is compared with each
+        # first character once, not with every literal.)
+        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + _longest(lits) + "|" + _caseless("bearer", False) + "))"
 
     every = guard(7)
+
+    def guarded(chars: str) -> str:
+        """guarded matches one of chars (a class's inside) where every passes: the characters no literal starts with at once, the others after the literals' trie."""
+        lits = sorted((lit for lit in conds), key=lambda lit: (-len(lit), lit))
+        firsts = {lit[0] for lit in lits} | {"b", "B"}
+        cs = {c for c in map(chr, range(128)) if re.fullmatch("[" + chars + "]", c)}
+        out = [_class_of(cs - firsts)] if cs - firsts else []
+        if cs & firsts:
+            out.append("(?!" + _longest(lits) + "|" + _caseless("bearer", False) + ")" + _class_of(cs & firsts))
+        return out[0] if len(out) == 1 else "(?:" + "|".join(out) + ")"
     units: Dict[int, str] = {}
+    # Between two redactions: white space, or one character that is no path
+    # character and starts no shape (a separator there finds no key, as
+    # "]" stands right before it, and a drive's home needs a letter).
+    apart = "(?:[ \t\n\r]+|[?:=,;])"
     words = "|".join(re.escape(w) for w in sorted(_WORD_PREFIXES, key=lambda w: (-len(w), w)))
     units[_S_WORD] = "([ \t\n\r]+)(?:" + words + ")[^ \t\n\r]*"
     # (The run checks the "@" after each userinfo; a unit, which splits the
@@ -1016,20 +1032,95 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
     if SANITIZE_PATHS:
         homes = "|".join(re.escape(h) for h in _HOME_PREFIXES)
         units[_S_HOME] = "(" + guard(4) + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        # Homes apart (/Users/a:/Users/b:…): after a character that is no
+        # path character, a home whose path ends with its user name, in
+        # which no credential name or key file extension starts (none of
+        # their first three characters), so that the user name is redacted.
+        heads = "|".join(re.escape(h) for h in sorted({n[:3] for n in tuple(SANITIZE_CREDENTIAL_NAMES) + _KEY_EXTENSIONS}))
+        units[_S_HOMES_APART] = ("(" + apart + guard(4) + "(?:" + homes + "))(?:(?!" + heads + ")[" + _SEGMENT_CLASS + "])+"
+                                 + "(?![" + _PATH_CLASS + "])")
         names = "|".join(_name_pattern(n) for n in sorted(SANITIZE_CREDENTIAL_NAMES, key=lambda n: (-len(n), n)))
         exts = "|".join(re.escape(x) for x in _KEY_EXTENSIONS)
         # After white space, a credential name, or a segment of ASCII path
         # characters (where no literal starts) ending in a key file
         # extension; then the rest of the path, less the backslashes that
         # end it.
-        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
-        units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
+        segment = "(?:" + every + "[A-Za-z0-9._~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
+        units[_S_PATH] = ("(" + apart + ")(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
                           + "[" + _PATH_CLASS + "]*(?<!\\\\)")
+    # Assignments (pwd=x pwd=x …, "auth":"a","auth":"b"…): after white
+    # space, quotes, backslashes, & , or ; (a value ends there, so the one
+    # before is whole) and separators after them (the backward scan finds
+    # no key there), a key of at most 64 characters in which no literal
+    # starts and which is sensitive by _sensitive_key's rules (not
+    # authorization, whose scheme goes with its value); the gap before and
+    # after the separator as the backward and forward scans read it; then
+    # the whole value.
+    between = "[ \t\"'\\\\,;&]"
+    # (The key is read whole, then told sensitive by lookbehinds at its
+    # end, grouped by its last character: the key's start is the end of
+    # what comes before it, which holds no key character.)
+    ends: Dict[str, List[str]] = {}
+    for k in sorted(_KEY_EXACT):
+        ends.setdefault(k[-1], []).append("(?<=" + re.escape(k) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k) + ")")
+    for k in _KEY_SUFFIXES:
+        if k != "authorization":
+            ends.setdefault(k[-1], []).append("(?<=" + re.escape(k) + ")")
+    # (The harmless names in one lookbehind per length.)
+    by_len: Dict[int, List[str]] = {}
+    for h in _KEY_HARMLESS:
+        by_len.setdefault(len(h), []).append(re.escape(h[:-4]))
+    ends["y"].append("(?<=[_\\-]key)" + "".join("(?<!(?<![A-Za-z0-9])(?:" + "|".join(hs) + ")[_\\-]key)" for _, hs in sorted(by_len.items())))
+    sensitive = "|".join("(?<=" + re.escape(c) + ")(?:" + "|".join(bs) + ")" for c, bs in sorted(ends.items()))
+    value_chars = _VALUE_RUN.pattern[:-1]
+    between = guarded(between[1:-1])
+    units[_S_ASSIGN] = ("(" + between + "+(?:[:=](?!//)" + between + "*)*"
+                        + guarded("A-Za-z0-9_.\\-") + "{1,64}(?![A-Za-z0-9_.\\-])(?ai:" + sensitive + ")"
+                        + "[\"'\\\\]{0,2}[ \t]*[:=][ \t]*[\"'\\\\]{0,2})"
+                        + _class_of(_VALUE_START) + value_chars + "*(?!" + value_chars + ")")
+    # Splitting a run that matched needs none of the guards and conditions:
+    # each part of a unit there is the longest run of its characters, and
+    # these patterns read the same parts.
+    splits = {_S_ASSIGN: "([ \t\"'\\\\,;&:=]+[A-Za-z0-9_.\\-]+[\"'\\\\]{0,2}[ \t]*[:=][ \t]*[\"'\\\\]{0,2})" + value_chars + "*"}
+    if SANITIZE_PATHS:
+        splits[_S_HOMES_APART] = "(" + apart + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        splits[_S_PATH] = "(" + apart + ")[" + _PATH_CLASS + "]*(?<!\\\\)"
     runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
-    return {k: (re.compile(runs[k]), re.compile(u)) for k, u in units.items()}
+    return {k: (re.compile(runs[k]), re.compile(splits.get(k, u))) for k, u in units.items()}, {k: re.compile(u) for k, u in units.items()}
 
 
-_CONTINUATIONS = _continuations()
+_CONTINUATIONS, _UNITS = _continuations()
+
+
+def _copies_patterns() -> Dict[int, Pattern[str]]:
+    """_copies_patterns maps the shapes whose units read nothing before their start that can change their answer (a lookbehind there stops at the text the unit keeps) to a pattern matching one unit, as group 1 (what it keeps: group 2), then as many exact copies of it as follow."""
+    return {k: re.compile("(" + u.pattern + ")(?:\\1)*") for k, u in _UNITS.items() if k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART)}
+
+
+_COPIES = _copies_patterns()
+
+
+def _copies(r: "_Redactor", pattern: Pattern[str], b: int) -> int:
+    """_copies redacts, at b (right after a redaction), a unit of a continuation and the exact copies of it that follow, but the last ones, and returns where it stopped.
+
+    A unit's answer depends only on its text and on at most about 80
+    characters after it (its conditions read ahead that far at most: a
+    literal, a value's or a path's end), never on the text before it. So a
+    copy followed by copies reaching more than that far reads the same text
+    as the first, and gets the same answer; the last copies are left to
+    the continuation's run, which reads them with what follows.
+    """
+    s = r.s
+    m = pattern.match(s, b)
+    if m is None:
+        return b
+    q = m.end(1) - b
+    k = (m.end() - b) // q - 3 - 80 // q
+    if k < 1:
+        return b
+    r.out += ((m.group(2) + _REDACTED) * k,)  # type: ignore[operator]
+    r.flushed = b = b + k * q
+    return b
 
 
 #: _BACK_SCAN is the backward scan itself on the reversed text: spaces and tabs, up to two quotes or backslashes, then the key (only its last 64 characters matter, and whether it is longer).
@@ -1455,6 +1546,7 @@ def _redact(s: str) -> str:
     r = _Redactor(s)
     n = len(s)
     conts = _CONTINUATIONS
+    copies = _COPIES
     match = r.match
     done = 0
     # force is a separator to try although the search may not find it (n:
@@ -1568,10 +1660,20 @@ def _redact(s: str) -> str:
         while b < n:
             # The third redaction of one shape in a row: the rest of the run
             # at once.
-            if streak > 2 and shape in conts and (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at):
+            if streak > 2 and shape in conts:
                 streak = 0
-                run, unit = conts[shape]
-                cm = run.match(s, b)
+                cm = None
+                if shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at:
+                    run, unit = conts[shape]
+                    if shape in copies:
+                        b = done = _copies(r, copies[shape], b)
+                    cm = run.match(s, b)
+                if cm is None and shape == _S_HOME:
+                    # Homes that each end their path, whatever the path
+                    # scans remember.
+                    run, unit = conts[_S_HOMES_APART]
+                    b = done = _copies(r, copies[_S_HOMES_APART], b)
+                    cm = run.match(s, b)
                 if cm is not None:
                     e = cm.end()
                     r.out += (_REDACTED.join(unit.split(s[b:e])[1::2]), _REDACTED)
