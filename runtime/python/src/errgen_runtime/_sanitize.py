@@ -720,7 +720,7 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: lying after the last redaction. _NO_JWT is eyJ, generic, passed over
 #: before _Redactor.no_jwt.
 _GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT, _QUOTED = range(11)
-#: The shapes of redactions, for _CONTINUATIONS; _S_HOMES_APART names the continuation of homes each ending its own path.
+#: The shapes of redactions, for _continuations; _S_HOMES_APART names the continuation of homes each ending its own path.
 _S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH, _S_HOMES_APART = range(7)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
 _KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH, _QUOTED: _S_ASSIGN}
@@ -898,7 +898,11 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # is the key, or follows a character that is no letter or digit); a
         # name that is the whole key; code or sig after a query character.
         # The value's start (and its first 64 characters) is captured.
-        harmless = "".join("(?<!(?<![A-Za-z0-9])" + re.escape(h + sep).replace("_", "[_\\-]") + ")" for h in _KEY_HARMLESS)
+        # (The harmless names in one lookbehind per length.)
+        harmless_by_len: Dict[int, List[str]] = {}
+        for h in _KEY_HARMLESS:
+            harmless_by_len.setdefault(len(h), []).append(re.escape(h[:-4]).replace("_", "[_\\-]"))
+        harmless = "".join("(?<!(?<![A-Za-z0-9])(?:" + "|".join(hs) + ")[_\\-]key" + re.escape(sep) + ")" for _, hs in sorted(harmless_by_len.items()))
         keys = [("(?<=" + re.escape(k + sep) + ")", k[-1]) for k in _KEY_SUFFIXES if k != "authorization"]
         keys += [("(?<=" + re.escape(k + sep) + ")" + harmless, k[-1]) for k in ("_key", "-key")]
         keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1]) for k in sorted(_KEY_EXACT)]
@@ -941,7 +945,10 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # character nor one of the gap's: the backward scan then finds no
         # key, as in a run of spaces and separators.)
         widths = ["(?<=[A-Za-z0-9_.\\- \t\"'\\\\]" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
-        alts.append("(?<=" + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
+        # (Behind a gate on the two characters before the separator: a gap
+        # of one after a key's last character, or a longer gap.)
+        lasts = {x for k in gapped for x in (k[-1], k[-1].upper())}
+        alts.append("(?<=" + _class_of(lasts | set(" \t\"'\\")) + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
         # One gate for all of these: the character before the separator.
         gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
         alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
@@ -1088,33 +1095,45 @@ def _continuations() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict
     return {k: (re.compile(runs[k]), re.compile(splits.get(k, u))) for k, u in units.items()}, {k: re.compile(u) for k, u in units.items()}
 
 
-_CONTINUATIONS, _UNITS = _continuations()
+#: _CONTINUED are the shapes with a continuation.
+_CONTINUED: FrozenSet[int] = frozenset((_S_WORD, _S_URL, _S_ASSIGN) + ((_S_HOME, _S_PATH) if SANITIZE_PATHS else ()))
+#: _CONTINUATION_PATTERNS holds, once a text first needs them (compiling them takes tens of milliseconds, which an import should not pay), _continuations and _copies_patterns.
+_CONTINUATION_PATTERNS: List[Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]] = []
 
 
-def _copies_patterns() -> Dict[int, Pattern[str]]:
+def _continuation_patterns() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]:
+    """_continuation_patterns returns the continuations (_continuations) and the copies patterns (_copies_patterns), compiled on the first call."""
+    if not _CONTINUATION_PATTERNS:
+        conts, units = _continuations()
+        _CONTINUATION_PATTERNS.append((conts, _copies_patterns(units)))
+    return _CONTINUATION_PATTERNS[0]
+
+
+def _copies_patterns(units: Dict[int, Pattern[str]]) -> Dict[int, Pattern[str]]:
     """_copies_patterns maps the shapes whose units read nothing before their start that can change their answer (a lookbehind there stops at the text the unit keeps) to a pattern matching one unit, as group 1 (what it keeps: group 2), then as many exact copies of it as follow."""
-    return {k: re.compile("(" + u.pattern + ")(?:\\1)*") for k, u in _UNITS.items() if k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART)}
+    return {k: re.compile("(" + u.pattern + ")(?:\\1)*") for k, u in units.items() if k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART)}
 
-
-_COPIES = _copies_patterns()
+#: _COPY_MARGIN is how far past its end a unit's conditions may read, at most: the longest literal (a guard), or a value's, a path's or a name's end, which a copy of a unit finds within the next copies.
+_COPY_MARGIN = max([80] + [len(lit) + 1 for lit in _literal_conditions()])
 
 
 def _copies(r: "_Redactor", pattern: Pattern[str], b: int) -> int:
     """_copies redacts, at b (right after a redaction), a unit of a continuation and the exact copies of it that follow, but the last ones, and returns where it stopped.
 
-    A unit's answer depends only on its text and on at most about 80
+    A unit's answer depends only on its text and on at most _COPY_MARGIN
     characters after it (its conditions read ahead that far at most: a
-    literal, a value's or a path's end), never on the text before it. So a
-    copy followed by copies reaching more than that far reads the same text
-    as the first, and gets the same answer; the last copies are left to
-    the continuation's run, which reads them with what follows.
+    literal, or a value's, a path's or a name's end, which lies within the
+    next copy), never on the text before it. So a copy followed by three
+    copies and _COPY_MARGIN characters of copies reads the same text as
+    the first, and gets the same answer; the last copies are left to the
+    continuation's run, which reads them with what follows.
     """
     s = r.s
     m = pattern.match(s, b)
     if m is None:
         return b
     q = m.end(1) - b
-    k = (m.end() - b) // q - 3 - 80 // q
+    k = (m.end() - b) // q - 3 - _COPY_MARGIN // q
     if k < 1:
         return b
     r.out += ((m.group(2) + _REDACTED) * k,)  # type: ignore[operator]
@@ -1174,7 +1193,7 @@ class _Redactor:
         self.path_from = self.path_run = self.path_end_at = -1
         self.cred_from = self.cred_end = self.cred_at = -1
         # shape is the shape of the span match returned last, and last the
-        # shape of the last redaction (see _CONTINUATIONS).
+        # shape of the last redaction (see _continuations).
         self.shape = self.last = _S_OTHER
 
     def before(self, i: int) -> str:
@@ -1544,15 +1563,13 @@ def _redact(s: str) -> str:
     first: "Optional[re.Match[str]]" = m
     r = _Redactor(s)
     n = len(s)
-    conts = _CONTINUATIONS
-    copies = _COPIES
     match = r.match
     done = 0
     # force is a separator to try although the search may not find it (n:
     # none); see below.
     force = n
     # streak counts the redactions of one shape in a row, each close after
-    # the last (see _CONTINUATIONS).
+    # the last (see _continuations).
     streak = 0
     while True:
         if m is not None:
@@ -1654,15 +1671,22 @@ def _redact(s: str) -> str:
         else:
             r.out += (s[f:a], _REDACTED)
             streak = streak + 1 if shape == r.last and a - f <= 24 else 1
+        # (u0 is where the last redaction's unit, the text kept before it
+        # and itself, starts.)
+        u0 = f
         r.flushed = done = b
         r.last = shape
         while b < n:
             # The third redaction of one shape in a row: the rest of the run
             # at once.
-            if streak > 2 and shape in conts:
+            if streak > 2 and shape in _CONTINUED:
                 streak = 0
+                conts, copies = _continuation_patterns()
                 cm = None
-                if shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at:
+                # (Assignments only where the last unit is repeated: text
+                # dense with assignments of other keys and values, the
+                # common case, would pay for a failing run.)
+                if (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at) and (shape != _S_ASSIGN or s.startswith(s[u0:b], b)):
                     run, unit = conts[shape]
                     if shape in copies:
                         b = done = _copies(r, copies[shape], b)
@@ -1700,6 +1724,7 @@ def _redact(s: str) -> str:
                 shape = r.shape
                 r.out += (s[b:a], _REDACTED)
                 streak = streak + 1 if shape == r.last and a - b <= 24 else 1
+                u0 = b
                 r.flushed = b = done = e
                 r.last = shape
                 continue
