@@ -284,6 +284,31 @@ def test_markers_as_the_specification_appends_characters() -> None:
                 assert z._remove_markers_passes(s, t) == want, repr(s)
 
 
+def test_nested_markers_repeated_are_removed_at_once(monkeypatch: Any) -> None:
+    """Markers nested across a deletion (<###<system>), repeated, are read by the automaton a few times, not once per copy (issue 33: the crafted worst case): a step from a zero state to a zero state that the text then repeats is appended once per copy (_marker_copies). The output is the character-by-character algorithm's."""
+    z = sanitize_module
+    t = z._MT
+    assert t is not None
+    piece = "<###<system>" if tuple(contract.SANITIZE_MARKERS) == DEFAULT_MARKERS else z._MARKERS[0][:1] + z._MARKERS[0] + z._MARKERS[0][1:]
+    for k in (3, 40, 300):
+        s = piece * k + "x"
+        calls: List[int] = []
+        search = t.run.search
+
+        class Run:
+            def search(self, text: str, pos: int = 0) -> Any:
+                calls.append(pos)
+                return search(text, pos)
+
+        monkeypatch.setattr(t, "run", Run())
+        got = z._remove_markers(s)
+        monkeypatch.undo()
+        assert got == z._remove_markers_general(s), (k, got[:80])
+        if piece == "<###<system>" and k == 300:
+            assert got == "system>" * 300 + "x"
+            assert len(calls) <= 12, len(calls)
+
+
 def test_redaction_as_the_specification_scans() -> None:
     z = sanitize_module
     for s in _texts(2102, 3000):

@@ -219,7 +219,7 @@ class _MarkerTables:
     meet, and the characters both need (each in its ASCII cases).
     """
 
-    __slots__ = ("rows", "run", "plain", "cased", "before", "states", "fold", "ends", "unconfluent")
+    __slots__ = ("rows", "run", "plain", "cased", "before", "states", "fold", "ends", "unconfluent", "longest")
 
     def __init__(self, markers: Tuple[str, ...]) -> None:
         prefixes: Dict[str, int] = {"": 0}
@@ -232,6 +232,8 @@ class _MarkerTables:
         def cases(c: str) -> Tuple[str, ...]:
             return (c, c.upper()) if "a" <= c <= "z" else (c,)
 
+        #: longest is the length of the longest marker.
+        self.longest = max(len(m) for m in markers)
         self.rows: List[Dict[str, int]] = []
         for p in sorted(prefixes, key=prefixes.__getitem__):
             row: Dict[str, int] = {}
@@ -373,6 +375,9 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
     rs = ""
     out: List[str] = []
     i = 0
+    # last is the length of the text the last step read from i to i (the
+    # state zero at both ends); see _marker_copies.
+    last = 0
     # spent counts the Python steps (a run 4, a character read 1), checked
     # against a quarter of the characters passed, plus _MARKER_SLACK.
     spent = 0
@@ -384,6 +389,7 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
             spent = -n
         spent += 4
         a, b = m.span()
+        i0, o0 = i, len(out)
         st = 0
         if a > i and s[a - 1] in ends:
             if not rs:
@@ -443,12 +449,46 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
                     hi = q
                 out.append(s[lo:hi + 1])
             i = k
+        if i - i0 == last and i < n:
+            i = _marker_copies(s, i0, i, max(b + t.longest, i), out, o0)
+        last = i - i0
         nm = run.search(s, i)
         if nm is None:
             break
         m = nm
     out.append(s[i:])
     return "".join(out)
+
+
+def _marker_copies(s: str, i0: int, i: int, reach: int, out: List[str], o0: int) -> int:
+    """_marker_copies appends to out, for each exact copy of s[i0:i] that follows i (and can be trusted), what the step from i0 to i appended (out[o0:]), and returns where the copies end.
+
+    From a point where the automaton's state is zero, what step 2 does
+    depends only on the text from there: the step from i0 read no further
+    than reach (the run of markers found, and the longest marker past it,
+    which the search may have tried; or the automaton's last character),
+    and ended at i with the state zero again. A copy of s[i0:i] at i is
+    read the same way if the text up to reach past its start is copies
+    too; the last copies, which are not, are left to the loop.
+    """
+    p = i - i0
+    unit = s[i0:i]
+    if not s.startswith(unit, i):
+        return i
+    lo, hi = 1, (len(s) - i) // p
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if s.startswith(unit * mid, i):
+            lo = mid
+        else:
+            hi = mid - 1
+    # The copies at i, i + p, … read s[i0:reach] shifted; all of it must lie
+    # within s[i0:i + lo * p], the text made of copies.
+    c = lo + 1 - -(-(reach - i0) // p)
+    if c < 1:
+        return i
+    out.append("".join(out[o0:]) * c)
+    return i + c * p
 
 
 def _remove_markers_general(s: str) -> str:
