@@ -1154,6 +1154,7 @@ def _copies_patterns(units: Dict[int, Pattern[str]]) -> Dict[int, Pattern[str]]:
     """_copies_patterns maps the shapes whose units read nothing before their start that can change their answer (a lookbehind there stops at the text the unit keeps) to a pattern matching one unit, as group 1 (what it keeps: group 2), then as many exact copies of it as follow."""
     return {k: re.compile("(" + u.pattern + ")(?:\\1)*") for k, u in units.items() if k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART)}
 
+
 #: _COPY_MARGIN is how far past its end a unit's conditions may read, at most: the longest literal (a guard), or a value's, a path's or a name's end, which a copy of a unit finds within the next copies.
 _COPY_MARGIN = max([80] + [len(lit) + 1 for lit in _literal_conditions()])
 
