@@ -1036,8 +1036,8 @@ _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 # the engine cannot split the text into units differently.
 
 
-def _continuations() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]:
-    """_continuations maps a shape to (a run of its units, one unit, as the run is split), and to its unit.
+def _continuations() -> Dict[int, Tuple[str, str, Optional[str]]]:
+    """_continuations maps a shape to the patterns (not compiled) of a run of its units, of one unit as the run is split, and of a unit followed by its exact copies (_copies; None for shapes whose units may read before their start).
 
     A run is matched in the text; its units are then split from the run
     alone, where no pattern can look past its end: so no unit looks past
@@ -1133,26 +1133,29 @@ def _continuations() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict
         splits[_S_HOMES_APART] = "(" + apart + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
         splits[_S_PATH] = "(" + apart + ")[" + _PATH_CLASS + "]*(?<!\\\\)"
     runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
-    return {k: (re.compile(runs[k]), re.compile(splits.get(k, u))) for k, u in units.items()}, {k: re.compile(u) for k, u in units.items()}
+    # The units of these read nothing before their start that can change
+    # their answer: a lookbehind there stops at the text the unit keeps.
+    # Group 1 is the unit, group 2 what it keeps.
+    copies = {k: "(" + units[k] + ")(?:\\1)*" for k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART) if k in units}
+    return {k: (runs[k], splits.get(k, u), copies.get(k)) for k, u in units.items()}
 
 
 #: _CONTINUED are the shapes with a continuation.
 _CONTINUED: FrozenSet[int] = frozenset((_S_WORD, _S_URL, _S_ASSIGN) + ((_S_HOME, _S_PATH) if SANITIZE_PATHS else ()))
-#: _CONTINUATION_PATTERNS holds, once a text first needs them (compiling them takes tens of milliseconds, which an import should not pay), _continuations and _copies_patterns.
-_CONTINUATION_PATTERNS: List[Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]] = []
+#: _CONTINUATION_SOURCES holds _continuations once a text first needs one; _CONTINUATION_PATTERNS the patterns of each shape, compiled when a text first needs them (compiling all of them takes tens of milliseconds, which an import, or a text that needs one, should not pay).
+_CONTINUATION_SOURCES: List[Dict[int, Tuple[str, str, Optional[str]]]] = []
+_CONTINUATION_PATTERNS: Dict[int, Tuple[Pattern[str], Pattern[str], Optional[Pattern[str]]]] = {}
 
 
-def _continuation_patterns() -> Tuple[Dict[int, Tuple[Pattern[str], Pattern[str]]], Dict[int, Pattern[str]]]:
-    """_continuation_patterns returns the continuations (_continuations) and the copies patterns (_copies_patterns), compiled on the first call."""
-    if not _CONTINUATION_PATTERNS:
-        conts, units = _continuations()
-        _CONTINUATION_PATTERNS.append((conts, _copies_patterns(units)))
-    return _CONTINUATION_PATTERNS[0]
-
-
-def _copies_patterns(units: Dict[int, Pattern[str]]) -> Dict[int, Pattern[str]]:
-    """_copies_patterns maps the shapes whose units read nothing before their start that can change their answer (a lookbehind there stops at the text the unit keeps) to a pattern matching one unit, as group 1 (what it keeps: group 2), then as many exact copies of it as follow."""
-    return {k: re.compile("(" + u.pattern + ")(?:\\1)*") for k, u in units.items() if k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART)}
+def _continuation(shape: int) -> Tuple[Pattern[str], Pattern[str], Optional[Pattern[str]]]:
+    """_continuation returns the compiled patterns of shape's continuation (_continuations)."""
+    c = _CONTINUATION_PATTERNS.get(shape)
+    if c is None:
+        if not _CONTINUATION_SOURCES:
+            _CONTINUATION_SOURCES.append(_continuations())
+        run, split, copies = _CONTINUATION_SOURCES[0][shape]
+        c = _CONTINUATION_PATTERNS[shape] = (re.compile(run), re.compile(split), None if copies is None else re.compile(copies))
+    return c
 
 
 #: _COPY_MARGIN is how far past its end a unit's conditions may read, at most: the longest literal (a guard), or a value's, a path's or a name's end, which a copy of a unit finds within the next copies.
@@ -1723,21 +1726,21 @@ def _redact(s: str) -> str:
             # at once.
             if streak > 2 and shape in _CONTINUED:
                 streak = 0
-                conts, copies = _continuation_patterns()
                 cm = None
                 # (Assignments only where the last unit is repeated: text
                 # dense with assignments of other keys and values, the
                 # common case, would pay for a failing run.)
                 if (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at) and (shape != _S_ASSIGN or s.startswith(s[u0:b], b)):
-                    run, unit = conts[shape]
-                    if shape in copies:
-                        b = done = _copies(r, copies[shape], b)
+                    run, unit, copies = _continuation(shape)
+                    if copies is not None:
+                        b = done = _copies(r, copies, b)
                     cm = run.match(s, b)
                 if cm is None and shape == _S_HOME:
                     # Homes that each end their path, whatever the path
                     # scans remember.
-                    run, unit = conts[_S_HOMES_APART]
-                    b = done = _copies(r, copies[_S_HOMES_APART], b)
+                    run, unit, copies = _continuation(_S_HOMES_APART)
+                    if copies is not None:
+                        b = done = _copies(r, copies, b)
                     cm = run.match(s, b)
                 if cm is not None:
                     e = cm.end()
