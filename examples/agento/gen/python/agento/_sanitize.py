@@ -450,7 +450,7 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
                     hi = q
                 out.append(s[lo:hi + 1])
             i = k
-        if i - i0 == last and i < n:
+        if i - i0 == last and i < n and s[i] == s[i0]:
             i = _marker_copies(s, i0, i, max(b + t.longest, i), out, o0)
         last = i - i0
         nm = run.search(s, i)
@@ -955,7 +955,9 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         for behind, last in keys:
             by_last.setdefault(last, []).append(behind)
         lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
-        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
+        # (A value first: a separator that no value follows tries none of
+        # the keys' lookbehinds.)
+        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))" + plain_value + "(?:" + "|".join(lbs) + ")"
         alts = [group(_SUFFIX if sep_fast else _GENERIC, 0, keyed + value)]
         auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
         alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
