@@ -377,20 +377,25 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
     out: List[str] = []
     i = 0
     # last is the length of the text the last step read from i to i (the
-    # state zero at both ends); see _marker_copies.
+    # state zero at both ends), kept once track is set (steps dense enough
+    # that spent reached its check); see _marker_copies.
     last = 0
+    track = False
+    i0 = o0 = 0
     # spent counts the Python steps (a run 4, a character read 1), checked
     # against a quarter of the characters passed, plus _MARKER_SLACK.
     spent = 0
     while True:
         if spent > (i >> 2) + _MARKER_SLACK:
+            track = True
             if _confluent(s[i:], t):
                 out.append(_remove_markers_passes(s[i:], t))
                 return "".join(out)
             spent = -n
         spent += 4
         a, b = m.span()
-        i0, o0 = i, len(out)
+        if track:
+            i0, o0 = i, len(out)
         st = 0
         if a > i and s[a - 1] in ends:
             if not rs:
@@ -450,9 +455,10 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
                     hi = q
                 out.append(s[lo:hi + 1])
             i = k
-        if i - i0 == last and i < n and s[i] == s[i0]:
-            i = _marker_copies(s, i0, i, max(b + t.longest, i), out, o0)
-        last = i - i0
+        if track:
+            if i - i0 == last and i < n and s[i] == s[i0]:
+                i = _marker_copies(s, i0, i, max(b + t.longest, i), out, o0)
+            last = i - i0
         nm = run.search(s, i)
         if nm is None:
             break
@@ -1718,9 +1724,6 @@ def _redact(s: str) -> str:
         else:
             r.out += (s[f:a], _REDACTED)
             streak = streak + 1 if shape == r.last and a - f <= 24 else 1
-        # (u0 is where the last redaction's unit, the text kept before it
-        # and itself, starts.)
-        u0 = f
         r.flushed = done = b
         r.last = shape
         while b < n:
@@ -1729,10 +1732,11 @@ def _redact(s: str) -> str:
             if streak > 2 and shape in _CONTINUED:
                 streak = 0
                 cm = None
-                # (Assignments only where the last unit is repeated: text
-                # dense with assignments of other keys and values, the
-                # common case, would pay for a failing run.)
-                if (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at) and (shape != _S_ASSIGN or s.startswith(s[u0:b], b)):
+                # (Assignments only where the last unit, from the end of
+                # the text kept before the last redaction, which started at
+                # a, is repeated: text dense with assignments of other keys
+                # and values, the common case, would pay for a failing run.)
+                if (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at) and (shape != _S_ASSIGN or s.startswith(s[a - len(r.out[-2]):b], b)):
                     run, unit, copies = _continuation(shape)
                     if copies is not None:
                         b = done = _copies(r, copies, b)
@@ -1771,7 +1775,6 @@ def _redact(s: str) -> str:
                 shape = r.shape
                 r.out += (s[b:a], _REDACTED)
                 streak = streak + 1 if shape == r.last and a - b <= 24 else 1
-                u0 = b
                 r.flushed = b = done = e
                 r.last = shape
                 continue

@@ -306,7 +306,8 @@ def test_nested_markers_repeated_are_removed_at_once(monkeypatch: Any) -> None:
         assert got == z._remove_markers_general(s), (k, got[:80])
         if piece == "<###<system>" and k == 300:
             assert got == "system>" * 300 + "x"
-            assert len(calls) <= 12, len(calls)
+            # (The first steps run one by one, until they prove dense.)
+            assert len(calls) <= 40, len(calls)
 
 
 def test_redaction_as_the_specification_scans() -> None:
