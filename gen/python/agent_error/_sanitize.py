@@ -961,9 +961,7 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         for behind, last in keys:
             by_last.setdefault(last, []).append(behind)
         lbs = ["(?ai:(?<=" + re.escape(last + sep) + "))" + ("(?ai:" + bs[0] + ")" if len(bs) == 1 else "(?ai:" + "|".join(bs) + ")") for last, bs in by_last.items()]
-        # (A value first: a separator that no value follows tries none of
-        # the keys' lookbehinds.)
-        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))" + plain_value + "(?:" + "|".join(lbs) + ")"
+        keyed = "(?ai:(?<=" + _class_of(set(by_last)) + e + "))(?:" + "|".join(lbs) + ")"
         alts = [group(_SUFFIX if sep_fast else _GENERIC, 0, keyed + value)]
         auth = "(?ai:(?<=authorization" + e + "))(?=[ \t]*[\"'\\\\]{0,2}(?P<SPAN>)" + _class_of(_VALUE_START) + ")"
         alts.append(group(_AUTH if sep_fast else _GENERIC, 0, auth))
