@@ -284,6 +284,32 @@ def test_markers_as_the_specification_appends_characters() -> None:
                 assert z._remove_markers_passes(s, t) == want, repr(s)
 
 
+def test_nested_markers_repeated_are_removed_at_once(monkeypatch: Any) -> None:
+    """Markers nested across a deletion (<###<system>), repeated, are read by the automaton a few times, not once per copy (issue 33: the crafted worst case): a step from a zero state to a zero state that the text then repeats is appended once per copy (_marker_copies). The output is the character-by-character algorithm's."""
+    z = sanitize_module
+    t = z._MT
+    assert t is not None
+    piece = "<###<system>" if tuple(contract.SANITIZE_MARKERS) == DEFAULT_MARKERS else z._MARKERS[0][:1] + z._MARKERS[0] + z._MARKERS[0][1:]
+    for k in (3, 40, 300):
+        s = piece * k + "x"
+        calls: List[int] = []
+        search = t.run.search
+
+        class Run:
+            def search(self, text: str, pos: int = 0) -> Any:
+                calls.append(pos)
+                return search(text, pos)
+
+        monkeypatch.setattr(t, "run", Run())
+        got = z._remove_markers(s)
+        monkeypatch.undo()
+        assert got == z._remove_markers_general(s), (k, got[:80])
+        if piece == "<###<system>" and k == 300:
+            assert got == "system>" * 300 + "x"
+            # (The first steps run one by one, until they prove dense.)
+            assert len(calls) <= 40, len(calls)
+
+
 def test_redaction_as_the_specification_scans() -> None:
     z = sanitize_module
     for s in _texts(2102, 3000):
@@ -311,6 +337,101 @@ def test_quoted_keys_take_the_search_span(monkeypatch: Any) -> None:
     got = z._redact(slow)
     assert calls == [slow.index('":"a') + 1, slow.index('":"v') + 1], calls
     assert got == _scan_every_position(slow) and want == _scan_every_position(fast)
+
+
+#: RUN_PIECES are pieces that, repeated, make runs of one redaction each (issue 33's crafted worst cases): assignments, and (PATH_PIECES) homes that each end their path and credential paths after punctuation.
+ASSIGN_PIECES = ("pwd=x ", 'pwd"=', "\\_key=", " api_token: 'v1'")
+PATH_PIECES = ("/Users/pwd:", "key:..", ".ssh?", " id_rsa")
+RUN_PIECES = ASSIGN_PIECES + PATH_PIECES
+
+
+def _spy_shapes(monkeypatch: Any) -> Dict[str, int]:
+    """_spy_shapes counts the places the candidate search reports and the calls of the Python shape checks (_Redactor.match and .separator), and the units _copies redacts at once."""
+    z = sanitize_module
+    counts = {"python": 0, "copies": 0}
+    match, separator, copies = z._Redactor.match, z._Redactor.separator, getattr(z, "_copies", None)
+
+    def spy_match(self: Any, p: int) -> Any:
+        counts["python"] += 1
+        return match(self, p)
+
+    def spy_separator(self: Any, p: int) -> Any:
+        counts["python"] += 1
+        return separator(self, p)
+
+    def spy_copies(r: Any, pattern: Any, b: int) -> int:
+        e: int = copies(r, pattern, b)  # type: ignore[misc]
+        if e > b:
+            counts["copies"] += (e - b) // (pattern.match(r.s, b).end(1) - b)
+        return e
+
+    class Search:
+        """Search counts the places the candidate search reports."""
+
+        def __init__(self, pattern: Any) -> None:
+            self.pattern = pattern
+
+        def search(self, *args: Any) -> Any:
+            counts["python"] += 1
+            return self.pattern.search(*args)
+
+        def finditer(self, *args: Any) -> Any:
+            for m in self.pattern.finditer(*args):
+                counts["python"] += 1
+                yield m
+
+    monkeypatch.setattr(z, "_CANDIDATES", Search(z._CANDIDATES))
+    monkeypatch.setattr(z, "_CANDIDATES_NO_JWT", Search(z._CANDIDATES_NO_JWT))
+    monkeypatch.setattr(z._Redactor, "match", spy_match)
+    monkeypatch.setattr(z._Redactor, "separator", spy_separator)
+    monkeypatch.setattr(z, "_copies", spy_copies, raising=False)
+    return counts
+
+
+def test_runs_of_one_unit_are_redacted_at_once(monkeypatch: Any) -> None:
+    """A run of one redaction repeated (pwd=x pwd=x …, /Users/a:/Users/a:…, .ssh?.ssh?…) costs a few Python shape checks, not one or more per redaction (issue 33: the crafted worst cases): after three, a continuation pattern reads the run and the exact copies of its first unit are redacted at once (_copies). The output is the scan's."""
+    z = sanitize_module
+    pieces = ASSIGN_PIECES + (PATH_PIECES if z.SANITIZE_PATHS else ())
+    for piece in pieces:
+        s = piece * 300
+        want = _scan_every_position(s)
+        counts = _spy_shapes(monkeypatch)
+        got = z._redact(s)
+        monkeypatch.undo()
+        assert got == want, piece
+        assert want.count("[REDACTED]") >= 140, piece
+        assert counts["python"] <= 16, (piece, counts)
+        assert counts["copies"] >= 100, (piece, counts)
+
+
+def test_long_gaps_without_a_key_are_no_candidates(monkeypatch: Any) -> None:
+    """A separator after six or more spaces, tabs or quotes with neither a key character nor one of those before them is no candidate: the backward scan would find no key (issue 33: the crafted '      :' tried every separator in Python)."""
+    z = sanitize_module
+    counts = _spy_shapes(monkeypatch)
+    s = "      :" * 200 + " \t\"'  =" * 100
+    assert z._redact(s) == s
+    assert counts["python"] == 1, counts  # the search, which finds no place
+    monkeypatch.undo()
+    near = "pwd      :v " + "x\t\t\t\t\t\t=v " + "'      :'"
+    assert z._redact(near) == _scan_every_position(near) == "pwd      :[REDACTED] x\t\t\t\t\t\t=v '      :'"
+
+
+def test_runs_with_a_unit_changed_scan_as_the_specification() -> None:
+    """Runs of one repeated unit (the continuations and _copies) with another piece put in, near their end or inside: the output is the scan's, wherever the change falls within the units _copies takes on trust."""
+    import random
+
+    z = sanitize_module
+    rng = random.Random(3303)
+    pieces = _pieces()
+    units = list(RUN_PIECES) + [" sort_key=1 ", "&pass=q", " x_key=v", " ~/.aws/credentials", ";/home/x", " x.key\\", " pwd = v"]
+    for _ in range(60):
+        unit = rng.choice(units)
+        k = rng.randint(20, 120)
+        parts = [unit] * k
+        for _ in range(rng.randint(1, 2)):
+            parts[rng.choice([rng.randrange(k), k - 1 - rng.randrange(min(k, 25))])] = rng.choice(pieces + [unit[:-1], unit + unit[0]])
+        s = z._remove_markers(z._clean("".join(parts)))
+        assert z._redact(s) == _scan_every_position(s), repr(s)
 
 
 def test_authorization_scheme_in_one_match(monkeypatch: Any) -> None:

@@ -220,7 +220,7 @@ class _MarkerTables:
     meet, and the characters both need (each in its ASCII cases).
     """
 
-    __slots__ = ("rows", "run", "plain", "cased", "before", "states", "fold", "ends", "unconfluent")
+    __slots__ = ("rows", "run", "plain", "cased", "before", "states", "fold", "ends", "unconfluent", "longest")
 
     def __init__(self, markers: Tuple[str, ...]) -> None:
         prefixes: Dict[str, int] = {"": 0}
@@ -233,6 +233,8 @@ class _MarkerTables:
         def cases(c: str) -> Tuple[str, ...]:
             return (c, c.upper()) if "a" <= c <= "z" else (c,)
 
+        #: longest is the length of the longest marker.
+        self.longest = max(len(m) for m in markers)
         self.rows: List[Dict[str, int]] = []
         for p in sorted(prefixes, key=prefixes.__getitem__):
             row: Dict[str, int] = {}
@@ -374,17 +376,26 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
     rs = ""
     out: List[str] = []
     i = 0
+    # last is the length of the text the last step read from i to i (the
+    # state zero at both ends), kept once track is set (steps dense enough
+    # that spent reached its check); see _marker_copies.
+    last = 0
+    track = False
+    i0 = o0 = 0
     # spent counts the Python steps (a run 4, a character read 1), checked
     # against a quarter of the characters passed, plus _MARKER_SLACK.
     spent = 0
     while True:
         if spent > (i >> 2) + _MARKER_SLACK:
+            track = True
             if _confluent(s[i:], t):
                 out.append(_remove_markers_passes(s[i:], t))
                 return "".join(out)
             spent = -n
         spent += 4
         a, b = m.span()
+        if track:
+            i0, o0 = i, len(out)
         st = 0
         if a > i and s[a - 1] in ends:
             if not rs:
@@ -444,12 +455,47 @@ def _remove_markers_exact(s: str, t: _MarkerTables, m: "re.Match[str]") -> str:
                     hi = q
                 out.append(s[lo:hi + 1])
             i = k
+        if track:
+            if i - i0 == last and i < n and s[i] == s[i0]:
+                i = _marker_copies(s, i0, i, max(b + t.longest, i), out, o0)
+            last = i - i0
         nm = run.search(s, i)
         if nm is None:
             break
         m = nm
     out.append(s[i:])
     return "".join(out)
+
+
+def _marker_copies(s: str, i0: int, i: int, reach: int, out: List[str], o0: int) -> int:
+    """_marker_copies appends to out, for each exact copy of s[i0:i] that follows i (and can be trusted), what the step from i0 to i appended (out[o0:]), and returns where the copies end.
+
+    From a point where the automaton's state is zero, what step 2 does
+    depends only on the text from there: the step from i0 read no further
+    than reach (the run of markers found, and the longest marker past it,
+    which the search may have tried; or the automaton's last character),
+    and ended at i with the state zero again. A copy of s[i0:i] at i is
+    read the same way if the text up to reach past its start is copies
+    too; the last copies, which are not, are left to the loop.
+    """
+    p = i - i0
+    unit = s[i0:i]
+    if not s.startswith(unit, i):
+        return i
+    lo, hi = 1, (len(s) - i) // p
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if s.startswith(unit * mid, i):
+            lo = mid
+        else:
+            hi = mid - 1
+    # The copies at i, i + p, … read s[i0:reach] shifted; all of it must lie
+    # within s[i0:i + lo * p], the text made of copies.
+    c = lo + 1 - -(-(reach - i0) // p)
+    if c < 1:
+        return i
+    out.append("".join(out[o0:]) * c)
+    return i + c * p
 
 
 def _remove_markers_general(s: str) -> str:
@@ -721,8 +767,8 @@ def _anchor_rank(lit: str, k: int) -> int:
 #: lying after the last redaction. _NO_JWT is eyJ, generic, passed over
 #: before _Redactor.no_jwt.
 _GENERIC, _WORD, _PREFIXED_RUN, _NO_JWT, _BEARER_TOKEN, _SUFFIX, _URL, _AUTH, _NAME, _EXT, _QUOTED = range(11)
-#: The shapes of redactions, for _CONTINUATIONS.
-_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH = range(6)
+#: The shapes of redactions, for _continuations; _S_HOMES_APART names the continuation of homes each ending its own path.
+_S_OTHER, _S_WORD, _S_ASSIGN, _S_URL, _S_HOME, _S_PATH, _S_HOMES_APART = range(7)
 #: _KIND_SHAPES maps a fast kind to its shape (the generic kinds' shape is _Redactor.shape).
 _KIND_SHAPES = {_GENERIC: _S_OTHER, _WORD: _S_WORD, _PREFIXED_RUN: _S_OTHER, _NO_JWT: _S_OTHER, _BEARER_TOKEN: _S_OTHER, _SUFFIX: _S_ASSIGN, _URL: _S_URL, _AUTH: _S_ASSIGN, _NAME: _S_PATH, _EXT: _S_PATH, _QUOTED: _S_ASSIGN}
 
@@ -899,7 +945,11 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # is the key, or follows a character that is no letter or digit); a
         # name that is the whole key; code or sig after a query character.
         # The value's start (and its first 64 characters) is captured.
-        harmless = "".join("(?<!(?<![A-Za-z0-9])" + re.escape(h + sep).replace("_", "[_\\-]") + ")" for h in _KEY_HARMLESS)
+        # (The harmless names in one lookbehind per length.)
+        harmless_by_len: Dict[int, List[str]] = {}
+        for h in _KEY_HARMLESS:
+            harmless_by_len.setdefault(len(h), []).append(re.escape(h[:-4]).replace("_", "[_\\-]"))
+        harmless = "".join("(?<!(?<![A-Za-z0-9])(?:" + "|".join(hs) + ")[_\\-]key" + re.escape(sep) + ")" for _, hs in sorted(harmless_by_len.items()))
         keys = [("(?<=" + re.escape(k + sep) + ")", k[-1]) for k in _KEY_SUFFIXES if k != "authorization"]
         keys += [("(?<=" + re.escape(k + sep) + ")" + harmless, k[-1]) for k in ("_key", "-key")]
         keys += [("(?<=" + re.escape(k + sep) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k + sep) + ")", k[-1]) for k in sorted(_KEY_EXACT)]
@@ -937,9 +987,15 @@ def _candidates_pattern(jwt: bool = True) -> Tuple[Pattern[str], List[Tuple[int,
         # the others go to _Redactor.match.
         sure = [k for k in gapped if k not in ("_key", "-key", "authorization")]
         gap_one = gap_gate(1) + "(?:" + group(_QUOTED if sep_fast else _GENERIC, 0, gap_keys(sure, 1) + value) + "|" + group(_GENERIC, 0, gap_keys([k for k in gapped if k not in sure], 1) + plain_value) + ")"
-        # (Six or more first: such a gap goes to _Redactor.match at once.)
-        widths = ["(?<=" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
-        alts.append("(?<=" + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
+        # (Six or more first: such a gap goes to _Redactor.match at once,
+        # unless the character before its last six is neither a key
+        # character nor one of the gap's: the backward scan then finds no
+        # key, as in a run of spaces and separators.)
+        widths = ["(?<=[A-Za-z0-9_.\\- \t\"'\\\\]" + gap + "{6}" + e + ")"] + [gap_gate(w) + gap_keys(gapped, w) for w in range(2, 6)]
+        # (Behind a gate on the two characters before the separator: a gap
+        # of one after a key's last character, or a longer gap.)
+        lasts = {x for k in gapped for x in (k[-1], k[-1].upper())}
+        alts.append("(?<=" + _class_of(lasts | set(" \t\"'\\")) + gap + e + ")(?:" + gap_one + "|" + group(_GENERIC, 0, "(?:" + "|".join(widths) + ")" + plain_value) + ")")
         # One gate for all of these: the character before the separator.
         gate = {x for k in list(by_last) + ["n"] for x in (k, k.upper())} | set(" \t\"'\\")
         alts = ["(?<=" + _class_of(gate) + e + ")(?:" + "|".join(alts) + ")"]
@@ -986,8 +1042,8 @@ _LONGEST_SUFFIX = max(len(k) for k in _KEY_SUFFIXES)
 # the engine cannot split the text into units differently.
 
 
-def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
-    """_continuations maps a shape to (a run of its units, one unit).
+def _continuations() -> Dict[int, Tuple[str, str, Optional[str]]]:
+    """_continuations maps a shape to the patterns (not compiled) of a run of its units, of one unit as the run is split, and of a unit followed by its exact copies (_copies; None for shapes whose units may read before their start).
 
     A run is matched in the text; its units are then split from the run
     alone, where no pattern can look past its end: so no unit looks past
@@ -1001,10 +1057,26 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
         cls = _class_of({lit[0] for lit in lits} | {"b", "B"})
         # The two branches exclude each other: inside a repeat, a place
         # that both could take would make a failing match try every mix.
-        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + "|".join([re.escape(lit) for lit in lits] + [_caseless("bearer", False)]) + "))"
+        # (The literals read as a trie: a character is compared with each
+        # first character once, not with every literal.)
+        return "(?:(?!" + cls + ")|(?=" + cls + ")(?!" + _longest(lits) + "|" + _caseless("bearer", False) + "))"
 
     every = guard(7)
+
+    def guarded(chars: str) -> str:
+        """guarded matches one of chars (a class's inside) where every passes: the characters no literal starts with at once, the others after the literals' trie."""
+        lits = sorted((lit for lit in conds), key=lambda lit: (-len(lit), lit))
+        firsts = {lit[0] for lit in lits} | {"b", "B"}
+        cs = {c for c in map(chr, range(128)) if re.fullmatch("[" + chars + "]", c)}
+        out = [_class_of(cs - firsts)] if cs - firsts else []
+        if cs & firsts:
+            out.append("(?!" + _longest(lits) + "|" + _caseless("bearer", False) + ")" + _class_of(cs & firsts))
+        return out[0] if len(out) == 1 else "(?:" + "|".join(out) + ")"
     units: Dict[int, str] = {}
+    # Between two redactions: white space, or one character that is no path
+    # character and starts no shape (a separator there finds no key, as
+    # "]" stands right before it, and a drive's home needs a letter).
+    apart = "(?:[ \t\n\r]+|[?:=,;])"
     words = "|".join(re.escape(w) for w in sorted(_WORD_PREFIXES, key=lambda w: (-len(w), w)))
     units[_S_WORD] = "([ \t\n\r]+)(?:" + words + ")[^ \t\n\r]*"
     # (The run checks the "@" after each userinfo; a unit, which splits the
@@ -1013,20 +1085,111 @@ def _continuations() -> Dict[int, Tuple[Pattern[str], Pattern[str]]]:
     if SANITIZE_PATHS:
         homes = "|".join(re.escape(h) for h in _HOME_PREFIXES)
         units[_S_HOME] = "(" + guard(4) + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        # Homes apart (/Users/a:/Users/b:…): after a character that is no
+        # path character, a home whose path ends with its user name, in
+        # which no credential name or key file extension starts (none of
+        # their first three characters), so that the user name is redacted.
+        heads = "|".join(re.escape(h) for h in sorted({n[:3] for n in tuple(SANITIZE_CREDENTIAL_NAMES) + _KEY_EXTENSIONS}))
+        units[_S_HOMES_APART] = ("(" + apart + guard(4) + "(?:" + homes + "))(?:(?!" + heads + ")[" + _SEGMENT_CLASS + "])+"
+                                 + "(?![" + _PATH_CLASS + "])")
         names = "|".join(_name_pattern(n) for n in sorted(SANITIZE_CREDENTIAL_NAMES, key=lambda n: (-len(n), n)))
         exts = "|".join(re.escape(x) for x in _KEY_EXTENSIONS)
         # After white space, a credential name, or a segment of ASCII path
         # characters (where no literal starts) ending in a key file
         # extension; then the rest of the path, less the backslashes that
         # end it.
-        segment = "(?:" + every + "[A-Za-z0-9_~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
-        units[_S_PATH] = ("([ \t\n\r]+)(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
+        segment = "(?:" + every + "[A-Za-z0-9._~+@%$\\-])(?:" + every + "[A-Za-z0-9._~+@%$\\-])*?" + guard(6) + "(?:" + exts + ")"
+        units[_S_PATH] = ("(" + apart + ")(?:" + guard(5) + "(?:" + names + ")|" + segment + ")(?=" + _NAME_END + ")"
                           + "[" + _PATH_CLASS + "]*(?<!\\\\)")
+    # Assignments (pwd=x pwd=x …, "auth":"a","auth":"b"…): after white
+    # space, quotes, backslashes, & , or ; (a value ends there, so the one
+    # before is whole) and separators after them (the backward scan finds
+    # no key there), a key of at most 64 characters in which no literal
+    # starts and which is sensitive by _sensitive_key's rules (not
+    # authorization, whose scheme goes with its value); the gap before and
+    # after the separator as the backward and forward scans read it; then
+    # the whole value.
+    between = "[ \t\"'\\\\,;&]"
+    # (The key is read whole, then told sensitive by lookbehinds at its
+    # end, grouped by its last character: the key's start is the end of
+    # what comes before it, which holds no key character.)
+    ends: Dict[str, List[str]] = {}
+    for k in sorted(_KEY_EXACT):
+        ends.setdefault(k[-1], []).append("(?<=" + re.escape(k) + ")(?<![A-Za-z0-9_.\\-]" + re.escape(k) + ")")
+    for k in _KEY_SUFFIXES:
+        if k != "authorization":
+            ends.setdefault(k[-1], []).append("(?<=" + re.escape(k) + ")")
+    # (The harmless names in one lookbehind per length.)
+    by_len: Dict[int, List[str]] = {}
+    for h in _KEY_HARMLESS:
+        by_len.setdefault(len(h), []).append(re.escape(h[:-4]))
+    ends["y"].append("(?<=[_\\-]key)" + "".join("(?<!(?<![A-Za-z0-9])(?:" + "|".join(hs) + ")[_\\-]key)" for _, hs in sorted(by_len.items())))
+    sensitive = "|".join("(?<=" + re.escape(c) + ")(?:" + "|".join(bs) + ")" for c, bs in sorted(ends.items()))
+    value_chars = _VALUE_RUN.pattern[:-1]
+    between = guarded(between[1:-1])
+    units[_S_ASSIGN] = ("(" + between + "+(?:[:=](?!//)" + between + "*)*"
+                        + guarded("A-Za-z0-9_.\\-") + "{1,64}(?![A-Za-z0-9_.\\-])(?ai:" + sensitive + ")"
+                        + "[\"'\\\\]{0,2}[ \t]*[:=][ \t]*[\"'\\\\]{0,2})"
+                        + _class_of(_VALUE_START) + value_chars + "*(?!" + value_chars + ")")
+    # Splitting a run that matched needs none of the guards and conditions:
+    # each part of a unit there is the longest run of its characters, and
+    # these patterns read the same parts.
+    splits = {_S_ASSIGN: "([ \t\"'\\\\,;&:=]+[A-Za-z0-9_.\\-]+[\"'\\\\]{0,2}[ \t]*[:=][ \t]*[\"'\\\\]{0,2})" + value_chars + "*"}
+    if SANITIZE_PATHS:
+        splits[_S_HOMES_APART] = "(" + apart + "(?:" + homes + "))[" + _SEGMENT_CLASS + "]+"
+        splits[_S_PATH] = "(" + apart + ")[" + _PATH_CLASS + "]*(?<!\\\\)"
     runs = {k: "(?:" + u + ("(?=@)" if k == _S_URL else "") + ")+" for k, u in units.items()}
-    return {k: (re.compile(runs[k]), re.compile(u)) for k, u in units.items()}
+    # The units of these read nothing before their start that can change
+    # their answer: a lookbehind there stops at the text the unit keeps.
+    # Group 1 is the unit, group 2 what it keeps.
+    copies = {k: "(" + units[k] + ")(?:\\1)*" for k in (_S_ASSIGN, _S_PATH, _S_HOMES_APART) if k in units}
+    return {k: (runs[k], splits.get(k, u), copies.get(k)) for k, u in units.items()}
 
 
-_CONTINUATIONS = _continuations()
+#: _CONTINUED are the shapes with a continuation.
+_CONTINUED: FrozenSet[int] = frozenset((_S_WORD, _S_URL, _S_ASSIGN) + ((_S_HOME, _S_PATH) if SANITIZE_PATHS else ()))
+#: _CONTINUATION_SOURCES holds _continuations once a text first needs one; _CONTINUATION_PATTERNS the patterns of each shape, compiled when a text first needs them (compiling all of them takes tens of milliseconds, which an import, or a text that needs one, should not pay).
+_CONTINUATION_SOURCES: List[Dict[int, Tuple[str, str, Optional[str]]]] = []
+_CONTINUATION_PATTERNS: Dict[int, Tuple[Pattern[str], Pattern[str], Optional[Pattern[str]]]] = {}
+
+
+def _continuation(shape: int) -> Tuple[Pattern[str], Pattern[str], Optional[Pattern[str]]]:
+    """_continuation returns the compiled patterns of shape's continuation (_continuations)."""
+    c = _CONTINUATION_PATTERNS.get(shape)
+    if c is None:
+        if not _CONTINUATION_SOURCES:
+            _CONTINUATION_SOURCES.append(_continuations())
+        run, split, copies = _CONTINUATION_SOURCES[0][shape]
+        c = _CONTINUATION_PATTERNS[shape] = (re.compile(run), re.compile(split), None if copies is None else re.compile(copies))
+    return c
+
+
+#: _COPY_MARGIN is how far past its end a unit's conditions may read, at most: the longest literal (a guard), or a value's, a path's or a name's end, which a copy of a unit finds within the next copies.
+_COPY_MARGIN = max([80] + [len(lit) + 1 for lit in _literal_conditions()])
+
+
+def _copies(r: "_Redactor", pattern: Pattern[str], b: int) -> int:
+    """_copies redacts, at b (right after a redaction), a unit of a continuation and the exact copies of it that follow, but the last ones, and returns where it stopped.
+
+    A unit's answer depends only on its text and on at most _COPY_MARGIN
+    characters after it (its conditions read ahead that far at most: a
+    literal, or a value's, a path's or a name's end, which lies within the
+    next copy), never on the text before it. So a copy followed by three
+    copies and _COPY_MARGIN characters of copies reads the same text as
+    the first, and gets the same answer; the last copies are left to the
+    continuation's run, which reads them with what follows.
+    """
+    s = r.s
+    m = pattern.match(s, b)
+    if m is None:
+        return b
+    q = m.end(1) - b
+    k = (m.end() - b) // q - 3 - _COPY_MARGIN // q
+    if k < 1:
+        return b
+    r.out += ((m.group(2) + _REDACTED) * k,)  # type: ignore[operator]
+    r.flushed = b = b + k * q
+    return b
 
 
 #: _BACK_SCAN is the backward scan itself on the reversed text: spaces and tabs, up to two quotes or backslashes, then the key (only its last 64 characters matter, and whether it is longer).
@@ -1081,7 +1244,7 @@ class _Redactor:
         self.path_from = self.path_run = self.path_end_at = -1
         self.cred_from = self.cred_end = self.cred_at = -1
         # shape is the shape of the span match returned last, and last the
-        # shape of the last redaction (see _CONTINUATIONS).
+        # shape of the last redaction (see _continuations).
         self.shape = self.last = _S_OTHER
 
     def before(self, i: int) -> str:
@@ -1451,14 +1614,13 @@ def _redact(s: str) -> str:
     first: "Optional[re.Match[str]]" = m
     r = _Redactor(s)
     n = len(s)
-    conts = _CONTINUATIONS
     match = r.match
     done = 0
     # force is a separator to try although the search may not find it (n:
     # none); see below.
     force = n
     # streak counts the redactions of one shape in a row, each close after
-    # the last (see _CONTINUATIONS).
+    # the last (see _continuations).
     streak = 0
     while True:
         if m is not None:
@@ -1565,10 +1727,25 @@ def _redact(s: str) -> str:
         while b < n:
             # The third redaction of one shape in a row: the rest of the run
             # at once.
-            if streak > 2 and shape in conts and (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at):
+            if streak > 2 and shape in _CONTINUED:
                 streak = 0
-                run, unit = conts[shape]
-                cm = run.match(s, b)
+                cm = None
+                # (Assignments only where the last unit, from the end of
+                # the text kept before the last redaction, which started at
+                # a, is repeated: text dense with assignments of other keys
+                # and values, the common case, would pay for a failing run.)
+                if (shape != _S_HOME or r.path_from <= b <= r.path_run and r.cred_end == r.path_end_at) and (shape != _S_ASSIGN or s.startswith(s[a - len(r.out[-2]):b], b)):
+                    run, unit, copies = _continuation(shape)
+                    if copies is not None:
+                        b = done = _copies(r, copies, b)
+                    cm = run.match(s, b)
+                if cm is None and shape == _S_HOME:
+                    # Homes that each end their path, whatever the path
+                    # scans remember.
+                    run, unit, copies = _continuation(_S_HOMES_APART)
+                    if copies is not None:
+                        b = done = _copies(r, copies, b)
+                    cm = run.match(s, b)
                 if cm is not None:
                     e = cm.end()
                     r.out += (_REDACTED.join(unit.split(s[b:e])[1::2]), _REDACTED)
