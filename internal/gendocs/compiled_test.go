@@ -2,7 +2,6 @@ package gendocs
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -16,10 +15,7 @@ import (
 // text/template's bytes on every contract of the tests and on synthetic
 // contracts, page by page.
 func TestTemplatesCompile(t *testing.T) {
-	cs := gentest.Contracts(t, "../../examples/*/contract/kinds.yaml") // billing: imports
-	for _, n := range []int{1, 120} {
-		cs[fmt.Sprintf("synth %d", n)] = gentest.LoadData(t, synth.Contract(n))
-	}
+	cs := gentest.TemplateContracts(t)
 	for p, c := range cs {
 		gentest.SameAsTextTemplate(t, p, pageTemplates, newView(c, targets.Defaults(c.Name)))
 	}

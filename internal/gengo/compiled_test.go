@@ -2,12 +2,10 @@ package gengo
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
 	"github.com/errgen/errgen/internal/genschema"
 	"github.com/errgen/errgen/internal/gentest"
-	"github.com/errgen/errgen/internal/synth"
 	"github.com/errgen/errgen/internal/targets"
 )
 
@@ -20,10 +18,7 @@ import (
 // slow.
 func TestTemplatesCompile(t *testing.T) {
 	fallsBack := map[string]bool{"aip193_contract.go": true, "logging_contract.go": true, "inbound_contract.go": true, "callerror_contract.go": true}
-	cs := gentest.Contracts(t, "../../examples/*/contract/kinds.yaml")
-	for _, n := range []int{1, 120} {
-		cs[fmt.Sprintf("synth %d", n)] = gentest.LoadData(t, synth.Contract(n))
-	}
+	cs := gentest.TemplateContracts(t)
 	for p, c := range cs {
 		g := newGen(c, targets.Defaults(c.Name))
 		var err error

@@ -2,7 +2,6 @@ package genpy
 
 import (
 	"bytes"
-	"fmt"
 	"github.com/errgen/errgen/internal/synth"
 	"path"
 	"strings"
@@ -171,10 +170,7 @@ func tomlTables(text string) map[string]map[string]string {
 // text/template's bytes on every contract of the tests and on synthetic
 // contracts, template by template.
 func TestTemplatesCompile(t *testing.T) {
-	cs := gentest.Contracts(t, "../../examples/*/contract/kinds.yaml") // billing: imports
-	for _, n := range []int{1, 120} {
-		cs[fmt.Sprintf("synth %d", n)] = gentest.LoadData(t, synth.Contract(n))
-	}
+	cs := gentest.TemplateContracts(t)
 	for p, c := range cs {
 		v, err := newView(c, targets.Defaults(c.Name))
 		if err != nil {

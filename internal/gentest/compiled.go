@@ -2,9 +2,12 @@ package gentest
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
+	"github.com/errgen/errgen/internal/contract"
 	"github.com/errgen/errgen/internal/render"
+	"github.com/errgen/errgen/internal/synth"
 )
 
 // SameAsTextTemplate renders every template of ts with data by its
@@ -43,4 +46,15 @@ func SameAsTextTemplate(t testing.TB, what string, ts *render.Templates, data an
 		t.Errorf("%s: no templates", what)
 	}
 	t.Logf("%s: %d templates", what, n)
+}
+
+// TemplateContracts are the contracts the emitters' TestTemplatesCompile
+// render with: every contract of the tests (the examples' too, billing's
+// with its imports) and synthetic ones of 1 and 120 kinds.
+func TemplateContracts(t testing.TB) map[string]*contract.Contract {
+	cs := Contracts(t, "../../examples/*/contract/kinds.yaml")
+	for _, n := range []int{1, 120} {
+		cs[fmt.Sprintf("synth %d", n)] = LoadData(t, synth.Contract(n))
+	}
+	return cs
 }
