@@ -26,7 +26,9 @@ import (
 // slice or array with break and continue, variables declared with :=,
 // field and method chains, the functions of the set and the builtins and,
 // or, not, eq, index, print, printf and println. A template using anything
-// else, or data of a type it cannot resolve, is executed by text/template.
+// else (a variable declared in an argument of and or or after the first,
+// an int passed for a *int), or data of a type it cannot resolve, is
+// executed by text/template.
 // So is any run the program cannot complete exactly as text/template would
 // (a nil pointer, a method that is not addressable, a function's error or
 // panic, a comparison of unlike values): its output is dropped and
