@@ -472,6 +472,9 @@ func (c *compiler) rangeNode(r *parse.RangeNode, dot reflect.Type) (step, error)
 	}
 	// The pipeline's variables hold its value (the else list sees that);
 	// in the body the last is the element and, of two, the first the index.
+	// (After any the command declares itself, in a parenthesized
+	// pipeline.)
+	decl := len(c.scope)
 	var slots []int
 	for _, d := range p.Decl {
 		slots = append(slots, c.declare(d.Ident[0], e.typ))
@@ -491,9 +494,9 @@ func (c *compiler) rangeNode(r *parse.RangeNode, dot reflect.Type) (step, error)
 	}
 	// The body's own variables end with each iteration: the else list
 	// sees only the pipeline's (as in if and with).
-	c.scope = c.scope[:mark+len(slots)]
+	c.scope = c.scope[:decl+len(slots)]
 	for i := range slots {
-		c.scope[mark+i].typ = e.typ
+		c.scope[decl+i].typ = e.typ
 	}
 	els, err := c.list(r.ElseList, dot)
 	if err != nil {

@@ -120,6 +120,9 @@ var compiledTemplates = map[string]string{
 	// A break in a range's else list ends that range only; a continue
 	// goes on to the outer one.
 	"elsebreak": `{{range .Items}}{{.S}}{{range .L}}{{.}}{{else}}{{break}}x{{end}}{{.T}}|{{end}}after{{range .Items}}{{range .L}}{{else}}{{continue}}{{end}}{{.S}}{{end}}`,
+	// A range whose pipeline declares a variable of its own: the else
+	// list's $e is the pipeline's value.
+	"rangeparen": `{{range $e := ($x := .L)}}{{$e}}{{$x}}{{else}}{{$e}}{{$x}}{{end}}`,
 	// eq evaluates every argument, the ones after an equal one too.
 	"eqall": `{{eq .N .N .Opt.N}}`,
 }
@@ -260,7 +263,7 @@ func TestCompiledMatchesTextTemplate(t *testing.T) {
 			t.Errorf("%s never completed compiled", name)
 		}
 	}
-	for _, name := range []string{"text", "fields", "if", "with", "range", "break", "vars", "builtins", "print", "dotprint", "constants", "nested", "ifscope", "rangescope", "elsebreak"} {
+	for _, name := range []string{"text", "fields", "if", "with", "range", "break", "vars", "builtins", "print", "dotprint", "constants", "nested", "ifscope", "rangescope", "elsebreak", "rangeparen"} {
 		if completed[name] != runs {
 			t.Errorf("%s completed compiled %d times of %d", name, completed[name], runs)
 		}
