@@ -228,6 +228,11 @@ func AppendString(b []byte, s string, html bool) []byte {
 // the byte after a cut of s is ASCII, no character straddles the cut, and
 // escaping the pieces gives s escaped whole: a writer can reuse the escaped
 // text of a piece written before.
+//
+// Like append, it may write into b's spare capacity past what it appends
+// (up to eight bytes further: it stores whole words). So must AppendString.
+// Pass only a b whose spare capacity holds nothing kept: never b[:k] of a
+// buffer whose bytes from k on are still read.
 func AppendEscaped(b []byte, s string, html bool) []byte {
 	for i := 0; i < len(s); {
 		// Eight bytes at a time to the next byte that needs a look: the

@@ -26,7 +26,9 @@ import (
 // slice or array with break and continue, variables declared with :=,
 // field and method chains, the functions of the set and the builtins and,
 // or, not, eq, index, print, printf and println. A template using anything
-// else, or data of a type it cannot resolve, is executed by text/template.
+// else (a variable declared in an argument of and or or after the first,
+// an int passed for a *int), or data of a type it cannot resolve, is
+// executed by text/template.
 // So is any run the program cannot complete exactly as text/template would
 // (a nil pointer, a method that is not addressable, a function's error or
 // panic, a comparison of unlike values): its output is dropped and
@@ -303,13 +305,19 @@ func (c *compiler) printer(e expr) step {
 var (
 	errorType       = reflect.TypeFor[error]()
 	stringerType    = reflect.TypeFor[fmt.Stringer]()
+	formatterType   = reflect.TypeFor[fmt.Formatter]()
 	stringType      = reflect.TypeFor[string]()
+	intType         = reflect.TypeFor[int]()
 	reflectValueTyp = reflect.TypeFor[reflect.Value]()
 )
 
+// hasPrintMethod says fmt may print a t otherwise than its kind's plain
+// form: it or its address has String or Error, or it has Format (which
+// fmt.Fprint calls too).
 func hasPrintMethod(t reflect.Type) bool {
 	p := reflect.PointerTo(t)
-	return t.Implements(errorType) || t.Implements(stringerType) || p.Implements(errorType) || p.Implements(stringerType)
+	return t.Implements(errorType) || t.Implements(stringerType) || p.Implements(errorType) || p.Implements(stringerType) ||
+		t.Implements(formatterType) || p.Implements(formatterType)
 }
 
 func intKind(k reflect.Kind) bool {
@@ -400,10 +408,16 @@ func (c *compiler) ifWith(with bool, pipe *parse.PipeNode, list, elseList *parse
 	if with {
 		inner = e.typ
 	}
+	piped := len(c.scope) // the pipeline's variables: the else list sees them
 	then, err := c.list(list, inner)
 	if err != nil {
 		return nil, err
 	}
+	// Variables the then list declares end with it (text/template pops
+	// them): the else list must not see them, or it would read a slot the
+	// then list set on an earlier run, where text/template reads an outer
+	// variable of the same name or reports an undefined one.
+	c.scope = c.scope[:piped]
 	els, err := c.list(elseList, dot)
 	if err != nil {
 		return nil, err
@@ -458,6 +472,9 @@ func (c *compiler) rangeNode(r *parse.RangeNode, dot reflect.Type) (step, error)
 	}
 	// The pipeline's variables hold its value (the else list sees that);
 	// in the body the last is the element and, of two, the first the index.
+	// (After any the command declares itself, in a parenthesized
+	// pipeline.)
+	decl := len(c.scope)
 	var slots []int
 	for _, d := range p.Decl {
 		slots = append(slots, c.declare(d.Ident[0], e.typ))
@@ -475,8 +492,11 @@ func (c *compiler) rangeNode(r *parse.RangeNode, dot reflect.Type) (step, error)
 	if err != nil {
 		return nil, err
 	}
+	// The body's own variables end with each iteration: the else list
+	// sees only the pipeline's (as in if and with).
+	c.scope = c.scope[:decl+len(slots)]
 	for i := range slots {
-		c.scope[mark+i].typ = e.typ
+		c.scope[decl+i].typ = e.typ
 	}
 	els, err := c.list(r.ElseList, dot)
 	if err != nil {
@@ -495,7 +515,14 @@ func (c *compiler) rangeNode(r *parse.RangeNode, dot reflect.Type) (step, error)
 		}
 		n := v.Len()
 		if n == 0 {
-			return els(s, dot)
+			// text/template's walkRange recovers a break anywhere under
+			// it, its else list included (a break there, legal inside
+			// an outer range, ends this range only); a continue goes on
+			// to the outer range.
+			if els(s, dot) == cont {
+				return cont
+			}
+			return next
 		}
 		var index reflect.Value
 		if indexVar >= 0 {
@@ -1089,7 +1116,9 @@ func validate(e expr, pt reflect.Type) (expr, error) {
 				}
 				return v.Elem()
 			}), nil
-		case reflect.PointerTo(t).AssignableTo(pt):
+		case reflect.PointerTo(t).AssignableTo(pt) && t != intType:
+			// (Not an int: a range's index, addressable here, is a
+			// copy in text/template, which will not take its address.)
 			return typed(pt, func(s *state, dot reflect.Value) reflect.Value {
 				v := val(s, dot)
 				if !v.CanAddr() {
@@ -1126,6 +1155,7 @@ func (c *compiler) builtin(name string, args []parse.Node, dot reflect.Type) (ex
 		return expr{}, errors.New("no arguments")
 	}
 	argv := make([]expr, len(args))
+	slots := c.slots
 	for i, a := range args {
 		e, err := c.arg(a, nil, dot)
 		if _, ok := a.(*parse.NilNode); ok || err != nil && isConstant(a) {
@@ -1136,6 +1166,15 @@ func (c *compiler) builtin(name string, args []parse.Node, dot reflect.Type) (ex
 			return expr{}, err
 		}
 		argv[i] = e
+		if i == 0 {
+			slots = c.slots
+		}
+	}
+	if (name == "and" || name == "or") && c.slots != slots {
+		// A variable declared in an argument and or or may not
+		// evaluate: text/template then has no such variable, where a
+		// slot would hold nothing or an earlier run's value.
+		return expr{}, errors.New("a variable declared in an argument of " + name + " after the first")
 	}
 	boolean := reflect.TypeFor[bool]()
 	switch name {
@@ -1232,10 +1271,18 @@ func isConstant(n parse.Node) bool {
 // eq is text/template's eq on values of basic kinds; anything else stops
 // the run.
 func eq(s *state, dot reflect.Value, argv []expr) bool {
-	a := indirectInterface(argv[0].val(s, dot))
+	// text/template evaluates every argument before eq compares any (an
+	// argument that fails fails the run even where an earlier one is
+	// equal).
+	var buf [4]reflect.Value
+	vals := buf[:0]
+	for _, e := range argv {
+		vals = append(vals, e.val(s, dot))
+	}
+	a := indirectInterface(vals[0])
 	k1 := basicKind(a)
-	for _, e := range argv[1:] {
-		b := indirectInterface(e.val(s, dot))
+	for _, v := range vals[1:] {
+		b := indirectInterface(v)
 		if k1 != basicKind(b) || k1 == reflect.Invalid {
 			stop()
 		}

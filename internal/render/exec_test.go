@@ -18,6 +18,7 @@ import (
 type (
 	named string
 	strer int
+	fmtd  string // has Format, which fmt.Fprint calls
 	leaf  struct{ S string }
 	inner struct {
 		S, T  string
@@ -27,6 +28,7 @@ type (
 		B     bool
 		Named named
 		Str   strer
+		Fm    fmtd
 		P     *inner
 		L     []string
 		M     map[string]string
@@ -43,11 +45,12 @@ type (
 	}
 )
 
-func (s strer) String() string          { return fmt.Sprintf("strer(%d)", int(s)) }
-func (i *inner) Wrap(s string) string   { return "<" + s + ">" }
-func (i inner) Twice() int              { return 2 * i.N }
-func (i *inner) Check() (string, error) { return checked(i.S) }
-func (o *outer) Count(xs []inner) int   { return len(xs) }
+func (s strer) String() string            { return fmt.Sprintf("strer(%d)", int(s)) }
+func (f fmtd) Format(s fmt.State, _ rune) { fmt.Fprintf(s, "F(%s)", string(f)) }
+func (i *inner) Wrap(s string) string     { return "<" + s + ">" }
+func (i inner) Twice() int                { return 2 * i.N }
+func (i *inner) Check() (string, error)   { return checked(i.S) }
+func (o *outer) Count(xs []inner) int     { return len(xs) }
 
 // quote is a function with an appending form (Appender).
 type quote func(string) string
@@ -75,6 +78,7 @@ var testFuncs = template.FuncMap{
 	},
 	"pair": func(a string, n int) string { return a + strings.Repeat("+", n%4) },
 	"join": func(sep string, xs []string) string { return strings.Join(xs, sep) },
+	"incp": func(p *int) int { return *p + 1 },
 	"not":  nil, // placeholder, removed below: a set may override a builtin
 }
 
@@ -84,7 +88,7 @@ func init() { delete(testFuncs, "not") }
 // use what they hand to text/template.
 var compiledTemplates = map[string]string{
 	"text":      `plain text only`,
-	"fields":    `{{.S}}|{{.N}}|{{.U}}|{{.F}}|{{.B}}|{{.Named}}|{{.Str}}|{{.Leaf}}|{{.Leaf.S}}|{{.L}}|{{.Any}}|{{.Opt}}|{{.Arr}}`,
+	"fields":    `{{.S}}|{{.N}}|{{.U}}|{{.F}}|{{.B}}|{{.Named}}|{{.Str}}|{{.Leaf}}|{{.Leaf.S}}|{{.L}}|{{.Any}}|{{.Opt}}|{{.Arr}}|{{.Fm}}{{with .Opt}}{{.Fm}}{{end}}`,
 	"ptr":       `{{.Opt.S}}/{{.Opt.N}}/{{.P}}`,
 	"deep":      `{{with .Opt}}{{.P.P.S}}{{end}}`,
 	"if":        `{{if .S}}s{{else if .N}}n{{else if .L}}l{{else}}none{{end}}{{if .Opt}}opt{{end}}{{if .Any}}any{{end}}{{if .M}}m{{end}}`,
@@ -109,6 +113,18 @@ var compiledTemplates = map[string]string{
 	"anys":      `{{range .Anys}}[{{.}}]{{if .}}t{{end}}{{end}}`,
 	"dotprint":  `{{.}}`,
 	"constants": `{{"str"}}{{1}}{{1.5}}{{true}}{{0x10}}{{'a'}}{{1e3}}`,
+	// A variable the then list (or a range's body) declares is not the
+	// else list's, on this run or a later one.
+	"ifscope":    `{{$x := .S}}{{range .Items}}{{if .B}}{{$x := .T}}{{$x}}{{else}}{{$x}}{{end}};{{end}}`,
+	"rangescope": `{{$x := .S}}{{range .Items}}{{range .L}}{{$x := .}}{{else}}{{$x}}{{end}};{{end}}`,
+	// A break in a range's else list ends that range only; a continue
+	// goes on to the outer one.
+	"elsebreak": `{{range .Items}}{{.S}}{{range .L}}{{.}}{{else}}{{break}}x{{end}}{{.T}}|{{end}}after{{range .Items}}{{range .L}}{{else}}{{continue}}{{end}}{{.S}}{{end}}`,
+	// A range whose pipeline declares a variable of its own: the else
+	// list's $e is the pipeline's value.
+	"rangeparen": `{{range $e := ($x := .L)}}{{$e}}{{$x}}{{else}}{{$e}}{{$x}}{{end}}`,
+	// eq evaluates every argument, the ones after an equal one too.
+	"eqall": `{{eq .N .N .Opt.N}}`,
 }
 
 var fallbackTemplates = map[string]string{
@@ -119,6 +135,12 @@ var fallbackTemplates = map[string]string{
 	"anyfield": `{{range .Anys}}{{.S}}{{end}}`,
 	"rangeint": `{{range .N}}{{.}}{{end}}`,
 	"badarg":   `{{q .Named}}`,
+	// text/template will not take the address of a range's index.
+	"indexaddr": `{{range $i, $e := .L}}{{incp $i}}{{end}}`,
+	// A variable of the then list is undefined in the else list.
+	"undefined": `{{if .B}}{{$y := .S}}{{else}}{{$y}}{{end}}`,
+	// A variable declared where and may not evaluate it.
+	"anddecl": `{{and .B ($x := .S)}}{{$x}}`,
 }
 
 func randText(r *rand.Rand) string {
@@ -133,7 +155,7 @@ func randText(r *rand.Rand) string {
 func randInner(r *rand.Rand, depth int) inner {
 	in := inner{
 		S: randText(r), T: randText(r), N: r.IntN(5) - 1, U: uint8(r.IntN(3)), F: float64(r.IntN(3)) / 2,
-		B: r.IntN(2) == 0, Named: named(randText(r)), Str: strer(r.IntN(3)), Leaf: leaf{randText(r)},
+		B: r.IntN(2) == 0, Named: named(randText(r)), Str: strer(r.IntN(3)), Fm: fmtd(randText(r)), Leaf: leaf{randText(r)},
 	}
 	if depth > 0 && r.IntN(2) == 0 {
 		p := randInner(r, depth-1)
@@ -241,7 +263,7 @@ func TestCompiledMatchesTextTemplate(t *testing.T) {
 			t.Errorf("%s never completed compiled", name)
 		}
 	}
-	for _, name := range []string{"text", "fields", "if", "with", "range", "break", "vars", "builtins", "print", "dotprint", "constants", "nested"} {
+	for _, name := range []string{"text", "fields", "if", "with", "range", "break", "vars", "builtins", "print", "dotprint", "constants", "nested", "ifscope", "rangescope", "elsebreak", "rangeparen"} {
 		if completed[name] != runs {
 			t.Errorf("%s completed compiled %d times of %d", name, completed[name], runs)
 		}
