@@ -587,6 +587,7 @@ func (l *loader) fields(sec *mapping, what string, allowRequired bool) []*Field 
 		if m == nil {
 			return
 		}
+		m.in = append(sec.in[:len(sec.in):len(sec.in)], sec.node)
 		if !namingMatch(SnakeCase, k.Value) && !valueNameRe.MatchString(k.Value) {
 			l.errorf(k, "%sname must start with a letter and use only letters, digits, - and _", prefix)
 		}
@@ -644,7 +645,16 @@ func (l *loader) fieldDetails(f *Field, m *mapping, prefix string) {
 			l.errorf(pk, "%sproperties are only allowed on an object", prefix)
 			return
 		}
+		// An alias may name a mapping this field is read from (the
+		// fields, or a definition, that hold it): reading it as the
+		// properties would not end.
+		in := append(m.in[:len(m.in):len(m.in)], m.node)
+		if contains(in, pv) {
+			l.errorf(pk, "%sproperties lead back, through an alias, to a mapping that holds this field, which would contain itself without end; write out what the alias names", prefix)
+			return
+		}
 		if pm := l.asMapping(pv, pk, prefix, "properties"); pm != nil {
+			pm.in = in
 			pm.what = prefix
 			if len(pm.keys) == 0 {
 				l.errorf(pk, "%sproperties must not be empty; leave it out for a free-form object", prefix)

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/errgen/errgen/internal/synth"
 )
 
 var update = flag.Bool("update", false, "rewrite expected outputs")
@@ -396,5 +399,37 @@ func TestSanitizePaths(t *testing.T) {
 	}
 	if off := load("  paths: false\n"); off.Paths || off.AllCredentialNames() != nil {
 		t.Errorf("paths: false: paths %v, names %q", off.Paths, off.AllCredentialNames())
+	}
+}
+
+// Properties that an alias makes a mapping they are read from (the fields
+// that hold them, or a definition on the way) are reported at the
+// properties key; they were read without end, until the stack overflowed
+// and the process died (the stack is held low here so that it dies fast).
+// An alias to a mapping elsewhere is still read.
+func TestPropertiesAliasingTheirHolder(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	base := string(synth.Contract(2))
+	const obj = "type: object\n        description: d\n        properties: "
+	for _, tt := range []struct{ fields, want string }{
+		{"fields: &f\n      p:\n        " + obj + "*f\n", "kinds.yaml:121:9: kind \"zz\": field \"p\": properties lead back"},
+		{"fields:\n      p: &p\n        " + obj + "*p\n", "kinds.yaml:121:9: kind \"zz\": field \"p\": properties lead back"},
+		{"fields:\n      p: &p\n        " + obj + "\n          q:\n            type: object\n            description: d\n            properties: {r: *p}\n",
+			"kinds.yaml:121:9: kind \"zz\": field \"p\": property \"q\": property \"r\": properties lead back"},
+		{"fields:\n      a:\n        " + obj + "&shared {s: {type: string, description: d}}\n      p:\n        " + obj + "*shared\n", ""},
+	} {
+		kind := "  zz:\n    group: group_0\n    description: d\n    origin: validation\n    http: 400\n    recovery:\n      action: revise_and_retry\n      same_arguments: never\n      guidance: g\n    " + tt.fields
+		data := strings.Replace(base, "kinds:\n", "kinds:\n"+kind, 1)
+		_, err := Load("kinds.yaml", []byte(data))
+		got := fmt.Sprint(err)
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("an alias to a mapping elsewhere is refused: %s", got)
+			}
+			continue
+		}
+		if !strings.HasPrefix(got, tt.want) || strings.Count(got, "\n") > 0 {
+			t.Errorf("%s\nwant the one problem %s…, got:\n%s", tt.fields, tt.want, got)
+		}
 	}
 }

@@ -125,6 +125,10 @@ type mapping struct {
 	// missing keys are then not reported, as they were likely meant to
 	// come from the merge.
 	merge bool
+	// in are the mappings of fields and field definitions that hold this
+	// one, outermost first: properties that an alias makes one of them
+	// would be read without end.
+	in []*yaml.Node
 }
 
 type missedKey struct {
