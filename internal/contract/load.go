@@ -175,7 +175,7 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	if doc, ok := l.splitParse(data); ok {
 		// One document, parsed in pieces (splitparse.go): what follows
 		// the decoding below, on the same tree.
-		return l.rootOf(doc)
+		return l.aliasesChecked(data, l.rootOf(doc))
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -193,7 +193,17 @@ func (l *loader) parse(data []byte) *yaml.Node {
 	} else if !errors.Is(err, io.EOF) {
 		l.syntaxError(data, err)
 	}
-	return l.rootOf(&doc)
+	return l.aliasesChecked(data, l.rootOf(&doc))
+}
+
+// aliasesChecked is root, or nil when its aliases add more than the
+// contract may read (checkAliases); only a text holding a '*' can hold an
+// alias.
+func (l *loader) aliasesChecked(data []byte, root *yaml.Node) *yaml.Node {
+	if root == nil || bytes.IndexByte(data, '*') < 0 || l.checkAliases(root) {
+		return root
+	}
+	return nil
 }
 
 // rootOf returns the document's root mapping, or nil after reporting why
