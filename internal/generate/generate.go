@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -101,23 +102,35 @@ func run(c *contract.Contract, o targets.Options, emitters []Emitter) (*Output, 
 		o.Shared = targets.NewShared()
 	}
 	results := make([]result, len(emitters))
-	var wg sync.WaitGroup
+	// As many workers as the process may run at once take the emitters in
+	// table order: with one goroutine an emitter, a large contract had
+	// every emitter's views and examples live at once, for the collector to
+	// mark on every cycle, and the emitters evicted each other from the
+	// caches (at 100,000 kinds 3-7 % more CPU, and more wall time). An
+	// emitter waits for nothing another produces: what they share is built
+	// by the first that asks (targets.Derive), on its own goroutine. The
+	// conformance vectors, the largest output at every size, go first, so
+	// that no worker is left with them while the other has finished.
+	next := make(chan int, len(emitters))
 	for i, e := range emitters {
+		if e.Key == targets.Conformance {
+			next <- i
+		}
+	}
+	for i, e := range emitters {
+		if e.Key != targets.Conformance {
+			next <- i
+		}
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(len(emitters), runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// A panic on an emitter's goroutine would end the process
-			// with exit code 2 (a usage error's) and a raw stack; what the
-			// loader accepts every emitter must generate, so a panic is a
-			// bug in errgen, reported as such by the caller, and nothing
-			// is written.
-			defer func() {
-				if r := recover(); r != nil {
-					results[i] = result{err: &InternalError{Emitter: e.Name, File: c.File, Panic: r, Stack: debug.Stack()}}
-				}
-			}()
-			files, err := e.Generate(c, o)
-			results[i] = result{files, err}
+			for i := range next {
+				results[i].files, results[i].err = runEmitter(c, o, emitters[i])
+			}
 		}()
 	}
 	wg.Wait()
@@ -164,6 +177,19 @@ func run(c *contract.Contract, o targets.Options, emitters []Emitter) (*Output, 
 	}
 	sort.Strings(out.Dirs)
 	return out, nil
+}
+
+// runEmitter runs e. A panic on an emitter's goroutine would end the
+// process with exit code 2 (a usage error's) and a raw stack; what the
+// loader accepts every emitter must generate, so a panic is a bug in
+// errgen, reported as such by the caller, and nothing is written.
+func runEmitter(c *contract.Contract, o targets.Options, e Emitter) (files map[string][]byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			files, err = nil, &InternalError{Emitter: e.Name, File: c.File, Panic: r, Stack: debug.Stack()}
+		}
+	}()
+	return e.Generate(c, o)
 }
 
 // InternalError is an emitter's panic, caught at the edge of the pipeline:
