@@ -23,7 +23,7 @@ var emitters = map[string]Emitter{
 	targets.Rust:        {Generate: genrust.Generate, Scratch: genrust.Scratch},
 	targets.Schemas:     {Generate: genschema.Generate},
 	targets.Docs:        {Generate: gendocs.Generate},
-	targets.Conformance: {Generate: genvectors.Generate},
+	targets.Conformance: {Generate: genvectors.Generate, First: true},
 	targets.OpenAPI:     {Generate: genopenapi.Generate},
 }
 
@@ -39,6 +39,10 @@ type Emitter struct {
 	// (node_modules/, *.egg-info/): never errgen's to report or prune. See
 	// scratch.go.
 	Scratch []string
+	// First starts the emitter before the others: the largest output at
+	// every contract size (the conformance vectors), so that run's workers
+	// are not left waiting on it at the end.
+	First bool
 }
 
 // Dir is the emitter's directory under o, "" when it is not generated.

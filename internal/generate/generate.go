@@ -108,18 +108,14 @@ func run(c *contract.Contract, o targets.Options, emitters []Emitter) (*Output, 
 	// mark on every cycle, and the emitters evicted each other from the
 	// caches (at 100,000 kinds 3-7 % more CPU, and more wall time). An
 	// emitter waits for nothing another produces: what they share is built
-	// by the first that asks (targets.Derive), on its own goroutine. The
-	// conformance vectors, the largest output at every size, go first, so
-	// that no worker is left with them while the other has finished.
+	// by the first that asks (targets.Derive), on its own goroutine. An
+	// emitter marked First (the largest output) starts before the rest.
 	next := make(chan int, len(emitters))
-	for i, e := range emitters {
-		if e.Key == targets.Conformance {
-			next <- i
-		}
-	}
-	for i, e := range emitters {
-		if e.Key != targets.Conformance {
-			next <- i
+	for _, first := range []bool{true, false} {
+		for i, e := range emitters {
+			if e.First == first {
+				next <- i
+			}
 		}
 	}
 	close(next)
