@@ -47,8 +47,8 @@ func defaultLayout() *layoutSpec {
 	p := Pos{Line: 1, Col: 1}
 	return &layoutSpec{pos: p, contextPos: p, kindPos: p, leaves: []leafSpec{
 		{path: "contract_version", source: SourceVersion, pos: p},
-		{path: "kind", source: SourceKind, pos: p},
-		{path: "message", source: SourceMessage, pos: p},
+		{path: ShortFormKindMember, source: SourceKind, pos: p},
+		{path: ShortFormMessageMember, source: SourceMessage, pos: p},
 		{path: "origin", source: SourceOrigin, pos: p},
 		{path: "recovery.action", source: SourceAction, pos: p},
 		{path: "recovery.same_arguments", source: SourceSameArguments, pos: p},

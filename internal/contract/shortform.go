@@ -60,6 +60,14 @@ const (
 	PromotedShortForm = "short_form"
 )
 
+// ShortFormKindMember and ShortFormMessageMember are the members of labby's
+// short form, {"kind": …, "message": …}: the default layout's kind and
+// message leaves, which it is made of.
+const (
+	ShortFormKindMember    = "kind"
+	ShortFormMessageMember = "message"
+)
+
 // ShortForm returns the short form the contract's readers accept, or nil
 // when they accept none. It is labby's form, whose members are the top-level
 // kind and message of labby's envelope, so only a contract using the default
@@ -73,8 +81,8 @@ func (c *Contract) ShortForm() *ShortForm {
 		return nil
 	}
 	sf := &ShortForm{
-		KindMember:    c.Layout.Leaf(SourceKind).Name,
-		MessageMember: c.Layout.Leaf(SourceMessage).Name,
+		KindMember:    ShortFormKindMember,
+		MessageMember: ShortFormMessageMember,
 		KindPattern:   c.KindPattern(),
 	}
 	for _, k := range c.Kinds {

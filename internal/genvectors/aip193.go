@@ -454,7 +454,7 @@ func aipForeignVec(c *contract.Contract, own object, tc aipCase) (v AIPDecodeVec
 		return v, false, nil
 	}
 	message := upstreamMessage(c, w.status, text)
-	if sanitizesMessage(c) && !sanitizeProof(c, message) {
+	if c.Sanitize.Sanitizes("message") && !sanitizeProof(c, message) {
 		return v, false, nil
 	}
 	kind := c.HTTPKind(w.status)

@@ -68,8 +68,8 @@ type response struct {
 func shortFormResponse(name string, status int, headers map[string]string, kind, message string) response {
 	scratch := rawScratch.Get().(*[]byte)
 	defer rawScratch.Put(scratch)
-	b := str(append((*scratch)[:0], `{"kind":`...), kind)
-	b = append(str(append(b, `,"message":`...), message), '}')
+	b := str(append(append(append((*scratch)[:0], `{"`...), contract.ShortFormKindMember...), `":`...), kind)
+	b = append(str(append(append(append(b, `,"`...), contract.ShortFormMessageMember...), `":`...), message), '}')
 	*scratch = b
 	return response{name: name, status: status, headers: headers, body: string(b), short: true, kind: kind, message: message}
 }
@@ -133,10 +133,10 @@ func jsonHeaders(extra ...string) map[string]string {
 func shortFormBody(kind, message any, more ...orderedjson.Member) string {
 	o := object{}
 	if kind != nil {
-		o = append(o, orderedjson.Member{Key: "kind", Value: kind})
+		o = append(o, orderedjson.Member{Key: contract.ShortFormKindMember, Value: kind})
 	}
 	if message != nil {
-		o = append(o, orderedjson.Member{Key: "message", Value: message})
+		o = append(o, orderedjson.Member{Key: contract.ShortFormMessageMember, Value: message})
 	}
 	b, _ := rawString(append(o, more...))
 	return b
@@ -206,7 +206,7 @@ func shortFormResponses(c *contract.Contract) []response {
 		response{name: "not a short form: a kind the sanitizer redacts", status: 502, headers: jsonHeaders(), body: shortFormBody(shortFormToken.in, shortMessage)},
 		response{name: "not a short form: a kind that is not a string", status: 502, headers: jsonHeaders(), body: shortFormBody(42, shortMessage)},
 		response{name: "not a short form: no message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, nil)},
-		response{name: "not a short form: a null message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, nil, orderedjson.Member{Key: "message", Value: nil})},
+		response{name: "not a short form: a null message", status: first.HTTP, headers: jsonHeaders(), body: shortFormBody(first.Name, nil, orderedjson.Member{Key: contract.ShortFormMessageMember, Value: nil})},
 		response{name: "not a short form: an array", status: first.HTTP, headers: jsonHeaders(), body: "[" + shortFormBody(first.Name, shortMessage) + "]"},
 	)
 }
@@ -228,7 +228,7 @@ func limitResponses(first *contract.Kind) []response {
 		response{name: "past a limit: a short form whose first of two x members is 1e999", status: 404, headers: jsonHeaders(),
 			body: shortFormBody(first.Name, shortMessage, orderedjson.Member{Key: "x", Value: json.RawMessage("1e999")}, orderedjson.Member{Key: "x", Value: json.RawMessage("1")})},
 		response{name: fmt.Sprintf("past a limit: a short form whose first of two kind members nests %d levels deep", contract.MaxDepth+1), status: 404, headers: jsonHeaders(),
-			body: `{"kind":` + string(nest(contract.MaxDepth+1)) + "," + shortFormBody(first.Name, shortMessage)[1:]},
+			body: `{"` + contract.ShortFormKindMember + `":` + string(nest(contract.MaxDepth+1)) + "," + shortFormBody(first.Name, shortMessage)[1:]},
 		// The members a problem document reader drops count too.
 		response{name: "past a limit: a problem document with 1e999 as its status", status: 404, headers: map[string]string{"content-type": "application/problem+json"},
 			body: `{"type":"about:blank","status":1e999,` + shortFormBody(first.Name, shortMessage)[1:]},
@@ -442,9 +442,10 @@ func shortFormOf(c *contract.Contract, sf *shortFormSpec, r response) (kind, mes
 		}
 		return s, true
 	}
-	if r.short && sf.KindMember == "kind" && sf.MessageMember == "message" && utf8.ValidString(r.kind) && utf8.ValidString(r.message) {
-		// {"kind":…,"message":…} of two strings, UTF-8 and so read back as
-		// written: JSON within every limit, and its members are these.
+	if r.short && utf8.ValidString(r.kind) && utf8.ValidString(r.message) {
+		// The short form's members (sf's, which are labby's: see
+		// contract.ShortForm) of two strings, UTF-8 and so read back as
+		// written: JSON within every limit.
 		kind, message, ok = r.kind, r.message, true
 	} else {
 		body := []byte(r.body)
@@ -613,15 +614,6 @@ func retryAfterMs(c *contract.Contract, value, date string) (int64, bool) {
 		return 0, false
 	}
 	return min(max(at.Sub(now).Milliseconds(), 0), c.Retry.MaxHintMs), true
-}
-
-func sanitizesMessage(c *contract.Contract) bool {
-	for _, f := range c.Sanitize.Fields {
-		if f == "message" {
-			return true
-		}
-	}
-	return false
 }
 
 // isMarker reports whether s is one of the contract's prompt-injection
