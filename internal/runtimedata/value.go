@@ -270,3 +270,18 @@ func listHint(v []Value, depth int) int {
 	}
 	return n
 }
+
+// deeper is indent one unit deeper, where unit is four spaces or a tab: a
+// slice of a constant for the depths tables reach, so the printers, which
+// indent every member of every per-kind record, do not allocate for it.
+func deeper(indent, unit string) string {
+	const spaces, tabs = "                                                                ", "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+	run := spaces
+	if unit == "\t" {
+		run = tabs
+	}
+	if n := len(indent) + len(unit); n <= len(run) && run[:len(indent)] == indent {
+		return run[:n]
+	}
+	return indent + unit
+}
